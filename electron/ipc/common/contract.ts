@@ -1,0 +1,14 @@
+/**
+ * The app's one contract: every method and event between the UI (Electron renderer or browser tab) and
+ * the host (Electron main or `t1lab serve`). Each domain adds its part in `contracts/`.
+ */
+import { mergeContracts, type MethodInput, type MethodName, type MethodOutput, type EventName, type EventPayload } from './define';
+import { systemContract } from './contracts/system';
+
+export const labContract = mergeContracts(systemContract);
+export type LabContract = typeof labContract;
+export type LabMethod = MethodName<LabContract>;
+export type LabEvent = EventName<LabContract>;
+export type LabInput<M extends LabMethod> = MethodInput<LabContract, M>;
+export type LabOutput<M extends LabMethod> = MethodOutput<LabContract, M>;
+export type LabEventPayload<E extends LabEvent> = EventPayload<LabContract, E>;

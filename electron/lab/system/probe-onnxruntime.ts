@@ -1,0 +1,13 @@
+/** Ask a short-lived probe worker about onnxruntime: loading the runtime never happens in the host process. */
+import { probeContract } from '../../workers/contracts/probe';
+import type { WorkerRegistry } from '../workers';
+import type { OnnxruntimeProbe } from './doctor';
+
+export async function probeOnnxruntimeInWorker(workers: WorkerRegistry, hasNvidiaGpu: boolean): Promise<OnnxruntimeProbe> {
+  const probe = workers.get('probe', probeContract, { mode: 'never' });
+  try {
+    return await probe.call('probe.onnxruntime', { hasNvidiaGpu }, { timeoutMs: 30_000 });
+  } finally {
+    await probe.stop();
+  }
+}

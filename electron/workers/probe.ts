@@ -1,0 +1,8 @@
+/** Entry point of the probe worker (see contracts/probe.ts). */
+import { probeProviders } from '../../native/model/providers';
+import { probeContract } from './contracts/probe';
+import { serveWorker } from './serve';
+
+serveWorker('probe', probeContract, {
+  'probe.onnxruntime': ({ hasNvidiaGpu }) => probeProviders({ hasNvidiaGpu }),
+});

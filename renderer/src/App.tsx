@@ -1,0 +1,45 @@
+import { useEffect, useState } from 'react';
+import { onConnectionState, type ConnectionState } from './lab/api';
+import { PAGES, PAGE_TITLES, useNav, type Page } from './stores/nav';
+import { SystemPage } from './pages/SystemPage';
+import { PlaceholderPage } from './pages/PlaceholderPage';
+
+function PageView({ page }: { page: Page }) {
+  switch (page) {
+    case 'system':
+      return <SystemPage />;
+    default:
+      return <PlaceholderPage page={page} />;
+  }
+}
+
+function ConnectionBadge() {
+  const [state, setState] = useState<{ state: ConnectionState; reason?: string }>({ state: 'connecting' });
+  useEffect(() => onConnectionState((s, reason) => setState({ state: s, reason })), []);
+  return (
+    <div className={`connection connection-${state.state}`} data-testid="connection" title={state.reason ?? ''}>
+      {state.state === 'open' ? 'connected' : state.state === 'connecting' ? 'connecting…' : `disconnected${state.reason ? `: ${state.reason}` : ''}`}
+    </div>
+  );
+}
+
+export function App() {
+  const { page, go } = useNav();
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">T1 Lab</div>
+        {PAGES.map((p) => (
+          <button key={p} className={p === page ? 'nav-item active' : 'nav-item'} aria-current={p === page ? 'page' : undefined} onClick={() => go(p)}>
+            {PAGE_TITLES[p]}
+          </button>
+        ))}
+        <ConnectionBadge />
+      </nav>
+      <main className="content">
+        <h1>{PAGE_TITLES[page]}</h1>
+        <PageView page={page} />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+/** The System page's data: the host's doctor report and the live state of its workers. */
+import { create } from 'zustand';
+import type { DoctorReport, WorkerStatus } from '../../../electron/ipc/common/schemas/system';
+import { getLabApi } from '../lab/api';
+
+interface SystemState {
+  report: DoctorReport | null;
+  loading: boolean;
+  error: string | null;
+  workers: WorkerStatus[];
+  refresh(): Promise<void>;
+  watchWorkers(): () => void;
+}
+
+export const useSystem = create<SystemState>((set, get) => ({
+  report: null,
+  loading: false,
+  error: null,
+  workers: [],
+  async refresh() {
+    if (get().loading) return;
+    set({ loading: true, error: null });
+    try {
+      const lab = getLabApi();
+      const [report, workers] = await Promise.all([lab.methods['system.doctor']({}), lab.methods['system.workers']({})]);
+      set({ report, workers, loading: false });
+    } catch (error) {
+      set({ loading: false, error: (error as Error).message });
+    }
+  },
+  watchWorkers() {
+    return getLabApi().on('system.worker', (status) => {
+      const others = get().workers.filter((w) => w.name !== status.name);
+      set({ workers: [...others, status].sort((a, b) => a.name.localeCompare(b.name)) });
+    });
+  },
+}));
