@@ -1,13 +1,14 @@
 /**
  * The composition root shared by Electron main and the web host: builds the lab's services, the router
  * that serves them over the one contract, and the workers behind them. Transports attach connections.
+ * Each domain contributes its handlers (lab/<domain>/handlers.ts); add yours to `handlers` below.
  */
 import { labContract, type LabContract } from '../ipc/common/contract';
 import { createRouter, type Handlers, type Router } from '../ipc/common/router';
-import type { Peer } from '../ipc/common/transport';
+import type { Disposable, Peer, ServerConnection } from '../ipc/common/transport';
 import type { WorkerLauncher } from '../workers/launcher';
-import { runDoctor } from './system/doctor';
-import { probeOnnxruntimeInWorker } from './system/probe-onnxruntime';
+import type { HostContext } from './host-context';
+import { systemHandlers } from './system/handlers';
 import { WorkerRegistry } from './workers';
 
 export interface LabHostOptions {
@@ -22,6 +23,8 @@ export interface LabHostOptions {
 export interface LabHost {
   readonly router: Router<LabContract>;
   readonly workers: WorkerRegistry;
+  /** Attach a transport connection (web socket, Electron renderer, in-memory). */
+  attach(connection: ServerConnection): Disposable;
   dispose(): Promise<void>;
 }
 
@@ -45,30 +48,62 @@ export function defaultAuthorize(peer: Peer): boolean {
 export function createLabHost(options: LabHostOptions): LabHost {
   const workers = new WorkerRegistry(options.launcher);
   const log = options.log ?? ((m: string) => process.stderr.write(`[host] ${m}\n`));
+  const disconnectHooks = new Map<string, (() => void)[]>();
+  let router: Router<LabContract> | null = null;
 
-  const handlers: Handlers<LabContract> = {
-    'system.doctor': () =>
-      runDoctor({
-        dataDir: options.dataDir,
-        probeOnnxruntime: (hasNvidiaGpu) => probeOnnxruntimeInWorker(workers, hasNvidiaGpu),
-      }),
-    'system.workers': () => workers.list(),
-    'system.ping': ({ echo }) => ({ echo: echo ?? null, at: new Date().toISOString() }),
+  const ctx: HostContext = {
+    dataDir: options.dataDir,
+    workers,
+    log,
+    emit: (event, payload) => router?.emit(event, payload),
+    emitTo: (id, event, payload) => router?.emitTo(id, event, payload),
+    onDisconnect(connectionId, fn) {
+      const hooks = disconnectHooks.get(connectionId) ?? [];
+      hooks.push(fn);
+      disconnectHooks.set(connectionId, hooks);
+    },
   };
 
-  const router = createRouter(labContract, handlers, {
+  const handlers: Handlers<LabContract> = {
+    ...systemHandlers(ctx),
+  };
+
+  router = createRouter(labContract, handlers, {
     authorize: options.authorize ?? defaultAuthorize,
     log,
     maxFrameChars: options.maxFrameChars,
   });
-  const unsubscribe = workers.onStatus((status) => router.emit('system.worker', status));
+  const unsubscribe = workers.onStatus((status) => router?.emit('system.worker', status));
+
+  const runDisconnectHooks = (connectionId: string) => {
+    for (const fn of disconnectHooks.get(connectionId) ?? []) {
+      try {
+        fn();
+      } catch (error) {
+        log(`cleanup after ${connectionId} failed: ${(error as Error).message}`);
+      }
+    }
+    disconnectHooks.delete(connectionId);
+  };
 
   return {
     router,
     workers,
+    attach(connection) {
+      const attached = router.attach(connection);
+      const closed = connection.onClose(() => runDisconnectHooks(connection.id));
+      return {
+        dispose() {
+          closed.dispose();
+          attached.dispose();
+          runDisconnectHooks(connection.id);
+        },
+      };
+    },
     async dispose() {
       unsubscribe();
       router.dispose();
+      for (const id of [...disconnectHooks.keys()]) runDisconnectHooks(id);
       await workers.stopAll();
     },
   };

@@ -49,7 +49,7 @@ export function startDesktopApp(electron: ElectronDeps): DesktopApp {
     denyAllPermissions(session.defaultSession);
     protocol.handle(APP_SCHEME, appProtocolHandler(join(root, 'dist', 'renderer')));
     const host = createLabHost({ dataDir: labDataDir(), launcher: utilityLauncher(utilityProcess) });
-    serveElectronIpc(ipcMain, (connection) => host.router.attach(connection));
+    serveElectronIpc(ipcMain, (connection) => host.attach(connection));
     const window = new BrowserWindow(windowOptions(join(root, 'dist', 'node', 'preload.cjs')));
     window.once('ready-to-show', () => window.show());
     app.on('window-all-closed', () => app.quit());

@@ -6,8 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { Router } from '../ipc/common/router';
-import type { Contract } from '../ipc/common/define';
+import type { ServerConnection } from '../ipc/common/transport';
 import { DEFAULT_MAX_FRAME_CHARS } from '../ipc/common/protocol';
 import { createWebSocketConnection } from '../ipc/node/websocket-server';
 import { allowedHosts, hasValidToken, hostAllowed, originAllowed, TOKEN_COOKIE, tokenFrom } from './auth';
@@ -17,7 +16,8 @@ export const IPC_PATH = '/ipc';
 export const LOOPBACK = '127.0.0.1';
 
 export interface WebHostOptions {
-  router: Router<Contract>;
+  /** Attaches each accepted WebSocket to the host (LabHost.attach). */
+  attach: (connection: ServerConnection) => unknown;
   /** The built renderer (dist/renderer). */
   staticDir: string;
   token: string;
@@ -83,7 +83,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         origin: req.headers.origin ?? null,
         authenticated: true,
       });
-      options.router.attach(connection);
+      options.attach(connection);
     });
   });
 

@@ -32,7 +32,7 @@ export async function serve(opts: ServeOptions, io: Io): Promise<{ web: WebHost;
     );
   }
   const lab = createLabHost({ dataDir: labDataDir(), launcher: forkLauncher });
-  const web = await startWebHost({ router: lab.router, staticDir, token, host, port });
+  const web = await startWebHost({ attach: (c) => lab.attach(c), staticDir, token, host, port });
   return {
     web,
     stop: async () => {
