@@ -4,7 +4,7 @@
  */
 import type { NamedKey } from './types';
 
-const CTRL = /^C-([a-z@\[\\\]^_])$/;
+const CTRL = /^C-([a-z@[\\\]^_])$/;
 
 const FIXED: Record<string, string> = {
   Enter: '\r',

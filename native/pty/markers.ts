@@ -30,7 +30,14 @@ export class MarkerFilter {
     let from = 0;
     for (;;) {
       const start = text.indexOf('\x1b]', from);
-      if (start < 0) break;
+      if (start < 0) {
+        // A lone ESC at the very end may start a marker: hold it.
+        if (text.endsWith('\x1b') && text.length - 1 >= from) {
+          this.pending = '\x1b';
+          text = text.slice(0, -1);
+        }
+        break;
+      }
       const rest = text.slice(start);
       if (rest.length < PREFIX.length) {
         if (PREFIX.startsWith(rest)) {

@@ -11,6 +11,7 @@ type State = 'text' | 'esc' | 'csi' | 'osc' | 'oscEsc' | 'str' | 'strEsc' | 'esc
 const MAX_LINE = 16_384;
 const TAB = 8;
 /** Printable text: no C0/C1 controls, no DEL. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const PLAIN = /[^\x00-\x1f\x7f-\x9f]+/y;
 
 export class TextLog {
@@ -63,11 +64,11 @@ export class TextLog {
         else if (ch === '\r') this.col = 0;
         else if (ch === '\b') this.col = Math.max(0, this.col - 1);
         else if (ch === '\t') this.put(' '.repeat(TAB - (this.col % TAB)));
-        else if (code === 0x9b) ((this.state = 'csi'), (this.csiParams = ''));
+        else if (code === 0x9b) this.startCsi();
         else if (code >= 0x20 && code !== 0x7f && !(code >= 0x80 && code < 0xa0)) this.put(ch);
         return;
       case 'esc':
-        if (ch === '[') ((this.state = 'csi'), (this.csiParams = ''));
+        if (ch === '[') this.startCsi();
         else if (ch === ']') this.state = 'osc';
         else if (ch === 'P' || ch === 'X' || ch === '^' || ch === '_') this.state = 'str';
         else if (code >= 0x20 && code <= 0x2f) this.state = 'escInter';
@@ -94,6 +95,11 @@ export class TextLog {
         if (ch === '\x1b') this.state = 'strEsc';
         return;
     }
+  }
+
+  private startCsi(): void {
+    this.state = 'csi';
+    this.csiParams = '';
   }
 
   private csi(final: string, params: string): void {
