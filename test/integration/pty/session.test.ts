@@ -168,7 +168,7 @@ describe('session lifecycle and recording', () => {
     const events = lines.slice(1).map((l) => JSON.parse(l) as [number, string, string]);
     expect(events.some((e) => e[1] === 'o' && e[2].includes('recorded-text'))).toBe(true);
     expect(events.some((e) => e[1] === 'r' && e[2] === '90x25')).toBe(true);
-    expect(events.every((e, i) => i === 0 || e[0] >= (events[i - 1] as [number])[0])).toBe(true);
+    expect(events.every((e, i) => i === 0 || e[0] >= (events[i - 1] as [number, string, string])[0])).toBe(true);
     expect(lines.join('\n')).not.toMatch(/6973/);
     // asciinema needs a terminal: `script` gives it one, and we read what it replays.
     const player = spawnSync('script', ['-qec', `asciinema cat ${join(out.path, 'rec.cast')}`, '/dev/null'], { encoding: 'utf8', timeout: 20_000 });
