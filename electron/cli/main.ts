@@ -5,8 +5,9 @@ import { Command, CommanderError } from 'commander';
 import { LabError } from '../ipc/common/errors';
 import { appVersion } from '../lab/app-paths';
 import { registerDoctor } from './commands/doctor';
+import { registerSandbox } from './commands/sandbox';
 import { registerServe } from './commands/serve';
-import { UsageError } from './errors';
+import { ExitStatus, UsageError } from './errors';
 import { processIo, type Io } from './output';
 
 export function buildProgram(io: Io): Command {
@@ -18,6 +19,7 @@ export function buildProgram(io: Io): Command {
     .configureOutput({ writeOut: io.out, writeErr: io.err });
   registerDoctor(program, io);
   registerServe(program, io);
+  registerSandbox(program, io);
   return program;
 }
 
@@ -28,6 +30,7 @@ export async function runCli(argv: string[], io: Io = processIo): Promise<number
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof ExitStatus) return error.status;
     if (error instanceof UsageError) {
       io.err(`t1lab: ${error.message}\n`);
       return 2;
