@@ -3,11 +3,14 @@ import { onConnectionState, type ConnectionState } from './lab/api';
 import { PAGES, PAGE_TITLES, useNav, type Page } from './stores/nav';
 import { SystemPage } from './pages/SystemPage';
 import { PlaceholderPage } from './pages/PlaceholderPage';
+import { ShellPage } from './pages/ShellPage';
 
 function PageView({ page }: { page: Page }) {
   switch (page) {
     case 'system':
       return <SystemPage />;
+    case 'shell':
+      return <ShellPage />;
     default:
       return <PlaceholderPage page={page} />;
   }
