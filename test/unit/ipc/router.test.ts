@@ -23,8 +23,7 @@ type C = typeof contract;
 let cancelledWith: unknown = null;
 function setup(maxFrameChars?: number) {
   const log: string[] = [];
-  let router!: Router<C>;
-  router = createRouter<C>(
+  const router: Router<C> = createRouter<C>(
     contract,
     {
       add: ({ a, b }) => a + b,
