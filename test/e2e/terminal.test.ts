@@ -4,21 +4,25 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, serveBuiltApp, type ServedApp } from '../helpers/e2e-app';
+import { launchChromium } from '../helpers/browser';
+import { startServe, type ServeProcess } from '../helpers/serve';
+import { makeTempDir } from '../helpers/tmp';
 
-let app: ServedApp;
+let serve: ServeProcess;
 let browser: Browser;
 let page: Page;
+const home = makeTempDir('t1lab-e2e-shell-');
 
 beforeAll(async () => {
-  app = await serveBuiltApp();
+  serve = await startServe({ env: { T1LAB_HOME: home.path } });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(`${app.url.replace(/#.*$/, '')}#/shell`);
+  await page.goto(`${serve.url}#/shell`);
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.stop();
+  await serve?.stop();
+  home.remove();
 });
 
 /** The text xterm.js shows (its DOM renderer's rows). */
