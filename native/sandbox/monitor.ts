@@ -15,7 +15,7 @@
  */
 import type { SandboxCgroup } from './cgroups';
 import { describeLimit } from './limits';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statfsSync } from 'node:fs';
 import { childrenIndex, descendants, killQuietly, memoryBytes, openFileCount, readProcessTable, writesUnder, type ProcInfo } from './proc';
 import type { LimitName, SandboxLimits } from './types';
 import { treeUsage } from './workspace-size';
@@ -26,6 +26,9 @@ export const MONITOR_TICK_MS = 250;
 const PINNED_TICKS = 3;
 /** Workspace walks are spaced by at least this, and by 20x the last walk's duration. */
 const MIN_WALK_INTERVAL_MS = 500;
+/** The sandbox's size-capped tmpfs mounts, and how little room left counts as full. */
+const TMPFS_MOUNTS = ['/tmp', '/root', '/dev/shm'];
+const TMPFS_FULL_BYTES = 64 * 1024;
 /** Open-file counts (and, with a cgroup, the process list) are sampled every this many ticks. */
 const FD_SAMPLE_TICKS = 8;
 
@@ -69,6 +72,7 @@ interface Watched {
   stopped: boolean;
   /** Host pid of the sandbox's init (bwrap's pid 1), found on the first tick. */
   initPid: number | null;
+  tmpFullReported: boolean;
 }
 
 const watched = new Set<Watched>();
@@ -77,7 +81,7 @@ let tickCount = 0;
 
 /** Start watching a sandbox; the returned function stops it (call it when the sandbox has ended). */
 export function watchSandbox(target: MonitorTarget): () => void {
-  const w: Watched = { target, pinnedTicks: 0, lastOom: 0, lastPidsMax: 0, walking: false, nextWalkAt: 0, workspaceFiredAt: null, openFilesReported: false, forksRefusedReported: false, stopped: false, initPid: null };
+  const w: Watched = { target, pinnedTicks: 0, lastOom: 0, lastPidsMax: 0, walking: false, nextWalkAt: 0, workspaceFiredAt: null, openFilesReported: false, forksRefusedReported: false, stopped: false, initPid: null, tmpFullReported: false };
   watched.add(w);
   if (!timer) {
     timer = setInterval(tick, MONITOR_TICK_MS);
@@ -229,6 +233,20 @@ function check(w: Watched): void {
         break;
       }
     }
+  }
+
+  // The tmpfs mounts: ENOSPC is all a program sees, so report a full one (once until it has room again).
+  if (tickCount % FD_SAMPLE_TICKS === 0) {
+    const full = TMPFS_MOUNTS.find((m) => {
+      try {
+        const st = statfsSync(`/proc/${initPid}/root${m}`);
+        return st.bavail * st.bsize < TMPFS_FULL_BYTES;
+      } catch {
+        return false;
+      }
+    });
+    if (full && !w.tmpFullReported) t.onFire({ limit: 'tmpMb', action: 'none', killed: [], message: `${describeLimit('tmpMb', t.limits)} reached: ${full} is full` });
+    w.tmpFullReported = full !== undefined;
   }
 
   // Workspace size: an asynchronous walk, spaced by its own cost.

@@ -7,6 +7,7 @@
 import { createShellSession, type SandboxShellSession } from '../../native/pty/index';
 import { UnsandboxedBenchBackend } from '../../native/pty/bench-baseline';
 import { createSandboxBackend, defaultLimits, type SandboxBackend } from '../../native/sandbox/index';
+import { cpus, loadavg } from 'node:os';
 import { makeTempDir } from '../helpers/tmp';
 import { median, percentile, type Bench } from './reporter';
 
@@ -101,6 +102,8 @@ const bench: Bench = {
   about: 'issue 3: sandboxed shells (spawn latency, 32-session echo latency, screen throughput)',
   async run(report, { quick }) {
     const ws = makeTempDir('t1lab-bench-');
+    const load = () => loadavg()[0]?.toFixed(2) ?? '?';
+    report.note(`load average at start: ${load()} on ${cpus().length} cores (other work on the machine moves every figure)`);
     try {
       // Warm both paths (bwrap detection, page cache) before measuring.
       await timeToPrompt(sandboxed, ws.path);
@@ -152,6 +155,7 @@ const bench: Bench = {
         goal: '>= 0.25x of the raw pty',
         met: screenRatio >= 0.25,
       });
+      report.note(`load average at end: ${load()}`);
     } finally {
       ws.remove();
     }
