@@ -7,6 +7,7 @@ import { appVersion } from '../lab/app-paths';
 import { registerDoctor } from './commands/doctor';
 import { registerServe } from './commands/serve';
 import { registerTasks } from './commands/tasks';
+import { registerVerify } from './commands/verify';
 import { UsageError, WorkFailed } from './errors';
 import { processIo, type Io } from './output';
 
@@ -20,6 +21,7 @@ export function buildProgram(io: Io): Command {
   registerDoctor(program, io);
   registerServe(program, io);
   registerTasks(program, io);
+  registerVerify(program, io);
   return program;
 }
 

@@ -9,6 +9,7 @@ import type { TaskProblem } from '../../ipc/common/schemas/tasks';
 import { formatProblem, hasErrors, importTerminalBench, loadTaskSource, readPack, verifierKinds, writePack, writeTaskFolder, taskTitle, type Task, type TaskSource } from '../../lab/tasks';
 import { UsageError, WorkFailed } from '../errors';
 import { formatBytes, printJson, table, type Io } from '../output';
+import { registerAudit } from './tasks-audit';
 
 function where(task: Pick<Task, 'origin'>): string {
   return task.origin.kind === 'pack' ? `${task.origin.path}:${task.origin.line}` : task.origin.path;
@@ -177,5 +178,7 @@ export function registerTasks(program: Command, io: Io): void {
       }
       if (report.failed.length) throw new WorkFailed(`${report.failed.length} task(s) could not be imported`);
     });
+
+  registerAudit(tasks, io);
 
 }

@@ -17,3 +17,10 @@ export { taskSummary, taskDetail, declaredAssertions, verifierKinds, pytestTests
 export { importTerminalBench, type ImportReport, type ImportedTask } from './import/import-tb';
 export { parseCtrf } from './reports/ctrf';
 export { parseJunit } from './reports/junit';
+export { prepareWorkspace, runOracle, type PhaseOptions } from './workspace';
+export { runVerifier, SYSTEM_PYTHON, type VerifyOptions } from './verifier';
+export { VerifierResult, StepResult, verifyReport } from './results';
+export { auditTask, auditTasks, invalidAudit, differences, type AuditOutcome, type AuditOptions, type AuditProgressEvent } from './audit';
+export { snapshotWorkspace, removeTree, VERIFIER_PRIVATE_PATHS } from './snapshot';
+export { defaultSandbox, taskLimits, phaseSpec, assertRunnable, VERIFIER_TESTS_DIR, VERIFIER_LOGS_DIR } from './sandbox-spec';
+export { TaskReward } from './reports/reward-file';

@@ -65,6 +65,8 @@ export const Task = z.object({
     runtime: TaskRuntime,
     /** environment/setup.sh, or null. */
     setup: z.string().nullable(),
+    /** Deadline of setup.sh ([environment].build_timeout_sec), or null for the default. */
+    setupTimeoutSec: z.number().nullable(),
   }),
   solution: TaskSolution.nullable(),
   solutionEnv: z.record(z.string(), z.string()),

@@ -15,6 +15,8 @@ const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '@',
   processEntities: true,
+  // pytest escapes newlines in attributes as &#10;: decode numeric and named character references.
+  htmlEntities: true,
   isArray: (name) => name === 'testsuite' || name === 'testcase' || name === 'failure' || name === 'error' || name === 'skipped',
 });
 
