@@ -148,6 +148,8 @@ export interface AuditProgressEvent {
   total: number;
   current: { id: string; step: string } | null;
   finished: AuditOutcome | null;
+  /** Index in the `tasks` given of the task this event is about. */
+  index: number;
 }
 
 /** Audit many tasks, `concurrency` at a time, reporting progress; results in the order of `tasks`. */
@@ -160,11 +162,11 @@ export async function auditTasks(tasks: Task[], options: AuditOptions & { concur
     while (next < tasks.length) {
       const index = next++;
       const task = tasks[index] as Task;
-      options.onProgress?.({ done, total, current: { id: task.id, step: 'starting' }, finished: null });
-      const outcome = await auditTask(task, { ...options, onStep: (step) => options.onProgress?.({ done, total, current: { id: task.id, step }, finished: null }) });
+      options.onProgress?.({ done, total, current: { id: task.id, step: 'starting' }, finished: null, index });
+      const outcome = await auditTask(task, { ...options, onStep: (step) => options.onProgress?.({ done, total, current: { id: task.id, step }, finished: null, index }) });
       results[index] = outcome;
       done++;
-      options.onProgress?.({ done, total, current: null, finished: outcome });
+      options.onProgress?.({ done, total, current: null, finished: outcome, index });
     }
   };
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 1, tasks.length || 1));

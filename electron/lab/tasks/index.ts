@@ -24,3 +24,5 @@ export { auditTask, auditTasks, invalidAudit, differences, type AuditOutcome, ty
 export { snapshotWorkspace, removeTree, VERIFIER_PRIVATE_PATHS } from './snapshot';
 export { defaultSandbox, taskLimits, phaseSpec, assertRunnable, VERIFIER_TESTS_DIR, VERIFIER_LOGS_DIR } from './sandbox-spec';
 export { TaskReward } from './reports/reward-file';
+export { TaskLibrary, builtinExamplesDir, userTasksDir, EXAMPLES_LABEL, type LibrarySource } from './library';
+export { AuditStore } from './audit-store';
