@@ -63,6 +63,7 @@ export function tasksHandlers(ctx: HostContext, services: TasksServices = tasksS
       }
       const total = chosen.length;
       const emit = (payload: Parameters<typeof ctx.emitTo<'tasks.auditProgress'>>[2]) => ctx.emitTo(call.connectionId, 'tasks.auditProgress', payload);
+      const saving: Promise<void>[] = [];
       emit({ auditId, done: 0, total, current: null, report: null });
       const outcomes = await auditTasks(
         chosen.map((c) => c.task),
@@ -72,11 +73,12 @@ export function tasksHandlers(ctx: HostContext, services: TasksServices = tasksS
           onProgress: (e) => {
             if (!e.finished) return emit({ auditId, done: e.done, total, current: e.current, report: null });
             const r = report(chosen[e.index]?.source ?? '', e.finished);
-            void audits.put(r).catch((error) => ctx.log(`could not save the audit of ${r.result.id}: ${(error as Error).message}`));
+            saving.push(audits.put(r).catch((error) => ctx.log(`could not save the audit of ${r.result.id}: ${(error as Error).message}`)));
             emit({ auditId, done: e.done, total, current: null, report: r });
           },
         },
       );
+      await Promise.all(saving);
       reports.push(...outcomes.map((o, i) => report(chosen[i]?.source ?? '', o)));
       return { auditId, reports };
     },
