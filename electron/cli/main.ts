@@ -5,10 +5,11 @@ import { Command, CommanderError } from 'commander';
 import { LabError } from '../ipc/common/errors';
 import { appVersion } from '../lab/app-paths';
 import { registerDoctor } from './commands/doctor';
+import { registerSandbox } from './commands/sandbox';
 import { registerServe } from './commands/serve';
 import { registerTasks } from './commands/tasks';
 import { registerVerify } from './commands/verify';
-import { UsageError, WorkFailed } from './errors';
+import { ExitStatus, UsageError, WorkFailed } from './errors';
 import { processIo, type Io } from './output';
 
 export function buildProgram(io: Io): Command {
@@ -22,6 +23,7 @@ export function buildProgram(io: Io): Command {
   registerServe(program, io);
   registerTasks(program, io);
   registerVerify(program, io);
+  registerSandbox(program, io);
   return program;
 }
 
@@ -32,6 +34,7 @@ export async function runCli(argv: string[], io: Io = processIo): Promise<number
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof ExitStatus) return error.status;
     if (error instanceof UsageError) {
       io.err(`t1lab: ${error.message}\n`);
       return 2;

@@ -144,6 +144,9 @@ export function bwrapArgs(plan: LaunchPlan): string[] {
 
   a.push('--bind', plan.workspace, plan.workdir);
   for (const m of plan.mounts) a.push(m.readOnly ? '--ro-bind' : '--bind', m.host, m.sandbox);
+  // The root and /dev are tmpfs without a size: once everything is in place, nothing more may be written
+  // there (only the capped tmpfs mounts, the workspace and writable mounts stay writable).
+  a.push('--remount-ro', '/dev', '--remount-ro', '/');
   a.push('--chdir', plan.workdir);
   a.push('--', plan.prlimitPath, ...prlimitArgs(plan), '--', ...plan.argv);
   return a;

@@ -44,6 +44,11 @@ export interface MonitorTarget {
   /** Host path of the workspace (walked for its size) and where it appears inside (for open-file matching). */
   workspace: string;
   workdir: string;
+  /**
+   * Bytes the workspace may hold: the cap, or what it already held at start when that was more (a big
+   * workspace may be used as long as it does not grow).
+   */
+  workspaceAllowance: number;
   cgroup: SandboxCgroup | null;
   /** RLIMIT_NPROC is not enforced for the host's root user: then the monitor is the only process cap. */
   nprocEnforced: boolean;
@@ -59,6 +64,7 @@ interface Watched {
   nextWalkAt: number;
   workspaceFiredAt: number | null;
   openFilesReported: boolean;
+  forksRefusedReported: boolean;
   stopped: boolean;
 }
 
@@ -68,7 +74,7 @@ let tickCount = 0;
 
 /** Start watching a sandbox; the returned function stops it (call it when the sandbox has ended). */
 export function watchSandbox(target: MonitorTarget): () => void {
-  const w: Watched = { target, pinnedTicks: 0, lastOom: 0, lastPidsMax: 0, walking: false, nextWalkAt: 0, workspaceFiredAt: null, openFilesReported: false, stopped: false };
+  const w: Watched = { target, pinnedTicks: 0, lastOom: 0, lastPidsMax: 0, walking: false, nextWalkAt: 0, workspaceFiredAt: null, openFilesReported: false, forksRefusedReported: false, stopped: false };
   watched.add(w);
   if (!timer) {
     timer = setInterval(tick, MONITOR_TICK_MS);
@@ -129,12 +135,20 @@ function check(w: Watched, table: Map<number, ProcInfo>, index: Map<number, numb
   w.pinnedTicks = atCap || refused ? w.pinnedTicks + 1 : 0;
   if ((!t.nprocEnforced && !t.cgroup && tasks > t.limits.processes) || w.pinnedTicks >= PINNED_TICKS) {
     w.pinnedTicks = 0;
+    w.forksRefusedReported = true;
     return stop(w, 'processes', all, spared, `${describeLimit('processes', t.limits)} reached: a fork bomb or runaway spawning`);
+  }
+  if (refused && !w.forksRefusedReported) {
+    // The kernel refused forks at the cap: report it even if the spawning dies down by itself.
+    w.forksRefusedReported = true;
+    t.onFire({ limit: 'processes', action: 'none', killed: [], message: `${describeLimit('processes', t.limits)} reached: new processes were refused` });
   }
 
   // Memory: a cgroup OOM kill already happened; else the tree's sum against the cap.
   if (events && events.oomKills > w.lastOom) {
     w.lastOom = events.oomKills;
+    // In `run` a command that lost a process to the OOM killer has failed: stop it all, as without cgroups.
+    if (t.mode === 'run') return stop(w, 'memoryMb', all, spared, `${describeLimit('memoryMb', t.limits)} exceeded: the kernel stopped the largest process`);
     t.onFire({ limit: 'memoryMb', action: 'processes', killed: [], message: `${describeLimit('memoryMb', t.limits)} exceeded: the kernel stopped the largest process` });
   } else if (!t.cgroup) {
     let total = 0;
@@ -167,7 +181,7 @@ function check(w: Watched, table: Map<number, ProcInfo>, index: Map<number, numb
   const now = performance.now();
   if (!w.walking && now >= w.nextWalkAt) {
     w.walking = true;
-    const cap = t.limits.workspaceMb * 1024 * 1024;
+    const cap = t.workspaceAllowance;
     treeUsage(t.workspace, cap)
       .then((usage) => {
         w.nextWalkAt = performance.now() + Math.max(MIN_WALK_INTERVAL_MS, usage.walkMs * 20);
