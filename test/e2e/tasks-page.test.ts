@@ -1,50 +1,30 @@
 /**
  * The Tasks page as a user meets it: web mode (`t1lab serve`) in Debian's Chromium. Browse, filter by
  * category, difficulty and audit verdict, read a task, run its audit (real sandboxes) and see the result.
- * Needs the built renderer (npm run build).
+ * Needs the build (npm run build): the built CLI serves the built renderer.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../helpers/cli';
+import { launchChromium } from '../helpers/browser';
+import { startServe, type ServeProcess } from '../helpers/serve';
 import { makeTempDir } from '../helpers/tmp';
 
-const CLI = fileURLToPath(new URL('../../electron/cli/t1lab.ts', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 let home: { path: string; remove(): void };
-let server: ChildProcess;
+let serve: ServeProcess;
 let browser: Browser;
 let page: Page;
-let url = '';
 
 beforeAll(async () => {
   home = makeTempDir('t1lab-e2e-tasks-');
-  server = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve'], { cwd: REPO_ROOT, env: { ...process.env, T1LAB_HOME: home.path }, stdio: ['ignore', 'pipe', 'pipe'] });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    let err = '';
-    server.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('http://'));
-      if (line) resolve(line.trim());
-    });
-    server.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-    server.once('exit', (code) => reject(new Error(`t1lab serve exited with ${code}: ${err}`)));
-  });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+  serve = await startServe({ env: { T1LAB_HOME: home.path } });
+  browser = await launchChromium();
   page = await browser.newPage();
-  await page.goto(url);
+  await page.goto(serve.url);
 });
 
 afterAll(async () => {
   await browser?.close();
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await serve?.stop();
   home.remove();
 });
 
@@ -52,7 +32,7 @@ const count = () => page.getByTestId('task-count').textContent();
 
 describe('the Tasks page', () => {
   it('lists the built-in tasks and filters them', async () => {
-    await page.getByRole('button', { name: 'Tasks' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Tasks', exact: true }).click();
     await page.getByTestId('task-count').filter({ hasText: '18 of 18 tasks' }).waitFor();
     await page.getByLabel('Category').selectOption('security');
     expect(await count()).toBe('3 of 18 tasks');

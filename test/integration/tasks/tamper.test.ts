@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSandbox, phaseSpec, prepareWorkspace, runOracle, runVerifier, type Task } from '../../../electron/lab/tasks';
+import { leftoverSandboxes } from '../../helpers/sandbox';
 import { makeTempDir } from '../../helpers/tmp';
 import { FIXTURES, taskFrom } from './helpers';
 
@@ -19,7 +20,11 @@ beforeAll(async () => {
   tmp = makeTempDir('t1lab-tamper-');
   task = await taskFrom(join(FIXTURES, 'tamper-target'));
 });
-afterAll(() => tmp.remove());
+afterAll(() => {
+  tmp.remove();
+  // Every sandbox the agents, the oracle and the verifier started is gone.
+  expect(leftoverSandboxes()).toEqual([]);
+});
 
 /** A fresh workspace where the scripted agent ran `script` (bash, in the agent's sandbox) and has exited. */
 async function agent(script: string): Promise<string> {

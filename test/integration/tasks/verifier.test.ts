@@ -3,12 +3,16 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LabError } from '../../../electron/ipc/common/errors';
 import { prepareWorkspace, runOracle, runVerifier, verifyReport } from '../../../electron/lab/tasks';
+import { leftoverSandboxes } from '../../helpers/sandbox';
 import { makeTempDir } from '../../helpers/tmp';
 import { META, taskFrom } from './helpers';
 
 let tmp: { path: string; remove(): void };
 beforeEach(() => (tmp = makeTempDir('t1lab-verifier-')));
-afterEach(() => tmp.remove());
+afterEach(() => {
+  tmp.remove();
+  expect(leftoverSandboxes()).toEqual([]);
+});
 
 function workspace(files: Record<string, string> = {}): string {
   const dir = join(tmp.path, `ws-${Math.random().toString(36).slice(2)}`);
