@@ -45,6 +45,7 @@ describe('a tampering agent gains nothing', () => {
     const honest = join(tmp.path, 'honest');
     await prepareWorkspace(task, honest);
     await runOracle(task, honest);
+    expect(readFileSync(join(honest, 'answer.txt'), 'utf8')).toBe(expected);
     const good = await runVerifier(task, honest);
     expect(good.reward).toEqual({ dense: 3, fraction: 1, binary: 1 });
     const idle = await runVerifier(task, await agent('true'));
