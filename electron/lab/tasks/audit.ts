@@ -3,7 +3,7 @@
  * the oracle then the verifier (every assertion must pass); a no-op agent then the verifier (any assertion
  * that passes is trivially true); the oracle a second time (any assertion that changes is flaky).
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
@@ -20,6 +20,8 @@ import { prepareWorkspace, runOracle, type PhaseOptions } from './workspace';
 export interface AuditOptions extends PhaseOptions {
   /** Called as each step of a task starts ('oracle', 'verify oracle', 'no-op', ...). */
   onStep?: (step: string) => void;
+  /** Keep each run's workspace and verifier logs under KEEP/<task id>/ (for task authors). */
+  keepDir?: string;
 }
 
 /** The audit result plus what the runs showed, for the Tasks page. */
@@ -64,20 +66,23 @@ export async function auditTask(task: Task, options: AuditOptions = {}): Promise
 
   /** Prepare a fresh workspace, optionally run the oracle in it, then verify it. */
   const episode = async (label: string, withOracle: boolean): Promise<VerifierResult> => {
-    const workspace = join(root, `${++n}-${label.replace(/\W+/g, '-')}`);
+    const name = `${++n}-${label.replace(/\W+/g, '-')}`;
+    const workspace = options.keepDir ? join(options.keepDir, task.id, name) : join(root, name);
     options.onStep?.(`${label}: set-up`);
     await prepareWorkspace(task, workspace, options);
     if (withOracle) {
       options.onStep?.(`${label}: solution`);
       const step = await runOracle(task, workspace, options);
+      if (options.keepDir) await writeFile(`${workspace}.oracle.log`, `exit ${step.exitCode ?? step.signal}${step.timedOut ? ' (timed out)' : ''}\n--- stdout\n${step.stdout}\n--- stderr\n${step.stderr}\n`);
       const crashed = stepCrashed(step);
       if (crashed) throw new OracleFailed(`the oracle solution did not finish: ${crashed} (agent timeout ${task.agent.timeoutSec} s):\n${outputTail(step, 1500)}`);
     }
     options.onStep?.(`${label}: verifier`);
-    return runVerifier(task, workspace, options);
+    return runVerifier(task, workspace, { ...options, keepLogsDir: options.keepDir ? `${workspace}.verifier` : undefined });
   };
 
   try {
+    if (options.keepDir) await removeTree(join(options.keepDir, task.id));
     try {
       await assertRunnable(task);
     } catch (error) {

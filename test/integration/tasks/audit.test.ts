@@ -1,13 +1,18 @@
 /** The audit, for real: deliberately broken tasks get their verdicts; every built-in example is `ok`. */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditResult } from '../../../electron/ipc/common/schemas/tasks';
 import { parseJsonOutput, runT1lab } from '../../helpers/cli';
+import { makeTempDir } from '../../helpers/tmp';
 import { EXAMPLES, FIXTURES } from './helpers';
+
+const keep = makeTempDir('t1lab-audit-keep-');
+afterAll(() => keep.remove());
 
 describe('t1lab tasks audit', () => {
   it('gives each deliberately broken task its verdict and reason', async () => {
-    const r = await runT1lab(['tasks', 'audit', join(FIXTURES, 'broken'), '--json', '--concurrency', '2'], { timeoutMs: 240_000 });
+    const r = await runT1lab(['tasks', 'audit', join(FIXTURES, 'broken'), '--json', '--concurrency', '2', '--keep', keep.path], { timeoutMs: 240_000 });
     expect(r.code).toBe(1);
     const results = parseJsonOutput<AuditResult[]>(r);
     for (const a of results) expect(Object.keys(a), a.id).toEqual(['id', 'oracle', 'noop', 'flaky', 'verdict', 'reason']);
@@ -23,6 +28,9 @@ describe('t1lab tasks audit', () => {
     expect(byId['container-image']).toMatchObject({ verdict: 'error', reason: expect.stringMatching(/needs a container/) });
     expect(byId['setup-fails']).toMatchObject({ verdict: 'error', reason: expect.stringMatching(/setup.sh of 'setup-fails' failed \(exit 3\)/) });
     expect(r.stderr).toMatch(/audit: \d+\/8/);
+    // --keep leaves each run's workspace and logs for the task author.
+    expect(readFileSync(join(keep.path, 'broken-oracle/1-oracle/color.txt'), 'utf8')).toBe('green\n');
+    expect(readFileSync(join(keep.path, 'broken-oracle/1-oracle.verifier/steps.log'), 'utf8')).toMatch(/## assertion: color is blue \(exit 1/);
   }, 300_000);
 
   it('passes every built-in example with verdict ok', async () => {
