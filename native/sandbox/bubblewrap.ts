@@ -81,7 +81,7 @@ export class BubblewrapBackend implements SandboxBackend {
         openFiles: 'RLIMIT_NOFILE per process; a process seen at the cap is reported',
         cpuSeconds: 'RLIMIT_CPU per process; SIGXCPU is reported',
         workspaceMb: 'host-side monitor: disk usage walked every 0.5 s or more; the processes writing into it are stopped',
-        tmpMb: 'size of the tmpfs at /tmp, /root and /dev/shm (each)',
+        tmpMb: 'size of the tmpfs at /tmp, /root and /dev/shm (each); a full one is reported',
         wallSeconds: 'host timer: kills the whole sandbox',
       },
       network:

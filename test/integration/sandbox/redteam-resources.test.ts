@@ -96,8 +96,9 @@ describe('red team: resources', () => {
     const r = await backend.run(specFor(ws.path, { tmpMb: 16, workspaceMb: 512, fileSizeMb: 512 }), [
       '/bin/sh',
       '-c',
-      'for d in /tmp /root /dev/shm /run; do head -c 100000000 /dev/zero > $d/fill 2>/dev/null; echo "$d $(du -sm $d/fill 2>/dev/null | cut -f1)"; done; for d in / /etc /var /dev; do (echo x > $d/fill) 2>/dev/null && echo "$d WRITABLE"; done; true',
+      'for d in /tmp /root /dev/shm /run; do head -c 100000000 /dev/zero > $d/fill 2>/dev/null; echo "$d $(du -sm $d/fill 2>/dev/null | cut -f1)"; done; for d in / /etc /var /dev; do (echo x > $d/fill) 2>/dev/null && echo "$d WRITABLE"; done; sleep 3',
     ]);
+    expect(r.limitsHit).toContain('tmpMb');
     for (const line of r.stdout.trim().split('\n')) {
       expect(line).not.toContain('WRITABLE');
       const [, mb] = line.split(' ');
