@@ -7,7 +7,9 @@ import { appVersion } from '../lab/app-paths';
 import { registerDoctor } from './commands/doctor';
 import { registerSandbox } from './commands/sandbox';
 import { registerServe } from './commands/serve';
-import { ExitStatus, UsageError } from './errors';
+import { registerTasks } from './commands/tasks';
+import { registerVerify } from './commands/verify';
+import { ExitStatus, UsageError, WorkFailed } from './errors';
 import { processIo, type Io } from './output';
 
 export function buildProgram(io: Io): Command {
@@ -19,6 +21,8 @@ export function buildProgram(io: Io): Command {
     .configureOutput({ writeOut: io.out, writeErr: io.err });
   registerDoctor(program, io);
   registerServe(program, io);
+  registerTasks(program, io);
+  registerVerify(program, io);
   registerSandbox(program, io);
   return program;
 }
@@ -34,6 +38,10 @@ export async function runCli(argv: string[], io: Io = processIo): Promise<number
     if (error instanceof UsageError) {
       io.err(`t1lab: ${error.message}\n`);
       return 2;
+    }
+    if (error instanceof WorkFailed) {
+      if (error.message) io.err(`t1lab: ${error.message}\n`);
+      return 1;
     }
     if (error instanceof LabError) {
       io.err(`t1lab: ${error.message} [${error.code}]\n`);

@@ -9,6 +9,7 @@ import type { Disposable, Peer, ServerConnection } from '../ipc/common/transport
 import type { WorkerLauncher } from '../workers/launcher';
 import type { HostContext } from './host-context';
 import { systemHandlers } from './system/handlers';
+import { tasksHandlers } from './tasks/handlers';
 import { terminalHandlers } from './terminal/handlers';
 import { WorkerRegistry } from './workers';
 
@@ -67,6 +68,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
 
   const handlers: Handlers<LabContract> = {
     ...systemHandlers(ctx),
+    ...tasksHandlers(ctx),
     ...terminalHandlers(ctx),
   };
 

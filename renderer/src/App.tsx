@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { getLabApi, onConnectionState, type ConnectionState } from './lab/api';
 import { PAGES, PAGE_TITLES, useNav, type Page } from './stores/nav';
 import { SystemPage } from './pages/SystemPage';
+import { TasksPage } from './pages/TasksPage';
 import { PlaceholderPage } from './pages/PlaceholderPage';
 import { ShellPage } from './pages/ShellPage';
 
@@ -9,6 +10,8 @@ function PageView({ page }: { page: Page }) {
   switch (page) {
     case 'system':
       return <SystemPage />;
+    case 'tasks':
+      return <TasksPage />;
     case 'shell':
       return <ShellPage />;
     default:
