@@ -38,8 +38,10 @@ export interface PolicyReply {
 export interface EpisodeInfo {
   taskId: string;
   instruction: string;
-  /** The task's reference solution (shell script), for the oracle. */
-  solution: string | null;
+  /** The task's reference solution as top-level shell commands (the oracle types one per turn), or null. */
+  solutionCommands: string[] | null;
+  /** The agent's time budget (the oracle lets each command use all of it). */
+  agentTimeoutSec: number;
   /** The episode's protocol instance (policies that write actions use it). */
   protocol: ActionProtocol;
   seed: number;

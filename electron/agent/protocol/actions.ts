@@ -15,12 +15,13 @@ export function toolCallToAction(name: unknown, args: unknown): ActionResult {
   if (typeof name !== 'string' || !name) return { ok: false, error: `The tool call has no "name". Tools: ${TOOL_NAMES}.` };
   let a: unknown = args ?? {};
   if (typeof a === 'string') {
-    if (a.trim() === '') a = {};
+    const text = a;
+    if (text.trim() === '') a = {};
     else {
       try {
-        a = JSON.parse(a);
+        a = JSON.parse(text);
       } catch (error) {
-        return { ok: false, error: `The arguments of "${name}" are not valid JSON (${(error as Error).message}): ${a.slice(0, 200)}` };
+        return { ok: false, error: `The arguments of "${name}" are not valid JSON (${(error as Error).message}): ${text.slice(0, 200)}` };
       }
     }
   }

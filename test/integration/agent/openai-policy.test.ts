@@ -21,7 +21,7 @@ describe('openai policy against a local OpenAI-compatible server', () => {
 
   async function episode(options: Parameters<typeof createOpenAiPolicy>[1] = {}): Promise<PolicyEpisode> {
     const policy = createOpenAiPolicy(`openai:${fixture.baseUrl}#fixture-model`, { retry: fastRetry, env: { FIXTURE_KEY: 'sk-test-123' }, apiKeyEnv: 'FIXTURE_KEY', ...options });
-    return policy.startEpisode({ taskId: 't', instruction: 'make a file', solution: null, protocol: createProtocol(policy.protocol), seed: 7 });
+    return policy.startEpisode({ taskId: 't', instruction: 'make a file', solutionCommands: null, agentTimeoutSec: 60, protocol: createProtocol(policy.protocol), seed: 7 });
   }
   const ask = (ep: PolicyEpisode, tools = AGENT_TOOLS) => ep.turn({ messages, tools, signal: new AbortController().signal, turn: 0 });
 
