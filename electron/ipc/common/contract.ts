@@ -4,8 +4,9 @@
  */
 import { mergeContracts, type MethodInput, type MethodName, type MethodOutput, type EventName, type EventPayload } from './define';
 import { systemContract } from './contracts/system';
+import { runsContract } from './contracts/runs';
 
-export const labContract = mergeContracts(systemContract);
+export const labContract = mergeContracts(systemContract, runsContract);
 export type LabContract = typeof labContract;
 export type LabMethod = MethodName<LabContract>;
 export type LabEvent = EventName<LabContract>;

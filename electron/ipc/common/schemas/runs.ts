@@ -132,3 +132,73 @@ export const RunStats = z.object({
   costUsd: z.number().nullable(),
 });
 export type RunStats = z.infer<typeof RunStats>;
+
+export const RunningEpisode = z.object({
+  key: z.string(),
+  taskId: z.string(),
+  attempt: z.number().int(),
+  startedAt: z.string(),
+  /** Turns taken so far. */
+  turns: z.number().int(),
+  /** What the agent did last, in a few words (`bash: make test`). */
+  lastAction: z.string().nullable(),
+});
+export type RunningEpisode = z.infer<typeof RunningEpisode>;
+
+export const RunProgress = z.object({
+  runId: z.string(),
+  runDir: z.string(),
+  state: z.enum(['running', 'done', 'cancelled', 'failed']),
+  total: z.number().int(),
+  done: z.number().int(),
+  resolved: z.number().int(),
+  /** Episodes cut at the per-episode deadline so far. */
+  cut: z.number().int(),
+  running: z.array(RunningEpisode),
+  message: z.string().nullable(),
+});
+export type RunProgress = z.infer<typeof RunProgress>;
+
+/** What the Runs page asks for to start an evaluation. */
+export const EvalRequest = z.object({
+  suite: z.string().min(1),
+  policy: z.string().min(1),
+  policySettings: PolicySettings.default({}),
+  harness: HarnessSettings.default({ maxTurns: 300, contextStrategy: 'drop-oldest', observationChars: 10_000 }),
+  attempts: z.number().int().min(1).max(100).default(1),
+  /** Default: the machine's cores. */
+  concurrency: z.number().int().min(1).max(256).optional(),
+  /** Default: per task, its agent + verifier timeouts plus a set-up margin. */
+  episodeDeadlineSec: z.number().positive().optional(),
+  seed: z.number().int().optional(),
+  /** Run folder; default: a new folder under the lab's runs/. */
+  out: z.string().optional(),
+});
+export type EvalRequest = z.input<typeof EvalRequest>;
+export type EvalRequestParsed = z.output<typeof EvalRequest>;
+
+export const RunId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'a run id is a folder name under the lab runs folder');
+
+export const RunListing = z.object({
+  id: z.string(),
+  dir: z.string(),
+  kind: z.enum(['eval', 'run']),
+  suite: z.string(),
+  policy: z.string(),
+  createdAt: z.string(),
+  total: z.number().int(),
+  done: z.number().int(),
+  resolvedRate: z.number().nullable(),
+  /** running: an evaluation works on it now; complete: every episode recorded; incomplete: killed or cancelled. */
+  state: z.enum(['running', 'complete', 'incomplete']),
+});
+export type RunListing = z.infer<typeof RunListing>;
+
+export const LiveEpisode = z.object({
+  key: z.string(),
+  taskId: z.string(),
+  attempt: z.number().int(),
+  /** The last bytes of its terminal (enough to redraw the screen). */
+  buffer: z.string(),
+});
+export type LiveEpisode = z.infer<typeof LiveEpisode>;
