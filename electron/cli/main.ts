@@ -6,7 +6,9 @@ import { LabError } from '../ipc/common/errors';
 import { appVersion } from '../lab/app-paths';
 import { registerDoctor } from './commands/doctor';
 import { registerServe } from './commands/serve';
-import { UsageError } from './errors';
+import { registerTasks } from './commands/tasks';
+import { registerVerify } from './commands/verify';
+import { UsageError, WorkFailed } from './errors';
 import { processIo, type Io } from './output';
 
 export function buildProgram(io: Io): Command {
@@ -18,6 +20,8 @@ export function buildProgram(io: Io): Command {
     .configureOutput({ writeOut: io.out, writeErr: io.err });
   registerDoctor(program, io);
   registerServe(program, io);
+  registerTasks(program, io);
+  registerVerify(program, io);
   return program;
 }
 
@@ -31,6 +35,10 @@ export async function runCli(argv: string[], io: Io = processIo): Promise<number
     if (error instanceof UsageError) {
       io.err(`t1lab: ${error.message}\n`);
       return 2;
+    }
+    if (error instanceof WorkFailed) {
+      if (error.message) io.err(`t1lab: ${error.message}\n`);
+      return 1;
     }
     if (error instanceof LabError) {
       io.err(`t1lab: ${error.message} [${error.code}]\n`);

@@ -33,13 +33,13 @@ export interface Mount {
 }
 
 export interface SandboxSpec {
-  /** Host directory mounted read-write as the working directory. */
+  /** Host directory mounted read-write as the working directory (must exist and be a directory). */
   workspace: string;
   /** Where the workspace appears inside (default /app). */
   workdir?: string;
   /** Extra mounts: the verifier's /tests (read-only) and /logs/verifier, for example. */
   mounts?: Mount[];
-  /** Environment beyond the scrubbed base (PATH, HOME, TERM, LANG). */
+  /** Environment beyond the scrubbed base (PATH, HOME, TERM, LANG, USER, SHELL); may override PATH/TERM/LANG. */
   env?: Record<string, string>;
   /** Network access: false = own empty net namespace (no loopback services of the host either). */
   net: boolean;
@@ -56,14 +56,35 @@ export interface RunOptions {
 }
 
 export interface RunResult {
+  /** The command's exit code; null when it was killed by a signal. */
   exitCode: number | null;
+  /** The signal that ended it ('SIGKILL', 'SIGXCPU', ...), or null. */
   signal: string | null;
+  /** The wall-clock deadline (limits.wallSeconds) fired and the sandbox was killed. */
   timedOut: boolean;
-  /** The limit that fired, by name, or null. */
+  /**
+   * The limit that fired, by name, or null: the one that stopped the command if one did, else one that was
+   * hit while it ran (e.g. 'output' when the output was cut, 'processes' when forks were refused).
+   */
   limit: LimitName | null;
   stdout: string;
   stderr: string;
   durationMs: number;
+  /** Every limit observed to fire, in order (additive; `limit` is the decisive one). */
+  limitsHit?: LimitName[];
+  /** The caller aborted (RunOptions.signal) and the sandbox was killed. */
+  aborted?: boolean;
+  /** Chars cut from the middle of stdout / stderr (head and tail kept). */
+  truncatedChars?: { stdout: number; stderr: number };
+}
+
+/** A limit that fired inside a running pty sandbox (the offending processes were stopped, the shell lives on). */
+export interface LimitEvent {
+  limit: LimitName;
+  /** What happened, in words (also written to the terminal as a notice line). */
+  message: string;
+  /** Sandbox-side pids that were killed (empty when the whole sandbox was). */
+  killed: number[];
 }
 
 /** A process with a terminal, for interactive shells (node-pty underneath). */
@@ -71,12 +92,26 @@ export interface PtyProcess {
   readonly pid: number;
   write(data: string): void;
   resize(cols: number, rows: number): void;
+  /** Output as it arrives; exit is reported only after the output has drained (never rely on exit ordering). */
   onData(listener: (data: string) => void): { dispose(): void };
   onExit(listener: (exit: { exitCode: number; signal: number | null; limit: LimitName | null }) => void): { dispose(): void };
+  /** A limit fired and its offender was stopped while the sandbox keeps running (additive). */
+  onLimit?(listener: (event: LimitEvent) => void): { dispose(): void };
   pause(): void;
   resume(): void;
   /** Kill the whole sandbox tree. */
   kill(): void;
+}
+
+/** How each limit is enforced on this machine (kernel rlimit, cgroup, or the host-side monitor). */
+export interface Enforcement {
+  /** 'cgroup-v2' | 'cgroup-v1' when a cgroup caps memory and processes for the whole sandbox, else 'rlimit'. */
+  cgroup: 'cgroup-v2' | 'cgroup-v1' | 'none';
+  /** Why cgroups are or are not used, in words. */
+  cgroupReason: string;
+  limits: Record<keyof SandboxLimits, string>;
+  /** Network when `net: true`: how it is provided and what it exposes. */
+  network: string;
 }
 
 export interface BackendStatus {
@@ -90,6 +125,8 @@ export interface BackendStatus {
 export interface SandboxBackend {
   readonly name: 'bubblewrap' | 'docker' | 'podman';
   status(): Promise<BackendStatus>;
+  /** How each limit is enforced here (for the UI and `t1lab doctor`); additive, optional. */
+  enforcement?(): Promise<Enforcement>;
   /** Run one command to completion (or its limits / deadline / abort). */
   run(spec: SandboxSpec, argv: string[], options?: RunOptions): Promise<RunResult>;
   /** Start an interactive process on a pty inside a sandbox. */

@@ -1,0 +1,173 @@
+/**
+ * The audit (issue 4): verifier integrity enforced by execution, not judged by a model. Per task:
+ * the oracle then the verifier (every assertion must pass); a no-op agent then the verifier (any assertion
+ * that passes is trivially true); the oracle a second time (any assertion that changes is flaky).
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LabError } from '../../ipc/common/errors';
+import type { AssertionResult, AuditResult, AuditVerdict } from '../../ipc/common/schemas/tasks';
+import type { Task } from './model';
+import { formatProblem } from './problems';
+import { outputTail, stepCrashed, type VerifierResult } from './results';
+import { assertRunnable } from './sandbox-spec';
+import { removeTree } from './snapshot';
+import type { InvalidTask } from './source';
+import { runVerifier } from './verifier';
+import { prepareWorkspace, runOracle, type PhaseOptions } from './workspace';
+
+export interface AuditOptions extends PhaseOptions {
+  /** Called as each step of a task starts ('oracle', 'verify oracle', 'no-op', ...). */
+  onStep?: (step: string) => void;
+}
+
+/** The audit result plus what the runs showed, for the Tasks page. */
+export interface AuditOutcome {
+  result: AuditResult;
+  oracle: AssertionResult[] | null;
+  noop: AssertionResult[] | null;
+  oracleAgain: AssertionResult[] | null;
+  durationMs: number;
+}
+
+const MAX_NAMES = 5;
+
+function names(list: string[]): string {
+  const shown = list.slice(0, MAX_NAMES).map((n) => `'${n}'`).join(', ');
+  return list.length > MAX_NAMES ? `${shown} and ${list.length - MAX_NAMES} more` : shown;
+}
+
+const count = (v: VerifierResult | null) => (v ? { passed: v.passed, total: v.total } : null);
+
+export function invalidAudit(bad: InvalidTask): AuditOutcome {
+  return {
+    result: { id: bad.id, oracle: null, noop: null, flaky: false, verdict: 'invalid', reason: bad.problems.filter((p) => p.severity === 'error').map(formatProblem).join('; ') },
+    oracle: null,
+    noop: null,
+    oracleAgain: null,
+    durationMs: 0,
+  };
+}
+
+export async function auditTask(task: Task, options: AuditOptions = {}): Promise<AuditOutcome> {
+  const started = performance.now();
+  const root = await mkdtemp(join(options.tmpDir ?? tmpdir(), 't1lab-audit-'));
+  let n = 0;
+  const finish = (verdict: AuditVerdict, reason: string, runs: { oracle?: VerifierResult | null; noop?: VerifierResult | null; again?: VerifierResult | null; flaky?: boolean }): AuditOutcome => ({
+    result: { id: task.id, oracle: count(runs.oracle ?? null), noop: count(runs.noop ?? null), flaky: runs.flaky ?? false, verdict, reason },
+    oracle: runs.oracle?.assertions ?? null,
+    noop: runs.noop?.assertions ?? null,
+    oracleAgain: runs.again?.assertions ?? null,
+    durationMs: Math.round(performance.now() - started),
+  });
+
+  /** Prepare a fresh workspace, optionally run the oracle in it, then verify it. */
+  const episode = async (label: string, withOracle: boolean): Promise<VerifierResult> => {
+    const workspace = join(root, `${++n}-${label.replace(/\W+/g, '-')}`);
+    options.onStep?.(`${label}: set-up`);
+    await prepareWorkspace(task, workspace, options);
+    if (withOracle) {
+      options.onStep?.(`${label}: solution`);
+      const step = await runOracle(task, workspace, options);
+      const crashed = stepCrashed(step);
+      if (crashed) throw new OracleFailed(`the oracle solution did not finish: ${crashed} (agent timeout ${task.agent.timeoutSec} s):\n${outputTail(step, 1500)}`);
+    }
+    options.onStep?.(`${label}: verifier`);
+    return runVerifier(task, workspace, options);
+  };
+
+  try {
+    try {
+      await assertRunnable(task);
+    } catch (error) {
+      return finish('error', (error as Error).message, {});
+    }
+
+    if (!task.solution) {
+      const noop = await episode('no-op', false);
+      if (noop.status === 'error') return finish('error', `the verifier failed on the no-op run: ${noop.error}`, { noop });
+      return finish('no-oracle', 'the task has no oracle solution (solution/solve.sh), so its verifier cannot be checked', { noop });
+    }
+
+    let oracle: VerifierResult;
+    try {
+      oracle = await episode('oracle', true);
+    } catch (error) {
+      if (error instanceof OracleFailed) return finish('broken-oracle', error.message, {});
+      throw error;
+    }
+    if (oracle.status === 'error') return finish('error', `the verifier failed on the oracle run: ${oracle.error}`, { oracle });
+    const noop = await episode('no-op', false);
+    if (noop.status === 'error') return finish('error', `the verifier failed on the no-op run: ${noop.error}`, { oracle, noop });
+    let again: VerifierResult | null = null;
+    let flakyNames: string[] = [];
+    try {
+      again = await episode('oracle again', true);
+      flakyNames = differences(oracle.assertions, again.assertions);
+    } catch (error) {
+      if (!(error instanceof OracleFailed)) throw error;
+      flakyNames = ['(the oracle itself: it finished the first time, not the second)'];
+    }
+    if (again?.status === 'error') flakyNames.push(`(verifier: ${again.error?.split('\n')[0]})`);
+    const flaky = flakyNames.length > 0;
+    const runs = { oracle, noop, again, flaky };
+
+    const failing = oracle.assertions.filter((a) => a.status !== 'passed');
+    if (failing.length) {
+      const first = failing[0] as AssertionResult;
+      return finish('broken-oracle', `with the oracle solution ${failing.length} of ${oracle.total} assertion(s) fail: ${names(failing.map((a) => a.name))} (first: ${first.message.split('\n')[0] || first.status})`, runs);
+    }
+    const trivial = noop.assertions.filter((a) => a.status === 'passed');
+    if (trivial.length) return finish('trivial', `${trivial.length} of ${noop.total} assertion(s) pass without any work (no-op agent): ${names(trivial.map((a) => a.name))}`, runs);
+    if (flaky) return finish('flaky', `a second oracle run changed ${flakyNames.length} result(s): ${names(flakyNames)}`, runs);
+    return finish('ok', `all ${oracle.total} assertion(s) pass with the oracle, none without work, and the same twice`, runs);
+  } catch (error) {
+    const message = error instanceof LabError || error instanceof Error ? error.message : String(error);
+    if (error instanceof LabError && error.code === 'CANCELLED') throw error;
+    return finish('error', message, {});
+  } finally {
+    await removeTree(root);
+  }
+}
+
+class OracleFailed extends Error {}
+
+/** Names of assertions whose status differs between two runs (or that exist in only one). */
+export function differences(a: AssertionResult[], b: AssertionResult[]): string[] {
+  const first = new Map(a.map((x) => [x.name, x.status]));
+  const second = new Map(b.map((x) => [x.name, x.status]));
+  const out: string[] = [];
+  for (const [name, status] of first) if (second.get(name) !== status) out.push(name);
+  for (const name of second.keys()) if (!first.has(name)) out.push(name);
+  return out;
+}
+
+export interface AuditProgressEvent {
+  done: number;
+  total: number;
+  current: { id: string; step: string } | null;
+  finished: AuditOutcome | null;
+}
+
+/** Audit many tasks, `concurrency` at a time, reporting progress; results in the order of `tasks`. */
+export async function auditTasks(tasks: Task[], options: AuditOptions & { concurrency?: number; onProgress?: (e: AuditProgressEvent) => void } = {}): Promise<AuditOutcome[]> {
+  const results: AuditOutcome[] = new Array(tasks.length);
+  let next = 0;
+  let done = 0;
+  const total = tasks.length;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const index = next++;
+      const task = tasks[index] as Task;
+      options.onProgress?.({ done, total, current: { id: task.id, step: 'starting' }, finished: null });
+      const outcome = await auditTask(task, { ...options, onStep: (step) => options.onProgress?.({ done, total, current: { id: task.id, step }, finished: null }) });
+      results[index] = outcome;
+      done++;
+      options.onProgress?.({ done, total, current: null, finished: outcome });
+    }
+  };
+  const concurrency = Math.max(1, Math.min(options.concurrency ?? 1, tasks.length || 1));
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return results;
+}

@@ -1,0 +1,270 @@
+/**
+ * `t1lab tasks import-tb SRC DEST`: Terminal-Bench 1 and Harbor (TB 2.x) task folders -> our Harbor layout
+ * with sandbox extensions. Simple Dockerfiles become environment/files + setup.sh; test scripts that only
+ * fetch pytest from the network are replaced by the lab's own pytest run; everything else that needs the
+ * container is marked `runtime = "container"` with the reason. Originals are kept under environment/.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
+import { parseDocument } from 'yaml';
+import { LabError } from '../../../ipc/common/errors';
+import type { TaskProblem, TaskRuntime } from '../../../ipc/common/schemas/tasks';
+import { buildTask } from '../build-task';
+import { DEFAULT_WORKDIR } from '../config/task-toml';
+import { parseSolutionYaml, parseTaskYaml } from '../config/task-yaml';
+import { DEFAULT_SIZE_LIMITS, MAX_DISCOVERY_DEPTH } from '../limits';
+import { decodeText, TASK_PATHS, TB1_PATHS, type TaskFile } from '../model';
+import { taskIdProblem } from '../paths';
+import { readTaskFolder } from '../read-folder';
+import { isTaskFolder } from '../source';
+import { writeTaskFolder } from '../write-folder';
+import { planEnvironment, type HostProbe } from './dockerfile';
+import { hostProbe } from './host-probe';
+
+export interface ImportedTask {
+  id: string;
+  from: 'tb1' | 'harbor';
+  dest: string;
+  runtime: TaskRuntime;
+  notes: string[];
+}
+
+export interface ImportFailure {
+  id: string;
+  src: string;
+  problems: TaskProblem[];
+}
+
+export interface ImportReport {
+  imported: ImportedTask[];
+  failed: ImportFailure[];
+}
+
+const encoder = new TextEncoder();
+const textFile = (path: string, text: string, executable = false): TaskFile => ({ path, data: encoder.encode(text), executable });
+
+/** TB1 task.yaml keys that become config, not metadata. */
+const TB1_CONFIG_KEYS = new Set(['instruction', 'max_agent_timeout_sec', 'max_test_timeout_sec', 'parser_name', 'run_tests_in_same_shell', 'disable_asciinema', 'descriptions']);
+
+export async function importTerminalBench(src: string, dest: string, probe: HostProbe = hostProbe): Promise<ImportReport> {
+  const root = resolve(src);
+  const info = await stat(root).catch(() => null);
+  if (!info?.isDirectory()) throw new LabError('NOT_FOUND', `${src}: not a folder`);
+  const folders: string[] = [];
+  const walk = async (dir: string, depth: number) => {
+    if (await isTaskFolder(dir)) return void folders.push(dir);
+    if (depth >= MAX_DISCOVERY_DEPTH) return;
+    for (const e of (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (e.isDirectory() && !e.name.startsWith('.')) await walk(join(dir, e.name), depth + 1);
+    }
+  };
+  await walk(root, 0);
+  if (folders.length === 0) throw new LabError('NOT_FOUND', `${src}: no Terminal-Bench or Harbor task folders found (looked for task.yaml / task.toml)`);
+
+  const report: ImportReport = { imported: [], failed: [] };
+  for (const folder of folders) {
+    const id = folder.split('/').pop() as string;
+    const out = join(resolve(dest), id);
+    try {
+      const converted = await convertFolder(folder, id, probe);
+      if ('problems' in converted) {
+        report.failed.push({ id, src: folder, problems: converted.problems });
+        continue;
+      }
+      await writeTaskFolder(out, converted.files);
+      report.imported.push({ id, from: converted.from, dest: out, runtime: converted.runtime, notes: converted.notes });
+    } catch (error) {
+      report.failed.push({ id, src: folder, problems: [{ file: '.', field: null, reason: (error as Error).message, severity: 'error' }] });
+    }
+  }
+  return report;
+}
+
+type Converted = { from: 'tb1' | 'harbor'; files: TaskFile[]; runtime: TaskRuntime; notes: string[] } | { problems: TaskProblem[] };
+
+async function convertFolder(folder: string, id: string, probe: HostProbe): Promise<Converted> {
+  const read = await readTaskFolder(folder, DEFAULT_SIZE_LIMITS);
+  const idProblem = taskIdProblem(id);
+  if (idProblem) read.problems.push({ file: '.', field: null, reason: `folder name: ${idProblem}`, severity: 'error' });
+  if (read.problems.some((p) => p.severity === 'error')) return { problems: read.problems };
+  const byPath = new Map(read.files.map((f) => [f.path, f]));
+  const converted = byPath.has(TASK_PATHS.toml) ? await convertHarbor(byPath, probe) : byPath.has(TB1_PATHS.yaml) ? await convertTb1(byPath, probe) : null;
+  if (!converted) return { problems: [{ file: '.', field: null, reason: 'neither task.toml (Harbor) nor task.yaml (Terminal-Bench 1)', severity: 'error' }] };
+  if ('problems' in converted) return converted;
+  // The result must load as a task: the same validation as any other.
+  const check = buildTask(id, converted.files, { kind: 'folder', path: folder });
+  if (!check.task) return { problems: check.problems };
+  return { ...converted, runtime: check.task.environment.runtime };
+}
+
+const text = (files: Map<string, TaskFile>, path: string): string => {
+  const f = files.get(path);
+  return f ? (decodeText(f.data) ?? '') : '';
+};
+
+/** How the test script relates to tests/test_outputs.py; decides use_test_sh and container needs. */
+function analyzeTestScript(script: string | null, hasPytest: boolean, notes: string[]): { useTestSh: boolean | undefined; containerReason: string | null } {
+  if (script === null) return { useTestSh: undefined, containerReason: null };
+  const networked = /\b(curl|wget|apt-get|apt\s+install|pip3?\s+install|uvx?\b|setup-uv-pytest|run-uv-pytest)/.test(script);
+  if (hasPytest && (networked || /\bpytest\b/.test(script))) {
+    notes.push('the test script runs tests/test_outputs.py (installing pytest first); the lab runs that file with the system pytest instead (use_test_sh = false)');
+    return { useTestSh: false, containerReason: null };
+  }
+  if (networked) return { useTestSh: undefined, containerReason: 'the verifier script installs software from the network' };
+  return { useTestSh: undefined, containerReason: null };
+}
+
+/** Third-party modules imported by the tests that this machine's python lacks. */
+async function missingTestModules(source: string, probe: HostProbe): Promise<string[]> {
+  const modules = new Set<string>();
+  for (const m of source.matchAll(/^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import|import\s+([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*))/gm)) {
+    const names = m[1] ? [m[1]] : (m[2] as string).split(',').map((s) => s.trim());
+    for (const n of names) modules.add(n.split('.')[0] as string);
+  }
+  return modules.size ? probe.missingPythonModules([...modules]) : [];
+}
+
+interface EnvResult {
+  files: TaskFile[];
+  env: Record<string, unknown>;
+  containerReason: string | null;
+}
+
+/** Plan the environment from a Dockerfile whose build context is `contextDir` ('' = the task root). */
+async function convertEnvironment(files: Map<string, TaskFile>, dockerfilePath: string, contextDir: string, workdir: string, probe: HostProbe, notes: string[]): Promise<EnvResult> {
+  const plan = await planEnvironment(text(files, dockerfilePath), probe, workdir);
+  notes.push(...plan.notes);
+  const out: TaskFile[] = [];
+  if (!plan.containerReason) {
+    const inContext = (p: string) => (contextDir ? `${contextDir}/${p}` : p);
+    for (const copy of plan.copies) {
+      const src = copy.from === '.' ? contextDir : inContext(copy.from);
+      const file = files.get(src);
+      const base = copy.from.split('/').pop() as string;
+      if (file) {
+        out.push({ ...file, path: join(TASK_PATHS.filesDir, copy.intoDir ? join(copy.to, base) : copy.to || base) });
+        continue;
+      }
+      const prefix = src ? `${src}/` : '';
+      const under = [...files.values()].filter((f) => f.path.startsWith(prefix) && f.path !== dockerfilePath && !/(^|\/)(docker-compose\.ya?ml|\.dockerignore)$/.test(f.path));
+      if (under.length === 0) {
+        plan.containerReason = `the Dockerfile copies ${copy.from}, which is not in the build context`;
+        break;
+      }
+      for (const f of under) out.push({ ...f, path: join(TASK_PATHS.filesDir, copy.to, f.path.slice(prefix.length)) });
+    }
+  }
+  if (plan.setup.length && !plan.containerReason) {
+    out.push(textFile(TASK_PATHS.setup, `#!/bin/bash\n# Converted from ${dockerfilePath} RUN lines by t1lab tasks import-tb.\nset -euo pipefail\n${plan.setup.join('\n')}\n`, true));
+    notes.push('RUN commands moved to environment/setup.sh; any that write outside the workspace fail in the sandbox (run `t1lab tasks audit` to check)');
+  }
+  const env: Record<string, unknown> = plan.containerReason ? {} : { workdir: plan.workdir, ...(Object.keys(plan.env).length ? { env: plan.env } : {}) };
+  return { files: plan.containerReason ? [] : out, env, containerReason: plan.containerReason };
+}
+
+async function convertHarbor(files: Map<string, TaskFile>, probe: HostProbe): Promise<Converted> {
+  const notes: string[] = [];
+  let config: Record<string, unknown>;
+  try {
+    config = parseToml(text(files, TASK_PATHS.toml)) as Record<string, unknown>;
+  } catch (error) {
+    return { problems: [{ file: TASK_PATHS.toml, field: null, reason: `malformed TOML: ${(error as Error).message.split('\n')[0]}`, severity: 'error' }] };
+  }
+  const environment = { ...((config.environment as Record<string, unknown> | undefined) ?? {}) };
+  const verifier = { ...((config.verifier as Record<string, unknown> | undefined) ?? {}) };
+  const out = new Map(files);
+  let containerReason: string | null = null;
+
+  if (environment.runtime === undefined) {
+    if (typeof environment.docker_image === 'string') containerReason = `uses the prebuilt image '${environment.docker_image}'`;
+    else if (['environment/docker-compose.yaml', 'environment/docker-compose.yml'].some((p) => files.has(p))) containerReason = 'defines services in environment/docker-compose.yaml';
+    else if (files.has(TASK_PATHS.dockerfile)) {
+      const env = await convertEnvironment(files, TASK_PATHS.dockerfile, TASK_PATHS.environmentDir, DEFAULT_WORKDIR, probe, notes);
+      containerReason = env.containerReason;
+      for (const f of env.files) out.set(f.path, f);
+      Object.assign(environment, env.env);
+    }
+  }
+  const hasPytest = files.has(TASK_PATHS.pytest);
+  const tests = analyzeTestScript(files.has(TASK_PATHS.testSh) ? text(files, TASK_PATHS.testSh) : null, hasPytest, notes);
+  if (tests.useTestSh === false) verifier.use_test_sh = false;
+  containerReason ??= tests.containerReason;
+  if (hasPytest && !containerReason) {
+    const missing = await missingTestModules(text(files, TASK_PATHS.pytest), probe);
+    if (missing.length) containerReason = `tests/test_outputs.py imports modules this machine's python lacks: ${missing.join(', ')}`;
+  }
+  if (environment.runtime === undefined) {
+    environment.runtime = containerReason ? 'container' : 'sandbox';
+    if (containerReason) environment.container_reason = containerReason;
+  }
+  config.environment = environment;
+  config.verifier = verifier;
+  out.set(TASK_PATHS.toml, textFile(TASK_PATHS.toml, `# Imported by t1lab tasks import-tb (Harbor layout).\n${stringifyToml(config)}\n`));
+  return { from: 'harbor', files: [...out.values()], runtime: containerReason ? { kind: 'container', reason: containerReason } : { kind: 'sandbox' }, notes };
+}
+
+async function convertTb1(files: Map<string, TaskFile>, probe: HostProbe): Promise<Converted> {
+  const notes: string[] = [];
+  const parsed = parseTaskYaml(text(files, TB1_PATHS.yaml));
+  if (!parsed.ok) {
+    const problems: TaskProblem[] = [];
+    if (parsed.syntax) problems.push({ file: TB1_PATHS.yaml, field: null, reason: parsed.syntax, severity: 'error' });
+    for (const i of parsed.issues?.issues ?? []) problems.push({ file: TB1_PATHS.yaml, field: i.path.join('.') || null, reason: i.message, severity: 'error' });
+    return { problems };
+  }
+  const yaml = parsed.value;
+  const out: TaskFile[] = [textFile(TASK_PATHS.instruction, `${yaml.instruction.trim()}\n`)];
+  const metadata = Object.fromEntries(Object.entries(yaml).filter(([k, v]) => !TB1_CONFIG_KEYS.has(k) && v !== undefined && v !== null));
+  const environment: Record<string, unknown> = {};
+  const verifier: Record<string, unknown> = { timeout_sec: yaml.max_test_timeout_sec ?? 60 };
+  let containerReason: string | null = null;
+
+  // Root files other than TB1's own become the build context under environment/, as in Harbor.
+  const tb1Own = new Set<string>([TB1_PATHS.yaml, TB1_PATHS.solutionSh, TB1_PATHS.solutionYaml, TB1_PATHS.runTests]);
+  for (const f of files.values()) {
+    if (tb1Own.has(f.path)) continue;
+    if (f.path.startsWith('tests/')) out.push(f);
+    else if (f.path.startsWith('environment/') || f.path.startsWith('solution/')) out.push(f);
+    else out.push({ ...f, path: `environment/${f.path}` });
+  }
+  const compose = files.get(TB1_PATHS.compose) ?? files.get('docker-compose.yml');
+  if (compose) {
+    const services = Object.keys((parseDocument(decodeText(compose.data) ?? '').toJS() as { services?: object } | null)?.services ?? {});
+    if (services.length > 1) containerReason = `docker-compose defines ${services.length} services (${services.join(', ')})`;
+  }
+  if (!containerReason && files.has(TB1_PATHS.dockerfile)) {
+    const env = await convertEnvironment(files, TB1_PATHS.dockerfile, '', DEFAULT_WORKDIR, probe, notes);
+    containerReason = env.containerReason;
+    out.push(...env.files);
+    Object.assign(environment, env.env);
+  }
+
+  if (files.has(TB1_PATHS.solutionSh)) out.push({ ...(files.get(TB1_PATHS.solutionSh) as TaskFile), path: TASK_PATHS.solve, executable: true });
+  else if (files.has(TB1_PATHS.solutionYaml)) {
+    const commands = parseSolutionYaml(text(files, TB1_PATHS.solutionYaml));
+    if (!commands.ok) return { problems: [{ file: TB1_PATHS.solutionYaml, field: null, reason: commands.reason, severity: 'error' }] };
+    out.push(textFile(TASK_PATHS.solve, `#!/bin/bash\n# Converted from solution.yaml by t1lab tasks import-tb.\n${commands.value.map((c) => c.command).join('\n')}\n`, true));
+  }
+  const hasPytest = files.has(TASK_PATHS.pytest);
+  if (files.has(TB1_PATHS.runTests)) out.push({ ...(files.get(TB1_PATHS.runTests) as TaskFile), path: TASK_PATHS.testSh, executable: true });
+  const tests = analyzeTestScript(files.has(TB1_PATHS.runTests) ? text(files, TB1_PATHS.runTests) : null, hasPytest, notes);
+  if (tests.useTestSh === false) verifier.use_test_sh = false;
+  containerReason ??= tests.containerReason;
+  if (hasPytest && !containerReason) {
+    const missing = await missingTestModules(text(files, TASK_PATHS.pytest), probe);
+    if (missing.length) containerReason = `tests/test_outputs.py imports modules this machine's python lacks: ${missing.join(', ')}`;
+  }
+  environment.runtime = containerReason ? 'container' : 'sandbox';
+  if (containerReason) environment.container_reason = containerReason;
+
+  const config = {
+    version: '1.0',
+    metadata,
+    agent: { timeout_sec: yaml.max_agent_timeout_sec ?? 360 },
+    verifier,
+    environment,
+  };
+  out.push(textFile(TASK_PATHS.toml, `# Imported from Terminal-Bench 1 (task.yaml) by t1lab tasks import-tb.\n${stringifyToml(config)}\n`));
+  return { from: 'tb1', files: out, runtime: containerReason ? { kind: 'container', reason: containerReason } : { kind: 'sandbox' }, notes };
+}

@@ -1,0 +1,80 @@
+/**
+ * How a task's settings become sandbox specs for each phase: set-up, the agent (or oracle), the verifier.
+ * Each phase gets a fresh sandbox; only the workspace folder carries over from one to the next.
+ */
+import { access, constants } from 'node:fs/promises';
+import { LabError } from '../../ipc/common/errors';
+import { createSandboxBackend, defaultLimits, LIMIT_RANGES } from '../../../native/sandbox';
+import type { Mount, SandboxBackend, SandboxLimits, SandboxSpec } from '../../../native/sandbox/types';
+import type { Task } from './model';
+
+/** Where the verifier's inputs and outputs appear inside its sandbox (Harbor's paths). */
+export const VERIFIER_TESTS_DIR = '/tests';
+export const VERIFIER_LOGS_DIR = '/logs/verifier';
+/** Where environment/ (setup.sh and its data) appears while setup.sh runs. */
+export const SETUP_ENVIRONMENT_DIR = '/environment';
+/** Where solution/ appears while the oracle runs (Harbor's oracle agent uses /solution too). */
+export const ORACLE_SOLUTION_DIR = '/solution';
+
+/** Deadline for environment/setup.sh when [environment].build_timeout_sec is not set. */
+export const DEFAULT_SETUP_TIMEOUT_SEC = 300;
+/** Enough for pytest, compilers and `make -j` inside one task, far below a fork bomb. */
+const TASK_PROCESSES = 512;
+const TASK_TMP_MB = 512;
+
+let shared: SandboxBackend | null = null;
+
+/** The lab's sandbox backend (bubblewrap), created on first use. */
+export function defaultSandbox(): SandboxBackend {
+  shared ??= createSandboxBackend();
+  return shared;
+}
+
+function clamp(name: keyof SandboxLimits, value: number): number {
+  const range = LIMIT_RANGES[name];
+  return Math.min(range.max, Math.max(range.min, Math.ceil(value)));
+}
+
+/** Limits for one phase of a task that may run for `wallSeconds`. */
+export function taskLimits(task: Task, wallSeconds: number): SandboxLimits {
+  const env = task.environment;
+  return defaultLimits({
+    processes: TASK_PROCESSES,
+    memoryMb: clamp('memoryMb', env.memoryMb),
+    fileSizeMb: clamp('fileSizeMb', env.storageMb),
+    cpuSeconds: clamp('cpuSeconds', wallSeconds * Math.max(1, env.cpus) + 5),
+    workspaceMb: clamp('workspaceMb', env.storageMb),
+    tmpMb: TASK_TMP_MB,
+    wallSeconds: clamp('wallSeconds', Math.max(1, wallSeconds)),
+  });
+}
+
+export function phaseSpec(task: Task, workspace: string, wallSeconds: number, extra: { mounts?: Mount[]; env?: Record<string, string> } = {}): SandboxSpec {
+  return {
+    workspace,
+    workdir: task.environment.workdir,
+    mounts: extra.mounts ?? [],
+    env: { ...task.environment.env, ...extra.env },
+    net: task.environment.allowInternet,
+    limits: taskLimits(task, wallSeconds),
+  };
+}
+
+/** Refuse early, with the fix, when a task cannot run here: it needs a container, or a command this machine lacks. */
+export async function assertRunnable(task: Task): Promise<void> {
+  if (task.environment.runtime.kind === 'container') {
+    throw new LabError('UNAVAILABLE', `task '${task.id}' needs a container: it ${task.environment.runtime.reason}; no container engine is used here`);
+  }
+  const missing: string[] = [];
+  for (const command of task.environment.requires) {
+    const dirs = ['/usr/local/bin', '/usr/bin', '/bin', '/usr/local/sbin', '/usr/sbin', '/sbin'];
+    const found = await Promise.any(dirs.map((d) => access(`${d}/${command}`, constants.X_OK))).then(
+      () => true,
+      () => false,
+    );
+    if (!found) missing.push(command);
+  }
+  if (missing.length) {
+    throw new LabError('UNAVAILABLE', `task '${task.id}' needs ${missing.map((m) => `'${m}'`).join(', ')}, which this machine lacks (install the Debian package that provides it)`);
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * The verifier run (issue 4). After the agent is done and its processes are dead, in a fresh sandbox:
+ * workdir = a snapshot of the agent's final workspace, /tests = a pristine read-only copy of the task's
+ * tests, /logs/verifier = a fresh folder. Per-assertion results come, in order, from a CTRF report, the
+ * JUnit XML of the lab's own pytest run, and inline assertions (each its own sandbox, judged by its exit
+ * code as the host sees it); reward.json / reward.txt is kept as the task's own verdict. Nothing the
+ * agent left in its workspace is read by the lab; reports are read without following symlinks.
+ */
+import { mkdir, mkdtemp, readdir, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { LabError } from '../../ipc/common/errors';
+import type { AssertionResult } from '../../ipc/common/schemas/tasks';
+import { filesUnder, findFile, TASK_PATHS, type Task, type TaskFile } from './model';
+import { clip, parseCtrf } from './reports/ctrf';
+import { parseJunit } from './reports/junit';
+import { readTaskReward } from './reports/reward-file';
+import { readReport } from './reports/safe-read';
+import { outputTail, stepCrashed, stepResult, type StepResult, type VerifierResult } from './results';
+import { computeReward, countPassed } from './reward';
+import { assertRunnable, defaultSandbox, phaseSpec, VERIFIER_LOGS_DIR, VERIFIER_TESTS_DIR } from './sandbox-spec';
+import { removeTree, snapshotWorkspace } from './snapshot';
+import { DEFAULT_STEP_OUTPUT_CHARS, type PhaseOptions } from './workspace';
+import { writeFiles } from './write-folder';
+
+/** The system python (Debian's python3-pytest), never one the workspace could put first on PATH. */
+export const SYSTEM_PYTHON = '/usr/bin/python3';
+const BASH = ['bash', '--noprofile', '--norc'];
+/** pytest exits 0 (all passed) or 1 (some failed) when it ran normally; other codes mean it did not. */
+const PYTEST_EXIT_MEANING: Record<number, string> = {
+  2: 'interrupted (often a collection error: the test file failed to import)',
+  3: 'an internal error',
+  4: 'a usage error',
+  5: 'no tests collected',
+};
+
+export interface VerifyOptions extends PhaseOptions {
+  /** Copy the verifier's logs (reports, reward files) and each step's output here. */
+  keepLogsDir?: string;
+  /** Called as each step starts, for progress displays. */
+  onStep?: (name: string) => void;
+}
+
+/** The pristine /tests: tests/ as shipped, plus TB1's run-tests.sh beside them. */
+function testFiles(task: Task): TaskFile[] {
+  const files = filesUnder(task, TASK_PATHS.testsDir);
+  const script = task.verifier.testScript;
+  if (script && !script.startsWith(`${TASK_PATHS.testsDir}/`)) {
+    const file = findFile(task, script) as TaskFile;
+    if (!files.some((f) => f.path === script)) files.push({ ...file, path: script });
+  }
+  return files;
+}
+
+function inSandboxTests(script: string): string {
+  return `${VERIFIER_TESTS_DIR}/${script.startsWith(`${TASK_PATHS.testsDir}/`) ? script.slice(TASK_PATHS.testsDir.length + 1) : script}`;
+}
+
+export async function runVerifier(task: Task, workspaceDir: string, options: VerifyOptions = {}): Promise<VerifierResult> {
+  await assertRunnable(task);
+  const source = resolve(workspaceDir);
+  const info = await stat(source).catch(() => null);
+  if (!info?.isDirectory()) throw new LabError('NOT_FOUND', `workspace ${workspaceDir} is not a folder`);
+  const sandbox = options.sandbox ?? defaultSandbox();
+  const started = performance.now();
+  const deadline = started + task.verifier.timeoutSec * 1000;
+  const root = await mkdtemp(join(options.tmpDir ?? tmpdir(), 't1lab-verify-'));
+  const steps: StepResult[] = [];
+  const notes: string[] = [];
+  const errors: string[] = [];
+
+  try {
+    const work = join(root, 'workspace');
+    const tests = join(root, 'tests');
+    const logs = join(root, 'logs');
+    const snapshot = await snapshotWorkspace(source, work, task.environment.workdir);
+    notes.push(...snapshot.notes);
+    await writeFiles(tests, testFiles(task), { readOnly: true });
+    await mkdir(logs);
+
+    const mounts = [
+      { host: tests, sandbox: VERIFIER_TESTS_DIR, readOnly: true },
+      { host: logs, sandbox: VERIFIER_LOGS_DIR, readOnly: false },
+    ];
+    const env = { TEST_DIR: VERIFIER_TESTS_DIR, PYTHONDONTWRITEBYTECODE: '1', ...task.verifier.env };
+    const remaining = () => (deadline - performance.now()) / 1000;
+
+    /** One step in its own sandbox, with what is left of the verifier's deadline (or less). */
+    const run = async (name: string, argv: string[], capSeconds?: number): Promise<StepResult> => {
+      options.onStep?.(name);
+      const left = remaining();
+      if (left <= 0.05) {
+        const step: StepResult = { name, argv, exitCode: null, signal: null, timedOut: true, limit: 'wallSeconds', durationMs: 0, stdout: '', stderr: 'not started: the verifier deadline had passed' };
+        steps.push(step);
+        return step;
+      }
+      const seconds = capSeconds === undefined ? left : Math.min(capSeconds, left);
+      const spec = phaseSpec(task, work, seconds, { mounts, env });
+      const result = await sandbox.run(spec, argv, { signal: options.signal, maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS });
+      if (result.aborted) throw new LabError('CANCELLED', `verification of '${task.id}' was cancelled`);
+      const step = stepResult(name, argv, result);
+      // The deadline that fired was the verifier's own unless the step had a shorter cap of its own.
+      if (step.timedOut && capSeconds !== undefined && capSeconds < left) step.limit = 'assertion timeout';
+      steps.push(step);
+      return step;
+    };
+
+    // 1. The task's test script (tests/test.sh; TB1 run-tests.sh), unless replaced by the lab's pytest run.
+    let scriptStep: StepResult | null = null;
+    if (task.verifier.testScript && task.verifier.runTestScript) {
+      scriptStep = await run(task.verifier.testScript, [...BASH, inSandboxTests(task.verifier.testScript)]);
+      const crashed = stepCrashed(scriptStep);
+      if (crashed) errors.push(`${crashed}:\n${outputTail(scriptStep)}`);
+    }
+
+    // 2. tests/test_outputs.py with the system pytest, unless the test script already wrote a CTRF report.
+    let pytestStep: StepResult | null = null;
+    if (task.verifier.pytest && (await readReport(logs, 'ctrf.json')).kind === 'missing') {
+      pytestStep = await run('pytest', [
+        SYSTEM_PYTHON,
+        '-I', // isolated: no cwd or user site on sys.path, PYTHON* variables ignored
+        '-m',
+        'pytest',
+        inSandboxTests(task.verifier.pytest),
+        `--rootdir=${VERIFIER_TESTS_DIR}`,
+        '-p',
+        'no:cacheprovider',
+        `--junitxml=${VERIFIER_LOGS_DIR}/junit.xml`,
+        '-rA',
+        '--color=no',
+      ]);
+      const crashed = stepCrashed(pytestStep);
+      if (crashed) errors.push(`${crashed}:\n${outputTail(pytestStep)}`);
+      else if (pytestStep.exitCode !== 0 && pytestStep.exitCode !== 1) {
+        errors.push(`pytest exited with ${pytestStep.exitCode}: ${PYTEST_EXIT_MEANING[pytestStep.exitCode as number] ?? 'an unknown failure'}:\n${outputTail(pytestStep)}`);
+      }
+    }
+
+    // Reports, in order: CTRF, then JUnit.
+    let assertions: AssertionResult[] = [];
+    let sourceKind: VerifierResult['source'] = 'none';
+    const ctrf = await readReport(logs, 'ctrf.json');
+    const junit = ctrf.kind === 'ok' ? ({ kind: 'missing' } as const) : await readReport(logs, 'junit.xml');
+    for (const r of [ctrf, junit]) if (r.kind === 'refused') notes.push(`report refused: ${r.reason}`);
+    if (ctrf.kind === 'ok') {
+      const parsed = parseCtrf(ctrf.text);
+      if (parsed.ok) [assertions, sourceKind] = [parsed.assertions, 'ctrf'];
+      else errors.push(parsed.reason);
+    } else if (junit.kind === 'ok') {
+      const parsed = parseJunit(junit.text);
+      if (parsed.ok) [assertions, sourceKind] = [parsed.assertions, 'junit'];
+      else errors.push(parsed.reason);
+    } else if (pytestStep && !stepCrashed(pytestStep)) {
+      errors.push(`pytest wrote no JUnit report (exit ${pytestStep.exitCode}):\n${outputTail(pytestStep)}`);
+    }
+
+    const { reward: taskReward, notes: rewardNotes } = await readTaskReward(logs);
+    notes.push(...rewardNotes);
+
+    // A test script without per-test reports is one assertion: its reward file if it wrote one, else its exit code.
+    if (sourceKind === 'none' && scriptStep && !stepCrashed(scriptStep) && !pytestStep) {
+      const name = task.verifier.testScript as string;
+      sourceKind = 'test-script';
+      if (taskReward?.value !== null && taskReward?.value !== undefined) {
+        assertions = [{ name, status: taskReward.value >= 1 ? 'passed' : 'failed', message: taskReward.value >= 1 ? '' : `${taskReward.source} says ${taskReward.value}` }];
+      } else {
+        assertions = [{ name, status: scriptStep.exitCode === 0 ? 'passed' : 'failed', message: scriptStep.exitCode === 0 ? '' : clip(`exit ${scriptStep.exitCode}: ${outputTail(scriptStep, 1000)}`) }];
+      }
+    }
+
+    // 3. Inline assertions: each in its own sandbox; the exit code the host sees is the verdict.
+    for (const a of task.verifier.assertions) {
+      const step = await run(`assertion: ${a.name}`, [...BASH, '-c', a.run], a.timeoutSec ?? undefined);
+      if (step.timedOut && step.limit === 'assertion timeout') {
+        assertions.push({ name: a.name, status: 'failed', message: `did not finish within its ${a.timeoutSec} s` });
+      } else if (stepCrashed(step)) {
+        errors.push(`inline assertion '${a.name}': ${stepCrashed(step)}:\n${outputTail(step)}`);
+        assertions.push({ name: a.name, status: 'error', message: clip(`${stepCrashed(step)}: ${outputTail(step, 1000)}`) });
+      } else {
+        const why = outputTail(step, 1000);
+        assertions.push({ name: a.name, status: step.exitCode === 0 ? 'passed' : 'failed', message: step.exitCode === 0 ? '' : clip(`exit ${step.exitCode}${why ? `: ${why}` : ''}`) });
+      }
+      if (sourceKind === 'none') sourceKind = 'inline';
+    }
+
+    if (assertions.length === 0 && errors.length === 0) errors.push('the verifier reported no assertions');
+    const error = errors.length ? errors.join('\n\n') : null;
+    // Never a silent zero: a crashed verifier shows up as an assertion in error with its output.
+    if (error) assertions.push({ name: '(verifier)', status: 'error', message: clip(error, 4000) });
+
+    if (options.keepLogsDir) await keepLogs(logs, steps, options.keepLogsDir);
+    const { passed, total } = countPassed(assertions);
+    return {
+      task: task.id,
+      status: error ? 'error' : 'ok',
+      error,
+      assertions,
+      passed,
+      total,
+      reward: computeReward(assertions),
+      taskReward,
+      source: sourceKind,
+      steps,
+      notes,
+      durationMs: Math.round(performance.now() - started),
+    };
+  } finally {
+    await removeTree(root);
+  }
+}
+
+/** Copy the logs folder's regular files (never symlinks) and each step's output to `dest`. */
+async function keepLogs(logs: string, steps: StepResult[], dest: string): Promise<void> {
+  await mkdir(dest, { recursive: true });
+  for (const name of await readdir(logs)) {
+    const r = await readReport(logs, name);
+    if (r.kind === 'ok') await writeFile(join(dest, name), r.text);
+  }
+  const text = steps.map((s) => `## ${s.name} (exit ${s.exitCode ?? s.signal ?? 'none'}${s.timedOut ? ', timed out' : ''}, ${s.durationMs} ms)\n$ ${s.argv.join(' ')}\n--- stdout\n${s.stdout}\n--- stderr\n${s.stderr}\n`).join('\n');
+  await writeFile(join(dest, 'steps.log'), text);
+}

@@ -1,0 +1,377 @@
+/**
+ * The bubblewrap backend: each sandbox is a bwrap process tree (see bwrap-args.ts for what it sees),
+ * capped by rlimits set inside its user namespace, a cgroup where one can be made (cgroups.ts), and the
+ * host-side monitor (monitor.ts); a wall-clock timer kills the whole tree.
+ */
+import { spawn } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
+import { StringDecoder } from 'node:string_decoder';
+import * as pty from 'node-pty';
+import { HeadTail } from '../util/head-tail';
+import { baseEnv, DEFAULT_WORKDIR, effectiveFileSizeMb, LAUNCHER_ENV, launchCommand, type LaunchPlan } from './bwrap-args';
+import { cgroupSupport, createSandboxCgroup, type SandboxCgroup } from './cgroups';
+import { detectBubblewrap, type BubblewrapStatus } from './detect';
+import { SandboxError } from './errors';
+import { describeLimit, validateLimits } from './limits';
+import { watchSandbox, type LimitFired } from './monitor';
+import { killQuietly, readProcessTable, childrenIndex, descendants } from './proc';
+import { runtimeFiles } from './runtime-files';
+import type { BackendStatus, Enforcement, LimitEvent, LimitName, PtyProcess, RunOptions, RunResult, SandboxBackend, SandboxSpec } from './types';
+import { checkSpecPaths, defaultProtectedPaths } from './workspace';
+
+/** Default cap per stream for `run` when the caller sets none. */
+export const DEFAULT_RUN_OUTPUT_CHARS = 1_000_000;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export interface BubblewrapOptions {
+  /** Paths no sandbox may expose (default: home directories, the data dir, the checkout). */
+  protectedPaths?: string[];
+  /** Turn cgroups off even where they are usable (tests compare both paths). */
+  cgroups?: boolean;
+}
+
+interface Prepared {
+  plan: LaunchPlan;
+  cgroup: SandboxCgroup | null;
+  status: BubblewrapStatus;
+}
+
+const SIGNAL_NAMES = new Map<number, string>(Object.entries(osConstants.signals).map(([name, n]) => [n, name]));
+
+export class BubblewrapBackend implements SandboxBackend {
+  readonly name = 'bubblewrap' as const;
+  private readonly protectedPaths: string[];
+
+  constructor(private readonly options: BubblewrapOptions = {}) {
+    this.protectedPaths = options.protectedPaths ?? defaultProtectedPaths();
+  }
+
+  async status(): Promise<BackendStatus> {
+    const s = await detectBubblewrap();
+    return { name: 'bubblewrap', available: s.ok, version: s.version, hint: s.hint };
+  }
+
+  async enforcement(): Promise<Enforcement> {
+    const cg = cgroupSupport({ disable: this.options.cgroups === false });
+    const root = process.getuid?.() === 0;
+    const withCg = cg.kind !== 'none';
+    return {
+      cgroup: cg.kind,
+      cgroupReason: cg.reason,
+      limits: {
+        processes: withCg
+          ? `${cg.kind} pids.max for the whole sandbox${root ? '' : ' and RLIMIT_NPROC'}; a tree pinned at the cap is stopped`
+          : root
+            ? 'host-side monitor only: the kernel does not apply RLIMIT_NPROC to the host root user (run the lab as a normal user, or where cgroups work)'
+            : 'RLIMIT_NPROC inside the user namespace (counts only the sandbox); a tree pinned at the cap is stopped',
+        memoryMb: withCg ? `${cg.kind} memory limit for the whole sandbox; an OOM kill is reported` : 'RLIMIT_AS per process, plus the monitor: the sum over the sandbox above the cap stops the largest process',
+        fileSizeMb: 'RLIMIT_FSIZE per file (at most the workspace cap); SIGXFSZ is reported',
+        openFiles: 'RLIMIT_NOFILE per process; a process seen at the cap is reported',
+        cpuSeconds: 'RLIMIT_CPU per process; SIGXCPU is reported',
+        workspaceMb: 'host-side monitor: disk usage walked every 0.5 s or more; the processes writing into it are stopped',
+        tmpMb: 'size of the tmpfs at /tmp, /root and /dev/shm (each)',
+        wallSeconds: 'host timer: kills the whole sandbox',
+      },
+      network:
+        'with net: the host network namespace is shared (the internet, and also the host loopback services and abstract unix sockets); ' +
+        'without: an empty network namespace (loopback only, its own)',
+    };
+  }
+
+  private async prepare(spec: SandboxSpec, mode: 'run' | 'pty', argv: string[]): Promise<Prepared> {
+    const status = await detectBubblewrap();
+    if (!status.ok || !status.path || !status.prlimitPath) {
+      const code = status.problem === 'missing' ? 'BWRAP_MISSING' : status.problem === 'userns' ? 'USERNS_UNAVAILABLE' : 'START_FAILED';
+      throw new SandboxError(code, status.problem === 'missing' ? 'bubblewrap (bwrap) is not installed' : status.problem === 'userns' ? 'bubblewrap cannot create a sandbox here' : 'prlimit is missing', status.hint);
+    }
+    if (!Array.isArray(argv) || argv.length === 0 || argv.some((a) => typeof a !== 'string' || a.includes('\0'))) {
+      throw new SandboxError('BAD_SPEC', 'argv: a non-empty list of strings without NUL bytes is required');
+    }
+    if (!spec || typeof spec !== 'object') throw new SandboxError('BAD_SPEC', 'spec: an object is required');
+    const limits = validateLimits({ ...spec.limits });
+    const { workspace, mounts } = checkSpecPaths(spec, this.protectedPaths);
+    const workdir = spec.workdir ?? DEFAULT_WORKDIR;
+    if (!workdir.startsWith('/') || workdir.split('/').includes('..') || ['/', '/usr', '/proc', '/dev', '/etc', '/tmp'].includes(workdir)) {
+      throw new SandboxError('BAD_SPEC', `workdir: '${workdir}' must be an absolute path of its own (e.g. /app)`);
+    }
+    const env = baseEnv(mode);
+    for (const [k, v] of Object.entries(spec.env ?? {})) {
+      if (!ENV_NAME.test(k)) throw new SandboxError('BAD_SPEC', `env: '${k}' is not a valid variable name`);
+      if (typeof v !== 'string' || v.includes('\0')) throw new SandboxError('BAD_SPEC', `env.${k}: the value must be a string without NUL bytes`);
+      env[k] = v;
+    }
+    const cgroup = this.options.cgroups === false ? null : createSandboxCgroup(limits);
+    const plan: LaunchPlan = {
+      bwrapPath: status.path,
+      prlimitPath: status.prlimitPath,
+      workspace,
+      workdir,
+      mounts,
+      env,
+      net: !!spec.net,
+      limits,
+      mode,
+      cgroupMemory: cgroup !== null,
+      cgroupProcsFiles: cgroup?.procsFiles ?? [],
+      features: status.features ?? { disableUserns: false, tmpfsSize: false },
+      files: runtimeFiles(),
+      argv,
+    };
+    return { plan, cgroup, status };
+  }
+
+  async run(spec: SandboxSpec, argv: string[], options: RunOptions = {}): Promise<RunResult> {
+    const { plan, cgroup } = await this.prepare(spec, 'run', argv);
+    const started = performance.now();
+    const maxChars = options.maxOutputChars ?? DEFAULT_RUN_OUTPUT_CHARS;
+    const out = { stdout: new HeadTail(maxChars), stderr: new HeadTail(maxChars) };
+    const limitsHit: LimitName[] = [];
+    const hit = (l: LimitName) => {
+      if (!limitsHit.includes(l)) limitsHit.push(l);
+    };
+    let stoppedBy: LimitName | null = null;
+    let aborted = false;
+    let timedOut = false;
+
+    const { file, args } = launchCommand(plan);
+    const child = spawn(file, args, { env: LAUNCHER_ENV, cwd: '/', stdio: ['pipe', 'pipe', 'pipe'] });
+    const rootPid = child.pid;
+    let reaped = false;
+    child.once('exit', () => (reaped = true));
+    const killTree = () => {
+      // Once reaped, the pid may belong to someone else: never signal it again.
+      if (rootPid === undefined || reaped) return;
+      // The sandbox's init dies with bwrap (--die-with-parent) and takes its pid namespace along; kill both to be quick.
+      const table = readProcessTable();
+      for (const pid of descendants(rootPid, childrenIndex(table)).reverse()) killQuietly(pid);
+    };
+
+    const stopWatching =
+      rootPid === undefined
+        ? () => {}
+        : watchSandbox({
+            rootPid,
+            mode: 'run',
+            limits: plan.limits,
+            workspace: plan.workspace,
+            workdir: plan.workdir,
+            cgroup,
+            nprocEnforced: process.getuid?.() !== 0,
+            onFire: (e: LimitFired) => {
+              hit(e.limit);
+              if (e.action === 'sandbox' && !stoppedBy) stoppedBy = e.limit;
+            },
+          });
+    const wall =
+      plan.limits.wallSeconds > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            hit('wallSeconds');
+            stoppedBy ??= 'wallSeconds';
+            killTree();
+          }, plan.limits.wallSeconds * 1000)
+        : null;
+    const onAbort = () => {
+      aborted = true;
+      killTree();
+    };
+    if (options.signal?.aborted) onAbort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    for (const stream of ['stdout', 'stderr'] as const) {
+      const decoder = new StringDecoder('utf8');
+      child[stream].on('data', (chunk: Buffer) => {
+        const text = decoder.write(chunk);
+        out[stream].push(text);
+        if (text) options.onOutput?.(stream, text);
+      });
+      child[stream].on('end', () => {
+        const rest = decoder.end();
+        if (rest) {
+          out[stream].push(rest);
+          options.onOutput?.(stream, rest);
+        }
+      });
+    }
+    child.stdin.on('error', () => {}); // the command may exit without reading its input
+    child.stdin.end(options.stdin ?? '');
+
+    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+      child.once('error', (error) => resolve({ code: null, signal: null, error }));
+      child.once('close', (code, signal) => resolve({ code, signal }));
+    });
+    if (wall) clearTimeout(wall);
+    options.signal?.removeEventListener('abort', onAbort);
+    stopWatching();
+    // Nothing outlives the call: when bwrap exits, its init dies (--die-with-parent) and takes the pid namespace along.
+    const events = cgroup?.events();
+    await cgroup?.remove();
+    if (exit.error) throw new SandboxError('START_FAILED', `could not start the sandbox: ${exit.error.message}`);
+
+    const stderrText = out.stderr.text();
+    if (exit.code === 1 && /^bwrap: [^\n]*\n?$/.test(stderrText) && limitsHit.length === 0 && !aborted) {
+      throw new SandboxError('START_FAILED', `bubblewrap could not set up the sandbox: ${stderrText.trim()}`);
+    }
+    if (exit.code === 125 && stderrText.startsWith('t1lab: cannot join cgroup')) {
+      throw new SandboxError('START_FAILED', stderrText.trim(), 'set T1LAB_SANDBOX_CGROUPS=0 to run without cgroups');
+    }
+
+    // bwrap exits with 128+N when its command died of signal N.
+    let exitCode = exit.code;
+    let signal: string | null = exit.signal;
+    if (exitCode !== null && exitCode > 128 && SIGNAL_NAMES.has(exitCode - 128)) {
+      signal = SIGNAL_NAMES.get(exitCode - 128) as string;
+      exitCode = null;
+    }
+    if (signal === 'SIGXCPU') hit('cpuSeconds');
+    if (signal === 'SIGXFSZ') hit(effectiveFileSizeMb(plan.limits) < plan.limits.fileSizeMb ? 'workspaceMb' : 'fileSizeMb');
+    if (events?.oomKills) hit('memoryMb');
+    if (events?.pidsMax) hit('processes');
+    const truncated = { stdout: out.stdout.truncatedChars, stderr: out.stderr.truncatedChars };
+    if (truncated.stdout || truncated.stderr) hit('output');
+    const decisive: LimitName | null = stoppedBy ?? (signal === 'SIGXCPU' ? 'cpuSeconds' : signal === 'SIGXFSZ' ? (limitsHit.find((l) => l === 'workspaceMb' || l === 'fileSizeMb') ?? null) : null) ?? limitsHit[0] ?? null;
+    return {
+      exitCode,
+      signal,
+      timedOut,
+      limit: decisive,
+      stdout: out.stdout.text(),
+      stderr: stderrText,
+      durationMs: Math.round(performance.now() - started),
+      limitsHit,
+      aborted,
+      truncatedChars: truncated,
+    };
+  }
+
+  async spawnPty(spec: SandboxSpec, argv: string[], size: { cols: number; rows: number }): Promise<PtyProcess> {
+    const { plan, cgroup } = await this.prepare(spec, 'pty', argv);
+    const { file, args } = launchCommand(plan);
+    const term = pty.spawn(file, args, { name: plan.env.TERM ?? 'xterm-256color', cols: size.cols, rows: size.rows, cwd: '/', env: LAUNCHER_ENV });
+    return new SandboxPty(term, plan, cgroup);
+  }
+}
+
+type Listener<T> = (value: T) => void;
+
+/** After the shell exits, wait this long without output before reporting the exit (the tail must not be lost). */
+const EXIT_DRAIN_MS = 30;
+const EXIT_DRAIN_MAX_MS = 500;
+
+class SandboxPty implements PtyProcess {
+  private readonly dataListeners = new Set<Listener<string>>();
+  private readonly exitListeners = new Set<Listener<{ exitCode: number; signal: number | null; limit: LimitName | null }>>();
+  private readonly limitListeners = new Set<Listener<LimitEvent>>();
+  private stoppedBy: LimitName | null = null;
+  private exited = false;
+  private lastDataAt = performance.now();
+  private readonly stopWatching: () => void;
+  private readonly wall: ReturnType<typeof setTimeout> | null;
+
+  constructor(
+    private readonly term: pty.IPty,
+    private readonly plan: LaunchPlan,
+    private readonly cgroup: SandboxCgroup | null,
+  ) {
+    term.onData((data) => {
+      this.lastDataAt = performance.now();
+      for (const l of this.dataListeners) l(data);
+    });
+    term.onExit(({ exitCode, signal }) => void this.finish(exitCode, signal ?? null));
+    this.stopWatching = watchSandbox({
+      rootPid: term.pid,
+      mode: 'pty',
+      limits: plan.limits,
+      workspace: plan.workspace,
+      workdir: plan.workdir,
+      cgroup,
+      nprocEnforced: process.getuid?.() !== 0,
+      onFire: (e) => this.fire(e),
+    });
+    this.wall =
+      plan.limits.wallSeconds > 0
+        ? setTimeout(() => {
+            this.stoppedBy ??= 'wallSeconds';
+            this.notice(`${describeLimit('wallSeconds', plan.limits)} reached: the sandbox is closed`);
+            this.kill();
+          }, plan.limits.wallSeconds * 1000)
+        : null;
+    this.wall?.unref?.();
+  }
+
+  get pid(): number {
+    return this.term.pid;
+  }
+
+  private fire(e: LimitFired): void {
+    if (e.action === 'sandbox') this.stoppedBy ??= e.limit;
+    this.notice(e.message);
+    for (const l of this.limitListeners) l({ limit: e.limit, message: e.message, killed: e.killed });
+  }
+
+  /** A line in the terminal telling the user (or agent) what the lab did. */
+  private notice(message: string): void {
+    const line = `\r\n\x1b[1;33m[t1lab] ${message}\x1b[0m\r\n`;
+    for (const l of this.dataListeners) l(line);
+  }
+
+  private async finish(exitCode: number, signal: number | null): Promise<void> {
+    if (this.exited) return;
+    this.exited = true;
+    if (this.wall) clearTimeout(this.wall);
+    this.stopWatching();
+    const deadline = performance.now() + EXIT_DRAIN_MAX_MS;
+    while (performance.now() - this.lastDataAt < EXIT_DRAIN_MS && performance.now() < deadline) await new Promise((r) => setTimeout(r, EXIT_DRAIN_MS));
+    const events = this.cgroup?.events();
+    await this.cgroup?.remove();
+    let code = exitCode;
+    let sig = signal || null;
+    if (code > 128 && SIGNAL_NAMES.has(code - 128)) sig = code - 128;
+    let limit = this.stoppedBy;
+    if (!limit && sig === osConstants.signals.SIGXCPU) limit = 'cpuSeconds';
+    if (!limit && events?.oomKills) limit = 'memoryMb';
+    if (sig && code === 0) code = 128 + sig;
+    for (const l of this.exitListeners) l({ exitCode: code, signal: sig, limit });
+  }
+
+  private killTree(): void {
+    if (this.exited) return; // reaped: the pid may belong to someone else now
+    const table = readProcessTable();
+    for (const pid of descendants(this.term.pid, childrenIndex(table)).reverse()) killQuietly(pid);
+  }
+
+  write(data: string): void {
+    if (!this.exited) this.term.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (!this.exited) this.term.resize(cols, rows);
+  }
+
+  onData(listener: Listener<string>) {
+    this.dataListeners.add(listener);
+    return { dispose: () => void this.dataListeners.delete(listener) };
+  }
+
+  onExit(listener: Listener<{ exitCode: number; signal: number | null; limit: LimitName | null }>) {
+    this.exitListeners.add(listener);
+    return { dispose: () => void this.exitListeners.delete(listener) };
+  }
+
+  onLimit(listener: Listener<LimitEvent>) {
+    this.limitListeners.add(listener);
+    return { dispose: () => void this.limitListeners.delete(listener) };
+  }
+
+  pause(): void {
+    this.term.pause();
+  }
+
+  resume(): void {
+    this.term.resume();
+  }
+
+  kill(): void {
+    this.killTree();
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The command line that starts a sandbox: a tiny launcher shell that joins the sandbox's cgroup (if any)
+ * and opens the seccomp program on fd 3, then execs bwrap, which runs `prlimit` inside the new user
+ * namespace to set the per-process rlimits, which execs the command. Pure: unit-tested on its output.
+ *
+ * Why rlimits are set inside: RLIMIT_NPROC counts a user's tasks per user namespace level, and the level
+ * above the sandbox holds all of the host user's processes. Set on bwrap itself, a low cap would refuse
+ * bwrap's own forks on a busy desktop; set inside, it counts only the sandbox's processes.
+ */
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { SANDBOX_HOSTNAME, type RuntimeFiles } from './runtime-files';
+import type { Mount, SandboxLimits } from './types';
+
+export const MIB = 1024 * 1024;
+export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+export const DEFAULT_WORKDIR = '/app';
+
+/** /etc entries shared read-only with the sandbox: what programs need to run, nothing that identifies users or holds secrets. */
+export const ETC_ALLOWLIST = [
+  'alternatives', 'bash.bashrc', 'ca-certificates', 'ca-certificates.conf', 'debian_version', 'gai.conf', 'host.conf',
+  'inputrc', 'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'locale.alias', 'localtime', 'login.defs', 'magic', 'magic.mime',
+  'mime.types', 'nanorc', 'networks', 'nsswitch.conf', 'os-release', 'perl', 'profile', 'protocols', 'python3', 'rpc',
+  'services', 'shells', 'skel', 'ssl', 'terminfo', 'timezone', 'vim', 'xdg',
+];
+
+/** Top-level entries of merged-/usr systems (/bin -> usr/bin) mirrored as they are on the host. */
+const ROOT_LINKS = ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'];
+
+export interface BwrapFeatures {
+  /** bwrap >= 0.8: --disable-userns. */
+  disableUserns: boolean;
+  /** bwrap >= 0.5: --size / --perms for tmpfs. */
+  tmpfsSize: boolean;
+}
+
+export interface LaunchPlan {
+  bwrapPath: string;
+  prlimitPath: string;
+  workspace: string;
+  workdir: string;
+  mounts: Mount[];
+  env: Record<string, string>;
+  net: boolean;
+  limits: SandboxLimits;
+  /** 'run': no terminal, its own session (no way back to the caller's terminal). 'pty': a private terminal. */
+  mode: 'run' | 'pty';
+  /** The memory cap is a cgroup's (whole sandbox): no per-process address-space rlimit then. */
+  cgroupMemory: boolean;
+  cgroupProcsFiles: string[];
+  features: BwrapFeatures;
+  files: RuntimeFiles;
+  argv: string[];
+}
+
+export const LAUNCHER_SCRIPT = [
+  's=$1; shift',
+  'while [ "$1" != -- ]; do echo $$ >"$1" || { echo "t1lab: cannot join cgroup $1" >&2; exit 125; }; shift; done',
+  'shift',
+  'if [ -n "$s" ]; then exec "$@" 3<"$s"; else exec "$@"; fi',
+].join('\n');
+
+/** The environment every sandbox starts from; the task's variables are added on top. */
+export function baseEnv(mode: 'run' | 'pty'): Record<string, string> {
+  return {
+    PATH: SANDBOX_PATH,
+    HOME: '/root',
+    TERM: mode === 'pty' ? 'xterm-256color' : 'dumb',
+    LANG: 'C.UTF-8',
+    USER: 'root',
+    LOGNAME: 'root',
+    SHELL: '/bin/bash',
+  };
+}
+
+/** The file size rlimit: the smaller of the file cap and the workspace cap (one file can never outgrow the workspace). */
+export function effectiveFileSizeMb(limits: SandboxLimits): number {
+  return Math.min(limits.fileSizeMb, limits.workspaceMb);
+}
+
+export function prlimitArgs(plan: Pick<LaunchPlan, 'limits' | 'cgroupMemory'>): string[] {
+  const l = plan.limits;
+  const args = [
+    `--nproc=${l.processes}`,
+    `--nofile=${l.openFiles}`,
+    `--fsize=${effectiveFileSizeMb(l) * MIB}`,
+    `--cpu=${l.cpuSeconds}:${l.cpuSeconds + 1}`,
+    '--core=0',
+  ];
+  if (!plan.cgroupMemory) args.push(`--as=${l.memoryMb * MIB}`);
+  return args;
+}
+
+function hostRootEntry(name: string): { kind: 'link'; target: string } | { kind: 'dir' } | null {
+  try {
+    const st = lstatSync(`/${name}`);
+    if (st.isSymbolicLink()) return { kind: 'link', target: readlinkSync(`/${name}`) };
+    if (st.isDirectory()) return { kind: 'dir' };
+  } catch {
+    // absent on this host
+  }
+  return null;
+}
+
+export function bwrapArgs(plan: LaunchPlan): string[] {
+  const l = plan.limits;
+  const a: string[] = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
+  if (!plan.net) a.push('--unshare-net');
+  a.push('--uid', '0', '--gid', '0', '--hostname', SANDBOX_HOSTNAME, '--die-with-parent', '--cap-drop', 'ALL');
+  if (plan.mode === 'run') a.push('--new-session');
+  if (plan.features.disableUserns) a.push('--disable-userns');
+  if (plan.files.seccomp) a.push('--seccomp', '3');
+  a.push('--clearenv');
+  for (const [k, v] of Object.entries(plan.env)) a.push('--setenv', k, v);
+
+  // System directories, read-only.
+  a.push('--ro-bind', '/usr', '/usr');
+  for (const name of ROOT_LINKS) {
+    const entry = hostRootEntry(name);
+    if (entry?.kind === 'link') a.push('--symlink', entry.target, `/${name}`);
+    else if (entry?.kind === 'dir') a.push('--ro-bind', `/${name}`, `/${name}`);
+  }
+  a.push('--proc', '/proc', '--dev', '/dev');
+  const tmpfs = (path: string, mb: number, perms: string) => {
+    if (plan.features.tmpfsSize) a.push('--perms', perms, '--size', String(mb * MIB));
+    a.push('--tmpfs', path);
+  };
+  // --dev makes /dev a tmpfs without a size: /dev/shm gets its own, capped.
+  tmpfs('/dev/shm', l.tmpMb, '1777');
+  tmpfs('/tmp', l.tmpMb, '1777');
+  tmpfs('/root', l.tmpMb, '0700');
+  tmpfs('/run', 1, '0755');
+  a.push('--dir', '/var', '--symlink', '../tmp', '/var/tmp');
+
+  // A minimal /etc: allowlisted entries of the host, read-only, and generated identity files.
+  for (const name of ETC_ALLOWLIST) a.push('--ro-bind-try', `/etc/${name}`, `/etc/${name}`);
+  for (const [inside, host] of Object.entries(plan.files.etc)) a.push('--ro-bind', host, inside);
+  if (plan.net) {
+    try {
+      a.push('--ro-bind', realpathSync('/etc/resolv.conf'), '/etc/resolv.conf');
+    } catch {
+      // no resolver configured on the host
+    }
+  }
+
+  a.push('--bind', plan.workspace, plan.workdir);
+  for (const m of plan.mounts) a.push(m.readOnly ? '--ro-bind' : '--bind', m.host, m.sandbox);
+  a.push('--chdir', plan.workdir);
+  a.push('--', plan.prlimitPath, ...prlimitArgs(plan), '--', ...plan.argv);
+  return a;
+}
+
+/** The full argv to spawn: /bin/sh launcher, then bwrap. */
+export function launchCommand(plan: LaunchPlan): { file: string; args: string[] } {
+  return {
+    file: '/bin/sh',
+    args: ['-c', LAUNCHER_SCRIPT, 't1lab-sandbox', plan.files.seccomp ?? '', ...plan.cgroupProcsFiles, '--', plan.bwrapPath, ...bwrapArgs(plan)],
+  };
+}
+
+/** The environment of the launcher process itself (bwrap clears it again inside with --clearenv). */
+export const LAUNCHER_ENV: Record<string, string> = { PATH: SANDBOX_PATH, LANG: 'C.UTF-8' };

@@ -1,0 +1,129 @@
+/**
+ * Reading /proc on the host side: which processes belong to a sandbox (every descendant of its bwrap
+ * process; the sandbox's pid-namespace init reaps orphans, so nothing escapes the tree), how many tasks
+ * they run, how much memory they use, which files they hold open for writing.
+ * (This kernel has no /proc/PID/task/TID/children, so the tree is rebuilt from each process's ppid.)
+ */
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+export interface ProcInfo {
+  pid: number;
+  ppid: number;
+  comm: string;
+  state: string;
+  threads: number;
+  /** Start time in clock ticks since boot: orders siblings by age. */
+  startTicks: number;
+}
+
+/** Every process on the host, by pid. Processes that vanish while we read are skipped. */
+export function readProcessTable(): Map<number, ProcInfo> {
+  const table = new Map<number, ProcInfo>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return table;
+  }
+  for (const name of entries) {
+    const c = name.charCodeAt(0);
+    if (c < 48 || c > 57) continue;
+    const info = readStat(Number(name));
+    if (info) table.set(info.pid, info);
+  }
+  return table;
+}
+
+export function readStat(pid: number): ProcInfo | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return null;
+  }
+  // "pid (comm) state ppid ..." where comm may hold spaces and parentheses: split at the last ')'.
+  const close = text.lastIndexOf(')');
+  const open = text.indexOf('(');
+  if (close < 0 || open < 0) return null;
+  const rest = text.slice(close + 2).split(' ');
+  return { pid, comm: text.slice(open + 1, close), state: rest[0] ?? '?', ppid: Number(rest[1]), threads: Number(rest[17]) || 1, startTicks: Number(rest[19]) || 0 };
+}
+
+/** Children lists built once per table. */
+export function childrenIndex(table: Map<number, ProcInfo>): Map<number, number[]> {
+  const index = new Map<number, number[]>();
+  for (const p of table.values()) {
+    const list = index.get(p.ppid);
+    if (list) list.push(p.pid);
+    else index.set(p.ppid, [p.pid]);
+  }
+  return index;
+}
+
+/** `root` and all its descendants, root first (breadth-first). */
+export function descendants(root: number, index: Map<number, number[]>): number[] {
+  const out = [root];
+  for (let i = 0; i < out.length; i++) for (const child of index.get(out[i] as number) ?? []) out.push(child);
+  return out;
+}
+
+/** Proportional set size in bytes (shared pages split among their users); falls back to RSS. */
+export function memoryBytes(pid: number): number {
+  try {
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'latin1');
+    const m = /^Pss:\s+(\d+) kB/m.exec(text);
+    if (m) return Number(m[1]) * 1024;
+  } catch {
+    // fall through
+  }
+  try {
+    const statm = readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ');
+    return Number(statm[1]) * 4096;
+  } catch {
+    return 0;
+  }
+}
+
+export function openFileCount(pid: number): number {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return 0;
+  }
+}
+
+const O_ACCMODE = 3;
+
+/**
+ * Does `pid` hold a file open for writing under `dir`? Paths are as the process sees them (inside the
+ * sandbox's mount namespace), so `dir` is the sandbox-side path (e.g. /app).
+ */
+export function writesUnder(pid: number, dir: string): boolean {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return false;
+  }
+  const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+  for (const fd of fds) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (!target.startsWith(prefix)) continue;
+      const flags = /^flags:\s+([0-7]+)/m.exec(readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'latin1'));
+      if (flags && (parseInt(flags[1] as string, 8) & O_ACCMODE) !== 0) return true;
+    } catch {
+      // fd closed meanwhile
+    }
+  }
+  return false;
+}
+
+export function killQuietly(pid: number, signal: NodeJS.Signals = 'SIGKILL'): boolean {
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
