@@ -3,7 +3,8 @@
  * (episodes.jsonl), the results (`t1lab eval --json`, summary.json, the Runs page) and the live progress.
  */
 import { z } from 'zod';
-import { EpisodeError, ProtocolName, Reward, StopReason } from './trajectory';
+import { Reward } from './tasks';
+import { EpisodeError, ProtocolName, StopReason } from './trajectory';
 
 export const RUN_SCHEMA = 't1lab.run/1';
 

@@ -4,6 +4,7 @@
  * Saved as `trajectory.json` in the episode folder (Harbor's ATIF is an export of it: agent/trajectory/atif.ts).
  */
 import { z } from 'zod';
+import { AssertionResult, Reward } from './tasks';
 
 export const TRAJECTORY_SCHEMA = 't1lab.trajectory/1';
 
@@ -152,20 +153,17 @@ export const LedgerCounters = z.object({
 });
 export type LedgerCounters = z.infer<typeof LedgerCounters>;
 
-export const AssertionResult = z.object({ name: z.string(), status: z.enum(['passed', 'failed', 'error']), message: z.string().nullable() });
-export type AssertionResult = z.infer<typeof AssertionResult>;
-
-export const Reward = z.object({ dense: z.number(), fraction: z.number(), binary: z.number() });
-export type Reward = z.infer<typeof Reward>;
-
+/** The verifier's verdict as the trajectory keeps it (the task layer's VerifierResult without step outputs). */
 export const VerifierOutcome = z.object({
-  status: z.enum(['passed', 'failed', 'error']),
+  /** 'error': the verifier itself crashed or timed out (its output is in the episode's verifier/ folder). */
+  status: z.enum(['ok', 'error']),
+  error: z.string().nullable(),
   assertions: z.array(AssertionResult),
   passed: z.number().int(),
   total: z.number().int(),
+  source: z.string(),
+  notes: z.array(z.string()),
   durationMs: z.number(),
-  /** Where the verifier's own output was saved, relative to the episode folder. */
-  outputFile: z.string().nullable(),
 });
 export type VerifierOutcome = z.infer<typeof VerifierOutcome>;
 
