@@ -18,10 +18,13 @@ import { killQuietly, readProcessTable, childrenIndex, descendants } from './pro
 import { runtimeFiles } from './runtime-files';
 import type { BackendStatus, Enforcement, LimitEvent, LimitName, PtyProcess, RunOptions, RunResult, SandboxBackend, SandboxSpec } from './types';
 import { checkSpecPaths, defaultProtectedPaths } from './workspace';
+import { treeUsage } from './workspace-size';
 
 /** Default cap per stream for `run` when the caller sets none. */
 export const DEFAULT_RUN_OUTPUT_CHARS = 1_000_000;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** How programs say an allocation failed (Python, glibc/strerror, C++, Node/V8, Java, Go). */
+const OUT_OF_MEMORY = /MemoryError|Cannot allocate memory|out of memory|std::bad_alloc|allocation failed|OutOfMemoryError|ENOMEM/i;
 
 export interface BubblewrapOptions {
   /** Paths no sandbox may expose (default: home directories, the data dir, the checkout). */
@@ -226,6 +229,13 @@ export class BubblewrapBackend implements SandboxBackend {
     if (signal === 'SIGXCPU') hit('cpuSeconds');
     if (signal === 'SIGXFSZ') hit(effectiveFileSizeMb(plan.limits) < plan.limits.fileSizeMb ? 'workspaceMb' : 'fileSizeMb');
     if (events?.oomKills) hit('memoryMb');
+    // Without a cgroup, a single process refused memory by RLIMIT_AS only sees ENOMEM: its own words are the evidence.
+    if (!cgroup && exitCode !== 0 && OUT_OF_MEMORY.test(stderrText.slice(-4096))) hit('memoryMb');
+    // A command may end before the monitor's next walk: check the workspace once more.
+    if (!limitsHit.includes('workspaceMb')) {
+      const cap = plan.limits.workspaceMb * 1024 * 1024;
+      if ((await treeUsage(plan.workspace, cap)).bytes > cap) hit('workspaceMb');
+    }
     if (events?.pidsMax) hit('processes');
     const truncated = { stdout: out.stdout.truncatedChars, stderr: out.stderr.truncatedChars };
     if (truncated.stdout || truncated.stderr) hit('output');

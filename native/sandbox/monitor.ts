@@ -135,6 +135,8 @@ function check(w: Watched, table: Map<number, ProcInfo>, index: Map<number, numb
   // Memory: a cgroup OOM kill already happened; else the tree's sum against the cap.
   if (events && events.oomKills > w.lastOom) {
     w.lastOom = events.oomKills;
+    // In `run` a command that lost a process to the OOM killer has failed: stop it all, as without cgroups.
+    if (t.mode === 'run') return stop(w, 'memoryMb', all, spared, `${describeLimit('memoryMb', t.limits)} exceeded: the kernel stopped the largest process`);
     t.onFire({ limit: 'memoryMb', action: 'processes', killed: [], message: `${describeLimit('memoryMb', t.limits)} exceeded: the kernel stopped the largest process` });
   } else if (!t.cgroup) {
     let total = 0;
