@@ -7,7 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { NamedKey, ShellSession } from '../../../native/pty/types';
 import type { Action, Execution } from '../../ipc/common/schemas/trajectory';
 import { formatCommand, formatKeys } from '../observation';
-import { DEFAULT_COMMAND_TIMEOUT_SEC, DEFAULT_KEYS_DURATION_SEC, isNamedKey } from '../protocol/tools';
+import { isNamedKey } from '../../../native/pty/keys';
+import { DEFAULT_COMMAND_TIMEOUT_SEC, DEFAULT_KEYS_DURATION_SEC } from '../protocol/tools';
 
 export interface ExecuteContext {
   session: ShellSession;
@@ -32,6 +33,13 @@ export function toKeys(keys: readonly string[]): (string | { key: NamedKey })[] 
 export async function executeAction(action: Exclude<Action, { tool: 'submit' }>, ctx: ExecuteContext): Promise<Executed> {
   const { session } = ctx;
   if (action.tool === 'bash') {
+    if (session.busy) {
+      // Typing a new command into a running program would feed it as input: say so instead.
+      return {
+        observation: '[a command is still running, so nothing was run: use keys to interact with it, C-c to stop it, or keys [] with a duration to wait]',
+        execution: { action: ctx.index, exitCode: null, timedOut: false, durationMs: 0, truncatedChars: 0, screen: false },
+      };
+    }
     const timeoutSec = Math.max(0.001, Math.min(action.timeoutSec ?? DEFAULT_COMMAND_TIMEOUT_SEC, ctx.remainingMs / 1000));
     const result = await session.run(action.command, { timeoutMs: Math.ceil(timeoutSec * 1000), maxOutputChars: ctx.observationChars });
     const screen = result.timedOut && session.alternateScreen ? session.screen().lines : undefined;

@@ -6,7 +6,8 @@
  */
 import type { Action, ChatMessage } from '../../ipc/common/schemas/trajectory';
 import { agentIntro, limitsLine } from './prompt';
-import { DEFAULT_KEYS_DURATION_SEC, MAX_KEYS_DURATION_SEC, NAMED_KEYS } from './tools';
+import { NAMED_KEYS } from '../../../native/pty/keys';
+import { DEFAULT_KEYS_DURATION_SEC, MAX_KEYS_DURATION_SEC } from './tools';
 import { failedTurn, type ActionProtocol, type AssistantTurn, type ObservationContext, type ParsedTurn, type PromptContext } from './types';
 
 const FORMAT = `{

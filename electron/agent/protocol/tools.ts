@@ -2,20 +2,11 @@
  * The agent's three tools, as JSON-schema function specs (what native function calling sends and what
  * Hermes/Qwen templates list inside `<tools>`), and the named keys the `keys` tool understands.
  */
-import type { NamedKey } from '../../../native/pty/types';
+import { NAMED_KEYS } from '../../../native/pty/keys';
 
 export interface ToolSpec {
   type: 'function';
   function: { name: string; description: string; parameters: Record<string, unknown> };
-}
-
-/** Key names as tmux writes them: an element of `keys` equal to one of these is that key, not text. */
-export const NAMED_KEYS: readonly NamedKey[] = [
-  'Enter', 'C-c', 'C-d', 'C-z', 'C-l', 'Tab', 'Escape', 'Backspace', 'Up', 'Down', 'Left', 'Right', 'Home', 'End', 'PageUp', 'PageDown',
-];
-
-export function isNamedKey(text: string): text is NamedKey {
-  return (NAMED_KEYS as readonly string[]).includes(text);
 }
 
 /** Longest a single bash command may be given before it is left running and the agent is told. */

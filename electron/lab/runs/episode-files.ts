@@ -6,8 +6,8 @@ export const EPISODE_FILES = {
   atif: 'trajectory.atif.json',
   /** The agent's terminal, asciicast v2. */
   recording: 'recording.cast',
-  /** The verifier's stdout/stderr. */
-  verifierOutput: 'verifier/output.txt',
+  /** Every verifier step's command line, stdout and stderr. */
+  verifierOutput: 'verifier/steps.log',
   /** The verifier's own reports (reward.json, ctrf.json, junit.xml) as it wrote them. */
   verifierDir: 'verifier',
 } as const;

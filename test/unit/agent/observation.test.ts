@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { cutMiddle, formatCommand, formatKeys } from '../../../electron/agent/observation';
+import { formatCommand, formatKeys } from '../../../electron/agent/observation';
 
 describe('observations', () => {
   it('keeps head and tail within the budget and says how much was cut', () => {
     const lines = Array.from({ length: 2000 }, (_, i) => `line ${i}`).join('\n');
-    const cut = cutMiddle(lines, 1000);
-    expect(cut.cutChars).toBeGreaterThan(lines.length - 1100);
-    expect(cut.text.startsWith('line 0\n')).toBe(true);
-    expect(cut.text.endsWith('line 1999')).toBe(true);
-    expect(cut.text).toContain(`[... ${cut.cutChars.toLocaleString('en-US')} characters cut from the middle of the output ...]`);
-    expect(cut.text.length).toBeLessThan(1000 + 120);
-    expect(cutMiddle('short', 1000)).toEqual({ text: 'short', cutChars: 0 });
+    const o = formatCommand({ output: lines, exitCode: 0, timedOut: false, durationMs: 5, truncatedChars: 0, timeoutSec: 10 }, 1000);
+    expect(o.truncatedChars).toBe(lines.length - 1000);
+    expect(o.text.startsWith('line 0\n')).toBe(true);
+    expect(o.text).toContain(`[... ${lines.length - 1000} chars cut ...]`);
+    expect(o.text.endsWith('line 1999\n[exit code 0 · 0.01 s]')).toBe(true);
+    // What the shell already cut is added to what was cut here.
+    expect(formatCommand({ output: 'x', exitCode: 0, timedOut: false, durationMs: 5, truncatedChars: 77, timeoutSec: 10 }, 1000).truncatedChars).toBe(77);
   });
 
   it('reports exit code and duration, or that the command still runs', () => {
