@@ -6,6 +6,8 @@ import { LabError } from '../ipc/common/errors';
 import { appVersion } from '../lab/app-paths';
 import { registerDoctor } from './commands/doctor';
 import { registerServe } from './commands/serve';
+import { registerRun } from './commands/run';
+import { registerEval } from './commands/eval';
 import { registerTasks } from './commands/tasks';
 import { registerVerify } from './commands/verify';
 import { UsageError, WorkFailed } from './errors';
@@ -20,6 +22,8 @@ export function buildProgram(io: Io): Command {
     .configureOutput({ writeOut: io.out, writeErr: io.err });
   registerDoctor(program, io);
   registerServe(program, io);
+  registerRun(program, io);
+  registerEval(program, io);
   registerTasks(program, io);
   registerVerify(program, io);
   return program;

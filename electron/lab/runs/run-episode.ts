@@ -72,10 +72,10 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
   const root = await mkdtemp(join(spec.tmpDir ?? tmpdir(), 't1lab-episode-'));
   const workspace = join(root, 'workspace');
   let loop: AgentLoopResult | null = null;
-  let error: EpisodeError | null = null;
+  let error: EpisodeError | null;
   let verifier: VerifierOutcome | null = null;
   let reward: Trajectory['reward'] = null;
-  let stopReason: Trajectory['stopReason'] = 'sandbox_error';
+  let stopReason: Trajectory['stopReason'];
   const sessions: ShellSession[] = [];
 
   try {

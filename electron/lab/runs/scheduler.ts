@@ -45,7 +45,8 @@ export interface ScheduleOptions<T> {
   tasks: { ref: TaskRef; task: T }[];
   attempts: number;
   concurrency: number;
-  episodeDeadlineSec: number | null;
+  /** The hard wall-clock limit of an episode of this task, or null for none. */
+  deadlineSec(task: T): number | null;
   seed: number;
   run: EpisodeRunner<T>;
   signal?: AbortSignal;
@@ -83,7 +84,8 @@ export async function runSchedule<T>(options: ScheduleOptions<T>): Promise<{ can
       if (!job) return;
       const controller = new AbortController();
       controllers.add(controller);
-      const deadline = options.episodeDeadlineSec ? setTimeout(() => controller.abort(new EpisodeStop('deadline')), options.episodeDeadlineSec * 1000) : null;
+      const limit = options.deadlineSec(job.task);
+      const deadline = limit ? setTimeout(() => controller.abort(new EpisodeStop('deadline')), limit * 1000) : null;
       const running: RunningEpisode = { key: job.key, taskId: job.ref.id, attempt: job.attempt, startedAt: new Date().toISOString(), turns: 0, lastAction: null };
       events.started?.(running);
       try {
