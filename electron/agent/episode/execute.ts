@@ -26,6 +26,25 @@ export interface Executed {
   execution: Execution;
 }
 
+/** Stop waiting when the episode is aborted (the lab closes the shell, which kills the command). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 export function toKeys(keys: readonly string[]): (string | { key: NamedKey })[] {
   return keys.map((k) => (isNamedKey(k) ? { key: k } : k));
 }
@@ -41,7 +60,7 @@ export async function executeAction(action: Exclude<Action, { tool: 'submit' }>,
       };
     }
     const timeoutSec = Math.max(0.001, Math.min(action.timeoutSec ?? DEFAULT_COMMAND_TIMEOUT_SEC, ctx.remainingMs / 1000));
-    const result = await session.run(action.command, { timeoutMs: Math.ceil(timeoutSec * 1000), maxOutputChars: ctx.observationChars });
+    const result = await untilAborted(session.run(action.command, { timeoutMs: Math.ceil(timeoutSec * 1000), maxOutputChars: ctx.observationChars }), ctx.signal);
     const screen = result.timedOut && session.alternateScreen ? session.screen().lines : undefined;
     const formatted = formatCommand({ ...result, timeoutSec: Math.round(timeoutSec * 100) / 100, screen }, ctx.observationChars);
     return {

@@ -58,13 +58,14 @@ export interface AgentLoopResult {
   durationMs: number;
 }
 
-function stopFromSignal(signal: AbortSignal, agentDeadline: AbortSignal): { stopReason: StopReason; error: EpisodeError | null } {
-  const reason: unknown = signal.reason;
-  if (signal.aborted && reason instanceof EpisodeStop) {
+/** Why the episode must stop now: the caller aborted it, or the agent's time is up. */
+function stopFromSignal(outer: AbortSignal): { stopReason: StopReason; error: EpisodeError | null } {
+  const reason: unknown = outer.reason;
+  if (outer.aborted && reason instanceof EpisodeStop) {
     return { stopReason: reason.stopReason, error: reason.stopReason === 'deadline' ? { kind: 'timeout', message: reason.message } : null };
   }
-  if (agentDeadline.aborted) return { stopReason: 'agent_timeout', error: { kind: 'timeout', message: 'the agent ran out of time' } };
-  return { stopReason: 'cancelled', error: null };
+  if (outer.aborted) return { stopReason: 'cancelled', error: null };
+  return { stopReason: 'agent_timeout', error: { kind: 'timeout', message: 'the agent ran out of time' } };
 }
 
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
@@ -93,6 +94,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   const agentDeadline = AbortSignal.timeout(Math.max(1, options.agentTimeoutSec * 1000));
   const signal = AbortSignal.any([outer, agentDeadline]);
   const deadlineAt = Date.now() + options.agentTimeoutSec * 1000;
+  // The timer of AbortSignal.timeout may fire a little after a command bounded by the same deadline returns.
+  const expired = () => signal.aborted || Date.now() >= deadlineAt;
 
   let session = options.session;
   let shellExit: { exitCode: number | null } | null = null;
@@ -123,8 +126,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   }
 
   for (let index = 0; episode && index < maxTurns; index++) {
-    if (signal.aborted) {
-      ({ stopReason, error } = stopFromSignal(outer, agentDeadline));
+    if (expired()) {
+      ({ stopReason, error } = stopFromSignal(outer));
       break;
     }
     const turnStart = performance.now();
@@ -152,7 +155,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     try {
       reply = await episode.turn({ messages, tools: nativeTools, promptIds, promptText, signal, turn: index });
     } catch (e) {
-      if (signal.aborted) ({ stopReason, error } = stopFromSignal(outer, agentDeadline));
+      if (expired()) ({ stopReason, error } = stopFromSignal(outer));
       else {
         stopReason = 'policy_error';
         error = { kind: 'policy', message: (e as Error).message };
@@ -179,13 +182,15 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         submitted = true;
         break;
       }
-      if (signal.aborted) break;
+      if (expired()) break;
       try {
-        const done = await executeAction(action, { session, observationChars, remainingMs: Math.max(0, deadlineAt - Date.now()), signal, index: i });
+        // The agent's deadline bounds each action by its remaining time (so the turn is recorded); cancelling
+        // or cutting the episode interrupts it at once.
+        const done = await executeAction(action, { session, observationChars, remainingMs: Math.max(0, deadlineAt - Date.now()), signal: outer, index: i });
         parts.push(done.observation);
         executions.push(done.execution);
       } catch (e) {
-        failure = { kind: 'sandbox', message: `the shell failed: ${(e as Error).message}` };
+        if (!signal.aborted) failure = { kind: 'sandbox', message: `the shell failed: ${(e as Error).message}` };
         break;
       }
       if (shellExit) {
@@ -242,8 +247,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       stopReason = 'submitted';
       break;
     }
-    if (signal.aborted) {
-      ({ stopReason, error } = stopFromSignal(outer, agentDeadline));
+    if (expired()) {
+      ({ stopReason, error } = stopFromSignal(outer));
       break;
     }
   }
