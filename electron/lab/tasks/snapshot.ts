@@ -73,11 +73,11 @@ export async function snapshotWorkspace(source: string, dest: string, workdir: s
       if (info.isDirectory()) {
         await mkdir(d);
         await walk(s, d, inside);
-        await chmod(d, (info.mode & 0o777) | 0o700);
+        await chmod(d, (info.mode & 0o7777) | 0o700);
       } else if (info.isFile()) {
         if ((info.mode & 0o400) === 0) await chmod(s, info.mode | 0o400);
         await copyFile(s, d, constants.COPYFILE_FICLONE);
-        await chmod(d, info.mode & 0o777);
+        await chmod(d, info.mode & 0o7777);
         await utimes(d, info.atime, info.mtime);
         report.files++;
         report.bytes += info.size;
