@@ -21,9 +21,10 @@ export interface Value {
 type VectorJacobian = (grad: Value) => (Value | null)[];
 
 interface TapeEntry {
-  output: Value;
+  outputs: readonly Value[];
   inputs: readonly Value[];
-  vjp: VectorJacobian;
+  /** Gradients of the outputs (null where an output got none) to gradients of the inputs. */
+  vjp: (grads: (Value | null)[]) => (Value | null)[];
 }
 
 export function broadcastShapes(a: readonly Dim[], b: readonly Dim[]): Dim[] {
@@ -85,7 +86,7 @@ export class AutoDiff {
   private record(opType: string, inputs: readonly Value[], extraInputs: readonly string[], attributes: Record<string, AttributeInput | undefined>, shape: readonly Dim[], vjp: VectorJacobian | null, dtype: DataType = this.dtype): Value {
     const name = this.graph.op(opType, [...inputs.map((v) => v.name), ...extraInputs], attributes);
     const output: Value = { name, shape, dtype };
-    if (vjp) this.tape.push({ output, inputs, vjp });
+    if (vjp) this.tape.push({ outputs: [output], inputs, vjp: (grads) => vjp(grads[0]!) });
     return output;
   }
 
@@ -311,6 +312,25 @@ export class AutoDiff {
     return this.record('Transpose', [x], [], { perm }, perm.map((p) => x.shape[p]!), (g) => [this.emit('Transpose', [g], x.shape, { perm: inverse })]);
   }
 
+  /** Equal parts along `axis` (with `squeeze`, size-1 parts lose that axis). Gradient: concatenation. */
+  split(x: Value, axis: number, parts: number, squeeze = false): Value[] {
+    const ax = axis < 0 ? axis + x.shape.length : axis;
+    const size = x.shape[ax];
+    if (typeof size !== 'number' || size % parts !== 0) throw new Error(`split: axis ${ax} of [${x.shape.join(',')}] into ${parts}`);
+    const partShape = x.shape.map((d, i) => (i === ax ? size / parts : d));
+    const names = this.graph.ops('Split', [x.name], { axis: ax, num_outputs: parts }, { outputCount: parts });
+    const outs: Value[] = names.map((name) => ({ name, shape: partShape, dtype: x.dtype }));
+    this.tape.push({
+      outputs: outs,
+      inputs: [x],
+      vjp: (grads) => [this.emit('Concat', grads.map((g, i) => g ?? this.zerosLike(outs[i]!)), x.shape, { axis: ax })],
+    });
+    if (!squeeze) return outs;
+    const squeezed = partShape.filter((_, i) => i !== ax);
+    if (size / parts !== 1 || squeezed.some((d) => typeof d !== 'number')) throw new Error(`split: cannot squeeze parts of [${partShape.join(',')}]`);
+    return outs.map((o) => this.reshape(o, squeezed as number[]));
+  }
+
   // ---- indexing ----
 
   /** Rows of `table` (axis 0) at int64 `indices`; the gradient scatters back with addition. */
@@ -359,9 +379,9 @@ export class AutoDiff {
     };
     for (let i = this.tape.length - 1; i >= 0; i--) {
       const entry = this.tape[i]!;
-      const g = grads.get(entry.output.name);
-      if (!g) continue;
-      const inputGrads = entry.vjp(g);
+      const outputGrads = entry.outputs.map((o) => grads.get(o.name) ?? null);
+      if (outputGrads.every((g) => g === null)) continue;
+      const inputGrads = entry.vjp(outputGrads);
       entry.inputs.forEach((input, j) => accumulate(input, inputGrads[j] ?? null));
     }
     const out = new Map<string, Value>();

@@ -157,3 +157,13 @@ describe('autodiff gradient rules (float64 finite differences)', () => {
     expect(r.relativeError.unused).toBe(0);
   });
 });
+
+describe('multi-output rules', () => {
+  it('split (some parts unused) and squeeze', async () => {
+    const r = await gradCheck([{ name: 'w', shape: [3, 2, 4] }], (ad, x) => {
+      const [w0, , w2] = ad.split(x.w!, 0, 3, true);
+      return ad.add(ad.mul(w0!, w2!), w0!);
+    });
+    expect(r.worst).toBeLessThan(TOLERANCE);
+  });
+});
