@@ -295,15 +295,20 @@ export class AutoDiff {
 
   /** Reshape to a fixed shape (one -1 allowed, resolved when the input's size is known). */
   reshape(x: Value, shape: readonly number[]): Value {
-    let out: Dim[] = [...shape];
-    const known = product(x.shape);
+    // 0 copies the input's dim at that index (onnx Reshape, allowzero = 0); -1 is inferred when all is known.
+    const out: Dim[] = shape.map((d, i) => (d === 0 ? x.shape[i]! : d));
     const minus = shape.indexOf(-1);
     if (minus >= 0) {
-      const rest = shape.reduce((p, d, i) => (i === minus ? p : p * d), 1);
-      out[minus] = Number.isFinite(known) ? known / rest : 'reshaped';
+      const rest = product(out.filter((_, i) => i !== minus));
+      const known = product(x.shape);
+      out[minus] = Number.isFinite(known) && Number.isFinite(rest) ? known / rest : `${x.name}_inferred`;
     }
-    if (shape.includes(0)) out = shape.map((d, i) => (d === 0 ? x.shape[i]! : d));
     return this.record('Reshape', [x], [this.graph.ints(shape)], {}, out, (g) => [this.emit('Reshape', [g, this.shapeOf(x)], x.shape)]);
+  }
+
+  /** Reshape to the run-time shape of `like` (dynamic axes included); `shape` is what is known of it. */
+  reshapeAs(x: Value, like: Value, shape: readonly Dim[] = like.shape): Value {
+    return this.record('Reshape', [x], [this.shapeOf(like)], {}, shape, (g) => [this.emit('Reshape', [g, this.shapeOf(x)], x.shape)]);
   }
 
   transpose(x: Value, perm: readonly number[]): Value {

@@ -48,7 +48,7 @@ export async function gradCheck(
   ad.output(loss, 'loss');
   const grads = ad.backward(loss, inputs.map((i) => x[i.name]!));
   for (const i of inputs) ad.output(grads.get(i.name)!, `grad.${i.name}`);
-  const session = await RuntimeSession.create(ad.graph.toModel(), { providers: ['cpu'], intraOpThreads: 1 });
+  const session = await RuntimeSession.create(ad.graph.toModel(), { providers: ['cpu'], intraOpThreads: 1, graphOptimization: 'basic' });
   try {
     const values: Record<string, Float64Array> = {};
     for (const i of inputs) {
