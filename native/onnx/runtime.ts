@@ -72,6 +72,15 @@ export class RuntimeSession {
     return this.session.outputNames;
   }
 
+  /** Declared input shapes (symbolic axes as names) and types, from the model. */
+  inputShapes(): Record<string, { dtype: string; shape: (number | string)[] }> {
+    const out: Record<string, { dtype: string; shape: (number | string)[] }> = {};
+    for (const m of this.session.inputMetadata) {
+      if (m.isTensor) out[m.name] = { dtype: m.type, shape: m.shape.map((d) => (typeof d === 'number' ? d : String(d))) };
+    }
+    return out;
+  }
+
   /** Run with `feeds`; returns the requested outputs (all by default). */
   async run(feeds: Record<string, HostTensor>, outputs?: readonly string[]): Promise<Record<string, HostTensor>> {
     if (this.released) throw new Error('the session was released');
