@@ -2,12 +2,15 @@ import { useEffect, useState } from 'react';
 import { getLabApi, onConnectionState, type ConnectionState } from './lab/api';
 import { PAGES, PAGE_TITLES, useNav, type Page } from './stores/nav';
 import { SystemPage } from './pages/SystemPage';
+import { ModelsPage } from './pages/ModelsPage';
 import { PlaceholderPage } from './pages/PlaceholderPage';
 
 function PageView({ page }: { page: Page }) {
   switch (page) {
     case 'system':
       return <SystemPage />;
+    case 'models':
+      return <ModelsPage />;
     default:
       return <PlaceholderPage page={page} />;
   }
