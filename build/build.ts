@@ -19,6 +19,7 @@ const nodeEntries = {
   main: 'electron/main/index.ts',
   'worker-probe': 'electron/workers/probe.ts',
   'worker-eval': 'electron/workers/eval.ts',
+  'worker-policy': 'electron/workers/policy.ts',
 };
 
 const common: BuildOptions = {

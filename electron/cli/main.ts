@@ -11,6 +11,7 @@ import { registerEval } from './commands/eval';
 import { registerTasks } from './commands/tasks';
 import { registerVerify } from './commands/verify';
 import { UsageError, WorkFailed } from './errors';
+import { registerModel } from './commands/model';
 import { processIo, type Io } from './output';
 
 export function buildProgram(io: Io): Command {
@@ -26,6 +27,7 @@ export function buildProgram(io: Io): Command {
   registerEval(program, io);
   registerTasks(program, io);
   registerVerify(program, io);
+  registerModel(program, io);
   return program;
 }
 

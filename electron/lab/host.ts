@@ -10,6 +10,7 @@ import type { WorkerLauncher } from '../workers/launcher';
 import type { HostContext } from './host-context';
 import { systemHandlers } from './system/handlers';
 import { runsHandlers } from './runs/handlers';
+import { modelsHandlers } from './models/handlers';
 import { WorkerRegistry } from './workers';
 
 export interface LabHostOptions {
@@ -68,6 +69,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
   const handlers: Handlers<LabContract> = {
     ...systemHandlers(ctx),
     ...runsHandlers(ctx),
+    ...modelsHandlers(ctx),
   };
 
   router = createRouter(labContract, handlers, {

@@ -141,7 +141,7 @@ export class WorkerSupervisor<C extends Contract> {
   }
 
   private async spawn(): Promise<void> {
-    this.setState(this.restarts === 0 ? 'starting' : 'restarting');
+    if (this.state !== 'restarting') this.setState('starting');
     const handle = this.options.launcher.launch(this.options.spec);
     this.handle = handle;
     const client = createClient<WithPing<C>>(createProcessClientTransport(handle));

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { onConnectionState, type ConnectionState } from './lab/api';
+import { getLabApi, onConnectionState, type ConnectionState } from './lab/api';
 import { PAGES, PAGE_TITLES, useNav, type Page } from './stores/nav';
 import { SystemPage } from './pages/SystemPage';
 import { RunsPage } from './pages/RunsPage';
+import { ModelsPage } from './pages/ModelsPage';
 import { PlaceholderPage } from './pages/PlaceholderPage';
 
 function PageView({ page }: { page: Page }) {
@@ -11,6 +12,8 @@ function PageView({ page }: { page: Page }) {
       return <SystemPage />;
     case 'runs':
       return <RunsPage />;
+    case 'models':
+      return <ModelsPage />;
     default:
       return <PlaceholderPage page={page} />;
   }
@@ -18,7 +21,10 @@ function PageView({ page }: { page: Page }) {
 
 function ConnectionBadge() {
   const [state, setState] = useState<{ state: ConnectionState; reason?: string }>({ state: 'connecting' });
-  useEffect(() => onConnectionState((s, reason) => setState({ state: s, reason })), []);
+  useEffect(() => {
+    getLabApi(); // connect now, so the badge tells the truth before any page asks for data
+    return onConnectionState((s, reason) => setState({ state: s, reason }));
+  }, []);
   return (
     <div className={`connection connection-${state.state}`} data-testid="connection" title={state.reason ?? ''}>
       {state.state === 'open' ? 'connected' : state.state === 'connecting' ? 'connecting…' : `disconnected${state.reason ? `: ${state.reason}` : ''}`}

@@ -5,8 +5,9 @@
 import { mergeContracts, type MethodInput, type MethodName, type MethodOutput, type EventName, type EventPayload } from './define';
 import { systemContract } from './contracts/system';
 import { runsContract } from './contracts/runs';
+import { modelsContract } from './contracts/models';
 
-export const labContract = mergeContracts(systemContract, runsContract);
+export const labContract = mergeContracts(systemContract, runsContract, modelsContract);
 export type LabContract = typeof labContract;
 export type LabMethod = MethodName<LabContract>;
 export type LabEvent = EventName<LabContract>;

@@ -22,7 +22,9 @@ export const useSystem = create<SystemState>((set, get) => ({
     set({ loading: true, error: null });
     try {
       const lab = getLabApi();
-      const [report, workers] = await Promise.all([lab.methods['system.doctor']({}), lab.methods['system.workers']({})]);
+      const report = await lab.methods['system.doctor']({});
+      // Asked after the doctor: its probe worker must be in the list (live events keep it current after).
+      const workers = await lab.methods['system.workers']({});
       set({ report, workers, loading: false });
     } catch (error) {
       set({ loading: false, error: (error as Error).message });
