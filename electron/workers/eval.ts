@@ -1,6 +1,9 @@
 /** Entry point of the eval worker (see contracts/eval.ts). */
 import { LabError } from '../ipc/common/errors';
 import { resumeEvaluation, startEvaluation, type EvalHooks, type Evaluation } from '../lab/runs/evaluate';
+import { onnxPolicyFactory } from '../lab/runs/onnx-policy';
+import { WorkerRegistry } from '../lab/workers';
+import { forkLauncher } from './launcher';
 import { evalWorkerContract } from './contracts/eval';
 import { serveWorker } from './serve';
 
@@ -8,6 +11,9 @@ import { serveWorker } from './serve';
 const TERMINAL_BATCH_MS = 30;
 
 const active = new Map<string, Evaluation>();
+/** The onnx: policy's worker, started by this worker when an evaluation uses such a policy. */
+const workers = new WorkerRegistry(forkLauncher);
+const onnx = onnxPolicyFactory(workers);
 const pending = new Map<string, { runId: string; key: string; data: string }>();
 let flushTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -59,10 +65,10 @@ function get(runId: string): Evaluation {
 }
 
 const router = serveWorker('eval', evalWorkerContract, {
-  'eval.start': async ({ request, dataDir }) => track(await startEvaluation(request, { dataDir }, hooks())),
+  'eval.start': async ({ request, dataDir }) => track(await startEvaluation(request, { dataDir, onnx }, hooks())),
   'eval.resume': async ({ runDir, dataDir }) => {
     for (const e of active.values()) if (e.runDir === runDir) throw new LabError('CONFLICT', `${runDir} is already running`);
-    return track(await resumeEvaluation(runDir, { dataDir }, hooks()));
+    return track(await resumeEvaluation(runDir, { dataDir, onnx }, hooks()));
   },
   'eval.cancel': ({ runId }) => {
     get(runId).cancel();
@@ -75,5 +81,7 @@ const router = serveWorker('eval', evalWorkerContract, {
 /** Stopping the worker cancels its evaluations; finished episodes are already on disk. */
 process.on('SIGTERM', () => {
   for (const e of active.values()) e.cancel();
-  void Promise.allSettled([...active.values()].map((e) => e.done)).then(() => process.exit(0));
+  void Promise.allSettled([...active.values()].map((e) => e.done))
+    .then(() => workers.stopAll())
+    .then(() => process.exit(0));
 });

@@ -5,9 +5,12 @@
  */
 import type { Command } from 'commander';
 import { POLICY_SPECS } from '../../agent/policy';
-import type { EvalSummary } from '../../ipc/common/schemas/runs';
-import { startEvaluation, resumeEvaluation, type Evaluation } from '../../lab/runs/evaluate';
+import type { EvalSummary, RunProgress } from '../../ipc/common/schemas/runs';
+import { startEvaluation, resumeEvaluation, type EvalEnv, type EvalHooks, type Evaluation } from '../../lab/runs/evaluate';
+import { onnxPolicyFactory } from '../../lab/runs/onnx-policy';
 import { labDataDir } from '../../lab/paths';
+import { WorkerRegistry } from '../../lab/workers';
+import { forkLauncher } from '../../workers/launcher';
 import { UsageError } from '../errors';
 import { printJson, progressBar, table, type Io } from '../output';
 import { addSharedOptions, harnessSettings, onInterrupt, policySettings, positiveInt, runSeed, type SharedOptions } from './policy-options';
@@ -51,49 +54,61 @@ export function registerEval(program: Command, io: Io): void {
     let bar: ReturnType<typeof progressBar> | null = null;
     const hooks = {
       log,
-      progress: (p: { done: number; total: number; running: { key: string; lastAction: string | null }[] }) => {
+      progress: (p: RunProgress) => {
         bar ??= progressBar(io, 'eval', p.total);
         bar.update(p.done, p.running.map((r) => r.key).join(' ').slice(0, 60));
       },
+      stop: () => bar?.stop(),
     };
-    let evaluation: Evaluation;
-    if (opts.resume) {
-      if (opts.suite || opts.policy) log('--resume continues the run as it was configured; --suite and --policy are taken from its run.json');
-      evaluation = await resumeEvaluation(opts.resume, { dataDir: labDataDir() }, hooks);
-    } else {
-      if (!opts.suite) throw new UsageError('--suite PATH is required (or --resume DIR)');
-      if (!opts.policy) throw new UsageError(`--policy is required: ${POLICY_SPECS}`);
-      evaluation = await startEvaluation(
-        {
-          suite: opts.suite,
-          policy: opts.policy,
-          policySettings: policySettings(opts),
-          harness: harnessSettings(opts),
-          attempts: positiveInt('--attempts', opts.attempts) ?? 1,
-          concurrency: positiveInt('--concurrency', opts.concurrency),
-          episodeDeadlineSec: positiveInt('--episode-deadline', opts.episodeDeadline),
-          seed: runSeed(opts),
-          out: opts.out,
-        },
-        { dataDir: labDataDir() },
-        hooks,
-      );
-    }
-    const unhook = onInterrupt(() => {
-      log('stopping: finishing nothing new, recording what is done (Ctrl-C again is not needed)');
-      evaluation.cancel();
-    });
+    // The onnx: policy runs in a policy worker, started only if such a policy is used.
+    const workers = new WorkerRegistry(forkLauncher);
+    const env = { dataDir: labDataDir(), onnx: onnxPolicyFactory(workers) };
     try {
-      const result = await evaluation.done;
-      (bar as ReturnType<typeof progressBar> | null)?.stop();
-      if (opts.json) printJson(io, result.summary);
-      else io.out(formatSummary(result.summary));
-      if (result.cancelled || result.summary.episodes < evaluation.manifest.config.tasks.length * evaluation.manifest.config.attempts) {
-        log(`the run is incomplete: continue it with  t1lab eval --resume ${evaluation.runDir}`);
-        process.exitCode = 1;
-      }
+      await evaluate(opts, io, env, hooks, log);
     } finally {
-      unhook();
+      await workers.stopAll();
     }
   });
+}
+
+async function evaluate(opts: EvalOptions, io: Io, env: EvalEnv, hooks: EvalHooks & { stop(): void }, log: (m: string) => void): Promise<void> {
+  let evaluation: Evaluation;
+  if (opts.resume) {
+    if (opts.suite || opts.policy) log('--resume continues the run as it was configured; --suite and --policy are taken from its run.json');
+    evaluation = await resumeEvaluation(opts.resume, env, hooks);
+  } else {
+    if (!opts.suite) throw new UsageError('--suite PATH is required (or --resume DIR)');
+    if (!opts.policy) throw new UsageError(`--policy is required: ${POLICY_SPECS}`);
+    evaluation = await startEvaluation(
+      {
+        suite: opts.suite,
+        policy: opts.policy,
+        policySettings: policySettings(opts),
+        harness: harnessSettings(opts),
+        attempts: positiveInt('--attempts', opts.attempts) ?? 1,
+        concurrency: positiveInt('--concurrency', opts.concurrency),
+        episodeDeadlineSec: positiveInt('--episode-deadline', opts.episodeDeadline),
+        seed: runSeed(opts),
+        out: opts.out,
+      },
+      env,
+      hooks,
+    );
+  }
+  const unhook = onInterrupt(() => {
+    log('stopping: finishing nothing new, recording what is done (Ctrl-C again is not needed)');
+    evaluation.cancel();
+  });
+  try {
+    const result = await evaluation.done;
+    hooks.stop();
+    if (opts.json) printJson(io, result.summary);
+    else io.out(formatSummary(result.summary));
+    if (result.cancelled || result.summary.episodes < evaluation.manifest.config.tasks.length * evaluation.manifest.config.attempts) {
+      log(`the run is incomplete: continue it with  t1lab eval --resume ${evaluation.runDir}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    unhook();
+  }
 }

@@ -11,6 +11,9 @@ import { appRoot } from '../../lab/app-paths';
 import { startEvaluation } from '../../lab/runs/evaluate';
 import { describeAction } from '../../lab/runs/scheduler';
 import { labDataDir } from '../../lab/paths';
+import { onnxPolicyFactory } from '../../lab/runs/onnx-policy';
+import { WorkerRegistry } from '../../lab/workers';
+import { forkLauncher } from '../../workers/launcher';
 import { UsageError } from '../errors';
 import { printJson, type Io } from '../output';
 import { addSharedOptions, harnessSettings, onInterrupt, policySettings, runSeed, type SharedOptions } from './policy-options';
@@ -29,57 +32,62 @@ export function registerRun(program: Command, io: Io): void {
       .option('--suite <path>', 'where to find TASK by id (default: the built-in examples)')
       .option('--out <dir>', 'run folder (default: a new folder under the lab data dir runs/)'),
   ).action(async (taskArg: string, opts: RunOptions) => {
-    if (!opts.policy) throw new UsageError(`--policy is required: ${POLICY_SPECS}`);
-    const byPath = existsSync(taskArg);
-    const suite = byPath ? taskArg : (opts.suite ?? join(appRoot(), 'tasks', 'examples'));
-    const evaluation = await startEvaluation(
-      {
-        kind: 'run',
-        only: byPath ? undefined : taskArg,
-        suite,
-        policy: opts.policy,
-        policySettings: policySettings(opts),
-        harness: harnessSettings(opts),
-        attempts: 1,
-        concurrency: 1,
-        seed: runSeed(opts),
-        out: opts.out,
-      },
-      { dataDir: labDataDir() },
-      {
-        log: (m) => io.err(`t1lab: ${m}\n`),
-        turn: (_key, turn) => io.err(`turn ${turn.index + 1}: ${describeAction(turn) ?? '(nothing)'}${turn.parseError ? ` — did not parse: ${turn.parseError.split('\n')[0]}` : ''}\n`),
-      },
-    );
-    if (evaluation.manifest.config.tasks.length !== 1) {
-      evaluation.cancel();
-      await evaluation.done.catch(() => {});
-      throw new UsageError(`${taskArg} holds ${evaluation.manifest.config.tasks.length} tasks: give one task folder, or an id with --suite`);
-    }
-    const unhook = onInterrupt(() => evaluation.cancel());
+    // The onnx: policy runs in a policy worker, started only if such a policy is used.
+    const workers = new WorkerRegistry(forkLauncher);
     try {
-      await evaluation.done;
+      await runOne(taskArg, opts, io, workers);
     } finally {
-      unhook();
-    }
-    const record = evaluation.records()[0];
-    if (!record) throw new UsageError('the episode was cancelled before it finished');
-    const summary: RunEpisodeSummary = {
-      task: record.taskId,
-      resolved: record.resolved,
-      reward: record.reward ?? { dense: 0, fraction: 0, binary: 0 },
-      turns: record.turns,
-      stopReason: record.stopReason,
-      tokens: record.tokens,
-      durationMs: record.durationMs,
-      runDir: evaluation.runDir,
-    };
-    if (opts.json) printJson(io, summary);
-    else {
-      io.out(
-        `${summary.task}: ${summary.resolved ? 'resolved' : 'not resolved'} · reward ${summary.reward.dense} (${(summary.reward.fraction * 100).toFixed(0)}%) · ` +
-          `${summary.turns} turns · ${summary.stopReason}${record.error ? ` (${record.error.kind}: ${record.error.message})` : ''} · ${(summary.durationMs / 1000).toFixed(1)} s\nrun folder: ${summary.runDir}\n`,
-      );
+      await workers.stopAll();
     }
   });
+}
+
+async function runOne(taskArg: string, opts: RunOptions, io: Io, workers: WorkerRegistry): Promise<void> {
+  if (!opts.policy) throw new UsageError(`--policy is required: ${POLICY_SPECS}`);
+  const byPath = existsSync(taskArg);
+  const suite = byPath ? taskArg : (opts.suite ?? join(appRoot(), 'tasks', 'examples'));
+  const evaluation = await startEvaluation(
+    {
+      kind: 'run',
+      only: byPath ? undefined : taskArg,
+      suite,
+      policy: opts.policy,
+      policySettings: policySettings(opts),
+      harness: harnessSettings(opts),
+      attempts: 1,
+      concurrency: 1,
+      seed: runSeed(opts),
+      out: opts.out,
+    },
+    { dataDir: labDataDir(), onnx: onnxPolicyFactory(workers) },
+    {
+      log: (m) => io.err(`t1lab: ${m}\n`),
+      turn: (_key, turn) => io.err(`turn ${turn.index + 1}: ${describeAction(turn) ?? '(nothing)'}${turn.parseError ? ` — did not parse: ${turn.parseError.split('\n')[0]}` : ''}\n`),
+    },
+  );
+  const unhook = onInterrupt(() => evaluation.cancel());
+  try {
+    await evaluation.done;
+  } finally {
+    unhook();
+  }
+  const record = evaluation.records()[0];
+  if (!record) throw new UsageError('the episode was cancelled before it finished');
+  const summary: RunEpisodeSummary = {
+    task: record.taskId,
+    resolved: record.resolved,
+    reward: record.reward ?? { dense: 0, fraction: 0, binary: 0 },
+    turns: record.turns,
+    stopReason: record.stopReason,
+    tokens: record.tokens,
+    durationMs: record.durationMs,
+    runDir: evaluation.runDir,
+  };
+  if (opts.json) printJson(io, summary);
+  else {
+    io.out(
+      `${summary.task}: ${summary.resolved ? 'resolved' : 'not resolved'} · reward ${summary.reward.dense} (${(summary.reward.fraction * 100).toFixed(0)}%) · ` +
+        `${summary.turns} turns · ${summary.stopReason}${record.error ? ` (${record.error.kind}: ${record.error.message})` : ''} · ${(summary.durationMs / 1000).toFixed(1)} s\nrun folder: ${summary.runDir}\n`,
+    );
+  }
 }

@@ -258,6 +258,7 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
     if (input.only) tasks = tasks.filter((t) => t.id === input.only);
     if (tasks.length === 0) throw new LabError('NOT_FOUND', `${request.suite}: no runnable task${input.only ? ` '${input.only}'` : ''} found`);
     const kind = input.kind ?? 'eval';
+    if (kind === 'run' && tasks.length !== 1) throw new LabError('INVALID_PARAMS', `${request.suite} holds ${tasks.length} tasks: give one task folder, or a task id with --suite`);
     const runDir = resolve(request.out ?? join(runsDir(env.dataDir), newRunId(kind, request.policy)));
     const config: RunConfig = {
       kind,
