@@ -12,7 +12,7 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const jsonIndex = args.indexOf('--json');
 const jsonFile = jsonIndex >= 0 ? args[jsonIndex + 1] : undefined;
-const names = args.filter((a, i) => !a.startsWith('--') && i !== jsonIndex + 1);
+const names = args.filter((a, i) => !a.startsWith('--') && (jsonIndex < 0 || i !== jsonIndex + 1));
 
 const files = readdirSync(here).filter((f) => f.endsWith('.bench.ts')).sort();
 const results: { bench: string; figures: Figure[]; notes: string[] }[] = [];

@@ -62,19 +62,44 @@ export class TokenLedger {
     this.window = options.repairWindow ?? DEFAULT_REPAIR_WINDOW;
   }
 
+  /** Flat ids and text of the segments, rebuilt only after a change (the conversation grows to 100k+ tokens). */
+  private flat: { ids: number[]; text: string } | null = null;
+
+  private changed(): void {
+    this.flat = null;
+  }
+
+  /** Append a segment, extending the flat view in place (the common path: no rebuild). */
+  private push(segment: Segment): void {
+    this.segments.push(segment);
+    if (this.flat) {
+      for (const id of segment.ids) this.flat.ids.push(id);
+      this.flat.text += segment.text;
+    }
+  }
+
+  private view(): { ids: number[]; text: string } {
+    if (!this.flat) {
+      const ids: number[] = [];
+      for (const s of this.segments) for (const id of s.ids) ids.push(id);
+      this.flat = { ids, text: this.segments.map((s) => s.text).join('') };
+    }
+    return this.flat;
+  }
+
   /** The ids the policy continues from (the current sample). */
   ids(): number[] {
-    return this.segments.flatMap((s) => s.ids);
+    return [...this.view().ids];
   }
 
   text(): string {
-    return this.segments.map((s) => s.text).join('');
+    return this.view().text;
   }
 
   /** What the policy sampled, verbatim (mask 1). */
   appendSampled(tokens: SampledTokens): void {
     if (tokens.ids.length === 0) return;
-    this.segments.push({ kind: 'sampled', ids: [...tokens.ids], text: this.codec.decode(tokens.ids), logprobs: [...tokens.logprobs], routing: tokens.routing });
+    this.push({ kind: 'sampled', ids: [...tokens.ids], text: this.codec.decode(tokens.ids), logprobs: [...tokens.logprobs], routing: tokens.routing });
   }
 
   /**
@@ -84,15 +109,15 @@ export class TokenLedger {
    */
   sync(rendered: string, observations: readonly string[] = []): LedgerCheck | null {
     if (this.segments.length === 0) {
-      this.segments.push({ kind: 'prompt', ids: this.codec.encode(rendered), text: rendered });
+      this.push({ kind: 'prompt', ids: this.codec.encode(rendered), text: rendered });
       return null;
     }
     const before = this.segments.map((s) => ({ ...s }));
     const boundary = this.boundary();
     const removed = this.truncateTo(commonPrefix(this.text(), rendered));
-    const truncatedAt = this.ids().length;
+    const truncatedAt = this.view().ids.length;
     this.appendText(rendered.slice(this.text().length), observations);
-    const ledger = this.ids();
+    const ledger = this.view().ids;
     const fresh = this.codec.encode(rendered);
     const d = firstDifference(ledger, fresh);
 
@@ -118,6 +143,7 @@ export class TokenLedger {
     // Fork: keep the sample exactly as it was sampled, start a new one from the fresh tokenization.
     this.close(before);
     this.segments = [{ kind: 'prompt', ids: fresh, text: rendered }];
+    this.changed();
     this.counters.fork++;
     return { verdict: 'FORK', divergenceAt: start, ledgerSpan: ledgerSpan + removed.tokens, freshSpan, maskedSampled: 0 };
   }
@@ -129,6 +155,7 @@ export class TokenLedger {
       this.close(this.segments);
     }
     this.segments = [];
+    this.changed();
     return [...this.closed];
   }
 
@@ -150,7 +177,7 @@ export class TokenLedger {
   private appendText(text: string, observations: readonly string[]): void {
     let cursor = 0;
     const push = (kind: SegmentKind, piece: string) => {
-      if (piece.length) this.segments.push({ kind, ids: this.codec.encode(piece), text: piece });
+      if (piece.length) this.push({ kind, ids: this.codec.encode(piece), text: piece });
     };
     for (const obs of observations) {
       if (!obs) continue;
@@ -169,6 +196,7 @@ export class TokenLedger {
     let sampled = 0;
     let content = 0;
     let start = this.text().length;
+    if (chars < start) this.changed();
     while (this.segments.length) {
       const seg = this.segments[this.segments.length - 1]!;
       start -= seg.text.length;
@@ -248,6 +276,7 @@ export class TokenLedger {
     insert();
     // Texts of cut segments are re-derived from their ids; `sync` checks they still add up to the rendering.
     this.segments = out.filter((s) => s.ids.length > 0).map((s) => (s.text === '' || s.ids.length === 0 ? { ...s, text: this.codec.decode(s.ids) } : s));
+    this.changed();
     return masked;
   }
 

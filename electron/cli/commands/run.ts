@@ -49,7 +49,7 @@ async function runOne(taskArg: string, opts: RunOptions, io: Io, workers: Worker
   const evaluation = await startEvaluation(
     {
       kind: 'run',
-      only: byPath ? undefined : taskArg,
+      only: byPath ? undefined : [taskArg],
       suite,
       policy: opts.policy,
       policySettings: policySettings(opts),

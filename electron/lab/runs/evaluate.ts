@@ -249,14 +249,16 @@ function launch(store: RunStore, tasks: Task[], policy: Policy, env: EvalEnv, ho
   };
 }
 
-export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'run'; only?: string }, env: EvalEnv, hooks: EvalHooks = {}): Promise<Evaluation> {
+/** `only`: keep just these task ids of the suite (t1lab run, benchmarks). */
+export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'run'; only?: readonly string[] }, env: EvalEnv, hooks: EvalHooks = {}): Promise<Evaluation> {
   const request: EvalRequestParsed = EvalRequest.parse(input);
   const log = hooks.log ?? (() => {});
   const policy = await createPolicy(request.policy, request.policySettings, env.onnx);
   try {
     let tasks = await loadSuite(request.suite, log);
-    if (input.only) tasks = tasks.filter((t) => t.id === input.only);
-    if (tasks.length === 0) throw new LabError('NOT_FOUND', `${request.suite}: no runnable task${input.only ? ` '${input.only}'` : ''} found`);
+    const only = input.only;
+    if (only) tasks = tasks.filter((t) => only.includes(t.id));
+    if (tasks.length === 0) throw new LabError('NOT_FOUND', `${request.suite}: no runnable task${only ? ` ${only.map((id) => `'${id}'`).join(', ')}` : ''} found`);
     const kind = input.kind ?? 'eval';
     if (kind === 'run' && tasks.length !== 1) throw new LabError('INVALID_PARAMS', `${request.suite} holds ${tasks.length} tasks: give one task folder, or a task id with --suite`);
     const runDir = resolve(request.out ?? join(runsDir(env.dataDir), newRunId(kind, request.policy)));
