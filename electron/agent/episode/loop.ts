@@ -212,7 +212,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       }
     }
     const envMs = performance.now() - envStart;
-    const observation = submitted ? '[submitted]' : parts.join('\n');
+    const observation = submitted ? '[submitted]' : [parts.join('\n'), parsed.note].filter(Boolean).join('\n\n');
     messages.push({ role: 'assistant', content: reply.text, ...(reply.toolCalls ? { toolCalls: reply.toolCalls } : {}) });
     if (!submitted) {
       const back = protocol.observationMessages(observation, { parsed, turn: assistant });

@@ -89,7 +89,7 @@ export function createHermesProtocol(): ActionProtocol {
     },
     observationMessages(observation: string, context: ObservationContext): ChatMessage[] {
       // A turn that did not parse made no call: its explanation is a plain user message.
-      return [{ role: context.parsed.error ? 'user' : 'tool', content: context.parsed.note ? `${observation}\n\n${context.parsed.note}` : observation }];
+      return [{ role: context.parsed.error ? 'user' : 'tool', content: observation }];
     },
     writeAction(action: Action): AssistantTurn {
       const call = actionToToolCall(action);

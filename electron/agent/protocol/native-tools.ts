@@ -32,9 +32,8 @@ export function createNativeToolsProtocol(): ActionProtocol {
     },
     observationMessages(observation: string, context: ObservationContext): ChatMessage[] {
       const calls = context.turn.toolCalls ?? [];
-      const content = context.parsed.note ? `${observation}\n\n${context.parsed.note}` : observation;
-      if (calls.length === 0) return [{ role: 'user', content }];
-      return calls.map((c) => ({ role: 'tool' as const, toolCallId: c.id, content }));
+      if (calls.length === 0) return [{ role: 'user', content: observation }];
+      return calls.map((c) => ({ role: 'tool' as const, toolCallId: c.id, content: observation }));
     },
     writeAction(action: Action, callId: string): AssistantTurn {
       const call = actionToToolCall(action);

@@ -84,8 +84,7 @@ export function createTerminusProtocol(): ActionProtocol {
       return { actions, callIds: actions.map(() => null), reasoning, error: null, note };
     },
     observationMessages(observation: string, context: ObservationContext): ChatMessage[] {
-      const body = context.parsed.error ? `Your previous reply could not be used: ${observation}` : `New Terminal Output:\n\n${observation}`;
-      return [{ role: 'user', content: context.parsed.note ? `${body}\n\n${context.parsed.note}` : body }];
+      return [{ role: 'user', content: context.parsed.error ? `Your previous reply could not be used: ${observation}` : `New Terminal Output:\n\n${observation}` }];
     },
     writeAction(action: Action): AssistantTurn {
       const commands =

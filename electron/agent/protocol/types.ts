@@ -26,7 +26,7 @@ export interface ParsedTurn {
   reasoning: string | null;
   /** The turn did not parse: this message is the observation, nothing runs. */
   error: string | null;
-  /** Said to the agent after the observation (e.g. Terminus-2's request to confirm completion). */
+  /** Said to the agent after the observation (e.g. Terminus-2's request to confirm completion); the loop appends it. */
   note: string | null;
 }
 
@@ -42,7 +42,7 @@ export interface ActionProtocol {
   readonly tools: ToolSpec[];
   systemPrompt(context: PromptContext): string;
   parse(turn: AssistantTurn): ParsedTurn;
-  /** The messages that carry an observation back to the agent. */
+  /** The messages that carry an observation (with any note already appended) back to the agent. */
   observationMessages(observation: string, context: ObservationContext): ChatMessage[];
   /** An action written as this protocol's assistant turn (the oracle and scripted policies use it). */
   writeAction(action: Action, callId: string): AssistantTurn;

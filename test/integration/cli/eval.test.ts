@@ -92,6 +92,19 @@ describe('t1lab run / eval', () => {
     fixture.fallback = null;
   });
 
+  it('a straggler is cut at the episode deadline and counted; the others finish', async () => {
+    const script = join(tmp.path, 'straggler.json');
+    writeFileSync(script, JSON.stringify({ loop: true, turns: [{ action: { tool: 'bash', command: 'test -e numbers.txt && sleep 60; echo hello > hello.txt', timeoutSec: 120 } }, { action: { tool: 'submit' } }] }));
+    const r = await runT1lab(['eval', '--suite', suite, '--policy', `replay:${script}`, '--episode-deadline', '8', '--concurrency', '3', '--json'], { env });
+    const s = parseJsonOutput<EvalSummary>(r);
+    expect(s).toMatchObject({ tasks: 3, episodes: 3, errors: { policy: 0, sandbox: 0, verifier: 0, timeout: 1 } });
+    const records = readFileSync(join(s.runDir, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { taskId: string; stopReason: string; resolved: boolean; durationMs: number });
+    const cut = records.find((e) => e.taskId === 'sum-numbers')!;
+    expect(cut).toMatchObject({ stopReason: 'deadline', resolved: false });
+    expect(cut.durationMs).toBeLessThan(20_000);
+    expect(records.find((e) => e.taskId === 'make-hello')).toMatchObject({ stopReason: 'submitted', resolved: true });
+  });
+
   it('bad usage exits 2 and says what is wrong', async () => {
     const r = await runT1lab(['eval', '--policy', 'oracle'], { env });
     expect(r.code).toBe(2);

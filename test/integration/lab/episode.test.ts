@@ -140,6 +140,35 @@ describe('episodes end correctly', () => {
     expect(trajectory.turns.slice(1).every((t) => t.ledger)).toBe(true);
   });
 
+  it('Terminus-2 keystrokes drive the shell, a full-screen program is observed as its screen, completion is confirmed', async () => {
+    const file = script(
+      [
+        { text: JSON.stringify({ analysis: '', plan: 'write the file', commands: [{ keystrokes: 'echo hello > hello.txt\n', duration: 0.5 }], task_complete: false }) },
+        { text: JSON.stringify({ analysis: '', plan: 'page a file', commands: [{ keystrokes: 'less /etc/os-release\n', duration: 1 }], task_complete: false }) },
+        { text: JSON.stringify({ analysis: '', plan: 'quit', commands: [{ keystrokes: 'q', duration: 0.5 }], task_complete: true }) },
+        { text: JSON.stringify({ analysis: '', plan: 'yes', commands: [], task_complete: true }) },
+      ],
+      { protocol: 'terminus' },
+    );
+    const { trajectory } = await episode(`replay:${file}`);
+    expect(trajectory.policy.protocol).toBe('terminus');
+    expect(trajectory.stopReason).toBe('submitted');
+    expect(trajectory.turns).toHaveLength(4);
+    expect(trajectory.turns[1]!.executions[0]!.screen).toBe(true);
+    expect(trajectory.turns[1]!.observation).toMatch(/\[current screen:\][\s\S]*(NAME|ID)=/);
+    expect(trajectory.turns[2]!.observation).toContain('Are you sure the task is complete?');
+    expect(trajectory.resolved).toBe(true);
+  });
+
+  it('a shell the agent exits is replaced by a new one, and the agent is told', async () => {
+    const file = script([{ action: { tool: 'bash', command: 'cd /tmp; exit 3' } }, { action: { tool: 'bash', command: 'pwd; echo hello > hello.txt' } }, { action: { tool: 'submit' } }]);
+    const { trajectory, dir } = await episode(`replay:${file}`);
+    expect(trajectory.turns[0]!.observation).toContain('the shell exited with code 3; a new shell was started');
+    expect(trajectory.turns[1]!.observation).toMatch(/^\/app\n/);
+    expect(trajectory.resolved).toBe(true);
+    expect(existsSync(join(dir, 'recording.1.cast'))).toBe(true);
+  });
+
   it('cancellation stops an episode promptly without a verdict', async () => {
     const file = script([{ action: { tool: 'bash', command: 'sleep 30', timeoutSec: 60 } }]);
     const controller = new AbortController();

@@ -2,6 +2,7 @@
  * The Runs page's backend: the host's runs.* methods over the contract, an evaluation running in the real
  * eval worker process, its progress and terminal bytes arriving as events, results read back from disk.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../../../electron/ipc/common/client';
@@ -65,6 +66,29 @@ describe('runs.* through the host and the eval worker', () => {
     expect(JSON.parse(recording.cast.split('\n')[0]!)).toMatchObject({ version: 2 });
     expect(recording.cast).toContain('hello');
   }, 180_000);
+
+  it('cancels a running evaluation (finished episodes stay) and resumes it to the end', async () => {
+    const script = join(tmp.path, 'slow.json');
+    writeFileSync(script, JSON.stringify({ turns: [{ delayMs: 800, action: { tool: 'bash', command: 'true' } }, { action: { tool: 'submit' } }] }));
+    const progress: RunProgress[] = [];
+    const off = client.on('runs.progress', (p) => progress.push(p));
+    const { runId } = await client.call('runs.start', { suite, policy: `replay:${script}`, attempts: 3, concurrency: 1 }, { timeoutMs: 120_000 });
+    await expect.poll(() => progress.filter((p) => p.runId === runId).at(-1)?.done ?? 0, { timeout: 60_000, interval: 100 }).toBeGreaterThanOrEqual(2);
+    const live = await client.call('runs.live', { runId });
+    expect(live.episodes).toHaveLength(1);
+    expect(await client.call('runs.cancel', { runId })).toEqual({ cancelled: true });
+    await expect.poll(() => progress.filter((p) => p.runId === runId).at(-1)?.state, { timeout: 30_000 }).toBe('cancelled');
+    const cancelledAt = progress.filter((p) => p.runId === runId).at(-1)!.done;
+    expect(cancelledAt).toBeLessThan(9);
+    expect((await client.call('runs.list', {})).find((r) => r.id === runId)?.state).toBe('incomplete');
+
+    await client.call('runs.resume', { runId }, { timeoutMs: 120_000 });
+    await expect.poll(() => progress.filter((p) => p.runId === runId).at(-1)?.state, { timeout: 120_000, interval: 200 }).toBe('done');
+    off();
+    const run = await client.call('runs.get', { runId });
+    expect(run.episodes).toHaveLength(9);
+    expect(new Set(run.episodes.map((e) => e.key)).size).toBe(9);
+  }, 240_000);
 
   it('names what is missing, and refuses run ids that are paths', async () => {
     await expect(client.call('runs.get', { runId: 'no-such-run' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
