@@ -3,24 +3,10 @@
  * object carries what the CLI and the Runs page let a user set; each policy takes what applies to it.
  */
 import { LabError } from '../../ipc/common/errors';
-import type { ProtocolName } from '../../ipc/common/schemas/trajectory';
-import { createOpenAiPolicy, type Prices } from './openai';
+import { createOpenAiPolicy } from './openai';
 import { createOraclePolicy } from './oracle';
 import { createReplayPolicy } from './replay';
-import type { RetryOptions } from './http-retry';
-import type { Policy } from './types';
-
-export interface PolicyOptions {
-  protocol?: ProtocolName;
-  temperature?: number;
-  seed?: number;
-  maxTokens?: number;
-  contextWindow?: number;
-  apiKeyEnv?: string;
-  prices?: Prices;
-  retry?: Partial<RetryOptions>;
-  env?: NodeJS.ProcessEnv;
-}
+import type { Policy, PolicyOptions } from './types';
 
 /** Makes `onnx:` policies; supplied by the layer that owns the policy worker (absent until it exists). */
 export type OnnxPolicyFactory = (checkpoint: string, options: PolicyOptions) => Promise<Policy>;
@@ -38,4 +24,4 @@ export async function createPolicy(spec: string, options: PolicyOptions = {}, on
   throw new LabError('INVALID_PARAMS', `unknown policy '${spec}': use ${POLICY_SPECS}`);
 }
 
-export { PolicyError, type Policy, type PolicyEpisode, type PolicyReply, type PolicyRequest, type EpisodeInfo } from './types';
+export { PolicyError, type Policy, type PolicyEpisode, type PolicyOptions, type PolicyReply, type PolicyRequest, type EpisodeInfo } from './types';

@@ -5,10 +5,9 @@
  */
 import type { OnnxPolicyEngine } from '../../../native/model/policy-api';
 import { LabError } from '../../ipc/common/errors';
-import type { ProtocolName } from '../../ipc/common/schemas/trajectory';
 import type { ChatTemplate } from '../chat/template';
 import type { TokenCodec } from '../tokens/codec';
-import { PolicyError, type Policy, type PolicyEpisode, type PolicyReply } from './types';
+import { PolicyError, type Policy, type PolicyEpisode, type PolicyOptions, type PolicyReply } from './types';
 
 export interface OnnxParts {
   checkpoint: string;
@@ -19,18 +18,10 @@ export interface OnnxParts {
   stopTokenIds: readonly number[];
 }
 
-export interface OnnxOptions {
-  protocol?: ProtocolName;
-  temperature?: number;
-  seed?: number;
-  maxTokens?: number;
-  contextWindow?: number;
-}
-
 /** Completion tokens per turn when not set: enough for reasoning and a tool call. */
 const DEFAULT_MAX_TOKENS = 1024;
 
-export async function createOnnxPolicy(parts: OnnxParts, options: OnnxOptions = {}): Promise<Policy> {
+export async function createOnnxPolicy(parts: OnnxParts, options: PolicyOptions = {}): Promise<Policy> {
   const protocol = options.protocol ?? 'hermes';
   if (protocol === 'tools') throw new LabError('INVALID_PARAMS', 'onnx: policies write their tool calls as text: use --protocol hermes or terminus');
   const info = await parts.engine.info();

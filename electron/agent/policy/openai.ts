@@ -6,31 +6,9 @@
  */
 import { z } from 'zod';
 import { LabError } from '../../ipc/common/errors';
-import type { ChatMessage, FinishReason, ProtocolName } from '../../ipc/common/schemas/trajectory';
-import { DEFAULT_RETRY, postJson, type RetryOptions } from './http-retry';
-import { PolicyError, type Policy, type PolicyEpisode, type PolicyReply } from './types';
-
-export interface Prices {
-  /** USD per million prompt tokens (not cached). */
-  inputPerMTok: number;
-  outputPerMTok: number;
-  /** USD per million cached prompt tokens; default: the input price. */
-  cachedPerMTok?: number;
-}
-
-export interface OpenAiOptions {
-  protocol?: ProtocolName;
-  temperature?: number;
-  /** Fixed seed; default: the episode's seed (derived from the run's). */
-  seed?: number;
-  maxTokens?: number;
-  contextWindow?: number;
-  /** Name of the environment variable holding the API key. */
-  apiKeyEnv?: string;
-  prices?: Prices;
-  retry?: Partial<RetryOptions>;
-  env?: NodeJS.ProcessEnv;
-}
+import type { ChatMessage, FinishReason } from '../../ipc/common/schemas/trajectory';
+import { DEFAULT_RETRY, postJson } from './http-retry';
+import { PolicyError, type Policy, type PolicyEpisode, type PolicyOptions, type PolicyReply } from './types';
 
 const Completion = z.object({
   choices: z
@@ -95,7 +73,8 @@ function finishReason(raw: string | null | undefined): FinishReason {
   return 'stop';
 }
 
-export function createOpenAiPolicy(spec: string, options: OpenAiOptions = {}): Policy {
+/** Prices are USD per million tokens (cached prompt tokens default to the input price); `seed` fixes the seed, else each episode's is used. */
+export function createOpenAiPolicy(spec: string, options: PolicyOptions = {}): Policy {
   const { baseUrl, model } = parseOpenAiSpec(spec);
   const env = options.env ?? process.env;
   const keyVar = options.apiKeyEnv ?? 'OPENAI_API_KEY';

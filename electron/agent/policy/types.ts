@@ -4,11 +4,23 @@
  * Token-level policies also carry token ids, log-probs and MoE routing, and expose their tokenizer and
  * chat template so the harness can keep the TITO ledger.
  */
+import type { PolicySettings } from '../../ipc/common/schemas/runs';
 import type { ChatMessage, FinishReason, ProtocolName, SampledTokens, TokenUsage, ToolCall } from '../../ipc/common/schemas/trajectory';
 import type { ChatTemplate } from '../chat/template';
 import type { ActionProtocol } from '../protocol/types';
 import type { ToolSpec } from '../protocol/tools';
 import type { TokenCodec } from '../tokens/codec';
+import type { RetryOptions } from './http-retry';
+
+/**
+ * What a user sets for a policy (the run's `policySettings`, see schemas/runs.ts), plus what tests inject.
+ * Each policy takes what applies to it.
+ */
+export type PolicyOptions = PolicySettings & {
+  retry?: Partial<RetryOptions>;
+  /** Where API keys are read from (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+};
 
 export interface PolicyRequest {
   /** The conversation as the agent sees it now (after the context strategy). */
