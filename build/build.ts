@@ -20,6 +20,7 @@ const nodeEntries = {
   'worker-probe': 'electron/workers/probe.ts',
   'worker-eval': 'electron/workers/eval.ts',
   'worker-policy': 'electron/workers/policy.ts',
+  'worker-pty-host': 'electron/workers/pty-host.ts',
 };
 
 const common: BuildOptions = {

@@ -10,3 +10,11 @@ export class UsageError extends Error {
 export class WorkFailed extends Error {
   override readonly name = 'WorkFailed';
 }
+
+/** Not a failure of t1lab: the command ran and this is its exit status (e.g. `sandbox run` mirrors its command). */
+export class ExitStatus extends Error {
+  override readonly name = 'ExitStatus';
+  constructor(readonly status: number) {
+    super(`exit status ${status}`);
+  }
+}

@@ -5,12 +5,13 @@ import { Command, CommanderError } from 'commander';
 import { LabError } from '../ipc/common/errors';
 import { appVersion } from '../lab/app-paths';
 import { registerDoctor } from './commands/doctor';
+import { registerSandbox } from './commands/sandbox';
 import { registerServe } from './commands/serve';
 import { registerRun } from './commands/run';
 import { registerEval } from './commands/eval';
 import { registerTasks } from './commands/tasks';
 import { registerVerify } from './commands/verify';
-import { UsageError, WorkFailed } from './errors';
+import { ExitStatus, UsageError, WorkFailed } from './errors';
 import { registerModel } from './commands/model';
 import { processIo, type Io } from './output';
 
@@ -28,6 +29,7 @@ export function buildProgram(io: Io): Command {
   registerTasks(program, io);
   registerVerify(program, io);
   registerModel(program, io);
+  registerSandbox(program, io);
   return program;
 }
 
@@ -38,6 +40,7 @@ export async function runCli(argv: string[], io: Io = processIo): Promise<number
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof ExitStatus) return error.status;
     if (error instanceof UsageError) {
       io.err(`t1lab: ${error.message}\n`);
       return 2;

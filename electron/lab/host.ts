@@ -11,6 +11,8 @@ import type { HostContext } from './host-context';
 import { systemHandlers } from './system/handlers';
 import { runsHandlers } from './runs/handlers';
 import { modelsHandlers } from './models/handlers';
+import { tasksHandlers } from './tasks/handlers';
+import { terminalHandlers } from './terminal/handlers';
 import { WorkerRegistry } from './workers';
 
 export interface LabHostOptions {
@@ -70,6 +72,8 @@ export function createLabHost(options: LabHostOptions): LabHost {
     ...systemHandlers(ctx),
     ...runsHandlers(ctx),
     ...modelsHandlers(ctx),
+    ...tasksHandlers(ctx),
+    ...terminalHandlers(ctx),
   };
 
   router = createRouter(labContract, handlers, {

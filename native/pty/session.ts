@@ -7,7 +7,7 @@
  * status. Nothing waits on process exit, so a fast command's output is never lost to exit ordering.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { LimitName, PtyProcess, SandboxBackend, SandboxSpec } from '../sandbox/types';
+import type { LimitEvent, LimitName, PtyProcess, SandboxBackend, SandboxSpec } from '../sandbox/types';
 import { HeadTail } from '../util/head-tail';
 import { AsciicastRecorder } from './asciicast';
 import { keyBytes } from './keys';
@@ -120,6 +120,16 @@ export class SandboxShellSession implements ShellSession {
         resolve();
       });
     });
+  }
+
+  /** Host pid of the sandbox's outer process. */
+  get pid(): number {
+    return this.proc.pid;
+  }
+
+  /** A sandbox limit fired and its offender was stopped (the shell lives on); also shown in the terminal. */
+  onLimit(listener: (event: LimitEvent) => void): { dispose(): void } {
+    return this.proc.onLimit?.(listener) ?? { dispose() {} };
   }
 
   get recordingPath(): string | null {

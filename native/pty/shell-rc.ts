@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MARKER_OSC } from './markers';
 
-export const SANDBOX_RC_PATH = '/etc/t1lab/bashrc';
+/** Under /run (a tmpfs of the sandbox) because the sandbox's /etc is a read-only bind. */
+export const SANDBOX_RC_PATH = '/run/t1lab/bashrc';
 export const NONCE_ENV = 'T1LAB_MARK';
 
 export const BASH_RC = `# T1 Lab shell integration: invisible markers tell the lab where each command starts and ends.

@@ -8,7 +8,7 @@ import { constants as osConstants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import * as pty from 'node-pty';
 import { HeadTail } from '../util/head-tail';
-import { baseEnv, DEFAULT_WORKDIR, effectiveFileSizeMb, LAUNCHER_ENV, launchCommand, type LaunchPlan } from './bwrap-args';
+import { baseEnv, DEFAULT_WORKDIR, effectiveFileSizeMb, LAUNCHER_ENV, launchCommand, MIB, type LaunchPlan } from './bwrap-args';
 import { cgroupSupport, createSandboxCgroup, type SandboxCgroup } from './cgroups';
 import { detectBubblewrap, type BubblewrapStatus } from './detect';
 import { SandboxError } from './errors';
@@ -16,7 +16,7 @@ import { describeLimit, validateLimits } from './limits';
 import { watchSandbox, type LimitFired } from './monitor';
 import { killQuietly, readProcessTable, childrenIndex, descendants } from './proc';
 import { runtimeFiles } from './runtime-files';
-import type { BackendStatus, Enforcement, LimitEvent, LimitName, PtyProcess, RunOptions, RunResult, SandboxBackend, SandboxSpec } from './types';
+import type { BackendStatus, Enforcement, LimitEvent, LimitName, PtyProcess, RunOptions, RunResult, SandboxBackend, SandboxLimits, SandboxSpec } from './types';
 import { checkSpecPaths, defaultProtectedPaths } from './workspace';
 import { treeUsage } from './workspace-size';
 
@@ -37,6 +37,15 @@ interface Prepared {
   plan: LaunchPlan;
   cgroup: SandboxCgroup | null;
   status: BubblewrapStatus;
+  workspaceAllowance: number;
+}
+
+/** The workspace cap, or the workspace's size at start if it is already bigger (it may not grow then). */
+async function workspaceAllowance(workspace: string, limits: SandboxLimits): Promise<number> {
+  const cap = limits.workspaceMb * MIB;
+  const quick = await treeUsage(workspace, cap);
+  if (quick.bytes <= cap) return cap;
+  return (await treeUsage(workspace)).bytes;
 }
 
 const SIGNAL_NAMES = new Map<number, string>(Object.entries(osConstants.signals).map(([name, n]) => [n, name]));
@@ -72,7 +81,7 @@ export class BubblewrapBackend implements SandboxBackend {
         openFiles: 'RLIMIT_NOFILE per process; a process seen at the cap is reported',
         cpuSeconds: 'RLIMIT_CPU per process; SIGXCPU is reported',
         workspaceMb: 'host-side monitor: disk usage walked every 0.5 s or more; the processes writing into it are stopped',
-        tmpMb: 'size of the tmpfs at /tmp, /root and /dev/shm (each)',
+        tmpMb: 'size of the tmpfs at /tmp, /root and /dev/shm (each); a full one is reported',
         wallSeconds: 'host timer: kills the whole sandbox',
       },
       network:
@@ -103,6 +112,7 @@ export class BubblewrapBackend implements SandboxBackend {
       if (typeof v !== 'string' || v.includes('\0')) throw new SandboxError('BAD_SPEC', `env.${k}: the value must be a string without NUL bytes`);
       env[k] = v;
     }
+    const allowance = await workspaceAllowance(workspace, limits);
     const cgroup = this.options.cgroups === false ? null : createSandboxCgroup(limits);
     const plan: LaunchPlan = {
       bwrapPath: status.path,
@@ -120,11 +130,11 @@ export class BubblewrapBackend implements SandboxBackend {
       files: runtimeFiles(),
       argv,
     };
-    return { plan, cgroup, status };
+    return { plan, cgroup, status, workspaceAllowance: allowance };
   }
 
   async run(spec: SandboxSpec, argv: string[], options: RunOptions = {}): Promise<RunResult> {
-    const { plan, cgroup } = await this.prepare(spec, 'run', argv);
+    const { plan, cgroup, workspaceAllowance: allowance } = await this.prepare(spec, 'run', argv);
     const started = performance.now();
     const maxChars = options.maxOutputChars ?? DEFAULT_RUN_OUTPUT_CHARS;
     const out = { stdout: new HeadTail(maxChars), stderr: new HeadTail(maxChars) };
@@ -158,6 +168,7 @@ export class BubblewrapBackend implements SandboxBackend {
             limits: plan.limits,
             workspace: plan.workspace,
             workdir: plan.workdir,
+            workspaceAllowance: allowance,
             cgroup,
             nprocEnforced: process.getuid?.() !== 0,
             onFire: (e: LimitFired) => {
@@ -233,8 +244,7 @@ export class BubblewrapBackend implements SandboxBackend {
     if (!cgroup && exitCode !== 0 && OUT_OF_MEMORY.test(stderrText.slice(-4096))) hit('memoryMb');
     // A command may end before the monitor's next walk: check the workspace once more.
     if (!limitsHit.includes('workspaceMb')) {
-      const cap = plan.limits.workspaceMb * 1024 * 1024;
-      if ((await treeUsage(plan.workspace, cap)).bytes > cap) hit('workspaceMb');
+      if ((await treeUsage(plan.workspace, allowance)).bytes > allowance) hit('workspaceMb');
     }
     if (events?.pidsMax) hit('processes');
     const truncated = { stdout: out.stdout.truncatedChars, stderr: out.stderr.truncatedChars };
@@ -255,10 +265,10 @@ export class BubblewrapBackend implements SandboxBackend {
   }
 
   async spawnPty(spec: SandboxSpec, argv: string[], size: { cols: number; rows: number }): Promise<PtyProcess> {
-    const { plan, cgroup } = await this.prepare(spec, 'pty', argv);
+    const { plan, cgroup, workspaceAllowance: allowance } = await this.prepare(spec, 'pty', argv);
     const { file, args } = launchCommand(plan);
     const term = pty.spawn(file, args, { name: plan.env.TERM ?? 'xterm-256color', cols: size.cols, rows: size.rows, cwd: '/', env: LAUNCHER_ENV });
-    return new SandboxPty(term, plan, cgroup);
+    return new SandboxPty(term, plan, cgroup, allowance);
   }
 }
 
@@ -282,6 +292,7 @@ class SandboxPty implements PtyProcess {
     private readonly term: pty.IPty,
     private readonly plan: LaunchPlan,
     private readonly cgroup: SandboxCgroup | null,
+    workspaceAllowance: number,
   ) {
     term.onData((data) => {
       this.lastDataAt = performance.now();
@@ -294,6 +305,7 @@ class SandboxPty implements PtyProcess {
       limits: plan.limits,
       workspace: plan.workspace,
       workdir: plan.workdir,
+      workspaceAllowance,
       cgroup,
       nprocEnforced: process.getuid?.() !== 0,
       onFire: (e) => this.fire(e),

@@ -15,14 +15,6 @@ export const MIB = 1024 * 1024;
 export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 export const DEFAULT_WORKDIR = '/app';
 
-/** /etc entries shared read-only with the sandbox: what programs need to run, nothing that identifies users or holds secrets. */
-export const ETC_ALLOWLIST = [
-  'alternatives', 'bash.bashrc', 'ca-certificates', 'ca-certificates.conf', 'debian_version', 'gai.conf', 'host.conf',
-  'inputrc', 'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'locale.alias', 'localtime', 'login.defs', 'magic', 'magic.mime',
-  'mime.types', 'nanorc', 'networks', 'nsswitch.conf', 'os-release', 'perl', 'profile', 'protocols', 'python3', 'rpc',
-  'services', 'shells', 'skel', 'ssl', 'terminfo', 'timezone', 'vim', 'xdg',
-];
-
 /** Top-level entries of merged-/usr systems (/bin -> usr/bin) mirrored as they are on the host. */
 const ROOT_LINKS = ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'];
 
@@ -131,9 +123,10 @@ export function bwrapArgs(plan: LaunchPlan): string[] {
   tmpfs('/run', 1, '0755');
   a.push('--dir', '/var', '--symlink', '../tmp', '/var/tmp');
 
-  // A minimal /etc: allowlisted entries of the host, read-only, and generated identity files.
-  for (const name of ETC_ALLOWLIST) a.push('--ro-bind-try', `/etc/${name}`, `/etc/${name}`);
-  for (const [inside, host] of Object.entries(plan.files.etc)) a.push('--ro-bind', host, inside);
+  // A minimal /etc (runtime-files.ts): generated identity files, copies of allowlisted host files, and
+  // allowlisted host directories bound on top, all read-only.
+  a.push('--ro-bind', plan.files.etcDir, '/etc');
+  for (const dir of plan.files.etcSubdirs) a.push('--ro-bind', dir, dir);
   if (plan.net) {
     try {
       a.push('--ro-bind', realpathSync('/etc/resolv.conf'), '/etc/resolv.conf');
@@ -144,6 +137,9 @@ export function bwrapArgs(plan: LaunchPlan): string[] {
 
   a.push('--bind', plan.workspace, plan.workdir);
   for (const m of plan.mounts) a.push(m.readOnly ? '--ro-bind' : '--bind', m.host, m.sandbox);
+  // The root and /dev are tmpfs without a size: once everything is in place, nothing more may be written
+  // there (only the capped tmpfs mounts, the workspace and writable mounts stay writable).
+  a.push('--remount-ro', '/dev', '--remount-ro', '/');
   a.push('--chdir', plan.workdir);
   a.push('--', plan.prlimitPath, ...prlimitArgs(plan), '--', ...plan.argv);
   return a;

@@ -27,6 +27,8 @@ export interface SandboxCgroup {
   /** Counters that tell which cap fired. */
   events(): { oomKills: number; pidsMax: number };
   memoryBytes(): number | null;
+  /** Tasks (processes and threads) in the group now, or null when unreadable. */
+  tasks(): number | null;
   /** Remove the group (after its processes are gone). */
   remove(): Promise<void>;
 }
@@ -197,6 +199,13 @@ export function createSandboxCgroup(limits: { memoryMb: number; processes: numbe
   return {
     procsFiles: dirs.map((d) => join(d, 'cgroup.procs')),
     events: () => ({ oomKills: counterIn(oomFile, 'oom_kill'), pidsMax: counterIn(join(pidsDir, 'pids.events'), 'max') }),
+    tasks: () => {
+      try {
+        return Number(readFileSync(join(pidsDir, 'pids.current'), 'utf8').trim());
+      } catch {
+        return null;
+      }
+    },
     memoryBytes: () => {
       try {
         return Number(readFileSync(usageFile, 'utf8').trim());

@@ -27,4 +27,5 @@ export { ContainerBackend, detectContainerEngine } from './container';
 export { DEFAULT_WORKDIR } from './bwrap-args';
 export { defaultProtectedPaths, checkWorkspace } from './workspace';
 export { watchedCount } from './monitor';
+export { readWorkspaceFile, writeWorkspaceFile, copyWorkspace, WorkspacePathError, type CopyReport } from './workspace-files';
 export type * from './types';

@@ -15,6 +15,7 @@
  */
 import type { SandboxCgroup } from './cgroups';
 import { describeLimit } from './limits';
+import { readdirSync, readFileSync, statfsSync } from 'node:fs';
 import { childrenIndex, descendants, killQuietly, memoryBytes, openFileCount, readProcessTable, writesUnder, type ProcInfo } from './proc';
 import type { LimitName, SandboxLimits } from './types';
 import { treeUsage } from './workspace-size';
@@ -25,8 +26,11 @@ export const MONITOR_TICK_MS = 250;
 const PINNED_TICKS = 3;
 /** Workspace walks are spaced by at least this, and by 20x the last walk's duration. */
 const MIN_WALK_INTERVAL_MS = 500;
-/** Open-file counts are sampled every this many ticks (reading every fd table costs more). */
-const FD_SAMPLE_TICKS = 4;
+/** The sandbox's size-capped tmpfs mounts, and how little room left counts as full. */
+const TMPFS_MOUNTS = ['/tmp', '/root', '/dev/shm'];
+const TMPFS_FULL_BYTES = 64 * 1024;
+/** Open-file counts (and, with a cgroup, the process list) are sampled every this many ticks. */
+const FD_SAMPLE_TICKS = 8;
 
 export interface LimitFired {
   limit: LimitName;
@@ -44,6 +48,11 @@ export interface MonitorTarget {
   /** Host path of the workspace (walked for its size) and where it appears inside (for open-file matching). */
   workspace: string;
   workdir: string;
+  /**
+   * Bytes the workspace may hold: the cap, or what it already held at start when that was more (a big
+   * workspace may be used as long as it does not grow).
+   */
+  workspaceAllowance: number;
   cgroup: SandboxCgroup | null;
   /** RLIMIT_NPROC is not enforced for the host's root user: then the monitor is the only process cap. */
   nprocEnforced: boolean;
@@ -59,7 +68,11 @@ interface Watched {
   nextWalkAt: number;
   workspaceFiredAt: number | null;
   openFilesReported: boolean;
+  forksRefusedReported: boolean;
   stopped: boolean;
+  /** Host pid of the sandbox's init (bwrap's pid 1), found on the first tick. */
+  initPid: number | null;
+  tmpFullReported: boolean;
 }
 
 const watched = new Set<Watched>();
@@ -68,7 +81,7 @@ let tickCount = 0;
 
 /** Start watching a sandbox; the returned function stops it (call it when the sandbox has ended). */
 export function watchSandbox(target: MonitorTarget): () => void {
-  const w: Watched = { target, pinnedTicks: 0, lastOom: 0, lastPidsMax: 0, walking: false, nextWalkAt: 0, workspaceFiredAt: null, openFilesReported: false, stopped: false };
+  const w: Watched = { target, pinnedTicks: 0, lastOom: 0, lastPidsMax: 0, walking: false, nextWalkAt: 0, workspaceFiredAt: null, openFilesReported: false, forksRefusedReported: false, stopped: false, initPid: null, tmpFullReported: false };
   watched.add(w);
   if (!timer) {
     timer = setInterval(tick, MONITOR_TICK_MS);
@@ -92,15 +105,57 @@ export function watchedCount(): number {
 function tick(): void {
   tickCount++;
   if (watched.size === 0) return;
-  const table = readProcessTable();
-  const index = childrenIndex(table);
+  // A full scan of the host's processes only to find the init of sandboxes started since the last tick;
+  // after that each sandbox is read through its own /proc (cost in proportion to the sandbox, not the host).
+  let table: Map<number, ProcInfo> | null = null;
+  for (const w of watched) {
+    if (w.initPid !== null) continue;
+    table ??= readProcessTable();
+    const children = [...table.values()].filter((p) => p.ppid === w.target.rootPid).sort((a, b) => a.startTicks - b.startTicks);
+    w.initPid = children[0]?.pid ?? null;
+  }
   for (const w of [...watched]) {
+    if (w.initPid === null) continue;
     try {
-      check(w, table, index);
+      check(w);
     } catch {
       // a process vanished mid-check: the next tick sees the new state
     }
   }
+}
+
+interface InnerProcess {
+  /** Pid inside the sandbox. */
+  pid: number;
+  threads: number;
+  comm: string;
+}
+
+/** The sandbox's processes as its own /proc lists them (reached through its init's root). */
+function innerProcesses(initPid: number): InnerProcess[] {
+  const base = `/proc/${initPid}/root/proc`;
+  const out: InnerProcess[] = [];
+  for (const name of readdirSync(base)) {
+    const c = name.charCodeAt(0);
+    if (c < 48 || c > 57) continue;
+    try {
+      const stat = readFileSync(`${base}/${name}/stat`, 'latin1');
+      const close = stat.lastIndexOf(')');
+      out.push({ pid: Number(name), threads: Number(stat.slice(close + 2).split(' ')[17]) || 1, comm: stat.slice(stat.indexOf('(') + 1, close) });
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
+function innerPath(initPid: number, pid: number, file: string): string {
+  return `/proc/${initPid}/root/proc/${pid}/${file}`;
+}
+
+function fullTree(w: Watched): { table: Map<number, ProcInfo>; all: number[]; spared: Set<number> } {
+  const table = readProcessTable();
+  return { table, ...sandboxTree(w, table, childrenIndex(table)) };
 }
 
 /** The sandbox's processes (not its outer bwrap) and the ones a pty stop must spare: bwrap's init and the shell. */
@@ -115,11 +170,14 @@ function sandboxTree(w: Watched, table: Map<number, ProcInfo>, index: Map<number
   return { all: tree, spared };
 }
 
-function check(w: Watched, table: Map<number, ProcInfo>, index: Map<number, number[]>): void {
+function check(w: Watched): void {
   const t = w.target;
-  if (!table.has(t.rootPid)) return;
-  const { all, spared } = sandboxTree(w, table, index);
-  const tasks = all.reduce((n, pid) => n + (table.get(pid)?.threads ?? 1), 0);
+  const initPid = w.initPid as number;
+  const cgroupTasks = t.cgroup?.tasks();
+  // Inner pids 1 and 2 are bwrap's init and the command (the shell): a pty stop spares them.
+  const inner = cgroupTasks === undefined || cgroupTasks === null || !t.cgroup || tickCount % FD_SAMPLE_TICKS === 0 ? innerProcesses(initPid) : null;
+  // With a cgroup, pids.current counts the outer bwrap too.
+  const tasks = cgroupTasks != null ? cgroupTasks - 1 : (inner ?? []).reduce((n, p) => n + p.threads, 0);
 
   // Processes: the cgroup's refusal counter, or a tree pinned at (or, without kernel enforcement, over) the cap.
   const events = t.cgroup?.events();
@@ -129,47 +187,73 @@ function check(w: Watched, table: Map<number, ProcInfo>, index: Map<number, numb
   w.pinnedTicks = atCap || refused ? w.pinnedTicks + 1 : 0;
   if ((!t.nprocEnforced && !t.cgroup && tasks > t.limits.processes) || w.pinnedTicks >= PINNED_TICKS) {
     w.pinnedTicks = 0;
-    return stop(w, 'processes', all, spared, `${describeLimit('processes', t.limits)} reached: a fork bomb or runaway spawning`);
+    w.forksRefusedReported = true;
+    const tree = fullTree(w);
+    return stop(w, 'processes', tree.all, tree.spared, `${describeLimit('processes', t.limits)} reached: a fork bomb or runaway spawning`);
+  }
+  if (refused && !w.forksRefusedReported) {
+    // The kernel refused forks at the cap: report it even if the spawning dies down by itself.
+    w.forksRefusedReported = true;
+    t.onFire({ limit: 'processes', action: 'none', killed: [], message: `${describeLimit('processes', t.limits)} reached: new processes were refused` });
   }
 
   // Memory: a cgroup OOM kill already happened; else the tree's sum against the cap.
   if (events && events.oomKills > w.lastOom) {
     w.lastOom = events.oomKills;
+    const message = `${describeLimit('memoryMb', t.limits)} exceeded: the kernel stopped the largest process`;
     // In `run` a command that lost a process to the OOM killer has failed: stop it all, as without cgroups.
-    if (t.mode === 'run') return stop(w, 'memoryMb', all, spared, `${describeLimit('memoryMb', t.limits)} exceeded: the kernel stopped the largest process`);
-    t.onFire({ limit: 'memoryMb', action: 'processes', killed: [], message: `${describeLimit('memoryMb', t.limits)} exceeded: the kernel stopped the largest process` });
-  } else if (!t.cgroup) {
-    let total = 0;
-    let largest = { pid: -1, bytes: -1 };
-    for (const pid of all) {
-      const bytes = memoryBytes(pid);
-      total += bytes;
-      if (!spared.has(pid) && bytes > largest.bytes) largest = { pid, bytes };
+    if (t.mode === 'run') {
+      const tree = fullTree(w);
+      return stop(w, 'memoryMb', tree.all, tree.spared, message);
     }
+    t.onFire({ limit: 'memoryMb', action: 'processes', killed: [], message });
+  } else if (!t.cgroup && inner) {
+    let total = 0;
+    for (const p of inner) total += memoryBytes(innerPath(initPid, p.pid, 'smaps_rollup'), innerPath(initPid, p.pid, 'statm'));
     if (total > t.limits.memoryMb * 1024 * 1024) {
+      const tree = fullTree(w);
+      let largest = { pid: -1, bytes: -1 };
+      for (const pid of tree.all) {
+        const bytes = memoryBytes(`/proc/${pid}/smaps_rollup`, `/proc/${pid}/statm`);
+        if (!tree.spared.has(pid) && bytes > largest.bytes) largest = { pid, bytes };
+      }
       const message = `${describeLimit('memoryMb', t.limits)} exceeded by the sandbox's processes together`;
-      if (t.mode === 'run' || largest.pid < 0) return stop(w, 'memoryMb', all, spared, message);
+      if (t.mode === 'run' || largest.pid < 0) return stop(w, 'memoryMb', tree.all, tree.spared, message);
       killQuietly(largest.pid);
-      t.onFire({ limit: 'memoryMb', action: 'processes', killed: [largest.pid], message: `${message}: stopped ${table.get(largest.pid)?.comm ?? 'a process'}` });
+      t.onFire({ limit: 'memoryMb', action: 'processes', killed: [largest.pid], message: `${message}: stopped ${tree.table.get(largest.pid)?.comm ?? 'a process'}` });
     }
   }
 
-  // Open files: report a process seen at the cap, once.
-  if (!w.openFilesReported && tickCount % FD_SAMPLE_TICKS === 0) {
-    for (const pid of all) {
-      if (openFileCount(pid) >= t.limits.openFiles - 1) {
+  // Open files: report a process seen at the cap, once (sampled: reading fd tables costs more).
+  if (!w.openFilesReported && tickCount % FD_SAMPLE_TICKS === 0 && inner) {
+    for (const p of inner) {
+      if (openFileCount(innerPath(initPid, p.pid, 'fd')) >= t.limits.openFiles - 1) {
         w.openFilesReported = true;
-        t.onFire({ limit: 'openFiles', action: 'none', killed: [], message: `${describeLimit('openFiles', t.limits)} reached by ${table.get(pid)?.comm ?? 'a process'}` });
+        t.onFire({ limit: 'openFiles', action: 'none', killed: [], message: `${describeLimit('openFiles', t.limits)} reached by ${p.comm}` });
         break;
       }
     }
+  }
+
+  // The tmpfs mounts: ENOSPC is all a program sees, so report a full one (once until it has room again).
+  if (tickCount % FD_SAMPLE_TICKS === 0) {
+    const full = TMPFS_MOUNTS.find((m) => {
+      try {
+        const st = statfsSync(`/proc/${initPid}/root${m}`);
+        return st.bavail * st.bsize < TMPFS_FULL_BYTES;
+      } catch {
+        return false;
+      }
+    });
+    if (full && !w.tmpFullReported) t.onFire({ limit: 'tmpMb', action: 'none', killed: [], message: `${describeLimit('tmpMb', t.limits)} reached: ${full} is full` });
+    w.tmpFullReported = full !== undefined;
   }
 
   // Workspace size: an asynchronous walk, spaced by its own cost.
   const now = performance.now();
   if (!w.walking && now >= w.nextWalkAt) {
     w.walking = true;
-    const cap = t.limits.workspaceMb * 1024 * 1024;
+    const cap = t.workspaceAllowance;
     treeUsage(t.workspace, cap)
       .then((usage) => {
         w.nextWalkAt = performance.now() + Math.max(MIN_WALK_INTERVAL_MS, usage.walkMs * 20);

@@ -67,26 +67,26 @@ export function descendants(root: number, index: Map<number, number[]>): number[
   return out;
 }
 
-/** Proportional set size in bytes (shared pages split among their users); falls back to RSS. */
-export function memoryBytes(pid: number): number {
+/** Proportional set size in bytes (shared pages split among their users) from smaps_rollup; falls back to RSS from statm. */
+export function memoryBytes(smapsRollup: string, statm: string): number {
   try {
-    const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'latin1');
+    const text = readFileSync(smapsRollup, 'latin1');
     const m = /^Pss:\s+(\d+) kB/m.exec(text);
     if (m) return Number(m[1]) * 1024;
   } catch {
     // fall through
   }
   try {
-    const statm = readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ');
-    return Number(statm[1]) * 4096;
+    return Number(readFileSync(statm, 'latin1').split(' ')[1]) * 4096;
   } catch {
     return 0;
   }
 }
 
-export function openFileCount(pid: number): number {
+/** Entries of a /proc/PID/fd directory. */
+export function openFileCount(fdDir: string): number {
   try {
-    return readdirSync(`/proc/${pid}/fd`).length;
+    return readdirSync(fdDir).length;
   } catch {
     return 0;
   }

@@ -78,7 +78,8 @@ export function checkMount(mount: Mount, index: number, protectedPaths: string[]
   if (!isAbsolute(mount.sandbox) || mount.sandbox.split('/').includes('..')) {
     throw new SandboxError('BAD_SPEC', `${field}.sandbox: '${mount.sandbox}' must be an absolute path without '..'`);
   }
-  if (['/', '/usr', '/proc', '/dev', '/etc'].includes(mount.sandbox.replace(/\/+$/, '') || '/')) {
+  const target = mount.sandbox.replace(/\/+$/, '') || '/';
+  if (['/', '/usr', '/proc', '/dev', '/etc', '/tmp', '/root', '/run'].includes(target) || target.startsWith('/etc/') || target.startsWith('/usr/') || target.startsWith('/proc/')) {
     throw new SandboxError('BAD_SPEC', `${field}.sandbox: '${mount.sandbox}' would replace a system directory of the sandbox`);
   }
   const abs = resolve(mount.host);

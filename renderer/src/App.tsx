@@ -4,7 +4,9 @@ import { PAGES, PAGE_TITLES, useNav, type Page } from './stores/nav';
 import { SystemPage } from './pages/SystemPage';
 import { RunsPage } from './pages/RunsPage';
 import { ModelsPage } from './pages/ModelsPage';
+import { TasksPage } from './pages/TasksPage';
 import { PlaceholderPage } from './pages/PlaceholderPage';
+import { ShellPage } from './pages/ShellPage';
 
 function PageView({ page }: { page: Page }) {
   switch (page) {
@@ -14,6 +16,10 @@ function PageView({ page }: { page: Page }) {
       return <RunsPage />;
     case 'models':
       return <ModelsPage />;
+    case 'tasks':
+      return <TasksPage />;
+    case 'shell':
+      return <ShellPage />;
     default:
       return <PlaceholderPage page={page} />;
   }

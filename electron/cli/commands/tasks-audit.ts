@@ -1,6 +1,7 @@
 /** `t1lab tasks audit PATH [--json]`: oracle, no-op and oracle-again runs per task; a progress bar; a summary table. */
 import type { Command } from 'commander';
 import { cpus } from 'node:os';
+import { resolve } from 'node:path';
 import type { AuditResult } from '../../ipc/common/schemas/tasks';
 import { auditTasks, invalidAudit, loadTaskSource } from '../../lab/tasks';
 import { UsageError, WorkFailed } from '../errors';
@@ -25,8 +26,9 @@ export function registerAudit(tasks: Command, io: Io): void {
     .option('--json', 'print JSON: [{id, oracle, noop, flaky, verdict, reason}]')
     .option('--concurrency <n>', 'tasks audited at once (default: half the cores, at least 1)')
     .option('--only <ids>', 'audit only these task ids (comma-separated)')
+    .option('--keep <dir>', "keep each run's workspace and verifier logs under DIR/<task id>/ (to debug a task)")
     .description('run each task\'s oracle, a no-op agent and the oracle again through the verifier; exits 1 unless every verdict is ok')
-    .action(async (path: string, opts: { json?: boolean; concurrency?: string; only?: string }) => {
+    .action(async (path: string, opts: { json?: boolean; concurrency?: string; only?: string; keep?: string }) => {
       const concurrency = opts.concurrency === undefined ? Math.max(1, Math.floor(cpus().length / 2)) : Number(opts.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError(`--concurrency: '${opts.concurrency}' is not a whole number from 1 to 64`);
       const source = await loadTaskSource(path);
@@ -42,6 +44,7 @@ export function registerAudit(tasks: Command, io: Io): void {
       const bar = progressBar(io, 'audit', chosen.length);
       const outcomes = await auditTasks(chosen, {
         concurrency,
+        keepDir: opts.keep ? resolve(opts.keep) : undefined,
         onProgress: (e) => bar.update(e.done, e.current ? `${e.current.id}: ${e.current.step}` : e.finished ? `${e.finished.result.id}: ${e.finished.result.verdict}` : ''),
       });
       bar.stop();

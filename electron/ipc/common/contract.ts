@@ -6,8 +6,10 @@ import { mergeContracts, type MethodInput, type MethodName, type MethodOutput, t
 import { systemContract } from './contracts/system';
 import { runsContract } from './contracts/runs';
 import { modelsContract } from './contracts/models';
+import { tasksContract } from './contracts/tasks';
+import { terminalContract } from './contracts/terminal';
 
-export const labContract = mergeContracts(systemContract, runsContract, modelsContract);
+export const labContract = mergeContracts(systemContract, runsContract, modelsContract, tasksContract, terminalContract);
 export type LabContract = typeof labContract;
 export type LabMethod = MethodName<LabContract>;
 export type LabEvent = EventName<LabContract>;

@@ -3,7 +3,7 @@
  * the oracle then the verifier (every assertion must pass); a no-op agent then the verifier (any assertion
  * that passes is trivially true); the oracle a second time (any assertion that changes is flaky).
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
@@ -20,6 +20,8 @@ import { prepareWorkspace, runOracle, type PhaseOptions } from './workspace';
 export interface AuditOptions extends PhaseOptions {
   /** Called as each step of a task starts ('oracle', 'verify oracle', 'no-op', ...). */
   onStep?: (step: string) => void;
+  /** Keep each run's workspace and verifier logs under KEEP/<task id>/ (for task authors). */
+  keepDir?: string;
 }
 
 /** The audit result plus what the runs showed, for the Tasks page. */
@@ -64,20 +66,23 @@ export async function auditTask(task: Task, options: AuditOptions = {}): Promise
 
   /** Prepare a fresh workspace, optionally run the oracle in it, then verify it. */
   const episode = async (label: string, withOracle: boolean): Promise<VerifierResult> => {
-    const workspace = join(root, `${++n}-${label.replace(/\W+/g, '-')}`);
+    const name = `${++n}-${label.replace(/\W+/g, '-')}`;
+    const workspace = options.keepDir ? join(options.keepDir, task.id, name) : join(root, name);
     options.onStep?.(`${label}: set-up`);
     await prepareWorkspace(task, workspace, options);
     if (withOracle) {
       options.onStep?.(`${label}: solution`);
       const step = await runOracle(task, workspace, options);
+      if (options.keepDir) await writeFile(`${workspace}.oracle.log`, `exit ${step.exitCode ?? step.signal}${step.timedOut ? ' (timed out)' : ''}\n--- stdout\n${step.stdout}\n--- stderr\n${step.stderr}\n`);
       const crashed = stepCrashed(step);
       if (crashed) throw new OracleFailed(`the oracle solution did not finish: ${crashed} (agent timeout ${task.agent.timeoutSec} s):\n${outputTail(step, 1500)}`);
     }
     options.onStep?.(`${label}: verifier`);
-    return runVerifier(task, workspace, options);
+    return runVerifier(task, workspace, { ...options, keepLogsDir: options.keepDir ? `${workspace}.verifier` : undefined });
   };
 
   try {
+    if (options.keepDir) await removeTree(join(options.keepDir, task.id));
     try {
       await assertRunnable(task);
     } catch (error) {
@@ -148,6 +153,8 @@ export interface AuditProgressEvent {
   total: number;
   current: { id: string; step: string } | null;
   finished: AuditOutcome | null;
+  /** Index in the `tasks` given of the task this event is about. */
+  index: number;
 }
 
 /** Audit many tasks, `concurrency` at a time, reporting progress; results in the order of `tasks`. */
@@ -160,11 +167,11 @@ export async function auditTasks(tasks: Task[], options: AuditOptions & { concur
     while (next < tasks.length) {
       const index = next++;
       const task = tasks[index] as Task;
-      options.onProgress?.({ done, total, current: { id: task.id, step: 'starting' }, finished: null });
-      const outcome = await auditTask(task, { ...options, onStep: (step) => options.onProgress?.({ done, total, current: { id: task.id, step }, finished: null }) });
+      options.onProgress?.({ done, total, current: { id: task.id, step: 'starting' }, finished: null, index });
+      const outcome = await auditTask(task, { ...options, onStep: (step) => options.onProgress?.({ done, total, current: { id: task.id, step }, finished: null, index }) });
       results[index] = outcome;
       done++;
-      options.onProgress?.({ done, total, current: null, finished: outcome });
+      options.onProgress?.({ done, total, current: null, finished: outcome, index });
     }
   };
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 1, tasks.length || 1));

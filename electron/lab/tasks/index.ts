@@ -22,5 +22,7 @@ export { runVerifier, SYSTEM_PYTHON, type VerifyOptions } from './verifier';
 export { VerifierResult, StepResult, verifyReport } from './results';
 export { auditTask, auditTasks, invalidAudit, differences, type AuditOutcome, type AuditOptions, type AuditProgressEvent } from './audit';
 export { snapshotWorkspace, removeTree, VERIFIER_PRIVATE_PATHS } from './snapshot';
-export { defaultSandbox, taskLimits, phaseSpec, assertRunnable, VERIFIER_TESTS_DIR, VERIFIER_LOGS_DIR } from './sandbox-spec';
+export { defaultSandbox, taskLimits, phaseSpec, agentSandboxSpec, assertRunnable, VERIFIER_TESTS_DIR, VERIFIER_LOGS_DIR } from './sandbox-spec';
 export { TaskReward } from './reports/reward-file';
+export { TaskLibrary, builtinExamplesDir, userTasksDir, EXAMPLES_LABEL, type LibrarySource } from './library';
+export { AuditStore } from './audit-store';

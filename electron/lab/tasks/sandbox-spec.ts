@@ -60,6 +60,14 @@ export function phaseSpec(task: Task, workspace: string, wallSeconds: number, ex
   };
 }
 
+/**
+ * The sandbox an agent works in for this task (the harness's pty shell, or a scripted agent's commands):
+ * the prepared workspace at the task's workdir, its environment, network and limits, its deadline.
+ */
+export function agentSandboxSpec(task: Task, workspace: string): SandboxSpec {
+  return phaseSpec(task, workspace, task.agent.timeoutSec);
+}
+
 /** Refuse early, with the fix, when a task cannot run here: it needs a container, or a command this machine lacks. */
 export async function assertRunnable(task: Task): Promise<void> {
   if (task.environment.runtime.kind === 'container') {

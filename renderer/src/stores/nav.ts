@@ -1,10 +1,10 @@
 /** Which page is shown; mirrored in the URL hash so reloads and links keep their place. */
 import { create } from 'zustand';
 
-export const PAGES = ['tasks', 'runs', 'training', 'models', 'system'] as const;
+export const PAGES = ['tasks', 'runs', 'training', 'models', 'shell', 'system'] as const;
 export type Page = (typeof PAGES)[number];
 
-export const PAGE_TITLES: Record<Page, string> = { tasks: 'Tasks', runs: 'Runs', training: 'Training', models: 'Models', system: 'System' };
+export const PAGE_TITLES: Record<Page, string> = { tasks: 'Tasks', runs: 'Runs', training: 'Training', models: 'Models', shell: 'Shell', system: 'System' };
 
 function pageFromHash(): Page {
   const name = location.hash.replace(/^#\/?/, '').split('/')[0] as Page;

@@ -137,6 +137,28 @@ export const TaskListing = z.object({
 });
 export type TaskListing = z.infer<typeof TaskListing>;
 
+
+
+/** An audit of one task as the app keeps it: the verdict plus what each run showed. */
+export const AuditReport = z.object({
+  source: z.string(),
+  result: AuditResult,
+  /** Per-assertion results of the oracle run, the no-op run and the second oracle run (null when not run). */
+  oracle: z.array(AssertionResult).nullable(),
+  noop: z.array(AssertionResult).nullable(),
+  oracleAgain: z.array(AssertionResult).nullable(),
+  durationMs: z.number(),
+  at: z.string(),
+});
+export type AuditReport = z.infer<typeof AuditReport>;
+
+export const TaskRef = z.object({
+  /** The library source label (TaskSummary.source). */
+  source: z.string().min(1).max(300),
+  id: z.string().min(1).max(200),
+});
+export type TaskRef = z.infer<typeof TaskRef>;
+
 /** Progress of an audit run, streamed while it works. */
 export const AuditProgress = z.object({
   auditId: z.string(),
@@ -145,6 +167,6 @@ export const AuditProgress = z.object({
   /** The task being audited now and its step, or null when finished. */
   current: z.object({ id: z.string(), step: z.string() }).nullable(),
   /** Set once per task as it finishes. */
-  result: AuditResult.nullable(),
+  report: AuditReport.nullable(),
 });
 export type AuditProgress = z.infer<typeof AuditProgress>;

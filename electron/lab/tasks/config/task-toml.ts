@@ -18,9 +18,13 @@ export const DEFAULT_WORKDIR = '/app';
 const seconds = z.number({ error: 'must be a number of seconds' }).positive('must be more than 0 seconds').max(86_400, 'must be at most a day (86400 s)');
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const envTable = z.record(
-  z.string().regex(ENV_NAME, 'is not a valid environment variable name'),
+  z.string().regex(ENV_NAME),
   z.union([z.string(), z.number(), z.boolean()]).transform(String),
-  { error: 'must be a table of NAME = "value"' },
+  // Only the wrong-type message is ours; key and value problems keep their own messages.
+  {
+    error: (issue) =>
+      issue.code === 'invalid_type' ? 'must be a table of NAME = "value"' : issue.code === 'invalid_key' ? 'is not a valid environment variable name' : undefined,
+  },
 );
 /** Sizes as Harbor writes them in `memory` / `storage`: "2G", "512M", "1024" (MiB). */
 const sizeString = z.string().regex(/^\s*\d+(\.\d+)?\s*([kKmMgGtT]i?[bB]?)?\s*$/, 'must be a size like "2G" or "512M"');

@@ -32,7 +32,7 @@ export type TaskYaml = z.infer<typeof TaskYaml>;
 export type YamlParse = { ok: true; value: TaskYaml } | { ok: false; syntax: string | null; issues: z.ZodError | null };
 
 export function parseTaskYaml(text: string): YamlParse {
-  const doc = parseDocument(text, { prettyErrors: false });
+  const doc = parseDocument(text);
   const first = doc.errors[0];
   if (first) {
     const pos = first.linePos?.[0];
@@ -56,7 +56,7 @@ export const SolutionYaml = z.array(
 export type SolutionYaml = z.infer<typeof SolutionYaml>;
 
 export function parseSolutionYaml(text: string): { ok: true; value: SolutionYaml } | { ok: false; reason: string } {
-  const doc = parseDocument(text, { prettyErrors: false });
+  const doc = parseDocument(text);
   const first = doc.errors[0];
   if (first) return { ok: false, reason: `malformed YAML: ${first.message.split('\n')[0]}` };
   const parsed = SolutionYaml.safeParse(doc.toJS());

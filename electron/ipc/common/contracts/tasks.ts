@@ -1,0 +1,29 @@
+/** The `tasks.*` methods: the task library (built-in examples and the user's tasks) and its audits. */
+import { z } from 'zod';
+import { defineContract, method } from '../define';
+import { AuditProgress, AuditReport, TaskDetail, TaskListing, TaskRef } from '../schemas/tasks';
+
+export const tasksContract = defineContract({
+  methods: {
+    'tasks.list': method(
+      z.object({ refresh: z.boolean().optional() }),
+      TaskListing,
+      'List the tasks of the library (built-in examples and $T1LAB_HOME/tasks) with their last audit.',
+    ),
+    'tasks.get': method(TaskRef, TaskDetail, "One task's instruction, declared assertions, oracle solution and files."),
+    'tasks.audit': method(
+      z.object({
+        tasks: z.array(TaskRef).min(1).max(5000),
+        /** Chosen by the caller so it can match `tasks.auditProgress` events to this call. */
+        auditId: z.string().min(1).max(100),
+        concurrency: z.number().int().min(1).max(16).optional(),
+      }),
+      z.object({ auditId: z.string(), reports: z.array(AuditReport) }),
+      'Audit tasks: oracle, no-op and oracle again through the verifier, in sandboxes. Streams tasks.auditProgress.',
+    ),
+    'tasks.audits': method(z.object({}), z.array(AuditReport), 'The last audit of every task on this machine.'),
+  },
+  events: {
+    'tasks.auditProgress': AuditProgress,
+  },
+});

@@ -1,0 +1,171 @@
+/**
+ * The UI's sandboxed terminals: each one a session in the pty host worker, owned by the connection that
+ * opened it (only it sees the bytes or may type), closed when that connection goes away. Output is relayed
+ * as it comes from the worker; the UI's acks travel back so the worker can pause a flooding shell.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LabError } from '../../ipc/common/errors';
+import type { LimitNameData, SandboxLimitsData, TerminalDefaults, TerminalInfo } from '../../ipc/common/schemas/terminal';
+import { ptyHostContract } from '../../workers/contracts/pty-host';
+import { DEFAULT_WORKDIR, defaultLimits } from '../../../native/sandbox/index';
+import type { HostContext } from '../host-context';
+import { sandboxErrorToLab } from '../sandbox/errors';
+
+/** An interactive shell has no wall-clock deadline unless the user sets one. */
+export function terminalDefaultLimits(overrides: Partial<SandboxLimitsData> = {}): SandboxLimitsData {
+  try {
+    return defaultLimits({ wallSeconds: 0, ...overrides });
+  } catch (error) {
+    throw sandboxErrorToLab(error);
+  }
+}
+
+interface Terminal {
+  info: TerminalInfo;
+  connectionId: string;
+  tempDir: string | null;
+}
+
+const tempDirs = new Set<string>();
+process.once('exit', () => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+export class TerminalService {
+  private readonly terminals = new Map<string, Terminal>();
+  private subscribed = false;
+
+  constructor(private readonly ctx: HostContext) {}
+
+  private worker() {
+    const w = this.ctx.workers.get('pty-host', ptyHostContract);
+    if (!this.subscribed) {
+      this.subscribed = true;
+      w.on('pty.data', ({ id, data }) => {
+        const t = this.terminals.get(id);
+        if (t) this.ctx.emitTo(t.connectionId, 'terminal.data', { id, data });
+      });
+      w.on('pty.exit', ({ id, exitCode, limit }) => this.exited(id, exitCode, limit));
+      w.on('pty.limit', ({ id, limit, message }) => {
+        const t = this.terminals.get(id);
+        if (t) this.ctx.emitTo(t.connectionId, 'terminal.limit', { id, limit, message });
+      });
+      w.onStatus((status) => {
+        // The worker died: its sessions are gone with it.
+        if (status.state === 'crashed' || status.state === 'failed') for (const id of this.terminals.keys()) this.exited(id, null, null);
+      });
+    }
+    return w;
+  }
+
+  private exited(id: string, exitCode: number | null, limit: LimitNameData | null): void {
+    const t = this.terminals.get(id);
+    if (!t || t.info.state === 'exited') return;
+    t.info = { ...t.info, state: 'exited', exit: { exitCode, limit } };
+    this.ctx.emitTo(t.connectionId, 'terminal.exit', { id, exitCode, limit });
+  }
+
+  private owned(id: string, connectionId: string): Terminal {
+    const t = this.terminals.get(id);
+    if (!t || t.connectionId !== connectionId) throw new LabError('NOT_FOUND', `no terminal '${id}' on this connection`);
+    return t;
+  }
+
+  async defaults(): Promise<TerminalDefaults> {
+    const limits = terminalDefaultLimits();
+    try {
+      const e = await this.worker().call('pty.enforcement', {}, { timeoutMs: 30_000 });
+      return {
+        limits,
+        sandbox: { backend: 'bubblewrap', version: e.version, ok: e.sandboxOk, hint: e.hint },
+        enforcement: { cgroup: e.cgroup, cgroupReason: e.cgroupReason, limits: e.limits, network: e.network },
+      };
+    } catch (error) {
+      return { limits, sandbox: { backend: 'bubblewrap', version: null, ok: false, hint: (error as Error).message }, enforcement: null };
+    }
+  }
+
+  async open(
+    input: { workspace?: string; net: boolean; limits: Partial<SandboxLimitsData>; cols: number; rows: number; record: boolean },
+    connectionId: string,
+  ): Promise<TerminalInfo> {
+    const limits = terminalDefaultLimits(input.limits);
+    const tempDir = input.workspace ? null : mkdtempSync(join(tmpdir(), 't1lab-terminal-'));
+    if (tempDir) tempDirs.add(tempDir);
+    const workspace = input.workspace ?? (tempDir as string);
+    let recordingPath: string | null = null;
+    if (input.record) {
+      const dir = join(this.ctx.dataDir, 'recordings');
+      mkdirSync(dir, { recursive: true });
+      recordingPath = join(dir, `terminal-${new Date().toISOString().replace(/[:.]/g, '-')}.cast`);
+    }
+    let opened: { id: string; pid: number };
+    try {
+      opened = await this.worker().call('pty.open', { workspace, net: input.net, limits, cols: input.cols, rows: input.rows, recordPath: recordingPath, stream: true });
+    } catch (error) {
+      if (tempDir) this.removeTemp(tempDir);
+      throw error;
+    }
+    const info: TerminalInfo = {
+      id: opened.id,
+      workspace,
+      workdir: DEFAULT_WORKDIR,
+      temporary: tempDir !== null,
+      net: input.net,
+      limits,
+      cols: input.cols,
+      rows: input.rows,
+      recordingPath,
+      openedAt: new Date().toISOString(),
+      state: 'running',
+      exit: null,
+    };
+    this.terminals.set(info.id, { info, connectionId, tempDir });
+    this.ctx.onDisconnect(connectionId, () => void this.close(info.id, connectionId).catch(() => {}));
+    return info;
+  }
+
+  async input(id: string, data: string, connectionId: string): Promise<null> {
+    const t = this.owned(id, connectionId);
+    if (t.info.state === 'running') await this.worker().call('pty.input', { id, data });
+    return null;
+  }
+
+  async resize(id: string, cols: number, rows: number, connectionId: string): Promise<null> {
+    const t = this.owned(id, connectionId);
+    t.info = { ...t.info, cols, rows };
+    if (t.info.state === 'running') await this.worker().call('pty.resize', { id, cols, rows });
+    return null;
+  }
+
+  async ack(id: string, chars: number, connectionId: string): Promise<null> {
+    const t = this.owned(id, connectionId);
+    if (t.info.state === 'running') await this.worker().call('pty.ack', { id, chars });
+    return null;
+  }
+
+  async close(id: string, connectionId: string): Promise<null> {
+    const t = this.terminals.get(id);
+    if (!t || t.connectionId !== connectionId) return null;
+    this.terminals.delete(id);
+    try {
+      await this.worker().call('pty.close', { id }, { timeoutMs: 10_000 });
+    } catch {
+      // the worker is gone: so is the session
+    } finally {
+      if (t.tempDir) this.removeTemp(t.tempDir);
+    }
+    return null;
+  }
+
+  list(connectionId: string): TerminalInfo[] {
+    return [...this.terminals.values()].filter((t) => t.connectionId === connectionId).map((t) => t.info);
+  }
+
+  private removeTemp(dir: string): void {
+    tempDirs.delete(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

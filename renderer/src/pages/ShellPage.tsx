@@ -1,0 +1,149 @@
+import '@xterm/xterm/css/xterm.css';
+import { useEffect, useRef } from 'react';
+import type { SandboxLimitsData } from '../../../electron/ipc/common/schemas/terminal';
+import { KeyValue } from '../components/KeyValue';
+import { useTerminal } from '../stores/terminal';
+
+const LIMIT_ROWS: [keyof SandboxLimitsData, string, (v: number) => string][] = [
+  ['memoryMb', 'memory', (v) => `${v} MiB`],
+  ['processes', 'processes', (v) => String(v)],
+  ['cpuSeconds', 'CPU time', (v) => `${v} s per process`],
+  ['fileSizeMb', 'file size', (v) => `${v} MiB`],
+  ['openFiles', 'open files', (v) => String(v)],
+  ['workspaceMb', 'workspace', (v) => `${v} MiB`],
+  ['tmpMb', '/tmp', (v) => `${v} MiB`],
+  ['wallSeconds', 'deadline', (v) => (v === 0 ? 'none' : `${v} s`)],
+];
+
+/** Terminal cell size in CSS pixels: xterm's own measurement when available, else a measured glyph. */
+function cellSize(host: HTMLElement): { width: number; height: number } {
+  const probe = document.createElement('span');
+  probe.style.cssText = 'position:absolute;visibility:hidden;font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:13px;line-height:normal;white-space:pre';
+  probe.textContent = 'W'.repeat(50);
+  host.appendChild(probe);
+  const rect = probe.getBoundingClientRect();
+  probe.remove();
+  return { width: rect.width / 50 || 8, height: rect.height || 17 };
+}
+
+function fit(box: HTMLElement): { cols: number; rows: number } {
+  const cell = cellSize(box);
+  const cols = Math.max(20, Math.min(400, Math.floor((box.clientWidth - 16) / cell.width)));
+  const rows = Math.max(5, Math.min(200, Math.floor((box.clientHeight - 8) / cell.height)));
+  return { cols, rows };
+}
+
+export function ShellPage() {
+  const { defaults, form, info, limitEvents, opening, error, element, loadDefaults, setForm, open, resize, close } = useTerminal();
+  const box = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    void loadDefaults();
+  }, [loadDefaults]);
+
+  // Attach the store's xterm element to this page, and keep its size fitted to the box.
+  useEffect(() => {
+    const host = box.current;
+    if (!host || !element) return;
+    host.appendChild(element);
+    const observer = new ResizeObserver(() => {
+      const size = fit(host);
+      resize(size.cols, size.rows);
+    });
+    observer.observe(host);
+    return () => {
+      observer.disconnect();
+      element.remove();
+    };
+  }, [element, resize]);
+
+  const limits = info?.limits ?? defaults?.limits;
+  const running = info?.state === 'running';
+  const onOpen = () => {
+    const size = box.current ? fit(box.current) : { cols: 120, rows: 32 };
+    void open(size);
+  };
+
+  return (
+    <section className="shell-page" data-testid="page-shell">
+      <form
+        className="toolbar shell-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          onOpen();
+        }}
+      >
+        <label>
+          workspace{' '}
+          <input aria-label="workspace" placeholder="empty: a fresh temporary folder" value={form.workspace} onChange={(e) => setForm({ workspace: e.target.value })} size={36} />
+        </label>
+        <label>
+          <input type="checkbox" aria-label="network" checked={form.net} onChange={(e) => setForm({ net: e.target.checked })} /> network
+        </label>
+        <label>
+          memory MiB <input aria-label="memory" inputMode="numeric" placeholder={String(defaults?.limits.memoryMb ?? '')} value={form.memoryMb} onChange={(e) => setForm({ memoryMb: e.target.value })} size={6} />
+        </label>
+        <label>
+          deadline s <input aria-label="deadline" inputMode="numeric" placeholder="none" value={form.wallSeconds} onChange={(e) => setForm({ wallSeconds: e.target.value })} size={6} />
+        </label>
+        <label>
+          <input type="checkbox" aria-label="record" checked={form.record} onChange={(e) => setForm({ record: e.target.checked })} /> record
+        </label>
+        <button type="submit" disabled={opening || defaults?.sandbox.ok === false}>
+          {opening ? 'Opening…' : info ? 'Open a new shell' : 'Open shell'}
+        </button>
+        {info && (
+          <button type="button" onClick={() => void close()}>
+            Close
+          </button>
+        )}
+      </form>
+      {defaults && !defaults.sandbox.ok && (
+        <div className="error" role="alert">
+          The sandbox does not work on this machine: {defaults.sandbox.hint}
+        </div>
+      )}
+      {error && (
+        <div className="error" role="alert" data-testid="shell-error">
+          {error}
+        </div>
+      )}
+      <div className="shell-body">
+        <div className="terminal-box" ref={box}>
+          {!info && <p className="muted terminal-empty">No shell open. Commands run in a bubblewrap sandbox: the workspace appears at /app, your home and the lab's data stay hidden.</p>}
+        </div>
+        <aside className="sandbox-panel" data-testid="sandbox-panel" aria-label="Sandbox">
+          <h2>Sandbox</h2>
+          <KeyValue
+            rows={[
+              ['state', info ? (running ? <span className="ok">running</span> : <span className="warn">{`exited (code ${info.exit?.exitCode ?? '—'}${info.exit?.limit ? `, ${info.exit.limit} limit` : ''})`}</span>) : 'not open'],
+              ['network', (info?.net ?? form.net) ? <span className="warn">on: host network shared</span> : <span className="ok">off: no network, no host loopback</span>],
+              ['workspace', info ? `${info.temporary ? 'temporary ' : ''}${info.workspace} → ${info.workdir}` : form.workspace || 'a fresh temporary folder'],
+              ['size', info ? `${info.cols}×${info.rows}` : '—'],
+              ...(info?.recordingPath ? [['recording', info.recordingPath] as [string, string]] : []),
+            ]}
+          />
+          <h2>Limits</h2>
+          {limits ? <KeyValue rows={LIMIT_ROWS.map(([key, label, show]) => [label, show(limits[key])])} /> : <p className="muted">Asking the host…</p>}
+          {defaults?.enforcement && (
+            <p className="muted small" title={defaults.enforcement.cgroupReason}>
+              {defaults.enforcement.cgroup === 'none' ? 'Enforced with rlimits and a host-side monitor (no cgroups here).' : `Memory and processes capped by a ${defaults.enforcement.cgroup} group.`}
+            </p>
+          )}
+          {limitEvents.length > 0 && (
+            <>
+              <h2>Limits that fired</h2>
+              <ul className="limit-events" data-testid="limit-events">
+                {limitEvents.map((e) => (
+                  <li key={e.at + e.limit}>
+                    <strong>{e.limit}</strong>: {e.message}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </aside>
+      </div>
+    </section>
+  );
+}

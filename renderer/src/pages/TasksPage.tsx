@@ -1,0 +1,254 @@
+import { useEffect, useMemo } from 'react';
+import type { AssertionResult, AuditReport, AuditVerdict, TaskDetail, TaskSummary } from '../../../electron/ipc/common/schemas/tasks';
+import { KeyValue } from '../components/KeyValue';
+import { matches, NOT_AUDITED, refKey, useTasks, type TaskFilters } from '../stores/tasks';
+
+const VERDICTS: AuditVerdict[] = ['ok', 'broken-oracle', 'trivial', 'flaky', 'no-oracle', 'invalid', 'error'];
+
+function uniq(values: string[]): string[] {
+  return [...new Set(values)].sort();
+}
+
+function VerdictBadge({ verdict }: { verdict: AuditVerdict | null }) {
+  if (!verdict) return <span className="badge muted">{NOT_AUDITED}</span>;
+  return <span className={`badge verdict-${verdict}`}>{verdict}</span>;
+}
+
+function FilterSelect({ label, name, options }: { label: string; name: keyof TaskFilters; options: string[] }) {
+  const { filters, setFilter } = useTasks();
+  return (
+    <label className="filter">
+      {label}
+      <select aria-label={label} value={filters[name]} onChange={(e) => setFilter(name, e.target.value)}>
+        <option value="">all</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function AssertionTable({ title, rows }: { title: string; rows: AssertionResult[] | null }) {
+  if (!rows) return null;
+  return (
+    <div className="assertion-results">
+      <h4>{title}</h4>
+      <table className="grid">
+        <tbody>
+          {rows.map((a, i) => (
+            <tr key={`${a.name}-${i}`}>
+              <td className={a.status === 'passed' ? 'ok' : a.status === 'error' ? 'bad' : 'warn'}>{a.status}</td>
+              <td>{a.name}</td>
+              <td className="muted message">{a.message.split('\n')[0]}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function AuditResultView({ report }: { report: AuditReport }) {
+  const r = report.result;
+  const count = (c: { passed: number; total: number } | null) => (c ? `${c.passed}/${c.total} passed` : '—');
+  return (
+    <div className="audit-result" data-testid="audit-result">
+      <KeyValue
+        rows={[
+          ['verdict', <VerdictBadge verdict={r.verdict} />],
+          ['reason', r.reason],
+          ['oracle', count(r.oracle)],
+          ['no-op agent', count(r.noop)],
+          ['flaky', r.flaky ? 'yes' : 'no'],
+          ['audited', `${new Date(report.at).toLocaleString()} (${(report.durationMs / 1000).toFixed(1)} s)`],
+        ]}
+      />
+      <AssertionTable title="Oracle run" rows={report.oracle} />
+      <AssertionTable title="No-op run" rows={report.noop} />
+    </div>
+  );
+}
+
+function Detail({ detail, report }: { detail: TaskDetail; report: AuditReport | null }) {
+  const { audit, runAudit, cancelAudit, auditError } = useTasks();
+  const auditingThis = audit && audit.current?.id === detail.id;
+  return (
+    <section className="task-detail" data-testid="task-detail">
+      <h2>{detail.id}</h2>
+      <KeyValue
+        rows={[
+          ['category', detail.category],
+          ['difficulty', detail.difficulty ?? 'unknown'],
+          ['source', `${detail.source} (${detail.layout === 'tb1' ? 'Terminal-Bench 1 layout' : 'Harbor layout'})`],
+          ['runtime', detail.runtime.kind === 'sandbox' ? 'sandbox' : `container — ${detail.runtime.reason}`],
+          ['verifier', detail.verifiers.join(' + ')],
+          ['timeouts', `agent ${detail.agentTimeoutSec} s, verifier ${detail.verifierTimeoutSec} s`],
+          ['tags', detail.tags.join(', ') || '—'],
+        ]}
+      />
+      <div className="toolbar">
+        <button onClick={() => void runAudit([{ source: detail.source, id: detail.id }])} disabled={!!audit}>
+          {auditingThis ? 'Auditing…' : 'Run audit'}
+        </button>
+        {audit && (
+          <button onClick={cancelAudit} className="secondary">
+            Cancel
+          </button>
+        )}
+        {audit?.current && <span className="muted">{`${audit.current.id}: ${audit.current.step}`}</span>}
+      </div>
+      {auditError && (
+        <div className="error" role="alert">
+          {auditError}
+        </div>
+      )}
+      {report && <AuditResultView report={report} />}
+      {detail.warnings.length > 0 && (
+        <ul className="warnings">
+          {detail.warnings.map((w, i) => (
+            <li key={i} className="warn">{`${w.file}${w.field ? `: ${w.field}` : ''}: ${w.reason}`}</li>
+          ))}
+        </ul>
+      )}
+      <h3>Instruction</h3>
+      <pre className="instruction" data-testid="instruction">
+        {detail.instruction}
+      </pre>
+      <h3>{`Verifier assertions (${detail.assertions.length})`}</h3>
+      <ul className="assertions" data-testid="assertions">
+        {detail.assertions.map((a) => (
+          <li key={`${a.kind}-${a.name}`}>
+            <details>
+              <summary>
+                <span className="badge">{a.kind}</span> {a.name}
+              </summary>
+              <pre>{a.detail}</pre>
+            </details>
+          </li>
+        ))}
+      </ul>
+      <h3>Oracle solution</h3>
+      {detail.solution ? (
+        <pre className="solution" data-testid="solution">
+          {detail.solution}
+        </pre>
+      ) : (
+        <p className="muted">This task has no oracle solution.</p>
+      )}
+      <details>
+        <summary>{`Files (${detail.files.length})`}</summary>
+        <ul className="files">
+          {detail.files.map((f) => (
+            <li key={f.path}>
+              {f.path} <span className="muted">{f.bytes} B</span>
+            </li>
+          ))}
+        </ul>
+      </details>
+    </section>
+  );
+}
+
+export function TasksPage() {
+  const { listing, loading, error, filters, setFilter, selected, select, detail, detailError, reports, audit, runAudit, load } = useTasks();
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const tasks = listing?.tasks ?? [];
+  const shown = useMemo(() => tasks.filter((t) => matches(t, filters, reports)), [tasks, filters, reports]);
+  const verdictOf = (t: TaskSummary) => reports[refKey(t)]?.result.verdict ?? t.audit?.verdict ?? null;
+  const selectedReport = selected ? (reports[refKey(selected)] ?? null) : null;
+
+  return (
+    <section data-testid="page-tasks" className="tasks-page">
+      <div className="toolbar filters">
+        <FilterSelect label="Category" name="category" options={uniq(tasks.map((t) => t.category))} />
+        <FilterSelect label="Difficulty" name="difficulty" options={uniq(tasks.map((t) => t.difficulty ?? 'unknown'))} />
+        <FilterSelect label="Source" name="source" options={uniq(tasks.map((t) => t.source))} />
+        <FilterSelect label="Audit verdict" name="verdict" options={[...VERDICTS, NOT_AUDITED]} />
+        <input aria-label="Search" placeholder="search id, title, tags" value={filters.text} onChange={(e) => setFilter('text', e.target.value)} />
+        <button onClick={() => void load(true)} disabled={loading}>
+          {loading ? 'Loading…' : 'Reload'}
+        </button>
+        <button onClick={() => void runAudit(shown.map((t) => ({ source: t.source, id: t.id })))} disabled={!!audit || shown.length === 0}>
+          {`Audit ${shown.length} shown`}
+        </button>
+      </div>
+      {audit && (
+        <div className="progress" data-testid="audit-progress">
+          <progress max={audit.total} value={audit.done} />
+          <span>{`${audit.done}/${audit.total}${audit.current ? ` — ${audit.current.id}: ${audit.current.step}` : ''}`}</span>
+        </div>
+      )}
+      {error && (
+        <div className="error" role="alert">
+          {error}
+        </div>
+      )}
+      <div className="tasks-split">
+        <div className="tasks-list">
+          <p className="muted" data-testid="task-count">{`${shown.length} of ${tasks.length} tasks`}</p>
+          <table className="grid selectable" data-testid="task-table">
+            <thead>
+              <tr>
+                <th>task</th>
+                <th>category</th>
+                <th>difficulty</th>
+                <th>source</th>
+                <th>audit</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((t) => (
+                <tr
+                  key={refKey(t)}
+                  className={selected && refKey(selected) === refKey(t) ? 'selected' : ''}
+                  onClick={() => void select({ source: t.source, id: t.id })}
+                  data-task={t.id}
+                >
+                  <td title={t.title}>{t.id}</td>
+                  <td>{t.category}</td>
+                  <td>{t.difficulty ?? '—'}</td>
+                  <td>{t.source}</td>
+                  <td>
+                    <VerdictBadge verdict={verdictOf(t)} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {listing && listing.invalid.length > 0 && (
+            <details className="invalid-tasks">
+              <summary className="warn">{`${listing.invalid.length} task(s) could not be loaded`}</summary>
+              <ul>
+                {listing.invalid.map((bad) => (
+                  <li key={`${bad.source}/${bad.id}`}>
+                    <strong>{`${bad.source}/${bad.id}`}</strong>
+                    <ul>
+                      {bad.problems.map((p, i) => (
+                        <li key={i}>{`${p.file}${p.field ? `: ${p.field}` : ''}: ${p.reason}`}</li>
+                      ))}
+                    </ul>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </div>
+        <div className="tasks-detail-pane">
+          {!selected && <p className="muted">Select a task to read its instruction, assertions and oracle solution.</p>}
+          {detailError && (
+            <div className="error" role="alert">
+              {detailError}
+            </div>
+          )}
+          {detail && <Detail detail={detail} report={selectedReport} />}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,178 @@
+/** ShellSession against a real sandboxed bash on a real pty. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createShellSession, SessionBusyError, type SandboxShellSession } from '../../../native/pty/index';
+import { backend, leftoverSandboxes, monitorIdle, specFor } from '../../helpers/sandbox';
+import { makeTempDir } from '../../helpers/tmp';
+
+const ws = makeTempDir('t1lab-session-');
+const out = makeTempDir('t1lab-session-out-');
+let session: SandboxShellSession;
+
+beforeAll(async () => {
+  session = await createShellSession({ backend, spec: specFor(ws.path, { wallSeconds: 0 }), cols: 100, rows: 30, recordPath: join(out.path, 'session.cast') });
+  await session.ready();
+});
+afterAll(async () => {
+  await session.close();
+  ws.remove();
+  out.remove();
+  expect(leftoverSandboxes()).toEqual([]);
+  expect(monitorIdle()).toBe(true);
+});
+afterEach(async () => {
+  // Each test leaves the shell at a prompt for the next.
+  if (session.busy) {
+    session.sendKeys([{ key: 'C-c' }]);
+    await waitFor(() => !session.busy);
+  }
+  session.readNew();
+});
+
+/** Read until the accumulated transcript matches (each readNew consumes what it returns). */
+async function readUntil(pattern: RegExp, ms = 10_000): Promise<string> {
+  let text = '';
+  await waitFor(() => pattern.test((text += session.readNew().output)), ms);
+  return text;
+}
+
+async function waitFor(cond: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('shell session', () => {
+  it('runs a command and returns its output and exit code, without the command line or markers', async () => {
+    const r = await session.run('echo hello; ls /app; false');
+    expect(r).toMatchObject({ output: 'hello\n', exitCode: 1, timedOut: false, truncatedChars: 0 });
+    expect(r.output).not.toContain('\x1b');
+    expect(r.output).not.toContain('6973');
+  });
+
+  it('returns output without a trailing newline, and keeps state between commands', async () => {
+    await session.run('cd /tmp && export GREETING=hi');
+    const r = await session.run('printf "%s in %s" "$GREETING" "$PWD"');
+    expect(r).toMatchObject({ output: 'hi in /tmp', exitCode: 0 });
+    await session.run('cd /app');
+  });
+
+  it('runs a multi-line script pasted at once, with tabs, heredocs and the last status', async () => {
+    const r = await session.run('for i in 1 2; do\n\techo "line $i"\ndone\ncat <<EOF\nheredoc\nEOF\n(exit 4)');
+    expect(r).toMatchObject({ output: 'line 1\nline 2\nheredoc\n', exitCode: 4 });
+  });
+
+  it('never loses the output of a fast command (many in a row)', async () => {
+    for (let i = 0; i < 30; i++) {
+      const r = await session.run(`echo fast-${i}`);
+      expect(r.output).toBe(`fast-${i}\n`);
+    }
+  });
+
+  it('gives up after the timeout with the partial output and leaves the command running for C-c', async () => {
+    const r = await session.run('echo started; sleep 30; echo never', { timeoutMs: 800 });
+    expect(r).toMatchObject({ timedOut: true, exitCode: null, output: 'started\n' });
+    expect(session.busy).toBe(true);
+    await expect(session.run('echo no')).rejects.toBeInstanceOf(SessionBusyError);
+    session.sendKeys([{ key: 'C-c' }]);
+    await waitFor(() => !session.busy);
+    expect(session.readNew().output).toContain('^C');
+    const after = await session.run('echo $?');
+    expect(after.output).toBe('130\n');
+  });
+
+  it('reads what typed keys produced since the last read', async () => {
+    session.readNew();
+    session.sendKeys(['echo typed', { key: 'Enter' }]);
+    const text = await readUntil(/typed\nroot@sandbox:\/app#$/);
+    expect(text).toBe('echo typed\ntyped\nroot@sandbox:/app#');
+    expect(session.readNew().output).toBe('');
+  });
+
+  it('caps long output, keeping head and tail and saying what was cut', async () => {
+    const r = await session.run('seq 1 20000', { maxOutputChars: 200 });
+    expect(r.exitCode).toBe(0);
+    expect(r.output.startsWith('1\n2\n3\n')).toBe(true);
+    expect(r.output.endsWith('19999\n20000\n')).toBe(true);
+    expect(r.truncatedChars).toBeGreaterThan(100_000);
+    expect(r.output).toContain(`[... ${r.truncatedChars} chars cut ...]`);
+  });
+
+  it('collapses carriage-return progress into its last state', async () => {
+    const r = await session.run('for i in 1 2 3 4; do printf "\\r%d/4" $i; done; echo');
+    expect(r.output).toBe('4/4\n');
+  });
+
+  it('snapshots the screen, and sees full-screen programs in the alternate buffer', async () => {
+    await session.run('clear; echo on-screen');
+    await session.flushed();
+    const s = session.screen();
+    expect(s.cols).toBe(100);
+    expect(s.rows).toBe(30);
+    expect(s.lines[0]).toBe('on-screen');
+    expect(s.lines.join('\n')).not.toMatch(/6973/);
+    session.sendKeys(['seq 1 500 | less', { key: 'Enter' }]);
+    await waitFor(() => session.alternateScreen);
+    await new Promise((r) => setTimeout(r, 200));
+    await session.flushed();
+    expect(session.screen().lines[0]).toBe('1');
+    session.sendKeys(['q']);
+    await waitFor(() => !session.alternateScreen && !session.busy);
+  });
+
+  it('resizes the terminal the shell sees', async () => {
+    session.resize(120, 33);
+    const r = await session.run('stty size');
+    expect(r.output).toBe('33 120\n');
+    expect(session.screen().cols).toBe(120);
+  });
+
+  it('sends named keys: Up recalls history, Tab completes', async () => {
+    await session.run('echo recall-me');
+    session.readNew();
+    session.sendKeys([{ key: 'Up' }, { key: 'Enter' }]);
+    expect(await readUntil(/recall-me\nrecall-me\n/)).toContain('echo recall-me\nrecall-me\n');
+    await session.run('touch /app/unique-file-name.txt');
+    session.sendKeys(['ls /app/unique-fi', { key: 'Tab' }, { key: 'Enter' }]);
+    expect(await readUntil(/\n\/app\/unique-file-name\.txt\n/)).toContain('ls /app/unique-file-name.txt\n');
+  });
+
+  it('does not leak the marker nonce to child processes', async () => {
+    const r = await session.run('env | grep -c T1LAB_MARK || true');
+    expect(r.output).toBe('0\n');
+  });
+});
+
+describe('session lifecycle and recording', () => {
+  it('reports the exit of the shell and ends a pending run with it', async () => {
+    const s = await createShellSession({ backend, spec: specFor(ws.path) });
+    const exited = new Promise<{ exitCode: number | null }>((resolve) => s.onExit(resolve));
+    const r = await s.run('exit 7');
+    expect(r.exitCode).toBe(7);
+    expect((await exited).exitCode).toBe(7);
+    await s.close();
+  });
+
+  it('writes an asciicast v2 recording that asciinema accepts, without markers', async () => {
+    const s = await createShellSession({ backend, spec: specFor(ws.path), recordPath: join(out.path, 'rec.cast'), cols: 80, rows: 24 });
+    await s.run('echo recorded-text');
+    s.resize(90, 25);
+    await s.close();
+    const lines = readFileSync(join(out.path, 'rec.cast'), 'utf8').trim().split('\n');
+    const header = JSON.parse(lines[0] as string) as { version: number; width: number; height: number };
+    expect(header).toMatchObject({ version: 2, width: 80, height: 24 });
+    const events = lines.slice(1).map((l) => JSON.parse(l) as [number, string, string]);
+    expect(events.some((e) => e[1] === 'o' && e[2].includes('recorded-text'))).toBe(true);
+    expect(events.some((e) => e[1] === 'r' && e[2] === '90x25')).toBe(true);
+    expect(events.every((e, i) => i === 0 || e[0] >= (events[i - 1] as [number, string, string])[0])).toBe(true);
+    expect(lines.join('\n')).not.toMatch(/6973/);
+    // asciinema needs a terminal: `script` gives it one, and we read what it replays.
+    const player = spawnSync('script', ['-qec', `asciinema cat ${join(out.path, 'rec.cast')}`, '/dev/null'], { encoding: 'utf8', timeout: 20_000 });
+    expect(player.status).toBe(0);
+    expect(player.stdout).toContain('recorded-text');
+  });
+});
