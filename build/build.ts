@@ -18,6 +18,8 @@ const nodeEntries = {
   cli: 'electron/cli/t1lab.ts',
   main: 'electron/main/index.ts',
   'worker-probe': 'electron/workers/probe.ts',
+  'worker-eval': 'electron/workers/eval.ts',
+  'worker-policy': 'electron/workers/policy.ts',
   'worker-pty-host': 'electron/workers/pty-host.ts',
 };
 

@@ -7,9 +7,12 @@ import { appVersion } from '../lab/app-paths';
 import { registerDoctor } from './commands/doctor';
 import { registerSandbox } from './commands/sandbox';
 import { registerServe } from './commands/serve';
+import { registerRun } from './commands/run';
+import { registerEval } from './commands/eval';
 import { registerTasks } from './commands/tasks';
 import { registerVerify } from './commands/verify';
 import { ExitStatus, UsageError, WorkFailed } from './errors';
+import { registerModel } from './commands/model';
 import { processIo, type Io } from './output';
 
 export function buildProgram(io: Io): Command {
@@ -21,8 +24,11 @@ export function buildProgram(io: Io): Command {
     .configureOutput({ writeOut: io.out, writeErr: io.err });
   registerDoctor(program, io);
   registerServe(program, io);
+  registerRun(program, io);
+  registerEval(program, io);
   registerTasks(program, io);
   registerVerify(program, io);
+  registerModel(program, io);
   registerSandbox(program, io);
   return program;
 }

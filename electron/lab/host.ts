@@ -9,6 +9,8 @@ import type { Disposable, Peer, ServerConnection } from '../ipc/common/transport
 import type { WorkerLauncher } from '../workers/launcher';
 import type { HostContext } from './host-context';
 import { systemHandlers } from './system/handlers';
+import { runsHandlers } from './runs/handlers';
+import { modelsHandlers } from './models/handlers';
 import { tasksHandlers } from './tasks/handlers';
 import { terminalHandlers } from './terminal/handlers';
 import { WorkerRegistry } from './workers';
@@ -68,6 +70,8 @@ export function createLabHost(options: LabHostOptions): LabHost {
 
   const handlers: Handlers<LabContract> = {
     ...systemHandlers(ctx),
+    ...runsHandlers(ctx),
+    ...modelsHandlers(ctx),
     ...tasksHandlers(ctx),
     ...terminalHandlers(ctx),
   };

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type WorkerName = 'pty-host' | 'policy' | 'trainer' | 'probe';
+export type WorkerName = 'pty-host' | 'policy' | 'trainer' | 'probe' | 'eval';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fromSource = import.meta.url.endsWith('.ts');

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { getLabApi, onConnectionState, type ConnectionState } from './lab/api';
 import { PAGES, PAGE_TITLES, useNav, type Page } from './stores/nav';
 import { SystemPage } from './pages/SystemPage';
+import { RunsPage } from './pages/RunsPage';
+import { ModelsPage } from './pages/ModelsPage';
 import { TasksPage } from './pages/TasksPage';
 import { PlaceholderPage } from './pages/PlaceholderPage';
 import { ShellPage } from './pages/ShellPage';
@@ -10,6 +12,10 @@ function PageView({ page }: { page: Page }) {
   switch (page) {
     case 'system':
       return <SystemPage />;
+    case 'runs':
+      return <RunsPage />;
+    case 'models':
+      return <ModelsPage />;
     case 'tasks':
       return <TasksPage />;
     case 'shell':

@@ -4,10 +4,12 @@
  */
 import { mergeContracts, type MethodInput, type MethodName, type MethodOutput, type EventName, type EventPayload } from './define';
 import { systemContract } from './contracts/system';
+import { runsContract } from './contracts/runs';
+import { modelsContract } from './contracts/models';
 import { tasksContract } from './contracts/tasks';
 import { terminalContract } from './contracts/terminal';
 
-export const labContract = mergeContracts(systemContract, tasksContract, terminalContract);
+export const labContract = mergeContracts(systemContract, runsContract, modelsContract, tasksContract, terminalContract);
 export type LabContract = typeof labContract;
 export type LabMethod = MethodName<LabContract>;
 export type LabEvent = EventName<LabContract>;

@@ -1,0 +1,33 @@
+/**
+ * `oracle`: the task's reference solution, run through the harness as one tool call per top-level command,
+ * then `submit`. Observations are real (the commands run in the episode's shell), so oracle trajectories are
+ * SFT data in exactly the format the policy will be trained to produce.
+ */
+import { LabError } from '../../ipc/common/errors';
+import type { ProtocolName } from '../../ipc/common/schemas/trajectory';
+import { PolicyError, ZERO_USAGE, type Policy, type PolicyEpisode } from './types';
+
+export function createOraclePolicy(options: { protocol?: ProtocolName } = {}): Policy {
+  const protocol = options.protocol ?? 'hermes';
+  if (protocol === 'terminus') throw new LabError('INVALID_PARAMS', 'the oracle runs commands to completion: use --protocol hermes or tools (Terminus-2 only sends keystrokes)');
+  return {
+    id: 'oracle',
+    protocol,
+    model: null,
+    contextWindow: null,
+    maxCompletionTokens: 0,
+    async startEpisode(info): Promise<PolicyEpisode> {
+      const commands = info.solutionCommands;
+      if (!commands) throw new PolicyError(`task ${info.taskId} has no reference solution for the oracle`);
+      let next = 0;
+      return {
+        async turn(request) {
+          const command = commands[next++];
+          const action = command === undefined ? ({ tool: 'submit' } as const) : ({ tool: 'bash', command, timeoutSec: info.agentTimeoutSec } as const);
+          return { ...info.protocol.writeAction(action, `call_${request.turn}`), usage: ZERO_USAGE, costUsd: null, finishReason: 'scripted' };
+        },
+      };
+    },
+    async close() {},
+  };
+}

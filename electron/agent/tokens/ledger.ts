@@ -1,0 +1,326 @@
+/**
+ * The TITO token ledger of one episode: the exact ids of every segment (prompt, sampled, observation,
+ * template) with its loss mask. Sampled ids are appended verbatim; everything else is tokenized alone, as it
+ * arrives. Before each turn the ledger is brought up to the fresh rendering of the conversation and compared
+ * with a fresh tokenization of it:
+ *  - CLEAN: the ledger's ids equal the fresh tokenization (it extends);
+ *  - REPAIR: a short divergence at the boundary of the last response (a BPE merge across the boundary, a
+ *    template that renders the end of a turn differently): the divergent span is replaced by the fresh ids,
+ *    masked out of the loss;
+ *  - FORK: anything else (a context cut, a template that rewrites history): the sample is closed as it was and
+ *    a new training sample starts from the fresh tokenization.
+ * Invariant after every check: the ids the policy continues from equal the fresh tokenization, and every
+ * loss-masked-in id is one the policy sampled. `lossDrift` counts violations (must stay 0).
+ */
+import type { LedgerCheck, LedgerCounters, LedgerSample, SampledTokens, SegmentKind } from '../../ipc/common/schemas/trajectory';
+import type { TokenCodec } from './codec';
+
+interface Segment {
+  kind: SegmentKind;
+  ids: number[];
+  text: string;
+  logprobs?: number[];
+  routing?: number[][][];
+}
+
+export interface LedgerOptions {
+  /** Longest divergence (tokens, each side) that is repaired rather than forked. */
+  repairWindow?: number;
+}
+
+export const DEFAULT_REPAIR_WINDOW = 16;
+
+function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+function firstDifference(a: readonly number[], b: readonly number[]): number | null {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
+  return a.length === b.length ? null : n;
+}
+
+function commonSuffix(a: readonly number[], b: readonly number[], limit: number): number {
+  let s = 0;
+  while (s < limit && a[a.length - 1 - s] === b[b.length - 1 - s]) s++;
+  return s;
+}
+
+export class TokenLedger {
+  private segments: Segment[] = [];
+  private readonly closed: LedgerSample[] = [];
+  private readonly window: number;
+  readonly counters: LedgerCounters = { clean: 0, repair: 0, fork: 0, maskedSampled: 0, lossDrift: 0 };
+
+  constructor(
+    private readonly codec: TokenCodec,
+    options: LedgerOptions = {},
+  ) {
+    this.window = options.repairWindow ?? DEFAULT_REPAIR_WINDOW;
+  }
+
+  /** Flat ids and text of the segments, rebuilt only after a change (the conversation grows to 100k+ tokens). */
+  private flat: { ids: number[]; text: string } | null = null;
+
+  private changed(): void {
+    this.flat = null;
+  }
+
+  /** Append a segment, extending the flat view in place (the common path: no rebuild). */
+  private push(segment: Segment): void {
+    this.segments.push(segment);
+    if (this.flat) {
+      for (const id of segment.ids) this.flat.ids.push(id);
+      this.flat.text += segment.text;
+    }
+  }
+
+  private view(): { ids: number[]; text: string } {
+    if (!this.flat) {
+      const ids: number[] = [];
+      for (const s of this.segments) for (const id of s.ids) ids.push(id);
+      this.flat = { ids, text: this.segments.map((s) => s.text).join('') };
+    }
+    return this.flat;
+  }
+
+  /** The ids the policy continues from (the current sample). */
+  ids(): number[] {
+    return [...this.view().ids];
+  }
+
+  text(): string {
+    return this.view().text;
+  }
+
+  /** What the policy sampled, verbatim (mask 1). */
+  appendSampled(tokens: SampledTokens): void {
+    if (tokens.ids.length === 0) return;
+    this.push({ kind: 'sampled', ids: [...tokens.ids], text: this.codec.decode(tokens.ids), logprobs: [...tokens.logprobs], routing: tokens.routing });
+  }
+
+  /**
+   * Bring the ledger up to `rendered` (the whole conversation as the chat template writes it now) and check
+   * it against a fresh tokenization. `observations` are the texts to tag as observation segments where they
+   * appear in what is appended. Returns null on the first call (the prompt).
+   */
+  sync(rendered: string, observations: readonly string[] = []): LedgerCheck | null {
+    if (this.segments.length === 0) {
+      this.push({ kind: 'prompt', ids: this.codec.encode(rendered), text: rendered });
+      return null;
+    }
+    const before = this.segments.map((s) => ({ ...s }));
+    const boundary = this.boundary();
+    const removed = this.truncateTo(commonPrefix(this.text(), rendered));
+    const truncatedAt = this.view().ids.length;
+    this.appendText(rendered.slice(this.text().length), observations);
+    const ledger = this.view().ids;
+    const fresh = this.codec.encode(rendered);
+    const d = firstDifference(ledger, fresh);
+
+    if (d === null && removed.content === 0) {
+      this.counters.clean++;
+      return { verdict: 'CLEAN', divergenceAt: null, ledgerSpan: 0, freshSpan: 0, maskedSampled: 0 };
+    }
+    const s = d === null ? 0 : commonSuffix(ledger, fresh, Math.min(ledger.length, fresh.length) - d);
+    const ledgerSpan = d === null ? 0 : ledger.length - s - d;
+    const freshSpan = d === null ? 0 : fresh.length - s - d;
+    const start = Math.min(d ?? truncatedAt, truncatedAt);
+    // Template text cut from the end (a generation prompt, a re-rendered turn end) is re-rendered, not drift.
+    const repairable = start >= boundary && ledgerSpan + removed.content <= this.window && freshSpan <= this.window;
+    if (repairable) {
+      const masked = d === null ? 0 : this.replace(d, d + ledgerSpan, fresh.slice(d, d + freshSpan));
+      if (this.text() === rendered) {
+        this.counters.repair++;
+        this.counters.maskedSampled += masked + removed.sampled;
+        this.counters.lossDrift += this.drift(fresh);
+        return { verdict: 'REPAIR', divergenceAt: start, ledgerSpan: ledgerSpan + removed.tokens, freshSpan, maskedSampled: masked + removed.sampled };
+      }
+    }
+    // Fork: keep the sample exactly as it was sampled, start a new one from the fresh tokenization.
+    this.close(before);
+    this.segments = [{ kind: 'prompt', ids: fresh, text: rendered }];
+    this.changed();
+    this.counters.fork++;
+    return { verdict: 'FORK', divergenceAt: start, ledgerSpan: ledgerSpan + removed.tokens, freshSpan, maskedSampled: 0 };
+  }
+
+  /** Close the episode: a last check against the final rendering, then the samples. */
+  finish(rendered: string, observations: readonly string[] = []): LedgerSample[] {
+    if (this.segments.some((s) => s.kind === 'sampled')) {
+      this.sync(rendered, observations);
+      this.close(this.segments);
+    }
+    this.segments = [];
+    this.changed();
+    return [...this.closed];
+  }
+
+  samples(): LedgerSample[] {
+    return [...this.closed];
+  }
+
+  /** Where the last response starts: divergences before it are not repairs. */
+  private boundary(): number {
+    let offset = 0;
+    let lastSampled = -1;
+    for (const s of this.segments) {
+      if (s.kind === 'sampled') lastSampled = offset;
+      offset += s.ids.length;
+    }
+    return lastSampled >= 0 ? lastSampled : offset;
+  }
+
+  private appendText(text: string, observations: readonly string[]): void {
+    let cursor = 0;
+    const push = (kind: SegmentKind, piece: string) => {
+      if (piece.length) this.push({ kind, ids: this.codec.encode(piece), text: piece });
+    };
+    for (const obs of observations) {
+      if (!obs) continue;
+      const at = text.indexOf(obs, cursor);
+      if (at < 0) continue;
+      push('template', text.slice(cursor, at));
+      push('observation', obs);
+      cursor = at + obs.length;
+    }
+    push('template', text.slice(cursor));
+  }
+
+  /** Cut the ledger's text back to `chars`; sampled tokens are kept whole (the longest id prefix that fits). */
+  private truncateTo(chars: number): { tokens: number; sampled: number; content: number } {
+    let tokens = 0;
+    let sampled = 0;
+    let content = 0;
+    let start = this.text().length;
+    if (chars < start) this.changed();
+    while (this.segments.length) {
+      const seg = this.segments[this.segments.length - 1]!;
+      start -= seg.text.length;
+      if (start + seg.text.length <= chars) break;
+      if (start >= chars) {
+        this.segments.pop();
+        tokens += seg.ids.length;
+        if (seg.kind === 'sampled') sampled += seg.ids.length;
+        if (seg.kind !== 'template') content += seg.ids.length;
+        continue;
+      }
+      const keepText = seg.text.slice(0, chars - start);
+      if (seg.kind === 'sampled') {
+        const k = this.longestPrefix(seg.ids, keepText);
+        tokens += seg.ids.length - k;
+        sampled += seg.ids.length - k;
+        content += seg.ids.length - k;
+        seg.ids = seg.ids.slice(0, k);
+        seg.logprobs = seg.logprobs?.slice(0, k);
+        seg.routing = seg.routing?.slice(0, k);
+        seg.text = this.codec.decode(seg.ids);
+      } else {
+        const ids = this.codec.encode(keepText);
+        tokens += Math.max(0, seg.ids.length - ids.length);
+        if (seg.kind !== 'template') content += Math.max(0, seg.ids.length - ids.length);
+        seg.ids = ids;
+        seg.text = keepText;
+      }
+      if (seg.ids.length === 0) this.segments.pop();
+      break;
+    }
+    return { tokens, sampled, content };
+  }
+
+  /** The most ids of `ids` whose decoding is a prefix of `text` (binary search; decoding is monotone enough). */
+  private longestPrefix(ids: readonly number[], text: string): number {
+    let lo = 0;
+    let hi = ids.length;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (text.startsWith(this.codec.decode(ids.slice(0, mid)))) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Replace ids [from, to) with `ids` as a masked template segment; returns the sampled ids taken out. */
+  private replace(from: number, to: number, ids: number[]): number {
+    const out: Segment[] = [];
+    let offset = 0;
+    let masked = 0;
+    let inserted = false;
+    const insert = () => {
+      if (!inserted && ids.length) out.push({ kind: 'template', ids, text: '' });
+      inserted = true;
+    };
+    for (const seg of this.segments) {
+      const a = offset;
+      const b = offset + seg.ids.length;
+      offset = b;
+      if (b <= from) {
+        out.push(seg);
+        continue;
+      }
+      if (a >= to) {
+        insert();
+        out.push(seg);
+        continue;
+      }
+      const head = Math.max(0, from - a);
+      const tail = Math.max(0, b - to);
+      if (seg.kind === 'sampled') masked += seg.ids.length - head - tail;
+      if (head) out.push(this.slice(seg, 0, head));
+      insert();
+      if (tail) out.push(this.slice(seg, seg.ids.length - tail, seg.ids.length));
+    }
+    insert();
+    // Texts of cut segments are re-derived from their ids; `sync` checks they still add up to the rendering.
+    this.segments = out.filter((s) => s.ids.length > 0).map((s) => (s.text === '' || s.ids.length === 0 ? { ...s, text: this.codec.decode(s.ids) } : s));
+    this.changed();
+    return masked;
+  }
+
+  private slice(seg: Segment, a: number, b: number): Segment {
+    return {
+      kind: seg.kind,
+      ids: seg.ids.slice(a, b),
+      text: '',
+      logprobs: seg.logprobs?.slice(a, b),
+      routing: seg.routing?.slice(a, b),
+    };
+  }
+
+  /** Loss-masked-in positions that disagree with the fresh ids. */
+  private drift(fresh: readonly number[]): number {
+    let offset = 0;
+    let drift = 0;
+    for (const seg of this.segments) {
+      if (seg.kind === 'sampled') for (let i = 0; i < seg.ids.length; i++) if (fresh[offset + i] !== seg.ids[i]) drift++;
+      offset += seg.ids.length;
+    }
+    return drift;
+  }
+
+  private close(segments: Segment[]): void {
+    if (!segments.some((s) => s.kind === 'sampled')) return;
+    const ids: number[] = [];
+    const mask: (0 | 1)[] = [];
+    const logprobs: (number | null)[] = [];
+    const routing: (number[][] | null)[] = [];
+    const spans: LedgerSample['segments'] = [];
+    let hasRouting = false;
+    for (const seg of segments) {
+      spans.push({ kind: seg.kind, start: ids.length, length: seg.ids.length });
+      for (let i = 0; i < seg.ids.length; i++) {
+        ids.push(seg.ids[i]!);
+        const sampled = seg.kind === 'sampled';
+        mask.push(sampled ? 1 : 0);
+        logprobs.push(sampled ? (seg.logprobs?.[i] ?? null) : null);
+        const r = sampled ? (seg.routing?.[i] ?? null) : null;
+        if (r) hasRouting = true;
+        routing.push(r);
+      }
+    }
+    this.closed.push({ ids, mask, logprobs, segments: spans, ...(hasRouting ? { routing } : {}) });
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * `t1lab eval --suite PATH --policy P [--attempts K] [--concurrency C] [--out DIR] [--resume DIR] [--json]`:
+ * an evaluation into a run folder, with a progress bar on stderr. `--json` prints exactly the issue's shape.
+ * Ctrl-C stops it gracefully (finished episodes stay; `--resume DIR` continues); a kill loses nothing either.
+ */
+import type { Command } from 'commander';
+import { POLICY_SPECS } from '../../agent/policy';
+import type { EvalSummary, RunProgress } from '../../ipc/common/schemas/runs';
+import { startEvaluation, resumeEvaluation, type EvalEnv, type EvalHooks, type Evaluation } from '../../lab/runs/evaluate';
+import { onnxPolicyFactory } from '../../lab/runs/onnx-policy';
+import { labDataDir } from '../../lab/paths';
+import { WorkerRegistry } from '../../lab/workers';
+import { forkLauncher } from '../../workers/launcher';
+import { UsageError } from '../errors';
+import { printJson, progressBar, table, type Io } from '../output';
+import { addSharedOptions, harnessSettings, onInterrupt, policySettings, positiveInt, runSeed, type SharedOptions } from './policy-options';
+
+interface EvalOptions extends SharedOptions {
+  suite?: string;
+  attempts?: string;
+  concurrency?: string;
+  out?: string;
+  resume?: string;
+  episodeDeadline?: string;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+export function formatSummary(s: EvalSummary): string {
+  const lines = [
+    `${s.suite} with ${s.policy}: ${s.tasks} tasks, ${s.episodes} episodes`,
+    `resolved ${pct(s.resolvedRate)} (95% Wilson [${pct(s.ci95[0])}, ${pct(s.ci95[1])}]${s.ci95Bootstrap ? `; task-clustered bootstrap [${pct(s.ci95Bootstrap[0])}, ${pct(s.ci95Bootstrap[1])}]` : ''})`,
+    `mean reward ${s.meanReward.toFixed(2)} · ${Object.entries(s.passAtK).map(([k, v]) => `pass@${k} ${pct(v)}`).join(' · ')}`,
+    `errors: ${Object.entries(s.errors).map(([k, n]) => `${k} ${n}`).join(', ')} · ${(s.durationMs / 1000).toFixed(1)} s`,
+    '',
+  ];
+  const rows = (title: string, groups: EvalSummary['byCategory']) => [[title, 'tasks', 'resolved'], ...Object.entries(groups).map(([k, g]) => [k, g.tasks, pct(g.resolvedRate)])];
+  return `${lines.join('\n')}\n${table(rows('category', s.byCategory))}\n${table(rows('difficulty', s.byDifficulty))}\nrun folder: ${s.runDir}\n`;
+}
+
+export function registerEval(program: Command, io: Io): void {
+  addSharedOptions(
+    program
+      .command('eval')
+      .description('evaluate a policy on a suite of tasks (a task folder, a folder of tasks, or a pack)')
+      .option('--suite <path>', 'the tasks to evaluate on')
+      .option('--attempts <k>', 'attempts per task (default 1)')
+      .option('--concurrency <c>', 'episodes at once (default: the number of cores)')
+      .option('--out <dir>', 'run folder (default: a new folder under the lab data dir runs/)')
+      .option('--resume <dir>', 'continue a killed or cancelled run folder; finished episodes are not run again')
+      .option('--episode-deadline <sec>', 'hard limit per episode; stragglers are cut there and counted (default: agent + verifier timeouts + 120 s)'),
+  ).action(async (opts: EvalOptions) => {
+    const log = (m: string) => io.err(`t1lab: ${m}\n`);
+    let bar: ReturnType<typeof progressBar> | null = null;
+    const hooks = {
+      log,
+      progress: (p: RunProgress) => {
+        bar ??= progressBar(io, 'eval', p.total);
+        bar.update(p.done, p.running.map((r) => r.key).join(' ').slice(0, 60));
+      },
+      stop: () => bar?.stop(),
+    };
+    // The onnx: policy runs in a policy worker, started only if such a policy is used.
+    const workers = new WorkerRegistry(forkLauncher);
+    const env = { dataDir: labDataDir(), onnx: onnxPolicyFactory(workers) };
+    try {
+      await evaluate(opts, io, env, hooks, log);
+    } finally {
+      await workers.stopAll();
+    }
+  });
+}
+
+async function evaluate(opts: EvalOptions, io: Io, env: EvalEnv, hooks: EvalHooks & { stop(): void }, log: (m: string) => void): Promise<void> {
+  let evaluation: Evaluation;
+  if (opts.resume) {
+    if (opts.suite || opts.policy) log('--resume continues the run as it was configured; --suite and --policy are taken from its run.json');
+    evaluation = await resumeEvaluation(opts.resume, env, hooks);
+  } else {
+    if (!opts.suite) throw new UsageError('--suite PATH is required (or --resume DIR)');
+    if (!opts.policy) throw new UsageError(`--policy is required: ${POLICY_SPECS}`);
+    evaluation = await startEvaluation(
+      {
+        suite: opts.suite,
+        policy: opts.policy,
+        policySettings: policySettings(opts),
+        harness: harnessSettings(opts),
+        attempts: positiveInt('--attempts', opts.attempts) ?? 1,
+        concurrency: positiveInt('--concurrency', opts.concurrency),
+        episodeDeadlineSec: positiveInt('--episode-deadline', opts.episodeDeadline),
+        seed: runSeed(opts),
+        out: opts.out,
+      },
+      env,
+      hooks,
+    );
+  }
+  const unhook = onInterrupt(() => {
+    log('stopping: finishing nothing new, recording what is done (Ctrl-C again is not needed)');
+    evaluation.cancel();
+  });
+  try {
+    const result = await evaluation.done;
+    hooks.stop();
+    if (opts.json) printJson(io, result.summary);
+    else io.out(formatSummary(result.summary));
+    if (result.cancelled || result.summary.episodes < evaluation.manifest.config.tasks.length * evaluation.manifest.config.attempts) {
+      log(`the run is incomplete: continue it with  t1lab eval --resume ${evaluation.runDir}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    unhook();
+  }
+}

@@ -1,0 +1,33 @@
+/** Evaluation runs: start, follow live, cancel, resume, and read results and episodes back. */
+import { z } from 'zod';
+import { defineContract, method } from '../define';
+import { EpisodeRecord, EvalRequest, LiveEpisode, RunId, RunListing, RunManifest, RunProgress, RunStats } from '../schemas/runs';
+import { Trajectory } from '../schemas/trajectory';
+
+const EpisodeKey = z.string().min(1).max(600);
+
+export const runsContract = defineContract({
+  methods: {
+    'runs.list': method(z.object({}), z.array(RunListing), 'List the runs in the lab data folder, newest first.'),
+    'runs.get': method(
+      z.object({ runId: RunId }),
+      z.object({ manifest: RunManifest, episodes: z.array(EpisodeRecord), stats: RunStats, progress: RunProgress.nullable() }),
+      'A run: its configuration, finished episodes, statistics and live progress.',
+    ),
+    'runs.start': method(EvalRequest, z.object({ runId: z.string(), runDir: z.string() }), 'Start an evaluation in the background.'),
+    'runs.resume': method(z.object({ runId: RunId }), z.object({ runId: z.string(), runDir: z.string() }), 'Continue a killed or cancelled evaluation.'),
+    'runs.cancel': method(z.object({ runId: RunId }), z.object({ cancelled: z.boolean() }), 'Cancel a running evaluation (finished episodes stay).'),
+    'runs.live': method(z.object({ runId: RunId }), z.object({ episodes: z.array(LiveEpisode) }), 'The terminals of the running episodes, to draw before following runs.terminal.'),
+    'runs.episode': method(
+      z.object({ runId: RunId, key: EpisodeKey }),
+      z.object({ record: EpisodeRecord.nullable(), trajectory: Trajectory, verifierOutput: z.string().nullable(), hasRecording: z.boolean() }),
+      'One episode: its turns (token ids left out), verifier results and output.',
+    ),
+    'runs.recording': method(z.object({ runId: RunId, key: EpisodeKey }), z.object({ cast: z.string(), truncated: z.boolean() }), "An episode's asciicast v2 recording."),
+  },
+  events: {
+    'runs.progress': RunProgress,
+    'runs.terminal': z.object({ runId: z.string(), key: z.string(), data: z.string() }),
+    'runs.episode': z.object({ runId: z.string(), record: EpisodeRecord }),
+  },
+});

@@ -1,0 +1,205 @@
+/**
+ * Evaluation runs as plain data: the run's manifest (run.json), one record per finished episode
+ * (episodes.jsonl), the results (`t1lab eval --json`, summary.json, the Runs page) and the live progress.
+ */
+import { z } from 'zod';
+import { Reward } from './tasks';
+import { EpisodeError, ProtocolName, StopReason } from './trajectory';
+
+export const RUN_SCHEMA = 't1lab.run/1';
+
+export const PolicySettings = z.object({
+  protocol: ProtocolName.optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  seed: z.number().int().optional(),
+  maxTokens: z.number().int().positive().optional(),
+  contextWindow: z.number().int().positive().optional(),
+  apiKeyEnv: z.string().optional(),
+  prices: z.object({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0), cachedPerMTok: z.number().min(0).optional() }).optional(),
+});
+export type PolicySettings = z.infer<typeof PolicySettings>;
+
+export const HarnessSettings = z.object({
+  maxTurns: z.number().int().positive().default(300),
+  contextStrategy: z.enum(['drop-oldest', 'stop']).default('drop-oldest'),
+  /** Observation budget in characters (head and tail kept). */
+  observationChars: z.number().int().positive().default(10_000),
+  /** Agent time budget; default: the task's [agent].timeout_sec. */
+  agentTimeoutSec: z.number().positive().optional(),
+});
+export type HarnessSettings = z.infer<typeof HarnessSettings>;
+
+export const RunConfig = z.object({
+  kind: z.enum(['eval', 'run']),
+  /** The suite as given (a task folder, a folder of tasks, or a pack), resolved to an absolute path. */
+  suite: z.string(),
+  policy: z.string(),
+  policySettings: PolicySettings,
+  harness: HarnessSettings,
+  attempts: z.number().int().positive(),
+  concurrency: z.number().int().positive(),
+  /** Hard wall-clock limit per episode (set-up, agent, verifier); stragglers are cut there and counted. */
+  episodeDeadlineSec: z.number().positive().nullable(),
+  seed: z.number().int(),
+  /** The tasks of the run, fixed at creation: a resume runs exactly these. */
+  tasks: z.array(z.object({ id: z.string(), category: z.string(), difficulty: z.string() })),
+});
+export type RunConfig = z.infer<typeof RunConfig>;
+
+export const RunManifest = z.object({
+  schema: z.literal(RUN_SCHEMA),
+  id: z.string(),
+  createdAt: z.string(),
+  config: RunConfig,
+  code: z.object({ version: z.string(), commit: z.string().nullable() }),
+  host: z.object({ platform: z.string(), cores: z.number().int(), node: z.string() }),
+});
+export type RunManifest = z.infer<typeof RunManifest>;
+
+export const EpisodeRecord = z.object({
+  /** `TASK@ATTEMPT`, unique in a run. */
+  key: z.string(),
+  taskId: z.string(),
+  attempt: z.number().int().min(0),
+  category: z.string(),
+  difficulty: z.string(),
+  resolved: z.boolean(),
+  reward: Reward.nullable(),
+  turns: z.number().int(),
+  stopReason: StopReason,
+  error: EpisodeError.nullable(),
+  tokens: z.object({ prompt: z.number().int(), completion: z.number().int() }),
+  costUsd: z.number().nullable(),
+  durationMs: z.number(),
+  /** The episode's folder, relative to the run folder. */
+  dir: z.string(),
+  finishedAt: z.string(),
+});
+export type EpisodeRecord = z.infer<typeof EpisodeRecord>;
+
+export const GroupStats = z.object({ tasks: z.number().int(), episodes: z.number().int(), resolvedRate: z.number(), ci95: z.tuple([z.number(), z.number()]) });
+export type GroupStats = z.infer<typeof GroupStats>;
+
+export const ErrorCounts = z.object({ policy: z.number().int(), sandbox: z.number().int(), verifier: z.number().int(), timeout: z.number().int() });
+export type ErrorCounts = z.infer<typeof ErrorCounts>;
+
+/** `t1lab eval --json` prints exactly this (issue 5); `ci95Bootstrap` is there when attempts > 1. */
+export const EvalSummary = z.object({
+  suite: z.string(),
+  policy: z.string(),
+  tasks: z.number().int(),
+  episodes: z.number().int(),
+  resolvedRate: z.number(),
+  ci95: z.tuple([z.number(), z.number()]),
+  ci95Bootstrap: z.tuple([z.number(), z.number()]).optional(),
+  meanReward: z.number(),
+  passAtK: z.record(z.string(), z.number()),
+  byCategory: z.record(z.string(), z.object({ tasks: z.number().int(), resolvedRate: z.number() })),
+  byDifficulty: z.record(z.string(), z.object({ tasks: z.number().int(), resolvedRate: z.number() })),
+  errors: ErrorCounts,
+  durationMs: z.number(),
+  runDir: z.string(),
+});
+export type EvalSummary = z.infer<typeof EvalSummary>;
+
+/** `t1lab run TASK --json` prints exactly this (issue 5). */
+export const RunEpisodeSummary = z.object({
+  task: z.string(),
+  resolved: z.boolean(),
+  reward: Reward,
+  turns: z.number().int(),
+  stopReason: StopReason,
+  tokens: z.object({ prompt: z.number().int(), completion: z.number().int() }),
+  durationMs: z.number(),
+  runDir: z.string(),
+});
+export type RunEpisodeSummary = z.infer<typeof RunEpisodeSummary>;
+
+/** Everything the Runs page shows about results; `EvalSummary` is its CLI subset. */
+export const RunStats = z.object({
+  tasks: z.number().int(),
+  episodes: z.number().int(),
+  resolvedRate: z.number(),
+  ci95: z.tuple([z.number(), z.number()]),
+  ci95Bootstrap: z.tuple([z.number(), z.number()]).nullable(),
+  meanReward: z.number(),
+  meanFraction: z.number(),
+  passAtK: z.record(z.string(), z.number()),
+  byCategory: z.record(z.string(), GroupStats),
+  byDifficulty: z.record(z.string(), GroupStats),
+  errors: ErrorCounts,
+  stopReasons: z.record(z.string(), z.number().int()),
+  tokens: z.object({ prompt: z.number().int(), completion: z.number().int() }),
+  costUsd: z.number().nullable(),
+});
+export type RunStats = z.infer<typeof RunStats>;
+
+export const RunningEpisode = z.object({
+  key: z.string(),
+  taskId: z.string(),
+  attempt: z.number().int(),
+  startedAt: z.string(),
+  /** Turns taken so far. */
+  turns: z.number().int(),
+  /** What the agent did last, in a few words (`bash: make test`). */
+  lastAction: z.string().nullable(),
+});
+export type RunningEpisode = z.infer<typeof RunningEpisode>;
+
+export const RunProgress = z.object({
+  runId: z.string(),
+  runDir: z.string(),
+  state: z.enum(['running', 'done', 'cancelled', 'failed']),
+  total: z.number().int(),
+  done: z.number().int(),
+  resolved: z.number().int(),
+  /** Episodes cut at the per-episode deadline so far. */
+  cut: z.number().int(),
+  running: z.array(RunningEpisode),
+  message: z.string().nullable(),
+});
+export type RunProgress = z.infer<typeof RunProgress>;
+
+/** What the Runs page asks for to start an evaluation. */
+export const EvalRequest = z.object({
+  suite: z.string().min(1),
+  policy: z.string().min(1),
+  policySettings: PolicySettings.default({}),
+  harness: HarnessSettings.default({ maxTurns: 300, contextStrategy: 'drop-oldest', observationChars: 10_000 }),
+  attempts: z.number().int().min(1).max(100).default(1),
+  /** Default: the machine's cores. */
+  concurrency: z.number().int().min(1).max(256).optional(),
+  /** Default: per task, its agent + verifier timeouts plus a set-up margin. */
+  episodeDeadlineSec: z.number().positive().optional(),
+  seed: z.number().int().optional(),
+  /** Run folder; default: a new folder under the lab's runs/. */
+  out: z.string().optional(),
+});
+export type EvalRequest = z.input<typeof EvalRequest>;
+export type EvalRequestParsed = z.output<typeof EvalRequest>;
+
+export const RunId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'a run id is a folder name under the lab runs folder');
+
+export const RunListing = z.object({
+  id: z.string(),
+  dir: z.string(),
+  kind: z.enum(['eval', 'run']),
+  suite: z.string(),
+  policy: z.string(),
+  createdAt: z.string(),
+  total: z.number().int(),
+  done: z.number().int(),
+  resolvedRate: z.number().nullable(),
+  /** running: an evaluation works on it now; complete: every episode recorded; incomplete: killed or cancelled. */
+  state: z.enum(['running', 'complete', 'incomplete']),
+});
+export type RunListing = z.infer<typeof RunListing>;
+
+export const LiveEpisode = z.object({
+  key: z.string(),
+  taskId: z.string(),
+  attempt: z.number().int(),
+  /** The last bytes of its terminal (enough to redraw the screen). */
+  buffer: z.string(),
+});
+export type LiveEpisode = z.infer<typeof LiveEpisode>;

@@ -1,0 +1,308 @@
+/**
+ * An evaluation: a suite, a policy, attempts per task, run with bounded concurrency into a run folder that
+ * survives being killed. Used by `t1lab eval`, `t1lab run` and the Runs page (through the eval worker).
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes, randomInt } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import type { SandboxBackend } from '../../../native/sandbox/types';
+import { createPolicy, type OnnxPolicyFactory } from '../../agent/policy';
+import type { Policy } from '../../agent/policy/types';
+import { LabError } from '../../ipc/common/errors';
+import {
+  EvalRequest,
+  RUN_SCHEMA,
+  type EpisodeRecord,
+  type EvalRequestParsed,
+  type EvalSummary,
+  type LiveEpisode,
+  type RunConfig,
+  type RunManifest,
+  type RunProgress,
+  type RunStats,
+} from '../../ipc/common/schemas/runs';
+import type { Turn } from '../../ipc/common/schemas/trajectory';
+import { appRoot, appVersion } from '../app-paths';
+import { loadTaskSource, type Task } from '../tasks';
+import { runsDir } from './library';
+import { runTaskEpisode } from './run-episode';
+import { describeAction, runSchedule, type TaskRef } from './scheduler';
+import { computeStats } from './stats';
+import { RunStore } from './store';
+
+/** Set-up and slack added to a task's agent and verifier timeouts to make its default episode deadline. */
+const DEADLINE_MARGIN_SEC = 120;
+/** Terminal bytes kept per running episode for late viewers (enough to redraw a 160x40 screen). */
+const LIVE_BUFFER_CHARS = 64 * 1024;
+
+export interface EvalEnv {
+  dataDir: string;
+  onnx?: OnnxPolicyFactory;
+  sandbox?: SandboxBackend;
+  tmpDir?: string;
+}
+
+export interface EvalHooks {
+  progress?(progress: RunProgress): void;
+  turn?(key: string, turn: Turn): void;
+  data?(key: string, data: string): void;
+  episode?(record: EpisodeRecord): void;
+  /** Things worth telling the user (skipped tasks, episodes that failed without a record). */
+  log?(message: string): void;
+}
+
+export interface EvalResult {
+  stats: RunStats;
+  summary: EvalSummary;
+  cancelled: boolean;
+  /** Episodes recorded by this invocation. */
+  ran: number;
+}
+
+export interface Evaluation {
+  runId: string;
+  runDir: string;
+  manifest: RunManifest;
+  progress(): RunProgress;
+  /** Every episode recorded in the run folder (earlier invocations included). */
+  records(): EpisodeRecord[];
+  live(): LiveEpisode[];
+  cancel(): void;
+  done: Promise<EvalResult>;
+}
+
+function commitOf(root: string): string | null {
+  if (!existsSync(join(root, '.git'))) return null;
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', timeout: 2_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+function slug(text: string): string {
+  return text.replace(/^[a-z]+:/, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(-24) || 'run';
+}
+
+export function newRunId(kind: 'eval' | 'run', policy: string, now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${kind}-${slug(policy)}-${randomBytes(2).toString('hex')}`;
+}
+
+function refOf(task: Task): TaskRef {
+  return { id: task.id, category: task.metadata.category, difficulty: task.metadata.difficulty ?? 'unknown' };
+}
+
+export function toSummary(stats: RunStats, manifest: RunManifest, runDir: string, durationMs: number): EvalSummary {
+  const brief = (groups: RunStats['byCategory']) => Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, { tasks: g.tasks, resolvedRate: g.resolvedRate }]));
+  return {
+    suite: manifest.config.suite,
+    policy: manifest.config.policy,
+    tasks: stats.tasks,
+    episodes: stats.episodes,
+    resolvedRate: stats.resolvedRate,
+    ci95: stats.ci95,
+    ...(manifest.config.attempts > 1 && stats.ci95Bootstrap ? { ci95Bootstrap: stats.ci95Bootstrap } : {}),
+    meanReward: stats.meanReward,
+    passAtK: stats.passAtK,
+    byCategory: brief(stats.byCategory),
+    byDifficulty: brief(stats.byDifficulty),
+    errors: stats.errors,
+    durationMs: Math.round(durationMs),
+    runDir,
+  };
+}
+
+/** Load the suite; tasks that cannot load or need a container are left out, and said so. */
+async function loadSuite(suite: string, log: (m: string) => void): Promise<Task[]> {
+  const source = await loadTaskSource(suite);
+  for (const bad of source.invalid) log(`skipped invalid task '${bad.id}': ${bad.problems.map((p) => p.reason).join('; ')}`);
+  const runnable = source.tasks.filter((t) => t.environment.runtime.kind === 'sandbox');
+  const containers = source.tasks.length - runnable.length;
+  if (containers) log(`skipped ${containers} task(s) that need a container image (no container engine is used here)`);
+  return runnable;
+}
+
+function launch(store: RunStore, tasks: Task[], policy: Policy, env: EvalEnv, hooks: EvalHooks): Evaluation {
+  const { manifest } = store;
+  const config = manifest.config;
+  const started = performance.now();
+  const controller = new AbortController();
+  const total = config.tasks.length * config.attempts;
+  const running = new Map<string, RunProgress['running'][number]>();
+  const live = new Map<string, { taskId: string; attempt: number; buffer: string }>();
+  let cut = 0;
+  let ran = 0;
+  let state: RunProgress['state'] = 'running';
+  let message: string | null = null;
+  const finished = () => store.finished();
+  const progress = (): RunProgress => {
+    const done = finished();
+    return {
+      runId: manifest.id,
+      runDir: store.dir,
+      state,
+      total,
+      done: done.length,
+      resolved: done.filter((r) => r.resolved).length,
+      cut,
+      running: [...running.values()],
+      message,
+    };
+  };
+  const emit = () => hooks.progress?.(progress());
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+
+  const done = (async (): Promise<EvalResult> => {
+    emit();
+    try {
+      const { cancelled } = await runSchedule<Task>({
+        store,
+        tasks: config.tasks.map((ref) => ({ ref, task: byId.get(ref.id) as Task })),
+        attempts: config.attempts,
+        concurrency: config.concurrency,
+        seed: config.seed,
+        deadlineSec: (task) => config.episodeDeadlineSec ?? (config.harness.agentTimeoutSec ?? task.agent.timeoutSec) + task.verifier.timeoutSec + DEADLINE_MARGIN_SEC,
+        signal: controller.signal,
+        run: async (job) =>
+          (
+            await runTaskEpisode({
+              task: job.task,
+              policy,
+              harness: config.harness,
+              key: job.key,
+              attempt: job.attempt,
+              seed: job.seed,
+              dir: job.dir,
+              signal: job.signal,
+              onTurn: job.onTurn,
+              onData: job.onData,
+              sandbox: env.sandbox,
+              tmpDir: env.tmpDir,
+            })
+          ).record,
+        events: {
+          started(episode) {
+            running.set(episode.key, episode);
+            live.set(episode.key, { taskId: episode.taskId, attempt: episode.attempt, buffer: '' });
+            emit();
+          },
+          turn(key, turn) {
+            const r = running.get(key);
+            if (r) running.set(key, { ...r, turns: turn.index + 1, lastAction: describeAction(turn) });
+            hooks.turn?.(key, turn);
+            emit();
+          },
+          data(key, data) {
+            const l = live.get(key);
+            if (l) l.buffer = (l.buffer + data).slice(-LIVE_BUFFER_CHARS);
+            hooks.data?.(key, data);
+          },
+          finished(record) {
+            ran++;
+            if (record.stopReason === 'deadline') cut++;
+            running.delete(record.key);
+            live.delete(record.key);
+            hooks.episode?.(record);
+            emit();
+          },
+          failed(key, error) {
+            running.delete(key);
+            live.delete(key);
+            hooks.log?.(`episode ${key} failed without a result (it will run again on resume): ${error.message}`);
+            emit();
+          },
+        },
+      });
+      for (const key of running.keys()) live.delete(key);
+      running.clear();
+      const stats = computeStats(finished(), config.seed);
+      const summary = toSummary(stats, manifest, store.dir, performance.now() - started);
+      const complete = finished().length >= total;
+      state = cancelled ? 'cancelled' : complete ? 'done' : 'failed';
+      if (!complete) message = `${total - finished().length} episode(s) not finished: resume with --resume ${store.dir}`;
+      if (complete) store.writeSummary({ summary, stats });
+      emit();
+      return { stats, summary, cancelled, ran };
+    } catch (error) {
+      state = 'failed';
+      message = (error as Error).message;
+      emit();
+      throw error;
+    } finally {
+      await store.close();
+      await policy.close().catch(() => {});
+    }
+  })();
+
+  return {
+    runId: manifest.id,
+    runDir: store.dir,
+    manifest,
+    progress,
+    records: finished,
+    live: () => [...live.entries()].map(([key, l]) => ({ key, taskId: l.taskId, attempt: l.attempt, buffer: l.buffer })),
+    cancel: () => controller.abort(),
+    done,
+  };
+}
+
+/** `only`: keep just these task ids of the suite (t1lab run, benchmarks). */
+export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'run'; only?: readonly string[] }, env: EvalEnv, hooks: EvalHooks = {}): Promise<Evaluation> {
+  const request: EvalRequestParsed = EvalRequest.parse(input);
+  const log = hooks.log ?? (() => {});
+  const policy = await createPolicy(request.policy, request.policySettings, env.onnx);
+  try {
+    let tasks = await loadSuite(request.suite, log);
+    const only = input.only;
+    if (only) tasks = tasks.filter((t) => only.includes(t.id));
+    if (tasks.length === 0) throw new LabError('NOT_FOUND', `${request.suite}: no runnable task${only ? ` ${only.map((id) => `'${id}'`).join(', ')}` : ''} found`);
+    const kind = input.kind ?? 'eval';
+    if (kind === 'run' && tasks.length !== 1) throw new LabError('INVALID_PARAMS', `${request.suite} holds ${tasks.length} tasks: give one task folder, or a task id with --suite`);
+    const runDir = resolve(request.out ?? join(runsDir(env.dataDir), newRunId(kind, request.policy)));
+    const config: RunConfig = {
+      kind,
+      suite: resolve(request.suite),
+      policy: request.policy,
+      policySettings: request.policySettings,
+      harness: request.harness,
+      attempts: request.attempts,
+      concurrency: request.concurrency ?? availableParallelism(),
+      episodeDeadlineSec: request.episodeDeadlineSec ?? null,
+      seed: request.seed ?? randomInt(2 ** 31 - 1),
+      tasks: tasks.map(refOf),
+    };
+    const root = appRoot();
+    const manifest: RunManifest = {
+      schema: RUN_SCHEMA,
+      id: basename(runDir),
+      createdAt: new Date().toISOString(),
+      config,
+      code: { version: appVersion(root), commit: commitOf(root) },
+      host: { platform: `${process.platform}-${process.arch}`, cores: availableParallelism(), node: process.versions.node },
+    };
+    return launch(RunStore.create(runDir, manifest), tasks, policy, env, hooks);
+  } catch (error) {
+    await policy.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** Continue a run folder: exactly its tasks and attempts, skipping every recorded episode. */
+export async function resumeEvaluation(dir: string, env: EvalEnv, hooks: EvalHooks = {}): Promise<Evaluation> {
+  const store = RunStore.open(dir);
+  const config = store.manifest.config;
+  try {
+    const loaded = await loadTaskSource(config.suite);
+    const byId = new Map(loaded.tasks.map((t) => [t.id, t]));
+    const missing = config.tasks.filter((t) => !byId.has(t.id)).map((t) => t.id);
+    if (missing.length) throw new LabError('NOT_FOUND', `cannot resume ${store.dir}: ${config.suite} no longer has task(s) ${missing.join(', ')}`);
+    const policy = await createPolicy(config.policy, config.policySettings, env.onnx);
+    return launch(store, config.tasks.map((t) => byId.get(t.id) as Task), policy, env, hooks);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

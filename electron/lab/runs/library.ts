@@ -1,0 +1,100 @@
+/** Reading runs back from the lab's data folder: the list, one run's results, one episode, its recording. */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { LabError } from '../../ipc/common/errors';
+import type { EpisodeRecord, RunListing, RunManifest, RunStats } from '../../ipc/common/schemas/runs';
+import { Trajectory } from '../../ipc/common/schemas/trajectory';
+import { computeStats } from './stats';
+import { RunStore, episodeFolder } from './store';
+import { EPISODE_FILES } from './episode-files';
+
+export function runsDir(dataDir: string): string {
+  return join(dataDir, 'runs');
+}
+
+/** The folder of a run id; ids are folder names, never paths. */
+export function runPath(dataDir: string, runId: string): string {
+  const dir = resolve(runsDir(dataDir), runId);
+  if (!dir.startsWith(resolve(runsDir(dataDir)) + sep)) throw new LabError('INVALID_PARAMS', `run id '${runId}' is not a folder name`);
+  if (!existsSync(join(dir, 'run.json'))) throw new LabError('NOT_FOUND', `no run '${runId}' in ${runsDir(dataDir)}`);
+  return dir;
+}
+
+function expected(manifest: RunManifest): number {
+  return manifest.config.tasks.length * manifest.config.attempts;
+}
+
+export function listRuns(dataDir: string, active: ReadonlySet<string>): RunListing[] {
+  const root = runsDir(dataDir);
+  if (!existsSync(root)) return [];
+  const out: RunListing[] = [];
+  for (const name of readdirSync(root)) {
+    const dir = join(root, name);
+    if (!existsSync(join(dir, 'run.json'))) continue;
+    try {
+      const store = RunStore.open(dir);
+      const episodes = store.finished();
+      const total = expected(store.manifest);
+      out.push({
+        id: name,
+        dir,
+        kind: store.manifest.config.kind,
+        suite: store.manifest.config.suite,
+        policy: store.manifest.config.policy,
+        createdAt: store.manifest.createdAt,
+        total,
+        done: episodes.length,
+        resolvedRate: episodes.length ? computeStats(episodes).resolvedRate : null,
+        state: active.has(name) ? 'running' : episodes.length >= total ? 'complete' : 'incomplete',
+      });
+    } catch {
+      // a folder that is not a readable run is skipped, not fatal for the list
+    }
+  }
+  return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+export function readRun(dir: string): { manifest: RunManifest; episodes: EpisodeRecord[]; stats: RunStats } {
+  const store = RunStore.open(dir);
+  const episodes = store.finished();
+  return { manifest: store.manifest, episodes, stats: computeStats(episodes, store.manifest.config.seed) };
+}
+
+/** Largest verifier output or recording sent to the UI at once. */
+const MAX_TEXT_CHARS = 4 * 1024 * 1024;
+
+function episodeDir(dir: string, key: string): { abs: string; record: EpisodeRecord | null } {
+  const store = RunStore.open(dir);
+  const record = store.finished().find((r) => r.key === key) ?? null;
+  const at = key.lastIndexOf('@');
+  if (at <= 0) throw new LabError('INVALID_PARAMS', `episode key '${key}' is not TASK@ATTEMPT`);
+  const rel = record?.dir ?? episodeFolder(key.slice(0, at), Number(key.slice(at + 1)));
+  return { abs: join(dir, rel), record };
+}
+
+/** An episode for the UI: token ids and ledger samples left out (they can be megabytes); counters kept. */
+export function readEpisode(dir: string, key: string) {
+  const { abs, record } = episodeDir(dir, key);
+  const file = join(abs, EPISODE_FILES.trajectory);
+  if (!existsSync(file)) throw new LabError('NOT_FOUND', `episode ${key} has no trajectory yet (${file})`);
+  const trajectory = Trajectory.parse(JSON.parse(readFileSync(file, 'utf8')));
+  const slim: Trajectory = {
+    ...trajectory,
+    turns: trajectory.turns.map(({ tokens: _tokens, ...turn }) => turn),
+    ledger: trajectory.ledger ? { samples: [], counters: trajectory.ledger.counters } : null,
+  };
+  const outputPath = join(abs, EPISODE_FILES.verifierOutput);
+  const verifierOutput = existsSync(outputPath) ? readFileSync(outputPath, 'utf8').slice(-MAX_TEXT_CHARS) : null;
+  return { record, trajectory: slim, verifierOutput, hasRecording: existsSync(join(abs, EPISODE_FILES.recording)) };
+}
+
+export function readRecording(dir: string, key: string): { cast: string; truncated: boolean } {
+  const { abs } = episodeDir(dir, key);
+  const file = join(abs, EPISODE_FILES.recording);
+  if (!existsSync(file)) throw new LabError('NOT_FOUND', `episode ${key} has no recording`);
+  const size = statSync(file).size;
+  const text = readFileSync(file, 'utf8');
+  if (size <= MAX_TEXT_CHARS) return { cast: text, truncated: false };
+  // Keep the header and the first events: a replay from the start stays correct.
+  return { cast: text.slice(0, MAX_TEXT_CHARS).replace(/\n[^\n]*$/, '\n'), truncated: true };
+}

@@ -1,0 +1,35 @@
+/** The `onnx:CHECKPOINT` policy over the policy worker of a worker registry (the CLI's, the eval worker's). */
+import { resolve } from 'node:path';
+import { loadTokenizerFile } from '../../../native/model/tokenizer';
+import { loadChatTemplate } from '../../agent/chat/jinja';
+import type { OnnxPolicyFactory } from '../../agent/policy';
+import { createOnnxPolicy } from '../../agent/policy/onnx';
+import { chunkedCodec, splitTokensOf, type TokenCodec } from '../../agent/tokens/codec';
+import { LabError } from '../../ipc/common/errors';
+import { createOnnxPolicyEngine } from '../models/policy-engine';
+import type { WorkerRegistry } from '../workers';
+
+export function onnxPolicyFactory(workers: WorkerRegistry): OnnxPolicyFactory {
+  return async (checkpoint, options) => {
+    const dir = resolve(checkpoint);
+    let tokenizer;
+    try {
+      tokenizer = loadTokenizerFile(dir);
+    } catch (error) {
+      throw new LabError('INVALID_PARAMS', `onnx:${checkpoint}: ${(error as Error).message}`);
+    }
+    const plain: TokenCodec = { encode: (t) => tokenizer.encode(t), decode: (ids) => tokenizer.decode(ids) };
+    const split = splitTokensOf(JSON.parse(tokenizer.json));
+    const codec = split ? chunkedCodec(plain, split) : plain;
+    const engine = await createOnnxPolicyEngine(workers, dir);
+    try {
+      return await createOnnxPolicy(
+        { checkpoint: dir, engine, codec, template: loadChatTemplate(dir), stopTokenIds: tokenizer.stopTokenIds },
+        options,
+      );
+    } catch (error) {
+      await engine.close();
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,202 @@
+/**
+ * One episode of one task, end to end: a fresh workspace with the task's set-up run in the sandbox, a
+ * recorded sandboxed shell, the agent loop, then every agent process killed, the verifier in its own
+ * sandbox, the reward, and the episode folder written (trajectory, ATIF export, recording, verifier output).
+ */
+import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createShellSession } from '../../../native/pty';
+import type { ShellSession } from '../../../native/pty/types';
+import type { SandboxBackend } from '../../../native/sandbox/types';
+import { EpisodeStop, runAgentLoop, type AgentLoopResult } from '../../agent/episode/loop';
+import type { Policy } from '../../agent/policy/types';
+import { toAtif } from '../../agent/trajectory/atif';
+import { LabError } from '../../ipc/common/errors';
+import type { EpisodeRecord, HarnessSettings } from '../../ipc/common/schemas/runs';
+import { TRAJECTORY_SCHEMA, type EpisodeError, type Trajectory, type Turn, type VerifierOutcome } from '../../ipc/common/schemas/trajectory';
+import { appVersion } from '../app-paths';
+import { defaultSandbox, filesUnder, phaseSpec, prepareWorkspace, removeTree, runVerifier, solutionCommands, solutionScript, TASK_PATHS, type Task } from '../tasks';
+import { EPISODE_FILES } from './episode-files';
+import { writeFileAtomic } from './store';
+
+/** Where the oracle finds the task's solution/ folder (the task layer's oracle uses the same path). */
+const ORACLE_SOLUTION_DIR = '/solution';
+/** The agent's sandbox outlives the agent's deadline by this much, so the harness ends it, not the sandbox. */
+const SANDBOX_SLACK_SEC = 30;
+
+export interface EpisodeSpec {
+  task: Task;
+  policy: Policy;
+  harness: HarnessSettings;
+  key: string;
+  attempt: number;
+  seed: number;
+  /** The episode folder (created, empty). */
+  dir: { abs: string; rel: string };
+  signal?: AbortSignal;
+  onTurn?(turn: Turn): void;
+  onData?(data: string): void;
+  sandbox?: SandboxBackend;
+  tmpDir?: string;
+}
+
+export interface EpisodeOutcome {
+  record: EpisodeRecord;
+  trajectory: Trajectory;
+}
+
+/** solution/ written where the oracle's shell can read it (read-only), as the task layer's oracle sees it. */
+async function writeSolution(task: Task, dir: string): Promise<void> {
+  const files = task.solution?.kind === 'script' && task.solution.path === TASK_PATHS.solve ? filesUnder(task, 'solution') : [];
+  const script = solutionScript(task);
+  if (script !== null && !files.some((f) => f.path === 'solve.sh')) files.push({ path: 'solve.sh', data: new TextEncoder().encode(script), executable: true });
+  for (const f of files) {
+    const path = join(dir, f.path);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, f.data);
+    await chmod(path, f.executable ? 0o555 : 0o444);
+  }
+}
+
+function stopOf(signal: AbortSignal | undefined): EpisodeStop | null {
+  return signal?.aborted && signal.reason instanceof EpisodeStop ? signal.reason : null;
+}
+
+export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome> {
+  const { task, policy, harness } = spec;
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const sandbox = spec.sandbox ?? defaultSandbox();
+  const agentTimeoutSec = harness.agentTimeoutSec ?? task.agent.timeoutSec;
+  const root = await mkdtemp(join(spec.tmpDir ?? tmpdir(), 't1lab-episode-'));
+  const workspace = join(root, 'workspace');
+  let loop: AgentLoopResult | null = null;
+  let error: EpisodeError | null;
+  let verifier: VerifierOutcome | null = null;
+  let reward: Trajectory['reward'] = null;
+  let stopReason: Trajectory['stopReason'];
+  const sessions: ShellSession[] = [];
+
+  try {
+    try {
+      await prepareWorkspace(task, workspace, { sandbox, signal: spec.signal, tmpDir: root });
+    } catch (e) {
+      const stop = stopOf(spec.signal);
+      if (stop) throw stop;
+      throw new LabError(e instanceof LabError ? e.code : 'INTERNAL', `set-up: ${(e as Error).message}`);
+    }
+    const oracle = policy.id === 'oracle';
+    const mounts = [];
+    if (oracle) {
+      const solution = join(root, 'solution');
+      await mkdir(solution);
+      await writeSolution(task, solution);
+      mounts.push({ host: solution, sandbox: ORACLE_SOLUTION_DIR, readOnly: true });
+    }
+    const agentSpec = phaseSpec(task, workspace, agentTimeoutSec + SANDBOX_SLACK_SEC, { mounts, env: oracle ? task.solutionEnv : {} });
+    const openShell = async (): Promise<ShellSession> => {
+      const n = sessions.length;
+      const session = await createShellSession({ backend: sandbox, spec: agentSpec, id: `${spec.key}#${n}`, recordPath: join(spec.dir.abs, n === 0 ? EPISODE_FILES.recording : `recording.${n}.cast`) });
+      sessions.push(session);
+      if (spec.onData) session.onData(spec.onData);
+      await session.ready();
+      return session;
+    };
+    const session = await openShell();
+    loop = await runAgentLoop({
+      policy,
+      session,
+      restartShell: openShell,
+      taskId: task.id,
+      instruction: task.instruction,
+      solutionCommands: task.solution ? solutionCommands(task) : null,
+      seed: spec.seed,
+      agentTimeoutSec,
+      maxTurns: harness.maxTurns,
+      contextStrategy: harness.contextStrategy,
+      observationChars: harness.observationChars,
+      signal: spec.signal,
+      onTurn: spec.onTurn,
+    });
+    stopReason = loop.stopReason;
+    error = loop.error;
+  } catch (e) {
+    const stop = e instanceof EpisodeStop ? e : stopOf(spec.signal);
+    if (stop) {
+      stopReason = stop.stopReason;
+      error = stop.stopReason === 'deadline' ? { kind: 'timeout', message: stop.message } : null;
+    } else {
+      stopReason = 'sandbox_error';
+      error = { kind: 'sandbox', message: (e as Error).message };
+    }
+  } finally {
+    // Kill every process the agent started before anything reads the workspace.
+    await Promise.all(sessions.map((s) => s.close().catch(() => {})));
+  }
+
+  try {
+    // The verifier checks the work as it stands: after a submit, the turn limit, the agent's deadline or a
+    // policy failure alike. Not after a cancellation, a cut at the episode deadline, or a failed set-up.
+    const verify = loop !== null && stopReason !== 'cancelled' && stopReason !== 'deadline';
+    if (verify) {
+      try {
+        const result = await runVerifier(task, workspace, { sandbox, signal: spec.signal, tmpDir: root, keepLogsDir: join(spec.dir.abs, EPISODE_FILES.verifierDir) });
+        verifier = { status: result.status, error: result.error, assertions: result.assertions, passed: result.passed, total: result.total, source: result.source, notes: result.notes, durationMs: result.durationMs };
+        reward = result.reward;
+        if (result.status === 'error' && !error) error = { kind: 'verifier', message: result.error ?? 'the verifier failed' };
+      } catch (e) {
+        const stop = stopOf(spec.signal);
+        if (stop) {
+          stopReason = stop.stopReason;
+          error = stop.stopReason === 'deadline' ? { kind: 'timeout', message: stop.message } : null;
+        } else if (!error) error = { kind: 'verifier', message: (e as Error).message };
+      }
+    }
+  } finally {
+    await removeTree(root).catch(() => {});
+  }
+
+  const resolved = reward !== null && reward.binary === 1 && verifier?.status === 'ok';
+  const trajectory: Trajectory = {
+    schema: TRAJECTORY_SCHEMA,
+    id: spec.key,
+    task: { id: task.id, category: task.metadata.category, difficulty: task.metadata.difficulty ?? 'unknown' },
+    policy: { id: policy.id, protocol: policy.protocol, model: policy.model },
+    startedAt,
+    endedAt: new Date().toISOString(),
+    durationMs: performance.now() - started,
+    system: loop?.system ?? '',
+    instruction: task.instruction,
+    turns: loop?.turns ?? [],
+    stopReason,
+    error,
+    contextEvents: loop?.contextEvents ?? [],
+    ledger: loop?.ledger ?? null,
+    verifier,
+    reward,
+    resolved,
+    tokens: loop?.tokens ?? { prompt: 0, completion: 0 },
+    costUsd: loop?.costUsd ?? null,
+  };
+  writeFileAtomic(join(spec.dir.abs, EPISODE_FILES.trajectory), JSON.stringify(trajectory));
+  writeFileAtomic(join(spec.dir.abs, EPISODE_FILES.atif), JSON.stringify(toAtif(trajectory, appVersion()), null, 1));
+  const record: EpisodeRecord = {
+    key: spec.key,
+    taskId: task.id,
+    attempt: spec.attempt,
+    category: trajectory.task.category,
+    difficulty: trajectory.task.difficulty,
+    resolved,
+    reward,
+    turns: trajectory.turns.length,
+    stopReason,
+    error,
+    tokens: trajectory.tokens,
+    costUsd: trajectory.costUsd,
+    durationMs: Math.round(trajectory.durationMs),
+    dir: spec.dir.rel,
+    finishedAt: trajectory.endedAt,
+  };
+  return { record, trajectory };
+}

@@ -1,0 +1,119 @@
+/**
+ * The checkpoints under a folder (the lab's models folder, a run's checkpoints): every folder holding a
+ * manifest.json (a t1 checkpoint) or a model.onnx (an external export), searched a few levels deep. Broken
+ * checkpoints are listed with their error rather than hidden; folders left by interrupted saves are
+ * reported apart, and `removePartialSaves` deletes those whose saving process is gone.
+ */
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { CheckpointError } from './errors';
+import { MANIFEST_FILE } from './manifest';
+import { inspectCheckpoint, summarizeExternal, type CheckpointSummary } from './summary';
+
+const PARTIAL = /^\.(.+)\.(partial|replaced)-(\d+)-[0-9a-f]+$/;
+
+export interface CheckpointListing {
+  checkpoints: CheckpointSummary[];
+  /** Hidden folders of saves that did not finish (or are still running), with the saving process id. */
+  partial: { path: string; pid: number; running: boolean }[];
+}
+
+export interface ListOptions {
+  /** How many folder levels below `root` to search (default 4: root/run/checkpoints/step). */
+  maxDepth?: number;
+  /** Check every file's sha256 (default false: listing stays fast). */
+  verify?: boolean;
+}
+
+export function listCheckpoints(root: string, options: ListOptions = {}): CheckpointListing {
+  const listing: CheckpointListing = { checkpoints: [], partial: [] };
+  const base = resolve(root);
+  if (!existsSync(base)) return listing;
+  const maxDepth = options.maxDepth ?? 4;
+  const walk = (dir: string, depth: number) => {
+    if (existsSync(join(dir, MANIFEST_FILE))) {
+      listing.checkpoints.push(summarize(dir, options.verify ?? false));
+      return;
+    }
+    if (existsSync(join(dir, 'model.onnx'))) {
+      listing.checkpoints.push(summarizeExternal(dir));
+      return;
+    }
+    if (depth >= maxDepth) return;
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const path = join(dir, name);
+      let isDir: boolean;
+      try {
+        isDir = statSync(path).isDirectory();
+      } catch {
+        continue;
+      }
+      if (!isDir) continue;
+      const partial = PARTIAL.exec(name);
+      if (partial) {
+        const pid = Number(partial[3]);
+        listing.partial.push({ path, pid, running: processAlive(pid) });
+        continue;
+      }
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      walk(path, depth + 1);
+    }
+  };
+  walk(base, 0);
+  return listing;
+}
+
+/** Delete the partial folders under `root` whose saving process no longer runs; returns what was removed. */
+export function removePartialSaves(root: string, options: Pick<ListOptions, 'maxDepth'> = {}): string[] {
+  const removed: string[] = [];
+  for (const p of listCheckpoints(root, options).partial) {
+    if (p.running) continue;
+    rmSync(p.path, { recursive: true, force: true });
+    removed.push(p.path);
+  }
+  return removed;
+}
+
+function summarize(dir: string, verify: boolean): CheckpointSummary {
+  try {
+    return inspectCheckpoint(dir, { verify, tokenizer: false, tensors: false });
+  } catch (error) {
+    if (!(error instanceof CheckpointError)) throw error;
+    return {
+      path: dir,
+      name: basename(dir),
+      format: 't1',
+      status: 'invalid',
+      error: { code: error.code, message: error.message },
+      id: null,
+      kind: null,
+      createdAt: null,
+      labVersion: null,
+      parent: null,
+      parameters: null,
+      weightsDtype: null,
+      totalBytes: 0,
+      files: [],
+      config: null,
+      metadata: {},
+      tokenizer: null,
+      tensors: null,
+    };
+  }
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,344 @@
+/**
+ * Batched decoding over one sampling session. Requests (episodes) join and leave at step boundaries: a
+ * joiner is prefilled alone, then its KV cache is merged into the batch cache, left-padded to a common
+ * length (padding slots are masked out by attention_mask); every step feeds each row's pending token at
+ * its own position. A sampled token's routing is what the model computed when that token was processed,
+ * one step after it was sampled; a finished row stays for that one step so its last token has routing too.
+ */
+import type { HostTensor, RuntimeSession } from '../onnx/runtime';
+import type { GenerateResult, ResolvedGenerateOptions, SampledToken, StopReason, TokenRouting } from './policy-api';
+import { TokenSampler } from './sampler';
+import { pastKeyName, pastValueName, presentKeyName, presentValueName } from './sampling-graph';
+
+export interface DecoderModel {
+  session: RuntimeSession;
+  layers: number;
+  kvHeads: number;
+  headDim: number;
+  vocabSize: number;
+  maxPositions: number;
+  /** Whether the graph has routing.experts / routing.gates outputs (ours do; external exports do not). */
+  routing: boolean;
+}
+
+export interface DecoderOptions {
+  /** Rows decoded together at most; more requests wait for a free row. */
+  maxBatch?: number;
+  /** Decodes ids for stop-sequence checks (the checkpoint's tokenizer). */
+  decode?: (ids: number[]) => string;
+  log?: (message: string) => void;
+}
+
+export type DecodeRequest = ResolvedGenerateOptions & { seed: number };
+
+interface LayerCache {
+  key: Float32Array;
+  value: Float32Array;
+}
+
+interface Row {
+  prompt: readonly number[];
+  options: DecodeRequest;
+  sampler: TokenSampler;
+  signal?: AbortSignal;
+  /** Tokens processed so far (prompt + fed samples): the next position, and this row's cache length. */
+  length: number;
+  /** Leading invalid slots of this row in the batch cache. */
+  pad: number;
+  pending: number | null;
+  tokens: SampledToken[];
+  promptRouting: TokenRouting[] | null;
+  stop: StopReason | null;
+  own: LayerCache[] | null;
+  enqueuedAt: number;
+  prefillMs: number;
+  decodeMs: number;
+  steps: number;
+  batchSum: number;
+  resolve: (r: GenerateResult) => void;
+  reject: (e: unknown) => void;
+}
+
+/** Longest stop sequence tail decoded per check: enough for any sensible stop string. */
+const STOP_WINDOW_TOKENS = 32;
+
+export class BatchDecoder {
+  private rows: Row[] = [];
+  private readonly waiting: Row[] = [];
+  /** Per layer [rows, kvHeads, slots, headDim]. */
+  private cache: LayerCache[] = [];
+  private slots = 0;
+  private loop: Promise<void> | null = null;
+  private nextModel: DecoderModel | null = null;
+  private closed = false;
+
+  constructor(
+    private model: DecoderModel,
+    private readonly options: DecoderOptions = {},
+  ) {}
+
+  get activeRows(): number {
+    return this.rows.length;
+  }
+
+  generate(prompt: readonly number[], request: DecodeRequest, signal?: AbortSignal): Promise<GenerateResult> {
+    if (this.closed) return Promise.reject(new Error('the decoder is closed'));
+    if (prompt.length === 0) return Promise.reject(new Error('the prompt is empty: at least one token id is needed'));
+    const bad = prompt.find((id) => !Number.isInteger(id) || id < 0 || id >= this.model.vocabSize);
+    if (bad !== undefined) return Promise.reject(new Error(`prompt token id ${bad} is outside the vocabulary (0..${this.model.vocabSize - 1})`));
+    return new Promise<GenerateResult>((resolve, reject) => {
+      this.waiting.push({
+        prompt,
+        options: request,
+        sampler: new TokenSampler(request, request.seed),
+        signal,
+        length: 0,
+        pad: 0,
+        pending: null,
+        tokens: [],
+        promptRouting: null,
+        stop: null,
+        own: null,
+        enqueuedAt: performance.now(),
+        prefillMs: 0,
+        decodeMs: 0,
+        steps: 0,
+        batchSum: 0,
+        resolve,
+        reject,
+      });
+      this.kick();
+    });
+  }
+
+  /** Use new weights from the next step on (the sessions of the same architecture). */
+  swap(model: DecoderModel): void {
+    if (model.layers !== this.model.layers || model.kvHeads !== this.model.kvHeads || model.headDim !== this.model.headDim) {
+      throw new Error('swap: the new model has a different cache layout (layers, kv heads or head size)');
+    }
+    this.nextModel = model;
+    this.kick();
+  }
+
+  /** Stop accepting work; pending requests end with an error. Returns once the loop is idle. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const r of this.waiting.splice(0)) r.reject(new Error('the decoder closed'));
+    await this.loop;
+    await this.applySwap();
+  }
+
+  private kick(): void {
+    if (this.loop) return;
+    this.loop = this.run()
+      .catch((error) => {
+        for (const r of [...this.rows, ...this.waiting.splice(0)]) r.reject(error);
+        this.rows = [];
+        this.cache = [];
+        this.slots = 0;
+      })
+      .finally(() => {
+        this.loop = null;
+        if (this.waiting.length || this.nextModel) this.kick();
+      });
+  }
+
+  private async applySwap(): Promise<void> {
+    const next = this.nextModel;
+    if (!next) return;
+    this.nextModel = null;
+    const old = this.model;
+    this.model = next;
+    if (old.session !== next.session) await old.session.release();
+  }
+
+  private async run(): Promise<void> {
+    await this.applySwap();
+    while (this.rows.length || this.waiting.length) {
+      await this.applySwap();
+      let changed = false;
+      const capacity = (this.options.maxBatch ?? 16) - this.rows.length;
+      const joiners = this.waiting.splice(0, Math.max(0, capacity));
+      for (const row of joiners) {
+        await this.prefill(row);
+        if (row.stop && row.pending === null) this.finish(row);
+        else {
+          this.rows.push(row);
+          changed = true;
+        }
+      }
+      for (const row of this.rows) if (row.signal?.aborted && !row.stop) row.stop = 'cancelled';
+      const leaving = this.rows.filter((r) => r.stop === 'cancelled' || (r.stop && r.pending === null));
+      if (leaving.length) {
+        for (const r of leaving) this.finish(r);
+        changed = true;
+      }
+      if (changed) this.rebuild(this.rows.filter((r) => !leaving.includes(r)));
+      if (this.rows.length) await this.step();
+    }
+  }
+
+  private finish(row: Row): void {
+    if (row.stop === 'cancelled') {
+      row.reject(Object.assign(new Error('generation cancelled'), { code: 'CANCELLED' }));
+      return;
+    }
+    const steps = row.steps;
+    row.resolve({
+      tokens: row.tokens,
+      stopReason: row.stop ?? 'max-tokens',
+      promptRouting: row.promptRouting,
+      timing: { queueMs: 0, prefillMs: row.prefillMs, decodeMs: row.decodeMs, steps, meanBatch: steps ? row.batchSum / steps : 1 },
+    });
+  }
+
+  private emptyPast(rows: number): Record<string, HostTensor> {
+    const feeds: Record<string, HostTensor> = {};
+    const dims = [rows, this.model.kvHeads, 0, this.model.headDim];
+    for (let l = 0; l < this.model.layers; l++) {
+      feeds[pastKeyName(l)] = { dtype: 'float32', dims, data: new Float32Array(0) };
+      feeds[pastValueName(l)] = { dtype: 'float32', dims, data: new Float32Array(0) };
+    }
+    return feeds;
+  }
+
+  private outputNames(): string[] {
+    const names = ['logits'];
+    for (let l = 0; l < this.model.layers; l++) names.push(presentKeyName(l), presentValueName(l));
+    if (this.model.routing) names.push('routing.experts', 'routing.gates');
+    return names;
+  }
+
+  private async prefill(row: Row): Promise<void> {
+    const started = performance.now();
+    const S = row.prompt.length;
+    const m = this.model;
+    if (S >= m.maxPositions) {
+      row.stop = 'context-full';
+      row.prefillMs = performance.now() - started;
+      return;
+    }
+    const out = await m.session.run(
+      {
+        input_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from(row.prompt, (v) => BigInt(v)) },
+        position_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from({ length: S }, (_, i) => BigInt(i)) },
+        attention_mask: { dtype: 'int64', dims: [1, S], data: new BigInt64Array(S).fill(1n) },
+        ...this.emptyPast(1),
+      },
+      this.outputNames(),
+    );
+    row.own = Array.from({ length: m.layers }, (_, l) => ({ key: out[presentKeyName(l)]!.data as Float32Array, value: out[presentValueName(l)]!.data as Float32Array }));
+    row.length = S;
+    if (m.routing) row.promptRouting = Array.from({ length: S }, (_, s) => routingAt(out, 0, s, 1, S));
+    row.prefillMs = performance.now() - started;
+    this.sampleNext(row, out.logits!, 0);
+  }
+
+  /** Sample the row's next token from batch row `b` of `logits` and decide whether it stops there. */
+  private sampleNext(row: Row, logits: HostTensor, b: number): void {
+    const [, S, V] = logits.dims as [number, number, number];
+    const pick = row.sampler.pick(logits.data as Float32Array, (b * S + S - 1) * V, Math.min(V, this.model.vocabSize));
+    row.tokens.push({ id: pick.id, logprob: pick.logprob, routing: null });
+    row.pending = pick.id;
+    if (row.options.stopTokenIds.includes(pick.id)) row.stop = 'stop-token';
+    else if (row.options.stopSequences.length && this.endsWithStop(row)) row.stop = 'stop-sequence';
+    else if (row.tokens.length >= row.options.maxTokens) row.stop = 'max-tokens';
+    if (row.length + 1 > this.model.maxPositions) {
+      // The pending token cannot be processed (no position left): it ends without routing.
+      row.stop ??= 'context-full';
+      row.pending = null;
+    }
+  }
+
+  private endsWithStop(row: Row): boolean {
+    const decode = this.options.decode;
+    if (!decode) return false;
+    const tail = decode(row.tokens.slice(-STOP_WINDOW_TOKENS).map((t) => t.id));
+    return row.options.stopSequences.some((s) => tail.endsWith(s));
+  }
+
+  /** Lay out the batch cache for `rows` (left-padded to the longest), from the old batch and joiners' own caches. */
+  private rebuild(rows: Row[]): void {
+    const m = this.model;
+    const slots = rows.reduce((mx, r) => Math.max(mx, r.length), 0);
+    const oldIndex = new Map(this.rows.map((r, i) => [r, i]));
+    const next: LayerCache[] = [];
+    for (let l = 0; l < m.layers; l++) {
+      const key = new Float32Array(rows.length * m.kvHeads * slots * m.headDim);
+      const value = new Float32Array(key.length);
+      rows.forEach((r, nb) => {
+        const pad = slots - r.length;
+        const fromOwn = r.own !== null;
+        const srcSlots = fromOwn ? r.length : this.slots;
+        const srcRow = fromOwn ? 0 : oldIndex.get(r)!;
+        const srcPad = fromOwn ? 0 : r.pad;
+        const srcK = fromOwn ? r.own![l]!.key : this.cache[l]!.key;
+        const srcV = fromOwn ? r.own![l]!.value : this.cache[l]!.value;
+        for (let h = 0; h < m.kvHeads; h++) {
+          const src = ((srcRow * m.kvHeads + h) * srcSlots + srcPad) * m.headDim;
+          const dst = ((nb * m.kvHeads + h) * slots + pad) * m.headDim;
+          const n = r.length * m.headDim;
+          key.set(srcK.subarray(src, src + n), dst);
+          value.set(srcV.subarray(src, src + n), dst);
+        }
+      });
+      next.push({ key, value });
+    }
+    rows.forEach((r) => {
+      r.pad = slots - r.length;
+      r.own = null;
+    });
+    this.rows = rows;
+    this.cache = next;
+    this.slots = slots;
+  }
+
+  private async step(): Promise<void> {
+    const started = performance.now();
+    const m = this.model;
+    const B = this.rows.length;
+    const T = this.slots + 1;
+    const mask = new BigInt64Array(B * T);
+    this.rows.forEach((r, b) => mask.fill(1n, b * T + r.pad, (b + 1) * T));
+    const feeds: Record<string, HostTensor> = {
+      input_ids: { dtype: 'int64', dims: [B, 1], data: BigInt64Array.from(this.rows, (r) => BigInt(r.pending!)) },
+      position_ids: { dtype: 'int64', dims: [B, 1], data: BigInt64Array.from(this.rows, (r) => BigInt(r.length)) },
+      attention_mask: { dtype: 'int64', dims: [B, T], data: mask },
+    };
+    const dims = [B, m.kvHeads, this.slots, m.headDim];
+    for (let l = 0; l < m.layers; l++) {
+      feeds[pastKeyName(l)] = { dtype: 'float32', dims, data: this.cache[l]!.key };
+      feeds[pastValueName(l)] = { dtype: 'float32', dims, data: this.cache[l]!.value };
+    }
+    const out = await m.session.run(feeds, this.outputNames());
+    this.cache = Array.from({ length: m.layers }, (_, l) => ({ key: out[presentKeyName(l)]!.data as Float32Array, value: out[presentValueName(l)]!.data as Float32Array }));
+    this.slots = T;
+    const elapsed = performance.now() - started;
+    this.rows.forEach((row, b) => {
+      const fed = row.tokens[row.tokens.length - 1]!;
+      if (m.routing) fed.routing = routingAt(out, b, 0, B, 1);
+      row.length += 1;
+      row.pending = null;
+      row.decodeMs += elapsed;
+      row.steps += 1;
+      row.batchSum += B;
+      if (!row.stop) this.sampleNext(row, out.logits!, b);
+    });
+  }
+}
+
+/** Routing of token (b, s) from routing outputs [L, B, S, k]. */
+function routingAt(out: Record<string, HostTensor>, b: number, s: number, B: number, S: number): TokenRouting {
+  const experts = out['routing.experts']!;
+  const gates = out['routing.gates']!;
+  const [L, , , k] = experts.dims as [number, number, number, number];
+  const e = experts.data as BigInt64Array;
+  const g = gates.data as Float32Array;
+  const result: TokenRouting = { experts: [], gates: [] };
+  for (let l = 0; l < L; l++) {
+    const o = ((l * B + b) * S + s) * k;
+    result.experts.push(Array.from(e.subarray(o, o + k), Number));
+    result.gates.push(Array.from(g.subarray(o, o + k)));
+  }
+  return result;
+}

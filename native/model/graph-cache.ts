@@ -1,0 +1,107 @@
+/**
+ * Training/scoring sessions cached per shape. Building a graph takes tens of milliseconds and creating its
+ * session hundreds, so a trainer asks this cache for (batch, length bucket, options) and reuses what it
+ * built; the least recently used sessions are released past `capacity`. Every build and session creation
+ * is timed and logged.
+ */
+import type { FloatType } from '../onnx/proto';
+import type { ModelConfig } from './config';
+import type { LossDefinition } from './losses';
+import { TRAINING_EXPERT_COMPUTE } from './policy-model';
+import { createPlacedSession, type ProviderChoice, type SessionPlacement } from './providers';
+import { buildTrainingGraph, lengthBucket, type BuiltGraph } from './training-graph';
+import type { ExpertCompute } from './transformer';
+
+export interface TrainingShape {
+  batch: number;
+  /** Any length: it is rounded up to its bucket (`lengthBucket`). */
+  length: number;
+  forcedRouting: boolean;
+  loss: LossDefinition | null;
+  dtype?: FloatType;
+  expertCompute?: ExpertCompute;
+}
+
+export interface CachedGraph {
+  key: string;
+  batch: number;
+  length: number;
+  graph: Omit<BuiltGraph, 'bytes'>;
+  placement: SessionPlacement;
+}
+
+export interface GraphCacheOptions {
+  provider: ProviderChoice;
+  intraOpThreads?: number;
+  interOpThreads?: number;
+  /** Sessions kept at most (default 6). */
+  capacity?: number;
+  log?: (message: string) => void;
+}
+
+export class TrainingGraphCache {
+  private readonly entries = new Map<string, Promise<CachedGraph>>();
+  private readonly stats = { hits: 0, misses: 0 };
+
+  constructor(
+    private readonly config: ModelConfig,
+    private readonly options: GraphCacheOptions,
+  ) {}
+
+  get counts(): { hits: number; misses: number; size: number } {
+    return { ...this.stats, size: this.entries.size };
+  }
+
+  async get(shape: TrainingShape): Promise<CachedGraph> {
+    const length = lengthBucket(shape.length);
+    const dtype = shape.dtype ?? 'float32';
+    const expertCompute = shape.expertCompute ?? TRAINING_EXPERT_COMPUTE;
+    const key = `B${shape.batch}-T${length}-${dtype}-${expertCompute}-${shape.forcedRouting ? 'forced' : 'topk'}-${shape.loss?.name ?? 'score'}`;
+    const known = this.entries.get(key);
+    if (known) {
+      this.stats.hits++;
+      this.entries.delete(key); // re-insert: most recently used last
+      this.entries.set(key, known);
+      return known;
+    }
+    this.stats.misses++;
+    const pending = this.create(key, { ...shape, length, dtype, expertCompute });
+    this.entries.set(key, pending);
+    pending.catch(() => this.entries.delete(key));
+    await this.evict();
+    return pending;
+  }
+
+  private async create(key: string, shape: Required<Omit<TrainingShape, 'loss'>> & { loss: LossDefinition | null }): Promise<CachedGraph> {
+    const { bytes, ...graph } = buildTrainingGraph(this.config, {
+      batch: shape.batch,
+      length: shape.length,
+      dtype: shape.dtype,
+      expertCompute: shape.expertCompute,
+      forcedRouting: shape.forcedRouting,
+      loss: shape.loss,
+    });
+    const placement = await createPlacedSession(bytes, { choice: this.options.provider, intraOpThreads: this.options.intraOpThreads, interOpThreads: this.options.interOpThreads });
+    this.options.log?.(
+      `training graph ${key}: ${graph.nodeCount} nodes, ${(bytes.length / 1024).toFixed(0)} KiB, built in ${graph.buildMs.toFixed(0)} ms; ` +
+        `session on ${placement.provider} in ${placement.createMs.toFixed(0)} ms${placement.fallbackReason ? ` (${placement.fallbackReason})` : ''}`,
+    );
+    return { key, batch: shape.batch, length: shape.length, graph, placement };
+  }
+
+  private async evict(): Promise<void> {
+    const capacity = this.options.capacity ?? 6;
+    while (this.entries.size > capacity) {
+      const [oldestKey, oldest] = this.entries.entries().next().value as [string, Promise<CachedGraph>];
+      this.entries.delete(oldestKey);
+      const entry = await oldest.catch(() => null);
+      await entry?.placement.session.release();
+    }
+  }
+
+  async clear(): Promise<void> {
+    const all = [...this.entries.values()];
+    this.entries.clear();
+    for (const p of all) await (await p.catch(() => null))?.placement.session.release();
+  }
+}

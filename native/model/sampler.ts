@@ -1,0 +1,88 @@
+/**
+ * Picking the next token from logits: temperature, top-k, top-p, seeded. Computed in float64 from the
+ * graph's float32 logits. The log-prob returned is of the tempered, untruncated distribution (greedy:
+ * temperature 1), which is what the trainer recomputes.
+ */
+import { seededUniform } from './init';
+import type { ResolvedGenerateOptions } from './policy-api';
+
+export interface TokenPick {
+  id: number;
+  logprob: number;
+}
+
+export class TokenSampler {
+  private readonly uniform: () => number;
+
+  constructor(
+    private readonly options: Pick<ResolvedGenerateOptions, 'temperature' | 'topK' | 'topP'>,
+    seed: number,
+  ) {
+    this.uniform = seededUniform(seed);
+  }
+
+  /** `logits` holds V values starting at `offset`. */
+  pick(logits: Float32Array, offset: number, vocab: number): TokenPick {
+    const t = this.options.temperature;
+    const scale = t > 0 ? 1 / t : 1;
+    let max = -Infinity;
+    let argmax = 0;
+    for (let i = 0; i < vocab; i++) {
+      const v = logits[offset + i]!;
+      if (v > max) {
+        max = v;
+        argmax = i;
+      }
+    }
+    const probs = new Float64Array(vocab);
+    let sum = 0;
+    for (let i = 0; i < vocab; i++) {
+      const p = Math.exp((logits[offset + i]! - max) * scale);
+      probs[i] = p;
+      sum += p;
+    }
+    const logZ = Math.log(sum);
+    const logprobOf = (id: number) => (logits[offset + id]! - max) * scale - logZ;
+    if (t === 0) return { id: argmax, logprob: logprobOf(argmax) };
+
+    const { topK, topP } = this.options;
+    const u = this.uniform();
+    if ((topK === 0 || topK >= vocab) && topP >= 1) {
+      let acc = 0;
+      const target = u * sum;
+      for (let i = 0; i < vocab; i++) {
+        acc += probs[i]!;
+        if (acc > target) return { id: i, logprob: logprobOf(i) };
+      }
+      return { id: argmax, logprob: logprobOf(argmax) };
+    }
+    // Truncated: candidates by descending probability (ties by id, for determinism).
+    const order = Array.from({ length: vocab }, (_, i) => i).sort((a, b) => probs[b]! - probs[a]! || a - b);
+    let keep = topK > 0 ? Math.min(topK, vocab) : vocab;
+    if (topP < 1) {
+      let acc = 0;
+      for (let i = 0; i < keep; i++) {
+        acc += probs[order[i]!]! / sum;
+        if (acc >= topP) {
+          keep = i + 1;
+          break;
+        }
+      }
+    }
+    let kept = 0;
+    for (let i = 0; i < keep; i++) kept += probs[order[i]!]!;
+    const target = u * kept;
+    let acc = 0;
+    for (let i = 0; i < keep; i++) {
+      acc += probs[order[i]!]!;
+      if (acc > target) return { id: order[i]!, logprob: logprobOf(order[i]!) };
+    }
+    return { id: order[0]!, logprob: logprobOf(order[0]!) };
+  }
+}
+
+
+/** A seed for requests that give none (still recorded, so the run can be repeated). */
+export function randomSeed(): number {
+  return Math.floor(Math.random() * 2 ** 32);
+}

@@ -1,0 +1,92 @@
+/**
+ * The sampling graph: the model with a KV cache, in the common layout of ONNX LLM exports, so that our
+ * graphs and external ones are driven by the same code.
+ *
+ * Inputs:  input_ids [B,S] int64; attention_mask [B,P+S] int64 (1: a real slot of the cache or a new token,
+ *          0: left padding of a batched cache); position_ids [B,S] int64;
+ *          past_key_values.L.key / .value [B,kv_heads,P,head_dim] float32.
+ * Outputs: logits [B,1,V] (the last position only: all a sampler needs; `allLogits` gives [B,S,V]);
+ *          present.L.key / .value [B,kv_heads,P+S,head_dim];
+ *          routing.experts [L,B,S,k] int64 and routing.gates [L,B,S,k] float32 (the top-k experts of every
+ *          processed token in every MoE layer, and their renormalized gate weights).
+ * Weights are initializers: swapping weights means a new session (tens of milliseconds for nano on CPU).
+ */
+import { AutoDiff, type Value } from '../onnx/autodiff';
+import { paramName, parameterSpecs, type ModelConfig } from './config';
+import { transformerForward, type ExpertCompute } from './transformer';
+import type { BuiltGraph } from './training-graph';
+
+export interface SamplingGraphOptions {
+  expertCompute: ExpertCompute;
+  /** Logits for every position (an evaluation export) instead of the last one. */
+  allLogits?: boolean;
+  /** Leave out the routing outputs (an export for tools that expect exactly the common layout). */
+  withoutRouting?: boolean;
+}
+
+export const pastKeyName = (l: number) => `past_key_values.${l}.key`;
+export const pastValueName = (l: number) => `past_key_values.${l}.value`;
+export const presentKeyName = (l: number) => `present.${l}.key`;
+export const presentValueName = (l: number) => `present.${l}.value`;
+
+export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, options: SamplingGraphOptions): BuiltGraph {
+  const started = performance.now();
+  const ad = new AutoDiff('float32');
+  const g = ad.graph;
+  const L = config.num_hidden_layers;
+  const k = config.num_experts_per_tok;
+  const nkv = config.num_key_value_heads;
+  const hd = config.head_dim;
+  const params = new Map<string, Value>();
+  for (const p of parameterSpecs(config)) {
+    const data = weights.get(p.name);
+    if (!data) throw new Error(`weights: tensor '${p.name}' is missing`);
+    const expected = p.shape.reduce((a, b) => a * b, 1);
+    if (data.length !== expected) throw new Error(`weights: tensor '${p.name}' has ${data.length} values, [${p.shape.join(',')}] needs ${expected}`);
+    params.set(p.name, ad.wrap(g.initializer(p.name, 'float32', p.shape, data), p.shape));
+  }
+  const ids = ad.input('input_ids', ['batch', 'sequence'], 'int64');
+  const keyMask = ad.input('attention_mask', ['batch', 'total'], 'int64');
+  const positions = ad.input('position_ids', ['batch', 'sequence'], 'int64');
+  const past = Array.from({ length: L }, (_, l) => ({
+    key: ad.input(pastKeyName(l), ['batch', nkv, 'past', hd]),
+    value: ad.input(pastValueName(l), ['batch', nkv, 'past', hd]),
+  }));
+
+  // allowed[b, s, j] = attention_mask[b, j] && j <= (T - S) + s
+  const total = g.op('Gather', [g.op('Shape', [keyMask.name]), g.int(1)], { axis: 0 });
+  const seq = g.op('Gather', [g.op('Shape', [ids.name]), g.int(1)], { axis: 0 });
+  const pastLen = g.op('Sub', [total, seq]);
+  const keyPos = g.op('Range', [g.int(0), total, g.int(1)]);
+  const queryPos = g.op('Range', [pastLen, total, g.int(1)]);
+  const causal = g.op('LessOrEqual', [g.op('Unsqueeze', [keyPos, g.ints([0])]), g.op('Unsqueeze', [queryPos, g.ints([1])])]); // [S, T]
+  const valid = g.op('Unsqueeze', [g.op('Cast', [keyMask.name], { to: 9 }), g.ints([1])]); // [B, 1, T]
+  const allowed = g.op('Unsqueeze', [g.op('And', [g.op('Unsqueeze', [causal, g.ints([0])]), valid]), g.ints([1, 2])]); // [B,1,1,S,T]
+
+  const fwd = transformerForward(ad, {
+    config,
+    params,
+    ids,
+    positions,
+    attentionMask: ad.wrap(allowed, ['batch', 1, 1, 'sequence', 'total'], 'bool'),
+    past,
+    expertCompute: options.expertCompute,
+    batch: 'batch',
+    length: 'sequence',
+  });
+
+  const lmHead = config.tie_word_embeddings ? g.op('Transpose', [paramName.embed], { perm: [1, 0] }) : paramName.lmHead;
+  const hidden = options.allLogits ? fwd.hidden.name : g.op('Slice', [fwd.hidden.name, g.ints([-1]), g.ints([2 ** 31 - 1]), g.ints([1])]);
+  g.output(g.op('MatMul', [hidden, lmHead]), 'logits', 'float32', ['batch', options.allLogits ? 'sequence' : 1, config.vocab_size]);
+  fwd.present.forEach((p, l) => {
+    g.output(p.key.name, presentKeyName(l), 'float32', ['batch', nkv, 'total', hd]);
+    g.output(p.value.name, presentValueName(l), 'float32', ['batch', nkv, 'total', hd]);
+  });
+  if (!options.withoutRouting) {
+    const stack = (vs: string[]) => g.op('Concat', vs.map((v) => g.op('Unsqueeze', [g.op('Reshape', [v, g.op('Concat', [g.op('Shape', [ids.name]), g.ints([k])], { axis: 0 })]), g.ints([0])])), { axis: 0 });
+    g.output(stack(fwd.routing.map((r) => r.experts.name)), 'routing.experts', 'int64', [L, 'batch', 'sequence', k]);
+    g.output(stack(fwd.routing.map((r) => r.gates.name)), 'routing.gates', 'float32', [L, 'batch', 'sequence', k]);
+  }
+  const bytes = g.toModel({ docString: `t1-moe sampling graph (${options.expertCompute} experts)` });
+  return { bytes, inputNames: g.inputs.map((i) => i.name), outputNames: g.outputs.map((o) => o.name), nodeCount: g.nodes.length, buildMs: performance.now() - started };
+}

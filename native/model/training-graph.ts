@@ -1,0 +1,135 @@
+/**
+ * The scoring/training graph over padded full sequences (static [B, T]; callers pad T to a bucket, see
+ * `lengthBucket`). Parameters are graph inputs (the trainer owns them and runs the optimizer outside).
+ *
+ * Inputs:  every parameter (parameterSpecs order); input_ids [B,T] int64; targets [B,T] int64 (the next
+ *          token at each position; anything at padding); attention_mask [B,T] float (1 real, 0 padding,
+ *          right-padded); forced_experts [L,B,T,k] int64 (only with forcedRouting: R3 replay);
+ *          the loss's own inputs.
+ * Outputs: logprobs [B,T], values [B,T], experts [L,B,T,k] (the graph's own top-k, for agreement
+ *          metrics), aux_loss [], router_load [L,E]; with a loss: loss [], metric.NAME [], grad.PARAM.
+ */
+import { AutoDiff, type Value } from '../onnx/autodiff';
+import type { FloatType } from '../onnx/proto';
+import { paramName, parameterSpecs, type ModelConfig } from './config';
+import type { LossDefinition, TokenTerms } from './losses';
+import { loadBalance, transformerForward, type ExpertCompute } from './transformer';
+
+export interface TrainingGraphOptions {
+  batch: number;
+  length: number;
+  dtype: FloatType;
+  expertCompute: ExpertCompute;
+  /** Adds the forced_experts input (R3): it replaces top-k selection; gates still come from the router. */
+  forcedRouting: boolean;
+  /** With a loss: gradients of it for every parameter. Without: a scoring graph (forward only). */
+  loss: LossDefinition | null;
+}
+
+export interface BuiltGraph {
+  bytes: Uint8Array;
+  inputNames: string[];
+  outputNames: string[];
+  nodeCount: number;
+  buildMs: number;
+}
+
+/** Pad lengths to few distinct shapes: powers of two up to 64, then multiples of 64. */
+export function lengthBucket(length: number): number {
+  if (length <= 8) return 8;
+  if (length <= 64) return 2 ** Math.ceil(Math.log2(length));
+  return Math.ceil(length / 64) * 64;
+}
+
+export function buildTrainingGraph(config: ModelConfig, options: TrainingGraphOptions): BuiltGraph {
+  const started = performance.now();
+  const { batch: B, length: T, dtype } = options;
+  if (T > config.max_position_embeddings) throw new Error(`sequence length ${T} exceeds max_position_embeddings ${config.max_position_embeddings}`);
+  const ad = new AutoDiff(dtype);
+  const g = ad.graph;
+  const L = config.num_hidden_layers;
+  const k = config.num_experts_per_tok;
+  const params = new Map<string, Value>();
+  const paramList = parameterSpecs(config).map((p) => {
+    const v = ad.input(p.name, p.shape);
+    params.set(p.name, v);
+    return v;
+  });
+  const ids = ad.input('input_ids', [B, T], 'int64');
+  const targets = ad.input('targets', [B, T], 'int64');
+  const tokenMask = ad.input('attention_mask', [B, T]);
+  const forced = options.forcedRouting ? ad.input('forced_experts', [L, B, T, k], 'int64') : undefined;
+  const lossInputs: Record<string, Value> = {};
+  for (const i of options.loss?.inputs ?? []) {
+    lossInputs[i.name] = ad.input(i.name, i.kind === 'scalar-float' ? [] : [B, T], i.kind === 'tokens-int' ? 'int64' : dtype);
+  }
+
+  const positions = ad.wrap(g.constant('int64', [B, T], Array.from({ length: B * T }, (_, i) => i % T)), [B, T], 'int64');
+  const causal = Array.from({ length: T * T }, (_, i) => (i % T <= Math.floor(i / T) ? 1 : 0));
+  const attentionMask = ad.wrap(g.constant('bool', [1, 1, 1, T, T], causal), [1, 1, 1, T, T], 'bool');
+
+  const fwd = transformerForward(ad, {
+    config,
+    params,
+    ids,
+    positions,
+    attentionMask,
+    forcedExperts: forced,
+    expertCompute: options.expertCompute,
+    batch: B,
+    length: T,
+  });
+
+  const lmHead = config.tie_word_embeddings ? ad.transpose(params.get(paramName.embed)!, [1, 0]) : params.get(paramName.lmHead)!;
+  const logProbs = ad.logSoftmax(ad.matmul(fwd.hidden, lmHead), -1); // [B, T, V]
+  const targetIdx = ad.wrap(g.op('Unsqueeze', [targets.name, g.ints([-1])]), [B, T, 1], 'int64');
+  const logprobs = ad.reshape(ad.gatherElements(logProbs, targetIdx, 2), [B, T]);
+  const values = ad.reshape(ad.add(ad.matmul(fwd.hidden, params.get(paramName.valueHead)!), params.get(paramName.valueBias)!), [B, T]);
+
+  const flatMask = ad.reshape(tokenMask, [B * T]);
+  const balance = fwd.routing.map((r) => loadBalance(ad, config, r, flatMask));
+  let aux = balance[0]!.loss;
+  for (const b of balance.slice(1)) aux = ad.add(aux, b.loss);
+  aux = ad.mul(aux, ad.constant(1 / L));
+
+  let entropy: Value | null = null;
+  const terms: TokenTerms = {
+    batch: B,
+    length: T,
+    logprobs,
+    values,
+    tokenMask,
+    auxLoss: aux,
+    entropy() {
+      entropy ??= ad.neg(ad.reduceSum(ad.mul(ad.exp(logProbs), logProbs), [2], false));
+      return entropy;
+    },
+  };
+
+  ad.output(logprobs, 'logprobs');
+  ad.output(values, 'values');
+  ad.output(aux, 'aux_loss');
+  const stack = (vs: Value[], shape: number[], dtypeOut: 'int64' | FloatType) => {
+    const parts = vs.map((v) => g.op('Unsqueeze', [v.name, g.ints([0])]));
+    return ad.wrap(g.op('Concat', parts, { axis: 0 }), shape, dtypeOut);
+  };
+  const experts = stack(fwd.routing.map((r) => r.topk), [L, B * T, k], 'int64');
+  ad.output(ad.wrap(g.op('Reshape', [experts.name, g.ints([L, B, T, k])]), [L, B, T, k], 'int64'), 'experts');
+  ad.output(stack(balance.map((b) => b.load), [L, config.num_experts], dtype), 'router_load');
+
+  if (options.loss) {
+    const { loss, metrics } = options.loss.build(ad, terms, lossInputs);
+    ad.output(loss, 'loss');
+    for (const [name, v] of Object.entries(metrics)) ad.output(v, `metric.${name}`);
+    const grads = ad.backward(loss, paramList);
+    for (const p of paramList) ad.output(grads.get(p.name)!, `grad.${p.name}`);
+  }
+  const bytes = g.toModel({ docString: `t1-moe training graph B=${B} T=${T} ${dtype} ${options.expertCompute}${options.forcedRouting ? ' forced' : ''} loss=${options.loss?.name ?? 'none'}` });
+  return {
+    bytes,
+    inputNames: g.inputs.map((i) => i.name),
+    outputNames: g.outputs.map((o) => o.name),
+    nodeCount: g.nodes.length,
+    buildMs: performance.now() - started,
+  };
+}

@@ -1,0 +1,200 @@
+/**
+ * The MoE transformer's forward pass, written once against AutoDiff and used by both graphs: the
+ * sampling graph (dynamic batch and lengths, KV cache, never differentiated) and the scoring/training
+ * graph (static padded shapes, differentiated). See config.ts for the architecture.
+ */
+import type { AutoDiff, Value } from '../onnx/autodiff';
+import type { Dim } from '../onnx/proto';
+import { paramName, type ModelConfig } from './config';
+import { ropeTables, rotateHalfMatrix } from './rope';
+
+/**
+ * How the experts are computed. 'dense': every expert on every token, weighted by a gate matrix that is
+ * zero outside the top-k (E/k times the needed FLOPs, few large ops). 'sparse': each expert gathers its
+ * tokens (NonZero + Gather), computes, and scatters back (k/E of the FLOPs, more small ops).
+ */
+export type ExpertCompute = 'dense' | 'sparse';
+
+export interface ForwardInputs {
+  config: ModelConfig;
+  /** Every parameter by its name in parameterSpecs (inputs or initializers). */
+  params: ReadonlyMap<string, Value>;
+  /** [B, S] int64 token ids. */
+  ids: Value;
+  /** [B, S] int64 absolute positions (rotary angles). */
+  positions: Value;
+  /** [B, 1, 1, S, T] bool: may query s attend key j (T = past + S). */
+  attentionMask: Value;
+  /** Per layer [B, kv_heads, P, head_dim]; absent in the training graph (no cache). */
+  past?: readonly { key: Value; value: Value }[];
+  /** [L, B, S, k] int64 expert ids that replace each layer's top-k (rollout routing replay, R3). */
+  forcedExperts?: Value;
+  expertCompute: ExpertCompute;
+  /** Known sizes: numbers in the static training graph, names in the dynamic sampling graph. */
+  batch: Dim;
+  length: Dim;
+}
+
+export interface LayerRouting {
+  /** [N, E] router softmax (N = B * S). */
+  probs: Value;
+  /** [N, k] the router's own top-k experts. */
+  topk: Value;
+  /** [N, k] the experts used (top-k, or the forced ones). */
+  experts: Value;
+  /** [N, k] gate weights of the used experts: router softmax renormalized over them. */
+  gates: Value;
+}
+
+export interface ForwardResult {
+  /** [B, S, H] after the final RMSNorm. */
+  hidden: Value;
+  routing: LayerRouting[];
+  /** Per layer [B, kv_heads, P + S, head_dim], when a past was given. */
+  present: { key: Value; value: Value }[];
+}
+
+const NEG_INF = -1e9;
+
+export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardResult {
+  const c = inp.config;
+  const g = ad.graph;
+  const P = (name: string): Value => {
+    const v = inp.params.get(name);
+    if (!v) throw new Error(`parameter '${name}' is missing`);
+    return v;
+  };
+  const H = c.hidden_size;
+  const hd = c.head_dim;
+  const nh = c.num_attention_heads;
+  const nkv = c.num_key_value_heads;
+  const groups = nh / nkv;
+  const k = c.num_experts_per_tok;
+  const { batch: B, length: S } = inp;
+  const N: Dim = typeof B === 'number' && typeof S === 'number' ? B * S : 'tokens';
+  // Reshape targets: exact numbers when static, 0 ("copy this dim") when dynamic.
+  const bDim = typeof B === 'number' ? B : 0;
+  const sDim = typeof S === 'number' ? S : 0;
+
+  // Rotary tables gathered at the positions: [B, 1, S, hd].
+  const tables = ropeTables(hd, c.max_position_embeddings, c.rope_theta, ad.dtype);
+  const cosTable = g.initializer(g.fresh('rope_cos'), ad.dtype, [c.max_position_embeddings, hd], tables.cos);
+  const sinTable = g.initializer(g.fresh('rope_sin'), ad.dtype, [c.max_position_embeddings, hd], tables.sin);
+  const ropeAt = (table: string) => {
+    const [rows] = ad.nondiff('Gather', [table, inp.positions], { axis: 0 }, [{ shape: [B, S, hd], dtype: ad.dtype }]);
+    return ad.nondiff('Unsqueeze', [rows!, g.ints([1])], {}, [{ shape: [B, 1, S, hd], dtype: ad.dtype }])[0]!;
+  };
+  const cos = ropeAt(cosTable);
+  const sin = ropeAt(sinTable);
+  const rotate = ad.constant(rotateHalfMatrix(hd), [hd, hd]);
+  const rope = (x: Value) => ad.add(ad.mul(x, cos), ad.mul(ad.matmul(x, rotate), sin));
+  const heads = (x: Value, count: number) => ad.transpose(ad.reshape(x, [bDim, sDim, count, hd]), [0, 2, 1, 3]); // [B, count, S, hd]
+  const scale = ad.constant(1 / Math.sqrt(hd));
+  const negInf = ad.constant(NEG_INF);
+
+  let x = ad.gather(P(paramName.embed), inp.ids); // [B, S, H]
+  const routing: LayerRouting[] = [];
+  const present: { key: Value; value: Value }[] = [];
+
+  for (let l = 0; l < c.num_hidden_layers; l++) {
+    // ---- attention ----
+    const h = ad.rmsNorm(x, P(paramName.attnNorm(l)), c.rms_norm_eps);
+    const q = rope(heads(ad.matmul(h, P(paramName.wq(l))), nh)); // [B, nh, S, hd]
+    let key = rope(heads(ad.matmul(h, P(paramName.wk(l))), nkv)); // [B, nkv, S, hd]
+    let value = heads(ad.matmul(h, P(paramName.wv(l))), nkv);
+    const past = inp.past?.[l];
+    if (past) {
+      // The cache is never differentiated: plain Concat nodes.
+      key = ad.nondiff('Concat', [past.key, key], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype }])[0]!;
+      value = ad.nondiff('Concat', [past.value, value], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype }])[0]!;
+      present.push({ key, value });
+    }
+    // Grouped heads: queries [B, nkv, groups, S, hd] against keys [B, nkv, 1, T, hd] (broadcast over groups).
+    const q5 = ad.reshape(q, [bDim, nkv, groups, sDim === 0 ? -1 : sDim, hd]);
+    const k5 = ad.reshape(key, [bDim, nkv, 1, past ? -1 : sDim, hd]);
+    const v5 = ad.reshape(value, [bDim, nkv, 1, past ? -1 : sDim, hd]);
+    const scores = ad.mul(ad.matmul(q5, ad.transpose(k5, [0, 1, 2, 4, 3])), scale); // [B, nkv, groups, S, T]
+    const attn = ad.softmax(ad.where(inp.attentionMask, scores, negInf), -1);
+    const ctx5 = ad.matmul(attn, v5); // [B, nkv, groups, S, hd]
+    const ctx = ad.reshape(ad.transpose(ad.reshape(ctx5, [bDim, nh, sDim === 0 ? -1 : sDim, hd]), [0, 2, 1, 3]), [bDim, sDim, nh * hd]);
+    x = ad.add(x, ad.matmul(ctx, P(paramName.wo(l))));
+
+    // ---- mixture of experts ----
+    const h2 = ad.reshape(ad.rmsNorm(x, P(paramName.ffnNorm(l)), c.rms_norm_eps), [-1, H]); // [N, H]
+    const probs = ad.softmax(ad.matmul(h2, P(paramName.router(l))), -1); // [N, E]
+    const [, topk] = ad.nondiff('TopK', [probs, g.ints([k])], { axis: -1, largest: 1, sorted: 1 }, [
+      { shape: [N, k], dtype: ad.dtype },
+      { shape: [N, k], dtype: 'int64' },
+    ]);
+    let experts = topk!;
+    if (inp.forcedExperts) {
+      const [layer] = ad.nondiff('Gather', [inp.forcedExperts, g.int(l)], { axis: 0 }, [{ shape: [B, S, k], dtype: 'int64' }]);
+      experts = ad.nondiff('Reshape', [layer!, g.ints([-1, k])], {}, [{ shape: [N, k], dtype: 'int64' }])[0]!;
+    }
+    // Gate weights gathered from the full softmax (not a top-k-zeroed copy) so router gradients live.
+    const chosen = ad.gatherElements(probs, experts, 1);
+    const gates = ad.div(chosen, ad.reduceSum(chosen, [1], true)); // [N, k]
+    const moe = inp.expertCompute === 'dense' ? denseExperts(ad, c, l, P, h2, probs, experts, gates) : sparseExperts(ad, c, l, P, h2, experts, gates);
+    x = ad.add(x, ad.reshapeAs(moe, x));
+    routing.push({ probs, topk: topk!, experts, gates });
+  }
+  return { hidden: ad.rmsNorm(x, P(paramName.finalNorm), c.rms_norm_eps), routing, present };
+}
+
+function denseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) => Value, h2: Value, probs: Value, experts: Value, gates: Value): Value {
+  const E = c.num_experts;
+  const H = c.hidden_size;
+  const gateMatrix = ad.scatterElementsIntoZeros(probs, experts, gates, 1); // [N, E], zero outside the chosen
+  const hx = ad.reshape(h2, [1, -1, H]);
+  const act = ad.mul(ad.silu(ad.matmul(hx, P(paramName.wGate(l)))), ad.matmul(hx, P(paramName.wUp(l)))); // [E, N, I]
+  const out = ad.matmul(act, P(paramName.wDown(l))); // [E, N, H]
+  const weights = ad.reshape(ad.transpose(gateMatrix, [1, 0]), [E, -1, 1]);
+  return ad.reduceSum(ad.mul(out, weights), [0], false); // [N, H]
+}
+
+function sparseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) => Value, h2: Value, experts: Value, gates: Value): Value {
+  const E = c.num_experts;
+  const g = ad.graph;
+  const wGate = ad.split(P(paramName.wGate(l)), 0, E, true);
+  const wUp = ad.split(P(paramName.wUp(l)), 0, E, true);
+  const wDown = ad.split(P(paramName.wDown(l)), 0, E, true);
+  let total: Value | null = null;
+  for (let e = 0; e < E; e++) {
+    const [hit] = ad.nondiff('Equal', [experts, g.int(e)], {}, [{ shape: experts.shape, dtype: 'bool' }]);
+    const hitF = ad.cast(hit!, ad.dtype); // [N, k]
+    const [anyHit] = ad.nondiff('ReduceMax', [hitF, g.ints([1])], { keepdims: 0 }, [{ shape: [experts.shape[0]!], dtype: ad.dtype }]);
+    const [rowsMask] = ad.nondiff('Cast', [anyHit!], { to: 9 }, [{ shape: [experts.shape[0]!], dtype: 'bool' }]);
+    const [nz] = ad.nondiff('NonZero', [rowsMask!], {}, [{ shape: [1, `n${l}_${e}`], dtype: 'int64' }]);
+    const [rows] = ad.nondiff('Transpose', [nz!], { perm: [1, 0] }, [{ shape: [`n${l}_${e}`, 1], dtype: 'int64' }]);
+    const [flat] = ad.nondiff('Squeeze', [rows!, g.ints([1])], {}, [{ shape: [`n${l}_${e}`], dtype: 'int64' }]);
+    const gateColumn = ad.reduceSum(ad.mul(gates, hitF), [1], true); // [N, 1]
+    const tokens = ad.gather(h2, flat!); // [n, H]
+    const act = ad.mul(ad.silu(ad.matmul(tokens, wGate[e]!)), ad.matmul(tokens, wUp[e]!));
+    const out = ad.mul(ad.matmul(act, wDown[e]!), ad.gather(gateColumn, flat!)); // [n, H]
+    const back = ad.scatterRowsAddIntoZeros(h2, rows!, out);
+    total = total ? ad.add(total, back) : back;
+  }
+  return total!;
+}
+
+/**
+ * Switch-style load-balancing loss of one layer: E * sum_e f_e * P_e, with f_e the fraction of routed
+ * slots that went to expert e (no gradient) and P_e the mean router probability, both over real tokens
+ * (`tokenMask` [N], 1 for a real token). Returns the loss and f (the expert load, for metrics).
+ */
+export function loadBalance(ad: AutoDiff, c: ModelConfig, r: LayerRouting, tokenMask: Value): { loss: Value; load: Value } {
+  const E = c.num_experts;
+  const k = c.num_experts_per_tok;
+  const g = ad.graph;
+  const mask = ad.reshape(tokenMask, [-1, 1]); // [N, 1]
+  const count = ad.stopGradient(ad.reduceSum(tokenMask, [0], false));
+  const denom = ad.maximum(count, ad.constant(1));
+  const ones = ad.nondiff('Expand', [ad.constant(1), g.op('Shape', [r.experts.name])], {}, [{ shape: r.experts.shape, dtype: ad.dtype }])[0]!;
+  const zeros = ad.nondiff('ConstantOfShape', [g.op('Shape', [r.probs.name])], {}, [{ shape: r.probs.shape, dtype: ad.dtype }])[0]!;
+  // ConstantOfShape defaults to float32 zeros; cast keeps float64 graphs consistent.
+  const zerosTyped = ad.cast(zeros, ad.dtype);
+  const [slots] = ad.nondiff('ScatterElements', [zerosTyped, r.experts, ones], { axis: 1 }, [{ shape: r.probs.shape, dtype: ad.dtype }]);
+  const load = ad.stopGradient(ad.div(ad.reduceSum(ad.mul(slots!, mask), [0], false), ad.mul(denom, ad.constant(k)))); // [E]
+  const meanProb = ad.div(ad.reduceSum(ad.mul(r.probs, mask), [0], false), denom); // [E]
+  return { loss: ad.mul(ad.reduceSum(ad.mul(load, meanProb), [0], false), ad.constant(E)), load };
+}

@@ -1,0 +1,110 @@
+/**
+ * The one place onnxruntime-node is loaded. Sessions take and give plain tensors (`HostTensor`) so that
+ * nothing above native/ sees onnxruntime's types. Which execution provider a session gets is decided in
+ * native/model/providers.ts; this file only creates what it is told and reports failures as they are.
+ */
+import * as ort from 'onnxruntime-node';
+import type { DataType, TensorData } from './proto';
+
+export interface HostTensor {
+  dtype: DataType;
+  dims: readonly number[];
+  data: TensorData;
+}
+
+export type ExecutionProvider = 'cpu' | 'cuda';
+
+export interface RuntimeSessionOptions {
+  /** Providers in order of preference; onnxruntime assigns each node to the first that implements it. */
+  providers: readonly ExecutionProvider[];
+  /** Threads inside one operator (0: onnxruntime's default, one per physical core). */
+  intraOpThreads?: number;
+  /** Threads across independent operators (sequential execution ignores it). */
+  interOpThreads?: number;
+  graphOptimization?: 'disabled' | 'basic' | 'extended' | 'all';
+  /** onnxruntime's own log level: 0 verbose .. 4 fatal. */
+  logSeverity?: 0 | 1 | 2 | 3 | 4;
+}
+
+export function onnxruntimeVersion(): string {
+  return ort.env.versions.node ?? ort.env.versions.common;
+}
+
+/** Providers this onnxruntime binary was built to use ('cuda' needs its libraries beside it to load). */
+export function supportedBackends(): { name: string; bundled: boolean }[] {
+  const list = (ort as unknown as { listSupportedBackends?: () => { name: string; bundled: boolean }[] }).listSupportedBackends;
+  return list ? list() : [{ name: 'cpu', bundled: true }];
+}
+
+function toOrt(t: HostTensor): ort.Tensor {
+  const type = t.dtype === 'float16' ? 'float16' : t.dtype;
+  return new ort.Tensor(type, t.data as never, t.dims as number[]);
+}
+
+function fromOrt(t: ort.Tensor): HostTensor {
+  return { dtype: (t.type === 'float16' ? 'float16' : t.type) as DataType, dims: [...t.dims], data: t.data as TensorData };
+}
+
+export class RuntimeSession {
+  private released = false;
+
+  private constructor(
+    private readonly session: ort.InferenceSession,
+    readonly providers: readonly ExecutionProvider[],
+  ) {}
+
+  static async create(model: Uint8Array, options: RuntimeSessionOptions): Promise<RuntimeSession> {
+    const session = await ort.InferenceSession.create(model, {
+      executionProviders: options.providers.map((p) => (p === 'cuda' ? { name: 'cuda' } : { name: 'cpu' })),
+      intraOpNumThreads: options.intraOpThreads ?? 0,
+      interOpNumThreads: options.interOpThreads ?? 0,
+      graphOptimizationLevel: options.graphOptimization ?? 'all',
+      logSeverityLevel: options.logSeverity ?? 3,
+    });
+    return new RuntimeSession(session, options.providers);
+  }
+
+  get inputNames(): readonly string[] {
+    return this.session.inputNames;
+  }
+
+  get outputNames(): readonly string[] {
+    return this.session.outputNames;
+  }
+
+  /** Declared input shapes (symbolic axes as names) and types, from the model. */
+  inputShapes(): Record<string, { dtype: string; shape: (number | string)[] }> {
+    const out: Record<string, { dtype: string; shape: (number | string)[] }> = {};
+    for (const m of this.session.inputMetadata) {
+      if (m.isTensor) out[m.name] = { dtype: m.type, shape: m.shape.map((d) => (typeof d === 'number' ? d : String(d))) };
+    }
+    return out;
+  }
+
+  /** Run with `feeds`; returns the requested outputs (all by default). */
+  async run(feeds: Record<string, HostTensor>, outputs?: readonly string[]): Promise<Record<string, HostTensor>> {
+    if (this.released) throw new Error('the session was released');
+    const ortFeeds: Record<string, ort.Tensor> = {};
+    for (const [name, t] of Object.entries(feeds)) ortFeeds[name] = toOrt(t);
+    const result = outputs ? await this.session.run(ortFeeds, outputs as string[]) : await this.session.run(ortFeeds);
+    const out: Record<string, HostTensor> = {};
+    for (const [name, t] of Object.entries(result)) out[name] = fromOrt(t as ort.Tensor);
+    return out;
+  }
+
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    await this.session.release();
+  }
+}
+
+// Convenience constructors for feeds.
+export const f32 = (data: ArrayLike<number>, dims: readonly number[]): HostTensor => ({ dtype: 'float32', dims, data: Float32Array.from(data) });
+export const f64 = (data: ArrayLike<number>, dims: readonly number[]): HostTensor => ({ dtype: 'float64', dims, data: Float64Array.from(data) });
+export const i64 = (data: ArrayLike<number | bigint>, dims: readonly number[]): HostTensor => ({
+  dtype: 'int64',
+  dims,
+  data: BigInt64Array.from(Array.from(data, (v) => BigInt(v))),
+});
+export const bool = (data: ArrayLike<boolean | number>, dims: readonly number[]): HostTensor => ({ dtype: 'bool', dims, data: Uint8Array.from(Array.from(data, (v) => (v ? 1 : 0))) });

@@ -1,0 +1,114 @@
+/**
+ * Batched decoding on a real session: seeds reproduce tokens, batched rows match solo decoding, every
+ * sampled token carries routing that replays exactly in the scoring graph, stops are honoured, external
+ * common-layout graphs (no routing) decode too.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchDecoder, type DecodeRequest } from '../../../native/model/decoder';
+import { GenerateOptions, type GenerateResult } from '../../../native/model/policy-api';
+import { loadExternalPolicy, loadT1Policy, type LoadedPolicy } from '../../../native/model/policy-model';
+import { buildSamplingGraph } from '../../../native/model/sampling-graph';
+import { buildTrainingGraph } from '../../../native/model/training-graph';
+import { f32, i64, RuntimeSession } from '../../../native/onnx/runtime';
+import { tinyConfig, tinyWeights, weightFeeds } from '../../helpers/tiny-model';
+
+const config = tinyConfig({ vocab_size: 32, max_position_embeddings: 64 });
+const weights = tinyWeights(config, 21);
+const request = (o: Partial<DecodeRequest> = {}): DecodeRequest => ({ ...GenerateOptions.parse({ maxTokens: 6 }), seed: 1, ...o });
+
+let policy: LoadedPolicy;
+beforeAll(async () => {
+  policy = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: 1 });
+});
+afterAll(async () => {
+  await policy.decoder.session.release();
+});
+
+describe('batched decoder', () => {
+  it('same seed, same tokens; another seed, other tokens', async () => {
+    const d = new BatchDecoder(policy.decoder);
+    const a = await d.generate([1, 2, 3], request({ seed: 7, maxTokens: 12 }));
+    const b = await d.generate([1, 2, 3], request({ seed: 7, maxTokens: 12 }));
+    const c = await d.generate([1, 2, 3], request({ seed: 8, maxTokens: 12 }));
+    expect(a.tokens.map((t) => t.id)).toEqual(b.tokens.map((t) => t.id));
+    expect(a.tokens.map((t) => t.id)).not.toEqual(c.tokens.map((t) => t.id));
+    expect(a.stopReason).toBe('max-tokens');
+    expect(a.tokens).toHaveLength(12);
+  });
+
+  it('concurrent requests decode together and match solo decoding', async () => {
+    const d = new BatchDecoder(policy.decoder);
+    const prompts = [[4, 5], [6, 7, 8, 9, 10], [11]];
+    const solo: GenerateResult[] = [];
+    for (const [i, p] of prompts.entries()) solo.push(await d.generate(p, request({ seed: 100 + i, maxTokens: 5 + i })));
+    const together = await Promise.all(prompts.map((p, i) => d.generate(p, request({ seed: 100 + i, maxTokens: 5 + i }))));
+    expect(together.some((r) => r.timing.meanBatch > 1)).toBe(true);
+    together.forEach((r, i) => {
+      expect(r.tokens.map((t) => t.id)).toEqual(solo[i]!.tokens.map((t) => t.id));
+      r.tokens.forEach((t, j) => expect(Math.abs(t.logprob - solo[i]!.tokens[j]!.logprob)).toBeLessThan(1e-4));
+    });
+  });
+
+  it('every sampled token has routing, and replaying it in the scoring graph reproduces the log-probs', async () => {
+    const d = new BatchDecoder(policy.decoder);
+    const prompt = [3, 9, 1];
+    const r = await d.generate(prompt, request({ seed: 3, maxTokens: 8 }));
+    expect(r.promptRouting).toHaveLength(prompt.length);
+    for (const t of r.tokens) expect(t.routing?.experts).toHaveLength(config.num_hidden_layers);
+    const seq = [...prompt, ...r.tokens.map((t) => t.id)];
+    const T = seq.length - 1;
+    const L = config.num_hidden_layers;
+    const k = config.num_experts_per_tok;
+    const routes = [...r.promptRouting!, ...r.tokens.map((t) => t.routing!)].slice(0, T);
+    const forced = new Array<number>(L * T * k);
+    routes.forEach((route, t) => route.experts.forEach((ex, l) => ex.forEach((e, j) => (forced[(l * T + t) * k + j] = e))));
+    const built = buildTrainingGraph(config, { batch: 1, length: T, dtype: 'float32', expertCompute: 'dense', forcedRouting: true, loss: null });
+    const s = await RuntimeSession.create(built.bytes, { providers: ['cpu'], intraOpThreads: 1 });
+    const out = await s.run({
+      ...weightFeeds(config, weights, 'float32'),
+      input_ids: i64(seq.slice(0, T), [1, T]),
+      targets: i64(seq.slice(1), [1, T]),
+      attention_mask: f32(new Array(T).fill(1), [1, T]),
+      forced_experts: i64(forced, [L, 1, T, k]),
+    });
+    await s.release();
+    const scored = out.logprobs!.data as Float32Array;
+    r.tokens.forEach((t, i) => expect(Math.abs(t.logprob - scored[prompt.length - 1 + i]!)).toBeLessThan(1e-4));
+    expect(Array.from(out.experts!.data as BigInt64Array, Number)).toEqual(forced);
+  });
+
+  it('stops on a stop token (kept in the output) and on a stop sequence', async () => {
+    const d = new BatchDecoder(policy.decoder, { decode: (ids) => ids.map((i) => String.fromCharCode(97 + (i % 26))).join('') });
+    const free = await d.generate([1, 2], request({ seed: 5, maxTokens: 20, temperature: 0 }));
+    const stopId = free.tokens[3]!.id;
+    const firstAt = free.tokens.findIndex((t) => t.id === stopId);
+    const stopped = await d.generate([1, 2], request({ seed: 5, maxTokens: 20, temperature: 0, stopTokenIds: [stopId] }));
+    expect(stopped.stopReason).toBe('stop-token');
+    expect(stopped.tokens.map((t) => t.id)).toEqual(free.tokens.slice(0, firstAt + 1).map((t) => t.id));
+    expect(stopped.tokens.at(-1)!.routing).not.toBeNull();
+    const text = free.tokens.slice(0, 3).map((t) => String.fromCharCode(97 + (t.id % 26))).join('');
+    const bySequence = await d.generate([1, 2], request({ seed: 5, maxTokens: 20, temperature: 0, stopSequences: [text.slice(1)] }));
+    expect(bySequence.stopReason).toBe('stop-sequence');
+    expect(bySequence.tokens.length).toBeLessThanOrEqual(3);
+  });
+
+  it('ends at the context limit and rejects ids outside the vocabulary', async () => {
+    const d = new BatchDecoder(policy.decoder);
+    const r = await d.generate(new Array(60).fill(1), request({ maxTokens: 50 }));
+    expect(r.stopReason).toBe('context-full');
+    expect(60 + r.tokens.length).toBeLessThanOrEqual(config.max_position_embeddings + 1);
+    await expect(d.generate([999], request())).rejects.toThrow(/outside the vocabulary/);
+  });
+
+  it('decodes an external common-layout graph (no routing outputs)', async () => {
+    const built = buildSamplingGraph(config, weights, { expertCompute: 'dense', allLogits: true, withoutRouting: true });
+    const external = await loadExternalPolicy(built.bytes, { vocab_size: config.vocab_size, max_position_embeddings: config.max_position_embeddings }, { provider: 'cpu', intraOpThreads: 1 });
+    expect(external.decoder.routing).toBe(false);
+    const a = await new BatchDecoder(external.decoder).generate([5, 6, 7], request({ seed: 9 }));
+    const b = await new BatchDecoder(policy.decoder).generate([5, 6, 7], request({ seed: 9 }));
+    expect(a.tokens.map((t) => t.id)).toEqual(b.tokens.map((t) => t.id));
+    expect(a.tokens.every((t) => t.routing === null)).toBe(true);
+    expect(a.promptRouting).toBeNull();
+    await external.decoder.session.release();
+  });
+});

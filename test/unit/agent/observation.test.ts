@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { formatCommand, formatKeys } from '../../../electron/agent/observation';
+
+describe('observations', () => {
+  it('keeps head and tail within the budget and says how much was cut', () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => `line ${i}`).join('\n');
+    const o = formatCommand({ output: lines, exitCode: 0, timedOut: false, durationMs: 5, truncatedChars: 0, timeoutSec: 10 }, 1000);
+    expect(o.truncatedChars).toBe(lines.length - 1000);
+    expect(o.text.startsWith('line 0\n')).toBe(true);
+    expect(o.text).toContain(`[... ${lines.length - 1000} chars cut ...]`);
+    expect(o.text.endsWith('line 1999\n[exit code 0 · 0.01 s]')).toBe(true);
+    // What the shell already cut is added to what was cut here.
+    expect(formatCommand({ output: 'x', exitCode: 0, timedOut: false, durationMs: 5, truncatedChars: 77, timeoutSec: 10 }, 1000).truncatedChars).toBe(77);
+  });
+
+  it('reports exit code and duration, or that the command still runs', () => {
+    expect(formatCommand({ output: 'hi\n', exitCode: 0, timedOut: false, durationMs: 12, truncatedChars: 0, timeoutSec: 180 }, 100).text).toBe('hi\n[exit code 0 · 0.01 s]');
+    const slow = formatCommand({ output: 'waiting', exitCode: null, timedOut: true, durationMs: 5000, truncatedChars: 0, timeoutSec: 5 }, 100).text;
+    expect(slow).toMatch(/still running after 5 s; it keeps running: send keys/);
+    const screen = formatCommand({ output: '', exitCode: null, timedOut: true, durationMs: 1, truncatedChars: 0, timeoutSec: 1, screen: ['~ vim  ', '', ''] }, 100);
+    expect(screen.text).toContain('[full-screen program running; current screen:]\n~ vim\n');
+  });
+
+  it('keys observations show new output or say there was none', () => {
+    expect(formatKeys({ output: '', durationMs: 1, truncatedChars: 0 }, 100).text).toBe('[no new output]');
+    expect(formatKeys({ output: 'x'.repeat(500), durationMs: 1, truncatedChars: 0 }, 100).truncatedChars).toBe(400);
+  });
+});
