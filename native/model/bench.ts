@@ -74,7 +74,14 @@ export async function measureGemmRoofline(threads: number | undefined, quick: bo
   g.output(g.op('MatMul', ['A', 'B']), 'Y', 'float32', [M, N]);
   const s = await RuntimeSession.create(g.toModel(), { providers: ['cpu'], intraOpThreads: threads });
   const A: HostTensor = { dtype: 'float32', dims: [M, K], data: Float32Array.from({ length: M * K }, (_, i) => ((i * 104729) % 1000) / 1000 - 0.5) };
-  const ms = await timeIt(() => s.run({ A }), quick ? 10 : 40, 3);
+  // The peak: the fastest of several runs (other processes share this machine's cores).
+  for (let i = 0; i < 3; i++) await s.run({ A });
+  let ms = Infinity;
+  for (let i = 0; i < (quick ? 15 : 60); i++) {
+    const t = now();
+    await s.run({ A });
+    ms = Math.min(ms, now() - t);
+  }
   await s.release();
   return { gflops: (2 * M * K * N) / ms / 1e6, shape: `${M}x${K}x${N}` };
 }
@@ -88,12 +95,17 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
     options.onNote?.(t);
   };
   const roof = await measureGemmRoofline(threads, quick);
-  const figure = (f: BenchFigure) => {
-    figures.push(f);
-    options.onFigure?.(f);
+  // Fractions are filled in at the end, against the better of the roofline measured before and after.
+  const useful = new Map<BenchFigure, { gflops: number; goal: boolean }>();
+  const figure = (f: BenchFigure) => figures.push(f);
+  const rooflineFigure: BenchFigure = { name: `fp32 GEMM ${roof.shape} (roofline)`, value: roof.gflops, unit: 'GFLOP/s' };
+  figure(rooflineFigure);
+  const throughput = (f: Omit<BenchFigure, 'rooflineFraction' | 'goal' | 'met'>, flopsPerToken: number, goal = false) => {
+    const full: BenchFigure = { ...f };
+    useful.set(full, { gflops: (f.value * flopsPerToken) / 1e9, goal });
+    figure(full);
+    note(`${f.name}: ${f.value.toFixed(0)} ${f.unit}`);
   };
-  figure({ name: `fp32 GEMM ${roof.shape} (roofline)`, value: roof.gflops, unit: 'GFLOP/s' });
-  const fraction = (tokensPerSecond: number, flopsPerToken: number) => (tokensPerSecond * flopsPerToken) / 1e9 / roof.gflops;
 
   // ---- decoding through the real batched decoder ----
   const promptLength = quick ? 32 : 128;
@@ -118,14 +130,7 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
       const tokens = results.reduce((n, r) => n + r.timing.steps, 0);
       const rate = (tokens / decodeMs) * 1000;
       decodeRates[`${expertCompute}-${batch}`] = rate;
-      const frac = fraction(rate, forwardFlopsPerToken(config, promptLength + newTokens / 2));
-      figure({
-        name: `decode b${batch} (${expertCompute} experts)`,
-        value: rate,
-        unit: 'tok/s',
-        rooflineFraction: frac,
-        ...(batch === 8 && expertCompute === 'dense' ? { goal: '>= 40% of roofline', met: frac >= 0.4 } : {}),
-      });
+      throughput({ name: `decode b${batch} (${expertCompute} experts)`, value: rate, unit: 'tok/s' }, forwardFlopsPerToken(config, promptLength + newTokens / 2), batch === 8);
     }
     if (expertCompute === 'dense') {
       // prefill and KV-cache speedup on the raw session
@@ -149,7 +154,7 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
       const prefillFeeds = feedsFor(prefillLength, 0);
       const prefillMs = await timeIt(() => session.run(prefillFeeds, ['logits']), quick ? 2 : 5);
       const prefillRate = (prefillLength / prefillMs) * 1000;
-      figure({ name: `prefill ${prefillLength} tokens`, value: prefillRate, unit: 'tok/s', rooflineFraction: fraction(prefillRate, forwardFlopsPerToken(config, prefillLength / 2)) });
+      throughput({ name: `prefill ${prefillLength} tokens`, value: prefillRate, unit: 'tok/s' }, forwardFlopsPerToken(config, prefillLength / 2));
       const context = Math.min(1024, config.max_position_embeddings);
       const stepFeeds = feedsFor(1, context - 1);
       const recomputeFeeds = feedsFor(context, 0);
@@ -185,17 +190,23 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
     await session.release();
     const rate = ((B * T) / ms) * 1000;
     trainRates[expertCompute] = rate;
-    const frac = fraction(rate, 3 * forwardFlopsPerToken(config, T / 2));
-    figure({
-      name: `forward+backward B=${B} T=${T} (${expertCompute} experts)`,
-      value: rate,
-      unit: 'tok/s',
-      rooflineFraction: frac,
-      ...(expertCompute === 'dense' ? { goal: '>= 40% of roofline', met: frac >= 0.4 } : {}),
-    });
+    throughput({ name: `forward+backward B=${B} T=${T} (${expertCompute} experts)`, value: rate, unit: 'tok/s' }, 3 * forwardFlopsPerToken(config, T / 2), true);
   }
+  // Measured again at the end: the roofline is the better of the two (the machine is shared and noisy).
+  const after = await measureGemmRoofline(threads, quick);
+  note(`roofline measured before and after: ${roof.gflops.toFixed(1)} and ${after.gflops.toFixed(1)} GFLOP/s; the better one is used`);
+  const peak = Math.max(roof.gflops, after.gflops);
+  rooflineFigure.value = peak;
+  for (const [f, u] of useful) {
+    f.rooflineFraction = u.gflops / peak;
+    if (u.goal) {
+      f.goal = '>= 40% of roofline';
+      f.met = f.rooflineFraction >= 0.4;
+    }
+  }
+  for (const f of figures) options.onFigure?.(f);
   const decode: ExpertCompute = (decodeRates['sparse-8'] ?? 0) > (decodeRates['dense-8'] ?? 0) ? 'sparse' : 'dense';
   const training: ExpertCompute = (trainRates.sparse ?? 0) > (trainRates.dense ?? 0) ? 'sparse' : 'dense';
   note(`faster expert compute here: decoding ${decode}, training ${training}`);
-  return { roofline: { ...roof, threads: threads ?? 0 }, figures, notes, fasterExpertCompute: { decode, training } };
+  return { roofline: { gflops: peak, shape: roof.shape, threads: threads ?? 0 }, figures, notes, fasterExpertCompute: { decode, training } };
 }

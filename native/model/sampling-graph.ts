@@ -39,6 +39,7 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
   const hd = config.head_dim;
   const params = new Map<string, Value>();
   for (const p of parameterSpecs(config)) {
+    if (p.name === paramName.valueHead || p.name === paramName.valueBias) continue; // the critic is not sampled
     const data = weights.get(p.name);
     if (!data) throw new Error(`weights: tensor '${p.name}' is missing`);
     const expected = p.shape.reduce((a, b) => a * b, 1);
@@ -51,6 +52,8 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
   const past = Array.from({ length: L }, (_, l) => ({
     key: ad.input(pastKeyName(l), ['batch', nkv, 'past', hd]),
     value: ad.input(pastValueName(l), ['batch', nkv, 'past', hd]),
+    presentKey: presentKeyName(l),
+    presentValue: presentValueName(l),
   }));
 
   // allowed[b, s, j] = attention_mask[b, j] && j <= (T - S) + s
@@ -75,9 +78,13 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
     length: 'sequence',
   });
 
-  const lmHead = config.tie_word_embeddings ? g.op('Transpose', [paramName.embed], { perm: [1, 0] }) : paramName.lmHead;
   const hidden = options.allLogits ? fwd.hidden.name : g.op('Slice', [fwd.hidden.name, g.ints([-1]), g.ints([2 ** 31 - 1]), g.ints([1])]);
-  g.output(g.op('MatMul', [hidden, lmHead]), 'logits', 'float32', ['batch', options.allLogits ? 'sequence' : 1, config.vocab_size]);
+  // A tied head multiplies by the embedding transposed: Gemm's transB reads it in place (a Transpose
+  // node would copy V x H floats on every step where onnxruntime does not fold it).
+  const rows = g.op('Reshape', [hidden, g.ints([-1, config.hidden_size])]);
+  const flatLogits = config.tie_word_embeddings ? g.op('Gemm', [rows, paramName.embed], { transB: 1 }) : g.op('MatMul', [rows, paramName.lmHead]);
+  const logitsShape = g.op('Concat', [g.op('Shape', [hidden], { end: 2 }), g.ints([config.vocab_size])], { axis: 0 });
+  g.output(g.op('Reshape', [flatLogits, logitsShape]), 'logits', 'float32', ['batch', options.allLogits ? 'sequence' : 1, config.vocab_size]);
   fwd.present.forEach((p, l) => {
     g.output(p.key.name, presentKeyName(l), 'float32', ['batch', nkv, 'total', hd]);
     g.output(p.value.name, presentValueName(l), 'float32', ['batch', nkv, 'total', hd]);

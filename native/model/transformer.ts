@@ -25,8 +25,11 @@ export interface ForwardInputs {
   positions: Value;
   /** [B, 1, 1, S, T] bool: may query s attend key j (T = past + S). */
   attentionMask: Value;
-  /** Per layer [B, kv_heads, P, head_dim]; absent in the training graph (no cache). */
-  past?: readonly { key: Value; value: Value }[];
+  /**
+   * Per layer [B, kv_heads, P, head_dim]; absent in the training graph (no cache). `presentKey/Value` name
+   * the concatenated cache so it is a graph output as it is (no copy through an Identity node).
+   */
+  past?: readonly { key: Value; value: Value; presentKey?: string; presentValue?: string }[];
   /** [L, B, S, k] int64 expert ids that replace each layer's top-k (rollout routing replay, R3). */
   forcedExperts?: Value;
   expertCompute: ExpertCompute;
@@ -105,8 +108,8 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
     const past = inp.past?.[l];
     if (past) {
       // The cache is never differentiated: plain Concat nodes.
-      key = ad.nondiff('Concat', [past.key, key], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype }])[0]!;
-      value = ad.nondiff('Concat', [past.value, value], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype }])[0]!;
+      key = ad.nondiff('Concat', [past.key, key], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentKey }])[0]!;
+      value = ad.nondiff('Concat', [past.value, value], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentValue }])[0]!;
       present.push({ key, value });
     }
     // Grouped heads: queries [B, nkv, groups, S, hd] against keys [B, nkv, 1, T, hd] (broadcast over groups).
@@ -134,7 +137,7 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
     // Gate weights gathered from the full softmax (not a top-k-zeroed copy) so router gradients live.
     const chosen = ad.gatherElements(probs, experts, 1);
     const gates = ad.div(chosen, ad.reduceSum(chosen, [1], true)); // [N, k]
-    const moe = inp.expertCompute === 'dense' ? denseExperts(ad, c, l, P, h2, probs, experts, gates) : sparseExperts(ad, c, l, P, h2, experts, gates);
+    const moe = inp.expertCompute === 'dense' ? denseExperts(ad, c, l, P, h2, probs, experts, gates) : sparseExperts(ad, c, l, P, h2, probs, experts, gates);
     x = ad.add(x, ad.reshapeAs(moe, x));
     routing.push({ probs, topk: topk!, experts, gates });
   }
@@ -152,27 +155,27 @@ function denseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) =>
   return ad.reduceSum(ad.mul(out, weights), [0], false); // [N, H]
 }
 
-function sparseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) => Value, h2: Value, experts: Value, gates: Value): Value {
+function sparseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) => Value, h2: Value, probs: Value, experts: Value, gates: Value): Value {
   const E = c.num_experts;
   const g = ad.graph;
   const wGate = ad.split(P(paramName.wGate(l)), 0, E, true);
   const wUp = ad.split(P(paramName.wUp(l)), 0, E, true);
   const wDown = ad.split(P(paramName.wDown(l)), 0, E, true);
+  // Per expert, its gate weight for every token ([N, 1]; zero where not routed there).
+  const gateColumns = ad.split(ad.scatterElementsIntoZeros(probs, experts, gates, 1), 1, E);
   let total: Value | null = null;
   for (let e = 0; e < E; e++) {
-    const [hit] = ad.nondiff('Equal', [experts, g.int(e)], {}, [{ shape: experts.shape, dtype: 'bool' }]);
-    const hitF = ad.cast(hit!, ad.dtype); // [N, k]
-    const [anyHit] = ad.nondiff('ReduceMax', [hitF, g.ints([1])], { keepdims: 0 }, [{ shape: [experts.shape[0]!], dtype: ad.dtype }]);
-    const [rowsMask] = ad.nondiff('Cast', [anyHit!], { to: 9 }, [{ shape: [experts.shape[0]!], dtype: 'bool' }]);
-    const [nz] = ad.nondiff('NonZero', [rowsMask!], {}, [{ shape: [1, `n${l}_${e}`], dtype: 'int64' }]);
-    const [rows] = ad.nondiff('Transpose', [nz!], { perm: [1, 0] }, [{ shape: [`n${l}_${e}`, 1], dtype: 'int64' }]);
-    const [flat] = ad.nondiff('Squeeze', [rows!, g.ints([1])], {}, [{ shape: [`n${l}_${e}`], dtype: 'int64' }]);
-    const gateColumn = ad.reduceSum(ad.mul(gates, hitF), [1], true); // [N, 1]
+    const column = gateColumns[e]!;
+    // Tokens routed to e. A gate that underflows to 0 drops its token, which contributes 0 x output anyway.
+    const [routed] = ad.nondiff('Greater', [column, ad.constant(0)], {}, [{ shape: column.shape, dtype: 'bool' }]);
+    const n = `n${l}_${e}`;
+    const [nz] = ad.nondiff('NonZero', [routed!], {}, [{ shape: [2, n], dtype: 'int64' }]);
+    const [flat] = ad.nondiff('Gather', [nz!, g.int(0)], { axis: 0 }, [{ shape: [n], dtype: 'int64' }]);
+    const [rows] = ad.nondiff('Unsqueeze', [flat!, g.ints([1])], {}, [{ shape: [n, 1], dtype: 'int64' }]);
     const tokens = ad.gather(h2, flat!); // [n, H]
     const act = ad.mul(ad.silu(ad.matmul(tokens, wGate[e]!)), ad.matmul(tokens, wUp[e]!));
-    const out = ad.mul(ad.matmul(act, wDown[e]!), ad.gather(gateColumn, flat!)); // [n, H]
-    const back = ad.scatterRowsAddIntoZeros(h2, rows!, out);
-    total = total ? ad.add(total, back) : back;
+    const out = ad.mul(ad.matmul(act, wDown[e]!), ad.gather(column, flat!)); // [n, H]
+    total = total ? ad.scatterRowsAdd(total, rows!, out) : ad.scatterRowsAddIntoZeros(h2, rows!, out);
   }
   return total!;
 }
