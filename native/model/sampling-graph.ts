@@ -12,6 +12,8 @@
  * Weights are initializers: swapping weights means a new session (tens of milliseconds for nano on CPU).
  */
 import { AutoDiff, type Value } from '../onnx/autodiff';
+import { GraphBuilder } from '../onnx/graph';
+import { DEFAULT_OPSET } from '../onnx/proto';
 import { paramName, parameterSpecs, type ModelConfig } from './config';
 import { transformerForward, type ExpertCompute } from './transformer';
 import type { BuiltGraph } from './training-graph';
@@ -22,6 +24,8 @@ export interface SamplingGraphOptions {
   allLogits?: boolean;
   /** Leave out the routing outputs (an export for tools that expect exactly the common layout). */
   withoutRouting?: boolean;
+  /** Fused opset-23 ops (RMSNormalization, RotaryEmbedding, Attention) instead of compositions (default true). */
+  fused?: boolean;
 }
 
 export const pastKeyName = (l: number) => `past_key_values.${l}.key`;
@@ -31,7 +35,8 @@ export const presentValueName = (l: number) => `present.${l}.value`;
 
 export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, options: SamplingGraphOptions): BuiltGraph {
   const started = performance.now();
-  const ad = new AutoDiff('float32');
+  const fused = options.fused ?? true;
+  const ad = new AutoDiff('float32', new GraphBuilder('sampling', { '': fused ? 23 : DEFAULT_OPSET }));
   const g = ad.graph;
   const L = config.num_hidden_layers;
   const k = config.num_experts_per_tok;
@@ -64,7 +69,8 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
   const queryPos = g.op('Range', [pastLen, total, g.int(1)]);
   const causal = g.op('LessOrEqual', [g.op('Unsqueeze', [keyPos, g.ints([0])]), g.op('Unsqueeze', [queryPos, g.ints([1])])]); // [S, T]
   const valid = g.op('Unsqueeze', [g.op('Cast', [keyMask.name], { to: 9 }), g.ints([1])]); // [B, 1, T]
-  const allowed = g.op('Unsqueeze', [g.op('And', [g.op('Unsqueeze', [causal, g.ints([0])]), valid]), g.ints([1, 2])]); // [B,1,1,S,T]
+  const allowed4 = g.op('Unsqueeze', [g.op('And', [g.op('Unsqueeze', [causal, g.ints([0])]), valid]), g.ints([1])]); // [B,1,S,T]
+  const allowed = g.op('Unsqueeze', [allowed4, g.ints([1])]); // [B,1,1,S,T]
 
   const fwd = transformerForward(ad, {
     config,
@@ -74,6 +80,8 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
     attentionMask: ad.wrap(allowed, ['batch', 1, 1, 'sequence', 'total'], 'bool'),
     past,
     expertCompute: options.expertCompute,
+    fused,
+    attentionMask4: ad.wrap(allowed4, ['batch', 1, 'sequence', 'total'], 'bool'),
     batch: 'batch',
     length: 'sequence',
   });

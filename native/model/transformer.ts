@@ -4,6 +4,7 @@
  * graph (static padded shapes, differentiated). See config.ts for the architecture.
  */
 import type { AutoDiff, Value } from '../onnx/autodiff';
+import { floatAttr } from '../onnx/graph';
 import type { Dim } from '../onnx/proto';
 import { paramName, type ModelConfig } from './config';
 import { ropeTables, rotateHalfMatrix } from './rope';
@@ -33,6 +34,14 @@ export interface ForwardInputs {
   /** [L, B, S, k] int64 expert ids that replace each layer's top-k (rollout routing replay, R3). */
   forcedExperts?: Value;
   expertCompute: ExpertCompute;
+  /**
+   * Inference only (no gradients): onnxruntime's fused ops, ai.onnx opset 23 — RMSNormalization,
+   * RotaryEmbedding, Attention (grouped heads, KV cache, mask) — instead of their compositions: far fewer
+   * nodes per step. Needs `past` and `attentionMask4`.
+   */
+  fused?: boolean;
+  /** [B, 1, S, T] bool, the mask in the layout of the fused Attention op. */
+  attentionMask4?: Value;
   /** Known sizes: numbers in the static training graph, names in the dynamic sampling graph. */
   batch: Dim;
   length: Dim;
@@ -95,35 +104,68 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
   const scale = ad.constant(1 / Math.sqrt(hd));
   const negInf = ad.constant(NEG_INF);
 
+  const fused = inp.fused ?? false;
+  if (fused && (!inp.past || !inp.attentionMask4)) throw new Error('fused ops need a KV cache and a 4-D attention mask');
+  const halfTable = (full: Float32Array | Float64Array) => {
+    const half = new Float32Array(c.max_position_embeddings * (hd / 2));
+    for (let p = 0; p < c.max_position_embeddings; p++) for (let i = 0; i < hd / 2; i++) half[p * (hd / 2) + i] = full[p * hd + i]!;
+    return half;
+  };
+  const cosHalf = fused ? g.initializer(g.fresh('rope_cos_half'), 'float32', [c.max_position_embeddings, hd / 2], halfTable(tables.cos)) : '';
+  const sinHalf = fused ? g.initializer(g.fresh('rope_sin_half'), 'float32', [c.max_position_embeddings, hd / 2], halfTable(tables.sin)) : '';
+  const norm = (x: Value, weight: Value) =>
+    fused ? ad.nondiff('RMSNormalization', [x, weight], { axis: -1, epsilon: floatAttr(c.rms_norm_eps) }, [{ shape: x.shape, dtype: ad.dtype }])[0]! : ad.rmsNorm(x, weight, c.rms_norm_eps);
+  const fusedRope = (x: Value, count: number) =>
+    ad.nondiff('RotaryEmbedding', [x, cosHalf, sinHalf, inp.positions], { num_heads: count, interleaved: 0 }, [{ shape: x.shape, dtype: ad.dtype }])[0]!;
+
   let x = ad.gather(P(paramName.embed), inp.ids); // [B, S, H]
   const routing: LayerRouting[] = [];
   const present: { key: Value; value: Value }[] = [];
 
   for (let l = 0; l < c.num_hidden_layers; l++) {
     // ---- attention ----
-    const h = ad.rmsNorm(x, P(paramName.attnNorm(l)), c.rms_norm_eps);
-    const q = rope(heads(ad.matmul(h, P(paramName.wq(l))), nh)); // [B, nh, S, hd]
-    let key = rope(heads(ad.matmul(h, P(paramName.wk(l))), nkv)); // [B, nkv, S, hd]
-    let value = heads(ad.matmul(h, P(paramName.wv(l))), nkv);
-    const past = inp.past?.[l];
-    if (past) {
-      // The cache is never differentiated: plain Concat nodes.
-      key = ad.nondiff('Concat', [past.key, key], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentKey }])[0]!;
-      value = ad.nondiff('Concat', [past.value, value], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentValue }])[0]!;
-      present.push({ key, value });
+    const h = norm(x, P(paramName.attnNorm(l)));
+    if (fused) {
+      const past = inp.past![l]!;
+      const q = fusedRope(ad.matmul(h, P(paramName.wq(l))), nh); // [B, S, nh*hd]
+      const key = fusedRope(ad.matmul(h, P(paramName.wk(l))), nkv);
+      const value = ad.matmul(h, P(paramName.wv(l)));
+      const [ctx, presentKey, presentValue] = ad.nondiff(
+        'Attention',
+        [q, key, value, inp.attentionMask4!, past.key, past.value],
+        { q_num_heads: nh, kv_num_heads: nkv, scale: floatAttr(1 / Math.sqrt(hd)) },
+        [
+          { shape: [B, S, nh * hd], dtype: ad.dtype, name: past.presentKey ? g.fresh('attn') : undefined },
+          { shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentKey },
+          { shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentValue },
+        ],
+      );
+      present.push({ key: presentKey!, value: presentValue! });
+      x = ad.add(x, ad.matmul(ctx!, P(paramName.wo(l))));
+    } else {
+      const q = rope(heads(ad.matmul(h, P(paramName.wq(l))), nh)); // [B, nh, S, hd]
+      let key = rope(heads(ad.matmul(h, P(paramName.wk(l))), nkv)); // [B, nkv, S, hd]
+      let value = heads(ad.matmul(h, P(paramName.wv(l))), nkv);
+      const past = inp.past?.[l];
+      if (past) {
+        // The cache is never differentiated: plain Concat nodes.
+        key = ad.nondiff('Concat', [past.key, key], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentKey }])[0]!;
+        value = ad.nondiff('Concat', [past.value, value], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentValue }])[0]!;
+        present.push({ key, value });
+      }
+      // Grouped heads: queries [B, nkv, groups, S, hd] against keys [B, nkv, 1, T, hd] (broadcast over groups).
+      const q5 = ad.reshape(q, [bDim, nkv, groups, sDim === 0 ? -1 : sDim, hd]);
+      const k5 = ad.reshape(key, [bDim, nkv, 1, past ? -1 : sDim, hd]);
+      const v5 = ad.reshape(value, [bDim, nkv, 1, past ? -1 : sDim, hd]);
+      const scores = ad.mul(ad.matmul(q5, ad.transpose(k5, [0, 1, 2, 4, 3])), scale); // [B, nkv, groups, S, T]
+      const attn = ad.softmax(ad.where(inp.attentionMask, scores, negInf), -1);
+      const ctx5 = ad.matmul(attn, v5); // [B, nkv, groups, S, hd]
+      const ctx = ad.reshape(ad.transpose(ad.reshape(ctx5, [bDim, nh, sDim === 0 ? -1 : sDim, hd]), [0, 2, 1, 3]), [bDim, sDim, nh * hd]);
+      x = ad.add(x, ad.matmul(ctx, P(paramName.wo(l))));
     }
-    // Grouped heads: queries [B, nkv, groups, S, hd] against keys [B, nkv, 1, T, hd] (broadcast over groups).
-    const q5 = ad.reshape(q, [bDim, nkv, groups, sDim === 0 ? -1 : sDim, hd]);
-    const k5 = ad.reshape(key, [bDim, nkv, 1, past ? -1 : sDim, hd]);
-    const v5 = ad.reshape(value, [bDim, nkv, 1, past ? -1 : sDim, hd]);
-    const scores = ad.mul(ad.matmul(q5, ad.transpose(k5, [0, 1, 2, 4, 3])), scale); // [B, nkv, groups, S, T]
-    const attn = ad.softmax(ad.where(inp.attentionMask, scores, negInf), -1);
-    const ctx5 = ad.matmul(attn, v5); // [B, nkv, groups, S, hd]
-    const ctx = ad.reshape(ad.transpose(ad.reshape(ctx5, [bDim, nh, sDim === 0 ? -1 : sDim, hd]), [0, 2, 1, 3]), [bDim, sDim, nh * hd]);
-    x = ad.add(x, ad.matmul(ctx, P(paramName.wo(l))));
 
     // ---- mixture of experts ----
-    const h2 = ad.reshape(ad.rmsNorm(x, P(paramName.ffnNorm(l)), c.rms_norm_eps), [-1, H]); // [N, H]
+    const h2 = ad.reshape(norm(x, P(paramName.ffnNorm(l))), [-1, H]); // [N, H]
     const probs = ad.softmax(ad.matmul(h2, P(paramName.router(l))), -1); // [N, E]
     const [, topk] = ad.nondiff('TopK', [probs, g.ints([k])], { axis: -1, largest: 1, sorted: 1 }, [
       { shape: [N, k], dtype: ad.dtype },
@@ -141,7 +183,7 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
     x = ad.add(x, ad.reshapeAs(moe, x));
     routing.push({ probs, topk: topk!, experts, gates });
   }
-  return { hidden: ad.rmsNorm(x, P(paramName.finalNorm), c.rms_norm_eps), routing, present };
+  return { hidden: norm(x, P(paramName.finalNorm)), routing, present };
 }
 
 function denseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) => Value, h2: Value, probs: Value, experts: Value, gates: Value): Value {
