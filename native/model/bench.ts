@@ -111,7 +111,7 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
   const promptLength = quick ? 32 : 128;
   const newTokens = quick ? 16 : 64;
   const decodeRates: Record<string, number> = {};
-  for (const expertCompute of ['dense', 'sparse'] as const) {
+  for (const expertCompute of ['dense', 'sparse', 'fused'] as const) {
     const policy = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, expertCompute);
     for (const batch of [1, 8]) {
       const decoder = new BatchDecoder(policy.decoder);
@@ -208,7 +208,7 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
     }
   }
   for (const f of figures) options.onFigure?.(f);
-  const decode: ExpertCompute = (decodeRates['sparse-8'] ?? 0) > (decodeRates['dense-8'] ?? 0) ? 'sparse' : 'dense';
+  const decode = (['dense', 'sparse', 'fused'] as const).reduce<ExpertCompute>((best, e) => ((decodeRates[`${e}-8`] ?? 0) > (decodeRates[`${best}-8`] ?? 0) ? e : best), 'dense');
   const training: ExpertCompute = (trainRates.sparse ?? 0) > (trainRates.dense ?? 0) ? 'sparse' : 'dense';
   note(`faster expert compute here: decoding ${decode}, training ${training}`);
   return { roofline: { gflops: peak, shape: roof.shape, threads: threads ?? 0 }, figures, notes, fasterExpertCompute: { decode, training } };

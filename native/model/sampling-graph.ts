@@ -15,7 +15,7 @@ import { AutoDiff, type Value } from '../onnx/autodiff';
 import { GraphBuilder } from '../onnx/graph';
 import { DEFAULT_OPSET } from '../onnx/proto';
 import { paramName, parameterSpecs, type ModelConfig } from './config';
-import { transformerForward, type ExpertCompute } from './transformer';
+import { fusedMoeName, fusedMoeWeights, transformerForward, type ExpertCompute } from './transformer';
 import type { BuiltGraph } from './training-graph';
 
 export interface SamplingGraphOptions {
@@ -43,13 +43,31 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
   const nkv = config.num_key_value_heads;
   const hd = config.head_dim;
   const params = new Map<string, Value>();
+  const fusedMoe = options.expertCompute === 'fused';
+  const expertWeights = new Set(Array.from({ length: L }, (_, l) => [paramName.wGate(l), paramName.wUp(l), paramName.wDown(l)]).flat());
   for (const p of parameterSpecs(config)) {
     if (p.name === paramName.valueHead || p.name === paramName.valueBias) continue; // the critic is not sampled
+    if (fusedMoe && expertWeights.has(p.name)) continue; // in the fused op's layout below
     const data = weights.get(p.name);
     if (!data) throw new Error(`weights: tensor '${p.name}' is missing`);
     const expected = p.shape.reduce((a, b) => a * b, 1);
     if (data.length !== expected) throw new Error(`weights: tensor '${p.name}' has ${data.length} values, [${p.shape.join(',')}] needs ${expected}`);
     params.set(p.name, ad.wrap(g.initializer(p.name, 'float32', p.shape, data), p.shape));
+  }
+  if (fusedMoe) {
+    const E = config.num_experts;
+    const H = config.hidden_size;
+    const I = config.moe_intermediate_size;
+    for (let l = 0; l < L; l++) {
+      const w = (name: string) => {
+        const data = weights.get(name);
+        if (!data) throw new Error(`weights: tensor '${name}' is missing`);
+        return data;
+      };
+      const { fc1, fc2 } = fusedMoeWeights(config, w(paramName.wGate(l)), w(paramName.wUp(l)), w(paramName.wDown(l)));
+      params.set(fusedMoeName.fc1(l), ad.wrap(g.initializer(fusedMoeName.fc1(l), 'float32', [E, 2 * I, H], fc1), [E, 2 * I, H]));
+      params.set(fusedMoeName.fc2(l), ad.wrap(g.initializer(fusedMoeName.fc2(l), 'float32', [E, H, I], fc2), [E, H, I]));
+    }
   }
   const ids = ad.input('input_ids', ['batch', 'sequence'], 'int64');
   const keyMask = ad.input('attention_mask', ['batch', 'total'], 'int64');

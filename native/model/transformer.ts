@@ -12,9 +12,11 @@ import { ropeTables, rotateHalfMatrix } from './rope';
 /**
  * How the experts are computed. 'dense': every expert on every token, weighted by a gate matrix that is
  * zero outside the top-k (E/k times the needed FLOPs, few large ops). 'sparse': each expert gathers its
- * tokens (NonZero + Gather), computes, and scatters back (k/E of the FLOPs, more small ops).
+ * tokens (NonZero + Gather), computes, and scatters back (k/E of the FLOPs, more small ops). 'fused':
+ * onnxruntime's com.microsoft MoE op (routing and SwiGLU experts in one node; inference only, needs the
+ * weights in its layout from `fusedMoeWeights`).
  */
-export type ExpertCompute = 'dense' | 'sparse';
+export type ExpertCompute = 'dense' | 'sparse' | 'fused';
 
 export interface ForwardInputs {
   config: ModelConfig;
@@ -166,7 +168,8 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
 
     // ---- mixture of experts ----
     const h2 = ad.reshape(norm(x, P(paramName.ffnNorm(l))), [-1, H]); // [N, H]
-    const probs = ad.softmax(ad.matmul(h2, P(paramName.router(l))), -1); // [N, E]
+    const routerLogits = ad.matmul(h2, P(paramName.router(l)));
+    const probs = ad.softmax(routerLogits, -1); // [N, E]
     const [, topk] = ad.nondiff('TopK', [probs, g.ints([k])], { axis: -1, largest: 1, sorted: 1 }, [
       { shape: [N, k], dtype: ad.dtype },
       { shape: [N, k], dtype: 'int64' },
@@ -179,7 +182,12 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
     // Gate weights gathered from the full softmax (not a top-k-zeroed copy) so router gradients live.
     const chosen = ad.gatherElements(probs, experts, 1);
     const gates = ad.div(chosen, ad.reduceSum(chosen, [1], true)); // [N, k]
-    const moe = inp.expertCompute === 'dense' ? denseExperts(ad, c, l, P, h2, probs, experts, gates) : sparseExperts(ad, c, l, P, h2, probs, experts, gates);
+    const moe =
+      inp.expertCompute === 'dense'
+        ? denseExperts(ad, c, l, P, h2, probs, experts, gates)
+        : inp.expertCompute === 'sparse'
+          ? sparseExperts(ad, c, l, P, h2, probs, experts, gates)
+          : fusedExperts(ad, c, l, P, h2, routerLogits);
     x = ad.add(x, ad.reshapeAs(moe, x));
     routing.push({ probs, topk: topk!, experts, gates });
   }
@@ -195,6 +203,42 @@ function denseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) =>
   const out = ad.matmul(act, P(paramName.wDown(l))); // [E, N, H]
   const weights = ad.reshape(ad.transpose(gateMatrix, [1, 0]), [E, -1, 1]);
   return ad.reduceSum(ad.mul(out, weights), [0], false); // [N, H]
+}
+
+/** Names of the fused MoE op's weights (see `fusedMoeWeights`). */
+export const fusedMoeName = { fc1: (l: number) => `layers.${l}.moe.fused_fc1`, fc2: (l: number) => `layers.${l}.moe.fused_fc2` } as const;
+
+/**
+ * The com.microsoft MoE op's weight layout: fc1 [E, 2I, H] with gate and up rows interleaved (SwiGLU
+ * fusion), fc2 [E, H, I]; computed once from ours when the sampling graph is built.
+ */
+export function fusedMoeWeights(c: ModelConfig, wGate: Float32Array, wUp: Float32Array, wDown: Float32Array): { fc1: Float32Array; fc2: Float32Array } {
+  const E = c.num_experts;
+  const H = c.hidden_size;
+  const I = c.moe_intermediate_size;
+  const fc1 = new Float32Array(E * 2 * I * H);
+  const fc2 = new Float32Array(E * H * I);
+  for (let e = 0; e < E; e++) {
+    for (let h = 0; h < H; h++) {
+      for (let i = 0; i < I; i++) {
+        const src = (e * H + h) * I + i;
+        fc1[((e * 2 * I + 2 * i) * H) + h] = wGate[src]!;
+        fc1[((e * 2 * I + 2 * i + 1) * H) + h] = wUp[src]!;
+        fc2[(e * H + h) * I + i] = wDown[(e * I + i) * H + h]!;
+      }
+    }
+  }
+  return { fc1, fc2 };
+}
+
+function fusedExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) => Value, h2: Value, routerLogits: Value): Value {
+  return ad.nondiff(
+    'MoE',
+    [h2, routerLogits, P(fusedMoeName.fc1(l)), '', P(fusedMoeName.fc2(l))],
+    { k: c.num_experts_per_tok, activation_type: 'swiglu', swiglu_fusion: 1, activation_alpha: floatAttr(1), activation_beta: floatAttr(0), normalize_routing_weights: 1 },
+    [{ shape: h2.shape, dtype: ad.dtype }],
+    'com.microsoft',
+  )[0]!;
 }
 
 function sparseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) => Value, h2: Value, probs: Value, experts: Value, gates: Value): Value {

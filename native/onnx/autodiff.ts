@@ -78,9 +78,15 @@ export class AutoDiff {
   }
 
   /** A non-differentiable op (indices, masks, casts): no gradient flows through it. */
-  nondiff(opType: string, inputs: readonly (Value | string)[], attributes: Record<string, AttributeInput | undefined>, outputs: { shape: readonly Dim[]; dtype: DataType; name?: string }[]): Value[] {
+  nondiff(
+    opType: string,
+    inputs: readonly (Value | string)[],
+    attributes: Record<string, AttributeInput | undefined>,
+    outputs: { shape: readonly Dim[]; dtype: DataType; name?: string }[],
+    domain?: string,
+  ): Value[] {
     const explicit = outputs.every((o) => o.name) ? outputs.map((o) => o.name!) : undefined;
-    const names = this.graph.ops(opType, inputs.map(nameOf), attributes, explicit ? { outputs: explicit } : { outputCount: outputs.length });
+    const names = this.graph.ops(opType, inputs.map(nameOf), attributes, { domain, ...(explicit ? { outputs: explicit } : { outputCount: outputs.length }) });
     return names.map((name, i) => ({ name, shape: outputs[i]!.shape, dtype: outputs[i]!.dtype }));
   }
 
