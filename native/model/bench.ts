@@ -86,6 +86,23 @@ export async function measureGemmRoofline(threads: number | undefined, quick: bo
   return { gflops: (2 * M * K * N) / ms / 1e6, shape: `${M}x${K}x${N}` };
 }
 
+/**
+ * Memory bandwidth inside onnxruntime: fill 64 MiB (write), add one (read + write), sum it (read), so
+ * 16 bytes per float move and only a scalar crosses into JavaScript. Best of several runs.
+ */
+export async function measureBandwidth(threads: number | undefined, quick: boolean): Promise<number> {
+  const n = 16 * 2 ** 20;
+  const g = new GraphBuilder('bandwidth');
+  g.input('shape', 'int64', [1]);
+  const filled = g.op('ConstantOfShape', ['shape'], { value: { kind: 'tensor', value: { name: '', dtype: 'float32', dims: [1], data: Float32Array.from([0.5]) } } });
+  g.output(g.op('ReduceSum', [g.op('Add', [filled, g.scalar('float32', 1)])], { keepdims: 0 }), 'y', 'float32', []);
+  const s = await RuntimeSession.create(g.toModel(), { providers: ['cpu'], intraOpThreads: threads });
+  const shape: HostTensor = { dtype: 'int64', dims: [1], data: BigInt64Array.from([BigInt(n)]) };
+  const ms = await timeIt(() => s.run({ shape }), quick ? 5 : 15, 2);
+  await s.release();
+  return (16 * n) / ms / 1e6; // GB/s
+}
+
 export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, options: ModelBenchOptions): Promise<ModelBenchResult> {
   const { quick, threads } = options;
   const figures: BenchFigure[] = [];
@@ -200,6 +217,13 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
   note(`roofline measured before and after: ${roof.gflops.toFixed(1)} and ${after.gflops.toFixed(1)} GFLOP/s; the better one is used`);
   const peak = Math.max(roof.gflops, after.gflops);
   rooflineFigure.value = peak;
+  // Decoding reads every weight once per step for B tokens (2B FLOP per 4-byte weight): memory bandwidth,
+  // not the GEMM rate, bounds it. This says how far the roofline goal is reachable at batch 8 at all.
+  const bandwidth = await measureBandwidth(threads, quick);
+  figure({ name: 'memory bandwidth (x + 1 over 64 MiB)', value: bandwidth, unit: 'GB/s' });
+  const ceiling = Math.min(1, (bandwidth * ((2 * 8) / 4)) / peak);
+  figure({ name: 'decode b8 ceiling from bandwidth', value: ceiling * 100, unit: '% of roofline' });
+  note(`decoding 8 tokens per step does 4 FLOP per weight byte: at ${bandwidth.toFixed(1)} GB/s that is at most ${(ceiling * 100).toFixed(0)}% of the GEMM roofline`);
   for (const [f, u] of useful) {
     f.rooflineFraction = u.gflops / peak;
     if (u.goal) {
