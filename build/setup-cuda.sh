@@ -13,5 +13,7 @@ fi
 echo "==> GPUs: $(nvidia-smi -L | tr '\n' ' ')"
 echo "==> downloading onnxruntime's CUDA 12 provider libraries (needs internet)"
 ONNXRUNTIME_NODE_INSTALL=cuda12 node node_modules/onnxruntime-node/script/install --onnxruntime-node-install=cuda12
-echo "==> checking"
+echo "==> checking: t1lab doctor creates a real session on the CUDA provider and reports the loader's error if it fails"
+echo "    (the provider also needs the CUDA 12 runtime and cuDNN 9 libraries on the library path, e.g. from"
+echo "    NVIDIA's apt repository: cuda-libraries-12-x and libcudnn9-cuda-12)"
 node bin/t1lab.js doctor

@@ -52,16 +52,16 @@ export function forwardFlopsPerToken(c: ModelConfig, context: number): number {
 
 const now = () => performance.now();
 
+/** The best time of `repeats` runs after `warmup`: the machine is shared, the minimum is the code's own cost. */
 async function timeIt(fn: () => Promise<unknown>, repeats: number, warmup = 1): Promise<number> {
   for (let i = 0; i < warmup; i++) await fn();
-  const times: number[] = [];
+  let best = Infinity;
   for (let i = 0; i < repeats; i++) {
     const t = now();
     await fn();
-    times.push(now() - t);
+    best = Math.min(best, now() - t);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  return best;
 }
 
 export async function measureGemmRoofline(threads: number | undefined, quick: boolean): Promise<{ gflops: number; shape: string }> {
@@ -74,9 +74,33 @@ export async function measureGemmRoofline(threads: number | undefined, quick: bo
   g.output(g.op('MatMul', ['A', 'B']), 'Y', 'float32', [M, N]);
   const s = await RuntimeSession.create(g.toModel(), { providers: ['cpu'], intraOpThreads: threads });
   const A: HostTensor = { dtype: 'float32', dims: [M, K], data: Float32Array.from({ length: M * K }, (_, i) => ((i * 104729) % 1000) / 1000 - 0.5) };
-  const ms = await timeIt(() => s.run({ A }), quick ? 10 : 40, 3);
+  // The peak: the fastest of several runs (other processes share this machine's cores).
+  for (let i = 0; i < 3; i++) await s.run({ A });
+  let ms = Infinity;
+  for (let i = 0; i < (quick ? 15 : 60); i++) {
+    const t = now();
+    await s.run({ A });
+    ms = Math.min(ms, now() - t);
+  }
   await s.release();
   return { gflops: (2 * M * K * N) / ms / 1e6, shape: `${M}x${K}x${N}` };
+}
+
+/**
+ * Memory bandwidth inside onnxruntime: fill 64 MiB (write), add one (read + write), sum it (read), so
+ * 16 bytes per float move and only a scalar crosses into JavaScript. Best of several runs.
+ */
+export async function measureBandwidth(threads: number | undefined, quick: boolean): Promise<number> {
+  const n = 16 * 2 ** 20;
+  const g = new GraphBuilder('bandwidth');
+  g.input('shape', 'int64', [1]);
+  const filled = g.op('ConstantOfShape', ['shape'], { value: { kind: 'tensor', value: { name: '', dtype: 'float32', dims: [1], data: Float32Array.from([0.5]) } } });
+  g.output(g.op('ReduceSum', [g.op('Add', [filled, g.scalar('float32', 1)])], { keepdims: 0 }), 'y', 'float32', []);
+  const s = await RuntimeSession.create(g.toModel(), { providers: ['cpu'], intraOpThreads: threads });
+  const shape: HostTensor = { dtype: 'int64', dims: [1], data: BigInt64Array.from([BigInt(n)]) };
+  const ms = await timeIt(() => s.run({ shape }), quick ? 5 : 15, 2);
+  await s.release();
+  return (16 * n) / ms / 1e6; // GB/s
 }
 
 export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, options: ModelBenchOptions): Promise<ModelBenchResult> {
@@ -88,18 +112,23 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
     options.onNote?.(t);
   };
   const roof = await measureGemmRoofline(threads, quick);
-  const figure = (f: BenchFigure) => {
-    figures.push(f);
-    options.onFigure?.(f);
+  // Fractions are filled in at the end, against the better of the roofline measured before and after.
+  const useful = new Map<BenchFigure, { gflops: number; goal: boolean }>();
+  const figure = (f: BenchFigure) => figures.push(f);
+  const rooflineFigure: BenchFigure = { name: `fp32 GEMM ${roof.shape} (roofline)`, value: roof.gflops, unit: 'GFLOP/s' };
+  figure(rooflineFigure);
+  const throughput = (f: Omit<BenchFigure, 'rooflineFraction' | 'goal' | 'met'>, flopsPerToken: number, goal = false) => {
+    const full: BenchFigure = { ...f };
+    useful.set(full, { gflops: (f.value * flopsPerToken) / 1e9, goal });
+    figure(full);
+    note(`${f.name}: ${f.value.toFixed(0)} ${f.unit}`);
   };
-  figure({ name: `fp32 GEMM ${roof.shape} (roofline)`, value: roof.gflops, unit: 'GFLOP/s' });
-  const fraction = (tokensPerSecond: number, flopsPerToken: number) => (tokensPerSecond * flopsPerToken) / 1e9 / roof.gflops;
 
   // ---- decoding through the real batched decoder ----
   const promptLength = quick ? 32 : 128;
   const newTokens = quick ? 16 : 64;
   const decodeRates: Record<string, number> = {};
-  for (const expertCompute of ['dense', 'sparse'] as const) {
+  for (const expertCompute of ['dense', 'sparse', 'fused'] as const) {
     const policy = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, expertCompute);
     for (const batch of [1, 8]) {
       const decoder = new BatchDecoder(policy.decoder);
@@ -113,19 +142,15 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
           ),
         );
       await run(); // warm-up
-      const results = await run();
-      const decodeMs = Math.max(...results.map((r) => r.timing.decodeMs));
-      const tokens = results.reduce((n, r) => n + r.timing.steps, 0);
-      const rate = (tokens / decodeMs) * 1000;
+      // The best of a few rounds: other processes share the cores, and the best is the engine's own speed.
+      let rate = 0;
+      for (let round = 0; round < (quick ? 2 : 3); round++) {
+        const results = await run();
+        const decodeMs = Math.max(...results.map((r) => r.timing.decodeMs));
+        rate = Math.max(rate, (results.reduce((n, r) => n + r.timing.steps, 0) / decodeMs) * 1000);
+      }
       decodeRates[`${expertCompute}-${batch}`] = rate;
-      const frac = fraction(rate, forwardFlopsPerToken(config, promptLength + newTokens / 2));
-      figure({
-        name: `decode b${batch} (${expertCompute} experts)`,
-        value: rate,
-        unit: 'tok/s',
-        rooflineFraction: frac,
-        ...(batch === 8 && expertCompute === 'dense' ? { goal: '>= 40% of roofline', met: frac >= 0.4 } : {}),
-      });
+      throughput({ name: `decode b${batch} (${expertCompute} experts)`, value: rate, unit: 'tok/s' }, forwardFlopsPerToken(config, promptLength + newTokens / 2), batch === 8);
     }
     if (expertCompute === 'dense') {
       // prefill and KV-cache speedup on the raw session
@@ -149,7 +174,7 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
       const prefillFeeds = feedsFor(prefillLength, 0);
       const prefillMs = await timeIt(() => session.run(prefillFeeds, ['logits']), quick ? 2 : 5);
       const prefillRate = (prefillLength / prefillMs) * 1000;
-      figure({ name: `prefill ${prefillLength} tokens`, value: prefillRate, unit: 'tok/s', rooflineFraction: fraction(prefillRate, forwardFlopsPerToken(config, prefillLength / 2)) });
+      throughput({ name: `prefill ${prefillLength} tokens`, value: prefillRate, unit: 'tok/s' }, forwardFlopsPerToken(config, prefillLength / 2));
       const context = Math.min(1024, config.max_position_embeddings);
       const stepFeeds = feedsFor(1, context - 1);
       const recomputeFeeds = feedsFor(context, 0);
@@ -185,17 +210,30 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
     await session.release();
     const rate = ((B * T) / ms) * 1000;
     trainRates[expertCompute] = rate;
-    const frac = fraction(rate, 3 * forwardFlopsPerToken(config, T / 2));
-    figure({
-      name: `forward+backward B=${B} T=${T} (${expertCompute} experts)`,
-      value: rate,
-      unit: 'tok/s',
-      rooflineFraction: frac,
-      ...(expertCompute === 'dense' ? { goal: '>= 40% of roofline', met: frac >= 0.4 } : {}),
-    });
+    throughput({ name: `forward+backward B=${B} T=${T} (${expertCompute} experts)`, value: rate, unit: 'tok/s' }, 3 * forwardFlopsPerToken(config, T / 2), true);
   }
-  const decode: ExpertCompute = (decodeRates['sparse-8'] ?? 0) > (decodeRates['dense-8'] ?? 0) ? 'sparse' : 'dense';
+  // Measured again at the end: the roofline is the better of the two (the machine is shared and noisy).
+  const after = await measureGemmRoofline(threads, quick);
+  note(`roofline measured before and after: ${roof.gflops.toFixed(1)} and ${after.gflops.toFixed(1)} GFLOP/s; the better one is used`);
+  const peak = Math.max(roof.gflops, after.gflops);
+  rooflineFigure.value = peak;
+  // Decoding reads every weight once per step for B tokens (2B FLOP per 4-byte weight): memory bandwidth,
+  // not the GEMM rate, bounds it. This says how far the roofline goal is reachable at batch 8 at all.
+  const bandwidth = await measureBandwidth(threads, quick);
+  figure({ name: 'memory bandwidth (x + 1 over 64 MiB)', value: bandwidth, unit: 'GB/s' });
+  const ceiling = Math.min(1, (bandwidth * ((2 * 8) / 4)) / peak);
+  figure({ name: 'decode b8 ceiling from bandwidth', value: ceiling * 100, unit: '% of roofline' });
+  note(`decoding 8 tokens per step does 4 FLOP per weight byte: at ${bandwidth.toFixed(1)} GB/s that is at most ${(ceiling * 100).toFixed(0)}% of the GEMM roofline`);
+  for (const [f, u] of useful) {
+    f.rooflineFraction = u.gflops / peak;
+    if (u.goal) {
+      f.goal = '>= 40% of roofline';
+      f.met = f.rooflineFraction >= 0.4;
+    }
+  }
+  for (const f of figures) options.onFigure?.(f);
+  const decode = (['dense', 'sparse', 'fused'] as const).reduce<ExpertCompute>((best, e) => ((decodeRates[`${e}-8`] ?? 0) > (decodeRates[`${best}-8`] ?? 0) ? e : best), 'dense');
   const training: ExpertCompute = (trainRates.sparse ?? 0) > (trainRates.dense ?? 0) ? 'sparse' : 'dense';
   note(`faster expert compute here: decoding ${decode}, training ${training}`);
-  return { roofline: { ...roof, threads: threads ?? 0 }, figures, notes, fasterExpertCompute: { decode, training } };
+  return { roofline: { gflops: peak, shape: roof.shape, threads: threads ?? 0 }, figures, notes, fasterExpertCompute: { decode, training } };
 }

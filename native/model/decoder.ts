@@ -24,6 +24,12 @@ export interface DecoderModel {
 export interface DecoderOptions {
   /** Rows decoded together at most; more requests wait for a free row. */
   maxBatch?: number;
+  /**
+   * Floats of KV cache kept from finished requests so that a later prompt sharing their prefix (the next
+   * turn of an episode: previous prompt + sampled tokens + observation) prefills only what is new.
+   * Default 32M (128 MiB); 0 turns the prefix cache off.
+   */
+  prefixCacheFloats?: number;
   /** Decodes ids for stop-sequence checks (the checkpoint's tokenizer). */
   decode?: (ids: number[]) => string;
   log?: (message: string) => void;
@@ -35,6 +41,17 @@ interface LayerCache {
   key: Float32Array;
   value: Float32Array;
 }
+
+/** The KV cache and routing of a finished request's processed tokens, for reuse by a later prompt. */
+interface PrefixEntry {
+  tokens: number[];
+  routing: TokenRouting[] | null;
+  /** Per layer [1, kvHeads, tokens.length, headDim]. */
+  cache: LayerCache[];
+  floats: number;
+}
+
+const DEFAULT_PREFIX_CACHE_FLOATS = 32 * 2 ** 20;
 
 interface Row {
   prompt: readonly number[];
@@ -52,6 +69,7 @@ interface Row {
   own: LayerCache[] | null;
   enqueuedAt: number;
   prefillMs: number;
+  cachedPromptTokens: number;
   decodeMs: number;
   steps: number;
   batchSum: number;
@@ -71,6 +89,7 @@ export class BatchDecoder {
   private loop: Promise<void> | null = null;
   private nextModel: DecoderModel | null = null;
   private closed = false;
+  private prefixes: PrefixEntry[] = [];
 
   constructor(
     private model: DecoderModel,
@@ -101,6 +120,7 @@ export class BatchDecoder {
         own: null,
         enqueuedAt: performance.now(),
         prefillMs: 0,
+        cachedPromptTokens: 0,
         decodeMs: 0,
         steps: 0,
         batchSum: 0,
@@ -149,6 +169,7 @@ export class BatchDecoder {
     this.nextModel = null;
     const old = this.model;
     this.model = next;
+    this.prefixes = []; // computed with the old weights
     if (old.session !== next.session) await old.session.release();
   }
 
@@ -161,7 +182,10 @@ export class BatchDecoder {
       const joiners = this.waiting.splice(0, Math.max(0, capacity));
       for (const row of joiners) {
         await this.prefill(row);
-        if (row.stop && row.pending === null) this.finish(row);
+        if (row.stop && row.pending === null) {
+          this.remember(row, -1);
+          this.finish(row);
+        }
         else {
           this.rows.push(row);
           changed = true;
@@ -170,7 +194,10 @@ export class BatchDecoder {
       for (const row of this.rows) if (row.signal?.aborted && !row.stop) row.stop = 'cancelled';
       const leaving = this.rows.filter((r) => r.stop === 'cancelled' || (r.stop && r.pending === null));
       if (leaving.length) {
-        for (const r of leaving) this.finish(r);
+        for (const r of leaving) {
+          if (r.stop !== 'cancelled') this.remember(r, this.rows.indexOf(r));
+          this.finish(r);
+        }
         changed = true;
       }
       if (changed) this.rebuild(this.rows.filter((r) => !leaving.includes(r)));
@@ -188,7 +215,7 @@ export class BatchDecoder {
       tokens: row.tokens,
       stopReason: row.stop ?? 'max-tokens',
       promptRouting: row.promptRouting,
-      timing: { queueMs: 0, prefillMs: row.prefillMs, decodeMs: row.decodeMs, steps, meanBatch: steps ? row.batchSum / steps : 1 },
+      timing: { queueMs: 0, prefillMs: row.prefillMs, decodeMs: row.decodeMs, steps, meanBatch: steps ? row.batchSum / steps : 1, cachedPromptTokens: row.cachedPromptTokens },
     });
   }
 
@@ -211,27 +238,103 @@ export class BatchDecoder {
 
   private async prefill(row: Row): Promise<void> {
     const started = performance.now();
-    const S = row.prompt.length;
+    const total = row.prompt.length;
     const m = this.model;
-    if (S >= m.maxPositions) {
+    if (total >= m.maxPositions) {
       row.stop = 'context-full';
       row.prefillMs = performance.now() - started;
       return;
     }
+    // Reuse the longest cached prefix (leaving at least one token to compute, for the next logits).
+    const hit = this.findPrefix(row.prompt);
+    const cached = hit ? Math.min(hit.length, total - 1) : 0;
+    const S = total - cached;
+    const past = hit && cached > 0 ? this.pastFrom(hit.entry, cached) : this.emptyPast(1);
     const out = await m.session.run(
       {
-        input_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from(row.prompt, (v) => BigInt(v)) },
-        position_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from({ length: S }, (_, i) => BigInt(i)) },
-        attention_mask: { dtype: 'int64', dims: [1, S], data: new BigInt64Array(S).fill(1n) },
-        ...this.emptyPast(1),
+        input_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from(row.prompt.slice(cached), (v) => BigInt(v)) },
+        position_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from({ length: S }, (_, i) => BigInt(cached + i)) },
+        attention_mask: { dtype: 'int64', dims: [1, total], data: new BigInt64Array(total).fill(1n) },
+        ...past,
       },
       this.outputNames(),
     );
     row.own = Array.from({ length: m.layers }, (_, l) => ({ key: out[presentKeyName(l)]!.data as Float32Array, value: out[presentValueName(l)]!.data as Float32Array }));
-    row.length = S;
-    if (m.routing) row.promptRouting = Array.from({ length: S }, (_, s) => routingAt(out, 0, s, 1, S));
+    row.length = total;
+    row.cachedPromptTokens = cached;
+    if (m.routing) {
+      const fresh = Array.from({ length: S }, (_, s) => routingAt(out, 0, s, 1, S));
+      row.promptRouting = cached > 0 ? [...hit!.entry.routing!.slice(0, cached), ...fresh] : fresh;
+    }
     row.prefillMs = performance.now() - started;
     this.sampleNext(row, out.logits!, 0);
+  }
+
+  /** The cached entry sharing the longest prefix with `prompt`, and that length. */
+  private findPrefix(prompt: readonly number[]): { entry: PrefixEntry; length: number } | null {
+    let best: { entry: PrefixEntry; length: number } | null = null;
+    for (const entry of this.prefixes) {
+      if (this.model.routing && !entry.routing) continue;
+      let n = 0;
+      const max = Math.min(entry.tokens.length, prompt.length);
+      while (n < max && entry.tokens[n] === prompt[n]) n++;
+      if (n > 0 && (!best || n > best.length)) best = { entry, length: n };
+    }
+    if (best) {
+      // most recently used last
+      this.prefixes = [...this.prefixes.filter((e) => e !== best!.entry), best.entry];
+    }
+    return best;
+  }
+
+  /** The first `length` slots of a cached entry as past_key_values feeds [1, kvHeads, length, headDim]. */
+  private pastFrom(entry: PrefixEntry, length: number): Record<string, HostTensor> {
+    const m = this.model;
+    const feeds: Record<string, HostTensor> = {};
+    const dims = [1, m.kvHeads, length, m.headDim];
+    entry.cache.forEach((c, l) => {
+      feeds[pastKeyName(l)] = { dtype: 'float32', dims, data: sliceSlots(c.key, m.kvHeads, entry.tokens.length, length, m.headDim) };
+      feeds[pastValueName(l)] = { dtype: 'float32', dims, data: sliceSlots(c.value, m.kvHeads, entry.tokens.length, length, m.headDim) };
+    });
+    return feeds;
+  }
+
+  /** Keep a finished row's processed tokens with their cache and routing (batch index `b`, or -1: its own cache). */
+  private remember(row: Row, b: number): void {
+    const budget = this.options.prefixCacheFloats ?? DEFAULT_PREFIX_CACHE_FLOATS;
+    const m = this.model;
+    const fed = row.length - row.prompt.length;
+    if (budget <= 0 || row.length === 0 || fed < 0) return;
+    const tokens = [...row.prompt, ...row.tokens.slice(0, fed).map((t) => t.id)];
+    let routing: TokenRouting[] | null = null;
+    if (m.routing) {
+      const sampled = row.tokens.slice(0, fed).map((t) => t.routing);
+      if (!row.promptRouting || sampled.some((r) => r === null)) return;
+      routing = [...row.promptRouting, ...(sampled as TokenRouting[])];
+    }
+    const cache: LayerCache[] = [];
+    for (let l = 0; l < m.layers; l++) {
+      if (b < 0 || row.own) {
+        cache.push({ key: row.own![l]!.key, value: row.own![l]!.value });
+        continue;
+      }
+      const key = new Float32Array(m.kvHeads * row.length * m.headDim);
+      const value = new Float32Array(key.length);
+      for (let h = 0; h < m.kvHeads; h++) {
+        const src = ((b * m.kvHeads + h) * this.slots + row.pad) * m.headDim;
+        const n = row.length * m.headDim;
+        key.set(this.cache[l]!.key.subarray(src, src + n), h * n);
+        value.set(this.cache[l]!.value.subarray(src, src + n), h * n);
+      }
+      cache.push({ key, value });
+    }
+    const entry: PrefixEntry = { tokens, routing, cache, floats: 2 * m.layers * m.kvHeads * row.length * m.headDim };
+    if (entry.floats > budget) return;
+    // An entry this one extends is redundant now.
+    const extended = (e: PrefixEntry) => e.tokens.length <= tokens.length && e.tokens.every((t, i) => t === tokens[i]);
+    this.prefixes = [...this.prefixes.filter((e) => !extended(e)), entry];
+    let used = this.prefixes.reduce((n, e) => n + e.floats, 0);
+    while (used > budget) used -= this.prefixes.shift()!.floats;
   }
 
   /** Sample the row's next token from batch row `b` of `logits` and decide whether it stops there. */
@@ -325,6 +428,14 @@ export class BatchDecoder {
       if (!row.stop) this.sampleNext(row, out.logits!, b);
     });
   }
+}
+
+/** The first `keep` of `slots` positions of a [1, heads, slots, headDim] cache. */
+function sliceSlots(data: Float32Array, heads: number, slots: number, keep: number, headDim: number): Float32Array {
+  if (keep === slots) return data;
+  const out = new Float32Array(heads * keep * headDim);
+  for (let h = 0; h < heads; h++) out.set(data.subarray(h * slots * headDim, (h * slots + keep) * headDim), h * keep * headDim);
+  return out;
 }
 
 /** Routing of token (b, s) from routing outputs [L, B, S, k]. */

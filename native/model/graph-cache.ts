@@ -81,7 +81,13 @@ export class TrainingGraphCache {
       forcedRouting: shape.forcedRouting,
       loss: shape.loss,
     });
-    const placement = await createPlacedSession(bytes, { choice: this.options.provider, intraOpThreads: this.options.intraOpThreads, interOpThreads: this.options.interOpThreads });
+    const placement = await createPlacedSession(bytes, {
+      choice: this.options.provider,
+      intraOpThreads: this.options.intraOpThreads,
+      interOpThreads: this.options.interOpThreads,
+      // Extended fusions (e.g. x * sigmoid(x) -> QuickGelu) have float32 kernels only.
+      graphOptimization: shape.dtype === 'float64' ? 'basic' : 'all',
+    });
     this.options.log?.(
       `training graph ${key}: ${graph.nodeCount} nodes, ${(bytes.length / 1024).toFixed(0)} KiB, built in ${graph.buildMs.toFixed(0)} ms; ` +
         `session on ${placement.provider} in ${placement.createMs.toFixed(0)} ms${placement.fallbackReason ? ` (${placement.fallbackReason})` : ''}`,

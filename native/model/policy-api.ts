@@ -46,7 +46,15 @@ export const GenerateResult = z.object({
   stopReason: StopReason,
   /** Routing of every prompt token, as processed in prefill (R3 replays these too); null for external checkpoints. */
   promptRouting: z.array(TokenRouting).nullable(),
-  timing: z.object({ queueMs: z.number(), prefillMs: z.number(), decodeMs: z.number(), steps: z.number().int(), meanBatch: z.number() }),
+  timing: z.object({
+    queueMs: z.number(),
+    prefillMs: z.number(),
+    decodeMs: z.number(),
+    steps: z.number().int(),
+    meanBatch: z.number(),
+    /** Prompt tokens whose KV cache came from an earlier request with the same prefix (not recomputed). */
+    cachedPromptTokens: z.number().int(),
+  }),
 });
 export type GenerateResult = z.infer<typeof GenerateResult>;
 

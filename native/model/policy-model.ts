@@ -27,14 +27,27 @@ export interface LoadedPolicy {
 
 /**
  * Expert compute per graph, kept from the measurements of test/bench/model.bench.ts (`t1lab model bench`
- * re-measures on any machine): decoding at batch 8 is faster dense (one batched MatMul beats E groups of
- * gather/compute/scatter on a handful of tokens); forward+backward over full sequences is faster sparse
- * (k/E of the expert FLOPs outweighs the extra ops).
+ * measures both on any machine). Forward+backward over full sequences: sparse (k/E of the expert FLOPs
+ * outweighs the extra ops) for nano and micro. Decoding: dense wins while the experts are small (nano at
+ * batch 8: 3.2k vs 2.0k tok/s; one batched MatMul beats E gather/compute/scatter groups), sparse once they
+ * are not (micro: 0.98k vs 0.36k tok/s at batch 8, 383 vs 128 at batch 1; dense streams every expert's
+ * weights for a handful of tokens). The crossover sits between nano's 0.6M and micro's 1.6M expert
+ * weights per layer.
  */
-export const SAMPLING_EXPERT_COMPUTE: ExpertCompute = 'dense';
+export const DENSE_DECODE_MAX_EXPERT_WEIGHTS = 1_000_000;
+// 'fused' (onnxruntime's com.microsoft MoE op) is measured too: 5x fewer nodes, about as fast as sparse on
+// this CPU (micro b8 5.7 vs 5.4 ms/step, one thread), faster for nano. It is not the default because its
+// routing is recomputed inside the op: the routing outputs equal the experts used only up to exact ties,
+// while dense and sparse use the very indices they output (what R3 replays must be what was computed).
+
+
+export function samplingExpertCompute(config: ModelConfig): ExpertCompute {
+  const perLayer = config.num_experts * 3 * config.hidden_size * config.moe_intermediate_size;
+  return perLayer <= DENSE_DECODE_MAX_EXPERT_WEIGHTS ? 'dense' : 'sparse';
+}
 export const TRAINING_EXPERT_COMPUTE: ExpertCompute = 'sparse';
 
-export async function loadT1Policy(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, settings: SessionSettings, expertCompute = SAMPLING_EXPERT_COMPUTE): Promise<LoadedPolicy> {
+export async function loadT1Policy(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, settings: SessionSettings, expertCompute = samplingExpertCompute(config)): Promise<LoadedPolicy> {
   const graph = buildSamplingGraph(config, weights, { expertCompute });
   const placed = await createPlacedSession(graph.bytes, { choice: settings.provider, intraOpThreads: settings.intraOpThreads, interOpThreads: settings.interOpThreads });
   settings.log?.(

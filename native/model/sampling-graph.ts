@@ -12,8 +12,10 @@
  * Weights are initializers: swapping weights means a new session (tens of milliseconds for nano on CPU).
  */
 import { AutoDiff, type Value } from '../onnx/autodiff';
+import { GraphBuilder } from '../onnx/graph';
+import { DEFAULT_OPSET } from '../onnx/proto';
 import { paramName, parameterSpecs, type ModelConfig } from './config';
-import { transformerForward, type ExpertCompute } from './transformer';
+import { fusedMoeName, fusedMoeWeights, transformerForward, type ExpertCompute } from './transformer';
 import type { BuiltGraph } from './training-graph';
 
 export interface SamplingGraphOptions {
@@ -22,6 +24,8 @@ export interface SamplingGraphOptions {
   allLogits?: boolean;
   /** Leave out the routing outputs (an export for tools that expect exactly the common layout). */
   withoutRouting?: boolean;
+  /** Fused opset-23 ops (RMSNormalization, RotaryEmbedding, Attention) instead of compositions (default true). */
+  fused?: boolean;
 }
 
 export const pastKeyName = (l: number) => `past_key_values.${l}.key`;
@@ -31,19 +35,39 @@ export const presentValueName = (l: number) => `present.${l}.value`;
 
 export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, options: SamplingGraphOptions): BuiltGraph {
   const started = performance.now();
-  const ad = new AutoDiff('float32');
+  const fused = options.fused ?? true;
+  const ad = new AutoDiff('float32', new GraphBuilder('sampling', { '': fused ? 23 : DEFAULT_OPSET }));
   const g = ad.graph;
   const L = config.num_hidden_layers;
   const k = config.num_experts_per_tok;
   const nkv = config.num_key_value_heads;
   const hd = config.head_dim;
   const params = new Map<string, Value>();
+  const fusedMoe = options.expertCompute === 'fused';
+  const expertWeights = new Set(Array.from({ length: L }, (_, l) => [paramName.wGate(l), paramName.wUp(l), paramName.wDown(l)]).flat());
   for (const p of parameterSpecs(config)) {
+    if (p.name === paramName.valueHead || p.name === paramName.valueBias) continue; // the critic is not sampled
+    if (fusedMoe && expertWeights.has(p.name)) continue; // in the fused op's layout below
     const data = weights.get(p.name);
     if (!data) throw new Error(`weights: tensor '${p.name}' is missing`);
     const expected = p.shape.reduce((a, b) => a * b, 1);
     if (data.length !== expected) throw new Error(`weights: tensor '${p.name}' has ${data.length} values, [${p.shape.join(',')}] needs ${expected}`);
     params.set(p.name, ad.wrap(g.initializer(p.name, 'float32', p.shape, data), p.shape));
+  }
+  if (fusedMoe) {
+    const E = config.num_experts;
+    const H = config.hidden_size;
+    const I = config.moe_intermediate_size;
+    for (let l = 0; l < L; l++) {
+      const w = (name: string) => {
+        const data = weights.get(name);
+        if (!data) throw new Error(`weights: tensor '${name}' is missing`);
+        return data;
+      };
+      const { fc1, fc2 } = fusedMoeWeights(config, w(paramName.wGate(l)), w(paramName.wUp(l)), w(paramName.wDown(l)));
+      params.set(fusedMoeName.fc1(l), ad.wrap(g.initializer(fusedMoeName.fc1(l), 'float32', [E, 2 * I, H], fc1), [E, 2 * I, H]));
+      params.set(fusedMoeName.fc2(l), ad.wrap(g.initializer(fusedMoeName.fc2(l), 'float32', [E, H, I], fc2), [E, H, I]));
+    }
   }
   const ids = ad.input('input_ids', ['batch', 'sequence'], 'int64');
   const keyMask = ad.input('attention_mask', ['batch', 'total'], 'int64');
@@ -51,6 +75,8 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
   const past = Array.from({ length: L }, (_, l) => ({
     key: ad.input(pastKeyName(l), ['batch', nkv, 'past', hd]),
     value: ad.input(pastValueName(l), ['batch', nkv, 'past', hd]),
+    presentKey: presentKeyName(l),
+    presentValue: presentValueName(l),
   }));
 
   // allowed[b, s, j] = attention_mask[b, j] && j <= (T - S) + s
@@ -61,7 +87,8 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
   const queryPos = g.op('Range', [pastLen, total, g.int(1)]);
   const causal = g.op('LessOrEqual', [g.op('Unsqueeze', [keyPos, g.ints([0])]), g.op('Unsqueeze', [queryPos, g.ints([1])])]); // [S, T]
   const valid = g.op('Unsqueeze', [g.op('Cast', [keyMask.name], { to: 9 }), g.ints([1])]); // [B, 1, T]
-  const allowed = g.op('Unsqueeze', [g.op('And', [g.op('Unsqueeze', [causal, g.ints([0])]), valid]), g.ints([1, 2])]); // [B,1,1,S,T]
+  const allowed4 = g.op('Unsqueeze', [g.op('And', [g.op('Unsqueeze', [causal, g.ints([0])]), valid]), g.ints([1])]); // [B,1,S,T]
+  const allowed = g.op('Unsqueeze', [allowed4, g.ints([1])]); // [B,1,1,S,T]
 
   const fwd = transformerForward(ad, {
     config,
@@ -71,13 +98,19 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
     attentionMask: ad.wrap(allowed, ['batch', 1, 1, 'sequence', 'total'], 'bool'),
     past,
     expertCompute: options.expertCompute,
+    fused,
+    attentionMask4: ad.wrap(allowed4, ['batch', 1, 'sequence', 'total'], 'bool'),
     batch: 'batch',
     length: 'sequence',
   });
 
-  const lmHead = config.tie_word_embeddings ? g.op('Transpose', [paramName.embed], { perm: [1, 0] }) : paramName.lmHead;
   const hidden = options.allLogits ? fwd.hidden.name : g.op('Slice', [fwd.hidden.name, g.ints([-1]), g.ints([2 ** 31 - 1]), g.ints([1])]);
-  g.output(g.op('MatMul', [hidden, lmHead]), 'logits', 'float32', ['batch', options.allLogits ? 'sequence' : 1, config.vocab_size]);
+  // A tied head multiplies by the embedding transposed: Gemm's transB reads it in place (a Transpose
+  // node would copy V x H floats on every step where onnxruntime does not fold it).
+  const rows = g.op('Reshape', [hidden, g.ints([-1, config.hidden_size])]);
+  const flatLogits = config.tie_word_embeddings ? g.op('Gemm', [rows, paramName.embed], { transB: 1 }) : g.op('MatMul', [rows, paramName.lmHead]);
+  const logitsShape = g.op('Concat', [g.op('Shape', [hidden], { end: 2 }), g.ints([config.vocab_size])], { axis: 0 });
+  g.output(g.op('Reshape', [flatLogits, logitsShape]), 'logits', 'float32', ['batch', options.allLogits ? 'sequence' : 1, config.vocab_size]);
   fwd.present.forEach((p, l) => {
     g.output(p.key.name, presentKeyName(l), 'float32', ['batch', nkv, 'total', hd]);
     g.output(p.value.name, presentValueName(l), 'float32', ['batch', nkv, 'total', hd]);

@@ -4,6 +4,7 @@
  * graph (static padded shapes, differentiated). See config.ts for the architecture.
  */
 import type { AutoDiff, Value } from '../onnx/autodiff';
+import { floatAttr } from '../onnx/graph';
 import type { Dim } from '../onnx/proto';
 import { paramName, type ModelConfig } from './config';
 import { ropeTables, rotateHalfMatrix } from './rope';
@@ -11,9 +12,11 @@ import { ropeTables, rotateHalfMatrix } from './rope';
 /**
  * How the experts are computed. 'dense': every expert on every token, weighted by a gate matrix that is
  * zero outside the top-k (E/k times the needed FLOPs, few large ops). 'sparse': each expert gathers its
- * tokens (NonZero + Gather), computes, and scatters back (k/E of the FLOPs, more small ops).
+ * tokens (NonZero + Gather), computes, and scatters back (k/E of the FLOPs, more small ops). 'fused':
+ * onnxruntime's com.microsoft MoE op (routing and SwiGLU experts in one node; inference only, needs the
+ * weights in its layout from `fusedMoeWeights`).
  */
-export type ExpertCompute = 'dense' | 'sparse';
+export type ExpertCompute = 'dense' | 'sparse' | 'fused';
 
 export interface ForwardInputs {
   config: ModelConfig;
@@ -25,11 +28,22 @@ export interface ForwardInputs {
   positions: Value;
   /** [B, 1, 1, S, T] bool: may query s attend key j (T = past + S). */
   attentionMask: Value;
-  /** Per layer [B, kv_heads, P, head_dim]; absent in the training graph (no cache). */
-  past?: readonly { key: Value; value: Value }[];
+  /**
+   * Per layer [B, kv_heads, P, head_dim]; absent in the training graph (no cache). `presentKey/Value` name
+   * the concatenated cache so it is a graph output as it is (no copy through an Identity node).
+   */
+  past?: readonly { key: Value; value: Value; presentKey?: string; presentValue?: string }[];
   /** [L, B, S, k] int64 expert ids that replace each layer's top-k (rollout routing replay, R3). */
   forcedExperts?: Value;
   expertCompute: ExpertCompute;
+  /**
+   * Inference only (no gradients): onnxruntime's fused ops, ai.onnx opset 23 — RMSNormalization,
+   * RotaryEmbedding, Attention (grouped heads, KV cache, mask) — instead of their compositions: far fewer
+   * nodes per step. Needs `past` and `attentionMask4`.
+   */
+  fused?: boolean;
+  /** [B, 1, S, T] bool, the mask in the layout of the fused Attention op. */
+  attentionMask4?: Value;
   /** Known sizes: numbers in the static training graph, names in the dynamic sampling graph. */
   batch: Dim;
   length: Dim;
@@ -92,36 +106,70 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
   const scale = ad.constant(1 / Math.sqrt(hd));
   const negInf = ad.constant(NEG_INF);
 
+  const fused = inp.fused ?? false;
+  if (fused && (!inp.past || !inp.attentionMask4)) throw new Error('fused ops need a KV cache and a 4-D attention mask');
+  const halfTable = (full: Float32Array | Float64Array) => {
+    const half = new Float32Array(c.max_position_embeddings * (hd / 2));
+    for (let p = 0; p < c.max_position_embeddings; p++) for (let i = 0; i < hd / 2; i++) half[p * (hd / 2) + i] = full[p * hd + i]!;
+    return half;
+  };
+  const cosHalf = fused ? g.initializer(g.fresh('rope_cos_half'), 'float32', [c.max_position_embeddings, hd / 2], halfTable(tables.cos)) : '';
+  const sinHalf = fused ? g.initializer(g.fresh('rope_sin_half'), 'float32', [c.max_position_embeddings, hd / 2], halfTable(tables.sin)) : '';
+  const norm = (x: Value, weight: Value) =>
+    fused ? ad.nondiff('RMSNormalization', [x, weight], { axis: -1, epsilon: floatAttr(c.rms_norm_eps) }, [{ shape: x.shape, dtype: ad.dtype }])[0]! : ad.rmsNorm(x, weight, c.rms_norm_eps);
+  const fusedRope = (x: Value, count: number) =>
+    ad.nondiff('RotaryEmbedding', [x, cosHalf, sinHalf, inp.positions], { num_heads: count, interleaved: 0 }, [{ shape: x.shape, dtype: ad.dtype }])[0]!;
+
   let x = ad.gather(P(paramName.embed), inp.ids); // [B, S, H]
   const routing: LayerRouting[] = [];
   const present: { key: Value; value: Value }[] = [];
 
   for (let l = 0; l < c.num_hidden_layers; l++) {
     // ---- attention ----
-    const h = ad.rmsNorm(x, P(paramName.attnNorm(l)), c.rms_norm_eps);
-    const q = rope(heads(ad.matmul(h, P(paramName.wq(l))), nh)); // [B, nh, S, hd]
-    let key = rope(heads(ad.matmul(h, P(paramName.wk(l))), nkv)); // [B, nkv, S, hd]
-    let value = heads(ad.matmul(h, P(paramName.wv(l))), nkv);
-    const past = inp.past?.[l];
-    if (past) {
-      // The cache is never differentiated: plain Concat nodes.
-      key = ad.nondiff('Concat', [past.key, key], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype }])[0]!;
-      value = ad.nondiff('Concat', [past.value, value], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype }])[0]!;
-      present.push({ key, value });
+    const h = norm(x, P(paramName.attnNorm(l)));
+    if (fused) {
+      const past = inp.past![l]!;
+      const q = fusedRope(ad.matmul(h, P(paramName.wq(l))), nh); // [B, S, nh*hd]
+      const key = fusedRope(ad.matmul(h, P(paramName.wk(l))), nkv);
+      const value = ad.matmul(h, P(paramName.wv(l)));
+      const [ctx, presentKey, presentValue] = ad.nondiff(
+        'Attention',
+        [q, key, value, inp.attentionMask4!, past.key, past.value],
+        { q_num_heads: nh, kv_num_heads: nkv, scale: floatAttr(1 / Math.sqrt(hd)) },
+        [
+          { shape: [B, S, nh * hd], dtype: ad.dtype, name: past.presentKey ? g.fresh('attn') : undefined },
+          { shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentKey },
+          { shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentValue },
+        ],
+      );
+      present.push({ key: presentKey!, value: presentValue! });
+      x = ad.add(x, ad.matmul(ctx!, P(paramName.wo(l))));
+    } else {
+      const q = rope(heads(ad.matmul(h, P(paramName.wq(l))), nh)); // [B, nh, S, hd]
+      let key = rope(heads(ad.matmul(h, P(paramName.wk(l))), nkv)); // [B, nkv, S, hd]
+      let value = heads(ad.matmul(h, P(paramName.wv(l))), nkv);
+      const past = inp.past?.[l];
+      if (past) {
+        // The cache is never differentiated: plain Concat nodes.
+        key = ad.nondiff('Concat', [past.key, key], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentKey }])[0]!;
+        value = ad.nondiff('Concat', [past.value, value], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentValue }])[0]!;
+        present.push({ key, value });
+      }
+      // Grouped heads: queries [B, nkv, groups, S, hd] against keys [B, nkv, 1, T, hd] (broadcast over groups).
+      const q5 = ad.reshape(q, [bDim, nkv, groups, sDim === 0 ? -1 : sDim, hd]);
+      const k5 = ad.reshape(key, [bDim, nkv, 1, past ? -1 : sDim, hd]);
+      const v5 = ad.reshape(value, [bDim, nkv, 1, past ? -1 : sDim, hd]);
+      const scores = ad.mul(ad.matmul(q5, ad.transpose(k5, [0, 1, 2, 4, 3])), scale); // [B, nkv, groups, S, T]
+      const attn = ad.softmax(ad.where(inp.attentionMask, scores, negInf), -1);
+      const ctx5 = ad.matmul(attn, v5); // [B, nkv, groups, S, hd]
+      const ctx = ad.reshape(ad.transpose(ad.reshape(ctx5, [bDim, nh, sDim === 0 ? -1 : sDim, hd]), [0, 2, 1, 3]), [bDim, sDim, nh * hd]);
+      x = ad.add(x, ad.matmul(ctx, P(paramName.wo(l))));
     }
-    // Grouped heads: queries [B, nkv, groups, S, hd] against keys [B, nkv, 1, T, hd] (broadcast over groups).
-    const q5 = ad.reshape(q, [bDim, nkv, groups, sDim === 0 ? -1 : sDim, hd]);
-    const k5 = ad.reshape(key, [bDim, nkv, 1, past ? -1 : sDim, hd]);
-    const v5 = ad.reshape(value, [bDim, nkv, 1, past ? -1 : sDim, hd]);
-    const scores = ad.mul(ad.matmul(q5, ad.transpose(k5, [0, 1, 2, 4, 3])), scale); // [B, nkv, groups, S, T]
-    const attn = ad.softmax(ad.where(inp.attentionMask, scores, negInf), -1);
-    const ctx5 = ad.matmul(attn, v5); // [B, nkv, groups, S, hd]
-    const ctx = ad.reshape(ad.transpose(ad.reshape(ctx5, [bDim, nh, sDim === 0 ? -1 : sDim, hd]), [0, 2, 1, 3]), [bDim, sDim, nh * hd]);
-    x = ad.add(x, ad.matmul(ctx, P(paramName.wo(l))));
 
     // ---- mixture of experts ----
-    const h2 = ad.reshape(ad.rmsNorm(x, P(paramName.ffnNorm(l)), c.rms_norm_eps), [-1, H]); // [N, H]
-    const probs = ad.softmax(ad.matmul(h2, P(paramName.router(l))), -1); // [N, E]
+    const h2 = ad.reshape(norm(x, P(paramName.ffnNorm(l))), [-1, H]); // [N, H]
+    const routerLogits = ad.matmul(h2, P(paramName.router(l)));
+    const probs = ad.softmax(routerLogits, -1); // [N, E]
     const [, topk] = ad.nondiff('TopK', [probs, g.ints([k])], { axis: -1, largest: 1, sorted: 1 }, [
       { shape: [N, k], dtype: ad.dtype },
       { shape: [N, k], dtype: 'int64' },
@@ -134,11 +182,16 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
     // Gate weights gathered from the full softmax (not a top-k-zeroed copy) so router gradients live.
     const chosen = ad.gatherElements(probs, experts, 1);
     const gates = ad.div(chosen, ad.reduceSum(chosen, [1], true)); // [N, k]
-    const moe = inp.expertCompute === 'dense' ? denseExperts(ad, c, l, P, h2, probs, experts, gates) : sparseExperts(ad, c, l, P, h2, experts, gates);
+    const moe =
+      inp.expertCompute === 'dense'
+        ? denseExperts(ad, c, l, P, h2, probs, experts, gates)
+        : inp.expertCompute === 'sparse'
+          ? sparseExperts(ad, c, l, P, h2, probs, experts, gates)
+          : fusedExperts(ad, c, l, P, h2, routerLogits);
     x = ad.add(x, ad.reshapeAs(moe, x));
     routing.push({ probs, topk: topk!, experts, gates });
   }
-  return { hidden: ad.rmsNorm(x, P(paramName.finalNorm), c.rms_norm_eps), routing, present };
+  return { hidden: norm(x, P(paramName.finalNorm)), routing, present };
 }
 
 function denseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) => Value, h2: Value, probs: Value, experts: Value, gates: Value): Value {
@@ -152,27 +205,63 @@ function denseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) =>
   return ad.reduceSum(ad.mul(out, weights), [0], false); // [N, H]
 }
 
-function sparseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) => Value, h2: Value, experts: Value, gates: Value): Value {
+/** Names of the fused MoE op's weights (see `fusedMoeWeights`). */
+export const fusedMoeName = { fc1: (l: number) => `layers.${l}.moe.fused_fc1`, fc2: (l: number) => `layers.${l}.moe.fused_fc2` } as const;
+
+/**
+ * The com.microsoft MoE op's weight layout: fc1 [E, 2I, H] with gate and up rows interleaved (SwiGLU
+ * fusion), fc2 [E, H, I]; computed once from ours when the sampling graph is built.
+ */
+export function fusedMoeWeights(c: ModelConfig, wGate: Float32Array, wUp: Float32Array, wDown: Float32Array): { fc1: Float32Array; fc2: Float32Array } {
+  const E = c.num_experts;
+  const H = c.hidden_size;
+  const I = c.moe_intermediate_size;
+  const fc1 = new Float32Array(E * 2 * I * H);
+  const fc2 = new Float32Array(E * H * I);
+  for (let e = 0; e < E; e++) {
+    for (let h = 0; h < H; h++) {
+      for (let i = 0; i < I; i++) {
+        const src = (e * H + h) * I + i;
+        fc1[((e * 2 * I + 2 * i) * H) + h] = wGate[src]!;
+        fc1[((e * 2 * I + 2 * i + 1) * H) + h] = wUp[src]!;
+        fc2[(e * H + h) * I + i] = wDown[(e * I + i) * H + h]!;
+      }
+    }
+  }
+  return { fc1, fc2 };
+}
+
+function fusedExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) => Value, h2: Value, routerLogits: Value): Value {
+  return ad.nondiff(
+    'MoE',
+    [h2, routerLogits, P(fusedMoeName.fc1(l)), '', P(fusedMoeName.fc2(l))],
+    { k: c.num_experts_per_tok, activation_type: 'swiglu', swiglu_fusion: 1, activation_alpha: floatAttr(1), activation_beta: floatAttr(0), normalize_routing_weights: 1 },
+    [{ shape: h2.shape, dtype: ad.dtype }],
+    'com.microsoft',
+  )[0]!;
+}
+
+function sparseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) => Value, h2: Value, probs: Value, experts: Value, gates: Value): Value {
   const E = c.num_experts;
   const g = ad.graph;
   const wGate = ad.split(P(paramName.wGate(l)), 0, E, true);
   const wUp = ad.split(P(paramName.wUp(l)), 0, E, true);
   const wDown = ad.split(P(paramName.wDown(l)), 0, E, true);
+  // Per expert, its gate weight for every token ([N, 1]; zero where not routed there).
+  const gateColumns = ad.split(ad.scatterElementsIntoZeros(probs, experts, gates, 1), 1, E);
   let total: Value | null = null;
   for (let e = 0; e < E; e++) {
-    const [hit] = ad.nondiff('Equal', [experts, g.int(e)], {}, [{ shape: experts.shape, dtype: 'bool' }]);
-    const hitF = ad.cast(hit!, ad.dtype); // [N, k]
-    const [anyHit] = ad.nondiff('ReduceMax', [hitF, g.ints([1])], { keepdims: 0 }, [{ shape: [experts.shape[0]!], dtype: ad.dtype }]);
-    const [rowsMask] = ad.nondiff('Cast', [anyHit!], { to: 9 }, [{ shape: [experts.shape[0]!], dtype: 'bool' }]);
-    const [nz] = ad.nondiff('NonZero', [rowsMask!], {}, [{ shape: [1, `n${l}_${e}`], dtype: 'int64' }]);
-    const [rows] = ad.nondiff('Transpose', [nz!], { perm: [1, 0] }, [{ shape: [`n${l}_${e}`, 1], dtype: 'int64' }]);
-    const [flat] = ad.nondiff('Squeeze', [rows!, g.ints([1])], {}, [{ shape: [`n${l}_${e}`], dtype: 'int64' }]);
-    const gateColumn = ad.reduceSum(ad.mul(gates, hitF), [1], true); // [N, 1]
+    const column = gateColumns[e]!;
+    // Tokens routed to e. A gate that underflows to 0 drops its token, which contributes 0 x output anyway.
+    const [routed] = ad.nondiff('Greater', [column, ad.constant(0)], {}, [{ shape: column.shape, dtype: 'bool' }]);
+    const n = `n${l}_${e}`;
+    const [nz] = ad.nondiff('NonZero', [routed!], {}, [{ shape: [2, n], dtype: 'int64' }]);
+    const [flat] = ad.nondiff('Gather', [nz!, g.int(0)], { axis: 0 }, [{ shape: [n], dtype: 'int64' }]);
+    const [rows] = ad.nondiff('Unsqueeze', [flat!, g.ints([1])], {}, [{ shape: [n, 1], dtype: 'int64' }]);
     const tokens = ad.gather(h2, flat!); // [n, H]
     const act = ad.mul(ad.silu(ad.matmul(tokens, wGate[e]!)), ad.matmul(tokens, wUp[e]!));
-    const out = ad.mul(ad.matmul(act, wDown[e]!), ad.gather(gateColumn, flat!)); // [n, H]
-    const back = ad.scatterRowsAddIntoZeros(h2, rows!, out);
-    total = total ? ad.add(total, back) : back;
+    const out = ad.mul(ad.matmul(act, wDown[e]!), ad.gather(column, flat!)); // [n, H]
+    total = total ? ad.scatterRowsAdd(total, rows!, out) : ad.scatterRowsAddIntoZeros(h2, rows!, out);
   }
   return total!;
 }

@@ -78,8 +78,15 @@ export class AutoDiff {
   }
 
   /** A non-differentiable op (indices, masks, casts): no gradient flows through it. */
-  nondiff(opType: string, inputs: readonly (Value | string)[], attributes: Record<string, AttributeInput | undefined>, outputs: { shape: readonly Dim[]; dtype: DataType }[]): Value[] {
-    const names = this.graph.ops(opType, inputs.map(nameOf), attributes, { outputCount: outputs.length });
+  nondiff(
+    opType: string,
+    inputs: readonly (Value | string)[],
+    attributes: Record<string, AttributeInput | undefined>,
+    outputs: { shape: readonly Dim[]; dtype: DataType; name?: string }[],
+    domain?: string,
+  ): Value[] {
+    const explicit = outputs.every((o) => o.name) ? outputs.map((o) => o.name!) : undefined;
+    const names = this.graph.ops(opType, inputs.map(nameOf), attributes, { domain, ...(explicit ? { outputs: explicit } : { outputCount: outputs.length }) });
     return names.map((name, i) => ({ name, shape: outputs[i]!.shape, dtype: outputs[i]!.dtype }));
   }
 
@@ -361,6 +368,11 @@ export class AutoDiff {
   scatterElementsIntoZeros(like: Value, indices: Value, updates: Value, axis: number): Value {
     const zeros = this.zerosLike(like);
     return this.record('ScatterElements', [zeros, indices, updates], [], { axis }, like.shape, (g) => [null, null, this.emit('GatherElements', [g, indices], updates.shape, { axis })]);
+  }
+
+  /** `base` with `updates` added at rows `indices` [n, 1] (accumulating sparse expert outputs in one tensor). */
+  scatterRowsAdd(base: Value, indices: Value, updates: Value): Value {
+    return this.record('ScatterND', [base, indices, updates], [], { reduction: 'add' }, base.shape, (g) => [g, null, this.emit('GatherND', [g, indices], updates.shape)]);
   }
 
   /** `like`-shaped zeros plus `updates` added at row `indices` [n, 1] (sparse expert outputs back to tokens). */

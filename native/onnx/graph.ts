@@ -131,6 +131,7 @@ export class GraphBuilder {
 
   /** Add a node; returns its output names. */
   ops(opType: string, inputs: readonly string[], attributes: Record<string, AttributeInput | undefined> = {}, options: OpOptions = {}): string[] {
+    if (options.domain) this.useOpset(options.domain, 1);
     const outputs = options.outputs ?? Array.from({ length: options.outputCount ?? 1 }, () => this.fresh(opType));
     const attrs: Record<string, AttributeValue> = {};
     for (const [k, v] of Object.entries(attributes)) if (v !== undefined) attrs[k] = toAttribute(k, v);

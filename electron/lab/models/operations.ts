@@ -12,7 +12,7 @@ import { initParameters } from '../../../native/model/init';
 import { runModelBenchmark, type ModelBenchOptions, type ModelBenchResult } from '../../../native/model/bench';
 import { openCheckpoint, PolicyCheckpointError, type OpenedCheckpoint } from '../../../native/model/policy-checkpoint';
 import { buildSamplingGraph } from '../../../native/model/sampling-graph';
-import { SAMPLING_EXPERT_COMPUTE } from '../../../native/model/policy-model';
+import { samplingExpertCompute } from '../../../native/model/policy-model';
 import { trainBpe } from '../../../native/model/tokenizer';
 import { LabError } from '../../ipc/common/errors';
 import { appVersion } from '../app-paths';
@@ -104,7 +104,7 @@ export interface ExportResult {
  */
 export function exportOnnx(dir: string, out: string): ExportResult {
   const c = ours(dir, 'export-onnx');
-  const built = buildSamplingGraph(c.config, c.weights, { expertCompute: SAMPLING_EXPERT_COMPUTE, allLogits: true });
+  const built = buildSamplingGraph(c.config, c.weights, { expertCompute: samplingExpertCompute(c.config), allLogits: true });
   let file = out;
   if (!out.endsWith('.onnx')) {
     mkdirSync(out, { recursive: true });

@@ -92,6 +92,23 @@ describe('batched decoder', () => {
     expect(bySequence.tokens.length).toBeLessThanOrEqual(3);
   });
 
+  it('a later prompt that extends an earlier one reuses its KV cache and routing, with the same results', async () => {
+    const cached = new BatchDecoder(policy.decoder);
+    const fresh = new BatchDecoder(policy.decoder, { prefixCacheFloats: 0 });
+    const first = await cached.generate([2, 4, 6], request({ seed: 12, maxTokens: 6 }));
+    const next = [2, 4, 6, ...first.tokens.map((t) => t.id), 9, 10];
+    const a = await cached.generate(next, request({ seed: 13, maxTokens: 6 }));
+    const b = await fresh.generate(next, request({ seed: 13, maxTokens: 6 }));
+    expect(a.timing.cachedPromptTokens).toBe(3 + 6);
+    expect(b.timing.cachedPromptTokens).toBe(0);
+    expect(a.tokens.map((t) => t.id)).toEqual(b.tokens.map((t) => t.id));
+    a.tokens.forEach((t, i) => expect(Math.abs(t.logprob - b.tokens[i]!.logprob)).toBeLessThan(1e-4));
+    expect(a.promptRouting!.map((r) => r.experts)).toEqual(b.promptRouting!.map((r) => r.experts));
+    // a shared prefix that diverges later is reused up to the divergence
+    const c = await cached.generate([2, 4, 7, 1], request({ seed: 1, maxTokens: 2 }));
+    expect(c.timing.cachedPromptTokens).toBe(2);
+  });
+
   it('ends at the context limit and rejects ids outside the vocabulary', async () => {
     const d = new BatchDecoder(policy.decoder);
     const r = await d.generate(new Array(60).fill(1), request({ maxTokens: 50 }));

@@ -48,7 +48,7 @@ const emptyPast = (B: number): Record<string, HostTensor> => {
 };
 
 describe('sampling graph with KV cache', () => {
-  for (const expertCompute of ['dense', 'sparse'] as const) {
+  for (const expertCompute of ['dense', 'sparse', 'fused'] as const) {
     it(`prefill + steps reproduce scoring log-probs and routing (${expertCompute})`, async () => {
       const tokens = [1, 5, 9, 2, 11, 4, 7];
       const ref = await score(tokens);

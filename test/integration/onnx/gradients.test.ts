@@ -146,6 +146,18 @@ describe('autodiff gradient rules (float64 finite differences)', () => {
     expect(r.worst).toBeLessThan(TOLERANCE);
   });
 
+  it('scatterRowsAdd accumulates into an existing tensor', async () => {
+    const r = await gradCheck(
+      [
+        { name: 'base', shape: [4, 3] },
+        { name: 'u', shape: [2, 3] },
+      ],
+      (ad, x) => ad.mul(ad.scatterRowsAdd(x.base!, ad.wrap('rows', [2, 1], 'int64'), ad.square(x.u!)), x.base!),
+      { declareExtra: (ad) => ({ rows: ad.input('rows', [2, 1], 'int64') }), extraFeeds: { rows: i64([3, 1], [2, 1]) }, seed: 10 },
+    );
+    expect(r.worst).toBeLessThan(TOLERANCE);
+  });
+
   it('an input the loss does not use gets a zero gradient', async () => {
     const r = await gradCheck(
       [

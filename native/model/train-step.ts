@@ -1,0 +1,65 @@
+/**
+ * One forward+backward of a cached training graph: parameters, a padded batch and the loss's inputs in;
+ * loss, metrics, per-token log-probs/values, routing and every parameter's gradient out. The optimizer
+ * (AdamW) and the loss definitions (SFT here, PPO in electron/rl) live with the trainer.
+ */
+import type { HostTensor } from '../onnx/runtime';
+import { parameterSpecs, type ModelConfig } from './config';
+import type { CachedGraph } from './graph-cache';
+
+export interface TrainingBatch {
+  /** [B, T] ids, right-padded. */
+  inputIds: BigInt64Array;
+  /** [B, T] next-token ids (anything at padding). */
+  targets: BigInt64Array;
+  /** [B, T] 1 for real tokens. */
+  attentionMask: Float32Array | Float64Array;
+  /** [L, B, T, k] the sampler's experts (R3), when the graph was built with forced routing. */
+  forcedExperts?: BigInt64Array;
+  /** The loss definition's inputs by name ([B, T] or scalars), already in the graph's layout. */
+  lossInputs: Record<string, HostTensor>;
+}
+
+export interface TrainingStepResult {
+  loss: number;
+  metrics: Record<string, number>;
+  logprobs: Float32Array | Float64Array;
+  values: Float32Array | Float64Array;
+  experts: BigInt64Array;
+  auxLoss: number;
+  gradients: Map<string, Float32Array | Float64Array>;
+}
+
+export async function runTrainingStep(config: ModelConfig, entry: CachedGraph, params: ReadonlyMap<string, Float32Array | Float64Array>, batch: TrainingBatch): Promise<TrainingStepResult> {
+  const { batch: B, length: T } = entry;
+  const dtype = params.values().next().value instanceof Float64Array ? 'float64' : 'float32';
+  const feeds: Record<string, HostTensor> = {
+    input_ids: { dtype: 'int64', dims: [B, T], data: batch.inputIds },
+    targets: { dtype: 'int64', dims: [B, T], data: batch.targets },
+    attention_mask: { dtype, dims: [B, T], data: batch.attentionMask },
+    ...batch.lossInputs,
+  };
+  if (batch.forcedExperts) feeds.forced_experts = { dtype: 'int64', dims: [config.num_hidden_layers, B, T, config.num_experts_per_tok], data: batch.forcedExperts };
+  for (const p of parameterSpecs(config)) {
+    const data = params.get(p.name);
+    if (!data) throw new Error(`parameter '${p.name}' is missing`);
+    feeds[p.name] = { dtype, dims: p.shape, data };
+  }
+  const out = await entry.placement.session.run(feeds);
+  const scalar = (name: string) => Number((out[name]!.data as Float32Array)[0]);
+  const metrics: Record<string, number> = {};
+  const gradients = new Map<string, Float32Array | Float64Array>();
+  for (const [name, t] of Object.entries(out)) {
+    if (name.startsWith('metric.')) metrics[name.slice(7)] = Number((t.data as Float32Array)[0]);
+    if (name.startsWith('grad.')) gradients.set(name.slice(5), t.data as Float32Array);
+  }
+  return {
+    loss: out.loss ? scalar('loss') : NaN,
+    metrics,
+    logprobs: out.logprobs!.data as Float32Array,
+    values: out.values!.data as Float32Array,
+    experts: out.experts!.data as BigInt64Array,
+    auxLoss: scalar('aux_loss'),
+    gradients,
+  };
+}
