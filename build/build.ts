@@ -18,6 +18,7 @@ const nodeEntries = {
   cli: 'electron/cli/t1lab.ts',
   main: 'electron/main/index.ts',
   'worker-probe': 'electron/workers/probe.ts',
+  'worker-policy': 'electron/workers/policy.ts',
 };
 
 const common: BuildOptions = {

@@ -6,6 +6,7 @@ import { LabError } from '../ipc/common/errors';
 import { appVersion } from '../lab/app-paths';
 import { registerDoctor } from './commands/doctor';
 import { registerServe } from './commands/serve';
+import { registerModel } from './commands/model';
 import { UsageError } from './errors';
 import { processIo, type Io } from './output';
 
@@ -18,6 +19,7 @@ export function buildProgram(io: Io): Command {
     .configureOutput({ writeOut: io.out, writeErr: io.err });
   registerDoctor(program, io);
   registerServe(program, io);
+  registerModel(program, io);
   return program;
 }
 

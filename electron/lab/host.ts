@@ -9,6 +9,7 @@ import type { Disposable, Peer, ServerConnection } from '../ipc/common/transport
 import type { WorkerLauncher } from '../workers/launcher';
 import type { HostContext } from './host-context';
 import { systemHandlers } from './system/handlers';
+import { modelsHandlers } from './models/handlers';
 import { WorkerRegistry } from './workers';
 
 export interface LabHostOptions {
@@ -66,6 +67,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
 
   const handlers: Handlers<LabContract> = {
     ...systemHandlers(ctx),
+    ...modelsHandlers(ctx),
   };
 
   router = createRouter(labContract, handlers, {

@@ -26,10 +26,13 @@ export interface LoadedPolicy {
 }
 
 /**
- * Expert compute of the sampling graph. Measured (test/bench/model.bench.ts, `t1lab model bench`): dense
- * is faster for decoding at these sizes on CPU: one batched MatMul beats E gather/scatter groups of tiny ones.
+ * Expert compute per graph, kept from the measurements of test/bench/model.bench.ts (`t1lab model bench`
+ * re-measures on any machine): decoding at batch 8 is faster dense (one batched MatMul beats E groups of
+ * gather/compute/scatter on a handful of tokens); forward+backward over full sequences is faster sparse
+ * (k/E of the expert FLOPs outweighs the extra ops).
  */
 export const SAMPLING_EXPERT_COMPUTE: ExpertCompute = 'dense';
+export const TRAINING_EXPERT_COMPUTE: ExpertCompute = 'sparse';
 
 export async function loadT1Policy(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, settings: SessionSettings, expertCompute = SAMPLING_EXPERT_COMPUTE): Promise<LoadedPolicy> {
   const graph = buildSamplingGraph(config, weights, { expertCompute });

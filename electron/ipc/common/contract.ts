@@ -4,8 +4,9 @@
  */
 import { mergeContracts, type MethodInput, type MethodName, type MethodOutput, type EventName, type EventPayload } from './define';
 import { systemContract } from './contracts/system';
+import { modelsContract } from './contracts/models';
 
-export const labContract = mergeContracts(systemContract);
+export const labContract = mergeContracts(systemContract, modelsContract);
 export type LabContract = typeof labContract;
 export type LabMethod = MethodName<LabContract>;
 export type LabEvent = EventName<LabContract>;

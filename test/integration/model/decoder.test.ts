@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchDecoder, type DecodeRequest } from '../../../native/model/decoder';
-import { GenerateOptions } from '../../../native/model/policy-api';
+import { GenerateOptions, type GenerateResult } from '../../../native/model/policy-api';
 import { loadExternalPolicy, loadT1Policy, type LoadedPolicy } from '../../../native/model/policy-model';
 import { buildSamplingGraph } from '../../../native/model/sampling-graph';
 import { buildTrainingGraph } from '../../../native/model/training-graph';
@@ -39,7 +39,7 @@ describe('batched decoder', () => {
   it('concurrent requests decode together and match solo decoding', async () => {
     const d = new BatchDecoder(policy.decoder);
     const prompts = [[4, 5], [6, 7, 8, 9, 10], [11]];
-    const solo = [];
+    const solo: GenerateResult[] = [];
     for (const [i, p] of prompts.entries()) solo.push(await d.generate(p, request({ seed: 100 + i, maxTokens: 5 + i })));
     const together = await Promise.all(prompts.map((p, i) => d.generate(p, request({ seed: 100 + i, maxTokens: 5 + i }))));
     expect(together.some((r) => r.timing.meanBatch > 1)).toBe(true);

@@ -1,0 +1,69 @@
+/** The Models page's data: checkpoints as listed and a playground sample, as plain data. */
+import { z } from 'zod';
+
+export const ModelFile = z.object({
+  name: z.string(),
+  bytes: z.number().int(),
+  /** From the checkpoint's manifest; null for external checkpoints. */
+  sha256: z.string().nullable(),
+});
+
+export const ModelSummary = z.object({
+  path: z.string(),
+  name: z.string(),
+  format: z.enum(['t1', 'external-onnx']),
+  status: z.enum(['ok', 'invalid']),
+  /** Why the checkpoint cannot be used, naming the file and field. */
+  error: z.string().nullable(),
+  parameters: z.number().int().nullable(),
+  activeParameters: z.number().int().nullable(),
+  totalBytes: z.number().int(),
+  files: z.array(ModelFile),
+  /** config.json as written (architecture fields). */
+  config: z.record(z.string(), z.unknown()).nullable(),
+  tokenizerVocab: z.number().int().nullable(),
+  /** Where the policy worker placed it, once loaded: 'cuda' or 'cpu' and, for cpu, why not cuda. */
+  provider: z.object({ name: z.enum(['cpu', 'cuda']), fallbackReason: z.string().nullable() }).nullable(),
+});
+export type ModelSummary = z.infer<typeof ModelSummary>;
+
+export const ModelList = z.object({
+  /** Folder searched (the lab's data dir) and any extra folders given. */
+  roots: z.array(z.string()),
+  checkpoints: z.array(ModelSummary),
+});
+export type ModelList = z.infer<typeof ModelList>;
+
+export const PlaygroundRequest = z.object({
+  path: z.string().min(1).max(4096),
+  prompt: z.string().max(100_000),
+  maxTokens: z.number().int().min(1).max(4096).default(64),
+  temperature: z.number().min(0).max(10).default(1),
+  topP: z.number().gt(0).max(1).default(1),
+  topK: z.number().int().min(0).default(0),
+  seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+  provider: z.enum(['auto', 'cpu', 'cuda']).default('auto'),
+});
+export type PlaygroundRequest = z.input<typeof PlaygroundRequest>;
+
+export const PlaygroundToken = z.object({
+  id: z.number().int(),
+  text: z.string(),
+  logprob: z.number(),
+  /** [layer][k] expert ids and gate weights; null for external checkpoints. */
+  experts: z.array(z.array(z.number().int())).nullable(),
+  gates: z.array(z.array(z.number())).nullable(),
+});
+export type PlaygroundToken = z.infer<typeof PlaygroundToken>;
+
+export const PlaygroundResult = z.object({
+  promptTokens: z.number().int(),
+  tokens: z.array(PlaygroundToken),
+  stopReason: z.string(),
+  seed: z.number().int(),
+  provider: z.enum(['cpu', 'cuda']),
+  providerFallbackReason: z.string().nullable(),
+  numExperts: z.number().int().nullable(),
+  timing: z.object({ prefillMs: z.number(), decodeMs: z.number() }),
+});
+export type PlaygroundResult = z.infer<typeof PlaygroundResult>;

@@ -1,0 +1,147 @@
+/**
+ * What `t1lab model ...` does, as functions: create a checkpoint, describe it, export its graph, check
+ * sampling against scoring, benchmark. These run in the calling process (the CLI); the app goes through
+ * the policy worker instead (handlers.ts), since onnxruntime never runs in main or the web host.
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inspectCheckpoint, saveCheckpoint, type CheckpointSummary } from '../../../native/model/checkpoint';
+import { checkSamplingAgainstScoring, type CheckReport } from '../../../native/model/check';
+import { configFromPreset, countActiveParameters, countParameters, type ConfigOverrides, type ModelConfig, type PresetName } from '../../../native/model/config';
+import { initParameters } from '../../../native/model/init';
+import { runModelBenchmark, type ModelBenchOptions, type ModelBenchResult } from '../../../native/model/bench';
+import { openCheckpoint, PolicyCheckpointError, type OpenedCheckpoint } from '../../../native/model/policy-checkpoint';
+import { buildSamplingGraph } from '../../../native/model/sampling-graph';
+import { SAMPLING_EXPERT_COMPUTE } from '../../../native/model/policy-model';
+import { trainBpe } from '../../../native/model/tokenizer';
+import { LabError } from '../../ipc/common/errors';
+import { appVersion } from '../app-paths';
+import { defaultCorpus } from './default-corpus';
+
+export interface InitOptions {
+  preset: PresetName;
+  out: string;
+  seed: number;
+  overrides: ConfigOverrides;
+  /** Text files to train the tokenizer on (default: a built-in synthetic terminal corpus). */
+  corpus: string[];
+  onProgress?: (merges: number, target: number) => void;
+}
+
+export interface InitResult {
+  path: string;
+  preset: PresetName;
+  seed: number;
+  parameters: number;
+  activeParameters: number;
+  tokenizerVocab: number;
+  config: ModelConfig;
+  files: { name: string; bytes: number; sha256: string }[];
+}
+
+export function initCheckpoint(o: InitOptions): InitResult {
+  const config = configFromPreset(o.preset, o.overrides);
+  const corpus = o.corpus.length ? o.corpus.map((f) => readFileSync(f, 'utf8')) : defaultCorpus();
+  const trained = trainBpe({ corpus, vocabSize: config.vocab_size, onProgress: (p) => o.onProgress?.(p.merges, p.targetMerges) });
+  const parameters = initParameters(config, o.seed);
+  const saved = saveCheckpoint(o.out, {
+    config,
+    tokenizer: trained.json,
+    tokenizerConfig: trained.config,
+    parameters,
+    labVersion: appVersion(),
+    metadata: { preset: o.preset, seed: o.seed },
+  });
+  return {
+    path: saved.dir,
+    preset: o.preset,
+    seed: o.seed,
+    parameters: countParameters(config),
+    activeParameters: countActiveParameters(config),
+    tokenizerVocab: trained.stats.vocabSize,
+    config,
+    files: Object.entries(saved.manifest.files).map(([name, f]) => ({ name, bytes: f.bytes, sha256: f.sha256 })),
+  };
+}
+
+export function describeCheckpoint(dir: string, verify: boolean): CheckpointSummary & { activeParameters: number | null } {
+  const summary = inspectCheckpoint(dir, { verify });
+  let active: number | null = null;
+  if (summary.config) active = countActiveParameters(summary.config as ModelConfig);
+  return { ...summary, activeParameters: active };
+}
+
+/** Open for use; errors name the file and field, as LabError('INVALID_PARAMS'). */
+export function openForUse(dir: string): OpenedCheckpoint {
+  try {
+    return openCheckpoint(dir);
+  } catch (error) {
+    if (error instanceof PolicyCheckpointError || error instanceof Error) throw new LabError('INVALID_PARAMS', error.message);
+    throw error;
+  }
+}
+
+function ours(dir: string, what: string): Extract<OpenedCheckpoint, { kind: 't1-moe' }> {
+  const c = openForUse(dir);
+  if (c.kind !== 't1-moe') throw new LabError('CONFLICT', `${dir} is an external ONNX checkpoint: ${what} needs a t1-moe checkpoint (routing outputs, weights)`);
+  return c;
+}
+
+export interface ExportResult {
+  path: string;
+  bytes: number;
+  nodes: number;
+  inputs: string[];
+  outputs: string[];
+  buildMs: number;
+}
+
+/**
+ * Write the sampling graph with its weights for other onnxruntime clients: the common LLM layout (logits
+ * for every position) plus our routing outputs. OUT ending in .onnx is the file; otherwise OUT is a folder
+ * that gets model.onnx, tokenizer files and a Hugging Face style config.json (it loads back as an
+ * external checkpoint).
+ */
+export function exportOnnx(dir: string, out: string): ExportResult {
+  const c = ours(dir, 'export-onnx');
+  const built = buildSamplingGraph(c.config, c.weights, { expertCompute: SAMPLING_EXPERT_COMPUTE, allLogits: true });
+  let file = out;
+  if (!out.endsWith('.onnx')) {
+    mkdirSync(out, { recursive: true });
+    file = join(out, 'model.onnx');
+    for (const name of ['tokenizer.json', 'tokenizer_config.json']) if (existsSync(join(dir, name))) copyFileSync(join(dir, name), join(out, name));
+    const hf = {
+      architectures: ['T1MoeForCausalLM'],
+      model_type: 't1-moe-onnx',
+      vocab_size: c.config.vocab_size,
+      hidden_size: c.config.hidden_size,
+      num_hidden_layers: c.config.num_hidden_layers,
+      num_attention_heads: c.config.num_attention_heads,
+      num_key_value_heads: c.config.num_key_value_heads,
+      head_dim: c.config.head_dim,
+      max_position_embeddings: c.config.max_position_embeddings,
+    };
+    writeFileSync(join(out, 'config.json'), JSON.stringify(hf, null, 2) + '\n');
+  }
+  writeFileSync(file, built.bytes);
+  return { path: file, bytes: statSync(file).size, nodes: built.nodeCount, inputs: built.inputNames.filter((n) => !n.includes('.weight') && !n.startsWith('layers.')), outputs: built.outputNames, buildMs: built.buildMs };
+}
+
+export async function checkCheckpoint(dir: string, options: { samples: number; tokens: number; seed: number; threads?: number }): Promise<CheckReport> {
+  const c = ours(dir, 'model check');
+  const tokenizer = c.tokenizer!;
+  const texts = [
+    '<|im_start|>user\nList the files in /app and show the largest one.<|im_end|>\n<|im_start|>assistant\n',
+    '<|im_start|>user\nThe tests fail with an import error. Fix it.<|im_end|>\n<|im_start|>assistant\n',
+    '$ make -j4\n',
+    '<|im_start|>user\nCount the lines of data.csv<|im_end|>\n<|im_start|>assistant\n',
+  ];
+  const prompts = Array.from({ length: options.samples }, (_, i) => tokenizer.encode(texts[i % texts.length]!));
+  return checkSamplingAgainstScoring(c.config, c.weights, { prompts, newTokens: options.tokens, seed: options.seed, threads: options.threads });
+}
+
+export async function benchCheckpoint(dir: string, options: ModelBenchOptions): Promise<ModelBenchResult & { parameters: number }> {
+  const c = ours(dir, 'model bench');
+  const result = await runModelBenchmark(c.config, c.weights, options);
+  return { ...result, parameters: countParameters(c.config) };
+}

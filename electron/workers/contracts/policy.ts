@@ -1,0 +1,41 @@
+/**
+ * The policy worker: holds onnxruntime sessions of loaded checkpoints and decodes many concurrent requests
+ * in batches. A checkpoint is addressed by its folder path; loading twice reuses the session.
+ */
+import { z } from 'zod';
+import { defineContract, method } from '../../ipc/common/define';
+import { GenerateOptions, GenerateResult, PolicyInfo } from '../../../native/model/policy-api';
+
+export const PolicySettings = z.object({
+  provider: z.enum(['auto', 'cpu', 'cuda']).default('auto'),
+  intraOpThreads: z.number().int().min(0).max(256).optional(),
+  interOpThreads: z.number().int().min(0).max(256).optional(),
+  /** Rows decoded together at most. */
+  maxBatch: z.number().int().min(1).max(256).default(16),
+});
+export type PolicySettings = z.input<typeof PolicySettings>;
+
+const Checkpoint = z.string().min(1).max(4096);
+
+export const policyContract = defineContract({
+  methods: {
+    'policy.load': method(z.object({ checkpoint: Checkpoint, settings: PolicySettings.default({ provider: 'auto', maxBatch: 16 }) }), PolicyInfo, 'Load a checkpoint (ours or an external ONNX export) onto the chosen execution provider.'),
+    'policy.info': method(z.object({ checkpoint: Checkpoint }), PolicyInfo, 'Describe a loaded checkpoint: provider, sizes, stop ids.'),
+    'policy.generate': method(
+      z.object({
+        checkpoint: Checkpoint,
+        /** Token ids (the harness's TITO ledger); or `prompt` text, tokenized with the checkpoint's tokenizer. */
+        promptIds: z.array(z.number().int().min(0)).max(1_000_000).optional(),
+        prompt: z.string().max(1_000_000).optional(),
+        options: GenerateOptions,
+        /** Also return each sampled token's text (for people; the harness does not need it). */
+        withText: z.boolean().default(false),
+      }),
+      GenerateResult.extend({ promptIds: z.array(z.number().int()), tokenTexts: z.array(z.string()).nullable(), seed: z.number().int() }),
+      'Sample from a loaded checkpoint: tokens with log-probs and per-layer routing.',
+    ),
+    'policy.swap': method(z.object({ checkpoint: Checkpoint, weights: Checkpoint }), PolicyInfo, 'Swap in the weights of another checkpoint of the same architecture, between decoding steps.'),
+    'policy.unload': method(z.object({ checkpoint: Checkpoint }), z.object({ unloaded: z.boolean() }), 'Release a checkpoint and its session.'),
+  },
+  events: {},
+});

@@ -1,0 +1,133 @@
+/**
+ * Entry point of the policy worker (see contracts/policy.ts). onnxruntime's session.run blocks this
+ * process's event loop while it computes, which is why it lives here and never in main or the web host.
+ */
+import { resolve } from 'node:path';
+import { LabError } from '../ipc/common/errors';
+import { BatchDecoder } from '../../native/model/decoder';
+import { GenerateOptions, type PolicyInfo } from '../../native/model/policy-api';
+import { openCheckpoint, type OpenedCheckpoint } from '../../native/model/policy-checkpoint';
+import { loadExternalPolicy, loadT1Policy, type LoadedPolicy, type SessionSettings } from '../../native/model/policy-model';
+import { ProviderUnavailableError } from '../../native/model/providers';
+import { randomSeed } from '../../native/model/sampler';
+import type { Tokenizer } from '../../native/model/tokenizer';
+import { policyContract, PolicySettings } from './contracts/policy';
+import { serveWorker } from './serve';
+
+interface Held {
+  checkpoint: OpenedCheckpoint;
+  policy: LoadedPolicy;
+  decoder: BatchDecoder;
+  tokenizer: Tokenizer | null;
+  settings: ReturnType<typeof PolicySettings.parse>;
+  weightsVersion: number;
+}
+
+const held = new Map<string, Held>();
+const log = (m: string) => process.stderr.write(`[policy] ${m}\n`);
+
+function keyOf(path: string): string {
+  return resolve(path);
+}
+
+function get(path: string): Held {
+  const h = held.get(keyOf(path));
+  if (!h) throw new LabError('NOT_FOUND', `checkpoint '${path}' is not loaded (call policy.load first)`);
+  return h;
+}
+
+async function loadPolicy(c: OpenedCheckpoint, settings: SessionSettings): Promise<LoadedPolicy> {
+  try {
+    return c.kind === 't1-moe' ? await loadT1Policy(c.config, c.weights, settings) : await loadExternalPolicy(c.model, c.hfConfig, settings);
+  } catch (error) {
+    if (error instanceof ProviderUnavailableError) throw new LabError('UNAVAILABLE', error.message);
+    throw error;
+  }
+}
+
+function open(path: string): OpenedCheckpoint {
+  try {
+    return openCheckpoint(path);
+  } catch (error) {
+    throw new LabError('INVALID_PARAMS', (error as Error).message);
+  }
+}
+
+function info(h: Held): PolicyInfo {
+  const c = h.checkpoint;
+  const config = c.kind === 't1-moe' ? c.config : null;
+  return {
+    checkpoint: c.dir,
+    kind: c.kind,
+    provider: h.policy.provider,
+    providerFallbackReason: h.policy.fallbackReason,
+    vocabSize: h.policy.decoder.vocabSize === Number.MAX_SAFE_INTEGER ? (h.tokenizer?.vocabSize ?? 0) : h.policy.decoder.vocabSize,
+    maxPositions: h.policy.decoder.maxPositions,
+    layers: h.policy.decoder.layers,
+    expertsPerToken: config?.num_experts_per_tok ?? null,
+    eosTokenIds: [...(h.tokenizer?.stopTokenIds ?? [])],
+    weightsVersion: h.weightsVersion,
+  };
+}
+
+serveWorker('policy', policyContract, {
+  async 'policy.load'({ checkpoint, settings }) {
+    const key = keyOf(checkpoint);
+    const existing = held.get(key);
+    if (existing) return info(existing);
+    const opened = open(key);
+    const parsed = PolicySettings.parse(settings);
+    const policy = await loadPolicy(opened, { ...parsed, log });
+    const tokenizer = opened.tokenizer;
+    const decoder = new BatchDecoder(policy.decoder, { maxBatch: parsed.maxBatch, decode: tokenizer ? (ids) => tokenizer.decode(ids) : undefined, log });
+    const h: Held = { checkpoint: opened, policy, decoder, tokenizer, settings: parsed, weightsVersion: 1 };
+    held.set(key, h);
+    return info(h);
+  },
+  'policy.info': ({ checkpoint }) => info(get(checkpoint)),
+  async 'policy.generate'({ checkpoint, promptIds, prompt, options, withText }, ctx) {
+    const h = get(checkpoint);
+    let ids = promptIds;
+    if (!ids) {
+      if (prompt === undefined) throw new LabError('INVALID_PARAMS', 'policy.generate: give promptIds or prompt');
+      if (!h.tokenizer) throw new LabError('UNAVAILABLE', `checkpoint '${checkpoint}' has no tokenizer.json to encode a text prompt`);
+      ids = h.tokenizer.encode(prompt);
+    }
+    const resolved = GenerateOptions.parse(options);
+    const seed = resolved.seed ?? randomSeed();
+    const started = performance.now();
+    try {
+      const result = await h.decoder.generate(ids, { ...resolved, seed }, ctx.signal);
+      const tokenizer = h.tokenizer;
+      const tokenTexts = withText && tokenizer ? result.tokens.map((t) => tokenizer.decode([t.id])) : null;
+      const elapsed = performance.now() - started;
+      return { ...result, timing: { ...result.timing, queueMs: Math.max(0, elapsed - result.timing.prefillMs - result.timing.decodeMs) }, promptIds: ids, tokenTexts, seed };
+    } catch (error) {
+      if ((error as { code?: string }).code === 'CANCELLED') throw new LabError('CANCELLED', 'generation cancelled');
+      throw new LabError('INVALID_PARAMS', (error as Error).message);
+    }
+  },
+  async 'policy.swap'({ checkpoint, weights }) {
+    const h = get(checkpoint);
+    if (h.checkpoint.kind !== 't1-moe') throw new LabError('CONFLICT', 'weights of external ONNX checkpoints cannot be swapped');
+    const next = open(weights);
+    if (next.kind !== 't1-moe' || JSON.stringify(next.config) !== JSON.stringify(h.checkpoint.config)) {
+      throw new LabError('CONFLICT', `${weights}: a checkpoint with the same config.json as ${checkpoint} is needed to swap weights`);
+    }
+    const policy = await loadPolicy(next, { ...h.settings, log });
+    h.decoder.swap(policy.decoder);
+    h.policy = policy;
+    h.checkpoint = { ...h.checkpoint, weights: next.weights };
+    h.weightsVersion += 1;
+    return info(h);
+  },
+  async 'policy.unload'({ checkpoint }) {
+    const key = keyOf(checkpoint);
+    const h = held.get(key);
+    if (!h) return { unloaded: false };
+    held.delete(key);
+    await h.decoder.close();
+    await h.policy.decoder.session.release();
+    return { unloaded: true };
+  },
+});

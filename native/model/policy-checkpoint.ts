@@ -1,0 +1,72 @@
+/**
+ * Opening a checkpoint folder for the policy: ours (config.json with model_type t1-moe, model.safetensors,
+ * tokenizer.json, manifest.json: loaded and validated by native/model/checkpoint) or an external ONNX LLM
+ * export (model.onnx in the common layout, its config.json and tokenizer.json).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CheckpointError, loadCheckpoint } from './checkpoint';
+import { MODEL_TYPE, parseModelConfig, type ModelConfig } from './config';
+import type { ExternalConfig } from './policy-model';
+import { loadTokenizerFile, type Tokenizer } from './tokenizer';
+
+export const CONFIG_JSON = 'config.json';
+export const TOKENIZER_JSON = 'tokenizer.json';
+export const EXTERNAL_MODEL_FILES = ['model.onnx', 'onnx/model.onnx'];
+
+export class PolicyCheckpointError extends Error {
+  override readonly name = 'PolicyCheckpointError';
+}
+
+export type OpenedCheckpoint =
+  | { kind: 't1-moe'; dir: string; config: ModelConfig; weights: Map<string, Float32Array>; tokenizer: Tokenizer | null }
+  | { kind: 'external-onnx'; dir: string; modelPath: string; model: Uint8Array; hfConfig: ExternalConfig; tokenizer: Tokenizer | null };
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new PolicyCheckpointError(`${path}: ${(error as Error).message}`);
+  }
+}
+
+/** The model config of a t1-moe checkpoint, or null when the folder holds something else. */
+export function readT1Config(dir: string): ModelConfig | null {
+  const path = join(dir, CONFIG_JSON);
+  if (!existsSync(path)) return null;
+  const raw = readJson(path) as { model_type?: unknown };
+  if (raw?.model_type !== MODEL_TYPE) return null;
+  try {
+    return parseModelConfig(raw, path);
+  } catch (error) {
+    throw new PolicyCheckpointError((error as Error).message);
+  }
+}
+
+function readTokenizer(dir: string, required: boolean): Tokenizer | null {
+  const path = join(dir, TOKENIZER_JSON);
+  if (!existsSync(path)) {
+    if (required) throw new PolicyCheckpointError(`${path} is missing: a checkpoint needs its tokenizer`);
+    return null;
+  }
+  return loadTokenizerFile(path);
+}
+
+export function openCheckpoint(dir: string, options: { requireTokenizer?: boolean; verifyHashes?: boolean } = {}): OpenedCheckpoint {
+  if (!existsSync(dir)) throw new PolicyCheckpointError(`${dir}: no such checkpoint folder`);
+  if (readT1Config(dir)) {
+    // The checkpoint module validates everything (manifest, sizes, shapes against config.json, tokenizer,
+    // hashes) before reading the weights.
+    try {
+      const loaded = loadCheckpoint(dir, { verifyHashes: options.verifyHashes ?? true });
+      return { kind: 't1-moe', dir: loaded.dir, config: loaded.config, weights: loaded.parameters, tokenizer: loaded.tokenizer };
+    } catch (error) {
+      if (error instanceof CheckpointError) throw new PolicyCheckpointError(error.message);
+      throw error;
+    }
+  }
+  const modelPath = EXTERNAL_MODEL_FILES.map((f) => join(dir, f)).find((p) => existsSync(p));
+  if (!modelPath) throw new PolicyCheckpointError(`${dir}: neither a t1-moe config.json nor a model.onnx`);
+  const hfConfig = existsSync(join(dir, CONFIG_JSON)) ? (readJson(join(dir, CONFIG_JSON)) as ExternalConfig) : {};
+  return { kind: 'external-onnx', dir, modelPath, model: readFileSync(modelPath), hfConfig, tokenizer: readTokenizer(dir, options.requireTokenizer ?? true) };
+}
