@@ -24,4 +24,4 @@ export { saveCheckpoint, type SaveCheckpointOptions, type SavedCheckpoint, type 
 export { loadCheckpoint, checkHashes, type LoadCheckpointOptions, type LoadedCheckpoint } from './load';
 export { readManifest, readConfig } from './read-manifest';
 export { inspectCheckpoint, CheckpointSummary, CheckpointFileInfo, type InspectOptions } from './summary';
-export { listCheckpoints, removePartialSaves, type CheckpointListing, type ListOptions } from './registry';
+export { listCheckpoints, recoverPartialSaves, type CheckpointListing, type ListOptions, type PartialSave } from './registry';

@@ -2,10 +2,10 @@
  * The checkpoints under a folder (the lab's models folder, a run's checkpoints): every folder holding a
  * manifest.json (a t1 checkpoint) or a model.onnx (an external export), searched a few levels deep. Broken
  * checkpoints are listed with their error rather than hidden; folders left by interrupted saves are
- * reported apart, and `removePartialSaves` deletes those whose saving process is gone.
+ * reported apart, and `recoverPartialSaves` cleans up after saves whose process is gone.
  */
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { CheckpointError } from './errors';
 import { MANIFEST_FILE } from './manifest';
 import { inspectCheckpoint, summarizeExternal, type CheckpointSummary } from './summary';
@@ -15,7 +15,18 @@ const PARTIAL = /^\.(.+)\.(partial|replaced)-(\d+)-[0-9a-f]+$/;
 export interface CheckpointListing {
   checkpoints: CheckpointSummary[];
   /** Hidden folders of saves that did not finish (or are still running), with the saving process id. */
-  partial: { path: string; pid: number; running: boolean }[];
+  partial: PartialSave[];
+}
+
+export interface PartialSave {
+  path: string;
+  /** The checkpoint folder the save was writing to. */
+  target: string;
+  /** 'partial': the new checkpoint being written; 'replaced': the old one, moved aside by an overwriting save. */
+  kind: 'partial' | 'replaced';
+  pid: number;
+  /** Whether the saving process still runs (its save may be in progress: leave it alone). */
+  running: boolean;
 }
 
 export interface ListOptions {
@@ -58,7 +69,7 @@ export function listCheckpoints(root: string, options: ListOptions = {}): Checkp
       const partial = PARTIAL.exec(name);
       if (partial) {
         const pid = Number(partial[3]);
-        listing.partial.push({ path, pid, running: processAlive(pid) });
+        listing.partial.push({ path, target: join(dir, partial[1]!), kind: partial[2] as PartialSave['kind'], pid, running: processAlive(pid) });
         continue;
       }
       if (name.startsWith('.') || name === 'node_modules') continue;
@@ -69,15 +80,29 @@ export function listCheckpoints(root: string, options: ListOptions = {}): Checkp
   return listing;
 }
 
-/** Delete the partial folders under `root` whose saving process no longer runs; returns what was removed. */
-export function removePartialSaves(root: string, options: Pick<ListOptions, 'maxDepth'> = {}): string[] {
-  const removed: string[] = [];
-  for (const p of listCheckpoints(root, options).partial) {
-    if (p.running) continue;
-    rmSync(p.path, { recursive: true, force: true });
-    removed.push(p.path);
+/**
+ * Clean up after saves whose process is gone (call it before resuming from a folder): a half-written
+ * checkpoint is deleted; an old checkpoint that an overwriting save had moved aside is put back when the
+ * save never published its replacement (so `latest` is never lost), and deleted when it did.
+ */
+export function recoverPartialSaves(root: string, options: Pick<ListOptions, 'maxDepth'> = {}): { removed: string[]; restored: string[] } {
+  const result = { removed: [] as string[], restored: [] as string[] };
+  const partial = listCheckpoints(root, options).partial.filter((p) => !p.running);
+  // Restore first: a replaced folder goes back only where no checkpoint took its place.
+  for (const p of partial.filter((x) => x.kind === 'replaced')) {
+    if (!existsSync(p.target) && existsSync(dirname(p.target))) {
+      renameSync(p.path, p.target);
+      result.restored.push(p.target);
+    } else {
+      rmSync(p.path, { recursive: true, force: true });
+      result.removed.push(p.path);
+    }
   }
-  return removed;
+  for (const p of partial.filter((x) => x.kind === 'partial')) {
+    rmSync(p.path, { recursive: true, force: true });
+    result.removed.push(p.path);
+  }
+  return result;
 }
 
 function summarize(dir: string, verify: boolean): CheckpointSummary {

@@ -3,8 +3,9 @@
  * config.json), then written into a hidden sibling folder `.NAME.partial-PID-RANDOM` (same filesystem),
  * each file fsync'd, manifest.json last, the folder fsync'd, and only then renamed to NAME. A process killed
  * at any moment leaves either no NAME or a complete one (plus, at worst, a hidden partial folder that the
- * registry reports and `removePartialSaves` deletes). Replacing an existing checkpoint (`overwrite`) moves
- * the old one aside first, so NAME is briefly absent but never half-written.
+ * registry reports and `recoverPartialSaves` cleans up). Replacing an existing checkpoint (`overwrite`)
+ * moves the old one aside to `.NAME.replaced-PID-RANDOM` first, so NAME is briefly absent but never
+ * half-written; if the process dies in that moment, `recoverPartialSaves` puts the old one back.
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';

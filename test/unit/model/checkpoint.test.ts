@@ -11,7 +11,7 @@ import {
   listCheckpoints,
   loadCheckpoint,
   readManifest,
-  removePartialSaves,
+  recoverPartialSaves,
   saveCheckpoint,
   type CheckpointErrorCode,
 } from '../../../native/model/checkpoint/index';
@@ -261,12 +261,20 @@ describe('inspect and registry', () => {
     expect(byName.broken).toMatchObject({ status: 'invalid', error: { code: 'MISSING_FILE', message: expect.stringContaining('tokenizer.json: missing') } });
     expect(byName['qwen-onnx']).toMatchObject({ status: 'ok', format: 'external-onnx' });
     for (const c of listing.checkpoints) expect(CheckpointSummary.parse(c)).toEqual(c);
-    expect(listing.partial).toEqual([{ path: join(root, `.c.partial-${dead}-abcd1234`), pid: dead, running: false }]);
+    expect(listing.partial).toEqual([{ path: join(root, `.c.partial-${dead}-abcd1234`), target: join(root, 'c'), kind: 'partial', pid: dead, running: false }]);
 
     // A partial folder of a live process (this one) is kept: that save may still be running.
     mkdirSync(join(root, `.d.partial-${process.pid}-abcd1234`));
-    expect(removePartialSaves(root)).toEqual([join(root, `.c.partial-${dead}-abcd1234`)]);
-    expect(listCheckpoints(root).partial).toEqual([{ path: join(root, `.d.partial-${process.pid}-abcd1234`), pid: process.pid, running: true }]);
+    // An overwriting save that died after moving the old checkpoint aside: the old one comes back.
+    cpSync(a.dir, join(root, `.e.replaced-${dead}-abcd1234`), { recursive: true });
+    // One that died after publishing its replacement: the old copy goes.
+    cpSync(a.dir, join(root, `.a.replaced-${dead}-abcd1234`), { recursive: true });
+    expect(recoverPartialSaves(root)).toEqual({
+      restored: [join(root, 'e')],
+      removed: [join(root, `.a.replaced-${dead}-abcd1234`), join(root, `.c.partial-${dead}-abcd1234`)],
+    });
+    expect(inspectCheckpoint(join(root, 'e')).id).toBe(a.manifest.id);
+    expect(listCheckpoints(root).partial).toEqual([{ path: join(root, `.d.partial-${process.pid}-abcd1234`), target: join(root, 'd'), kind: 'partial', pid: process.pid, running: true }]);
     expect(listCheckpoints(join(root, 'nothing-here'))).toEqual({ checkpoints: [], partial: [] });
   });
 });
