@@ -2,7 +2,7 @@
  * Workers as Electron utilityProcesses (the packaged app cannot child_process.fork once the runAsNode fuse
  * is off). Must be used after app 'ready': forking before it crashes.
  */
-import { describeExit, type ExitInfo, type WorkerLauncher } from '../workers/launcher';
+import { exitNotifier, type WorkerLauncher } from '../workers/launcher';
 import type { ElectronDeps } from './deps';
 
 export function utilityLauncher(utilityProcess: ElectronDeps['utilityProcess']): WorkerLauncher {
@@ -15,13 +15,8 @@ export function utilityLauncher(utilityProcess: ElectronDeps['utilityProcess']):
         execArgv: spec.execArgv,
         stdio: 'inherit',
       });
-      let exited = false;
-      const exitListeners = new Set<(info: ExitInfo) => void>();
-      child.on('exit', (code) => {
-        if (exited) return;
-        exited = true;
-        for (const l of exitListeners) l({ code, signal: null });
-      });
+      const exit = exitNotifier();
+      child.on('exit', (code) => exit.fire({ code, signal: null }));
       return {
         get pid() {
           return child.pid ?? null;
@@ -31,17 +26,10 @@ export function utilityLauncher(utilityProcess: ElectronDeps['utilityProcess']):
           child.on('message', listener);
           return { dispose: () => child.off?.('message', listener) };
         },
-        onExitInfo(listener) {
-          exitListeners.add(listener);
-          return { dispose: () => exitListeners.delete(listener) };
-        },
-        onExit(listener) {
-          const wrapped = (info: ExitInfo) => listener(describeExit(info));
-          exitListeners.add(wrapped);
-          return { dispose: () => exitListeners.delete(wrapped) };
-        },
+        onExitInfo: exit.onExitInfo,
+        onExit: exit.onExit,
         kill: () => {
-          if (!exited) child.kill();
+          if (!exit.exited) child.kill();
         },
       };
     },

@@ -41,6 +41,31 @@ export function describeExit(info: ExitInfo): string {
   return `exited with code ${info.code}`;
 }
 
+/**
+ * The exit half of a WorkerHandle, shared by every launcher: exit listeners fire once, with the raw exit
+ * (`onExitInfo`) or its description (`onExit`).
+ */
+export function exitNotifier(): Pick<WorkerHandle, 'onExit' | 'onExitInfo'> & { fire(info: ExitInfo): void; readonly exited: boolean } {
+  let exited = false;
+  const listeners = new Set<(info: ExitInfo) => void>();
+  const add = (listener: (info: ExitInfo) => void) => {
+    listeners.add(listener);
+    return { dispose: () => listeners.delete(listener) };
+  };
+  return {
+    get exited() {
+      return exited;
+    },
+    fire(info) {
+      if (exited) return;
+      exited = true;
+      for (const l of listeners) l(info);
+    },
+    onExitInfo: add,
+    onExit: (listener) => add((info) => listener(describeExit(info))),
+  };
+}
+
 export const forkLauncher: WorkerLauncher = {
   kind: 'fork',
   launch(spec) {
@@ -50,15 +75,9 @@ export const forkLauncher: WorkerLauncher = {
       serialization: 'json',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    let exited = false;
-    const exitListeners = new Set<(info: ExitInfo) => void>();
-    const finish = (info: ExitInfo) => {
-      if (exited) return;
-      exited = true;
-      for (const l of exitListeners) l(info);
-    };
-    child.on('exit', (code, signal) => finish({ code, signal }));
-    child.on('error', (error) => finish({ code: null, signal: null, error: error.message }));
+    const exit = exitNotifier();
+    child.on('exit', (code, signal) => exit.fire({ code, signal }));
+    child.on('error', (error) => exit.fire({ code: null, signal: null, error: error.message }));
     return {
       get pid() {
         return child.pid ?? null;
@@ -70,17 +89,10 @@ export const forkLauncher: WorkerLauncher = {
         child.on('message', listener);
         return { dispose: () => child.off('message', listener) };
       },
-      onExitInfo(listener) {
-        exitListeners.add(listener);
-        return { dispose: () => exitListeners.delete(listener) };
-      },
-      onExit(listener) {
-        const wrapped = (info: ExitInfo) => listener(describeExit(info));
-        exitListeners.add(wrapped);
-        return { dispose: () => exitListeners.delete(wrapped) };
-      },
+      onExitInfo: exit.onExitInfo,
+      onExit: exit.onExit,
       kill(signal = 'SIGTERM') {
-        if (!exited) child.kill(signal);
+        if (!exit.exited) child.kill(signal);
       },
     };
   },

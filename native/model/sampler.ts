@@ -3,7 +3,7 @@
  * graph's float32 logits. The log-prob returned is of the tempered, untruncated distribution (greedy:
  * temperature 1), which is what the trainer recomputes.
  */
-import { seededUniform } from './init';
+import { seededUniform } from '../util/random';
 import type { ResolvedGenerateOptions } from './policy-api';
 
 export interface TokenPick {

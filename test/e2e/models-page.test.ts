@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { initCheckpoint } from '../../electron/lab/models/operations';
-import { launchChromium } from '../helpers/browser';
-import { startServe, type ServeProcess } from '../helpers/serve';
+import { closeLabInChromium, openLabInChromium } from '../helpers/browser';
+import type { ServeProcess } from '../helpers/serve';
 import { makeTempDir } from '../helpers/tmp';
 
 let serve: ServeProcess;
@@ -26,14 +26,11 @@ beforeAll(async () => {
     overrides: { vocab_size: 400, num_hidden_layers: LAYERS, num_experts: EXPERTS, max_position_embeddings: 256 },
     corpus: [],
   });
-  serve = await startServe({ env: { T1LAB_HOME: home.path } });
-  browser = await launchChromium();
-  page = await browser.newPage();
+  ({ serve, browser, page } = await openLabInChromium(home.path));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
+  await closeLabInChromium({ serve, browser });
   home.remove();
 });
 

@@ -7,8 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from '../helpers/browser';
-import { startServe, type ServeProcess } from '../helpers/serve';
+import { closeLabInChromium, openLabInChromium } from '../helpers/browser';
+import type { ServeProcess } from '../helpers/serve';
 import { writeSuite } from '../helpers/tasks';
 import { makeTempDir } from '../helpers/tmp';
 
@@ -33,14 +33,11 @@ beforeAll(async () => {
       ],
     }),
   );
-  serve = await startServe({ env: { T1LAB_HOME: join(home.path, 'data') } });
-  browser = await launchChromium();
-  page = await browser.newPage();
+  ({ serve, browser, page } = await openLabInChromium(join(home.path, 'data')));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
+  await closeLabInChromium({ serve, browser });
   home.remove();
 });
 

@@ -5,8 +5,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser';
-import { startServe, type ServeProcess } from '../helpers/serve';
+import { closeLabInChromium, openLabInChromium } from '../helpers/browser';
+import type { ServeProcess } from '../helpers/serve';
 import { makeTempDir } from '../helpers/tmp';
 
 let home: { path: string; remove(): void };
@@ -16,15 +16,12 @@ let page: Page;
 
 beforeAll(async () => {
   home = makeTempDir('t1lab-e2e-tasks-');
-  serve = await startServe({ env: { T1LAB_HOME: home.path } });
-  browser = await launchChromium();
-  page = await browser.newPage();
+  ({ serve, browser, page } = await openLabInChromium(home.path));
   await page.goto(serve.url);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
+  await closeLabInChromium({ serve, browser });
   home.remove();
 });
 

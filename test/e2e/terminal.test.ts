@@ -4,8 +4,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser';
-import { startServe, type ServeProcess } from '../helpers/serve';
+import { closeLabInChromium, openLabInChromium } from '../helpers/browser';
+import type { ServeProcess } from '../helpers/serve';
 import { makeTempDir } from '../helpers/tmp';
 
 let serve: ServeProcess;
@@ -14,14 +14,11 @@ let page: Page;
 const home = makeTempDir('t1lab-e2e-shell-');
 
 beforeAll(async () => {
-  serve = await startServe({ env: { T1LAB_HOME: home.path } });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  ({ serve, browser, page } = await openLabInChromium(home.path, { viewport: { width: 1280, height: 800 } }));
   await page.goto(`${serve.url}#/shell`);
 });
 afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
+  await closeLabInChromium({ serve, browser });
   home.remove();
 });
 

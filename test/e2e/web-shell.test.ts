@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cpus } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser';
-import { startServe, type ServeProcess } from '../helpers/serve';
+import { closeLabInChromium, openLabInChromium } from '../helpers/browser';
+import type { ServeProcess } from '../helpers/serve';
 import { makeTempDir } from '../helpers/tmp';
 
 let serve: ServeProcess;
@@ -11,14 +11,11 @@ let page: Page;
 const home = makeTempDir();
 
 beforeAll(async () => {
-  serve = await startServe({ env: { T1LAB_HOME: home.path } });
-  browser = await launchChromium();
-  page = await browser.newPage();
+  ({ serve, browser, page } = await openLabInChromium(home.path));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
+  await closeLabInChromium({ serve, browser });
   home.remove();
 });
 

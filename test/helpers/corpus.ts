@@ -3,17 +3,10 @@
  * with file listings, compiler errors, JSON, blank lines), for tokenizer tests and the BPE benchmark.
  */
 
-/** mulberry32: a small seeded PRNG, so corpora and random tests are the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededUniform } from '../../native/util/random';
+
+/** The project's seeded generator, under the name these tests use. */
+export const seededRandom = seededUniform;
 
 const COMMANDS = [
   'ls -la', 'cat README.md', 'grep -rn "TODO" src/', 'python3 -m pytest -q', 'make -j2', 'git status', 'git diff --stat',

@@ -3,7 +3,7 @@
  * agent-terminal transcripts in ChatML (shell commands, tool calls, typical outputs), deterministic so the
  * same seed gives the same tokenizer. Real corpora (task instructions, oracle trajectories) do better.
  */
-import { seededUniform } from '../../../native/model/init';
+import { seededUniform } from '../../../native/util/random';
 
 const COMMANDS = [
   'ls -la', 'cat README.md', 'grep -rn "TODO" src/', 'python3 -m pytest -q', 'make -j4', 'git status', 'git diff --stat', 'git log --oneline | head',

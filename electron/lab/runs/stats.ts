@@ -5,6 +5,7 @@
  * errors counted by kind. Episodes that errored count as unresolved with zero reward, never dropped.
  */
 import type { ErrorCounts, EpisodeRecord, GroupStats, RunStats } from '../../ipc/common/schemas/runs';
+import { seededUniform } from '../../../native/util/random';
 
 const Z95 = 1.959963984540054;
 
@@ -26,23 +27,12 @@ export function passAtK(n: number, c: number, k: number): number {
   return 1 - miss;
 }
 
-/** A small seeded generator (mulberry32): bootstrap intervals are reproducible run to run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Percentile interval of the mean of per-task rates, resampling tasks (clusters) with replacement. */
 export function clusteredBootstrap(taskRates: readonly number[], resamples = 4000, seed = 1): [number, number] {
   const n = taskRates.length;
   if (n === 0) return [0, 1];
-  const random = seededRandom(seed);
+  const random = seededUniform(seed);
   const means = new Float64Array(resamples);
   for (let b = 0; b < resamples; b++) {
     let sum = 0;

@@ -126,3 +126,36 @@ describe('app:// protocol', () => {
     tmp.remove();
   });
 });
+
+describe('utilityProcess launcher', () => {
+  test('posts frames, relays messages and reports the exit once, with its reason', async () => {
+    const { EventEmitter } = await import('node:events');
+    const { utilityLauncher } = await import('../../../electron/main/utility-launcher');
+    const posted: unknown[] = [];
+    const forks: { modulePath: string; serviceName: string; env: Record<string, string | undefined> }[] = [];
+    let killed = 0;
+    const child = Object.assign(new EventEmitter(), { pid: 4242, postMessage: (m: unknown) => posted.push(m), kill: () => (killed++, true) });
+    const launcher = utilityLauncher({
+      fork: (modulePath, _args, options) => {
+        forks.push({ modulePath, serviceName: options.serviceName, env: options.env });
+        return child as never;
+      },
+    });
+    const handle = launcher.launch({ name: 'pty-host', modulePath: '/app/dist/node/worker-pty-host.js', execArgv: [] });
+    expect(forks[0]).toMatchObject({ modulePath: '/app/dist/node/worker-pty-host.js', serviceName: 't1lab-pty-host', env: { T1LAB_WORKER: 'pty-host' } });
+    expect(handle.pid).toBe(4242);
+    handle.post('{"t":"req"}');
+    expect(posted).toEqual(['{"t":"req"}']);
+    const received: unknown[] = [];
+    handle.onMessage((m) => received.push(m));
+    child.emit('message', '{"t":"res"}');
+    expect(received).toEqual(['{"t":"res"}']);
+    const exits: string[] = [];
+    handle.onExit((reason) => exits.push(reason));
+    child.emit('exit', 3);
+    child.emit('exit', 3);
+    expect(exits).toEqual(['exited with code 3']);
+    handle.kill();
+    expect(killed).toBe(0); // already gone: nothing to kill
+  });
+});
