@@ -13,7 +13,7 @@ import { AsciicastRecorder } from './asciicast';
 import { keyBytes } from './keys';
 import { MarkerFilter, type Token } from './markers';
 import { HeadlessScreen } from './screen';
-import { hostRcFile, NONCE_ENV, SANDBOX_RC_PATH } from './shell-rc';
+import { BASH_RC, hostRcFile, NONCE_ENV, SANDBOX_RC_PATH } from './shell-rc';
 import { TextLog } from './text-log';
 import type { CommandResult, NamedKey, ShellSession } from './types';
 
@@ -59,14 +59,17 @@ interface PendingRun {
 /** Start a sandboxed shell session; resolves once the process runs (use `ready()` to wait for the prompt). */
 export async function createShellSession(options: ShellSessionOptions): Promise<SandboxShellSession> {
   const nonce = randomBytes(12).toString('hex');
-  const spec: SandboxSpec = {
-    ...options.spec,
-    env: { ...options.spec.env, [NONCE_ENV]: nonce },
-    mounts: [...(options.spec.mounts ?? []), { host: hostRcFile(), sandbox: SANDBOX_RC_PATH, readOnly: true }],
-  };
+  const spec: SandboxSpec = { ...options.spec, env: { ...options.spec.env, [NONCE_ENV]: nonce } };
   const cols = options.cols ?? DEFAULT_COLS;
   const rows = options.rows ?? DEFAULT_ROWS;
-  const proc = await options.backend.spawnPty(spec, ['/bin/bash', '--noprofile', '--rcfile', SANDBOX_RC_PATH, '-i'], { cols, rows });
+  const { backend } = options;
+  const proc = backend.spawnShell
+    ? await backend.spawnShell(spec, { rc: BASH_RC }, { cols, rows })
+    : await backend.spawnPty(
+        { ...spec, mounts: [...(spec.mounts ?? []), { host: hostRcFile(), sandbox: SANDBOX_RC_PATH, readOnly: true }] },
+        ['/bin/bash', '--noprofile', '--rcfile', SANDBOX_RC_PATH, '-i'],
+        { cols, rows },
+      );
   return new SandboxShellSession(options.id ?? randomUUID(), proc, nonce, cols, rows, options);
 }
 

@@ -1,22 +1,22 @@
 /**
  * The bubblewrap backend: each sandbox is a bwrap process tree (see bwrap-args.ts for what it sees),
- * capped by rlimits set inside its user namespace, a cgroup where one can be made (cgroups.ts), and the
- * host-side monitor (monitor.ts); a wall-clock timer kills the whole tree.
+ * capped by rlimits (RLIMIT_NPROC set inside its user namespace), a cgroup where one can be made
+ * (cgroups.ts), and the host-side monitor (monitor.ts); a wall-clock timer kills the whole tree.
  */
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import * as pty from 'node-pty';
 import { HeadTail } from '../util/head-tail';
-import { baseEnv, DEFAULT_WORKDIR, effectiveFileSizeMb, LAUNCHER_ENV, launchCommand, MIB, type LaunchPlan } from './bwrap-args';
+import { baseEnv, DEFAULT_WORKDIR, effectiveFileSizeMb, LAUNCHER_ENV, launchCommand, MIB, shellIsInit, type LaunchPlan } from './bwrap-args';
 import { cgroupSupport, createSandboxCgroup, type SandboxCgroup } from './cgroups';
 import { detectBubblewrap, type BubblewrapStatus } from './detect';
 import { SandboxError } from './errors';
 import { describeLimit, validateLimits } from './limits';
 import { watchSandbox, type LimitFired } from './monitor';
 import { killQuietly, readProcessTable, childrenIndex, descendants } from './proc';
-import { runtimeFiles } from './runtime-files';
-import type { BackendStatus, Enforcement, LimitEvent, LimitName, PtyProcess, RunOptions, RunResult, SandboxBackend, SandboxLimits, SandboxSpec } from './types';
+import { runtimeFiles, shellRcFile } from './runtime-files';
+import type { BackendStatus, Enforcement, LimitEvent, LimitName, PtyProcess, RunOptions, RunResult, SandboxBackend, SandboxLimits, SandboxSpec, ShellStart } from './types';
 import { checkSpecPaths, defaultProtectedPaths } from './workspace';
 import { treeUsage } from './workspace-size';
 
@@ -37,7 +37,8 @@ interface Prepared {
   plan: LaunchPlan;
   cgroup: SandboxCgroup | null;
   status: BubblewrapStatus;
-  workspaceAllowance: number;
+  /** The walk is started by prepare; each caller decides whether the sandbox may start before it ends. */
+  workspaceAllowance: Promise<number>;
 }
 
 /** The workspace cap, or the workspace's size at start if it is already bigger (it may not grow then). */
@@ -90,7 +91,7 @@ export class BubblewrapBackend implements SandboxBackend {
     };
   }
 
-  private async prepare(spec: SandboxSpec, mode: 'run' | 'pty', argv: string[]): Promise<Prepared> {
+  private async prepare(spec: SandboxSpec, mode: 'run' | 'pty', argv: string[], shell = false): Promise<Prepared> {
     const status = await detectBubblewrap();
     if (!status.ok || !status.path || !status.prlimitPath) {
       const code = status.problem === 'missing' ? 'BWRAP_MISSING' : status.problem === 'userns' ? 'USERNS_UNAVAILABLE' : 'START_FAILED';
@@ -112,7 +113,7 @@ export class BubblewrapBackend implements SandboxBackend {
       if (typeof v !== 'string' || v.includes('\0')) throw new SandboxError('BAD_SPEC', `env.${k}: the value must be a string without NUL bytes`);
       env[k] = v;
     }
-    const allowance = await workspaceAllowance(workspace, limits);
+    const allowance = workspaceAllowance(workspace, limits);
     const cgroup = this.options.cgroups === false ? null : createSandboxCgroup(limits);
     const plan: LaunchPlan = {
       bwrapPath: status.path,
@@ -129,12 +130,16 @@ export class BubblewrapBackend implements SandboxBackend {
       features: status.features ?? { disableUserns: false, tmpfsSize: false },
       files: runtimeFiles(),
       argv,
+      shell,
     };
     return { plan, cgroup, status, workspaceAllowance: allowance };
   }
 
   async run(spec: SandboxSpec, argv: string[], options: RunOptions = {}): Promise<RunResult> {
-    const { plan, cgroup, workspaceAllowance: allowance } = await this.prepare(spec, 'run', argv);
+    const prepared = await this.prepare(spec, 'run', argv);
+    const { plan, cgroup } = prepared;
+    // The command may write at once: the workspace's size at start is known before it runs.
+    const allowance = await prepared.workspaceAllowance;
     const started = performance.now();
     const maxChars = options.maxOutputChars ?? DEFAULT_RUN_OUTPUT_CHARS;
     const out = { stdout: new HeadTail(maxChars), stderr: new HeadTail(maxChars) };
@@ -229,6 +234,9 @@ export class BubblewrapBackend implements SandboxBackend {
     if (exit.code === 125 && stderrText.startsWith('t1lab: cannot join cgroup')) {
       throw new SandboxError('START_FAILED', stderrText.trim(), 'set T1LAB_SANDBOX_CGROUPS=0 to run without cgroups');
     }
+    if (exit.code === 125 && stderrText.startsWith('t1lab: cannot set limit')) {
+      throw new SandboxError('START_FAILED', stderrText.trim(), 'lower the limit, or raise the hard limit of the user running the lab (ulimit -H)');
+    }
 
     // bwrap exits with 128+N when its command died of signal N.
     let exitCode = exit.code;
@@ -265,10 +273,38 @@ export class BubblewrapBackend implements SandboxBackend {
   }
 
   async spawnPty(spec: SandboxSpec, argv: string[], size: { cols: number; rows: number }): Promise<PtyProcess> {
-    const { plan, cgroup, workspaceAllowance: allowance } = await this.prepare(spec, 'pty', argv);
+    const prepared = await this.prepare(spec, 'pty', argv);
+    // Any command may write at once: the workspace's size at start is known before it runs.
+    const allowance = await prepared.workspaceAllowance;
+    const proc = this.startPty(prepared, size);
+    proc.watch(allowance);
+    return proc;
+  }
+
+  /**
+   * The lab's interactive bash: its rc file sets RLIMIT_NPROC (shell-start.ts) and then runs `shell.rc`; it
+   * is the sandbox's pid 1 where bwrap allows it. Two program starts fewer than `spawnPty` with prlimit and
+   * a reaper, and the workspace walk overlaps the sandbox's start: nothing in it writes to the workspace
+   * before its first prompt, and nobody can type into it before this resolves.
+   */
+  async spawnShell(spec: SandboxSpec, shell: ShellStart, size: { cols: number; rows: number }): Promise<PtyProcess> {
+    const argv = ['/bin/bash', '--noprofile', '--rcfile', shellRcFile(shell.rc), '-i'];
+    const prepared = await this.prepare(spec, 'pty', argv, true);
+    const proc = this.startPty(prepared, size);
+    proc.watch(await prepared.workspaceAllowance);
+    return proc;
+  }
+
+  private startPty({ plan, cgroup }: Prepared, size: { cols: number; rows: number }): SandboxPty {
     const { file, args } = launchCommand(plan);
-    const term = pty.spawn(file, args, { name: plan.env.TERM ?? 'xterm-256color', cols: size.cols, rows: size.rows, cwd: '/', env: LAUNCHER_ENV });
-    return new SandboxPty(term, plan, cgroup, allowance);
+    let term: pty.IPty;
+    try {
+      term = pty.spawn(file, args, { name: plan.env.TERM ?? 'xterm-256color', cols: size.cols, rows: size.rows, cwd: '/', env: LAUNCHER_ENV });
+    } catch (error) {
+      void cgroup?.remove();
+      throw new SandboxError('START_FAILED', `could not start the sandbox: ${(error as Error).message}`);
+    }
+    return new SandboxPty(term, plan, cgroup);
   }
 }
 
@@ -285,31 +321,19 @@ class SandboxPty implements PtyProcess {
   private stoppedBy: LimitName | null = null;
   private exited = false;
   private lastDataAt = performance.now();
-  private readonly stopWatching: () => void;
+  private stopWatching: () => void = () => {};
   private readonly wall: ReturnType<typeof setTimeout> | null;
 
   constructor(
     private readonly term: pty.IPty,
     private readonly plan: LaunchPlan,
     private readonly cgroup: SandboxCgroup | null,
-    workspaceAllowance: number,
   ) {
     term.onData((data) => {
       this.lastDataAt = performance.now();
       for (const l of this.dataListeners) l(data);
     });
     term.onExit(({ exitCode, signal }) => void this.finish(exitCode, signal ?? null));
-    this.stopWatching = watchSandbox({
-      rootPid: term.pid,
-      mode: 'pty',
-      limits: plan.limits,
-      workspace: plan.workspace,
-      workdir: plan.workdir,
-      workspaceAllowance,
-      cgroup,
-      nprocEnforced: process.getuid?.() !== 0,
-      onFire: (e) => this.fire(e),
-    });
     this.wall =
       plan.limits.wallSeconds > 0
         ? setTimeout(() => {
@@ -323,6 +347,23 @@ class SandboxPty implements PtyProcess {
 
   get pid(): number {
     return this.term.pid;
+  }
+
+  /** Start the host-side monitor once the workspace's allowance is known (not after the sandbox ended). */
+  watch(workspaceAllowance: number): void {
+    if (this.exited) return;
+    this.stopWatching = watchSandbox({
+      rootPid: this.term.pid,
+      mode: 'pty',
+      limits: this.plan.limits,
+      workspace: this.plan.workspace,
+      workdir: this.plan.workdir,
+      workspaceAllowance,
+      cgroup: this.cgroup,
+      nprocEnforced: process.getuid?.() !== 0,
+      shellIsInit: shellIsInit(this.plan),
+      onFire: (e) => this.fire(e),
+    });
   }
 
   private fire(e: LimitFired): void {

@@ -1,14 +1,21 @@
 /**
- * The command line that starts a sandbox: a tiny launcher shell that joins the sandbox's cgroup (if any)
- * and opens the seccomp program on fd 3, then execs bwrap, which runs `prlimit` inside the new user
- * namespace to set the per-process rlimits, which execs the command. Pure: unit-tested on its output.
+ * The command line that starts a sandbox: a tiny launcher shell that joins the sandbox's cgroup (if any),
+ * sets the per-process rlimits that may be set from outside, opens the seccomp program on fd 3, then execs
+ * bwrap. Inside the new user namespace only RLIMIT_NPROC remains to set: for a command, `prlimit --nproc`
+ * execs it; for the lab's interactive shell, the first line of its rc file sets it (no extra program start).
+ * Pure: unit-tested on its output.
  *
- * Why rlimits are set inside: RLIMIT_NPROC counts a user's tasks per user namespace level, and the level
- * above the sandbox holds all of the host user's processes. Set on bwrap itself, a low cap would refuse
- * bwrap's own forks on a busy desktop; set inside, it counts only the sandbox's processes.
+ * Why RLIMIT_NPROC is set inside: it counts a user's tasks per user namespace level, and the level above
+ * the sandbox holds all of the host user's processes (a user namespace records its creator's RLIMIT_NPROC
+ * as the cap for that level). Set on bwrap itself, a low cap would refuse bwrap's own forks on a busy
+ * desktop; set inside, it counts only the sandbox's processes. The other rlimits (address space, file
+ * size, open files, CPU time, core size) are per process and plain inheritance: setting them on the
+ * launcher, as hard limits, caps bwrap and everything it starts exactly as setting them inside would, and
+ * nothing inside can raise a hard limit (that needs CAP_SYS_RESOURCE in the host's user namespace).
  */
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { SANDBOX_HOSTNAME, type RuntimeFiles } from './runtime-files';
+import { SHELL_NPROC_ENV } from './shell-start';
 import type { Mount, SandboxLimits } from './types';
 
 export const MIB = 1024 * 1024;
@@ -23,6 +30,8 @@ export interface BwrapFeatures {
   disableUserns: boolean;
   /** bwrap >= 0.5: --size / --perms for tmpfs. */
   tmpfsSize: boolean;
+  /** --as-pid-1: the command is the sandbox's pid 1 (no reaper process). Optional: older probes lack it. */
+  asPid1?: boolean;
 }
 
 export interface LaunchPlan {
@@ -42,11 +51,23 @@ export interface LaunchPlan {
   features: BwrapFeatures;
   files: RuntimeFiles;
   argv: string[];
+  /**
+   * argv is the lab's interactive bash (bubblewrap.ts spawnShell) whose rc file starts with `shellRcText`'s
+   * limit lines: no prlimit, and the shell itself is the sandbox's pid 1 where bwrap allows it (bash reaps
+   * the orphans a reaper would).
+   */
+  shell?: boolean;
 }
 
+/**
+ * Arguments: the seccomp file (or ''), cgroup.procs files, `--`, ulimit option/value pairs, `--`, bwrap's
+ * argv. Any failure stops the start with status 125 and a line saying what failed.
+ */
 export const LAUNCHER_SCRIPT = [
   's=$1; shift',
   'while [ "$1" != -- ]; do echo $$ >"$1" || { echo "t1lab: cannot join cgroup $1" >&2; exit 125; }; shift; done',
+  'shift',
+  'while [ "$1" != -- ]; do ulimit "$1" "$2" || { echo "t1lab: cannot set limit: ulimit $1 $2" >&2; exit 125; }; shift 2; done',
   'shift',
   'if [ -n "$s" ]; then exec "$@" 3<"$s"; else exec "$@"; fi',
 ].join('\n');
@@ -69,20 +90,45 @@ export function effectiveFileSizeMb(limits: SandboxLimits): number {
   return Math.min(limits.fileSizeMb, limits.workspaceMb);
 }
 
-export function prlimitArgs(plan: Pick<LaunchPlan, 'limits' | 'cgroupMemory'>): string[] {
+/**
+ * The launcher's `ulimit` pairs: hard and soft together unless -S. Units are the POSIX shell's (dash, bash
+ * in sh mode and busybox agree): -f in 512-byte blocks, -v in KiB; -n, -t and -c as given.
+ */
+export function launcherLimits(plan: Pick<LaunchPlan, 'limits' | 'cgroupMemory'>): string[] {
   const l = plan.limits;
-  const args = [
-    `--nproc=${l.processes}`,
-    `--nofile=${l.openFiles}`,
-    `--fsize=${effectiveFileSizeMb(l) * MIB}`,
-    `--cpu=${l.cpuSeconds}:${l.cpuSeconds + 1}`,
-    '--core=0',
+  const pairs = [
+    ['-n', l.openFiles],
+    ['-f', effectiveFileSizeMb(l) * 2048],
+    // SIGXCPU at the soft limit, SIGKILL a second later at the hard one.
+    ['-t', l.cpuSeconds + 1],
+    ['-St', l.cpuSeconds],
+    ['-c', 0],
   ];
-  if (!plan.cgroupMemory) args.push(`--as=${l.memoryMb * MIB}`);
-  return args;
+  // With a cgroup the memory cap is the whole sandbox's: no per-process address-space limit then.
+  if (!plan.cgroupMemory) pairs.push(['-v', l.memoryMb * 1024]);
+  return pairs.flatMap(([flag, value]) => [String(flag), String(value)]);
 }
 
-function hostRootEntry(name: string): { kind: 'link'; target: string } | { kind: 'dir' } | null {
+/** Whether the lab's shell runs as the sandbox's pid 1 (the monitor then spares only pid 1). */
+export function shellIsInit(plan: Pick<LaunchPlan, 'shell' | 'features'>): boolean {
+  return plan.shell === true && plan.features.asPid1 === true;
+}
+
+/** What runs inside the namespace: argv behind `prlimit --nproc`, or the lab's shell as it is (its rc sets the cap). */
+export function innerCommand(plan: Pick<LaunchPlan, 'limits' | 'prlimitPath' | 'argv' | 'shell'>): string[] {
+  if (plan.shell) return plan.argv;
+  return [plan.prlimitPath, `--nproc=${plan.limits.processes}`, '--', ...plan.argv];
+}
+
+let rootEntries: Map<string, ReturnType<typeof readRootEntry>> | null = null;
+
+/** The host's top-level links and dirs, read once (they do not change while the lab runs). */
+function hostRootEntry(name: string): ReturnType<typeof readRootEntry> {
+  rootEntries ??= new Map(ROOT_LINKS.map((n) => [n, readRootEntry(n)]));
+  return rootEntries.get(name) ?? null;
+}
+
+function readRootEntry(name: string): { kind: 'link'; target: string } | { kind: 'dir' } | null {
   try {
     const st = lstatSync(`/${name}`);
     if (st.isSymbolicLink()) return { kind: 'link', target: readlinkSync(`/${name}`) };
@@ -96,6 +142,7 @@ function hostRootEntry(name: string): { kind: 'link'; target: string } | { kind:
 export function bwrapArgs(plan: LaunchPlan): string[] {
   const l = plan.limits;
   const a: string[] = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
+  if (shellIsInit(plan)) a.push('--as-pid-1');
   if (!plan.net) a.push('--unshare-net');
   a.push('--uid', '0', '--gid', '0', '--hostname', SANDBOX_HOSTNAME, '--die-with-parent', '--cap-drop', 'ALL');
   if (plan.mode === 'run') a.push('--new-session');
@@ -103,6 +150,8 @@ export function bwrapArgs(plan: LaunchPlan): string[] {
   if (plan.files.seccomp) a.push('--seccomp', '3');
   a.push('--clearenv');
   for (const [k, v] of Object.entries(plan.env)) a.push('--setenv', k, v);
+  // Last, so that no variable of the task can replace it.
+  if (plan.shell) a.push('--setenv', SHELL_NPROC_ENV, String(l.processes));
 
   // System directories, read-only.
   a.push('--ro-bind', '/usr', '/usr');
@@ -141,7 +190,7 @@ export function bwrapArgs(plan: LaunchPlan): string[] {
   // there (only the capped tmpfs mounts, the workspace and writable mounts stay writable).
   a.push('--remount-ro', '/dev', '--remount-ro', '/');
   a.push('--chdir', plan.workdir);
-  a.push('--', plan.prlimitPath, ...prlimitArgs(plan), '--', ...plan.argv);
+  a.push('--', ...innerCommand(plan));
   return a;
 }
 
@@ -149,7 +198,7 @@ export function bwrapArgs(plan: LaunchPlan): string[] {
 export function launchCommand(plan: LaunchPlan): { file: string; args: string[] } {
   return {
     file: '/bin/sh',
-    args: ['-c', LAUNCHER_SCRIPT, 't1lab-sandbox', plan.files.seccomp ?? '', ...plan.cgroupProcsFiles, '--', plan.bwrapPath, ...bwrapArgs(plan)],
+    args: ['-c', LAUNCHER_SCRIPT, 't1lab-sandbox', plan.files.seccomp ?? '', ...plan.cgroupProcsFiles, '--', ...launcherLimits(plan), '--', plan.bwrapPath, ...bwrapArgs(plan)],
   };
 }
 

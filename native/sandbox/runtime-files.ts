@@ -4,12 +4,15 @@
  *   - the sandbox's /etc: a minimal passwd/group (the host's list its users and their home directories),
  *     hosts and hostname, plus copies of the allowlisted host files; allowlisted host directories (ssl,
  *     alternatives, ...) are bound on top. One bind for /etc instead of thirty keeps sandboxes quick to start.
- *   - the seccomp program.
+ *   - the seccomp program;
+ *   - rc files of the lab's interactive shells (under /etc/t1lab, so no mount of their own is needed).
  */
+import { createHash } from 'node:crypto';
 import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seccompProgram } from './seccomp';
+import { shellRcText } from './shell-start';
 
 export const SANDBOX_HOSTNAME = 'sandbox';
 
@@ -76,4 +79,22 @@ export function runtimeFiles(): RuntimeFiles {
   }
   files = { dir, etcDir, etcSubdirs, seccomp };
   return files;
+}
+
+const shellRcs = new Map<string, string>();
+
+/**
+ * The sandbox path of an rc file for the lab's interactive shell: the sandbox's own first lines
+ * (`shellRcText`), then `rc`. Written once per distinct text into the generated /etc (read-only inside).
+ */
+export function shellRcFile(rc: string): string {
+  const known = shellRcs.get(rc);
+  if (known) return known;
+  const { etcDir } = runtimeFiles();
+  const name = `shell-${createHash('sha256').update(rc).digest('hex').slice(0, 16)}.rc`;
+  mkdirSync(join(etcDir, 't1lab'), { recursive: true, mode: 0o755 });
+  writeFileSync(join(etcDir, 't1lab', name), shellRcText(rc), { mode: 0o644 });
+  const path = `/etc/t1lab/${name}`;
+  shellRcs.set(rc, path);
+  return path;
 }

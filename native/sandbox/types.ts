@@ -103,6 +103,12 @@ export interface PtyProcess {
   kill(): void;
 }
 
+/** The lab's interactive shell (bash) as `spawnShell` starts it. */
+export interface ShellStart {
+  /** bash commands the shell runs at start-up, before its first prompt (after the backend's own first lines). */
+  rc: string;
+}
+
 /** How each limit is enforced on this machine (kernel rlimit, cgroup, or the host-side monitor). */
 export interface Enforcement {
   /** 'cgroup-v2' | 'cgroup-v1' when a cgroup caps memory and processes for the whole sandbox, else 'rlimit'. */
@@ -131,4 +137,10 @@ export interface SandboxBackend {
   run(spec: SandboxSpec, argv: string[], options?: RunOptions): Promise<RunResult>;
   /** Start an interactive process on a pty inside a sandbox. */
   spawnPty(spec: SandboxSpec, argv: string[], size: { cols: number; rows: number }): Promise<PtyProcess>;
+  /**
+   * Start the lab's interactive bash on a pty inside a sandbox, running `shell.rc` at start-up. Same
+   * containment as `spawnPty`; a backend may start it faster, knowing what runs (additive, optional:
+   * callers fall back to `spawnPty` with their own rc file).
+   */
+  spawnShell?(spec: SandboxSpec, shell: ShellStart, size: { cols: number; rows: number }): Promise<PtyProcess>;
 }
