@@ -18,7 +18,7 @@ import { killQuietly, readProcessTable, childrenIndex, descendants } from './pro
 import { runtimeFiles, shellRcFile } from './runtime-files';
 import type { BackendStatus, Enforcement, LimitEvent, LimitName, PtyProcess, RunOptions, RunResult, SandboxBackend, SandboxLimits, SandboxSpec, ShellStart } from './types';
 import { checkSpecPaths, defaultProtectedPaths } from './workspace';
-import { treeUsage } from './workspace-size';
+import { smallTreeUsage, treeUsage } from './workspace-size';
 
 /** Default cap per stream for `run` when the caller sets none. */
 export const DEFAULT_RUN_OUTPUT_CHARS = 1_000_000;
@@ -37,13 +37,15 @@ interface Prepared {
   plan: LaunchPlan;
   cgroup: SandboxCgroup | null;
   status: BubblewrapStatus;
-  /** The walk is started by prepare; each caller decides whether the sandbox may start before it ends. */
-  workspaceAllowance: Promise<number>;
+  /** Known before the sandbox starts: a command may write at once. */
+  workspaceAllowance: number;
 }
 
 /** The workspace cap, or the workspace's size at start if it is already bigger (it may not grow then). */
 async function workspaceAllowance(workspace: string, limits: SandboxLimits): Promise<number> {
   const cap = limits.workspaceMb * MIB;
+  const small = smallTreeUsage(workspace, cap);
+  if (small !== null && small <= cap) return cap;
   const quick = await treeUsage(workspace, cap);
   if (quick.bytes <= cap) return cap;
   return (await treeUsage(workspace)).bytes;
@@ -91,16 +93,19 @@ export class BubblewrapBackend implements SandboxBackend {
     };
   }
 
-  private async prepare(spec: SandboxSpec, mode: 'run' | 'pty', argv: string[], shell = false): Promise<Prepared> {
+  /** `command`: an argv, or the lab's interactive bash with the rc text it reads at start-up. */
+  private async prepare(spec: SandboxSpec, mode: 'run' | 'pty', command: { argv: string[] } | { shellRc: string }): Promise<Prepared> {
     const status = await detectBubblewrap();
     if (!status.ok || !status.path || !status.prlimitPath) {
       const code = status.problem === 'missing' ? 'BWRAP_MISSING' : status.problem === 'userns' ? 'USERNS_UNAVAILABLE' : 'START_FAILED';
       throw new SandboxError(code, status.problem === 'missing' ? 'bubblewrap (bwrap) is not installed' : status.problem === 'userns' ? 'bubblewrap cannot create a sandbox here' : 'prlimit is missing', status.hint);
     }
+    const argv = 'argv' in command ? command.argv : ['/bin/bash'];
     if (!Array.isArray(argv) || argv.length === 0 || argv.some((a) => typeof a !== 'string' || a.includes('\0'))) {
       throw new SandboxError('BAD_SPEC', 'argv: a non-empty list of strings without NUL bytes is required');
     }
     if (!spec || typeof spec !== 'object') throw new SandboxError('BAD_SPEC', 'spec: an object is required');
+    if ('shellRc' in command && typeof command.shellRc !== 'string') throw new SandboxError('BAD_SPEC', 'shell.rc: a string of bash commands is required');
     const limits = validateLimits({ ...spec.limits });
     const { workspace, mounts } = checkSpecPaths(spec, this.protectedPaths);
     const workdir = spec.workdir ?? DEFAULT_WORKDIR;
@@ -113,8 +118,12 @@ export class BubblewrapBackend implements SandboxBackend {
       if (typeof v !== 'string' || v.includes('\0')) throw new SandboxError('BAD_SPEC', `env.${k}: the value must be a string without NUL bytes`);
       env[k] = v;
     }
-    const allowance = workspaceAllowance(workspace, limits);
+    const allowance = await workspaceAllowance(workspace, limits);
     const cgroup = this.options.cgroups === false ? null : createSandboxCgroup(limits);
+    const files = runtimeFiles();
+    // The rc file goes where this very start's /etc is (the runtime files switch once, to a copied /etc).
+    const shell = 'shellRc' in command;
+    if (shell) argv.push('--noprofile', '--rcfile', shellRcFile(command.shellRc, files), '-i');
     const plan: LaunchPlan = {
       bwrapPath: status.path,
       prlimitPath: status.prlimitPath,
@@ -128,7 +137,7 @@ export class BubblewrapBackend implements SandboxBackend {
       cgroupMemory: cgroup !== null,
       cgroupProcsFiles: cgroup?.procsFiles ?? [],
       features: status.features ?? { disableUserns: false, tmpfsSize: false },
-      files: runtimeFiles(),
+      files,
       argv,
       shell,
     };
@@ -136,10 +145,7 @@ export class BubblewrapBackend implements SandboxBackend {
   }
 
   async run(spec: SandboxSpec, argv: string[], options: RunOptions = {}): Promise<RunResult> {
-    const prepared = await this.prepare(spec, 'run', argv);
-    const { plan, cgroup } = prepared;
-    // The command may write at once: the workspace's size at start is known before it runs.
-    const allowance = await prepared.workspaceAllowance;
+    const { plan, cgroup, workspaceAllowance: allowance } = await this.prepare(spec, 'run', { argv });
     const started = performance.now();
     const maxChars = options.maxOutputChars ?? DEFAULT_RUN_OUTPUT_CHARS;
     const out = { stdout: new HeadTail(maxChars), stderr: new HeadTail(maxChars) };
@@ -273,29 +279,19 @@ export class BubblewrapBackend implements SandboxBackend {
   }
 
   async spawnPty(spec: SandboxSpec, argv: string[], size: { cols: number; rows: number }): Promise<PtyProcess> {
-    const prepared = await this.prepare(spec, 'pty', argv);
-    // Any command may write at once: the workspace's size at start is known before it runs.
-    const allowance = await prepared.workspaceAllowance;
-    const proc = this.startPty(prepared, size);
-    proc.watch(allowance);
-    return proc;
+    return this.startPty(await this.prepare(spec, 'pty', { argv }), size);
   }
 
   /**
-   * The lab's interactive bash: its rc file sets RLIMIT_NPROC (shell-start.ts) and then runs `shell.rc`; it
-   * is the sandbox's pid 1 where bwrap allows it. Two program starts fewer than `spawnPty` with prlimit and
-   * a reaper, and the workspace walk overlaps the sandbox's start: nothing in it writes to the workspace
-   * before its first prompt, and nobody can type into it before this resolves.
+   * The lab's interactive bash: its rc file sets RLIMIT_NPROC (shell-start.ts) and then runs `shell.rc`,
+   * and it is the sandbox's pid 1 where bwrap allows it: two program starts fewer than `spawnPty` with
+   * prlimit and bwrap's reaper.
    */
   async spawnShell(spec: SandboxSpec, shell: ShellStart, size: { cols: number; rows: number }): Promise<PtyProcess> {
-    const argv = ['/bin/bash', '--noprofile', '--rcfile', shellRcFile(shell.rc), '-i'];
-    const prepared = await this.prepare(spec, 'pty', argv, true);
-    const proc = this.startPty(prepared, size);
-    proc.watch(await prepared.workspaceAllowance);
-    return proc;
+    return this.startPty(await this.prepare(spec, 'pty', { shellRc: shell.rc }), size);
   }
 
-  private startPty({ plan, cgroup }: Prepared, size: { cols: number; rows: number }): SandboxPty {
+  private startPty({ plan, cgroup, workspaceAllowance }: Prepared, size: { cols: number; rows: number }): SandboxPty {
     const { file, args } = launchCommand(plan);
     let term: pty.IPty;
     try {
@@ -304,7 +300,8 @@ export class BubblewrapBackend implements SandboxBackend {
       void cgroup?.remove();
       throw new SandboxError('START_FAILED', `could not start the sandbox: ${(error as Error).message}`);
     }
-    return new SandboxPty(term, plan, cgroup);
+    // Returned in the same turn as the spawn: the caller subscribes before any output can arrive.
+    return new SandboxPty(term, plan, cgroup, workspaceAllowance);
   }
 }
 
@@ -321,19 +318,32 @@ class SandboxPty implements PtyProcess {
   private stoppedBy: LimitName | null = null;
   private exited = false;
   private lastDataAt = performance.now();
-  private stopWatching: () => void = () => {};
+  private readonly stopWatching: () => void;
   private readonly wall: ReturnType<typeof setTimeout> | null;
 
   constructor(
     private readonly term: pty.IPty,
     private readonly plan: LaunchPlan,
     private readonly cgroup: SandboxCgroup | null,
+    workspaceAllowance: number,
   ) {
     term.onData((data) => {
       this.lastDataAt = performance.now();
       for (const l of this.dataListeners) l(data);
     });
     term.onExit(({ exitCode, signal }) => void this.finish(exitCode, signal ?? null));
+    this.stopWatching = watchSandbox({
+      rootPid: term.pid,
+      mode: 'pty',
+      limits: plan.limits,
+      workspace: plan.workspace,
+      workdir: plan.workdir,
+      workspaceAllowance,
+      cgroup,
+      nprocEnforced: process.getuid?.() !== 0,
+      shellIsInit: shellIsInit(plan),
+      onFire: (e) => this.fire(e),
+    });
     this.wall =
       plan.limits.wallSeconds > 0
         ? setTimeout(() => {
@@ -347,23 +357,6 @@ class SandboxPty implements PtyProcess {
 
   get pid(): number {
     return this.term.pid;
-  }
-
-  /** Start the host-side monitor once the workspace's allowance is known (not after the sandbox ended). */
-  watch(workspaceAllowance: number): void {
-    if (this.exited) return;
-    this.stopWatching = watchSandbox({
-      rootPid: this.term.pid,
-      mode: 'pty',
-      limits: this.plan.limits,
-      workspace: this.plan.workspace,
-      workdir: this.plan.workdir,
-      workspaceAllowance,
-      cgroup: this.cgroup,
-      nprocEnforced: process.getuid?.() !== 0,
-      shellIsInit: shellIsInit(this.plan),
-      onFire: (e) => this.fire(e),
-    });
   }
 
   private fire(e: LimitFired): void {
