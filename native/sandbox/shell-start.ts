@@ -14,10 +14,14 @@ export const SHELL_NPROC_ENV = 'T1LAB_NPROC';
  * stand in for ulimit (the task's environment cannot define functions: variable names are checked).
  */
 export function shellRcText(rc: string): string {
+  const v = SHELL_NPROC_ENV;
+  const fail = `{ builtin echo "t1lab: cannot set the process limit (ulimit -u '\${${v}-}')" >&2; builtin exit 125; }`;
   return [
     `# T1 Lab sandbox: the process cap, set inside the user namespace before anything else runs.`,
-    `builtin ulimit -u "\${${SHELL_NPROC_ENV}:-}" || { builtin echo "t1lab: cannot set the process limit (ulimit -u \${${SHELL_NPROC_ENV}:-})" >&2; builtin exit 125; }`,
-    `builtin unset -v ${SHELL_NPROC_ENV}`,
+    // An empty value would set the cap to 0 (bash reads '' as 0): anything but a number is refused.
+    `case \${${v}-} in ''|*[!0-9]*) ${fail} ;; esac`,
+    `builtin ulimit -u "$${v}" || ${fail}`,
+    `builtin unset -v ${v}`,
     rc,
   ].join('\n');
 }

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShellSession } from '../../../native/pty/index';
 import { plantCanary, type Canary } from '../../helpers/host-canary';
-import { backend, leftoverSandboxes, specFor } from '../../helpers/sandbox';
+import { backend, backendWithoutCgroups, leftoverSandboxes, specFor } from '../../helpers/sandbox';
 import { makeTempDir } from '../../helpers/tmp';
 
 let canary: Canary;
@@ -109,6 +109,54 @@ except OSError as e: print("sti", e.errno)
       expect(r.output).toBe('sti 1\n');
       await new Promise((res) => setTimeout(res, 300));
       expect((await s.run('ls /app')).output).not.toContain('injected');
+    } finally {
+      await s.close();
+    }
+    hostUnchanged();
+  });
+
+  it('session-limits: the interactive shell runs with every limit, as hard limits it cannot raise', async () => {
+    // Without cgroups, so that the address-space rlimit applies too.
+    const s = await createShellSession({ backend: backendWithoutCgroups, spec: specFor(ws.path, { processes: 77, openFiles: 333, fileSizeMb: 12, cpuSeconds: 55, memoryMb: 500 }) });
+    try {
+      const limits = (await s.run('cat /proc/self/limits')).output;
+      const row = (name: string) => new RegExp(`^${name}\\s+(\\S+)\\s+(\\S+)`, 'm').exec(limits)?.slice(1);
+      expect(row('Max processes')).toEqual(['77', '77']);
+      expect(row('Max open files')).toEqual(['333', '333']);
+      expect(row('Max file size')).toEqual([String(12 * 1024 * 1024), String(12 * 1024 * 1024)]);
+      expect(row('Max cpu time')).toEqual(['55', '56']);
+      expect(row('Max core file size')).toEqual(['0', '0']);
+      expect(row('Max address space')).toEqual([String(500 * 1024 * 1024), String(500 * 1024 * 1024)]);
+      const raised = await s.run('n=0; for o in u n t f c v; do ulimit -H -$o unlimited 2>/dev/null && n=$((n+1)); done; echo $n; ulimit -Hu');
+      expect(raised.output).toBe('0\n77\n');
+    } finally {
+      await s.close();
+    }
+    hostUnchanged();
+  });
+
+  it('session-privileges: no capabilities, no_new_privs, the seccomp filter and a scrubbed environment in the interactive shell', async () => {
+    const s = await createShellSession({ backend, spec: specFor(ws.path) });
+    try {
+      const status = (await s.run("grep -E '^(CapEff|CapBnd|NoNewPrivs|Seccomp):' /proc/self/status")).output;
+      expect(status).toMatch(/CapEff:\s+0000000000000000/);
+      expect(status).toMatch(/CapBnd:\s+0000000000000000/);
+      expect(status).toMatch(/NoNewPrivs:\s+1/);
+      expect(status).toMatch(/Seccomp:\s+2/);
+      const names = (await s.run('env | cut -d= -f1 | sort | tr "\\n" " "')).output.trim().split(/\s+/);
+      for (const n of names) expect(['HOME', 'LANG', 'LOGNAME', 'PATH', 'PWD', 'SHELL', 'SHLVL', 'TERM', 'USER', '_']).toContain(n);
+      expect((await s.run('unshare -U true 2>&1; echo $?')).output).toMatch(/unshare failed[\s\S]*\n1\n$/);
+    } finally {
+      await s.close();
+    }
+    hostUnchanged();
+  });
+
+  it('session-orphans: processes orphaned inside the shell are reaped, no zombies pile up', async () => {
+    const s = await createShellSession({ backend, spec: specFor(ws.path) });
+    try {
+      const r = await s.run('for i in 1 2 3 4 5; do (sleep 0.1 &); done; sleep 1; ps -eo stat=,comm= | grep -c "^Z" || true');
+      expect(r.output).toBe('0\n');
     } finally {
       await s.close();
     }

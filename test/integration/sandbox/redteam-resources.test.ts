@@ -7,7 +7,7 @@ import { statfsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createShellSession } from '../../../native/pty/index';
 import { plantCanary, type Canary } from '../../helpers/host-canary';
-import { backend, leftoverSandboxes, specFor } from '../../helpers/sandbox';
+import { backend, backendWithoutCgroups, leftoverSandboxes, specFor } from '../../helpers/sandbox';
 import { makeTempDir } from '../../helpers/tmp';
 
 let canary: Canary;
@@ -42,23 +42,26 @@ describe('red team: resources', () => {
     hostUnchanged();
   });
 
-  it('fork-bomb-in-session: the bomb is stopped, the shell survives and says so', async () => {
-    const s = await createShellSession({ backend, spec: specFor(ws.path, { processes: 48 }) });
-    try {
-      const events: { limit: string; killed: number[] }[] = [];
-      s.onLimit((e) => events.push(e));
-      const r = await s.run(':(){ :|:& };:', { timeoutMs: 20_000 });
-      // Wait for the stop itself (a first event may only report refused forks).
-      for (let i = 0; i < 200 && !events.some((e) => e.killed.length > 0); i++) await new Promise((res) => setTimeout(res, 50));
-      expect(events.find((e) => e.killed.length > 0)?.limit).toBe('processes');
-      expect(r.timedOut).toBe(false);
-      expect((await s.run('echo shell-alive')).output).toBe('shell-alive\n');
-      expect((await s.run('ps -e --no-headers | wc -l')).output.trim()).toMatch(/^[1-5]$/);
-    } finally {
-      await s.close();
-    }
-    hostUnchanged();
-  });
+  // Without cgroups the cap is RLIMIT_NPROC, which the session's shell sets in its rc (and the monitor).
+  for (const [label, b] of [['with cgroups where usable', backend], ['with rlimits and the monitor only', backendWithoutCgroups]] as const) {
+    it(`fork-bomb-in-session (${label}): the bomb is stopped, the shell survives and says so`, async () => {
+      const s = await createShellSession({ backend: b, spec: specFor(ws.path, { processes: 48 }) });
+      try {
+        const events: { limit: string; killed: number[] }[] = [];
+        s.onLimit((e) => events.push(e));
+        const r = await s.run(':(){ :|:& };:', { timeoutMs: 20_000 });
+        // Wait for the stop itself (a first event may only report refused forks).
+        for (let i = 0; i < 200 && !events.some((e) => e.killed.length > 0); i++) await new Promise((res) => setTimeout(res, 50));
+        expect(events.find((e) => e.killed.length > 0)?.limit).toBe('processes');
+        expect(r.timedOut).toBe(false);
+        expect((await s.run('echo shell-alive')).output).toBe('shell-alive\n');
+        expect((await s.run('ps -e --no-headers | wc -l')).output.trim()).toMatch(/^[1-5]$/);
+      } finally {
+        await s.close();
+      }
+      hostUnchanged();
+    });
+  }
 
   it('memory-hog: stopped at the memory cap and named', async () => {
     const r = await backend.run(specFor(ws.path, { memoryMb: 96 }), ['/usr/bin/python3', '-c', 'a = []\nwhile True: a.append(bytearray(8 * 1024 * 1024))']);
