@@ -120,10 +120,8 @@ export class BubblewrapBackend implements SandboxBackend {
     }
     const allowance = await workspaceAllowance(workspace, limits);
     const cgroup = this.options.cgroups === false ? null : createSandboxCgroup(limits);
-    const files = runtimeFiles();
-    // The rc file goes where this very start's /etc is (the runtime files switch once, to a copied /etc).
     const shell = 'shellRc' in command;
-    if (shell) argv.push('--noprofile', '--rcfile', shellRcFile(command.shellRc, files), '-i');
+    if (shell) argv.push('--noprofile', '--rcfile', shellRcFile(command.shellRc), '-i');
     const plan: LaunchPlan = {
       bwrapPath: status.path,
       prlimitPath: status.prlimitPath,
@@ -137,7 +135,7 @@ export class BubblewrapBackend implements SandboxBackend {
       cgroupMemory: cgroup !== null,
       cgroupProcsFiles: cgroup?.procsFiles ?? [],
       features: status.features ?? { disableUserns: false, tmpfsSize: false },
-      files,
+      files: runtimeFiles(),
       argv,
       shell,
     };

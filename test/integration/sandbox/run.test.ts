@@ -2,7 +2,7 @@
  * `SandboxBackend.run` against real bwrap: results for success, failure, timeouts and each limit, and the
  * errors for an unusable workspace. Each limit test checks that the limit is named.
  */
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SandboxError } from '../../../native/sandbox/index';
@@ -136,6 +136,21 @@ describe('sandbox errors', () => {
       expect(s.available).toBe(false);
       expect(s.hint).toMatch(new RegExp(`${name}`));
       await expect(b.run(specFor(ws.path), ['/bin/true'])).rejects.toMatchObject({ code: 'ENGINE_UNAVAILABLE' });
+    }
+  });
+  it("shows the host's allowlisted /etc directories, copies holding only what every user may read", async () => {
+    const { ETC_ALLOWLIST, runtimeFiles } = await import('../../../native/sandbox/runtime-files');
+    const dirs = ETC_ALLOWLIST.filter((n) => existsSync(join('/etc', n)) && lstatSync(join('/etc', n)).isDirectory());
+    const r = await backend.run(specFor(ws.path), ['/bin/sh', '-c', dirs.map((d) => `echo "${d}: $(ls -A /etc/${d} | sort | tr '\\n' ' ')"`).join('; ')]);
+    const bound = runtimeFiles().etcSubdirs;
+    for (const d of dirs) {
+      const shareable = readdirSync(join('/etc', d))
+        .filter((n) => {
+          const st = lstatSync(join('/etc', d, n));
+          return bound.includes(join('/etc', d)) || st.isSymbolicLink() || (st.isDirectory() ? (st.mode & 0o005) === 0o005 : st.isFile() && (st.mode & 0o004) !== 0);
+        })
+        .sort();
+      expect(r.stdout, `/etc/${d}`).toContain(`${d}: ${shareable.map((n) => `${n} `).join('')}\n`);
     }
   });
   it('leaves no cgroup behind', async () => {
