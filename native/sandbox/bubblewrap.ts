@@ -8,7 +8,7 @@ import { constants as osConstants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import * as pty from 'node-pty';
 import { HeadTail } from '../util/head-tail';
-import { baseEnv, DEFAULT_WORKDIR, effectiveFileSizeMb, LAUNCHER_ENV, launchCommand, MIB, shellIsInit, type LaunchPlan } from './bwrap-args';
+import { baseEnv, DEFAULT_WORKDIR, effectiveFileSizeMb, LAUNCHER_ENV, launchCommand, MIB, type LaunchPlan } from './bwrap-args';
 import { cgroupSupport, createSandboxCgroup, type SandboxCgroup } from './cgroups';
 import { detectBubblewrap, type BubblewrapStatus } from './detect';
 import { SandboxError } from './errors';
@@ -281,9 +281,8 @@ export class BubblewrapBackend implements SandboxBackend {
   }
 
   /**
-   * The lab's interactive bash: its rc file sets RLIMIT_NPROC (shell-start.ts) and then runs `shell.rc`,
-   * and it is the sandbox's pid 1 where bwrap allows it: two program starts fewer than `spawnPty` with
-   * prlimit and bwrap's reaper.
+   * The lab's interactive bash: its rc file sets RLIMIT_NPROC (shell-start.ts), then runs `shell.rc`. One
+   * program start fewer than `spawnPty`, which needs prlimit between bwrap and the command.
    */
   async spawnShell(spec: SandboxSpec, shell: ShellStart, size: { cols: number; rows: number }): Promise<PtyProcess> {
     return this.startPty(await this.prepare(spec, 'pty', { shellRc: shell.rc }), size);
@@ -339,7 +338,6 @@ class SandboxPty implements PtyProcess {
       workspaceAllowance,
       cgroup,
       nprocEnforced: process.getuid?.() !== 0,
-      shellIsInit: shellIsInit(plan),
       onFire: (e) => this.fire(e),
     });
     this.wall =

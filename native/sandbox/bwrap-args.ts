@@ -30,8 +30,6 @@ export interface BwrapFeatures {
   disableUserns: boolean;
   /** bwrap >= 0.5: --size / --perms for tmpfs. */
   tmpfsSize: boolean;
-  /** --as-pid-1: the command is the sandbox's pid 1 (no reaper process). Optional: older probes lack it. */
-  asPid1?: boolean;
 }
 
 export interface LaunchPlan {
@@ -51,11 +49,7 @@ export interface LaunchPlan {
   features: BwrapFeatures;
   files: RuntimeFiles;
   argv: string[];
-  /**
-   * argv is the lab's interactive bash (bubblewrap.ts spawnShell) whose rc file starts with `shellRcText`'s
-   * limit lines: no prlimit, and the shell itself is the sandbox's pid 1 where bwrap allows it (bash reaps
-   * the orphans a reaper would).
-   */
+  /** argv is the lab's interactive bash (bubblewrap.ts spawnShell), whose rc file sets RLIMIT_NPROC: no prlimit. */
   shell?: boolean;
 }
 
@@ -109,11 +103,6 @@ export function launcherLimits(plan: Pick<LaunchPlan, 'limits' | 'cgroupMemory'>
   return pairs.flatMap(([flag, value]) => [String(flag), String(value)]);
 }
 
-/** Whether the lab's shell runs as the sandbox's pid 1 (the monitor then spares only pid 1). */
-export function shellIsInit(plan: Pick<LaunchPlan, 'shell' | 'features'>): boolean {
-  return plan.shell === true && plan.features.asPid1 === true;
-}
-
 /** What runs inside the namespace: argv behind `prlimit --nproc`, or the lab's shell as it is (its rc sets the cap). */
 export function innerCommand(plan: Pick<LaunchPlan, 'limits' | 'prlimitPath' | 'argv' | 'shell'>): string[] {
   if (plan.shell) return plan.argv;
@@ -142,7 +131,6 @@ function readRootEntry(name: string): { kind: 'link'; target: string } | { kind:
 export function bwrapArgs(plan: LaunchPlan): string[] {
   const l = plan.limits;
   const a: string[] = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
-  if (shellIsInit(plan)) a.push('--as-pid-1');
   if (!plan.net) a.push('--unshare-net');
   a.push('--uid', '0', '--gid', '0', '--hostname', SANDBOX_HOSTNAME, '--die-with-parent', '--cap-drop', 'ALL');
   if (plan.mode === 'run') a.push('--new-session');

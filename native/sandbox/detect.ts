@@ -41,11 +41,7 @@ async function probe(): Promise<BubblewrapStatus> {
   const [v, help] = await Promise.all([execQuiet(path, ['--version']), execQuiet(path, ['--help'])]);
   const version = v.ok ? v.stdout.trim().replace(/^bubblewrap\s+/, '') : null;
   const helpText = help.stdout + help.stderr;
-  const features: BwrapFeatures = {
-    disableUserns: helpText.includes('--disable-userns'),
-    tmpfsSize: helpText.includes('--size') && helpText.includes('--perms'),
-    asPid1: helpText.includes('--as-pid-1'),
-  };
+  const features: BwrapFeatures = { disableUserns: helpText.includes('--disable-userns'), tmpfsSize: helpText.includes('--size') && helpText.includes('--perms') };
   // The smallest real sandbox: new user + pid namespaces, read-only root, run `true`.
   const trial = await execQuiet(path, ['--unshare-user', '--unshare-pid', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'], { timeoutMs: 10_000 });
   if (!trial.ok) {

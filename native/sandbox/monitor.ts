@@ -56,8 +56,6 @@ export interface MonitorTarget {
   cgroup: SandboxCgroup | null;
   /** RLIMIT_NPROC is not enforced for the host's root user: then the monitor is the only process cap. */
   nprocEnforced: boolean;
-  /** The shell is the sandbox's pid 1 (bwrap --as-pid-1): no reaper process between bwrap and the shell. */
-  shellIsInit?: boolean;
   onFire(event: LimitFired): void;
 }
 
@@ -166,8 +164,8 @@ function sandboxTree(w: Watched, table: Map<number, ProcInfo>, index: Map<number
   const oldest = (pids: number[] | undefined) =>
     pids?.reduce<number | undefined>((best, p) => (best === undefined || (table.get(p)?.startTicks ?? 0) < (table.get(best)?.startTicks ?? 0) ? p : best), undefined);
   const init = oldest(index.get(w.target.rootPid));
-  // The shell is init itself, or init's oldest child (orphans reparented to init come later).
-  const shell = init !== undefined && !w.target.shellIsInit ? oldest(index.get(init)) : undefined;
+  // The shell is init's oldest child; orphans reparented to init come later.
+  const shell = init !== undefined ? oldest(index.get(init)) : undefined;
   const spared = new Set<number>([init, shell].filter((p): p is number => p !== undefined));
   return { all: tree, spared };
 }
@@ -176,7 +174,7 @@ function check(w: Watched): void {
   const t = w.target;
   const initPid = w.initPid as number;
   const cgroupTasks = t.cgroup?.tasks();
-  // Inner pid 1 is bwrap's init (or the shell itself) and pid 2 the command (the shell): a pty stop spares them.
+  // Inner pids 1 and 2 are bwrap's init and the command (the shell): a pty stop spares them.
   const inner = cgroupTasks === undefined || cgroupTasks === null || !t.cgroup || tickCount % FD_SAMPLE_TICKS === 0 ? innerProcesses(initPid) : null;
   // With a cgroup, pids.current counts the outer bwrap too.
   const tasks = cgroupTasks != null ? cgroupTasks - 1 : (inner ?? []).reduce((n, p) => n + p.threads, 0);
