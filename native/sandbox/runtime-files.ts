@@ -6,10 +6,10 @@
  *     alternatives, ...) are bound on top. One bind for /etc instead of thirty keeps sandboxes quick to start.
  *   - the seccomp program.
  */
-import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { seccompProgram } from './seccomp';
+import { makeOwnedTempDirSync } from '../util/temp-dirs';
 
 export const SANDBOX_HOSTNAME = 'sandbox';
 
@@ -44,7 +44,7 @@ let files: RuntimeFiles | null = null;
 
 export function runtimeFiles(): RuntimeFiles {
   if (files) return files;
-  const dir = mkdtempSync(join(tmpdir(), 't1lab-sandbox-'));
+  const dir = makeOwnedTempDirSync('sandbox');
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const etcDir = join(dir, 'etc');
   mkdirSync(etcDir, { mode: 0o755 });
