@@ -14,6 +14,7 @@ import { registerVerify } from './commands/verify';
 import { ExitStatus, UsageError, WorkFailed } from './errors';
 import { registerModel } from './commands/model';
 import { processIo, type Io } from './output';
+import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
 
 export function buildProgram(io: Io): Command {
   const program = new Command('t1lab')
@@ -34,6 +35,8 @@ export function buildProgram(io: Io): Command {
 }
 
 export async function runCli(argv: string[], io: Io = processIo): Promise<number> {
+  // What killed runs left in the temp dir (episode workspaces, verifier snapshots) goes now.
+  sweepOrphanedTempDirs();
   const program = buildProgram(io);
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -14,6 +14,7 @@ import { modelsHandlers } from './models/handlers';
 import { tasksHandlers } from './tasks/handlers';
 import { terminalHandlers } from './terminal/handlers';
 import { WorkerRegistry } from './workers';
+import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
 
 export interface LabHostOptions {
   dataDir: string;
@@ -50,6 +51,7 @@ export function defaultAuthorize(peer: Peer): boolean {
 }
 
 export function createLabHost(options: LabHostOptions): LabHost {
+  sweepOrphanedTempDirs(); // what killed runs left behind
   const workers = new WorkerRegistry(options.launcher);
   const log = options.log ?? ((m: string) => process.stderr.write(`[host] ${m}\n`));
   const disconnectHooks = new Map<string, (() => void)[]>();

@@ -4,10 +4,10 @@
  * PROMPT_COMMAND and PS0 are read-only (a task's script cannot switch the protocol off by accident), and a
  * PS1 replaced by e.g. a virtualenv gets its prompt-end marker back before each prompt.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MARKER_OSC } from './markers';
+import { makeOwnedTempDirSync } from '../util/temp-dirs';
 
 /** Under /run (a tmpfs of the sandbox) because the sandbox's /etc is a read-only bind. */
 export const SANDBOX_RC_PATH = '/run/t1lab/bashrc';
@@ -34,7 +34,7 @@ let rcHostPath: string | null = null;
 /** The rc file on the host (written once per process), to be mounted read-only at SANDBOX_RC_PATH. */
 export function hostRcFile(): string {
   if (rcHostPath) return rcHostPath;
-  const dir = mkdtempSync(join(tmpdir(), 't1lab-pty-'));
+  const dir = makeOwnedTempDirSync('pty');
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   rcHostPath = join(dir, 'bashrc');
   writeFileSync(rcHostPath, BASH_RC, { mode: 0o644 });

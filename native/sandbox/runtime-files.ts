@@ -10,9 +10,9 @@
  *   - rc files of the lab's interactive shells (under /etc/t1lab, so no mount of their own is needed).
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeOwnedTempDirSync } from '../util/temp-dirs';
 import { seccompProgram } from './seccomp';
 import { shellRcText } from './shell-start';
 
@@ -52,7 +52,7 @@ let files: RuntimeFiles | null = null;
 
 export function runtimeFiles(): RuntimeFiles {
   if (files) return files;
-  const dir = mkdtempSync(join(tmpdir(), 't1lab-sandbox-'));
+  const dir = makeOwnedTempDirSync('sandbox');
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const etcDir = join(dir, 'etc');
   mkdirSync(etcDir, { mode: 0o755 });

@@ -18,15 +18,20 @@ export interface OnnxParts {
   stopTokenIds: readonly number[];
 }
 
-/** Completion tokens per turn when not set: enough for reasoning and a tool call. */
+/** Completion tokens per turn when not set: enough for reasoning and a tool call... */
 const DEFAULT_MAX_TOKENS = 1024;
+/**
+ * ...but at most this share of the context window: what is reserved for the reply is taken from the
+ * conversation's budget, and a small model (nano: 2048 positions) must keep room for the task's prompt.
+ */
+const DEFAULT_REPLY_SHARE = 1 / 8;
 
 export async function createOnnxPolicy(parts: OnnxParts, options: PolicyOptions = {}): Promise<Policy> {
   const protocol = options.protocol ?? 'hermes';
   if (protocol === 'tools') throw new LabError('INVALID_PARAMS', 'onnx: policies write their tool calls as text: use --protocol hermes or terminus');
   const info = await parts.engine.info();
   const contextWindow = Math.min(options.contextWindow ?? info.maxPositions, info.maxPositions);
-  const maxCompletionTokens = Math.min(options.maxTokens ?? DEFAULT_MAX_TOKENS, Math.floor(contextWindow / 2));
+  const maxCompletionTokens = Math.min(options.maxTokens ?? Math.min(DEFAULT_MAX_TOKENS, Math.floor(contextWindow * DEFAULT_REPLY_SHARE)), Math.floor(contextWindow / 2));
   const stops = new Set(parts.stopTokenIds);
   return {
     id: `onnx:${parts.checkpoint}`,

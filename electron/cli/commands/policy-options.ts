@@ -31,7 +31,7 @@ export function addSharedOptions(command: Command): Command {
     .addOption(new Option('--protocol <p>', 'action protocol (default: tools for openai:, hermes otherwise)').choices(['hermes', 'terminus', 'tools']))
     .option('--temperature <t>', 'sampling temperature, passed through')
     .option('--seed <n>', 'seed: the run seed, from which each episode derives its own')
-    .option('--max-tokens <n>', 'completion tokens per turn')
+    .option('--max-tokens <n>', 'completion tokens per turn (onnx: default min(1024, context window / 8); openai: 2048)')
     .option('--context-window <n>', "the model's context window in tokens (enables the context strategy for servers)")
     .option('--api-key-env <var>', 'environment variable holding the API key (default OPENAI_API_KEY)')
     .option('--price-input <usd>', 'USD per million prompt tokens, for cost accounting')

@@ -3,8 +3,7 @@
  * recorded sandboxed shell, the agent loop, then every agent process killed, the verifier in its own
  * sandbox, the reward, and the episode folder written (trajectory, ATIF export, recording, verifier output).
  */
-import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createShellSession } from '../../../native/pty';
 import type { ShellSession } from '../../../native/pty/types';
@@ -19,6 +18,7 @@ import { appVersion } from '../app-paths';
 import { defaultSandbox, filesUnder, phaseSpec, prepareWorkspace, removeTree, runVerifier, solutionCommands, solutionScript, TASK_PATHS, type Task } from '../tasks';
 import { EPISODE_FILES } from './episode-files';
 import { writeFileAtomic } from './store';
+import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
 
 /** Where the oracle finds the task's solution/ folder (the task layer's oracle uses the same path). */
 const ORACLE_SOLUTION_DIR = '/solution';
@@ -69,7 +69,7 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
   const startedAt = new Date().toISOString();
   const sandbox = spec.sandbox ?? defaultSandbox();
   const agentTimeoutSec = harness.agentTimeoutSec ?? task.agent.timeoutSec;
-  const root = await mkdtemp(join(spec.tmpDir ?? tmpdir(), 't1lab-episode-'));
+  const root = await makeOwnedTempDir('episode', spec.tmpDir);
   const workspace = join(root, 'workspace');
   let loop: AgentLoopResult | null = null;
   let error: EpisodeError | null;

@@ -2,12 +2,11 @@
  * `t1lab sandbox run` and `sandbox shell` as lab services: a sandbox on a given workspace or on a fresh
  * temporary one (removed afterwards), with the lab's error codes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { createShellSession, type SandboxShellSession } from '../../../native/pty/index';
 import { createSandboxBackend, defaultLimits, type RunResult, type SandboxLimits } from '../../../native/sandbox/index';
 import { sandboxErrorToLab } from './errors';
+import { makeOwnedTempDirSync } from '../../../native/util/temp-dirs';
 
 export { describeLimit } from '../../../native/sandbox/index';
 
@@ -24,7 +23,7 @@ export interface SandboxRunRequest {
 
 /** Run one command in a sandbox; without a workspace, in a fresh empty one that is removed afterwards. */
 export async function runInSandbox(request: SandboxRunRequest): Promise<RunResult> {
-  const temp = request.workspace ? null : mkdtempSync(join(tmpdir(), 't1lab-run-'));
+  const temp = request.workspace ? null : makeOwnedTempDirSync('run');
   try {
     const limits = defaultLimits(request.limits);
     return await createSandboxBackend().run(
@@ -49,7 +48,7 @@ export interface InteractiveShell {
 
 /** An interactive sandboxed shell for a person (no wall-clock deadline unless asked for). */
 export async function openInteractiveShell(options: { workspace?: string; net: boolean; limits: Partial<SandboxLimits>; cols: number; rows: number; recordPath?: string }): Promise<InteractiveShell> {
-  const temp = options.workspace ? null : mkdtempSync(join(tmpdir(), 't1lab-shell-'));
+  const temp = options.workspace ? null : makeOwnedTempDirSync('shell');
   const workspace = options.workspace ?? (temp as string);
   const removeTemp = () => temp && rmSync(temp, { recursive: true, force: true });
   try {

@@ -3,8 +3,7 @@
  * the oracle then the verifier (every assertion must pass); a no-op agent then the verifier (any assertion
  * that passes is trivially true); the oracle a second time (any assertion that changes is flaky).
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
 import type { AssertionResult, AuditResult, AuditVerdict } from '../../ipc/common/schemas/tasks';
@@ -16,6 +15,7 @@ import { removeTree } from './snapshot';
 import type { InvalidTask } from './source';
 import { runVerifier } from './verifier';
 import { prepareWorkspace, runOracle, type PhaseOptions } from './workspace';
+import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
 
 export interface AuditOptions extends PhaseOptions {
   /** Called as each step of a task starts ('oracle', 'verify oracle', 'no-op', ...). */
@@ -54,7 +54,7 @@ export function invalidAudit(bad: InvalidTask): AuditOutcome {
 
 export async function auditTask(task: Task, options: AuditOptions = {}): Promise<AuditOutcome> {
   const started = performance.now();
-  const root = await mkdtemp(join(options.tmpDir ?? tmpdir(), 't1lab-audit-'));
+  const root = await makeOwnedTempDir('audit', options.tmpDir);
   let n = 0;
   const finish = (verdict: AuditVerdict, reason: string, runs: { oracle?: VerifierResult | null; noop?: VerifierResult | null; again?: VerifierResult | null; flaky?: boolean }): AuditOutcome => ({
     result: { id: task.id, oracle: count(runs.oracle ?? null), noop: count(runs.noop ?? null), flaky: runs.flaky ?? false, verdict, reason },

@@ -6,8 +6,7 @@
  * code as the host sees it); reward.json / reward.txt is kept as the task's own verdict. Nothing the
  * agent left in its workspace is read by the lab; reports are read without following symlinks.
  */
-import { mkdir, mkdtemp, readdir, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
 import type { AssertionResult } from '../../ipc/common/schemas/tasks';
@@ -22,6 +21,7 @@ import { assertRunnable, defaultSandbox, phaseSpec, VERIFIER_LOGS_DIR, VERIFIER_
 import { removeTree, snapshotWorkspace } from './snapshot';
 import { DEFAULT_STEP_OUTPUT_CHARS, type PhaseOptions } from './workspace';
 import { writeFiles } from './write-folder';
+import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
 
 /** The system python (Debian's python3-pytest), never one the workspace could put first on PATH. */
 export const SYSTEM_PYTHON = '/usr/bin/python3';
@@ -64,7 +64,7 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
   const sandbox = options.sandbox ?? defaultSandbox();
   const started = performance.now();
   const deadline = started + task.verifier.timeoutSec * 1000;
-  const root = await mkdtemp(join(options.tmpDir ?? tmpdir(), 't1lab-verify-'));
+  const root = await makeOwnedTempDir('verify', options.tmpDir);
   const steps: StepResult[] = [];
   const notes: string[] = [];
   const errors: string[] = [];

@@ -3,9 +3,8 @@
  * run inside the sandbox (cwd = workdir, environment/ readable at /environment). Also the oracle: the
  * reference solution run in its own sandbox on a prepared workspace.
  */
-import { mkdir, mkdtemp, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { mkdir, readdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
 import type { SandboxBackend } from '../../../native/sandbox/types';
 import { filesUnder, TASK_PATHS, type Task } from './model';
@@ -14,6 +13,7 @@ import { assertRunnable, defaultSandbox, DEFAULT_SETUP_TIMEOUT_SEC, ORACLE_SOLUT
 import { removeTree } from './snapshot';
 import { solutionScript } from './solution';
 import { writeFiles } from './write-folder';
+import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
 
 export interface PhaseOptions {
   sandbox?: SandboxBackend;
@@ -39,7 +39,7 @@ export async function prepareWorkspace(task: Task, dir: string, options: PhaseOp
   await writeFiles(workspace, filesUnder(task, TASK_PATHS.filesDir));
   if (!task.environment.setup) return { setup: null };
 
-  const envDir = await mkdtemp(join(options.tmpDir ?? tmpdir(), 't1lab-setup-'));
+  const envDir = await makeOwnedTempDir('setup', options.tmpDir);
   try {
     await writeFiles(envDir, filesUnder(task, TASK_PATHS.environmentDir).filter((f) => !f.path.startsWith('files/')), { readOnly: true });
     const argv = [...BASH, `${SETUP_ENVIRONMENT_DIR}/setup.sh`];
@@ -67,7 +67,7 @@ export async function runOracle(task: Task, workspaceDir: string, options: Phase
   await assertRunnable(task);
   const script = solutionScript(task);
   if (script === null) throw new LabError('NOT_FOUND', `task '${task.id}' has no oracle solution`);
-  const solutionDir = await mkdtemp(join(options.tmpDir ?? tmpdir(), 't1lab-solution-'));
+  const solutionDir = await makeOwnedTempDir('solution', options.tmpDir);
   try {
     const files = task.solution?.kind === 'script' && task.solution.path === TASK_PATHS.solve ? filesUnder(task, 'solution') : [];
     if (!files.some((f) => f.path === 'solve.sh')) files.push({ path: 'solve.sh', data: new TextEncoder().encode(script), executable: true });

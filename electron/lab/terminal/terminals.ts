@@ -3,8 +3,7 @@
  * opened it (only it sees the bytes or may type), closed when that connection goes away. Output is relayed
  * as it comes from the worker; the UI's acks travel back so the worker can pause a flooding shell.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
 import type { LimitNameData, SandboxLimitsData, TerminalDefaults, TerminalInfo } from '../../ipc/common/schemas/terminal';
@@ -12,6 +11,7 @@ import { ptyHostContract } from '../../workers/contracts/pty-host';
 import { DEFAULT_WORKDIR, defaultLimits } from '../../../native/sandbox/index';
 import type { HostContext } from '../host-context';
 import { sandboxErrorToLab } from '../sandbox/errors';
+import { makeOwnedTempDirSync } from '../../../native/util/temp-dirs';
 
 /** An interactive shell has no wall-clock deadline unless the user sets one. */
 export function terminalDefaultLimits(overrides: Partial<SandboxLimitsData> = {}): SandboxLimitsData {
@@ -92,7 +92,7 @@ export class TerminalService {
     connectionId: string,
   ): Promise<TerminalInfo> {
     const limits = terminalDefaultLimits(input.limits);
-    const tempDir = input.workspace ? null : mkdtempSync(join(tmpdir(), 't1lab-terminal-'));
+    const tempDir = input.workspace ? null : makeOwnedTempDirSync('terminal');
     if (tempDir) tempDirs.add(tempDir);
     const workspace = input.workspace ?? (tempDir as string);
     let recordingPath: string | null = null;

@@ -5,10 +5,10 @@
  * reported apart, and `recoverPartialSaves` cleans up after saves whose process is gone.
  */
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { CheckpointError } from './errors';
 import { MANIFEST_FILE } from './manifest';
-import { inspectCheckpoint, summarizeExternal, type CheckpointSummary } from './summary';
+import { inspectCheckpoint, summarizeExternal, unreadSummary, type CheckpointSummary } from './summary';
 
 const PARTIAL = /^\.(.+)\.(partial|replaced)-(\d+)-[0-9a-f]+$/;
 
@@ -110,26 +110,7 @@ function summarize(dir: string, verify: boolean): CheckpointSummary {
     return inspectCheckpoint(dir, { verify, tokenizer: false, tensors: false });
   } catch (error) {
     if (!(error instanceof CheckpointError)) throw error;
-    return {
-      path: dir,
-      name: basename(dir),
-      format: 't1',
-      status: 'invalid',
-      error: { code: error.code, message: error.message },
-      id: null,
-      kind: null,
-      createdAt: null,
-      labVersion: null,
-      parent: null,
-      parameters: null,
-      weightsDtype: null,
-      totalBytes: 0,
-      files: [],
-      config: null,
-      metadata: {},
-      tokenizer: null,
-      tensors: null,
-    };
+    return unreadSummary(dir, 't1', { code: error.code, message: error.message });
   }
 }
 

@@ -116,12 +116,24 @@ export function summarizeExternal(dir: string, options: { verify?: boolean } = {
       const path = join(root, name);
       return options.verify ? { name, ...hashFile(path), verified: null } : { name, bytes: statSync(path).size, sha256: null, verified: null };
     });
+  const tokenizerMissing = !existsSync(join(root, TOKENIZER_FILE));
   return {
-    path: root,
-    name: basename(root),
-    format: 'external-onnx',
-    status: existsSync(join(root, TOKENIZER_FILE)) ? 'ok' : 'invalid',
-    error: existsSync(join(root, TOKENIZER_FILE)) ? null : { code: 'MISSING_FILE', message: `${join(root, TOKENIZER_FILE)}: missing (a checkpoint needs its tokenizer)` },
+    ...unreadSummary(root, 'external-onnx'),
+    status: tokenizerMissing ? 'invalid' : 'ok',
+    error: tokenizerMissing ? { code: 'MISSING_FILE', message: `${join(root, TOKENIZER_FILE)}: missing (a checkpoint needs its tokenizer)` } : null,
+    totalBytes: files.reduce((n, f) => n + f.bytes, 0),
+    files,
+  };
+}
+
+/** A summary of a folder whose manifest was not (or could not be) read: every manifest field null. */
+export function unreadSummary(dir: string, format: CheckpointSummary['format'], error: CheckpointSummary['error'] = null): CheckpointSummary {
+  return {
+    path: dir,
+    name: basename(dir),
+    format,
+    status: error ? 'invalid' : 'ok',
+    error,
     id: null,
     kind: null,
     createdAt: null,
@@ -129,8 +141,8 @@ export function summarizeExternal(dir: string, options: { verify?: boolean } = {
     parent: null,
     parameters: null,
     weightsDtype: null,
-    totalBytes: files.reduce((n, f) => n + f.bytes, 0),
-    files,
+    totalBytes: 0,
+    files: [],
     config: null,
     metadata: {},
     tokenizer: null,

@@ -3,7 +3,8 @@
  * a local OpenAI-compatible server playing the model, and an evaluation killed midway then resumed.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,7 @@ import { parseJsonOutput, REPO_ROOT, runT1lab } from '../../helpers/cli';
 import { startOpenAiFixture, type FixtureReply, type FixtureRequest, type OpenAiFixture } from '../../helpers/openai-fixture';
 import { QUICK_SUITE, writeSuite } from '../../helpers/tasks';
 import { makeTempDir } from '../../helpers/tmp';
+import { tempDirOwner } from '../../../native/util/temp-dirs';
 
 const SUMMARY_KEYS = ['suite', 'policy', 'tasks', 'episodes', 'resolvedRate', 'ci95', 'meanReward', 'passAtK', 'byCategory', 'byDifficulty', 'errors', 'durationMs', 'runDir'];
 
@@ -126,9 +128,12 @@ describe('t1lab run / eval', () => {
     });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     const lines = () => (existsSync(join(out, 'episodes.jsonl')) ? readFileSync(join(out, 'episodes.jsonl'), 'utf8').split('\n').filter(Boolean) : []);
-    for (let i = 0; i < 600 && lines().length < 3; i++) await sleep(100);
+    // Kill it mid-episode: 3 episodes recorded and the next one's workspace copy in the temp dir.
+    const leftovers = () => readdirSync(tmpdir()).filter((name) => tempDirOwner(name) === child.pid);
+    for (let i = 0; i < 600 && (lines().length < 3 || leftovers().length === 0); i++) await sleep(50);
     child.kill('SIGKILL');
     await exited;
+    expect(leftovers().length).toBeGreaterThan(0);
     const before = lines();
     expect(before.length).toBeGreaterThanOrEqual(3);
     expect(before.length).toBeLessThan(9);
@@ -139,6 +144,7 @@ describe('t1lab run / eval', () => {
     expect(s).toMatchObject({ tasks: 3, episodes: 9, resolvedRate: 0 });
     const after = lines();
     expect(after).toHaveLength(9);
+    expect(leftovers()).toEqual([]); // the resumed run swept what the killed one left behind
     expect(after.slice(0, before.length)).toEqual(before);
     const keys = after.map((l) => (JSON.parse(l) as { key: string }).key);
     expect(new Set(keys).size).toBe(9);

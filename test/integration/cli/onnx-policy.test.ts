@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEpisodeSummary } from '../../../electron/ipc/common/schemas/runs';
 import type { Trajectory } from '../../../electron/ipc/common/schemas/trajectory';
-import { parseJsonOutput, runT1lab } from '../../helpers/cli';
+import { parseJsonOutput, REPO_ROOT, runT1lab } from '../../helpers/cli';
 import { writeSuite } from '../../helpers/tasks';
 import { makeTempDir } from '../../helpers/tmp';
 
@@ -49,5 +49,15 @@ describe('onnx:CHECKPOINT policy', () => {
       const routed = sample.routing!;
       sample.mask.forEach((m, i) => expect(m === 1 ? routed[i] !== null : routed[i] === null).toBe(true));
     }
+  }, 120_000);
+
+  it('gets at least one turn on a real example task with the default reply budget (nano: 2048 positions)', async () => {
+    const examples = join(REPO_ROOT, 'tasks', 'examples');
+    const r = await runT1lab(['run', 'count-log-levels', '--suite', examples, '--policy', `onnx:${checkpoint}`, '--max-turns', '1', '--seed', '3', '--json'], { env, timeoutMs: 120_000 });
+    const s = parseJsonOutput<RunEpisodeSummary>(r);
+    // The task's prompt is ~1.7k tokens: the reply reserve must leave it room, or the episode ends before turn 1.
+    expect(s.tokens.prompt).toBeGreaterThan(1000);
+    expect(s).toMatchObject({ task: 'count-log-levels', resolved: false, turns: 1 });
+    expect(s.tokens.completion).toBeGreaterThan(0);
   }, 120_000);
 });
