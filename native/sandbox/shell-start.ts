@@ -11,7 +11,9 @@ export const SHELL_NPROC_ENV = 'T1LAB_NPROC';
  * The rc file of the lab's interactive shell: RLIMIT_NPROC first (soft and hard: the shell cannot raise it
  * again), before anything that could start a process; if it cannot be set, the shell ends (status 125)
  * instead of running without it. Then the caller's rc. `builtin` so that nothing defined earlier can
- * stand in for ulimit (the task's environment cannot define functions: variable names are checked).
+ * stand in for ulimit (the task's environment cannot define functions: variable names are checked). Only
+ * /etc/bash.bashrc runs before it (bash reads it first): the host's copy, read-only in the sandbox; no input
+ * is read, and nothing of the task or the agent runs, until the rc file has ended.
  */
 export function shellRcText(rc: string): string {
   const v = SHELL_NPROC_ENV;
