@@ -25,7 +25,7 @@ const bench: Bench = {
         name: f.name,
         value: f.value,
         unit: f.unit,
-        baseline: { name: 'fp32 GEMM roofline', value: roofline.value },
+        baseline: { name: 'fp32 GEMM roofline', value: roofline.value, unit: roofline.unit },
         ratio: f.rooflineFraction,
         goal: f.goal,
         met: f.met,

@@ -8,7 +8,8 @@ export interface Figure {
   value: number;
   unit: string;
   /** The baseline this figure is compared with, measured in the same run. */
-  baseline?: { name: string; value: number };
+  /** `unit` when the baseline is in other units than the figure (e.g. a throughput against GFLOP/s). */
+  baseline?: { name: string; value: number; unit?: string };
   /** `value / baseline.value` (or the inverse where lower is better), with the goal if one is set. */
   ratio?: number;
   goal?: string;

@@ -29,7 +29,7 @@ for (const file of files) {
       {
         figure(f) {
           figures.push(f);
-          const ratio = f.ratio !== undefined ? `  ratio ${f.ratio.toFixed(2)}x${f.baseline ? ` vs ${f.baseline.name} (${fmt(f.baseline.value)} ${f.unit})` : ''}` : '';
+          const ratio = f.ratio !== undefined ? `  ratio ${f.ratio.toFixed(2)}x${f.baseline ? ` vs ${f.baseline.name} (${fmt(f.baseline.value)} ${f.baseline.unit ?? f.unit})` : ''}` : '';
           const goal = f.goal ? `  goal ${f.goal}: ${f.met ? 'met' : 'NOT met'}` : '';
           process.stdout.write(`  ${f.name.padEnd(48)} ${fmt(f.value).padStart(10)} ${f.unit}${ratio}${goal}\n`);
         },
