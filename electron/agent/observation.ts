@@ -54,3 +54,19 @@ export function trimScreen(lines: readonly string[]): string[] {
   while (out.length && out[out.length - 1] === '') out.pop();
   return out;
 }
+
+/**
+ * Chat-control strings a program could print to forge structure in the conversation: ChatML-style special
+ * tokens (`<|im_end|>`, `<|eot_id|>`, ...) and the tool-call, tool-response and reasoning tags. Tokenizers
+ * and servers recognise them inside message text, so terminal output holding one would end the turn or
+ * close the tool response early for the model (and put a real control token in the TITO ledger).
+ */
+const CONTROL_STRINGS = /<\|[A-Za-z0-9_.-]{1,48}\|>|<\/?(?:tool_call|tool_response|think)>/g;
+/** Inserted after the first character of a control string: it reads the same but is no longer the token. */
+const BREAK = '\u200b';
+
+/** What the shell printed, with every chat-control string broken so it tokenizes as plain text. */
+export function neutralizeControlTokens(text: string): string {
+  return text.replace(CONTROL_STRINGS, (match) => `${match[0]}${BREAK}${match.slice(1)}`);
+}
+

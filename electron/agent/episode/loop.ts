@@ -8,7 +8,7 @@
 import type { ShellSession } from '../../../native/pty/types';
 import type { ChatMessage, ContextEvent, EpisodeError, LedgerCounters, LedgerSample, StopReason, Turn } from '../../ipc/common/schemas/trajectory';
 import { estimatingMeter, exactMeter, fitContext, type ContextMeter, type ContextState, type ContextStrategy } from '../context';
-import { DEFAULT_OBSERVATION_CHARS } from '../observation';
+import { DEFAULT_OBSERVATION_CHARS, neutralizeControlTokens } from '../observation';
 import type { Policy, PolicyEpisode, PolicyReply } from '../policy/types';
 import { createProtocol } from '../protocol';
 import { TokenLedger } from '../tokens/ledger';
@@ -212,7 +212,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       }
     }
     const envMs = performance.now() - envStart;
-    const observation = submitted ? '[submitted]' : [parts.join('\n'), parsed.note].filter(Boolean).join('\n\n');
+    // Program output never carries chat-control tokens into the conversation (see neutralizeControlTokens).
+    const observation = submitted ? '[submitted]' : [neutralizeControlTokens(parts.join('\n')), parsed.note].filter(Boolean).join('\n\n');
     messages.push({ role: 'assistant', content: reply.text, ...(reply.toolCalls ? { toolCalls: reply.toolCalls } : {}) });
     if (!submitted) {
       const back = protocol.observationMessages(observation, { parsed, turn: assistant });
