@@ -13,6 +13,7 @@
  */
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { processAlive } from '../util/process-alive';
 
 export interface CgroupSupport {
   kind: 'cgroup-v2' | 'cgroup-v1' | 'none';
@@ -138,7 +139,7 @@ function cleanStale(base: string): void {
   }
   for (const name of names) {
     const owner = Number(name.split('-')[1]);
-    if (owner === process.pid || alive(owner)) continue;
+    if (processAlive(owner)) continue;
     try {
       rmdirSync(join(base, name));
     } catch {
@@ -147,14 +148,6 @@ function cleanStale(base: string): void {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function counterIn(file: string, key: string): number {
   try {

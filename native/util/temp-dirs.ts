@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from './process-alive';
 
 const OWNED = /^t1lab-[a-z0-9]+(?:-[a-z0-9]+)*?-(\d+)-[A-Za-z0-9]{6}$/;
 
@@ -29,15 +30,6 @@ export function tempDirOwner(name: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the pid exists but belongs to someone else; it is not ours to sweep either way.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Remove the lab's temporary folders whose owning process is gone. A reused pid keeps its folders (the
@@ -53,7 +45,7 @@ export function sweepOrphanedTempDirs(parent: string = tmpdir()): string[] {
   }
   for (const name of names) {
     const pid = tempDirOwner(name);
-    if (pid === null || pid === process.pid || alive(pid)) continue;
+    if (pid === null || processAlive(pid)) continue;
     const path = join(parent, name);
     try {
       rmSync(path, { recursive: true, force: true, maxRetries: 2 });

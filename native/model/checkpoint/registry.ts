@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { CheckpointError } from './errors';
 import { MANIFEST_FILE } from './manifest';
 import { inspectCheckpoint, summarizeExternal, unreadSummary, type CheckpointSummary } from './summary';
+import { processAlive } from '../../util/process-alive';
 
 const PARTIAL = /^\.(.+)\.(partial|replaced)-(\d+)-[0-9a-f]+$/;
 
@@ -114,12 +115,3 @@ function summarize(dir: string, verify: boolean): CheckpointSummary {
   }
 }
 
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
