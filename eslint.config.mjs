@@ -39,16 +39,25 @@ export default tseslint.config(
     paths: [electronOnly, ...nativeOnly, { name: 'ws', message: 'The renderer uses the browser WebSocket.' }],
     patterns: [
       { regex: '^node:', message: 'The renderer never touches Node.' },
-      { regex: '(^|/)electron/(?!ipc/common(/|$))', message: 'The renderer imports only electron/ipc/common (pure contract and client).' },
+      { regex: '(^|/)electron/(?!(ipc/common|domain)(/|$))', message: 'The renderer imports only electron/domain (the data model) and electron/ipc/common (pure contract and client).' },
       { regex: '(^|/)native(/|$)', message: 'The renderer never imports native/.' },
     ],
   }),
-  // electron/ipc/common runs anywhere (renderer included): no Node, no other layers.
+  // electron/domain is the data model (tasks, trajectories, runs, checkpoints as zod schemas): it runs anywhere
+  // and imports nothing of the app.
+  restrict(['electron/domain/**'], {
+    paths: [electronOnly, ...nativeOnly],
+    patterns: [
+      { regex: '^node:', message: 'electron/domain must run in a browser too.' },
+      up(['ipc', 'lab', 'agent', 'rl', 'main', 'web', 'cli', 'workers', 'native'], 'electron/domain is the bottom of the app layer.'),
+    ],
+  }),
+  // electron/ipc/common runs anywhere (renderer included): no Node, nothing above it but the domain model.
   restrict(['electron/ipc/common/**'], {
     paths: [electronOnly, ...nativeOnly],
     patterns: [
       { regex: '^node:', message: 'electron/ipc/common must run in a browser too.' },
-      up(['lab', 'agent', 'rl', 'main', 'web', 'cli', 'workers', 'native'], 'electron/ipc/common is the bottom of the app layer.'),
+      up(['lab', 'agent', 'rl', 'main', 'web', 'cli', 'workers', 'native'], 'electron/ipc/common is below every Node layer.'),
     ],
   }),
   restrict(['electron/lab/**'], { paths: [electronOnly, ...nativeOnly], patterns: [up(['main', 'web', 'cli', 'preload', 'renderer'], 'lab/ is below main, web and cli.')] }),

@@ -6,7 +6,7 @@
  * agent what was removed; `stop` ends the episode. Measuring is exact with a tokenizer and chat template,
  * else an estimate calibrated on the prompt sizes the server reports.
  */
-import type { ChatMessage, ContextEvent } from '../ipc/common/schemas/trajectory';
+import type { ChatMessage, ContextEvent } from '../domain/trajectory';
 import type { ChatTemplate } from './chat/template';
 import type { TokenCodec } from './tokens/codec';
 

@@ -1,6 +1,6 @@
 /** The host's set of supervised workers, reported to the UI as `system.worker` events. */
 import type { Contract } from '../ipc/common/define';
-import type { WorkerStatus } from '../ipc/common/schemas/system';
+import type { WorkerStatus } from '../domain/system';
 import type { WorkerLauncher } from '../workers/launcher';
 import { workerEntry, type WorkerName } from '../workers/entries';
 import { WorkerSupervisor, type RestartPolicy } from '../workers/supervisor';

@@ -6,7 +6,7 @@
 import { createClient, type CallOptions, type Client } from '../ipc/common/client';
 import type { Contract, EventName, EventPayload, MethodInput, MethodName, MethodOutput } from '../ipc/common/define';
 import { LabError } from '../ipc/common/errors';
-import type { WorkerState, WorkerStatus } from '../ipc/common/schemas/system';
+import type { WorkerState, WorkerStatus } from '../domain/system';
 import { createProcessClientTransport } from '../ipc/node/process';
 import { describeExit, type ExitInfo, type WorkerHandle, type WorkerLauncher, type WorkerSpec } from './launcher';
 import { withPing, type WithPing } from './serve';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createShellSession } from '../../native/pty';
 import { createPolicy } from '../../electron/agent/policy';
-import type { Trajectory } from '../../electron/ipc/common/schemas/trajectory';
+import type { Trajectory } from '../../electron/domain/trajectory';
 import { startEvaluation } from '../../electron/lab/runs/evaluate';
 import { runTaskEpisode } from '../../electron/lab/runs/run-episode';
 import { defaultSandbox, loadTaskSource, phaseSpec, type Task } from '../../electron/lab/tasks';

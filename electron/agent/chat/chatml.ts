@@ -3,7 +3,7 @@
  * Qwen's templates do: a user turn holding `<tool_response>...</tool_response>`; native tool calls become
  * `<tool_call>` blocks in the assistant text. Tools themselves are listed by the protocol's system prompt.
  */
-import type { ChatMessage } from '../../ipc/common/schemas/trajectory';
+import type { ChatMessage } from '../../domain/trajectory';
 import { toolCallText, type ChatTemplate, type RenderOptions } from './template';
 
 export const IM_START = '<|im_start|>';

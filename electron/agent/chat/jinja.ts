@@ -6,7 +6,7 @@
 import { Template } from '@huggingface/jinja';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChatMessage } from '../../ipc/common/schemas/trajectory';
+import type { ChatMessage } from '../../domain/trajectory';
 import { LabError } from '../../ipc/common/errors';
 import { chatml } from './chatml';
 import type { ChatTemplate, RenderOptions } from './template';

@@ -3,7 +3,7 @@
  * when it ships one (jinja.ts), else ChatML (chatml.ts). Token-level policies and the TITO ledger depend on
  * the rendering being exact, so both implementations are pure functions of the messages.
  */
-import type { ChatMessage } from '../../ipc/common/schemas/trajectory';
+import type { ChatMessage } from '../../domain/trajectory';
 import type { ToolSpec } from '../protocol/tools';
 
 export interface RenderOptions {

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NamedKey, ShellSession } from '../../../native/pty/types';
-import type { Action, Execution } from '../../ipc/common/schemas/trajectory';
+import type { Action, Execution } from '../../domain/trajectory';
 import { formatCommand, formatKeys } from '../observation';
 import { isNamedKey } from '../../../native/pty/keys';
 import { DEFAULT_COMMAND_TIMEOUT_SEC, DEFAULT_KEYS_DURATION_SEC } from '../protocol/tools';

@@ -6,7 +6,7 @@
  * kills the agent's processes and runs the verifier.
  */
 import type { ShellSession } from '../../../native/pty/types';
-import type { ChatMessage, ContextEvent, EpisodeError, LedgerCounters, LedgerSample, StopReason, Turn } from '../../ipc/common/schemas/trajectory';
+import type { ChatMessage, ContextEvent, EpisodeError, LedgerCounters, LedgerSample, StopReason, Turn } from '../../domain/trajectory';
 import { estimatingMeter, exactMeter, fitContext, type ContextMeter, type ContextState, type ContextStrategy } from '../context';
 import { DEFAULT_OBSERVATION_CHARS, neutralizeControlTokens } from '../observation';
 import type { Policy, PolicyEpisode, PolicyReply } from '../policy/types';

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { LabError } from '../../ipc/common/errors';
-import type { ChatMessage, FinishReason } from '../../ipc/common/schemas/trajectory';
+import type { ChatMessage, FinishReason } from '../../domain/trajectory';
 import { DEFAULT_RETRY, postJson } from './http-retry';
 import { PolicyError, type Policy, type PolicyEpisode, type PolicyOptions, type PolicyReply } from './types';
 

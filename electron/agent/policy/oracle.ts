@@ -4,7 +4,7 @@
  * SFT data in exactly the format the policy will be trained to produce.
  */
 import { LabError } from '../../ipc/common/errors';
-import type { ProtocolName } from '../../ipc/common/schemas/trajectory';
+import type { ProtocolName } from '../../domain/trajectory';
 import { PolicyError, ZERO_USAGE, type Policy, type PolicyEpisode } from './types';
 
 export function createOraclePolicy(options: { protocol?: ProtocolName } = {}): Policy {

@@ -10,7 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { LabError } from '../../ipc/common/errors';
-import { Action, ProtocolName } from '../../ipc/common/schemas/trajectory';
+import { Action, ProtocolName } from '../../domain/trajectory';
 import { loadChatTemplate } from '../chat/jinja';
 import { hfCodec } from '../tokens/codec';
 import { PolicyError, ZERO_USAGE, type Policy, type PolicyEpisode, type PolicyReply, type TokenLevel } from './types';

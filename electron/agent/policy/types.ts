@@ -4,8 +4,8 @@
  * Token-level policies also carry token ids, log-probs and MoE routing, and expose their tokenizer and
  * chat template so the harness can keep the TITO ledger.
  */
-import type { PolicySettings } from '../../ipc/common/schemas/runs';
-import type { ChatMessage, FinishReason, ProtocolName, SampledTokens, TokenUsage, ToolCall } from '../../ipc/common/schemas/trajectory';
+import type { PolicySettings } from '../../domain/runs';
+import type { ChatMessage, FinishReason, ProtocolName, SampledTokens, TokenUsage, ToolCall } from '../../domain/trajectory';
 import type { ChatTemplate } from '../chat/template';
 import type { ActionProtocol } from '../protocol/types';
 import type { ToolSpec } from '../protocol/tools';

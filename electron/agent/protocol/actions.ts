@@ -1,5 +1,5 @@
 /** Turning a tool call (a name and JSON arguments) into an `Action`, with errors the agent can act on. */
-import type { Action } from '../../ipc/common/schemas/trajectory';
+import type { Action } from '../../domain/trajectory';
 import { NAMED_KEYS } from '../../../native/pty/keys';
 import { AGENT_TOOLS, DEFAULT_KEYS_DURATION_SEC, MAX_KEYS_DURATION_SEC } from './tools';
 

@@ -4,7 +4,7 @@
  * (ChatML renders them as `<tool_response>`). A missing closing tag is accepted: servers that stop on
  * `</tool_call>` drop the stop string.
  */
-import type { Action, ChatMessage } from '../../ipc/common/schemas/trajectory';
+import type { Action, ChatMessage } from '../../domain/trajectory';
 import { actionToToolCall, toolCallToAction } from './actions';
 import { agentIntro, limitsLine } from './prompt';
 import { AGENT_TOOLS } from './tools';

@@ -1,5 +1,5 @@
 /** The action protocols by name. */
-import type { ProtocolName } from '../../ipc/common/schemas/trajectory';
+import type { ProtocolName } from '../../domain/trajectory';
 import { createHermesProtocol } from './hermes';
 import { createNativeToolsProtocol } from './native-tools';
 import { createTerminusProtocol } from './terminus';

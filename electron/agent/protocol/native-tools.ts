@@ -3,7 +3,7 @@
  * with `tool_calls`, and each call is answered by a `tool` message carrying its id (the API requires every
  * call to be answered, even ones that were refused).
  */
-import type { Action, ChatMessage } from '../../ipc/common/schemas/trajectory';
+import type { Action, ChatMessage } from '../../domain/trajectory';
 import { actionToToolCall, toolCallToAction } from './actions';
 import { agentIntro, limitsLine } from './prompt';
 import { AGENT_TOOLS } from './tools';

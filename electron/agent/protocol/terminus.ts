@@ -4,7 +4,7 @@
  * verbatim (a string that is exactly a key name, like "C-c", is that key); completion must be confirmed by a
  * second `task_complete: true`, as Terminus-2 asks.
  */
-import type { Action, ChatMessage } from '../../ipc/common/schemas/trajectory';
+import type { Action, ChatMessage } from '../../domain/trajectory';
 import { agentIntro, limitsLine } from './prompt';
 import { NAMED_KEYS } from '../../../native/pty/keys';
 import { DEFAULT_KEYS_DURATION_SEC, MAX_KEYS_DURATION_SEC } from './tools';

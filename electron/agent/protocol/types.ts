@@ -3,7 +3,7 @@
  * observations go back into the conversation. One per policy (chosen per policy), a fresh instance per episode
  * (Terminus-2 keeps a little state: the pending completion it asks to confirm).
  */
-import type { Action, ChatMessage, ProtocolName, ToolCall } from '../../ipc/common/schemas/trajectory';
+import type { Action, ChatMessage, ProtocolName, ToolCall } from '../../domain/trajectory';
 import type { ToolSpec } from './tools';
 
 export interface PromptContext {

@@ -12,7 +12,7 @@
  * Invariant after every check: the ids the policy continues from equal the fresh tokenization, and every
  * loss-masked-in id is one the policy sampled. `lossDrift` counts violations (must stay 0).
  */
-import type { LedgerCheck, LedgerCounters, LedgerSample, SampledTokens, SegmentKind } from '../../ipc/common/schemas/trajectory';
+import type { LedgerCheck, LedgerCounters, LedgerSample, SampledTokens, SegmentKind } from '../../domain/trajectory';
 import type { TokenCodec } from './codec';
 
 interface Segment {

@@ -4,7 +4,7 @@
  * step per turn with its tool calls, observation and metrics (token ids and log-probs when sampled locally).
  * What ATIF has no field for (the ledger, routing, verifier detail) goes in `extra`.
  */
-import { TRAJECTORY_SCHEMA, type Trajectory, type Turn } from '../../ipc/common/schemas/trajectory';
+import { TRAJECTORY_SCHEMA, type Trajectory, type Turn } from '../../domain/trajectory';
 import { actionToToolCall } from '../protocol/actions';
 
 export const ATIF_VERSION = 'ATIF-v1.4';

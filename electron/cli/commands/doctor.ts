@@ -1,6 +1,6 @@
 /** `t1lab doctor [--json]`: what this machine has. Exits 0 when optional parts are missing, and says how to get them. */
 import type { Command } from 'commander';
-import type { DoctorReport } from '../../ipc/common/schemas/system';
+import type { DoctorReport } from '../../domain/system';
 import { labDataDir } from '../../lab/paths';
 import { runDoctor } from '../../lab/system/doctor';
 import { probeOnnxruntimeInWorker } from '../../lab/system/probe-onnxruntime';

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { POLICY_SPECS } from '../../agent/policy';
-import type { EvalSummary, RunProgress } from '../../ipc/common/schemas/runs';
+import type { EvalSummary, RunProgress } from '../../domain/runs';
 import { startEvaluation, resumeEvaluation, type EvalEnv, type EvalHooks, type Evaluation } from '../../lab/runs/evaluate';
 import { onnxPolicyFactory } from '../../lab/runs/onnx-policy';
 import { labDataDir } from '../../lab/paths';

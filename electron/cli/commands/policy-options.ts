@@ -1,6 +1,6 @@
 /** The policy and harness options `t1lab run` and `t1lab eval` share, and how they become settings. */
 import { Option, type Command } from 'commander';
-import type { HarnessSettings, PolicySettings } from '../../ipc/common/schemas/runs';
+import type { HarnessSettings, PolicySettings } from '../../domain/runs';
 import { UsageError } from '../errors';
 
 export interface SharedOptions {

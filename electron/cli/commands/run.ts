@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { POLICY_SPECS } from '../../agent/policy';
-import type { RunEpisodeSummary } from '../../ipc/common/schemas/runs';
+import type { RunEpisodeSummary } from '../../domain/runs';
 import { appRoot } from '../../lab/app-paths';
 import { startEvaluation } from '../../lab/runs/evaluate';
 import { describeAction } from '../../lab/runs/scheduler';

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
-import type { AuditResult } from '../../ipc/common/schemas/tasks';
+import type { AuditResult } from '../../domain/tasks';
 import { auditTasks, invalidAudit, loadTaskSource } from '../../lab/tasks';
 import { UsageError, WorkFailed } from '../errors';
 import { printJson, progressBar, table, type Io } from '../output';

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TaskProblem } from '../../ipc/common/schemas/tasks';
+import type { TaskProblem } from '../../domain/tasks';
 import { formatProblem, hasErrors, importTerminalBench, loadTaskSource, readPack, verifierKinds, writePack, writeTaskFolder, taskTitle, type Task, type TaskSource } from '../../lab/tasks';
 import { UsageError, WorkFailed } from '../errors';
 import { formatBytes, printJson, table, type Io } from '../output';

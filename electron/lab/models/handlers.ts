@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Handlers } from '../../ipc/common/router';
 import type { modelsContract } from '../../ipc/common/contracts/models';
 import { LabError } from '../../ipc/common/errors';
-import type { ModelSummary } from '../../ipc/common/schemas/models';
+import type { ModelSummary } from '../../domain/models';
 import { listCheckpoints, type CheckpointSummary } from '../../../native/model/checkpoint';
 import { countActiveParameters, parseModelConfig } from '../../../native/model/config';
 import type { PolicyInfo } from '../../../native/model/policy-api';

@@ -22,8 +22,8 @@ import {
   type RunManifest,
   type RunProgress,
   type RunStats,
-} from '../../ipc/common/schemas/runs';
-import type { Turn } from '../../ipc/common/schemas/trajectory';
+} from '../../domain/runs';
+import type { Turn } from '../../domain/trajectory';
 import { appRoot, appVersion } from '../app-paths';
 import { loadTaskSource, type Task } from '../tasks';
 import { runsDir } from './library';

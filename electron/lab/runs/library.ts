@@ -2,8 +2,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
-import type { EpisodeRecord, RunListing, RunManifest, RunStats } from '../../ipc/common/schemas/runs';
-import { Trajectory } from '../../ipc/common/schemas/trajectory';
+import type { EpisodeRecord, RunListing, RunManifest, RunStats } from '../../domain/runs';
+import { Trajectory } from '../../domain/trajectory';
 import { computeStats } from './stats';
 import { RunStore, episodeFolder } from './store';
 import { EPISODE_FILES } from './episode-files';

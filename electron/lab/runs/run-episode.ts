@@ -12,8 +12,8 @@ import { EpisodeStop, runAgentLoop, type AgentLoopResult } from '../../agent/epi
 import type { Policy } from '../../agent/policy/types';
 import { toAtif } from '../../agent/trajectory/atif';
 import { LabError } from '../../ipc/common/errors';
-import type { EpisodeRecord, HarnessSettings } from '../../ipc/common/schemas/runs';
-import { TRAJECTORY_SCHEMA, type EpisodeError, type Trajectory, type Turn, type VerifierOutcome } from '../../ipc/common/schemas/trajectory';
+import type { EpisodeRecord, HarnessSettings } from '../../domain/runs';
+import { TRAJECTORY_SCHEMA, type EpisodeError, type Trajectory, type Turn, type VerifierOutcome } from '../../domain/trajectory';
 import { appVersion } from '../app-paths';
 import { defaultSandbox, filesUnder, phaseSpec, prepareWorkspace, removeTree, runVerifier, solutionCommands, solutionScript, TASK_PATHS, type Task } from '../tasks';
 import { EPISODE_FILES } from './episode-files';

@@ -4,8 +4,8 @@
  * episode is not recorded, so a resume runs it again; a finished one is recorded exactly once.
  */
 import { createHash } from 'node:crypto';
-import type { EpisodeRecord, RunningEpisode } from '../../ipc/common/schemas/runs';
-import type { Turn } from '../../ipc/common/schemas/trajectory';
+import type { EpisodeRecord, RunningEpisode } from '../../domain/runs';
+import type { Turn } from '../../domain/trajectory';
 import { EpisodeStop } from '../../agent/episode/loop';
 import { episodeKey, type RunStore } from './store';
 

@@ -4,7 +4,7 @@
  * one task are not independent), the unbiased pass@k estimator, breakdowns by category and difficulty, and
  * errors counted by kind. Episodes that errored count as unresolved with zero reward, never dropped.
  */
-import type { ErrorCounts, EpisodeRecord, GroupStats, RunStats } from '../../ipc/common/schemas/runs';
+import type { ErrorCounts, EpisodeRecord, GroupStats, RunStats } from '../../domain/runs';
 import { seededUniform } from '../../../native/util/random';
 
 const Z95 = 1.959963984540054;

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, openSync, closeSync, fsyncSync, readFileSync, re
 import { open, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
-import { EpisodeRecord, RunManifest } from '../../ipc/common/schemas/runs';
+import { EpisodeRecord, RunManifest } from '../../domain/runs';
 
 export const RUN_FILES = { manifest: 'run.json', episodes: 'episodes.jsonl', summary: 'summary.json', episodesDir: 'episodes' } as const;
 

@@ -1,6 +1,6 @@
 /** `t1lab doctor` and the System page: what this machine has, and how to get what it lacks. */
 import { cpus, totalmem } from 'node:os';
-import type { DoctorReport, ProviderStatus } from '../../ipc/common/schemas/system';
+import type { DoctorReport, ProviderStatus } from '../../domain/system';
 import { detectBubblewrap } from '../../../native/sandbox/detect';
 import { electronInfo } from './electron-info';
 import { listNvidiaGpus } from './gpus';

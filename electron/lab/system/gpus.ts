@@ -1,5 +1,5 @@
 /** NVIDIA GPUs as nvidia-smi reports them; an empty list where there is no nvidia-smi or no GPU. */
-import type { GpuInfo } from '../../ipc/common/schemas/system';
+import type { GpuInfo } from '../../domain/system';
 import { execQuiet } from '../../../native/util/exec';
 
 export async function listNvidiaGpus(): Promise<GpuInfo[]> {

@@ -2,7 +2,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { AuditReport } from '../../ipc/common/schemas/tasks';
+import { AuditReport } from '../../domain/tasks';
 
 const StoreFile = z.object({ version: z.literal(1), reports: z.array(AuditReport) });
 

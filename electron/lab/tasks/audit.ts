@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
-import type { AssertionResult, AuditResult, AuditVerdict } from '../../ipc/common/schemas/tasks';
+import type { AssertionResult, AuditResult, AuditVerdict } from '../../domain/tasks';
 import type { Task } from './model';
 import { formatProblem } from './problems';
 import { outputTail, stepCrashed, type VerifierResult } from './results';

@@ -3,7 +3,7 @@
  * everything, and reports each problem with its file, field and reason. The same code serves folders and
  * pack lines, so a task behaves the same from both.
  */
-import type { TaskProblem, TaskRuntime } from '../../ipc/common/schemas/tasks';
+import type { TaskProblem, TaskRuntime } from '../../domain/tasks';
 import { parseSolutionYaml, parseTaskYaml, TB1_DEFAULT_AGENT_TIMEOUT_SEC, TB1_DEFAULT_TEST_TIMEOUT_SEC } from './config/task-yaml';
 import {
   DEFAULT_CPUS,

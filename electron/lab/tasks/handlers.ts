@@ -1,6 +1,6 @@
 /** The `tasks.*` methods of the contract. */
 import type { tasksContract } from '../../ipc/common/contracts/tasks';
-import type { AuditReport, TaskSummary } from '../../ipc/common/schemas/tasks';
+import type { AuditReport, TaskSummary } from '../../domain/tasks';
 import type { Handlers } from '../../ipc/common/router';
 import type { HostContext } from '../host-context';
 import { auditTasks, invalidAudit, type AuditOutcome } from './audit';

@@ -3,7 +3,7 @@
  * every file in memory, so that the same task runs the same way from a folder or a pack.
  */
 import { z } from 'zod';
-import { Difficulty, TaskLayout, TaskProblem, TaskRuntime } from '../../ipc/common/schemas/tasks';
+import { Difficulty, TaskLayout, TaskProblem, TaskRuntime } from '../../domain/tasks';
 
 export const TaskFile = z.object({
   /** Relative POSIX path inside the task, checked by `taskPathProblem`. */

@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { finished } from 'node:stream/promises';
 import { z } from 'zod';
-import type { TaskProblem } from '../../ipc/common/schemas/tasks';
+import type { TaskProblem } from '../../domain/tasks';
 import { buildTask } from './build-task';
 import { DEFAULT_SIZE_LIMITS, type SizeLimits } from './limits';
 import { decodeText, type Task, type TaskFile } from './model';

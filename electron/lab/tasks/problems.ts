@@ -1,5 +1,5 @@
 /** Collecting problems while loading a task: each with the file, field and reason (issue 4). */
-import type { TaskProblem } from '../../ipc/common/schemas/tasks';
+import type { TaskProblem } from '../../domain/tasks';
 import type { z } from 'zod';
 
 export type { TaskProblem };

@@ -5,7 +5,7 @@
  */
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { TaskProblem } from '../../ipc/common/schemas/tasks';
+import type { TaskProblem } from '../../domain/tasks';
 import { DEFAULT_SIZE_LIMITS, type SizeLimits } from './limits';
 import type { TaskFile } from './model';
 import { taskPathProblem } from './paths';

@@ -1,6 +1,6 @@
 /** What running a task's pieces produces, as plain data: each sandboxed step, and the verifier's result. */
 import { z } from 'zod';
-import { AssertionResult, Reward, type VerifyReport } from '../../ipc/common/schemas/tasks';
+import { AssertionResult, Reward, type VerifyReport } from '../../domain/tasks';
 import type { RunResult } from '../../../native/sandbox/types';
 import { TaskReward } from './reports/reward-file';
 

@@ -1,5 +1,5 @@
 /** The three rewards from per-assertion results (issue 4): dense = passed, fraction = passed/total, binary = all passed. */
-import type { AssertionResult, Reward } from '../../ipc/common/schemas/tasks';
+import type { AssertionResult, Reward } from '../../domain/tasks';
 
 export function countPassed(assertions: readonly AssertionResult[]): { passed: number; total: number } {
   return { passed: assertions.filter((a) => a.status === 'passed').length, total: assertions.length };

@@ -6,7 +6,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
-import type { TaskProblem } from '../../ipc/common/schemas/tasks';
+import type { TaskProblem } from '../../domain/tasks';
 import { buildTask } from './build-task';
 import { DEFAULT_SIZE_LIMITS, MAX_DISCOVERY_DEPTH, type SizeLimits } from './limits';
 import type { Task, TaskOrigin } from './model';

@@ -1,5 +1,5 @@
 /** What the Tasks page and `t1lab tasks list` show of a task: plain summaries and details. */
-import type { AuditResult, DeclaredAssertion, TaskDetail, TaskSummary, VerifierKind } from '../../ipc/common/schemas/tasks';
+import type { AuditResult, DeclaredAssertion, TaskDetail, TaskSummary, VerifierKind } from '../../domain/tasks';
 import { fileText, taskTitle, type Task } from './model';
 import { solutionScript } from './solution';
 

@@ -9,7 +9,7 @@
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
-import type { AssertionResult } from '../../ipc/common/schemas/tasks';
+import type { AssertionResult } from '../../domain/tasks';
 import { filesUnder, findFile, TASK_PATHS, type Task, type TaskFile } from './model';
 import { clip, parseCtrf } from './reports/ctrf';
 import { parseJunit } from './reports/junit';

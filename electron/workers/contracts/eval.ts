@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { defineContract, method } from '../../ipc/common/define';
-import { EpisodeRecord, EvalRequest, LiveEpisode, RunProgress } from '../../ipc/common/schemas/runs';
+import { EpisodeRecord, EvalRequest, LiveEpisode, RunProgress } from '../../domain/runs';
 
 const Started = z.object({ runId: z.string(), runDir: z.string() });
 

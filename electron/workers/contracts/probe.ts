@@ -1,7 +1,7 @@
 /** The probe worker: answers questions that need a native runtime loaded, away from the host's event loop. */
 import { z } from 'zod';
 import { defineContract, method } from '../../ipc/common/define';
-import { ProviderStatus } from '../../ipc/common/schemas/system';
+import { ProviderStatus } from '../../domain/system';
 
 export const probeContract = defineContract({
   methods: {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { defineContract, method } from '../../ipc/common/define';
-import { EnforcementSchema, LimitNameSchema, MAX_INPUT_CHARS, SandboxLimitsSchema, TerminalSize } from '../../ipc/common/schemas/terminal';
+import { EnforcementSchema, LimitNameSchema, MAX_INPUT_CHARS, SandboxLimitsSchema, TerminalSize } from '../../domain/terminal';
 
 const Id = z.object({ id: z.string().min(1).max(64) });
 

@@ -1,4 +1,4 @@
-import type { PlaygroundToken } from '../../../electron/ipc/common/schemas/models';
+import type { PlaygroundToken } from '../../../electron/domain/models';
 
 const CELL = 22;
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ModelSummary, PlaygroundResult } from '../../../electron/ipc/common/schemas/models';
+import type { ModelSummary, PlaygroundResult } from '../../../electron/domain/models';
 import { KeyValue } from '../components/KeyValue';
 import { ExpertHeatmap } from '../components/ExpertHeatmap';
 import { useModels } from '../stores/models';

@@ -3,7 +3,7 @@
  * episodes), read its results (tables and bar charts with 95% intervals), open any episode.
  */
 import { useEffect, useState } from 'react';
-import type { LiveEpisode } from '../../../electron/ipc/common/schemas/runs';
+import type { LiveEpisode } from '../../../electron/domain/runs';
 import { EpisodeViewer } from '../components/runs/EpisodeViewer';
 import { LiveTerminal } from '../components/runs/LiveTerminal';
 import { NewEvalForm } from '../components/runs/NewEvalForm';

@@ -1,6 +1,6 @@
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef } from 'react';
-import type { SandboxLimitsData } from '../../../electron/ipc/common/schemas/terminal';
+import type { SandboxLimitsData } from '../../../electron/domain/terminal';
 import { KeyValue } from '../components/KeyValue';
 import { useTerminal } from '../stores/terminal';
 

@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'react';
-import type { AssertionResult, AuditReport, AuditVerdict, TaskDetail, TaskSummary } from '../../../electron/ipc/common/schemas/tasks';
+import type { AssertionResult, AuditReport, AuditVerdict, TaskDetail, TaskSummary } from '../../../electron/domain/tasks';
 import { KeyValue } from '../components/KeyValue';
 import { matches, NOT_AUDITED, refKey, useTasks, type TaskFilters } from '../stores/tasks';
 

@@ -1,6 +1,6 @@
 /** The Models page's data: checkpoints as the host lists them, the selected one, and the playground's last sample. */
 import { create } from 'zustand';
-import type { ModelSummary, PlaygroundRequest, PlaygroundResult } from '../../../electron/ipc/common/schemas/models';
+import type { ModelSummary, PlaygroundRequest, PlaygroundResult } from '../../../electron/domain/models';
 import { getLabApi } from '../lab/api';
 
 interface ModelsState {

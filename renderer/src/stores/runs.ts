@@ -3,8 +3,8 @@
  * running episodes, and the episode opened for inspection. Everything comes from the host through `getLabApi()`.
  */
 import { create } from 'zustand';
-import type { EpisodeRecord, EvalRequest, RunListing, RunManifest, RunProgress, RunStats } from '../../../electron/ipc/common/schemas/runs';
-import type { Trajectory } from '../../../electron/ipc/common/schemas/trajectory';
+import type { EpisodeRecord, EvalRequest, RunListing, RunManifest, RunProgress, RunStats } from '../../../electron/domain/runs';
+import type { Trajectory } from '../../../electron/domain/trajectory';
 import { getLabApi } from '../lab/api';
 
 export interface RunDetail {

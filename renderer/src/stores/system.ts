@@ -1,6 +1,6 @@
 /** The System page's data: the host's doctor report and the live state of its workers. */
 import { create } from 'zustand';
-import type { DoctorReport, WorkerStatus } from '../../../electron/ipc/common/schemas/system';
+import type { DoctorReport, WorkerStatus } from '../../../electron/domain/system';
 import { getLabApi } from '../lab/api';
 
 interface SystemState {

@@ -1,6 +1,6 @@
 /** The Tasks page's data: the library listing, filters, the selected task's detail, and running audits. */
 import { create } from 'zustand';
-import type { AuditProgress, AuditReport, AuditVerdict, TaskDetail, TaskListing, TaskRef, TaskSummary } from '../../../electron/ipc/common/schemas/tasks';
+import type { AuditProgress, AuditReport, AuditVerdict, TaskDetail, TaskListing, TaskRef, TaskSummary } from '../../../electron/domain/tasks';
 import { getLabApi } from '../lab/api';
 
 export const NOT_AUDITED = 'not audited';

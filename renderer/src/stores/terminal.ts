@@ -5,7 +5,7 @@
  */
 import { Terminal } from '@xterm/xterm';
 import { create } from 'zustand';
-import type { LimitNameData, SandboxLimitsData, TerminalDefaults, TerminalInfo } from '../../../electron/ipc/common/schemas/terminal';
+import type { LimitNameData, SandboxLimitsData, TerminalDefaults, TerminalInfo } from '../../../electron/domain/terminal';
 import { getLabApi } from '../lab/api';
 
 /** Acknowledge rendered output in steps of this many chars (the host's low watermark is 5000). */

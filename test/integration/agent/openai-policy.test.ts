@@ -3,7 +3,7 @@ import { createOpenAiPolicy } from '../../../electron/agent/policy/openai';
 import { PolicyError, type PolicyEpisode } from '../../../electron/agent/policy/types';
 import { createProtocol } from '../../../electron/agent/protocol';
 import { AGENT_TOOLS } from '../../../electron/agent/protocol/tools';
-import type { ChatMessage } from '../../../electron/ipc/common/schemas/trajectory';
+import type { ChatMessage } from '../../../electron/domain/trajectory';
 import { startOpenAiFixture, type OpenAiFixture } from '../../helpers/openai-fixture';
 
 const messages: ChatMessage[] = [

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
-import { DoctorReport } from '../../../electron/ipc/common/schemas/system';
+import { DoctorReport } from '../../../electron/domain/system';
 import { parseJsonOutput, runT1lab } from '../../helpers/cli';
 
 function bwrapVersion(): string | null {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvalSummary, RunEpisodeSummary } from '../../../electron/ipc/common/schemas/runs';
+import type { EvalSummary, RunEpisodeSummary } from '../../../electron/domain/runs';
 import { parseJsonOutput, REPO_ROOT, runT1lab } from '../../helpers/cli';
 import { startOpenAiFixture, type FixtureReply, type FixtureRequest, type OpenAiFixture } from '../../helpers/openai-fixture';
 import { QUICK_SUITE, writeSuite } from '../../helpers/tasks';

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunEpisodeSummary } from '../../../electron/ipc/common/schemas/runs';
-import type { Trajectory } from '../../../electron/ipc/common/schemas/trajectory';
+import type { RunEpisodeSummary } from '../../../electron/domain/runs';
+import type { Trajectory } from '../../../electron/domain/trajectory';
 import { parseJsonOutput, REPO_ROOT, runT1lab } from '../../helpers/cli';
 import { writeSuite } from '../../helpers/tasks';
 import { makeTempDir } from '../../helpers/tmp';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPolicy } from '../../../electron/agent/policy';
 import { EpisodeStop } from '../../../electron/agent/episode/loop';
-import type { Trajectory } from '../../../electron/ipc/common/schemas/trajectory';
+import type { Trajectory } from '../../../electron/domain/trajectory';
 import { loadTaskSource, type Task } from '../../../electron/lab/tasks';
 import { runTaskEpisode, type EpisodeSpec } from '../../../electron/lab/runs/run-episode';
 import { EPISODE_FILES } from '../../../electron/lab/runs/episode-files';

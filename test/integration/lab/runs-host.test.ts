@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../../../electron/ipc/common/client';
 import type { LabContract } from '../../../electron/ipc/common/contract';
 import { createMemoryPair } from '../../../electron/ipc/common/memory';
-import type { RunProgress } from '../../../electron/ipc/common/schemas/runs';
+import type { RunProgress } from '../../../electron/domain/runs';
 import { createLabHost, type LabHost } from '../../../electron/lab/host';
 import { forkLauncher } from '../../../electron/workers/launcher';
 import { writeSuite } from '../../helpers/tasks';

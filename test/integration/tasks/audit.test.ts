@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AuditResult } from '../../../electron/ipc/common/schemas/tasks';
+import type { AuditResult } from '../../../electron/domain/tasks';
 import { parseJsonOutput, runT1lab } from '../../helpers/cli';
 import { makeTempDir } from '../../helpers/tmp';
 import { EXAMPLES, FIXTURES } from './helpers';

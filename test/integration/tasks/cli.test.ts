@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditResult, VerifyReport } from '../../../electron/ipc/common/schemas/tasks';
+import type { AuditResult, VerifyReport } from '../../../electron/domain/tasks';
 import { parseJsonOutput, runT1lab } from '../../helpers/cli';
 import { makeTempDir } from '../../helpers/tmp';
 import { EXAMPLES, FIXTURES } from './helpers';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../../../electron/ipc/common/client';
 import type { LabContract } from '../../../electron/ipc/common/contract';
 import { createMemoryPair } from '../../../electron/ipc/common/memory';
-import type { AuditProgress } from '../../../electron/ipc/common/schemas/tasks';
+import type { AuditProgress } from '../../../electron/domain/tasks';
 import { createLabHost, type LabHost } from '../../../electron/lab/host';
 import { forkLauncher } from '../../../electron/workers/launcher';
 import { makeTempDir } from '../../helpers/tmp';

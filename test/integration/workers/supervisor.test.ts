@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import type { WorkerStatus } from '../../../electron/ipc/common/schemas/system';
+import type { WorkerStatus } from '../../../electron/domain/system';
 import { moduleEntry } from '../../../electron/workers/entries';
 import { forkLauncher } from '../../../electron/workers/launcher';
 import { WorkerSupervisor, type RestartPolicy } from '../../../electron/workers/supervisor';

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { chatml } from '../../../electron/agent/chat/chatml';
 import { jinjaTemplate, loadChatTemplate } from '../../../electron/agent/chat/jinja';
 import { AGENT_TOOLS } from '../../../electron/agent/protocol/tools';
-import type { ChatMessage } from '../../../electron/ipc/common/schemas/trajectory';
+import type { ChatMessage } from '../../../electron/domain/trajectory';
 import { makeTempDir } from '../../helpers/tmp';
 
 /** A Qwen2.5-style template: tools in the system turn, tool calls as <tool_call>, tool results as <tool_response>. */

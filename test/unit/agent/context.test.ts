@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { droppedNote, estimatingMeter, fitContext, type ContextMeter, type ContextState } from '../../../electron/agent/context';
-import type { ChatMessage } from '../../../electron/ipc/common/schemas/trajectory';
+import type { ChatMessage } from '../../../electron/domain/trajectory';
 
 /** One token per character: sizes are easy to reason about. */
 const charMeter: ContextMeter = { measure: (ms) => ms.reduce((n, m) => n + m.content.length, 0), observe() {} };

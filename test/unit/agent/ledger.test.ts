@@ -4,7 +4,7 @@ import { jinjaTemplate } from '../../../electron/agent/chat/jinja';
 import type { ChatTemplate } from '../../../electron/agent/chat/template';
 import { hfCodec, type TokenCodec } from '../../../electron/agent/tokens/codec';
 import { TokenLedger } from '../../../electron/agent/tokens/ledger';
-import type { ChatMessage, LedgerSample } from '../../../electron/ipc/common/schemas/trajectory';
+import type { ChatMessage, LedgerSample } from '../../../electron/domain/trajectory';
 import { trainByteLevelBpe } from '../../helpers/bpe';
 
 const CORPUS = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createProtocol } from '../../../electron/agent/protocol';
 import { CONFIRM_COMPLETION } from '../../../electron/agent/protocol/terminus';
-import type { Action } from '../../../electron/ipc/common/schemas/trajectory';
+import type { Action } from '../../../electron/domain/trajectory';
 
 const prompt = { maxTurns: 300, timeoutSec: 900, toolsInTemplate: false };
 

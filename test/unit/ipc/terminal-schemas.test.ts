@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SandboxLimitsSchema, TerminalOpenInput } from '../../../electron/ipc/common/schemas/terminal';
+import { SandboxLimitsSchema, TerminalOpenInput } from '../../../electron/domain/terminal';
 import { defaultLimits, LIMIT_RANGES } from '../../../native/sandbox/index';
 
 describe('terminal schemas', () => {

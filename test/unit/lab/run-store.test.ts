@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RUN_SCHEMA, type EpisodeRecord, type RunManifest } from '../../../electron/ipc/common/schemas/runs';
+import { RUN_SCHEMA, type EpisodeRecord, type RunManifest } from '../../../electron/domain/runs';
 import { episodeFolder, RunStore } from '../../../electron/lab/runs/store';
 import { makeTempDir } from '../../helpers/tmp';
 

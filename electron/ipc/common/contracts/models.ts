@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineContract, method } from '../define';
-import { ModelList, PlaygroundRequest, PlaygroundResult } from '../schemas/models';
+import { ModelList, PlaygroundRequest, PlaygroundResult } from '../../../domain/models';
 
 export const modelsContract = defineContract({
   methods: {

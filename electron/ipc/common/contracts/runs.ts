@@ -1,8 +1,8 @@
 /** Evaluation runs: start, follow live, cancel, resume, and read results and episodes back. */
 import { z } from 'zod';
 import { defineContract, method } from '../define';
-import { EpisodeRecord, EvalRequest, LiveEpisode, RunId, RunListing, RunManifest, RunProgress, RunStats } from '../schemas/runs';
-import { Trajectory } from '../schemas/trajectory';
+import { EpisodeRecord, EvalRequest, LiveEpisode, RunId, RunListing, RunManifest, RunProgress, RunStats } from '../../../domain/runs';
+import { Trajectory } from '../../../domain/trajectory';
 
 const EpisodeKey = z.string().min(1).max(600);
 

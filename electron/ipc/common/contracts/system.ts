@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineContract, method } from '../define';
-import { DoctorReport, WorkerStatus } from '../schemas/system';
+import { DoctorReport, WorkerStatus } from '../../../domain/system';
 
 export const systemContract = defineContract({
   methods: {

@@ -1,7 +1,7 @@
 /** The `tasks.*` methods: the task library (built-in examples and the user's tasks) and its audits. */
 import { z } from 'zod';
 import { defineContract, method } from '../define';
-import { AuditProgress, AuditReport, TaskDetail, TaskListing, TaskRef } from '../schemas/tasks';
+import { AuditProgress, AuditReport, TaskDetail, TaskListing, TaskRef } from '../../../domain/tasks';
 
 export const tasksContract = defineContract({
   methods: {

@@ -14,7 +14,7 @@ import {
   TerminalLimitEvent,
   TerminalOpenInput,
   TerminalSize,
-} from '../schemas/terminal';
+} from '../../../domain/terminal';
 
 const Id = z.object({ id: z.string().min(1).max(64) });
 

@@ -5,7 +5,7 @@
  */
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { z } from 'zod';
-import { Difficulty } from '../../../ipc/common/schemas/tasks';
+import { Difficulty } from '../../../domain/tasks';
 
 /** Harbor's defaults (its TaskConfig), used when a section or key is absent. */
 export const DEFAULT_AGENT_TIMEOUT_SEC = 600;

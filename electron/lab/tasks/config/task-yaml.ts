@@ -4,7 +4,7 @@
  */
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { Difficulty } from '../../../ipc/common/schemas/tasks';
+import { Difficulty } from '../../../domain/tasks';
 
 /** TB1's defaults (terminal-bench 0.x TaskConfig). */
 export const TB1_DEFAULT_AGENT_TIMEOUT_SEC = 360;

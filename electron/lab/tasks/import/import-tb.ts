@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { parseDocument } from 'yaml';
 import { LabError } from '../../../ipc/common/errors';
-import type { TaskProblem, TaskRuntime } from '../../../ipc/common/schemas/tasks';
+import type { TaskProblem, TaskRuntime } from '../../../domain/tasks';
 import { buildTask } from '../build-task';
 import { DEFAULT_WORKDIR } from '../config/task-toml';
 import { parseSolutionYaml, parseTaskYaml } from '../config/task-yaml';

@@ -3,7 +3,7 @@
  * `results.tests[].{name, status, message?, trace?}`. Statuses other than passed/failed count as not passed.
  */
 import { z } from 'zod';
-import type { AssertionResult } from '../../../ipc/common/schemas/tasks';
+import type { AssertionResult } from '../../../domain/tasks';
 
 const CtrfTest = z.looseObject({
   name: z.string(),

@@ -4,7 +4,7 @@
  * entity expansion games).
  */
 import { XMLParser } from 'fast-xml-parser';
-import type { AssertionResult } from '../../../ipc/common/schemas/tasks';
+import type { AssertionResult } from '../../../domain/tasks';
 import { clip, type ParsedReport } from './ctrf';
 
 interface XmlNode {

@@ -1,5 +1,5 @@
 /** The results of a run: headline figures, breakdown tables and bar charts with 95% intervals, the episodes. */
-import type { EpisodeRecord, GroupStats, RunStats } from '../../../../electron/ipc/common/schemas/runs';
+import type { EpisodeRecord, GroupStats, RunStats } from '../../../../electron/domain/runs';
 import { KeyValue } from '../KeyValue';
 import { IntervalBars } from './IntervalBars';
 
