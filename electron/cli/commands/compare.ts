@@ -1,0 +1,122 @@
+/**
+ * `t1lab compare RUN_A RUN_B [--json]`: two evaluations paired task by task (resolved rates with intervals,
+ * the difference with a paired bootstrap interval, McNemar's exact test, mean dense reward, per category).
+ * `t1lab power --tasks N --base P ...`: what difference a benchmark of N tasks can detect.
+ */
+import type { Command } from 'commander';
+import type { CompareResult, PowerResult } from '../../domain/stats';
+import { labDataDir } from '../../lab/paths';
+import { compareRuns } from '../../lab/stats/compare';
+import { loadRunOutcomes } from '../../lab/stats/load-run';
+import { powerAnalysis } from '../../lab/stats/power';
+import { UsageError } from '../errors';
+import { printJson, table, type Io } from '../output';
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const pp = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} pp`;
+const ci = ([lo, hi]: readonly [number, number], f: (x: number) => string) => `[${f(lo)}, ${f(hi)}]`;
+const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
+
+export function formatCompare(r: CompareResult): string {
+  const lines = [
+    `A ${r.a.run}: resolved ${pct(r.a.resolvedRate)} ${ci(r.a.ci95, pct)} · mean reward ${r.a.meanReward.toFixed(2)} · ${r.a.tasks} tasks, ${r.a.episodes} episodes`,
+    `B ${r.b.run}: resolved ${pct(r.b.resolvedRate)} ${ci(r.b.ci95, pct)} · mean reward ${r.b.meanReward.toFixed(2)} · ${r.b.tasks} tasks, ${r.b.episodes} episodes`,
+    `B - A: ${pp(r.diff)} ${ci(r.diffCi95, pp)} (${r.paired ? 'paired' : 'UNPAIRED'}, ${r.tasks} tasks)`,
+    r.mcnemar
+      ? `McNemar exact: b = ${r.mcnemar.b} (A only), c = ${r.mcnemar.c} (B only), p = ${pValue(r.mcnemar.p)}`
+      : `two-proportion z-test: z = ${r.unpairedTest!.z.toFixed(2)}, p = ${pValue(r.unpairedTest!.p)}`,
+    `mean dense reward B - A: ${r.reward.diff >= 0 ? '+' : ''}${r.reward.diff.toFixed(2)} [${r.reward.ci95[0].toFixed(2)}, ${r.reward.ci95[1].toFixed(2)}]`,
+    ...r.warnings.map((w) => `warning: ${w}`),
+    '',
+  ];
+  const rows: (string | number)[][] = [['category', 'tasks', 'A', 'B', 'B - A', '95% CI', 'McNemar p']];
+  for (const [name, c] of Object.entries(r.byCategory)) rows.push([name, c.tasks, pct(c.a), pct(c.b), pp(c.diff), ci(c.diffCi95, pp), c.mcnemar ? pValue(c.mcnemar.p) : '-']);
+  const passAt = r.a.passAtK.length > 1 ? `\npass@k  A: ${r.a.passAtK.map((p) => `@${p.k} ${pct(p.value)}`).join(' ')}\n        B: ${r.b.passAtK.map((p) => `@${p.k} ${pct(p.value)}`).join(' ')}\n` : '';
+  const only = r.onlyA.length || r.onlyB.length ? `\nonly in A: ${r.onlyA.join(', ') || '-'}\nonly in B: ${r.onlyB.join(', ') || '-'}\n` : '';
+  return `${lines.join('\n')}\n${Object.keys(r.byCategory).length ? table(rows) : ''}${passAt}${only}${r.method}\n`;
+}
+
+export function formatPower(r: PowerResult): string {
+  const mde = (x: number | null) => (x === null ? 'not detectable at this size' : pp(x));
+  const lines = [
+    `${r.tasks} tasks, base rate ${pct(r.base)}, alpha ${r.alpha}, power ${r.power}`,
+    `minimum detectable difference, independent samples: ${mde(r.independent.mde)}`,
+    `minimum detectable difference, paired (same tasks):  ${mde(r.paired.mde)}  (discordance ${r.paired.discordance === null ? '-' : pct(r.paired.discordance)}, ${r.paired.discordanceSource})`,
+  ];
+  if (r.detect !== null) {
+    lines.push(`tasks needed to detect ${pp(r.detect)}: independent ${r.independent.tasksNeeded ?? '-'}, paired ${r.paired.tasksNeeded ?? '-'}`);
+  }
+  lines.push(r.approximation);
+  return `${lines.join('\n')}\n`;
+}
+
+function fraction(name: string, value: string | undefined, { open = false } = {}): number | undefined {
+  if (value === undefined) return undefined;
+  const x = Number(value);
+  if (!Number.isFinite(x) || x <= 0 || (open ? x >= 1 : x > 1)) throw new UsageError(`${name} must be a number in (0, 1${open ? ')' : ']'}, got '${value}'`);
+  return x;
+}
+
+export function registerCompare(program: Command, io: Io): void {
+  program
+    .command('compare')
+    .description('compare two evaluation runs task by task (paired bootstrap, McNemar exact, per category)')
+    .argument('<runA>', 'a run folder or run id (the baseline)')
+    .argument('<runB>', 'a run folder or run id (the candidate)')
+    .option('--resamples <n>', 'bootstrap resamples (default 10000)')
+    .option('--seed <n>', 'bootstrap seed (default 1)')
+    .option('--json', 'print the result as JSON')
+    .action((runA: string, runB: string, opts: { resamples?: string; seed?: string; json?: boolean }) => {
+      const resamples = opts.resamples === undefined ? undefined : Number(opts.resamples);
+      if (resamples !== undefined && (!Number.isInteger(resamples) || resamples < 100)) throw new UsageError(`--resamples must be an integer >= 100, got '${opts.resamples}'`);
+      const seed = opts.seed === undefined ? undefined : Number(opts.seed);
+      if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got '${opts.seed}'`);
+      const dataDir = labDataDir();
+      const result = compareRuns(loadRunOutcomes(dataDir, runA), loadRunOutcomes(dataDir, runB), { resamples, seed });
+      if (opts.json) printJson(io, result);
+      else io.out(formatCompare(result));
+    });
+
+  program
+    .command('power')
+    .description('the minimum detectable difference between two checkpoints on N tasks (paired and independent)')
+    .requiredOption('--tasks <n>', 'tasks in the benchmark')
+    .requiredOption('--base <p>', "the baseline's resolved rate, in (0, 1)")
+    .option('--alpha <a>', 'two-sided significance level (default 0.05)')
+    .option('--power <p>', 'power (default 0.8)')
+    .option('--discordance <d>', 'share of tasks whose outcome differs between the checkpoints (paired design)')
+    .option('--rho <r>', "correlation of the two checkpoints' outcomes on a task, when --discordance is not given (default 0.5)")
+    .option('--runs <a,b>', 'measure the discordance from two real runs (their McNemar discordant share)')
+    .option('--detect <d>', 'a difference to detect: also print the tasks needed')
+    .option('--json', 'print the result as JSON')
+    .action((opts: Record<string, string | boolean | undefined>) => {
+      const tasks = Number(opts.tasks);
+      if (!Number.isInteger(tasks) || tasks < 2) throw new UsageError(`--tasks must be an integer >= 2, got '${String(opts.tasks)}'`);
+      const rho = opts.rho === undefined ? undefined : Number(opts.rho);
+      if (rho !== undefined && !(rho >= 0 && rho < 1)) throw new UsageError(`--rho must be in [0, 1), got '${String(opts.rho)}'`);
+      let discordance = fraction('--discordance', opts.discordance as string | undefined);
+      let discordanceSource: string | undefined;
+      if (typeof opts.runs === 'string') {
+        if (discordance !== undefined) throw new UsageError('give --discordance or --runs, not both');
+        const [a, b, ...rest] = opts.runs.split(',');
+        if (!a || !b || rest.length) throw new UsageError(`--runs takes two runs separated by a comma, got '${opts.runs}'`);
+        const dataDir = labDataDir();
+        const r = compareRuns(loadRunOutcomes(dataDir, a), loadRunOutcomes(dataDir, b), { resamples: 200 });
+        if (!r.mcnemar || r.pairs === 0) throw new UsageError(`runs ${a} and ${b} share no task: no discordance to measure`);
+        discordance = Math.max((r.mcnemar.b + r.mcnemar.c) / r.pairs, 1 / r.pairs);
+        discordanceSource = `measured: ${r.mcnemar.b + r.mcnemar.c} of ${r.pairs} attempt pairs differ between ${a} and ${b}`;
+      }
+      const result = powerAnalysis({
+        tasks,
+        base: fraction('--base', opts.base as string, { open: true })!,
+        alpha: fraction('--alpha', opts.alpha as string | undefined, { open: true }),
+        power: fraction('--power', opts.power as string | undefined, { open: true }),
+        discordance,
+        discordanceSource,
+        rho,
+        detect: fraction('--detect', opts.detect as string | undefined, { open: true }),
+      });
+      if (opts.json) printJson(io, result);
+      else io.out(formatPower(result));
+    });
+}
