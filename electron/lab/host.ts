@@ -10,6 +10,7 @@ import type { WorkerLauncher } from '../workers/launcher';
 import type { HostContext } from './host-context';
 import { systemHandlers } from './system/handlers';
 import { runsHandlers } from './runs/handlers';
+import { statsHandlers } from './stats/handlers';
 import { modelsHandlers } from './models/handlers';
 import { tasksHandlers } from './tasks/handlers';
 import { terminalHandlers } from './terminal/handlers';
@@ -76,6 +77,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
     ...modelsHandlers(ctx),
     ...tasksHandlers(ctx),
     ...terminalHandlers(ctx),
+    ...statsHandlers(ctx),
   };
 
   router = createRouter(labContract, handlers, {

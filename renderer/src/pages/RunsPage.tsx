@@ -8,6 +8,7 @@ import { EpisodeViewer } from '../components/runs/EpisodeViewer';
 import { LiveTerminal } from '../components/runs/LiveTerminal';
 import { NewEvalForm } from '../components/runs/NewEvalForm';
 import { RunResults } from '../components/runs/RunResults';
+import { RunStatistics } from '../components/runs/RunStatistics';
 import { getLabApi } from '../lab/api';
 import { useRuns } from '../stores/runs';
 import './runs.css';
@@ -128,6 +129,7 @@ export function RunsPage() {
           )}
           {episode && episode.runId === selected && <EpisodeViewer episode={episode} onClose={closeEpisode} />}
           {detail && detail.episodes.length > 0 && <RunResults stats={detail.stats} episodes={detail.episodes} onOpen={(key) => void openEpisode(selected, key)} />}
+          {detail && detail.episodes.length > 0 && <RunStatistics runId={selected} runs={runs} stats={detail.stats} />}
         </div>
       )}
     </section>

@@ -1,3 +1,4 @@
+import type { CompareResult, PowerResult } from '../../../electron/domain/stats';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseJsonOutput, runT1lab } from '../../helpers/cli';
 import { writeRunFolder } from '../../helpers/runs';
@@ -18,7 +19,7 @@ describe('t1lab compare and t1lab power', () => {
   test('compare --json prints the issue shape: paired rates, bootstrap interval, McNemar, reward, categories', async () => {
     const result = await runT1lab(['compare', runA, runB, '--json']);
     expect(result.code).toBe(0);
-    const r = parseJsonOutput<Record<string, any>>(result);
+    const r = parseJsonOutput<CompareResult>(result);
     expect(r.a).toMatchObject({ run: 'base', resolvedRate: 3 / 12 });
     expect(r.b).toMatchObject({ run: 'rl', resolvedRate: 10 / 12 });
     expect(r.a.ci95).toHaveLength(2);
@@ -44,12 +45,12 @@ describe('t1lab compare and t1lab power', () => {
   test('power --json prints the issue shape, and bad input is a usage error naming the option', async () => {
     const result = await runT1lab(['power', '--tasks', '89', '--base', '0.4', '--json']);
     expect(result.code).toBe(0);
-    const r = parseJsonOutput<Record<string, any>>(result);
+    const r = parseJsonOutput<PowerResult>(result);
     expect(r).toMatchObject({ tasks: 89, base: 0.4, alpha: 0.05, power: 0.8 });
-    expect(r.independent.mde).toBeGreaterThan(r.paired.mde);
+    expect(r.independent.mde!).toBeGreaterThan(r.paired.mde!);
     expect(r.paired.discordance).toBeGreaterThan(0);
     const measured = await runT1lab(['power', '--tasks', '89', '--base', '0.4', '--runs', `${runA},${runB}`, '--json']);
-    expect(parseJsonOutput<Record<string, any>>(measured).paired).toMatchObject({ discordance: 7 / 12, discordanceSource: expect.stringContaining('measured') });
+    expect(parseJsonOutput<PowerResult>(measured).paired).toMatchObject({ discordance: 7 / 12, discordanceSource: expect.stringContaining('measured') });
     const bad = await runT1lab(['power', '--tasks', '89', '--base', '1.2']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--base');
