@@ -14,6 +14,7 @@ import { registerVerify } from './commands/verify';
 import { ExitStatus, UsageError, WorkFailed } from './errors';
 import { registerModel } from './commands/model';
 import { registerCompare } from './commands/compare';
+import { registerExperiments } from './commands/experiments';
 import { processIo, type Io } from './output';
 import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
 
@@ -33,6 +34,7 @@ export function buildProgram(io: Io): Command {
   registerModel(program, io);
   registerSandbox(program, io);
   registerCompare(program, io);
+  registerExperiments(program, io);
   return program;
 }
 

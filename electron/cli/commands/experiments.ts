@@ -1,0 +1,88 @@
+/**
+ * `t1lab ablate`: a grid of PPO runs (single-axis or full factorial) × seeds, evaluated and reported.
+ * `t1lab repro`: the paper's base → SFT → RL table at nano scale, end to end. Both are resumable: rerun
+ * the same command to continue.
+ */
+import type { Command } from 'commander';
+import { runAblation } from '../../lab/experiments/ablate';
+import { runRepro, type ReproTable } from '../../lab/experiments/repro';
+import { appRoot } from '../../lab/app-paths';
+import { UsageError } from '../errors';
+import { printJson, table, type Io } from '../output';
+import { join } from 'node:path';
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/** The suites the reproduction evaluates on by default (committed under tasks/). */
+export const DEFAULT_REPRO_SUITES = ['nano-bench', 'in-distribution', 'long-horizon'];
+
+export function formatReproTable(t: ReproTable): string {
+  const suites = [...new Set(t.rows.map((r) => r.suite))];
+  const rows: string[][] = [['model', ...suites]];
+  for (const model of ['base', 'sft', 'rl-dense', 'rl-binary']) {
+    rows.push([model, ...suites.map((s) => {
+      const r = t.rows.find((x) => x.model === model && x.suite === s);
+      return r ? `${pct(r.resolvedRate)} [${pct(r.ci95[0])}, ${pct(r.ci95[1])}]` : '—';
+    })]);
+  }
+  const tests: string[][] = [['comparison', 'suite', 'diff', '95% CI', 'p']];
+  for (const x of t.tests) tests.push([x.comparison, x.suite, `${(x.diff * 100).toFixed(1)} pp`, `[${(x.ci95[0] * 100).toFixed(1)}, ${(x.ci95[1] * 100).toFixed(1)}]`, x.p.toFixed(3)]);
+  const gap = `train-inference gap (mean |logp_trainer − logp_sampler|): R3 + TITO ${t.gap.r3Tito ?? '—'}, free routing ${t.gap.free ?? '—'}; loss drift ${t.gap.lossDrift ?? '—'}`;
+  return `${t.quick ? 'QUICK settings: a smoke run of the pipeline, not the recipe\n' : ''}${table(rows)}\n${table(tests)}\n${gap}\n${t.out}\n`;
+}
+
+export function registerExperiments(program: Command, io: Io): void {
+  program
+    .command('ablate')
+    .description('run every cell of a grid of PPO settings for several seeds, evaluate each, and write report.md/report.html')
+    .requiredOption('--config <file>', 'the PPO config every cell starts from')
+    .requiredOption('--grid <spec>', 'axes and values, e.g. "reward=dense,binary tito=exact,retokenize r3=on,off" (first value = baseline)')
+    .option('--seeds <n>', 'seeds per cell (default 3)', '3')
+    .requiredOption('--out <dir>', 'the ablation folder (rerun with the same folder to resume)')
+    .option('--eval <suites>', 'suites to evaluate every final checkpoint on, comma-separated')
+    .option('--steps <n>', 'PPO steps per cell (overrides the config)')
+    .option('--json', 'print the summary as JSON')
+    .action(async (opts: { config: string; grid: string; seeds: string; out: string; eval?: string; steps?: string; json?: boolean }) => {
+      const seeds = Number(opts.seeds);
+      if (!Number.isInteger(seeds) || seeds < 1) throw new UsageError(`--seeds must be a positive integer, got '${opts.seeds}'`);
+      if (opts.steps !== undefined && !/^[1-9]\d*$/.test(opts.steps)) throw new UsageError(`--steps must be a positive integer, got '${opts.steps}'`);
+      let summary;
+      try {
+        summary = await runAblation({
+          config: opts.config,
+          grid: opts.grid,
+          seeds,
+          out: opts.out,
+          evalSuites: opts.eval ? opts.eval.split(',').filter(Boolean) : [],
+          trainArgs: opts.steps ? ['--steps', opts.steps] : [],
+          log: (l) => io.err(`t1lab ablate: ${l}\n`),
+        });
+      } catch (error) {
+        const message = (error as Error).message;
+        if (message.startsWith('--grid') || message.startsWith('--seeds')) throw new UsageError(message);
+        throw error;
+      }
+      if (opts.json) printJson(io, summary);
+      else io.out(`${summary.cells.length} cells × ${seeds} seed(s) done: ${summary.report.markdown}, ${summary.report.html}\n`);
+    });
+
+  program
+    .command('repro')
+    .description("the paper's base → SFT → RL table at nano scale: LM pretraining, SFT, PPO (dense and binary), evaluated with intervals")
+    .requiredOption('--out <dir>', 'the reproduction folder (rerun with the same folder to resume)')
+    .option('--quick', 'small settings that finish in about 15 minutes on 2 cores (a smoke run, said in the output)')
+    .option('--suites <list>', `eval suites as NAME=PATH, comma-separated (default: ${DEFAULT_REPRO_SUITES.map((s) => `tasks/${s}.jsonl`).join(', ')})`)
+    .option('--json', 'print the table as JSON')
+    .action(async (opts: { out: string; quick?: boolean; suites?: string; json?: boolean }) => {
+      const suites = opts.suites
+        ? opts.suites.split(',').map((s) => {
+            const [name, path] = s.split('=');
+            if (!name || !path) throw new UsageError(`--suites: '${s}' is not NAME=PATH`);
+            return { name, path };
+          })
+        : DEFAULT_REPRO_SUITES.map((name) => ({ name, path: join(appRoot(), 'tasks', `${name}.jsonl`) }));
+      const t = await runRepro({ out: opts.out, quick: !!opts.quick, suites, log: (l) => io.err(`t1lab repro: ${l}\n`) });
+      if (opts.json) printJson(io, t);
+      else io.out(formatReproTable(t));
+    });
+}

@@ -1,0 +1,132 @@
+/**
+ * `t1lab ablate`: every cell of a grid, each a PPO run from the same config (and so the same SFT
+ * checkpoint), for several seeds; every final checkpoint evaluated on the given suites; a report with
+ * learning curves per cell (seed bands), final resolved rates with intervals, paired tests of each cell
+ * against the baseline, the train-inference gap and the dense-reward guard's flags.
+ *
+ * Resumable: each stage leaves `<stage>.done.json` when it finished; a rerun skips finished stages and
+ * resumes unfinished ones with their own `--resume` (no finished episode or step is redone).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
+import { readDone, runT1labStep, writeDone } from './cli-step';
+import { baselineCell, cellLabel, cellName, gridCells, parseGrid, type Cell, type GridAxis } from './grid';
+import { writeAblationReport, type CellReport } from './ablate-report';
+
+export interface AblateOptions {
+  config: string;
+  grid: string;
+  seeds: number;
+  out: string;
+  evalSuites: string[];
+  /** Extra arguments for every `train ppo` (e.g. --steps 2 for a smoke test). */
+  trainArgs?: string[];
+  /** Extra arguments for every `eval`. */
+  evalArgs?: string[];
+  log?: (line: string) => void;
+}
+
+export interface AblateSummary {
+  out: string;
+  axes: GridAxis[];
+  baseline: string;
+  cells: CellReport[];
+  report: { markdown: string; html: string };
+  durationMs: number;
+}
+
+interface TrainDone {
+  checkpoint: string;
+  runDir: string;
+  final?: { reward?: number; resolved?: number; trainInferGap?: unknown };
+}
+
+/** Sections of the PPO config the grid's keys may live in: a key is set where the config has it, else in [ppo]. */
+function setKey(config: Record<string, unknown>, key: string, value: string): void {
+  const raw: unknown = value === 'true' ? true : value === 'false' ? false : /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+  for (const section of Object.values(config)) {
+    if (section && typeof section === 'object' && !Array.isArray(section) && key in section) {
+      (section as Record<string, unknown>)[key] = raw;
+      return;
+    }
+  }
+  const ppo = (config.ppo ??= {}) as Record<string, unknown>;
+  ppo[key] = raw;
+}
+
+export function cellConfig(baseToml: string, cell: Cell): string {
+  const config = parseToml(baseToml) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(cell)) setKey(config, k, v);
+  return `# written by t1lab ablate: the base config with ${cellLabel(cell)}\n${stringifyToml(config)}\n`;
+}
+
+function suiteName(suite: string): string {
+  return basename(suite).replace(/\.jsonl$/, '').replace(/[^A-Za-z0-9._-]/g, '_') || 'suite';
+}
+
+async function step(label: string, doneFile: string, args: string[], resumeArgs: string[] | null, log: (l: string) => void): Promise<unknown> {
+  const done = readDone<unknown>(doneFile);
+  if (done) {
+    log(`${label}: done before, skipped`);
+    return done;
+  }
+  const result = await runT1labStep(resumeArgs ?? args, { log });
+  if (result.code !== 0 || result.json === null) throw new Error(`${label} failed (exit ${result.code}); rerun the same command to resume it.\n${result.stdout.slice(-2000)}`);
+  writeDone(doneFile, result.json);
+  return result.json;
+}
+
+export async function runAblation(options: AblateOptions): Promise<AblateSummary> {
+  const started = Date.now();
+  const log = options.log ?? (() => {});
+  const out = resolve(options.out);
+  const axes = parseGrid(options.grid);
+  if (!Number.isInteger(options.seeds) || options.seeds < 1) throw new Error(`--seeds must be a positive integer, got ${options.seeds}`);
+  const baseToml = readFileSync(resolve(options.config), 'utf8');
+  parseToml(baseToml); // a malformed config fails here, before any run starts
+  mkdirSync(out, { recursive: true });
+  const planFile = join(out, 'ablation.json');
+  const plan = { grid: options.grid, seeds: options.seeds, config: resolve(options.config), evalSuites: options.evalSuites.map((s) => resolve(s)) };
+  if (existsSync(planFile)) {
+    const before = JSON.parse(readFileSync(planFile, 'utf8')) as typeof plan;
+    if (before.grid !== plan.grid || before.seeds !== plan.seeds || before.config !== plan.config) {
+      throw new Error(`${out} holds another ablation (${before.grid}, ${before.seeds} seeds, ${before.config}): choose another --out`);
+    }
+  } else writeFileSync(planFile, `${JSON.stringify({ ...plan, createdAt: new Date().toISOString() }, null, 2)}\n`);
+
+  const cells = gridCells(axes);
+  const total = cells.length * options.seeds;
+  let index = 0;
+  const reports: CellReport[] = [];
+  for (const cell of cells) {
+    const name = cellName(cell);
+    const seeds: CellReport['seeds'] = [];
+    for (let seed = 1; seed <= options.seeds; seed++) {
+      index++;
+      const dir = join(out, 'cells', name, `seed-${seed}`);
+      mkdirSync(dir, { recursive: true });
+      const configFile = join(dir, 'config.toml');
+      writeFileSync(configFile, cellConfig(baseToml, cell));
+      const trainDir = join(dir, 'train');
+      log(`[${index}/${total}] ${cellLabel(cell)} seed ${seed}`);
+      const trainArgs = ['train', 'ppo', '--config', configFile, '--out', trainDir, '--seed', String(seed), '--json', ...(options.trainArgs ?? [])];
+      const resumeArgs = existsSync(join(trainDir, 'run.json')) ? ['train', 'ppo', '--config', configFile, '--resume', trainDir, '--json', ...(options.trainArgs ?? [])] : null;
+      const train = (await step(`train ${name} seed ${seed}`, join(dir, 'train.done.json'), trainArgs, resumeArgs, log)) as TrainDone;
+      const evals: Record<string, string> = {};
+      for (const suite of plan.evalSuites) {
+        const evalDir = join(dir, `eval-${suiteName(suite)}`);
+        const args = ['eval', '--suite', suite, '--policy', `onnx:${train.checkpoint}`, '--out', evalDir, '--seed', String(seed), '--json', ...(options.evalArgs ?? [])];
+        const resume = existsSync(join(evalDir, 'run.json')) ? ['eval', '--resume', evalDir, '--json'] : null;
+        await step(`eval ${name} seed ${seed} on ${suiteName(suite)}`, `${evalDir}.done.json`, args, resume, log);
+        evals[suiteName(suite)] = evalDir;
+      }
+      seeds.push({ seed, trainDir: train.runDir ?? trainDir, checkpoint: train.checkpoint, evals });
+    }
+    reports.push({ cell, name, seeds });
+  }
+  const report = writeAblationReport(out, axes, baselineCell(axes), reports);
+  const summary: AblateSummary = { out, axes, baseline: cellName(baselineCell(axes)), cells: reports, report, durationMs: Date.now() - started };
+  writeFileSync(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  return summary;
+}

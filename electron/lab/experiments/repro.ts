@@ -1,0 +1,200 @@
+/**
+ * `t1lab repro`: the paper's base → SFT → RL table at nano scale, end to end, as one resumable pipeline of
+ * `t1lab` stages (each its own process, each resumable, each leaving `<stage>.done.json`):
+ *   model init → train lm (base) → tasks synth (train pack) → tasks sft-data → train sft →
+ *   train ppo (dense reward, TITO exact, R3 on) and train ppo (binary reward) → eval of every checkpoint
+ *   on every suite → the table (resolved with intervals, paired p-values, train-inference gap, drift).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
+import { readDone, runT1labStep, writeDone } from './cli-step';
+import { readMetrics, tailMean } from './cell-results';
+import { readRun } from '../runs/library';
+import { computeStats } from '../runs/stats';
+import { compareRuns } from '../stats/compare';
+
+export interface ReproSettings {
+  preset: 'nano' | 'micro';
+  trainTasks: number;
+  lmSteps: number;
+  sftSteps: number;
+  ppoSteps: number;
+  /** Extra `key=value` settings per stage's config (dotted keys: `ppo.group_size=2`). */
+  overrides: Record<'lm' | 'sft' | 'ppo', Record<string, string | number | boolean>>;
+  /** Tasks per eval suite (0: all). */
+  evalTasks: number;
+  seed: number;
+}
+
+export const REPRO_FULL: ReproSettings = {
+  preset: 'nano',
+  trainTasks: 2000,
+  lmSteps: 600,
+  sftSteps: 400,
+  ppoSteps: 50,
+  overrides: { lm: {}, sft: {}, ppo: {} },
+  evalTasks: 0,
+  seed: 1,
+};
+
+/** `--quick`: the same pipeline with every stage cut so that it ends in about 15 minutes on 2 cores. */
+export const REPRO_QUICK: ReproSettings = {
+  preset: 'nano',
+  trainTasks: 200,
+  lmSteps: 60,
+  sftSteps: 60,
+  ppoSteps: 3,
+  overrides: { lm: {}, sft: {}, ppo: {} },
+  evalTasks: 12,
+  seed: 1,
+};
+
+export interface ReproOptions {
+  out: string;
+  quick: boolean;
+  suites: { name: string; path: string }[];
+  settings?: Partial<ReproSettings>;
+  log?: (line: string) => void;
+}
+
+export interface ReproRow {
+  model: 'base' | 'sft' | 'rl-dense' | 'rl-binary';
+  suite: string;
+  tasks: number;
+  resolvedRate: number;
+  ci95: [number, number];
+  meanReward: number;
+}
+
+export interface ReproTable {
+  quick: boolean;
+  settings: ReproSettings;
+  rows: ReproRow[];
+  tests: { comparison: string; suite: string; diff: number; ci95: [number, number]; p: number }[];
+  gap: { r3Tito: number | null; free: number | null; lossDrift: number | null };
+  checkpoints: Record<string, string>;
+  out: string;
+  durationMs: number;
+}
+
+type Json = Record<string, unknown>;
+
+function setDotted(config: Json, dotted: string, value: unknown): void {
+  const parts = dotted.split('.');
+  let at = config;
+  for (const p of parts.slice(0, -1)) at = (at[p] ??= {}) as Json;
+  at[parts.at(-1)!] = value;
+}
+
+/** A pack suite cut to its first `limit` tasks (every model is evaluated on the same cut), or the suite as is. */
+function evalSuite(out: string, suite: { name: string; path: string }, limit: number): string {
+  const path = resolve(suite.path);
+  if (limit <= 0 || !path.endsWith('.jsonl')) return path;
+  const cut = join(out, 'suites', `${suite.name}.jsonl`);
+  if (!existsSync(cut)) {
+    mkdirSync(join(out, 'suites'), { recursive: true });
+    const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim());
+    writeFileSync(cut, `${lines.slice(0, limit).join('\n')}\n`);
+  }
+  return cut;
+}
+
+export async function runRepro(options: ReproOptions): Promise<ReproTable> {
+  const started = Date.now();
+  const log = options.log ?? (() => {});
+  const out = resolve(options.out);
+  mkdirSync(out, { recursive: true });
+  const s: ReproSettings = { ...(options.quick ? REPRO_QUICK : REPRO_FULL), ...options.settings };
+  if (options.quick) log('quick mode: every stage is cut short (see the settings in repro.json); the numbers show the pipeline works, not what the recipe can reach');
+  writeFileSync(join(out, 'repro.json'), `${JSON.stringify({ quick: options.quick, settings: s, suites: options.suites }, null, 2)}\n`);
+
+  const stage = async (name: string, args: string[]): Promise<Json> => {
+    const doneFile = join(out, `${name}.done.json`);
+    const done = readDone<Json>(doneFile);
+    if (done) {
+      log(`${name}: done before, skipped`);
+      return done;
+    }
+    const r = await runT1labStep(args, { log: (l) => log(`${name}: ${l}`) });
+    if (r.code !== 0 || r.json === null) throw new Error(`stage ${name} failed (exit ${r.code}); rerun t1lab repro with the same --out to resume.\n${r.stdout.slice(-2000)}`);
+    writeDone(doneFile, r.json);
+    return r.json as Json;
+  };
+  const trainStage = async (name: string, kind: 'lm' | 'sft' | 'ppo', extra: string[], settings: Record<string, unknown>): Promise<string> => {
+    const configFile = join(out, `${name}.toml`);
+    if (!existsSync(configFile)) {
+      const init = await runT1labStep(['train', 'init-config', '--stage', kind, '--preset', s.preset]);
+      if (init.code !== 0) throw new Error(`t1lab train init-config --stage ${kind} failed (exit ${init.code})`);
+      const config = parseToml(init.stdout) as Json;
+      for (const [k, v] of Object.entries({ ...settings, ...s.overrides[kind] })) setDotted(config, k, v);
+      writeFileSync(configFile, `# written by t1lab repro${options.quick ? ' --quick' : ''}\n${stringifyToml(config)}\n`);
+    }
+    const runDir = join(out, name);
+    const resume = existsSync(join(runDir, 'run.json'));
+    const args = ['train', kind, '--config', configFile, ...(resume ? ['--resume', runDir] : ['--out', runDir, ...extra]), '--json'];
+    const result = await stage(name, args);
+    const checkpoint = result.checkpoint;
+    if (typeof checkpoint !== 'string') throw new Error(`stage ${name} printed no checkpoint`);
+    return checkpoint;
+  };
+
+  const init = await stage('init', ['model', 'init', '--preset', s.preset, '--out', join(out, 'init'), '--seed', String(s.seed), '--json']);
+  const initDir = typeof init.path === 'string' ? init.path : join(out, 'init');
+  const base = await trainStage('lm', 'lm', ['--model', initDir, '--steps', String(s.lmSteps), '--seed', String(s.seed)], {});
+  const pack = join(out, 'train.jsonl');
+  await stage('synth', ['tasks', 'synth', '--out', pack, '--count', String(s.trainTasks), '--seed', String(s.seed), '--split', 'train', '--json']);
+  const sftData = join(out, 'sft.jsonl');
+  await stage('sft-data', ['tasks', 'sft-data', '--suite', pack, '--checkpoint', base, '--out', sftData, '--json']);
+  const sft = await trainStage('sft', 'sft', ['--model', base, '--data', sftData, '--steps', String(s.sftSteps), '--seed', String(s.seed)], {});
+  const ppoArgs = ['--model', sft, '--data', pack, '--steps', String(s.ppoSteps), '--seed', String(s.seed)];
+  const rlDense = await trainStage('rl-dense', 'ppo', ppoArgs, { 'ppo.reward': 'dense', 'ppo.tito': 'exact', 'ppo.r3': 'on' });
+  const rlBinary = await trainStage('rl-binary', 'ppo', ppoArgs, { 'ppo.reward': 'binary', 'ppo.tito': 'exact', 'ppo.r3': 'on' });
+  const checkpoints = { base, sft, 'rl-dense': rlDense, 'rl-binary': rlBinary };
+
+  const evalDirs: Record<string, Record<string, string>> = {};
+  const suitePaths = new Map(options.suites.map((suite) => [suite.name, evalSuite(out, suite, s.evalTasks)]));
+  for (const [model, checkpoint] of Object.entries(checkpoints)) {
+    for (const suite of options.suites) {
+      const dir = join(out, `eval-${model}-${suite.name}`);
+      const resume = existsSync(join(dir, 'run.json'));
+      await stage(
+        `eval-${model}-${suite.name}`,
+        resume ? ['eval', '--resume', dir, '--json'] : ['eval', '--suite', suitePaths.get(suite.name)!, '--policy', `onnx:${checkpoint}`, '--out', dir, '--seed', String(s.seed), '--json'],
+      );
+      (evalDirs[model] ??= {})[suite.name] = dir;
+    }
+  }
+
+  const rows: ReproRow[] = [];
+  const tests: ReproTable['tests'] = [];
+  const episodes = (model: string, suite: string) => readRun(evalDirs[model]![suite]!).episodes;
+  for (const suite of options.suites) {
+    for (const model of Object.keys(checkpoints) as ReproRow['model'][]) {
+      const st = computeStats(episodes(model, suite.name));
+      rows.push({ model, suite: suite.name, tasks: st.tasks, resolvedRate: st.resolvedRate, ci95: st.ci95, meanReward: st.meanReward });
+    }
+    for (const [a, b] of [
+      ['base', 'sft'],
+      ['sft', 'rl-dense'],
+      ['sft', 'rl-binary'],
+      ['rl-binary', 'rl-dense'],
+    ] as const) {
+      const c = compareRuns({ run: a, episodes: episodes(a, suite.name) }, { run: b, episodes: episodes(b, suite.name) });
+      tests.push({ comparison: `${b} vs ${a}`, suite: suite.name, diff: c.diff, ci95: c.diffCi95, p: c.mcnemar?.p ?? c.unpairedTest?.p ?? 1 });
+    }
+  }
+  const dense = readMetrics(join(out, 'rl-dense'));
+  const table: ReproTable = {
+    quick: options.quick,
+    settings: s,
+    rows,
+    tests,
+    gap: { r3Tito: tailMean(dense, 'train_infer_gap_r3'), free: tailMean(dense, 'train_infer_gap_free'), lossDrift: tailMean(dense, 'loss_drift') },
+    checkpoints,
+    out,
+    durationMs: Date.now() - started,
+  };
+  writeFileSync(join(out, 'table.json'), `${JSON.stringify(table, null, 2)}\n`);
+  return table;
+}

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { afterAll, describe, expect, test } from 'vitest';
+import { writeAblationReport, suiteRows } from '../../../electron/lab/experiments/ablate-report';
+import { cellConfig } from '../../../electron/lab/experiments/ablate';
+import { seedBand } from '../../../electron/lab/experiments/cell-results';
+import { baselineCell, cellName, gridCells, parseGrid } from '../../../electron/lab/experiments/grid';
+import { writeAblationFixture } from '../../helpers/ablation-fixture';
+import { makeTempDir } from '../../helpers/tmp';
+
+const tmp = makeTempDir();
+afterAll(() => tmp.remove());
+
+describe('ablation grids', () => {
+  test('axes, the cartesian product of cells, the baseline, stable names', () => {
+    const axes = parseGrid('reward=dense,binary tito=exact,retokenize r3=on,off');
+    expect(axes.map((a) => a.key)).toEqual(['reward', 'tito', 'r3']);
+    const cells = gridCells(axes);
+    expect(cells).toHaveLength(8);
+    expect(new Set(cells.map(cellName)).size).toBe(8);
+    expect(baselineCell(axes)).toEqual({ reward: 'dense', tito: 'exact', r3: 'on' });
+    expect(cellName(baselineCell(axes))).toBe('reward-dense_tito-exact_r3-on');
+  });
+
+  test.each([
+    ['', 'no axis'],
+    ['reward', "is not KEY=V1,V2"],
+    ['Reward=a', 'is not a config key'],
+    ['reward=a,a', 'repeats a value'],
+    ['reward=a reward=b', 'given twice'],
+    ['reward=a,', 'is empty'],
+  ])('a bad grid %j is refused naming the problem', (spec, message) => {
+    expect(() => parseGrid(spec)).toThrow(message);
+  });
+
+  test("a cell's config is the base config with its values set where the keys live", () => {
+    const base = '[model]\ninit = "sft"\n\n[ppo]\nreward = "dense"\nclip_low = 0.2\n';
+    const config = parseToml(cellConfig(base, { reward: 'binary', r3: 'off', clip_low: '0.1' })) as Record<string, Record<string, unknown>>;
+    expect(config.ppo).toEqual({ reward: 'binary', clip_low: 0.1, r3: 'off' });
+    expect(config.model).toEqual({ init: 'sft' });
+  });
+
+  test('seed bands: mean with min..max per step', () => {
+    expect(seedBand([[{ x: 1, y: 1 }, { x: 2, y: 3 }], [{ x: 1, y: 3 }]])).toEqual([
+      { x: 1, y: 2, lo: 1, hi: 3 },
+      { x: 2, y: 3, lo: 3, hi: 3 },
+    ]);
+  });
+});
+
+describe('the ablation report', () => {
+  test('final rates with intervals, paired tests against the baseline, gap, guard flags, curves', async () => {
+    const cells = await writeAblationFixture(tmp.path);
+    const rows = suiteRows(cells, { reward: 'dense' });
+    const dense = rows.find((r) => r.cell === 'reward-dense')!;
+    const binary = rows.find((r) => r.cell === 'reward-binary')!;
+    expect(dense.resolvedRate).toBeCloseTo(0.7, 12);
+    expect(dense.vsBaseline).toBeNull();
+    expect(binary.resolvedRate).toBeCloseTo(0.3, 12);
+    expect(binary.vsBaseline!.diff).toBeCloseTo(-0.4, 12);
+    // 2 seeds x 4 tasks the baseline resolves and the binary cell does not: b = 8, c = 0.
+    expect(binary.vsBaseline!.p).toBeCloseTo(2 / 256, 12);
+
+    const paths = writeAblationReport(tmp.path, [{ key: 'reward', values: ['dense', 'binary'] }], { reward: 'dense' }, cells);
+    const md = readFileSync(paths.markdown, 'utf8');
+    expect(md).toContain('| reward-binary | nano-bench | 10 | 30.0% |');
+    expect(md).toContain('-40.0 pp');
+    expect(md).toContain('task-3::output exists');
+    expect(md).toMatch(/reward=dense \| 2 \| 2\.00e-6 \| 0\.0030 \|/);
+    const html = readFileSync(paths.html, 'utf8');
+    expect(html).toContain('<svg');
+    expect(html.match(/<polyline/g)).toHaveLength(4);
+    expect(join(tmp.path, 'report.html')).toBe(paths.html);
+  });
+});
