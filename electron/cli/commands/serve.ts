@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { createLabHost } from '../../lab/host';
 import { rendererDir } from '../../lab/app-paths';
 import { labDataDir } from '../../lab/paths';
-import { forkLauncher } from '../../workers/launcher';
+import { forkLauncher } from '../../processes/launcher';
 import { isLoopback, LOOPBACK, startWebHost, type WebHost } from '../../web/server';
 import { newToken } from '../../web/auth';
 import { keepServingOnUncaught } from '../../web/keep-serving';

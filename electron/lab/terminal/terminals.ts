@@ -7,7 +7,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
 import type { LimitNameData, SandboxLimitsData, TerminalDefaults, TerminalInfo } from '../../domain/terminal';
-import { ptyHostContract } from '../../workers/contracts/pty-host';
+import { ptyHostContract } from '../../processes/contracts/pty-host';
 import { DEFAULT_WORKDIR, defaultLimits } from '../../../native/sandbox/index';
 import type { HostContext } from '../host-context';
 import { sandboxErrorToLab } from '../sandbox/errors';
