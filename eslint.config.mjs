@@ -1,5 +1,8 @@
-// Lint, including the dependency direction of DESIGN.md ("dependencies point down"):
-//   renderer -> electron/ipc/common only;  main, web, cli -> lab -> agent, rl -> native;  native -> nothing above.
+// Lint, including the dependency direction ("dependencies point down"):
+//   renderer -> electron/ipc/common and electron/domain only;
+//   main, web, cli -> lab -> agent, rl -> native;  native -> nothing above;
+//   workers (process entry points hosting lab services) -> lab, processes;  nothing imports electron/workers;
+//   processes (contracts, launchers, supervisor, where entries are) is below lab: lab starts workers through it.
 //   Only electron/main and electron/preload import 'electron'; only native/ imports node-pty or onnxruntime-node.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -16,6 +19,7 @@ const nativeOnly = [
   { name: 'onnxruntime-node', message: 'Only native/ imports onnxruntime-node.' },
 ];
 const up = (dirs, why) => ({ group: dirs.flatMap((d) => [`**/${d}`, `**/${d}/**`]), message: why });
+const notWorkerEntries = up(['workers'], 'Worker entry code (electron/workers) runs only in worker processes: start workers by name through electron/processes.');
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'release/**', 'coverage/**', '**/*.d.ts', 'tasks/**/files/**'] },
@@ -49,7 +53,7 @@ export default tseslint.config(
     paths: [electronOnly, ...nativeOnly],
     patterns: [
       { regex: '^node:', message: 'electron/domain must run in a browser too.' },
-      up(['ipc', 'lab', 'agent', 'rl', 'main', 'web', 'cli', 'workers', 'native'], 'electron/domain is the bottom of the app layer.'),
+      up(['ipc', 'lab', 'agent', 'rl', 'main', 'web', 'cli', 'workers', 'processes', 'native'], 'electron/domain is the bottom of the app layer.'),
     ],
   }),
   // electron/ipc/common runs anywhere (renderer included): no Node, nothing above it but the domain model.
@@ -57,12 +61,33 @@ export default tseslint.config(
     paths: [electronOnly, ...nativeOnly],
     patterns: [
       { regex: '^node:', message: 'electron/ipc/common must run in a browser too.' },
-      up(['lab', 'agent', 'rl', 'main', 'web', 'cli', 'workers', 'native'], 'electron/ipc/common is below every Node layer.'),
+      up(['lab', 'agent', 'rl', 'main', 'web', 'cli', 'workers', 'processes', 'native'], 'electron/ipc/common is below every Node layer.'),
     ],
   }),
-  restrict(['electron/lab/**'], { paths: [electronOnly, ...nativeOnly], patterns: [up(['main', 'web', 'cli', 'preload', 'renderer'], 'lab/ is below main, web and cli.')] }),
+  restrict(['electron/lab/**'], {
+    paths: [electronOnly, ...nativeOnly],
+    patterns: [
+      up(['main', 'web', 'cli', 'preload', 'renderer'], 'lab/ is below main, web and cli.'),
+      up(['workers'], 'lab/ starts workers by name (electron/processes) and never imports their entry code: a worker hosts lab services, not the reverse.'),
+    ],
+  }),
+  // main, web and cli start workers through electron/processes; worker entry code runs only in worker processes.
+  // (A later entry replaces an earlier one's options for the same files, so each repeats the paths it keeps.)
+  restrict(['electron/web/**', 'electron/cli/**'], { paths: [electronOnly, ...nativeOnly], patterns: [notWorkerEntries] }),
+  restrict(['electron/main/**'], { paths: nativeOnly, patterns: [notWorkerEntries] }),
   restrict(['electron/agent/**', 'electron/rl/**'], {
     paths: [electronOnly, ...nativeOnly],
-    patterns: [up(['lab', 'main', 'web', 'cli', 'preload', 'renderer'], 'agent/ and rl/ are below lab/.')],
+    patterns: [up(['lab', 'main', 'web', 'cli', 'preload', 'renderer', 'workers', 'processes'], 'agent/ and rl/ are below lab/.')],
+  }),
+  // electron/processes: worker contracts, launchers, the supervisor and where entries are. Lab imports it, so it
+  // imports nothing of lab or above.
+  restrict(['electron/processes/**'], {
+    paths: [electronOnly, ...nativeOnly],
+    patterns: [up(['lab', 'agent', 'rl', 'workers', 'main', 'web', 'cli', 'preload', 'renderer'], 'electron/processes is below lab/: contracts and process plumbing only.')],
+  }),
+  // electron/workers: process entry points hosting lab services; they import lab, never what sits above it.
+  restrict(['electron/workers/**'], {
+    paths: [electronOnly, ...nativeOnly],
+    patterns: [up(['main', 'web', 'cli', 'preload', 'renderer'], 'A worker hosts lab services: it imports lab and processes, never main, web or cli.')],
   }),
 );

@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # bubblewrap: the sandbox; chromium: end-to-end UI tests; python3-pytest: task verifiers written in pytest.
-PACKAGES=(bubblewrap chromium python3-pytest)
+# What the tests spawn besides: asciinema (plays the recordings back), procps (ps), git (the host canary).
+PACKAGES=(bubblewrap chromium python3-pytest asciinema procps git)
 
 step() { printf '\n==> %s\n' "$*"; }
 as_root() {
@@ -35,6 +36,9 @@ step "node $(node --version), npm $(npm --version)"
 node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a<20||(a===20&&b<19)) { console.error("bootstrap: T1 Lab needs Node.js 20.19 or newer"); process.exit(1) }'
 
 step "npm ci (installs dependencies and builds the app)"
-ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci --no-audit --no-fund
+# Offline installs: Electron's binary downloads on first launch instead; onnxruntime-node's postinstall would
+# fetch the CUDA provider from NuGet (package.json's allowScripts denies it on npm 11+; the variable, which its
+# installer reads, covers older npm). `npm run setup:cuda` fetches the provider on a connected GPU machine.
+ELECTRON_SKIP_BINARY_DOWNLOAD=1 ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
 
 step "done. Next: npm start (the app) or npm test (the test suite)"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # npm run setup:cuda — opt-in: fetch onnxruntime's CUDA execution provider on a machine with an NVIDIA GPU,
 # its driver (CUDA 12 compatible) and internet access. onnxruntime-node's own installer downloads the
-# provider libraries (from NuGet) next to its binding; `npm ci` skips that step (.npmrc) so that installs
-# work offline. Afterwards `t1lab doctor` reports whether the CUDA provider loads.
+# provider libraries (from NuGet) next to its binding; installs skip that step (package.json's `allowScripts`
+# denies its postinstall; bootstrap also sets ONNXRUNTIME_NODE_INSTALL=skip for npm versions without
+# allowScripts) so that they work offline. Afterwards `t1lab doctor` reports whether the CUDA provider loads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,6 +1,6 @@
 /** What every domain's handlers get from the host: where data lives, the workers, how to emit events. */
 import type { LabContract, LabEvent, LabEventPayload } from '../ipc/common/contract';
-import type { WorkerRegistry } from './workers';
+import type { WorkerRegistry } from './worker-registry';
 
 export interface HostContext {
   readonly dataDir: string;

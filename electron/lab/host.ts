@@ -6,7 +6,7 @@
 import { labContract, type LabContract } from '../ipc/common/contract';
 import { createRouter, type Handlers, type Router } from '../ipc/common/router';
 import type { Disposable, Peer, ServerConnection } from '../ipc/common/transport';
-import type { WorkerLauncher } from '../workers/launcher';
+import type { WorkerLauncher } from '../processes/launcher';
 import type { HostContext } from './host-context';
 import { systemHandlers } from './system/handlers';
 import { runsHandlers } from './runs/handlers';
@@ -14,7 +14,7 @@ import { statsHandlers } from './stats/handlers';
 import { modelsHandlers } from './models/handlers';
 import { tasksHandlers } from './tasks/handlers';
 import { terminalHandlers } from './terminal/handlers';
-import { WorkerRegistry } from './workers';
+import { WorkerRegistry } from './worker-registry';
 import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
 
 export interface LabHostOptions {

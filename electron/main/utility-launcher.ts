@@ -2,7 +2,7 @@
  * Workers as Electron utilityProcesses (the packaged app cannot child_process.fork once the runAsNode fuse
  * is off). Must be used after app 'ready': forking before it crashes.
  */
-import { exitNotifier, type WorkerLauncher } from '../workers/launcher';
+import { exitNotifier, type WorkerLauncher } from '../processes/launcher';
 import type { ElectronDeps } from './deps';
 
 export function utilityLauncher(utilityProcess: ElectronDeps['utilityProcess']): WorkerLauncher {

@@ -66,5 +66,8 @@ export function resolveStatic(root: string, urlPath: string): string | null {
 
 export function sendFile(res: ServerResponse, file: string, headers: Record<string, string>): void {
   res.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
-  createReadStream(file).pipe(res);
+  // A file that vanishes or cannot be read after the stat ends this response, not the host.
+  createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
 }

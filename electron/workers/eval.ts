@@ -2,9 +2,9 @@
 import { LabError } from '../ipc/common/errors';
 import { resumeEvaluation, startEvaluation, type EvalHooks, type Evaluation } from '../lab/runs/evaluate';
 import { onnxPolicyFactory } from '../lab/runs/onnx-policy';
-import { WorkerRegistry } from '../lab/workers';
-import { forkLauncher } from './launcher';
-import { evalWorkerContract } from './contracts/eval';
+import { WorkerRegistry } from '../lab/worker-registry';
+import { forkLauncher } from '../processes/launcher';
+import { evalWorkerContract } from '../processes/contracts/eval';
 import { serveWorker } from './serve';
 
 /** Terminal bytes are sent in batches at most this often per episode (keeps IPC frames few and large). */

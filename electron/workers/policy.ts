@@ -11,7 +11,7 @@ import { loadExternalPolicy, loadT1Policy, type LoadedPolicy, type SessionSettin
 import { ProviderUnavailableError } from '../../native/model/providers';
 import { randomSeed } from '../../native/model/sampler';
 import type { Tokenizer } from '../../native/model/tokenizer';
-import { policyContract, PolicySettings } from './contracts/policy';
+import { policyContract, PolicySettings } from '../processes/contracts/policy';
 import { serveWorker } from './serve';
 
 interface Held {

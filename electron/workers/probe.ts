@@ -1,6 +1,6 @@
 /** Entry point of the probe worker (see contracts/probe.ts). */
 import { probeProviders } from '../../native/model/providers';
-import { probeContract } from './contracts/probe';
+import { probeContract } from '../processes/contracts/probe';
 import { serveWorker } from './serve';
 
 serveWorker('probe', probeContract, {

@@ -8,7 +8,7 @@ import { LabError } from '../ipc/common/errors';
 import { sandboxErrorToLab } from '../lab/sandbox/errors';
 import { createSandboxBackend, detectBubblewrap } from '../../native/sandbox/index';
 import { AckFlowController, createShellSession, DataBatcher, isNamedKey, SessionBusyError, SessionClosedError, type NamedKey, type SandboxShellSession } from '../../native/pty/index';
-import { ptyHostContract } from './contracts/pty-host';
+import { ptyHostContract } from '../processes/contracts/pty-host';
 import { serveWorker } from './serve';
 
 interface Entry {

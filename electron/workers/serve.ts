@@ -3,16 +3,10 @@
  * `worker.ping`. An uncaught error ends the process with a message (the supervisor reports and restarts it);
  * it never lingers half-alive.
  */
-import { mergeContracts, type Contract, type MergedContract } from '../ipc/common/define';
+import type { Contract } from '../ipc/common/define';
 import { createRouter, type Handlers, type Router } from '../ipc/common/router';
 import { createParentConnection } from '../ipc/node/process';
-import { workerBaseContract } from '../ipc/common/contracts/worker';
-
-export type WithPing<C extends Contract> = MergedContract<[typeof workerBaseContract, C]>;
-
-export function withPing<C extends Contract>(contract: C): WithPing<C> {
-  return mergeContracts(workerBaseContract, contract);
-}
+import { withPing, type WithPing } from '../processes/ping';
 
 export function serveWorker<C extends Contract>(name: string, contract: C, handlers: Handlers<C>): Router<WithPing<C>> {
   const started = performance.now();

@@ -4,9 +4,10 @@
  * (cgroups.ts), and the host-side monitor (monitor.ts); a wall-clock timer kills the whole tree.
  */
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { constants as osConstants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
-import * as pty from 'node-pty';
+import type * as Pty from 'node-pty';
 import { HeadTail } from '../util/head-tail';
 import { baseEnv, DEFAULT_WORKDIR, effectiveFileSizeMb, LAUNCHER_ENV, launchCommand, MIB, type LaunchPlan } from './bwrap-args';
 import { cgroupSupport, createSandboxCgroup, type SandboxCgroup } from './cgroups';
@@ -21,6 +22,17 @@ import { checkSpecPaths, defaultProtectedPaths } from './workspace';
 import { smallTreeUsage, treeUsage } from './workspace-size';
 
 /** Default cap per stream for `run` when the caller sets none. */
+/**
+ * node-pty's native binding is loaded on the first interactive shell, not with this module: Electron main and
+ * the web host import the sandbox layer for constants and types (and start shells only in the pty host worker),
+ * and must stay free of native modules.
+ */
+let ptyModule: typeof Pty | null = null;
+function nodePty(): typeof Pty {
+  ptyModule ??= createRequire(import.meta.url)('node-pty') as typeof Pty;
+  return ptyModule;
+}
+
 export const DEFAULT_RUN_OUTPUT_CHARS = 1_000_000;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** How programs say an allocation failed (Python, glibc/strerror, C++, Node/V8, Java, Go). */
@@ -290,9 +302,9 @@ export class BubblewrapBackend implements SandboxBackend {
 
   private startPty({ plan, cgroup, workspaceAllowance }: Prepared, size: { cols: number; rows: number }): SandboxPty {
     const { file, args } = launchCommand(plan);
-    let term: pty.IPty;
+    let term: Pty.IPty;
     try {
-      term = pty.spawn(file, args, { name: plan.env.TERM ?? 'xterm-256color', cols: size.cols, rows: size.rows, cwd: '/', env: LAUNCHER_ENV });
+      term = nodePty().spawn(file, args, { name: plan.env.TERM ?? 'xterm-256color', cols: size.cols, rows: size.rows, cwd: '/', env: LAUNCHER_ENV });
     } catch (error) {
       void cgroup?.remove();
       throw new SandboxError('START_FAILED', `could not start the sandbox: ${(error as Error).message}`);
@@ -319,7 +331,7 @@ class SandboxPty implements PtyProcess {
   private readonly wall: ReturnType<typeof setTimeout> | null;
 
   constructor(
-    private readonly term: pty.IPty,
+    private readonly term: Pty.IPty,
     private readonly plan: LaunchPlan,
     private readonly cgroup: SandboxCgroup | null,
     workspaceAllowance: number,

@@ -11,19 +11,23 @@
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { makeOwnedTempDirSync } from '../util/temp-dirs';
 import { seccompProgram } from './seccomp';
 import { shellRcText } from './shell-start';
 
 export const SANDBOX_HOSTNAME = 'sandbox';
 
-/** /etc entries shared read-only with the sandbox: what programs need to run, nothing that identifies users or holds secrets. */
+/**
+ * /etc entries shared read-only with the sandbox: what programs need to run, nothing that identifies users or
+ * holds secrets. Of /etc/ssl only the public certificates and OpenSSL's configuration: never ssl/private
+ * (key material, readable to a lab running as root).
+ */
 export const ETC_ALLOWLIST = [
   'alternatives', 'bash.bashrc', 'ca-certificates', 'ca-certificates.conf', 'debian_version', 'gai.conf', 'host.conf',
   'inputrc', 'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'locale.alias', 'localtime', 'login.defs', 'magic', 'magic.mime',
   'mime.types', 'nanorc', 'networks', 'nsswitch.conf', 'os-release', 'perl', 'profile', 'protocols', 'python3', 'rpc',
-  'services', 'shells', 'skel', 'ssl', 'terminfo', 'timezone', 'vim', 'xdg',
+  'services', 'shells', 'skel', 'ssl/certs', 'ssl/openssl.cnf', 'terminfo', 'timezone', 'vim', 'xdg',
 ];
 
 const GENERATED: Record<string, string> = {
@@ -66,13 +70,18 @@ export function runtimeFiles(): RuntimeFiles {
       continue; // not on this host
     }
     try {
+      mkdirSync(dirname(join(etcDir, name)), { recursive: true, mode: 0o755 });
       if (st.isSymbolicLink()) symlinkSync(readlinkSync(host), join(etcDir, name));
       else if (st.isDirectory()) {
-        if (!(entriesUpTo(host, COPY_MAX_ENTRIES) <= COPY_MAX_ENTRIES && copyShareableTree(host, join(etcDir, name)))) {
+        // Small directories, and any holding an entry not every user may read, are copied without the private
+        // entries; only big, wholly public ones are bound (and one that cannot be copied is left out, never bound).
+        const copy = entriesUpTo(host, COPY_MAX_ENTRIES) <= COPY_MAX_ENTRIES || holdsPrivateEntries(host);
+        if (copy) copyShareableTree(host, join(etcDir, name));
+        else {
           mkdirSync(join(etcDir, name));
           etcSubdirs.push(host);
         }
-      } else if (st.isFile()) copyFileSync(host, join(etcDir, name));
+      } else if (st.isFile() && (st.mode & 0o004) !== 0) copyFileSync(host, join(etcDir, name));
     } catch {
       // unreadable on this host: leave it out
     }
@@ -99,6 +108,23 @@ function entriesUpTo(dir: string, max: number): number {
     for (const e of entries) if (e.isDirectory()) stack.push(join(current, e.name));
   }
   return count;
+}
+
+/** Whether anything under `dir` (all levels) is a file or directory that not every user may read. */
+function holdsPrivateEntries(dir: string): boolean {
+  const stack = [dir];
+  while (stack.length) {
+    const current = stack.pop() as string;
+    for (const e of readdirSync(current, { withFileTypes: true })) {
+      if (e.isSymbolicLink()) continue;
+      const mode = lstatSync(join(current, e.name)).mode;
+      if (e.isDirectory()) {
+        if ((mode & 0o005) !== 0o005) return true;
+        stack.push(join(current, e.name));
+      } else if ((mode & 0o004) === 0) return true;
+    }
+  }
+  return false;
 }
 
 /**

@@ -5,6 +5,7 @@
  * tests that do not need it always run.
  */
 import { spawnSync } from 'node:child_process';
+import { optionalSkip } from './skip';
 
 export function findPython(modules: string[]): string | null {
   const candidates = [process.env.T1LAB_PYTHON, 'python3'].filter((x): x is string => !!x);
@@ -20,4 +21,9 @@ export function runPythonJson(python: string, script: string, input: unknown): u
   const result = spawnSync(python, ['-c', script], { input: JSON.stringify(input), encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20 });
   if (result.status !== 0) throw new Error(`python failed (${result.status}): ${result.stderr}`);
   return JSON.parse(result.stdout);
+}
+
+/** The skip note of a cross-check whose Python modules are missing (Debian 12 packages neither safetensors nor tokenizers). */
+export function pythonSkipNote(modules: string[]): string {
+  return optionalSkip(`no Python with ${modules.join(', ')} (Debian does not package them: pip install ${modules.join(' ')}, or set T1LAB_PYTHON to an interpreter that has them)`);
 }

@@ -24,6 +24,8 @@ export interface ExecuteContext {
 export interface Executed {
   observation: string;
   execution: Execution;
+  /** The action waited until the agent's remaining time ran out: the agent's time is over. */
+  reachedDeadline: boolean;
 }
 
 /** Stop waiting when the episode is aborted (the lab closes the shell, which kills the command). */
@@ -57,20 +59,25 @@ export async function executeAction(action: Exclude<Action, { tool: 'submit' }>,
       return {
         observation: '[a command is still running, so nothing was run: use keys to interact with it, C-c to stop it, or keys [] with a duration to wait]',
         execution: { action: ctx.index, exitCode: null, timedOut: false, durationMs: 0, truncatedChars: 0, screen: false },
+        reachedDeadline: false,
       };
     }
-    const timeoutSec = Math.max(0.001, Math.min(action.timeoutSec ?? DEFAULT_COMMAND_TIMEOUT_SEC, ctx.remainingMs / 1000));
+    const requestedSec = action.timeoutSec ?? DEFAULT_COMMAND_TIMEOUT_SEC;
+    const boundedByDeadline = ctx.remainingMs / 1000 <= requestedSec;
+    const timeoutSec = Math.max(0.001, Math.min(requestedSec, ctx.remainingMs / 1000));
     const result = await untilAborted(session.run(action.command, { timeoutMs: Math.ceil(timeoutSec * 1000), maxOutputChars: ctx.observationChars }), ctx.signal);
     const screen = result.timedOut && session.alternateScreen ? session.screen().lines : undefined;
     const formatted = formatCommand({ ...result, timeoutSec: Math.round(timeoutSec * 100) / 100, screen }, ctx.observationChars);
     return {
       observation: formatted.text,
       execution: { action: ctx.index, exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, truncatedChars: formatted.truncatedChars, screen: !!screen },
+      reachedDeadline: result.timedOut && boundedByDeadline,
     };
   }
   const started = performance.now();
   session.sendKeys(toKeys(action.keys));
-  const waitMs = Math.min((action.durationSec ?? DEFAULT_KEYS_DURATION_SEC) * 1000, ctx.remainingMs);
+  const requestedMs = (action.durationSec ?? DEFAULT_KEYS_DURATION_SEC) * 1000;
+  const waitMs = Math.min(requestedMs, ctx.remainingMs);
   if (waitMs > 0) await sleep(waitMs, undefined, { signal: ctx.signal }).catch(() => {});
   const alternate = session.alternateScreen;
   const fresh = session.readNew({ maxOutputChars: ctx.observationChars });
@@ -79,5 +86,6 @@ export async function executeAction(action: Exclude<Action, { tool: 'submit' }>,
   return {
     observation: formatted.text,
     execution: { action: ctx.index, exitCode: null, timedOut: false, durationMs, truncatedChars: formatted.truncatedChars, screen: alternate },
+    reachedDeadline: ctx.remainingMs <= requestedMs && !ctx.signal.aborted,
   };
 }

@@ -93,9 +93,14 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   const outer = options.signal ?? new AbortController().signal;
   const agentDeadline = AbortSignal.timeout(Math.max(1, options.agentTimeoutSec * 1000));
   const signal = AbortSignal.any([outer, agentDeadline]);
-  const deadlineAt = Date.now() + options.agentTimeoutSec * 1000;
-  // The timer of AbortSignal.timeout may fire a little after a command bounded by the same deadline returns.
-  const expired = () => signal.aborted || Date.now() >= deadlineAt;
+  // One clock for the agent's time: the monotonic one. The timers of AbortSignal.timeout and of a command
+  // bounded by the remaining time may fire a millisecond before a clock reading says "expired"; an action that
+  // ran to the agent's remaining time therefore ends the agent's time by itself (`outOfTime`), whatever any
+  // clock says, so the policy is never asked for a turn the agent has no time for (and its failure there is
+  // never reported as the policy's fault).
+  const deadlineAt = performance.now() + options.agentTimeoutSec * 1000;
+  let outOfTime = false;
+  const expired = () => outOfTime || signal.aborted || performance.now() >= deadlineAt;
 
   let session = options.session;
   let shellExit: { exitCode: number | null } | null = null;
@@ -186,9 +191,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       try {
         // The agent's deadline bounds each action by its remaining time (so the turn is recorded); cancelling
         // or cutting the episode interrupts it at once.
-        const done = await executeAction(action, { session, observationChars, remainingMs: Math.max(0, deadlineAt - Date.now()), signal: outer, index: i });
+        const done = await executeAction(action, { session, observationChars, remainingMs: Math.max(0, deadlineAt - performance.now()), signal: outer, index: i });
         parts.push(done.observation);
         executions.push(done.execution);
+        if (done.reachedDeadline) outOfTime = true;
       } catch (e) {
         if (!signal.aborted) failure = { kind: 'sandbox', message: `the shell failed: ${(e as Error).message}` };
         break;

@@ -4,8 +4,8 @@ import type { DoctorReport } from '../../domain/system';
 import { labDataDir } from '../../lab/paths';
 import { runDoctor } from '../../lab/system/doctor';
 import { probeOnnxruntimeInWorker } from '../../lab/system/probe-onnxruntime';
-import { WorkerRegistry } from '../../lab/workers';
-import { forkLauncher } from '../../workers/launcher';
+import { WorkerRegistry } from '../../lab/worker-registry';
+import { forkLauncher } from '../../processes/launcher';
 import { formatBytes, printJson, table, type Io } from '../output';
 
 export async function doctorReport(): Promise<DoctorReport> {

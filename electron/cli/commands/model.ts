@@ -8,8 +8,8 @@ import { ConfigOverrides, PresetName } from '../../../native/model/config';
 import { LabError } from '../../ipc/common/errors';
 import { policyWorker } from '../../lab/models/policy-engine';
 import { benchCheckpoint, checkCheckpoint, describeCheckpoint, exportOnnx, initCheckpoint } from '../../lab/models/operations';
-import { WorkerRegistry } from '../../lab/workers';
-import { forkLauncher } from '../../workers/launcher';
+import { WorkerRegistry } from '../../lab/worker-registry';
+import { forkLauncher } from '../../processes/launcher';
 import { UsageError } from '../errors';
 import { formatBytes, printJson, progressBar, table, type Io } from '../output';
 

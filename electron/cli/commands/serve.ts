@@ -3,9 +3,10 @@ import type { Command } from 'commander';
 import { createLabHost } from '../../lab/host';
 import { rendererDir } from '../../lab/app-paths';
 import { labDataDir } from '../../lab/paths';
-import { forkLauncher } from '../../workers/launcher';
+import { forkLauncher } from '../../processes/launcher';
 import { isLoopback, LOOPBACK, startWebHost, type WebHost } from '../../web/server';
 import { newToken } from '../../web/auth';
+import { keepServingOnUncaught } from '../../web/keep-serving';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Io } from '../output';
@@ -51,6 +52,7 @@ export function registerServe(program: Command, io: Io): void {
     .option('--token <token>', 'access token (default: $T1LAB_TOKEN, else random per launch)')
     .action(async (opts: ServeOptions) => {
       const { web, stop } = await serve(opts, io);
+      keepServingOnUncaught((line) => io.err(`t1lab serve: ${line}\n`));
       io.out(`${web.url}\n`);
       await new Promise<void>((resolve) => {
         const quit = () => resolve();

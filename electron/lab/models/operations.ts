@@ -6,10 +6,10 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectCheckpoint, saveCheckpoint, type CheckpointSummary } from '../../../native/model/checkpoint';
-import { checkSamplingAgainstScoring, type CheckReport } from '../../../native/model/check';
+import type { CheckReport } from '../../../native/model/check';
 import { configFromPreset, countActiveParameters, countParameters, type ConfigOverrides, type ModelConfig, type PresetName } from '../../../native/model/config';
 import { initParameters } from '../../../native/model/init';
-import { runModelBenchmark, type ModelBenchOptions, type ModelBenchResult } from '../../../native/model/bench';
+import type { ModelBenchOptions, ModelBenchResult } from '../../../native/model/bench';
 import { openCheckpoint, PolicyCheckpointError, type OpenedCheckpoint } from '../../../native/model/policy-checkpoint';
 import { buildSamplingGraph } from '../../../native/model/sampling-graph';
 import { samplingExpertCompute } from '../../../native/model/policy-model';
@@ -137,11 +137,14 @@ export async function checkCheckpoint(dir: string, options: { samples: number; t
     '<|im_start|>user\nCount the lines of data.csv<|im_end|>\n<|im_start|>assistant\n',
   ];
   const prompts = Array.from({ length: options.samples }, (_, i) => tokenizer.encode(texts[i % texts.length]!));
+  // onnxruntime loads on use: the CLI bundle also hosts `t1lab serve`, which must stay free of native modules.
+  const { checkSamplingAgainstScoring } = await import('../../../native/model/check');
   return checkSamplingAgainstScoring(c.config, c.weights, { prompts, newTokens: options.tokens, seed: options.seed, threads: options.threads });
 }
 
 export async function benchCheckpoint(dir: string, options: ModelBenchOptions): Promise<ModelBenchResult & { parameters: number }> {
   const c = ours(dir, 'model bench');
+  const { runModelBenchmark } = await import('../../../native/model/bench');
   const result = await runModelBenchmark(c.config, c.weights, options);
   return { ...result, parameters: countParameters(c.config) };
 }

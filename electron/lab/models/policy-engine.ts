@@ -3,8 +3,8 @@
  * and the CLI use. The worker decodes concurrent generate() calls together in batches.
  */
 import type { GenerateOptions, GenerateResult, OnnxPolicyEngine, PolicyInfo } from '../../../native/model/policy-api';
-import { policyContract, type PolicySettings } from '../../workers/contracts/policy';
-import type { WorkerRegistry } from '../workers';
+import { policyContract, type PolicySettings } from '../../processes/contracts/policy';
+import type { WorkerRegistry } from '../worker-registry';
 
 /** Loading a checkpoint builds its graph and session: allow for a large model on a slow disk. */
 const LOAD_TIMEOUT_MS = 300_000;

@@ -6,7 +6,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { runsContract } from '../../ipc/common/contracts/runs';
 import type { Handlers } from '../../ipc/common/router';
 import type { RunProgress } from '../../domain/runs';
-import { evalWorkerContract } from '../../workers/contracts/eval';
+import { evalWorkerContract } from '../../processes/contracts/eval';
 import { appRoot } from '../app-paths';
 import type { HostContext } from '../host-context';
 import { listRuns, readEpisode, readRecording, readRun, runPath } from './library';

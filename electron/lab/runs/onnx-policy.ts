@@ -7,7 +7,7 @@ import { createOnnxPolicy } from '../../agent/policy/onnx';
 import { chunkedCodec, splitTokensOf, type TokenCodec } from '../../agent/tokens/codec';
 import { LabError } from '../../ipc/common/errors';
 import { createOnnxPolicyEngine } from '../models/policy-engine';
-import type { WorkerRegistry } from '../workers';
+import type { WorkerRegistry } from '../worker-registry';
 
 export function onnxPolicyFactory(workers: WorkerRegistry): OnnxPolicyFactory {
   return async (checkpoint, options) => {

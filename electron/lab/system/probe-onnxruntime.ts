@@ -1,6 +1,6 @@
 /** Ask a short-lived probe worker about onnxruntime: loading the runtime never happens in the host process. */
-import { probeContract } from '../../workers/contracts/probe';
-import type { WorkerRegistry } from '../workers';
+import { probeContract } from '../../processes/contracts/probe';
+import type { WorkerRegistry } from '../worker-registry';
 import type { OnnxruntimeProbe } from './doctor';
 
 export async function probeOnnxruntimeInWorker(workers: WorkerRegistry, hasNvidiaGpu: boolean): Promise<OnnxruntimeProbe> {

@@ -7,7 +7,7 @@ import { createClient } from '../../../electron/ipc/common/client';
 import type { LabContract } from '../../../electron/ipc/common/contract';
 import { createWebSocketClientTransport, type WebSocketLike } from '../../../electron/ipc/common/websocket-client';
 import { createLabHost, type LabHost } from '../../../electron/lab/host';
-import { forkLauncher } from '../../../electron/workers/launcher';
+import { forkLauncher } from '../../../electron/processes/launcher';
 import { startWebHost, type WebHost } from '../../../electron/web/server';
 import { makeTempDir } from '../../helpers/tmp';
 

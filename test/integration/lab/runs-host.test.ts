@@ -10,7 +10,7 @@ import type { LabContract } from '../../../electron/ipc/common/contract';
 import { createMemoryPair } from '../../../electron/ipc/common/memory';
 import type { RunProgress } from '../../../electron/domain/runs';
 import { createLabHost, type LabHost } from '../../../electron/lab/host';
-import { forkLauncher } from '../../../electron/workers/launcher';
+import { forkLauncher } from '../../../electron/processes/launcher';
 import { writeSuite } from '../../helpers/tasks';
 import { makeTempDir } from '../../helpers/tmp';
 

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createShellSession, SessionBusyError, type SandboxShellSession } from '../../../native/pty/index';
 import { backend, leftoverSandboxes, monitorIdle, specFor } from '../../helpers/sandbox';
 import { makeTempDir } from '../../helpers/tmp';
+import { missingProgram } from '../../helpers/skip';
 
 const ws = makeTempDir('t1lab-session-');
 const out = makeTempDir('t1lab-session-out-');
@@ -157,7 +158,9 @@ describe('session lifecycle and recording', () => {
     await s.close();
   });
 
-  it('writes an asciicast v2 recording that asciinema accepts, without markers', async () => {
+  it('writes an asciicast v2 recording that asciinema accepts, without markers', async (ctx) => {
+    const noPlayer = missingProgram('asciinema', 'asciinema');
+    ctx.skip(noPlayer !== null, noPlayer ?? undefined);
     const s = await createShellSession({ backend, spec: specFor(ws.path), recordPath: join(out.path, 'rec.cast'), cols: 80, rows: 24 });
     await s.run('echo recorded-text');
     s.resize(90, 25);

@@ -76,6 +76,17 @@ describe('red team: filesystem', () => {
     expect(r.stdout.trim().endsWith('sandbox')).toBe(true);
   });
 
+  it('etc-key-material: no /etc/ssl/private, no /etc file only root may read; the CA certificates are there', async () => {
+    // Running as root (as CI does), a bound /etc/ssl exposed /etc/ssl/private (TLS keys) to the sandbox.
+    const r = await attack('ls -d /etc/ssl/private 2>&1; find /etc ! -type l \\( -type f ! -perm -o=r -o -type d ! -perm -o=rx \\) -print | head; echo; ls /etc/ssl; ls /etc/ssl/certs | grep -c .');
+    const [privateDir, ...rest] = r.stdout.split('\n');
+    expect(privateDir).toMatch(/No such file or directory/);
+    const blank = rest.indexOf('');
+    expect(rest.slice(0, blank), 'files or folders not every user may read').toEqual([]);
+    expect(rest.slice(blank + 1, blank + 3)).toEqual(['certs', 'openssl.cnf']);
+    expect(Number(rest[blank + 3])).toBeGreaterThan(0);
+  });
+
   it('read-only-mount: an extra read-only mount (like /tests) cannot be written', async () => {
     const r = await attack('(echo x > /tests/injected) 2>&1; (mkdir /tests/d) 2>&1; echo done', { mounts: [{ host: ro.path, sandbox: '/tests', readOnly: true }] });
     expect(r.stdout.match(/Read-only file system/g)?.length).toBe(2);

@@ -7,7 +7,7 @@ import type { LabContract } from '../../../electron/ipc/common/contract';
 import { createMemoryPair } from '../../../electron/ipc/common/memory';
 import type { AuditProgress } from '../../../electron/domain/tasks';
 import { createLabHost, type LabHost } from '../../../electron/lab/host';
-import { forkLauncher } from '../../../electron/workers/launcher';
+import { forkLauncher } from '../../../electron/processes/launcher';
 import { makeTempDir } from '../../helpers/tmp';
 import { FIXTURES } from './helpers';
 

@@ -8,7 +8,7 @@ import { createClient, type Client } from '../../../electron/ipc/common/client';
 import type { LabContract } from '../../../electron/ipc/common/contract';
 import { createMemoryPair } from '../../../electron/ipc/common/memory';
 import { createLabHost, type LabHost } from '../../../electron/lab/host';
-import { forkLauncher } from '../../../electron/workers/launcher';
+import { forkLauncher } from '../../../electron/processes/launcher';
 import { makeTempDir } from '../../helpers/tmp';
 import { leftoverSandboxes } from '../../helpers/sandbox';
 

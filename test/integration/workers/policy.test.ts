@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initCheckpoint } from '../../../electron/lab/models/operations';
 import { createOnnxPolicyEngine } from '../../../electron/lab/models/policy-engine';
-import { WorkerRegistry } from '../../../electron/lab/workers';
-import { forkLauncher } from '../../../electron/workers/launcher';
+import { WorkerRegistry } from '../../../electron/lab/worker-registry';
+import { forkLauncher } from '../../../electron/processes/launcher';
 import type { OnnxPolicyEngine } from '../../../native/model/policy-api';
 import { makeTempDir } from '../../helpers/tmp';
 

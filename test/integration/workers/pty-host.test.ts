@@ -3,9 +3,9 @@
  * that floods or dies without harming the others, and the harness-facing calls.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WorkerRegistry } from '../../../electron/lab/workers';
-import { forkLauncher } from '../../../electron/workers/launcher';
-import { ptyHostContract } from '../../../electron/workers/contracts/pty-host';
+import { WorkerRegistry } from '../../../electron/lab/worker-registry';
+import { forkLauncher } from '../../../electron/processes/launcher';
+import { ptyHostContract } from '../../../electron/processes/contracts/pty-host';
 import { FlowControl } from '../../../native/pty/flow';
 import { makeTempDir } from '../../helpers/tmp';
 import { leftoverSandboxes, testLimits } from '../../helpers/sandbox';

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import type { WorkerStatus } from '../../../electron/domain/system';
-import { moduleEntry } from '../../../electron/workers/entries';
-import { forkLauncher } from '../../../electron/workers/launcher';
-import { WorkerSupervisor, type RestartPolicy } from '../../../electron/workers/supervisor';
+import { moduleEntry } from '../../../electron/processes/entries';
+import { forkLauncher } from '../../../electron/processes/launcher';
+import { WorkerSupervisor, type RestartPolicy } from '../../../electron/processes/supervisor';
 import { testWorkerContract } from '../../fixtures/workers/test-contract';
 
 const entry = moduleEntry(fileURLToPath(new URL('../../fixtures/workers/test-worker.ts', import.meta.url)));

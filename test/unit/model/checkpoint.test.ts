@@ -18,7 +18,7 @@ import {
 import { parameterSpecs } from '../../../native/model/config';
 import { loadTokenizer } from '../../../native/model/tokenizer/index';
 import { TEST_LAB_VERSION, rehash, testTokenizer, tinyConfig, tinyWeights } from '../../helpers/checkpoint';
-import { findPython, runPythonJson } from '../../helpers/python';
+import { findPython, pythonSkipNote, runPythonJson } from '../../helpers/python';
 import { makeTempDir } from '../../helpers/tmp';
 
 const tmp = makeTempDir('t1lab-ckpt-');
@@ -280,7 +280,8 @@ describe('inspect and registry', () => {
 });
 
 const python = findPython(['safetensors', 'numpy']);
-test.skipIf(!python)('Python safetensors reads model.safetensors of a checkpoint: every parameter, named and shaped as config.json says', () => {
+test('Python safetensors reads model.safetensors of a checkpoint: every parameter, named and shaped as config.json says', (ctx) => {
+  ctx.skip(!python, pythonSkipNote(['safetensors', 'numpy']));
   const script = `
 import json, sys
 from safetensors import safe_open

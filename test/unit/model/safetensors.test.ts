@@ -17,7 +17,7 @@ import {
   type Tensor,
 } from '../../../native/model/safetensors/index';
 import { seededRandom } from '../../helpers/corpus';
-import { findPython, runPythonJson } from '../../helpers/python';
+import { findPython, pythonSkipNote, runPythonJson } from '../../helpers/python';
 import { makeTempDir } from '../../helpers/tmp';
 
 const tmp = makeTempDir('t1lab-st-');
@@ -229,7 +229,8 @@ describe('half-precision conversions', () => {
 });
 
 const python = findPython(['safetensors', 'numpy']);
-test.skipIf(!python)('Python safetensors reads our files and we read its files, values bit for bit', () => {
+test('Python safetensors reads our files and we read its files, values bit for bit', (ctx) => {
+  ctx.skip(!python, pythonSkipNote(['safetensors', 'numpy']));
   const rand = seededRandom(4);
   const ours = file();
   const f32 = Float32Array.from({ length: 64 }, () => (rand() - 0.5) * 1e3);

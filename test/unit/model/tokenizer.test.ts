@@ -16,7 +16,8 @@ import {
 } from '../../../native/model/tokenizer/index';
 import { bytesToByteLevel } from '../../../native/model/tokenizer/bytes';
 import { seededRandom, terminalCorpus, transcript } from '../../helpers/corpus';
-import { findPython, runPythonJson } from '../../helpers/python';
+import { findPython, pythonSkipNote, runPythonJson } from '../../helpers/python';
+import { optionalSkip } from '../../helpers/skip';
 import { makeTempDir } from '../../helpers/tmp';
 
 const corpus = terminalCorpus(200_000, 3);
@@ -235,7 +236,8 @@ describe('other tokenizer.json files', () => {
   });
 
   const qwen = process.env.T1LAB_HF_TOKENIZER;
-  test.skipIf(!qwen)('a real Hugging Face tokenizer (T1LAB_HF_TOKENIZER, e.g. Qwen3) loads with its ChatML ids', () => {
+  test('a real Hugging Face tokenizer (T1LAB_HF_TOKENIZER, e.g. Qwen3) loads with its ChatML ids', (ctx) => {
+    ctx.skip(!qwen, optionalSkip('T1LAB_HF_TOKENIZER is not set (a downloaded Hugging Face tokenizer.json, e.g. Qwen3)'));
     const t = loadTokenizerFile(qwen!);
     expect(t.byteLevel).toBe(true);
     expect(t.special.imStart).toBeDefined();
@@ -249,7 +251,8 @@ describe('other tokenizer.json files', () => {
 });
 
 const python = findPython(['tokenizers']);
-test.skipIf(!python)('Rust tokenizers (Python) loads the trained file and encodes and decodes exactly as we do', () => {
+test('Rust tokenizers (Python) loads the trained file and encodes and decodes exactly as we do', (ctx) => {
+  ctx.skip(!python, pythonSkipNote(['tokenizers']));
   const rand = seededRandom(9);
   const texts = [transcript(rand), ...Array.from({ length: 100 }, () => randomText(rand, 60))];
   const script = `

@@ -9,7 +9,7 @@ import { LabError } from '../ipc/common/errors';
 import type { WorkerState, WorkerStatus } from '../domain/system';
 import { createProcessClientTransport } from '../ipc/node/process';
 import { describeExit, type ExitInfo, type WorkerHandle, type WorkerLauncher, type WorkerSpec } from './launcher';
-import { withPing, type WithPing } from './serve';
+import { withPing, type WithPing } from './ping';
 
 export interface RestartPolicy {
   /** 'on-failure': restart after a crash or an unhealthy ping; 'never': report and stay down. */

@@ -1,9 +1,9 @@
 /** The host's set of supervised workers, reported to the UI as `system.worker` events. */
 import type { Contract } from '../ipc/common/define';
 import type { WorkerStatus } from '../domain/system';
-import type { WorkerLauncher } from '../workers/launcher';
-import { workerEntry, type WorkerName } from '../workers/entries';
-import { WorkerSupervisor, type RestartPolicy } from '../workers/supervisor';
+import type { WorkerLauncher } from '../processes/launcher';
+import { workerEntry, type WorkerName } from '../processes/entries';
+import { WorkerSupervisor, type RestartPolicy } from '../processes/supervisor';
 
 export class WorkerRegistry {
   private readonly supervisors = new Map<string, WorkerSupervisor<Contract>>();
