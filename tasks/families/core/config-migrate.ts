@@ -13,7 +13,6 @@ export const configMigrate: TaskFamily = {
   generate(rng, { seed, split }) {
     const sections = rng.sample(SERVICES, rng.int(2, 5));
     const hard = sections.length >= 4;
-    const renames: Record<string, string> = { hostname: 'host', portnum: 'port', use_tls: 'tls', max_conn: 'max_connections' };
     const ini: string[] = [`; ${rng.pick(NOUNS)} service configuration (legacy format)`];
     const json: Record<string, Record<string, Value>> = {};
     for (const s of sections) {
