@@ -40,8 +40,8 @@ export function minhash(shingles: Iterable<string>): Uint32Array | null {
     any = true;
     const x = hash32(s);
     for (let k = 0; k < SIGNATURE_SIZE; k++) {
-      let h = (Math.imul(A[k]!, x) + B[k]!) >>> 0;
-      h ^= h >>> 16;
+      const m = (Math.imul(A[k]!, x) + B[k]!) >>> 0;
+      const h = (m ^ (m >>> 16)) >>> 0;
       if (h < sig[k]!) sig[k] = h;
     }
   }

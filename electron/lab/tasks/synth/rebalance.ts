@@ -64,12 +64,10 @@ export function rebalance<T extends StatsTask>(tasks: readonly T[], target: Targ
     catN.set(catOf(t), (catN.get(catOf(t)) ?? 0) + 1);
     diffN.set(diffOf(t), (diffN.get(diffOf(t)) ?? 0) + 1);
   };
-  const passes: ((t: T) => boolean)[] = [
-    (t) => room(catQ, catN, catOf(t)) && room(diffQ, diffN, diffOf(t)),
-    (t) => room(diffQ, diffN, diffOf(t)),
-    (t) => room(catQ, catN, catOf(t)),
-    () => true,
-  ];
+  // Only the parts the target names constrain; the difficulty mix wins over the category mix when both cannot hold.
+  const catOk = (t: T) => !target.categories || room(catQ, catN, catOf(t));
+  const diffOk = (t: T) => !target.difficulties || room(diffQ, diffN, diffOf(t));
+  const passes: ((t: T) => boolean)[] = [(t) => catOk(t) && diffOk(t), diffOk, catOk, () => true];
   for (const pass of passes) {
     for (const i of order) {
       if (chosen.size >= n) break;
