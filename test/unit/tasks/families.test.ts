@@ -37,7 +37,7 @@ describe('the family registry', () => {
       ids.add(task.id);
       const toml = parseTaskToml(fileText(task, 'task.toml')!);
       expect(toml.ok).toBe(true);
-      const meta = toml.ok ? toml.value.metadata : {};
+      const meta: Record<string, unknown> = toml.ok ? toml.value.metadata : {};
       expect(meta).toMatchObject({ family: name, category: family.category, difficulty: g.difficulty, split });
       expect(meta.expected_commands).toBe(g.expectedCommands);
       // The oracle exists and the verifier is dense: several assertions or pytest tests.
