@@ -1,6 +1,6 @@
 /** The synthesizer's own families (tasks/families/core/): one-command skills up to a long-horizon checklist. */
 import type { TaskFamily } from './types';
-import { columnStats } from './core/column-stats';
+import { measurementStats } from './core/measurement-stats';
 import { configMigrate } from './core/config-migrate';
 import { countMatches } from './core/count-matches';
 import { csvGroupSum } from './core/csv-group-sum';
@@ -24,7 +24,7 @@ export const CORE_FAMILIES: TaskFamily[] = [
   extractArchive,
   jsonlFilter,
   csvGroupSum,
-  columnStats,
+  measurementStats,
   fixPythonBugs,
   opsChecklist,
   logReport,
