@@ -16,6 +16,8 @@ export interface SynthOptions {
   seed: number;
   split: Split;
   families: readonly TaskFamily[];
+  /** Keep only tasks whose oracle needs at least this many commands (long-horizon suites). */
+  minCommands?: number;
 }
 
 export interface SynthTask {
@@ -32,7 +34,7 @@ export interface SynthTask {
 
 export interface SynthRejection {
   family: string;
-  verdict: 'duplicate' | 'invalid' | 'generator-error';
+  verdict: 'duplicate' | 'invalid' | 'generator-error' | 'too-short';
   reason: string;
 }
 
@@ -90,7 +92,8 @@ export function* synthesize(options: SynthOptions, onReject: (r: SynthRejection)
       const g = generateOne(family, seed, split);
       const line = packLineOf({ id: g.id, files: g.files });
       const hashes = taskHashes(g.files);
-      if (seen.has(hashes.content) || ids.has(g.id)) reject = { family: family.name, verdict: 'duplicate', reason: `${g.id} repeats an earlier task` };
+      if (options.minCommands && g.expectedCommands < options.minCommands) reject = { family: family.name, verdict: 'too-short', reason: `${g.id} needs ${g.expectedCommands} command(s)` };
+      else if (seen.has(hashes.content) || ids.has(g.id)) reject = { family: family.name, verdict: 'duplicate', reason: `${g.id} repeats an earlier task` };
       else {
         const entry = parsePackLine('synth', 1, line);
         if (!entry.task) reject = { family: family.name, verdict: 'invalid', reason: `${g.id}: ${entry.problems.map(formatProblem).join('; ')}` };
