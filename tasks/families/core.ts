@@ -1,6 +1,8 @@
 /** The synthesizer's own families (tasks/families/core/): one-command skills up to a long-horizon checklist. */
 import type { TaskFamily } from './types';
 import { measurementStats } from './core/measurement-stats';
+import { meetingSlot } from './core/meeting-slot';
+import { routeLookup } from './core/route-lookup';
 import { configMigrate } from './core/config-migrate';
 import { countMatches } from './core/count-matches';
 import { csvGroupSum } from './core/csv-group-sum';
@@ -25,6 +27,8 @@ export const CORE_FAMILIES: TaskFamily[] = [
   jsonlFilter,
   csvGroupSum,
   measurementStats,
+  routeLookup,
+  meetingSlot,
   fixPythonBugs,
   opsChecklist,
   logReport,
