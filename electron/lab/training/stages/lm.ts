@@ -26,6 +26,24 @@ function readU32(path: string): Uint32Array {
   return new Uint32Array(b.buffer, b.byteOffset, b.byteLength / 4);
 }
 
+/** Characters per chunk of a long text (the unit of the held-out split). */
+const CHUNK_CHARS = 2000;
+
+export function chunkText(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + CHUNK_CHARS);
+    if (end < text.length) {
+      const nl = text.lastIndexOf('\n', end);
+      if (nl > start) end = nl + 1;
+    }
+    out.push(text.slice(start, end));
+    start = end;
+  }
+  return out;
+}
+
 export const createLmDriver: DriverFactory = async (ctx) => {
   const { config, tokenizer } = ctx;
   const seqLen = Math.min(config.lm.seq_len, ctx.maxLength);
@@ -40,10 +58,13 @@ export const createLmDriver: DriverFactory = async (ctx) => {
     const train: number[] = [];
     const held: number[] = [];
     for (const [i, d] of docs.entries()) {
-      const ids = d.ids ?? tokenizer.encode(d.text ?? '');
-      const target = isHeldOut(`${d.source}#${i}`, config.data.eval_fraction, config.seed) ? held : train;
-      for (const id of ids) target.push(id);
-      if (eot !== undefined) target.push(eot);
+      // Long texts are split into chunks at line ends, so that one big file still gives a held-out part.
+      const chunks = d.ids ? [d.ids] : chunkText(d.text ?? '').map((c) => tokenizer.encode(c));
+      for (const [j, ids] of chunks.entries()) {
+        const target = isHeldOut(`${d.source}#${i}.${j}`, config.data.eval_fraction, config.seed) ? held : train;
+        for (const id of ids) target.push(id);
+        if (eot !== undefined && j === chunks.length - 1) target.push(eot);
+      }
     }
     mkdirSync(dir, { recursive: true });
     writeU32(trainPath, train);
