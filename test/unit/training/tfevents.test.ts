@@ -21,7 +21,10 @@ function decodeScalar(bytes: Uint8Array): { step: number; tag: string; value: nu
   i++;
   let step = 0;
   let shift = 0;
-  while (bytes[i]! & 0x80) step += (bytes[i++]! & 0x7f) << shift, (shift += 7);
+  while (bytes[i]! & 0x80) {
+    step += (bytes[i++]! & 0x7f) << shift;
+    shift += 7;
+  }
   step += bytes[i++]! << shift;
   if (bytes[i++] !== 0x2a) return null;
   i++; // summary length (small)
