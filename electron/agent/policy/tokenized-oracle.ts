@@ -8,7 +8,7 @@
 import type { ChatTemplate } from '../chat/template';
 import type { TokenCodec } from '../tokens/codec';
 import { createOraclePolicy } from './oracle';
-import type { Policy, PolicyEpisode } from './types';
+import { wantsCompactPrompt, type Policy, type PolicyEpisode } from './types';
 
 export interface TokenizedOracleOptions {
   codec: TokenCodec;
@@ -28,6 +28,7 @@ export function createTokenizedOraclePolicy(o: TokenizedOracleOptions): Policy {
     model: null,
     contextWindow: o.contextWindow,
     maxCompletionTokens: o.maxCompletionTokens,
+    compactPrompt: wantsCompactPrompt(o.contextWindow),
     tokenLevel: { codec: o.codec, template: o.template },
     template: o.template,
     async startEpisode(info): Promise<PolicyEpisode> {

@@ -18,8 +18,8 @@ import { loadTokenizerFile } from '../../../native/model/tokenizer';
 import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
 import { loadChatTemplate } from '../../agent/chat/jinja';
 import type { ChatTemplate } from '../../agent/chat/template';
-import { COMPACT_PROMPT_MAX_WINDOW } from '../../agent/episode/loop';
 import { createTokenizedOraclePolicy } from '../../agent/policy/tokenized-oracle';
+import { wantsCompactPrompt } from '../../agent/policy/types';
 import { createProtocol } from '../../agent/protocol';
 import { chunkedCodec, splitTokensOf, type TokenCodec } from '../../agent/tokens/codec';
 import { TokenLedger } from '../../agent/tokens/ledger';
@@ -106,7 +106,7 @@ function counters(c: LedgerCounters | null | undefined) {
 /** A finished conversation replayed through a fresh ledger with the target's tokenizer and system prompt. */
 function retokenize(t: Trajectory, target: Target, maxTurns: number): { samples: LedgerSample[]; counters: LedgerCounters } {
   const protocol = createProtocol(t.policy.protocol === 'tools' ? 'hermes' : t.policy.protocol);
-  const system = protocol.systemPrompt({ maxTurns, timeoutSec: 900, toolsInTemplate: false, compact: target.window <= COMPACT_PROMPT_MAX_WINDOW });
+  const system = protocol.systemPrompt({ maxTurns, timeoutSec: 900, toolsInTemplate: false, compact: wantsCompactPrompt(target.window) });
   const messages: ChatMessage[] = [
     { role: 'system', content: system },
     { role: 'user', content: t.instruction },

@@ -30,9 +30,9 @@ describe('context that fits', () => {
     for (const tool of AGENT_TOOLS) expect(compact).toContain(tool.function.name);
     expect(compact).toContain('<tool_call>');
     expect(codec.encode(compact).length).toBeLessThan(codec.encode(full).length / 4);
-    expect(compactPrompt({ contextWindow: 2048 })).toBe(true);
-    expect(compactPrompt({ contextWindow: 32_768 })).toBe(false);
-    expect(compactPrompt({ contextWindow: null })).toBe(false);
+    expect(compactPrompt(policy(2048))).toBe(true);
+    expect(compactPrompt(policy(32_768))).toBe(false);
+    expect(compactPrompt({})).toBe(false);
   });
 
   it('warns before a run whose window cannot hold the suite prompts', async () => {
