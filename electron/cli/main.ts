@@ -15,6 +15,7 @@ import { ExitStatus, UsageError, WorkFailed } from './errors';
 import { registerModel } from './commands/model';
 import { registerCompare } from './commands/compare';
 import { registerExperiments } from './commands/experiments';
+import { registerTrain } from './commands/train';
 import { processIo, type Io } from './output';
 import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
 
@@ -32,6 +33,7 @@ export function buildProgram(io: Io): Command {
   registerTasks(program, io);
   registerVerify(program, io);
   registerModel(program, io);
+  registerTrain(program, io);
   registerSandbox(program, io);
   registerCompare(program, io);
   registerExperiments(program, io);

@@ -15,6 +15,7 @@ import { modelsHandlers } from './models/handlers';
 import { tasksHandlers } from './tasks/handlers';
 import { terminalHandlers } from './terminal/handlers';
 import { WorkerRegistry } from './worker-registry';
+import { trainingHandlers } from './training/handlers';
 import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
 
 export interface LabHostOptions {
@@ -78,6 +79,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
     ...tasksHandlers(ctx),
     ...terminalHandlers(ctx),
     ...statsHandlers(ctx),
+    ...trainingHandlers(ctx),
   };
 
   router = createRouter(labContract, handlers, {

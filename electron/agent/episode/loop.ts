@@ -68,6 +68,11 @@ function stopFromSignal(outer: AbortSignal): { stopReason: StopReason; error: Ep
   return { stopReason: 'agent_timeout', error: { kind: 'timeout', message: 'the agent ran out of time' } };
 }
 
+/** The compact system prompt is the policy's choice (the local `onnx:` model with a small window). */
+export function compactPrompt(policy: Pick<Policy, 'compactPrompt'>): boolean {
+  return policy.compactPrompt === true;
+}
+
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
@@ -79,7 +84,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   const template = policy.tokenLevel?.template ?? policy.template;
   const nativeTools = protocol.name === 'tools' ? protocol.tools : [];
   const templateTools = template?.rendersTools && protocol.name !== 'terminus' ? protocol.tools : undefined;
-  const system = protocol.systemPrompt({ maxTurns, timeoutSec: options.agentTimeoutSec, toolsInTemplate: !!templateTools });
+  const system = protocol.systemPrompt({ maxTurns, timeoutSec: options.agentTimeoutSec, toolsInTemplate: !!templateTools, compact: compactPrompt(policy) });
   let messages: ChatMessage[] = [
     { role: 'system', content: system },
     { role: 'user', content: options.instruction },

@@ -10,6 +10,7 @@ import { formatProblem, hasErrors, importTerminalBench, loadTaskSource, readPack
 import { UsageError, WorkFailed } from '../errors';
 import { formatBytes, printJson, table, type Io } from '../output';
 import { registerAudit } from './tasks-audit';
+import { registerSftData } from './tasks-sft-data';
 import { registerCorpus } from './tasks-corpus';
 import { registerSynth } from './tasks-synth';
 
@@ -182,6 +183,7 @@ export function registerTasks(program: Command, io: Io): void {
     });
 
   registerAudit(tasks, io);
+  registerSftData(tasks, io);
   registerSynth(tasks, io);
   registerCorpus(tasks, io);
 

@@ -9,8 +9,9 @@ import { modelsContract } from './contracts/models';
 import { tasksContract } from './contracts/tasks';
 import { terminalContract } from './contracts/terminal';
 import { statsContract } from './contracts/stats';
+import { trainingContract } from './contracts/training';
 
-export const labContract = mergeContracts(systemContract, runsContract, modelsContract, tasksContract, terminalContract, statsContract);
+export const labContract = mergeContracts(systemContract, runsContract, modelsContract, tasksContract, terminalContract, statsContract, trainingContract);
 export type LabContract = typeof labContract;
 export type LabMethod = MethodName<LabContract>;
 export type LabEvent = EventName<LabContract>;
