@@ -11,7 +11,7 @@ import { estimatingMeter, exactMeter, fitContext, type ContextMeter, type Contex
 import { DEFAULT_OBSERVATION_CHARS, neutralizeControlTokens } from '../observation';
 import type { Policy, PolicyEpisode, PolicyReply } from '../policy/types';
 import { createProtocol } from '../protocol';
-import { TokenLedger } from '../tokens/ledger';
+import { TokenLedger, type TitoMode } from '../tokens/ledger';
 import { executeAction } from './execute';
 
 export const DEFAULT_MAX_TURNS = 300;
@@ -37,6 +37,11 @@ export interface AgentLoopOptions {
   maxTurns?: number;
   contextStrategy?: ContextStrategy;
   observationChars?: number;
+  /**
+   * Token-level policies: 'exact' (default) continues from the ledger's own ids (sampled ids verbatim, each
+   * observation tokenized once); 'retokenize' brings the ledger up to a fresh tokenization before each turn.
+   */
+  tito?: TitoMode;
   /** Abort with an `EpisodeStop` reason to cancel or cut the episode. */
   signal?: AbortSignal;
   onTurn?: (turn: Turn) => void;
@@ -87,7 +92,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   const contextState: ContextState = { instruction: options.instruction, dropped: [] };
   const meter: ContextMeter = policy.tokenLevel ? exactMeter(policy.tokenLevel.codec, policy.tokenLevel.template) : estimatingMeter();
   const budget = policy.contextWindow ? policy.contextWindow - policy.maxCompletionTokens : null;
-  const ledger = policy.tokenLevel ? new TokenLedger(policy.tokenLevel.codec) : null;
+  const ledger = policy.tokenLevel ? new TokenLedger(policy.tokenLevel.codec, { mode: options.tito ?? 'exact' }) : null;
   const render = (addGenerationPrompt: boolean) => template!.render(messages, { addGenerationPrompt, tools: templateTools });
 
   const outer = options.signal ?? new AbortController().signal;
@@ -167,7 +172,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     tokens.prompt += reply.usage.prompt;
     tokens.completion += reply.usage.completion;
     if (reply.costUsd !== null) costUsd = (costUsd ?? 0) + reply.costUsd;
-    if (ledger && reply.tokens) ledger.appendSampled(reply.tokens);
+    // What the sampler ran on: as the policy reports it, else what the harness sent it.
+    if (ledger && reply.tokens) ledger.appendSampled(reply.tokens, reply.fed ?? (promptIds ? { ids: promptIds, routing: null } : undefined));
 
     const assistant = { text: reply.text, ...(reply.toolCalls ? { toolCalls: reply.toolCalls } : {}) };
     const parsed = protocol.parse(assistant);
