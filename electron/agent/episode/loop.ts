@@ -44,6 +44,11 @@ export interface AgentLoopOptions {
   tito?: TitoMode;
   /** Abort with an `EpisodeStop` reason to cancel or cut the episode. */
   signal?: AbortSignal;
+  /**
+   * Ends the agent's turns as its deadline does (stop reason agent_timeout; the verifier still judges the
+   * work): PPO's over-sampling cuts the tail of a rollout batch with it, and still learns the cut episodes' reward.
+   */
+  agentStop?: AbortSignal;
   onTurn?: (turn: Turn) => void;
 }
 
@@ -97,7 +102,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
 
   const outer = options.signal ?? new AbortController().signal;
   const agentDeadline = AbortSignal.timeout(Math.max(1, options.agentTimeoutSec * 1000));
-  const signal = AbortSignal.any([outer, agentDeadline]);
+  const signal = AbortSignal.any([outer, agentDeadline, ...(options.agentStop ? [options.agentStop] : [])]);
+  // What interrupts a running command at once: the caller's abort, or the agent being stopped.
+  const interrupt = options.agentStop ? AbortSignal.any([outer, options.agentStop]) : outer;
   const deadlineAt = Date.now() + options.agentTimeoutSec * 1000;
   // The timer of AbortSignal.timeout may fire a little after a command bounded by the same deadline returns.
   const expired = () => signal.aborted || Date.now() >= deadlineAt;
@@ -192,7 +199,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       try {
         // The agent's deadline bounds each action by its remaining time (so the turn is recorded); cancelling
         // or cutting the episode interrupts it at once.
-        const done = await executeAction(action, { session, observationChars, remainingMs: Math.max(0, deadlineAt - Date.now()), signal: outer, index: i });
+        const done = await executeAction(action, { session, observationChars, remainingMs: Math.max(0, deadlineAt - Date.now()), signal: interrupt, index: i });
         parts.push(done.observation);
         executions.push(done.execution);
       } catch (e) {
