@@ -13,6 +13,7 @@ import { registerTasks } from './commands/tasks';
 import { registerVerify } from './commands/verify';
 import { ExitStatus, UsageError, WorkFailed } from './errors';
 import { registerModel } from './commands/model';
+import { registerTrain } from './commands/train';
 import { processIo, type Io } from './output';
 import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
 
@@ -30,6 +31,7 @@ export function buildProgram(io: Io): Command {
   registerTasks(program, io);
   registerVerify(program, io);
   registerModel(program, io);
+  registerTrain(program, io);
   registerSandbox(program, io);
   return program;
 }

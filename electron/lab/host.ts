@@ -13,6 +13,7 @@ import { runsHandlers } from './runs/handlers';
 import { modelsHandlers } from './models/handlers';
 import { tasksHandlers } from './tasks/handlers';
 import { terminalHandlers } from './terminal/handlers';
+import { trainingHandlers } from './training/handlers';
 import { WorkerRegistry } from './workers';
 import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
 
@@ -76,6 +77,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
     ...modelsHandlers(ctx),
     ...tasksHandlers(ctx),
     ...terminalHandlers(ctx),
+    ...trainingHandlers(ctx),
   };
 
   router = createRouter(labContract, handlers, {

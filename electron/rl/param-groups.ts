@@ -35,7 +35,7 @@ export interface ParamSettings {
   group: string | null;
 }
 
-export const DEFAULT_NO_DECAY: readonly string[] = ['**.*norm*', '**.bias', '**.moe.router'];
+export const DEFAULT_NO_DECAY: readonly string[] = ['**.*norm.weight', '**.bias', '**.moe.router'];
 
 const cache = new Map<string, RegExp>();
 

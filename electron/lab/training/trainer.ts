@@ -24,6 +24,7 @@ import type { RunConfig } from './config/run-config';
 import type { TrainingControl } from './control';
 import { MetricsLog, writeTrainingManifest } from './run-folder';
 import type { StageDriver } from './stage';
+import { writeStatusFile } from './status';
 import { TfEventsWriter } from './tfevents';
 
 export interface TrainerHooks {
@@ -141,7 +142,11 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
     lastCheckpoint,
     message,
   });
-  const emit = (message: string | null = null) => hooks.progress?.(progress(message));
+  const emit = (message: string | null = null) => {
+    const p = progress(message);
+    writeStatusFile(runDir, { state: p.state, step: p.step, message });
+    hooks.progress?.(p);
+  };
 
   const checkpoint = (evalLossValue: number | null): number => {
     const t = performance.now();
@@ -228,7 +233,6 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
       state.tokens += stepTokens;
       state.lastLoss = loss;
 
-      const extra: Record<string, number> = driver.afterStep ? await driver.afterStep({ step, params, lastCheckpoint: lastCheckpoint?.dir ?? null }) : {};
       const last = step === total || control.stopRequested || (driver.exhausted?.() ?? false);
       let evalSeconds = 0;
       let evalValue: number | undefined;
@@ -240,6 +244,10 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
       }
       let ckptSeconds = 0;
       if (step % config.checkpoint.every === 0 || last) ckptSeconds = checkpoint(evalValue ?? null);
+      // After the checkpoint: a stage's own evaluation (e.g. SFT's suite eval) may run the newest checkpoint.
+      const te2 = performance.now();
+      const extra: Record<string, number> = driver.afterStep ? await driver.afterStep({ step, params, lastCheckpoint: lastCheckpoint?.dir ?? null }) : {};
+      evalSeconds += (performance.now() - te2) / 1000;
       const busy = (tOpt - t0) / 1000;
       lastRate = stepTokens / Math.max(busy, 1e-9);
       const row: MetricsRow = {
