@@ -26,7 +26,8 @@ import { appVersion } from '../app-paths';
 import { createOnnxPolicyWithEngine } from '../runs/onnx-policy';
 import { loadTaskSource, type Task } from '../tasks';
 import { latestCheckpoint, loadTrainingCheckpoint, pruneCheckpoints, saveTrainingCheckpoint, type TrainerState } from '../training/checkpoints';
-import type { RunConfig } from '../training/config/run-config';
+import { parseRunConfig, type RunConfig } from '../training/config/run-config';
+import type { TrainingControl } from '../training/control';
 import { createRunFolder, gitCommit, machineInfo, MetricsLog, newTrainingRunId, readTrainingManifest, trainingRunsDir, writeTrainingManifest } from '../training/run-folder';
 import { TfEventsWriter } from '../training/tfevents';
 import { describeGroups, paramSettings, readTokenizerConfig } from '../training/trainer';
@@ -49,6 +50,10 @@ export interface PpoEnv {
   metrics?(row: MetricsRow): void;
   /** Stop at the next step boundary (after a checkpoint). */
   signal?: AbortSignal;
+  /** Pause/stop requests from the app (the trainer worker), honoured at step boundaries. */
+  control?: TrainingControl;
+  /** Called once the run folder and manifest exist (the trainer worker answers `start` then). */
+  onStarted?(runId: string, runDir: string): void;
 }
 
 /** `t1lab train ppo --json`: the issue's shape (plus a few fields). */
@@ -76,7 +81,7 @@ function policyDir(runDir: string, version: number): string {
   return join(runDir, 'policy', `v-${String(version).padStart(7, '0')}`);
 }
 
-export async function runPpo(o: { config: RunConfig; configSource: string | null; out?: string; resume?: string }, env: PpoEnv): Promise<PpoResult> {
+export async function runPpo(o: { config: RunConfig; configSource: string | null; out?: string; resume?: string; steps?: number }, env: PpoEnv): Promise<PpoResult> {
   const started = performance.now();
   const log = env.log ?? (() => {});
   let config = o.config;
@@ -93,7 +98,8 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
     runDir = resolve(o.resume);
     manifest = readTrainingManifest(runDir);
     if (manifest.stage !== 'ppo') throw new LabError('INVALID_PARAMS', `${runDir}: a ${manifest.stage} run, not ppo`);
-    config = manifest.config as unknown as RunConfig;
+    config = parseRunConfig(manifest.config, join(runDir, 'run.json config'), o.steps ? { steps: o.steps } : {});
+    manifest.config = config as unknown as Record<string, unknown>;
     const last = latestCheckpoint(runDir);
     if (last) {
       const point = loadTrainingCheckpoint(last.dir);
@@ -150,6 +156,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
     switches: { reward: ppo.reward, tito: ppo.tito, r3: ppo.r3, tis: ppo.tis, advantage: ppo.advantage },
   };
   writeTrainingManifest(runDir, manifest);
+  env.onStarted?.(manifest.id, runDir);
 
   const cursor = (state.cursor as PpoCursor | null) ?? { rng: (config.seed ^ 0x5eed) >>> 0, episodes: 0 };
   const rng = new ResumableRng(cursor.rng);
@@ -191,6 +198,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
 
   const stop = new AbortController();
   env.signal?.addEventListener('abort', () => stop.abort(), { once: true });
+  const stopRequested = () => !!env.signal?.aborted || !!env.control?.stopRequested;
   const rollouts = (step: number): Promise<RolloutBatch> =>
     collectRollouts({
       runDir,
@@ -237,7 +245,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
       const batch = await pending!;
       pending = null;
       const tRollout = performance.now();
-      if (env.signal?.aborted) {
+      if (stopRequested()) {
         stoppedEarly = true;
         break;
       }
@@ -261,7 +269,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
       episodesTrained += kept.length;
       history.push(kept);
       const tCkpt0 = performance.now();
-      if (step % config.checkpoint.every === 0 || step === total || env.signal?.aborted) checkpoint();
+      if (step % config.checkpoint.every === 0 || step === total || stopRequested()) checkpoint();
       const ckptSeconds = (performance.now() - tCkpt0) / 1000;
       const allTime = batch.episodes.reduce((n, e) => n + e.durationMs, 0);
       const abortedTime = aborted.reduce((n, e) => n + e.durationMs, 0);
@@ -323,7 +331,12 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
       env.metrics?.(row);
       writeFileSync(join(stepDir(runDir, step), 'assertions.json'), JSON.stringify(assertionPassRates(kept)));
       progress(`reward ${(row.reward_dense as number).toFixed(2)} resolved ${((row.resolved as number) * 100).toFixed(0)}% gap ${exp.metrics.train_infer_gap_r3?.toExponential(1) ?? '-'}`);
-      if (env.signal?.aborted) {
+      if (env.control?.pauseRequested && !stopRequested()) {
+        if (state.step !== lastCheckpoint?.step) checkpoint();
+        progress('paused at a step boundary', 'paused');
+        await env.control.waitWhilePaused();
+      }
+      if (stopRequested()) {
         stoppedEarly = state.step < total;
         break;
       }
