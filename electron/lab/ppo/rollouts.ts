@@ -149,7 +149,9 @@ export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> 
         if (kept >= wanted || r.signal?.aborted) return;
         const job = queue.shift();
         if (!job) return;
-        await runOne(job);
+        // An episode that fails without a trajectory is not recorded (the step trains on the others; a
+        // resume runs it again); the run goes on.
+        await runOne(job).catch((error: unknown) => r.log?.(`episode ${job.key} failed: ${(error as Error).message}`));
       }
     });
     await Promise.all(workers);
