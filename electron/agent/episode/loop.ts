@@ -15,8 +15,6 @@ import { TokenLedger, type TitoMode } from '../tokens/ledger';
 import { executeAction } from './execute';
 
 export const DEFAULT_MAX_TURNS = 300;
-/** Policies with a context window up to this many tokens get the protocol's compact system prompt. */
-export const COMPACT_PROMPT_MAX_WINDOW = 8192;
 
 /** Why the caller aborted the episode (its `signal`'s reason): the stop reason to record. */
 export class EpisodeStop extends Error {
@@ -80,9 +78,9 @@ function stopFromSignal(outer: AbortSignal): { stopReason: StopReason; error: Ep
   return { stopReason: 'agent_timeout', error: { kind: 'timeout', message: 'the agent ran out of time' } };
 }
 
-/** Small windows get the compact prompt; token-level policies report their window, servers usually do not. */
-export function compactPrompt(policy: Pick<Policy, 'contextWindow'>): boolean {
-  return policy.contextWindow !== null && policy.contextWindow <= COMPACT_PROMPT_MAX_WINDOW;
+/** The compact system prompt is the policy's choice (the local `onnx:` model with a small window). */
+export function compactPrompt(policy: Pick<Policy, 'compactPrompt'>): boolean {
+  return policy.compactPrompt === true;
 }
 
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
