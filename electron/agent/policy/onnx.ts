@@ -68,6 +68,7 @@ export async function createOnnxPolicy(parts: OnnxParts, options: PolicyOptions 
           return {
             text: parts.codec.decode(content),
             tokens: { ids, logprobs: result.tokens.map((t) => t.logprob), ...(routed ? { routing: result.tokens.map((t) => t.routing!.experts) } : {}) },
+            fed: { ids: result.promptIds ?? promptIds, routing: result.promptRouting?.map((r) => r.experts) ?? null },
             usage: { prompt: promptIds.length, completion: ids.length, cached: 0 },
             costUsd: null,
             finishReason: result.stopReason === 'stop-token' || result.stopReason === 'stop-sequence' ? 'stop' : 'length',

@@ -42,6 +42,11 @@ export interface PolicyReply {
   toolCalls?: ToolCall[];
   /** Token-level policies: what was sampled, verbatim (end-of-turn token included when it was sampled). */
   tokens?: SampledTokens;
+  /**
+   * Token-level policies: the prompt ids the sampler actually ran on (for the loss-drift check) and the
+   * routing of each (R3: per token, per MoE layer, the top-k experts; null for dense or external models).
+   */
+  fed?: { ids: readonly number[]; routing: number[][][] | null };
   usage: TokenUsage;
   costUsd: number | null;
   finishReason: FinishReason;

@@ -24,7 +24,7 @@ export async function createOnnxPolicyEngine(workers: WorkerRegistry, checkpoint
     async generate(promptIds: readonly number[], options: GenerateOptions, signal?: AbortSignal): Promise<GenerateResult> {
       if (closed) throw new Error('the policy engine is closed');
       const r = await worker.call('policy.generate', { checkpoint, promptIds: [...promptIds], options }, { signal });
-      return { tokens: r.tokens, stopReason: r.stopReason, promptRouting: r.promptRouting, timing: r.timing };
+      return { tokens: r.tokens, stopReason: r.stopReason, promptRouting: r.promptRouting, promptIds: r.promptIds, timing: r.timing };
     },
     swapWeights: (weights: string) => worker.call('policy.swap', { checkpoint, weights }, { timeoutMs: LOAD_TIMEOUT_MS }),
     async close() {

@@ -20,6 +20,7 @@ import { TrainingControl } from './control';
 import { loadCorpus } from './corpus';
 import { createRunFolder, gitCommit, machineInfo, newTrainingRunId, readTrainingManifest, trainingRunsDir, writeTrainingManifest } from './run-folder';
 import { driverFactory, type SuiteEvaluator } from './stages';
+import { resumePpoSession, startPpoSession } from '../ppo/session';
 import { describeGroups, paramSettings, readTokenizerConfig, runTrainer, type TrainerHooks } from './trainer';
 
 export interface TrainingSession {
@@ -133,6 +134,7 @@ async function launch(
 
 export async function startTraining(o: StartTrainingOptions, env: SessionEnv): Promise<TrainingSession> {
   const { config } = o;
+  if (config.stage === 'ppo') return startPpoSession(o, env); // rollouts + updates: its own loop (lab/ppo)
   const log = env.hooks?.log ?? (() => {});
   const runDir = createRunFolder(o.out ?? join(trainingRunsDir(env.dataDir), newTrainingRunId(config.stage)));
   let initDir: string;
@@ -172,6 +174,7 @@ export async function resumeTraining(dir: string, env: SessionEnv, overrides: { 
   const runDir = resolve(dir);
   const manifest = readTrainingManifest(runDir);
   const config = parseRunConfig(manifest.config, join(runDir, 'run.json config'), overrides);
+  if (manifest.stage === 'ppo') return resumePpoSession(runDir, config, env, overrides.steps);
   manifest.config = config as unknown as Record<string, unknown>;
   const latest = latestCheckpoint(runDir);
   // Checkpoints on disk are the truth (a kill between a save and the manifest update loses nothing).

@@ -116,7 +116,8 @@ function retokenize(t: Trajectory, target: Target, maxTurns: number): { samples:
   for (const turn of t.turns) {
     ledger.sync(target.template.render(messages, { addGenerationPrompt: true }), pending);
     const text = turn.toolCalls?.length ? protocol.writeAction(turn.actions[0] ?? { tool: 'submit' }, 'call').text : turn.text;
-    ledger.appendSampled({ ids: [...target.codec.encode(text), target.endOfTurnId], logprobs: [] });
+    // No sampler ran: what one would have been fed is the ledger's ids (the loss-drift check's record).
+    ledger.appendSampled({ ids: [...target.codec.encode(text), target.endOfTurnId], logprobs: [] }, { ids: ledger.ids(), routing: null });
     messages.push({ role: 'assistant', content: text });
     const parsed = protocol.parse({ text });
     if (turn.observation !== '[submitted]') {

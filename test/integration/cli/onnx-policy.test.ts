@@ -45,10 +45,15 @@ describe('onnx:CHECKPOINT policy', () => {
     const trained = ledger.samples.flatMap((sample) => sample.ids.filter((_, i) => sample.mask[i] === 1));
     const masked = ledger.counters.maskedSampled;
     expect(trained.length + masked).toBe(t.turns.reduce((n, turn) => n + turn.tokens!.ids.length, 0));
+    // R3 on every token: the sampler's experts for every token it processed, prompt included (exact TITO:
+    // the sample ends at the last sampled token, and the sampler processed all of it).
     for (const sample of ledger.samples) {
       const routed = sample.routing!;
-      sample.mask.forEach((m, i) => expect(m === 1 ? routed[i] !== null : routed[i] === null).toBe(true));
+      expect(routed).toHaveLength(sample.ids.length);
+      expect(routed.every((r) => r !== null && r.length === 2)).toBe(true);
+      expect(sample.fed!.length).toBeGreaterThan(0);
     }
+    expect(ledger.counters).toMatchObject({ exact: 1, retokenized: 0 });
   }, 120_000);
 
   it('gets at least one turn on a real example task with the default reply budget (nano: 2048 positions)', async () => {
