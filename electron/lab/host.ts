@@ -13,6 +13,7 @@ import { runsHandlers } from './runs/handlers';
 import { modelsHandlers } from './models/handlers';
 import { tasksHandlers } from './tasks/handlers';
 import { terminalHandlers } from './terminal/handlers';
+import { trainingViewHandlers } from './training/view-handlers';
 import { WorkerRegistry } from './workers';
 import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
 
@@ -23,6 +24,8 @@ export interface LabHostOptions {
   authorize?: (peer: Peer, method: string) => boolean;
   log?: (message: string) => void;
   maxFrameChars?: number;
+  /** Desktop notifications (a run ended); Electron main passes its Notification. */
+  notify?: (title: string, body: string) => void;
 }
 
 export interface LabHost {
@@ -61,6 +64,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
     dataDir: options.dataDir,
     workers,
     log,
+    notify: options.notify,
     emit: (event, payload) => router?.emit(event, payload),
     emitTo: (id, event, payload) => router?.emitTo(id, event, payload),
     onDisconnect(connectionId, fn) {
@@ -76,6 +80,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
     ...modelsHandlers(ctx),
     ...tasksHandlers(ctx),
     ...terminalHandlers(ctx),
+    ...trainingViewHandlers(ctx),
   };
 
   router = createRouter(labContract, handlers, {

@@ -8,8 +8,9 @@ import { runsContract } from './contracts/runs';
 import { modelsContract } from './contracts/models';
 import { tasksContract } from './contracts/tasks';
 import { terminalContract } from './contracts/terminal';
+import { trainingViewContract } from './contracts/training-view';
 
-export const labContract = mergeContracts(systemContract, runsContract, modelsContract, tasksContract, terminalContract);
+export const labContract = mergeContracts(systemContract, runsContract, modelsContract, tasksContract, terminalContract, trainingViewContract);
 export type LabContract = typeof labContract;
 export type LabMethod = MethodName<LabContract>;
 export type LabEvent = EventName<LabContract>;
