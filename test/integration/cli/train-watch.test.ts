@@ -22,7 +22,7 @@ describe('t1lab train watch', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('run-once  ppo  PAUSED');
-    expect(lines[1]).toMatch(/^\[#{12}-{18}\] step 39\/100 \(39%\)  eta —/);
+    expect(lines[1]).toMatch(/^\[#{12}-{18}\] step 39\/100 \(39%\) {2}eta —/);
     for (const heading of ['Reward and resolution', 'Policy', 'TITO and R3', 'System']) expect(lines).toContain(heading);
     const reward = lines.find((l) => l.trim().startsWith('reward_dense'))!;
     expect(reward).toMatch(/^ {2}reward_dense +\d\.\d+ +ema +\d\.\d+ +\[\d\.\d+, \d\.\d+\] +[▁▂▃▄▅▆▇█]{24}$/);

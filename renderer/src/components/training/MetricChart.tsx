@@ -164,7 +164,7 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep }: { m
   const last = runs[0]?.points;
   const lastValue = last && last.raw.length ? last.raw[last.raw.length - 1] : undefined;
   return (
-    <figure className="metric-chart" data-testid="metric-chart" data-metric={metric} data-points={last?.raw.length ?? 0} data-last-step={last && last.step.length ? last.step[last.step.length - 1] : ''}>
+    <figure className="metric-chart" data-testid="metric-chart" data-metric={metric} data-x-axis={xAxis} data-runs={runs.length} data-log={log} data-points={last?.raw.length ?? 0} data-last-step={last && last.step.length ? last.step[last.step.length - 1] : ''}>
       <figcaption>
         <span className="metric-name">{metric}</span>
         <span className="muted"> {formatY(lastValue)}</span>
