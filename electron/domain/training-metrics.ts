@@ -89,14 +89,14 @@ export interface RowCursor {
 }
 export const newRowCursor = (): RowCursor => ({ rows: 0, firstTimeS: null, tokens: 0 });
 
-function flattenInto(out: Record<string, number>, prefix: string, value: unknown, depth: number): void {
+function visitValue(prefix: string, value: unknown, depth: number, visit: (key: string, value: number) => void): void {
   if (typeof value === 'number') {
-    if (Number.isFinite(value)) out[prefix] = value;
+    if (Number.isFinite(value)) visit(prefix, value);
   } else if (typeof value === 'boolean') {
-    out[prefix] = value ? 1 : 0;
+    visit(prefix, value ? 1 : 0);
   } else if (value && typeof value === 'object' && depth < 3) {
-    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
-    for (const [k, v] of entries) flattenInto(out, `${prefix}.${k}`, v, depth + 1);
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visitValue(`${prefix}.${i}`, value[i], depth + 1, visit);
+    else for (const k in value) visitValue(`${prefix}.${k}`, (value as Record<string, unknown>)[k], depth + 1, visit);
   }
 }
 
@@ -122,22 +122,29 @@ function timeSeconds(line: Record<string, unknown>): number | null {
 }
 
 /**
- * One parsed `metrics.jsonl` line to a row. `tokens` is the trainer's count of tokens trained on so far
- * (`tokens_total` is read the same way); a line without either keeps the previous count. Returns a
- * description of the problem for a line that is not a JSON object.
+ * One parsed `metrics.jsonl` line: its x coordinates, and each flattened numeric value passed to `visit`
+ * (no intermediate object: a 100k-line file goes straight into columns). `tokens` is the trainer's count
+ * of tokens trained on so far (`tokens_total` is read the same way); a line without either keeps the
+ * previous count. Returns a description of the problem for a line that is not a JSON object.
  */
-export function normalizeMetricLine(line: unknown, cursor: RowCursor): MetricRow | string {
+export function visitMetricLine(line: unknown, cursor: RowCursor, visit: (key: string, value: number) => void): Omit<MetricRow, 'values'> | string {
   if (!line || typeof line !== 'object' || Array.isArray(line)) return 'not a JSON object';
   const obj = line as Record<string, unknown>;
-  const values: Record<string, number> = {};
-  for (const [k, v] of Object.entries(obj)) if (!NOT_SERIES.has(k)) flattenInto(values, k, v, 0);
+  for (const k in obj) if (!NOT_SERIES.has(k)) visitValue(k, obj[k], 0, visit);
   const t = timeSeconds(obj);
   if (t !== null && cursor.firstTimeS === null) cursor.firstTimeS = t;
   if (typeof obj.tokens_total === 'number') cursor.tokens = obj.tokens_total;
   else if (typeof obj.tokens === 'number') cursor.tokens = obj.tokens;
   const step = typeof obj.step === 'number' ? obj.step : cursor.rows;
   cursor.rows++;
-  return { step, wall: t === null || cursor.firstTimeS === null ? 0 : t - cursor.firstTimeS, tokens: cursor.tokens, values };
+  return { step, wall: t === null || cursor.firstTimeS === null ? 0 : t - cursor.firstTimeS, tokens: cursor.tokens };
+}
+
+/** One parsed line to a row with its values as an object (live rows, tests). */
+export function normalizeMetricLine(line: unknown, cursor: RowCursor): MetricRow | string {
+  const values: Record<string, number> = {};
+  const x = visitMetricLine(line, cursor, (k, v) => (values[k] = v));
+  return typeof x === 'string' ? x : { ...x, values };
 }
 
 /** One decimated series of one run: kept points (x on all three axes), raw values and their EMA. */

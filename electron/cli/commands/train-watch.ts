@@ -40,7 +40,8 @@ export function registerTrainWatch(train: Command, io: Io, isTty: () => boolean 
       const tty = isTty() && !opts.json;
       let lastRows = -1;
       for (;;) {
-        const run = describeTrainingRun(id, dir, store);
+        store.refresh();
+        const run = describeTrainingRun(id, dir, store.last());
         if (store.rows !== lastRows || ENDED.has(run.state) || opts.once) {
           lastRows = store.rows;
           if (opts.json) io.out(`${JSON.stringify({ run, figures: watchFigures(store).map(({ spark: _s, ...f }) => f) })}\n`);

@@ -1,48 +1,41 @@
 /**
  * A run's `metrics.jsonl` held as columns, read incrementally: each `refresh()` reads only the bytes
  * appended since the last one (a half-written last line waits for its newline), so a page following a
- * live run re-reads nothing and a reload of a 100k-line file parses it once. Values missing from a line
- * are NaN in its column.
+ * live run re-reads nothing and a reload of a 100k-line file parses it once. Values go from the parsed
+ * line straight into their column (no row objects unless asked for); missing values are NaN.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { newRowCursor, normalizeMetricLine, type MetricRow, type RowCursor } from '../../domain/training-metrics';
+import { newRowCursor, visitMetricLine, type MetricRow, type RowCursor } from '../../domain/training-metrics';
 
 const CHUNK_BYTES = 4 << 20;
+const INITIAL_ROWS = 1024;
 /** Bad lines remembered for the page (each names its line number); more are only counted. */
 const MAX_BAD_LINES = 5;
 
-class Column {
-  data = new Float64Array(1024);
-  constructor(fillTo: number) {
-    this.ensure(fillTo);
-    this.data.fill(Number.NaN, 0, fillTo);
-  }
-  ensure(n: number) {
-    if (n <= this.data.length) return;
-    let size = this.data.length;
-    while (size < n) size *= 2;
-    const next = new Float64Array(size).fill(Number.NaN);
-    next.set(this.data);
-    this.data = next;
-  }
-}
+const nanArray = (n: number) => new Float64Array(n).fill(Number.NaN);
 
 export class SeriesStore {
   private offset = 0;
   private pending = '';
   private cursor: RowCursor = newRowCursor();
-  private x = { step: new Column(0), wall: new Column(0), tokens: new Column(0) };
-  private columns = new Map<string, Column>();
+  /** Rows every column has room for. */
+  private capacity = INITIAL_ROWS;
+  private x = { step: nanArray(INITIAL_ROWS), wall: nanArray(INITIAL_ROWS), tokens: nanArray(INITIAL_ROWS) };
+  private columns = new Map<string, Float64Array>();
   /** Lines read so far. */
   rows = 0;
   badLines: { line: number; problem: string }[] = [];
   badLineCount = 0;
   private lineNo = 0;
+  private collected: MetricRow[] | null = null;
 
   constructor(readonly file: string) {}
 
-  /** Read what was appended; returns the new rows (for live followers). A missing file has no rows yet. */
-  refresh(): MetricRow[] {
+  /**
+   * Read what was appended. With `collect`, returns the new rows as objects (for live followers);
+   * otherwise an empty list (a first read of a big file builds no row objects). A missing file has no rows yet.
+   */
+  refresh(collect = false): MetricRow[] {
     let size: number;
     try {
       size = statSync(this.file).size;
@@ -51,7 +44,7 @@ export class SeriesStore {
     }
     if (size < this.offset) this.reset(); // the file was replaced: start over
     if (size === this.offset) return [];
-    const added: MetricRow[] = [];
+    this.collected = collect ? [] : null;
     const fd = openSync(this.file, 'r');
     try {
       const buffer = Buffer.alloc(Math.min(CHUNK_BYTES, size - this.offset));
@@ -59,24 +52,44 @@ export class SeriesStore {
         const n = readSync(fd, buffer, 0, Math.min(buffer.length, size - this.offset), this.offset);
         if (n <= 0) break;
         this.offset += n;
-        const text = this.pending + buffer.toString('utf8', 0, n);
-        const lines = text.split('\n');
+        const lines = (this.pending + buffer.toString('utf8', 0, n)).split('\n');
         this.pending = lines.pop() ?? '';
-        for (const line of lines) this.addLine(line, added);
+        for (const line of lines) this.addLine(line);
       }
     } finally {
       closeSync(fd);
     }
+    const added = this.collected ?? [];
+    this.collected = null;
     return added;
   }
 
   private reset() {
-    Object.assign(this, { offset: 0, pending: '', cursor: newRowCursor(), rows: 0, badLines: [], badLineCount: 0, lineNo: 0 });
-    this.x = { step: new Column(0), wall: new Column(0), tokens: new Column(0) };
+    this.offset = 0;
+    this.pending = '';
+    this.cursor = newRowCursor();
+    this.capacity = INITIAL_ROWS;
+    this.x = { step: nanArray(INITIAL_ROWS), wall: nanArray(INITIAL_ROWS), tokens: nanArray(INITIAL_ROWS) };
     this.columns.clear();
+    this.rows = 0;
+    this.badLines = [];
+    this.badLineCount = 0;
+    this.lineNo = 0;
   }
 
-  private addLine(line: string, added: MetricRow[]) {
+  private grow() {
+    const capacity = this.capacity * 2;
+    const bigger = (a: Float64Array) => {
+      const next = nanArray(capacity);
+      next.set(a);
+      return next;
+    };
+    this.x = { step: bigger(this.x.step), wall: bigger(this.x.wall), tokens: bigger(this.x.tokens) };
+    for (const [k, c] of this.columns) this.columns.set(k, bigger(c));
+    this.capacity = capacity;
+  }
+
+  private addLine(line: string) {
     this.lineNo++;
     if (!line.trim()) return;
     let parsed: unknown;
@@ -85,20 +98,21 @@ export class SeriesStore {
     } catch (error) {
       return this.bad(`not JSON (${(error as Error).message})`);
     }
-    const row = normalizeMetricLine(parsed, this.cursor);
-    if (typeof row === 'string') return this.bad(row);
-    const i = this.rows++;
-    for (const axis of ['step', 'wall', 'tokens'] as const) {
-      this.x[axis].ensure(i + 1);
-      this.x[axis].data[i] = row[axis];
-    }
-    for (const [key, value] of Object.entries(row.values)) {
+    if (this.rows === this.capacity) this.grow();
+    const i = this.rows;
+    const values: Record<string, number> | null = this.collected ? {} : null;
+    const x = visitMetricLine(parsed, this.cursor, (key, value) => {
       let column = this.columns.get(key);
-      if (!column) this.columns.set(key, (column = new Column(i + 1)));
-      column.ensure(i + 1);
-      column.data[i] = value;
-    }
-    added.push(row);
+      if (!column) this.columns.set(key, (column = nanArray(this.capacity)));
+      column[i] = value;
+      if (values) values[key] = value;
+    });
+    if (typeof x === 'string') return this.bad(x);
+    this.rows++;
+    this.x.step[i] = x.step;
+    this.x.wall[i] = x.wall;
+    this.x.tokens[i] = x.tokens;
+    if (values) this.collected!.push({ ...x, values });
   }
 
   private bad(problem: string) {
@@ -113,13 +127,11 @@ export class SeriesStore {
   /** A series' values over the rows read so far (NaN where a line lacked it); a view, not a copy. */
   values(key: string): Float64Array {
     const c = this.columns.get(key);
-    if (!c) return new Float64Array(this.rows).fill(Number.NaN);
-    c.ensure(this.rows);
-    return c.data.subarray(0, this.rows);
+    return c ? c.subarray(0, this.rows) : nanArray(this.rows);
   }
 
   axis(name: 'step' | 'wall' | 'tokens'): Float64Array {
-    return this.x[name].data.subarray(0, this.rows);
+    return this.x[name].subarray(0, this.rows);
   }
 
   /** The last row's values (what `train watch` and the runs list show). */
@@ -127,7 +139,7 @@ export class SeriesStore {
     if (!this.rows) return null;
     const i = this.rows - 1;
     const values: Record<string, number> = {};
-    for (const [k, c] of this.columns) if (i < c.data.length && Number.isFinite(c.data[i]!)) values[k] = c.data[i]!;
-    return { step: this.x.step.data[i]!, wall: this.x.wall.data[i]!, tokens: this.x.tokens.data[i]!, values };
+    for (const [k, c] of this.columns) if (Number.isFinite(c[i]!)) values[k] = c[i]!;
+    return { step: this.x.step[i]!, wall: this.x.wall[i]!, tokens: this.x.tokens[i]!, values };
   }
 }

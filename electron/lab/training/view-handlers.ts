@@ -12,6 +12,7 @@ import { ENDED_STATES, type TrainingRunSummary } from '../../domain/training-vie
 import type { HostContext } from '../host-context';
 import { listRuns, runPath } from '../runs/library';
 import { compareRuns } from './compare-runs';
+import { lastMetricRow } from './metrics-tail';
 import { SeriesStore } from './series-store';
 import { seriesView } from './series-view';
 import { listRolloutSteps, readRollout, readRolloutStep } from './view-rollouts';
@@ -49,7 +50,7 @@ export function trainingViewHandlers(ctx: HostContext): Handlers<typeof training
   /** Read what was appended and pass it to the followers, whoever asked for the read. */
   const refresh = (runId: string, store: SeriesStore) => {
     const fromRow = store.rows;
-    const rows: MetricRow[] = store.refresh();
+    const rows: MetricRow[] = store.refresh(followers.size > 0);
     if (!rows.length) return;
     for (const [connection, runs] of followers) if (runs.has(runId)) ctx.emitTo(connection, 'training.rows', { runId, fromRow, rows });
   };
@@ -57,9 +58,10 @@ export function trainingViewHandlers(ctx: HostContext): Handlers<typeof training
   const listing = (): TrainingRunSummary[] =>
     listTrainingRunDirs(ctx.dataDir)
       .map(({ id, dir }) => {
-        const store = stores.get(id) ?? new SeriesStore(join(dir, VIEW_FILES.metrics));
-        if (stores.has(id)) refresh(id, store);
-        return describeTrainingRun(id, dir, store);
+        // A run whose columns are held is refreshed (its followers get the rows); others are read at their ends only.
+        const store = stores.get(id);
+        if (store) refresh(id, store);
+        return describeTrainingRun(id, dir, store ? store.last() : lastMetricRow(join(dir, VIEW_FILES.metrics)));
       })
       .sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '') || b.id.localeCompare(a.id));
 

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
 import { TrainingRunState, type TrainingCheckpoint, type TrainingRunSummary } from '../../domain/training-view';
-import type { SeriesStore } from './series-store';
+import type { MetricRow } from '../../domain/training-metrics';
 
 export const VIEW_FILES = {
   manifest: 'run.json',
@@ -63,16 +63,26 @@ function totalSteps(manifest: Record<string, unknown>): number | null {
   return num(manifest.totalSteps);
 }
 
-/** What the list says of a run, from its files and the metrics read so far; `live` is the trainer's word when it runs it. */
-export function describeTrainingRun(id: string, dir: string, store: SeriesStore, live?: { state: string; step: number; totalSteps: number; etaS: number | null; message: string | null }): TrainingRunSummary {
+/** What the trainer worker says of a run it works on. */
+export interface LiveRunState {
+  state: string;
+  step: number;
+  totalSteps: number;
+  etaS: number | null;
+  message: string | null;
+}
+
+/**
+ * What the list says of a run, from its files and its last metrics row (`last`); `live` is the trainer's
+ * word when it runs it.
+ */
+export function describeTrainingRun(id: string, dir: string, last: MetricRow | null, live?: LiveRunState): TrainingRunSummary {
   const manifest = readJson(join(dir, VIEW_FILES.manifest)) ?? {};
   const status = readJson(join(dir, VIEW_FILES.status)) ?? {};
-  store.refresh();
-  const last = store.last();
   const total = live?.totalSteps ?? num(status.totalSteps) ?? totalSteps(manifest);
   const step = live?.step ?? (last ? last.step : (num(status.step) ?? 0));
   let mtime = 0;
-  for (const f of [store.file, join(dir, VIEW_FILES.status)]) {
+  for (const f of [join(dir, VIEW_FILES.metrics), join(dir, VIEW_FILES.status)]) {
     try {
       mtime = Math.max(mtime, statSync(f).mtimeMs);
     } catch {

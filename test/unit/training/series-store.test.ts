@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { emaSeries } from '../../../electron/domain/series';
 import { PPO_METRIC_KEYS } from '../../../electron/domain/training-metrics';
+import { lastMetricRow } from '../../../electron/lab/training/metrics-tail';
 import { SeriesStore } from '../../../electron/lab/training/series-store';
 import { seriesView } from '../../../electron/lab/training/series-view';
 import { metricsText } from '../../helpers/training-run';
@@ -27,8 +28,8 @@ describe('a 100k-line metrics.jsonl', () => {
   const store = new SeriesStore(file);
 
   test('is read into columns with every fixed key', () => {
-    const rows = store.refresh();
-    expect(rows.length).toBe(N);
+    expect(store.refresh()).toEqual([]); // no row objects for a first read
+
     expect(store.rows).toBe(N);
     for (const k of PPO_METRIC_KEYS) expect(store.keys()).toContain(k);
     expect(store.axis('step')[N - 1]).toBe(N - 1);
@@ -53,14 +54,21 @@ describe('a 100k-line metrics.jsonl', () => {
     expect(view.ema.pg_loss!.count).toBe(N);
   });
 
+  test('its last row is read from the file ends alone (the runs list)', () => {
+    const last = lastMetricRow(file)!;
+    expect(last.step).toBe(N - 1);
+    expect(last.wall).toBe((N - 1) * 2);
+    expect(last.values.reward_dense).toBe(store.values('reward_dense')[N - 1]);
+  });
+
   test('reads only what is appended; a half-written line waits for its newline; bad lines are named', () => {
     const next = metricsText(N, N + 2).split('\n');
     // line N+1 is empty (the file ended with a newline), N+2 and N+3 the new rows, N+4 a broken one
     appendFileSync(file, `\n${next[0]}\n${next[1]!.slice(0, 20)}`);
-    const added = store.refresh();
+    const added = store.refresh(true);
     expect(added.map((r) => r.step)).toEqual([N]);
     appendFileSync(file, `${next[1]!.slice(20)}\n{oops\n`);
-    expect(store.refresh().map((r) => r.step)).toEqual([N + 1]);
+    expect(store.refresh(true).map((r) => r.step)).toEqual([N + 1]);
     expect(store.rows).toBe(N + 2);
     expect(store.badLines).toEqual([{ line: N + 4, problem: expect.stringMatching(/^not JSON/) }]);
   });
