@@ -21,6 +21,7 @@ const nodeEntries = {
   'worker-eval': 'electron/workers/eval.ts',
   'worker-policy': 'electron/workers/policy.ts',
   'worker-pty-host': 'electron/workers/pty-host.ts',
+  'worker-trainer': 'electron/workers/trainer.ts',
 };
 
 const common: BuildOptions = {

@@ -13,6 +13,7 @@ import { registerTasks } from './commands/tasks';
 import { registerVerify } from './commands/verify';
 import { ExitStatus, UsageError, WorkFailed } from './errors';
 import { registerModel } from './commands/model';
+import { registerTrain } from './commands/train';
 import { registerTrainWatch, trainCommand } from './commands/train-watch';
 import { processIo, type Io } from './output';
 import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
@@ -31,6 +32,7 @@ export function buildProgram(io: Io): Command {
   registerTasks(program, io);
   registerVerify(program, io);
   registerModel(program, io);
+  registerTrain(program, io);
   registerSandbox(program, io);
   registerTrainWatch(trainCommand(program), io);
   return program;

@@ -13,6 +13,7 @@ import { runsHandlers } from './runs/handlers';
 import { modelsHandlers } from './models/handlers';
 import { tasksHandlers } from './tasks/handlers';
 import { terminalHandlers } from './terminal/handlers';
+import { trainingHandlers } from './training/handlers';
 import { trainingViewHandlers } from './training/view-handlers';
 import { WorkerRegistry } from './workers';
 import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
@@ -80,6 +81,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
     ...modelsHandlers(ctx),
     ...tasksHandlers(ctx),
     ...terminalHandlers(ctx),
+    ...trainingHandlers(ctx),
     ...trainingViewHandlers(ctx),
   };
 

@@ -3,7 +3,7 @@ import type { Contract } from '../ipc/common/define';
 import type { WorkerStatus } from '../domain/system';
 import type { WorkerLauncher } from '../workers/launcher';
 import { workerEntry, type WorkerName } from '../workers/entries';
-import { WorkerSupervisor, type RestartPolicy } from '../workers/supervisor';
+import { WorkerSupervisor, type RestartPolicy, type SupervisorOptions } from '../workers/supervisor';
 
 export class WorkerRegistry {
   private readonly supervisors = new Map<string, WorkerSupervisor<Contract>>();
@@ -12,10 +12,15 @@ export class WorkerRegistry {
   constructor(private readonly launcher: WorkerLauncher) {}
 
   /** The supervisor of a named worker, created (not started) on first use. */
-  get<C extends Contract>(name: WorkerName, contract: C, restart?: Partial<RestartPolicy>): WorkerSupervisor<C> {
+  get<C extends Contract>(
+    name: WorkerName,
+    contract: C,
+    restart?: Partial<RestartPolicy>,
+    health?: Pick<SupervisorOptions<C>, 'healthIntervalMs' | 'healthTimeoutMs' | 'startTimeoutMs'>,
+  ): WorkerSupervisor<C> {
     let supervisor = this.supervisors.get(name) as WorkerSupervisor<C> | undefined;
     if (!supervisor) {
-      supervisor = new WorkerSupervisor({ spec: { name, ...workerEntry(name) }, launcher: this.launcher, contract, restart });
+      supervisor = new WorkerSupervisor({ spec: { name, ...workerEntry(name) }, launcher: this.launcher, contract, restart, ...health });
       supervisor.onStatus((status) => {
         for (const l of this.listeners) l(status);
       });

@@ -15,6 +15,8 @@ import { TokenLedger } from '../tokens/ledger';
 import { executeAction } from './execute';
 
 export const DEFAULT_MAX_TURNS = 300;
+/** Policies with a context window up to this many tokens get the protocol's compact system prompt. */
+export const COMPACT_PROMPT_MAX_WINDOW = 8192;
 
 /** Why the caller aborted the episode (its `signal`'s reason): the stop reason to record. */
 export class EpisodeStop extends Error {
@@ -68,6 +70,11 @@ function stopFromSignal(outer: AbortSignal): { stopReason: StopReason; error: Ep
   return { stopReason: 'agent_timeout', error: { kind: 'timeout', message: 'the agent ran out of time' } };
 }
 
+/** Small windows get the compact prompt; token-level policies report their window, servers usually do not. */
+export function compactPrompt(policy: Pick<Policy, 'contextWindow'>): boolean {
+  return policy.contextWindow !== null && policy.contextWindow <= COMPACT_PROMPT_MAX_WINDOW;
+}
+
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
@@ -79,7 +86,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   const template = policy.tokenLevel?.template ?? policy.template;
   const nativeTools = protocol.name === 'tools' ? protocol.tools : [];
   const templateTools = template?.rendersTools && protocol.name !== 'terminus' ? protocol.tools : undefined;
-  const system = protocol.systemPrompt({ maxTurns, timeoutSec: options.agentTimeoutSec, toolsInTemplate: !!templateTools });
+  const system = protocol.systemPrompt({ maxTurns, timeoutSec: options.agentTimeoutSec, toolsInTemplate: !!templateTools, compact: compactPrompt(policy) });
   let messages: ChatMessage[] = [
     { role: 'system', content: system },
     { role: 'user', content: options.instruction },

@@ -74,11 +74,26 @@ export function parseHermes(text: string): ParsedTurn {
   return { actions: [result.action], callIds: [null], reasoning: why, error: null, note: null };
 }
 
+/**
+ * The same three tools and call format in about a tenth of the words, for small local models: a nano
+ * checkpoint's 2,048-token window cannot spend 2,000 of them on the tool descriptions.
+ */
+export function compactHermesPrompt(context: PromptContext): string {
+  const minutes = Math.max(1, Math.round(context.timeoutSec / 60));
+  return (
+    'You solve a task in a Linux shell; the task files are in the working directory. Make one tool call per turn:\n' +
+    `${EXAMPLE}\n` +
+    'Tools: bash {command, timeout?} runs a command; keys {keys: [...], duration?} sends keystrokes (Enter, C-c, Tab); submit {} ends the episode and checks your work.\n' +
+    `Limits: ${context.maxTurns} turns, ${minutes} min.`
+  );
+}
+
 export function createHermesProtocol(): ActionProtocol {
   return {
     name: 'hermes',
     tools: AGENT_TOOLS,
     systemPrompt(context: PromptContext): string {
+      if (context.compact) return compactHermesPrompt(context);
       const parts = [agentIntro(), limitsLine(context)];
       if (!context.toolsInTemplate) parts.push(toolsBlock());
       parts.push('Each turn: think briefly if you need to, then make exactly one tool call. Call "submit" when the task is done.');

@@ -12,6 +12,8 @@ export interface PromptContext {
   timeoutSec: number;
   /** The chat template lists tools itself (from `tools`): leave them out of the system prompt. */
   toolsInTemplate: boolean;
+  /** A short prompt (the same tools, fewer words) for small models whose window must hold the task. */
+  compact?: boolean;
 }
 
 export interface AssistantTurn {

@@ -8,9 +8,10 @@ import { runsContract } from './contracts/runs';
 import { modelsContract } from './contracts/models';
 import { tasksContract } from './contracts/tasks';
 import { terminalContract } from './contracts/terminal';
+import { trainingContract } from './contracts/training';
 import { trainingViewContract } from './contracts/training-view';
 
-export const labContract = mergeContracts(systemContract, runsContract, modelsContract, tasksContract, terminalContract, trainingViewContract);
+export const labContract = mergeContracts(systemContract, runsContract, modelsContract, tasksContract, terminalContract, trainingContract, trainingViewContract);
 export type LabContract = typeof labContract;
 export type LabMethod = MethodName<LabContract>;
 export type LabEvent = EventName<LabContract>;

@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
+import { processAlive } from '../../../native/util/process-alive';
 import { LabError } from '../../ipc/common/errors';
 import { TrainingRunState, type TrainingCheckpoint, type TrainingRunSummary } from '../../domain/training-view';
 import type { MetricRow } from '../../domain/training-metrics';
@@ -95,8 +96,11 @@ export function describeTrainingRun(id: string, dir: string, last: MetricRow | n
   if (declared.success) state = declared.data;
   else if (total !== null && checkpoints.some((c) => num(c.step) === total)) state = 'completed';
   else state = mtime && Date.now() - mtime < STALE_RUNNING_MS ? 'running' : 'incomplete';
-  // The files say running but nothing moved for long, and no trainer claims it: it was killed.
-  if (!live && (state === 'running' || state === 'starting' || state === 'paused') && mtime && Date.now() - mtime > STALE_RUNNING_MS && state !== 'paused') state = 'incomplete';
+  // The files say it trains, but the process that wrote them is gone (the trainer's status.json names its
+  // pid), or, without a pid, nothing moved for long: it was killed, and resumes.
+  const active = state === 'running' || state === 'starting' || state === 'paused' || state === 'stopping';
+  const pid = num(status.pid);
+  if (!live && active && (pid !== null ? pid !== process.pid && !processAlive(pid) : state !== 'paused' && mtime > 0 && Date.now() - mtime > STALE_RUNNING_MS)) state = 'incomplete';
   const figureKey = ['reward_dense', 'reward', 'eval_loss', 'loss'].find((k) => last && k in last.values);
   const wall = last?.wall ?? 0;
   const etaS = live ? live.etaS : state === 'running' && total !== null && step > 0 && wall > 0 ? ((total - step) * wall) / step : null;

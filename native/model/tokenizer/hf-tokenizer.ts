@@ -156,7 +156,10 @@ class HfTokenizer implements Tokenizer {
     const parse = options.parseSpecialTokens ?? true;
     let tokens: string[] = [];
     for (const piece of pieces) {
-      if (piece.kind === 'text') tokens.push(...(parse ? this.impl.tokenize(piece.text, { add_special_tokens: false }) : this.tokenizeRaw(piece.text)));
+      if (piece.kind === 'text') {
+        // A loop, not push(...list): a long document has more tokens than a call may take arguments.
+        for (const t of parse ? this.impl.tokenize(piece.text, { add_special_tokens: false }) : this.tokenizeRaw(piece.text)) tokens.push(t);
+      }
       else {
         if (!this.byteLevel) {
           throw new TokenizerError(

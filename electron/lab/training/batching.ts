@@ -1,0 +1,113 @@
+/**
+ * From token sequences to the engine's padded training batches. A sequence of n ids gives n-1 positions:
+ * the model reads ids[0..n-2] and is scored on ids[1..n-1]; per-position loss inputs (loss_mask,
+ * advantages, ...) are aligned with the scored ids. A micro-batch is right-padded to the length bucket
+ * of its longest sequence and to a fixed number of rows, so only a few graph shapes are ever built
+ * (the graph cache keeps their sessions).
+ */
+import type { LossDefinition } from '../../../native/model/losses';
+import type { TrainingBatch } from '../../../native/model/train-step';
+import { lengthBucket } from '../../../native/model/training-graph';
+import type { HostTensor } from '../../../native/onnx/runtime';
+
+export interface TokenSequence {
+  ids: readonly number[];
+  /** Per scored position (length ids.length - 1), by loss input name, e.g. `loss_mask`. */
+  tokenInputs: Readonly<Record<string, ArrayLike<number>>>;
+  /** R3: the sampler's experts per read position [ids.length - 1][layers][k]. */
+  forcedExperts?: readonly (readonly (readonly number[])[])[];
+}
+
+export interface PackedMicroBatch {
+  batch: TrainingBatch;
+  rows: number;
+  /** Padded length (a bucket). */
+  length: number;
+  /** Real positions. */
+  tokens: number;
+  /** Sum of loss_mask (or real positions when the loss has none): the weight of this micro-batch. */
+  lossTokens: number;
+}
+
+export interface PackOptions {
+  rows: number;
+  loss: LossDefinition;
+  scalars: Readonly<Record<string, number>>;
+  layers?: number;
+  topK?: number;
+  /** The longest padded length allowed (the model's window). */
+  maxLength: number;
+}
+
+export function packMicroBatch(sequences: readonly TokenSequence[], o: PackOptions): PackedMicroBatch {
+  if (sequences.length === 0 || sequences.length > o.rows) throw new Error(`a micro-batch holds 1..${o.rows} sequences, got ${sequences.length}`);
+  const longest = Math.max(...sequences.map((s) => s.ids.length - 1));
+  if (longest < 1) throw new Error('a training sequence needs at least 2 tokens');
+  const T = Math.min(lengthBucket(longest), o.maxLength);
+  if (longest > T) throw new Error(`a sequence of ${longest + 1} tokens exceeds the window of ${o.maxLength}`);
+  const B = o.rows;
+  const inputIds = new BigInt64Array(B * T);
+  const targets = new BigInt64Array(B * T);
+  const mask = new Float32Array(B * T);
+  const lossInputs: Record<string, HostTensor> = {};
+  const perToken = o.loss.inputs.filter((i) => i.kind !== 'scalar-float');
+  const floatInputs = new Map<string, Float32Array>();
+  const intInputs = new Map<string, BigInt64Array>();
+  for (const i of perToken) {
+    if (i.kind === 'tokens-int') intInputs.set(i.name, new BigInt64Array(B * T));
+    else floatInputs.set(i.name, new Float32Array(B * T));
+  }
+  const forced = o.layers && o.topK && sequences.some((s) => s.forcedExperts) ? new BigInt64Array(o.layers * B * T * o.topK) : undefined;
+  let tokens = 0;
+  for (const [r, s] of sequences.entries()) {
+    const n = s.ids.length - 1;
+    tokens += n;
+    for (let t = 0; t < n; t++) {
+      inputIds[r * T + t] = BigInt(s.ids[t]!);
+      targets[r * T + t] = BigInt(s.ids[t + 1]!);
+      mask[r * T + t] = 1;
+    }
+    for (const i of perToken) {
+      const values = s.tokenInputs[i.name];
+      if (!values) throw new Error(`loss '${o.loss.name}' needs per-token input '${i.name}', which the sequence lacks`);
+      if (values.length !== n) throw new Error(`per-token input '${i.name}' has ${values.length} values for ${n} positions`);
+      const fl = floatInputs.get(i.name);
+      const it = intInputs.get(i.name);
+      for (let t = 0; t < n; t++) {
+        if (fl) fl[r * T + t] = values[t]!;
+        else it![r * T + t] = BigInt(values[t]!);
+      }
+    }
+    if (forced && s.forcedExperts) {
+      const L = o.layers!;
+      const k = o.topK!;
+      for (let t = 0; t < n; t++) for (let l = 0; l < L; l++) for (let j = 0; j < k; j++) forced[((l * B + r) * T + t) * k + j] = BigInt(s.forcedExperts[t]![l]![j]!);
+    }
+  }
+  for (const [name, data] of floatInputs) lossInputs[name] = { dtype: 'float32', dims: [B, T], data };
+  for (const [name, data] of intInputs) lossInputs[name] = { dtype: 'int64', dims: [B, T], data };
+  for (const i of o.loss.inputs) {
+    if (i.kind !== 'scalar-float') continue;
+    const v = o.scalars[i.name];
+    if (v === undefined) throw new Error(`loss '${o.loss.name}' needs scalar input '${i.name}'`);
+    lossInputs[i.name] = { dtype: 'float32', dims: [], data: Float32Array.from([v]) };
+  }
+  const lm = floatInputs.get('loss_mask');
+  let lossTokens = tokens;
+  if (lm) {
+    lossTokens = 0;
+    for (const v of lm) lossTokens += v;
+  }
+  return { batch: { inputIds, targets, attentionMask: mask, ...(forced ? { forcedExperts: forced } : {}), lossInputs }, rows: B, length: T, tokens, lossTokens };
+}
+
+/**
+ * Split a step's sequences into micro-batches of at most `rows`, grouping similar lengths together
+ * (sorted by length, stable) so that padding stays small.
+ */
+export function planMicroBatches(sequences: readonly TokenSequence[], rows: number): TokenSequence[][] {
+  const order = sequences.map((s, i) => ({ s, i })).sort((a, b) => a.s.ids.length - b.s.ids.length || a.i - b.i);
+  const out: TokenSequence[][] = [];
+  for (let i = 0; i < order.length; i += rows) out.push(order.slice(i, i + rows).map((x) => x.s));
+  return out;
+}

@@ -1,0 +1,117 @@
+/**
+ * `t1lab train init-config --stage lm|sft|ppo [--preset nano|micro]`: a complete, commented run config
+ * with every key at its default (the preset picks sizes that fit the model and this machine). It parses
+ * back to the same values (tested).
+ */
+import type { Stage } from './run-config';
+
+export interface DefaultConfigOptions {
+  stage: Stage;
+  preset: 'nano' | 'micro';
+}
+
+/** Per-preset sizes: nano trains in minutes on 2 CPU cores; micro wants more. */
+const SIZES = {
+  nano: { lr: 1e-3, seqLen: 256, batch: 16, micro: 8 },
+  micro: { lr: 6e-4, seqLen: 512, batch: 16, micro: 4 },
+} as const;
+
+export function defaultConfigToml(o: DefaultConfigOptions): string {
+  const s = SIZES[o.preset];
+  const lr = o.stage === 'lm' ? s.lr : o.stage === 'sft' ? s.lr / 2 : s.lr / 10;
+  const data =
+    o.stage === 'lm'
+      ? '# Text files, folders of them, SFT sample files (.jsonl: their ids are used) or "builtin": the lab\'s own\n# offline corpus (man pages of host shell tools, the built-in tasks as agent transcripts, docs).\npath = "builtin"'
+      : o.stage === 'sft'
+        ? '# SFT sample files from `t1lab tasks sft-data` (.jsonl, or a folder of them).\npath = "sft.jsonl"'
+        : '# The task suite PPO trains on (a task folder, a folder of tasks, or a pack).\npath = "tasks/examples"';
+  const model =
+    o.stage === 'lm'
+      ? `# Start from a checkpoint folder (\`t1lab model init --preset ${o.preset} --out ./${o.preset}\`)...\ncheckpoint = "./${o.preset}"\n# ...or from fresh weights of a preset (then remove \`checkpoint\`): preset = "${o.preset}"`
+      : `# The checkpoint to train (the LM stage's final checkpoint, or \`t1lab model init\` output).\ncheckpoint = "./${o.preset}-lm"`;
+  return `# T1 Lab training run: stage "${o.stage}" (preset ${o.preset}).
+# Every key is shown at its default; unknown keys are errors. On the command line, --model DIR,
+# --data PATH, --steps N, --seed S and --checkpoint-every N override this file.
+
+stage = "${o.stage}"
+# Seeds data order and the held-out split: the same config and seed give the same loss curve.
+seed = 0
+
+[model]
+${model}
+# Weights seed when starting from a preset.
+init_seed = 0
+
+[data]
+${data}
+# Share held out for the eval loss (picked by a hash of each document/sample).
+eval_fraction = 0.05
+# Longest sequence in tokens (0: the model's window).
+max_seq_len = 0
+
+[train]
+# Optimizer steps.
+steps = ${o.stage === 'lm' ? 300 : 200}
+# Sequences per optimizer step; gradients accumulate over micro-batches of micro_batch_size.
+batch_size = ${s.batch}
+micro_batch_size = ${s.micro}
+# Eval loss on the held-out split every N steps (0: only at the end), over eval_batches micro-batches.
+eval_every = 50
+eval_batches = 4
+# Weight of the router's load-balancing loss.
+aux_coef = 0.01
+# Execution provider (auto: CUDA when it loads, else CPU) and onnxruntime threads (0: its default).
+provider = "auto"
+threads = 0
+
+[optimizer]
+# AdamW with fp32 master weights and decoupled weight decay (never on norms, biases or the router).
+lr = ${lr}
+beta1 = 0.9
+beta2 = 0.95
+eps = 1e-8
+weight_decay = 0.1
+# Global gradient-norm clipping (0: off).
+grad_clip = 1.0
+# Parameters not trained, as globs over tensor names (e.g. ["embed.weight", "layers.*.attn.*"]).
+freeze = []
+# Per-group settings, first match wins, e.g.:
+# [[optimizer.groups]]
+# pattern = "value_head.*"
+# lr_scale = 10.0
+# [[optimizer.groups]]
+# pattern = "layers.*.moe.router"
+# lr_scale = 0.5
+
+[schedule]
+# constant | linear | cosine, after a linear warm-up from 0.
+kind = "cosine"
+warmup_steps = 20
+# Final learning rate as a share of optimizer.lr (linear, cosine).
+min_lr_ratio = 0.1
+
+[checkpoint]
+# A training checkpoint (weights, AdamW moments, step, data cursor) every N steps and at the end.
+every = 50
+# Checkpoints kept besides the best (lowest eval loss).
+keep_last = 2
+keep_best = true
+
+[lm]
+# Tokens per training window (text is packed into windows of this length).
+seq_len = ${s.seqLen}
+
+[sft]
+# Every N steps (a multiple of checkpoint.every; 0: off), run the newest checkpoint on a suite and log its
+# resolved rate with a 95% interval.
+eval_suite_every = 0
+eval_suite = ""
+# Tasks of the suite per eval (0: all).
+eval_suite_tasks = 0
+# Epochs over the samples at most (0: no limit; training also stops at train.steps).
+max_epochs = 0
+
+[ppo]
+# Filled in by the PPO stage.
+`;
+}
