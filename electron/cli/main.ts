@@ -16,6 +16,7 @@ import { registerModel } from './commands/model';
 import { registerCompare } from './commands/compare';
 import { registerExperiments } from './commands/experiments';
 import { registerTrain } from './commands/train';
+import { registerTrainWatch, trainCommand } from './commands/train-watch';
 import { processIo, type Io } from './output';
 import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
 
@@ -37,6 +38,7 @@ export function buildProgram(io: Io): Command {
   registerSandbox(program, io);
   registerCompare(program, io);
   registerExperiments(program, io);
+  registerTrainWatch(trainCommand(program), io);
   return program;
 }
 

@@ -12,6 +12,8 @@ export interface HostContext {
   /** Run `fn` when the connection closes (e.g. close the terminals it opened). */
   onDisconnect(connectionId: string, fn: () => void): void;
   readonly log: (message: string) => void;
+  /** A desktop notification (Electron's Notification in the app; absent in web mode and the CLI). */
+  readonly notify?: (title: string, body: string) => void;
 }
 
 export type { LabContract };

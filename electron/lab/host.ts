@@ -16,6 +16,7 @@ import { tasksHandlers } from './tasks/handlers';
 import { terminalHandlers } from './terminal/handlers';
 import { WorkerRegistry } from './worker-registry';
 import { trainingHandlers } from './training/handlers';
+import { trainingViewHandlers } from './training/view-handlers';
 import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
 
 export interface LabHostOptions {
@@ -25,6 +26,8 @@ export interface LabHostOptions {
   authorize?: (peer: Peer, method: string) => boolean;
   log?: (message: string) => void;
   maxFrameChars?: number;
+  /** Desktop notifications (a run ended); Electron main passes its Notification. */
+  notify?: (title: string, body: string) => void;
 }
 
 export interface LabHost {
@@ -63,6 +66,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
     dataDir: options.dataDir,
     workers,
     log,
+    notify: options.notify,
     emit: (event, payload) => router?.emit(event, payload),
     emitTo: (id, event, payload) => router?.emitTo(id, event, payload),
     onDisconnect(connectionId, fn) {
@@ -80,6 +84,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
     ...terminalHandlers(ctx),
     ...statsHandlers(ctx),
     ...trainingHandlers(ctx),
+    ...trainingViewHandlers(ctx),
   };
 
   router = createRouter(labContract, handlers, {

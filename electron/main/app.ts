@@ -48,7 +48,9 @@ export function startDesktopApp(electron: ElectronDeps): DesktopApp {
     const root = app.getAppPath();
     denyAllPermissions(session.defaultSession);
     protocol.handle(APP_SCHEME, appProtocolHandler(join(root, 'dist', 'renderer')));
-    const host = createLabHost({ dataDir: labDataDir(), launcher: utilityLauncher(utilityProcess) });
+    const { Notification } = electron;
+    const notify = Notification?.isSupported() ? (title: string, body: string) => new Notification({ title, body }).show() : undefined;
+    const host = createLabHost({ dataDir: labDataDir(), launcher: utilityLauncher(utilityProcess), notify });
     serveElectronIpc(ipcMain, (connection) => host.attach(connection));
     const window = new BrowserWindow(windowOptions(join(root, 'dist', 'node', 'preload.cjs')));
     window.once('ready-to-show', () => window.show());

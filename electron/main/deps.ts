@@ -69,6 +69,8 @@ export interface ElectronDeps {
   ipcMain: IpcMainLike;
   session: { defaultSession: SessionLike };
   shell: { openExternal(url: string): Promise<void> };
+  /** Desktop notifications (a training run ended); optional so older fakes still fit. */
+  Notification?: { isSupported(): boolean; new (options: { title: string; body: string }): { show(): void } };
   utilityProcess: {
     fork(modulePath: string, args: string[], options: { serviceName: string; env: Record<string, string | undefined>; execArgv: string[]; stdio: 'inherit' }): UtilityProcessLike;
   };

@@ -7,6 +7,8 @@ import { ModelsPage } from './pages/ModelsPage';
 import { TasksPage } from './pages/TasksPage';
 import { PlaceholderPage } from './pages/PlaceholderPage';
 import { ShellPage } from './pages/ShellPage';
+import { TrainingPage } from './pages/TrainingPage';
+import { notifyWhenTrainingEnds } from './lab/notifications';
 
 function PageView({ page }: { page: Page }) {
   switch (page) {
@@ -20,6 +22,8 @@ function PageView({ page }: { page: Page }) {
       return <TasksPage />;
     case 'shell':
       return <ShellPage />;
+    case 'training':
+      return <TrainingPage />;
     default:
       return <PlaceholderPage page={page} />;
   }
@@ -40,6 +44,7 @@ function ConnectionBadge() {
 
 export function App() {
   const { page, go } = useNav();
+  useEffect(() => notifyWhenTrainingEnds(), []);
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Main">

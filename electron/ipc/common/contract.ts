@@ -10,8 +10,9 @@ import { tasksContract } from './contracts/tasks';
 import { terminalContract } from './contracts/terminal';
 import { statsContract } from './contracts/stats';
 import { trainingContract } from './contracts/training';
+import { trainingViewContract } from './contracts/training-view';
 
-export const labContract = mergeContracts(systemContract, runsContract, modelsContract, tasksContract, terminalContract, statsContract, trainingContract);
+export const labContract = mergeContracts(systemContract, runsContract, modelsContract, tasksContract, terminalContract, statsContract, trainingContract, trainingViewContract);
 export type LabContract = typeof labContract;
 export type LabMethod = MethodName<LabContract>;
 export type LabEvent = EventName<LabContract>;

@@ -6,7 +6,7 @@ const CELL = 22;
  * Layers (rows) by experts (columns): how much gate weight the chosen tokens sent to each expert. An SVG
  * grid (a small chart: uPlot would add nothing here).
  */
-export function ExpertHeatmap({ tokens, numExperts }: { tokens: PlaygroundToken[]; numExperts: number }) {
+export function ExpertHeatmap({ tokens, numExperts }: { tokens: Pick<PlaygroundToken, 'experts' | 'gates'>[]; numExperts: number }) {
   const layers = tokens[0]?.experts?.length ?? 0;
   const weight = Array.from({ length: layers }, () => new Array<number>(numExperts).fill(0));
   for (const t of tokens) t.experts?.forEach((ex, l) => ex.forEach((e, j) => (weight[l]![e]! += t.gates?.[l]?.[j] ?? 1)));

@@ -1,0 +1,178 @@
+/**
+ * One metric as a uPlot chart: for each charted run its raw series faint behind its EMA, x by step, wall
+ * time or tokens, linear or log scale. Charts share a crosshair (uPlot's cursor sync) and a zoom (drag to
+ * zoom, double-click to reset, on every chart at once). A click (not a drag) picks the nearest step of the
+ * primary run, which opens that step's rollouts.
+ */
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { SeriesPoints, XAxis } from '../../../../electron/domain/training-metrics';
+
+export const SYNC_KEY = 'training-charts';
+const HEIGHT = 180;
+/** A mouse that moved more than this between press and release zoomed: not a click. */
+const CLICK_SLOP_PX = 3;
+
+export interface ChartRun {
+  runId: string;
+  colour: string;
+  points: SeriesPoints;
+}
+
+/** Charts tell each other the x range they zoomed to. */
+type ZoomListener = (range: { min: number; max: number } | null, from: uPlot) => void;
+const zoomListeners = new Set<ZoomListener>();
+
+export function formatX(axis: XAxis, v: number): string {
+  if (axis === 'wall') {
+    const s = Math.round(v);
+    const h = Math.floor(s / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    return h ? `${h}h${String(m).padStart(2, '0')}` : `${m}:${String(s % 60).padStart(2, '0')}`;
+  }
+  if (axis === 'tokens') return v >= 1e9 ? `${(v / 1e9).toFixed(1)}G` : v >= 1e6 ? `${(v / 1e6).toFixed(1)}M` : v >= 1e3 ? `${(v / 1e3).toFixed(0)}k` : String(v);
+  return String(Math.round(v));
+}
+
+export function formatY(v: number | null | undefined): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '—';
+  const a = Math.abs(v);
+  return a !== 0 && (a < 1e-3 || a >= 1e5) ? v.toExponential(2) : Number(v.toPrecision(4)).toString();
+}
+
+/** Run ids are long (`20261201-100000-ppo-a1b2`): the legend keeps the stage and the suffix. */
+export function shortId(runId: string): string {
+  const parts = runId.split('-');
+  return parts.length > 2 ? parts.slice(-2).join('-') : runId;
+}
+
+function buildData(runs: ChartRun[], axis: XAxis): uPlot.AlignedData {
+  const tables = runs.map((r) => [r.points[axis], r.points.raw, r.points.ema] as uPlot.AlignedData);
+  if (tables.length === 1) return tables[0]!;
+  return uPlot.join(tables);
+}
+
+/** Log scale where every value is positive; otherwise arcsinh, which is log-like away from zero and takes negatives. */
+function yScale(runs: ChartRun[], log: boolean): uPlot.Scale {
+  if (!log) return {};
+  let min = Infinity;
+  let minAbs = Infinity;
+  for (const r of runs)
+    for (const v of r.points.raw) {
+      min = Math.min(min, v);
+      if (v !== 0) minAbs = Math.min(minAbs, Math.abs(v));
+    }
+  return min > 0 ? { distr: 3 } : { distr: 4, asinh: Number.isFinite(minAbs) ? minAbs : 1 };
+}
+
+export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep }: { metric: string; runs: ChartRun[]; xAxis: XAxis; log: boolean; onLog: (on: boolean) => void; onPickStep?: (step: number) => void }) {
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const pick = useRef(onPickStep);
+  pick.current = onPickStep;
+  const runsRef = useRef(runs);
+  runsRef.current = runs;
+  const shape = `${runs.map((r) => `${r.runId}:${r.colour}`).join(',')}|${log}|${xAxis}`;
+
+  // (Re)create when the series or scales change shape; otherwise only the data changes (below).
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const series: uPlot.Series[] = [{ label: xAxis, value: (_u, v) => (v === null ? '—' : formatX(xAxis, v)) }];
+    for (const r of runsRef.current) {
+      // The legend lists the smoothed series only (CSS hides the raw rows); the raw value is the tooltip's.
+      series.push({ label: `${shortId(r.runId)} raw`, stroke: r.colour, alpha: 0.25, width: 1, spanGaps: true, value: (_u, v) => formatY(v) });
+      series.push({ label: shortId(r.runId), stroke: r.colour, width: 2, spanGaps: true, value: (_u, v) => formatY(v) });
+    }
+    const opts: uPlot.Options = {
+      width: Math.max(240, el.clientWidth),
+      height: HEIGHT,
+      series,
+      scales: { x: { time: false }, y: yScale(runsRef.current, log) },
+      axes: [
+        { stroke: '#8a93a6', grid: { stroke: '#262b36' }, ticks: { stroke: '#262b36' }, values: (_u, vals) => vals.map((v) => formatX(xAxis, v)) },
+        { stroke: '#8a93a6', grid: { stroke: '#262b36' }, ticks: { stroke: '#262b36' }, size: 60, values: (_u, vals) => vals.map((v) => formatY(v)) },
+      ],
+      cursor: { sync: { key: SYNC_KEY, setSeries: false }, drag: { x: true, y: false }, points: { size: 5 } },
+      legend: { show: true, live: true },
+      hooks: {
+        setScale: [
+          (u, key) => {
+            if (key !== 'x' || applying) return;
+            const { min, max } = u.scales.x!;
+            if (min === undefined || max === undefined || min === null || max === null) return;
+            for (const l of zoomListeners) l({ min, max }, u);
+          },
+        ],
+      },
+    };
+    let applying = false;
+    const u = new uPlot(opts, buildData(runsRef.current, xAxis), el);
+    plot.current = u;
+    const onZoom: ZoomListener = (range, from) => {
+      if (from === u || !range) return;
+      applying = true;
+      u.setScale('x', range);
+      applying = false;
+    };
+    zoomListeners.add(onZoom);
+    // A double-click resets this chart's zoom (uPlot's default); tell the others too.
+    const onDbl = () => {
+      const xs = u.data[0];
+      if (xs.length) for (const l of zoomListeners) l({ min: xs[0]!, max: xs[xs.length - 1]! }, u);
+    };
+    let down: { x: number; y: number } | null = null;
+    const onDown = (e: MouseEvent) => (down = { x: e.clientX, y: e.clientY });
+    const onClick = (e: MouseEvent) => {
+      const moved = down ? Math.hypot(e.clientX - down.x, e.clientY - down.y) : 0;
+      const idx = u.cursor.idx;
+      if (moved > CLICK_SLOP_PX || idx === null || idx === undefined || !pick.current) return;
+      const x = u.data[0][idx];
+      const primary = runsRef.current[0]?.points;
+      if (x === undefined || !primary?.step.length) return;
+      // The primary run's point nearest to the clicked x.
+      const xs = primary[xAxis];
+      let best = 0;
+      for (let i = 1; i < xs.length; i++) if (Math.abs(xs[i]! - x) < Math.abs(xs[best]! - x)) best = i;
+      pick.current(primary.step[best]!);
+    };
+    u.over.addEventListener('dblclick', onDbl);
+    u.over.addEventListener('mousedown', onDown);
+    u.over.addEventListener('click', onClick);
+    const resize = new ResizeObserver(() => u.setSize({ width: Math.max(240, el.clientWidth), height: HEIGHT }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      zoomListeners.delete(onZoom);
+      u.destroy();
+      plot.current = null;
+    };
+  }, [shape, log, xAxis]);
+
+  // New points (live rows, another smoothing): same shape, new data; keep the zoom.
+  useEffect(() => {
+    const u = plot.current;
+    if (!u) return;
+    u.setData(buildData(runs, xAxis), false);
+    const { min, max } = u.scales.x!;
+    const xs = u.data[0];
+    if (min !== undefined && max !== undefined && min !== null && max !== null && !(xs.length && max >= xs[xs.length - 1]! - 1e-9)) u.redraw();
+    else u.setScale('x', { min: xs[0] ?? 0, max: xs[xs.length - 1] ?? 1 });
+  }, [runs, xAxis]);
+
+  const last = runs[0]?.points;
+  const lastValue = last && last.raw.length ? last.raw[last.raw.length - 1] : undefined;
+  return (
+    <figure className="metric-chart" data-testid="metric-chart" data-metric={metric} data-x-axis={xAxis} data-runs={runs.length} data-log={log} data-points={last?.raw.length ?? 0} data-last-step={last && last.step.length ? last.step[last.step.length - 1] : ''}>
+      <figcaption>
+        <span className="metric-name">{metric}</span>
+        <span className="muted"> {formatY(lastValue)}</span>
+        <label className="log-toggle">
+          <input type="checkbox" checked={log} onChange={(e) => onLog(e.target.checked)} data-testid="log-toggle" /> log
+        </label>
+      </figcaption>
+      <div ref={box} className="chart-box" />
+    </figure>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Training: start and control runs, their live charts (every metric, grouped; EMA over faint raw; x by
+ * step, wall time or tokens; log scale; shared crosshair and zoom; runs overlaid), a step's rollouts
+ * opened token by token, and the checkpoints evaluated and compared.
+ */
+import { useEffect, useState } from 'react';
+import { ChartGrid, ChartToolbar } from '../components/training/ChartGrid';
+import { CheckpointsPanel } from '../components/training/CheckpointsPanel';
+import { RolloutTable } from '../components/training/RolloutTable';
+import { RolloutViewer } from '../components/training/RolloutViewer';
+import { TrainingRunsTable } from '../components/training/TrainingRunsTable';
+import { askNotificationPermission, notificationPermission } from '../lab/notifications';
+import { getLabApi } from '../lab/api';
+import { useTraining } from '../stores/training';
+import './training.css';
+
+const LIST_REFRESH_MS = 3_000;
+
+function NotifyButton() {
+  const [permission, setPermission] = useState(notificationPermission());
+  if (getLabApi().mode !== 'web' || permission === 'unsupported' || permission === 'granted') return null;
+  return (
+    <button onClick={() => void askNotificationPermission().then(setPermission)} disabled={permission === 'denied'} title="a desktop notification when a run finishes or fails">
+      {permission === 'denied' ? 'notifications blocked' : 'Notify me when runs end'}
+    </button>
+  );
+}
+
+function Rollouts() {
+  const { rolloutSteps, rolloutStep, rollout, openStep, openRollout, closeRollout } = useTraining();
+  if (!rolloutSteps.length) return <p className="muted">This run has no rollouts (LM and SFT runs have none; PPO keeps them per step).</p>;
+  return (
+    <div className="rollouts" data-testid="rollouts">
+      <div className="toolbar">
+        <label>
+          step{' '}
+          <select value={rolloutStep?.step ?? ''} onChange={(e) => void openStep(Number(e.target.value))} data-testid="rollout-step">
+            <option value="" disabled>
+              pick a step
+            </option>
+            {rolloutSteps.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="muted small">or click a point of a chart</span>
+      </div>
+      {rolloutStep && <RolloutTable step={rolloutStep} onOpen={(key) => void openRollout(key)} openKey={rollout?.key ?? null} />}
+      {rollout && <RolloutViewer view={rollout} onClose={closeRollout} />}
+    </div>
+  );
+}
+
+export function TrainingPage() {
+  const { runs, primary, error, refreshRuns, watch } = useTraining();
+  useEffect(() => {
+    void refreshRuns();
+    const off = watch();
+    const timer = setInterval(() => void refreshRuns(), LIST_REFRESH_MS);
+    return () => {
+      off();
+      clearInterval(timer);
+    };
+  }, [refreshRuns, watch]);
+
+  return (
+    <section data-testid="page-training" className="training-page">
+      <div className="toolbar">
+        <NotifyButton />
+      </div>
+      {error && (
+        <div className="error" role="alert">
+          {error}
+        </div>
+      )}
+      <h2>Runs</h2>
+      <TrainingRunsTable runs={runs} />
+      {primary && (
+        <>
+          <h2>Charts</h2>
+          <ChartToolbar />
+          <ChartGrid />
+          <h2>Rollouts</h2>
+          <Rollouts />
+          <h2>Checkpoints</h2>
+          <CheckpointsPanel />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,210 @@
+/**
+ * The Training page's data: training runs (the app's and the CLI's), the runs whose metrics are charted
+ * (one primary, others overlaid), their series (decimated by the host, smoothed over every point) kept
+ * live by `training.rows`, chart settings, and the rollout, checkpoint and comparison views.
+ */
+import { create } from 'zustand';
+import { emaStep, emptyEma } from '../../../electron/domain/series';
+import type { MetricRow, RunSeries, XAxis } from '../../../electron/domain/training-metrics';
+import type { RolloutStep, RolloutView, RunComparison, TrainingCheckpoint, TrainingRunSummary } from '../../../electron/domain/training-view';
+import { getLabApi } from '../lab/api';
+
+/** Points per series asked of the host; past twice this, live rows trigger a fresh decimated read. */
+export const CHART_POINTS = 2000;
+export const MAX_OVERLAY = 8;
+
+export type ColourBy = 'logprob' | 'advantage' | 'value' | 'tisWeight';
+
+interface TrainingState {
+  runs: TrainingRunSummary[];
+  error: string | null;
+  /** The run whose rollouts and checkpoints are shown; first of `charted`. */
+  primary: string | null;
+  /** Runs whose metrics are charted (the primary, then overlays). */
+  charted: string[];
+  series: Record<string, RunSeries>;
+  xAxis: XAxis;
+  smoothing: number;
+  /** Per-chart log scale the user set (else the metric's default). */
+  logScale: Record<string, boolean>;
+  hiddenGroups: string[];
+  rolloutSteps: number[];
+  rolloutStep: RolloutStep | null;
+  rollout: RolloutView | null;
+  colourBy: ColourBy;
+  checkpoints: TrainingCheckpoint[];
+  comparison: RunComparison | null;
+  refreshRuns(): Promise<void>;
+  selectPrimary(runId: string): Promise<void>;
+  toggleOverlay(runId: string): Promise<void>;
+  loadSeries(runId: string): Promise<void>;
+  setXAxis(x: XAxis): void;
+  setSmoothing(s: number): void;
+  setLog(key: string, on: boolean): void;
+  toggleGroup(id: string): void;
+  openStep(step: number): Promise<void>;
+  openRollout(key: string): Promise<void>;
+  closeRollout(): void;
+  setColourBy(c: ColourBy): void;
+  refreshCheckpoints(): Promise<void>;
+  compare(a: string, b: string): Promise<void>;
+  /** Follow the charted runs' new rows; returns the unsubscribe. */
+  watch(): () => void;
+}
+
+const message = (error: unknown) => (error as Error).message ?? String(error);
+
+/** Append live rows to a run's series, continuing each EMA from the host's state (exact, not re-approximated). */
+export function appendRows(s: RunSeries, rows: MetricRow[]): RunSeries {
+  const series = { ...s.series };
+  const ema = { ...s.ema };
+  for (const row of rows) {
+    for (const [key, value] of Object.entries(row.values)) {
+      const prev = series[key] ?? { step: [], wall: [], tokens: [], raw: [], ema: [] };
+      const state = { ...(ema[key] ?? emptyEma()) };
+      const smoothed = emaStep(state, value, s.smoothing);
+      series[key] = { step: [...prev.step, row.step], wall: [...prev.wall, row.wall], tokens: [...prev.tokens, row.tokens], raw: [...prev.raw, value], ema: [...prev.ema, smoothed] };
+      ema[key] = state;
+    }
+  }
+  return { ...s, rows: s.rows + rows.length, series, ema };
+}
+
+let smoothingTimer: ReturnType<typeof setTimeout> | null = null;
+
+export const useTraining = create<TrainingState>((set, get) => ({
+  runs: [],
+  error: null,
+  primary: null,
+  charted: [],
+  series: {},
+  xAxis: 'step',
+  smoothing: 0.6,
+  logScale: {},
+  hiddenGroups: [],
+  rolloutSteps: [],
+  rolloutStep: null,
+  rollout: null,
+  colourBy: 'advantage',
+  checkpoints: [],
+  comparison: null,
+  async refreshRuns() {
+    try {
+      const runs = await getLabApi().methods['training.runs']({});
+      set({ runs, error: null });
+      if (!get().primary && runs[0]) await get().selectPrimary(runs[0].id);
+    } catch (error) {
+      set({ error: message(error) });
+    }
+  },
+  async selectPrimary(runId) {
+    const charted = [runId, ...get().charted.filter((r) => r !== runId)].slice(0, MAX_OVERLAY);
+    set({ primary: runId, charted, rolloutStep: null, rollout: null, rolloutSteps: [], checkpoints: [], comparison: null });
+    await Promise.all([
+      get().loadSeries(runId),
+      getLabApi()
+        .methods['training.rolloutSteps']({ runId })
+        .then(({ steps }) => get().primary === runId && set({ rolloutSteps: steps }))
+        .catch(() => undefined),
+      get().refreshCheckpoints(),
+      getLabApi().methods['training.follow']({ runIds: charted }).catch((e: unknown) => set({ error: message(e) })),
+    ]);
+  },
+  async toggleOverlay(runId) {
+    const { charted, primary } = get();
+    if (runId === primary) return;
+    const next = charted.includes(runId) ? charted.filter((r) => r !== runId) : [...charted, runId].slice(0, MAX_OVERLAY);
+    set({ charted: next });
+    if (next.includes(runId) && !get().series[runId]) await get().loadSeries(runId);
+    await getLabApi().methods['training.follow']({ runIds: next }).catch((e: unknown) => set({ error: message(e) }));
+  },
+  async loadSeries(runId) {
+    try {
+      const s = await getLabApi().methods['training.series']({ runId, maxPoints: CHART_POINTS, smoothing: get().smoothing });
+      set({ series: { ...get().series, [runId]: s }, error: null });
+    } catch (error) {
+      set({ error: message(error) });
+    }
+  },
+  setXAxis(xAxis) {
+    set({ xAxis });
+  },
+  setSmoothing(smoothing) {
+    set({ smoothing });
+    // The EMA is computed over every point by the host: ask again, once the slider rests.
+    if (smoothingTimer) clearTimeout(smoothingTimer);
+    smoothingTimer = setTimeout(() => {
+      smoothingTimer = null;
+      for (const runId of get().charted) void get().loadSeries(runId);
+    }, 200);
+  },
+  setLog(key, on) {
+    set({ logScale: { ...get().logScale, [key]: on } });
+  },
+  toggleGroup(id) {
+    const h = get().hiddenGroups;
+    set({ hiddenGroups: h.includes(id) ? h.filter((g) => g !== id) : [...h, id] });
+  },
+  async openStep(step) {
+    const runId = get().primary;
+    if (!runId) return;
+    try {
+      const rolloutStep = await getLabApi().methods['training.rollouts']({ runId, step });
+      set({ rolloutStep, rollout: null, error: null });
+    } catch (error) {
+      set({ error: message(error) });
+    }
+  },
+  async openRollout(key) {
+    const runId = get().primary;
+    const step = get().rolloutStep?.step;
+    if (!runId || step === undefined) return;
+    try {
+      set({ rollout: await getLabApi().methods['training.rollout']({ runId, step, key }), error: null });
+    } catch (error) {
+      set({ error: message(error) });
+    }
+  },
+  closeRollout() {
+    set({ rollout: null });
+  },
+  setColourBy(colourBy) {
+    set({ colourBy });
+  },
+  async refreshCheckpoints() {
+    const runId = get().primary;
+    if (!runId) return;
+    try {
+      const checkpoints = await getLabApi().methods['training.checkpoints']({ runId });
+      if (get().primary === runId) set({ checkpoints });
+    } catch (error) {
+      set({ error: message(error) });
+    }
+  },
+  async compare(a, b) {
+    try {
+      set({ comparison: await getLabApi().methods['training.compare']({ a, b }), error: null });
+    } catch (error) {
+      set({ error: message(error) });
+    }
+  },
+  watch() {
+    const api = getLabApi();
+    const offs = [
+      api.on('training.rows', ({ runId, fromRow, rows }) => {
+        const s = get().series[runId];
+        if (!s) return;
+        // A gap (rows read before our series arrived, or missed): read the series again.
+        if (fromRow > s.rows) return void get().loadSeries(runId);
+        const fresh = rows.slice(s.rows - fromRow);
+        if (!fresh.length) return;
+        const next = appendRows(s, fresh);
+        const longest = Math.max(0, ...Object.values(next.series).map((p) => p.raw.length));
+        if (longest > 2 * CHART_POINTS) return void get().loadSeries(runId);
+        set({ series: { ...get().series, [runId]: next } });
+      }),
+      api.on('training.ended', () => void get().refreshRuns()),
+    ];
+    return () => offs.forEach((off) => off());
+  },
+}));
