@@ -17,14 +17,14 @@ train_families=$($T1LAB tasks families --json | python3 -c 'import json, sys; pr
 
 # nano-bench: out of distribution (held-out families only), Terminal-Bench 2's mix: 89 tasks, 4 easy /
 # 55 medium / 30 hard, categories as close to TB2's as the held-out families allow.
-$T1LAB tasks synth --split eval --families "$held_out" --count 120 --seed $SEED --audit --audit-cache "$CACHE" --concurrency "$CONCURRENCY" --out "$WORK/nano-pool.jsonl" --json > "$WORK/nano-pool.json"
+$T1LAB tasks synth --split eval --families "$held_out" --count 96 --seed $SEED --audit --audit-cache "$CACHE" --concurrency "$CONCURRENCY" --out "$WORK/nano-pool.jsonl" --json > "$WORK/nano-pool.json"
 $T1LAB tasks rebalance "$WORK/nano-pool.jsonl" --target tb2 --count 89 --seed $SEED --out $OUT/nano-bench.jsonl --json > "$WORK/nano-bench.json"
 
 # long-horizon: tasks whose oracle needs 20+ commands, eval seeds of every family.
-$T1LAB tasks synth --split eval --min-commands 20 --count 24 --seed $SEED --audit --audit-cache "$CACHE" --concurrency "$CONCURRENCY" --out $OUT/long-horizon.jsonl --json > "$WORK/long-horizon.json"
+$T1LAB tasks synth --split eval --min-commands 20 --count 12 --seed $SEED --audit --audit-cache "$CACHE" --concurrency "$CONCURRENCY" --out $OUT/long-horizon.jsonl --json > "$WORK/long-horizon.json"
 
 # in-distribution held-out: eval seeds (and eval phrasings) of the train families, one pass over them.
-$T1LAB tasks synth --split eval --families "$train_families" --count 80 --seed $SEED --audit --audit-cache "$CACHE" --concurrency "$CONCURRENCY" --out $OUT/id-heldout.jsonl --json > "$WORK/id-heldout.json"
+$T1LAB tasks synth --split eval --families "$train_families" --count 40 --seed $SEED --audit --audit-cache "$CACHE" --concurrency "$CONCURRENCY" --out $OUT/id-heldout.jsonl --json > "$WORK/id-heldout.json"
 
 for s in nano-bench long-horizon id-heldout; do
   $T1LAB tasks stats $OUT/$s.jsonl --json > $OUT/$s.stats.json
