@@ -2,6 +2,10 @@
 import { accessLogReport } from './more/access-log-report';
 import { csvGroupReport } from './more/csv-group-report';
 import { fixPythonBug } from './more/fix-python-bug';
+import { iniToJson } from './more/ini-to-json';
+import { makefileRepair } from './more/makefile-repair';
+import { redactSecrets } from './more/redact-secrets';
+import { repairShellScript } from './more/repair-shell-script';
 import type { TaskFamily } from './types';
 
-export const MORE_FAMILIES: TaskFamily[] = [csvGroupReport, accessLogReport, fixPythonBug];
+export const MORE_FAMILIES: TaskFamily[] = [csvGroupReport, accessLogReport, fixPythonBug, repairShellScript, iniToJson, redactSecrets, makefileRepair];
