@@ -6,6 +6,12 @@ import { iniToJson } from './more/ini-to-json';
 import { makefileRepair } from './more/makefile-repair';
 import { redactSecrets } from './more/redact-secrets';
 import { repairShellScript } from './more/repair-shell-script';
+import { numericIntegration } from './more/numeric-integration';
+import { columnStats } from './more/column-stats';
+import { gitRevertRegression } from './more/git-revert-regression';
+import { gitMergeConflict } from './more/git-merge-conflict';
+import { numberTheoryBatch } from './more/number-theory-batch';
+import { linearSystem } from './more/linear-system';
 import type { TaskFamily } from './types';
 
-export const MORE_FAMILIES: TaskFamily[] = [csvGroupReport, accessLogReport, fixPythonBug, repairShellScript, iniToJson, redactSecrets, makefileRepair];
+export const MORE_FAMILIES: TaskFamily[] = [csvGroupReport, accessLogReport, fixPythonBug, repairShellScript, iniToJson, redactSecrets, makefileRepair, numericIntegration, columnStats, gitRevertRegression, gitMergeConflict, numberTheoryBatch, linearSystem];

@@ -80,7 +80,7 @@ for p in sorted(pathlib.Path("conf.d").glob("*.ini")):
     out[p.stem] = {s: {k: typed(k, v) for k, v in ini[s].items()} for s in ini.sections()}
 json.dump(out, open("${out}", "w"), indent=2)
 PY
-python3 -m json.tool ${out} | head -30`;
+python3 -m json.tool ${out}`;
     return buildFamilyTask({
       family: iniToJson,
       difficulty: 'medium',

@@ -65,7 +65,7 @@ export const makefileRepair: TaskFamily = {
       instruction,
       files,
       requires: ['make', 'gcc'],
-      solve: `make 2>&1 | tail -5 || true\ncat -A Makefile | head -20\ncat > Makefile <<'MK'\n${good}MK\nmake clean\nmake\n./bin/${prog}`,
+      solve: `make 2>&1 | tail -5 || true\ncat -A Makefile\ncat > Makefile <<'MK'\n${good}MK\nmake clean\nmake\n./bin/${prog}`,
       expected: { 'output.txt': output },
       assertions: [
         { name: `bin/${prog} was built and runs`, run: `test -x bin/${prog} && ./bin/${prog} > /tmp/out.txt && cmp -s /tmp/out.txt /tests/expected/output.txt` },
