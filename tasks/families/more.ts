@@ -12,6 +12,12 @@ import { gitRevertRegression } from './more/git-revert-regression';
 import { gitMergeConflict } from './more/git-merge-conflict';
 import { numberTheoryBatch } from './more/number-theory-batch';
 import { linearSystem } from './more/linear-system';
+import { passwdAudit } from './more/passwd-audit';
+import { dedupeFiles } from './more/dedupe-files';
+import { sortByDate } from './more/sort-by-date';
+import { backupManifest } from './more/backup-manifest';
+import { sqliteQueries } from './more/sqlite-queries';
+import { permissionAudit } from './more/permission-audit';
 import type { TaskFamily } from './types';
 
-export const MORE_FAMILIES: TaskFamily[] = [csvGroupReport, accessLogReport, fixPythonBug, repairShellScript, iniToJson, redactSecrets, makefileRepair, numericIntegration, columnStats, gitRevertRegression, gitMergeConflict, numberTheoryBatch, linearSystem];
+export const MORE_FAMILIES: TaskFamily[] = [csvGroupReport, accessLogReport, fixPythonBug, repairShellScript, iniToJson, redactSecrets, makefileRepair, numericIntegration, columnStats, gitRevertRegression, gitMergeConflict, numberTheoryBatch, linearSystem, passwdAudit, dedupeFiles, sortByDate, backupManifest, sqliteQueries, permissionAudit];
