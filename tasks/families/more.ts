@@ -18,6 +18,14 @@ import { sortByDate } from './more/sort-by-date';
 import { backupManifest } from './more/backup-manifest';
 import { sqliteQueries } from './more/sqlite-queries';
 import { permissionAudit } from './more/permission-audit';
+import { buildCliTool } from './more/build-cli-tool';
+import { mailMerge } from './more/mail-merge';
+import { jsonFlatten } from './more/json-flatten';
+import { sensorAnomalies } from './more/sensor-anomalies';
+import { extractContacts } from './more/extract-contacts';
+import { buildOrder } from './more/build-order';
+import { ledgerReconcile } from './more/ledger-reconcile';
+import { checksumRestore } from './more/checksum-restore';
 import type { TaskFamily } from './types';
 
-export const MORE_FAMILIES: TaskFamily[] = [csvGroupReport, accessLogReport, fixPythonBug, repairShellScript, iniToJson, redactSecrets, makefileRepair, numericIntegration, columnStats, gitRevertRegression, gitMergeConflict, numberTheoryBatch, linearSystem, passwdAudit, dedupeFiles, sortByDate, backupManifest, sqliteQueries, permissionAudit];
+export const MORE_FAMILIES: TaskFamily[] = [csvGroupReport, accessLogReport, fixPythonBug, repairShellScript, iniToJson, redactSecrets, makefileRepair, numericIntegration, columnStats, gitRevertRegression, gitMergeConflict, numberTheoryBatch, linearSystem, passwdAudit, dedupeFiles, sortByDate, backupManifest, sqliteQueries, permissionAudit, buildCliTool, mailMerge, jsonFlatten, sensorAnomalies, extractContacts, buildOrder, ledgerReconcile, checksumRestore];
