@@ -26,6 +26,13 @@ import { extractContacts } from './more/extract-contacts';
 import { buildOrder } from './more/build-order';
 import { ledgerReconcile } from './more/ledger-reconcile';
 import { checksumRestore } from './more/checksum-restore';
+import { renameRefactor } from './more/rename-refactor';
+import { dailyPipeline } from './more/daily-pipeline';
+import { serviceFleetMigration } from './more/service-fleet-migration';
+import { incidentInvestigation } from './more/incident-investigation';
+import { monorepoRelease } from './more/monorepo-release';
+import { multiModuleDebug } from './more/multi-module-debug';
+import { credentialRotation } from './more/credential-rotation';
 import type { TaskFamily } from './types';
 
-export const MORE_FAMILIES: TaskFamily[] = [csvGroupReport, accessLogReport, fixPythonBug, repairShellScript, iniToJson, redactSecrets, makefileRepair, numericIntegration, columnStats, gitRevertRegression, gitMergeConflict, numberTheoryBatch, linearSystem, passwdAudit, dedupeFiles, sortByDate, backupManifest, sqliteQueries, permissionAudit, buildCliTool, mailMerge, jsonFlatten, sensorAnomalies, extractContacts, buildOrder, ledgerReconcile, checksumRestore];
+export const MORE_FAMILIES: TaskFamily[] = [csvGroupReport, accessLogReport, fixPythonBug, repairShellScript, iniToJson, redactSecrets, makefileRepair, numericIntegration, columnStats, gitRevertRegression, gitMergeConflict, numberTheoryBatch, linearSystem, passwdAudit, dedupeFiles, sortByDate, backupManifest, sqliteQueries, permissionAudit, buildCliTool, mailMerge, jsonFlatten, sensorAnomalies, extractContacts, buildOrder, ledgerReconcile, checksumRestore, renameRefactor, dailyPipeline, serviceFleetMigration, incidentInvestigation, monorepoRelease, multiModuleDebug, credentialRotation];
