@@ -48,7 +48,7 @@ export const checksumRestore: TaskFamily = {
 ls mirror
 while read -r sum name; do if [ ! -e "release/$name" ]; then echo "$name MISSING"; elif [ "$(sha256sum < "release/$name" | cut -d' ' -f1)" = "$sum" ]; then echo "$name OK"; else echo "$name CORRUPT"; fi; done < release/SHA256SUMS > verify.txt
 : > unrecoverable.txt
-while read -r name st; do if [ "$st" != OK ]; then if [ -f "mirror/$name" ] && [ "$(sha256sum < "mirror/$name" | cut -d' ' -f1)" = "$(grep "  $name\$" release/SHA256SUMS | cut -d' ' -f1)" ]; then cp "mirror/$name" "release/$name"; else echo "$name" >> unrecoverable.txt; fi; fi; done < verify.txt
+while read -r name st; do if [ "$st" != OK ]; then if [ -f "mirror/$name" ] && [ "$(sha256sum < "mirror/$name" | cut -d' ' -f1)" = "$(grep -F "  $name" release/SHA256SUMS | cut -d' ' -f1)" ]; then cp "mirror/$name" "release/$name"; else echo "$name" >> unrecoverable.txt; fi; fi; done < verify.txt
 LC_ALL=C sort -o unrecoverable.txt unrecoverable.txt
 cat verify.txt unrecoverable.txt`,
       expected: { 'verify.txt': report, 'unrecoverable.txt': unrecoverable.sort(byCodePoint).join('\n') + (unrecoverable.length ? '\n' : '') },

@@ -30,7 +30,7 @@ export const gitMergeConflict: TaskFamily = {
     lines.push(...commitLines({ message: `Allow ${onFeature.length} new hosts`, files: { 'allowlist.txt': list([...base, ...onFeature, ...shared]), VERSION: `${vFeature}\n`, [note]: `Adds ${onFeature.join(', ')}\n` } }, (t += 3600)));
     lines.push('git checkout -q main');
     const mainSubject = `Hotfix: allow ${onMain.join(', ')}`;
-    lines.push(...commitLines({ message: mainSubject, files: { 'allowlist.txt': list([...base, ...onMain, ...shared]), VERSION: `${vMain}\n` } }, (t += 3600)));
+    lines.push(...commitLines({ message: mainSubject, files: { 'allowlist.txt': list([...base, ...onMain, ...shared]), VERSION: `${vMain}\n` } }, t + 3600));
     const merged = list([...base, ...onMain, ...onFeature, ...shared]);
     const instruction = phrase(rng, split, [
       `In the git repository /app, merge the branch \`${feature}\` into \`main\` with a merge commit. Resolve conflicts like this: allowlist.txt must contain every host from both sides, sorted, once each; VERSION takes the higher of the two versions. Commit the merge so the working tree is clean.`,
