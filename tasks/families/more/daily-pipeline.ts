@@ -1,6 +1,6 @@
 /**
- * Long-horizon data pipeline: clean 15-40 daily CSV exports one by one (trim, drop invalid and duplicate
- * rows, normalise units), then build a monthly summary. The oracle writes a cleaner and runs it per file.
+ * Long-horizon data pipeline: clean 15-100 daily CSV exports one by one (trim, drop invalid and duplicate
+ * rows, normalise units), then build a summary over the period. The oracle writes a cleaner and runs it per file.
  */
 import { buildFamilyTask, phrase, pyCheck } from './kit/build';
 import { byCodePoint, CITIES, pad2 } from './kit/pools';
@@ -9,19 +9,20 @@ import type { TaskFamily } from '../types';
 export const dailyPipeline: TaskFamily = {
   name: 'daily-pipeline',
   category: 'data-processing',
-  summary: 'Clean 15-40 daily CSV exports (trim, dedupe, drop invalid, convert units) and summarise the month',
+  summary: 'Clean 15-100 daily CSV exports (trim, dedupe, drop invalid, convert units) and summarise the period',
   heldOut: false,
   difficulty: 'hard',
   generate(rng, { split }) {
-    const month = pad2(rng.int(1, 12));
-    const days = rng.int(15, 28);
+    // Consecutive days from a seeded start (UTC date arithmetic on fixed dates, never the clock).
+    const start = Date.UTC(2024, rng.int(0, 8), rng.int(1, 28));
+    const days = rng.bool(0.6) ? rng.int(15, 31) : rng.int(32, 100);
     const stations = rng.sample(CITIES, rng.int(3, 6));
     const unitField = rng.pick(['temp', 'wind']);
     const raw: Record<string, string> = {};
     const clean: Record<string, string> = {};
     const totals = new Map<string, { n: number; sumTenths: number; max: number }>();
     for (let d = 1; d <= days; d++) {
-      const date = `2024-${month}-${pad2(d)}`;
+      const date = new Date(start + (d - 1) * 86_400_000).toISOString().slice(0, 10);
       const rows: string[] = ['station,time,value,unit'];
       const good: { station: string; time: string; tenths: number }[] = [];
       const seen = new Set<string>();
@@ -75,14 +76,14 @@ export const dailyPipeline: TaskFamily = {
     const base = unitField === 'temp' ? 'degrees Celsius (F rows: C = (F - 32) * 5 / 9)' : 'km/h (ms rows are metres per second: km/h = m/s * 3.6)';
     const rules = `lower-case and trim station names; trim every field; drop rows whose value is not a number; convert values to ${base}, written with one decimal; drop exact duplicate (station, time) rows; sort by station then time; header \`station,time,value\``;
     const instruction = phrase(rng, split, [
-      `/app/raw/ holds one CSV per day (station,time,value,unit). For every raw/<date>.csv write clean/<date>.csv: ${rules}. Then write /app/summary.csv with header \`station,readings,mean,max\` (one row per station over the whole month, sorted by station; mean with 2 decimals, max with 1).`,
-      `Run the monthly cleaning pipeline: each file in /app/raw becomes /app/clean/<same name> following these rules: ${rules}. Finish with /app/summary.csv (station,readings,mean,max; stations sorted; mean rounded to 2 decimals, max to 1) computed from the cleaned files.`,
+      `/app/raw/ holds one CSV per day (station,time,value,unit). For every raw/<date>.csv write clean/<date>.csv: ${rules}. Then write /app/summary.csv with header \`station,readings,mean,max\` (one row per station over all days, sorted by station; mean with 2 decimals, max with 1).`,
+      `Run the cleaning pipeline: each file in /app/raw becomes /app/clean/<same name> following these rules: ${rules}. Finish with /app/summary.csv (station,readings,mean,max; stations sorted; mean rounded to 2 decimals, max to 1) computed from the cleaned files.`,
       `Daily exports in /app/raw are dirty. Produce a cleaned copy of each in /app/clean (same file names): ${rules}. Also aggregate all cleaned rows into /app/summary.csv: station,readings,mean,max — sorted by station, mean to 2 decimals, max to 1 decimal.`,
     ]);
     const conv = unitField === 'temp' ? `v = (v - 32) * 5 / 9 if unit == "F" else v` : `v = v * 3.6 if unit == "ms" else v`;
     const dates = Object.keys(raw).map((p) => p.slice(4, -4)).sort(byCodePoint);
     const solve = [
-      'ls raw | head -n 40',
+      'ls raw',
       `head -5 raw/${dates[0]}.csv`,
       'mkdir -p clean',
       `cat > /tmp/clean.py <<'PY'
@@ -136,7 +137,7 @@ PY`,
         { name: 'one clean file per raw file', run: `test "$(ls clean | paste -sd,)" = "$(ls raw | paste -sd,)"` },
         { name: `clean files of the first ${half} days`, run: cmpDays(dates.slice(0, half)) },
         { name: `clean files of the remaining ${dates.length - half} days`, run: cmpDays(dates.slice(half)) },
-        pyCheck('monthly summary (mean within rounding)', 'import csv\ng = list(csv.reader(open("summary.csv")))\nw = list(csv.reader(open("/tests/expected/summary.csv")))\nassert g[0] == w[0] and len(g) == len(w), "header or row count"\nfor a, b in zip(g[1:], w[1:]):\n    assert a[:2] == b[:2] and a[3] == b[3] and abs(float(a[2]) - float(b[2])) <= 0.0051, (a, b)'),
+        pyCheck('summary (mean within rounding)', 'import csv\ng = list(csv.reader(open("summary.csv")))\nw = list(csv.reader(open("/tests/expected/summary.csv")))\nassert g[0] == w[0] and len(g) == len(w), "header or row count"\nfor a, b in zip(g[1:], w[1:]):\n    assert a[:2] == b[:2] and a[3] == b[3] and abs(float(a[2]) - float(b[2])) <= 0.0051, (a, b)'),
       ],
       tags: ['csv', 'pipeline', 'cleaning', 'units', 'long-horizon'],
     });

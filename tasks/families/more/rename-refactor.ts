@@ -1,5 +1,5 @@
 /**
- * Long-horizon refactor: rename a function, a constant and a module across a Python package of 20-45
+ * Long-horizon refactor: rename a function, a constant and a module across a Python package of 22-90
  * modules and its tests, then record it in the changelog. The oracle edits file by file (20+ commands).
  */
 import { buildFamilyTask, phrase, shq } from './kit/build';
@@ -9,7 +9,7 @@ import type { TaskFamily } from '../types';
 export const renameRefactor: TaskFamily = {
   name: 'rename-refactor',
   category: 'software-engineering',
-  summary: 'Rename a function, a constant and a module throughout a 20-45 module Python package and its tests',
+  summary: 'Rename a function, a constant and a module throughout a 22-90 module Python package and its tests',
   heldOut: false,
   difficulty: 'hard',
   generate(rng, { split }) {
@@ -22,7 +22,7 @@ export const renameRefactor: TaskFamily = {
     const oldConst = `${thing.toUpperCase()}_BASE`;
     const newConst = `DEFAULT_${thing.toUpperCase()}_${rng.pick(['UNIT', 'STEP', 'BASIS'])}`;
     const base = rng.int(2, 9);
-    const n = rng.int(22, 45);
+    const n = rng.bool(0.6) ? rng.int(22, 45) : rng.int(46, 90);
     const modNames = Array.from({ length: n }, (_, i) => `${rng.pick(ADJECTIVES)}_${rng.pick(NOUNS)}_${i}`);
     const users = new Set(modNames.filter((_, i) => i < 18 || rng.bool(0.6)));
     const before: Record<string, string> = {};
