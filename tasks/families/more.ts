@@ -33,6 +33,8 @@ import { incidentInvestigation } from './more/incident-investigation';
 import { monorepoRelease } from './more/monorepo-release';
 import { multiModuleDebug } from './more/multi-module-debug';
 import { credentialRotation } from './more/credential-rotation';
+import { odeSimulation } from './more/ode-simulation';
+import { fixSqlReport } from './more/fix-sql-report';
 import type { TaskFamily } from './types';
 
-export const MORE_FAMILIES: TaskFamily[] = [csvGroupReport, accessLogReport, fixPythonBug, repairShellScript, iniToJson, redactSecrets, makefileRepair, numericIntegration, columnStats, gitRevertRegression, gitMergeConflict, numberTheoryBatch, linearSystem, passwdAudit, dedupeFiles, sortByDate, backupManifest, sqliteQueries, permissionAudit, buildCliTool, mailMerge, jsonFlatten, sensorAnomalies, extractContacts, buildOrder, ledgerReconcile, checksumRestore, renameRefactor, dailyPipeline, serviceFleetMigration, incidentInvestigation, monorepoRelease, multiModuleDebug, credentialRotation];
+export const MORE_FAMILIES: TaskFamily[] = [csvGroupReport, accessLogReport, fixPythonBug, repairShellScript, iniToJson, redactSecrets, makefileRepair, numericIntegration, columnStats, gitRevertRegression, gitMergeConflict, numberTheoryBatch, linearSystem, passwdAudit, dedupeFiles, sortByDate, backupManifest, sqliteQueries, permissionAudit, buildCliTool, mailMerge, jsonFlatten, sensorAnomalies, extractContacts, buildOrder, ledgerReconcile, checksumRestore, renameRefactor, dailyPipeline, serviceFleetMigration, incidentInvestigation, monorepoRelease, multiModuleDebug, credentialRotation, odeSimulation, fixSqlReport];
