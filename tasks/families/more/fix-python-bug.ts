@@ -1,7 +1,7 @@
 /** A small Python module whose test suite fails because of planted bugs: fix the code, not the tests. */
 import { buildFamilyTask, phrase, sha256Hex } from './kit/build';
 import { NOUNS } from './kit/pools';
-import { PY_BUGS, type PyBug, type PyCase } from './kit/py-bugs';
+import { moduleSource, PY_BUGS, type PyBug, type PyCase } from './kit/py-bugs';
 import { pyLit } from './kit/python';
 import type { FamilyRng, TaskFamily } from '../types';
 
@@ -11,10 +11,6 @@ function call(mod: string, bug: PyBug, c: PyCase): string {
 
 function assertCase(mod: string, bug: PyBug, c: PyCase): string {
   return typeof c.expected === 'number' ? `assert abs(${call(mod, bug, c)} - ${pyLit(c.expected)}) < 1e-6` : `assert ${call(mod, bug, c)} == ${pyLit(c.expected)}`;
-}
-
-export function moduleSource(fns: PyBug[], buggy: Set<string>, title: string): string {
-  return `"""${title}"""\n\n${fns.map((b) => `\ndef ${b.fn}(${b.params}):\n    """${b.doc}"""\n    ${buggy.has(b.fn) ? b.bad : b.good}\n`).join('\n')}`;
 }
 
 export const fixPythonBug: TaskFamily = {

@@ -4,9 +4,8 @@
  */
 import { buildFamilyTask, phrase, sha256Hex } from './kit/build';
 import { ADJECTIVES, NOUNS } from './kit/pools';
-import { PY_BUGS, type PyBug, type PyCase } from './kit/py-bugs';
+import { moduleSource, PY_BUGS, type PyBug, type PyCase } from './kit/py-bugs';
 import { pyLit } from './kit/python';
-import { moduleSource } from './fix-python-bug';
 import type { TaskFamily } from '../types';
 
 function assertCase(mod: string, bug: PyBug, c: PyCase): string {

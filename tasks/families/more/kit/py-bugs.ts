@@ -81,3 +81,8 @@ export const PY_BUGS: PyBug[] = [
     cases: (rng) => [0, 1, 2].map(() => { const b = rng.int(2, 9); const a = b * rng.int(2, 9) + 1; return { args: [a, b], expected: Math.round((a / b) * 1000) / 1000 }; }),
   },
 ];
+
+/** A module of the given functions, with the bodies of those named in `buggy` replaced by their bug. */
+export function moduleSource(fns: PyBug[], buggy: Set<string>, title: string): string {
+  return `"""${title}"""\n\n${fns.map((b) => `\ndef ${b.fn}(${b.params}):\n    """${b.doc}"""\n    ${buggy.has(b.fn) ? b.bad : b.good}\n`).join('\n')}`;
+}
