@@ -1,7 +1,7 @@
 /**
  * The families of the second set, audited for real (bubblewrap sandboxes: oracle, no-op, oracle again):
  * one seed each must be `ok`, i.e. the oracle passes every assertion and the untouched workspace none.
- * All 34 take ~4 min on a loaded 2-core machine, over the CI budget, so a run audits a rotating third of the
+ * All of them take ~4 min on a loaded 2-core machine, over the CI budget, so a run audits a rotating third of the
  * families (by UTC day; every family is covered every three days); T1LAB_AUDIT_ALL_FAMILIES=1 audits all.
  * Families whose tasks need a command this machine lacks (git, sqlite3, make, gcc: see build/bootstrap.sh)
  * are skipped with the reason printed.
