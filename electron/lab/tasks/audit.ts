@@ -11,6 +11,8 @@ import type { Task } from './model';
 import { formatProblem } from './problems';
 import { outputTail, stepCrashed, type VerifierResult } from './results';
 import { assertRunnable } from './sandbox-spec';
+import { dropState, resolvePhaseRuntime } from '../containers/runtime';
+import type { ContainerSettings } from '../containers/settings';
 import { removeTree } from './snapshot';
 import type { InvalidTask } from './source';
 import { runVerifier } from './verifier';
@@ -22,6 +24,8 @@ export interface AuditOptions extends PhaseOptions {
   onStep?: (step: string) => void;
   /** Keep each run's workspace and verifier logs under KEEP/<task id>/ (for task authors). */
   keepDir?: string;
+  /** Backend choice and images (each task's runtime is resolved from these unless `runtime` is given). */
+  containers?: ContainerSettings;
 }
 
 /** The audit result plus what the runs showed, for the Tasks page. */
@@ -65,9 +69,18 @@ export async function auditTask(task: Task, options: AuditOptions = {}): Promise
   });
 
   /** Prepare a fresh workspace, optionally run the oracle in it, then verify it. */
+  let runtime = options.runtime;
   const episode = async (label: string, withOracle: boolean): Promise<VerifierResult> => {
     const name = `${++n}-${label.replace(/\W+/g, '-')}`;
     const workspace = options.keepDir ? join(options.keepDir, task.id, name) : join(root, name);
+    try {
+      return await episodeIn(label, withOracle, workspace);
+    } finally {
+      await dropState(runtime?.container ?? null, workspace).catch(() => {});
+    }
+  };
+  const episodeIn = async (label: string, withOracle: boolean, workspace: string): Promise<VerifierResult> => {
+    options = { ...options, runtime };
     options.onStep?.(`${label}: set-up`);
     await prepareWorkspace(task, workspace, options);
     if (withOracle) {
@@ -84,7 +97,11 @@ export async function auditTask(task: Task, options: AuditOptions = {}): Promise
   try {
     if (options.keepDir) await removeTree(join(options.keepDir, task.id));
     try {
-      await assertRunnable(task);
+      if (!runtime && options.containers) {
+        options.onStep?.('image');
+        runtime = await resolvePhaseRuntime(task, options.containers);
+      }
+      await assertRunnable(task, runtime);
     } catch (error) {
       return finish('error', (error as Error).message, {});
     }
