@@ -13,6 +13,7 @@ import { registerTasks } from './commands/tasks';
 import { registerVerify } from './commands/verify';
 import { ExitStatus, UsageError, WorkFailed } from './errors';
 import { registerModel } from './commands/model';
+import { registerImages } from './commands/images';
 import { processIo, type Io } from './output';
 import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
 
@@ -31,6 +32,7 @@ export function buildProgram(io: Io): Command {
   registerVerify(program, io);
   registerModel(program, io);
   registerSandbox(program, io);
+  registerImages(program, io);
   return program;
 }
 

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { ContainerBackend, createSandboxBackend, inspectImage, removeImage, type EngineName } from '../../../native/sandbox';
+import { ContainerBackend, createSandboxBackend, inspectImage, removeImage, sweepOrphanedContainers, type EngineName } from '../../../native/sandbox';
 import type { ContainerSpec, SandboxBackend } from '../../../native/sandbox/types';
 import { LabError } from '../../ipc/common/errors';
 import type { Task } from '../tasks/model';
@@ -40,6 +40,14 @@ export function needsImage(task: Task): boolean {
 }
 
 const resolved = new Map<string, Promise<ResolvedImage>>();
+const swept = new Map<EngineName, Promise<unknown>>();
+
+/** Once per process and engine: remove what a killed lab left (containers, state images), like the temp-dir sweep. */
+function sweepOnce(engine: EngineName): Promise<unknown> {
+  let s = swept.get(engine);
+  if (!s) swept.set(engine, (s = sweepOrphanedContainers(engine).catch(() => null)));
+  return s;
+}
 
 export async function resolvePhaseRuntime(task: Task, settings: ContainerSettings, hooks: ResolveHooks = {}): Promise<PhaseRuntime> {
   const network = settings.network || task.environment.allowInternet;
@@ -54,6 +62,7 @@ export async function resolvePhaseRuntime(task: Task, settings: ContainerSetting
   const sandbox = backendOf(engine);
   const status = await sandbox.status();
   if (!status.available) throw new LabError('UNAVAILABLE', `task '${task.id}' needs the ${engine} backend, which is unavailable: ${status.hint ?? 'no engine'}`);
+  await sweepOnce(engine);
   const key = `${engine}\0${task.id}\0${JSON.stringify(settings.baseImages)}\0${createHash('sha256').update(JSON.stringify(task.files.map((f) => [f.path, f.data.byteLength]))).digest('hex')}`;
   let image = resolved.get(key);
   if (!image) {

@@ -119,7 +119,8 @@ export async function buildBaseImage(
   try {
     const tar = join(dir, 'rootfs.tar');
     const include = [...new Set(options.include ?? DEFAULT_BASE_PACKAGES)];
-    const args = ['--variant=minbase', `--include=${include.join(',')}`, options.suite ?? 'bookworm', tar];
+    // Like python images, pip may install into the system python (Debian marks it externally managed).
+    const args = ['--variant=minbase', `--include=${include.join(',')}`, '--customize-hook=rm -f "$1"/usr/lib/python3*/EXTERNALLY-MANAGED', options.suite ?? 'bookworm', tar];
     if (options.mirror) args.push(options.mirror);
     const log = new HeadTail(20_000);
     const code = await new Promise<number | null>((resolve) => {
