@@ -19,6 +19,7 @@ import { outputTail, stepCrashed, stepResult, type StepResult, type VerifierResu
 import { computeReward, countPassed } from './reward';
 import { assertRunnable, phaseRun, VERIFIER_LOGS_DIR, VERIFIER_TESTS_DIR } from './sandbox-spec';
 import { LAB_PYTEST_FUNCTION, offlineTestScript, withPytestFunction } from './import/offline-tests';
+import { unreachableHost } from '../containers/reachable';
 import { removeTree, snapshotWorkspace } from './snapshot';
 import { DEFAULT_STEP_OUTPUT_CHARS, type PhaseOptions } from './workspace';
 import { writeFiles } from './write-folder';
@@ -54,14 +55,15 @@ type ContainerMode = { kind: 'test-sh'; why: string } | { kind: 'offline-script'
  * installs uv and pytest); otherwise the script with its install steps dropped and the lab's pytest in
  * place of uvx's; otherwise the lab runs tests/test_outputs.py itself.
  */
-function containerMode(task: Task, network: boolean): ContainerMode {
+async function containerMode(task: Task, network: boolean): Promise<ContainerMode> {
   const script = task.verifier.testScript;
-  if (script && network) return { kind: 'test-sh', why: `${script} as written: the network is on` };
+  const text = script ? fileText(task, script) : null;
+  const missing = network && text !== null ? await unreachableHost(text) : null;
+  if (script && network && !missing) return { kind: 'test-sh', why: `${script} as written: the network is on and what it fetches answers` };
   if (script) {
-    const text = fileText(task, script);
     const offline = text === null ? null : offlineTestScript(text);
     if (offline?.ok) {
-      return { kind: 'offline-script', script: withPytestFunction(offline.script, CONTAINER_PYTHONS, `${VERIFIER_LOGS_DIR}/junit.xml`), why: `network off: ${script} without its ${offline.dropped.length} install step(s), pytest run by the lab` };
+      return { kind: 'offline-script', script: withPytestFunction(offline.script, CONTAINER_PYTHONS, `${VERIFIER_LOGS_DIR}/junit.xml`), why: `${missing ? `network on but ${missing} does not answer` : 'network off'}: ${script} without its ${offline.dropped.length} install step(s), pytest run by the lab` };
     }
     if (task.verifier.pytest) return { kind: 'pytest', why: `network off and ${script} cannot run offline (${offline?.reason ?? 'not text'}): the lab runs ${task.verifier.pytest}` };
     return { kind: 'test-sh', why: `${script} as written (network off; it has no pytest run to replace)` };
@@ -106,7 +108,7 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
     // A container's /tests is a fresh writable copy per run (Harbor's); the sandbox's is read-only.
     await writeFiles(tests, testFiles(task), { readOnly: !container });
     await mkdir(logs);
-    const mode = container ? containerMode(task, options.runtime?.network ?? false) : null;
+    const mode = container ? await containerMode(task, options.runtime?.network ?? false) : null;
     if (mode) {
       notes.push(`verifier mode: ${mode.kind} (${mode.why})`);
       if (mode.kind === 'offline-script') await writeFile(join(tests, OFFLINE_SCRIPT), mode.script, { mode: 0o755 });
