@@ -44,6 +44,13 @@ export interface SandboxSpec {
   /** Network access: false = own empty net namespace (no loopback services of the host either). */
   net: boolean;
   limits: SandboxLimits;
+  /** Where the command starts when not the workdir (inside it; must exist). Additive. */
+  cwd?: string;
+  /**
+   * Commands to provide by name (e.g. `python` -> `/usr/bin/python3`, as a python base image would): links
+   * in a private folder put first on PATH. Additive; bubblewrap only (a container has its image's).
+   */
+  commandAliases?: Record<string, string>;
   /** Container backends only (podman/docker): the image and what to do with the container's state (additive). */
   container?: ContainerSpec;
 }

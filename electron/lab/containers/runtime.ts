@@ -70,7 +70,15 @@ export async function resolvePhaseRuntime(task: Task, settings: ContainerSetting
     resolved.set(key, image);
     image.catch(() => resolved.delete(key));
   }
-  return { backend: engine, sandbox, container: { engine, image: await image }, network, reason: choice === 'auto' ? 'the task needs its image' : `--backend ${choice}` };
+  let ready: ResolvedImage;
+  try {
+    ready = await image;
+  } catch (error) {
+    const why = task.environment.runtime.kind === 'container' ? ` (it ${task.environment.runtime.reason})` : '';
+    const inner = (error as Error).message.replace(new RegExp(`^task '${task.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'(: | )`), '');
+    throw new LabError('UNAVAILABLE', `task '${task.id}' needs a container${why}, and its image cannot be had here: ${inner}`, (error as LabError).details);
+  }
+  return { backend: engine, sandbox, container: { engine, image: ready }, network, reason: choice === 'auto' ? 'the task needs its image' : `--backend ${choice}` };
 }
 
 /** The tag under which a workspace's container state is committed between phases. */

@@ -140,10 +140,15 @@ export async function auditTask(task: Task, options: AuditOptions = {}): Promise
       const first = failing[0] as AssertionResult;
       return finish('broken-oracle', `with the oracle solution ${failing.length} of ${oracle.total} assertion(s) fail: ${names(failing.map((a) => a.name))} (first: ${first.message.split('\n')[0] || first.status})`, runs);
     }
-    const trivial = noop.assertions.filter((a) => a.status === 'passed');
-    if (trivial.length) return finish('trivial', `${trivial.length} of ${noop.total} assertion(s) pass without any work (no-op agent): ${names(trivial.map((a) => a.name))}`, runs);
-    if (flaky) return finish('flaky', `a second oracle run changed ${flakyNames.length} result(s): ${names(flakyNames)}`, runs);
-    return finish('ok', `all ${oracle.total} assertion(s) pass with the oracle, none without work, and the same twice`, runs);
+    // trivial = the no-op run resolves the task (binary reward 1). Assertions a no-op passes while the task
+    // stays unresolved are guards (e.g. "the input file is untouched"): warnings, listed, not a verdict.
+    const passedByNoop = noop.assertions.filter((a) => a.status === 'passed').map((a) => a.name);
+    const guards = noop.reward.binary === 1 ? [] : passedByNoop;
+    const warn = guards.length ? `; warning: ${guards.length} guard assertion(s) pass without work: ${names(guards)}` : '';
+    const withGuards = (o: AuditOutcome): AuditOutcome => (guards.length ? { ...o, result: { ...o.result, guards } } : o);
+    if (noop.reward.binary === 1) return finish('trivial', `the no-op agent resolves the task: all ${noop.total} assertion(s) pass without any work`, runs);
+    if (flaky) return withGuards(finish('flaky', `a second oracle run changed ${flakyNames.length} result(s): ${names(flakyNames)}${warn}`, runs));
+    return withGuards(finish('ok', `all ${oracle.total} assertion(s) pass with the oracle, the no-op agent does not resolve the task, and the same twice${warn}`, runs));
   } catch (error) {
     const message = error instanceof LabError || error instanceof Error ? error.message : String(error);
     if (error instanceof LabError && error.code === 'CANCELLED') throw error;

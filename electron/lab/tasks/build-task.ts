@@ -113,6 +113,7 @@ function buildHarbor(id: string, files: Map<string, TaskFile>, origin: TaskOrigi
       setupTimeoutSec: env.build_timeout_sec ?? null,
       image: imageSource(files, env.docker_image ?? null, 'harbor'),
       startDir: env.start_dir ?? null,
+      commandAliases: env.command_aliases ?? {},
     },
     solution,
     solutionEnv: config.solution.env ?? {},

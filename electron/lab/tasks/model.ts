@@ -84,6 +84,8 @@ export const Task = z.object({
     image: TaskImageSource.nullable().optional(),
     /** Where the agent's shell and the oracle start when not the workdir (a later Dockerfile WORKDIR; additive). */
     startDir: z.string().nullable().optional(),
+    /** Commands provided by name in the sandbox (`python` -> /usr/bin/python3 for python base images; additive). */
+    commandAliases: z.record(z.string(), z.string()).optional(),
   }),
   solution: TaskSolution.nullable(),
   solutionEnv: z.record(z.string(), z.string()),

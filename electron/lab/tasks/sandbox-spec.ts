@@ -58,6 +58,8 @@ export function phaseSpec(task: Task, workspace: string, wallSeconds: number, ex
     env: { ...task.environment.env, ...extra.env },
     net: task.environment.allowInternet,
     limits: taskLimits(task, wallSeconds),
+    ...(task.environment.startDir ? { cwd: task.environment.startDir } : {}),
+    ...(Object.keys(task.environment.commandAliases ?? {}).length ? { commandAliases: task.environment.commandAliases } : {}),
   };
 }
 
@@ -85,7 +87,10 @@ export async function phaseRun(
   base.net = runtime.network;
   if (!runtime.container) return { sandbox: runtime.sandbox, spec: base };
   const container = await containerSpec(task, runtime.container, workspace, { commit: options.commit ?? false, user: options.user });
-  return { sandbox: runtime.sandbox, spec: { ...base, workdir: containerWorkdir(task, runtime.container), container } };
+  const workdir = containerWorkdir(task, runtime.container);
+  // A container has its image's own commands and its own start directory (the image's WORKDIR).
+  const { commandAliases: _aliases, cwd: _cwd, ...rest } = base;
+  return { sandbox: runtime.sandbox, spec: { ...rest, workdir, ...(runtime.container.image.taskImage ? {} : _cwd ? { cwd: _cwd } : {}), container } };
 }
 
 /**

@@ -6,7 +6,7 @@
  * code as the host sees it); reward.json / reward.txt is kept as the task's own verdict. Nothing the
  * agent left in its workspace is read by the lab; reports are read without following symlinks.
  */
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
 import type { AssertionResult } from '../../domain/tasks';
@@ -71,6 +71,19 @@ async function containerMode(task: Task, network: boolean): Promise<ContainerMod
   return { kind: 'pytest', why: `no test script: the lab runs ${task.verifier.pytest ?? 'the inline assertions'}` };
 }
 
+/**
+ * In the sandbox, a test script the lab does not run as written (it installs pytest from the network) still
+ * has its other steps run, in order, with the system pytest in place of the installed one (FORMAT.md).
+ */
+function sandboxMode(task: Task): ContainerMode | null {
+  const script = task.verifier.testScript;
+  if (!script || task.verifier.runTestScript || !task.verifier.pytest) return null;
+  const text = fileText(task, script);
+  const offline = text === null ? null : offlineTestScript(text);
+  if (!offline?.ok) return null;
+  return { kind: 'offline-script', script: withPytestFunction(offline.script, [SYSTEM_PYTHON], `${VERIFIER_LOGS_DIR}/junit.xml`), why: `${script} without its ${offline.dropped.length} install step(s), the system pytest in place of the installed one` };
+}
+
 /** The pristine /tests: tests/ as shipped, plus TB1's run-tests.sh beside them. */
 function testFiles(task: Task): TaskFile[] {
   const files = filesUnder(task, TASK_PATHS.testsDir);
@@ -106,13 +119,15 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
     const snapshot = await snapshotWorkspace(source, work, task.environment.workdir);
     notes.push(...snapshot.notes);
     // A container's /tests is a fresh writable copy per run (Harbor's); the sandbox's is read-only.
-    await writeFiles(tests, testFiles(task), { readOnly: !container });
+    await writeFiles(tests, testFiles(task), { readOnly: false });
     await mkdir(logs);
-    const mode = container ? await containerMode(task, options.runtime?.network ?? false) : null;
+    const mode = container ? await containerMode(task, options.runtime?.network ?? false) : sandboxMode(task);
     if (mode) {
       notes.push(`verifier mode: ${mode.kind} (${mode.why})`);
       if (mode.kind === 'offline-script') await writeFile(join(tests, OFFLINE_SCRIPT), mode.script, { mode: 0o755 });
     }
+    // The sandbox's /tests is read-only (a pristine copy); a container's is a fresh writable one.
+    if (!container) await makeReadOnly(tests);
 
     const mounts = [
       { host: tests, sandbox: VERIFIER_TESTS_DIR, readOnly: true },
@@ -258,6 +273,14 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
     };
   } finally {
     await removeTree(root);
+  }
+}
+
+async function makeReadOnly(dir: string): Promise<void> {
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) await makeReadOnly(path);
+    else if (e.isFile()) await chmod(path, (await stat(path)).mode & 0o555);
   }
 }
 

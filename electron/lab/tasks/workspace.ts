@@ -58,6 +58,8 @@ export async function prepareWorkspace(task: Task, dir: string, options: PhaseOp
       { mounts: [{ host: envDir, sandbox: SETUP_ENVIRONMENT_DIR, readOnly: true }] },
       { runtime: options.runtime, sandbox: options.sandbox, commit: true },
     );
+    // setup.sh starts in the workdir: the start folder of the agent may be one it creates.
+    delete spec.cwd;
     const run = await sandbox.run(spec, argv, { signal: options.signal, maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS });
     const step = stepResult('setup', argv, run);
     if (run.aborted) throw new LabError('CANCELLED', `setup of '${task.id}' was cancelled`);

@@ -38,7 +38,7 @@ export function runArgs(spec: SandboxSpec, name: string, hard: HardLimits, mode:
   for (const [k, v] of Object.entries(spec.env ?? {})) args.push('-e', `${k}=${v}`);
   if (mode.tty) args.push('-e', `TERM=${spec.env?.TERM ?? 'xterm-256color'}`);
   if (c.user) args.push('--user', c.user);
-  if (spec.workdir) args.push('--workdir', spec.workdir);
+  if (spec.cwd ?? spec.workdir) args.push('--workdir', (spec.cwd ?? spec.workdir) as string);
   args.push('--entrypoint', '');
   args.push(c.image);
   return args;

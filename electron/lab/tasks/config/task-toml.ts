@@ -105,6 +105,8 @@ export const TaskToml = z.looseObject({
         .regex(/^\/[A-Za-z0-9._/-]*$/, 'must be an absolute path of letters, digits, . _ - /')
         .refine((p) => !p.split('/').includes('..'), 'must not contain ..')
         .optional(),
+      /** T1 Lab: commands provided by name in the sandbox, e.g. { python = "/usr/bin/python3" } (what a python image has). */
+      command_aliases: z.record(z.string().regex(/^[A-Za-z0-9._+-]+$/, 'must be a command name'), z.string().regex(/^\/[^\0]*$/, 'must be an absolute path')).optional(),
       /** T1 Lab: environment variables for the agent's shell and setup.sh. */
       env: envTable.optional(),
       /** T1 Lab: "sandbox" (environment/files + setup.sh) or "container" (needs the image). */
