@@ -17,6 +17,7 @@ import { registerCompare } from './commands/compare';
 import { registerExperiments } from './commands/experiments';
 import { registerTrain } from './commands/train';
 import { registerTrainWatch, trainCommand } from './commands/train-watch';
+import { registerImages } from './commands/images';
 import { processIo, type Io } from './output';
 import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
 
@@ -39,6 +40,7 @@ export function buildProgram(io: Io): Command {
   registerCompare(program, io);
   registerExperiments(program, io);
   registerTrainWatch(trainCommand(program), io);
+  registerImages(program, io);
   return program;
 }
 

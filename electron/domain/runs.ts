@@ -31,6 +31,30 @@ export const HarnessSettings = z.object({
 });
 export type HarnessSettings = z.infer<typeof HarnessSettings>;
 
+/** A task of the suite that could not run, and why (it counts as unresolved, under `errors`). */
+export const SkippedTask = z.object({ task: z.string(), reason: z.string() });
+export type SkippedTask = z.infer<typeof SkippedTask>;
+
+/** How a run used containers (additive in run.json): the switches and, per task, the backend and image. */
+export const RunContainers = z.object({
+  backend: z.enum(['auto', 'bubblewrap', 'podman', 'docker']),
+  engine: z.enum(['podman', 'docker']),
+  /** The agent's network for the run (tasks with allow_internet have it regardless). */
+  network: z.boolean(),
+  baseImages: z.record(z.string(), z.string()),
+  tasks: z.record(
+    z.string(),
+    z.object({
+      backend: z.string(),
+      network: z.boolean(),
+      image: z.string().nullable(),
+      imageSource: z.string().nullable(),
+      substitutions: z.array(z.object({ from: z.string(), to: z.string(), why: z.string() })),
+    }),
+  ),
+});
+export type RunContainers = z.infer<typeof RunContainers>;
+
 export const RunConfig = z.object({
   kind: z.enum(['eval', 'run']),
   /** The suite as given (a task folder, a folder of tasks, or a pack), resolved to an absolute path. */
@@ -45,6 +69,10 @@ export const RunConfig = z.object({
   seed: z.number().int(),
   /** The tasks of the run, fixed at creation: a resume runs exactly these. */
   tasks: z.array(z.object({ id: z.string(), category: z.string(), difficulty: z.string() })),
+  /** Backends and images used (additive). */
+  containers: RunContainers.optional(),
+  /** Tasks of the suite that could not run (additive; they are in `tasks` and in the denominator). */
+  skipped: z.array(SkippedTask).optional(),
 });
 export type RunConfig = z.infer<typeof RunConfig>;
 
@@ -101,6 +129,10 @@ export const EvalSummary = z.object({
   errors: ErrorCounts,
   durationMs: z.number(),
   runDir: z.string(),
+  /** Every task that could not run, with the reason (counted unresolved, under errors). */
+  skipped: z.array(SkippedTask).optional(),
+  /** Caveats on how faithfully tasks ran (a substituted base image, ...); absent when none. */
+  fidelity: z.array(z.string()).optional(),
 });
 export type EvalSummary = z.infer<typeof EvalSummary>;
 

@@ -36,6 +36,20 @@ export const DoctorReport = z.object({
   memoryBytes: z.number(),
   gpus: z.array(GpuInfo),
   dataDir: z.string(),
+  /** Container engines (podman, docker): installed, answering, able to start a container, with the fix (additive). */
+  containers: z
+    .array(
+      z.object({
+        engine: z.string(),
+        installed: z.boolean(),
+        version: z.string().nullable(),
+        /** A container started on a local image (null: not tried, no local image). */
+        canRun: z.boolean().nullable(),
+        detail: z.string(),
+        hint: z.string().nullable(),
+      }),
+    )
+    .optional(),
   /** Optional parts that are missing, each with how to get it. Empty when everything is present. */
   missing: z.array(z.object({ part: z.string(), hint: z.string() })),
   generatedAt: z.string(),

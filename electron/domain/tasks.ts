@@ -70,6 +70,12 @@ export const AuditResult = z.object({
   verdict: AuditVerdict,
   /** Why this verdict, in words (names the assertions concerned). */
   reason: z.string(),
+  /**
+   * Guard assertions: ones a no-op agent passes although it does not resolve the task (per-assertion
+   * warnings, not a verdict). The dense reward counts passed assertions as reported; a trainer that wants
+   * work-only credit subtracts these (additive).
+   */
+  guards: z.array(z.string()).optional(),
 });
 export type AuditResult = z.infer<typeof AuditResult>;
 

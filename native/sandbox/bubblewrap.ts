@@ -9,7 +9,7 @@ import { constants as osConstants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import type * as Pty from 'node-pty';
 import { HeadTail } from '../util/head-tail';
-import { baseEnv, DEFAULT_WORKDIR, effectiveFileSizeMb, LAUNCHER_ENV, launchCommand, MIB, type LaunchPlan } from './bwrap-args';
+import { ALIAS_DIR, baseEnv, DEFAULT_WORKDIR, effectiveFileSizeMb, LAUNCHER_ENV, launchCommand, MIB, type LaunchPlan } from './bwrap-args';
 import { cgroupSupport, createSandboxCgroup, type SandboxCgroup } from './cgroups';
 import { detectBubblewrap, type BubblewrapStatus } from './detect';
 import { SandboxError } from './errors';
@@ -130,6 +130,15 @@ export class BubblewrapBackend implements SandboxBackend {
       if (typeof v !== 'string' || v.includes('\0')) throw new SandboxError('BAD_SPEC', `env.${k}: the value must be a string without NUL bytes`);
       env[k] = v;
     }
+    const aliases = spec.commandAliases ?? {};
+    for (const [name, target] of Object.entries(aliases)) {
+      if (!/^[A-Za-z0-9._+-]+$/.test(name) || !target.startsWith('/') || target.includes('\0')) throw new SandboxError('BAD_SPEC', `commandAliases.${name}: a command name and an absolute target are required`);
+    }
+    if (Object.keys(aliases).length) env.PATH = `${ALIAS_DIR}:${env.PATH}`;
+    const cwd = spec.cwd;
+    if (cwd !== undefined && (cwd.split('/').includes('..') || (cwd !== workdir && !cwd.startsWith(`${workdir}/`)))) {
+      throw new SandboxError('BAD_SPEC', `cwd: '${cwd}' must be the workdir ${workdir} or a folder inside it`);
+    }
     const allowance = await workspaceAllowance(workspace, limits);
     const cgroup = this.options.cgroups === false ? null : createSandboxCgroup(limits);
     const shell = 'shellRc' in command;
@@ -150,6 +159,8 @@ export class BubblewrapBackend implements SandboxBackend {
       files: runtimeFiles(),
       argv,
       shell,
+      cwd,
+      commandAliases: aliases,
     };
     return { plan, cgroup, status, workspaceAllowance: allowance };
   }

@@ -51,7 +51,14 @@ export interface LaunchPlan {
   argv: string[];
   /** argv is the lab's interactive bash (bubblewrap.ts spawnShell), whose rc file sets RLIMIT_NPROC: no prlimit. */
   shell?: boolean;
+  /** Start here instead of the workdir (inside it). */
+  cwd?: string;
+  /** name -> target links in ALIAS_DIR, which is first on PATH. */
+  commandAliases?: Record<string, string>;
 }
+
+/** Where command aliases live inside the sandbox (on the /run tmpfs); put first on PATH when there are any. */
+export const ALIAS_DIR = '/run/t1lab/bin';
 
 /**
  * Arguments: the seccomp file (or ''), cgroup.procs files, `--`, ulimit option/value pairs, `--`, bwrap's
@@ -159,6 +166,11 @@ export function bwrapArgs(plan: LaunchPlan): string[] {
   tmpfs('/root', l.tmpMb, '0700');
   tmpfs('/run', 1, '0755');
   a.push('--dir', '/var', '--symlink', '../tmp', '/var/tmp');
+  const aliases = Object.entries(plan.commandAliases ?? {});
+  if (aliases.length) {
+    a.push('--dir', ALIAS_DIR);
+    for (const [name, target] of aliases) a.push('--symlink', target, `${ALIAS_DIR}/${name}`);
+  }
 
   // A minimal /etc (runtime-files.ts): generated identity files, copies of allowlisted host files, and
   // allowlisted host directories bound on top, all read-only.
@@ -177,7 +189,7 @@ export function bwrapArgs(plan: LaunchPlan): string[] {
   // The root and /dev are tmpfs without a size: once everything is in place, nothing more may be written
   // there (only the capped tmpfs mounts, the workspace and writable mounts stay writable).
   a.push('--remount-ro', '/dev', '--remount-ro', '/');
-  a.push('--chdir', plan.workdir);
+  a.push('--chdir', plan.cwd ?? plan.workdir);
   a.push('--', ...innerCommand(plan));
   return a;
 }

@@ -23,7 +23,7 @@ export { SandboxError, type SandboxErrorCode } from './errors';
 export { detectBubblewrap } from './detect';
 export { cgroupSupport } from './cgroups';
 export { BubblewrapBackend, DEFAULT_RUN_OUTPUT_CHARS } from './bubblewrap';
-export { ContainerBackend, detectContainerEngine } from './container';
+export * from './container';
 export { DEFAULT_WORKDIR } from './bwrap-args';
 export { defaultProtectedPaths, checkWorkspace } from './workspace';
 export { watchedCount } from './monitor';

@@ -44,6 +44,30 @@ export interface SandboxSpec {
   /** Network access: false = own empty net namespace (no loopback services of the host either). */
   net: boolean;
   limits: SandboxLimits;
+  /** Where the command starts when not the workdir (inside it; must exist). Additive. */
+  cwd?: string;
+  /**
+   * Commands to provide by name (e.g. `python` -> `/usr/bin/python3`, as a python base image would): links
+   * in a private folder put first on PATH. Additive; bubblewrap only (a container has its image's).
+   */
+  commandAliases?: Record<string, string>;
+  /** Container backends only (podman/docker): the image and what to do with the container's state (additive). */
+  container?: ContainerSpec;
+}
+
+/** How a container backend runs a spec. The image's own WORKDIR, USER and ENV apply unless overridden. */
+export interface ContainerSpec {
+  image: string;
+  /** Commit the container's final file system to this tag when the command (or shell) ends: the next phase starts from it. */
+  commitTo?: string;
+  /** Mount the spec's workspace at its workdir (false: the image's own workdir content is the workspace). */
+  bindWorkspace?: boolean;
+  /** CPUs for the whole container (`--cpus`), or none. */
+  cpus?: number;
+  /** Run as this user instead of the image's USER. */
+  user?: string;
+  /** Network mode when `net` is true (default: the engine's bridge). */
+  networkMode?: string;
 }
 
 export interface RunOptions {

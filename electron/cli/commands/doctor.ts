@@ -29,6 +29,7 @@ export function formatDoctor(r: DoctorReport): string {
     ['memory', formatBytes(r.memoryBytes), ''],
     ['gpus', String(r.gpus.length), r.gpus.map((g) => `${g.name} (${formatBytes(g.memoryBytes)})`).join(', ') || 'none'],
     ['data dir', r.dataDir, ''],
+    ...(r.containers ?? []).map((c) => [c.engine, c.canRun ? 'runs containers' : c.version ? 'answers' : c.installed ? 'no engine' : 'not installed', c.detail]),
   ];
   let text = table(rows);
   if (r.missing.length) {

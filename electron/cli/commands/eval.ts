@@ -12,10 +12,11 @@ import { labDataDir } from '../../lab/paths';
 import { WorkerRegistry } from '../../lab/worker-registry';
 import { forkLauncher } from '../../processes/launcher';
 import { UsageError } from '../errors';
+import { addBackendOptions, backendSettings, type BackendOptions } from './backend-options';
 import { printJson, progressBar, table, type Io } from '../output';
 import { addSharedOptions, harnessSettings, onInterrupt, policySettings, positiveInt, runSeed, type SharedOptions } from './policy-options';
 
-interface EvalOptions extends SharedOptions {
+interface EvalOptions extends SharedOptions, BackendOptions {
   suite?: string;
   attempts?: string;
   concurrency?: string;
@@ -32,6 +33,8 @@ export function formatSummary(s: EvalSummary): string {
     `resolved ${pct(s.resolvedRate)} (95% Wilson [${pct(s.ci95[0])}, ${pct(s.ci95[1])}]${s.ci95Bootstrap ? `; task-clustered bootstrap [${pct(s.ci95Bootstrap[0])}, ${pct(s.ci95Bootstrap[1])}]` : ''})`,
     `mean reward ${s.meanReward.toFixed(2)} · ${Object.entries(s.passAtK).map(([k, v]) => `pass@${k} ${pct(v)}`).join(' · ')}`,
     `errors: ${Object.entries(s.errors).map(([k, n]) => `${k} ${n}`).join(', ')} · ${(s.durationMs / 1000).toFixed(1)} s`,
+    ...(s.skipped ?? []).map((t) => `not run: ${t.task}: ${t.reason.split('\n')[0]}`),
+    ...(s.fidelity ?? []).map((f) => `fidelity caveat: ${f}`),
     '',
   ];
   const rows = (title: string, groups: EvalSummary['byCategory']) => [[title, 'tasks', 'resolved'], ...Object.entries(groups).map(([k, g]) => [k, g.tasks, pct(g.resolvedRate)])];
@@ -40,8 +43,7 @@ export function formatSummary(s: EvalSummary): string {
 
 export function registerEval(program: Command, io: Io): void {
   addSharedOptions(
-    program
-      .command('eval')
+    addBackendOptions(program.command('eval'))
       .description('evaluate a policy on a suite of tasks (a task folder, a folder of tasks, or a pack)')
       .option('--suite <path>', 'the tasks to evaluate on')
       .option('--attempts <k>', 'attempts per task (default 1)')
@@ -62,7 +64,7 @@ export function registerEval(program: Command, io: Io): void {
     };
     // The onnx: policy runs in a policy worker, started only if such a policy is used.
     const workers = new WorkerRegistry(forkLauncher);
-    const env = { dataDir: labDataDir(), onnx: onnxPolicyFactory(workers) };
+    const env = { dataDir: labDataDir(), onnx: onnxPolicyFactory(workers), containers: opts.resume && opts.backend === 'auto' && !opts.baseImage && !opts.net ? undefined : backendSettings(opts) };
     try {
       await evaluate(opts, io, env, hooks, log);
     } finally {

@@ -15,18 +15,18 @@ import { onnxPolicyFactory } from '../../lab/runs/onnx-policy';
 import { WorkerRegistry } from '../../lab/worker-registry';
 import { forkLauncher } from '../../processes/launcher';
 import { UsageError } from '../errors';
+import { addBackendOptions, backendSettings, type BackendOptions } from './backend-options';
 import { printJson, type Io } from '../output';
 import { addSharedOptions, harnessSettings, onInterrupt, policySettings, runSeed, type SharedOptions } from './policy-options';
 
-interface RunOptions extends SharedOptions {
+interface RunOptions extends SharedOptions, BackendOptions {
   suite?: string;
   out?: string;
 }
 
 export function registerRun(program: Command, io: Io): void {
   addSharedOptions(
-    program
-      .command('run')
+    addBackendOptions(program.command('run'))
       .description('run one episode of one task and show what the agent does')
       .argument('<task>', 'a task folder, or the id of a task in --suite')
       .option('--suite <path>', 'where to find TASK by id (default: the built-in examples)')
@@ -59,7 +59,7 @@ async function runOne(taskArg: string, opts: RunOptions, io: Io, workers: Worker
       seed: runSeed(opts),
       out: opts.out,
     },
-    { dataDir: labDataDir(), onnx: onnxPolicyFactory(workers) },
+    { dataDir: labDataDir(), onnx: onnxPolicyFactory(workers), containers: backendSettings(opts) },
     {
       log: (m) => io.err(`t1lab: ${m}\n`),
       turn: (_key, turn) => io.err(`turn ${turn.index + 1}: ${describeAction(turn) ?? '(nothing)'}${turn.parseError ? ` — did not parse: ${turn.parseError.split('\n')[0]}` : ''}\n`),

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import type { AuditResult } from '../../domain/tasks';
 import { auditTasks, invalidAudit, loadTaskSource } from '../../lab/tasks';
 import { UsageError, WorkFailed } from '../errors';
+import { addBackendOptions, backendSettings, type BackendOptions } from './backend-options';
 import { printJson, progressBar, table, type Io } from '../output';
 
 export function formatAuditTable(results: AuditResult[]): string {
@@ -20,15 +21,15 @@ export function formatAuditTable(results: AuditResult[]): string {
 }
 
 export function registerAudit(tasks: Command, io: Io): void {
-  tasks
-    .command('audit')
+  addBackendOptions(tasks.command('audit'))
     .argument('<path>', 'a task folder, a folder of tasks, or a pack (.jsonl)')
     .option('--json', 'print JSON: [{id, oracle, noop, flaky, verdict, reason}]')
     .option('--concurrency <n>', 'tasks audited at once (default: half the cores, at least 1)')
     .option('--only <ids>', 'audit only these task ids (comma-separated)')
     .option('--keep <dir>', "keep each run's workspace and verifier logs under DIR/<task id>/ (to debug a task)")
     .description('run each task\'s oracle, a no-op agent and the oracle again through the verifier; exits 1 unless every verdict is ok')
-    .action(async (path: string, opts: { json?: boolean; concurrency?: string; only?: string; keep?: string }) => {
+    .action(async (path: string, opts: { json?: boolean; concurrency?: string; only?: string; keep?: string } & BackendOptions) => {
+      const containers = backendSettings(opts);
       const concurrency = opts.concurrency === undefined ? Math.max(1, Math.floor(cpus().length / 2)) : Number(opts.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError(`--concurrency: '${opts.concurrency}' is not a whole number from 1 to 64`);
       const source = await loadTaskSource(path);
@@ -44,6 +45,7 @@ export function registerAudit(tasks: Command, io: Io): void {
       const bar = progressBar(io, 'audit', chosen.length);
       const outcomes = await auditTasks(chosen, {
         concurrency,
+        containers,
         keepDir: opts.keep ? resolve(opts.keep) : undefined,
         onProgress: (e) => bar.update(e.done, e.current ? `${e.current.id}: ${e.current.step}` : e.finished ? `${e.finished.result.id}: ${e.finished.result.verdict}` : ''),
       });

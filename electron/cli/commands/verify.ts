@@ -6,6 +6,8 @@
 import type { Command } from 'commander';
 import { findTask, loadTaskSource, runVerifier, verifyReport, type Task } from '../../lab/tasks';
 import { UsageError, WorkFailed } from '../errors';
+import { resolvePhaseRuntime } from '../../lab/containers/runtime';
+import { addBackendOptions, backendSettings, type BackendOptions } from './backend-options';
 import { printJson, table, type Io } from '../output';
 
 export async function resolveTask(spec: string): Promise<Task> {
@@ -21,16 +23,16 @@ export async function resolveTask(spec: string): Promise<Task> {
 }
 
 export function registerVerify(program: Command, io: Io): void {
-  program
-    .command('verify')
+  addBackendOptions(program.command('verify'))
     .argument('<task>', 'a task folder, or PACK.jsonl#ID / FOLDER#ID')
     .requiredOption('--workspace <dir>', "the agent's final workspace")
     .option('--json', 'print JSON: {task, assertions:[{name, status, message}], passed, total, reward:{dense, fraction, binary}, durationMs}')
     .option('--keep-logs <dir>', "copy the verifier's reports and output here")
     .description("run a task's verifier on a finished workspace, in a fresh sandbox")
-    .action(async (taskSpec: string, opts: { workspace: string; json?: boolean; keepLogs?: string }) => {
+    .action(async (taskSpec: string, opts: { workspace: string; json?: boolean; keepLogs?: string } & BackendOptions) => {
       const task = await resolveTask(taskSpec);
-      const result = await runVerifier(task, opts.workspace, { keepLogsDir: opts.keepLogs });
+      const runtime = await resolvePhaseRuntime(task, backendSettings(opts));
+      const result = await runVerifier(task, opts.workspace, { keepLogsDir: opts.keepLogs, runtime });
       if (opts.json) printJson(io, verifyReport(result));
       else {
         io.out(table([['assertion', 'status', 'message'], ...result.assertions.map((a) => [a.name, a.status, (a.message.split('\n')[0] ?? '').slice(0, 120)])]));

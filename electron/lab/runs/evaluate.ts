@@ -22,6 +22,8 @@ import {
   type RunManifest,
   type RunProgress,
   type RunStats,
+  type RunContainers,
+  type SkippedTask,
 } from '../../domain/runs';
 import type { Turn } from '../../domain/trajectory';
 import { appRoot, appVersion } from '../app-paths';
@@ -30,8 +32,10 @@ import { runsDir } from './library';
 import { promptFitWarning } from './prompt-fit';
 import { runTaskEpisode } from './run-episode';
 import { describeAction, runSchedule, type TaskRef } from './scheduler';
+import { containerSettings, type ContainerSettings } from '../containers/settings';
+import { resolvePhaseRuntime, type PhaseRuntime } from '../containers/runtime';
 import { computeStats } from './stats';
-import { RunStore } from './store';
+import { episodeKey, RunStore } from './store';
 
 /** Set-up and slack added to a task's agent and verifier timeouts to make its default episode deadline. */
 const DEADLINE_MARGIN_SEC = 120;
@@ -43,6 +47,8 @@ export interface EvalEnv {
   onnx?: OnnxPolicyFactory;
   sandbox?: SandboxBackend;
   tmpDir?: string;
+  /** Backend choice, base-image map and network switch; default: auto, the config file's map, network off. */
+  containers?: ContainerSettings;
 }
 
 export interface EvalHooks {
@@ -113,20 +119,74 @@ export function toSummary(stats: RunStats, manifest: RunManifest, runDir: string
     errors: stats.errors,
     durationMs: Math.round(durationMs),
     runDir,
+    skipped: manifest.config.skipped ?? [],
+    ...(fidelityNotes(manifest).length ? { fidelity: fidelityNotes(manifest) } : {}),
   };
 }
 
-/** Load the suite; tasks that cannot load or need a container are left out, and said so. */
-async function loadSuite(suite: string, log: (m: string) => void): Promise<Task[]> {
-  const source = await loadTaskSource(suite);
-  for (const bad of source.invalid) log(`skipped invalid task '${bad.id}': ${bad.problems.map((p) => p.reason).join('; ')}`);
-  const runnable = source.tasks.filter((t) => t.environment.runtime.kind === 'sandbox');
-  const containers = source.tasks.length - runnable.length;
-  if (containers) log(`skipped ${containers} task(s) that need a container image (no container engine is used here)`);
-  return runnable;
+/** Caveats a reader of the results must see: tasks whose image was built on a substituted base. */
+export function fidelityNotes(manifest: RunManifest): string[] {
+  const notes: string[] = [];
+  for (const [id, t] of Object.entries(manifest.config.containers?.tasks ?? {})) {
+    if (t.substitutions.length) notes.push(`${id}: built with ${t.substitutions.map((x) => `${x.from} replaced by ${x.to}`).join(', ')} — not the task's published image`);
+  }
+  return notes;
 }
 
-function launch(store: RunStore, tasks: Task[], policy: Policy, env: EvalEnv, hooks: EvalHooks): Evaluation {
+/** Load the suite: every task, and those that cannot load with the reason (they stay in the denominator). */
+async function loadSuite(suite: string, log: (m: string) => void): Promise<{ tasks: Task[]; invalid: SkippedTask[] }> {
+  const source = await loadTaskSource(suite);
+  const invalid = source.invalid.map((bad) => ({ task: bad.id, reason: `invalid task: ${bad.problems.filter((p) => p.severity === 'error').map((p) => `${p.file}${p.field ? ` ${p.field}` : ''}: ${p.reason}`).join('; ')}` }));
+  for (const bad of invalid) log(`skipped '${bad.task}': ${bad.reason}`);
+  return { tasks: source.tasks, invalid };
+}
+
+/**
+ * Each task's backend and image (built here when needed, one at a time, with its progress logged). A task
+ * whose runtime cannot be had is skipped with the reason; it stays in the denominator.
+ */
+async function resolveRuntimes(tasks: Task[], settings: ContainerSettings, log: (m: string) => void): Promise<{ runtimes: Map<string, PhaseRuntime>; skipped: SkippedTask[]; containers: RunContainers }> {
+  const runtimes = new Map<string, PhaseRuntime>();
+  const skipped: SkippedTask[] = [];
+  const containers: RunContainers = { backend: settings.backend, engine: settings.engine, network: settings.network, baseImages: settings.baseImages, tasks: {} };
+  for (const [i, task] of tasks.entries()) {
+    try {
+      const runtime = await resolvePhaseRuntime(task, settings, { onStage: (stage) => log(`[${i + 1}/${tasks.length}] ${task.id}: ${stage}`) });
+      runtimes.set(task.id, runtime);
+      const image = runtime.container?.image ?? null;
+      containers.tasks[task.id] = { backend: runtime.backend, network: runtime.network, image: image?.ref ?? null, imageSource: image?.source ?? null, substitutions: image?.substitutions ?? [] };
+      if (image?.substitutions.length) log(`${task.id}: fidelity caveat: ${image.substitutions.map((x) => `${x.from} -> ${x.to}`).join(', ')}`);
+    } catch (error) {
+      const reason = (error as Error).message;
+      skipped.push({ task: task.id, reason });
+      log(`skipped '${task.id}': ${reason.split('\n')[0]}`);
+    }
+  }
+  return { runtimes, skipped, containers };
+}
+
+/** The record of an episode that could not run: unresolved, zero reward, counted under errors.sandbox. */
+function skippedRecord(ref: TaskRef, attempt: number, reason: string, dir: string): EpisodeRecord {
+  return {
+    key: episodeKey(ref.id, attempt),
+    taskId: ref.id,
+    attempt,
+    category: ref.category,
+    difficulty: ref.difficulty,
+    resolved: false,
+    reward: null,
+    turns: 0,
+    stopReason: 'sandbox_error',
+    error: { kind: 'sandbox', message: `not run: ${reason}` },
+    tokens: { prompt: 0, completion: 0 },
+    costUsd: null,
+    durationMs: 0,
+    dir,
+    finishedAt: new Date().toISOString(),
+  };
+}
+
+function launch(store: RunStore, tasks: Task[], policy: Policy, env: EvalEnv, hooks: EvalHooks, runtimes: Map<string, PhaseRuntime> = new Map()): Evaluation {
   const { manifest } = store;
   const config = manifest.config;
   const started = performance.now();
@@ -161,7 +221,8 @@ function launch(store: RunStore, tasks: Task[], policy: Policy, env: EvalEnv, ho
     try {
       const { cancelled } = await runSchedule<Task>({
         store,
-        tasks: config.tasks.map((ref) => ({ ref, task: byId.get(ref.id) as Task })),
+        // Tasks that could not run have their records already; only the others are scheduled.
+        tasks: config.tasks.filter((ref) => byId.has(ref.id)).map((ref) => ({ ref, task: byId.get(ref.id) as Task })),
         attempts: config.attempts,
         concurrency: config.concurrency,
         seed: config.seed,
@@ -181,6 +242,7 @@ function launch(store: RunStore, tasks: Task[], policy: Policy, env: EvalEnv, ho
               onTurn: job.onTurn,
               onData: job.onData,
               sandbox: env.sandbox,
+              runtime: runtimes.get(job.task.id),
               tmpDir: env.tmpDir,
             })
           ).record,
@@ -256,15 +318,25 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
   const log = hooks.log ?? (() => {});
   const policy = await createPolicy(request.policy, request.policySettings, env.onnx);
   try {
-    let tasks = await loadSuite(request.suite, log);
+    const loaded = await loadSuite(request.suite, log);
+    let tasks = loaded.tasks;
+    let invalid = loaded.invalid;
     const only = input.only;
-    if (only) tasks = tasks.filter((t) => only.includes(t.id));
-    if (tasks.length === 0) throw new LabError('NOT_FOUND', `${request.suite}: no runnable task${only ? ` ${only.map((id) => `'${id}'`).join(', ')}` : ''} found`);
+    if (only) {
+      tasks = tasks.filter((t) => only.includes(t.id));
+      invalid = invalid.filter((t) => only.includes(t.task));
+    }
+    if (tasks.length + invalid.length === 0) throw new LabError('NOT_FOUND', `${request.suite}: no task${only ? ` ${only.map((id) => `'${id}'`).join(', ')}` : ''} found`);
     const fit = promptFitWarning(policy, tasks, request.harness.maxTurns);
     if (fit) log(fit);
     const kind = input.kind ?? 'eval';
-    if (kind === 'run' && tasks.length !== 1) throw new LabError('INVALID_PARAMS', `${request.suite} holds ${tasks.length} tasks: give one task folder, or a task id with --suite`);
+    if (kind === 'run' && tasks.length + invalid.length !== 1) throw new LabError('INVALID_PARAMS', `${request.suite} holds ${tasks.length} tasks: give one task folder, or a task id with --suite`);
+    if (kind === 'run' && tasks.length === 0) throw new LabError('INVALID_PARAMS', `task '${invalid[0]?.task}' cannot run: ${invalid[0]?.reason}`);
+    const settings = env.containers ?? containerSettings({ dataDir: env.dataDir });
+    const { runtimes, skipped, containers } = await resolveRuntimes(tasks, settings, log);
+    if (kind === 'run' && skipped.length) throw new LabError('UNAVAILABLE', skipped[0]?.reason ?? 'the task cannot run');
     const runDir = resolve(request.out ?? join(runsDir(env.dataDir), newRunId(kind, request.policy)));
+    const allSkipped = [...invalid, ...skipped];
     const config: RunConfig = {
       kind,
       suite: resolve(request.suite),
@@ -275,7 +347,9 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
       concurrency: request.concurrency ?? availableParallelism(),
       episodeDeadlineSec: request.episodeDeadlineSec ?? null,
       seed: request.seed ?? randomInt(2 ** 31 - 1),
-      tasks: tasks.map(refOf),
+      tasks: [...tasks.map(refOf), ...invalid.map((t) => ({ id: t.task, category: 'uncategorized', difficulty: 'unknown' }))],
+      containers,
+      skipped: allSkipped,
     };
     const root = appRoot();
     const manifest: RunManifest = {
@@ -286,7 +360,15 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
       code: { version: appVersion(root), commit: commitOf(root) },
       host: { platform: `${process.platform}-${process.arch}`, cores: availableParallelism(), node: process.versions.node },
     };
-    return launch(RunStore.create(runDir, manifest), tasks, policy, env, hooks);
+    const store = RunStore.create(runDir, manifest);
+    const why = new Map(allSkipped.map((t) => [t.task, t.reason]));
+    for (const ref of config.tasks) {
+      const reason = why.get(ref.id);
+      if (reason === undefined) continue;
+      for (let attempt = 0; attempt < config.attempts; attempt++) await store.append(skippedRecord(ref, attempt, reason, store.prepareEpisodeDir(ref.id, attempt).rel));
+    }
+    const runnable = tasks.filter((t) => runtimes.has(t.id));
+    return launch(store, runnable, policy, env, hooks, runtimes);
   } catch (error) {
     await policy.close().catch(() => {});
     throw error;
@@ -300,10 +382,15 @@ export async function resumeEvaluation(dir: string, env: EvalEnv, hooks: EvalHoo
   try {
     const loaded = await loadTaskSource(config.suite);
     const byId = new Map(loaded.tasks.map((t) => [t.id, t]));
-    const missing = config.tasks.filter((t) => !byId.has(t.id)).map((t) => t.id);
+    const skippedIds = new Set((config.skipped ?? []).map((t) => t.task));
+    const missing = config.tasks.filter((t) => !byId.has(t.id) && !skippedIds.has(t.id)).map((t) => t.id);
     if (missing.length) throw new LabError('NOT_FOUND', `cannot resume ${store.dir}: ${config.suite} no longer has task(s) ${missing.join(', ')}`);
+    const tasks = config.tasks.filter((t) => byId.has(t.id) && !skippedIds.has(t.id)).map((t) => byId.get(t.id) as Task);
+    const c = config.containers;
+    const settings = env.containers ?? (c ? { backend: c.backend, engine: c.engine, baseImages: c.baseImages, network: c.network, pull: true } : containerSettings({ dataDir: env.dataDir }));
+    const { runtimes } = await resolveRuntimes(tasks, settings, hooks.log ?? (() => {}));
     const policy = await createPolicy(config.policy, config.policySettings, env.onnx);
-    return launch(store, config.tasks.map((t) => byId.get(t.id) as Task), policy, env, hooks);
+    return launch(store, tasks.filter((t) => runtimes.has(t.id)), policy, env, hooks, runtimes);
   } catch (error) {
     await store.close();
     throw error;

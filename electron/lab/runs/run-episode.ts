@@ -7,7 +7,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createShellSession } from '../../../native/pty';
 import type { ShellSession } from '../../../native/pty/types';
-import type { SandboxBackend } from '../../../native/sandbox/types';
+import type { Mount, SandboxBackend } from '../../../native/sandbox/types';
 import { EpisodeStop, runAgentLoop, type AgentLoopResult } from '../../agent/episode/loop';
 import type { Policy } from '../../agent/policy/types';
 import { toAtif } from '../../agent/trajectory/atif';
@@ -15,7 +15,9 @@ import { LabError } from '../../ipc/common/errors';
 import type { EpisodeRecord, HarnessSettings } from '../../domain/runs';
 import { TRAJECTORY_SCHEMA, type EpisodeError, type Trajectory, type Turn, type VerifierOutcome } from '../../domain/trajectory';
 import { appVersion } from '../app-paths';
-import { defaultSandbox, filesUnder, phaseSpec, prepareWorkspace, removeTree, runVerifier, solutionCommands, solutionScript, TASK_PATHS, type Task } from '../tasks';
+import { dropState, type PhaseRuntime } from '../containers/runtime';
+import { phaseRun } from '../tasks/sandbox-spec';
+import { defaultSandbox, filesUnder, prepareWorkspace, removeTree, runVerifier, solutionCommands, solutionScript, TASK_PATHS, type Task } from '../tasks';
 import { EPISODE_FILES } from './episode-files';
 import { writeFileAtomic } from './store';
 import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
@@ -40,6 +42,8 @@ export interface EpisodeSpec {
   onTurn?(turn: Turn): void;
   onData?(data: string): void;
   sandbox?: SandboxBackend;
+  /** The backend and image chosen for this task (containers/runtime.ts); default: bubblewrap. */
+  runtime?: PhaseRuntime;
   tmpDir?: string;
 }
 
@@ -82,24 +86,26 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
 
   try {
     try {
-      await prepareWorkspace(task, workspace, { sandbox, signal: spec.signal, tmpDir: root });
+      await prepareWorkspace(task, workspace, { sandbox, runtime: spec.runtime, signal: spec.signal, tmpDir: root });
     } catch (e) {
       const stop = stopOf(spec.signal);
       if (stop) throw stop;
       throw new LabError(e instanceof LabError ? e.code : 'INTERNAL', `set-up: ${(e as Error).message}`);
     }
     const oracle = policy.id === 'oracle';
-    const mounts = [];
+    const mounts: Mount[] = [];
     if (oracle) {
       const solution = join(root, 'solution');
       await mkdir(solution);
       await writeSolution(task, solution);
       mounts.push({ host: solution, sandbox: ORACLE_SOLUTION_DIR, readOnly: true });
     }
-    const agentSpec = phaseSpec(task, workspace, agentTimeoutSec + SANDBOX_SLACK_SEC, { mounts, env: oracle ? task.solutionEnv : {} });
+    // In a container, each shell commits its state when it ends: the verifier (or a restarted shell) starts from it.
+    const agent = await phaseRun(task, workspace, agentTimeoutSec + SANDBOX_SLACK_SEC, { mounts, env: oracle ? task.solutionEnv : {} }, { runtime: spec.runtime, sandbox, commit: true });
     const openShell = async (): Promise<ShellSession> => {
       const n = sessions.length;
-      const session = await createShellSession({ backend: sandbox, spec: agentSpec, id: `${spec.key}#${n}`, recordPath: join(spec.dir.abs, n === 0 ? EPISODE_FILES.recording : `recording.${n}.cast`) });
+      const agentSpec = n === 0 ? agent.spec : (await phaseRun(task, workspace, agentTimeoutSec + SANDBOX_SLACK_SEC, { mounts, env: oracle ? task.solutionEnv : {} }, { runtime: spec.runtime, sandbox, commit: true })).spec;
+      const session = await createShellSession({ backend: agent.sandbox, spec: agentSpec, id: `${spec.key}#${n}`, recordPath: join(spec.dir.abs, n === 0 ? EPISODE_FILES.recording : `recording.${n}.cast`) });
       sessions.push(session);
       if (spec.onData) session.onData(spec.onData);
       await session.ready();
@@ -145,7 +151,7 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
     const verify = loop !== null && stopReason !== 'cancelled' && stopReason !== 'deadline';
     if (verify) {
       try {
-        const result = await runVerifier(task, workspace, { sandbox, signal: spec.signal, tmpDir: root, keepLogsDir: join(spec.dir.abs, EPISODE_FILES.verifierDir) });
+        const result = await runVerifier(task, workspace, { sandbox, runtime: spec.runtime, signal: spec.signal, tmpDir: root, keepLogsDir: join(spec.dir.abs, EPISODE_FILES.verifierDir) });
         verifier = { status: result.status, error: result.error, assertions: result.assertions, passed: result.passed, total: result.total, source: result.source, notes: result.notes, durationMs: result.durationMs };
         reward = result.reward;
         if (result.status === 'error' && !error) error = { kind: 'verifier', message: result.error ?? 'the verifier failed' };
@@ -158,6 +164,7 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
       }
     }
   } finally {
+    await dropState(spec.runtime?.container ?? null, workspace).catch(() => {});
     await removeTree(root).catch(() => {});
   }
 

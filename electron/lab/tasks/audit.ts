@@ -11,6 +11,8 @@ import type { Task } from './model';
 import { formatProblem } from './problems';
 import { outputTail, stepCrashed, type VerifierResult } from './results';
 import { assertRunnable } from './sandbox-spec';
+import { dropState, resolvePhaseRuntime } from '../containers/runtime';
+import type { ContainerSettings } from '../containers/settings';
 import { removeTree } from './snapshot';
 import type { InvalidTask } from './source';
 import { runVerifier } from './verifier';
@@ -22,6 +24,8 @@ export interface AuditOptions extends PhaseOptions {
   onStep?: (step: string) => void;
   /** Keep each run's workspace and verifier logs under KEEP/<task id>/ (for task authors). */
   keepDir?: string;
+  /** Backend choice and images (each task's runtime is resolved from these unless `runtime` is given). */
+  containers?: ContainerSettings;
 }
 
 /** The audit result plus what the runs showed, for the Tasks page. */
@@ -65,9 +69,18 @@ export async function auditTask(task: Task, options: AuditOptions = {}): Promise
   });
 
   /** Prepare a fresh workspace, optionally run the oracle in it, then verify it. */
+  let runtime = options.runtime;
   const episode = async (label: string, withOracle: boolean): Promise<VerifierResult> => {
     const name = `${++n}-${label.replace(/\W+/g, '-')}`;
     const workspace = options.keepDir ? join(options.keepDir, task.id, name) : join(root, name);
+    try {
+      return await episodeIn(label, withOracle, workspace);
+    } finally {
+      await dropState(runtime?.container ?? null, workspace).catch(() => {});
+    }
+  };
+  const episodeIn = async (label: string, withOracle: boolean, workspace: string): Promise<VerifierResult> => {
+    options = { ...options, runtime };
     options.onStep?.(`${label}: set-up`);
     await prepareWorkspace(task, workspace, options);
     if (withOracle) {
@@ -84,7 +97,11 @@ export async function auditTask(task: Task, options: AuditOptions = {}): Promise
   try {
     if (options.keepDir) await removeTree(join(options.keepDir, task.id));
     try {
-      await assertRunnable(task);
+      if (!runtime && options.containers) {
+        options.onStep?.('image');
+        runtime = await resolvePhaseRuntime(task, options.containers);
+      }
+      await assertRunnable(task, runtime);
     } catch (error) {
       return finish('error', (error as Error).message, {});
     }
@@ -123,10 +140,15 @@ export async function auditTask(task: Task, options: AuditOptions = {}): Promise
       const first = failing[0] as AssertionResult;
       return finish('broken-oracle', `with the oracle solution ${failing.length} of ${oracle.total} assertion(s) fail: ${names(failing.map((a) => a.name))} (first: ${first.message.split('\n')[0] || first.status})`, runs);
     }
-    const trivial = noop.assertions.filter((a) => a.status === 'passed');
-    if (trivial.length) return finish('trivial', `${trivial.length} of ${noop.total} assertion(s) pass without any work (no-op agent): ${names(trivial.map((a) => a.name))}`, runs);
-    if (flaky) return finish('flaky', `a second oracle run changed ${flakyNames.length} result(s): ${names(flakyNames)}`, runs);
-    return finish('ok', `all ${oracle.total} assertion(s) pass with the oracle, none without work, and the same twice`, runs);
+    // trivial = the no-op run resolves the task (binary reward 1). Assertions a no-op passes while the task
+    // stays unresolved are guards (e.g. "the input file is untouched"): warnings, listed, not a verdict.
+    const passedByNoop = noop.assertions.filter((a) => a.status === 'passed').map((a) => a.name);
+    const guards = noop.reward.binary === 1 ? [] : passedByNoop;
+    const warn = guards.length ? `; warning: ${guards.length} guard assertion(s) pass without work: ${names(guards)}` : '';
+    const withGuards = (o: AuditOutcome): AuditOutcome => (guards.length ? { ...o, result: { ...o.result, guards } } : o);
+    if (noop.reward.binary === 1) return finish('trivial', `the no-op agent resolves the task: all ${noop.total} assertion(s) pass without any work`, runs);
+    if (flaky) return withGuards(finish('flaky', `a second oracle run changed ${flakyNames.length} result(s): ${names(flakyNames)}${warn}`, runs));
+    return withGuards(finish('ok', `all ${oracle.total} assertion(s) pass with the oracle, the no-op agent does not resolve the task, and the same twice${warn}`, runs));
   } catch (error) {
     const message = error instanceof LabError || error instanceof Error ? error.message : String(error);
     if (error instanceof LabError && error.code === 'CANCELLED') throw error;

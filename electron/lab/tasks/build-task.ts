@@ -3,6 +3,7 @@
  * everything, and reports each problem with its file, field and reason. The same code serves folders and
  * pack lines, so a task behaves the same from both.
  */
+import { imageSource } from './image-source';
 import type { TaskProblem, TaskRuntime } from '../../domain/tasks';
 import { parseSolutionYaml, parseTaskYaml, TB1_DEFAULT_AGENT_TIMEOUT_SEC, TB1_DEFAULT_TEST_TIMEOUT_SEC } from './config/task-yaml';
 import {
@@ -110,6 +111,9 @@ function buildHarbor(id: string, files: Map<string, TaskFile>, origin: TaskOrigi
       runtime: harborRuntime(config, files),
       setup: files.has(TASK_PATHS.setup) ? TASK_PATHS.setup : null,
       setupTimeoutSec: env.build_timeout_sec ?? null,
+      image: imageSource(files, env.docker_image ?? null, 'harbor'),
+      startDir: env.start_dir ?? null,
+      commandAliases: env.command_aliases ?? {},
     },
     solution,
     solutionEnv: config.solution.env ?? {},
@@ -183,6 +187,8 @@ function buildTb1(id: string, files: Map<string, TaskFile>, origin: TaskOrigin, 
         : { kind: 'sandbox' },
       setup: files.has(TASK_PATHS.setup) ? TASK_PATHS.setup : null,
       setupTimeoutSec: null,
+      image: imageSource(files, null, 'tb1'),
+      startDir: null,
     },
     solution,
     solutionEnv: {},

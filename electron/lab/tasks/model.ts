@@ -30,6 +30,19 @@ export const TaskSolution = z.discriminatedUnion('kind', [
 ]);
 export type TaskSolution = z.infer<typeof TaskSolution>;
 
+/** Where the task's container image comes from (image-source.ts); null when it has none. */
+export const TaskImageSource = z.object({
+  /** [environment].docker_image (or a compose service's image), used when present locally or pullable. */
+  dockerImage: z.string().nullable(),
+  /** The Dockerfile to build otherwise (a task file path). */
+  dockerfile: z.string().nullable(),
+  /** Its build context: a folder of the task ('' = the task root). */
+  contextDir: z.string(),
+  /** Why no image can be made for it (a multi-service compose file, ...), or null. */
+  problem: z.string().nullable(),
+});
+export type TaskImageSource = z.infer<typeof TaskImageSource>;
+
 export const Task = z.object({
   id: z.string(),
   layout: TaskLayout,
@@ -67,6 +80,12 @@ export const Task = z.object({
     setup: z.string().nullable(),
     /** Deadline of setup.sh ([environment].build_timeout_sec), or null for the default. */
     setupTimeoutSec: z.number().nullable(),
+    /** The task's own image, for the container backends (additive; absent = none). */
+    image: TaskImageSource.nullable().optional(),
+    /** Where the agent's shell and the oracle start when not the workdir (a later Dockerfile WORKDIR; additive). */
+    startDir: z.string().nullable().optional(),
+    /** Commands provided by name in the sandbox (`python` -> /usr/bin/python3 for python base images; additive). */
+    commandAliases: z.record(z.string(), z.string()).optional(),
   }),
   solution: TaskSolution.nullable(),
   solutionEnv: z.record(z.string(), z.string()),

@@ -38,6 +38,8 @@ export function outputTail(step: Pick<StepResult, 'stdout' | 'stderr'>, chars = 
 
 export const VerifierResult = z.object({
   task: z.string(),
+  /** In a container: how the tests ran (test.sh as written, converted to run offline, or the lab's pytest); additive. */
+  mode: z.enum(['test-sh', 'offline-script', 'pytest']).optional(),
   /** 'error': the verifier itself crashed or timed out; its output is in `steps` and `error`. */
   status: z.enum(['ok', 'error']),
   error: z.string().nullable(),

@@ -7,6 +7,7 @@ import { LabError } from '../../ipc/common/errors';
 import { createSandboxBackend, defaultLimits, LIMIT_RANGES } from '../../../native/sandbox';
 import type { Mount, SandboxBackend, SandboxLimits, SandboxSpec } from '../../../native/sandbox/types';
 import type { Task } from './model';
+import { containerSpec, containerWorkdir, type PhaseRuntime } from '../containers/runtime';
 
 /** Where the verifier's inputs and outputs appear inside its sandbox (Harbor's paths). */
 export const VERIFIER_TESTS_DIR = '/tests';
@@ -57,7 +58,39 @@ export function phaseSpec(task: Task, workspace: string, wallSeconds: number, ex
     env: { ...task.environment.env, ...extra.env },
     net: task.environment.allowInternet,
     limits: taskLimits(task, wallSeconds),
+    ...(task.environment.startDir ? { cwd: task.environment.startDir } : {}),
+    ...(Object.keys(task.environment.commandAliases ?? {}).length ? { commandAliases: task.environment.commandAliases } : {}),
   };
+}
+
+/** Settings of one phase that depend on the backend: which backend runs it, and (containers) from which image. */
+export interface PhaseRun {
+  sandbox: SandboxBackend;
+  spec: SandboxSpec;
+}
+
+/**
+ * The backend and spec of one phase. Without a runtime (or a bubblewrap one) this is `phaseSpec` on the
+ * default backend; in a container, the workdir is the image's, the network the runtime's, and the phase
+ * starts from the state the previous one committed (`commit`: save this one's for the next).
+ */
+export async function phaseRun(
+  task: Task,
+  workspace: string,
+  wallSeconds: number,
+  extra: { mounts?: Mount[]; env?: Record<string, string> },
+  options: { runtime?: PhaseRuntime; sandbox?: SandboxBackend; commit?: boolean; user?: string },
+): Promise<PhaseRun> {
+  const base = phaseSpec(task, workspace, wallSeconds, extra);
+  const runtime = options.runtime;
+  if (!runtime) return { sandbox: options.sandbox ?? defaultSandbox(), spec: base };
+  base.net = runtime.network;
+  if (!runtime.container) return { sandbox: runtime.sandbox, spec: base };
+  const container = await containerSpec(task, runtime.container, workspace, { commit: options.commit ?? false, user: options.user });
+  const workdir = containerWorkdir(task, runtime.container);
+  // A container has its image's own commands and its own start directory (the image's WORKDIR).
+  const { commandAliases: _aliases, cwd: _cwd, ...rest } = base;
+  return { sandbox: runtime.sandbox, spec: { ...rest, workdir, ...(runtime.container.image.taskImage ? {} : _cwd ? { cwd: _cwd } : {}), container } };
 }
 
 /**
@@ -69,9 +102,10 @@ export function agentSandboxSpec(task: Task, workspace: string): SandboxSpec {
 }
 
 /** Refuse early, with the fix, when a task cannot run here: it needs a container, or a command this machine lacks. */
-export async function assertRunnable(task: Task): Promise<void> {
+export async function assertRunnable(task: Task, runtime?: PhaseRuntime): Promise<void> {
+  if (runtime?.container) return;
   if (task.environment.runtime.kind === 'container') {
-    throw new LabError('UNAVAILABLE', `task '${task.id}' needs a container: it ${task.environment.runtime.reason}; no container engine is used here`);
+    throw new LabError('UNAVAILABLE', `task '${task.id}' needs a container: it ${task.environment.runtime.reason}; run it with --backend auto (or podman/docker) where a container engine runs`);
   }
   const missing: string[] = [];
   for (const command of task.environment.requires) {

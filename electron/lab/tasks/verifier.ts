@@ -6,18 +6,20 @@
  * code as the host sees it); reward.json / reward.txt is kept as the task's own verdict. Nothing the
  * agent left in its workspace is read by the lab; reports are read without following symlinks.
  */
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
 import type { AssertionResult } from '../../domain/tasks';
-import { filesUnder, findFile, TASK_PATHS, type Task, type TaskFile } from './model';
+import { fileText, filesUnder, findFile, TASK_PATHS, type Task, type TaskFile } from './model';
 import { clip, parseCtrf } from './reports/ctrf';
 import { parseJunit } from './reports/junit';
 import { readTaskReward } from './reports/reward-file';
 import { readReport } from './reports/safe-read';
 import { outputTail, stepCrashed, stepResult, type StepResult, type VerifierResult } from './results';
 import { computeReward, countPassed } from './reward';
-import { assertRunnable, defaultSandbox, phaseSpec, VERIFIER_LOGS_DIR, VERIFIER_TESTS_DIR } from './sandbox-spec';
+import { assertRunnable, phaseRun, VERIFIER_LOGS_DIR, VERIFIER_TESTS_DIR } from './sandbox-spec';
+import { LAB_PYTEST_FUNCTION, offlineTestScript, withPytestFunction } from './import/offline-tests';
+import { unreachableHost } from '../containers/reachable';
 import { removeTree, snapshotWorkspace } from './snapshot';
 import { DEFAULT_STEP_OUTPUT_CHARS, type PhaseOptions } from './workspace';
 import { writeFiles } from './write-folder';
@@ -41,6 +43,47 @@ export interface VerifyOptions extends PhaseOptions {
   onStep?: (name: string) => void;
 }
 
+/** The converted test script's name inside the container's /tests (its own copy: the task's test.sh is kept). */
+const OFFLINE_SCRIPT = '.t1lab-offline-test.sh';
+/** Interpreters tried, in order, for the lab's pytest run in a container (the image's python first). */
+const CONTAINER_PYTHONS = ['python3', 'python', '/usr/local/bin/python3', '/usr/bin/python3'];
+
+type ContainerMode = { kind: 'test-sh'; why: string } | { kind: 'offline-script'; script: string; why: string } | { kind: 'pytest'; why: string };
+
+/**
+ * How the verifier runs in a container: tests/test.sh as written when the network allows it (it usually
+ * installs uv and pytest); otherwise the script with its install steps dropped and the lab's pytest in
+ * place of uvx's; otherwise the lab runs tests/test_outputs.py itself.
+ */
+async function containerMode(task: Task, network: boolean): Promise<ContainerMode> {
+  const script = task.verifier.testScript;
+  const text = script ? fileText(task, script) : null;
+  const missing = network && text !== null ? await unreachableHost(text) : null;
+  if (script && network && !missing) return { kind: 'test-sh', why: `${script} as written: the network is on and what it fetches answers` };
+  if (script) {
+    const offline = text === null ? null : offlineTestScript(text);
+    if (offline?.ok) {
+      return { kind: 'offline-script', script: withPytestFunction(offline.script, CONTAINER_PYTHONS, `${VERIFIER_LOGS_DIR}/junit.xml`), why: `${missing ? `network on but ${missing} does not answer` : 'network off'}: ${script} without its ${offline.dropped.length} install step(s), pytest run by the lab` };
+    }
+    if (task.verifier.pytest) return { kind: 'pytest', why: `network off and ${script} cannot run offline (${offline?.reason ?? 'not text'}): the lab runs ${task.verifier.pytest}` };
+    return { kind: 'test-sh', why: `${script} as written (network off; it has no pytest run to replace)` };
+  }
+  return { kind: 'pytest', why: `no test script: the lab runs ${task.verifier.pytest ?? 'the inline assertions'}` };
+}
+
+/**
+ * In the sandbox, a test script the lab does not run as written (it installs pytest from the network) still
+ * has its other steps run, in order, with the system pytest in place of the installed one (FORMAT.md).
+ */
+function sandboxMode(task: Task): ContainerMode | null {
+  const script = task.verifier.testScript;
+  if (!script || task.verifier.runTestScript || !task.verifier.pytest) return null;
+  const text = fileText(task, script);
+  const offline = text === null ? null : offlineTestScript(text);
+  if (!offline?.ok) return null;
+  return { kind: 'offline-script', script: withPytestFunction(offline.script, [SYSTEM_PYTHON], `${VERIFIER_LOGS_DIR}/junit.xml`), why: `${script} without its ${offline.dropped.length} install step(s), the system pytest in place of the installed one` };
+}
+
 /** The pristine /tests: tests/ as shipped, plus TB1's run-tests.sh beside them. */
 function testFiles(task: Task): TaskFile[] {
   const files = filesUnder(task, TASK_PATHS.testsDir);
@@ -57,11 +100,11 @@ function inSandboxTests(script: string): string {
 }
 
 export async function runVerifier(task: Task, workspaceDir: string, options: VerifyOptions = {}): Promise<VerifierResult> {
-  await assertRunnable(task);
+  await assertRunnable(task, options.runtime);
   const source = resolve(workspaceDir);
   const info = await stat(source).catch(() => null);
   if (!info?.isDirectory()) throw new LabError('NOT_FOUND', `workspace ${workspaceDir} is not a folder`);
-  const sandbox = options.sandbox ?? defaultSandbox();
+  const container = options.runtime?.container ?? null;
   const started = performance.now();
   const deadline = started + task.verifier.timeoutSec * 1000;
   const root = await makeOwnedTempDir('verify', options.tmpDir);
@@ -75,8 +118,16 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
     const logs = join(root, 'logs');
     const snapshot = await snapshotWorkspace(source, work, task.environment.workdir);
     notes.push(...snapshot.notes);
-    await writeFiles(tests, testFiles(task), { readOnly: true });
+    // A container's /tests is a fresh writable copy per run (Harbor's); the sandbox's is read-only.
+    await writeFiles(tests, testFiles(task), { readOnly: false });
     await mkdir(logs);
+    const mode = container ? await containerMode(task, options.runtime?.network ?? false) : sandboxMode(task);
+    if (mode) {
+      notes.push(`verifier mode: ${mode.kind} (${mode.why})`);
+      if (mode.kind === 'offline-script') await writeFile(join(tests, OFFLINE_SCRIPT), mode.script, { mode: 0o755 });
+    }
+    // The sandbox's /tests is read-only (a pristine copy); a container's is a fresh writable one.
+    if (!container) await makeReadOnly(tests);
 
     const mounts = [
       { host: tests, sandbox: VERIFIER_TESTS_DIR, readOnly: true },
@@ -95,7 +146,9 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
         return step;
       }
       const seconds = capSeconds === undefined ? left : Math.min(capSeconds, left);
-      const spec = phaseSpec(task, work, seconds, { mounts, env });
+      // In a container the verifier starts from the state the agent left (committed when its shell ended), as root.
+      const { sandbox, spec } = await phaseRun(task, container ? source : work, seconds, { mounts, env }, { runtime: options.runtime, sandbox: options.sandbox, user: container ? '0' : undefined });
+      if (container) spec.workspace = work;
       const result = await sandbox.run(spec, argv, { signal: options.signal, maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS });
       if (result.aborted) throw new LabError('CANCELLED', `verification of '${task.id}' was cancelled`);
       const step = stepResult(name, argv, result);
@@ -107,7 +160,11 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
 
     // 1. The task's test script (tests/test.sh; TB1 run-tests.sh), unless replaced by the lab's pytest run.
     let scriptStep: StepResult | null = null;
-    if (task.verifier.testScript && task.verifier.runTestScript) {
+    if (mode?.kind === 'offline-script') {
+      scriptStep = await run(`${task.verifier.testScript} (offline)`, [...BASH, `${VERIFIER_TESTS_DIR}/${OFFLINE_SCRIPT}`]);
+      const crashed = stepCrashed(scriptStep);
+      if (crashed) errors.push(`${crashed}:\n${outputTail(scriptStep)}`);
+    } else if (task.verifier.testScript && (mode ? mode.kind === 'test-sh' : task.verifier.runTestScript)) {
       scriptStep = await run(task.verifier.testScript, [...BASH, inSandboxTests(task.verifier.testScript)]);
       const crashed = stepCrashed(scriptStep);
       if (crashed) errors.push(`${crashed}:\n${outputTail(scriptStep)}`);
@@ -115,7 +172,16 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
 
     // 2. tests/test_outputs.py with the system pytest, unless the test script already wrote a CTRF report.
     let pytestStep: StepResult | null = null;
-    if (task.verifier.pytest && (await readReport(logs, 'ctrf.json')).kind === 'missing') {
+    const reported = (await readReport(logs, 'ctrf.json')).kind !== 'missing' || (await readReport(logs, 'junit.xml')).kind !== 'missing';
+    if (task.verifier.pytest && !reported && container) {
+      const fn = withPytestFunction(`${LAB_PYTEST_FUNCTION} ${inSandboxTests(task.verifier.pytest)} --rootdir=${VERIFIER_TESTS_DIR}`, CONTAINER_PYTHONS, `${VERIFIER_LOGS_DIR}/junit.xml`);
+      pytestStep = await run('pytest', [...BASH, '-c', fn]);
+      const crashed = stepCrashed(pytestStep);
+      if (crashed) errors.push(`${crashed}:\n${outputTail(pytestStep)}`);
+      else if (pytestStep.exitCode !== 0 && pytestStep.exitCode !== 1) {
+        errors.push(`pytest exited with ${pytestStep.exitCode}: ${PYTEST_EXIT_MEANING[pytestStep.exitCode as number] ?? 'an unknown failure'}:\n${outputTail(pytestStep)}`);
+      }
+    } else if (task.verifier.pytest && !reported) {
       pytestStep = await run('pytest', [
         SYSTEM_PYTHON,
         '-I', // isolated: no cwd or user site on sys.path, PYTHON* variables ignored
@@ -158,7 +224,7 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
     notes.push(...rewardNotes);
 
     // A test script without per-test reports is one assertion: its reward file if it wrote one, else its exit code.
-    if (sourceKind === 'none' && scriptStep && !stepCrashed(scriptStep) && !pytestStep) {
+    if (sourceKind === 'none' && scriptStep && !stepCrashed(scriptStep) && !pytestStep && mode?.kind !== 'offline-script') {
       const name = task.verifier.testScript as string;
       sourceKind = 'test-script';
       if (taskReward?.value !== null && taskReward?.value !== undefined) {
@@ -192,6 +258,7 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
     const { passed, total } = countPassed(assertions);
     return {
       task: task.id,
+      ...(mode ? { mode: mode.kind } : {}),
       status: error ? 'error' : 'ok',
       error,
       assertions,
@@ -206,6 +273,14 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
     };
   } finally {
     await removeTree(root);
+  }
+}
+
+async function makeReadOnly(dir: string): Promise<void> {
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) await makeReadOnly(path);
+    else if (e.isFile()) await chmod(path, (await stat(path)).mode & 0o555);
   }
 }
 

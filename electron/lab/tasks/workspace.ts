@@ -9,7 +9,8 @@ import { LabError } from '../../ipc/common/errors';
 import type { SandboxBackend } from '../../../native/sandbox/types';
 import { filesUnder, TASK_PATHS, type Task } from './model';
 import { outputTail, stepCrashed, stepResult, type StepResult } from './results';
-import { assertRunnable, defaultSandbox, DEFAULT_SETUP_TIMEOUT_SEC, ORACLE_SOLUTION_DIR, phaseSpec, SETUP_ENVIRONMENT_DIR } from './sandbox-spec';
+import { dropState, type PhaseRuntime } from '../containers/runtime';
+import { assertRunnable, DEFAULT_SETUP_TIMEOUT_SEC, ORACLE_SOLUTION_DIR, phaseRun, SETUP_ENVIRONMENT_DIR } from './sandbox-spec';
 import { removeTree } from './snapshot';
 import { solutionScript } from './solution';
 import { writeFiles } from './write-folder';
@@ -22,6 +23,8 @@ export interface PhaseOptions {
   tmpDir?: string;
   /** Output kept per stream of each step. */
   maxOutputChars?: number;
+  /** The backend (and container image) chosen for the task; default: bubblewrap as `sandbox`. */
+  runtime?: PhaseRuntime;
 }
 
 export const DEFAULT_STEP_OUTPUT_CHARS = 200_000;
@@ -32,10 +35,15 @@ const BASH = ['bash', '--noprofile', '--norc'];
  * task cannot run here or setup.sh fails (the message holds its output).
  */
 export async function prepareWorkspace(task: Task, dir: string, options: PhaseOptions = {}): Promise<{ setup: StepResult | null }> {
-  await assertRunnable(task);
+  await assertRunnable(task, options.runtime);
   const workspace = resolve(dir);
   await mkdir(workspace, { recursive: true });
   if ((await readdir(workspace)).length > 0) throw new LabError('CONFLICT', `workspace ${workspace} is not empty; prepareWorkspace needs a fresh folder`);
+  const container = options.runtime?.container ?? null;
+  // A fresh workspace starts from the image, never from a state an earlier user of the path left.
+  await dropState(container, workspace);
+  // The task's own image is its starting state (Harbor): nothing to copy, nothing to set up.
+  if (container?.image.taskImage) return { setup: null };
   await writeFiles(workspace, filesUnder(task, TASK_PATHS.filesDir));
   if (!task.environment.setup) return { setup: null };
 
@@ -43,10 +51,16 @@ export async function prepareWorkspace(task: Task, dir: string, options: PhaseOp
   try {
     await writeFiles(envDir, filesUnder(task, TASK_PATHS.environmentDir).filter((f) => !f.path.startsWith('files/')), { readOnly: true });
     const argv = [...BASH, `${SETUP_ENVIRONMENT_DIR}/setup.sh`];
-    const spec = phaseSpec(task, workspace, task.environment.setupTimeoutSec ?? DEFAULT_SETUP_TIMEOUT_SEC, {
-      mounts: [{ host: envDir, sandbox: SETUP_ENVIRONMENT_DIR, readOnly: true }],
-    });
-    const run = await (options.sandbox ?? defaultSandbox()).run(spec, argv, { signal: options.signal, maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS });
+    const { sandbox, spec } = await phaseRun(
+      task,
+      workspace,
+      task.environment.setupTimeoutSec ?? DEFAULT_SETUP_TIMEOUT_SEC,
+      { mounts: [{ host: envDir, sandbox: SETUP_ENVIRONMENT_DIR, readOnly: true }] },
+      { runtime: options.runtime, sandbox: options.sandbox, commit: true },
+    );
+    // setup.sh starts in the workdir: the start folder of the agent may be one it creates.
+    delete spec.cwd;
+    const run = await sandbox.run(spec, argv, { signal: options.signal, maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS });
     const step = stepResult('setup', argv, run);
     if (run.aborted) throw new LabError('CANCELLED', `setup of '${task.id}' was cancelled`);
     const crashed = stepCrashed(step);
@@ -64,7 +78,7 @@ export async function prepareWorkspace(task: Task, dir: string, options: PhaseOp
  * workspace, as an agent would: solution/ readable at /solution, deadline = the agent timeout.
  */
 export async function runOracle(task: Task, workspaceDir: string, options: PhaseOptions = {}): Promise<StepResult> {
-  await assertRunnable(task);
+  await assertRunnable(task, options.runtime);
   const script = solutionScript(task);
   if (script === null) throw new LabError('NOT_FOUND', `task '${task.id}' has no oracle solution`);
   const solutionDir = await makeOwnedTempDir('solution', options.tmpDir);
@@ -73,11 +87,14 @@ export async function runOracle(task: Task, workspaceDir: string, options: Phase
     if (!files.some((f) => f.path === 'solve.sh')) files.push({ path: 'solve.sh', data: new TextEncoder().encode(script), executable: true });
     await writeFiles(solutionDir, files, { readOnly: true });
     const argv = [...BASH, `${ORACLE_SOLUTION_DIR}/solve.sh`];
-    const spec = phaseSpec(task, resolve(workspaceDir), task.agent.timeoutSec, {
-      mounts: [{ host: solutionDir, sandbox: ORACLE_SOLUTION_DIR, readOnly: true }],
-      env: task.solutionEnv,
-    });
-    const run = await (options.sandbox ?? defaultSandbox()).run(spec, argv, { signal: options.signal, maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS });
+    const { sandbox, spec } = await phaseRun(
+      task,
+      resolve(workspaceDir),
+      task.agent.timeoutSec,
+      { mounts: [{ host: solutionDir, sandbox: ORACLE_SOLUTION_DIR, readOnly: true }], env: task.solutionEnv },
+      { runtime: options.runtime, sandbox: options.sandbox, commit: true },
+    );
+    const run = await sandbox.run(spec, argv, { signal: options.signal, maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS });
     if (run.aborted) throw new LabError('CANCELLED', `oracle of '${task.id}' was cancelled`);
     return stepResult('oracle', argv, run);
   } finally {

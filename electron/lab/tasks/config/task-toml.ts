@@ -99,6 +99,14 @@ export const TaskToml = z.looseObject({
         .refine((p) => !p.split('/').includes('..'), 'must not contain ..')
         .refine((p) => !['/', '/tests', '/logs', '/proc', '/dev', '/usr', '/etc', '/tmp', '/environment'].some((r) => p === r || p.startsWith(`${r}/`)), 'must not be /, a system folder or a verifier mount')
         .optional(),
+      /** T1 Lab: where the agent's shell and the oracle start, inside the workdir (a later Dockerfile WORKDIR). */
+      start_dir: z
+        .string()
+        .regex(/^\/[A-Za-z0-9._/-]*$/, 'must be an absolute path of letters, digits, . _ - /')
+        .refine((p) => !p.split('/').includes('..'), 'must not contain ..')
+        .optional(),
+      /** T1 Lab: commands provided by name in the sandbox, e.g. { python = "/usr/bin/python3" } (what a python image has). */
+      command_aliases: z.record(z.string().regex(/^[A-Za-z0-9._+-]+$/, 'must be a command name'), z.string().regex(/^\/[^\0]*$/, 'must be an absolute path')).optional(),
       /** T1 Lab: environment variables for the agent's shell and setup.sh. */
       env: envTable.optional(),
       /** T1 Lab: "sandbox" (environment/files + setup.sh) or "container" (needs the image). */

@@ -44,12 +44,25 @@ export function parseDockerfile(text: string): DockerInstruction[] {
 export interface HostProbe {
   missingDebs(names: string[]): Promise<string[]>;
   missingPythonModules(names: string[]): Promise<string[]>;
+  /** Whether a command is on this machine's PATH (optional: probes without it skip that check). */
+  hasCommand?(name: string): Promise<boolean>;
 }
 
 export interface EnvironmentPlan {
-  /** null when the Dockerfile converts; else why the task needs its container. */
+  /** null when the Dockerfile converts; else why the task needs its container (every blocker, '; '-joined). */
   containerReason: string | null;
+  /** Every blocker found, in Dockerfile order. */
+  reasons: string[];
   workdir: string;
+  /** A later WORKDIR inside the first: where the agent's shell starts. */
+  startDir: string | null;
+  /** The base image is a python image: `python` is a command there. */
+  pythonImage: boolean;
+  /**
+   * A COPY comes after a RUN: copies are done by setup.sh in Dockerfile order (from /environment) instead
+   * of environment/files/, so that `RUN mkdir data` then `COPY data/ data/` works as in Docker.
+   */
+  ordered: boolean;
   env: Record<string, string>;
   /**
    * Build-context paths to copy and where under the workdir they go ('' = the workdir itself). As in
@@ -60,6 +73,80 @@ export interface EnvironmentPlan {
   /** Commands for environment/setup.sh, in order. */
   setup: string[];
   notes: string[];
+}
+
+/** Reads a build-context file's text (for scripts that RUN calls), or null. */
+export type ContextReader = (path: string) => string | null;
+
+/** Folders a build may write to that the sandbox keeps (the workspace) or throws away harmlessly. */
+const WRITABLE_OK = ['/tmp', '/dev/null', '/environment', '/var/lib/apt/lists', '/var/cache/apt'];
+/** Build-time writes outside the workspace the sandbox cannot keep: home, system config, data folders. */
+const OUTSIDE = /(^|[\s=>'"])(\/(root|etc|home|data|opt|srv|mnt|var|usr\/local|usr\/share|usr\/lib)(\/[^\s;&|'"]*)?|~\/[^\s;&|'"]*|\$HOME\/[^\s;&|'"]*)/;
+const WRITE_COMMANDS = /^(mkdir|cp|mv|touch|ln|tee|chmod|chown|install|rm|echo|printf|cat|tar|unzip|sed|useradd|adduser|groupadd|git)\b/;
+/** Network use in a script or command. */
+export const NETWORK_USE = /\b(curl|wget|git\s+clone|pip3?\s+install|uv\s+(pip|add|sync|tool)|uvx|npm\s+(i|install|ci)|yarn\s+add|cargo\s+(install|build|fetch)|go\s+(get|install|mod\s+download)|opam\s+(install|init)|apt(-get)?\s+install|gem\s+install|cpanm?|install\.packages|conda\s+install)\b/;
+
+/** Whether a RUN command writes outside the workspace (home, /etc, /data, git's global config...). */
+export function writesOutside(command: string, workdir: string): string | null {
+  if (/\bgit\s+config\s+--(global|system)\b/.test(command)) return 'git config --global (writes ~/.gitconfig)';
+  if (/^(useradd|adduser|groupadd|usermod)\b/.test(command)) return `${command.split(/\s+/)[0]} (changes /etc)`;
+  const redirect = /(>>?|\btee\s+(-a\s+)?)\s*(\S+)/g;
+  for (const m of command.matchAll(redirect)) {
+    const target = (m[3] as string).replace(/^["']|["']$/g, '');
+    if (outsideTarget(target, workdir)) return `writes ${target}`;
+  }
+  if (WRITE_COMMANDS.test(command)) {
+    const words = command.split(/\s+/).slice(1).filter((w) => !w.startsWith('-'));
+    const last = words.at(-1)?.replace(/^["']|["']$/g, '') ?? '';
+    const head = command.split(/\s+/)[0];
+    const targets = head === 'mkdir' || head === 'touch' || head === 'rm' || head === 'chmod' || head === 'chown' ? words : [last];
+    for (const t of targets) if (outsideTarget(t.replace(/^["']|["']$/g, ''), workdir)) return `${head} ${t}`;
+  }
+  return null;
+}
+
+function outsideTarget(target: string, workdir: string): boolean {
+  if (!target || target.startsWith('&')) return false;
+  const abs = target.startsWith('~/') || target.startsWith('$HOME/') ? `/root/${target.replace(/^(~|\$HOME)\//, '')}` : target;
+  if (!abs.startsWith('/')) return false;
+  if (abs === workdir || abs.startsWith(`${workdir}/`)) return false;
+  if (WRITABLE_OK.some((p) => abs === p || abs.startsWith(`${p}/`))) return false;
+  return OUTSIDE.test(` ${abs}`);
+}
+
+/** Debian packages whose commands are named differently (only those commands matter to a task). */
+const DEB_COMMANDS: Record<string, string[]> = {
+  nodejs: ['node', 'nodejs'],
+  npm: ['npm', 'npx'],
+  'python3-pip': ['pip', 'pip3'],
+  'python3-venv': ['venv'],
+  'build-essential': ['gcc', 'make', 'g++'],
+  'default-jdk': ['java', 'javac'],
+  'openjdk-17-jdk': ['java', 'javac'],
+  sqlite3: ['sqlite3'],
+  'git-core': ['git'],
+  'netcat-openbsd': ['nc'],
+  'iputils-ping': ['ping'],
+  procps: ['ps', 'top', 'pgrep'],
+};
+
+/**
+ * The packages a task really needs that this machine lacks: a package whose commands exist here is there
+ * in effect; a package providing commands the task's scripts never name (npm when only node is used) is
+ * not needed. Library packages (no command) count when missing.
+ */
+async function neededMissingDebs(pkgs: string[], probe: HostProbe, usedText: string): Promise<string[]> {
+  const missing = await probe.missingDebs(pkgs);
+  const out: string[] = [];
+  for (const p of missing) {
+    const commands = DEB_COMMANDS[p];
+    if (commands) {
+      if (probe.hasCommand && (await Promise.all(commands.map((c) => probe.hasCommand?.(c) ?? false))).some(Boolean)) continue;
+      if (usedText && !commands.some((c) => new RegExp(`(^|[^A-Za-z0-9_-])${c.replace(/[+.]/g, '\\$&')}([^A-Za-z0-9_-]|$)`).test(usedText))) continue;
+    }
+    out.push(p);
+  }
+  return out;
 }
 
 /** Packages TB images install for the TB harness itself (tmux sessions, recordings), not for the task. */
@@ -92,20 +179,29 @@ function stripVersion(spec: string): string {
   return spec.replace(/[=<>!~;[].*$/, '').replace(/^['"]|['"]$/g, '');
 }
 
-export async function planEnvironment(dockerfile: string, probe: HostProbe, defaultWorkdir: string): Promise<EnvironmentPlan> {
-  const plan: EnvironmentPlan = { containerReason: null, workdir: defaultWorkdir, env: {}, copies: [], setup: [], notes: [] };
+export async function planEnvironment(dockerfile: string, probe: HostProbe, defaultWorkdir: string, readContext: ContextReader = () => null, usedText = ''): Promise<EnvironmentPlan> {
+  const plan: EnvironmentPlan = { containerReason: null, reasons: [], workdir: defaultWorkdir, startDir: null, pythonImage: false, ordered: false, env: {}, copies: [], setup: [], notes: [] };
   const need = (line: number, why: string) => {
-    plan.containerReason ??= `Dockerfile line ${line}: ${why}`;
+    plan.reasons.push(`Dockerfile line ${line}: ${why}`);
+    plan.containerReason = plan.reasons.join('; ');
   };
   let froms = 0;
   let workdirSet = false;
+  let ranBefore = false;
+  /** Steps in Dockerfile order, for the ordered mode (a COPY after a RUN). */
+  const steps: ({ kind: 'copy'; from: string; to: string; intoDir: boolean } | { kind: 'run'; command: string } | { kind: 'cd'; dir: string })[] = [];
+  const context = { readContext, usedText };
 
   for (const ins of parseDockerfile(dockerfile)) {
     switch (ins.op) {
       case 'FROM':
         froms++;
         if (froms > 1) need(ins.line, 'multi-stage build (a second FROM)');
-        else plan.notes.push(`base image ${ins.args.split(/\s+/)[0]} replaced by this machine's system (read-only /usr)`);
+        else {
+          const image = ins.args.split(/\s+/).find((w) => !w.startsWith('--')) ?? '';
+          plan.pythonImage = /^(docker\.io\/)?(library\/)?python:/.test(image) || /\/python-3/.test(image);
+          plan.notes.push(`base image ${image} replaced by this machine's system (read-only /usr)`);
+        }
         break;
       case 'WORKDIR': {
         const dir = ins.args.replace(/^["']|["']$/g, '');
@@ -114,6 +210,11 @@ export async function planEnvironment(dockerfile: string, probe: HostProbe, defa
           plan.workdir = abs;
           workdirSet = true;
         } else if (abs !== plan.workdir && !abs.startsWith(`${plan.workdir}/`)) need(ins.line, `a second WORKDIR ${abs} outside ${plan.workdir}`);
+        else {
+          // A later WORKDIR inside the workspace: later steps run there, and the agent's shell starts there.
+          plan.startDir = abs === plan.workdir ? null : abs;
+          steps.push({ kind: 'cd', dir: abs });
+        }
         break;
       }
       case 'ENV': {
@@ -149,13 +250,22 @@ export async function planEnvironment(dockerfile: string, probe: HostProbe, defa
           if (/^https?:\/\//.test(src)) need(ins.line, `${ins.op} downloads ${src}`);
           else if (src.startsWith('/') || posix.normalize(src).startsWith('..')) need(ins.line, `${ins.op} from ${src}, outside the build context`);
           else if (/[*?[]/.test(src)) need(ins.line, `${ins.op} with a wildcard (${src}); list the files instead`);
-          else plan.copies.push({ from: posix.normalize(src).replace(/\/+$/, '') || '.', to, intoDir: dest.endsWith('/') || parts.length > 1 || to === '' });
+          else {
+            const copy = { from: posix.normalize(src).replace(/\/+$/, '') || '.', to, intoDir: dest.endsWith('/') || parts.length > 1 || to === '' };
+            plan.copies.push(copy);
+            steps.push({ kind: 'copy', ...copy });
+            if (ranBefore) plan.ordered = true;
+          }
         }
         break;
       }
-      case 'RUN':
-        await planRun(ins, plan, probe, need);
+      case 'RUN': {
+        const before = plan.setup.length;
+        await planRun(ins, plan, probe, need, context);
+        for (const command of plan.setup.slice(before)) steps.push({ kind: 'run', command });
+        ranBefore = true;
         break;
+      }
       case 'ARG':
       case 'LABEL':
       case 'EXPOSE':
@@ -177,11 +287,35 @@ export async function planEnvironment(dockerfile: string, probe: HostProbe, defa
         need(ins.line, `unsupported instruction ${ins.op}`);
     }
   }
+  if (plan.ordered) {
+    // Docker's order kept: each COPY is a cp from the build context (at /environment) at its place among the RUNs.
+    plan.setup = steps.map((step) => {
+      if (step.kind === 'run') return step.command;
+      if (step.kind === 'cd') return `mkdir -p ${shellQuote(step.dir)} && cd ${shellQuote(step.dir)}`;
+      return copyCommand(step, plan.workdir);
+    });
+    plan.notes.push('a COPY follows a RUN: copies are made by setup.sh in Dockerfile order');
+  } else if (plan.startDir) {
+    // RUN lines after the later WORKDIR run there.
+    plan.setup = steps.map((step) => (step.kind === 'cd' ? `mkdir -p ${shellQuote(step.dir)} && cd ${shellQuote(step.dir)}` : step.kind === 'run' ? step.command : '')).filter(Boolean);
+  }
   return plan;
 }
 
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9._/-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Docker's COPY as cp: a folder's contents into the target, a file to the target (or into it). */
+function copyCommand(copy: { from: string; to: string; intoDir: boolean }, workdir: string): string {
+  const src = copy.from === '.' ? '/environment' : `/environment/${copy.from}`;
+  const dest = copy.to ? `${workdir}/${copy.to}` : workdir;
+  const q = shellQuote;
+  return `if [ -d ${q(src)} ]; then mkdir -p ${q(dest)} && cp -a ${q(src)}/. ${q(dest)}/; else ${copy.intoDir ? `mkdir -p ${q(dest)} && cp -a ${q(src)} ${q(dest)}/` : `mkdir -p "$(dirname ${q(dest)})" && cp -a ${q(src)} ${q(dest)}`}; fi`;
+}
+
 /** A RUN: package installs are checked against this machine; network fetches need the container. */
-async function planRun(ins: DockerInstruction, plan: EnvironmentPlan, probe: HostProbe, need: (line: number, why: string) => void): Promise<void> {
+async function planRun(ins: DockerInstruction, plan: EnvironmentPlan, probe: HostProbe, need: (line: number, why: string) => void, context: { readContext: ContextReader; usedText: string }): Promise<void> {
   const kept: string[] = [];
   for (const raw of ins.args.split(/\s*&&\s*/)) {
     const command = raw.trim().replace(/;$/, '');
@@ -193,7 +327,7 @@ async function planRun(ins: DockerInstruction, plan: EnvironmentPlan, probe: Hos
     if (/^rm\s+-rf\s+\/var\/lib\/apt\/lists/.test(command)) continue;
     if ((head === 'apt-get' || head === 'apt') && tool[1] === 'install') {
       const pkgs = tool.slice(2).filter((p) => !p.startsWith('-')).map((p) => p.replace(/=.*$/, '')).filter((p) => !HARNESS_DEBS.has(p));
-      const missing = await probe.missingDebs(pkgs);
+      const missing = await neededMissingDebs(pkgs, probe, context.usedText);
       if (missing.length) need(ins.line, `installs Debian packages this machine lacks: ${missing.join(', ')}`);
       else if (pkgs.length) plan.notes.push(`line ${ins.line}: apt packages already on this machine: ${pkgs.join(', ')}`);
       continue;
@@ -218,6 +352,18 @@ async function planRun(ins: DockerInstruction, plan: EnvironmentPlan, probe: Hos
     }
     if (/\b(curl|wget|git\s+clone|npm\s+(i|install)|cargo\s+install|go\s+install)\b/.test(command)) {
       need(ins.line, `fetches from the network (${command.slice(0, 80)})`);
+      continue;
+    }
+    // A script from the build context that the RUN calls: its own network use counts too.
+    const script = /^(?:bash|sh|python3?|\.\/)\s*(\S+\.(?:sh|py))\b/.exec(command) ?? /^\.\/(\S+)/.exec(command);
+    const scriptText = script ? context.readContext((script[1] as string).replace(/^\.\//, '').replace(/^\/environment\//, '')) : null;
+    if (scriptText !== null && NETWORK_USE.test(scriptText)) {
+      need(ins.line, `runs ${script?.[1]}, which fetches from the network (${NETWORK_USE.exec(scriptText)?.[0]})`);
+      continue;
+    }
+    const outside = writesOutside(command, plan.workdir);
+    if (outside) {
+      need(ins.line, `state outside the workspace at build time (${outside}): the sandbox's root is read-only and /root is fresh each run`);
       continue;
     }
     kept.push(command);

@@ -16,6 +16,12 @@ export const hostProbe: HostProbe = {
     );
     return names.filter((n) => !installed.has(n));
   },
+  async hasCommand(name) {
+    if (!/^[A-Za-z0-9._+-]+$/.test(name)) return false;
+    // The sandbox sees the host's /usr: the same folders as its PATH.
+    const r = await execQuiet('sh', ['-c', `PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin command -v ${name}`]);
+    return r.ok && r.stdout.trim().length > 0;
+  },
   async missingPythonModules(names) {
     const tops = [...new Set(names.map((n) => n.split('.')[0] as string).filter((n) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n)))];
     if (tops.length === 0) return [];

@@ -19,7 +19,9 @@ import { taskIdProblem } from '../paths';
 import { readTaskFolder } from '../read-folder';
 import { isTaskFolder } from '../source';
 import { writeTaskFolder } from '../write-folder';
-import { planEnvironment, type HostProbe } from './dockerfile';
+import { NETWORK_USE, planEnvironment, type HostProbe } from './dockerfile';
+import { LAB_PYTEST_FUNCTION, offlineTestScript } from './offline-tests';
+import { splitShellCommands } from '../shell-split';
 import { hostProbe } from './host-probe';
 
 export interface ImportedTask {
@@ -103,26 +105,70 @@ const text = (files: Map<string, TaskFile>, path: string): string => {
   return f ? (decodeText(f.data) ?? '') : '';
 };
 
-/** How the test script relates to tests/test_outputs.py; decides use_test_sh and container needs. */
+/**
+ * How the test script relates to tests/test_outputs.py; decides use_test_sh and container needs. A script
+ * that installs pytest first runs in the sandbox with its install steps dropped and every other step kept,
+ * in order (offline-tests.ts); one that cannot be converted so needs the container, with the reason.
+ */
 function analyzeTestScript(script: string | null, hasPytest: boolean, notes: string[]): { useTestSh: boolean | undefined; containerReason: string | null } {
   if (script === null) return { useTestSh: undefined, containerReason: null };
   const networked = /\b(curl|wget|apt-get|apt\s+install|pip3?\s+install|uvx?\b|setup-uv-pytest|run-uv-pytest)/.test(script);
   if (hasPytest && (networked || /\bpytest\b/.test(script))) {
-    notes.push('the test script runs tests/test_outputs.py (installing pytest first); the lab runs that file with the system pytest instead (use_test_sh = false)');
+    const offline = offlineTestScript(script);
+    if (!offline.ok) return { useTestSh: undefined, containerReason: `the test script cannot run without the network (${offline.reason})` };
+    const kept = splitShellCommands(offline.script).filter((c) => !c.trim().startsWith('#') && !c.startsWith(LAB_PYTEST_FUNCTION)).length;
+    notes.push(
+      `the test script installs pytest from the network: the lab runs it without its ${offline.dropped.length} install step(s) (${offline.dropped.join('; ').slice(0, 160)}), ` +
+        `keeps its ${kept} other step(s) in order and runs pytest with the system python (use_test_sh = false)`,
+    );
     return { useTestSh: false, containerReason: null };
   }
   if (networked) return { useTestSh: undefined, containerReason: 'the verifier script installs software from the network' };
   return { useTestSh: undefined, containerReason: null };
 }
 
-/** Third-party modules imported by the tests that this machine's python lacks. */
-async function missingTestModules(source: string, probe: HostProbe): Promise<string[]> {
+/**
+ * Modules that are the task's own, not third-party packages: files or folders of the task (`attack.py`,
+ * `kv_store_pb2.py`), protobuf modules generated at run time (`*_pb2`, `*_pb2_grpc`), and modules the
+ * solution or the instruction creates (`mypkg/`, `mypkg.py`).
+ */
+export function localModules(files: Map<string, TaskFile>, modules: string[]): Set<string> {
+  const local = new Set<string>();
+  const paths = [...files.keys()];
+  const texts = [TASK_PATHS.solve, TB1_PATHS.solutionSh, TASK_PATHS.instruction, TB1_PATHS.yaml].map((p) => text(files, p)).join('\n');
+  for (const m of modules) {
+    if (/_pb2(_grpc)?$/.test(m)) local.add(m);
+    else if (paths.some((p) => p.split('/').some((part, i, all) => part === `${m}.py` || (part === m && i < all.length - 1)))) local.add(m);
+    else if (new RegExp(`(^|[\\s/'"])${m}(\\.py|/)`).test(texts)) local.add(m);
+  }
+  return local;
+}
+
+/** Third-party modules imported by the tests that this machine's python lacks (the task's own modules are not counted). */
+async function missingTestModules(source: string, probe: HostProbe, files: Map<string, TaskFile>): Promise<string[]> {
   const modules = new Set<string>();
   for (const m of source.matchAll(/^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import|import\s+([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*))/gm)) {
     const names = m[1] ? [m[1]] : (m[2] as string).split(',').map((s) => s.trim());
     for (const n of names) modules.add(n.split('.')[0] as string);
   }
-  return modules.size ? probe.missingPythonModules([...modules]) : [];
+  const local = localModules(files, [...modules]);
+  const thirdParty = [...modules].filter((m) => !local.has(m));
+  return thirdParty.length ? probe.missingPythonModules(thirdParty) : [];
+}
+
+/** Network use in the oracle solution: the task then needs its container with the network (Harbor's default). */
+function solutionNetwork(files: Map<string, TaskFile>): string | null {
+  for (const path of [TASK_PATHS.solve, TB1_PATHS.solutionSh]) {
+    const m = NETWORK_USE.exec(text(files, path));
+    if (m) return `${path} fetches from the network (${m[0]})`;
+  }
+  return null;
+}
+
+/** Every blocker, joined; null when none. */
+function joinReasons(reasons: (string | null)[]): string | null {
+  const all = reasons.filter((r): r is string => !!r);
+  return all.length ? all.join('; ') : null;
 }
 
 interface EnvResult {
@@ -133,10 +179,14 @@ interface EnvResult {
 
 /** Plan the environment from a Dockerfile whose build context is `contextDir` ('' = the task root). */
 async function convertEnvironment(files: Map<string, TaskFile>, dockerfilePath: string, contextDir: string, workdir: string, probe: HostProbe, notes: string[]): Promise<EnvResult> {
-  const plan = await planEnvironment(text(files, dockerfilePath), probe, workdir);
+  const inCtx = (p: string) => (contextDir ? `${contextDir}/${p}` : p);
+  const readContext = (p: string) => (files.has(inCtx(p)) ? text(files, inCtx(p)) : null);
+  // What the task's own scripts use: a package whose commands none of them name is not needed.
+  const usedText = [...files.entries()].filter(([p]) => /^(solution\/|tests\/|solution\.sh|run-tests\.sh|instruction\.md|task\.yaml)/.test(p)).map(([p]) => text(files, p)).join('\n');
+  const plan = await planEnvironment(text(files, dockerfilePath), probe, workdir, readContext, usedText);
   notes.push(...plan.notes);
   const out: TaskFile[] = [];
-  if (!plan.containerReason) {
+  if (!plan.containerReason && !plan.ordered) {
     const inContext = (p: string) => (contextDir ? `${contextDir}/${p}` : p);
     for (const copy of plan.copies) {
       const src = copy.from === '.' ? contextDir : inContext(copy.from);
@@ -159,7 +209,16 @@ async function convertEnvironment(files: Map<string, TaskFile>, dockerfilePath: 
     out.push(textFile(TASK_PATHS.setup, `#!/bin/bash\n# Converted from ${dockerfilePath} RUN lines by t1lab tasks import-tb.\nset -euo pipefail\n${plan.setup.join('\n')}\n`, true));
     notes.push('RUN commands moved to environment/setup.sh; any that write outside the workspace fail in the sandbox (run `t1lab tasks audit` to check)');
   }
-  const env: Record<string, unknown> = plan.containerReason ? {} : { workdir: plan.workdir, ...(Object.keys(plan.env).length ? { env: plan.env } : {}) };
+  const env: Record<string, unknown> = plan.containerReason
+    ? {}
+    : {
+        workdir: plan.workdir,
+        ...(Object.keys(plan.env).length ? { env: plan.env } : {}),
+        ...(plan.startDir ? { start_dir: plan.startDir } : {}),
+        // A python image has `python`; the host's /usr may only have python3.
+        ...(plan.pythonImage ? { command_aliases: { python: '/usr/bin/python3' } } : {}),
+      };
+  if (plan.startDir) notes.push(`the agent's shell starts in ${plan.startDir} (the Dockerfile's last WORKDIR)`);
   return { files: plan.containerReason ? [] : out, env, containerReason: plan.containerReason };
 }
 
@@ -177,8 +236,10 @@ async function convertHarbor(files: Map<string, TaskFile>, probe: HostProbe): Pr
   let containerReason: string | null = null;
 
   if (environment.runtime === undefined) {
-    if (typeof environment.docker_image === 'string') containerReason = `uses the prebuilt image '${environment.docker_image}'`;
-    else if (['environment/docker-compose.yaml', 'environment/docker-compose.yml'].some((p) => files.has(p))) containerReason = 'defines services in environment/docker-compose.yaml';
+    // A prebuilt image does not make the task container-only when its Dockerfile converts (docker_image is
+    // kept: the container backend uses it where it can be had).
+    if (['environment/docker-compose.yaml', 'environment/docker-compose.yml'].some((p) => files.has(p))) containerReason = 'defines services in environment/docker-compose.yaml';
+    else if (typeof environment.docker_image === 'string' && !files.has(TASK_PATHS.dockerfile)) containerReason = `uses the prebuilt image '${environment.docker_image}' and ships no Dockerfile`;
     else if (files.has(TASK_PATHS.dockerfile)) {
       const env = await convertEnvironment(files, TASK_PATHS.dockerfile, TASK_PATHS.environmentDir, DEFAULT_WORKDIR, probe, notes);
       containerReason = env.containerReason;
@@ -189,11 +250,15 @@ async function convertHarbor(files: Map<string, TaskFile>, probe: HostProbe): Pr
   const hasPytest = files.has(TASK_PATHS.pytest);
   const tests = analyzeTestScript(files.has(TASK_PATHS.testSh) ? text(files, TASK_PATHS.testSh) : null, hasPytest, notes);
   if (tests.useTestSh === false) verifier.use_test_sh = false;
-  containerReason ??= tests.containerReason;
-  if (hasPytest && !containerReason) {
-    const missing = await missingTestModules(text(files, TASK_PATHS.pytest), probe);
-    if (missing.length) containerReason = `tests/test_outputs.py imports modules this machine's python lacks: ${missing.join(', ')}`;
-  }
+  const missing = hasPytest ? await missingTestModules(text(files, TASK_PATHS.pytest), probe, files) : [];
+  const network = solutionNetwork(files);
+  if (network) environment.allow_internet = true;
+  containerReason = joinReasons([
+    containerReason,
+    tests.containerReason,
+    missing.length ? `tests/test_outputs.py imports modules this machine's python lacks: ${missing.join(', ')}` : null,
+    network,
+  ]);
   if (environment.runtime === undefined) {
     environment.runtime = containerReason ? 'container' : 'sandbox';
     if (containerReason) environment.container_reason = containerReason;
@@ -250,11 +315,15 @@ async function convertTb1(files: Map<string, TaskFile>, probe: HostProbe): Promi
   if (files.has(TB1_PATHS.runTests)) out.push({ ...(files.get(TB1_PATHS.runTests) as TaskFile), path: TASK_PATHS.testSh, executable: true });
   const tests = analyzeTestScript(files.has(TB1_PATHS.runTests) ? text(files, TB1_PATHS.runTests) : null, hasPytest, notes);
   if (tests.useTestSh === false) verifier.use_test_sh = false;
-  containerReason ??= tests.containerReason;
-  if (hasPytest && !containerReason) {
-    const missing = await missingTestModules(text(files, TASK_PATHS.pytest), probe);
-    if (missing.length) containerReason = `tests/test_outputs.py imports modules this machine's python lacks: ${missing.join(', ')}`;
-  }
+  const missing = hasPytest ? await missingTestModules(text(files, TASK_PATHS.pytest), probe, files) : [];
+  const network = solutionNetwork(files);
+  if (network) environment.allow_internet = true;
+  containerReason = joinReasons([
+    containerReason,
+    tests.containerReason,
+    missing.length ? `tests/test_outputs.py imports modules this machine's python lacks: ${missing.join(', ')}` : null,
+    network,
+  ]);
   environment.runtime = containerReason ? 'container' : 'sandbox';
   if (containerReason) environment.container_reason = containerReason;
 

@@ -1,0 +1,149 @@
+/**
+ * A task's image, resolved in the issue's order: its `docker_image` when present locally or pullable; else
+ * its Dockerfile built with the engine, cached by a content hash of the build context (a second run finds
+ * the tag and builds nothing); `FROM` images that are neither local nor pullable are substituted through
+ * the base-image map, and the result says so (the fidelity caveat). Tasks without an image of their own
+ * run on the base image (`*` in the map, else the lab's mmdebstrap base).
+ */
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { buildImage, DEFAULT_BASE_TAG, inspectImage, pullImage } from '../../../native/sandbox/container';
+import type { EngineName } from '../../../native/sandbox/container';
+import { LABEL_KIND } from '../../../native/sandbox/container';
+import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
+import { LabError } from '../../ipc/common/errors';
+import { decodeText, filesUnder, findFile, type Task } from '../tasks/model';
+import { removeTree } from '../tasks/snapshot';
+import { writeFiles } from '../tasks/write-folder';
+import { fromLines, rewriteDockerfile } from './dockerfile-rewrite';
+import type { ContainerSettings } from './settings';
+
+/** Bump when the way images are built changes, so that cached builds are not reused across it. */
+const BUILD_FORMAT = 't1lab-build-1';
+
+export interface Substitution {
+  from: string;
+  to: string;
+  why: string;
+}
+
+export interface ResolvedImage {
+  ref: string;
+  /** local: docker_image found; pulled; built: built now; cached: built earlier (same content hash); base: the lab's base image for a task without one. */
+  source: 'local' | 'pulled' | 'built' | 'cached' | 'base';
+  /** FROM images replaced through the base-image map (non-empty = fidelity caveat). */
+  substitutions: Substitution[];
+  /** The image's final WORKDIR ('' = none). */
+  workdir: string;
+  user: string;
+  durationMs: number;
+  /** Whether the image is the task's own environment (false: the base image plus the task's files and setup.sh). */
+  taskImage: boolean;
+}
+
+export interface ResolveHooks {
+  onOutput?(text: string): void;
+  onStage?(stage: string): void;
+}
+
+const pulls = new Map<string, Promise<boolean>>();
+
+async function availableLocally(engine: EngineName, ref: string, settings: ContainerSettings): Promise<{ ok: boolean; pulled: boolean; detail: string }> {
+  if (await inspectImage(engine, ref)) return { ok: true, pulled: false, detail: 'local' };
+  if (!settings.pull) return { ok: false, pulled: false, detail: 'not local, and pulling is off' };
+  let p = pulls.get(ref);
+  if (!p) {
+    p = pullImage(engine, ref, 60_000).then((r) => r.ok);
+    pulls.set(ref, p);
+  }
+  return (await p) ? { ok: true, pulled: true, detail: 'pulled' } : { ok: false, pulled: false, detail: 'not local and cannot be pulled' };
+}
+
+export function imageTagFor(taskId: string, hash: string): string {
+  const name = taskId.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 100) || 'task';
+  return `localhost/t1lab-task-${name}:${hash.slice(0, 16)}`;
+}
+
+export async function resolveTaskImage(task: Task, settings: ContainerSettings, hooks: ResolveHooks = {}): Promise<ResolvedImage> {
+  const started = performance.now();
+  const engine = settings.engine;
+  const done = async (ref: string, source: ResolvedImage['source'], substitutions: Substitution[], taskImage: boolean): Promise<ResolvedImage> => {
+    const info = await inspectImage(engine, ref);
+    if (!info) throw new LabError('UNAVAILABLE', `image ${ref} is missing after it was resolved`);
+    return { ref, source, substitutions, workdir: info.workdir, user: info.user, durationMs: Math.round(performance.now() - started), taskImage };
+  };
+  const source = task.environment.image ?? null;
+  if (source?.problem) throw new LabError('UNAVAILABLE', `task '${task.id}' cannot run in a container: ${source.problem}`);
+  if (!source) {
+    const base = settings.baseImages['*'] ?? DEFAULT_BASE_TAG;
+    if (!(await inspectImage(engine, base))) {
+      throw new LabError('UNAVAILABLE', `task '${task.id}' has no image of its own and the base image ${base} is missing; build it with \`t1lab images base\` (or map "*" to a local image)`);
+    }
+    return done(base, 'base', [], false);
+  }
+  if (source.dockerImage) {
+    hooks.onStage?.(`looking for ${source.dockerImage}`);
+    const mapped = settings.baseImages[source.dockerImage];
+    const have = mapped ? null : await availableLocally(engine, source.dockerImage, settings);
+    if (have?.ok) return done(source.dockerImage, have.pulled ? 'pulled' : 'local', [], true);
+    if (!source.dockerfile) {
+      if (mapped) return done(mapped, 'local', [{ from: source.dockerImage, to: mapped, why: 'mapped by the base-image map' }], true);
+      throw new LabError('UNAVAILABLE', `task '${task.id}': image ${source.dockerImage} is not here, cannot be pulled, and the task ships no Dockerfile to build it from`);
+    }
+  }
+  const dockerfilePath = source.dockerfile as string;
+  const dockerfile = decodeText(findFile(task, dockerfilePath)?.data ?? new Uint8Array()) ?? '';
+  // FROM images: mapped ones are substituted; others must be local or pullable, else "*" stands in.
+  const substitutions: Substitution[] = [];
+  const replace = new Map<string, string>();
+  for (const f of fromLines(dockerfile)) {
+    if (replace.has(f.image)) continue;
+    const mapped = settings.baseImages[f.image];
+    if (mapped) {
+      replace.set(f.image, mapped);
+      substitutions.push({ from: f.image, to: mapped, why: 'mapped by the base-image map' });
+      continue;
+    }
+    hooks.onStage?.(`looking for ${f.image}`);
+    const have = await availableLocally(engine, f.image, settings);
+    if (have.ok) continue;
+    const fallback = settings.baseImages['*'];
+    if (!fallback) {
+      throw new LabError(
+        'UNAVAILABLE',
+        `task '${task.id}': ${dockerfilePath} line ${f.line}: FROM ${f.image} is ${have.detail}; map it to a local image with --base-image ${f.image}=IMAGE (or "*": every such image) — \`t1lab images base\` builds a Debian one`,
+      );
+    }
+    replace.set(f.image, fallback);
+    substitutions.push({ from: f.image, to: fallback, why: `${have.detail}; "*" in the base-image map` });
+  }
+  const text = rewriteDockerfile(dockerfile, replace, { verifierLayer: true });
+  const context = contextFiles(task, source.contextDir);
+  const hash = createHash('sha256').update(BUILD_FORMAT).update('\0').update(text).update('\0');
+  for (const [to] of replace) hash.update(`${to}\0`);
+  for (const to of new Set(replace.values())) hash.update(`${(await inspectImage(engine, to))?.id ?? to}\0`);
+  for (const f of [...context].sort((a, b) => (a.path < b.path ? -1 : 1))) hash.update(`${f.path}\0${f.executable ? 1 : 0}\0`).update(f.data).update('\0');
+  const tag = imageTagFor(task.id, hash.digest('hex'));
+  if (await inspectImage(engine, tag)) return done(tag, 'cached', substitutions, true);
+
+  hooks.onStage?.(`building ${tag}`);
+  const dir = await makeOwnedTempDir('context');
+  try {
+    await mkdir(join(dir, 'ctx'));
+    await writeFiles(join(dir, 'ctx'), context);
+    const built = await buildImage(engine, { contextDir: join(dir, 'ctx'), dockerfile: text, tag, labels: { [LABEL_KIND]: 'task', 't1lab.task': task.id }, onOutput: hooks.onOutput });
+    if (!built.ok) {
+      const tail = built.log.trim().split('\n').slice(-15).join('\n');
+      throw new LabError('UNAVAILABLE', `task '${task.id}': building ${dockerfilePath} failed${substitutions.length ? ` (with ${substitutions.map((s) => `${s.from} -> ${s.to}`).join(', ')})` : ''}:\n${tail}`, { log: built.log });
+    }
+  } finally {
+    await removeTree(dir);
+  }
+  return done(tag, 'built', substitutions, true);
+}
+
+/** The build context: every task file under `contextDir` ('' = the task root, TB1), with paths relative to it. */
+function contextFiles(task: Task, contextDir: string) {
+  return contextDir ? filesUnder(task, contextDir) : task.files;
+}
