@@ -174,6 +174,11 @@ export const EvalRequest = z.object({
   seed: z.number().int().optional(),
   /** Run folder; default: a new folder under the lab's runs/. */
   out: z.string().optional(),
+  /**
+   * Refuse to start (CONFLICT, details.unfit) when a task's first prompt cannot fit the policy's context
+   * window; the Runs page sets it and offers to start anyway. Token-level (onnx:) policies only.
+   */
+  checkFit: z.boolean().optional(),
 });
 export type EvalRequest = z.input<typeof EvalRequest>;
 export type EvalRequestParsed = z.output<typeof EvalRequest>;

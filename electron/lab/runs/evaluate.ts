@@ -30,6 +30,7 @@ import { runsDir } from './library';
 import { runTaskEpisode } from './run-episode';
 import { describeAction, runSchedule, type TaskRef } from './scheduler';
 import { computeStats } from './stats';
+import { describeUnfit, promptsThatDoNotFit } from './prompt-fit';
 import { RunStore } from './store';
 
 /** Set-up and slack added to a task's agent and verifier timeouts to make its default episode deadline. */
@@ -259,6 +260,10 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
     const only = input.only;
     if (only) tasks = tasks.filter((t) => only.includes(t.id));
     if (tasks.length === 0) throw new LabError('NOT_FOUND', `${request.suite}: no runnable task${only ? ` ${only.map((id) => `'${id}'`).join(', ')}` : ''} found`);
+    if (request.checkFit) {
+      const unfit = promptsThatDoNotFit(policy, tasks.map((t) => ({ id: t.id, instruction: t.instruction, agentTimeoutSec: t.agent.timeoutSec })), request.harness);
+      if (unfit.length) throw new LabError('CONFLICT', describeUnfit(unfit, tasks.length), { field: 'policy', unfit });
+    }
     const kind = input.kind ?? 'eval';
     if (kind === 'run' && tasks.length !== 1) throw new LabError('INVALID_PARAMS', `${request.suite} holds ${tasks.length} tasks: give one task folder, or a task id with --suite`);
     const runDir = resolve(request.out ?? join(runsDir(env.dataDir), newRunId(kind, request.policy)));

@@ -4,7 +4,7 @@
  * as it comes from the worker; the UI's acks travel back so the worker can pause a flooding shell.
  */
 import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
 import type { LimitNameData, SandboxLimitsData, TerminalDefaults, TerminalInfo } from '../../domain/terminal';
 import { ptyHostContract } from '../../workers/contracts/pty-host';
@@ -91,6 +91,10 @@ export class TerminalService {
     input: { workspace?: string; net: boolean; limits: Partial<SandboxLimitsData>; cols: number; rows: number; record: boolean },
     connectionId: string,
   ): Promise<TerminalInfo> {
+    // A relative path would resolve against wherever the host was started (often the app's own checkout).
+    if (input.workspace !== undefined && !isAbsolute(input.workspace)) {
+      throw new LabError('INVALID_PARAMS', `The workspace "${input.workspace}" is a relative path: give the full path of a folder on this machine, starting with /.`, { field: 'workspace' });
+    }
     const limits = terminalDefaultLimits(input.limits);
     const tempDir = input.workspace ? null : makeOwnedTempDirSync('terminal');
     if (tempDir) tempDirs.add(tempDir);

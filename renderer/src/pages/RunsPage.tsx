@@ -10,6 +10,7 @@ import { NewEvalForm } from '../components/runs/NewEvalForm';
 import { RunResults } from '../components/runs/RunResults';
 import { getLabApi } from '../lab/api';
 import { useRuns } from '../stores/runs';
+import { userError } from '../lab/errors';
 import './runs.css';
 
 const LIST_REFRESH_MS = 5_000;
@@ -42,7 +43,7 @@ function LiveGrid({ runId, running }: { runId: string; running: string[] }) {
 }
 
 export function RunsPage() {
-  const { runs, selected, detail, progress, episode, error, refreshList, select, cancel, resume, openEpisode, closeEpisode, watch } = useRuns();
+  const { runs, selected, detail, progress, episode, error, listError, dismissError, refreshList, select, cancel, resume, openEpisode, closeEpisode, watch } = useRuns();
   useEffect(() => {
     void refreshList();
     const off = watch();
@@ -61,13 +62,23 @@ export function RunsPage() {
     <section data-testid="page-runs" className="runs-page">
       <NewEvalForm />
       {error && (
+        <div className="error dismissable" role="alert" data-testid="runs-error">
+          <span>{userError({ message: error }).message}</span>
+          <button type="button" className="dismiss" aria-label="Dismiss" onClick={dismissError}>
+            ×
+          </button>
+        </div>
+      )}
+      {listError && (
         <div className="error" role="alert">
-          {error}
+          Cannot list the runs: {listError}
         </div>
       )}
       <h2>Runs</h2>
       {runs.length === 0 ? (
-        <p className="muted">No runs yet. Start an evaluation above, or run `t1lab eval --suite tasks/examples --policy oracle`.</p>
+        <p className="muted">
+          No runs yet. Start an evaluation above, or run <code>t1lab eval --suite tasks/examples --policy oracle</code>.
+        </p>
       ) : (
         <table className="grid runs" data-testid="runs">
           <thead>

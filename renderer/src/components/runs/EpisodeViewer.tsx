@@ -4,6 +4,7 @@ import { getLabApi } from '../../lab/api';
 import type { OpenEpisode } from '../../stores/runs';
 import { KeyValue } from '../KeyValue';
 import { CastPlayer } from './CastPlayer';
+import { describeContext } from './context-text';
 
 function ActionText({ action }: { action: OpenEpisode['trajectory']['turns'][number]['actions'][number] }) {
   if (action.tool === 'bash') return <code>$ {action.command}</code>;
@@ -38,7 +39,18 @@ export function EpisodeViewer({ episode, onClose }: { episode: OpenEpisode; onCl
           ['reward', t.reward ? `dense ${t.reward.dense} · fraction ${t.reward.fraction.toFixed(2)} · binary ${t.reward.binary}` : '—'],
           ['turns', String(t.turns.length)],
           ...(t.ledger ? [['token ledger', `CLEAN ${t.ledger.counters.clean} · REPAIR ${t.ledger.counters.repair} · FORK ${t.ledger.counters.fork} · loss drift ${t.ledger.counters.lossDrift}`] as [string, string]] : []),
-          ...(t.contextEvents.length ? [['context', t.contextEvents.map((e) => `turn ${e.turn + 1}: ${e.strategy} dropped ${e.droppedTurns.length}`).join('; ')] as [string, string]] : []),
+          ...(t.contextEvents.length
+            ? [
+                [
+                  'context',
+                  <ul className="context-events" data-testid="context-events">
+                    {describeContext(t.contextEvents, t.stopReason).map((line, i) => (
+                      <li key={i}>{line}</li>
+                    ))}
+                  </ul>,
+                ] as [string, React.ReactNode],
+              ]
+            : []),
         ]}
       />
       {t.turns.length > 0 && turn && (
