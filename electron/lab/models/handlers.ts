@@ -24,7 +24,7 @@ export function tokenizerSize(dir: string): number | null {
   const mtimeMs = statSync(file).mtimeMs;
   const cached = vocabCache.get(file);
   if (cached?.mtimeMs === mtimeMs) return cached.size;
-  let size: number | null = null;
+  let size: number | null;
   try {
     const json = JSON.parse(readFileSync(file, 'utf8')) as { model?: { vocab?: Record<string, number> | unknown[] }; added_tokens?: { content: string }[] };
     const vocab = json.model?.vocab;
