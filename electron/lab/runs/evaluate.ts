@@ -257,7 +257,7 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
   const policy = await createPolicy(request.policy, request.policySettings, env.onnx);
   try {
     let tasks = await loadSuite(request.suite, log);
-    const only = input.only;
+    const only = input.only ?? request.only;
     if (only) tasks = tasks.filter((t) => only.includes(t.id));
     if (tasks.length === 0) throw new LabError('NOT_FOUND', `${request.suite}: no runnable task${only ? ` ${only.map((id) => `'${id}'`).join(', ')}` : ''} found`);
     if (request.checkFit) {

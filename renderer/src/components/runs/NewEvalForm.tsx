@@ -3,10 +3,11 @@
  * to the field it concerns and stays until that input changes or the user dismisses it; a checkpoint whose
  * window cannot hold the suite's prompts is reported before the run starts, with "Start anyway".
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { EvalRequest } from '../../../../electron/domain/runs';
 import { userError, type UserError } from '../../lab/errors';
 import { useRuns } from '../../stores/runs';
+import { useEvalDraft } from '../../stores/eval-draft';
 import { FieldError } from '../common/FieldError';
 
 type Field = 'suite' | 'policy' | 'attempts' | 'concurrency' | 'maxTurns';
@@ -31,7 +32,13 @@ export function fieldOf(error: UserError, request: { suite: string; policy: stri
 
 export function NewEvalForm() {
   const { start, starting } = useRuns();
-  const [suite, setSuite] = useState('tasks/examples');
+  const draft = useEvalDraft();
+  const [suite, setSuite] = useState(draft.suite);
+  const [only, setOnly] = useState<string[] | null>(draft.only);
+  useEffect(() => {
+    setSuite(draft.suite);
+    setOnly(draft.only);
+  }, [draft.version, draft.suite, draft.only]);
   const [policy, setPolicy] = useState('oracle');
   const [attempts, setAttempts] = useState(1);
   const [concurrency, setConcurrency] = useState<number | ''>('');
@@ -49,6 +56,7 @@ export function NewEvalForm() {
       ...(concurrency === '' ? {} : { concurrency }),
       harness: { maxTurns, contextStrategy: 'drop-oldest', observationChars: 10_000 },
       ...(checkFit ? { checkFit: true } : {}),
+      ...(only ? { only } : {}),
     };
     setFailure(null);
     const result = await start(request);
@@ -80,6 +88,7 @@ export function NewEvalForm() {
             value={suite}
             onChange={(e) => {
               setSuite(e.target.value);
+              setOnly(null);
               edited('suite');
             }}
             placeholder="a task folder, a folder of tasks, or a pack"
@@ -88,6 +97,14 @@ export function NewEvalForm() {
             aria-invalid={failure?.field === 'suite'}
           />
         </label>
+        {only && (
+          <span className="badge" data-testid="only-tasks">
+            only {only.join(', ')}{' '}
+            <button type="button" className="dismiss" aria-label="Run the whole suite" onClick={() => setOnly(null)}>
+              ×
+            </button>
+          </span>
+        )}
         {errorFor('suite')}
       </div>
       <div className={failure?.field === 'policy' ? 'field invalid' : 'field'}>

@@ -2,12 +2,13 @@
 import type { EpisodeRecord, GroupStats, RunStats } from '../../../../electron/domain/runs';
 import { KeyValue } from '../KeyValue';
 import { IntervalBars } from './IntervalBars';
+import { difficultyRank } from '../common/difficulty';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const ci = (c: readonly [number, number]) => `[${pct(c[0])}, ${pct(c[1])}]`;
 
 function Breakdown({ title, groups }: { title: string; groups: Record<string, GroupStats> }) {
-  const entries = Object.entries(groups);
+  const entries = Object.entries(groups).sort(([a], [b]) => (title === 'Difficulty' ? difficultyRank(a) - difficultyRank(b) : 0) || a.localeCompare(b));
   return (
     <div className="breakdown">
       <table className="grid" data-testid={`by-${title.toLowerCase()}`}>
