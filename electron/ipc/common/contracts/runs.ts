@@ -21,7 +21,7 @@ export const runsContract = defineContract({
     'runs.episode': method(
       z.object({ runId: RunId, key: EpisodeKey }),
       z.object({ record: EpisodeRecord.nullable(), trajectory: Trajectory, verifierOutput: z.string().nullable(), hasRecording: z.boolean() }),
-      'One episode: its turns (token ids left out), verifier results and output.',
+      'One episode: its turns (sampled ids and log-probs, routing left out), verifier results and output.',
     ),
     'runs.taskHistory': method(z.object({ taskId: z.string().min(1).max(200) }), z.array(TaskRunHistory), 'Every run that holds a task, with its episodes of it, newest first.'),
     'runs.recording': method(z.object({ runId: RunId, key: EpisodeKey }), z.object({ cast: z.string(), truncated: z.boolean() }), "An episode's asciicast v2 recording."),
