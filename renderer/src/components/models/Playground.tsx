@@ -9,7 +9,8 @@ import type { PlaygroundResult } from '../../../../electron/domain/models';
 import { useModels } from '../../stores/models';
 import { ExpertHeatmap } from '../ExpertHeatmap';
 import { FieldError } from '../common/FieldError';
-import { LogprobLegend, logprobColor } from './logprob-scale';
+import { LogprobLegend } from './LogprobLegend';
+import { logprobColor } from './logprob-scale';
 
 type Mode = 'completion' | 'chat';
 interface ChatTurn {

@@ -2,7 +2,8 @@
 import type { EpisodeRecord, GroupStats, RunManifest, RunStats } from '../../../../electron/domain/runs';
 import { onRowKey } from '../common/row-keys';
 import { useSort } from '../common/sortable';
-import { download, episodesCsv, runJson } from './export';
+import { download } from './export';
+import { episodesCsv, runJson } from './export-format';
 import { Histogram } from './Histogram';
 import { PassMatrix } from './PassMatrix';
 import { KeyValue } from '../KeyValue';

@@ -40,24 +40,3 @@ export function logprobColor(logprob: number): { background: string; color: stri
   // Dark text on the light (yellow-green) end, light text on the dark end.
   return { background: `rgb(${r} ${g} ${b})`, color: t > 0.55 ? '#111' : '#f4f4f4' };
 }
-
-export function LogprobLegend() {
-  const stops = Array.from({ length: 9 }, (_, i) => {
-    const [r, g, b] = viridis(i / 8);
-    return `rgb(${r} ${g} ${b}) ${(i / 8) * 100}%`;
-  }).join(', ');
-  const ticks = [-6, -4, -2, 0];
-  return (
-    <figure className="logprob-legend" data-testid="logprob-legend" aria-label="Token probability colour scale">
-      <div className="legend-bar" style={{ background: `linear-gradient(to right, ${stops})` }} />
-      <div className="legend-ticks">
-        {ticks.map((t) => (
-          <span key={t} style={{ left: `${((t - MIN_LOG10_P) / -MIN_LOG10_P) * 100}%` }}>
-            {t === 0 ? 'p = 1' : `1e${t}`}
-          </span>
-        ))}
-      </div>
-      <figcaption className="muted small">probability of each sampled token (log scale; viridis, colour-blind safe)</figcaption>
-    </figure>
-  );
-}
