@@ -91,6 +91,28 @@ describe('Tasks', () => {
   });
 });
 
+describe('Tasks: actions', () => {
+  test('"open a shell on this task" starts from a copy of its environment; "evaluate this task" prepares the form', async () => {
+    await page.getByTestId('shell-on-task').click();
+    await page.getByTestId('page-shell').waitFor();
+    expect(await page.getByTestId('shell-task').textContent()).toContain('task count-words');
+    await page.getByRole('button', { name: 'Open shell' }).click();
+    await expect.poll(() => page.getByTestId('sandbox-panel').locator('td[data-key="state"]').textContent(), { timeout: 60_000 }).toBe('running');
+    await page.getByTestId('terminal-screen').click();
+    await page.keyboard.type('cat words.txt\n');
+    await expect.poll(() => page.getByTestId('terminal-screen').innerText(), { timeout: 15_000 }).toContain('one two three');
+    await page.getByRole('button', { name: 'Close' }).click();
+
+    await page.goto(`${serve.url.replace(/\?.*$/, '')}#/tasks/${encodeURIComponent('count-words')}`);
+    await page.locator('tr[data-task="count-words"]').click();
+    await page.getByTestId('evaluate-task').click();
+    await page.getByTestId('page-runs').waitFor();
+    expect(await page.getByTestId('only-tasks').textContent()).toContain('only count-words');
+    // The task's source: its own folder here (a task of a pack or a folder of tasks gets that path).
+    expect(await page.getByTestId('new-eval').locator('input[name="suite"]').inputValue()).toBe(join(tasksDir, 'count-words'));
+  });
+});
+
 describe('Runs', () => {
   let oracleRun: string;
   let failedRun: string;

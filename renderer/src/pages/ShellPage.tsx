@@ -80,6 +80,14 @@ export function ShellPage() {
           workspace{' '}
           <input aria-label="workspace" className={invalid('workspace')} aria-invalid={error?.field === 'workspace'} placeholder="empty: a fresh temporary folder (else a full path)" value={form.workspace} onChange={(e) => setForm({ workspace: e.target.value })} size={36} />
         </label>
+        {form.task && !form.workspace && (
+          <span className="badge" data-testid="shell-task">
+            {`task ${form.task.id}`}{' '}
+            <button type="button" className="dismiss" aria-label="Do not start from the task" onClick={() => setForm({ task: null })}>
+              ×
+            </button>
+          </span>
+        )}
         <label>
           <input type="checkbox" aria-label="network" checked={form.net} onChange={(e) => setForm({ net: e.target.checked })} /> network
         </label>
@@ -137,7 +145,7 @@ export function ShellPage() {
                 ),
               ],
               ['network', (info?.net ?? form.net) ? <span className="warn">on: host network shared</span> : <span className="ok">off: no network, no host loopback</span>],
-              ['workspace', info ? `${info.temporary ? 'temporary ' : ''}${info.workspace} → ${info.workdir}` : form.workspace || 'a fresh temporary folder'],
+              ['workspace', info ? `${info.temporary ? 'temporary ' : ''}${info.workspace} → ${info.workdir}` : form.workspace || (form.task ? `a copy of task ${form.task.id}'s environment` : 'a fresh temporary folder')],
               ['size', info ? `${info.cols}×${info.rows}` : '—'],
               ...(info?.recordingPath ? [['recording', info.recordingPath] as [string, string]] : []),
             ]}

@@ -5,6 +5,7 @@ import { TaskFiles } from '../components/tasks/TaskFiles';
 import { TaskHistory } from '../components/tasks/TaskHistory';
 import { useEvalDraft } from '../stores/eval-draft';
 import { useNav } from '../stores/nav';
+import { useTerminal } from '../stores/terminal';
 import { sortDifficulties } from '../components/common/difficulty';
 import { onRowKey } from '../components/common/row-keys';
 import type { AssertionResult, AuditReport, AuditVerdict, TaskDetail, TaskSummary } from '../../../electron/domain/tasks';
@@ -114,6 +115,17 @@ function Detail({ detail, report }: { detail: TaskDetail; report: AuditReport | 
         {audit?.current && <span className="muted">{`${audit.current.id}: ${audit.current.step}`}</span>}
         <button onClick={evaluate} data-testid="evaluate-task">
           Evaluate this task…
+        </button>
+        <button
+          data-testid="shell-on-task"
+          disabled={detail.runtime.kind !== 'sandbox'}
+          title={detail.runtime.kind !== 'sandbox' ? 'This task needs a container image' : "A sandboxed shell on a copy of the task's starting state"}
+          onClick={() => {
+            useTerminal.getState().setForm({ workspace: '', task: { source: detail.source, id: detail.id } });
+            useNav.getState().go('shell');
+          }}
+        >
+          Open a shell on this task
         </button>
       </div>
       {auditError && (

@@ -19,6 +19,8 @@ export interface OpenForm {
   memoryMb: string;
   wallSeconds: string;
   record: boolean;
+  /** Start from a task's environment (set by "Open a shell on this task"). */
+  task: { source: string; id: string } | null;
 }
 
 interface TerminalState {
@@ -45,7 +47,7 @@ interface TerminalState {
 let unsubscribers: (() => void)[] = [];
 
 /** Form field -> the path of the value it sets in `terminal.open`'s input (how errors name it). */
-const FORM_FIELDS: Record<keyof OpenForm, string> = { workspace: 'workspace', net: 'net', memoryMb: 'limits.memoryMb', wallSeconds: 'limits.wallSeconds', record: 'record' };
+const FORM_FIELDS: Record<keyof OpenForm, string> = { workspace: 'workspace', net: 'net', memoryMb: 'limits.memoryMb', wallSeconds: 'limits.wallSeconds', record: 'record', task: 'task' };
 const FIELD_LABELS: Record<string, string> = { workspace: 'The workspace', 'limits.memoryMb': 'Memory (MiB)', 'limits.wallSeconds': 'The deadline (seconds)', limits: 'A limit', cols: 'The width', rows: 'The height' };
 
 function limitsFromForm(form: OpenForm): Partial<SandboxLimitsData> {
@@ -57,7 +59,7 @@ function limitsFromForm(form: OpenForm): Partial<SandboxLimitsData> {
 
 export const useTerminal = create<TerminalState>((set, get) => ({
   defaults: null,
-  form: { workspace: '', net: false, memoryMb: '', wallSeconds: '', record: false },
+  form: { workspace: '', net: false, memoryMb: '', wallSeconds: '', record: false, task: null },
   info: null,
   limitEvents: [],
   opening: false,
@@ -105,6 +107,7 @@ export const useTerminal = create<TerminalState>((set, get) => ({
         cols: size.cols,
         rows: size.rows,
         record: form.record,
+        ...(form.task && !workspace ? { task: form.task } : {}),
       });
     } catch (error) {
       set({ opening: false, error: userError(error, FIELD_LABELS) });
