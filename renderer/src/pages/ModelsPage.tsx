@@ -3,6 +3,7 @@ import type { ModelSummary } from '../../../electron/domain/models';
 import { KeyValue } from '../components/KeyValue';
 import { FieldError } from '../components/common/FieldError';
 import { Playground } from '../components/models/Playground';
+import { onRowKey } from '../components/common/row-keys';
 import { useModels } from '../stores/models';
 
 function size(bytes: number): string {
@@ -29,7 +30,7 @@ function CheckpointList({ checkpoints, selected, onSelect }: { checkpoints: Mode
       </thead>
       <tbody>
         {checkpoints.map((c) => (
-          <tr key={c.path} className={c.path === selected ? 'selected' : ''} onClick={() => onSelect(c.path)} style={{ cursor: 'pointer' }} title={c.path}>
+          <tr key={c.path} className={c.path === selected ? 'selected' : ''} onClick={() => onSelect(c.path)} onKeyDown={onRowKey(() => onSelect(c.path))} tabIndex={0} style={{ cursor: 'pointer' }} title={c.path}>
             <td>{c.name}</td>
             <td>{c.format}</td>
             <td>{millions(c.parameters)}</td>
