@@ -7,6 +7,8 @@ import { useTasks } from '../stores/tasks';
 
 export function refreshStoresOnReconnect(): () => void {
   return onReconnect(() => {
+    // Live progress came from the lost connection (its evaluations may have died with the host).
+    useRuns.setState({ progress: {} });
     void useRuns.getState().refreshList();
     void useRuns.getState().refreshDetail();
     void useTasks.getState().load();
