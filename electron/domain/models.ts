@@ -43,6 +43,10 @@ export const PlaygroundRequest = z.object({
   topK: z.number().int().min(0).default(0),
   seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
   provider: z.enum(['auto', 'cpu', 'cuda']).default('auto'),
+  /** onnxruntime intra-op threads; unset: the session's default. A change reloads the session. */
+  threads: z.number().int().min(1).max(256).optional(),
+  /** Stop when the generated text contains one of these (the stop text is kept, generation ends there). */
+  stop: z.array(z.string().min(1).max(200)).max(8).default([]),
 });
 export type PlaygroundRequest = z.input<typeof PlaygroundRequest>;
 

@@ -208,6 +208,13 @@ export const EvalRequest = z.object({
   seed: z.number().int().optional(),
   /** Run folder; default: a new folder under the lab's runs/. */
   out: z.string().optional(),
+  /**
+   * Refuse to start (CONFLICT, details.unfit) when a task's first prompt cannot fit the policy's context
+   * window; the Runs page sets it and offers to start anyway. Token-level (onnx:) policies only.
+   */
+  checkFit: z.boolean().optional(),
+  /** Only these task ids of the suite ("evaluate this task" on the Tasks page). */
+  only: z.array(z.string().min(1).max(200)).max(5000).optional(),
 });
 export type EvalRequest = z.input<typeof EvalRequest>;
 export type EvalRequestParsed = z.output<typeof EvalRequest>;
@@ -237,3 +244,16 @@ export const LiveEpisode = z.object({
   buffer: z.string(),
 });
 export type LiveEpisode = z.infer<typeof LiveEpisode>;
+
+/** One run's episodes of one task (the Tasks page's history across runs). */
+export const TaskRunHistory = z.object({
+  runId: z.string(),
+  createdAt: z.string(),
+  policy: z.string(),
+  suite: z.string(),
+  attempts: z.number().int(),
+  episodes: z.array(
+    z.object({ key: z.string(), attempt: z.number().int(), resolved: z.boolean(), fraction: z.number().nullable(), turns: z.number().int(), stopReason: StopReason, durationMs: z.number() }),
+  ),
+});
+export type TaskRunHistory = z.infer<typeof TaskRunHistory>;

@@ -62,6 +62,8 @@ export const TerminalOpenInput = z.object({
   rows: TerminalSize.rows.default(40),
   /** Record an asciicast v2 file under the data dir. */
   record: z.boolean().default(false),
+  /** Start from this task's environment (its files and setup) in a fresh temporary workspace. */
+  task: z.object({ source: z.string().min(1).max(300), id: z.string().min(1).max(200) }).optional(),
 });
 
 export const TerminalDefaults = z.object({

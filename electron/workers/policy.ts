@@ -2,7 +2,8 @@
  * Entry point of the policy worker (see contracts/policy.ts). onnxruntime's session.run blocks this
  * process's event loop while it computes, which is why it lives here and never in main or the web host.
  */
-import { resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { LabError } from '../ipc/common/errors';
 import { BatchDecoder } from '../../native/model/decoder';
 import { GenerateOptions, type PolicyInfo } from '../../native/model/policy-api';
@@ -21,6 +22,32 @@ interface Held {
   tokenizer: Tokenizer | null;
   settings: ReturnType<typeof PolicySettings.parse>;
   weightsVersion: number;
+  /** The checkpoint's files as loaded (size and mtime): a changed checkpoint is loaded again. */
+  fingerprint: string;
+}
+
+/** Size and mtime of the files that make a checkpoint (ours or an external export). */
+function fingerprintOf(dir: string): string {
+  return ['manifest.json', 'config.json', 'model.safetensors', 'tokenizer.json', 'model.onnx']
+    .map((name) => join(dir, name))
+    .filter((file) => existsSync(file))
+    .map((file) => {
+      const st = statSync(file);
+      return `${file}:${st.size}:${st.mtimeMs}`;
+    })
+    .join('|');
+}
+
+/**
+ * Why a held session does not match what a load asks for, or null when it does. 'auto' accepts the
+ * provider the session is on; unset thread counts accept the session's.
+ */
+function mismatch(h: Held, wanted: ReturnType<typeof PolicySettings.parse>, fingerprint: string): string | null {
+  if (wanted.provider !== 'auto' && wanted.provider !== h.policy.provider) return `it runs on ${h.policy.provider} and ${wanted.provider} was asked for`;
+  if (wanted.intraOpThreads !== undefined && wanted.intraOpThreads !== h.settings.intraOpThreads) return `it uses ${h.settings.intraOpThreads ?? 'the default number of'} threads and ${wanted.intraOpThreads} were asked for`;
+  if (wanted.interOpThreads !== undefined && wanted.interOpThreads !== h.settings.interOpThreads) return `it uses ${h.settings.interOpThreads ?? 'the default number of'} inter-op threads and ${wanted.interOpThreads} were asked for`;
+  if (fingerprint !== h.fingerprint) return 'its files changed on disk since it was loaded';
+  return null;
 }
 
 const held = new Map<string, Held>();
@@ -73,14 +100,24 @@ function info(h: Held): PolicyInfo {
 serveWorker('policy', policyContract, {
   async 'policy.load'({ checkpoint, settings }) {
     const key = keyOf(checkpoint);
-    const existing = held.get(key);
-    if (existing) return info(existing);
-    const opened = open(key);
     const parsed = PolicySettings.parse(settings);
+    const fingerprint = fingerprintOf(key);
+    const existing = held.get(key);
+    if (existing) {
+      const why = mismatch(existing, parsed, fingerprint);
+      if (!why) return info(existing);
+      // Never swap a session under a running generation (an evaluation's episodes): say why instead.
+      if (existing.decoder.activeRows > 0) throw new LabError('CONFLICT', `${checkpoint} is in use by a running generation and cannot be reloaded now: ${why}`);
+      log(`reloading ${key}: ${why}`);
+      held.delete(key);
+      await existing.decoder.close();
+      await existing.policy.decoder.session.release();
+    }
+    const opened = open(key);
     const policy = await loadPolicy(opened, { ...parsed, log });
     const tokenizer = opened.tokenizer;
     const decoder = new BatchDecoder(policy.decoder, { maxBatch: parsed.maxBatch, decode: tokenizer ? (ids) => tokenizer.decode(ids) : undefined, log });
-    const h: Held = { checkpoint: opened, policy, decoder, tokenizer, settings: parsed, weightsVersion: 1 };
+    const h: Held = { checkpoint: opened, policy, decoder, tokenizer, settings: parsed, weightsVersion: 1, fingerprint };
     held.set(key, h);
     return info(h);
   },

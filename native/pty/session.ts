@@ -84,6 +84,13 @@ export class SandboxShellSession implements ShellSession {
   private skipPrompt = false;
   private isBusy = false;
   private isReady = false;
+  /**
+   * True from a prompt's marker (in PS1, drawn once readline has put the tty in raw mode and switched
+   * bracketed paste on) until the next command starts or ends. Input written outside that window meets
+   * the tty's cooked mode instead: it is echoed raw (`^[[200~…^[[201~`) and again by readline later.
+   */
+  private atPrompt = false;
+  private readonly promptWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
   private exited: { exitCode: number | null; limit: string | null } | null = null;
   private closing: Promise<void> | null = null;
   private readonly readyWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
@@ -163,6 +170,7 @@ export class SandboxShellSession implements ShellSession {
     switch (token.kind) {
       case 'C':
         this.isBusy = true;
+        this.atPrompt = false;
         if (this.pending && !this.pending.started) {
           // Output starts here: drop the echo of the command line.
           this.pending.started = true;
@@ -172,6 +180,7 @@ export class SandboxShellSession implements ShellSession {
       case 'D': {
         const wasBusy = this.isBusy;
         this.isBusy = false;
+        this.atPrompt = false;
         const code = token.arg !== null && /^\d+$/.test(token.arg) ? Number(token.arg) : null;
         if (this.pending) {
           const p = this.pending;
@@ -193,6 +202,8 @@ export class SandboxShellSession implements ShellSession {
           this.isReady = true;
           for (const w of this.readyWaiters.splice(0)) w.resolve();
         }
+        this.atPrompt = true;
+        for (const w of this.promptWaiters.splice(0)) w.resolve();
         return;
     }
   }
@@ -220,6 +231,7 @@ export class SandboxShellSession implements ShellSession {
       p.finish({ exitCode: exit.exitCode, timedOut: false });
     }
     for (const w of this.readyWaiters.splice(0)) w.reject(new SessionClosedError(`session ${this.id} ended (exit code ${exit.exitCode}) before its first prompt`));
+    for (const w of this.promptWaiters.splice(0)) w.reject(new SessionClosedError(`session ${this.id} ended (exit code ${exit.exitCode}) before its next prompt`));
     for (const l of this.exitListeners) l(exit);
   }
 
@@ -229,12 +241,22 @@ export class SandboxShellSession implements ShellSession {
     return new Promise((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
   }
 
+  /** Resolves when readline shows its prompt (ready for input); at once when it already does. */
+  private prompt(): Promise<void> {
+    if (this.atPrompt) return Promise.resolve();
+    if (this.exited) return Promise.reject(new SessionClosedError(`session ${this.id} has ended`));
+    return new Promise((resolve, reject) => this.promptWaiters.push({ resolve, reject }));
+  }
+
   async run(command: string, options: { timeoutMs?: number; maxOutputChars?: number } = {}): Promise<CommandResult> {
     if (this.exited || this.closing) throw new SessionClosedError(`session ${this.id} has ended`);
     if (this.pending || this.isBusy) throw new SessionBusyError(`session ${this.id}: a command is still running; send C-c or wait for it (readNew shows its output)`);
     const timeoutMs = options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
     const started = performance.now();
     await withTimeout(this.ready(), READY_TIMEOUT_MS, `session ${this.id}: the shell showed no prompt within ${READY_TIMEOUT_MS} ms`);
+    // The previous command's end marker comes before readline is back (a slow PS1, a loaded machine):
+    // typing then would show the paste markers and the command twice. Wait for the prompt itself.
+    await withTimeout(this.prompt(), READY_TIMEOUT_MS, `session ${this.id}: the shell showed no prompt within ${READY_TIMEOUT_MS} ms after the last command`);
     if (this.pending || this.isBusy) throw new SessionBusyError(`session ${this.id}: a command is still running`);
     const maxChars = options.maxOutputChars ?? DEFAULT_OUTPUT_CHARS;
     return new Promise<CommandResult>((resolve) => {

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
-import { getLabApi, onConnectionState, type ConnectionState } from './lab/api';
+import { useEffect } from 'react';
+import { ConnectionBanner, useConnection } from './components/common/ConnectionBanner';
+import { refreshStoresOnReconnect } from './lab/refresh-on-reconnect';
 import { PAGES, PAGE_TITLES, useNav, type Page } from './stores/nav';
 import { SystemPage } from './pages/SystemPage';
 import { RunsPage } from './pages/RunsPage';
@@ -29,12 +30,7 @@ function PageView({ page }: { page: Page }) {
   }
 }
 
-function ConnectionBadge() {
-  const [state, setState] = useState<{ state: ConnectionState; reason?: string }>({ state: 'connecting' });
-  useEffect(() => {
-    getLabApi(); // connect now, so the badge tells the truth before any page asks for data
-    return onConnectionState((s, reason) => setState({ state: s, reason }));
-  }, []);
+function ConnectionBadge({ state }: { state: ReturnType<typeof useConnection> }) {
   return (
     <div className={`connection connection-${state.state}`} data-testid="connection" title={state.reason ?? ''}>
       {state.state === 'open' ? 'connected' : state.state === 'connecting' ? 'connecting…' : `disconnected${state.reason ? `: ${state.reason}` : ''}`}
@@ -45,6 +41,9 @@ function ConnectionBadge() {
 export function App() {
   const { page, go } = useNav();
   useEffect(() => notifyWhenTrainingEnds(), []);
+  const connection = useConnection();
+  useEffect(() => refreshStoresOnReconnect(), []);
+  const offline = connection.state !== 'open';
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Main">
@@ -54,11 +53,15 @@ export function App() {
             {PAGE_TITLES[p]}
           </button>
         ))}
-        <ConnectionBadge />
+        <ConnectionBadge state={connection} />
       </nav>
       <main className="content">
+        <ConnectionBanner state={connection.state} reason={connection.reason} />
         <h1>{PAGE_TITLES[page]}</h1>
-        <PageView page={page} />
+        {/* While the host is away every control of the page is disabled (a disabled fieldset disables them all). */}
+        <fieldset className="page-fieldset" disabled={offline && connection.reason !== undefined} data-testid="page-fieldset">
+          <PageView page={page} />
+        </fieldset>
       </main>
     </div>
   );

@@ -54,7 +54,7 @@ describe('Models page', () => {
     const logprob = Number(await tokens.first().getAttribute('data-logprob'));
     expect(logprob).toBeLessThan(0);
     expect(await page.getByTestId('sample-meta').textContent()).toContain('on cpu');
-    const cells = page.getByTestId('expert-heatmap').locator('rect');
+    const cells = page.getByTestId('expert-heatmap').locator('rect[data-weight]');
     expect(await cells.count()).toBe(LAYERS * EXPERTS);
     const total = async () => (await cells.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-weight'))))).reduce((a, b) => a + b, 0);
     // All tokens: each contributes gate weights summing to 1 per layer.

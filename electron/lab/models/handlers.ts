@@ -1,4 +1,5 @@
 /** The `models.*` methods: checkpoints on disk (read here, no onnxruntime) and the playground (policy worker). */
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Handlers } from '../../ipc/common/router';
 import type { modelsContract } from '../../ipc/common/contracts/models';
@@ -9,6 +10,41 @@ import { countActiveParameters, parseModelConfig } from '../../../native/model/c
 import type { PolicyInfo } from '../../../native/model/policy-api';
 import type { HostContext } from '../host-context';
 import { policyWorker } from './policy-engine';
+import { addModelFolder, modelFolders, removeModelFolder } from './folders';
+
+const vocabCache = new Map<string, { mtimeMs: number; size: number | null }>();
+
+/**
+ * Entries of a tokenizer.json's vocabulary plus added tokens not in it (the listing reads no tokenizer, to
+ * stay fast); cached by modification time.
+ */
+export function tokenizerSize(dir: string): number | null {
+  const file = join(dir, 'tokenizer.json');
+  if (!existsSync(file)) return null;
+  const mtimeMs = statSync(file).mtimeMs;
+  const cached = vocabCache.get(file);
+  if (cached?.mtimeMs === mtimeMs) return cached.size;
+  let size: number | null;
+  try {
+    const json = JSON.parse(readFileSync(file, 'utf8')) as { model?: { vocab?: Record<string, number> | unknown[] }; added_tokens?: { content: string }[] };
+    const vocab = json.model?.vocab;
+    const words = Array.isArray(vocab) ? vocab.length : vocab ? Object.keys(vocab).length : 0;
+    const inVocab = (t: string) => (vocab && !Array.isArray(vocab) ? Object.hasOwn(vocab, t) : false);
+    size = words + (json.added_tokens ?? []).filter((t) => !inVocab(t.content)).length || null;
+  } catch {
+    size = null;
+  }
+  vocabCache.set(file, { mtimeMs, size });
+  return size;
+}
+
+function realOrSame(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
 
 /** Where the lab keeps checkpoints of its own (`model init --out` may put them anywhere else). */
 export function checkpointsRoot(dataDir: string): string {
@@ -35,7 +71,7 @@ export function toModelSummary(c: CheckpointSummary, placed: PolicyInfo | undefi
     totalBytes: c.totalBytes,
     files: c.files.map((f) => ({ name: f.name, bytes: f.bytes, sha256: f.sha256 })),
     config: c.config ? { ...c.config } : null,
-    tokenizerVocab: c.tokenizer?.vocabSize ?? null,
+    tokenizerVocab: c.tokenizer?.vocabSize ?? tokenizerSize(c.path),
     provider: placed ? { name: placed.provider, fallbackReason: placed.providerFallbackReason } : null,
   };
 }
@@ -44,23 +80,33 @@ export function modelsHandlers(ctx: HostContext): Handlers<typeof modelsContract
   const placed = new Map<string, PolicyInfo>();
   return {
     'models.list': ({ roots }) => {
-      const all = [checkpointsRoot(ctx.dataDir), ...roots];
+      const all = [...new Set([checkpointsRoot(ctx.dataDir), ...modelFolders(ctx.dataDir), ...roots])];
       const checkpoints: ModelSummary[] = [];
+      // A checkpoint reached through two folders (a folder and its parent, a link) is listed once.
+      const seen = new Set<string>();
       for (const root of all) {
-        for (const c of listCheckpoints(root).checkpoints) checkpoints.push(toModelSummary(c, placed.get(c.path)));
+        for (const c of listCheckpoints(root).checkpoints) {
+          const real = realOrSame(c.path);
+          if (seen.has(real)) continue;
+          seen.add(real);
+          checkpoints.push(toModelSummary(c, placed.get(c.path)));
+        }
       }
       return { roots: all, checkpoints };
     },
+    'models.folders': () => ({ folders: modelFolders(ctx.dataDir) }),
+    'models.addFolder': ({ path }) => addModelFolder(ctx.dataDir, path, checkpointsRoot(ctx.dataDir)),
+    'models.removeFolder': ({ path }) => ({ folders: removeModelFolder(ctx.dataDir, path) }),
     async 'models.sample'(input, { signal }) {
       const worker = policyWorker(ctx.workers);
-      const info = await worker.call('policy.load', { checkpoint: input.path, settings: { provider: input.provider } }, { timeoutMs: 300_000 });
+      const info = await worker.call('policy.load', { checkpoint: input.path, settings: { provider: input.provider, ...(input.threads ? { intraOpThreads: input.threads } : {}) } }, { timeoutMs: 300_000 });
       placed.set(input.path, info);
       const r = await worker.call(
         'policy.generate',
         {
           checkpoint: input.path,
           prompt: input.prompt,
-          options: { maxTokens: input.maxTokens, temperature: input.temperature, topP: input.topP, topK: input.topK, seed: input.seed },
+          options: { maxTokens: input.maxTokens, temperature: input.temperature, topP: input.topP, topK: input.topK, seed: input.seed, stopSequences: input.stop },
           withText: true,
         },
         { signal },

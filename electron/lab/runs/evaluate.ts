@@ -29,7 +29,7 @@ import type { Turn } from '../../domain/trajectory';
 import { appRoot, appVersion } from '../app-paths';
 import { loadTaskSource, type Task } from '../tasks';
 import { runsDir } from './library';
-import { promptFitWarning } from './prompt-fit';
+import { describeUnfit, promptFitWarning, promptsThatDoNotFit } from './prompt-fit';
 import { runTaskEpisode } from './run-episode';
 import { describeAction, runSchedule, type TaskRef } from './scheduler';
 import { containerSettings, type ContainerSettings } from '../containers/settings';
@@ -321,12 +321,16 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
     const loaded = await loadSuite(request.suite, log);
     let tasks = loaded.tasks;
     let invalid = loaded.invalid;
-    const only = input.only;
+    const only = input.only ?? request.only;
     if (only) {
       tasks = tasks.filter((t) => only.includes(t.id));
       invalid = invalid.filter((t) => only.includes(t.task));
     }
     if (tasks.length + invalid.length === 0) throw new LabError('NOT_FOUND', `${request.suite}: no task${only ? ` ${only.map((id) => `'${id}'`).join(', ')}` : ''} found`);
+    if (request.checkFit) {
+      const unfit = promptsThatDoNotFit(policy, tasks.map((t) => ({ id: t.id, instruction: t.instruction, agentTimeoutSec: t.agent.timeoutSec })), request.harness);
+      if (unfit.length) throw new LabError('CONFLICT', describeUnfit(unfit, tasks.length), { field: 'policy', unfit });
+    }
     const fit = promptFitWarning(policy, tasks, request.harness.maxTurns);
     if (fit) log(fit);
     const kind = input.kind ?? 'eval';

@@ -10,6 +10,7 @@ import { evalWorkerContract } from '../../processes/contracts/eval';
 import { appRoot } from '../app-paths';
 import type { HostContext } from '../host-context';
 import { listRuns, readEpisode, readRecording, readRun, runPath } from './library';
+import { taskHistory } from './task-history';
 
 /** Starting an evaluation loads its suite and policy first: give it time. */
 const START_TIMEOUT_MS = 120_000;
@@ -53,6 +54,7 @@ export function runsHandlers(ctx: HostContext): Handlers<typeof runsContract> {
     'runs.cancel': async ({ runId }) => (active().has(runId) ? worker().call('eval.cancel', { runId }) : { cancelled: false }),
     'runs.live': async ({ runId }) => (active().has(runId) ? worker().call('eval.live', { runId }) : { episodes: [] }),
     'runs.episode': ({ runId, key }) => readEpisode(runPath(ctx.dataDir, runId), key),
+    'runs.taskHistory': ({ taskId }) => taskHistory(ctx.dataDir, taskId),
     'runs.recording': ({ runId, key }) => readRecording(runPath(ctx.dataDir, runId), key),
   };
 }

@@ -72,7 +72,7 @@ function episodeDir(dir: string, key: string): { abs: string; record: EpisodeRec
   return { abs: join(dir, rel), record };
 }
 
-/** An episode for the UI: token ids and ledger samples left out (they can be megabytes); counters kept. */
+/** An episode for the UI: routing and ledger samples left out (they can be megabytes); counters kept. */
 export function readEpisode(dir: string, key: string) {
   const { abs, record } = episodeDir(dir, key);
   const file = join(abs, EPISODE_FILES.trajectory);
@@ -80,7 +80,8 @@ export function readEpisode(dir: string, key: string) {
   const trajectory = Trajectory.parse(JSON.parse(readFileSync(file, 'utf8')));
   const slim: Trajectory = {
     ...trajectory,
-    turns: trajectory.turns.map(({ tokens: _tokens, ...turn }) => turn),
+    // Sampled ids and log-probs stay (the viewer shows them per turn); per-token routing is left out.
+    turns: trajectory.turns.map(({ tokens, ...turn }) => (tokens ? { ...turn, tokens: { ids: tokens.ids, logprobs: tokens.logprobs } } : turn)),
     ledger: trajectory.ledger ? { samples: [], counters: trajectory.ledger.counters } : null,
   };
   const outputPath = join(abs, EPISODE_FILES.verifierOutput);

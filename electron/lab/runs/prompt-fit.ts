@@ -1,42 +1,82 @@
 /**
- * Does a token-level policy's window hold a suite's prompts? The first prompt of each task (system prompt +
- * instruction, rendered by the policy's template exactly as the harness will) is measured against the
- * policy's budget (window minus the reply reserve). A task whose first prompt does not fit stops at once
- * with `context`, so the user is told before the run, not after.
+ * Before a run: does each task's first prompt (system prompt + instruction, rendered by the policy's
+ * template exactly as the harness will, compact system prompt included where the policy uses it) fit the
+ * policy's context window, less what is kept for the reply? A small checkpoint whose window cannot hold a
+ * suite's prompts would otherwise stop every episode with `context` and say little about why. Only
+ * token-level policies (onnx:) can be measured exactly; others report nothing. The CLI prints a warning;
+ * the Runs page refuses with the detail and offers "Start anyway".
  */
+import { exactMeter } from '../../agent/context';
 import { compactPrompt } from '../../agent/episode/loop';
-import type { Policy } from '../../agent/policy/types';
 import { createProtocol } from '../../agent/protocol';
+import type { Policy } from '../../agent/policy/types';
+import type { HarnessSettings } from '../../domain/runs';
+import type { ChatMessage } from '../../domain/trajectory';
 import type { Task } from '../tasks';
 
 export interface PromptFit {
+  taskId: string;
+  /** Tokens of the first prompt. */
+  tokens: number;
+  /** Tokens the conversation may use: the window less the reply's reserve. */
+  budget: number;
+  window: number;
+  reserve: number;
+}
+
+interface FitTask {
+  id: string;
+  instruction: string;
+  agentTimeoutSec: number;
+}
+
+/** Every task's first-prompt size against the budget (null for policies that are not token-level). */
+function measure(policy: Policy, tasks: readonly FitTask[], maxTurns: number, agentTimeoutSec?: number): PromptFit[] | null {
+  const level = policy.tokenLevel;
+  if (!level || policy.contextWindow === null) return null;
+  const protocol = createProtocol(policy.protocol);
+  const templateTools = level.template.rendersTools && protocol.name !== 'terminus' ? protocol.tools : undefined;
+  const meter = exactMeter(level.codec, level.template);
+  const budget = policy.contextWindow - policy.maxCompletionTokens;
+  return tasks.map((task) => {
+    const system = protocol.systemPrompt({ maxTurns, timeoutSec: agentTimeoutSec ?? task.agentTimeoutSec, toolsInTemplate: !!templateTools, compact: compactPrompt(policy) });
+    const messages: ChatMessage[] = [
+      { role: 'system', content: system },
+      { role: 'user', content: task.instruction },
+    ];
+    return { taskId: task.id, tokens: meter.measure(messages), budget, window: policy.contextWindow!, reserve: policy.maxCompletionTokens };
+  });
+}
+
+export function promptsThatDoNotFit(policy: Policy, tasks: FitTask[], harness: HarnessSettings): PromptFit[] {
+  return (measure(policy, tasks, harness.maxTurns, harness.agentTimeoutSec) ?? []).filter((f) => f.tokens > f.budget);
+}
+
+/** One sentence for the user: how many tasks cannot start, the worst case, and what to do. */
+export function describeUnfit(unfit: PromptFit[], total: number): string {
+  const worst = unfit.reduce((a, b) => (b.tokens > a.tokens ? b : a));
+  return (
+    `${unfit.length} of ${total} task${total === 1 ? '' : 's'} cannot fit this checkpoint's context: ` +
+    `'${worst.taskId}' starts with a ${worst.tokens}-token prompt, and the window leaves ${worst.budget} ` +
+    `(${worst.window} positions less ${worst.reserve} kept for the reply). Those episodes would stop at once with "context". ` +
+    `Use a checkpoint with a longer window or a smaller reply reserve, or start anyway.`
+  );
+}
+
+export interface SuiteFit {
   budget: number;
   longest: number;
   tooLong: string[];
 }
 
-export function measurePromptFit(policy: Policy, tasks: readonly Task[], maxTurns: number): PromptFit | null {
-  const level = policy.tokenLevel;
-  if (!level || policy.contextWindow === null) return null;
-  const protocol = createProtocol(policy.protocol);
-  const budget = policy.contextWindow - policy.maxCompletionTokens;
-  const templateTools = level.template.rendersTools && protocol.name !== 'terminus';
-  let longest = 0;
-  const tooLong: string[] = [];
-  for (const task of tasks) {
-    const system = protocol.systemPrompt({ maxTurns, timeoutSec: task.agent.timeoutSec, toolsInTemplate: templateTools, compact: compactPrompt(policy) });
-    const text = level.template.render(
-      [
-        { role: 'system', content: system },
-        { role: 'user', content: task.instruction },
-      ],
-      { addGenerationPrompt: true, tools: templateTools ? protocol.tools : undefined },
-    );
-    const n = level.codec.encode(text).length;
-    longest = Math.max(longest, n);
-    if (n > budget) tooLong.push(task.id);
-  }
-  return { budget, longest, tooLong };
+export function measurePromptFit(policy: Policy, tasks: readonly Task[], maxTurns: number): SuiteFit | null {
+  const fits = measure(policy, tasks.map((t) => ({ id: t.id, instruction: t.instruction, agentTimeoutSec: t.agent.timeoutSec })), maxTurns);
+  if (!fits) return null;
+  return {
+    budget: policy.contextWindow! - policy.maxCompletionTokens,
+    longest: Math.max(0, ...fits.map((f) => f.tokens)),
+    tooLong: fits.filter((f) => f.tokens > f.budget).map((f) => f.taskId),
+  };
 }
 
 /** The warning to print before such a run, or null when every prompt fits. */

@@ -8,6 +8,11 @@ import { AuditStore } from './audit-store';
 import { TaskLibrary } from './library';
 import type { Task } from './model';
 import { taskDetail, taskSummary } from './task-view';
+import { decodeText, findFile } from './model';
+import { LabError } from '../../ipc/common/errors';
+
+/** Largest file text sent to the viewer at once. */
+const MAX_FILE_CHARS = 512 * 1024;
 
 export interface TasksServices {
   library: TaskLibrary;
@@ -81,6 +86,13 @@ export function tasksHandlers(ctx: HostContext, services: TasksServices = tasksS
       await Promise.all(saving);
       reports.push(...outcomes.map((o, i) => report(chosen[i]?.source ?? '', o)));
       return { auditId, reports };
+    },
+
+    async 'tasks.file'({ source, id, path }) {
+      const file = findFile(await library.find(source, id), path);
+      if (!file) throw new LabError('NOT_FOUND', `task '${id}' has no file ${path}`);
+      const text = decodeText(file.data);
+      return { path, bytes: file.data.byteLength, text: text === null ? null : text.slice(0, MAX_FILE_CHARS), truncated: text !== null && text.length > MAX_FILE_CHARS };
     },
 
     async 'tasks.audits'() {

@@ -4,7 +4,7 @@
  * as it comes from the worker; the UI's acks travel back so the worker can pause a flooding shell.
  */
 import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
 import type { LimitNameData, SandboxLimitsData, TerminalDefaults, TerminalInfo } from '../../domain/terminal';
 import { ptyHostContract } from '../../processes/contracts/pty-host';
@@ -13,6 +13,8 @@ import { defaultLimits } from '../../../native/sandbox/limits';
 import type { HostContext } from '../host-context';
 import { sandboxErrorToLab } from '../sandbox/errors';
 import { makeOwnedTempDirSync } from '../../../native/util/temp-dirs';
+import { TaskLibrary } from '../tasks/library';
+import { prepareWorkspace } from '../tasks/workspace';
 
 /** An interactive shell has no wall-clock deadline unless the user sets one. */
 export function terminalDefaultLimits(overrides: Partial<SandboxLimitsData> = {}): SandboxLimitsData {
@@ -37,6 +39,7 @@ process.once('exit', () => {
 export class TerminalService {
   private readonly terminals = new Map<string, Terminal>();
   private subscribed = false;
+  private library: TaskLibrary | null = null;
 
   constructor(private readonly ctx: HostContext) {}
 
@@ -89,12 +92,27 @@ export class TerminalService {
   }
 
   async open(
-    input: { workspace?: string; net: boolean; limits: Partial<SandboxLimitsData>; cols: number; rows: number; record: boolean },
+    input: { workspace?: string; net: boolean; limits: Partial<SandboxLimitsData>; cols: number; rows: number; record: boolean; task?: { source: string; id: string } },
     connectionId: string,
   ): Promise<TerminalInfo> {
+    // A relative path would resolve against wherever the host was started (often the app's own checkout).
+    if (input.workspace !== undefined && !isAbsolute(input.workspace)) {
+      throw new LabError('INVALID_PARAMS', `The workspace "${input.workspace}" is a relative path: give the full path of a folder on this machine, starting with /.`, { field: 'workspace' });
+    }
+    if (input.workspace !== undefined && input.task) throw new LabError('INVALID_PARAMS', 'Give a workspace or a task to start from, not both.', { field: 'workspace' });
     const limits = terminalDefaultLimits(input.limits);
     const tempDir = input.workspace ? null : makeOwnedTempDirSync('terminal');
     if (tempDir) tempDirs.add(tempDir);
+    if (input.task && tempDir) {
+      // The task's starting state (environment files, setup.sh) in a copy: the task folder stays untouched.
+      try {
+        this.library ??= new TaskLibrary(this.ctx.dataDir);
+        await prepareWorkspace(await this.library.find(input.task.source, input.task.id), tempDir);
+      } catch (error) {
+        this.removeTemp(tempDir);
+        throw error;
+      }
+    }
     const workspace = input.workspace ?? (tempDir as string);
     let recordingPath: string | null = null;
     if (input.record) {

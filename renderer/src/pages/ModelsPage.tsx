@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
-import type { ModelSummary, PlaygroundResult } from '../../../electron/domain/models';
+import type { ModelSummary } from '../../../electron/domain/models';
 import { KeyValue } from '../components/KeyValue';
-import { ExpertHeatmap } from '../components/ExpertHeatmap';
+import { FieldError } from '../components/common/FieldError';
+import { Playground } from '../components/models/Playground';
+import { onRowKey } from '../components/common/row-keys';
 import { useModels } from '../stores/models';
 
 function size(bytes: number): string {
@@ -10,13 +12,6 @@ function size(bytes: number): string {
 
 function millions(n: number | null): string {
   return n === null ? '—' : `${(n / 1e6).toFixed(2)}M`;
-}
-
-/** Log-prob to a colour: green for likely tokens, through yellow, to red for unlikely ones. */
-export function logprobColor(logprob: number): string {
-  const p = Math.exp(Math.max(-20, logprob));
-  const hue = Math.round(120 * Math.min(1, Math.max(0, (Math.log10(Math.max(p, 1e-6)) + 6) / 6)));
-  return `hsl(${hue} 60% 30%)`;
 }
 
 function CheckpointList({ checkpoints, selected, onSelect }: { checkpoints: ModelSummary[]; selected: string | null; onSelect: (p: string) => void }) {
@@ -35,7 +30,7 @@ function CheckpointList({ checkpoints, selected, onSelect }: { checkpoints: Mode
       </thead>
       <tbody>
         {checkpoints.map((c) => (
-          <tr key={c.path} className={c.path === selected ? 'selected' : ''} onClick={() => onSelect(c.path)} style={{ cursor: 'pointer' }} title={c.path}>
+          <tr key={c.path} className={c.path === selected ? 'selected' : ''} onClick={() => onSelect(c.path)} onKeyDown={onRowKey(() => onSelect(c.path))} tabIndex={0} style={{ cursor: 'pointer' }} title={c.path}>
             <td>{c.name}</td>
             <td>{c.format}</td>
             <td>{millions(c.parameters)}</td>
@@ -84,81 +79,57 @@ function CheckpointDetails({ c }: { c: ModelSummary }) {
   );
 }
 
-function SampledTokens({ sample, selected, onToggle }: { sample: PlaygroundResult; selected: number[]; onToggle: (i: number, extend: boolean) => void }) {
+function Folders() {
+  const { roots, folders, folderError, addFolder, removeFolder, clearFolderError } = useModels();
+  const [path, setPath] = useState('');
+  const builtIn = roots.filter((r) => !folders.includes(r));
   return (
-    <div className="tokens" data-testid="sampled-tokens">
-      {sample.tokens.map((t, i) => (
-        <span
-          key={i}
-          className={selected.includes(i) ? 'token picked' : 'token'}
-          style={{ background: logprobColor(t.logprob) }}
-          title={`id ${t.id}, log-prob ${t.logprob.toFixed(3)}${t.experts ? `\n${t.experts.map((e, l) => `layer ${l}: ${e.join(', ')}`).join('\n')}` : ''}`}
-          onClick={(e) => onToggle(i, e.shiftKey)}
-          data-logprob={t.logprob}
-        >
-          {t.text.replace(/\n/g, '↵\n') || '∅'}
-        </span>
-      ))}
-    </div>
-  );
-}
-
-function Playground() {
-  const { sample, sampling, sampleError, runSample, selectedTokens, toggleToken } = useModels();
-  const [prompt, setPrompt] = useState('<|im_start|>user\nList the files in /app.<|im_end|>\n<|im_start|>assistant\n');
-  const [maxTokens, setMaxTokens] = useState(48);
-  const [temperature, setTemperature] = useState(1);
-  const [seed, setSeed] = useState('');
-  const [provider, setProvider] = useState<'auto' | 'cpu' | 'cuda'>('auto');
-  const chosen = sample ? (selectedTokens.length ? selectedTokens : sample.tokens.map((_, i) => i)) : [];
-  return (
-    <div className="playground">
-      <h2>Playground</h2>
-      <textarea value={prompt} onChange={(e) => setPrompt(e.target.value)} rows={4} aria-label="prompt" />
-      <div className="toolbar">
-        <label>
-          max tokens <input type="number" min={1} max={4096} value={maxTokens} onChange={(e) => setMaxTokens(Number(e.target.value))} />
-        </label>
-        <label>
-          temperature <input type="number" min={0} max={5} step={0.1} value={temperature} onChange={(e) => setTemperature(Number(e.target.value))} />
-        </label>
-        <label>
-          seed <input value={seed} placeholder="random" onChange={(e) => setSeed(e.target.value.replace(/\D/g, ''))} size={10} />
-        </label>
-        <label>
-          provider{' '}
-          <select value={provider} onChange={(e) => setProvider(e.target.value as 'auto')}>
-            <option value="auto">auto</option>
-            <option value="cpu">cpu</option>
-            <option value="cuda">cuda</option>
-          </select>
-        </label>
-        <button disabled={sampling} onClick={() => void runSample({ prompt, maxTokens, temperature, seed: seed === '' ? undefined : Number(seed), provider })}>
-          {sampling ? 'Sampling…' : 'Sample'}
+    <div className="model-folders" data-testid="model-folders">
+      <form
+        className="toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void addFolder(path).then((ok) => ok && setPath(''));
+        }}
+      >
+        <input
+          value={path}
+          onChange={(e) => {
+            setPath(e.target.value);
+            clearFolderError();
+          }}
+          placeholder="/full/path/to/a/folder/with/checkpoints"
+          size={44}
+          aria-label="checkpoint folder"
+          className={folderError ? 'invalid' : undefined}
+          aria-invalid={!!folderError}
+        />
+        <button type="submit" disabled={!path.trim()}>
+          Add folder
         </button>
-      </div>
-      {sampleError && <div className="error" role="alert">{sampleError}</div>}
-      {sample && (
-        <>
-          <div className="muted" data-testid="sample-meta">
-            {sample.tokens.length} tokens, {sample.stopReason}, seed {sample.seed}, on {sample.provider}
-            {sample.providerFallbackReason ? ` (${sample.providerFallbackReason})` : ''}, prefill {sample.timing.prefillMs.toFixed(0)} ms, decode {sample.timing.decodeMs.toFixed(0)} ms. Click tokens (shift for a range) to pick which routing the heatmap shows.
-          </div>
-          <SampledTokens sample={sample} selected={selectedTokens} onToggle={toggleToken} />
-          {sample.numExperts !== null && sample.tokens[0]?.experts ? (
-            <ExpertHeatmap tokens={chosen.map((i) => sample.tokens[i]!)} numExperts={sample.numExperts} />
-          ) : (
-            <div className="muted">No routing: an external checkpoint.</div>
-          )}
-        </>
-      )}
+      </form>
+      {folderError && <FieldError message={folderError} onDismiss={clearFolderError} testId="folder-error" />}
+      <ul className="folder-list">
+        {builtIn.map((r) => (
+          <li key={r} className="muted">
+            {r} <span className="small">(the lab's own)</span>
+          </li>
+        ))}
+        {folders.map((f) => (
+          <li key={f} data-testid="model-folder" data-path={f}>
+            {f}{' '}
+            <button type="button" className="secondary small" onClick={() => void removeFolder(f)} aria-label={`Remove ${f}`}>
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
 
 export function ModelsPage() {
-  const { checkpoints, roots, selected, loading, error, refresh, select, addRoot } = useModels();
-  const [root, setRoot] = useState('');
+  const { checkpoints, selected, loading, error, refresh, select } = useModels();
   useEffect(() => {
     void refresh();
   }, [refresh]);
@@ -169,14 +140,12 @@ export function ModelsPage() {
         <button onClick={() => void refresh()} disabled={loading}>
           {loading ? 'Listing…' : 'Refresh'}
         </button>
-        <input value={root} onChange={(e) => setRoot(e.target.value)} placeholder="another folder with checkpoints" size={40} aria-label="checkpoint folder" />
-        <button onClick={() => void addRoot(root)}>Add folder</button>
-        <span className="muted">{roots.join(', ')}</span>
       </div>
+      <Folders />
       {error && <div className="error" role="alert">{error}</div>}
       <CheckpointList checkpoints={checkpoints} selected={selected} onSelect={select} />
-      {current && <CheckpointDetails c={current} />}
       {current?.status === 'ok' && <Playground />}
+      {current && <CheckpointDetails c={current} />}
     </section>
   );
 }

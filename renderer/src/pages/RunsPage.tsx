@@ -11,6 +11,12 @@ import { RunResults } from '../components/runs/RunResults';
 import { RunStatistics } from '../components/runs/RunStatistics';
 import { getLabApi } from '../lab/api';
 import { useRuns } from '../stores/runs';
+import { useNav } from '../stores/nav';
+import { onRowKey } from '../components/common/row-keys';
+import { useSort } from '../components/common/sortable';
+import { RunCompare } from '../components/runs/compare/RunCompare';
+import { RunConfigPanel } from '../components/runs/RunConfig';
+import { userError } from '../lab/errors';
 import './runs.css';
 
 const LIST_REFRESH_MS = 5_000;
@@ -43,7 +49,10 @@ function LiveGrid({ runId, running }: { runId: string; running: string[] }) {
 }
 
 export function RunsPage() {
-  const { runs, selected, detail, progress, episode, error, refreshList, select, cancel, resume, openEpisode, closeEpisode, watch } = useRuns();
+  const { runs, selected, detail, progress, episode, error, listError, dismissError, refreshList, select, cancel, resume, openEpisode, closeEpisode, watch } = useRuns();
+  const { params, link } = useNav();
+  const [compare, setCompare] = useState<string[]>([]);
+  const [comparing, setComparing] = useState<[string, string] | null>(null);
   useEffect(() => {
     void refreshList();
     const off = watch();
@@ -53,50 +62,99 @@ export function RunsPage() {
       clearInterval(timer);
     };
   }, [refreshList, watch]);
+  // The address decides what is open: #/runs/RUN[/EPISODE[/TURN]].
+  useEffect(() => {
+    const [runId, key] = params;
+    if (runId && runId !== useRuns.getState().selected) void select(runId).then(() => {
+        if (key) void openEpisode(runId, key);
+      });
+    else if (runId && key && useRuns.getState().episode?.key !== key) void openEpisode(runId, key);
+    else if (runId && !key && useRuns.getState().episode) closeEpisode();
+    // Follows the address only; selecting below updates the address.
+  }, [params]);
 
   const live = selected ? progress[selected] : undefined;
   const current = live ?? detail?.progress ?? null;
   const listing = runs.find((r) => r.id === selected);
+  const pick = (runId: string) => link('runs', [runId]);
+  const { sorted, header } = useSort(
+    runs,
+    {
+      run: (r) => r.id,
+      started: (r) => r.createdAt,
+      suite: (r) => r.suite,
+      policy: (r) => r.policy,
+      episodes: (r) => r.done,
+      resolved: (r) => r.resolvedRate,
+      state: (r) => (progress[r.id]?.state === 'running' ? 'running' : r.state),
+    },
+    { key: 'started', dir: -1 },
+  );
+  const toggleCompare = (runId: string) => setCompare((c) => (c.includes(runId) ? c.filter((x) => x !== runId) : [...c.slice(-1), runId]));
 
   return (
     <section data-testid="page-runs" className="runs-page">
       <NewEvalForm />
       {error && (
-        <div className="error" role="alert">
-          {error}
+        <div className="error dismissable" role="alert" data-testid="runs-error">
+          <span>{userError({ message: error }).message}</span>
+          <button type="button" className="dismiss" aria-label="Dismiss" onClick={dismissError}>
+            ×
+          </button>
         </div>
       )}
-      <h2>Runs</h2>
-      {runs.length === 0 ? (
-        <p className="muted">No runs yet. Start an evaluation above, or run `t1lab eval --suite tasks/examples --policy oracle`.</p>
-      ) : (
-        <table className="grid runs" data-testid="runs">
-          <thead>
-            <tr>
-              <th>run</th>
-              <th>suite</th>
-              <th>policy</th>
-              <th>episodes</th>
-              <th>resolved</th>
-              <th>state</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.map((r) => (
-              <tr key={r.id} className={r.id === selected ? 'clickable selected' : 'clickable'} onClick={() => void select(r.id)} data-testid="run-row" data-run={r.id}>
-                <td>{r.id}</td>
-                <td title={r.suite}>{r.suite.split('/').slice(-2).join('/')}</td>
-                <td>{r.policy}</td>
-                <td>
-                  {progress[r.id]?.done ?? r.done}/{r.total}
-                </td>
-                <td>{r.resolvedRate === null ? '—' : `${(r.resolvedRate * 100).toFixed(1)}%`}</td>
-                <td>{progress[r.id]?.state === 'running' ? 'running' : r.state}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {listError && (
+        <div className="error" role="alert">
+          Cannot list the runs: {listError}
+        </div>
       )}
+      <div className="toolbar">
+        <h2>Runs</h2>
+        <button type="button" disabled={compare.length !== 2} onClick={() => setComparing([compare[0]!, compare[1]!])} data-testid="compare-runs">
+          {compare.length === 2 ? 'Compare the two checked runs' : 'Check two runs to compare them'}
+        </button>
+      </div>
+      {runs.length === 0 ? (
+        <p className="muted">
+          No runs yet. Start an evaluation above, or run <code>t1lab eval --suite tasks/examples --policy oracle</code>.
+        </p>
+      ) : (
+        <div className="runs-list-pane">
+          <table className="grid runs" data-testid="runs">
+            <thead>
+              <tr>
+                <th aria-label="compare" />
+                {header('run', 'run')}
+                {header('started', 'started')}
+                {header('suite', 'suite')}
+                {header('policy', 'policy')}
+                {header('episodes', 'episodes')}
+                {header('resolved', 'resolved')}
+                {header('state', 'state')}
+              </tr>
+            </thead>
+            <tbody>
+              {sorted.map((r) => (
+                <tr key={r.id} tabIndex={0} className={r.id === selected ? 'clickable selected' : 'clickable'} onClick={() => pick(r.id)} onKeyDown={onRowKey(() => pick(r.id))} data-testid="run-row" data-run={r.id}>
+                  <td onClick={(e) => e.stopPropagation()}>
+                    <input type="checkbox" aria-label={`compare ${r.id}`} checked={compare.includes(r.id)} onChange={() => toggleCompare(r.id)} />
+                  </td>
+                  <td>{r.id}</td>
+                  <td>{new Date(r.createdAt).toLocaleString()}</td>
+                  <td title={r.suite}>{r.suite.split('/').slice(-2).join('/')}</td>
+                  <td title={r.policy}>{r.policy.length > 36 ? `…${r.policy.slice(-35)}` : r.policy}</td>
+                  <td>
+                    {progress[r.id]?.done ?? r.done}/{r.total}
+                  </td>
+                  <td>{r.resolvedRate === null ? '—' : `${(r.resolvedRate * 100).toFixed(1)}%`}</td>
+                  <td>{progress[r.id]?.state === 'running' ? 'running' : r.state}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {comparing && <RunCompare a={comparing[0]} b={comparing[1]} onClose={() => setComparing(null)} />}
       {selected && (
         <div className="run-detail" data-testid="run-detail" data-run={selected}>
           {current && (
@@ -114,6 +172,7 @@ export function RunsPage() {
               Resume
             </button>
           )}
+          {detail && <RunConfigPanel manifest={detail.manifest} episodes={detail.episodes} running={current?.state === 'running'} />}
           {current?.state === 'running' && (
             <>
               <ul className="running-list">
@@ -127,8 +186,17 @@ export function RunsPage() {
               <LiveGrid runId={selected} running={current.running.map((r) => r.key)} />
             </>
           )}
-          {episode && episode.runId === selected && <EpisodeViewer episode={episode} onClose={closeEpisode} />}
-          {detail && detail.episodes.length > 0 && <RunResults stats={detail.stats} episodes={detail.episodes} onOpen={(key) => void openEpisode(selected, key)} />}
+          {episode && episode.runId === selected && (
+            <EpisodeViewer
+              episode={episode}
+              turn={params[0] === selected && params[1] === episode.key && params[2] !== undefined ? Number(params[2]) - 1 : 0}
+              onTurn={(index) => link('runs', [selected, episode.key, index + 1], { replace: true })}
+              onClose={() => link('runs', [selected])}
+            />
+          )}
+          {detail && detail.episodes.length > 0 && (
+            <RunResults stats={detail.stats} episodes={detail.episodes} manifest={detail.manifest} onOpen={(key) => link('runs', [selected, key])} />
+          )}
           {detail && detail.episodes.length > 0 && <RunStatistics runId={selected} runs={runs} stats={detail.stats} />}
         </div>
       )}

@@ -3,6 +3,8 @@ import { useEffect, useRef } from 'react';
 import type { SandboxLimitsData } from '../../../electron/domain/terminal';
 import { KeyValue } from '../components/KeyValue';
 import { useTerminal } from '../stores/terminal';
+import { LIMIT_LABELS } from '../lab/errors';
+import { TERMINAL_FONT_FAMILY, TERMINAL_FONT_SIZE, TERMINAL_LINE_HEIGHT } from '../components/common/terminal-style';
 
 const LIMIT_ROWS: [keyof SandboxLimitsData, string, (v: number) => string][] = [
   ['memoryMb', 'memory', (v) => `${v} MiB`],
@@ -18,7 +20,7 @@ const LIMIT_ROWS: [keyof SandboxLimitsData, string, (v: number) => string][] = [
 /** Terminal cell size in CSS pixels: xterm's own measurement when available, else a measured glyph. */
 function cellSize(host: HTMLElement): { width: number; height: number } {
   const probe = document.createElement('span');
-  probe.style.cssText = 'position:absolute;visibility:hidden;font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:13px;line-height:normal;white-space:pre';
+  probe.style.cssText = `position:absolute;visibility:hidden;font-family:${TERMINAL_FONT_FAMILY};font-size:${TERMINAL_FONT_SIZE}px;line-height:${TERMINAL_LINE_HEIGHT};white-space:pre`;
   probe.textContent = 'W'.repeat(50);
   host.appendChild(probe);
   const rect = probe.getBoundingClientRect();
@@ -34,7 +36,8 @@ function fit(box: HTMLElement): { cols: number; rows: number } {
 }
 
 export function ShellPage() {
-  const { defaults, form, info, limitEvents, opening, error, element, loadDefaults, setForm, open, resize, close } = useTerminal();
+  const { defaults, form, info, limitEvents, opening, error, lost, element, loadDefaults, setForm, open, resize, close, dismissError } = useTerminal();
+  const invalid = (field: string) => (error?.field === field ? 'invalid' : undefined);
   const box = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -75,16 +78,24 @@ export function ShellPage() {
       >
         <label>
           workspace{' '}
-          <input aria-label="workspace" placeholder="empty: a fresh temporary folder" value={form.workspace} onChange={(e) => setForm({ workspace: e.target.value })} size={36} />
+          <input aria-label="workspace" className={invalid('workspace')} aria-invalid={error?.field === 'workspace'} placeholder="empty: a fresh temporary folder (else a full path)" value={form.workspace} onChange={(e) => setForm({ workspace: e.target.value })} size={36} />
         </label>
+        {form.task && !form.workspace && (
+          <span className="badge" data-testid="shell-task">
+            {`task ${form.task.id}`}{' '}
+            <button type="button" className="dismiss" aria-label="Do not start from the task" onClick={() => setForm({ task: null })}>
+              ×
+            </button>
+          </span>
+        )}
         <label>
           <input type="checkbox" aria-label="network" checked={form.net} onChange={(e) => setForm({ net: e.target.checked })} /> network
         </label>
         <label>
-          memory MiB <input aria-label="memory" inputMode="numeric" placeholder={String(defaults?.limits.memoryMb ?? '')} value={form.memoryMb} onChange={(e) => setForm({ memoryMb: e.target.value })} size={6} />
+          memory MiB <input aria-label="memory" className={invalid('limits.memoryMb')} aria-invalid={error?.field === 'limits.memoryMb'} inputMode="numeric" placeholder={String(defaults?.limits.memoryMb ?? '')} value={form.memoryMb} onChange={(e) => setForm({ memoryMb: e.target.value })} size={6} />
         </label>
         <label>
-          deadline s <input aria-label="deadline" inputMode="numeric" placeholder="none" value={form.wallSeconds} onChange={(e) => setForm({ wallSeconds: e.target.value })} size={6} />
+          deadline s <input aria-label="deadline" className={invalid('limits.wallSeconds')} aria-invalid={error?.field === 'limits.wallSeconds'} inputMode="numeric" placeholder="none" value={form.wallSeconds} onChange={(e) => setForm({ wallSeconds: e.target.value })} size={6} />
         </label>
         <label>
           <input type="checkbox" aria-label="record" checked={form.record} onChange={(e) => setForm({ record: e.target.checked })} /> record
@@ -104,8 +115,11 @@ export function ShellPage() {
         </div>
       )}
       {error && (
-        <div className="error" role="alert" data-testid="shell-error">
-          {error}
+        <div className="error dismissable" role="alert" data-testid="shell-error" data-field={error.field ?? ''}>
+          <span>{error.message}</span>
+          <button type="button" className="dismiss" aria-label="Dismiss" onClick={dismissError}>
+            ×
+          </button>
         </div>
       )}
       <div className="shell-body">
@@ -116,9 +130,22 @@ export function ShellPage() {
           <h2>Sandbox</h2>
           <KeyValue
             rows={[
-              ['state', info ? (running ? <span className="ok">running</span> : <span className="warn">{`exited (code ${info.exit?.exitCode ?? '—'}${info.exit?.limit ? `, ${info.exit.limit} limit` : ''})`}</span>) : 'not open'],
+              [
+                'state',
+                info ? (
+                  running ? (
+                    <span className="ok">running</span>
+                  ) : lost ? (
+                    <span className="bad">disconnected: the shell ended with the connection to the lab host</span>
+                  ) : (
+                    <span className="warn">{`exited (code ${info.exit?.exitCode ?? '—'}${info.exit?.limit ? `, stopped by the ${LIMIT_LABELS[info.exit.limit]}` : ''})`}</span>
+                  )
+                ) : (
+                  'not open'
+                ),
+              ],
               ['network', (info?.net ?? form.net) ? <span className="warn">on: host network shared</span> : <span className="ok">off: no network, no host loopback</span>],
-              ['workspace', info ? `${info.temporary ? 'temporary ' : ''}${info.workspace} → ${info.workdir}` : form.workspace || 'a fresh temporary folder'],
+              ['workspace', info ? `${info.temporary ? 'temporary ' : ''}${info.workspace} → ${info.workdir}` : form.workspace || (form.task ? `a copy of task ${form.task.id}'s environment` : 'a fresh temporary folder')],
               ['size', info ? `${info.cols}×${info.rows}` : '—'],
               ...(info?.recordingPath ? [['recording', info.recordingPath] as [string, string]] : []),
             ]}
@@ -136,7 +163,7 @@ export function ShellPage() {
               <ul className="limit-events" data-testid="limit-events">
                 {limitEvents.map((e) => (
                   <li key={e.at + e.limit}>
-                    <strong>{e.limit}</strong>: {e.message}
+                    <strong>{LIMIT_LABELS[e.limit]}</strong>: {e.message}
                   </li>
                 ))}
               </ul>

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { KeyValue } from '../components/KeyValue';
 import { useSystem } from '../stores/system';
+import { Prose } from '../components/common/Prose';
 
 const REFRESH_MS = 15_000;
 
@@ -45,7 +46,7 @@ export function SystemPage() {
               ['onnxruntime', report.onnxruntime.version ?? 'not installed'],
               ...report.onnxruntime.providers.map((p): [string, React.ReactNode] => [
                 `provider ${p.name}`,
-                <Status ok={p.available}>{p.available ? 'available' : `unavailable — ${p.reason ?? ''}`}</Status>,
+                <Status ok={p.available}>{p.available ? 'available' : <>unavailable — <Prose text={p.reason ?? ''} /></>}</Status>,
               ]),
               ['cpu cores', String(report.cpu.cores)],
               ['cpu model', report.cpu.model],
@@ -60,7 +61,7 @@ export function SystemPage() {
               <ul>
                 {report.missing.map((m) => (
                   <li key={m.part}>
-                    <strong>{m.part}</strong>: {m.hint}
+                    <strong>{m.part}</strong>: <Prose text={m.hint} />
                   </li>
                 ))}
               </ul>

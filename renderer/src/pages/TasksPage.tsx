@@ -1,4 +1,13 @@
 import { useEffect, useMemo } from 'react';
+import { Markdown } from '../components/common/Markdown';
+import { FailureMessage } from '../components/common/FailureMessage';
+import { TaskFiles } from '../components/tasks/TaskFiles';
+import { TaskHistory } from '../components/tasks/TaskHistory';
+import { useEvalDraft } from '../stores/eval-draft';
+import { useNav } from '../stores/nav';
+import { useTerminal } from '../stores/terminal';
+import { sortDifficulties } from '../components/common/difficulty';
+import { onRowKey } from '../components/common/row-keys';
 import type { AssertionResult, AuditReport, AuditVerdict, TaskDetail, TaskSummary } from '../../../electron/domain/tasks';
 import { KeyValue } from '../components/KeyValue';
 import { SkewChart } from '../components/SkewChart';
@@ -43,7 +52,7 @@ function AssertionTable({ title, rows }: { title: string; rows: AssertionResult[
             <tr key={`${a.name}-${i}`}>
               <td className={a.status === 'passed' ? 'ok' : a.status === 'error' ? 'bad' : 'warn'}>{a.status}</td>
               <td>{a.name}</td>
-              <td className="muted message">{a.message.split('\n')[0]}</td>
+              <td className="message">{a.status === 'passed' ? null : <FailureMessage message={a.message} />}</td>
             </tr>
           ))}
         </tbody>
@@ -74,7 +83,12 @@ function AuditResultView({ report }: { report: AuditReport }) {
 }
 
 function Detail({ detail, report }: { detail: TaskDetail; report: AuditReport | null }) {
-  const { audit, runAudit, cancelAudit, auditError } = useTasks();
+  const { audit, runAudit, cancelAudit, auditError, listing } = useTasks();
+  const evaluate = () => {
+    const source = listing?.sources.find((s) => s.label === detail.source);
+    useEvalDraft.getState().prefill(source?.path ?? detail.source, [detail.id]);
+    useNav.getState().go('runs');
+  };
   const auditingThis = audit && audit.current?.id === detail.id;
   return (
     <section className="task-detail" data-testid="task-detail">
@@ -101,6 +115,20 @@ function Detail({ detail, report }: { detail: TaskDetail; report: AuditReport | 
           </button>
         )}
         {audit?.current && <span className="muted">{`${audit.current.id}: ${audit.current.step}`}</span>}
+        <button onClick={evaluate} data-testid="evaluate-task">
+          Evaluate this task…
+        </button>
+        <button
+          data-testid="shell-on-task"
+          disabled={detail.runtime.kind !== 'sandbox'}
+          title={detail.runtime.kind !== 'sandbox' ? 'This task needs a container image' : "A sandboxed shell on a copy of the task's starting state"}
+          onClick={() => {
+            useTerminal.getState().setForm({ workspace: '', task: { source: detail.source, id: detail.id } });
+            useNav.getState().go('shell');
+          }}
+        >
+          Open a shell on this task
+        </button>
       </div>
       {auditError && (
         <div className="error" role="alert">
@@ -116,9 +144,7 @@ function Detail({ detail, report }: { detail: TaskDetail; report: AuditReport | 
         </ul>
       )}
       <h3>Instruction</h3>
-      <pre className="instruction" data-testid="instruction">
-        {detail.instruction}
-      </pre>
+      <Markdown text={detail.instruction} testId="instruction" />
       <h3>{`Verifier assertions (${detail.assertions.length})`}</h3>
       <ul className="assertions" data-testid="assertions">
         {detail.assertions.map((a) => (
@@ -140,25 +166,30 @@ function Detail({ detail, report }: { detail: TaskDetail; report: AuditReport | 
       ) : (
         <p className="muted">This task has no oracle solution.</p>
       )}
-      <details>
-        <summary>{`Files (${detail.files.length})`}</summary>
-        <ul className="files">
-          {detail.files.map((f) => (
-            <li key={f.path}>
-              {f.path} <span className="muted">{f.bytes} B</span>
-            </li>
-          ))}
-        </ul>
-      </details>
+      <h3>{`Files (${detail.files.length})`}</h3>
+      <TaskFiles detail={detail} />
+      <h3>History across runs</h3>
+      <TaskHistory taskId={detail.id} />
     </section>
   );
 }
 
 export function TasksPage() {
   const { listing, loading, error, filters, setFilter, selected, select, detail, detailError, reports, audit, runAudit, load } = useTasks();
+  const { params, link } = useNav();
   useEffect(() => {
     void load();
   }, [load]);
+  // A deep link (#/tasks/SOURCE/ID) opens its task.
+  useEffect(() => {
+    const [source, id] = params;
+    if (source && id && (!selected || selected.source !== source || selected.id !== id)) void select({ source, id });
+    // Follows the address only (not the selection, which the address follows).
+  }, [params]);
+  const open = (t: TaskSummary) => {
+    link('tasks', [t.source, t.id], { replace: true });
+    void select({ source: t.source, id: t.id });
+  };
 
   const tasks = listing?.tasks ?? [];
   const shown = useMemo(() => tasks.filter((t) => matches(t, filters, reports)), [tasks, filters, reports]);
@@ -169,7 +200,7 @@ export function TasksPage() {
     <section data-testid="page-tasks" className="tasks-page">
       <div className="toolbar filters">
         <FilterSelect label="Category" name="category" options={uniq(tasks.map((t) => t.category))} />
-        <FilterSelect label="Difficulty" name="difficulty" options={uniq(tasks.map((t) => t.difficulty ?? 'unknown'))} />
+        <FilterSelect label="Difficulty" name="difficulty" options={sortDifficulties(uniq(tasks.map((t) => t.difficulty ?? 'unknown')))} />
         <FilterSelect label="Source" name="source" options={uniq(tasks.map((t) => t.source))} />
         <FilterSelect label="Family" name="family" options={uniq(tasks.filter((t) => !filters.source || t.source === filters.source).map((t) => t.family ?? NO_FAMILY))} />
         <FilterSelect label="Audit verdict" name="verdict" options={[...VERDICTS, NOT_AUDITED]} />
@@ -212,7 +243,9 @@ export function TasksPage() {
                 <tr
                   key={refKey(t)}
                   className={selected && refKey(selected) === refKey(t) ? 'selected' : ''}
-                  onClick={() => void select({ source: t.source, id: t.id })}
+                  onClick={() => open(t)}
+                  onKeyDown={onRowKey(() => open(t))}
+                  tabIndex={0}
                   data-task={t.id}
                 >
                   <td title={t.title}>{t.id}</td>

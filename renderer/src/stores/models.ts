@@ -2,22 +2,39 @@
 import { create } from 'zustand';
 import type { ModelSummary, PlaygroundRequest, PlaygroundResult } from '../../../electron/domain/models';
 import { getLabApi } from '../lab/api';
+import { userError, type UserError } from '../lab/errors';
+
+const SAMPLE_LABELS: Record<string, string> = {
+  maxTokens: 'Max tokens',
+  temperature: 'Temperature',
+  topP: 'Top-p',
+  topK: 'Top-k',
+  seed: 'The seed',
+  threads: 'Threads',
+  stop: 'Stop sequences',
+  prompt: 'The prompt',
+  provider: 'The provider',
+};
 
 interface ModelsState {
   checkpoints: ModelSummary[];
   roots: string[];
-  /** Extra folders to list (typed by the user), besides the data dir. */
-  extraRoots: string[];
+  /** Extra folders to list, kept in the lab's settings by the host. */
+  folders: string[];
+  folderError: string | null;
   selected: string | null;
   loading: boolean;
   error: string | null;
   sample: PlaygroundResult | null;
   sampling: boolean;
-  sampleError: string | null;
+  sampleError: UserError | null;
   /** Indices of the sampled tokens whose routing the heatmap shows (all when empty). */
   selectedTokens: number[];
   refresh(): Promise<void>;
-  addRoot(path: string): Promise<void>;
+  addFolder(path: string): Promise<boolean>;
+  removeFolder(path: string): Promise<void>;
+  clearFolderError(): void;
+  clearSampleError(): void;
   select(path: string): void;
   runSample(request: Omit<PlaygroundRequest, 'path'>): Promise<void>;
   toggleToken(index: number, extend: boolean): void;
@@ -26,7 +43,8 @@ interface ModelsState {
 export const useModels = create<ModelsState>((set, get) => ({
   checkpoints: [],
   roots: [],
-  extraRoots: [],
+  folders: [],
+  folderError: null,
   selected: null,
   loading: false,
   error: null,
@@ -37,17 +55,41 @@ export const useModels = create<ModelsState>((set, get) => ({
   async refresh() {
     set({ loading: true, error: null });
     try {
-      const list = await getLabApi().methods['models.list']({ roots: get().extraRoots });
-      const selected = get().selected ?? list.checkpoints.find((c) => c.status === 'ok')?.path ?? null;
-      set({ checkpoints: list.checkpoints, roots: list.roots, selected, loading: false });
+      const lab = getLabApi();
+      const [list, { folders }] = await Promise.all([lab.methods['models.list']({}), lab.methods['models.folders']({})]);
+      const kept = list.checkpoints.some((c) => c.path === get().selected) ? get().selected : null;
+      const selected = kept ?? list.checkpoints.find((c) => c.status === 'ok')?.path ?? null;
+      set({ checkpoints: list.checkpoints, roots: list.roots, folders, selected, loading: false });
     } catch (error) {
-      set({ loading: false, error: (error as Error).message });
+      set({ loading: false, error: userError(error).message });
     }
   },
-  async addRoot(path) {
-    if (!path.trim() || get().extraRoots.includes(path.trim())) return;
-    set({ extraRoots: [...get().extraRoots, path.trim()] });
-    await get().refresh();
+  async addFolder(path) {
+    set({ folderError: null });
+    try {
+      const { folders } = await getLabApi().methods['models.addFolder']({ path });
+      set({ folders });
+      await get().refresh();
+      return true;
+    } catch (error) {
+      set({ folderError: userError(error).message });
+      return false;
+    }
+  },
+  async removeFolder(path) {
+    try {
+      const { folders } = await getLabApi().methods['models.removeFolder']({ path });
+      set({ folders });
+      await get().refresh();
+    } catch (error) {
+      set({ folderError: userError(error).message });
+    }
+  },
+  clearFolderError() {
+    set({ folderError: null });
+  },
+  clearSampleError() {
+    set({ sampleError: null });
   },
   select(path) {
     set({ selected: path, sample: null, sampleError: null, selectedTokens: [] });
@@ -61,7 +103,7 @@ export const useModels = create<ModelsState>((set, get) => ({
       set({ sample, sampling: false, selectedTokens: [] });
       await get().refresh(); // the provider is known once loaded
     } catch (error) {
-      set({ sampling: false, sampleError: (error as Error).message });
+      set({ sampling: false, sampleError: userError(error, SAMPLE_LABELS) });
     }
   },
   toggleToken(index, extend) {

@@ -43,12 +43,17 @@ interface RunsState {
   /** Live progress per run id, from `runs.progress`. */
   progress: Record<string, RunProgress>;
   episode: OpenEpisode | null;
+  /** What the last action (cancel, resume, open an episode) failed with; stays until dismissed. */
   error: string | null;
+  /** Why the run list could not be read; cleared by the next refresh that works. */
+  listError: string | null;
   starting: boolean;
+  dismissError(): void;
   refreshList(): Promise<void>;
   select(runId: string | null): Promise<void>;
   refreshDetail(): Promise<void>;
-  start(request: EvalRequest): Promise<string | null>;
+  /** Start an evaluation; the form shows a failure next to the field it concerns. */
+  start(request: EvalRequest): Promise<{ runId: string } | { error: unknown }>;
   cancel(runId: string): Promise<void>;
   resume(runId: string): Promise<void>;
   openEpisode(runId: string, key: string): Promise<void>;
@@ -66,12 +71,16 @@ export const useRuns = create<RunsState>((set, get) => ({
   progress: {},
   episode: null,
   error: null,
+  listError: null,
   starting: false,
+  dismissError() {
+    set({ error: null });
+  },
   async refreshList() {
     try {
-      set({ runs: await getLabApi().methods['runs.list']({}), error: null });
+      set({ runs: await getLabApi().methods['runs.list']({}), listError: null });
     } catch (error) {
-      set({ error: message(error) });
+      set({ listError: message(error) });
     }
   },
   async select(runId) {
@@ -83,22 +92,22 @@ export const useRuns = create<RunsState>((set, get) => ({
     if (!runId) return;
     try {
       const detail = await getLabApi().methods['runs.get']({ runId });
-      if (get().selected === runId) set({ detail, error: null });
+      if (get().selected === runId) set({ detail });
     } catch (error) {
       set({ error: message(error) });
     }
   },
   async start(request) {
-    set({ starting: true, error: null });
+    set({ starting: true });
     try {
       const { runId } = await getLabApi().methods['runs.start'](request);
       set({ starting: false });
       await get().refreshList();
       await get().select(runId);
-      return runId;
+      return { runId };
     } catch (error) {
-      set({ starting: false, error: message(error) });
-      return null;
+      set({ starting: false });
+      return { error };
     }
   },
   async cancel(runId) {

@@ -6,7 +6,9 @@
 import { Terminal } from '@xterm/xterm';
 import { create } from 'zustand';
 import type { LimitNameData, SandboxLimitsData, TerminalDefaults, TerminalInfo } from '../../../electron/domain/terminal';
-import { getLabApi } from '../lab/api';
+import { getLabApi, onConnectionState } from '../lab/api';
+import { userError, type UserError } from '../lab/errors';
+import { TERMINAL_STYLE } from '../components/common/terminal-style';
 
 /** Acknowledge rendered output in steps of this many chars (the host's low watermark is 5000). */
 const ACK_CHUNK_CHARS = 5_000;
@@ -17,6 +19,8 @@ export interface OpenForm {
   memoryMb: string;
   wallSeconds: string;
   record: boolean;
+  /** Start from a task's environment (set by "Open a shell on this task"). */
+  task: { source: string; id: string } | null;
 }
 
 interface TerminalState {
@@ -26,18 +30,25 @@ interface TerminalState {
   /** Limits that fired, newest last. */
   limitEvents: { limit: LimitNameData; message: string; at: string }[];
   opening: boolean;
-  error: string | null;
+  error: UserError | null;
+  /** The connection to the host was lost while this shell ran: it ended with that connection. */
+  lost: boolean;
   xterm: Terminal | null;
   /** The element xterm renders into; the page attaches it to its layout. */
   element: HTMLDivElement | null;
   loadDefaults(): Promise<void>;
   setForm(patch: Partial<OpenForm>): void;
+  dismissError(): void;
   open(size: { cols: number; rows: number }): Promise<void>;
   resize(cols: number, rows: number): void;
   close(): Promise<void>;
 }
 
 let unsubscribers: (() => void)[] = [];
+
+/** Form field -> the path of the value it sets in `terminal.open`'s input (how errors name it). */
+const FORM_FIELDS: Record<keyof OpenForm, string> = { workspace: 'workspace', net: 'net', memoryMb: 'limits.memoryMb', wallSeconds: 'limits.wallSeconds', record: 'record', task: 'task' };
+const FIELD_LABELS: Record<string, string> = { workspace: 'The workspace', 'limits.memoryMb': 'Memory (MiB)', 'limits.wallSeconds': 'The deadline (seconds)', limits: 'A limit', cols: 'The width', rows: 'The height' };
 
 function limitsFromForm(form: OpenForm): Partial<SandboxLimitsData> {
   const limits: Partial<SandboxLimitsData> = {};
@@ -48,11 +59,12 @@ function limitsFromForm(form: OpenForm): Partial<SandboxLimitsData> {
 
 export const useTerminal = create<TerminalState>((set, get) => ({
   defaults: null,
-  form: { workspace: '', net: false, memoryMb: '', wallSeconds: '', record: false },
+  form: { workspace: '', net: false, memoryMb: '', wallSeconds: '', record: false, task: null },
   info: null,
   limitEvents: [],
   opening: false,
   error: null,
+  lost: false,
   xterm: null,
   element: null,
 
@@ -60,35 +72,48 @@ export const useTerminal = create<TerminalState>((set, get) => ({
     try {
       set({ defaults: await getLabApi().methods['terminal.defaults']({}) });
     } catch (error) {
-      set({ error: (error as Error).message });
+      set({ error: userError(error) });
     }
   },
 
   setForm(patch) {
-    set({ form: { ...get().form, ...patch } });
+    const error = get().error;
+    // An error about a field goes away when that field changes.
+    const touched = error?.field && Object.keys(patch).some((k) => FORM_FIELDS[k as keyof OpenForm] === error.field);
+    set({ form: { ...get().form, ...patch }, ...(touched ? { error: null } : {}) });
+  },
+
+  dismissError() {
+    set({ error: null });
   },
 
   async open(size) {
     if (get().opening) return;
-    await get().close();
-    set({ opening: true, error: null, limitEvents: [] });
-    const lab = getLabApi();
     const { form } = get();
+    const workspace = form.workspace.trim();
+    if (workspace && !workspace.startsWith('/')) {
+      set({ error: { message: `"${workspace}" is a relative path: give the full path of a folder on this machine, starting with /.`, field: 'workspace' } });
+      return;
+    }
+    await get().close();
+    set({ opening: true, error: null, limitEvents: [], lost: false });
+    const lab = getLabApi();
     let info: TerminalInfo;
     try {
       info = await lab.methods['terminal.open']({
-        workspace: form.workspace.trim() || undefined,
+        workspace: workspace || undefined,
         net: form.net,
         limits: limitsFromForm(form),
         cols: size.cols,
         rows: size.rows,
         record: form.record,
+        ...(form.task && !workspace ? { task: form.task } : {}),
       });
     } catch (error) {
-      set({ opening: false, error: (error as Error).message });
+      set({ opening: false, error: userError(error, FIELD_LABELS) });
       return;
     }
-    const xterm = new Terminal({ cols: info.cols, rows: info.rows, fontFamily: 'ui-monospace, "DejaVu Sans Mono", monospace', fontSize: 13, scrollback: 5000, convertEol: false });
+    const xterm = new Terminal({ ...TERMINAL_STYLE, cols: info.cols, rows: info.rows, scrollback: 5000, convertEol: false });
     const element = document.createElement('div');
     element.className = 'xterm-host';
     element.dataset.testid = 'terminal-screen';
@@ -116,7 +141,7 @@ export const useTerminal = create<TerminalState>((set, get) => ({
       }),
     ];
     const input = xterm.onData((data) => {
-      if (get().info?.state === 'running') void lab.methods['terminal.input']({ id: info.id, data }).catch(() => {});
+      if (get().info?.state === 'running' && !get().lost) void lab.methods['terminal.input']({ id: info.id, data }).catch(() => {});
     });
     unsubscribers.push(() => input.dispose());
     set({ info, xterm, element, opening: false });
@@ -139,3 +164,14 @@ export const useTerminal = create<TerminalState>((set, get) => ({
     if (info) await getLabApi().methods['terminal.close']({ id: info.id }).catch(() => {});
   },
 }));
+
+// A shell lives as long as the connection that opened it: when the connection drops, the shell is gone
+// (the host closes it, or the host itself died). Say so, and stop taking keystrokes.
+onConnectionState((state) => {
+  const { info } = useTerminal.getState();
+  if (state === 'closed' && info && info.state === 'running') {
+    useTerminal.setState({ lost: true, info: { ...info, state: 'exited', exit: null } });
+    const { xterm } = useTerminal.getState();
+    if (xterm) xterm.options.disableStdin = true;
+  }
+});

@@ -178,4 +178,15 @@ describe('session lifecycle and recording', () => {
     expect(player.status).toBe(0);
     expect(player.stdout).toContain('recorded-text');
   });
+
+  it('types the next command only at the prompt: no paste markers, no double echo behind a slow PS1', async () => {
+    const s = await createShellSession({ backend, spec: specFor(ws.path), recordPath: join(out.path, 'slow-ps1.cast') });
+    // A prompt that takes a moment to draw (git, virtualenv) leaves bash in cooked mode after the end marker.
+    await s.run(`PS1='$(sleep 0.2)'"$PS1"`);
+    for (const word of ['first_word', 'second_word']) expect((await s.run(`echo ${word}`)).output).toBe(`${word}\n`);
+    await s.close();
+    const cast = readFileSync(join(out.path, 'slow-ps1.cast'), 'utf8');
+    expect(cast).not.toContain('^[[200~');
+    expect(cast.split('echo second_word').length - 1).toBe(1);
+  });
 });

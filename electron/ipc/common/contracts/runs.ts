@@ -1,7 +1,7 @@
 /** Evaluation runs: start, follow live, cancel, resume, and read results and episodes back. */
 import { z } from 'zod';
 import { defineContract, method } from '../define';
-import { EpisodeRecord, EvalRequest, LiveEpisode, RunId, RunListing, RunManifest, RunProgress, RunStats } from '../../../domain/runs';
+import { EpisodeRecord, EvalRequest, LiveEpisode, RunId, RunListing, RunManifest, RunProgress, RunStats, TaskRunHistory } from '../../../domain/runs';
 import { Trajectory } from '../../../domain/trajectory';
 
 const EpisodeKey = z.string().min(1).max(600);
@@ -21,8 +21,9 @@ export const runsContract = defineContract({
     'runs.episode': method(
       z.object({ runId: RunId, key: EpisodeKey }),
       z.object({ record: EpisodeRecord.nullable(), trajectory: Trajectory, verifierOutput: z.string().nullable(), hasRecording: z.boolean() }),
-      'One episode: its turns (token ids left out), verifier results and output.',
+      'One episode: its turns (sampled ids and log-probs, routing left out), verifier results and output.',
     ),
+    'runs.taskHistory': method(z.object({ taskId: z.string().min(1).max(200) }), z.array(TaskRunHistory), 'Every run that holds a task, with its episodes of it, newest first.'),
     'runs.recording': method(z.object({ runId: RunId, key: EpisodeKey }), z.object({ cast: z.string(), truncated: z.boolean() }), "An episode's asciicast v2 recording."),
   },
   events: {

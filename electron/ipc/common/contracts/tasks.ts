@@ -21,6 +21,11 @@ export const tasksContract = defineContract({
       z.object({ auditId: z.string(), reports: z.array(AuditReport) }),
       'Audit tasks: oracle, no-op and oracle again through the verifier, in sandboxes. Streams tasks.auditProgress.',
     ),
+    'tasks.file': method(
+      TaskRef.extend({ path: z.string().min(1).max(1000) }),
+      z.object({ path: z.string(), bytes: z.number().int(), text: z.string().nullable(), truncated: z.boolean() }),
+      "One file of a task (task.toml, tests, environment files) as text; null text for a binary file.",
+    ),
     'tasks.audits': method(z.object({}), z.array(AuditReport), 'The last audit of every task on this machine.'),
   },
   events: {

@@ -1,30 +1,98 @@
-/** One episode, turn by turn: what the agent said and did, what it read back, then the verifier's verdict and the recording. */
-import { useEffect, useState } from 'react';
+/**
+ * One episode, turn by turn: the system prompt and the instruction, what the agent said and did, what it
+ * read back, the sampled tokens' log-probs (token-level policies), then the verifier's verdict and the
+ * recording. ←/→ (or j/k) step through turns while the viewer has focus; "Whole transcript" shows every
+ * turn at once. The turn shown is part of the address (#/runs/RUN/EPISODE/TURN).
+ */
+import { useEffect, useRef, useState } from 'react';
 import { getLabApi } from '../../lab/api';
 import type { OpenEpisode } from '../../stores/runs';
+import { FailureMessage } from '../common/FailureMessage';
+import { Markdown } from '../common/Markdown';
 import { KeyValue } from '../KeyValue';
+import { logprobColor } from '../models/logprob-scale';
 import { CastPlayer } from './CastPlayer';
+import { describeContext } from './context-text';
 
-function ActionText({ action }: { action: OpenEpisode['trajectory']['turns'][number]['actions'][number] }) {
+type Turn = OpenEpisode['trajectory']['turns'][number];
+
+function ActionText({ action }: { action: Turn['actions'][number] }) {
   if (action.tool === 'bash') return <code>$ {action.command}</code>;
   if (action.tool === 'keys') return <code>keys {JSON.stringify(action.keys)}</code>;
   return <code>submit</code>;
 }
 
-export function EpisodeViewer({ episode, onClose }: { episode: OpenEpisode; onClose: () => void }) {
+/** The sampled tokens of a turn as a strip of cells coloured by log-prob (ids and log-probs in tooltips). */
+function TokenStrip({ tokens }: { tokens: NonNullable<Turn['tokens']> }) {
+  const n = tokens.logprobs.length;
+  if (!n) return null;
+  const mean = tokens.logprobs.reduce((a, b) => a + b, 0) / n;
+  const min = Math.min(...tokens.logprobs);
+  return (
+    <div className="token-strip" data-testid="turn-tokens">
+      <span className="muted small">{`${n} sampled tokens · mean log-prob ${mean.toFixed(2)} · least likely ${min.toFixed(2)} (p ${Math.exp(min).toPrecision(2)})`}</span>
+      <div className="token-cells">
+        {tokens.logprobs.map((lp, i) => (
+          <span key={i} className="token-cell" style={{ background: logprobColor(lp).background }} title={`#${i} id ${tokens.ids[i]} · log-prob ${lp.toFixed(3)}`} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function TurnView({ turn, index }: { turn: Turn; index: number }) {
+  return (
+    <div className="turn" data-turn={index + 1}>
+      {turn.reasoning && <p className="reasoning">{turn.reasoning}</p>}
+      <div className="actions" data-testid="turn-actions">
+        {turn.parseError ? <span className="warn">did not parse: {turn.parseError}</span> : turn.actions.map((a, i) => <ActionText key={i} action={a} />)}
+      </div>
+      {turn.tokens && <TokenStrip tokens={turn.tokens} />}
+      <pre className="observation" data-testid="turn-observation">
+        {turn.observation}
+      </pre>
+    </div>
+  );
+}
+
+export function EpisodeViewer({ episode, onClose, turn: wanted = 0, onTurn }: { episode: OpenEpisode; onClose: () => void; turn?: number; onTurn?: (index: number) => void }) {
   const t = episode.trajectory;
-  const [index, setIndex] = useState(0);
+  const last = Math.max(0, t.turns.length - 1);
+  const [index, setIndexState] = useState(Math.min(Math.max(0, wanted), last));
+  const [whole, setWhole] = useState(false);
   const [cast, setCast] = useState<string | null>(null);
   const [castError, setCastError] = useState<string | null>(null);
+  const root = useRef<HTMLElement>(null);
   const turn = t.turns[index];
+  const setIndex = (i: number) => {
+    const next = Math.min(Math.max(0, i), last);
+    setIndexState(next);
+    onTurn?.(next);
+  };
   useEffect(() => {
-    setIndex(0);
     setCast(null);
     setCastError(null);
+    setWhole(false);
+    root.current?.focus();
   }, [episode.runId, episode.key]);
+  useEffect(() => {
+    setIndexState(Math.min(Math.max(0, wanted), last));
+  }, [wanted, last, episode.key]);
+
+  const onKey = (e: React.KeyboardEvent) => {
+    const target = e.target as HTMLElement;
+    if (['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName) || target.closest('.cast-player')) return;
+    if (e.key === 'ArrowRight' || e.key === 'j') setIndex(index + 1);
+    else if (e.key === 'ArrowLeft' || e.key === 'k') setIndex(index - 1);
+    else if (e.key === 'Home') setIndex(0);
+    else if (e.key === 'End') setIndex(last);
+    else if (e.key === 'Escape') onClose();
+    else return;
+    e.preventDefault();
+  };
 
   return (
-    <section className="episode-viewer" data-testid="episode-viewer">
+    <section className="episode-viewer" data-testid="episode-viewer" tabIndex={-1} ref={root} onKeyDown={onKey} aria-label="Episode: ←/→ step through turns, Esc closes">
       <div className="toolbar">
         <h2>
           {t.task.id} · attempt {episode.record?.attempt ?? '?'}
@@ -37,34 +105,61 @@ export function EpisodeViewer({ episode, onClose }: { episode: OpenEpisode; onCl
           ['outcome', `${t.resolved ? 'resolved' : 'not resolved'} · ${t.stopReason}${t.error ? ` · ${t.error.kind}: ${t.error.message}` : ''}`],
           ['reward', t.reward ? `dense ${t.reward.dense} · fraction ${t.reward.fraction.toFixed(2)} · binary ${t.reward.binary}` : '—'],
           ['turns', String(t.turns.length)],
+          ['time', `${new Date(t.startedAt).toLocaleString()} · ${(t.durationMs / 1000).toFixed(1)} s`],
           ...(t.ledger ? [['token ledger', `CLEAN ${t.ledger.counters.clean} · REPAIR ${t.ledger.counters.repair} · FORK ${t.ledger.counters.fork} · loss drift ${t.ledger.counters.lossDrift}`] as [string, string]] : []),
-          ...(t.contextEvents.length ? [['context', t.contextEvents.map((e) => `turn ${e.turn + 1}: ${e.strategy} dropped ${e.droppedTurns.length}`).join('; ')] as [string, string]] : []),
+          ...(t.contextEvents.length
+            ? [
+                [
+                  'context',
+                  <ul className="context-events" data-testid="context-events">
+                    {describeContext(t.contextEvents, t.stopReason).map((line, i) => (
+                      <li key={i}>{line}</li>
+                    ))}
+                  </ul>,
+                ] as [string, React.ReactNode],
+              ]
+            : []),
         ]}
       />
+      <details className="episode-prompt" data-testid="episode-prompt">
+        <summary>System prompt and instruction</summary>
+        <h3>System prompt</h3>
+        <pre className="observation">{t.system}</pre>
+        <h3>Instruction</h3>
+        <Markdown text={t.instruction} />
+      </details>
       {t.turns.length > 0 && turn && (
         <div className="turn-stepper" data-testid="turn-stepper">
           <div className="toolbar">
-            <button onClick={() => setIndex(Math.max(0, index - 1))} disabled={index === 0} data-testid="turn-prev">
+            <button onClick={() => setIndex(index - 1)} disabled={whole || index === 0} data-testid="turn-prev">
               ◀ Prev
             </button>
-            <input type="range" min={0} max={t.turns.length - 1} value={index} onChange={(e) => setIndex(Number(e.target.value))} aria-label="turn" />
-            <button onClick={() => setIndex(Math.min(t.turns.length - 1, index + 1))} disabled={index === t.turns.length - 1} data-testid="turn-next">
+            <input type="range" min={0} max={last} value={index} disabled={whole} onChange={(e) => setIndex(Number(e.target.value))} aria-label="turn" />
+            <button onClick={() => setIndex(index + 1)} disabled={whole || index === last} data-testid="turn-next">
               Next ▶
             </button>
-            <span data-testid="turn-label">
-              turn {index + 1} / {t.turns.length}
-            </span>
-            <span className="muted">
-              policy {turn.timing.policyMs.toFixed(0)} ms · env {turn.timing.envMs.toFixed(0)} ms
-            </span>
+            <span data-testid="turn-label">{whole ? `all ${t.turns.length} turns` : `turn ${index + 1} / ${t.turns.length}`}</span>
+            {!whole && (
+              <span className="muted">
+                policy {turn.timing.policyMs.toFixed(0)} ms · env {turn.timing.envMs.toFixed(0)} ms
+              </span>
+            )}
+            <label>
+              <input type="checkbox" checked={whole} onChange={(e) => setWhole(e.target.checked)} data-testid="whole-transcript" /> whole transcript
+            </label>
           </div>
-          {turn.reasoning && <p className="reasoning">{turn.reasoning}</p>}
-          <div className="actions" data-testid="turn-actions">
-            {turn.parseError ? <span className="warn">did not parse</span> : turn.actions.map((a, i) => <ActionText key={i} action={a} />)}
-          </div>
-          <pre className="observation" data-testid="turn-observation">
-            {turn.observation}
-          </pre>
+          {whole ? (
+            <ol className="transcript" data-testid="transcript">
+              {t.turns.map((x, i) => (
+                <li key={i}>
+                  <div className="muted small">turn {i + 1}</div>
+                  <TurnView turn={x} index={i} />
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <TurnView turn={turn} index={index} />
+          )}
         </div>
       )}
       <h2>Verifier</h2>
@@ -74,7 +169,7 @@ export function EpisodeViewer({ episode, onClose }: { episode: OpenEpisode; onCl
             <tr>
               <th>assertion</th>
               <th>status</th>
-              <th>message</th>
+              <th>what failed</th>
             </tr>
           </thead>
           <tbody>
@@ -82,7 +177,7 @@ export function EpisodeViewer({ episode, onClose }: { episode: OpenEpisode; onCl
               <tr key={a.name}>
                 <td>{a.name}</td>
                 <td className={a.status === 'passed' ? 'ok' : 'warn'}>{a.status}</td>
-                <td>{a.message}</td>
+                <td className="message">{a.status === 'passed' ? null : <FailureMessage message={a.message} />}</td>
               </tr>
             ))}
           </tbody>
@@ -100,7 +195,7 @@ export function EpisodeViewer({ episode, onClose }: { episode: OpenEpisode; onCl
       {!episode.hasRecording ? (
         <p className="muted">No recording.</p>
       ) : cast ? (
-        <CastPlayer cast={cast} />
+        <CastPlayer cast={cast} turns={t.turns.map((x) => ({ startedAt: x.startedAt, policyMs: x.timing.policyMs }))} />
       ) : (
         <button
           data-testid="load-recording"

@@ -1,13 +1,20 @@
 /** The results of a run: headline figures, breakdown tables and bar charts with 95% intervals, the episodes. */
-import type { EpisodeRecord, GroupStats, RunStats } from '../../../../electron/domain/runs';
+import type { EpisodeRecord, GroupStats, RunManifest, RunStats } from '../../../../electron/domain/runs';
+import { onRowKey } from '../common/row-keys';
+import { useSort } from '../common/sortable';
+import { download } from './export';
+import { episodesCsv, runJson } from './export-format';
+import { Histogram } from './Histogram';
+import { PassMatrix } from './PassMatrix';
 import { KeyValue } from '../KeyValue';
 import { IntervalBars } from './IntervalBars';
+import { difficultyRank } from '../common/difficulty';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const ci = (c: readonly [number, number]) => `[${pct(c[0])}, ${pct(c[1])}]`;
 
 function Breakdown({ title, groups }: { title: string; groups: Record<string, GroupStats> }) {
-  const entries = Object.entries(groups);
+  const entries = Object.entries(groups).sort(([a], [b]) => (title === 'Difficulty' ? difficultyRank(a) - difficultyRank(b) : 0) || a.localeCompare(b));
   return (
     <div className="breakdown">
       <table className="grid" data-testid={`by-${title.toLowerCase()}`}>
@@ -37,10 +44,33 @@ function Breakdown({ title, groups }: { title: string; groups: Record<string, Gr
   );
 }
 
-export function RunResults({ stats, episodes, onOpen }: { stats: RunStats; episodes: EpisodeRecord[]; onOpen: (key: string) => void }) {
+export function RunResults({ stats, episodes, manifest, onOpen }: { stats: RunStats; episodes: EpisodeRecord[]; manifest: RunManifest; onOpen: (key: string) => void }) {
   const errors = Object.entries(stats.errors).filter(([, n]) => n > 0);
+  const { sorted, header } = useSort(
+    episodes,
+    {
+      task: (e) => e.key,
+      attempt: (e) => e.attempt,
+      resolved: (e) => e.resolved,
+      reward: (e) => e.reward?.fraction ?? null,
+      turns: (e) => e.turns,
+      stop: (e) => e.stopReason,
+      error: (e) => e.error?.kind ?? null,
+      time: (e) => e.durationMs,
+    },
+    { key: 'task', dir: 1 },
+  );
+  const base = manifest.id;
   return (
     <section className="run-results" data-testid="run-results">
+      <div className="toolbar">
+        <button type="button" onClick={() => download(`${base}.episodes.csv`, episodesCsv(episodes), 'text/csv')} data-testid="export-csv">
+          Export CSV
+        </button>
+        <button type="button" onClick={() => download(`${base}.json`, runJson(manifest, stats, episodes), 'application/json')} data-testid="export-json">
+          Export JSON
+        </button>
+      </div>
       <KeyValue
         rows={[
           ['resolved', `${pct(stats.resolvedRate)} of ${stats.tasks} tasks (95% Wilson ${ci(stats.ci95)})`],
@@ -57,35 +87,40 @@ export function RunResults({ stats, episodes, onOpen }: { stats: RunStats; episo
         <Breakdown title="Category" groups={stats.byCategory} />
         <Breakdown title="Difficulty" groups={stats.byDifficulty} />
       </div>
+      <div className="histograms">
+        <Histogram title="Reward (share of assertions passed)" values={episodes.map((e) => e.reward?.fraction ?? 0)} format={(v) => `${Math.round(v * 100)}%`} count={5} range={[0, 1]} />
+        <Histogram title="Turns" values={episodes.map((e) => e.turns)} format={(v) => v.toFixed(0)} />
+        <Histogram title="Duration" values={episodes.map((e) => e.durationMs / 1000)} format={(v) => `${v.toFixed(0)} s`} />
+      </div>
+      <h2>Tasks × attempts</h2>
+      <PassMatrix episodes={episodes} attempts={manifest.config.attempts} onOpen={onOpen} />
       <h2>Episodes</h2>
       <table className="grid episodes" data-testid="episodes">
         <thead>
           <tr>
-            <th>task</th>
-            <th>attempt</th>
-            <th>resolved</th>
-            <th>reward</th>
-            <th>turns</th>
-            <th>stop</th>
-            <th>error</th>
-            <th>time</th>
+            {header('task', 'task')}
+            {header('attempt', 'attempt')}
+            {header('resolved', 'resolved')}
+            {header('reward', 'reward')}
+            {header('turns', 'turns')}
+            {header('stop', 'stop')}
+            {header('error', 'error')}
+            {header('time', 'time')}
           </tr>
         </thead>
         <tbody>
-          {[...episodes]
-            .sort((a, b) => a.key.localeCompare(b.key))
-            .map((e) => (
-              <tr key={e.key} className="clickable" onClick={() => onOpen(e.key)} data-testid="episode-row" data-key={e.key}>
-                <td>{e.taskId}</td>
-                <td>{e.attempt}</td>
-                <td className={e.resolved ? 'ok' : 'warn'}>{e.resolved ? 'yes' : 'no'}</td>
-                <td>{e.reward ? `${e.reward.dense} (${pct(e.reward.fraction)})` : '—'}</td>
-                <td>{e.turns}</td>
-                <td>{e.stopReason}</td>
-                <td>{e.error ? `${e.error.kind}: ${e.error.message.slice(0, 60)}` : ''}</td>
-                <td>{(e.durationMs / 1000).toFixed(1)} s</td>
-              </tr>
-            ))}
+          {sorted.map((e) => (
+            <tr key={e.key} className="clickable" tabIndex={0} onClick={() => onOpen(e.key)} onKeyDown={onRowKey(() => onOpen(e.key))} data-testid="episode-row" data-key={e.key}>
+              <td>{e.taskId}</td>
+              <td>{e.attempt}</td>
+              <td className={e.resolved ? 'ok' : 'warn'}>{e.resolved ? 'yes' : 'no'}</td>
+              <td>{e.reward ? `${e.reward.dense} (${pct(e.reward.fraction)})` : '—'}</td>
+              <td>{e.turns}</td>
+              <td>{e.stopReason}</td>
+              <td title={e.error?.message}>{e.error ? `${e.error.kind}: ${e.error.message.slice(0, 60)}` : ''}</td>
+              <td>{(e.durationMs / 1000).toFixed(1)} s</td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </section>

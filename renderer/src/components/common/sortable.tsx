@@ -1,0 +1,41 @@
+/** Sortable table columns: click a header (or Enter on it) to sort by it, again to reverse. */
+import { useMemo, useState } from 'react';
+
+export type SortValue = string | number | boolean | null;
+
+export function useSort<T>(rows: readonly T[], columns: Record<string, (row: T) => SortValue>, initial: { key: string; dir: 1 | -1 }) {
+  const [sort, setSort] = useState(initial);
+  const sorted = useMemo(() => {
+    const get = columns[sort.key];
+    if (!get) return [...rows];
+    return [...rows].sort((a, b) => {
+      const x = get(a);
+      const y = get(b);
+      if (x === y) return 0;
+      if (x === null) return 1;
+      if (y === null) return -1;
+      return (x < y ? -1 : 1) * sort.dir;
+    });
+    // `columns` is rebuilt each render: the rows and the sort key decide the order.
+  }, [rows, sort]);
+  const header = (key: string, label: string) => (
+    <th
+      key={key}
+      aria-sort={sort.key === key ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}
+      className="sortable"
+      tabIndex={0}
+      data-sort={key}
+      onClick={() => setSort({ key, dir: sort.key === key ? (-sort.dir as 1 | -1) : 1 })}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          setSort({ key, dir: sort.key === key ? (-sort.dir as 1 | -1) : 1 });
+        }
+      }}
+    >
+      {label}
+      {sort.key === key ? (sort.dir === 1 ? ' ▲' : ' ▼') : ''}
+    </th>
+  );
+  return { sorted, header };
+}

@@ -1,0 +1,173 @@
+/**
+ * The Models page's playground: sample a checkpoint in the policy worker, as raw text (completion) or as a
+ * chat (ChatML turns; the reply joins the conversation), with temperature, top-p, top-k, stop sequences,
+ * seed, provider and threads. Tokens are coloured by log-prob (viridis, with a legend); clicking tokens picks
+ * which routing the expert heatmap shows.
+ */
+import { useState } from 'react';
+import type { PlaygroundResult } from '../../../../electron/domain/models';
+import { useModels } from '../../stores/models';
+import { ExpertHeatmap } from '../ExpertHeatmap';
+import { FieldError } from '../common/FieldError';
+import { LogprobLegend } from './LogprobLegend';
+import { logprobColor } from './logprob-scale';
+
+type Mode = 'completion' | 'chat';
+interface ChatTurn {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+const IM_END = '<|im_end|>';
+
+/** ChatML, as the lab's checkpoints are trained on; ends with the assistant header so the model answers. */
+export function renderChat(turns: ChatTurn[]): string {
+  return turns.map((t) => `<|im_start|>${t.role}\n${t.content}${IM_END}\n`).join('') + '<|im_start|>assistant\n';
+}
+
+function SampledTokens({ sample, selected, onToggle }: { sample: PlaygroundResult; selected: number[]; onToggle: (i: number, extend: boolean) => void }) {
+  return (
+    <div className="tokens" data-testid="sampled-tokens">
+      {sample.tokens.map((t, i) => (
+        <span
+          key={i}
+          className={selected.includes(i) ? 'token picked' : 'token'}
+          style={logprobColor(t.logprob)}
+          title={`id ${t.id}, log-prob ${t.logprob.toFixed(3)} (p ${Math.exp(t.logprob).toPrecision(2)})${t.experts ? `\n${t.experts.map((e, l) => `layer ${l}: ${e.join(', ')}`).join('\n')}` : ''}`}
+          onClick={(e) => onToggle(i, e.shiftKey)}
+          data-logprob={t.logprob}
+        >
+          {t.text.replace(/\n/g, '↵\n') || '∅'}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+function rate(tokens: number, ms: number): string {
+  return ms > 0 ? `${((tokens * 1000) / ms).toFixed(1)} tokens/s` : '—';
+}
+
+export function Playground() {
+  const { sample, sampling, sampleError, runSample, selectedTokens, toggleToken, clearSampleError } = useModels();
+  const [mode, setMode] = useState<Mode>('completion');
+  const [prompt, setPrompt] = useState('<|im_start|>user\nList the files in /app.<|im_end|>\n<|im_start|>assistant\n');
+  const [chat, setChat] = useState<ChatTurn[]>([{ role: 'system', content: 'You are a helpful terminal agent.' }]);
+  const [message, setMessage] = useState('List the files in /app.');
+  const [maxTokens, setMaxTokens] = useState(48);
+  const [temperature, setTemperature] = useState(1);
+  const [topP, setTopP] = useState(1);
+  const [topK, setTopK] = useState(0);
+  const [stop, setStop] = useState('');
+  const [seed, setSeed] = useState('');
+  const [threads, setThreads] = useState('');
+  const [provider, setProvider] = useState<'auto' | 'cpu' | 'cuda'>('auto');
+  const chosen = sample ? (selectedTokens.length ? selectedTokens : sample.tokens.map((_, i) => i)) : [];
+  const invalid = (field: string) => (sampleError?.field === field ? 'invalid' : undefined);
+  const touch = (field: string) => {
+    if (sampleError?.field === field) clearSampleError();
+  };
+
+  const sampleNow = async () => {
+    const stops = stop.split('\n').filter((s) => s.length > 0);
+    const conversation = mode === 'chat' ? [...chat, { role: 'user' as const, content: message }] : null;
+    const text = conversation ? renderChat(conversation) : prompt;
+    await runSample({
+      prompt: text,
+      maxTokens,
+      temperature,
+      topP,
+      topK,
+      stop: conversation ? [...new Set([...stops, IM_END])] : stops,
+      seed: seed === '' ? undefined : Number(seed),
+      provider,
+      ...(threads === '' ? {} : { threads: Number(threads) }),
+    });
+    const result = useModels.getState().sample;
+    if (conversation && result && !useModels.getState().sampleError) {
+      const reply = result.tokens.map((t) => t.text).join('').replace(IM_END, '').trim();
+      setChat([...conversation, { role: 'assistant', content: reply }]);
+      setMessage('');
+    }
+  };
+
+  return (
+    <div className="playground" data-testid="playground">
+      <h2>Playground</h2>
+      <div className="toolbar" role="radiogroup" aria-label="mode">
+        {(['completion', 'chat'] as const).map((m) => (
+          <label key={m}>
+            <input type="radio" name="mode" checked={mode === m} onChange={() => setMode(m)} /> {m}
+          </label>
+        ))}
+      </div>
+      {mode === 'completion' ? (
+        <textarea value={prompt} onChange={(e) => { setPrompt(e.target.value); touch('prompt'); }} rows={4} aria-label="prompt" className={invalid('prompt')} />
+      ) : (
+        <div className="chat" data-testid="chat">
+          {chat.map((t, i) => (
+            <div key={i} className={`chat-turn chat-${t.role}`}>
+              <span className="chat-role">{t.role}</span>
+              <span className="chat-content">{t.content}</span>
+            </div>
+          ))}
+          <textarea value={message} onChange={(e) => setMessage(e.target.value)} rows={2} aria-label="message" placeholder="your message" />
+          <button type="button" className="secondary" onClick={() => setChat(chat.slice(0, 1))} disabled={chat.length <= 1}>
+            Clear conversation
+          </button>
+        </div>
+      )}
+      <div className="toolbar playground-options">
+        <label>
+          max tokens <input type="number" className={invalid('maxTokens')} value={maxTokens} onChange={(e) => { setMaxTokens(Number(e.target.value)); touch('maxTokens'); }} aria-label="max tokens" />
+        </label>
+        <label>
+          temperature <input type="number" className={invalid('temperature')} step={0.1} value={temperature} onChange={(e) => { setTemperature(Number(e.target.value)); touch('temperature'); }} aria-label="temperature" />
+        </label>
+        <label>
+          top-p <input type="number" className={invalid('topP')} step={0.05} value={topP} onChange={(e) => { setTopP(Number(e.target.value)); touch('topP'); }} aria-label="top-p" />
+        </label>
+        <label>
+          top-k <input type="number" className={invalid('topK')} value={topK} onChange={(e) => { setTopK(Number(e.target.value)); touch('topK'); }} aria-label="top-k" title="0: off" />
+        </label>
+        <label>
+          seed <input value={seed} placeholder="random" onChange={(e) => setSeed(e.target.value.replace(/\D/g, ''))} size={10} aria-label="seed" />
+        </label>
+        <label>
+          provider{' '}
+          <select value={provider} onChange={(e) => setProvider(e.target.value as 'auto')} aria-label="provider">
+            <option value="auto">auto</option>
+            <option value="cpu">cpu</option>
+            <option value="cuda">cuda</option>
+          </select>
+        </label>
+        <label>
+          threads <input value={threads} placeholder="default" className={invalid('threads')} onChange={(e) => { setThreads(e.target.value.replace(/\D/g, '')); touch('threads'); }} size={6} aria-label="threads" />
+        </label>
+        <label className="stop-label">
+          stop sequences <textarea value={stop} onChange={(e) => setStop(e.target.value)} rows={1} placeholder="one per line" aria-label="stop sequences" />
+        </label>
+        <button disabled={sampling || (mode === 'chat' && !message.trim())} onClick={() => void sampleNow()}>
+          {sampling ? 'Sampling…' : 'Sample'}
+        </button>
+      </div>
+      {sampleError && <FieldError message={sampleError.message} onDismiss={clearSampleError} testId="sample-error" />}
+      {sample && (
+        <>
+          <div className="muted" data-testid="sample-meta">
+            {sample.tokens.length} tokens, {sample.stopReason}, seed {sample.seed}, on {sample.provider}
+            {sample.providerFallbackReason ? ` (${sample.providerFallbackReason})` : ''} · prefill {sample.promptTokens} tokens in {sample.timing.prefillMs.toFixed(0)} ms ({rate(sample.promptTokens, sample.timing.prefillMs)}) · decode{' '}
+            <span data-testid="tokens-per-second">{rate(sample.tokens.length, sample.timing.decodeMs)}</span>. Click tokens (shift for a range) to pick which routing the heatmap shows.
+          </div>
+          <SampledTokens sample={sample} selected={selectedTokens} onToggle={toggleToken} />
+          <LogprobLegend />
+          {sample.numExperts !== null && sample.tokens[0]?.experts ? (
+            <ExpertHeatmap tokens={chosen.map((i) => sample.tokens[i]!)} numExperts={sample.numExperts} />
+          ) : (
+            <div className="muted">No routing: an external checkpoint.</div>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
