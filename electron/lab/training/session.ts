@@ -20,7 +20,7 @@ import { TrainingControl } from './control';
 import { loadCorpus } from './corpus';
 import { createRunFolder, gitCommit, machineInfo, newTrainingRunId, readTrainingManifest, trainingRunsDir, writeTrainingManifest } from './run-folder';
 import { driverFactory, type SuiteEvaluator } from './stages';
-import { describeGroups, paramSettings, readTokenizerConfig, runTrainer, type TrainerHooks } from './trainer';
+import { describeGroups, maxTrainingLength, paramSettings, readTokenizerConfig, runTrainer, type TrainerHooks } from './trainer';
 
 export interface TrainingSession {
   runId: string;
@@ -46,9 +46,6 @@ function freshState(): TrainerState {
   return { step: 0, tokens: 0, cursor: null, rng: {}, bestEvalLoss: null, lastLoss: null, lastEvalLoss: null };
 }
 
-function maxLengthOf(config: RunConfig, model: ModelConfig): number {
-  return config.data.max_seq_len > 0 ? Math.min(config.data.max_seq_len, model.max_position_embeddings) : model.max_position_embeddings;
-}
 
 /** A preset's fresh checkpoint in RUN/init: its tokenizer trained on the stage's text (LM) or the default corpus. */
 async function initFromPreset(config: RunConfig, runDir: string, log: (m: string) => void): Promise<string> {
@@ -106,7 +103,7 @@ async function launch(
     tokenizerSha: prepared.tokenizerSha,
     runDir,
     resume,
-    maxLength: maxLengthOf(config, prepared.model),
+    maxLength: maxTrainingLength(config, prepared.model),
     log,
     evaluateSuite: env.evaluateSuite,
   });
