@@ -13,6 +13,7 @@ import { TRAINING_RUN_SCHEMA, type TrainingCheckpointRef, type TrainingResult, t
 import { LabError } from '../../ipc/common/errors';
 import { createOptimizerState, type OptimizerState } from '../../rl/adamw';
 import { appVersion } from '../app-paths';
+import type { WorkerRegistry } from '../workers';
 import { defaultCorpus } from '../models/default-corpus';
 import { latestCheckpoint, listStepCheckpoints, loadTrainingCheckpoint, type TrainerState } from './checkpoints';
 import { parseRunConfig, type RunConfig } from './config/run-config';
@@ -33,6 +34,8 @@ export interface SessionEnv {
   dataDir: string;
   hooks?: TrainerHooks;
   evaluateSuite?: SuiteEvaluator;
+  /** The policy worker's registry, for stages that sample while training (PPO). */
+  workers?: WorkerRegistry;
 }
 
 export interface StartTrainingOptions {
@@ -106,6 +109,7 @@ async function launch(
     maxLength: maxTrainingLength(config, prepared.model),
     log,
     evaluateSuite: env.evaluateSuite,
+    workers: env.workers,
   });
   if (state.step > 0) driver.restore(state.cursor);
   manifest.data = driver.describe();
