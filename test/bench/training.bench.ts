@@ -58,7 +58,7 @@ const bench: Bench = {
         // Steps 2..N-1: the first builds the graph's session, the last saves the final checkpoint.
         const rows = readMetrics(runDir);
         const mid = rows.slice(1, -1);
-        const tokens = mid.reduce((n, r) => n + shape.batch * shape.seqLen, 0);
+        const tokens = mid.length * shape.batch * shape.seqLen;
         const wall = rows.at(-2)!.wall_time - rows[0]!.wall_time;
         const trainerRate = tokens / wall;
         const split = (k: 'data' | 'fwd_bwd' | 'optimizer') => median(mid.map((r) => r.time[k]));
