@@ -6,6 +6,7 @@ import type { modelsContract } from '../../ipc/common/contracts/models';
 import { LabError } from '../../ipc/common/errors';
 import type { ModelSummary } from '../../domain/models';
 import { listCheckpoints, type CheckpointSummary } from '../../../native/model/checkpoint';
+import { trainingRunsDir } from '../training/run-folder';
 import { countActiveParameters, parseModelConfig } from '../../../native/model/config';
 import type { PolicyInfo } from '../../../native/model/policy-api';
 import type { HostContext } from '../host-context';
@@ -80,7 +81,8 @@ export function modelsHandlers(ctx: HostContext): Handlers<typeof modelsContract
   const placed = new Map<string, PolicyInfo>();
   return {
     'models.list': ({ roots }) => {
-      const all = [...new Set([checkpointsRoot(ctx.dataDir), ...modelFolders(ctx.dataDir), ...roots])];
+      // Training runs' checkpoints (training/<run>/checkpoints/step-N) are listed too.
+      const all = [...new Set([checkpointsRoot(ctx.dataDir), trainingRunsDir(ctx.dataDir), ...modelFolders(ctx.dataDir), ...roots])];
       const checkpoints: ModelSummary[] = [];
       // A checkpoint reached through two folders (a folder and its parent, a link) is listed once.
       const seen = new Set<string>();

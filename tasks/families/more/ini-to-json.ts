@@ -10,7 +10,9 @@ export const iniToJson: TaskFamily = {
   name: 'ini-to-json',
   category: 'system-administration',
   summary: 'Convert INI service configs into one JSON file with typed values (ints, booleans, lists)',
-  heldOut: false,
+  // Held out like the core family config-migrate, the same kind of task: training on this one would leak into that
+  // out-of-distribution suite.
+  heldOut: true,
   difficulty: 'medium',
   generate(rng, { split }) {
     const services = rng.sample(SERVICES, rng.int(3, 6)).sort(byCodePoint);

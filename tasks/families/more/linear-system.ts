@@ -32,7 +32,7 @@ export const linearSystem: TaskFamily = {
   name: 'linear-system',
   category: 'mathematics',
   summary: 'Solve A x = b for two right-hand sides and compute det(A), within 1e-6',
-  heldOut: true,
+  heldOut: false,
   difficulty: 'medium',
   generate(rng, { split }) {
     const n = rng.int(3, 7);

@@ -38,7 +38,9 @@ export const redactSecrets: TaskFamily = {
   name: 'redact-secrets',
   category: 'security',
   summary: 'Find AWS, GitHub and Slack tokens in a source tree, redact them in place and write an inventory',
-  heldOut: false,
+  // Held out like the core family secret-scan, the same kind of task: training on this one would leak into that
+  // out-of-distribution suite.
+  heldOut: true,
   difficulty: 'medium',
   generate(rng, { split }) {
     const root = rng.pick(['repo', 'project', 'src']);
