@@ -90,6 +90,12 @@ function summarize(t: Trajectory, job: Job, version: number, aborted: boolean, d
   };
 }
 
+/** Episodes that ended through the lab's fault rather than the policy's: a sandbox error, a lost policy worker. */
+export function infrastructureFailure(t: Trajectory): boolean {
+  if (t.stopReason === 'sandbox_error') return true;
+  return t.stopReason === 'policy_error' && /worker '[^']+' ended|is not loaded|WORKER_CRASHED/.test(t.error?.message ?? '');
+}
+
 export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> {
   const started = performance.now();
   const dir = stepDir(r.runDir, r.step);
@@ -133,6 +139,11 @@ export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> 
       tmpDir: r.tmpDir,
     });
     if (r.signal?.aborted) return; // the run is stopping: this episode is run again on resume
+    if (infrastructureFailure(outcome.trajectory)) {
+      // Not the policy's doing (a crashed worker, a sandbox that failed): not a sample of its behaviour.
+      r.log?.(`episode ${job.key} not used: ${outcome.trajectory.error?.message ?? outcome.trajectory.stopReason}`);
+      return;
+    }
     const aborted = kept >= wanted;
     if (!aborted) kept++;
     const episode = summarize(outcome.trajectory, job, r.policyVersion, aborted, relative(r.runDir, abs));
