@@ -174,12 +174,14 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
   const asyncRollouts = ppo.async && ppo.max_staleness >= 1;
 
   // The policy worker, on a weights folder of the current version.
+  const baseVersion = state.step;
   const writePolicy = (version: number): string => {
     const dir = policyDir(runDir, version);
     if (!existsSync(join(dir, 'manifest.json'))) {
       saveCheckpoint(dir, { config: model, tokenizer, tokenizerConfig, parameters: params, labVersion: appVersion(), metadata: { run_id: manifest.id, policy_version: version }, overwrite: true });
     }
-    for (const v of [version - 3, version - 4]) if (v >= 0) rmSync(policyDir(runDir, v), { recursive: true, force: true });
+    // Old versions go, except the one the engine was loaded from (a restarted worker loads it again).
+    for (const v of [version - 3, version - 4]) if (v >= 0 && v !== baseVersion) rmSync(policyDir(runDir, v), { recursive: true, force: true });
     return dir;
   };
   let workerVersion = state.step;
