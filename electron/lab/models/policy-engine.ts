@@ -17,7 +17,15 @@ export function policyWorker(workers: WorkerRegistry) {
 /** Load `checkpoint` in the policy worker and return an engine bound to it. */
 export async function createOnnxPolicyEngine(workers: WorkerRegistry, checkpoint: string, settings: PolicySettings = {}): Promise<OnnxPolicyEngine> {
   const worker = policyWorker(workers);
-  await worker.call('policy.load', { checkpoint, settings }, { timeoutMs: LOAD_TIMEOUT_MS });
+  // A worker that did not come up in time (a machine under heavy load) is given two more chances.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await worker.call('policy.load', { checkpoint, settings }, { timeoutMs: LOAD_TIMEOUT_MS });
+      break;
+    } catch (error) {
+      if (attempt >= 2 || !/did not start|could not start/.test((error as Error).message)) throw error;
+    }
+  }
   let closed = false;
   /** The weights swapped in last: a restarted worker gets them back, not the checkpoint's own. */
   let swapped: string | null = null;
@@ -31,7 +39,8 @@ export async function createOnnxPolicyEngine(workers: WorkerRegistry, checkpoint
     })().finally(() => (reloading = null)));
   const lost = (error: unknown) => {
     const code = (error as { code?: string }).code;
-    return code === 'WORKER_CRASHED' || (code === 'NOT_FOUND' && /is not loaded/.test((error as Error).message));
+    const message = (error as Error).message;
+    return code === 'WORKER_CRASHED' || (code === 'NOT_FOUND' && /is not loaded/.test(message)) || /did not start|could not start/.test(message);
   };
   const withReload = async <T>(call: () => Promise<T>, signal?: AbortSignal): Promise<T> => {
     try {
