@@ -1,6 +1,8 @@
 /** The synthesizer's own families (tasks/families/core/): one-command skills up to a long-horizon checklist. */
 import type { TaskFamily } from './types';
-import { columnStats } from './core/column-stats';
+import { measurementStats } from './core/measurement-stats';
+import { meetingSlot } from './core/meeting-slot';
+import { routeLookup } from './core/route-lookup';
 import { configMigrate } from './core/config-migrate';
 import { countMatches } from './core/count-matches';
 import { csvGroupSum } from './core/csv-group-sum';
@@ -24,7 +26,9 @@ export const CORE_FAMILIES: TaskFamily[] = [
   extractArchive,
   jsonlFilter,
   csvGroupSum,
-  columnStats,
+  measurementStats,
+  routeLookup,
+  meetingSlot,
   fixPythonBugs,
   opsChecklist,
   logReport,

@@ -68,6 +68,7 @@ export function registerSynth(tasks: Command, io: Io): void {
     .option('--seed <s>', 'synth seed (same arguments, byte-identical pack)', '1')
     .option('--families <names>', 'comma-separated family names (default: every family the split allows)')
     .option('--split <split>', 'train (never held-out families or eval seeds) or eval', 'train')
+    .option('--min-commands <n>', 'keep only tasks whose oracle needs at least N commands (long-horizon suites)')
     .option('--audit', 'audit every task by execution (oracle, no-op, oracle again); write only ok tasks')
     .option('--audit-cache <file>', 'verdicts by content hash (default $T1LAB_HOME/synth-audits.jsonl): a rerun resumes')
     .option('--concurrency <n>', 'audits at once', '1')
@@ -76,12 +77,13 @@ export function registerSynth(tasks: Command, io: Io): void {
     .option('--api-key-env <var>', 'with --llm: environment variable holding the API key (default OPENAI_API_KEY)')
     .option('--json', 'print JSON: {pack, count, families, categories, difficulties, rejected, distinct, audit, durationMs}')
     .description('write a pack of tasks synthesized from task families (or proposed by a model), optionally audited')
-    .action(async (opts: { out: string; count: string; seed: string; families?: string; split: string; audit?: boolean; auditCache?: string; concurrency: string; llm?: string; seeds?: string; apiKeyEnv?: string; json?: boolean }) => {
+    .action(async (opts: { out: string; count: string; seed: string; families?: string; split: string; audit?: boolean; auditCache?: string; concurrency: string; llm?: string; seeds?: string; minCommands?: string; apiKeyEnv?: string; json?: boolean }) => {
       if (!opts.out.endsWith('.jsonl')) throw new UsageError(`--out: ${opts.out}: a pack file name ends in .jsonl`);
       if (opts.split !== 'train' && opts.split !== 'eval') throw new UsageError(`--split: '${opts.split}' is not train or eval`);
       const split = opts.split as Split;
       const count = intOption('--count', opts.count, 100, 1, 10_000_000);
       const seed = intOption('--seed', opts.seed, 1, 0, 2 ** 31 - 1);
+      const minCommands = intOption('--min-commands', opts.minCommands, 0, 0, 100_000);
       const concurrency = intOption('--concurrency', opts.concurrency, 1, 1, 64);
       const cache = opts.auditCache ? new AuditCache(resolve(opts.auditCache)) : AuditCache.in(labDataDir());
       const started = performance.now();
@@ -100,7 +102,7 @@ export function registerSynth(tasks: Command, io: Io): void {
         if (opts.seeds) throw new UsageError('--seeds is for --llm');
         const names = opts.families ? opts.families.split(',').map((s) => s.trim()).filter(Boolean) : null;
         const families = await asUsage(async () => chooseFamilies(ALL_FAMILIES, names, split));
-        summary = await runSynth({ out: opts.out, count, seed, split, families, ...(opts.audit ? { audit: { cache, concurrency, onProgress } } : {}) });
+        summary = await runSynth({ out: opts.out, count, seed, split, families, minCommands, ...(opts.audit ? { audit: { cache, concurrency, onProgress } } : {}) });
       }
       bar?.stop();
       if (opts.json) printJson(io, summary);

@@ -80,7 +80,7 @@ export function registerTrainStage(train: Command, io: Io, stage: Stage, descrip
       };
       const workers = new WorkerRegistry(forkLauncher);
       const dataDir = labDataDir();
-      const env = { dataDir, hooks, evaluateSuite: suiteEvaluator({ dataDir, onnx: onnxPolicyFactory(workers), log }) };
+      const env = { dataDir, hooks, workers, evaluateSuite: suiteEvaluator({ dataDir, onnx: onnxPolicyFactory(workers), log }) };
       let session: TrainingSession;
       try {
         if (o.resume) {

@@ -41,6 +41,24 @@ export function phrase<T>(rng: FamilyRng, phrasings: readonly T[], split: Split)
   return split === 'eval' ? phrasings[phrasings.length - 1]! : rng.pick(phrasings.slice(0, -1));
 }
 
+/** Above this many checks a task's verifier is one pytest file (each check a test) instead of inline assertions. */
+export const MAX_INLINE_CHECKS = 8;
+
+/** Checks as pytest tests: each runs its bash check in /app; the docstring carries the check's name. */
+export function checksPytest(checks: readonly InlineCheck[]): string {
+  const ident = (name: string, i: number) => `test_${String(i + 1).padStart(2, '0')}_${name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '').slice(0, 60)}`;
+  const lines = [
+    'import subprocess',
+    '',
+    '',
+    'def check(script):',
+    '    r = subprocess.run(["bash", "--noprofile", "--norc", "-c", script], cwd="/app", capture_output=True, text=True, timeout=30)',
+    '    assert r.returncode == 0, "check failed (exit %d): %s\\n%s%s" % (r.returncode, script, r.stdout, r.stderr)',
+  ];
+  checks.forEach((c, i) => lines.push('', '', `def ${ident(c.name, i)}():`, `    # ${c.name.replace(/\n/g, ' ')}`, `    check(${JSON.stringify(c.run)})`));
+  return `${lines.join('\n')}\n`;
+}
+
 export interface TaskParts {
   family: TaskFamily;
   seed: number;
@@ -70,6 +88,9 @@ export function taskId(family: string, seed: number): string {
 export function assemble(parts: TaskParts): GeneratedTask {
   const solve = `#!/bin/bash\nset -e\n${parts.solution.trimEnd()}\n`;
   const expectedCommands = typedCommands(solve).length;
+  const checks = parts.checks ?? [];
+  // Many checks become pytest tests (one verifier sandbox for all) rather than inline assertions (one each).
+  const checksAsPytest = checks.length > MAX_INLINE_CHECKS && !parts.pytest;
   const toml = [
     'version = "1.0"',
     '',
@@ -92,7 +113,7 @@ export function assemble(parts: TaskParts): GeneratedTask {
     'storage_mb = 64',
     ...(parts.requires?.length ? [`requires = [${parts.requires.map(tomlString).join(', ')}]`] : []),
     '',
-    ...(parts.checks ?? []).flatMap((c) => ['[[verifier.assertions]]', `name = ${tomlString(c.name)}`, `run = ${tomlString(c.run)}`, '']),
+    ...(checksAsPytest ? [] : checks.flatMap((c) => ['[[verifier.assertions]]', `name = ${tomlString(c.name)}`, `run = ${tomlString(c.run)}`, ''])),
   ].join('\n');
   const files: FamilyFile[] = [
     { path: 'instruction.md', text: `${parts.instruction.trim()}\n` },
@@ -102,6 +123,7 @@ export function assemble(parts: TaskParts): GeneratedTask {
   for (const [path, text] of Object.entries(parts.files ?? {})) files.push({ path: `environment/files/${path}`, text });
   if (parts.setup) files.push({ path: 'environment/setup.sh', text: `#!/bin/bash\nset -euo pipefail\n${parts.setup.trimEnd()}\n`, executable: true });
   if (parts.pytest) files.push({ path: 'tests/test_outputs.py', text: parts.pytest });
+  else if (checksAsPytest) files.push({ path: 'tests/test_outputs.py', text: checksPytest(checks) });
   return { id: taskId(parts.family.name, parts.seed), files, difficulty: parts.difficulty, expectedCommands };
 }
 

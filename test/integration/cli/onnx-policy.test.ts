@@ -60,8 +60,10 @@ describe('onnx:CHECKPOINT policy', () => {
     const examples = join(REPO_ROOT, 'tasks', 'examples');
     const r = await runT1lab(['run', 'count-log-levels', '--suite', examples, '--policy', `onnx:${checkpoint}`, '--max-turns', '1', '--seed', '3', '--json'], { env, timeoutMs: 120_000 });
     const s = parseJsonOutput<RunEpisodeSummary>(r);
-    // The task's prompt is ~1.7k tokens: the reply reserve must leave it room, or the episode ends before turn 1.
-    expect(s.tokens.prompt).toBeGreaterThan(1000);
+    // With the full system prompt this task's first prompt was ~1.7k tokens; small windows get the compact
+    // prompt (issue 12): the same tools in far fewer words, so the instruction and a reply fit with room to spare.
+    expect(s.tokens.prompt).toBeGreaterThan(300);
+    expect(s.tokens.prompt).toBeLessThan(1000);
     expect(s).toMatchObject({ task: 'count-log-levels', resolved: false, turns: 1 });
     expect(s.tokens.completion).toBeGreaterThan(0);
   }, 120_000);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORE_FAMILIES } from '../../../tasks/families';
 import { runCli } from '../../../electron/cli/main';
-import { parseJsonOutput, runT1lab, type CliResult } from '../../helpers/cli';
+import { parseJsonOutput, REPO_ROOT, runT1lab, type CliResult } from '../../helpers/cli';
 import { startOpenAiFixture, type OpenAiFixture } from '../../helpers/openai-fixture';
 import { makeTempDir } from '../../helpers/tmp';
 import { EXAMPLES } from './helpers';
@@ -167,5 +167,11 @@ describe('t1lab tasks stats / rebalance / overlap', () => {
     expect(d.verdict).toBe('overlap');
     expect(d.flagged.filter((f) => f.train === 'innocent-looking-task' && f.eval === victim.id).map((f) => f.kind).sort()).toEqual(['files', 'instruction', 'solution']);
     expect(d.flagged.every((f) => f.train === 'innocent-looking-task')).toBe(true);
+
+    // Any suite works on the eval side, Terminal-Bench folders included.
+    const tb = await t1lab(['tasks', 'overlap', '--train', suite, '--eval', join(REPO_ROOT, 'test/fixtures/tb-import'), '--json']);
+    expect(tb.code, tb.stderr).toBe(0);
+    expect(parseJsonOutput<{ pairs: number; verdict: string }>(tb)).toMatchObject({ verdict: 'disjoint' });
+    expect(parseJsonOutput<{ pairs: number }>(tb).pairs).toBeGreaterThanOrEqual(60 * 2);
   }, 120_000);
 });

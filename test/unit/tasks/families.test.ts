@@ -100,3 +100,13 @@ describe('the split rule', () => {
     expect(new Set(rejects)).toEqual(new Set(['duplicate']));
   });
 });
+
+describe('long-horizon selection', () => {
+  it('keeps only tasks that need --min-commands commands, counting the others', () => {
+    const rejects: string[] = [];
+    const tasks = [...synthesize({ count: 5, seed: 1, split: 'eval', families: ALL_FAMILIES, minCommands: 20 }, (r) => rejects.push(r.verdict))];
+    expect(tasks).toHaveLength(5);
+    for (const t of tasks) expect(t.expectedCommands).toBeGreaterThanOrEqual(20);
+    expect(rejects).toContain('too-short');
+  });
+});

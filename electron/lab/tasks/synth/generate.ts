@@ -7,7 +7,9 @@
 import { createFamilyRng, familiesForSplit, familySeed, seedSplit, type Split, type TaskFamily } from '../../../../tasks/families';
 import { LabError } from '../../../ipc/common/errors';
 import type { Task, TaskFile } from '../model';
-import { packLineOf, parsePackLine } from '../pack';
+import { buildTask } from '../build-task';
+import { packLineOf } from '../pack';
+import { taskIdProblem, taskPathProblem } from '../paths';
 import { formatProblem } from '../problems';
 import { taskHashes, type TaskHashes } from './content-hash';
 
@@ -16,6 +18,8 @@ export interface SynthOptions {
   seed: number;
   split: Split;
   families: readonly TaskFamily[];
+  /** Keep only tasks whose oracle needs at least this many commands (long-horizon suites). */
+  minCommands?: number;
 }
 
 export interface SynthTask {
@@ -32,7 +36,7 @@ export interface SynthTask {
 
 export interface SynthRejection {
   family: string;
-  verdict: 'duplicate' | 'invalid' | 'generator-error';
+  verdict: 'duplicate' | 'invalid' | 'generator-error' | 'too-short';
   reason: string;
 }
 
@@ -90,10 +94,13 @@ export function* synthesize(options: SynthOptions, onReject: (r: SynthRejection)
       const g = generateOne(family, seed, split);
       const line = packLineOf({ id: g.id, files: g.files });
       const hashes = taskHashes(g.files);
-      if (seen.has(hashes.content) || ids.has(g.id)) reject = { family: family.name, verdict: 'duplicate', reason: `${g.id} repeats an earlier task` };
+      if (options.minCommands && g.expectedCommands < options.minCommands) reject = { family: family.name, verdict: 'too-short', reason: `${g.id} needs ${g.expectedCommands} command(s)` };
+      else if (seen.has(hashes.content) || ids.has(g.id)) reject = { family: family.name, verdict: 'duplicate', reason: `${g.id} repeats an earlier task` };
       else {
-        const entry = parsePackLine('synth', 1, line);
-        if (!entry.task) reject = { family: family.name, verdict: 'invalid', reason: `${g.id}: ${entry.problems.map(formatProblem).join('; ')}` };
+        // What a pack reader checks: the id, the paths, then the task itself (TOML, layout, verifier).
+        const pathProblems = [taskIdProblem(g.id), ...g.files.map((f) => taskPathProblem(f.path))].filter((p): p is string => !!p);
+        const entry = pathProblems.length ? null : buildTask(g.id, g.files, { kind: 'pack', path: 'synth', line: 1 });
+        if (!entry?.task) reject = { family: family.name, verdict: 'invalid', reason: `${g.id}: ${pathProblems.length ? pathProblems.join('; ') : entry!.problems.map(formatProblem).join('; ')}` };
         else {
           seen.add(hashes.content);
           ids.add(g.id);

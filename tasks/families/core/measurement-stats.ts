@@ -2,8 +2,8 @@
 import type { TaskFamily } from '../types';
 import { assemble, phrase, py, sq } from './kit';
 
-export const columnStats: TaskFamily = {
-  name: 'column-stats',
+export const measurementStats: TaskFamily = {
+  name: 'measurement-stats',
   category: 'scientific-computing',
   summary: 'compute mean, sample standard deviation, min, max and median of a measurement column',
   heldOut: false,
@@ -32,7 +32,7 @@ export const columnStats: TaskFamily = {
       run: py(`import sys; d = dict(l.split() for l in open(${JSON.stringify(out)}) if l.strip()); sys.exit(0 if abs(float(d[${JSON.stringify(k)}]) - ${stats[k]}) <= 0.0015 and len(d[${JSON.stringify(k)}].split(".")[1]) == 3 else 1)`),
     });
     return assemble({
-      family: columnStats,
+      family: measurementStats,
       seed,
       split,
       difficulty: 'medium',
