@@ -78,8 +78,10 @@ export class TokenLedger {
   readonly counters: LedgerCounters = { clean: 0, repair: 0, fork: 0, maskedSampled: 0, lossDrift: 0, exact: 0, retokenized: 0 };
   /** The turns of the current sample as the sampler saw them. */
   private fed: FedTurn[] = [];
-  /** The rendering the ledger's ids stood for before the last sampled turn (exact mode). */
+  /** The rendering the ledger's ids stood for before the last sampled turn (exact mode)... */
   private rendered = '';
+  /** ...and the length of the ledger's own text then (it differs when a template rewrote a reply). */
+  private ledgerChars = 0;
 
   constructor(
     private readonly codec: TokenCodec,
@@ -158,6 +160,7 @@ export class TokenLedger {
     if (this.segments.length === 0) {
       this.push({ kind: 'prompt', ids: this.codec.encode(rendered), text: rendered });
       this.rendered = rendered;
+      this.ledgerChars = rendered.length;
       return null;
     }
     if (this.mode === 'exact') {
@@ -175,6 +178,8 @@ export class TokenLedger {
 
     if (d === null && removed.content === 0) {
       this.counters.clean++;
+      this.rendered = rendered;
+      this.ledgerChars = rendered.length;
       return { verdict: 'CLEAN', divergenceAt: null, ledgerSpan: 0, freshSpan: 0, maskedSampled: 0 };
     }
     const s = d === null ? 0 : commonSuffix(ledger, fresh, Math.min(ledger.length, fresh.length) - d);
@@ -190,6 +195,7 @@ export class TokenLedger {
         this.counters.retokenized!++;
         this.counters.maskedSampled += masked + removed.sampled;
         this.rendered = rendered;
+        this.ledgerChars = rendered.length;
         return { verdict: 'REPAIR', divergenceAt: start, ledgerSpan: ledgerSpan + removed.tokens, freshSpan, maskedSampled: masked + removed.sampled, applied: true };
       }
     }
@@ -198,6 +204,7 @@ export class TokenLedger {
     this.segments = [{ kind: 'prompt', ids: fresh, text: rendered }];
     this.changed();
     this.rendered = rendered;
+    this.ledgerChars = rendered.length;
     this.counters.fork++;
     this.counters.retokenized!++;
     return { verdict: 'FORK', divergenceAt: start, ledgerSpan: ledgerSpan + removed.tokens, freshSpan, maskedSampled: 0, applied: true };
@@ -211,7 +218,7 @@ export class TokenLedger {
   private extendExactly(rendered: string, observations: readonly string[]): LedgerCheck | null {
     if (!rendered.startsWith(this.rendered)) return null;
     const added = rendered.slice(this.rendered.length);
-    const sampledText = this.text().slice(this.rendered.length);
+    const sampledText = this.text().slice(this.ledgerChars);
     // Where the last turn ends in the rendering: after the sampled text when the template wrote it as it was
     // sampled, else after the first rendering of the sampled turn's last token (e.g. <|im_end|>) — a template
     // that trims the content renders the turn differently, but the policy keeps seeing what it sampled.
@@ -225,6 +232,7 @@ export class TokenLedger {
     }
     this.appendText(added.slice(cut), observations);
     this.rendered = rendered;
+    this.ledgerChars = this.text().length;
     this.counters.exact!++;
     const diagnosis = this.diagnose(rendered);
     this.counters[diagnosis.verdict === 'CLEAN' ? 'clean' : diagnosis.verdict === 'REPAIR' ? 'repair' : 'fork']++;

@@ -48,6 +48,8 @@ export interface ExperienceInput {
   rows: number;
   /** Version of `params` (updates applied): staleness = version - the sampler's version. */
   version: number;
+  /** Weights of recent earlier versions (asynchronous rollouts sample with one), for the gap. */
+  paramsByVersion?: ReadonlyMap<number, Params>;
   episodes: readonly RolloutEpisode[];
 }
 
@@ -100,32 +102,54 @@ export async function buildExperience(x: ExperienceInput): Promise<Experience> {
   if (rows.length === 0) return { sequences: [], refs, perToken: [], metrics, lossTokens: 0 };
 
   const r3 = x.ppo.r3 === 'on';
-  const free = r3 && !x.ppo.measure_free_gap ? null : await scoreAll(x, rows, x.params, false);
-  const replayed = r3 ? await scoreAll(x, rows, x.params, true, free?.map((s) => s.experts) ?? []) : null;
-  const old = replayed ?? free!;
-  const oldLogp = flat(old.map((s) => s.logprobs));
-  const oldValues = flat(old.map((s) => s.values));
-  if (replayed) {
-    const g = gapOf(rows, oldLogp);
-    Object.assign(metrics, { train_infer_gap_r3: g.mean, train_infer_gap_r3_max: g.max });
-  }
-  if (free) {
-    const g: GapStats = gapOf(rows, flat(free.map((s) => s.logprobs)));
-    Object.assign(metrics, { train_infer_gap_free: g.mean, train_infer_gap_free_max: g.max });
-    const agreement = new Array<number>(L).fill(0);
-    let chunks = 0;
-    free.forEach((s, c) => {
-      const a = routingAgreement(rows.slice(c * x.rows, (c + 1) * x.rows), s.packed, s.experts, L, k);
-      if (a.every(Number.isFinite)) {
-        a.forEach((v, l) => (agreement[l]! += v));
-        chunks++;
-      }
-    });
-    if (chunks) {
-      agreement.forEach((v, l) => (metrics[`routing_agreement_l${l}`] = v / chunks));
-      metrics.routing_agreement = agreement.reduce((a, b) => a + b, 0) / L / chunks;
+  // The train-inference gap compares the trainer with the sampler at the same weights: rows sampled by an
+  // older policy version (asynchronous rollouts) are scored for it with that version's weights.
+  const byVersion = new Map<number, number[]>();
+  refs.forEach((r, i) => byVersion.set(r.policyVersion, [...(byVersion.get(r.policyVersion) ?? []), i]));
+  const gapR3: number[][] = [];
+  const gapFree: number[][] = [];
+  const gapRows: TrainRow[] = [];
+  const agreement = new Array<number>(L).fill(0);
+  let agreementChunks = 0;
+  let current: { free: Scored[] | null; replayed: Scored[] | null } | null = null;
+  for (const [version, members] of byVersion) {
+    const weights = version === x.version ? x.params : (x.paramsByVersion?.get(version) ?? null);
+    if (!weights) continue;
+    const vRows = members.map((i) => rows[i]!);
+    const free = x.ppo.measure_free_gap || !r3 ? await scoreAll(x, vRows, weights, false) : null;
+    const replayed = r3 ? await scoreAll(x, vRows, weights, true, free?.map((sc) => sc.experts) ?? []) : null;
+    if (version === x.version && members.length === rows.length) current = { free, replayed };
+    gapRows.push(...vRows);
+    if (replayed) gapR3.push(...flat(replayed.map((sc) => sc.logprobs)));
+    if (free) {
+      gapFree.push(...flat(free.map((sc) => sc.logprobs)));
+      free.forEach((sc, c) => {
+        const a = routingAgreement(vRows.slice(c * x.rows, (c + 1) * x.rows), sc.packed, sc.experts, L, k);
+        if (a.every(Number.isFinite)) {
+          a.forEach((v, l) => (agreement[l]! += v));
+          agreementChunks++;
+        }
+      });
     }
   }
+  if (gapR3.length) {
+    const g = gapOf(gapRows, gapR3);
+    Object.assign(metrics, { train_infer_gap_r3: g.mean, train_infer_gap_r3_max: g.max });
+  }
+  if (gapFree.length) {
+    const g: GapStats = gapOf(gapRows, gapFree);
+    Object.assign(metrics, { train_infer_gap_free: g.mean, train_infer_gap_free_max: g.max });
+  }
+  if (agreementChunks) {
+    agreement.forEach((v, l) => (metrics[`routing_agreement_l${l}`] = v / agreementChunks));
+    metrics.routing_agreement = agreement.reduce((a, b) => a + b, 0) / L / agreementChunks;
+  }
+  metrics.gap_samples = gapRows.length;
+  // PPO's old log-probs and values: the current weights (the trainer's pi_old), routing replayed.
+  const free = current?.free ?? null;
+  const old = current ? (current.replayed ?? current.free!) : await scoreAll(x, rows, x.params, r3);
+  const oldLogp = flat(old.map((sc) => sc.logprobs));
+  const oldValues = flat(old.map((sc) => sc.values));
   const refLogp = x.reference && x.ppo.kl_coef > 0 ? flat((await scoreAll(x, rows, x.reference, r3, free?.map((s) => s.experts) ?? [])).map((s) => s.logprobs)) : null;
 
   // Rewards: one per kept episode; group = its task.

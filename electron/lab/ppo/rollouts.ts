@@ -90,6 +90,15 @@ function summarize(t: Trajectory, job: Job, version: number, aborted: boolean, d
   };
 }
 
+/**
+ * Episodes that carry nothing of the policy's behaviour: a sandbox error, or a policy error before its first
+ * turn (a lost or unloadable policy worker; a prompt that cannot fit). Not trained on, not counted.
+ */
+export function infrastructureFailure(e: { stopReason: string; turns: number; error: string | null }): boolean {
+  if (e.stopReason === 'sandbox_error') return true;
+  return e.stopReason === 'policy_error' && (e.turns === 0 || /worker '[^']+' ended|is not loaded|WORKER_CRASHED/.test(e.error ?? ''));
+}
+
 export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> {
   const started = performance.now();
   const dir = stepDir(r.runDir, r.step);
@@ -100,7 +109,8 @@ export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> 
   for (let a = 0; a < perTask; a++) {
     r.tasks.forEach((task, i) => jobs.push({ task, attempt: a, key: rolloutKey(task.id, r.step, a), seed: mix(r.seed, r.step, i, a) }));
   }
-  const done = new Map(readRolloutEpisodes(r.runDir, r.step).map((e) => [e.key, e]));
+  // Episodes recorded before a crash that carry no behaviour (older runs recorded them) are run again.
+  const done = new Map(readRolloutEpisodes(r.runDir, r.step).filter((e) => !infrastructureFailure(e)).map((e) => [e.key, e]));
   let kept = [...done.values()].filter((e) => !e.aborted).length;
   const queue = jobs.filter((j) => !done.has(j.key));
   const appender = new JsonlAppender(join(dir, ROLLOUT_FILES.episodes));
@@ -133,6 +143,12 @@ export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> 
       tmpDir: r.tmpDir,
     });
     if (r.signal?.aborted) return; // the run is stopping: this episode is run again on resume
+    const t = outcome.trajectory;
+    if (infrastructureFailure({ stopReason: t.stopReason, turns: t.turns.length, error: t.error?.message ?? null })) {
+      // Not the policy's doing (a crashed worker, a sandbox that failed): not a sample of its behaviour.
+      r.log?.(`episode ${job.key} not used: ${outcome.trajectory.error?.message ?? outcome.trajectory.stopReason}`);
+      return;
+    }
     const aborted = kept >= wanted;
     if (!aborted) kept++;
     const episode = summarize(outcome.trajectory, job, r.policyVersion, aborted, relative(r.runDir, abs));

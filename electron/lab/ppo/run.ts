@@ -174,12 +174,14 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
   const asyncRollouts = ppo.async && ppo.max_staleness >= 1;
 
   // The policy worker, on a weights folder of the current version.
+  const baseVersion = state.step;
   const writePolicy = (version: number): string => {
     const dir = policyDir(runDir, version);
     if (!existsSync(join(dir, 'manifest.json'))) {
       saveCheckpoint(dir, { config: model, tokenizer, tokenizerConfig, parameters: params, labVersion: appVersion(), metadata: { run_id: manifest.id, policy_version: version }, overwrite: true });
     }
-    for (const v of [version - 3, version - 4]) if (v >= 0) rmSync(policyDir(runDir, v), { recursive: true, force: true });
+    // Old versions go, except the one the engine was loaded from (a restarted worker loads it again).
+    for (const v of [version - 3, version - 4]) if (v >= 0 && v !== baseVersion) rmSync(policyDir(runDir, v), { recursive: true, force: true });
     return dir;
   };
   let workerVersion = state.step;
@@ -233,6 +235,8 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
     lastCheckpoint = ref;
   };
 
+  /** Weights of the last versions the sampler may still be using (at most max_staleness behind). */
+  const recent = new Map<number, Map<string, Float32Array>>();
   const history: RolloutEpisode[][] = [];
   for (let s = 1; s <= state.step; s++) history.push(readRolloutEpisodes(runDir, s).filter((e) => !e.aborted));
   progress();
@@ -254,7 +258,14 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
       if (asyncRollouts && step < total) pending = rollouts(step + 1);
       const kept = batch.episodes.filter((e) => !e.aborted);
       const aborted = batch.episodes.filter((e) => e.aborted);
-      const exp = await buildExperience({ runDir, model, cache, params, reference, ppo, rows, version: state.step, episodes: kept });
+      // Earlier versions' weights (in memory, or the policy folder on disk after a resume), for the gap.
+      for (const v of new Set(kept.map((e) => e.policyVersion))) {
+        if (v === state.step || recent.has(v)) continue;
+        if (existsSync(join(policyDir(runDir, v), 'manifest.json'))) recent.set(v, loadCheckpoint(policyDir(runDir, v)).parameters);
+      }
+      const exp = await buildExperience({ runDir, model, cache, params, reference, ppo, rows, version: state.step, paramsByVersion: recent, episodes: kept });
+      recent.set(state.step, new Map([...params].map(([name, w]) => [name, Float32Array.from(w)])));
+      for (const v of recent.keys()) if (v < state.step + 1 - Math.max(1, ppo.max_staleness)) recent.delete(v);
       const tScore = performance.now();
       const criticOnly = step <= ppo.critic_warmup_steps;
       const lr = learningRate(schedule, step);

@@ -173,6 +173,9 @@ describe('TokenLedger, exact TITO', () => {
     expect(next).not.toEqual(codec.encode(stripping.render(c.messages, { addGenerationPrompt: true })));
     expect(codec.decode(next.slice(prompt.length + ids.length))).toBe('\n<|im_start|>tool\nnotes.txt<|im_end|>\n<|im_start|>assistant\n');
     c.turn(ids, text, 'again');
+    const third = c.ledger.ids();
+    expect(third.slice(0, next.length + ids.length)).toEqual([...next, ...ids]);
+    expect(codec.decode(third.slice(next.length + ids.length))).toBe('\n<|im_start|>tool\nagain<|im_end|>\n<|im_start|>assistant\n');
     const samples = c.finish();
     expect(samples).toHaveLength(1);
     expect(c.ledger.counters).toMatchObject({ exact: 2, retokenized: 0, maskedSampled: 0, lossDrift: 0 });
