@@ -13,7 +13,7 @@ import { TRAINING_RUN_SCHEMA, type TrainingCheckpointRef, type TrainingResult, t
 import { LabError } from '../../ipc/common/errors';
 import { createOptimizerState, type OptimizerState } from '../../rl/adamw';
 import { appVersion } from '../app-paths';
-import type { WorkerRegistry } from '../workers';
+import type { WorkerRegistry } from '../worker-registry';
 import { defaultCorpus } from '../models/default-corpus';
 import { latestCheckpoint, listStepCheckpoints, loadTrainingCheckpoint, type TrainerState } from './checkpoints';
 import { parseRunConfig, type RunConfig } from './config/run-config';

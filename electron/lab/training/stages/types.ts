@@ -3,7 +3,7 @@ import type { ModelConfig } from '../../../../native/model/config';
 import type { Tokenizer } from '../../../../native/model/tokenizer';
 import type { RunConfig } from '../config/run-config';
 import type { StageDriver } from '../stage';
-import type { WorkerRegistry } from '../../workers';
+import type { WorkerRegistry } from '../../worker-registry';
 
 export interface DriverContext {
   config: RunConfig;
