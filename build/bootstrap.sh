@@ -5,8 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# bubblewrap: the sandbox; chromium: end-to-end UI tests; python3-pytest: task verifiers written in pytest.
-PACKAGES=(bubblewrap chromium python3-pytest)
+# bubblewrap: the sandbox; chromium: end-to-end UI tests; python3-pytest: task verifiers written in pytest;
+# podman, runc, mmdebstrap: the container backend (runc: crun refuses hybrid cgroup layouts) and its local Debian base image.
+PACKAGES=(bubblewrap chromium python3-pytest podman runc mmdebstrap)
 
 step() { printf '\n==> %s\n' "$*"; }
 as_root() {
