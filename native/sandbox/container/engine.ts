@@ -98,7 +98,8 @@ export async function detectContainerEngine(engine: EngineName, trialImage?: str
   const which = await execQuiet('sh', ['-c', `command -v ${engine}`]);
   if (!which.ok) return { engine, cli: false, serverVersion: null, canRun: null, detail: `${engine} is not installed`, hint: ENGINE_HINTS[engine].install };
   const args = engine === 'docker' ? ['version', '--format', '{{.Server.Version}}'] : ['version', '--format', '{{.Server.Version}}'];
-  const probe = await engineExec(engine, args, 10_000);
+  // Generous: a busy engine (builds running) answers slowly, and the answer is cached per process.
+  const probe = await engineExec(engine, args, 45_000);
   const version = probe.stdout.trim();
   if (!probe.ok || !version || version === '<no value>') {
     const said = (probe.stderr.trim().split('\n').pop() ?? '').slice(0, 200);

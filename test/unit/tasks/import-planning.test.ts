@@ -47,7 +47,7 @@ describe('planEnvironment', () => {
     expect(plan.startDir).toBe('/app/site');
     expect(plan.pythonImage).toBe(true);
     expect(plan.setup[0]).toBe('mkdir /app/data');
-    expect(plan.setup[1]).toMatch(/cp -a \/environment\/data\/\. \/app\/data\//);
+    expect(plan.setup[1]).toMatch(/cp -R \/environment\/data\/\. \/app\/data\/ && chmod -R u\+w \/app\/data/);
     expect(plan.setup.slice(2)).toEqual(['mkdir -p /app/site && cd /app/site', 'touch built']);
   });
 
