@@ -16,7 +16,7 @@ import { HeadTail } from '../../util/head-tail';
 import { SandboxError } from '../errors';
 import { validateLimits } from '../limits';
 import type { BackendStatus, Enforcement, LimitName, PtyProcess, RunOptions, RunResult, SandboxBackend, SandboxSpec, ShellStart } from '../types';
-import { detectContainerEngine, engineCommand, engineExec, hostHardLimits, LABEL_KIND, LABEL_OWNER, type EngineName, type EngineProbe } from './engine';
+import { detectContainerEngine, engineCommand, engineExec, hostHardLimits, LABEL_KIND, LABEL_OWNER, ownerLabel, type EngineName, type EngineProbe } from './engine';
 import { ContainerPty } from './pty';
 import { containerName, requireImage, runArgs } from './run-args';
 
@@ -99,7 +99,7 @@ export class ContainerBackend implements SandboxBackend {
     const commitTo = spec.container?.commitTo;
     if (commitTo) {
       const old = await engineExec(this.name, ['image', 'inspect', '--format', '{{.Id}}', commitTo]);
-      const c = await engineExec(this.name, ['commit', '--quiet', '--change', `LABEL ${LABEL_OWNER}=${process.pid}`, '--change', `LABEL ${LABEL_KIND}=state`, name, commitTo], 600_000);
+      const c = await engineExec(this.name, ['commit', '--quiet', '--change', `LABEL ${LABEL_OWNER}=${ownerLabel()}`, '--change', `LABEL ${LABEL_KIND}=state`, name, commitTo], 600_000);
       if (!c.ok) problem = `could not save the container's state (${this.name} commit): ${c.stderr.trim().slice(0, 300)}`;
       else if (old.ok && old.stdout.trim() && old.stdout.trim() !== c.stdout.trim()) await engineExec(this.name, ['rmi', old.stdout.trim()]);
     }

@@ -4,7 +4,7 @@
  * where runc is installed (crun refuses hybrid cgroup layouts; runc runs on both), and explicit ulimits
  * below the caller's hard limits (podman's defaults can exceed them, and then nothing starts).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readlinkSync } from 'node:fs';
 import { execQuiet, type ExecResult } from '../../util/exec';
 
 export type EngineName = 'docker' | 'podman';
@@ -12,6 +12,26 @@ export type EngineName = 'docker' | 'podman';
 /** Labels every container and image the lab makes carries, so a sweep can find what a killed lab left. */
 export const LABEL_OWNER = 't1lab.owner';
 export const LABEL_KIND = 't1lab.kind';
+
+/**
+ * This process as an owner label: pid@pid-namespace. Pids are only comparable inside one pid namespace, so a
+ * sweep only judges owners of its own namespace (a lab in another container or namespace is left alone).
+ */
+export function ownerLabel(pid = process.pid): string {
+  return `${pid}@${pidNamespace()}`;
+}
+
+let ns: string | null = null;
+export function pidNamespace(): string {
+  if (ns === null) {
+    try {
+      ns = /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1] ?? 'unknown';
+    } catch {
+      ns = 'unknown';
+    }
+  }
+  return ns;
+}
 
 const RUNC_PATHS = ['/usr/bin/runc', '/usr/sbin/runc', '/usr/local/bin/runc'];
 
@@ -78,7 +98,8 @@ export async function detectContainerEngine(engine: EngineName, trialImage?: str
   const which = await execQuiet('sh', ['-c', `command -v ${engine}`]);
   if (!which.ok) return { engine, cli: false, serverVersion: null, canRun: null, detail: `${engine} is not installed`, hint: ENGINE_HINTS[engine].install };
   const args = engine === 'docker' ? ['version', '--format', '{{.Server.Version}}'] : ['version', '--format', '{{.Server.Version}}'];
-  const probe = await engineExec(engine, args, 10_000);
+  // Generous: a busy engine (builds running) answers slowly, and the answer is cached per process.
+  const probe = await engineExec(engine, args, 45_000);
   const version = probe.stdout.trim();
   if (!probe.ok || !version || version === '<no value>') {
     const said = (probe.stderr.trim().split('\n').pop() ?? '').slice(0, 200);

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { MIB } from '../bwrap-args';
 import type { SandboxSpec } from '../types';
-import { LABEL_KIND, LABEL_OWNER, ulimitArgs, type HardLimits } from './engine';
+import { LABEL_KIND, LABEL_OWNER, ownerLabel, ulimitArgs, type HardLimits } from './engine';
 
 export function containerName(): string {
   return `t1lab-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -23,7 +23,7 @@ export function requireImage(spec: SandboxSpec): NonNullable<SandboxSpec['contai
 export function runArgs(spec: SandboxSpec, name: string, hard: HardLimits, mode: { tty: boolean; stdin: boolean }): string[] {
   const c = requireImage(spec);
   const l = spec.limits;
-  const args = ['run', '--name', name, '--label', `${LABEL_OWNER}=${process.pid}`, '--label', `${LABEL_KIND}=sandbox`];
+  const args = ['run', '--name', name, '--label', `${LABEL_OWNER}=${ownerLabel()}`, '--label', `${LABEL_KIND}=sandbox`];
   if (mode.tty) args.push('-it');
   else if (mode.stdin) args.push('-i');
   args.push('--network', spec.net ? (c.networkMode ?? 'bridge') : 'none');

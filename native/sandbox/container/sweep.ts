@@ -4,18 +4,22 @@
  * Dockerfiles are a cache (keyed by content hash) and are kept; `t1lab images prune` is not needed for them.
  */
 import { processAlive } from '../../util/process-alive';
-import { engineExec, LABEL_KIND, LABEL_OWNER, type EngineName } from './engine';
+import { engineExec, LABEL_KIND, LABEL_OWNER, pidNamespace, type EngineName } from './engine';
 
 export interface SweepReport {
   containers: string[];
   images: string[];
 }
 
+/** Ids whose owner (pid@pid-namespace) is of this namespace and no longer alive. */
 function deadOwners(lines: string[]): string[] {
   const out: string[] = [];
+  const here = pidNamespace();
   for (const line of lines) {
-    const [id, owner] = line.split(' ');
-    const pid = Number(owner);
+    const [id, owner = ''] = line.split(' ');
+    const [pidText, space] = owner.split('@');
+    const pid = Number(pidText);
+    if (space !== here) continue;
     if (id && Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid)) out.push(id);
   }
   return out;

@@ -31,6 +31,9 @@ describe('t1lab doctor', () => {
     expect(report.memoryBytes).toBe(totalmem());
     expect(Array.isArray(report.gpus)).toBe(true);
     expect(report.dataDir).toBe('/tmp/t1lab-doctor-home');
+    // Container engines: each says whether it is installed, answers, and what to do when it cannot run.
+    expect(report.containers?.map((c) => c.engine)).toEqual(['podman', 'docker']);
+    for (const c of report.containers ?? []) if (c.version === null) expect(c.hint, c.engine).toBeTruthy();
     const cuda = report.onnxruntime.providers[1]!;
     if (!cuda.available) expect(cuda.reason).toBeTruthy();
   });

@@ -263,7 +263,8 @@ export async function planEnvironment(dockerfile: string, probe: HostProbe, defa
         const before = plan.setup.length;
         await planRun(ins, plan, probe, need, context);
         for (const command of plan.setup.slice(before)) steps.push({ kind: 'run', command });
-        ranBefore = true;
+        // Only a RUN that stays (not a dropped package install) can order a later COPY.
+        if (plan.setup.length > before) ranBefore = true;
         break;
       }
       case 'ARG':
@@ -311,7 +312,12 @@ function copyCommand(copy: { from: string; to: string; intoDir: boolean }, workd
   const src = copy.from === '.' ? '/environment' : `/environment/${copy.from}`;
   const dest = copy.to ? `${workdir}/${copy.to}` : workdir;
   const q = shellQuote;
-  return `if [ -d ${q(src)} ]; then mkdir -p ${q(dest)} && cp -a ${q(src)}/. ${q(dest)}/; else ${copy.intoDir ? `mkdir -p ${q(dest)} && cp -a ${q(src)} ${q(dest)}/` : `mkdir -p "$(dirname ${q(dest)})" && cp -a ${q(src)} ${q(dest)}`}; fi`;
+  // The build context is mounted read-only: copies are made writable, as Docker's COPY makes them.
+  const target = copy.intoDir ? `${dest}/${copy.from.split('/').pop()}` : dest;
+  return (
+    `if [ -d ${q(src)} ]; then mkdir -p ${q(dest)} && cp -R ${q(src)}/. ${q(dest)}/ && chmod -R u+w ${q(dest)}; ` +
+    `else ${copy.intoDir ? `mkdir -p ${q(dest)} && cp ${q(src)} ${q(dest)}/` : `mkdir -p "$(dirname ${q(dest)})" && cp ${q(src)} ${q(dest)}`} && chmod u+w ${q(target)}; fi`
+  );
 }
 
 /** A RUN: package installs are checked against this machine; network fetches need the container. */
