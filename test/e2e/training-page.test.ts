@@ -196,7 +196,13 @@ describe('Training page', () => {
 
     // The new run becomes the page's run (its id names its stage).
     const actions = page.locator('[data-testid="run-actions"][data-run*="-lm-"]');
-    await expect.poll(() => actions.getAttribute('data-state'), { timeout: 120_000 }).toBe('running');
+    await expect
+      .poll(async () => {
+        const error = await page.locator('.training-page > .error').allTextContents();
+        if (error.length) throw new Error(`the page says: ${error.join(' | ')}`);
+        return actions.getAttribute('data-state', { timeout: 1_000 }).catch(() => null);
+      }, { timeout: 180_000 })
+      .toBe('running');
     const loss = chart('loss');
     await loss.waitFor({ timeout: 120_000 });
     const stepOf = async () => Number((await loss.getAttribute('data-last-step')) || -1);

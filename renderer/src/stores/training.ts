@@ -260,7 +260,10 @@ export const useTraining = create<TrainingState>((set, get) => ({
         if (longest > 2 * CHART_POINTS) return void get().loadSeries(runId);
         set({ series: { ...get().series, [runId]: next } });
       }),
-      api.on('training.ended', () => void get().refreshRuns()),
+      api.on('training.ended', ({ runId }) => {
+        void get().refreshRuns();
+        if (runId === get().primary) void get().refreshCheckpoints();
+      }),
       // The trainer's progress is fresher than the files: patch the row now, re-read the list when the state moves.
       api.on('training.progress', (p) => {
         const before = get().live[p.runId];
@@ -268,7 +271,11 @@ export const useTraining = create<TrainingState>((set, get) => ({
           live: { ...get().live, [p.runId]: p },
           runs: get().runs.map((r) => (r.id === p.runId ? { ...r, state: p.state, step: p.step, totalSteps: p.totalSteps, etaS: p.etaS, message: p.message } : r)),
         });
-        if (!before || before.state !== p.state) void get().refreshRuns();
+        if (!before || before.state !== p.state) {
+          void get().refreshRuns();
+          // A stop or the end writes a checkpoint: list it.
+          if (p.runId === get().primary) void get().refreshCheckpoints();
+        }
       }),
     ];
     return () => offs.forEach((off) => off());

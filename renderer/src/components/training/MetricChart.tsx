@@ -4,7 +4,7 @@
  * zoom, double-click to reset, on every chart at once). A click (not a drag) picks the nearest step of the
  * primary run, which opens that step's rollouts.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { SeriesPoints, XAxis } from '../../../../electron/domain/training-metrics';
@@ -157,16 +157,36 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep }: { m
     };
   }, [shape, log, xAxis]);
 
+  // Charts scrolled out of view skip live updates (a page has ~40 of them) and catch up when seen.
+  const visible = useRef(true);
+  const stale = useRef(false);
+  const [seen, setSeen] = useState(0);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const io = new IntersectionObserver(([entry]) => {
+      visible.current = !!entry?.isIntersecting;
+      if (visible.current && stale.current) setSeen((n) => n + 1);
+    });
+    io.observe(el);
+    return () => io.disconnect();
+  }, []);
+
   // New points (live rows, another smoothing): same shape, new data; keep the zoom.
   useEffect(() => {
     const u = plot.current;
     if (!u) return;
+    if (!visible.current) {
+      stale.current = true;
+      return;
+    }
+    stale.current = false;
     u.setData(buildData(runs, xAxis), false);
     const { min, max } = u.scales.x!;
     const xs = u.data[0];
     if (min !== undefined && max !== undefined && min !== null && max !== null && !(xs.length && max >= xs[xs.length - 1]! - 1e-9)) u.redraw();
     else u.setScale('x', xRange(xs[0] ?? 0, xs[xs.length - 1] ?? 1));
-  }, [runs, xAxis]);
+  }, [runs, xAxis, seen]);
 
   const last = runs[0]?.points;
   const lastValue = last && last.raw.length ? last.raw[last.raw.length - 1] : undefined;
