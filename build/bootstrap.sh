@@ -5,8 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# bubblewrap: the sandbox; chromium: end-to-end UI tests; python3-pytest: task verifiers written in pytest.
-PACKAGES=(bubblewrap chromium python3-pytest)
+# bubblewrap: the sandbox; chromium: end-to-end UI tests; python3-pytest: task verifiers written in pytest;
+# git, sqlite3, make, gcc: tools some generated tasks need (tasks/families/more, their `requires`).
+PACKAGES=(bubblewrap chromium python3-pytest git sqlite3 make gcc)
 
 step() { printf '\n==> %s\n' "$*"; }
 as_root() {

@@ -26,6 +26,8 @@ export const HarnessSettings = z.object({
   observationChars: z.number().int().positive().default(10_000),
   /** Agent time budget; default: the task's [agent].timeout_sec. */
   agentTimeoutSec: z.number().positive().optional(),
+  /** Token-level policies: continue from the ledger's own ids (exact) or from a fresh tokenization. */
+  tito: z.enum(['exact', 'retokenize']).optional(),
 });
 export type HarnessSettings = z.infer<typeof HarnessSettings>;
 

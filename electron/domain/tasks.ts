@@ -100,6 +100,8 @@ export const TaskSummary = z.object({
   hasOracle: z.boolean(),
   /** The first line of the instruction, for lists. */
   title: z.string(),
+  /** The task family that wrote it (`[metadata].family` of synthesized tasks), or null. */
+  family: z.string().nullable().optional(),
   /** The last audit of this task on this machine, if any. */
   audit: AuditResult.nullable(),
   auditedAt: z.string().nullable(),

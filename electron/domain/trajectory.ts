@@ -79,6 +79,11 @@ export const LedgerCheck = z.object({
   freshSpan: z.number().int().min(0),
   /** Sampled tokens taken out of the loss by this repair. */
   maskedSampled: z.number().int().min(0),
+  /**
+   * Whether the verdict changed the ledger's ids. False in exact TITO: the policy continues from the
+   * ledger's own ids and the fresh tokenization is only a diagnostic. Absent in older trajectories.
+   */
+  applied: z.boolean().optional(),
 });
 export type LedgerCheck = z.infer<typeof LedgerCheck>;
 
@@ -129,6 +134,14 @@ export type ContextEvent = z.infer<typeof ContextEvent>;
 export const SegmentKind = z.enum(['prompt', 'sampled', 'observation', 'template']);
 export type SegmentKind = z.infer<typeof SegmentKind>;
 
+/** One turn as the sampler saw it: the prompt it was fed (length + sha1 of the ids) and what it sampled. */
+export const FedTurn = z.object({
+  promptLength: z.number().int().min(0),
+  promptHash: z.string(),
+  sampled: z.array(z.number().int()),
+});
+export type FedTurn = z.infer<typeof FedTurn>;
+
 /** One training sample of the ledger: the exact ids, their loss mask and where each segment lies. */
 export const LedgerSample = z.object({
   ids: z.array(z.number().int()),
@@ -137,8 +150,17 @@ export const LedgerSample = z.object({
   /** Sampler log-probs aligned with ids (null where not sampled). */
   logprobs: z.array(z.number().nullable()),
   segments: z.array(z.object({ kind: SegmentKind, start: z.number().int(), length: z.number().int() })),
-  /** Routing of the sampled tokens, aligned with ids (null where not sampled); absent when none was recorded. */
+  /**
+   * The sampler's routing (per layer, the top-k experts) of every token it processed, aligned with ids: the
+   * prompt's as prefilled (across the prefix KV cache), sampled tokens' as decoded; null where the sampler
+   * never processed the token (text after the last turn). Absent when none was recorded.
+   */
   routing: z.array(z.array(z.array(z.number().int())).nullable()).optional(),
+  /**
+   * What the sampler was actually fed, per turn of this sample (the independent record the loss-drift check
+   * replays): the prompt's length and a hash of its ids, and the ids it sampled after it.
+   */
+  fed: z.array(FedTurn).optional(),
 });
 export type LedgerSample = z.infer<typeof LedgerSample>;
 
@@ -148,8 +170,15 @@ export const LedgerCounters = z.object({
   fork: z.number().int(),
   /** Sampled tokens masked out of the loss by repairs. */
   maskedSampled: z.number().int(),
-  /** Loss-masked-in positions that disagree with the fresh tokenization after a check: must stay 0. */
+  /**
+   * Loss-masked-in positions of the closed samples that do not reproduce what the sampler was fed (its prompt
+   * before the token, or the token itself), checked against the `fed` record: must stay 0.
+   */
   lossDrift: z.number().int(),
+  /** Turns the policy continued from the ledger's own ids (exact TITO); CLEAN/REPAIR/FORK are then a diagnostic. */
+  exact: z.number().int().optional(),
+  /** Times the ledger's ids were replaced by a fresh tokenization (an applied REPAIR or FORK). */
+  retokenized: z.number().int().optional(),
 });
 export type LedgerCounters = z.infer<typeof LedgerCounters>;
 

@@ -36,7 +36,7 @@ function hooks(runId: () => string): TrainerHooks {
 
 function env(dataDir: string): SessionEnv {
   const log = (m: string) => process.stderr.write(`[trainer] ${m}\n`);
-  return { dataDir, hooks: hooks(() => current?.session.runId ?? ''), evaluateSuite: suiteEvaluator({ dataDir, onnx: onnxPolicyFactory(workers), log }) };
+  return { dataDir, workers, hooks: hooks(() => current?.session.runId ?? ''), evaluateSuite: suiteEvaluator({ dataDir, onnx: onnxPolicyFactory(workers), log }) };
 }
 
 function busy(): void {

@@ -46,6 +46,8 @@ export const GenerateResult = z.object({
   stopReason: StopReason,
   /** Routing of every prompt token, as processed in prefill (R3 replays these too); null for external checkpoints. */
   promptRouting: z.array(TokenRouting).nullable(),
+  /** The prompt ids the sampler ran on, as the worker received them (the loss-drift check's record). */
+  promptIds: z.array(z.number().int()).optional(),
   timing: z.object({
     queueMs: z.number(),
     prefillMs: z.number(),

@@ -24,8 +24,8 @@ export function tinyTrainConfig(overrides: Partial<ModelConfig> = {}): ModelConf
   });
 }
 
-export function writeTinyCheckpoint(dir: string, seed = 1): string {
-  const config = tinyTrainConfig();
+export function writeTinyCheckpoint(dir: string, seed = 1, overrides: Partial<ModelConfig> = {}): string {
+  const config = tinyTrainConfig(overrides);
   const trained = trainBpe({ corpus: [TINY_TEXT, '<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\nok<|im_end|>\n'], vocabSize: config.vocab_size });
   saveCheckpoint(dir, { config, tokenizer: trained.json, tokenizerConfig: trained.config, parameters: initParameters(config, seed), labVersion: 'test' });
   return dir;

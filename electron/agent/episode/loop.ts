@@ -11,12 +11,10 @@ import { estimatingMeter, exactMeter, fitContext, type ContextMeter, type Contex
 import { DEFAULT_OBSERVATION_CHARS, neutralizeControlTokens } from '../observation';
 import type { Policy, PolicyEpisode, PolicyReply } from '../policy/types';
 import { createProtocol } from '../protocol';
-import { TokenLedger } from '../tokens/ledger';
+import { TokenLedger, type TitoMode } from '../tokens/ledger';
 import { executeAction } from './execute';
 
 export const DEFAULT_MAX_TURNS = 300;
-/** Policies with a context window up to this many tokens get the protocol's compact system prompt. */
-export const COMPACT_PROMPT_MAX_WINDOW = 8192;
 
 /** Why the caller aborted the episode (its `signal`'s reason): the stop reason to record. */
 export class EpisodeStop extends Error {
@@ -39,8 +37,18 @@ export interface AgentLoopOptions {
   maxTurns?: number;
   contextStrategy?: ContextStrategy;
   observationChars?: number;
+  /**
+   * Token-level policies: 'exact' (default) continues from the ledger's own ids (sampled ids verbatim, each
+   * observation tokenized once); 'retokenize' brings the ledger up to a fresh tokenization before each turn.
+   */
+  tito?: TitoMode;
   /** Abort with an `EpisodeStop` reason to cancel or cut the episode. */
   signal?: AbortSignal;
+  /**
+   * Ends the agent's turns as its deadline does (stop reason agent_timeout; the verifier still judges the
+   * work): PPO's over-sampling cuts the tail of a rollout batch with it, and still learns the cut episodes' reward.
+   */
+  agentStop?: AbortSignal;
   onTurn?: (turn: Turn) => void;
 }
 
@@ -70,9 +78,9 @@ function stopFromSignal(outer: AbortSignal): { stopReason: StopReason; error: Ep
   return { stopReason: 'agent_timeout', error: { kind: 'timeout', message: 'the agent ran out of time' } };
 }
 
-/** Small windows get the compact prompt; token-level policies report their window, servers usually do not. */
-export function compactPrompt(policy: Pick<Policy, 'contextWindow'>): boolean {
-  return policy.contextWindow !== null && policy.contextWindow <= COMPACT_PROMPT_MAX_WINDOW;
+/** The compact system prompt is the policy's choice (the local `onnx:` model with a small window). */
+export function compactPrompt(policy: Pick<Policy, 'compactPrompt'>): boolean {
+  return policy.compactPrompt === true;
 }
 
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
@@ -94,12 +102,14 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   const contextState: ContextState = { instruction: options.instruction, dropped: [] };
   const meter: ContextMeter = policy.tokenLevel ? exactMeter(policy.tokenLevel.codec, policy.tokenLevel.template) : estimatingMeter();
   const budget = policy.contextWindow ? policy.contextWindow - policy.maxCompletionTokens : null;
-  const ledger = policy.tokenLevel ? new TokenLedger(policy.tokenLevel.codec) : null;
+  const ledger = policy.tokenLevel ? new TokenLedger(policy.tokenLevel.codec, { mode: options.tito ?? 'exact' }) : null;
   const render = (addGenerationPrompt: boolean) => template!.render(messages, { addGenerationPrompt, tools: templateTools });
 
   const outer = options.signal ?? new AbortController().signal;
   const agentDeadline = AbortSignal.timeout(Math.max(1, options.agentTimeoutSec * 1000));
-  const signal = AbortSignal.any([outer, agentDeadline]);
+  const signal = AbortSignal.any([outer, agentDeadline, ...(options.agentStop ? [options.agentStop] : [])]);
+  // What interrupts a running command at once: the caller's abort, or the agent being stopped.
+  const interrupt = options.agentStop ? AbortSignal.any([outer, options.agentStop]) : outer;
   const deadlineAt = Date.now() + options.agentTimeoutSec * 1000;
   // The timer of AbortSignal.timeout may fire a little after a command bounded by the same deadline returns.
   const expired = () => signal.aborted || Date.now() >= deadlineAt;
@@ -174,7 +184,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     tokens.prompt += reply.usage.prompt;
     tokens.completion += reply.usage.completion;
     if (reply.costUsd !== null) costUsd = (costUsd ?? 0) + reply.costUsd;
-    if (ledger && reply.tokens) ledger.appendSampled(reply.tokens);
+    // What the sampler ran on: as the policy reports it, else what the harness sent it.
+    if (ledger && reply.tokens) ledger.appendSampled(reply.tokens, reply.fed ?? (promptIds ? { ids: promptIds, routing: null } : undefined));
 
     const assistant = { text: reply.text, ...(reply.toolCalls ? { toolCalls: reply.toolCalls } : {}) };
     const parsed = protocol.parse(assistant);
@@ -193,7 +204,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       try {
         // The agent's deadline bounds each action by its remaining time (so the turn is recorded); cancelling
         // or cutting the episode interrupts it at once.
-        const done = await executeAction(action, { session, observationChars, remainingMs: Math.max(0, deadlineAt - Date.now()), signal: outer, index: i });
+        const done = await executeAction(action, { session, observationChars, remainingMs: Math.max(0, deadlineAt - Date.now()), signal: interrupt, index: i });
         parts.push(done.observation);
         executions.push(done.execution);
       } catch (e) {

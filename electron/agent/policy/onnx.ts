@@ -7,7 +7,7 @@ import type { OnnxPolicyEngine } from '../../../native/model/policy-api';
 import { LabError } from '../../ipc/common/errors';
 import type { ChatTemplate } from '../chat/template';
 import type { TokenCodec } from '../tokens/codec';
-import { PolicyError, type Policy, type PolicyEpisode, type PolicyOptions, type PolicyReply } from './types';
+import { PolicyError, wantsCompactPrompt, type Policy, type PolicyEpisode, type PolicyOptions, type PolicyReply } from './types';
 
 export interface OnnxParts {
   checkpoint: string;
@@ -39,6 +39,7 @@ export async function createOnnxPolicy(parts: OnnxParts, options: PolicyOptions 
     model: parts.checkpoint,
     contextWindow,
     maxCompletionTokens,
+    compactPrompt: wantsCompactPrompt(contextWindow),
     tokenLevel: { codec: parts.codec, template: parts.template },
     template: parts.template,
     async startEpisode(episode): Promise<PolicyEpisode> {
@@ -67,6 +68,7 @@ export async function createOnnxPolicy(parts: OnnxParts, options: PolicyOptions 
           return {
             text: parts.codec.decode(content),
             tokens: { ids, logprobs: result.tokens.map((t) => t.logprob), ...(routed ? { routing: result.tokens.map((t) => t.routing!.experts) } : {}) },
+            fed: { ids: result.promptIds ?? promptIds, routing: result.promptRouting?.map((r) => r.experts) ?? null },
             usage: { prompt: promptIds.length, completion: ids.length, cached: 0 },
             costUsd: null,
             finishReason: result.stopReason === 'stop-token' || result.stopReason === 'stop-sequence' ? 'stop' : 'length',

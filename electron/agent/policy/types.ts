@@ -42,6 +42,11 @@ export interface PolicyReply {
   toolCalls?: ToolCall[];
   /** Token-level policies: what was sampled, verbatim (end-of-turn token included when it was sampled). */
   tokens?: SampledTokens;
+  /**
+   * Token-level policies: the prompt ids the sampler actually ran on (for the loss-drift check) and the
+   * routing of each (R3: per token, per MoE layer, the top-k experts; null for dense or external models).
+   */
+  fed?: { ids: readonly number[]; routing: number[][][] | null };
   usage: TokenUsage;
   costUsd: number | null;
   finishReason: FinishReason;
@@ -78,12 +83,21 @@ export interface Policy {
   readonly contextWindow: number | null;
   /** Tokens kept free for the reply when measuring the prompt against the window. */
   readonly maxCompletionTokens: number;
+  /** Use the protocol's compact system prompt (small local models: see `wantsCompactPrompt`). */
+  readonly compactPrompt?: boolean;
   /** Present for token-level policies: the ledger is kept with these. */
   readonly tokenLevel?: TokenLevel;
   /** The template used to render (and measure) the conversation, when the policy renders locally. */
   readonly template?: ChatTemplate;
   startEpisode(info: EpisodeInfo): Promise<PolicyEpisode>;
   close(): Promise<void>;
+}
+
+/** Local models with a window up to this many tokens get the protocol's compact system prompt. */
+export const COMPACT_PROMPT_MAX_WINDOW = 8192;
+
+export function wantsCompactPrompt(contextWindow: number): boolean {
+  return contextWindow <= COMPACT_PROMPT_MAX_WINDOW;
 }
 
 /** A policy failure: the episode stops with `policy_error`. */

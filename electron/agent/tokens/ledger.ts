@@ -1,31 +1,52 @@
 /**
  * The TITO token ledger of one episode: the exact ids of every segment (prompt, sampled, observation,
- * template) with its loss mask. Sampled ids are appended verbatim; everything else is tokenized alone, as it
- * arrives. Before each turn the ledger is brought up to the fresh rendering of the conversation and compared
- * with a fresh tokenization of it:
- *  - CLEAN: the ledger's ids equal the fresh tokenization (it extends);
- *  - REPAIR: a short divergence at the boundary of the last response (a BPE merge across the boundary, a
- *    template that renders the end of a turn differently): the divergent span is replaced by the fresh ids,
- *    masked out of the loss;
- *  - FORK: anything else (a context cut, a template that rewrites history): the sample is closed as it was and
- *    a new training sample starts from the fresh tokenization.
- * Invariant after every check: the ids the policy continues from equal the fresh tokenization, and every
- * loss-masked-in id is one the policy sampled. `lossDrift` counts violations (must stay 0).
+ * template) with its loss mask. Sampled ids are appended verbatim; everything else is tokenized alone, once,
+ * as it arrives. Two modes:
+ *  - exact (the default of the harness for token-level policies): the policy continues from the ledger's own
+ *    ids, never from a re-tokenization. Before each turn the new text (the end of the last turn, the
+ *    observation, the generation prompt) is appended, and a fresh tokenization of the whole rendering is
+ *    compared as a diagnostic only: CLEAN / REPAIR / FORK are counted, the ids are left as they are. Only a
+ *    rewrite of history (a context cut) forces a fork.
+ *  - retokenize (for policies that only accept text, and as an ablation): the ledger is brought up to the
+ *    fresh tokenization:
+ *    - CLEAN: the ledger's ids equal the fresh tokenization (it extends);
+ *    - REPAIR: a short divergence at the boundary of the last response (a BPE merge across the boundary, a
+ *      template that renders the end of a turn differently): the divergent span is replaced by the fresh
+ *      ids, masked out of the loss;
+ *    - FORK: anything else (a context cut, a template that rewrites history): the sample is closed as it was
+ *      and a new training sample starts from the fresh tokenization.
+ * Every turn records what the sampler was fed (prompt length + hash, the sampled ids) and the routing of
+ * every token it processed (R3). `lossDrift` counts loss positions of closed samples that do not reproduce
+ * that record (checkLossDrift): an independent check, must stay 0.
  */
-import type { LedgerCheck, LedgerCounters, LedgerSample, SampledTokens, SegmentKind } from '../../domain/trajectory';
+import type { FedTurn, LedgerCheck, LedgerCounters, LedgerSample, LedgerVerdict, SampledTokens, SegmentKind } from '../../domain/trajectory';
 import type { TokenCodec } from './codec';
+import { checkLossDrift, fedTurn } from './drift';
 
 interface Segment {
   kind: SegmentKind;
   ids: number[];
   text: string;
+  /** Sampled ids kept out of the loss: a repair changed what precedes them, so their conditioning changed. */
+  masked?: boolean;
   logprobs?: number[];
-  routing?: number[][][];
+  /** Per token, the sampler's experts per layer (null: not processed by the sampler yet). */
+  routing?: (number[][] | null)[];
 }
+
+export type TitoMode = 'exact' | 'retokenize';
 
 export interface LedgerOptions {
   /** Longest divergence (tokens, each side) that is repaired rather than forked. */
   repairWindow?: number;
+  /** Default 'retokenize' (the harness passes 'exact' for token-level policies). */
+  mode?: TitoMode;
+}
+
+/** What the sampler was fed on a turn: the ids it ran on, and the routing of each of them (null: none). */
+export interface FedPrompt {
+  ids: readonly number[];
+  routing: number[][][] | null;
 }
 
 export const DEFAULT_REPAIR_WINDOW = 16;
@@ -53,13 +74,21 @@ export class TokenLedger {
   private segments: Segment[] = [];
   private readonly closed: LedgerSample[] = [];
   private readonly window: number;
-  readonly counters: LedgerCounters = { clean: 0, repair: 0, fork: 0, maskedSampled: 0, lossDrift: 0 };
+  readonly mode: TitoMode;
+  readonly counters: LedgerCounters = { clean: 0, repair: 0, fork: 0, maskedSampled: 0, lossDrift: 0, exact: 0, retokenized: 0 };
+  /** The turns of the current sample as the sampler saw them. */
+  private fed: FedTurn[] = [];
+  /** The rendering the ledger's ids stood for before the last sampled turn (exact mode)... */
+  private rendered = '';
+  /** ...and the length of the ledger's own text then (it differs when a template rewrote a reply). */
+  private ledgerChars = 0;
 
   constructor(
     private readonly codec: TokenCodec,
     options: LedgerOptions = {},
   ) {
     this.window = options.repairWindow ?? DEFAULT_REPAIR_WINDOW;
+    this.mode = options.mode ?? 'retokenize';
   }
 
   /** Flat ids and text of the segments, rebuilt only after a change (the conversation grows to 100k+ tokens). */
@@ -96,10 +125,30 @@ export class TokenLedger {
     return this.view().text;
   }
 
-  /** What the policy sampled, verbatim (mask 1). */
-  appendSampled(tokens: SampledTokens): void {
+  /**
+   * What the policy sampled, verbatim (mask 1), and what it was fed to sample it: the prompt ids it actually
+   * ran on (recorded for the loss-drift check) and their routing (R3: kept where the ledger has no routing
+   * for a position yet, i.e. as the sampler first processed it).
+   */
+  appendSampled(tokens: SampledTokens, fed?: FedPrompt): void {
     if (tokens.ids.length === 0) return;
-    this.push({ kind: 'sampled', ids: [...tokens.ids], text: this.codec.decode(tokens.ids), logprobs: [...tokens.logprobs], routing: tokens.routing });
+    if (fed) {
+      this.fed.push(fedTurn(fed.ids, tokens.ids));
+      if (fed.routing) this.fillRouting(fed.routing);
+    }
+    this.push({ kind: 'sampled', ids: [...tokens.ids], text: this.codec.decode(tokens.ids), logprobs: [...tokens.logprobs], routing: tokens.routing ? [...tokens.routing] : undefined });
+  }
+
+  private fillRouting(routing: readonly number[][][]): void {
+    let offset = 0;
+    for (const seg of this.segments) {
+      if (offset >= routing.length) break;
+      for (let i = 0; i < seg.ids.length && offset + i < routing.length; i++) {
+        seg.routing ??= new Array<number[][] | null>(seg.ids.length).fill(null);
+        seg.routing[i] ??= routing[offset + i]!;
+      }
+      offset += seg.ids.length;
+    }
   }
 
   /**
@@ -110,7 +159,13 @@ export class TokenLedger {
   sync(rendered: string, observations: readonly string[] = []): LedgerCheck | null {
     if (this.segments.length === 0) {
       this.push({ kind: 'prompt', ids: this.codec.encode(rendered), text: rendered });
+      this.rendered = rendered;
+      this.ledgerChars = rendered.length;
       return null;
+    }
+    if (this.mode === 'exact') {
+      const check = this.extendExactly(rendered, observations);
+      if (check) return check;
     }
     const before = this.segments.map((s) => ({ ...s }));
     const boundary = this.boundary();
@@ -123,6 +178,8 @@ export class TokenLedger {
 
     if (d === null && removed.content === 0) {
       this.counters.clean++;
+      this.rendered = rendered;
+      this.ledgerChars = rendered.length;
       return { verdict: 'CLEAN', divergenceAt: null, ledgerSpan: 0, freshSpan: 0, maskedSampled: 0 };
     }
     const s = d === null ? 0 : commonSuffix(ledger, fresh, Math.min(ledger.length, fresh.length) - d);
@@ -132,26 +189,88 @@ export class TokenLedger {
     // Template text cut from the end (a generation prompt, a re-rendered turn end) is re-rendered, not drift.
     const repairable = start >= boundary && ledgerSpan + removed.content <= this.window && freshSpan <= this.window;
     if (repairable) {
-      const masked = d === null ? 0 : this.replace(d, d + ledgerSpan, fresh.slice(d, d + freshSpan));
+      const masked = d === null ? 0 : this.replace(d, d + ledgerSpan, fresh.slice(d, d + freshSpan)) + this.maskFrom(d + freshSpan);
       if (this.text() === rendered) {
         this.counters.repair++;
+        this.counters.retokenized!++;
         this.counters.maskedSampled += masked + removed.sampled;
-        this.counters.lossDrift += this.drift(fresh);
-        return { verdict: 'REPAIR', divergenceAt: start, ledgerSpan: ledgerSpan + removed.tokens, freshSpan, maskedSampled: masked + removed.sampled };
+        this.rendered = rendered;
+        this.ledgerChars = rendered.length;
+        return { verdict: 'REPAIR', divergenceAt: start, ledgerSpan: ledgerSpan + removed.tokens, freshSpan, maskedSampled: masked + removed.sampled, applied: true };
       }
     }
     // Fork: keep the sample exactly as it was sampled, start a new one from the fresh tokenization.
     this.close(before);
     this.segments = [{ kind: 'prompt', ids: fresh, text: rendered }];
     this.changed();
+    this.rendered = rendered;
+    this.ledgerChars = rendered.length;
     this.counters.fork++;
-    return { verdict: 'FORK', divergenceAt: start, ledgerSpan: ledgerSpan + removed.tokens, freshSpan, maskedSampled: 0 };
+    this.counters.retokenized!++;
+    return { verdict: 'FORK', divergenceAt: start, ledgerSpan: ledgerSpan + removed.tokens, freshSpan, maskedSampled: 0, applied: true };
+  }
+
+  /**
+   * Exact TITO: append what the rendering added after the last turn, tokenized once, keeping every id the
+   * policy sampled; compare with a fresh tokenization as a diagnostic. Null when history was rewritten
+   * (the rendering no longer starts with the one the ledger stood for): the caller falls back to a fork.
+   */
+  private extendExactly(rendered: string, observations: readonly string[]): LedgerCheck | null {
+    if (!rendered.startsWith(this.rendered)) return null;
+    const added = rendered.slice(this.rendered.length);
+    const sampledText = this.text().slice(this.ledgerChars);
+    // Where the last turn ends in the rendering: after the sampled text when the template wrote it as it was
+    // sampled, else after the first rendering of the sampled turn's last token (e.g. <|im_end|>) — a template
+    // that trims the content renders the turn differently, but the policy keeps seeing what it sampled.
+    let cut: number | null = added.startsWith(sampledText) ? sampledText.length : null;
+    if (cut === null) {
+      const last = [...this.segments].reverse().find((seg) => seg.kind === 'sampled');
+      const tail = last ? this.codec.decode(last.ids.slice(-1)) : '';
+      const at = tail ? added.indexOf(tail) : -1;
+      if (at < 0) return null;
+      cut = at + tail.length;
+    }
+    this.appendText(added.slice(cut), observations);
+    this.rendered = rendered;
+    this.ledgerChars = this.text().length;
+    this.counters.exact!++;
+    const diagnosis = this.diagnose(rendered);
+    this.counters[diagnosis.verdict === 'CLEAN' ? 'clean' : diagnosis.verdict === 'REPAIR' ? 'repair' : 'fork']++;
+    return { ...diagnosis, applied: false };
+  }
+
+  /** Take the sampled ids at or after `from` out of the loss (what precedes them is not what the sampler saw). */
+  private maskFrom(from: number): number {
+    let offset = 0;
+    let masked = 0;
+    for (const seg of this.segments) {
+      if (offset >= from && seg.kind === 'sampled' && !seg.masked) {
+        seg.masked = true;
+        masked += seg.ids.length;
+      }
+      offset += seg.ids.length;
+    }
+    return masked;
+  }
+
+  /** How the ledger's ids compare with a fresh tokenization of `rendered`, changing nothing. */
+  private diagnose(rendered: string): Omit<LedgerCheck, 'applied'> & { verdict: LedgerVerdict } {
+    const ledger = this.view().ids;
+    const fresh = this.codec.encode(rendered);
+    const d = firstDifference(ledger, fresh);
+    if (d === null) return { verdict: 'CLEAN', divergenceAt: null, ledgerSpan: 0, freshSpan: 0, maskedSampled: 0 };
+    const s = commonSuffix(ledger, fresh, Math.min(ledger.length, fresh.length) - d);
+    const ledgerSpan = ledger.length - s - d;
+    const freshSpan = fresh.length - s - d;
+    const repairable = d >= this.boundary() && ledgerSpan <= this.window && freshSpan <= this.window;
+    return { verdict: repairable ? 'REPAIR' : 'FORK', divergenceAt: d, ledgerSpan, freshSpan, maskedSampled: 0 };
   }
 
   /** Close the episode: a last check against the final rendering, then the samples. */
   finish(rendered: string, observations: readonly string[] = []): LedgerSample[] {
     if (this.segments.some((s) => s.kind === 'sampled')) {
-      this.sync(rendered, observations);
+      // Exact TITO: the sample ends as the sampler left it (what follows the last turn trains nothing).
+      if (this.mode === 'retokenize') this.sync(rendered, observations);
       this.close(this.segments);
     }
     this.segments = [];
@@ -224,6 +343,7 @@ export class TokenLedger {
         if (seg.kind !== 'template') content += Math.max(0, seg.ids.length - ids.length);
         seg.ids = ids;
         seg.text = keepText;
+        seg.routing = undefined;
       }
       if (seg.ids.length === 0) this.segments.pop();
       break;
@@ -285,20 +405,10 @@ export class TokenLedger {
       kind: seg.kind,
       ids: seg.ids.slice(a, b),
       text: '',
+      ...(seg.masked ? { masked: true } : {}),
       logprobs: seg.logprobs?.slice(a, b),
       routing: seg.routing?.slice(a, b),
     };
-  }
-
-  /** Loss-masked-in positions that disagree with the fresh ids. */
-  private drift(fresh: readonly number[]): number {
-    let offset = 0;
-    let drift = 0;
-    for (const seg of this.segments) {
-      if (seg.kind === 'sampled') for (let i = 0; i < seg.ids.length; i++) if (fresh[offset + i] !== seg.ids[i]) drift++;
-      offset += seg.ids.length;
-    }
-    return drift;
   }
 
   private close(segments: Segment[]): void {
@@ -314,13 +424,16 @@ export class TokenLedger {
       for (let i = 0; i < seg.ids.length; i++) {
         ids.push(seg.ids[i]!);
         const sampled = seg.kind === 'sampled';
-        mask.push(sampled ? 1 : 0);
+        mask.push(sampled && !seg.masked ? 1 : 0);
         logprobs.push(sampled ? (seg.logprobs?.[i] ?? null) : null);
-        const r = sampled ? (seg.routing?.[i] ?? null) : null;
+        const r = seg.routing?.[i] ?? null;
         if (r) hasRouting = true;
         routing.push(r);
       }
     }
-    this.closed.push({ ids, mask, logprobs, segments: spans, ...(hasRouting ? { routing } : {}) });
+    const sample: LedgerSample = { ids, mask, logprobs, segments: spans, ...(hasRouting ? { routing } : {}), fed: this.fed };
+    this.counters.lossDrift += checkLossDrift(sample).drift;
+    this.closed.push(sample);
+    this.fed = [];
   }
 }

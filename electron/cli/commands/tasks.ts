@@ -10,6 +10,9 @@ import { formatProblem, hasErrors, importTerminalBench, loadTaskSource, readPack
 import { UsageError, WorkFailed } from '../errors';
 import { formatBytes, printJson, table, type Io } from '../output';
 import { registerAudit } from './tasks-audit';
+import { registerSftData } from './tasks-sft-data';
+import { registerCorpus } from './tasks-corpus';
+import { registerSynth } from './tasks-synth';
 
 function where(task: Pick<Task, 'origin'>): string {
   return task.origin.kind === 'pack' ? `${task.origin.path}:${task.origin.line}` : task.origin.path;
@@ -180,5 +183,8 @@ export function registerTasks(program: Command, io: Io): void {
     });
 
   registerAudit(tasks, io);
+  registerSftData(tasks, io);
+  registerSynth(tasks, io);
+  registerCorpus(tasks, io);
 
 }

@@ -19,6 +19,7 @@ import { forkLauncher } from '../../workers/launcher';
 import { UsageError, WorkFailed } from '../errors';
 import { printJson, progressBar, type Io } from '../output';
 import { onInterrupt } from './policy-options';
+import { registerTrainPpo } from './train-ppo';
 
 interface StageOptions {
   config?: string;
@@ -79,7 +80,7 @@ export function registerTrainStage(train: Command, io: Io, stage: Stage, descrip
       };
       const workers = new WorkerRegistry(forkLauncher);
       const dataDir = labDataDir();
-      const env = { dataDir, hooks, evaluateSuite: suiteEvaluator({ dataDir, onnx: onnxPolicyFactory(workers), log }) };
+      const env = { dataDir, hooks, workers, evaluateSuite: suiteEvaluator({ dataDir, onnx: onnxPolicyFactory(workers), log }) };
       let session: TrainingSession;
       try {
         if (o.resume) {
@@ -133,6 +134,7 @@ export function registerTrain(program: Command, io: Io): void {
     });
   registerTrainStage(train, io, 'lm', 'next-token pretraining on plain text (a base model)');
   registerTrainStage(train, io, 'sft', 'supervised fine-tuning on SFT samples (loss on assistant tokens only)');
+  registerTrainPpo(train, io);
   train
     .command('status')
     .description("a training run's state: steps, losses, checkpoints")

@@ -5,6 +5,7 @@ import type { modelsContract } from '../../ipc/common/contracts/models';
 import { LabError } from '../../ipc/common/errors';
 import type { ModelSummary } from '../../domain/models';
 import { listCheckpoints, type CheckpointSummary } from '../../../native/model/checkpoint';
+import { trainingRunsDir } from '../training/run-folder';
 import { countActiveParameters, parseModelConfig } from '../../../native/model/config';
 import type { PolicyInfo } from '../../../native/model/policy-api';
 import type { HostContext } from '../host-context';
@@ -44,7 +45,8 @@ export function modelsHandlers(ctx: HostContext): Handlers<typeof modelsContract
   const placed = new Map<string, PolicyInfo>();
   return {
     'models.list': ({ roots }) => {
-      const all = [checkpointsRoot(ctx.dataDir), ...roots];
+      // Training runs' checkpoints (training/<run>/checkpoints/step-N) are listed too.
+      const all = [checkpointsRoot(ctx.dataDir), trainingRunsDir(ctx.dataDir), ...roots];
       const checkpoints: ModelSummary[] = [];
       for (const root of all) {
         for (const c of listCheckpoints(root).checkpoints) checkpoints.push(toModelSummary(c, placed.get(c.path)));

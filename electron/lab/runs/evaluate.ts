@@ -27,6 +27,7 @@ import type { Turn } from '../../domain/trajectory';
 import { appRoot, appVersion } from '../app-paths';
 import { loadTaskSource, type Task } from '../tasks';
 import { runsDir } from './library';
+import { promptFitWarning } from './prompt-fit';
 import { runTaskEpisode } from './run-episode';
 import { describeAction, runSchedule, type TaskRef } from './scheduler';
 import { computeStats } from './stats';
@@ -259,6 +260,8 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
     const only = input.only;
     if (only) tasks = tasks.filter((t) => only.includes(t.id));
     if (tasks.length === 0) throw new LabError('NOT_FOUND', `${request.suite}: no runnable task${only ? ` ${only.map((id) => `'${id}'`).join(', ')}` : ''} found`);
+    const fit = promptFitWarning(policy, tasks, request.harness.maxTurns);
+    if (fit) log(fit);
     const kind = input.kind ?? 'eval';
     if (kind === 'run' && tasks.length !== 1) throw new LabError('INVALID_PARAMS', `${request.suite} holds ${tasks.length} tasks: give one task folder, or a task id with --suite`);
     const runDir = resolve(request.out ?? join(runsDir(env.dataDir), newRunId(kind, request.policy)));

@@ -2,7 +2,9 @@
 import { resolve } from 'node:path';
 import { loadTokenizerFile } from '../../../native/model/tokenizer';
 import { loadChatTemplate } from '../../agent/chat/jinja';
+import type { OnnxPolicyEngine } from '../../../native/model/policy-api';
 import type { OnnxPolicyFactory } from '../../agent/policy';
+import type { Policy } from '../../agent/policy/types';
 import { createOnnxPolicy } from '../../agent/policy/onnx';
 import { chunkedCodec, splitTokensOf, type TokenCodec } from '../../agent/tokens/codec';
 import { LabError } from '../../ipc/common/errors';
@@ -10,7 +12,12 @@ import { createOnnxPolicyEngine } from '../models/policy-engine';
 import type { WorkerRegistry } from '../workers';
 
 export function onnxPolicyFactory(workers: WorkerRegistry): OnnxPolicyFactory {
-  return async (checkpoint, options) => {
+  return async (checkpoint, options) => (await createOnnxPolicyWithEngine(workers, checkpoint, options)).policy;
+}
+
+/** The `onnx:` policy and the engine under it (a trainer swaps the engine's weights between steps). */
+export async function createOnnxPolicyWithEngine(workers: WorkerRegistry, checkpoint: string, options: Parameters<OnnxPolicyFactory>[1]): Promise<{ policy: Policy; engine: OnnxPolicyEngine }> {
+  {
     const dir = resolve(checkpoint);
     let tokenizer;
     try {
@@ -23,13 +30,11 @@ export function onnxPolicyFactory(workers: WorkerRegistry): OnnxPolicyFactory {
     const codec = split ? chunkedCodec(plain, split) : plain;
     const engine = await createOnnxPolicyEngine(workers, dir);
     try {
-      return await createOnnxPolicy(
-        { checkpoint: dir, engine, codec, template: loadChatTemplate(dir), stopTokenIds: tokenizer.stopTokenIds },
-        options,
-      );
+      const policy = await createOnnxPolicy({ checkpoint: dir, engine, codec, template: loadChatTemplate(dir), stopTokenIds: tokenizer.stopTokenIds }, options);
+      return { policy, engine };
     } catch (error) {
       await engine.close();
       throw error;
     }
-  };
+  }
 }

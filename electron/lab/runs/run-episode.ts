@@ -35,6 +35,8 @@ export interface EpisodeSpec {
   /** The episode folder (created, empty). */
   dir: { abs: string; rel: string };
   signal?: AbortSignal;
+  /** Ends the agent's turns like its deadline; the verifier still runs (see AgentLoopOptions.agentStop). */
+  agentStop?: AbortSignal;
   onTurn?(turn: Turn): void;
   onData?(data: string): void;
   sandbox?: SandboxBackend;
@@ -117,6 +119,8 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
       contextStrategy: harness.contextStrategy,
       observationChars: harness.observationChars,
       signal: spec.signal,
+      agentStop: spec.agentStop,
+      tito: harness.tito,
       onTurn: spec.onTurn,
     });
     stopReason = loop.stopReason;

@@ -56,6 +56,7 @@ export function taskSummary(task: Task, source: string, audit: { result: AuditRe
     verifiers: verifierKinds(task),
     hasOracle: task.solution !== null,
     title: taskTitle(task),
+    family: typeof task.metadata.extra.family === 'string' ? task.metadata.extra.family : null,
     audit: audit?.result ?? null,
     auditedAt: audit?.at ?? null,
   };

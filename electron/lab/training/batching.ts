@@ -39,12 +39,30 @@ export interface PackOptions {
   maxLength: number;
 }
 
+/**
+ * The padded length of a micro-batch: the engine's buckets up to 256, then multiples of 128 up to 1024 and
+ * of 256 beyond. Coarser than the engine's multiples of 64 for long sequences, so that SFT episodes of every
+ * length make about a dozen graph shapes, not thirty (each costs seconds to build and a cached session).
+ */
+export function trainingBucket(length: number): number {
+  if (length <= 256) return lengthBucket(length);
+  if (length <= 1024) return Math.ceil(length / 128) * 128;
+  return Math.ceil(length / 256) * 256;
+}
+
+/** The longest padded length not above `max` that the engine's buckets produce (a graph shape). */
+export function bucketFloor(max: number): number {
+  if (max >= 64) return Math.floor(max / 64) * 64;
+  return 2 ** Math.floor(Math.log2(Math.max(8, max)));
+}
+
 export function packMicroBatch(sequences: readonly TokenSequence[], o: PackOptions): PackedMicroBatch {
   if (sequences.length === 0 || sequences.length > o.rows) throw new Error(`a micro-batch holds 1..${o.rows} sequences, got ${sequences.length}`);
   const longest = Math.max(...sequences.map((s) => s.ids.length - 1));
   if (longest < 1) throw new Error('a training sequence needs at least 2 tokens');
-  const T = Math.min(lengthBucket(longest), o.maxLength);
-  if (longest > T) throw new Error(`a sequence of ${longest + 1} tokens exceeds the window of ${o.maxLength}`);
+  if (longest > o.maxLength) throw new Error(`a sequence of ${longest + 1} tokens exceeds the window of ${o.maxLength}`);
+  const coarse = trainingBucket(longest);
+  const T = coarse <= o.maxLength ? coarse : lengthBucket(longest);
   const B = o.rows;
   const inputIds = new BigInt64Array(B * T);
   const targets = new BigInt64Array(B * T);

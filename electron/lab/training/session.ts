@@ -13,6 +13,7 @@ import { TRAINING_RUN_SCHEMA, type TrainingCheckpointRef, type TrainingResult, t
 import { LabError } from '../../ipc/common/errors';
 import { createOptimizerState, type OptimizerState } from '../../rl/adamw';
 import { appVersion } from '../app-paths';
+import type { WorkerRegistry } from '../workers';
 import { defaultCorpus } from '../models/default-corpus';
 import { latestCheckpoint, listStepCheckpoints, loadTrainingCheckpoint, type TrainerState } from './checkpoints';
 import { parseRunConfig, type RunConfig } from './config/run-config';
@@ -20,7 +21,8 @@ import { TrainingControl } from './control';
 import { loadCorpus } from './corpus';
 import { createRunFolder, gitCommit, machineInfo, newTrainingRunId, readTrainingManifest, trainingRunsDir, writeTrainingManifest } from './run-folder';
 import { driverFactory, type SuiteEvaluator } from './stages';
-import { describeGroups, paramSettings, readTokenizerConfig, runTrainer, type TrainerHooks } from './trainer';
+import { resumePpoSession, startPpoSession } from '../ppo/session';
+import { describeGroups, maxTrainingLength, paramSettings, readTokenizerConfig, runTrainer, type TrainerHooks } from './trainer';
 
 export interface TrainingSession {
   runId: string;
@@ -33,6 +35,8 @@ export interface SessionEnv {
   dataDir: string;
   hooks?: TrainerHooks;
   evaluateSuite?: SuiteEvaluator;
+  /** The policy worker's registry, for stages that sample while training (PPO). */
+  workers?: WorkerRegistry;
 }
 
 export interface StartTrainingOptions {
@@ -46,9 +50,6 @@ function freshState(): TrainerState {
   return { step: 0, tokens: 0, cursor: null, rng: {}, bestEvalLoss: null, lastLoss: null, lastEvalLoss: null };
 }
 
-function maxLengthOf(config: RunConfig, model: ModelConfig): number {
-  return config.data.max_seq_len > 0 ? Math.min(config.data.max_seq_len, model.max_position_embeddings) : model.max_position_embeddings;
-}
 
 /** A preset's fresh checkpoint in RUN/init: its tokenizer trained on the stage's text (LM) or the default corpus. */
 async function initFromPreset(config: RunConfig, runDir: string, log: (m: string) => void): Promise<string> {
@@ -106,9 +107,10 @@ async function launch(
     tokenizerSha: prepared.tokenizerSha,
     runDir,
     resume,
-    maxLength: maxLengthOf(config, prepared.model),
+    maxLength: maxTrainingLength(config, prepared.model),
     log,
     evaluateSuite: env.evaluateSuite,
+    workers: env.workers,
   });
   if (state.step > 0) driver.restore(state.cursor);
   manifest.data = driver.describe();
@@ -133,6 +135,7 @@ async function launch(
 
 export async function startTraining(o: StartTrainingOptions, env: SessionEnv): Promise<TrainingSession> {
   const { config } = o;
+  if (config.stage === 'ppo') return startPpoSession(o, env); // rollouts + updates: its own loop (lab/ppo)
   const log = env.hooks?.log ?? (() => {});
   const runDir = createRunFolder(o.out ?? join(trainingRunsDir(env.dataDir), newTrainingRunId(config.stage)));
   let initDir: string;
@@ -172,6 +175,7 @@ export async function resumeTraining(dir: string, env: SessionEnv, overrides: { 
   const runDir = resolve(dir);
   const manifest = readTrainingManifest(runDir);
   const config = parseRunConfig(manifest.config, join(runDir, 'run.json config'), overrides);
+  if (manifest.stage === 'ppo') return resumePpoSession(runDir, config, env, overrides.steps);
   manifest.config = config as unknown as Record<string, unknown>;
   const latest = latestCheckpoint(runDir);
   // Checkpoints on disk are the truth (a kill between a save and the manifest update loses nothing).

@@ -18,7 +18,7 @@ import { adamwStep, type AdamWHyper, type OptimizerState } from '../../rl/adamw'
 import { clipScale, globalGradNorm } from '../../rl/grad-clip';
 import { resolveParamGroups, type ParamSettings } from '../../rl/param-groups';
 import { learningRate, type Schedule } from '../../rl/schedule';
-import { packMicroBatch, planMicroBatches, type TokenSequence } from './batching';
+import { bucketFloor, packMicroBatch, planMicroBatches, type TokenSequence } from './batching';
 import { pruneCheckpoints, saveTrainingCheckpoint, type TrainerState } from './checkpoints';
 import type { RunConfig } from './config/run-config';
 import type { TrainingControl } from './control';
@@ -48,6 +48,11 @@ export interface TrainerSetup {
   hooks: TrainerHooks;
   /** The folder the weights came from (recorded as each checkpoint's parent). */
   parent: string | null;
+}
+
+/** Positions a training sequence may have: data.max_seq_len or the window, down to a graph shape. */
+export function maxTrainingLength(config: RunConfig, model: ModelConfig): number {
+  return bucketFloor(config.data.max_seq_len > 0 ? Math.min(config.data.max_seq_len, model.max_position_embeddings) : model.max_position_embeddings);
 }
 
 export function readTokenizerConfig(dir: string): Record<string, unknown> | undefined {
@@ -105,7 +110,7 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
   const log = hooks.log ?? (() => {});
   const total = config.train.steps;
   const rows = config.train.micro_batch_size;
-  const maxLength = config.data.max_seq_len > 0 ? Math.min(config.data.max_seq_len, model.max_position_embeddings) : model.max_position_embeddings;
+  const maxLength = maxTrainingLength(config, model);
   const { settings, unmatched } = paramSettings(config, model);
   for (const p of unmatched) log(`warning: optimizer pattern '${p}' matches no parameter`);
   const trainable = (name: string) => !settings.get(name)?.frozen;
@@ -115,7 +120,7 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
     provider: config.train.provider,
     intraOpThreads: config.train.threads || undefined,
     interOpThreads: 1,
-    capacity: 8,
+    capacity: 12,
     log: (m) => log(m),
   });
   const metricsLog = new MetricsLog(runDir, state.step);

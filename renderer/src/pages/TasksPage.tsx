@@ -1,7 +1,8 @@
 import { useEffect, useMemo } from 'react';
 import type { AssertionResult, AuditReport, AuditVerdict, TaskDetail, TaskSummary } from '../../../electron/domain/tasks';
 import { KeyValue } from '../components/KeyValue';
-import { matches, NOT_AUDITED, refKey, useTasks, type TaskFilters } from '../stores/tasks';
+import { SkewChart } from '../components/SkewChart';
+import { matches, NO_FAMILY, NOT_AUDITED, refKey, useTasks, type TaskFilters } from '../stores/tasks';
 
 const VERDICTS: AuditVerdict[] = ['ok', 'broken-oracle', 'trivial', 'flaky', 'no-oracle', 'invalid', 'error'];
 
@@ -82,6 +83,7 @@ function Detail({ detail, report }: { detail: TaskDetail; report: AuditReport | 
         rows={[
           ['category', detail.category],
           ['difficulty', detail.difficulty ?? 'unknown'],
+          ['family', detail.family ?? '—'],
           ['source', `${detail.source} (${detail.layout === 'tb1' ? 'Terminal-Bench 1 layout' : 'Harbor layout'})`],
           ['runtime', detail.runtime.kind === 'sandbox' ? 'sandbox' : `container — ${detail.runtime.reason}`],
           ['verifier', detail.verifiers.join(' + ')],
@@ -169,6 +171,7 @@ export function TasksPage() {
         <FilterSelect label="Category" name="category" options={uniq(tasks.map((t) => t.category))} />
         <FilterSelect label="Difficulty" name="difficulty" options={uniq(tasks.map((t) => t.difficulty ?? 'unknown'))} />
         <FilterSelect label="Source" name="source" options={uniq(tasks.map((t) => t.source))} />
+        <FilterSelect label="Family" name="family" options={uniq(tasks.filter((t) => !filters.source || t.source === filters.source).map((t) => t.family ?? NO_FAMILY))} />
         <FilterSelect label="Audit verdict" name="verdict" options={[...VERDICTS, NOT_AUDITED]} />
         <input aria-label="Search" placeholder="search id, title, tags" value={filters.text} onChange={(e) => setFilter('text', e.target.value)} />
         <button onClick={() => void load(true)} disabled={loading}>
@@ -192,12 +195,14 @@ export function TasksPage() {
       <div className="tasks-split">
         <div className="tasks-list">
           <p className="muted" data-testid="task-count">{`${shown.length} of ${tasks.length} tasks`}</p>
+          {shown.length > 0 && <SkewChart tasks={shown} />}
           <table className="grid selectable" data-testid="task-table">
             <thead>
               <tr>
                 <th>task</th>
                 <th>category</th>
                 <th>difficulty</th>
+                <th>family</th>
                 <th>source</th>
                 <th>audit</th>
               </tr>
@@ -213,6 +218,7 @@ export function TasksPage() {
                   <td title={t.title}>{t.id}</td>
                   <td>{t.category}</td>
                   <td>{t.difficulty ?? '—'}</td>
+                  <td>{t.family ?? '—'}</td>
                   <td>{t.source}</td>
                   <td>
                     <VerdictBadge verdict={verdictOf(t)} />

@@ -4,11 +4,15 @@ import type { AuditProgress, AuditReport, AuditVerdict, TaskDetail, TaskListing,
 import { getLabApi } from '../lab/api';
 
 export const NOT_AUDITED = 'not audited';
+/** The family filter's value for tasks that name no family (hand-written tasks). */
+export const NO_FAMILY = '(no family)';
 
 export interface TaskFilters {
   category: string;
   difficulty: string;
   source: string;
+  /** A task family ([metadata].family), NO_FAMILY, or '' for all. */
+  family: string;
   /** An audit verdict, NOT_AUDITED, or '' for all. */
   verdict: string;
   text: string;
@@ -49,6 +53,7 @@ export function matches(task: TaskSummary, f: TaskFilters, reports: Record<strin
   if (f.category && task.category !== f.category) return false;
   if (f.difficulty && (task.difficulty ?? 'unknown') !== f.difficulty) return false;
   if (f.source && task.source !== f.source) return false;
+  if (f.family && (task.family ?? NO_FAMILY) !== f.family) return false;
   const verdict: AuditVerdict | typeof NOT_AUDITED = reports[refKey(task)]?.result.verdict ?? task.audit?.verdict ?? NOT_AUDITED;
   if (f.verdict && verdict !== f.verdict) return false;
   if (f.text) {
@@ -62,7 +67,7 @@ export const useTasks = create<TasksState>((set, get) => ({
   listing: null,
   loading: false,
   error: null,
-  filters: { category: '', difficulty: '', source: '', verdict: '', text: '' },
+  filters: { category: '', difficulty: '', source: '', family: '', verdict: '', text: '' },
   selected: null,
   detail: null,
   detailError: null,

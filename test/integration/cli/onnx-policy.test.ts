@@ -45,18 +45,25 @@ describe('onnx:CHECKPOINT policy', () => {
     const trained = ledger.samples.flatMap((sample) => sample.ids.filter((_, i) => sample.mask[i] === 1));
     const masked = ledger.counters.maskedSampled;
     expect(trained.length + masked).toBe(t.turns.reduce((n, turn) => n + turn.tokens!.ids.length, 0));
+    // R3 on every token: the sampler's experts for every token it processed, prompt included (exact TITO:
+    // the sample ends at the last sampled token, and the sampler processed all of it).
     for (const sample of ledger.samples) {
       const routed = sample.routing!;
-      sample.mask.forEach((m, i) => expect(m === 1 ? routed[i] !== null : routed[i] === null).toBe(true));
+      expect(routed).toHaveLength(sample.ids.length);
+      expect(routed.every((r) => r !== null && r.length === 2)).toBe(true);
+      expect(sample.fed!.length).toBeGreaterThan(0);
     }
+    expect(ledger.counters).toMatchObject({ exact: 1, retokenized: 0 });
   }, 120_000);
 
   it('gets at least one turn on a real example task with the default reply budget (nano: 2048 positions)', async () => {
     const examples = join(REPO_ROOT, 'tasks', 'examples');
     const r = await runT1lab(['run', 'count-log-levels', '--suite', examples, '--policy', `onnx:${checkpoint}`, '--max-turns', '1', '--seed', '3', '--json'], { env, timeoutMs: 120_000 });
     const s = parseJsonOutput<RunEpisodeSummary>(r);
-    // The task's prompt is ~1.7k tokens: the reply reserve must leave it room, or the episode ends before turn 1.
-    expect(s.tokens.prompt).toBeGreaterThan(1000);
+    // With the full system prompt this task's first prompt was ~1.7k tokens; small windows get the compact
+    // prompt (issue 12): the same tools in far fewer words, so the instruction and a reply fit with room to spare.
+    expect(s.tokens.prompt).toBeGreaterThan(300);
+    expect(s.tokens.prompt).toBeLessThan(1000);
     expect(s).toMatchObject({ task: 'count-log-levels', resolved: false, turns: 1 });
     expect(s.tokens.completion).toBeGreaterThan(0);
   }, 120_000);

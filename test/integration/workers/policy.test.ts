@@ -66,6 +66,18 @@ describe('policy worker', () => {
     expect(after.tokens.map((t) => t.logprob)).not.toEqual(before.tokens.map((t) => t.logprob));
   });
 
+  it('a killed policy worker is restarted with the checkpoint and the swapped weights, and the call retried', async () => {
+    await engine.swapWeights(b);
+    const before = await engine.generate([3, 1, 4], { maxTokens: 6, seed: 2, temperature: 0 });
+    const pid = workers.list().find((w) => w.name === 'policy')!.pid!;
+    process.kill(pid, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 200));
+    const after = await engine.generate([3, 1, 4], { maxTokens: 6, seed: 2, temperature: 0 });
+    expect(workers.list().find((w) => w.name === 'policy')!.pid).not.toBe(pid);
+    expect(after.tokens.map((t) => t.id)).toEqual(before.tokens.map((t) => t.id));
+    expect(after.tokens.map((t) => t.logprob)).toEqual(before.tokens.map((t) => t.logprob));
+  });
+
   it('cancels a generation and keeps serving others', async () => {
     const controller = new AbortController();
     const long = engine.generate([1, 2, 3], { maxTokens: 120, seed: 1 }, controller.signal);

@@ -112,6 +112,51 @@ eval_suite_tasks = 0
 max_epochs = 0
 
 [ppo]
-# Filled in by the PPO stage.
+# train.steps counts PPO steps (a rollout batch and its update); data.path is the train task suite.
+# Tasks sampled per step ("uniform" or "stratified" by category) and episodes per task (the group).
+tasks_per_step = 4
+group_size = 4
+sampling = "uniform"
+# Sandboxes at once; the policy worker decodes the active episodes in one batch.
+concurrency = 4
+max_turns = 8
+# agent_timeout_sec = 60   (default: the task's)
+# max_tokens = 256         (completion tokens per turn; default: the policy's budget)
+temperature = 1.0
+# The training reward: "dense" (passed assertions), "fraction" or "binary"; normalised "none", "batch" or "group".
+reward = "dense"
+reward_norm = "none"
+# "gae" (with the critic) or "group" (GRPO-style, no critic).
+advantage = "gae"
+gamma = 1.0
+lambda = 1.0
+normalize_advantages = true
+# Passes over each batch, and optimizer steps (minibatches) per pass.
+epochs = 2
+minibatches = 2
+# Clipped surrogate (separate low and high clip), clipped value loss, entropy bonus, k3 KL to the initial policy.
+clip_low = 0.2
+clip_high = 0.28
+vf_clip = 0.2
+vf_coef = 0.5
+ent_coef = 0.0
+kl_coef = 0.0
+# Truncated importance sampling: min(exp(logp_trainer_old - logp_sampler), tis_cap) per token.
+tis = "on"
+tis_cap = 2.0
+# Rollout routing replay on every token; exact token-in/token-out ("retokenize": the ablation).
+r3 = "on"
+tito = "exact"
+# Steps that train only the value head on the initial policy's rollouts.
+critic_warmup_steps = 0
+# Rollouts of step t+1 run while step t trains; samples lag at most max_staleness policy versions.
+async = true
+max_staleness = 1
+# Over-sampling: start N(1 + oversample) episodes, train on the first N; the rest get abort_grace_sec.
+oversample = 0.0
+abort_grace_sec = 0.0
+episode_deadline_sec = 600.0
+# Also score with free routing each step (the gap without R3 and routing agreement per layer).
+measure_free_gap = true
 `;
 }

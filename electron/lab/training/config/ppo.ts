@@ -1,8 +1,65 @@
 /**
- * `[ppo]`: reserved for the PPO stage (its own issue fills it in). Kept as its own zod object so that the
- * PPO stage owns this file and nothing else in the run config changes when it grows.
+ * `[ppo]`: the PPO stage (rollouts in real sandboxes, the reward, advantages, the clipped update, R3, TIS,
+ * TITO, asynchrony). `train.steps` counts PPO steps (one rollout batch + its update each); `data.path` is
+ * the train task suite (a folder of tasks or a pack). Every switch the ablations need is here and is
+ * recorded in run.json with the rest of the config.
  */
 import { z } from 'zod';
 
-export const PpoSection = z.strictObject({});
+const posInt = z.number().int().positive();
+const nonNegInt = z.number().int().nonnegative();
+
+export const PpoSection = z.strictObject({
+  /** Tasks sampled per step, and episodes per task (the group of a group-relative advantage). */
+  tasks_per_step: posInt.default(4),
+  group_size: posInt.default(4),
+  /** Task sampling: uniform over tasks, or uniform over categories then tasks. */
+  sampling: z.enum(['uniform', 'stratified']).default('uniform'),
+  /** Sandboxes (episodes) running at once; the policy worker decodes the active ones in one batch. */
+  concurrency: posInt.default(4),
+  /** Harness limits per episode. */
+  max_turns: posInt.default(8),
+  agent_timeout_sec: z.number().positive().optional(),
+  /** Completion tokens per turn (default: the policy's own budget). */
+  max_tokens: posInt.optional(),
+  temperature: z.number().gt(0).max(10).default(1),
+  /** Which verifier reward trains: `dense` (passed assertions), `fraction` or `binary`; optional normalisation. */
+  reward: z.enum(['dense', 'fraction', 'binary']).default('dense'),
+  reward_norm: z.enum(['none', 'batch', 'group']).default('none'),
+  /** `gae` (critic) or `group` (GRPO-style, no critic). */
+  advantage: z.enum(['gae', 'group']).default('gae'),
+  gamma: z.number().min(0).max(1).default(1),
+  lambda: z.number().min(0).max(1).default(1),
+  /** Whiten advantages over the batch's loss tokens. */
+  normalize_advantages: z.boolean().default(true),
+  /** Passes over the batch, and minibatches (optimizer steps) per pass. */
+  epochs: posInt.default(2),
+  minibatches: posInt.default(2),
+  clip_low: z.number().min(0).max(1).default(0.2),
+  clip_high: z.number().min(0).max(10).default(0.28),
+  vf_clip: z.number().positive().default(0.2),
+  vf_coef: z.number().min(0).default(0.5),
+  ent_coef: z.number().min(0).default(0),
+  /** KL to the reference policy (the initial checkpoint), k3 estimator; 0: off. */
+  kl_coef: z.number().min(0).default(0),
+  /** Truncated importance sampling: weight min(exp(logp_trainer_old - logp_sampler), tis_cap). */
+  tis: z.enum(['on', 'off']).default('on'),
+  tis_cap: z.number().min(1).default(2),
+  /** Rollout routing replay on every token, and exact token-in/token-out. */
+  r3: z.enum(['on', 'off']).default('on'),
+  tito: z.enum(['exact', 'retokenize']).default('exact'),
+  /** Steps that train only the value head on the initial policy's rollouts before the policy moves. */
+  critic_warmup_steps: nonNegInt.default(0),
+  /** Rollouts of step t+1 run while step t trains (policy lag at most `max_staleness` versions). */
+  async: z.boolean().default(true),
+  max_staleness: nonNegInt.default(1),
+  /** Over-sampling: start N (1 + oversample) episodes, train on the first N, abort the rest. */
+  oversample: z.number().min(0).max(4).default(0),
+  /** Seconds the remaining episodes get after the first N finished before they are aborted. */
+  abort_grace_sec: z.number().min(0).default(0),
+  /** Hard wall-clock limit per episode (set-up, agent, verifier). */
+  episode_deadline_sec: z.number().positive().default(600),
+  /** Measure the train-inference gap with free routing too (one extra scoring pass per step). */
+  measure_free_gap: z.boolean().default(true),
+});
 export type PpoSection = z.infer<typeof PpoSection>;

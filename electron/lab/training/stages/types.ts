@@ -3,6 +3,7 @@ import type { ModelConfig } from '../../../../native/model/config';
 import type { Tokenizer } from '../../../../native/model/tokenizer';
 import type { RunConfig } from '../config/run-config';
 import type { StageDriver } from '../stage';
+import type { WorkerRegistry } from '../../workers';
 
 export interface DriverContext {
   config: RunConfig;
@@ -18,6 +19,11 @@ export interface DriverContext {
   log(message: string): void;
   /** Present where the caller can run evaluations (the CLI, the trainer worker). */
   evaluateSuite?: SuiteEvaluator;
+  /**
+   * The caller's workers, for stages that sample from the policy while training (PPO: rollouts through
+   * `createOnnxPolicyEngine(workers, dir)`, new weights with its `swapWeights(checkpointDir)`).
+   */
+  workers?: WorkerRegistry;
 }
 
 export type DriverFactory = (ctx: DriverContext) => Promise<StageDriver>;

@@ -1,0 +1,179 @@
+/**
+ * One step's rollouts: G episodes per task (plus the over-sampled extra), run through the same harness as
+ * evaluation in real sandboxes, `concurrency` at once (the policy worker decodes the active ones together).
+ * The first N = tasks x G episodes to finish are kept; once N are in, the others get `abort_grace_sec` and
+ * are then cut (agent stopped, the verifier still judges them: the bias of cutting is measured on the
+ * same tasks). Every finished episode is appended (fsync'd) to the step's episodes.jsonl at once, so a
+ * killed run resumes with exactly the episodes it had: none lost, none run twice.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { SandboxBackend } from '../../../native/sandbox/types';
+import type { Policy } from '../../agent/policy/types';
+import type { HarnessSettings } from '../../domain/runs';
+import type { Trajectory } from '../../domain/trajectory';
+import { runTaskEpisode } from '../runs/run-episode';
+import type { Task } from '../tasks';
+import { JsonlAppender, readRolloutEpisodes, ROLLOUT_FILES, stepDir, type RolloutEpisode } from './rollout-files';
+
+export interface RolloutRequest {
+  runDir: string;
+  step: number;
+  tasks: readonly Task[];
+  groupSize: number;
+  oversample: number;
+  policy: Policy;
+  policyVersion: number;
+  harness: HarnessSettings;
+  concurrency: number;
+  seed: number;
+  abortGraceSec: number;
+  episodeDeadlineSec: number;
+  sandbox?: SandboxBackend;
+  tmpDir?: string;
+  signal?: AbortSignal;
+  log?(message: string): void;
+  onEpisode?(episode: RolloutEpisode): void;
+}
+
+export interface RolloutBatch {
+  step: number;
+  /** Every finished episode of the step (kept and aborted), earlier invocations included. */
+  episodes: RolloutEpisode[];
+  /** Episodes run by this invocation (the rest came from episodes.jsonl on resume). */
+  ran: number;
+  wallMs: number;
+}
+
+interface Job {
+  task: Task;
+  attempt: number;
+  key: string;
+  seed: number;
+}
+
+function mix(...xs: number[]): number {
+  let h = 0x811c9dc5;
+  for (const x of xs) {
+    h ^= x >>> 0;
+    h = Math.imul(h, 0x01000193) >>> 0;
+    h ^= h >>> 15;
+  }
+  return h >>> 0;
+}
+
+export function rolloutKey(taskId: string, step: number, attempt: number): string {
+  return `${taskId.replace(/[^A-Za-z0-9._-]/g, '_')}-s${step}-a${attempt}`;
+}
+
+function summarize(t: Trajectory, job: Job, version: number, aborted: boolean, dir: string): RolloutEpisode {
+  const generationMs = t.turns.reduce((n, turn) => n + turn.timing.policyMs, 0);
+  return {
+    key: job.key,
+    taskId: job.task.id,
+    category: t.task.category,
+    group: job.task.id,
+    attempt: job.attempt,
+    policyVersion: version,
+    reward: t.reward,
+    resolved: t.resolved,
+    assertions: (t.verifier?.assertions ?? []).map((a) => ({ name: a.name, passed: a.status === 'passed' })),
+    turns: t.turns.length,
+    completionTokens: t.tokens.completion,
+    stopReason: t.stopReason,
+    error: t.error?.message ?? null,
+    aborted,
+    durationMs: t.durationMs,
+    generationMs,
+    environmentMs: Math.max(0, t.durationMs - generationMs),
+    dir,
+  };
+}
+
+/**
+ * Episodes that carry nothing of the policy's behaviour: a sandbox error, or a policy error before its first
+ * turn (a lost or unloadable policy worker; a prompt that cannot fit). Not trained on, not counted.
+ */
+export function infrastructureFailure(e: { stopReason: string; turns: number; error: string | null }): boolean {
+  if (e.stopReason === 'sandbox_error') return true;
+  return e.stopReason === 'policy_error' && (e.turns === 0 || /worker '[^']+' ended|is not loaded|WORKER_CRASHED/.test(e.error ?? ''));
+}
+
+export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> {
+  const started = performance.now();
+  const dir = stepDir(r.runDir, r.step);
+  mkdirSync(join(dir, ROLLOUT_FILES.episodeDir), { recursive: true });
+  const wanted = r.tasks.length * r.groupSize;
+  const perTask = Math.ceil(r.groupSize * (1 + r.oversample));
+  const jobs: Job[] = [];
+  for (let a = 0; a < perTask; a++) {
+    r.tasks.forEach((task, i) => jobs.push({ task, attempt: a, key: rolloutKey(task.id, r.step, a), seed: mix(r.seed, r.step, i, a) }));
+  }
+  // Episodes recorded before a crash that carry no behaviour (older runs recorded them) are run again.
+  const done = new Map(readRolloutEpisodes(r.runDir, r.step).filter((e) => !infrastructureFailure(e)).map((e) => [e.key, e]));
+  let kept = [...done.values()].filter((e) => !e.aborted).length;
+  const queue = jobs.filter((j) => !done.has(j.key));
+  const appender = new JsonlAppender(join(dir, ROLLOUT_FILES.episodes));
+  const cut = new AbortController();
+  let cutTimer: NodeJS.Timeout | null = null;
+  let ran = 0;
+  const cutTail = () => {
+    if (cutTimer || cut.signal.aborted) return;
+    cutTimer = setTimeout(() => cut.abort(), r.abortGraceSec * 1000);
+  };
+  if (kept >= wanted) cutTail();
+
+  const runOne = async (job: Job): Promise<void> => {
+    const abs = join(dir, ROLLOUT_FILES.episodeDir, job.key);
+    rmSync(abs, { recursive: true, force: true }); // a half-written folder of a killed attempt
+    mkdirSync(abs, { recursive: true });
+    const deadline = AbortSignal.timeout(r.episodeDeadlineSec * 1000);
+    const signal = r.signal ? AbortSignal.any([r.signal, deadline]) : deadline;
+    const outcome = await runTaskEpisode({
+      task: job.task,
+      policy: r.policy,
+      harness: r.harness,
+      key: job.key,
+      attempt: job.attempt,
+      seed: job.seed,
+      dir: { abs, rel: relative(r.runDir, abs) },
+      signal,
+      agentStop: cut.signal,
+      sandbox: r.sandbox,
+      tmpDir: r.tmpDir,
+    });
+    if (r.signal?.aborted) return; // the run is stopping: this episode is run again on resume
+    const t = outcome.trajectory;
+    if (infrastructureFailure({ stopReason: t.stopReason, turns: t.turns.length, error: t.error?.message ?? null })) {
+      // Not the policy's doing (a crashed worker, a sandbox that failed): not a sample of its behaviour.
+      r.log?.(`episode ${job.key} not used: ${outcome.trajectory.error?.message ?? outcome.trajectory.stopReason}`);
+      return;
+    }
+    const aborted = kept >= wanted;
+    if (!aborted) kept++;
+    const episode = summarize(outcome.trajectory, job, r.policyVersion, aborted, relative(r.runDir, abs));
+    appender.append(episode);
+    done.set(job.key, episode);
+    ran++;
+    r.onEpisode?.(episode);
+    if (kept >= wanted) cutTail();
+  };
+
+  try {
+    const workers = Array.from({ length: Math.max(1, Math.min(r.concurrency, queue.length)) }, async () => {
+      for (;;) {
+        if (kept >= wanted || r.signal?.aborted) return;
+        const job = queue.shift();
+        if (!job) return;
+        // An episode that fails without a trajectory is not recorded (the step trains on the others; a
+        // resume runs it again); the run goes on.
+        await runOne(job).catch((error: unknown) => r.log?.(`episode ${job.key} failed: ${(error as Error).message}`));
+      }
+    });
+    await Promise.all(workers);
+  } finally {
+    if (cutTimer) clearTimeout(cutTimer);
+    appender.close();
+  }
+  return { step: r.step, episodes: [...done.values()], ran, wallMs: performance.now() - started };
+}

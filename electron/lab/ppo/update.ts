@@ -1,0 +1,101 @@
+/**
+ * The PPO update of one step: `epochs` passes over the step's sequences, each shuffled (seeded) into
+ * `minibatches` optimizer steps. A minibatch is split into micro-batches padded to the engine's shape
+ * buckets; `inv_tokens` is 1 / the minibatch's loss tokens, so the micro-batches' gradients and metrics
+ * simply add up to the minibatch's token mean. Global-norm clipping, then AdamW. During critic warm-up
+ * the policy term is off (pg_coef 0) and everything but the value head is frozen.
+ */
+import type { ModelConfig } from '../../../native/model/config';
+import type { TrainingGraphCache } from '../../../native/model/graph-cache';
+import { runTrainingStep } from '../../../native/model/train-step';
+import { adamwStep, type AdamWHyper, type OptimizerState } from '../../rl/adamw';
+import { clipScale, globalGradNorm } from '../../rl/grad-clip';
+import type { ParamSettings } from '../../rl/param-groups';
+import { PPO_METRICS, ppoLoss } from '../../rl/ppo-loss';
+import type { ResumableRng } from '../../rl/rng';
+import { packMicroBatch, planMicroBatches, type TokenSequence } from '../training/batching';
+import type { PpoSection } from '../training/config/ppo';
+
+export const VALUE_HEAD_PATTERN = /^value_head\./;
+
+export interface UpdateInput {
+  model: ModelConfig;
+  cache: TrainingGraphCache;
+  params: Map<string, Float32Array>;
+  optimizer: OptimizerState;
+  settings: ReadonlyMap<string, ParamSettings>;
+  hyper: AdamWHyper;
+  lr: number;
+  gradClip: number;
+  auxCoef: number;
+  ppo: PpoSection;
+  criticOnly: boolean;
+  rows: number;
+  maxLength: number;
+  rng: ResumableRng;
+  sequences: readonly TokenSequence[];
+}
+
+export interface UpdateResult {
+  metrics: Record<string, number>;
+  optimizerSteps: number;
+  trainedTokens: number;
+}
+
+export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
+  const settings = u.criticOnly ? new Map([...u.settings].map(([n, s]) => [n, { ...s, frozen: s.frozen || !VALUE_HEAD_PATTERN.test(n) }])) : u.settings;
+  const trainable = (name: string) => !settings.get(name)?.frozen;
+  const sums: Record<string, number> = {};
+  let gradNormSum = 0;
+  let clipped = 0;
+  let steps = 0;
+  let trainedTokens = 0;
+  const forced = u.ppo.r3 === 'on' && u.sequences.some((s) => s.forcedExperts);
+  for (let epoch = 0; epoch < u.ppo.epochs; epoch++) {
+    const order = u.rng.shuffle(u.sequences.map((_, i) => i));
+    const parts = Math.min(u.ppo.minibatches, order.length);
+    for (let m = 0; m < parts; m++) {
+      const members = order.filter((_, i) => i % parts === m).map((i) => u.sequences[i]!);
+      const lossTokens = members.reduce((n, s) => n + Array.from(s.tokenInputs.loss_mask!).reduce((a, b) => a + b, 0), 0);
+      if (lossTokens === 0) continue;
+      const scalars = {
+        inv_tokens: 1 / lossTokens,
+        pg_coef: u.criticOnly ? 0 : 1,
+        eps_low: u.ppo.clip_low,
+        eps_high: u.ppo.clip_high,
+        vf_clip: u.ppo.vf_clip,
+        vf_coef: u.ppo.advantage === 'group' && !u.criticOnly ? 0 : u.ppo.vf_coef,
+        ent_coef: u.criticOnly ? 0 : u.ppo.ent_coef,
+        kl_coef: u.criticOnly ? 0 : u.ppo.kl_coef,
+        aux_coef: u.criticOnly ? 0 : u.auxCoef,
+      };
+      let grads: Map<string, Float64Array> | null = null;
+      const mb: Record<string, number> = {};
+      for (const group of planMicroBatches(members, u.rows)) {
+        const pack = packMicroBatch(group, { rows: u.rows, loss: ppoLoss, scalars, maxLength: u.maxLength, layers: u.model.num_hidden_layers, topK: u.model.num_experts_per_tok });
+        const entry = await u.cache.get({ batch: u.rows, length: pack.length, forcedRouting: forced, loss: ppoLoss });
+        const out = await runTrainingStep(u.model, entry, u.params, pack.batch);
+        trainedTokens += pack.tokens;
+        mb.loss = (mb.loss ?? 0) + out.loss;
+        for (const [k, v] of Object.entries(out.metrics)) mb[k] = (mb[k] ?? 0) + (k === 'aux_loss' ? v * (pack.lossTokens / lossTokens) : v);
+        grads ??= new Map([...out.gradients].map(([k, g]) => [k, new Float64Array(g.length)]));
+        for (const [name, g] of out.gradients) {
+          const acc = grads.get(name)!;
+          for (let i = 0; i < g.length; i++) acc[i]! += g[i]!;
+        }
+      }
+      const norm = globalGradNorm(grads!, trainable);
+      const scale = clipScale(norm, u.gradClip || null);
+      if (scale < 1) clipped++;
+      adamwStep(u.params, grads!, u.optimizer, settings, u.lr, u.hyper, scale);
+      gradNormSum += norm;
+      steps++;
+      for (const [k, v] of Object.entries(mb)) sums[k] = (sums[k] ?? 0) + v;
+    }
+  }
+  const metrics: Record<string, number> = {};
+  for (const k of ['loss', ...PPO_METRICS]) if (sums[k] !== undefined) metrics[k] = sums[k] / Math.max(steps, 1);
+  metrics.grad_norm = gradNormSum / Math.max(steps, 1);
+  metrics.grad_clipped_share = steps ? clipped / steps : 0;
+  return { metrics, optimizerSteps: steps, trainedTokens };
+}

@@ -1,0 +1,65 @@
+/**
+ * Scoring the exact sampled sequences with the trainer's weights: log-probs, values and the trainer's own
+ * top-k, with the sampler's routing forced (R3) or free. Used for the old log-probs and values of PPO, for
+ * the reference policy's log-probs (KL), and for the train-inference gap with R3 on and off.
+ */
+import type { ModelConfig } from '../../native/model/config';
+import type { TrainingGraphCache } from '../../native/model/graph-cache';
+import { runTrainingStep } from '../../native/model/train-step';
+import { packRows, type PackedBatch, type TrainRow } from './batch';
+import { gapOf, routingAgreement, unpack } from './gap';
+import type { GapStats } from './stats';
+
+export type Params = ReadonlyMap<string, Float32Array | Float64Array>;
+
+export interface Scored {
+  logprobs: number[][];
+  values: number[][];
+  /** The graph's own top-k [L, B, T, k] of the packed batch. */
+  experts: BigInt64Array;
+  packed: PackedBatch;
+}
+
+/** Score `rows` in one batch of `batch` rows (default: as many as rows; padding rows keep the graph shapes few). */
+export async function scoreRows(config: ModelConfig, cache: TrainingGraphCache, params: Params, rows: readonly TrainRow[], r3: boolean, fallbackExperts?: BigInt64Array, batch?: number): Promise<Scored> {
+  const L = config.num_hidden_layers;
+  const k = config.num_experts_per_tok;
+  const forced = r3 && rows.some((r) => r.routing);
+  const packed = packRows(rows, L, k, { fallbackExperts, batch });
+  const entry = await cache.get({ batch: packed.batch, length: packed.length, forcedRouting: forced, loss: null });
+  const out = await runTrainingStep(config, entry, params, {
+    inputIds: packed.inputIds,
+    targets: packed.targets,
+    attentionMask: packed.attentionMask,
+    ...(forced ? { forcedExperts: packed.forcedExperts! } : {}),
+    lossInputs: {},
+  });
+  const lengths = rows.map((r) => r.inputIds.length);
+  return { logprobs: unpack(out.logprobs, packed.batch, packed.length, lengths), values: unpack(out.values, packed.batch, packed.length, lengths), experts: out.experts, packed };
+}
+
+export interface GapReport {
+  r3: GapStats;
+  free: GapStats;
+  /** Per layer, the trainer's own top-k vs the sampler's experts (free routing pass). */
+  agreement: number[];
+  /** Input positions the sampler left without routing (filled from the trainer's own choice). */
+  unrouted: number;
+  /** The R3 pass, reusable as PPO's old log-probs and values. */
+  scoredR3: Scored;
+  scoredFree: Scored;
+}
+
+/** Score the batch free and with R3; compare both with the sampler's log-probs. */
+export async function measureGap(config: ModelConfig, cache: TrainingGraphCache, params: Params, rows: readonly TrainRow[]): Promise<GapReport> {
+  const free = await scoreRows(config, cache, params, rows, false);
+  const r3 = await scoreRows(config, cache, params, rows, true, free.experts);
+  return {
+    r3: gapOf(rows, r3.logprobs),
+    free: gapOf(rows, free.logprobs),
+    agreement: routingAgreement(rows, free.packed, free.experts, config.num_hidden_layers, config.num_experts_per_tok),
+    unrouted: r3.packed.unrouted,
+    scoredR3: r3,
+    scoredFree: free,
+  };
+}

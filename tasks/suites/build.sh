@@ -1,0 +1,32 @@
+#!/bin/bash
+# Rebuilds the committed suites from the task families (docs/readme/synth.md). Every task is audited by
+# execution (oracle, no-op, oracle again) and only `ok` tasks are kept; verdicts are cached by content
+# hash in $CACHE, so a rerun after a change audits only what changed. Run from the repository root:
+#   nice -n 10 bash tasks/suites/build.sh
+set -euo pipefail
+T1LAB=${T1LAB:-"npx tsx electron/cli/t1lab.ts"}
+CACHE=${CACHE:-"${T1LAB_HOME:-$HOME/.local/share/t1-lab}/synth-audits.jsonl"}
+CONCURRENCY=${CONCURRENCY:-2}
+SEED=2026
+OUT=tasks/suites
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+held_out=$($T1LAB tasks families --json | python3 -c 'import json, sys; print(",".join(f["name"] for f in json.load(sys.stdin) if f["heldOut"]))')
+train_families=$($T1LAB tasks families --json | python3 -c 'import json, sys; print(",".join(f["name"] for f in json.load(sys.stdin) if not f["heldOut"]))')
+
+# nano-bench: out of distribution (held-out families only), Terminal-Bench 2's mix: 89 tasks, 4 easy /
+# 55 medium / 30 hard, categories as close to TB2's as the held-out families allow.
+$T1LAB tasks synth --split eval --families "$held_out" --count 96 --seed $SEED --audit --audit-cache "$CACHE" --concurrency "$CONCURRENCY" --out "$WORK/nano-pool.jsonl" --json > "$WORK/nano-pool.json"
+$T1LAB tasks rebalance "$WORK/nano-pool.jsonl" --target tb2 --count 89 --seed $SEED --out $OUT/nano-bench.jsonl --json > "$WORK/nano-bench.json"
+
+# long-horizon: tasks whose oracle needs 20+ commands, eval seeds of every family.
+$T1LAB tasks synth --split eval --min-commands 20 --count 12 --seed $SEED --audit --audit-cache "$CACHE" --concurrency "$CONCURRENCY" --out $OUT/long-horizon.jsonl --json > "$WORK/long-horizon.json"
+
+# in-distribution held-out: eval seeds (and eval phrasings) of the train families, one pass over them.
+$T1LAB tasks synth --split eval --families "$train_families" --count 40 --seed $SEED --audit --audit-cache "$CACHE" --concurrency "$CONCURRENCY" --out $OUT/id-heldout.jsonl --json > "$WORK/id-heldout.json"
+
+for s in nano-bench long-horizon id-heldout; do
+  $T1LAB tasks stats $OUT/$s.jsonl --json > $OUT/$s.stats.json
+done
+cat "$WORK"/*.json

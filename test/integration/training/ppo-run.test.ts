@@ -1,0 +1,113 @@
+/**
+ * `t1lab train ppo` end to end, as a user runs it: a 2-layer nano checkpoint, the quick suite in real
+ * bubblewrap sandboxes, 2 PPO steps (the first critic-only), asynchronous rollouts and over-sampling. The
+ * run is killed with SIGKILL in the middle of step 2 (after step 1's checkpoint, with some of step 2's
+ * episodes recorded), then resumed: it finishes with every recorded episode kept, none run twice, the
+ * issue's metrics keys and final JSON, the rollouts stored token by token, and zero loss drift.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Trajectory } from '../../../electron/domain/trajectory';
+import { loadCheckpoint } from '../../../native/model/checkpoint';
+import { REPO_ROOT, parseJsonOutput, runT1lab } from '../../helpers/cli';
+import { writeSuite } from '../../helpers/tasks';
+import { makeTempDir } from '../../helpers/tmp';
+
+const CLI = fileURLToPath(new URL('../../../electron/cli/t1lab.ts', import.meta.url));
+const FIXED_KEYS = ['reward_dense', 'reward_binary', 'resolved', 'pg_loss', 'pg_clipfrac', 'ppo_kl', 'entropy', 'vf_loss', 'vf_explained_var', 'grad_norm', 'tis_weight_mean', 'train_infer_gap_r3', 'train_infer_gap_free', 'loss_drift', 'routing_agreement', 'staleness', 'aborted_share'];
+
+const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()) : []);
+
+describe('t1lab train ppo', () => {
+  const tmp = makeTempDir('t1lab-ppo-');
+  const env = { T1LAB_HOME: join(tmp.path, 'home') };
+  const checkpoint = join(tmp.path, 'nano');
+  const runDir = join(tmp.path, 'run');
+  let config: string;
+
+  beforeAll(async () => {
+    const suite = writeSuite(join(tmp.path, 'suite'));
+    const init = await runT1lab(['model', 'init', '--preset', 'nano', '--out', checkpoint, '--set', 'num_hidden_layers=2'], { env, timeoutMs: 120_000 });
+    expect(init.code, init.stderr).toBe(0);
+    config = join(tmp.path, 'ppo.toml');
+    writeFileSync(
+      config,
+      [
+        'stage = "ppo"',
+        'seed = 3',
+        `[model]\ncheckpoint = ${JSON.stringify(checkpoint)}`,
+        `[data]\npath = ${JSON.stringify(suite)}`,
+        '[train]\nsteps = 2\nmicro_batch_size = 4\nprovider = "cpu"\nthreads = 1',
+        '[optimizer]\nlr = 1e-4',
+        '[schedule]\nkind = "constant"\nwarmup_steps = 0',
+        '[checkpoint]\nevery = 1',
+        '[ppo]\ntasks_per_step = 2\ngroup_size = 2\nconcurrency = 3\nmax_turns = 2\nmax_tokens = 16\ncritic_warmup_steps = 1\noversample = 0.5\nepochs = 1\nminibatches = 1',
+      ].join('\n'),
+    );
+  }, 120_000);
+  afterAll(() => tmp.remove());
+
+  it('runs 2 steps in real sandboxes; kill -9 mid-step 2 and --resume lose and double-count nothing', async () => {
+    // First attempt: killed once step 1 is checkpointed and step 2 has recorded episodes (async rollouts).
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'train', 'ppo', '--config', config, '--out', runDir, '--json'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: 'ignore' });
+    const step2 = join(runDir, 'rollouts', 'step-0000002', 'episodes.jsonl');
+    const ckpt1 = join(runDir, 'checkpoints', 'step-0000001', 'manifest.json');
+    for (let i = 0; i < 600 && !(existsSync(ckpt1) && lines(step2).length >= 1); i++) await sleep(250);
+    expect(existsSync(ckpt1)).toBe(true);
+    const before = lines(step2).map((l) => JSON.parse(l) as { key: string; policyVersion: number });
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    expect(before.length).toBeGreaterThanOrEqual(1);
+
+    const resumed = await runT1lab(['train', 'ppo', '--resume', runDir, '--json'], { env, timeoutMs: 240_000 });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const result = parseJsonOutput<Record<string, unknown> & { final: Record<string, unknown> }>(resumed);
+    expect(Object.keys(result)).toEqual(expect.arrayContaining(['stage', 'steps', 'episodes', 'tokens', 'checkpoint', 'runDir', 'final', 'durationMs']));
+    expect(result).toMatchObject({ stage: 'ppo', steps: 2, episodes: 8, runDir });
+    expect(Object.keys(result.final).sort()).toEqual(['resolved', 'reward', 'trainInferGap']);
+    expect(result.final.trainInferGap as number).toBeLessThan(1e-4);
+
+    // Step 2's episodes: the ones recorded before the kill are kept as they were, none twice.
+    const after = lines(step2).map((l) => JSON.parse(l) as { key: string; policyVersion: number; aborted: boolean });
+    const keys = after.map((e) => e.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const b of before) expect(after.find((e) => e.key === b.key)?.policyVersion).toBe(b.policyVersion);
+    expect(after.filter((e) => !e.aborted)).toHaveLength(4);
+
+    const rows = lines(join(runDir, 'metrics.jsonl')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows.map((r) => r.step)).toEqual([1, 2]);
+    for (const row of rows) for (const key of FIXED_KEYS) expect(row, key).toHaveProperty(key);
+    expect(rows[0]!.critic_warmup).toBe(1);
+    // Critic warm-up: step 1 moved the value head only.
+    const init = loadCheckpoint(checkpoint).parameters;
+    const warm = loadCheckpoint(join(runDir, 'checkpoints', 'step-0000001')).parameters;
+    for (const [name, w] of init) {
+      const same = w.every((v, i) => v === warm.get(name)![i]);
+      expect(same, name).toBe(!name.startsWith('value_head.'));
+    }
+    expect(rows.every((r) => r.loss_drift === 0)).toBe(true);
+    expect(rows[1]!.staleness).toBeLessThanOrEqual(1);
+    expect(readdirSync(runDir).some((f) => f.startsWith('events.out.tfevents'))).toBe(true);
+    const manifest = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { data: { switches: Record<string, string> }; resumes: unknown[] };
+    expect(manifest.data.switches).toEqual({ reward: 'dense', tito: 'exact', r3: 'on', tis: 'on', advantage: 'gae' });
+    expect(manifest.resumes).toHaveLength(1);
+
+    // The rollouts, token by token: samples.jsonl lines up with the trajectory's ledger samples.
+    const samples = lines(join(runDir, 'rollouts', 'step-0000002', 'samples.jsonl')).map((l) => JSON.parse(l) as { episode: string; sample: number; lossMask: number[]; samplerLogprobs: number[]; trainerLogprobs: number[]; advantages: number[] });
+    expect(samples.length).toBeGreaterThanOrEqual(4);
+    const s = samples[0]!;
+    const episode = after.find((e) => e.key === s.episode)!;
+    const t = JSON.parse(readFileSync(join(runDir, 'rollouts', 'step-0000002', 'episodes', episode.key, 'trajectory.json'), 'utf8')) as Trajectory;
+    const ledger = t.ledger!.samples[s.sample]!;
+    expect(s.lossMask).toHaveLength(ledger.ids.length - 1);
+    expect(s.lossMask).toEqual(ledger.mask.slice(1));
+    expect(ledger.routing!.every((r) => r !== null)).toBe(true);
+    s.lossMask.forEach((m, p) => {
+      if (m === 1) expect(Math.abs(s.trainerLogprobs[p]! - s.samplerLogprobs[p]!)).toBeLessThan(1e-4);
+    });
+  }, 300_000);
+});

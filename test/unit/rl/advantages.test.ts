@@ -1,0 +1,96 @@
+/**
+ * GAE on a multi-turn mask against a reference written as the definition (A_t = sum_l (gamma lambda)^l
+ * delta_{t+l} over the sampled tokens only), plus the group-relative estimator, normalisation, rewards and
+ * the batch statistics.
+ */
+import { describe, expect, it } from 'vitest';
+import { gae, groupAdvantages, maskedGae, normalizeAdvantages } from '../../../electron/rl/advantages';
+import { normalizeRewards, trainingReward } from '../../../electron/rl/rewards';
+import { explainedVariance, logprobGap, tisWeights } from '../../../electron/rl/stats';
+
+/** The definition, summed explicitly: steps are the mask-1 positions; the reward is on the last one. */
+function referenceGae(values: number[], mask: number[], reward: number, gamma: number, lambda: number) {
+  const steps = mask.flatMap((m, i) => (m === 1 ? [i] : []));
+  const V = (j: number) => (j < steps.length ? values[steps[j]!]! : 0);
+  const r = (j: number) => (j === steps.length - 1 ? reward : 0);
+  const delta = (j: number) => r(j) + gamma * V(j + 1) - V(j);
+  const adv = new Array<number>(mask.length).fill(0);
+  steps.forEach((p, j) => {
+    let a = 0;
+    for (let l = 0; j + l < steps.length; l++) a += (gamma * lambda) ** l * delta(j + l);
+    adv[p] = a;
+  });
+  return adv;
+}
+
+describe('GAE over sampled tokens', () => {
+  // prompt(3) | sampled(3) | observation(4) | sampled(2) | template(1)
+  const mask = [0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0];
+  const values = [9, 9, 9, 0.2, 0.4, 0.1, -7, 5, 3, 8, 0.7, 0.3, 4];
+
+  it('equals the definition on a multi-turn mask for several gamma, lambda', () => {
+    for (const [gamma, lambda] of [[1, 1], [0.9, 0.95], [0.5, 0.3], [1, 0]] as const) {
+      const got = maskedGae(values, mask, 2.5, { gamma, lambda });
+      const want = referenceGae(values, mask, 2.5, gamma, lambda);
+      got.advantages.forEach((a, i) => expect(a, `gamma ${gamma} lambda ${lambda} at ${i}`).toBeCloseTo(want[i]!, 12));
+      got.returns.forEach((r, i) => expect(r).toBeCloseTo(mask[i] ? want[i]! + values[i]! : 0, 12));
+    }
+  });
+
+  it('skips observation tokens rather than treating them as zero-reward steps', () => {
+    const { advantages } = maskedGae(values, mask, 1, { gamma: 0.5, lambda: 1 });
+    // Last step of turn 1 (index 5) bootstraps from the first step of turn 2 (index 10), not index 6.
+    // A_11 = 1 - 0.3; A_10 = (0.5 * 0.3 - 0.7) + 0.5 A_11 = -0.2; A_5 = (0.5 * 0.7 - 0.1) + 0.5 A_10 = 0.15.
+    expect(advantages[11]).toBeCloseTo(0.7, 12);
+    expect(advantages[10]).toBeCloseTo(-0.2, 12);
+    expect(advantages[5]).toBeCloseTo(0.15, 12);
+    expect(advantages[6]).toBe(0);
+    // gamma = lambda = 1: every step's advantage is R - V(step).
+    const ones = maskedGae(values, mask, 1, { gamma: 1, lambda: 1 });
+    for (const p of [3, 4, 5, 10, 11]) expect(ones.advantages[p]).toBeCloseTo(1 - values[p]!, 12);
+  });
+
+  it('gae rejects mismatched inputs', () => {
+    expect(() => gae([1], [1, 2], { gamma: 1, lambda: 1 })).toThrow(/1 rewards for 2 values/);
+  });
+});
+
+describe('group-relative advantages and normalisation', () => {
+  it('subtracts the group mean and divides by the group std', () => {
+    const a = groupAdvantages([1, 3, 5, 5], ['a', 'a', 'b', 'b'], { scale: true, eps: 0 });
+    expect(a.slice(0, 2)).toEqual([-1, 1]);
+    expect(a.slice(2)).toEqual([0, 0]);
+    expect(groupAdvantages([1, 3, 2], ['a', 'a', 'c'], { scale: false })).toEqual([-1, 1, 0]);
+  });
+
+  it('whitens advantages over loss tokens only', () => {
+    const rows = [Float64Array.from([100, 1, 2]), Float64Array.from([3, -50])];
+    const stats = normalizeAdvantages(rows, [[0, 1, 1], [1, 0]], 0);
+    expect(stats.mean).toBeCloseTo(2, 12);
+    expect(rows[0]![0]).toBe(100);
+    expect(rows[1]![1]).toBe(-50);
+    const kept = [rows[0]![1]!, rows[0]![2]!, rows[1]![0]!];
+    expect(kept.reduce((a, b) => a + b, 0)).toBeCloseTo(0, 12);
+    expect(kept.reduce((a, b) => a + b * b, 0) / 3).toBeCloseTo(1, 12);
+  });
+
+  it('shapes and normalises rewards', () => {
+    const r = { dense: 3, fraction: 0.75, binary: 0 };
+    expect([trainingReward(r, 'dense'), trainingReward(r, 'fraction'), trainingReward(r, 'binary'), trainingReward(null, 'dense')]).toEqual([3, 0.75, 0, 0]);
+    const batch = normalizeRewards([0, 2, 4, 6], ['a', 'a', 'b', 'b'], 'batch', 0);
+    expect(batch.reduce((a, b) => a + b, 0)).toBeCloseTo(0, 12);
+    expect(normalizeRewards([0, 2, 4, 6], ['a', 'a', 'b', 'b'], 'group', 0)).toEqual([-1, 1, -1, 1]);
+    expect(normalizeRewards([1, 2], ['a', 'b'], 'none')).toEqual([1, 2]);
+  });
+});
+
+describe('batch statistics', () => {
+  it('explained variance, TIS weights and the logprob gap', () => {
+    expect(explainedVariance([[1, 2, 3]], [[1, 2, 3]], [[1, 1, 1]])).toBeCloseTo(1, 12);
+    expect(explainedVariance([[0, 0, 9]], [[1, 3, 100]], [[1, 1, 0]])).toBeCloseTo(1 - 1 / 1, 12);
+    expect(explainedVariance([[2, 2]], [[1, 3]], [[1, 1]])).toBeCloseTo(0, 12);
+    const w = tisWeights([0, -1, 2, 0], [0, 0, 0, 5], [1, 1, 1, 0], 2);
+    expect([...w]).toEqual([1, Math.exp(-1), 2, 1]);
+    expect(logprobGap([[0, 1, 5]], [[0.5, 1, 0]], [[1, 1, 0]])).toEqual({ mean: 0.25, max: 0.5, tokens: 2 });
+  });
+});
