@@ -5,7 +5,7 @@
  * checkpoint evaluated through the Runs service and two eval runs compared.
  * With T1LAB_SCREENSHOTS=DIR the page is photographed into DIR (docs/screenshots/ for the README).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -17,6 +17,7 @@ import { runT1lab } from '../helpers/cli';
 import type { ServeProcess } from '../helpers/serve';
 import { writeSuite } from '../helpers/tasks';
 import { makeTempDir } from '../helpers/tmp';
+import { TINY_TEXT, writeTinyCheckpoint } from '../helpers/tiny-checkpoint';
 import { appendMetrics, writeTrainingRun } from '../helpers/training-run';
 
 let serve: ServeProcess;
@@ -146,4 +147,80 @@ describe('Training page', () => {
     expect(await comparison.getByTestId('paired-test').textContent()).toContain('statistics issue');
     await shot('comparison', panel);
   });
+
+  test('starts a tiny LM run from the page, follows its loss live, pauses and resumes it', async () => {
+    const model = writeTinyCheckpoint(join(home.path, 'tiny'));
+    const corpus = join(home.path, 'corpus.txt');
+    writeFileSync(corpus, Array.from({ length: 6 }, (_, k) => TINY_TEXT.replaceAll('/app', `/app${k}`)).join('\n'));
+    if (!page.url().includes('#/training')) await page.goto(`${serve.url}#/training`);
+    await page.getByTestId('page-training').waitFor();
+    const form = page.getByTestId('new-training-run');
+    if (!(await form.isVisible())) await page.locator('details.new-run > summary').click();
+    // The editor starts from the stage's default config and checks it as the trainer will.
+    await expect.poll(() => form.locator('textarea[name="config"]').inputValue(), { timeout: 20_000 }).toContain('stage = "lm"');
+    await form.locator('textarea[name="config"]').fill('stage = "lm"\n[train]\nsteps = "many"\nbogus = 1\n');
+    const errors = form.getByTestId('config-errors');
+    await expect.poll(() => errors.textContent(), { timeout: 20_000 }).toContain('train.steps');
+    expect(await errors.textContent()).toContain('train.bogus: unknown key');
+    expect(await form.getByTestId('start-training').isDisabled()).toBe(true);
+
+    await form.locator('textarea[name="config"]').fill(
+      [
+        'stage = "lm"',
+        '[model]',
+        `checkpoint = "${model}"`,
+        '[data]',
+        `path = "${corpus}"`,
+        'eval_fraction = 0.3',
+        '[train]',
+        'steps = 100000',
+        'batch_size = 4',
+        'micro_batch_size = 2',
+        'eval_every = 20',
+        'eval_batches = 1',
+        'threads = 1',
+        'provider = "cpu"',
+        '[optimizer]',
+        'lr = 0.01',
+        '[schedule]',
+        'kind = "constant"',
+        'warmup_steps = 0',
+        '[checkpoint]',
+        'every = 50',
+        '[lm]',
+        'seq_len = 32',
+      ].join('\n'),
+    );
+    await form.getByTestId('config-ok').waitFor({ timeout: 20_000 });
+    await form.getByTestId('start-training').click();
+
+    // The new run becomes the page's run (its id names its stage).
+    const actions = page.locator('[data-testid="run-actions"][data-run*="-lm-"]');
+    await expect
+      .poll(async () => {
+        const error = await page.locator('.training-page > .error').allTextContents();
+        if (error.length) throw new Error(`the page says: ${error.join(' | ')}`);
+        return actions.getAttribute('data-state', { timeout: 1_000 }).catch(() => null);
+      }, { timeout: 180_000 })
+      .toBe('running');
+    const loss = chart('loss');
+    await loss.waitFor({ timeout: 120_000 });
+    const stepOf = async () => Number((await loss.getAttribute('data-last-step')) || -1);
+    const first = await stepOf();
+    await expect.poll(stepOf, { timeout: 120_000 }).toBeGreaterThan(first);
+
+    await actions.getByTestId('pause').click();
+    await expect.poll(() => actions.getAttribute('data-state'), { timeout: 120_000 }).toBe('paused');
+    // Paused at a step boundary: the chart has every step the trainer logged, and no more come.
+    const pausedAt = (await page.locator('[data-testid="training-run-row"][data-state="paused"]').getByTestId('run-step').textContent())!;
+    await expect.poll(async () => `${await stepOf()}/100000`, { timeout: 20_000 }).toBe(pausedAt);
+    await actions.getByTestId('resume').click();
+    await expect.poll(() => actions.getAttribute('data-state'), { timeout: 60_000 }).toBe('running');
+    await expect.poll(stepOf, { timeout: 120_000 }).toBeGreaterThan(Number(pausedAt.split('/')[0]));
+    // Stop writes a checkpoint first; the run can be evaluated from it.
+    await actions.getByTestId('stop').click();
+    await expect.poll(() => actions.getAttribute('data-state'), { timeout: 120_000 }).toBe('stopped');
+    await shot('stopped-run');
+    await expect.poll(() => page.getByTestId('checkpoint-row').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+  }, 300_000);
 });

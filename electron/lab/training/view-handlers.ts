@@ -11,6 +11,7 @@ import type { MetricRow } from '../../domain/training-metrics';
 import { ENDED_STATES, type TrainingRunSummary } from '../../domain/training-view';
 import type { HostContext } from '../host-context';
 import { listRuns, runPath } from '../runs/library';
+import { checkRunConfig } from './check-config';
 import { compareRuns } from './compare-runs';
 import { lastMetricRow } from './metrics-tail';
 import { SeriesStore } from './series-store';
@@ -151,6 +152,7 @@ export function trainingViewHandlers(ctx: HostContext): Handlers<typeof training
           .map((r) => ({ runId: r.id, suite: r.suite, resolvedRate: r.resolvedRate, state: r.state })),
       }));
     },
+    'training.checkConfig': ({ stage, configToml, overrides }) => checkRunConfig(stage, configToml, overrides),
     'training.compare': ({ a, b }) => compareRuns(a, runPath(ctx.dataDir, a), b, runPath(ctx.dataDir, b)),
   };
 }

@@ -10,10 +10,18 @@ import { z } from 'zod';
 import { LabError } from '../../ipc/common/errors';
 import { LedgerEvent, RolloutEpisode, type RolloutStep, type RolloutToken, type RolloutView } from '../../domain/training-view';
 import { SegmentKind } from '../../domain/trajectory';
+import { ppoEpisodeDir, readPpoRollout } from './ppo-rollout-view';
 import { VIEW_FILES } from './view-runs';
 
 const STEP_DIR = /^step-(\d+)$/;
-const stepDir = (dir: string, step: number) => join(dir, VIEW_FILES.rollouts, `step-${String(step).padStart(6, '0')}`);
+/** The PPO stage pads step folders to 7 digits; fixtures may use fewer. */
+function stepDir(dir: string, step: number): string {
+  for (const width of [7, 6]) {
+    const d = join(dir, VIEW_FILES.rollouts, `step-${String(step).padStart(width, '0')}`);
+    if (existsSync(d)) return d;
+  }
+  return join(dir, VIEW_FILES.rollouts, `step-${String(step).padStart(7, '0')}`);
+}
 
 /** An episode line as the PPO writer may put it: reward as a number or as {dense, fraction, binary}. */
 const EpisodeLine = z.object({
@@ -23,14 +31,17 @@ const EpisodeLine = z.object({
   reward: z.union([z.number(), z.object({ dense: z.number(), binary: z.number().optional() }).passthrough()]).nullable().default(null),
   resolved: z.boolean().default(false),
   turns: z.number().int().default(0),
-  tokens: z.number().int().default(0),
+  tokens: z.number().int().optional(),
+  /** The PPO stage's name for the episode's sampled tokens. */
+  completionTokens: z.number().int().optional(),
   aborted: z.boolean().default(false),
+  dir: z.string().nullable().optional(),
 });
 
 function toEpisode(line: z.infer<typeof EpisodeLine>): RolloutEpisode {
   const reward = line.reward === null ? null : typeof line.reward === 'number' ? line.reward : line.reward.dense;
   const rewardBinary = line.reward !== null && typeof line.reward === 'object' ? (line.reward.binary ?? null) : null;
-  return RolloutEpisode.parse({ ...line, reward, rewardBinary: rewardBinary ?? (line.resolved ? 1 : 0) });
+  return RolloutEpisode.parse({ ...line, tokens: line.tokens ?? line.completionTokens ?? 0, reward, rewardBinary: rewardBinary ?? (line.resolved ? 1 : 0) });
 }
 
 function issue(file: string, error: z.ZodError): LabError {
@@ -50,9 +61,13 @@ export function listRolloutSteps(dir: string): number[] {
 }
 
 export function readRolloutStep(dir: string, step: number): RolloutStep {
+  return { step, episodes: readEpisodeLines(dir, step).map((l) => l.episode) };
+}
+
+function readEpisodeLines(dir: string, step: number): { episode: RolloutEpisode; dir: string | null }[] {
   const file = join(stepDir(dir, step), 'episodes.jsonl');
   if (!existsSync(file)) throw new LabError('NOT_FOUND', `step ${step} has no rollouts (${file} is missing)`);
-  const episodes: RolloutEpisode[] = [];
+  const episodes: { episode: RolloutEpisode; dir: string | null }[] = [];
   readFileSync(file, 'utf8')
     .split('\n')
     .forEach((text, i) => {
@@ -65,9 +80,9 @@ export function readRolloutStep(dir: string, step: number): RolloutStep {
       }
       const parsed = EpisodeLine.safeParse(json);
       if (!parsed.success) throw issue(`${file}:${i + 1}`, parsed.error);
-      episodes.push(toEpisode(parsed.data));
+      episodes.push({ episode: toEpisode(parsed.data), dir: parsed.data.dir ?? null });
     });
-  return { step, episodes };
+  return episodes;
 }
 
 const nullableNums = z.array(z.number().nullable());
@@ -98,8 +113,12 @@ export function readRollout(runId: string, dir: string, step: number, key: strin
   const folder = stepDir(dir, step);
   const file = resolve(folder, `${key}.json`);
   if (!file.startsWith(resolve(folder) + sep)) throw new LabError('INVALID_PARAMS', `episode key '${key}' is not a file name`);
-  const episode = readRolloutStep(dir, step).episodes.find((e) => e.key === key);
-  if (!episode) throw new LabError('NOT_FOUND', `step ${step} has no episode '${key}'`);
+  const line = readEpisodeLines(dir, step).find((e) => e.episode.key === key);
+  if (!line) throw new LabError('NOT_FOUND', `step ${step} has no episode '${key}'`);
+  const episode = line.episode;
+  // The PPO stage's layout: the episode's folder with its trajectory, and the step's samples.jsonl.
+  const ppoDir = existsSync(file) ? null : ppoEpisodeDir(folder, key, line.dir);
+  if (ppoDir) return readPpoRollout(runId, dir, folder, step, episode, ppoDir);
   if (!existsSync(file)) throw new LabError('NOT_FOUND', `episode '${key}' of step ${step} has no token file (${file})`);
   let json: unknown;
   try {

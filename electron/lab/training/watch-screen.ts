@@ -78,7 +78,12 @@ export function watchFigures(store: SeriesStore): WatchFigure[] {
     const ema = emaSeries(values, SMOOTHING);
     out.push({ key, last: defined[defined.length - 1]!, smoothed: ema[ema.length - 1]!, min: Math.min(...defined), max: Math.max(...defined), spark: sparkline(values) });
   }
-  return out;
+  // Grouped as the page groups them (extra reward_* keys join their group).
+  const rank = (key: string) => {
+    const i = METRIC_GROUPS.findIndex((g) => g.id === groupOf(key).id);
+    return i < 0 ? METRIC_GROUPS.length : i;
+  };
+  return out.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f.key) - rank(b.f.key) || a.i - b.i).map(({ f }) => f);
 }
 
 export function watchScreen(run: TrainingRunSummary, store: SeriesStore): string[] {
@@ -87,7 +92,7 @@ export function watchScreen(run: TrainingRunSummary, store: SeriesStore): string
   const share = total ? Math.min(1, run.step / total) : 0;
   const filled = Math.round(share * BAR_WIDTH);
   lines.push(`${run.id}  ${run.stage}  ${run.state.toUpperCase()}${run.message ? `  ${run.message}` : ''}`);
-  lines.push(`[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] step ${run.step}${total !== null ? `/${total} (${(share * 100).toFixed(0)}%)` : ''}  eta ${duration(run.etaS)}  elapsed ${duration(store.last()?.wall ?? null)}  tokens ${fmt(store.last()?.tokens)}`);
+  lines.push(`[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] step ${run.step}${total !== null ? `/${total} (${(share * 100).toFixed(0)}%)` : ''}  eta ${duration(run.etaS)}  elapsed ${duration(store.last()?.wall ?? null)}  tokens ${(store.last()?.tokens ?? 0).toLocaleString('en-US')}`);
   const figures = watchFigures(store);
   const width = Math.max(6, ...figures.map((f) => f.key.length));
   let group = '';

@@ -6,6 +6,8 @@
 import { useEffect, useState } from 'react';
 import { ChartGrid, ChartToolbar } from '../components/training/ChartGrid';
 import { CheckpointsPanel } from '../components/training/CheckpointsPanel';
+import { NewRunForm } from '../components/training/NewRunForm';
+import { RunActions } from '../components/training/RunActions';
 import { RolloutTable } from '../components/training/RolloutTable';
 import { RolloutViewer } from '../components/training/RolloutViewer';
 import { TrainingRunsTable } from '../components/training/TrainingRunsTable';
@@ -55,6 +57,7 @@ function Rollouts() {
 
 export function TrainingPage() {
   const { runs, primary, error, refreshRuns, watch } = useTraining();
+  const current = runs.find((r) => r.id === primary) ?? null;
   useEffect(() => {
     void refreshRuns();
     const off = watch();
@@ -67,6 +70,10 @@ export function TrainingPage() {
 
   return (
     <section data-testid="page-training" className="training-page">
+      <details className="new-run" open={runs.length === 0}>
+        <summary>New run</summary>
+        <NewRunForm />
+      </details>
       <div className="toolbar">
         <NotifyButton />
       </div>
@@ -77,6 +84,7 @@ export function TrainingPage() {
       )}
       <h2>Runs</h2>
       <TrainingRunsTable runs={runs} />
+      {current && <RunActions run={current} />}
       {primary && (
         <>
           <h2>Charts</h2>

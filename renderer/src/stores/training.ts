@@ -5,7 +5,9 @@
  */
 import { create } from 'zustand';
 import { emaStep, emptyEma } from '../../../electron/domain/series';
-import type { MetricRow, RunSeries, XAxis } from '../../../electron/domain/training-metrics';
+import type { MetricRow, RunSeries, SeriesPoints, XAxis } from '../../../electron/domain/training-metrics';
+import type { LabInput } from '../../../electron/ipc/common/contract';
+import type { TrainingProgress } from '../../../electron/domain/training';
 import type { RolloutStep, RolloutView, RunComparison, TrainingCheckpoint, TrainingRunSummary } from '../../../electron/domain/training-view';
 import { getLabApi } from '../lab/api';
 
@@ -48,24 +50,39 @@ interface TrainingState {
   setColourBy(c: ColourBy): void;
   refreshCheckpoints(): Promise<void>;
   compare(a: string, b: string): Promise<void>;
+  /** The trainer's word on runs it works on (state, step), newer than the files. */
+  live: Record<string, TrainingProgress>;
+  starting: boolean;
+  start(request: LabInput<'training.start'>): Promise<string | null>;
+  control(runId: string, action: 'pause' | 'resume' | 'stop'): Promise<void>;
   /** Follow the charted runs' new rows; returns the unsubscribe. */
   watch(): () => void;
 }
 
 const message = (error: unknown) => (error as Error).message ?? String(error);
 
-/** Append live rows to a run's series, continuing each EMA from the host's state (exact, not re-approximated). */
+/**
+ * Append live rows to a run's series, continuing each EMA from the host's state (exact, not re-approximated).
+ * Each series is copied once per batch (a fast run sends dozens of rows a second).
+ */
 export function appendRows(s: RunSeries, rows: MetricRow[]): RunSeries {
-  const series = { ...s.series };
+  const added: Record<string, SeriesPoints> = {};
   const ema = { ...s.ema };
   for (const row of rows) {
     for (const [key, value] of Object.entries(row.values)) {
-      const prev = series[key] ?? { step: [], wall: [], tokens: [], raw: [], ema: [] };
-      const state = { ...(ema[key] ?? emptyEma()) };
-      const smoothed = emaStep(state, value, s.smoothing);
-      series[key] = { step: [...prev.step, row.step], wall: [...prev.wall, row.wall], tokens: [...prev.tokens, row.tokens], raw: [...prev.raw, value], ema: [...prev.ema, smoothed] };
-      ema[key] = state;
+      const a = (added[key] ??= { step: [], wall: [], tokens: [], raw: [], ema: [] });
+      const state = (ema[key] = ema[key] === s.ema[key] ? { ...(s.ema[key] ?? emptyEma()) } : ema[key]!);
+      a.step.push(row.step);
+      a.wall.push(row.wall);
+      a.tokens.push(row.tokens);
+      a.raw.push(value);
+      a.ema.push(emaStep(state, value, s.smoothing));
     }
+  }
+  const series = { ...s.series };
+  for (const [key, a] of Object.entries(added)) {
+    const prev = series[key];
+    series[key] = prev ? { step: prev.step.concat(a.step), wall: prev.wall.concat(a.wall), tokens: prev.tokens.concat(a.tokens), raw: prev.raw.concat(a.raw), ema: prev.ema.concat(a.ema) } : a;
   }
   return { ...s, rows: s.rows + rows.length, series, ema };
 }
@@ -88,9 +105,49 @@ export const useTraining = create<TrainingState>((set, get) => ({
   colourBy: 'advantage',
   checkpoints: [],
   comparison: null,
+  live: {},
+  starting: false,
+  async start(request) {
+    set({ starting: true, error: null });
+    try {
+      const { runId } = await getLabApi().methods['training.start'](request, { timeoutMs: 300_000 });
+      set({ starting: false });
+      await get().refreshRuns();
+      await get().selectPrimary(runId);
+      return runId;
+    } catch (error) {
+      set({ starting: false, error: message(error) });
+      return null;
+    }
+  },
+  async control(runId, action) {
+    try {
+      const api = getLabApi().methods;
+      if (action === 'pause') {
+        const { paused } = await api['training.pause']({ runId });
+        if (!paused) set({ error: `${runId} is not trained by this lab's trainer (started from a shell, or not running): pause it where it runs` });
+      } else if (action === 'stop') {
+        const { stopping } = await api['training.stop']({ runId });
+        if (!stopping) set({ error: `${runId} is not trained by this lab's trainer (started from a shell, or not running)` });
+      } else {
+        await api['training.resume']({ runId }, { timeoutMs: 300_000 });
+        await getLabApi().methods['training.follow']({ runIds: get().charted }).catch(() => undefined);
+      }
+      await get().refreshRuns();
+    } catch (error) {
+      set({ error: message(error) });
+    }
+  },
   async refreshRuns() {
     try {
-      const runs = await getLabApi().methods['training.runs']({});
+      const listed = await getLabApi().methods['training.runs']({});
+      // While the trainer reports a run, its word (state, step, ETA) beats the files'.
+      const live = get().live;
+      const active = new Set(['starting', 'running', 'paused', 'stopping']);
+      const runs = listed.map((r) => {
+        const p = live[r.id];
+        return p && active.has(p.state) ? { ...r, state: p.state, step: p.step, totalSteps: p.totalSteps, etaS: p.etaS, message: p.message } : r;
+      });
       set({ runs, error: null });
       if (!get().primary && runs[0]) await get().selectPrimary(runs[0].id);
     } catch (error) {
@@ -203,7 +260,23 @@ export const useTraining = create<TrainingState>((set, get) => ({
         if (longest > 2 * CHART_POINTS) return void get().loadSeries(runId);
         set({ series: { ...get().series, [runId]: next } });
       }),
-      api.on('training.ended', () => void get().refreshRuns()),
+      api.on('training.ended', ({ runId }) => {
+        void get().refreshRuns();
+        if (runId === get().primary) void get().refreshCheckpoints();
+      }),
+      // The trainer's progress is fresher than the files: patch the row now, re-read the list when the state moves.
+      api.on('training.progress', (p) => {
+        const before = get().live[p.runId];
+        set({
+          live: { ...get().live, [p.runId]: p },
+          runs: get().runs.map((r) => (r.id === p.runId ? { ...r, state: p.state, step: p.step, totalSteps: p.totalSteps, etaS: p.etaS, message: p.message } : r)),
+        });
+        if (!before || before.state !== p.state) {
+          void get().refreshRuns();
+          // A stop or the end writes a checkpoint: list it.
+          if (p.runId === get().primary) void get().refreshCheckpoints();
+        }
+      }),
     ];
     return () => offs.forEach((off) => off());
   },

@@ -38,6 +38,15 @@ export const trainingViewContract = defineContract({
       'One rollout token by token: log-prob, advantage, value, TIS weight, loss mask, experts, ledger events.',
     ),
     'training.checkpoints': method(z.object({ runId: RunId }), z.array(TrainingCheckpoint), "A run's checkpoints and the eval runs of each."),
+    'training.checkConfig': method(
+      z.object({
+        stage: z.enum(['lm', 'sft', 'ppo']),
+        configToml: z.string().max(1_000_000),
+        overrides: z.object({ model: z.string().optional(), data: z.string().optional(), steps: z.number().int().positive().optional(), seed: z.number().int().nonnegative().optional(), checkpointEvery: z.number().int().positive().optional() }).default({}),
+      }),
+      z.object({ ok: z.boolean(), errors: z.array(z.object({ key: z.string(), message: z.string() })) }),
+      'Validate a run config as the trainer will (each error names its key), without starting anything.',
+    ),
     'training.compare': method(z.object({ a: RunId, b: RunId }), RunComparison, 'Two eval runs side by side: per task, per category, the paired test when available.'),
   },
   events: {

@@ -4,7 +4,7 @@
  * zoom, double-click to reset, on every chart at once). A click (not a drag) picks the nearest step of the
  * primary run, which opens that step's rollouts.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { SeriesPoints, XAxis } from '../../../../electron/domain/training-metrics';
@@ -63,7 +63,14 @@ function yScale(runs: ChartRun[], log: boolean): uPlot.Scale {
       min = Math.min(min, v);
       if (v !== 0) minAbs = Math.min(minAbs, Math.abs(v));
     }
-  return min > 0 ? { distr: 3 } : { distr: 4, asinh: Number.isFinite(minAbs) ? minAbs : 1 };
+  // A constant series (the learning rate) has no range to take a log of: widen it by a decade each side.
+  const range: uPlot.Scale.Range = (_u, lo, hi) => (lo === hi || !Number.isFinite(lo) || !Number.isFinite(hi) ? [lo > 0 ? lo / 10 : lo - 1, hi > 0 ? hi * 10 : hi + 1] : uPlot.rangeLog(lo, hi, 10, true));
+  return min > 0 ? { distr: 3, range } : { distr: 4, asinh: Number.isFinite(minAbs) ? minAbs : 1 };
+}
+
+/** An x range that is never empty (one point so far would give uPlot a zero-width scale). */
+function xRange(min: number, max: number): { min: number; max: number } {
+  return min === max ? { min: min - 1, max: max + 1 } : { min, max };
 }
 
 export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep }: { metric: string; runs: ChartRun[]; xAxis: XAxis; log: boolean; onLog: (on: boolean) => void; onPickStep?: (step: number) => void }) {
@@ -89,7 +96,7 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep }: { m
       width: Math.max(240, el.clientWidth),
       height: HEIGHT,
       series,
-      scales: { x: { time: false }, y: yScale(runsRef.current, log) },
+      scales: { x: { time: false, range: (_u, lo, hi) => { const r = xRange(lo, hi); return [r.min, r.max]; } }, y: yScale(runsRef.current, log) },
       axes: [
         { stroke: '#8a93a6', grid: { stroke: '#262b36' }, ticks: { stroke: '#262b36' }, values: (_u, vals) => vals.map((v) => formatX(xAxis, v)) },
         { stroke: '#8a93a6', grid: { stroke: '#262b36' }, ticks: { stroke: '#262b36' }, size: 60, values: (_u, vals) => vals.map((v) => formatY(v)) },
@@ -97,30 +104,30 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep }: { m
       cursor: { sync: { key: SYNC_KEY, setSeries: false }, drag: { x: true, y: false }, points: { size: 5 } },
       legend: { show: true, live: true },
       hooks: {
-        setScale: [
-          (u, key) => {
-            if (key !== 'x' || applying) return;
-            const { min, max } = u.scales.x!;
-            if (min === undefined || max === undefined || min === null || max === null) return;
+        // Only a zoom the user dragged is shared (not the scale changes that new data makes).
+        setSelect: [
+          (u) => {
+            if (u.select.width <= 0) return;
+            const min = u.posToVal(u.select.left, 'x');
+            const max = u.posToVal(u.select.left + u.select.width, 'x');
             for (const l of zoomListeners) l({ min, max }, u);
           },
         ],
       },
     };
-    let applying = false;
     const u = new uPlot(opts, buildData(runsRef.current, xAxis), el);
     plot.current = u;
+    const fullRange = () => {
+      const xs = u.data[0];
+      return xRange(xs[0] ?? 0, xs[xs.length - 1] ?? 1);
+    };
     const onZoom: ZoomListener = (range, from) => {
-      if (from === u || !range) return;
-      applying = true;
-      u.setScale('x', range);
-      applying = false;
+      if (from !== u) u.setScale('x', range ?? fullRange());
     };
     zoomListeners.add(onZoom);
-    // A double-click resets this chart's zoom (uPlot's default); tell the others too.
+    // A double-click resets this chart's zoom (uPlot's default); the others reset too.
     const onDbl = () => {
-      const xs = u.data[0];
-      if (xs.length) for (const l of zoomListeners) l({ min: xs[0]!, max: xs[xs.length - 1]! }, u);
+      for (const l of zoomListeners) l(null, u);
     };
     let down: { x: number; y: number } | null = null;
     const onDown = (e: MouseEvent) => (down = { x: e.clientX, y: e.clientY });
@@ -150,16 +157,36 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep }: { m
     };
   }, [shape, log, xAxis]);
 
+  // Charts scrolled out of view skip live updates (a page has ~40 of them) and catch up when seen.
+  const visible = useRef(true);
+  const stale = useRef(false);
+  const [seen, setSeen] = useState(0);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const io = new IntersectionObserver(([entry]) => {
+      visible.current = !!entry?.isIntersecting;
+      if (visible.current && stale.current) setSeen((n) => n + 1);
+    });
+    io.observe(el);
+    return () => io.disconnect();
+  }, []);
+
   // New points (live rows, another smoothing): same shape, new data; keep the zoom.
   useEffect(() => {
     const u = plot.current;
     if (!u) return;
+    if (!visible.current) {
+      stale.current = true;
+      return;
+    }
+    stale.current = false;
     u.setData(buildData(runs, xAxis), false);
     const { min, max } = u.scales.x!;
     const xs = u.data[0];
     if (min !== undefined && max !== undefined && min !== null && max !== null && !(xs.length && max >= xs[xs.length - 1]! - 1e-9)) u.redraw();
-    else u.setScale('x', { min: xs[0] ?? 0, max: xs[xs.length - 1] ?? 1 });
-  }, [runs, xAxis]);
+    else u.setScale('x', xRange(xs[0] ?? 0, xs[xs.length - 1] ?? 1));
+  }, [runs, xAxis, seen]);
 
   const last = runs[0]?.points;
   const lastValue = last && last.raw.length ? last.raw[last.raw.length - 1] : undefined;
