@@ -24,7 +24,10 @@ export async function writeAblationFixture(root: string): Promise<CellReport[]> 
         loss_drift: 0,
       }));
       writeFileSync(join(trainDir, 'metrics.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-      writeFileSync(join(trainDir, 'guard.json'), JSON.stringify({ flagged: reward === 'dense' ? ['task-3::output exists'] : [] }));
+      writeFileSync(
+        join(trainDir, 'summary.json'),
+        JSON.stringify({ flaggedAssertions: reward === 'dense' ? [{ taskId: 'task-3', assertion: 'output exists', passRateBefore: 0.2, passRateAfter: 0.9, binaryBefore: 0, binaryAfter: 0 }] : [] }),
+      );
       const evalDir = await writeRunFolder(join(root, name, `seed-${seed}`), 'eval-nano-bench', tasks.map((task, i) => ({ task, category: i % 2 ? 'security' : 'debugging', resolved: [i < solved] })));
       seeds.push({ seed, trainDir, checkpoint: join(trainDir, 'final'), evals: { 'nano-bench': evalDir } });
     }

@@ -13,8 +13,9 @@ import { join } from 'node:path';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-/** The suites the reproduction evaluates on by default (committed under tasks/). */
-export const DEFAULT_REPRO_SUITES = ['nano-bench', 'in-distribution', 'long-horizon'];
+/** The suites the reproduction evaluates on by default (committed under tasks/suites/): held-out families,
+ * held-out seeds of the train families, and tasks that need 20+ commands. */
+export const DEFAULT_REPRO_SUITES = ['nano-bench', 'id-heldout', 'long-horizon'];
 
 export function formatReproTable(t: ReproTable): string {
   const suites = [...new Set(t.rows.map((r) => r.suite))];
@@ -71,7 +72,7 @@ export function registerExperiments(program: Command, io: Io): void {
     .description("the paper's base → SFT → RL table at nano scale: LM pretraining, SFT, PPO (dense and binary), evaluated with intervals")
     .requiredOption('--out <dir>', 'the reproduction folder (rerun with the same folder to resume)')
     .option('--quick', 'small settings that finish in about 15 minutes on 2 cores (a smoke run, said in the output)')
-    .option('--suites <list>', `eval suites as NAME=PATH, comma-separated (default: ${DEFAULT_REPRO_SUITES.map((s) => `tasks/${s}.jsonl`).join(', ')})`)
+    .option('--suites <list>', `eval suites as NAME=PATH, comma-separated (default: ${DEFAULT_REPRO_SUITES.map((s) => `tasks/suites/${s}.jsonl`).join(', ')})`)
     .option('--json', 'print the table as JSON')
     .action(async (opts: { out: string; quick?: boolean; suites?: string; json?: boolean }) => {
       const suites = opts.suites
@@ -80,7 +81,7 @@ export function registerExperiments(program: Command, io: Io): void {
             if (!name || !path) throw new UsageError(`--suites: '${s}' is not NAME=PATH`);
             return { name, path };
           })
-        : DEFAULT_REPRO_SUITES.map((name) => ({ name, path: join(appRoot(), 'tasks', `${name}.jsonl`) }));
+        : DEFAULT_REPRO_SUITES.map((name) => ({ name, path: join(appRoot(), 'tasks', 'suites', `${name}.jsonl`) }));
       const t = await runRepro({ out: opts.out, quick: !!opts.quick, suites, log: (l) => io.err(`t1lab repro: ${l}\n`) });
       if (opts.json) printJson(io, t);
       else io.out(formatReproTable(t));

@@ -47,8 +47,15 @@ export function guardFlags(runDir: string): string[] {
     if (!existsSync(file)) continue;
     try {
       const json = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-      const flagged = (json.flagged ?? (json.guard as Record<string, unknown> | undefined)?.flagged) as unknown;
-      if (Array.isArray(flagged)) return flagged.map((f) => (typeof f === 'string' ? f : JSON.stringify(f)));
+      // The PPO stage writes `flaggedAssertions: [{taskId, assertion, ...}]`.
+      const flagged = (json.flaggedAssertions ?? json.flagged) as unknown;
+      if (Array.isArray(flagged)) {
+        return flagged.map((f) => {
+          if (typeof f === 'string') return f;
+          const { taskId, assertion } = f as { taskId?: string; assertion?: string };
+          return taskId && assertion ? `${taskId}::${assertion}` : JSON.stringify(f);
+        });
+      }
     } catch {
       // unreadable: no flags to report from it
     }
