@@ -17,7 +17,7 @@ train_families=$($T1LAB tasks families --json | python3 -c 'import json, sys; pr
 
 # nano-bench: out of distribution (held-out families only), Terminal-Bench 2's mix: 89 tasks, 4 easy /
 # 55 medium / 30 hard, categories as close to TB2's as the held-out families allow.
-$T1LAB tasks synth --split eval --families "$held_out" --count 96 --seed $SEED --audit --audit-cache "$CACHE" --concurrency "$CONCURRENCY" --out "$WORK/nano-pool.jsonl" --json > "$WORK/nano-pool.json"
+$T1LAB tasks synth --split eval --families "$held_out" --count 130 --seed $SEED --audit --audit-cache "$CACHE" --concurrency "$CONCURRENCY" --out "$WORK/nano-pool.jsonl" --json > "$WORK/nano-pool.json"
 $T1LAB tasks rebalance "$WORK/nano-pool.jsonl" --target tb2 --count 89 --seed $SEED --out $OUT/nano-bench.jsonl --json > "$WORK/nano-bench.json"
 
 # long-horizon: tasks whose oracle needs 20+ commands, eval seeds of every family.

@@ -87,8 +87,8 @@ describe('the split rule', () => {
     expect(evals.filter((t) => trainHashes.has(t.hashes.content))).toEqual([]);
     const trainIds = new Set(train.map((t) => t.id));
     expect(evals.filter((t) => trainIds.has(t.id))).toEqual([]);
-    for (const t of train) expect(seedSplit(t.family, Number(t.task.metadata.extra.seed))).toBe('train');
-    for (const t of evals) expect(seedSplit(t.family, Number(t.task.metadata.extra.seed))).toBe('eval');
+    for (const t of train) expect(seedSplit(t.family, t.seed)).toBe('train');
+    for (const t of evals) expect(seedSplit(t.family, t.seed)).toBe('eval');
   });
 
   it('counts a duplicate instead of writing it twice', () => {

@@ -25,6 +25,8 @@ export interface SynthOptions {
 export interface SynthTask {
   id: string;
   family: string;
+  /** The task seed the family was called with. */
+  seed: number;
   category: string;
   difficulty: string;
   expectedCommands: number;
@@ -104,7 +106,7 @@ export function* synthesize(options: SynthOptions, onReject: (r: SynthRejection)
         else {
           seen.add(hashes.content);
           ids.add(g.id);
-          made = { id: g.id, family: family.name, category: family.category, difficulty: g.difficulty, expectedCommands: g.expectedCommands, line, hashes, task: entry.task };
+          made = { id: g.id, family: family.name, seed, category: family.category, difficulty: g.difficulty, expectedCommands: g.expectedCommands, line, hashes, task: entry.task };
         }
       }
     } catch (error) {

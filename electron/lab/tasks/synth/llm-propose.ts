@@ -97,7 +97,7 @@ async function askOne(url: string, model: string, key: string | undefined, seeds
     index,
     verdict: null,
     reason: '',
-    task: { id: task.id, family, category: task.metadata.category, difficulty: task.metadata.difficulty ?? 'unknown', expectedCommands: 0, line: packLineOf(task), hashes: taskHashes(task.files), task },
+    task: { id: task.id, family, seed: options.seed + index, category: task.metadata.category, difficulty: task.metadata.difficulty ?? 'unknown', expectedCommands: 0, line: packLineOf(task), hashes: taskHashes(task.files), task },
   };
 }
 

@@ -68,6 +68,25 @@ export function rebalance<T extends StatsTask>(tasks: readonly T[], target: Targ
   const catOk = (t: T) => !target.categories || room(catQ, catN, catOf(t));
   const diffOk = (t: T) => !target.difficulties || room(diffQ, diffN, diffOf(t));
   const passes: ((t: T) => boolean)[] = [(t) => catOk(t) && diffOk(t), diffOk, catOk, () => true];
+  // First, both quotas at once, serving the category furthest below its quota each time: a plain pass in
+  // random order would fill the difficulty quotas with whatever categories come first.
+  if (target.categories) {
+    const byCat = new Map<string, number[]>();
+    for (const i of order) byCat.set(catOf(tasks[i]!), [...(byCat.get(catOf(tasks[i]!)) ?? []), i]);
+    while (chosen.size < n) {
+      let best: { cat: string; index: number; deficit: number } | null = null;
+      for (const [cat, list] of byCat) {
+        const quota = catQ.get(cat) ?? 0;
+        if ((catN.get(cat) ?? 0) >= quota) continue;
+        const index = list.find((i) => !chosen.has(i) && diffOk(tasks[i]!));
+        if (index === undefined) continue;
+        const deficit = (quota - (catN.get(cat) ?? 0)) / quota;
+        if (!best || deficit > best.deficit || (deficit === best.deficit && cat < best.cat)) best = { cat, index, deficit };
+      }
+      if (!best) break;
+      take(best.index);
+    }
+  }
   for (const pass of passes) {
     for (const i of order) {
       if (chosen.size >= n) break;
