@@ -24,6 +24,8 @@ export interface ReproSettings {
   overrides: Record<'lm' | 'sft' | 'ppo', Record<string, string | number | boolean>>;
   /** Tasks per eval suite (0: all). */
   evalTasks: number;
+  /** Harness limits of the evaluations (a small model that never submits would run to 300 turns). */
+  evalArgs: string[];
   seed: number;
 }
 
@@ -35,18 +37,24 @@ export const REPRO_FULL: ReproSettings = {
   ppoSteps: 50,
   overrides: { lm: {}, sft: {}, ppo: {} },
   evalTasks: 0,
+  evalArgs: ['--max-turns', '16'],
   seed: 1,
 };
 
 /** `--quick`: the same pipeline with every stage cut so that it ends in about 15 minutes on 2 cores. */
 export const REPRO_QUICK: ReproSettings = {
   preset: 'nano',
-  trainTasks: 200,
-  lmSteps: 60,
-  sftSteps: 60,
-  ppoSteps: 3,
-  overrides: { lm: {}, sft: {}, ppo: {} },
-  evalTasks: 12,
+  trainTasks: 60,
+  lmSteps: 20,
+  sftSteps: 20,
+  ppoSteps: 2,
+  overrides: {
+    lm: { 'train.batch_size': 8, 'train.micro_batch_size': 8, 'train.eval_every': 0, 'schedule.warmup_steps': 2, 'checkpoint.every': 10 },
+    sft: { 'train.batch_size': 8, 'train.micro_batch_size': 4, 'train.eval_every': 0, 'schedule.warmup_steps': 2, 'checkpoint.every': 10 },
+    ppo: { 'ppo.tasks_per_step': 2, 'ppo.group_size': 2, 'ppo.concurrency': 2, 'ppo.max_turns': 4, 'ppo.max_tokens': 64, 'schedule.warmup_steps': 0, 'checkpoint.every': 1 },
+  },
+  evalTasks: 4,
+  evalArgs: ['--max-turns', '4', '--max-tokens', '64', '--concurrency', '2'],
   seed: 1,
 };
 
@@ -160,7 +168,7 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
       const resume = existsSync(join(dir, 'run.json'));
       await stage(
         `eval-${model}-${suite.name}`,
-        resume ? ['eval', '--resume', dir, '--json'] : ['eval', '--suite', suitePaths.get(suite.name)!, '--policy', `onnx:${checkpoint}`, '--out', dir, '--seed', String(s.seed), '--json'],
+        resume ? ['eval', '--resume', dir, '--json'] : ['eval', '--suite', suitePaths.get(suite.name)!, '--policy', `onnx:${checkpoint}`, '--out', dir, '--seed', String(s.seed), ...s.evalArgs, '--json'],
       );
       (evalDirs[model] ??= {})[suite.name] = dir;
     }
