@@ -21,6 +21,8 @@ interface Held {
   tokenizer: Tokenizer | null;
   settings: ReturnType<typeof PolicySettings.parse>;
   weightsVersion: number;
+  /** Who uses this checkpoint (policy.load's holder): released when the last one unloads. */
+  holders: Set<string>;
 }
 
 const held = new Map<string, Held>();
@@ -71,16 +73,26 @@ function info(h: Held): PolicyInfo {
 }
 
 serveWorker('policy', policyContract, {
-  async 'policy.load'({ checkpoint, settings }) {
+  async 'policy.load'({ checkpoint, settings, holder }) {
     const key = keyOf(checkpoint);
     const existing = held.get(key);
-    if (existing) return info(existing);
+    if (existing) {
+      existing.holders.add(holder);
+      return info(existing);
+    }
     const opened = open(key);
     const parsed = PolicySettings.parse(settings);
     const policy = await loadPolicy(opened, { ...parsed, log });
     const tokenizer = opened.tokenizer;
     const decoder = new BatchDecoder(policy.decoder, { maxBatch: parsed.maxBatch, decode: tokenizer ? (ids) => tokenizer.decode(ids) : undefined, log });
-    const h: Held = { checkpoint: opened, policy, decoder, tokenizer, settings: parsed, weightsVersion: 1 };
+    const racing = held.get(key); // loaded by a concurrent call while this one awaited: share that one
+    if (racing) {
+      racing.holders.add(holder);
+      await decoder.close();
+      await policy.decoder.session.release();
+      return info(racing);
+    }
+    const h: Held = { checkpoint: opened, policy, decoder, tokenizer, settings: parsed, weightsVersion: 1, holders: new Set([holder]) };
     held.set(key, h);
     return info(h);
   },
@@ -121,13 +133,15 @@ serveWorker('policy', policyContract, {
     h.weightsVersion += 1;
     return info(h);
   },
-  async 'policy.unload'({ checkpoint }) {
+  async 'policy.unload'({ checkpoint, holder }) {
     const key = keyOf(checkpoint);
     const h = held.get(key);
-    if (!h) return { unloaded: false };
+    if (!h) return { unloaded: false, holders: 0 };
+    h.holders.delete(holder);
+    if (h.holders.size > 0) return { unloaded: false, holders: h.holders.size };
     held.delete(key);
     await h.decoder.close();
     await h.policy.decoder.session.release();
-    return { unloaded: true };
+    return { unloaded: true, holders: 0 };
   },
 });

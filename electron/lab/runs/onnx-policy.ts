@@ -1,4 +1,4 @@
-/** The `onnx:CHECKPOINT` policy over the policy worker of a worker registry (the CLI's, the eval worker's). */
+/** The `onnx:CHECKPOINT` policy over a policy worker: the CLI's own, or the host's (from the eval worker, through the host). */
 import { resolve } from 'node:path';
 import { loadTokenizerFile } from '../../../native/model/tokenizer';
 import { loadChatTemplate } from '../../agent/chat/jinja';
@@ -6,10 +6,9 @@ import type { OnnxPolicyFactory } from '../../agent/policy';
 import { createOnnxPolicy } from '../../agent/policy/onnx';
 import { chunkedCodec, splitTokensOf, type TokenCodec } from '../../agent/tokens/codec';
 import { LabError } from '../../ipc/common/errors';
-import { createOnnxPolicyEngine } from '../models/policy-engine';
-import type { WorkerRegistry } from '../worker-registry';
+import { createOnnxPolicyEngine, type PolicyCaller } from '../models/policy-engine';
 
-export function onnxPolicyFactory(workers: WorkerRegistry): OnnxPolicyFactory {
+export function onnxPolicyFactory(policy: PolicyCaller): OnnxPolicyFactory {
   return async (checkpoint, options) => {
     const dir = resolve(checkpoint);
     let tokenizer;
@@ -21,7 +20,7 @@ export function onnxPolicyFactory(workers: WorkerRegistry): OnnxPolicyFactory {
     const plain: TokenCodec = { encode: (t) => tokenizer.encode(t), decode: (ids) => tokenizer.decode(ids) };
     const split = splitTokensOf(JSON.parse(tokenizer.json));
     const codec = split ? chunkedCodec(plain, split) : plain;
-    const engine = await createOnnxPolicyEngine(workers, dir);
+    const engine = await createOnnxPolicyEngine(policy, dir);
     try {
       return await createOnnxPolicy(
         { checkpoint: dir, engine, codec, template: loadChatTemplate(dir), stopTokenIds: tokenizer.stopTokenIds },
