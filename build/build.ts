@@ -13,7 +13,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Set(process.argv.slice(2));
 const started = performance.now();
 
-/** Node-side entry points; workers are named worker-<name>.js so electron/workers/entries.ts finds them. */
+/** Node-side entry points; workers are named worker-<name>.js so electron/processes/entries.ts finds them. */
 const nodeEntries = {
   cli: 'electron/cli/t1lab.ts',
   main: 'electron/main/index.ts',
@@ -22,6 +22,7 @@ const nodeEntries = {
   'worker-policy': 'electron/workers/policy.ts',
   'worker-pty-host': 'electron/workers/pty-host.ts',
   'worker-trainer': 'electron/workers/trainer.ts',
+  'worker-audit': 'electron/workers/audit.ts',
 };
 
 const common: BuildOptions = {

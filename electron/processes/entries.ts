@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type WorkerName = 'pty-host' | 'policy' | 'trainer' | 'probe' | 'eval';
+export type WorkerName = 'pty-host' | 'policy' | 'trainer' | 'probe' | 'eval' | 'audit';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** electron/workers, from electron/processes (source only: the build flattens both into dist/node). */

@@ -2,8 +2,7 @@
 import { LabError } from '../ipc/common/errors';
 import { resumeEvaluation, startEvaluation, type EvalHooks, type Evaluation } from '../lab/runs/evaluate';
 import { onnxPolicyFactory } from '../lab/runs/onnx-policy';
-import { WorkerRegistry } from '../lab/worker-registry';
-import { forkLauncher } from '../processes/launcher';
+import { PolicyBridgeClient } from '../lab/runs/policy-bridge';
 import { evalWorkerContract } from '../processes/contracts/eval';
 import { serveWorker } from './serve';
 
@@ -11,9 +10,15 @@ import { serveWorker } from './serve';
 const TERMINAL_BATCH_MS = 30;
 
 const active = new Map<string, Evaluation>();
-/** The onnx: policy's worker, started by this worker when an evaluation uses such a policy. */
-const workers = new WorkerRegistry(forkLauncher);
-const onnx = onnxPolicyFactory(workers);
+/**
+ * The onnx: policy runs in the host's policy worker, reached through the host (never a policy worker of this
+ * worker's own: the Models page and every evaluation share one copy of each checkpoint's weights).
+ */
+const policy = new PolicyBridgeClient({
+  call: (call) => router.emit('eval.policyCall', call),
+  cancel: (callId) => router.emit('eval.policyCancel', { callId }),
+});
+const onnx = onnxPolicyFactory(policy);
 const pending = new Map<string, { runId: string; key: string; data: string }>();
 let flushTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -76,12 +81,14 @@ const router = serveWorker('eval', evalWorkerContract, {
   },
   'eval.live': ({ runId }) => ({ episodes: get(runId).live() }),
   'eval.active': () => [...active.values()].map((e) => e.progress()),
+  'eval.policyReply': (reply) => {
+    policy.settle(reply);
+    return {};
+  },
 });
 
 /** Stopping the worker cancels its evaluations; finished episodes are already on disk. */
 process.on('SIGTERM', () => {
   for (const e of active.values()) e.cancel();
-  void Promise.allSettled([...active.values()].map((e) => e.done))
-    .then(() => workers.stopAll())
-    .then(() => process.exit(0));
+  void Promise.allSettled([...active.values()].map((e) => e.done)).then(() => process.exit(0));
 });

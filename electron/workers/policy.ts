@@ -22,6 +22,8 @@ interface Held {
   tokenizer: Tokenizer | null;
   settings: ReturnType<typeof PolicySettings.parse>;
   weightsVersion: number;
+  /** Who uses this checkpoint (policy.load's holder): released when the last one unloads. */
+  holders: Set<string>;
   /** The checkpoint's files as loaded (size and mtime): a changed checkpoint is loaded again. */
   fingerprint: string;
 }
@@ -98,18 +100,23 @@ function info(h: Held): PolicyInfo {
 }
 
 serveWorker('policy', policyContract, {
-  async 'policy.load'({ checkpoint, settings }) {
+  async 'policy.load'({ checkpoint, settings, holder }) {
     const key = keyOf(checkpoint);
     const parsed = PolicySettings.parse(settings);
     const fingerprint = fingerprintOf(key);
     const existing = held.get(key);
+    let holders = new Set([holder]);
     if (existing) {
       const why = mismatch(existing, parsed, fingerprint);
-      if (!why) return info(existing);
+      if (!why) {
+        existing.holders.add(holder);
+        return info(existing);
+      }
       // Never swap a session under a running generation (an evaluation's episodes): say why instead.
       if (existing.decoder.activeRows > 0) throw new LabError('CONFLICT', `${checkpoint} is in use by a running generation and cannot be reloaded now: ${why}`);
       log(`reloading ${key}: ${why}`);
       held.delete(key);
+      holders = new Set([...existing.holders, holder]);
       await existing.decoder.close();
       await existing.policy.decoder.session.release();
     }
@@ -117,7 +124,14 @@ serveWorker('policy', policyContract, {
     const policy = await loadPolicy(opened, { ...parsed, log });
     const tokenizer = opened.tokenizer;
     const decoder = new BatchDecoder(policy.decoder, { maxBatch: parsed.maxBatch, decode: tokenizer ? (ids) => tokenizer.decode(ids) : undefined, log });
-    const h: Held = { checkpoint: opened, policy, decoder, tokenizer, settings: parsed, weightsVersion: 1, fingerprint };
+    const racing = held.get(key); // loaded by a concurrent call while this one awaited: share that one
+    if (racing) {
+      for (const h of holders) racing.holders.add(h);
+      await decoder.close();
+      await policy.decoder.session.release();
+      return info(racing);
+    }
+    const h: Held = { checkpoint: opened, policy, decoder, tokenizer, settings: parsed, weightsVersion: 1, holders, fingerprint };
     held.set(key, h);
     return info(h);
   },
@@ -158,13 +172,15 @@ serveWorker('policy', policyContract, {
     h.weightsVersion += 1;
     return info(h);
   },
-  async 'policy.unload'({ checkpoint }) {
+  async 'policy.unload'({ checkpoint, holder }) {
     const key = keyOf(checkpoint);
     const h = held.get(key);
-    if (!h) return { unloaded: false };
+    if (!h) return { unloaded: false, holders: 0 };
+    h.holders.delete(holder);
+    if (h.holders.size > 0) return { unloaded: false, holders: h.holders.size };
     held.delete(key);
     await h.decoder.close();
     await h.policy.decoder.session.release();
-    return { unloaded: true };
+    return { unloaded: true, holders: 0 };
   },
 });

@@ -5,6 +5,7 @@
  */
 import { LabError } from '../ipc/common/errors';
 import { onnxPolicyFactory } from '../lab/runs/onnx-policy';
+import { policyWorker } from '../lab/models/policy-engine';
 import { parseRunConfig, RunConfigError } from '../lab/training/config/run-config';
 import { resumeTraining, startTraining, type SessionEnv, type TrainingSession } from '../lab/training/session';
 import { suiteEvaluator } from '../lab/training/suite-eval';
@@ -36,7 +37,7 @@ function hooks(runId: () => string): TrainerHooks {
 
 function env(dataDir: string): SessionEnv {
   const log = (m: string) => process.stderr.write(`[trainer] ${m}\n`);
-  return { dataDir, workers, hooks: hooks(() => current?.session.runId ?? ''), evaluateSuite: suiteEvaluator({ dataDir, onnx: onnxPolicyFactory(workers), log }) };
+  return { dataDir, workers, hooks: hooks(() => current?.session.runId ?? ''), evaluateSuite: suiteEvaluator({ dataDir, onnx: onnxPolicyFactory(policyWorker(workers)), log }) };
 }
 
 function busy(): void {

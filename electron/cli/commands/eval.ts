@@ -8,6 +8,7 @@ import { POLICY_SPECS } from '../../agent/policy';
 import type { EvalSummary, RunProgress } from '../../domain/runs';
 import { startEvaluation, resumeEvaluation, type EvalEnv, type EvalHooks, type Evaluation } from '../../lab/runs/evaluate';
 import { onnxPolicyFactory } from '../../lab/runs/onnx-policy';
+import { policyWorker } from '../../lab/models/policy-engine';
 import { labDataDir } from '../../lab/paths';
 import { WorkerRegistry } from '../../lab/worker-registry';
 import { forkLauncher } from '../../processes/launcher';
@@ -64,7 +65,7 @@ export function registerEval(program: Command, io: Io): void {
     };
     // The onnx: policy runs in a policy worker, started only if such a policy is used.
     const workers = new WorkerRegistry(forkLauncher);
-    const env = { dataDir: labDataDir(), onnx: onnxPolicyFactory(workers), containers: opts.resume && opts.backend === 'auto' && !opts.baseImage && !opts.net ? undefined : backendSettings(opts) };
+    const env = { dataDir: labDataDir(), onnx: onnxPolicyFactory(policyWorker(workers)), containers: opts.resume && opts.backend === 'auto' && !opts.baseImage && !opts.net ? undefined : backendSettings(opts) };
     try {
       await evaluate(opts, io, env, hooks, log);
     } finally {

@@ -12,6 +12,7 @@ import { startEvaluation } from '../../lab/runs/evaluate';
 import { describeAction } from '../../lab/runs/scheduler';
 import { labDataDir } from '../../lab/paths';
 import { onnxPolicyFactory } from '../../lab/runs/onnx-policy';
+import { policyWorker } from '../../lab/models/policy-engine';
 import { WorkerRegistry } from '../../lab/worker-registry';
 import { forkLauncher } from '../../processes/launcher';
 import { UsageError } from '../errors';
@@ -59,7 +60,7 @@ async function runOne(taskArg: string, opts: RunOptions, io: Io, workers: Worker
       seed: runSeed(opts),
       out: opts.out,
     },
-    { dataDir: labDataDir(), onnx: onnxPolicyFactory(workers), containers: backendSettings(opts) },
+    { dataDir: labDataDir(), onnx: onnxPolicyFactory(policyWorker(workers)), containers: backendSettings(opts) },
     {
       log: (m) => io.err(`t1lab: ${m}\n`),
       turn: (_key, turn) => io.err(`turn ${turn.index + 1}: ${describeAction(turn) ?? '(nothing)'}${turn.parseError ? ` — did not parse: ${turn.parseError.split('\n')[0]}` : ''}\n`),

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import type { TrainingProgress } from '../../domain/training';
 import { labDataDir } from '../../lab/paths';
 import { onnxPolicyFactory } from '../../lab/runs/onnx-policy';
+import { policyWorker } from '../../lab/models/policy-engine';
 import { defaultConfigToml } from '../../lab/training/config/default-config';
 import { loadRunConfig, RunConfigError, type ConfigOverrides, type Stage } from '../../lab/training/config/run-config';
 import { resumeTraining, startTraining, type TrainingSession } from '../../lab/training/session';
@@ -80,7 +81,7 @@ export function registerTrainStage(train: Command, io: Io, stage: Stage, descrip
       };
       const workers = new WorkerRegistry(forkLauncher);
       const dataDir = labDataDir();
-      const env = { dataDir, hooks, workers, evaluateSuite: suiteEvaluator({ dataDir, onnx: onnxPolicyFactory(workers), log }) };
+      const env = { dataDir, hooks, workers, evaluateSuite: suiteEvaluator({ dataDir, onnx: onnxPolicyFactory(policyWorker(workers)), log }) };
       let session: TrainingSession;
       try {
         if (o.resume) {

@@ -101,7 +101,8 @@ export function modelsHandlers(ctx: HostContext): Handlers<typeof modelsContract
     'models.removeFolder': ({ path }) => ({ folders: removeModelFolder(ctx.dataDir, path) }),
     async 'models.sample'(input, { signal }) {
       const worker = policyWorker(ctx.workers);
-      const info = await worker.call('policy.load', { checkpoint: input.path, settings: { provider: input.provider, ...(input.threads ? { intraOpThreads: input.threads } : {}) } }, { timeoutMs: 300_000 });
+      // The Models page holds what it sampled (one holder for the page); onnx evaluations share the same session.
+      const info = await worker.call('policy.load', { checkpoint: input.path, settings: { provider: input.provider, ...(input.threads ? { intraOpThreads: input.threads } : {}) }, holder: 'models-page' }, { timeoutMs: 300_000 });
       placed.set(input.path, info);
       const r = await worker.call(
         'policy.generate',

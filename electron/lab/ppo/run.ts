@@ -24,6 +24,7 @@ import { ResumableRng } from '../../rl/rng';
 import { learningRate, type Schedule } from '../../rl/schedule';
 import { appVersion } from '../app-paths';
 import { createOnnxPolicyWithEngine } from '../runs/onnx-policy';
+import { policyWorker } from '../models/policy-engine';
 import { loadTaskSource, type Task } from '../tasks';
 import { latestCheckpoint, loadTrainingCheckpoint, pruneCheckpoints, saveTrainingCheckpoint, type TrainerState } from '../training/checkpoints';
 import { parseRunConfig, type RunConfig } from '../training/config/run-config';
@@ -185,7 +186,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
     return dir;
   };
   let workerVersion = state.step;
-  const opened = await createOnnxPolicyWithEngine(env.workers, writePolicy(workerVersion), {
+  const opened = await createOnnxPolicyWithEngine(policyWorker(env.workers), writePolicy(workerVersion), {
     temperature: ppo.temperature,
     ...(ppo.max_tokens ? { maxTokens: ppo.max_tokens } : {}),
     protocol: 'hermes',

@@ -11,6 +11,8 @@ import { appRoot } from '../app-paths';
 import type { HostContext } from '../host-context';
 import { listRuns, readEpisode, readRecording, readRun, runPath } from './library';
 import { taskHistory } from './task-history';
+import { policyWorker } from '../models/policy-engine';
+import { servePolicyBridge } from './policy-bridge';
 
 /** Starting an evaluation loads its suite and policy first: give it time. */
 const START_TIMEOUT_MS = 120_000;
@@ -28,6 +30,8 @@ export function runsHandlers(ctx: HostContext): Handlers<typeof runsContract> {
       });
       w.on('eval.episode', (e) => ctx.emit('runs.episode', e));
       w.on('eval.terminal', (t) => ctx.emit('runs.terminal', t));
+      // onnx: policies of evaluations run in the host's one policy worker (shared with the Models page).
+      servePolicyBridge(w, policyWorker(ctx.workers), (m) => ctx.log(m));
       // A worker that dies takes its evaluations with it: say so rather than show them running forever.
       w.onStatus((status) => {
         if (status.state !== 'crashed' && status.state !== 'failed') return;

@@ -1,4 +1,4 @@
-/** The `onnx:CHECKPOINT` policy over the policy worker of a worker registry (the CLI's, the eval worker's). */
+/** The `onnx:CHECKPOINT` policy over a policy worker: the CLI's own, or the host's (from the eval worker, through the host). */
 import { resolve } from 'node:path';
 import { loadTokenizerFile } from '../../../native/model/tokenizer';
 import { loadChatTemplate } from '../../agent/chat/jinja';
@@ -8,15 +8,14 @@ import type { Policy } from '../../agent/policy/types';
 import { createOnnxPolicy } from '../../agent/policy/onnx';
 import { chunkedCodec, splitTokensOf, type TokenCodec } from '../../agent/tokens/codec';
 import { LabError } from '../../ipc/common/errors';
-import { createOnnxPolicyEngine } from '../models/policy-engine';
-import type { WorkerRegistry } from '../worker-registry';
+import { createOnnxPolicyEngine, type PolicyCaller } from '../models/policy-engine';
 
-export function onnxPolicyFactory(workers: WorkerRegistry): OnnxPolicyFactory {
-  return async (checkpoint, options) => (await createOnnxPolicyWithEngine(workers, checkpoint, options)).policy;
+export function onnxPolicyFactory(caller: PolicyCaller): OnnxPolicyFactory {
+  return async (checkpoint, options) => (await createOnnxPolicyWithEngine(caller, checkpoint, options)).policy;
 }
 
 /** The `onnx:` policy and the engine under it (a trainer swaps the engine's weights between steps). */
-export async function createOnnxPolicyWithEngine(workers: WorkerRegistry, checkpoint: string, options: Parameters<OnnxPolicyFactory>[1]): Promise<{ policy: Policy; engine: OnnxPolicyEngine }> {
+export async function createOnnxPolicyWithEngine(caller: PolicyCaller, checkpoint: string, options: Parameters<OnnxPolicyFactory>[1]): Promise<{ policy: Policy; engine: OnnxPolicyEngine }> {
   {
     const dir = resolve(checkpoint);
     let tokenizer;
@@ -28,7 +27,7 @@ export async function createOnnxPolicyWithEngine(workers: WorkerRegistry, checkp
     const plain: TokenCodec = { encode: (t) => tokenizer.encode(t), decode: (ids) => tokenizer.decode(ids) };
     const split = splitTokensOf(JSON.parse(tokenizer.json));
     const codec = split ? chunkedCodec(plain, split) : plain;
-    const engine = await createOnnxPolicyEngine(workers, dir);
+    const engine = await createOnnxPolicyEngine(caller, dir);
     try {
       const policy = await createOnnxPolicy({ checkpoint: dir, engine, codec, template: loadChatTemplate(dir), stopTokenIds: tokenizer.stopTokenIds }, options);
       return { policy, engine };

@@ -1,12 +1,15 @@
-/** The `tasks.*` methods of the contract. */
+/**
+ * The `tasks.*` methods of the contract. Listing and reading tasks happen here; audits run in the audit worker
+ * (sandboxes and filesystem work stay out of the host): the host routes its progress to the caller's
+ * connection and keeps the audit store (the one writer of it).
+ */
 import type { tasksContract } from '../../ipc/common/contracts/tasks';
 import type { AuditReport, TaskSummary } from '../../domain/tasks';
 import type { Handlers } from '../../ipc/common/router';
+import { auditWorkerContract } from '../../processes/contracts/audit';
 import type { HostContext } from '../host-context';
-import { auditTasks, invalidAudit, type AuditOutcome } from './audit';
 import { AuditStore } from './audit-store';
 import { TaskLibrary } from './library';
-import type { Task } from './model';
 import { taskDetail, taskSummary } from './task-view';
 import { decodeText, findFile } from './model';
 import { LabError } from '../../ipc/common/errors';
@@ -17,16 +20,12 @@ const MAX_FILE_CHARS = 512 * 1024;
 export interface TasksServices {
   library: TaskLibrary;
   audits: AuditStore;
+  /** The examples folder the audit worker's library uses (default: the built-in one). */
+  examplesDir?: string;
 }
 
 export function tasksServices(dataDir: string, examplesDir?: string): TasksServices {
-  return { library: new TaskLibrary(dataDir, examplesDir), audits: AuditStore.in(dataDir) };
-}
-
-const DEFAULT_AUDIT_CONCURRENCY = 2;
-
-function report(source: string, outcome: AuditOutcome): AuditReport {
-  return { source, result: outcome.result, oracle: outcome.oracle, noop: outcome.noop, oracleAgain: outcome.oracleAgain, durationMs: outcome.durationMs, at: new Date().toISOString() };
+  return { library: new TaskLibrary(dataDir, examplesDir), audits: AuditStore.in(dataDir), examplesDir };
 }
 
 export function tasksHandlers(ctx: HostContext, services: TasksServices = tasksServices(ctx.dataDir)): Handlers<typeof tasksContract> {
@@ -34,6 +33,23 @@ export function tasksHandlers(ctx: HostContext, services: TasksServices = tasksS
   const lastAudit = async (source: string, id: string) => {
     const r = await audits.get(source, id);
     return r ? { result: r.result, at: r.at } : null;
+  };
+  /** Running audits: where their progress goes, and the store writes still pending. */
+  const routes = new Map<string, { connectionId: string; saving: Promise<void>[] }>();
+  let wired = false;
+  const auditWorker = () => {
+    const worker = ctx.workers.get('audit', auditWorkerContract);
+    if (!wired) {
+      wired = true;
+      worker.on('audit.progress', (p) => {
+        const route = routes.get(p.auditId);
+        if (!route) return;
+        const r = p.report;
+        if (r) route.saving.push(audits.put(r).catch((error) => ctx.log(`could not save the audit of ${r.result.id}: ${(error as Error).message}`)));
+        ctx.emitTo(route.connectionId, 'tasks.auditProgress', p);
+      });
+    }
+    return worker;
   };
 
   return {
@@ -52,40 +68,19 @@ export function tasksHandlers(ctx: HostContext, services: TasksServices = tasksS
       return taskDetail(await library.find(source, id), source, await lastAudit(source, id));
     },
 
-    async 'tasks.audit'({ tasks: refs, auditId, concurrency }, call) {
-      const loaded = await library.load();
-      const chosen: { source: string; task: Task }[] = [];
-      const reports: AuditReport[] = [];
-      for (const ref of refs) {
-        const entry = loaded.get(ref.source);
-        const task = entry?.tasks.tasks.find((t) => t.id === ref.id);
-        if (task) chosen.push({ source: ref.source, task });
-        else {
-          const bad = entry?.tasks.invalid.find((t) => t.id === ref.id);
-          const outcome = bad ? invalidAudit(bad) : invalidAudit({ id: ref.id, origin: { kind: 'folder', path: ref.source }, problems: [{ file: ref.source, field: null, reason: `no task '${ref.id}' in source '${ref.source}'`, severity: 'error' }] });
-          reports.push(report(ref.source, outcome));
-        }
+    async 'tasks.audit'(input, call) {
+      const route = { connectionId: call.connectionId, saving: [] as Promise<void>[] };
+      routes.set(input.auditId, route);
+      try {
+        const request = { ...input, dataDir: ctx.dataDir, ...(services.examplesDir ? { examplesDir: services.examplesDir } : {}) };
+        // No timeout: an audit of many tasks takes as long as it takes; the caller's cancel reaches the worker.
+        const result = await auditWorker().call('audit.run', request, { signal: call.signal });
+        await Promise.all(route.saving);
+        const reports: AuditReport[] = result.reports;
+        return { auditId: result.auditId, reports };
+      } finally {
+        routes.delete(input.auditId);
       }
-      const total = chosen.length;
-      const emit = (payload: Parameters<typeof ctx.emitTo<'tasks.auditProgress'>>[2]) => ctx.emitTo(call.connectionId, 'tasks.auditProgress', payload);
-      const saving: Promise<void>[] = [];
-      emit({ auditId, done: 0, total, current: null, report: null });
-      const outcomes = await auditTasks(
-        chosen.map((c) => c.task),
-        {
-          signal: call.signal,
-          concurrency: concurrency ?? DEFAULT_AUDIT_CONCURRENCY,
-          onProgress: (e) => {
-            if (!e.finished) return emit({ auditId, done: e.done, total, current: e.current, report: null });
-            const r = report(chosen[e.index]?.source ?? '', e.finished);
-            saving.push(audits.put(r).catch((error) => ctx.log(`could not save the audit of ${r.result.id}: ${(error as Error).message}`)));
-            emit({ auditId, done: e.done, total, current: null, report: r });
-          },
-        },
-      );
-      await Promise.all(saving);
-      reports.push(...outcomes.map((o, i) => report(chosen[i]?.source ?? '', o)));
-      return { auditId, reports };
     },
 
     async 'tasks.file'({ source, id, path }) {

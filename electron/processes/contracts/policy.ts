@@ -1,6 +1,8 @@
 /**
  * The policy worker: holds onnxruntime sessions of loaded checkpoints and decodes many concurrent requests
- * in batches. A checkpoint is addressed by its folder path; loading twice reuses the session.
+ * in batches. A checkpoint is addressed by its folder path; loading twice reuses the session, so the host runs
+ * one policy worker and every user of a checkpoint (the Models page, onnx evaluations) shares its weights.
+ * Each user loads under its own `holder` name and unloads under it; the session is released with the last.
  */
 import { z } from 'zod';
 import { defineContract, method } from '../../ipc/common/define';
@@ -16,10 +18,12 @@ export const PolicySettings = z.object({
 export type PolicySettings = z.input<typeof PolicySettings>;
 
 const Checkpoint = z.string().min(1).max(4096);
+/** Who holds a loaded checkpoint (e.g. 'models-page', an engine's id); absent: 'default'. */
+const Holder = z.string().min(1).max(200).default('default');
 
 export const policyContract = defineContract({
   methods: {
-    'policy.load': method(z.object({ checkpoint: Checkpoint, settings: PolicySettings.default({ provider: 'auto', maxBatch: 16 }) }), PolicyInfo, 'Load a checkpoint (ours or an external ONNX export) onto the chosen execution provider.'),
+    'policy.load': method(z.object({ checkpoint: Checkpoint, settings: PolicySettings.default({ provider: 'auto', maxBatch: 16 }), holder: Holder }), PolicyInfo, 'Load a checkpoint (ours or an external ONNX export) onto the chosen execution provider.'),
     'policy.info': method(z.object({ checkpoint: Checkpoint }), PolicyInfo, 'Describe a loaded checkpoint: provider, sizes, stop ids.'),
     'policy.generate': method(
       z.object({
@@ -35,7 +39,11 @@ export const policyContract = defineContract({
       'Sample from a loaded checkpoint: tokens with log-probs and per-layer routing.',
     ),
     'policy.swap': method(z.object({ checkpoint: Checkpoint, weights: Checkpoint }), PolicyInfo, 'Swap in the weights of another checkpoint of the same architecture, between decoding steps.'),
-    'policy.unload': method(z.object({ checkpoint: Checkpoint }), z.object({ unloaded: z.boolean() }), 'Release a checkpoint and its session.'),
+    'policy.unload': method(
+      z.object({ checkpoint: Checkpoint, holder: Holder }),
+      z.object({ unloaded: z.boolean(), holders: z.number().int() }),
+      "Drop a holder's hold on a checkpoint; the session is released when no holder is left (`unloaded`).",
+    ),
   },
   events: {},
 });

@@ -82,6 +82,10 @@ describe('tasks.* over the contract', () => {
     expect(progress.at(-1)).toMatchObject({ done: 2, total: 2 });
     expect(progress.some((p) => p.current?.step.includes('verifier'))).toBe(true);
     expect(progress.filter((p) => p.report).map((p) => p.report?.result.id).sort()).toEqual(['from-pack', 'trivial-assertion']);
+    // The sandboxes ran in the audit worker, a process of its own; the host only routed its progress.
+    const audit = (await client.call('system.workers', {})).find((w) => w.name === 'audit');
+    expect(audit).toMatchObject({ name: 'audit', state: 'ready' });
+    expect(audit?.pid).not.toBe(process.pid);
 
     expect(existsSync(join(tmp.path, 'tasks-audits.json'))).toBe(true);
     expect(JSON.parse(readFileSync(join(tmp.path, 'tasks-audits.json'), 'utf8')).reports).toHaveLength(2);

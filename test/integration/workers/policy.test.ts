@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initCheckpoint } from '../../../electron/lab/models/operations';
-import { createOnnxPolicyEngine } from '../../../electron/lab/models/policy-engine';
+import { createOnnxPolicyEngine, policyWorker } from '../../../electron/lab/models/policy-engine';
 import { WorkerRegistry } from '../../../electron/lab/worker-registry';
 import { forkLauncher } from '../../../electron/processes/launcher';
 import type { OnnxPolicyEngine } from '../../../native/model/policy-api';
@@ -21,7 +21,7 @@ let engine: OnnxPolicyEngine;
 beforeAll(async () => {
   initCheckpoint({ preset: 'nano', out: a, seed: 1, overrides: small, corpus: [] });
   initCheckpoint({ preset: 'nano', out: b, seed: 2, overrides: small, corpus: [] });
-  engine = await createOnnxPolicyEngine(workers, a, { provider: 'auto', intraOpThreads: 1 });
+  engine = await createOnnxPolicyEngine(policyWorker(workers), a, { provider: 'auto', intraOpThreads: 1 });
 }, 60_000);
 afterAll(async () => {
   await engine?.close();
@@ -59,7 +59,7 @@ describe('policy worker', () => {
     const info = await engine.swapWeights(b);
     expect(info.weightsVersion).toBe(2);
     const after = await engine.generate([9, 8, 7], { maxTokens: 8, seed: 5, temperature: 0 });
-    const fresh = await createOnnxPolicyEngine(workers, b, { provider: 'cpu', intraOpThreads: 1 });
+    const fresh = await createOnnxPolicyEngine(policyWorker(workers), b, { provider: 'cpu', intraOpThreads: 1 });
     const direct = await fresh.generate([9, 8, 7], { maxTokens: 8, seed: 5, temperature: 0 });
     await fresh.close();
     expect(after.tokens.map((t) => t.id)).toEqual(direct.tokens.map((t) => t.id));
