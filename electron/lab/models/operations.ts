@@ -127,7 +127,7 @@ export function exportOnnx(dir: string, out: string): ExportResult {
   return { path: file, bytes: statSync(file).size, nodes: built.nodeCount, inputs: built.inputNames.filter((n) => !n.includes('.weight') && !n.startsWith('layers.')), outputs: built.outputNames, buildMs: built.buildMs };
 }
 
-export async function checkCheckpoint(dir: string, options: { samples: number; tokens: number; seed: number; threads?: number }): Promise<CheckReport> {
+export async function checkCheckpoint(dir: string, options: { samples: number; tokens: number; seed: number; threads?: number; provider?: 'auto' | 'cpu' | 'cuda' }): Promise<CheckReport> {
   const c = ours(dir, 'model check');
   const tokenizer = c.tokenizer!;
   const texts = [
@@ -137,7 +137,7 @@ export async function checkCheckpoint(dir: string, options: { samples: number; t
     '<|im_start|>user\nCount the lines of data.csv<|im_end|>\n<|im_start|>assistant\n',
   ];
   const prompts = Array.from({ length: options.samples }, (_, i) => tokenizer.encode(texts[i % texts.length]!));
-  return checkSamplingAgainstScoring(c.config, c.weights, { prompts, newTokens: options.tokens, seed: options.seed, threads: options.threads });
+  return checkSamplingAgainstScoring(c.config, c.weights, { prompts, newTokens: options.tokens, seed: options.seed, threads: options.threads, provider: options.provider });
 }
 
 export async function benchCheckpoint(dir: string, options: ModelBenchOptions): Promise<ModelBenchResult & { parameters: number }> {
