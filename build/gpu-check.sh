@@ -4,6 +4,7 @@
 #   model bench (its figures are CPU ones: the roofline it compares with is the CPU's), and a 2-step PPO
 #   smoke with train.provider set. Each part fails soft: its status, figures and error are recorded and
 #   the next part runs. The last line on stdout is one JSON summary; exit 1 when any part failed.
+# Part time limits sum to 10 minutes (a part past its limit is recorded as "timeout").
 # T1LAB_GPU_CHECK_PROVIDER=cpu runs the same pass on the CPU (to test the script without a GPU).
 # Needs a built CLI (`npm run build`) and, for CUDA, `npm run setup:cuda` first.
 set -uo pipefail
@@ -41,12 +42,12 @@ part() {
 
 if [ ! -f dist/node/cli.js ]; then part build 120 npm run build --silent; fi
 [ "$PROVIDER" = cuda ] && part nvidia-smi 20 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-part doctor 120 "${T1LAB[@]}" doctor --json
+part doctor 60 "${T1LAB[@]}" doctor --json
 CKPT="$WORK/micro"
-part model-init 120 "${T1LAB[@]}" model init --preset micro --set num_hidden_layers=2 --out "$CKPT" --json
-part model-check 120 "${T1LAB[@]}" model check "$CKPT" --provider "$PROVIDER" --samples 4 --tokens 32 --json
-part model-sample 60 "${T1LAB[@]}" model sample "$CKPT" --provider "$PROVIDER" --prompt "ls -la" --max-tokens 32 --seed 1 --json
-part model-bench 240 "${T1LAB[@]}" model bench "$CKPT" --quick --json
+part model-init 60 "${T1LAB[@]}" model init --preset micro --set num_hidden_layers=2 --out "$CKPT" --json
+part model-check 60 "${T1LAB[@]}" model check "$CKPT" --provider "$PROVIDER" --samples 4 --tokens 32 --json
+part model-sample 40 "${T1LAB[@]}" model sample "$CKPT" --provider "$PROVIDER" --prompt "ls -la" --max-tokens 32 --seed 1 --json
+part model-bench 150 "${T1LAB[@]}" model bench "$CKPT" --quick --json
 
 # PPO smoke: 2 steps, 2 tasks x group 2, 2 turns of at most 16 tokens, in real sandboxes.
 SUITE="$WORK/suite"
@@ -80,7 +81,7 @@ critic_warmup_steps = 0
 epochs = 1
 minibatches = 1
 EOF
-part ppo-smoke 300 "${T1LAB[@]}" train ppo --config "$WORK/ppo.toml" --out "$WORK/ppo-run" --json
+part ppo-smoke 210 "${T1LAB[@]}" train ppo --config "$WORK/ppo.toml" --out "$WORK/ppo-run" --json
 [ -f "$WORK/ppo-run/metrics.jsonl" ] && cp "$WORK/ppo-run/metrics.jsonl" "$WORK/ppo-metrics.jsonl"
 
 node -e '
