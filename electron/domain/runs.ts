@@ -104,6 +104,8 @@ export const EpisodeRecord = z.object({
   /** The episode's folder, relative to the run folder. */
   dir: z.string(),
   finishedAt: z.string(),
+  /** Writing trajectory.json and the ATIF file, ms (absent in older runs). */
+  writeMs: z.number().optional(),
 });
 export type EpisodeRecord = z.infer<typeof EpisodeRecord>;
 

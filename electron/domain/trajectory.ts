@@ -182,6 +182,14 @@ export const LedgerCounters = z.object({
 });
 export type LedgerCounters = z.infer<typeof LedgerCounters>;
 
+/**
+ * Where the verifier's time went: workspace snapshot and test files (setup), its sandboxed steps (each
+ * step's sandbox start, pytest start-up and the tests themselves), reading and parsing the reports, and
+ * copying the logs into the episode folder.
+ */
+export const VerifierTimings = z.object({ setupMs: z.number(), stepsMs: z.number(), reportsMs: z.number(), keepLogsMs: z.number() });
+export type VerifierTimings = z.infer<typeof VerifierTimings>;
+
 /** The verifier's verdict as the trajectory keeps it (the task layer's VerifierResult without step outputs). */
 export const VerifierOutcome = z.object({
   /** 'error': the verifier itself crashed or timed out (its output is in the episode's verifier/ folder). */
@@ -193,6 +201,7 @@ export const VerifierOutcome = z.object({
   source: z.string(),
   notes: z.array(z.string()),
   durationMs: z.number(),
+  timings: VerifierTimings.optional(),
 });
 export type VerifierOutcome = z.infer<typeof VerifierOutcome>;
 
@@ -213,6 +222,8 @@ export const Trajectory = z.object({
   contextEvents: z.array(ContextEvent),
   ledger: z.object({ samples: z.array(LedgerSample), counters: LedgerCounters }).nullable(),
   verifier: VerifierOutcome.nullable(),
+  /** The episode's phases in ms (absent in older trajectories): workspace set-up, the first shell's start, the agent loop, closing the shells, verification, removing the temp folder. */
+  phases: z.object({ setupMs: z.number(), shellStartMs: z.number(), agentMs: z.number(), closeMs: z.number(), verifyMs: z.number(), cleanupMs: z.number() }).optional(),
   reward: Reward.nullable(),
   resolved: z.boolean(),
   tokens: z.object({ prompt: z.number().int(), completion: z.number().int() }),

@@ -4,11 +4,12 @@
  * routing replayed (R3). The log-prob differences are those of the replayed pass (the trainer's path);
  * routing agreement compares each scoring pass's own top-k with the sampler's, per token, layer and slot.
  */
-import { RuntimeSession, type HostTensor } from '../onnx/runtime';
+import type { HostTensor } from '../onnx/runtime';
 import { parameterSpecs, type ModelConfig } from './config';
 import { BatchDecoder } from './decoder';
 import { GenerateOptions, type GenerateResult } from './policy-api';
 import { loadT1Policy } from './policy-model';
+import { createPlacedSession, type ProviderChoice } from './providers';
 import { buildTrainingGraph, lengthBucket } from './training-graph';
 
 export interface CheckReport {
@@ -17,6 +18,9 @@ export interface CheckReport {
   meanAbsLogprobDiff: number;
   routingAgreement: number;
   routingAgreementWithReplay: number;
+  /** Where the sampler and the scorer ran (they differ only when one fell back to the CPU). */
+  sampler: { provider: 'cpu' | 'cuda'; fallbackReason: string | null };
+  scorer: { provider: 'cpu' | 'cuda'; fallbackReason: string | null };
 }
 
 export interface CheckOptions {
@@ -24,10 +28,15 @@ export interface CheckOptions {
   newTokens: number;
   seed: number;
   threads?: number;
+  /** Execution provider of both graphs (default cpu): `model check --provider cuda` checks the CUDA path. */
+  provider?: ProviderChoice;
 }
 
 export async function checkSamplingAgainstScoring(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, options: CheckOptions): Promise<CheckReport> {
-  const policy = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: options.threads });
+  const choice = options.provider ?? 'cpu';
+  const policy = await loadT1Policy(config, weights, { provider: choice, intraOpThreads: options.threads });
+  const sampler = { provider: policy.provider, fallbackReason: policy.fallbackReason };
+  let scorer: CheckReport['scorer'] = { provider: 'cpu', fallbackReason: null };
   let samples: GenerateResult[];
   try {
     const decoder = new BatchDecoder(policy.decoder);
@@ -72,7 +81,9 @@ export async function checkSamplingAgainstScoring(config: ModelConfig, weights: 
 
   const score = async (forcedRouting: boolean) => {
     const graph = buildTrainingGraph(config, { batch: B, length: T, dtype: 'float32', expertCompute: 'dense', forcedRouting, loss: null });
-    const session = await RuntimeSession.create(graph.bytes, { providers: ['cpu'], intraOpThreads: options.threads });
+    const placed = await createPlacedSession(graph.bytes, { choice, intraOpThreads: options.threads });
+    const session = placed.session;
+    scorer = { provider: placed.provider, fallbackReason: placed.fallbackReason };
     try {
       const out = await session.run(forcedRouting ? { ...feeds, forced_experts: { dtype: 'int64', dims: [L, B, T, k], data: forced } } : feeds, ['logprobs', 'experts']);
       return { logprobs: out.logprobs!.data as Float32Array, experts: out.experts!.data as BigInt64Array };
@@ -114,5 +125,7 @@ export async function checkSamplingAgainstScoring(config: ModelConfig, weights: 
     meanAbsLogprobDiff: count ? sumDiff / count : 0,
     routingAgreement: agreement(plain.experts),
     routingAgreementWithReplay: agreement(replayed.experts),
+    sampler,
+    scorer,
   };
 }

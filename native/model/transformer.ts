@@ -120,6 +120,7 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
   const fusedRope = (x: Value, count: number) =>
     ad.nondiff('RotaryEmbedding', [x, cosHalf, sinHalf, inp.positions], { num_heads: count, interleaved: 0 }, [{ shape: x.shape, dtype: ad.dtype }])[0]!;
 
+  const qkvSplit = fused && inp.params.has(fusedQkvName(0)) ? g.initializer(g.fresh('qkv_split'), 'int64', [3], BigInt64Array.from([nh, nkv, nkv].map((n) => BigInt(n * hd)))) : null;
   let x = ad.gather(P(paramName.embed), inp.ids); // [B, S, H]
   const routing: LayerRouting[] = [];
   const present: { key: Value; value: Value }[] = [];
@@ -129,9 +130,14 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
     const h = norm(x, P(paramName.attnNorm(l)));
     if (fused) {
       const past = inp.past![l]!;
-      const q = fusedRope(ad.matmul(h, P(paramName.wq(l))), nh); // [B, S, nh*hd]
-      const key = fusedRope(ad.matmul(h, P(paramName.wk(l))), nkv);
-      const value = ad.matmul(h, P(paramName.wv(l)));
+      // One [H, (nh+2kv)*hd] matmul and a Split where the sampler has the fused weight (fewer nodes per step).
+      const qkvWeight = inp.params.get(fusedQkvName(l));
+      const [qLin, kLin, vLin] = qkvWeight
+        ? ad.nondiff('Split', [ad.matmul(h, qkvWeight), qkvSplit!], { axis: -1 }, [nh, nkv, nkv].map((n) => ({ shape: [B, S, n * hd], dtype: ad.dtype })))
+        : [ad.matmul(h, P(paramName.wq(l))), ad.matmul(h, P(paramName.wk(l))), ad.matmul(h, P(paramName.wv(l)))];
+      const q = fusedRope(qLin!, nh); // [B, S, nh*hd]
+      const key = fusedRope(kLin!, nkv);
+      const value = vLin!;
       const [ctx, presentKey, presentValue] = ad.nondiff(
         'Attention',
         [q, key, value, inp.attentionMask4!, past.key, past.value],
@@ -206,6 +212,24 @@ function denseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) =>
 }
 
 /** Names of the fused MoE op's weights (see `fusedMoeWeights`). */
+/** The sampler's fused attention input projection: wq | wk | wv side by side, [H, (nh + 2 kv) * hd]. */
+export const fusedQkvName = (l: number) => `layers.${l}.attn.fused_qkv`;
+
+/** wq | wk | wv concatenated per row (the matmul's output columns in that order). */
+export function fusedQkvWeights(H: number, parts: readonly Float32Array[]): Float32Array {
+  const widths = parts.map((w) => w.length / H);
+  const total = widths.reduce((a, b) => a + b, 0);
+  const out = new Float32Array(H * total);
+  for (let r = 0; r < H; r++) {
+    let o = r * total;
+    parts.forEach((w, i) => {
+      out.set(w.subarray(r * widths[i]!, (r + 1) * widths[i]!), o);
+      o += widths[i]!;
+    });
+  }
+  return out;
+}
+
 export const fusedMoeName = { fc1: (l: number) => `layers.${l}.moe.fused_fc1`, fc2: (l: number) => `layers.${l}.moe.fused_fc2` } as const;
 
 /**

@@ -164,9 +164,12 @@ export function registerModel(program: Command, io: Io): void {
     .option('--samples <n>', 'sequences sampled together', '4')
     .option('--tokens <n>', 'tokens sampled per sequence', '32')
     .option('--seed <n>', 'sampling seed', '0')
+    .option('--provider <name>', 'auto, cpu or cuda (both graphs; the report says where each ran)', 'cpu')
     .option('--json', 'print the report as JSON')
-    .action(async (dir: string, o: { samples: string; tokens: string; seed: string; json?: boolean }) => {
+    .action(async (dir: string, o: { samples: string; tokens: string; seed: string; provider: string; json?: boolean }) => {
+      if (!['auto', 'cpu', 'cuda'].includes(o.provider)) throw new UsageError(`--provider: '${o.provider}' is not auto, cpu or cuda`);
       const report = await checkCheckpoint(resolve(dir), {
+        provider: o.provider as 'auto' | 'cpu' | 'cuda',
         samples: intOption('--samples', o.samples, 4, 1),
         tokens: intOption('--tokens', o.tokens, 32, 1),
         seed: intOption('--seed', o.seed, 0),
@@ -180,6 +183,7 @@ export function registerModel(program: Command, io: Io): void {
           ['mean |logp sample - logp score|', report.meanAbsLogprobDiff.toExponential(2)],
           ['routing agreement', report.routingAgreement.toFixed(4)],
           ['routing agreement with replay', report.routingAgreementWithReplay.toFixed(4)],
+          ['providers (sampler / scorer)', `${report.sampler.provider} / ${report.scorer.provider}`],
         ]),
       );
       if (report.maxAbsLogprobDiff >= 1e-4 || report.routingAgreementWithReplay !== 1) throw new LabError('INTERNAL', 'sampling and scoring disagree beyond tolerance (1e-4, replayed routing 1)');

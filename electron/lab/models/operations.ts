@@ -127,7 +127,7 @@ export function exportOnnx(dir: string, out: string): ExportResult {
   return { path: file, bytes: statSync(file).size, nodes: built.nodeCount, inputs: built.inputNames.filter((n) => !n.includes('.weight') && !n.startsWith('layers.')), outputs: built.outputNames, buildMs: built.buildMs };
 }
 
-export async function checkCheckpoint(dir: string, options: { samples: number; tokens: number; seed: number; threads?: number }): Promise<CheckReport> {
+export async function checkCheckpoint(dir: string, options: { samples: number; tokens: number; seed: number; threads?: number; provider?: 'auto' | 'cpu' | 'cuda' }): Promise<CheckReport> {
   const c = ours(dir, 'model check');
   const tokenizer = c.tokenizer!;
   const texts = [
@@ -139,7 +139,7 @@ export async function checkCheckpoint(dir: string, options: { samples: number; t
   const prompts = Array.from({ length: options.samples }, (_, i) => tokenizer.encode(texts[i % texts.length]!));
   // onnxruntime loads on use: the CLI bundle also hosts `t1lab serve`, which must stay free of native modules.
   const { checkSamplingAgainstScoring } = await import('../../../native/model/check');
-  return checkSamplingAgainstScoring(c.config, c.weights, { prompts, newTokens: options.tokens, seed: options.seed, threads: options.threads });
+  return checkSamplingAgainstScoring(c.config, c.weights, { prompts, newTokens: options.tokens, seed: options.seed, threads: options.threads, provider: options.provider });
 }
 
 export async function benchCheckpoint(dir: string, options: ModelBenchOptions): Promise<ModelBenchResult & { parameters: number }> {

@@ -333,6 +333,11 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
         time_generation: mean(kept.map((e) => e.generationMs)) / 1000,
         time_environment: mean(kept.map((e) => e.environmentMs)) / 1000,
         time_training: (tTrain - tRollout) / 1000,
+        // The step's wall time and the episodes' summed generation/environment time (all of them, aborted
+        // too): with concurrent episodes these split time_rollout by share (npm run bench -- ppo).
+        time_step: (performance.now() - t0) / 1000,
+        time_generation_sum: batch.episodes.reduce((n, e) => n + e.generationMs, 0) / 1000,
+        time_environment_sum: batch.episodes.reduce((n, e) => n + e.environmentMs, 0) / 1000,
         ...Object.fromEntries(Object.entries(exp.metrics).filter(([k]) => !['vf_explained_var'].includes(k))),
       };
       metricsLog.append(row);

@@ -83,6 +83,8 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
   let reward: Trajectory['reward'] = null;
   let stopReason: Trajectory['stopReason'];
   const sessions: ShellSession[] = [];
+  // Phase marks for the trajectory's `phases` (the environment-step profile, npm run bench -- envstep).
+  const mark = { setup: started, shell: started, agent: started, close: started, verify: started, cleanup: started };
 
   try {
     try {
@@ -92,6 +94,7 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
       if (stop) throw stop;
       throw new LabError(e instanceof LabError ? e.code : 'INTERNAL', `set-up: ${(e as Error).message}`);
     }
+    mark.setup = performance.now();
     const oracle = policy.id === 'oracle';
     const mounts: Mount[] = [];
     if (oracle) {
@@ -112,6 +115,7 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
       return session;
     };
     const session = await openShell();
+    mark.shell = performance.now();
     loop = await runAgentLoop({
       policy,
       session,
@@ -142,7 +146,9 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
     }
   } finally {
     // Kill every process the agent started before anything reads the workspace.
+    mark.agent = performance.now();
     await Promise.all(sessions.map((s) => s.close().catch(() => {})));
+    mark.close = performance.now();
   }
 
   try {
@@ -152,7 +158,7 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
     if (verify) {
       try {
         const result = await runVerifier(task, workspace, { sandbox, runtime: spec.runtime, signal: spec.signal, tmpDir: root, keepLogsDir: join(spec.dir.abs, EPISODE_FILES.verifierDir) });
-        verifier = { status: result.status, error: result.error, assertions: result.assertions, passed: result.passed, total: result.total, source: result.source, notes: result.notes, durationMs: result.durationMs };
+        verifier = { status: result.status, error: result.error, assertions: result.assertions, passed: result.passed, total: result.total, source: result.source, notes: result.notes, durationMs: result.durationMs, timings: result.timings };
         reward = result.reward;
         if (result.status === 'error' && !error) error = { kind: 'verifier', message: result.error ?? 'the verifier failed' };
       } catch (e) {
@@ -164,8 +170,10 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
       }
     }
   } finally {
+    mark.verify = performance.now();
     await dropState(spec.runtime?.container ?? null, workspace).catch(() => {});
     await removeTree(root).catch(() => {});
+    mark.cleanup = performance.now();
   }
 
   const resolved = reward !== null && reward.binary === 1 && verifier?.status === 'ok';
@@ -185,13 +193,17 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
     contextEvents: loop?.contextEvents ?? [],
     ledger: loop?.ledger ?? null,
     verifier,
+    // A phase that did not run (failed set-up, no verification) counts 0 ms.
+    phases: phasesOf(started, mark),
     reward,
     resolved,
     tokens: loop?.tokens ?? { prompt: 0, completion: 0 },
     costUsd: loop?.costUsd ?? null,
   };
+  const writeStarted = performance.now();
   writeFileAtomic(join(spec.dir.abs, EPISODE_FILES.trajectory), JSON.stringify(trajectory));
   writeFileAtomic(join(spec.dir.abs, EPISODE_FILES.atif), JSON.stringify(toAtif(trajectory, appVersion()), null, 1));
+  const writeMs = performance.now() - writeStarted;
   const record: EpisodeRecord = {
     key: spec.key,
     taskId: task.id,
@@ -208,6 +220,18 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
     durationMs: Math.round(trajectory.durationMs),
     dir: spec.dir.rel,
     finishedAt: trajectory.endedAt,
+    writeMs,
   };
   return { record, trajectory };
+}
+
+/** Each phase's length from the marks; a phase that did not run keeps the previous mark, so it counts 0. */
+function phasesOf(started: number, m: { setup: number; shell: number; agent: number; close: number; verify: number; cleanup: number }): NonNullable<Trajectory['phases']> {
+  const setup = Math.max(m.setup, started);
+  const shell = Math.max(m.shell, setup);
+  const agent = Math.max(m.agent, shell);
+  const close = Math.max(m.close, agent);
+  const verify = Math.max(m.verify, close);
+  const cleanup = Math.max(m.cleanup, verify);
+  return { setupMs: setup - started, shellStartMs: shell - setup, agentMs: agent - shell, closeMs: close - agent, verifyMs: verify - close, cleanupMs: cleanup - verify };
 }

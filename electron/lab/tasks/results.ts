@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AssertionResult, Reward, type VerifyReport } from '../../domain/tasks';
 import type { RunResult } from '../../../native/sandbox/types';
 import { TaskReward } from './reports/reward-file';
+import { VerifierTimings } from '../../domain/trajectory';
 
 export const StepResult = z.object({
   /** What ran: 'setup', 'oracle', 'tests/test.sh', 'pytest', 'assertion: NAME'. */
@@ -55,6 +56,7 @@ export const VerifierResult = z.object({
   /** What was left out of the workspace snapshot, reports refused, and similar, in words. */
   notes: z.array(z.string()),
   durationMs: z.number(),
+  timings: VerifierTimings.optional(),
 });
 export type VerifierResult = z.infer<typeof VerifierResult>;
 

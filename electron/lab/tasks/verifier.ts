@@ -128,6 +128,7 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
     }
     // The sandbox's /tests is read-only (a pristine copy); a container's is a fresh writable one.
     if (!container) await makeReadOnly(tests);
+    const setupMs = performance.now() - started;
 
     const mounts = [
       { host: tests, sandbox: VERIFIER_TESTS_DIR, readOnly: true },
@@ -203,6 +204,7 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
     }
 
     // Reports, in order: CTRF, then JUnit.
+    const reportsStarted = performance.now();
     let assertions: AssertionResult[] = [];
     let sourceKind: VerifierResult['source'] = 'none';
     const ctrf = await readReport(logs, 'ctrf.json');
@@ -222,6 +224,7 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
 
     const { reward: taskReward, notes: rewardNotes } = await readTaskReward(logs);
     notes.push(...rewardNotes);
+    const reportsMs = performance.now() - reportsStarted;
 
     // A test script without per-test reports is one assertion: its reward file if it wrote one, else its exit code.
     if (sourceKind === 'none' && scriptStep && !stepCrashed(scriptStep) && !pytestStep && mode?.kind !== 'offline-script') {
@@ -254,7 +257,9 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
     // Never a silent zero: a crashed verifier shows up as an assertion in error with its output.
     if (error) assertions.push({ name: '(verifier)', status: 'error', message: clip(error, 4000) });
 
+    const keepStarted = performance.now();
     if (options.keepLogsDir) await keepLogs(logs, steps, options.keepLogsDir);
+    const keepLogsMs = performance.now() - keepStarted;
     const { passed, total } = countPassed(assertions);
     return {
       task: task.id,
@@ -270,6 +275,7 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
       steps,
       notes,
       durationMs: Math.round(performance.now() - started),
+      timings: { setupMs, stepsMs: steps.reduce((n, s) => n + s.durationMs, 0), reportsMs, keepLogsMs },
     };
   } finally {
     await removeTree(root);

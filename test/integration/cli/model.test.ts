@@ -47,8 +47,11 @@ describe('t1lab model', () => {
 
   it('check: KV-cache sampling agrees with full-sequence scoring', async () => {
     const r = await runT1lab(['model', 'check', dir, '--samples', '3', '--tokens', '12', '--json'], { timeoutMs: 120_000 });
-    const report = parseJsonOutput<Record<string, number>>(r);
-    expect(Object.keys(report).sort()).toEqual(['maxAbsLogprobDiff', 'meanAbsLogprobDiff', 'routingAgreement', 'routingAgreementWithReplay', 'tokens']);
+    const report = parseJsonOutput<Record<string, number> & { sampler: { provider: string }; scorer: { provider: string } }>(r);
+    expect(Object.keys(report).sort()).toEqual(['maxAbsLogprobDiff', 'meanAbsLogprobDiff', 'routingAgreement', 'routingAgreementWithReplay', 'sampler', 'scorer', 'tokens']);
+    // --provider defaults to cpu for both graphs; a provider that is not one of auto, cpu, cuda is bad usage.
+    expect([report.sampler.provider, report.scorer.provider]).toEqual(['cpu', 'cpu']);
+    expect((await runT1lab(['model', 'check', dir, '--provider', 'tpu'])).code).toBe(2);
     expect(report.tokens).toBe(36);
     expect(report.maxAbsLogprobDiff).toBeLessThan(1e-4);
     expect(report.routingAgreementWithReplay).toBe(1);

@@ -65,6 +65,15 @@ describe('episodes end correctly', () => {
     const cast = readFileSync(join(dir, EPISODE_FILES.recording), 'utf8').split('\n');
     expect(JSON.parse(cast[0]!)).toMatchObject({ version: 2, width: 160, height: 40 });
     expect(existsSync(join(dir, EPISODE_FILES.verifierOutput))).toBe(true);
+    // The phase profile (bench envstep): every phase ran, and together they are the episode's wall time.
+    const phases = trajectory.phases!;
+    for (const [name, ms] of Object.entries(phases)) expect(ms, name).toBeGreaterThan(0);
+    const sum = Object.values(phases).reduce((a, b) => a + b, 0);
+    expect(sum).toBeLessThanOrEqual(trajectory.durationMs);
+    expect(sum).toBeGreaterThan(trajectory.durationMs * 0.9);
+    const v = trajectory.verifier!.timings!;
+    expect(v.stepsMs).toBeGreaterThan(0);
+    expect(v.setupMs + v.stepsMs + v.reportsMs + v.keepLogsMs).toBeLessThanOrEqual(phases.verifyMs);
   });
 
   it('the turn limit ends an episode, and the verifier still judges the work', async () => {
