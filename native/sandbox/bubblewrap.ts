@@ -4,10 +4,10 @@
  * (cgroups.ts), and the host-side monitor (monitor.ts); a wall-clock timer kills the whole tree.
  */
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { constants as osConstants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import type * as Pty from 'node-pty';
+import { nodePty } from './lazy-pty';
 import { HeadTail } from '../util/head-tail';
 import { ALIAS_DIR, baseEnv, DEFAULT_WORKDIR, effectiveFileSizeMb, LAUNCHER_ENV, launchCommand, MIB, type LaunchPlan } from './bwrap-args';
 import { cgroupSupport, createSandboxCgroup, type SandboxCgroup } from './cgroups';
@@ -22,16 +22,6 @@ import { checkSpecPaths, defaultProtectedPaths } from './workspace';
 import { smallTreeUsage, treeUsage } from './workspace-size';
 
 /** Default cap per stream for `run` when the caller sets none. */
-/**
- * node-pty's native binding is loaded on the first interactive shell, not with this module: Electron main and
- * the web host import the sandbox layer for constants and types (and start shells only in the pty host worker),
- * and must stay free of native modules.
- */
-let ptyModule: typeof Pty | null = null;
-function nodePty(): typeof Pty {
-  ptyModule ??= createRequire(import.meta.url)('node-pty') as typeof Pty;
-  return ptyModule;
-}
 
 export const DEFAULT_RUN_OUTPUT_CHARS = 1_000_000;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -11,7 +11,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import * as pty from 'node-pty';
+import type * as pty from 'node-pty';
+import { nodePty } from '../lazy-pty';
 import { HeadTail } from '../../util/head-tail';
 import { SandboxError } from '../errors';
 import { validateLimits } from '../limits';
@@ -193,7 +194,7 @@ export class ContainerBackend implements SandboxBackend {
     const { file, args } = engineCommand(this.name, [...runArgs(spec, name, hard, { tty: true, stdin: true }), ...argv]);
     let term: pty.IPty;
     try {
-      term = pty.spawn(file, args, { name: 'xterm-256color', cols: size.cols, rows: size.rows, cwd: '/', env: process.env as Record<string, string> });
+      term = nodePty().spawn(file, args, { name: 'xterm-256color', cols: size.cols, rows: size.rows, cwd: '/', env: process.env as Record<string, string> });
     } catch (error) {
       throw new SandboxError('START_FAILED', `could not start ${this.name}: ${(error as Error).message}`);
     }

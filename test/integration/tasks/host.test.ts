@@ -72,8 +72,11 @@ describe('tasks.* over the contract', () => {
     });
     stop();
     const verdicts = Object.fromEntries(result.reports.map((r) => [r.result.id, r.result.verdict]));
-    expect(verdicts).toEqual({ 'from-pack': 'ok', 'trivial-assertion': 'trivial', 'malformed-toml': 'invalid' });
+    // A guard assertion that passes without work is a warning (listed in `guards`), not a verdict: the no-op
+    // run does not resolve the task.
+    expect(verdicts).toEqual({ 'from-pack': 'ok', 'trivial-assertion': 'ok', 'malformed-toml': 'invalid' });
     const trivial = result.reports.find((r) => r.result.id === 'trivial-assertion');
+    expect(trivial?.result.guards).toEqual(['workdir exists']);
     expect(trivial?.noop).toEqual([
       { name: 'color is blue', status: 'failed', message: 'exit 2: grep: color.txt: No such file or directory' },
       { name: 'workdir exists', status: 'passed', message: '' },

@@ -110,8 +110,13 @@ export async function auditRound(
         stat.cached++;
       } else {
         const outcome = await auditTask(t.task, auditOptions);
-        verdict = outcome.result.verdict;
-        await cache.put({ hash: t.hashes.content, id: t.id, verdict, reason: outcome.result.reason });
+        // The audit calls a task `ok` when only guard assertions pass without work (issue 10: a guard is a
+        // warning). A synthesized task is held to more: every assertion must fail on the untouched
+        // workspace, or the dense reward pays for doing nothing. Such tasks are rejected as trivial.
+        const guards = outcome.result.guards ?? [];
+        verdict = outcome.result.verdict === 'ok' && guards.length ? 'trivial' : outcome.result.verdict;
+        const reason = verdict === outcome.result.verdict ? outcome.result.reason : `guard assertion(s) pass without work: ${guards.join(', ')}`;
+        await cache.put({ hash: t.hashes.content, id: t.id, verdict, reason });
       }
       stat.audited++;
       if (verdict === 'ok') {

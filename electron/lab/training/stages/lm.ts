@@ -5,7 +5,7 @@
  * saved in the run folder (data/*.u32), so a resumed run trains on exactly the same tokens.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { sftLoss } from '../../../../native/model/losses';
 import { LabError } from '../../../ipc/common/errors';
 import type { TokenSequence } from '../batching';
@@ -61,7 +61,8 @@ export const createLmDriver: DriverFactory = async (ctx) => {
       // Long texts are split into chunks at line ends, so that one big file still gives a held-out part.
       const chunks = d.ids ? [d.ids] : chunkText(d.text ?? '').map((c) => tokenizer.encode(c));
       for (const [j, ids] of chunks.entries()) {
-        const target = isHeldOut(`${d.source}#${i}.${j}`, config.data.eval_fraction, config.seed) ? held : train;
+        // Keyed by the file's name, not its absolute path: the same corpus gives the same split wherever it lies.
+        const target = isHeldOut(`${basename(d.source)}#${i}.${j}`, config.data.eval_fraction, config.seed) ? held : train;
         for (const id of ids) target.push(id);
         if (eot !== undefined && j === chunks.length - 1) target.push(eot);
       }
