@@ -8,6 +8,7 @@ import { ConfigOverrides, PresetName } from '../../../native/model/config';
 import { LabError } from '../../ipc/common/errors';
 import { policyWorker } from '../../lab/models/policy-engine';
 import { benchCheckpoint, checkCheckpoint, describeCheckpoint, exportOnnx, initCheckpoint } from '../../lab/models/operations';
+import { convertCheckpoint } from '../../lab/models/convert';
 import { WorkerRegistry } from '../../lab/worker-registry';
 import { forkLauncher } from '../../processes/launcher';
 import { UsageError } from '../errors';
@@ -46,6 +47,19 @@ export function parseOverrides(pairs: string[]): ConfigOverrides {
 
 export function registerModel(program: Command, io: Io): void {
   const model = program.command('model').description('the local MoE policy: create, inspect, sample, check, benchmark, export checkpoints');
+
+  model
+    .command('convert <dir> <out>')
+    .description('a model-only copy of a checkpoint stored as f16, bf16 or f32 (f16 halves the file; loading converts back)')
+    .option('--dtype <dtype>', 'f16 | bf16 | f32', 'f16')
+    .option('--json', 'print the result as JSON')
+    .action((dir: string, out: string, o: { dtype: string; json?: boolean }) => {
+      const dtype = ({ f16: 'F16', bf16: 'BF16', f32: 'F32' } as const)[o.dtype.toLowerCase() as 'f16' | 'bf16' | 'f32'];
+      if (!dtype) throw new UsageError(`--dtype: '${o.dtype}' is not one of f16, bf16, f32`);
+      const r = convertCheckpoint(resolve(dir), resolve(out), dtype);
+      if (o.json) return printJson(io, r);
+      io.out(`wrote ${r.path} (${r.dtype}, ${formatBytes(r.bytes)}) from ${r.from}\n`);
+    });
 
   model
     .command('init')

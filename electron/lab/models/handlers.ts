@@ -12,6 +12,7 @@ import type { PolicyInfo } from '../../../native/model/policy-api';
 import type { HostContext } from '../host-context';
 import { policyWorker } from './policy-engine';
 import { addModelFolder, modelFolders, removeModelFolder } from './folders';
+import { appRoot } from '../app-paths';
 
 const vocabCache = new Map<string, { mtimeMs: number; size: number | null }>();
 
@@ -82,7 +83,8 @@ export function modelsHandlers(ctx: HostContext): Handlers<typeof modelsContract
   return {
     'models.list': ({ roots }) => {
       // Training runs' checkpoints (training/<run>/checkpoints/step-N) are listed too.
-      const all = [...new Set([checkpointsRoot(ctx.dataDir), trainingRunsDir(ctx.dataDir), ...modelFolders(ctx.dataDir), ...roots])];
+      // The checkpoints shipped with the app (models/: the nano reproduction's SFT and RL policies) come last.
+      const all = [...new Set([checkpointsRoot(ctx.dataDir), trainingRunsDir(ctx.dataDir), ...modelFolders(ctx.dataDir), ...roots, join(appRoot(), 'models')])];
       const checkpoints: ModelSummary[] = [];
       // A checkpoint reached through two folders (a folder and its parent, a link) is listed once.
       const seen = new Set<string>();
