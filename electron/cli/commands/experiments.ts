@@ -42,8 +42,10 @@ export function registerExperiments(program: Command, io: Io): void {
     .requiredOption('--out <dir>', 'the ablation folder (rerun with the same folder to resume)')
     .option('--eval <suites>', 'suites to evaluate every final checkpoint on, comma-separated')
     .option('--steps <n>', 'PPO steps per cell (overrides the config)')
+    .option('--eval-max-turns <n>', 'turn limit of the evaluations (default: the harness default, 300)')
+    .option('--eval-max-tokens <n>', 'completion tokens per turn in the evaluations')
     .option('--json', 'print the summary as JSON')
-    .action(async (opts: { config: string; grid: string; seeds: string; out: string; eval?: string; steps?: string; json?: boolean }) => {
+    .action(async (opts: { config: string; grid: string; seeds: string; out: string; eval?: string; steps?: string; evalMaxTurns?: string; evalMaxTokens?: string; json?: boolean }) => {
       const seeds = Number(opts.seeds);
       if (!Number.isInteger(seeds) || seeds < 1) throw new UsageError(`--seeds must be a positive integer, got '${opts.seeds}'`);
       if (opts.steps !== undefined && !/^[1-9]\d*$/.test(opts.steps)) throw new UsageError(`--steps must be a positive integer, got '${opts.steps}'`);
@@ -56,6 +58,7 @@ export function registerExperiments(program: Command, io: Io): void {
           out: opts.out,
           evalSuites: opts.eval ? opts.eval.split(',').filter(Boolean) : [],
           trainArgs: opts.steps ? ['--steps', opts.steps] : [],
+          evalArgs: [...(opts.evalMaxTurns ? ['--max-turns', opts.evalMaxTurns] : []), ...(opts.evalMaxTokens ? ['--max-tokens', opts.evalMaxTokens] : [])],
           log: (l) => io.err(`t1lab ablate: ${l}\n`),
         });
       } catch (error) {
