@@ -10,31 +10,13 @@ import { resolve } from 'node:path';
 import type { TrainingProgress } from '../../domain/training';
 import { labDataDir } from '../../lab/paths';
 import { runPpo } from '../../lab/ppo/run';
-import { loadRunConfig, RunConfigError, type ConfigOverrides } from '../../lab/training/config/run-config';
+import { loadRunConfig, RunConfigError } from '../../lab/training/config/run-config';
 import { WorkerRegistry } from '../../lab/worker-registry';
 import { forkLauncher } from '../../processes/launcher';
 import { UsageError, WorkFailed } from '../errors';
 import { printJson, progressBar, type Io } from '../output';
 import { onInterrupt } from './policy-options';
-
-interface PpoOptions {
-  config?: string;
-  out?: string;
-  resume?: string;
-  json?: boolean;
-  model?: string;
-  data?: string;
-  steps?: string;
-  seed?: string;
-  checkpointEvery?: string;
-}
-
-function int(name: string, value: string | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`${name}: '${value}' is not an integer >= ${min}`);
-  return n;
-}
+import { overridesOf, type StageOptions } from './train-options';
 
 export function registerTrainPpo(train: Command, io: Io): void {
   train
@@ -49,18 +31,12 @@ export function registerTrainPpo(train: Command, io: Io): void {
     .option('--seed <s>', 'override seed')
     .option('--checkpoint-every <n>', 'override checkpoint.every')
     .option('--json', 'print the result as JSON on stdout')
-    .action(async (o: PpoOptions) => {
+    .action(async (o: StageOptions) => {
       const log = (m: string) => io.err(`t1lab: ${m}\n`);
       let config;
       if (!o.resume) {
         if (!o.config) throw new UsageError('--config FILE is required (or --resume DIR); `t1lab train init-config --stage ppo` writes one');
-        const overrides: ConfigOverrides = {
-          ...(o.model !== undefined ? { model: resolve(o.model) } : {}),
-          ...(o.data !== undefined ? { data: resolve(o.data) } : {}),
-          ...(o.steps !== undefined ? { steps: int('--steps', o.steps, 1) } : {}),
-          ...(o.seed !== undefined ? { seed: int('--seed', o.seed, 0) } : {}),
-          ...(o.checkpointEvery !== undefined ? { checkpointEvery: int('--checkpoint-every', o.checkpointEvery, 1) } : {}),
-        };
+        const overrides = overridesOf(o);
         try {
           config = loadRunConfig(o.config, overrides);
         } catch (error) {

@@ -11,7 +11,7 @@ import { labDataDir } from '../../lab/paths';
 import { onnxPolicyFactory } from '../../lab/runs/onnx-policy';
 import { policyWorker } from '../../lab/models/policy-engine';
 import { defaultConfigToml } from '../../lab/training/config/default-config';
-import { loadRunConfig, RunConfigError, type ConfigOverrides, type Stage } from '../../lab/training/config/run-config';
+import { loadRunConfig, RunConfigError, type Stage } from '../../lab/training/config/run-config';
 import { resumeTraining, startTraining, type TrainingSession } from '../../lab/training/session';
 import { trainingStatus } from '../../lab/training/status';
 import { suiteEvaluator } from '../../lab/training/suite-eval';
@@ -21,35 +21,7 @@ import { UsageError, WorkFailed } from '../errors';
 import { printJson, progressBar, type Io } from '../output';
 import { onInterrupt } from './policy-options';
 import { registerTrainPpo } from './train-ppo';
-
-interface StageOptions {
-  config?: string;
-  out?: string;
-  resume?: string;
-  json?: boolean;
-  model?: string;
-  data?: string;
-  steps?: string;
-  seed?: string;
-  checkpointEvery?: string;
-}
-
-function int(name: string, value: string | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`${name}: '${value}' is not an integer >= ${min}`);
-  return n;
-}
-
-function overridesOf(o: StageOptions): ConfigOverrides {
-  return {
-    ...(o.model !== undefined ? { model: resolve(o.model) } : {}),
-    ...(o.data !== undefined ? { data: o.data === 'builtin' ? o.data : resolve(o.data) } : {}),
-    ...(o.steps !== undefined ? { steps: int('--steps', o.steps, 1) } : {}),
-    ...(o.seed !== undefined ? { seed: int('--seed', o.seed, 0) } : {}),
-    ...(o.checkpointEvery !== undefined ? { checkpointEvery: int('--checkpoint-every', o.checkpointEvery, 1) } : {}),
-  };
-}
+import { overridesOf, type StageOptions } from './train-options';
 
 const fmt = (x: number | null, digits = 4) => (x === null ? '-' : x.toFixed(digits));
 
