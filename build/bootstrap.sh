@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 # bubblewrap: the sandbox; chromium: end-to-end UI tests; python3-pytest: task verifiers written in pytest.
 # What the tests spawn besides: asciinema (plays the recordings back), procps (ps), git (the host canary).
 # sqlite3, make, gcc: tools some generated tasks need (tasks/families/more, their `requires`).
-# podman, runc, mmdebstrap: the container backend (runc: crun refuses hybrid cgroup layouts) and its local Debian base image.
-PACKAGES=(bubblewrap chromium python3-pytest asciinema procps git sqlite3 make gcc podman runc mmdebstrap)
+# podman, runc, mmdebstrap, uidmap (podman recommends it; bootstrap installs without recommends): the container backend (runc: crun refuses hybrid cgroup layouts) and its local Debian base image.
+PACKAGES=(bubblewrap chromium python3-pytest asciinema procps git sqlite3 make gcc podman runc mmdebstrap uidmap)
 
 step() { printf '\n==> %s\n' "$*"; }
 as_root() {
