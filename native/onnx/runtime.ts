@@ -24,6 +24,12 @@ export interface RuntimeSessionOptions {
   graphOptimization?: 'disabled' | 'basic' | 'extended' | 'all';
   /** onnxruntime's own log level: 0 verbose .. 4 fatal. */
   logSeverity?: 0 | 1 | 2 | 3 | 4;
+  /**
+   * Keep onnxruntime's CPU arena and memory patterns (default true). A session's arena keeps its peak
+   * forever; training graphs peak at gigabytes (logits and their gradients per micro-batch), and a trainer
+   * caches a dozen of them, so they release their activations after each run instead.
+   */
+  memoryArena?: boolean;
 }
 
 export function onnxruntimeVersion(): string {
@@ -60,6 +66,7 @@ export class RuntimeSession {
       interOpNumThreads: options.interOpThreads ?? 0,
       graphOptimizationLevel: options.graphOptimization ?? 'all',
       logSeverityLevel: options.logSeverity ?? 3,
+      ...(options.memoryArena === false ? { enableCpuMemArena: false, enableMemPattern: false } : {}),
     });
     return new RuntimeSession(session, options.providers);
   }

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { runAblation } from '../../lab/experiments/ablate';
 import { runRepro, type ReproTable } from '../../lab/experiments/repro';
+import { readReproSettings, type ReproSettingsFile } from '../../lab/experiments/repro-settings';
 import { appRoot } from '../../lab/app-paths';
 import { UsageError } from '../errors';
 import { printJson, table, type Io } from '../output';
@@ -76,8 +77,9 @@ export function registerExperiments(program: Command, io: Io): void {
     .requiredOption('--out <dir>', 'the reproduction folder (rerun with the same folder to resume)')
     .option('--quick', 'small settings that finish in about 15 minutes on 2 cores (a smoke run, said in the output)')
     .option('--suites <list>', `eval suites as NAME=PATH, comma-separated (default: ${DEFAULT_REPRO_SUITES.map((s) => `tasks/suites/${s}.jsonl`).join(', ')})`)
+    .option('--settings <file>', 'a JSON file of settings laid over the preset (trainTasks, lmSteps, sftSteps, ppoSteps, overrides, evalTasks, evalArgs, seed, preset)')
     .option('--json', 'print the table as JSON')
-    .action(async (opts: { out: string; quick?: boolean; suites?: string; json?: boolean }) => {
+    .action(async (opts: { out: string; quick?: boolean; suites?: string; settings?: string; json?: boolean }) => {
       const suites = opts.suites
         ? opts.suites.split(',').map((s) => {
             const [name, path] = s.split('=');
@@ -85,7 +87,13 @@ export function registerExperiments(program: Command, io: Io): void {
             return { name, path };
           })
         : DEFAULT_REPRO_SUITES.map((name) => ({ name, path: join(appRoot(), 'tasks', 'suites', `${name}.jsonl`) }));
-      const t = await runRepro({ out: opts.out, quick: !!opts.quick, suites, log: (l) => io.err(`t1lab repro: ${l}\n`) });
+      let settings: ReproSettingsFile | undefined;
+      try {
+        settings = opts.settings ? readReproSettings(opts.settings) : undefined;
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+      const t = await runRepro({ out: opts.out, quick: !!opts.quick, suites, settings, log: (l) => io.err(`t1lab repro: ${l}\n`) });
       if (opts.json) printJson(io, t);
       else io.out(formatReproTable(t));
     });

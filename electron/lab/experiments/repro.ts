@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { readDone, runT1labStep, writeDone } from './cli-step';
+import { applyReproSettings, type ReproSettingsFile } from './repro-settings';
 import { readMetrics, tailMean } from './cell-results';
 import { readRun } from '../runs/library';
 import { computeStats } from '../runs/stats';
@@ -62,7 +63,7 @@ export interface ReproOptions {
   out: string;
   quick: boolean;
   suites: { name: string; path: string }[];
-  settings?: Partial<ReproSettings>;
+  settings?: ReproSettingsFile;
   log?: (line: string) => void;
 }
 
@@ -113,7 +114,7 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
   const log = options.log ?? (() => {});
   const out = resolve(options.out);
   mkdirSync(out, { recursive: true });
-  const s: ReproSettings = { ...(options.quick ? REPRO_QUICK : REPRO_FULL), ...options.settings };
+  const s: ReproSettings = applyReproSettings(options.quick ? REPRO_QUICK : REPRO_FULL, options.settings);
   if (options.quick) log('quick mode: every stage is cut short (see the settings in repro.json); the numbers show the pipeline works, not what the recipe can reach');
   writeFileSync(join(out, 'repro.json'), `${JSON.stringify({ quick: options.quick, settings: s, suites: options.suites }, null, 2)}\n`);
 

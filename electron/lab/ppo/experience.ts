@@ -17,7 +17,7 @@ import { gapOf, routingAgreement } from '../../rl/gap';
 import { normalizeRewards, trainingReward } from '../../rl/rewards';
 import { scoreRows, type Params, type Scored } from '../../rl/scoring';
 import { explainedVariance, tisWeights, type GapStats } from '../../rl/stats';
-import type { TokenSequence } from '../training/batching';
+import { microBatchRows, type TokenSequence } from '../training/batching';
 import type { PpoSection } from '../training/config/ppo';
 import type { RolloutEpisode } from './rollout-files';
 
@@ -59,7 +59,10 @@ function readTrajectory(runDir: string, e: RolloutEpisode): Trajectory {
 
 async function scoreAll(x: ExperienceInput, rows: readonly TrainRow[], params: Params, r3: boolean, fallback: (BigInt64Array | undefined)[] = []): Promise<Scored[]> {
   const out: Scored[] = [];
-  for (let i = 0, c = 0; i < rows.length; i += x.rows, c++) out.push(await scoreRows(x.model, x.cache, params, rows.slice(i, i + x.rows), r3, fallback[c], x.rows));
+  for (let i = 0, c = 0; i < rows.length; i += x.rows, c++) {
+    const chunk = rows.slice(i, i + x.rows);
+    out.push(await scoreRows(x.model, x.cache, params, chunk, r3, fallback[c], microBatchRows(chunk.length, x.rows)));
+  }
   return out;
 }
 

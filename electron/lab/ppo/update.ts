@@ -73,7 +73,7 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
       const mb: Record<string, number> = {};
       for (const group of planMicroBatches(members, u.rows)) {
         const pack = packMicroBatch(group, { rows: u.rows, loss: ppoLoss, scalars, maxLength: u.maxLength, layers: u.model.num_hidden_layers, topK: u.model.num_experts_per_tok });
-        const entry = await u.cache.get({ batch: u.rows, length: pack.length, forcedRouting: forced, loss: ppoLoss });
+        const entry = await u.cache.get({ batch: pack.rows, length: pack.length, forcedRouting: forced, loss: ppoLoss });
         const out = await runTrainingStep(u.model, entry, u.params, pack.batch);
         trainedTokens += pack.tokens;
         mb.loss = (mb.loss ?? 0) + out.loss;

@@ -2,8 +2,9 @@
  * From token sequences to the engine's padded training batches. A sequence of n ids gives n-1 positions:
  * the model reads ids[0..n-2] and is scored on ids[1..n-1]; per-position loss inputs (loss_mask,
  * advantages, ...) are aligned with the scored ids. A micro-batch is right-padded to the length bucket
- * of its longest sequence and to a fixed number of rows, so only a few graph shapes are ever built
- * (the graph cache keeps their sessions).
+ * of its longest sequence and to a power of two rows (at most `rows`), so only a few graph shapes are
+ * ever built (the graph cache keeps their sessions) and a short last micro-batch does not pay for full
+ * rows of padding.
  */
 import type { LossDefinition } from '../../../native/model/losses';
 import type { TrainingBatch } from '../../../native/model/train-step';
@@ -30,6 +31,7 @@ export interface PackedMicroBatch {
 }
 
 export interface PackOptions {
+  /** Rows at most; a micro-batch of fewer sequences gets the next power of two (see `microBatchRows`). */
   rows: number;
   loss: LossDefinition;
   scalars: Readonly<Record<string, number>>;
@@ -50,6 +52,16 @@ export function trainingBucket(length: number): number {
   return Math.ceil(length / 256) * 256;
 }
 
+/**
+ * The rows a micro-batch of `count` sequences is padded to: the next power of two, at most `max`. Padding
+ * 3 PPO samples to 8 rows of 2 000 tokens cost 2.7x the compute and memory of the 4 rows they need.
+ */
+export function microBatchRows(count: number, max: number): number {
+  let rows = 1;
+  while (rows < count) rows *= 2;
+  return Math.min(rows, Math.max(max, count));
+}
+
 /** The longest padded length not above `max` that the engine's buckets produce (a graph shape). */
 export function bucketFloor(max: number): number {
   if (max >= 64) return Math.floor(max / 64) * 64;
@@ -63,7 +75,7 @@ export function packMicroBatch(sequences: readonly TokenSequence[], o: PackOptio
   if (longest > o.maxLength) throw new Error(`a sequence of ${longest + 1} tokens exceeds the window of ${o.maxLength}`);
   const coarse = trainingBucket(longest);
   const T = coarse <= o.maxLength ? coarse : lengthBucket(longest);
-  const B = o.rows;
+  const B = microBatchRows(sequences.length, o.rows);
   const inputIds = new BigInt64Array(B * T);
   const targets = new BigInt64Array(B * T);
   const mask = new Float32Array(B * T);

@@ -88,7 +88,7 @@ async function evalLoss(cache: TrainingGraphCache, model: ModelConfig, params: R
   let count = 0;
   for (const group of planMicroBatches(seqs, rows)) {
     const pack = packMicroBatch(group, { rows, loss: { name: 'score', inputs: [], build: () => { throw new Error('unused'); } }, scalars: {}, maxLength });
-    const entry = await cache.get({ batch: rows, length: pack.length, forcedRouting: false, loss: null });
+    const entry = await cache.get({ batch: pack.rows, length: pack.length, forcedRouting: false, loss: null });
     const out = await runTrainingStep(model, entry, params, pack.batch);
     for (const [r, s] of group.entries()) {
       const mask = s.tokenInputs.loss_mask;
@@ -209,7 +209,7 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
       let loss = 0;
       const metricSums: Record<string, number> = {};
       for (const pack of packs) {
-        const entry = await cache.get({ batch: rows, length: pack.length, forcedRouting: driver.forcedRouting, loss: driver.loss });
+        const entry = await cache.get({ batch: pack.rows, length: pack.length, forcedRouting: driver.forcedRouting, loss: driver.loss });
         if (!providerRecorded) {
           manifest.provider = { name: entry.placement.provider, fallbackReason: entry.placement.fallbackReason ?? null };
           writeTrainingManifest(runDir, manifest);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { sftLoss } from '../../../native/model/losses';
 import { lengthBucket } from '../../../native/model/training-graph';
-import { bucketFloor, packMicroBatch, planMicroBatches, trainingBucket } from '../../../electron/lab/training/batching';
+import { bucketFloor, microBatchRows, packMicroBatch, planMicroBatches, trainingBucket } from '../../../electron/lab/training/batching';
 
 describe('batching', () => {
   it('packs sequences: inputs, next-token targets, masks, padding rows', () => {
@@ -10,20 +10,30 @@ describe('batching', () => {
       { ids: [5, 6, 7, 8], tokenInputs: { loss_mask: [0, 1, 1] } },
       { ids: [9, 10], tokenInputs: { loss_mask: [1] } },
     ];
-    const p = packMicroBatch(seqs, { rows: 3, loss: sftLoss, scalars: { aux_coef: 0.5 }, maxLength: 64 });
+    const p = packMicroBatch([...seqs, seqs[1]!], { rows: 3, loss: sftLoss, scalars: { aux_coef: 0.5 }, maxLength: 64 });
     expect(p.length).toBe(8);
     expect(p.rows).toBe(3);
-    expect(p.tokens).toBe(4);
-    expect(p.lossTokens).toBe(3);
+    expect(p.tokens).toBe(5);
+    expect(p.lossTokens).toBe(4);
     expect(Array.from(p.batch.inputIds.slice(0, 4), Number)).toEqual([5, 6, 7, 0]);
     expect(Array.from(p.batch.targets.slice(0, 4), Number)).toEqual([6, 7, 8, 0]);
     expect(Array.from(p.batch.inputIds.slice(8, 10), Number)).toEqual([9, 0]);
     expect(Array.from(p.batch.targets.slice(8, 10), Number)).toEqual([10, 0]);
-    expect(Array.from(p.batch.attentionMask)).toEqual([1, 1, 1, 0, 0, 0, 0, 0, 1, ...Array(15).fill(0)]);
+    expect(Array.from(p.batch.attentionMask)).toEqual([1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, ...Array(7).fill(0)]);
     expect(Array.from(p.batch.lossInputs.loss_mask!.data as Float32Array).slice(0, 10)).toEqual([0, 1, 1, 0, 0, 0, 0, 0, 1, 0]);
     expect(Array.from(p.batch.lossInputs.aux_coef!.data as Float32Array)).toEqual([0.5]);
     expect(() => packMicroBatch(seqs, { rows: 3, loss: sftLoss, scalars: {}, maxLength: 64 })).toThrow(/scalar input 'aux_coef'/);
     expect(() => packMicroBatch([{ ids: [1, 2, 3], tokenInputs: { loss_mask: [1] } }], { rows: 1, loss: sftLoss, scalars: { aux_coef: 0 }, maxLength: 64 })).toThrow(/1 values for 2 positions/);
+  });
+
+  it('pads rows to a power of two, never past the limit', () => {
+    expect([1, 2, 3, 4, 5, 8].map((n) => microBatchRows(n, 8))).toEqual([1, 2, 4, 4, 8, 8]);
+    expect(microBatchRows(3, 3)).toBe(3);
+    const seq = { ids: [1, 2, 3], tokenInputs: { loss_mask: [1, 1] } };
+    const p = packMicroBatch([seq, seq, seq], { rows: 8, loss: sftLoss, scalars: { aux_coef: 0 }, maxLength: 64 });
+    expect(p.rows).toBe(4);
+    expect(p.batch.inputIds.length).toBe(4 * p.length);
+    expect(Array.from(p.batch.attentionMask.slice(3 * p.length))).toEqual(Array(p.length).fill(0));
   });
 
   it('pads to few shapes that the graph cache keeps as they are', () => {

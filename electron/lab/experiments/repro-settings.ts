@@ -1,0 +1,55 @@
+/**
+ * `t1lab repro --settings FILE`: a JSON file of reproduction settings laid over the preset (full, or
+ * `--quick`). Only the fields given change; an unknown field or a wrong type is an error naming the file
+ * and the field, so a typo never silently runs the default for an hour.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { ReproSettings } from './repro';
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+const overrides = z.record(z.string(), scalar);
+
+const settingsFile = z
+  .object({
+    preset: z.enum(['nano', 'micro']),
+    trainTasks: z.number().int().positive(),
+    lmSteps: z.number().int().nonnegative(),
+    sftSteps: z.number().int().nonnegative(),
+    ppoSteps: z.number().int().positive(),
+    overrides: z.object({ lm: overrides, sft: overrides, ppo: overrides }).partial().strict(),
+    evalTasks: z.number().int().nonnegative(),
+    evalArgs: z.array(z.string()),
+    seed: z.number().int().nonnegative(),
+  })
+  .partial()
+  .strict();
+
+export type ReproSettingsFile = z.infer<typeof settingsFile>;
+
+export function readReproSettings(path: string): ReproSettingsFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`--settings ${path}: ${(error as Error).message}`);
+  }
+  const parsed = settingsFile.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.join('.') || '(top level)';
+    throw new Error(`--settings ${path}: field '${field}': ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** The preset with the file's fields over it; per-stage overrides merge key by key. */
+export function applyReproSettings(base: ReproSettings, file: ReproSettingsFile | undefined): ReproSettings {
+  if (!file) return base;
+  const { overrides: o, ...rest } = file;
+  return {
+    ...base,
+    ...rest,
+    overrides: { lm: { ...base.overrides.lm, ...o?.lm }, sft: { ...base.overrides.sft, ...o?.sft }, ppo: { ...base.overrides.ppo, ...o?.ppo } },
+  };
+}
