@@ -32,7 +32,7 @@ export function readReproSettings(path: string): ReproSettingsFile {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`--settings ${path}: ${(error as Error).message}`);
+    throw new Error(`--settings ${path}: ${(error as Error).message}`, { cause: error });
   }
   const parsed = settingsFile.safeParse(raw);
   if (!parsed.success) {
