@@ -40,9 +40,13 @@ export interface InitResult {
 }
 
 export function initCheckpoint(o: InitOptions): InitResult {
-  const config = configFromPreset(o.preset, o.overrides);
+  const asked = configFromPreset(o.preset, o.overrides);
   const corpus = o.corpus.length ? o.corpus.map((f) => readFileSync(f, 'utf8')) : defaultCorpus();
-  const trained = trainBpe({ corpus, vocabSize: config.vocab_size, onProgress: (p) => o.onProgress?.(p.merges, p.targetMerges) });
+  const trained = trainBpe({ corpus, vocabSize: asked.vocab_size, onProgress: (p) => o.onProgress?.(p.merges, p.targetMerges) });
+  // A small corpus runs out of merges before the preset's vocabulary (micro: 7933 of 8192). Embedding rows
+  // that no token maps to would still be sampled (ids the tokenizer cannot decode), so the model's
+  // vocabulary is the tokenizer's.
+  const config: ModelConfig = { ...asked, vocab_size: Math.min(asked.vocab_size, trained.stats.vocabSize) };
   const parameters = initParameters(config, o.seed);
   const saved = saveCheckpoint(o.out, {
     config,
