@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { readDone, runT1labStep, writeDone } from './cli-step';
 import { applyReproSettings, type ReproSettingsFile } from './repro-settings';
+import { writeReproReport } from './repro-report';
 import { readMetrics, tailMean } from './cell-results';
 import { readRun } from '../runs/library';
 import { computeStats } from '../runs/stats';
@@ -80,7 +81,9 @@ export interface ReproTable {
   quick: boolean;
   settings: ReproSettings;
   rows: ReproRow[];
-  tests: { comparison: string; suite: string; diff: number; ci95: [number, number]; p: number }[];
+  /** Paired tests on resolved (McNemar) and on mean dense reward (paired bootstrap over tasks). */
+  tests: { comparison: string; suite: string; diff: number; ci95: [number, number]; p: number; rewardDiff?: number; rewardCi95?: [number, number] }[];
+  report?: { markdown: string; charts: string[] };
   gap: { r3Tito: number | null; free: number | null; lossDrift: number | null };
   checkpoints: Record<string, string>;
   out: string;
@@ -190,7 +193,7 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
       ['rl-binary', 'rl-dense'],
     ] as const) {
       const c = compareRuns({ run: a, episodes: episodes(a, suite.name) }, { run: b, episodes: episodes(b, suite.name) });
-      tests.push({ comparison: `${b} vs ${a}`, suite: suite.name, diff: c.diff, ci95: c.diffCi95, p: c.mcnemar?.p ?? c.unpairedTest?.p ?? 1 });
+      tests.push({ comparison: `${b} vs ${a}`, suite: suite.name, diff: c.diff, ci95: c.diffCi95, p: c.mcnemar?.p ?? c.unpairedTest?.p ?? 1, rewardDiff: c.reward.diff, rewardCi95: c.reward.ci95 });
     }
   }
   const dense = readMetrics(join(out, 'rl-dense'));
@@ -204,6 +207,7 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
     out,
     durationMs: Date.now() - started,
   };
+  table.report = writeReproReport(table);
   writeFileSync(join(out, 'table.json'), `${JSON.stringify(table, null, 2)}\n`);
   return table;
 }

@@ -1,0 +1,72 @@
+/**
+ * The reproduction's report beside table.json: `report.md` (the table in the paper's shape, the paired
+ * tests on resolved and on mean dense reward, the gap) and the learning curves of both PPO runs as
+ * standalone SVG files (`curves-reward.svg`, `curves-gap.svg`) that the markdown embeds. Curves are a
+ * moving mean over 5 steps with the per-step values as the band: 8 episodes a step are noisy.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { metricSeries, readMetrics } from './cell-results';
+import type { ReproTable } from './repro';
+import { svgLineChart, type ChartPoint, type ChartSeries } from './svg-chart';
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const fix = (x: number | null, digits = 3) => (x === null ? '—' : Math.abs(x) < 1e-3 && x !== 0 ? x.toExponential(2) : x.toFixed(digits));
+
+/** A moving mean over `window` steps; lo/hi are the window's min and max. */
+export function smoothed(points: readonly { x: number; y: number }[], window = 5): ChartPoint[] {
+  return points.map((p, i) => {
+    const w = points.slice(Math.max(0, i - window + 1), i + 1).map((q) => q.y);
+    return { x: p.x, y: w.reduce((a, b) => a + b, 0) / w.length, lo: Math.min(...w), hi: Math.max(...w) };
+  });
+}
+
+export function writeReproReport(t: ReproTable): { markdown: string; charts: string[] } {
+  const runs = ['rl-dense', 'rl-binary'] as const;
+  const metrics = Object.fromEntries(runs.map((r) => [r, readMetrics(join(t.out, r))]));
+  const reward: ChartSeries[] = runs.flatMap((r) => [
+    { label: `${r}: dense reward`, points: smoothed(metricSeries(metrics[r]!, 'reward_dense')) },
+    { label: `${r}: binary reward`, points: smoothed(metricSeries(metrics[r]!, 'reward_binary')) },
+  ]);
+  const gap: ChartSeries[] = [
+    { label: 'R3 + TITO', points: metricSeries(metrics['rl-dense']!, 'train_infer_gap_r3') },
+    { label: 'free routing', points: metricSeries(metrics['rl-dense']!, 'train_infer_gap_free') },
+  ];
+  const charts = [
+    ['curves-reward.svg', svgLineChart('training reward by PPO step (5-step moving mean, band: min..max)', reward, { x: 'PPO step', y: 'reward per episode' })],
+    ['curves-gap.svg', svgLineChart('train-inference gap of rl-dense: mean |logp_trainer - logp_sampler|', gap, { x: 'PPO step', y: 'nats per loss token' })],
+  ] as const;
+  for (const [name, svg] of charts) writeFileSync(join(t.out, name), `${svg}\n`);
+
+  const suites = [...new Set(t.rows.map((r) => r.suite))];
+  const cell = (model: string, suite: string) => {
+    const r = t.rows.find((x) => x.model === model && x.suite === suite);
+    return r ? `${pct(r.resolvedRate)} [${pct(r.ci95[0])}, ${pct(r.ci95[1])}]; reward ${r.meanReward.toFixed(2)}` : '—';
+  };
+  const lines = [
+    `# Nano reproduction: base → SFT → RL`,
+    '',
+    t.quick ? '**QUICK settings: a smoke run of the pipeline, not the recipe.**\n' : '',
+    `Settings: \`${JSON.stringify(t.settings)}\``,
+    '',
+    `| model | ${suites.join(' | ')} |`,
+    `|---|${suites.map(() => '---').join('|')}|`,
+    ...['base', 'sft', 'rl-dense', 'rl-binary'].map((m) => `| ${m} | ${suites.map((s) => cell(m, s)).join(' | ')} |`),
+    '',
+    'Resolved rate with its 95% interval (Wilson over tasks) and the mean dense reward (passing assertions per episode).',
+    '',
+    '| comparison | suite | resolved diff [95% CI] | McNemar p | dense reward diff [95% CI] |',
+    '|---|---|---|---|---|',
+    ...t.tests.map((x) => `| ${x.comparison} | ${x.suite} | ${(x.diff * 100).toFixed(1)} pp [${(x.ci95[0] * 100).toFixed(1)}, ${(x.ci95[1] * 100).toFixed(1)}] | ${x.p.toFixed(3)} | ${x.rewardDiff === undefined ? '—' : `${x.rewardDiff.toFixed(3)} [${x.rewardCi95![0].toFixed(3)}, ${x.rewardCi95![1].toFixed(3)}]`} |`),
+    '',
+    `Train-inference gap (rl-dense, mean of the last 10 steps): R3 + TITO ${fix(t.gap.r3Tito)}, free routing ${fix(t.gap.free)}; loss drift ${fix(t.gap.lossDrift)}.`,
+    '',
+    '![training reward](curves-reward.svg)',
+    '',
+    '![train-inference gap](curves-gap.svg)',
+    '',
+  ];
+  const markdown = join(t.out, 'report.md');
+  writeFileSync(markdown, lines.filter((l, i) => l !== '' || lines[i - 1] !== '').join('\n'));
+  return { markdown, charts: charts.map(([name]) => join(t.out, name)) };
+}

@@ -1,0 +1,46 @@
+/** The reproduction's report: the table in the paper's shape, paired tests, and both PPO runs' curves as SVG. */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPRO_QUICK, type ReproTable } from '../../../electron/lab/experiments/repro';
+import { smoothed, writeReproReport } from '../../../electron/lab/experiments/repro-report';
+import { makeTempDir } from '../../helpers/tmp';
+
+const tmp = makeTempDir('t1lab-repro-report-');
+afterAll(() => tmp.remove());
+
+describe('repro report', () => {
+  it('smooths with a trailing window and keeps its min..max as the band', () => {
+    const s = smoothed([1, 3, 5, 7].map((y, i) => ({ x: i + 1, y })), 2);
+    expect(s.map((p) => p.y)).toEqual([1, 2, 4, 6]);
+    expect(s.map((p) => [p.lo, p.hi])).toEqual([[1, 1], [1, 3], [3, 5], [5, 7]]);
+  });
+
+  it('writes report.md with the table, the tests on resolved and reward, and two SVG charts', () => {
+    for (const [run, reward] of [['rl-dense', 0.5], ['rl-binary', 0]] as const) {
+      mkdirSync(join(tmp.path, run), { recursive: true });
+      const rows = Array.from({ length: 12 }, (_, i) => JSON.stringify({ step: i + 1, reward_dense: reward + i / 10, reward_binary: 0, train_infer_gap_r3: 2e-7, train_infer_gap_free: 3e-3 }));
+      writeFileSync(join(tmp.path, run, 'metrics.jsonl'), `${rows.join('\n')}\n`);
+    }
+    const table: ReproTable = {
+      quick: false,
+      settings: REPRO_QUICK,
+      rows: ['base', 'sft', 'rl-dense', 'rl-binary'].map((model, i) => ({ model: model as ReproTable['rows'][number]['model'], suite: 'nano-bench', tasks: 30, resolvedRate: i / 30, ci95: [0, 0.2], meanReward: i * 0.25 })),
+      tests: [{ comparison: 'rl-dense vs sft', suite: 'nano-bench', diff: 1 / 30, ci95: [0, 0.1], p: 1, rewardDiff: 0.25, rewardCi95: [0.05, 0.5] }],
+      gap: { r3Tito: 2e-7, free: 3e-3, lossDrift: 0 },
+      checkpoints: {},
+      out: tmp.path,
+      durationMs: 1,
+    };
+    const report = writeReproReport(table);
+    const md = readFileSync(report.markdown, 'utf8');
+    expect(md).toContain('| rl-dense | 6.7% [0.0%, 20.0%]; reward 0.50 |');
+    expect(md).toContain('| rl-dense vs sft | nano-bench | 3.3 pp [0.0, 10.0] | 1.000 | 0.250 [0.050, 0.500] |');
+    expect(md).toContain('R3 + TITO 2.00e-7, free routing 0.003');
+    expect(report.charts).toHaveLength(2);
+    const reward = readFileSync(report.charts[0]!, 'utf8');
+    expect(reward.match(/<polyline/g)).toHaveLength(4);
+    expect(reward).toContain('rl-binary: dense reward');
+    expect(readFileSync(report.charts[1]!, 'utf8').match(/<polyline/g)).toHaveLength(2);
+  });
+});
