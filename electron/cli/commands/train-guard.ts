@@ -31,7 +31,8 @@ export function guardText(runDir: string, g: DenseGuard, top: number): string {
     out.push('', `Assertions by pass-rate rise (top ${Math.min(top, g.assertions.length)} of ${g.assertions.length})`);
     out.push(table([['task', 'assertion', 'pass rate', 'rise', 'flag'], ...g.assertions.slice(0, top).map((a) => [a.taskId, a.assertion, span(pct, a.passRateBefore, a.passRateAfter), a.rise === null ? '—' : `${a.rise >= 0 ? '+' : ''}${Math.round(a.rise * 100)} pp`, a.flagged ? 'FLAGGED' : ''])]).trimEnd());
   }
-  return out.join('\n') + '\n';
+  // An empty last column (an unflagged row) leaves no trailing blanks.
+  return out.map((l) => l.replace(/ +$/gm, '')).join('\n') + '\n';
 }
 
 export function registerTrainGuard(train: Command, io: Io): void {
