@@ -4,13 +4,13 @@
  * step in metrics.jsonl, so that a step still being collected does not count half-done. The PPO stage
  * writes the same report as `guard.json` at each checkpoint, from the history it holds in memory.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_MIN_RISE, type AssertionTrend, type CategoryRewards, type DenseGuard } from '../../domain/dense-guard';
 import { writeFileAtomic } from '../runs/store';
 import { lastMetricRow } from '../training/metrics-tail';
 import { assertionPassRates, assertionSplits, isFarmed } from './dense-guard';
-import { readRolloutEpisodes, type RolloutEpisode } from './rollout-files';
+import { readRolloutEpisodes, ROLLOUT_FILES, stepDir, type RolloutEpisode } from './rollout-files';
 
 export const GUARD_FILE = 'guard.json';
 
@@ -18,6 +18,29 @@ export interface GuardStep {
   step: number;
   /** The step's kept episodes. */
   episodes: readonly RolloutEpisode[];
+}
+
+/**
+ * Step files read, kept while their size and time are unchanged: a trained step's episodes do not change, so
+ * a page that asks again at every step reads only the new step. Bounded: past this many, it starts over.
+ */
+const CACHED_STEPS = 20_000;
+const cache = new Map<string, { size: number; mtimeMs: number; kept: RolloutEpisode[] }>();
+
+function keptEpisodes(runDir: string, step: number): RolloutEpisode[] {
+  const path = join(stepDir(runDir, step), ROLLOUT_FILES.episodes);
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    return [];
+  }
+  const hit = cache.get(path);
+  if (hit && hit.size === stat.size && hit.mtimeMs === stat.mtimeMs) return hit.kept;
+  const kept = readRolloutEpisodes(runDir, step).filter((e) => !e.aborted);
+  if (cache.size >= CACHED_STEPS) cache.clear();
+  cache.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, kept });
+  return kept;
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
@@ -81,7 +104,7 @@ export function trainedRolloutSteps(runDir: string): number[] {
 
 /** The guard of a PPO run folder now; an LM or SFT run (no rollouts) gives an empty one. */
 export function readDenseGuard(runDir: string, minRise = DEFAULT_MIN_RISE): DenseGuard {
-  const steps = trainedRolloutSteps(runDir).map((step) => ({ step, episodes: readRolloutEpisodes(runDir, step).filter((e) => !e.aborted) }));
+  const steps = trainedRolloutSteps(runDir).map((step) => ({ step, episodes: keptEpisodes(runDir, step) }));
   return denseGuard(steps, minRise);
 }
 

@@ -3,9 +3,11 @@
  * PPO stage's writers: the farmed assertion is flagged, the learnt one and the constant ones are not, the
  * step still being collected and the aborted episodes do not count, and the per-category rewards split.
  */
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DenseGuard } from '../../../electron/domain/dense-guard';
 import { readDenseGuard } from '../../../electron/lab/ppo/guard-report';
+import { JsonlAppender, readRolloutEpisodes, ROLLOUT_FILES, stepDir } from '../../../electron/lab/ppo/rollout-files';
 import { FARMED, GUARD_STEPS, writeGuardRun } from '../../helpers/guard-run';
 import { makeTempDir } from '../../helpers/tmp';
 
@@ -41,6 +43,15 @@ describe('dense-reward guard of a run folder', () => {
     expect(cat('text-processing')).toMatchObject({ episodes: 12, dense: { before: 0, after: 1 }, fraction: { before: 0, after: 0.5 }, binary: { before: 0, after: 0 } });
     expect(cat('text-processing').series.binary).toEqual([0, 0, 0, 0, 0, 0]);
     expect(cat('file-operations')).toMatchObject({ dense: { before: 0.5, after: 2 }, binary: { before: 0, after: 1 } });
+  });
+
+  it('a step file that grows after a read is read again (the cache keys on size and time)', () => {
+    const other = writeGuardRun(home.path, 'guard-run-2');
+    expect(readDenseGuard(other).episodes).toBe(GUARD_STEPS * 4);
+    const out = new JsonlAppender(join(stepDir(other, GUARD_STEPS), ROLLOUT_FILES.episodes));
+    out.append({ ...readRolloutEpisodes(other, GUARD_STEPS)[0]!, key: 'late-extra' });
+    out.close();
+    expect(readDenseGuard(other).episodes).toBe(GUARD_STEPS * 4 + 1);
   });
 
   it('a higher bar flags nothing; a run with no rollouts gives an empty guard', () => {
