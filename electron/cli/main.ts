@@ -16,6 +16,7 @@ import { registerModel } from './commands/model';
 import { registerCompare } from './commands/compare';
 import { registerExperiments } from './commands/experiments';
 import { registerTrain } from './commands/train';
+import { registerTrainGuard } from './commands/train-guard';
 import { registerTrainWatch, trainCommand } from './commands/train-watch';
 import { registerImages } from './commands/images';
 import { processIo, type Io } from './output';
@@ -40,6 +41,7 @@ export function buildProgram(io: Io): Command {
   registerCompare(program, io);
   registerExperiments(program, io);
   registerTrainWatch(trainCommand(program), io);
+  registerTrainGuard(trainCommand(program), io);
   registerImages(program, io);
   return program;
 }

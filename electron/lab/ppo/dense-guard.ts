@@ -4,16 +4,10 @@
  * flagged when its pass rate rose (second half of the steps its task was sampled in vs the first half) by
  * at least `minRise` while its task's binary reward did not rise.
  */
+import { DEFAULT_MIN_RISE, type AssertionFlag } from '../../domain/dense-guard';
 import type { RolloutEpisode } from './rollout-files';
 
-export interface AssertionFlag {
-  taskId: string;
-  assertion: string;
-  passRateBefore: number;
-  passRateAfter: number;
-  binaryBefore: number;
-  binaryAfter: number;
-}
+export type { AssertionFlag };
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
@@ -45,30 +39,47 @@ export function assertionPassRates(episodes: readonly RolloutEpisode[]): Record<
   return Object.fromEntries([...counts].map(([k, c]) => [k, c.pass / c.n]));
 }
 
-/** `history`: per step (in order), its kept episodes. */
-export function flagFarmedAssertions(history: readonly (readonly RolloutEpisode[])[], minRise = 0.25): AssertionFlag[] {
+/** Before/after figures of one (task, assertion): the halves of the steps its task was sampled in. */
+export interface AssertionSplit {
+  taskId: string;
+  assertion: string;
+  /** Null when the task was sampled in one step only. */
+  passRateBefore: number | null;
+  passRateAfter: number;
+  binaryBefore: number | null;
+  binaryAfter: number;
+}
+
+/** `history`: per step (in order), its kept episodes. Every (task, assertion), in the order first seen. */
+export function assertionSplits(history: readonly (readonly RolloutEpisode[])[]): AssertionSplit[] {
   const byTask = new Map<string, RolloutEpisode[][]>();
   for (const step of history) {
     const tasks = new Map<string, RolloutEpisode[]>();
     for (const e of step) tasks.set(e.taskId, [...(tasks.get(e.taskId) ?? []), e]);
     for (const [t, es] of tasks) byTask.set(t, [...(byTask.get(t) ?? []), es]);
   }
-  const flags: AssertionFlag[] = [];
+  const out: AssertionSplit[] = [];
   for (const [taskId, steps] of byTask) {
-    if (steps.length < 2) continue;
+    // One step has no first half: its rates are all "after".
     const half = Math.floor(steps.length / 2);
     const before = steps.slice(0, half).flat();
     const after = steps.slice(half).flat();
-    const binaryBefore = mean(before.map((e) => e.reward?.binary ?? 0));
+    const binaryBefore = before.length ? mean(before.map((e) => e.reward?.binary ?? 0)) : null;
     const binaryAfter = mean(after.map((e) => e.reward?.binary ?? 0));
-    if (binaryAfter > binaryBefore) continue;
     const rb = assertionPassRates(before);
-    const ra = assertionPassRates(after);
-    for (const [key, after_] of Object.entries(ra)) {
-      const before_ = rb[key];
-      if (before_ === undefined || after_ - before_ < minRise) continue;
-      flags.push({ taskId, assertion: key.slice(taskId.length + 2), passRateBefore: before_, passRateAfter: after_, binaryBefore, binaryAfter });
+    for (const [key, rate] of Object.entries(assertionPassRates(after))) {
+      out.push({ taskId, assertion: key.slice(taskId.length + 2), passRateBefore: rb[key] ?? null, passRateAfter: rate, binaryBefore, binaryAfter });
     }
   }
-  return flags;
+  return out;
+}
+
+/** Farming: the pass rate rose by at least `minRise` while the task's binary reward did not rise. */
+export function isFarmed(s: AssertionSplit, minRise = DEFAULT_MIN_RISE): s is AssertionFlag {
+  return s.passRateBefore !== null && s.binaryBefore !== null && s.binaryAfter <= s.binaryBefore && s.passRateAfter - s.passRateBefore >= minRise;
+}
+
+/** `history`: per step (in order), its kept episodes. */
+export function flagFarmedAssertions(history: readonly (readonly RolloutEpisode[])[], minRise = DEFAULT_MIN_RISE): AssertionFlag[] {
+  return assertionSplits(history).filter((s) => isFarmed(s, minRise));
 }

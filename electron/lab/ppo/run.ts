@@ -34,6 +34,7 @@ import { TfEventsWriter } from '../training/tfevents';
 import { describeGroups, paramSettings, readTokenizerConfig } from '../training/trainer';
 import type { WorkerRegistry } from '../worker-registry';
 import { assertionPassRates, flagFarmedAssertions, rewardsByCategory, type AssertionFlag } from './dense-guard';
+import { denseGuard, writeGuardFile } from './guard-report';
 import { buildExperience } from './experience';
 import { readRolloutEpisodes, ROLLOUT_FILES, stepDir, type RolloutEpisode } from './rollout-files';
 import { collectRollouts, type RolloutBatch } from './rollouts';
@@ -222,6 +223,9 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
       log,
     });
 
+  /** Per trained step (index + 1), its kept episodes: the dense-reward guard's history. */
+  const history: RolloutEpisode[][] = [];
+  for (let s = 1; s <= state.step; s++) history.push(readRolloutEpisodes(runDir, s).filter((e) => !e.aborted));
   let lastCheckpoint: TrainingCheckpointRef | null = manifest.checkpoints.at(-1) ?? null;
   let lastRow: MetricsRow | null = null;
   const progress = (message: string | null = null, s: TrainingProgress['state'] = 'running'): void =>
@@ -234,12 +238,12 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
     manifest.checkpoints = pruneCheckpoints([...manifest.checkpoints.filter((r) => r.step !== state.step), ref], config.checkpoint.keep_last);
     writeTrainingManifest(runDir, manifest);
     lastCheckpoint = ref;
+    // The guard as of this checkpoint, for tools that read files (the app recomputes it from the rollouts).
+    writeGuardFile(runDir, denseGuard(history.map((episodes, i) => ({ step: i + 1, episodes }))));
   };
 
   /** Weights of the last versions the sampler may still be using (at most max_staleness behind). */
   const recent = new Map<number, Map<string, Float32Array>>();
-  const history: RolloutEpisode[][] = [];
-  for (let s = 1; s <= state.step; s++) history.push(readRolloutEpisodes(runDir, s).filter((e) => !e.aborted));
   progress();
   let stoppedEarly = false;
   let pending: Promise<RolloutBatch> | null = state.step < total ? rollouts(state.step + 1) : null;

@@ -10,6 +10,7 @@ import type { Handlers } from '../../ipc/common/router';
 import type { MetricRow } from '../../domain/training-metrics';
 import { ENDED_STATES, type TrainingRunSummary } from '../../domain/training-view';
 import type { HostContext } from '../host-context';
+import { readDenseGuard } from '../ppo/guard-report';
 import { listRuns, runPath } from '../runs/library';
 import { checkRunConfig } from './check-config';
 import { compareRuns } from './compare-runs';
@@ -142,6 +143,7 @@ export function trainingViewHandlers(ctx: HostContext): Handlers<typeof training
     'training.rolloutSteps': ({ runId }) => ({ steps: listRolloutSteps(viewRunPath(ctx.dataDir, runId)) }),
     'training.rollouts': ({ runId, step }) => readRolloutStep(viewRunPath(ctx.dataDir, runId), step),
     'training.rollout': ({ runId, step, key }) => readRollout(runId, viewRunPath(ctx.dataDir, runId), step, key),
+    'training.guard': ({ runId, minRise }) => readDenseGuard(viewRunPath(ctx.dataDir, runId), minRise),
     'training.checkpoints': ({ runId }) => {
       const dir = viewRunPath(ctx.dataDir, runId);
       const evals = listRuns(ctx.dataDir, new Set());

@@ -1,11 +1,12 @@
 /**
  * Training: start and control runs, their live charts (every metric, grouped; EMA over faint raw; x by
  * step, wall time or tokens; log scale; shared crosshair and zoom; runs overlaid), a step's rollouts
- * opened token by token, and the checkpoints evaluated and compared.
+ * opened token by token, the dense-reward guard of a PPO run, and the checkpoints evaluated and compared.
  */
 import { useEffect, useState } from 'react';
 import { ChartGrid, ChartToolbar } from '../components/training/ChartGrid';
 import { CheckpointsPanel } from '../components/training/CheckpointsPanel';
+import { DenseGuardPanel } from '../components/training/DenseGuardPanel';
 import { NewRunForm } from '../components/training/NewRunForm';
 import { RunActions } from '../components/training/RunActions';
 import { RolloutTable } from '../components/training/RolloutTable';
@@ -92,6 +93,12 @@ export function TrainingPage() {
           <ChartGrid />
           <h2>Rollouts</h2>
           <Rollouts />
+          {current?.stage === 'ppo' && (
+            <>
+              <h2>Dense-reward guard</h2>
+              <DenseGuardPanel runId={current.id} step={current.step} />
+            </>
+          )}
           <h2>Checkpoints</h2>
           <CheckpointsPanel />
         </>

@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DenseGuard } from '../../../electron/domain/dense-guard';
 import type { Trajectory } from '../../../electron/domain/trajectory';
+import { readDenseGuard } from '../../../electron/lab/ppo/guard-report';
 import { loadCheckpoint } from '../../../native/model/checkpoint';
 import { REPO_ROOT, parseJsonOutput, runT1lab } from '../../helpers/cli';
 import { writeSuite } from '../../helpers/tasks';
@@ -95,6 +97,13 @@ describe('t1lab train ppo', () => {
     const manifest = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { data: { switches: Record<string, string> }; resumes: unknown[] };
     expect(manifest.data.switches).toEqual({ reward: 'dense', tito: 'exact', r3: 'on', tis: 'on', advantage: 'gae' });
     expect(manifest.resumes).toHaveLength(1);
+    // The dense-reward guard: guard.json (the last checkpoint's) is what the app computes from the folder,
+    // over the kept episodes of both steps, and its flags are summary.json's.
+    const guard = JSON.parse(readFileSync(join(runDir, 'guard.json'), 'utf8')) as DenseGuard;
+    expect(guard).toEqual(readDenseGuard(runDir));
+    expect(guard).toMatchObject({ steps: [1, 2], episodes: 8 });
+    expect(guard.assertions.length).toBeGreaterThan(0);
+    expect((JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as { flaggedAssertions: unknown }).flaggedAssertions).toEqual(guard.flags);
 
     // The rollouts, token by token: samples.jsonl lines up with the trajectory's ledger samples.
     const samples = lines(join(runDir, 'rollouts', 'step-0000002', 'samples.jsonl')).map((l) => JSON.parse(l) as { episode: string; sample: number; lossMask: number[]; samplerLogprobs: number[]; trainerLogprobs: number[]; advantages: number[] });

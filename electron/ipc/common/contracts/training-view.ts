@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { defineContract, method } from '../define';
+import { DEFAULT_MIN_RISE, DenseGuard } from '../../../domain/dense-guard';
 import { RunId } from '../../../domain/runs';
 import { MetricRowSchema, RunSeries } from '../../../domain/training-metrics';
 import { RolloutStep, RolloutView, RunComparison, TrainingCheckpoint, TrainingRunState, TrainingRunSummary } from '../../../domain/training-view';
@@ -36,6 +37,11 @@ export const trainingViewContract = defineContract({
       z.object({ runId: RunId, step: z.number().int().min(0), key: z.string().min(1).max(600) }),
       RolloutView,
       'One rollout token by token: log-prob, advantage, value, TIS weight, loss mask, experts, ledger events.',
+    ),
+    'training.guard': method(
+      z.object({ runId: RunId, minRise: z.number().min(0).max(1).default(DEFAULT_MIN_RISE) }),
+      DenseGuard,
+      "A PPO run's dense-reward guard: per-assertion pass rates over its steps, dense vs binary reward per category, and the assertions whose pass rate rose while the binary reward did not.",
     ),
     'training.checkpoints': method(z.object({ runId: RunId }), z.array(TrainingCheckpoint), "A run's checkpoints and the eval runs of each."),
     'training.checkConfig': method(
