@@ -1,5 +1,5 @@
 /**
- * `t1lab model init|info|sample|check|bench|export-onnx`: the local MoE policy from a shell.
+ * `t1lab model init|list|info|sample|check|bench|export-onnx|convert`: the local MoE policy from a shell.
  * `--json` prints exactly the documented shape on stdout; progress goes to stderr.
  */
 import type { Command } from 'commander';
@@ -9,6 +9,8 @@ import { LabError } from '../../ipc/common/errors';
 import { policyWorker } from '../../lab/models/policy-engine';
 import { benchCheckpoint, checkCheckpoint, describeCheckpoint, exportOnnx, initCheckpoint } from '../../lab/models/operations';
 import { convertCheckpoint } from '../../lab/models/convert';
+import { bundledModelsDir, listModels } from '../../lab/models/handlers';
+import { labDataDir } from '../../lab/paths';
 import { WorkerRegistry } from '../../lab/worker-registry';
 import { forkLauncher } from '../../processes/launcher';
 import { UsageError } from '../errors';
@@ -95,6 +97,22 @@ export function registerModel(program: Command, io: Io): void {
       }
       if (o.json) return printJson(io, result);
       io.out(`created ${result.path}: ${result.preset}, ${(result.parameters / 1e6).toFixed(2)}M parameters (${(result.activeParameters / 1e6).toFixed(2)}M active), tokenizer ${result.tokenizerVocab} tokens\n`);
+    });
+
+  model
+    .command('list')
+    .description('every checkpoint the Models page lists: the lab\'s own, training runs\', added folders and the ones shipped with the app')
+    .option('--folder <dir>', 'also search this folder (repeatable)', collect, [])
+    .option('--json', 'print {roots, checkpoints} as JSON')
+    .action((o: { folder: string[]; json?: boolean }) => {
+      const list = listModels(labDataDir(), o.folder.map((f) => resolve(f)));
+      if (o.json) return printJson(io, list);
+      const bundled = bundledModelsDir();
+      const rows: (string | number)[][] = [['name', 'status', 'parameters', 'size', 'path']];
+      for (const c of list.checkpoints) {
+        rows.push([c.name + (c.path.startsWith(bundled) ? ' (bundled)' : ''), c.status, c.parameters === null ? '-' : `${(c.parameters / 1e6).toFixed(2)}M`, formatBytes(c.totalBytes), c.path]);
+      }
+      io.out(table(rows));
     });
 
   model

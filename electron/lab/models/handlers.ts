@@ -78,26 +78,35 @@ export function toModelSummary(c: CheckpointSummary, placed: PolicyInfo | undefi
   };
 }
 
+/** The bundled checkpoints' folder: the nano reproduction's SFT and RL policies, shipped with the app. */
+export function bundledModelsDir(): string {
+  return join(appRoot(), 'models');
+}
+
+/**
+ * Every checkpoint the lab knows: its own checkpoints folder, training runs' checkpoints
+ * (training/<run>/checkpoints/step-N), the user's model folders, `roots`, and the bundled models last. A
+ * checkpoint reached through two folders (a folder and its parent, a link) is listed once.
+ */
+export function listModels(dataDir: string, roots: readonly string[], placedOf: (path: string) => PolicyInfo | undefined = () => undefined): { roots: string[]; checkpoints: ModelSummary[] } {
+  const all = [...new Set([checkpointsRoot(dataDir), trainingRunsDir(dataDir), ...modelFolders(dataDir), ...roots, bundledModelsDir()])];
+  const checkpoints: ModelSummary[] = [];
+  const seen = new Set<string>();
+  for (const root of all) {
+    for (const c of listCheckpoints(root).checkpoints) {
+      const real = realOrSame(c.path);
+      if (seen.has(real)) continue;
+      seen.add(real);
+      checkpoints.push(toModelSummary(c, placedOf(c.path)));
+    }
+  }
+  return { roots: all, checkpoints };
+}
+
 export function modelsHandlers(ctx: HostContext): Handlers<typeof modelsContract> {
   const placed = new Map<string, PolicyInfo>();
   return {
-    'models.list': ({ roots }) => {
-      // Training runs' checkpoints (training/<run>/checkpoints/step-N) are listed too.
-      // The checkpoints shipped with the app (models/: the nano reproduction's SFT and RL policies) come last.
-      const all = [...new Set([checkpointsRoot(ctx.dataDir), trainingRunsDir(ctx.dataDir), ...modelFolders(ctx.dataDir), ...roots, join(appRoot(), 'models')])];
-      const checkpoints: ModelSummary[] = [];
-      // A checkpoint reached through two folders (a folder and its parent, a link) is listed once.
-      const seen = new Set<string>();
-      for (const root of all) {
-        for (const c of listCheckpoints(root).checkpoints) {
-          const real = realOrSame(c.path);
-          if (seen.has(real)) continue;
-          seen.add(real);
-          checkpoints.push(toModelSummary(c, placed.get(c.path)));
-        }
-      }
-      return { roots: all, checkpoints };
-    },
+    'models.list': ({ roots }) => listModels(ctx.dataDir, roots, (path) => placed.get(path)),
     'models.folders': () => ({ folders: modelFolders(ctx.dataDir) }),
     'models.addFolder': ({ path }) => addModelFolder(ctx.dataDir, path, checkpointsRoot(ctx.dataDir)),
     'models.removeFolder': ({ path }) => ({ folders: removeModelFolder(ctx.dataDir, path) }),
