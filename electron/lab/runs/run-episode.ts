@@ -21,6 +21,7 @@ import { defaultSandbox, filesUnder, prepareWorkspace, removeTree, runVerifier, 
 import { EPISODE_FILES } from './episode-files';
 import { writeFileAtomic } from './store';
 import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
+import { prestartVerifier, type WarmVerifier } from '../tasks/warm-verifier';
 
 /** Where the oracle finds the task's solution/ folder (the task layer's oracle uses the same path). */
 const ORACLE_SOLUTION_DIR = '/solution';
@@ -85,6 +86,9 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
   const sessions: ShellSession[] = [];
   // Phase marks for the trajectory's `phases` (the environment-step profile, npm run bench -- envstep).
   const mark = { setup: started, shell: started, agent: started, close: started, verify: started, cleanup: started };
+  // The verifier's sandbox imports pytest while the episode sets up and the agent works (warm-verifier.ts).
+  // A failed warm start is not the episode's failure: the verifier then starts cold.
+  const warmStart: Promise<WarmVerifier | null> = prestartVerifier(task, { sandbox, runtime: spec.runtime, tmpDir: root }).catch(() => null);
 
   try {
     try {
@@ -157,7 +161,7 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
     const verify = loop !== null && stopReason !== 'cancelled' && stopReason !== 'deadline';
     if (verify) {
       try {
-        const result = await runVerifier(task, workspace, { sandbox, runtime: spec.runtime, signal: spec.signal, tmpDir: root, keepLogsDir: join(spec.dir.abs, EPISODE_FILES.verifierDir) });
+        const result = await runVerifier(task, workspace, { sandbox, runtime: spec.runtime, signal: spec.signal, tmpDir: root, keepLogsDir: join(spec.dir.abs, EPISODE_FILES.verifierDir), warm: await warmStart });
         verifier = { status: result.status, error: result.error, assertions: result.assertions, passed: result.passed, total: result.total, source: result.source, notes: result.notes, durationMs: result.durationMs, timings: result.timings };
         reward = result.reward;
         if (result.status === 'error' && !error) error = { kind: 'verifier', message: result.error ?? 'the verifier failed' };
@@ -171,6 +175,7 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
     }
   } finally {
     mark.verify = performance.now();
+    await (await warmStart)?.dispose();
     await dropState(spec.runtime?.container ?? null, workspace).catch(() => {});
     await removeTree(root).catch(() => {});
     mark.cleanup = performance.now();

@@ -1,0 +1,165 @@
+/**
+ * The warm verifier (issue 16) gives the cold verifier's results: the same assertions, messages, reward,
+ * notes and errors, for an honest agent, an idle one, one that tampers with python, pytest and the reports,
+ * a test file that does not import, a test that overruns the deadline and a workspace above its cap.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { defaultSandbox, phaseSpec, prepareWorkspace, runOracle, runVerifier, type Task } from '../../../electron/lab/tasks';
+import type { VerifierResult } from '../../../electron/lab/tasks/results';
+import { prestartVerifier, WARM_VERIFIER_ENV } from '../../../electron/lab/tasks/warm-verifier';
+import { leftoverSandboxes } from '../../helpers/sandbox';
+import { makeTempDir } from '../../helpers/tmp';
+import { FIXTURES, META, taskFrom } from './helpers';
+
+let tmp: { path: string; remove(): void };
+let tamperTarget: Task;
+let n = 0;
+
+beforeAll(async () => {
+  tmp = makeTempDir('t1lab-warm-');
+  tamperTarget = await taskFrom(join(FIXTURES, 'tamper-target'));
+});
+afterAll(() => {
+  tmp.remove();
+  expect(leftoverSandboxes()).toEqual([]);
+});
+
+async function agentWorkspace(task: Task, script: string): Promise<string> {
+  const ws = join(tmp.path, `ws-${++n}`);
+  await prepareWorkspace(task, ws);
+  const run = await defaultSandbox().run(phaseSpec(task, ws, 30), ['bash', '-c', script]);
+  expect(run.exitCode, run.stderr).toBe(0);
+  return ws;
+}
+
+/** What must not differ between a cold and a warm run (durations and pytest's own timing lines aside). */
+function comparable(r: VerifierResult) {
+  const untimed = (text: string | null) => text?.replace(/in \d+\.\d+s/g, 'in Ns') ?? null;
+  return {
+    status: r.status,
+    error: untimed(r.error),
+    assertions: r.assertions.map((a) => ({ ...a, message: untimed(a.message) })),
+    reward: r.reward,
+    taskReward: r.taskReward,
+    source: r.source,
+    notes: r.notes,
+    steps: r.steps.map((s) => ({ name: s.name, argv: s.argv, exitCode: s.exitCode, signal: s.signal, timedOut: s.timedOut, limit: s.limit })),
+  };
+}
+
+/** The cold result, and the warm one with proof that its started sandbox ran the pytest step. */
+async function coldAndWarm(task: Task, ws: string): Promise<{ cold: VerifierResult; warm: VerifierResult }> {
+  const cold = await runVerifier(task, ws);
+  const started = await prestartVerifier(task, { sandbox: defaultSandbox() });
+  expect(started).not.toBeNull();
+  const go = vi.spyOn(started!, 'go');
+  const warm = await runVerifier(task, ws, { warm: started });
+  expect(go).toHaveBeenCalledTimes(1);
+  expect(await go.mock.results[0]!.value).not.toBeNull();
+  return { cold, warm };
+}
+
+describe('warm verifier', () => {
+  it('gives the cold results for an honest, an idle and a tampering agent', async () => {
+    const honest = join(tmp.path, 'honest');
+    await prepareWorkspace(tamperTarget, honest);
+    await runOracle(tamperTarget, honest);
+    const good = await coldAndWarm(tamperTarget, honest);
+    expect(good.warm.reward).toEqual({ dense: 3, fraction: 1, binary: 1 });
+    expect(comparable(good.warm)).toEqual(comparable(good.cold));
+
+    const idle = await coldAndWarm(tamperTarget, await agentWorkspace(tamperTarget, 'true'));
+    expect(idle.warm.reward.dense).toBe(0);
+    expect(comparable(idle.warm)).toEqual(comparable(idle.cold));
+
+    const hijack = await agentWorkspace(
+      tamperTarget,
+      `mkdir -p bin _pytest logs/verifier
+      echo 'raise SystemExit(0)' > pytest.py
+      echo 'raise SystemExit(0)' > _pytest/__init__.py
+      echo 'import os; os._exit(0)' > sitecustomize.py
+      printf 'import pytest\\n@pytest.hookimpl(hookwrapper=True)\\ndef pytest_runtest_makereport(item, call):\\n    out = yield\\n    out.get_result().outcome = "passed"\\n' > conftest.py
+      printf '[pytest]\\naddopts = -p no:junitxml -k nothing\\n' > pytest.ini
+      echo 1 > logs/verifier/reward.txt
+      ln -s /tests/expected.txt answer.txt`,
+    );
+    const tampered = await coldAndWarm(tamperTarget, hijack);
+    expect(tampered.warm.reward.dense).toBe(0);
+    expect(comparable(tampered.warm)).toEqual(comparable(tampered.cold));
+  });
+
+  it('runs pytest as python -m pytest does (argv, sys.path, isolation)', async () => {
+    const task = await taskFrom(join(tmp.path, 'argv'), {
+      'instruction.md': 'x',
+      'task.toml': META,
+      'tests/test_outputs.py': [
+        'import sys',
+        'def test_argv():',
+        '    assert sys.argv[0].endswith("/pytest/__main__.py"), sys.argv',
+        '    assert sys.argv[1:3] == ["/tests/test_outputs.py", "--rootdir=/tests"], sys.argv',
+        'def test_path():',
+        '    assert "" not in sys.path and "/app" not in sys.path, sys.path',
+        'def test_flags():',
+        '    assert sys.flags.isolated == 1',
+        '',
+      ].join('\n'),
+    });
+    const { cold, warm } = await coldAndWarm(task, join(tmp.path, 'argv'));
+    expect(warm.reward).toEqual({ dense: 3, fraction: 1, binary: 1 });
+    expect(comparable(warm)).toEqual(comparable(cold));
+  });
+
+  it('gives the cold errors for a test file that does not import and a test past the deadline', async () => {
+    const broken = await taskFrom(join(tmp.path, 'syntax'), { 'instruction.md': 'x', 'task.toml': META, 'tests/test_outputs.py': 'def test_a(:\n    pass\n' });
+    const b = await coldAndWarm(broken, join(tmp.path, 'syntax'));
+    expect(b.warm.error).toMatch(/pytest exited with 2/);
+    expect(comparable(b.warm)).toEqual(comparable(b.cold));
+
+    const slow = await taskFrom(join(tmp.path, 'slow'), {
+      'instruction.md': 'x',
+      'task.toml': `${META}[verifier]\ntimeout_sec = 2\n`,
+      'tests/test_outputs.py': 'import time\ndef test_slow():\n    print("started checking", flush=True)\n    time.sleep(30)\n',
+    });
+    const s = await coldAndWarm(slow, join(tmp.path, 'slow'));
+    expect(s.warm.status).toBe('error');
+    expect(s.warm.steps[0]).toMatchObject({ timedOut: true, limit: 'wallSeconds' });
+    expect(comparable(s.warm)).toEqual(comparable(s.cold));
+  });
+
+  it('measures the workspace allowance when the gate opens (a workspace above its cap stays allowed)', async () => {
+    const task = await taskFrom(join(tmp.path, 'big'), {
+      'instruction.md': 'x',
+      'task.toml': `${META}[environment]\nstorage_mb = 1\n`,
+      'tests/test_outputs.py': 'import os\ndef test_big():\n    assert os.path.getsize("/app/big.bin") == 3 * 1024 * 1024\n',
+    });
+    const ws = join(tmp.path, 'big-ws');
+    await prepareWorkspace(task, ws);
+    writeFileSync(join(ws, 'big.bin'), Buffer.alloc(3 * 1024 * 1024));
+    const { cold, warm } = await coldAndWarm(task, ws);
+    expect(warm.reward.binary).toBe(1);
+    expect(warm.steps[0]!.limit).toBeNull();
+    expect(comparable(warm)).toEqual(comparable(cold));
+  });
+
+  it('starts cold where a warm start does not apply or is turned off', async () => {
+    const scripted = await taskFrom(join(tmp.path, 'script'), { 'instruction.md': 'x', 'task.toml': META, 'tests/test.sh': '#!/bin/bash\necho 1 > /logs/verifier/reward.txt\n' });
+    expect(await prestartVerifier(scripted, { sandbox: defaultSandbox() })).toBeNull();
+    vi.stubEnv(WARM_VERIFIER_ENV, '0');
+    try {
+      expect(await prestartVerifier(tamperTarget, { sandbox: defaultSandbox() })).toBeNull();
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('an unused warm verifier stops its sandbox and removes its folder', async () => {
+    const started = await prestartVerifier(tamperTarget, { sandbox: defaultSandbox() });
+    expect(started).not.toBeNull();
+    await started!.dispose();
+    expect(leftoverSandboxes()).toEqual([]);
+    expect(() => readFileSync(join(started!.dirs.tests, 'test_outputs.py'))).toThrow();
+    expect(await started!.go(10)).toBeNull();
+  });
+});
