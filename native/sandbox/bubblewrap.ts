@@ -347,6 +347,8 @@ class SandboxPty implements PtyProcess {
   private readonly dataListeners = new Set<Listener<string>>();
   private readonly exitListeners = new Set<Listener<{ exitCode: number; signal: number | null; limit: LimitName | null }>>();
   private readonly limitListeners = new Set<Listener<LimitEvent>>();
+  private readonly goneListeners = new Set<() => void>();
+  private gone = false;
   private stoppedBy: LimitName | null = null;
   private exited = false;
   private lastDataAt = performance.now();
@@ -363,7 +365,13 @@ class SandboxPty implements PtyProcess {
       this.lastDataAt = performance.now();
       for (const l of this.dataListeners) l(data);
     });
-    term.onExit(({ exitCode, signal }) => void this.finish(exitCode, signal ?? null));
+    term.onExit(({ exitCode, signal }) => {
+      // bwrap has exited: its pid namespace, and every process in it, went with it (the kernel reaps the
+      // namespace before its init's exit completes). The output may still be draining.
+      this.gone = true;
+      for (const l of this.goneListeners) l();
+      void this.finish(exitCode, signal ?? null);
+    });
     this.stopWatching = watchSandbox({
       rootPid: term.pid,
       mode: 'pty',
@@ -442,6 +450,12 @@ class SandboxPty implements PtyProcess {
   onExit(listener: Listener<{ exitCode: number; signal: number | null; limit: LimitName | null }>) {
     this.exitListeners.add(listener);
     return { dispose: () => void this.exitListeners.delete(listener) };
+  }
+
+  onGone(listener: () => void) {
+    if (this.gone) queueMicrotask(listener);
+    else this.goneListeners.add(listener);
+    return { dispose: () => void this.goneListeners.delete(listener) };
   }
 
   onLimit(listener: Listener<LimitEvent>) {

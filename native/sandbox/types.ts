@@ -137,6 +137,11 @@ export interface PtyProcess {
   /** Output as it arrives; exit is reported only after the output has drained (never rely on exit ordering). */
   onData(listener: (data: string) => void): { dispose(): void };
   onExit(listener: (exit: { exitCode: number; signal: number | null; limit: LimitName | null }) => void): { dispose(): void };
+  /**
+   * The sandbox's processes are gone (reported before the output drain that precedes onExit): what they
+   * wrote is final. Additive; without it, onExit is the first sign.
+   */
+  onGone?(listener: () => void): { dispose(): void };
   /** A limit fired and its offender was stopped while the sandbox keeps running (additive). */
   onLimit?(listener: (event: LimitEvent) => void): { dispose(): void };
   pause(): void;

@@ -84,6 +84,8 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
   let reward: Trajectory['reward'] = null;
   let stopReason: Trajectory['stopReason'];
   const sessions: ShellSession[] = [];
+  /** The shells' closing (output tails, screens, recordings), finished while the verifier runs. */
+  let closing: Promise<unknown> | undefined;
   // Phase marks for the trajectory's `phases` (the environment-step profile, npm run bench -- envstep).
   const mark = { setup: started, shell: started, agent: started, close: started, verify: started, cleanup: started };
   // The verifier's sandbox imports pytest while the episode sets up and the agent works (warm-verifier.ts).
@@ -149,9 +151,11 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
       error = { kind: 'sandbox', message: (e as Error).message };
     }
   } finally {
-    // Kill every process the agent started before anything reads the workspace.
+    // Kill every process the agent started before anything reads the workspace. The rest of closing a
+    // shell (its output tail, screen and recording) overlaps the verifier.
     mark.agent = performance.now();
-    await Promise.all(sessions.map((s) => s.close().catch(() => {})));
+    await Promise.all(sessions.map((s) => (s.stop ? s.stop() : s.close()).catch(() => {})));
+    closing = Promise.all(sessions.map((s) => s.close().catch(() => {})));
     mark.close = performance.now();
   }
 
@@ -178,6 +182,8 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
     await (await warmStart)?.dispose();
     await dropState(spec.runtime?.container ?? null, workspace).catch(() => {});
     await removeTree(root).catch(() => {});
+    // Counted with the clean-up: what is left of closing the shells, if the verifier was quicker.
+    await closing;
     mark.cleanup = performance.now();
   }
 
