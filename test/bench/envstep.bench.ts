@@ -7,8 +7,9 @@
  * the verifier's logs, temp-folder removal and trajectory writing. Each phase is printed as its mean ms
  * per episode and its share of the episode's wall time, with the throughput in tasks/min.
  *
- * The warm verifier (warm-verifier.ts) is measured against the cold one in the same run: rounds alternate
- * between them (T1LAB_WARM_VERIFIER=0 for the cold ones), and the phases are the warm rounds' episodes.
+ * The overlapped environment step (the verifier started ahead, warm-verifier.ts; the shells closed while it
+ * runs) is measured against the serial one in the same run: rounds alternate between them
+ * (T1LAB_ENV_OVERLAP=0 for the serial ones), and the phases are the overlapped rounds' episodes.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,13 +19,13 @@ import type { EpisodeRecord } from '../../electron/domain/runs';
 import type { Trajectory } from '../../electron/domain/trajectory';
 import { startEvaluation } from '../../electron/lab/runs/evaluate';
 import { loadTaskSource } from '../../electron/lab/tasks';
-import { WARM_VERIFIER_ENV } from '../../electron/lab/tasks/warm-verifier';
+import { ENV_OVERLAP_ENV } from '../../electron/lab/runs/run-episode';
 import type { Bench } from './reporter';
 
 const EXAMPLES = fileURLToPath(new URL('../../tasks/examples', import.meta.url));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
-/** Rounds per mode (alternating warm, cold, warm, cold, ...): the machine's load drifts within a run. */
+/** Rounds per mode (alternating overlapped, serial, overlapped, ...): the machine's load drifts within a run. */
 const ROUNDS = 2;
 
 type Episode = { record: EpisodeRecord; t: Trajectory };
@@ -51,23 +52,23 @@ const bench: Bench = {
   about: 'issue 16: oracle evaluation of tasks/examples (concurrency 2) broken into environment-step phases',
   async run(report, { quick }) {
     const root = mkdtempSync(join(tmpdir(), 't1lab-bench-envstep-'));
-    const before = process.env[WARM_VERIFIER_ENV];
+    const before = process.env[ENV_OVERLAP_ENV];
     try {
       const ids = (await loadTaskSource(EXAMPLES)).tasks.map((t) => t.id);
       const only = quick ? ids.slice(0, 6) : ids;
-      const runs = { warm: [] as Awaited<ReturnType<typeof evaluate>>[], cold: [] as Awaited<ReturnType<typeof evaluate>>[] };
+      const runs = { overlapped: [] as Awaited<ReturnType<typeof evaluate>>[], serial: [] as Awaited<ReturnType<typeof evaluate>>[] };
       for (let round = 0; round < ROUNDS; round++) {
-        for (const mode of ['warm', 'cold'] as const) {
-          if (mode === 'cold') process.env[WARM_VERIFIER_ENV] = '0';
-          else delete process.env[WARM_VERIFIER_ENV];
+        for (const mode of ['overlapped', 'serial'] as const) {
+          if (mode === 'serial') process.env[ENV_OVERLAP_ENV] = '0';
+          else delete process.env[ENV_OVERLAP_ENV];
           const r = await evaluate(root, `${mode}-${round}`, only);
           if (r.resolvedRate !== 1) report.note(`${mode} round ${round}: resolved ${(r.resolvedRate * 100).toFixed(1)}% (expected 100%)`);
           runs[mode].push(r);
         }
       }
-      const throughput = (rs: typeof runs.warm) => (rs.length * only.length) / rs.reduce((n, r) => n + r.minutes, 0);
-      const episodes = runs.warm.flatMap((r) => r.episodes);
-      const coldEpisodes = runs.cold.flatMap((r) => r.episodes);
+      const throughput = (rs: typeof runs.overlapped) => (rs.length * only.length) / rs.reduce((n, r) => n + r.minutes, 0);
+      const episodes = runs.overlapped.flatMap((r) => r.episodes);
+      const serialEpisodes = runs.serial.flatMap((r) => r.episodes);
       const missing = episodes.filter((e) => !e.t.phases || !e.t.verifier?.timings || e.record.writeMs === undefined);
       if (missing.length) throw new Error(`${missing.length} episode(s) lack phase timings (trajectory.phases, verifier.timings, record.writeMs), e.g. ${missing[0]!.record.key}`);
       const phases: [string, (e: Episode) => number][] = [
@@ -84,10 +85,10 @@ const bench: Bench = {
       ];
       // The episode's wall time including the trajectory writing (durationMs stops before it).
       const episodeMs = mean(episodes.map((e) => e.t.durationMs + e.record.writeMs!));
-      const coldEpisodeMs = mean(coldEpisodes.map((e) => e.t.durationMs + (e.record.writeMs ?? 0)));
+      const serialEpisodeMs = mean(serialEpisodes.map((e) => e.t.durationMs + (e.record.writeMs ?? 0)));
       const baseline = { name: 'the episode', value: episodeMs };
-      report.note(`${only.length} example tasks x ${ROUNDS} rounds per mode (warm, cold alternating), oracle policy, concurrency 2`);
-      report.figure({ name: 'episode wall time (mean)', value: episodeMs, unit: 'ms', baseline: { name: 'cold verifier', value: coldEpisodeMs }, ratio: episodeMs / coldEpisodeMs });
+      report.note(`${only.length} example tasks x ${ROUNDS} rounds per mode (overlapped, serial alternating), oracle policy, concurrency 2`);
+      report.figure({ name: 'episode wall time (mean)', value: episodeMs, unit: 'ms', baseline: { name: 'serial (T1LAB_ENV_OVERLAP=0)', value: serialEpisodeMs }, ratio: episodeMs / serialEpisodeMs });
       let covered = 0;
       for (const [name, of] of phases) {
         const value = mean(episodes.map(of));
@@ -102,15 +103,18 @@ const bench: Bench = {
       covered += verifierOther;
       report.figure({ name: 'phases covered (sum of the above)', value: covered, unit: 'ms', baseline, ratio: covered / episodeMs });
       const warmPytest = pytestStepMs(episodes);
-      const coldPytest = pytestStepMs(coldEpisodes);
+      const coldPytest = pytestStepMs(serialEpisodes);
       report.figure({ name: 'pytest verifier steps, warm start', value: warmPytest, unit: 'ms', baseline: { name: 'cold start', value: coldPytest }, ratio: warmPytest / coldPytest });
-      const warmRate = throughput(runs.warm);
-      const coldRate = throughput(runs.cold);
-      report.figure({ name: 'oracle eval throughput, cold verifier', value: coldRate, unit: 'tasks/min' });
-      report.figure({ name: 'oracle eval throughput, concurrency 2', value: warmRate, unit: 'tasks/min', baseline: { name: 'cold verifier', value: coldRate }, ratio: warmRate / coldRate, goal: '>= 60', met: warmRate >= 60 });
+      const closeMs = mean(episodes.map((e) => e.t.phases!.closeMs));
+      const serialCloseMs = mean(serialEpisodes.map((e) => e.t.phases!.closeMs));
+      report.figure({ name: 'closing the shells before the verifier', value: closeMs, unit: 'ms', baseline: { name: 'whole close', value: serialCloseMs }, ratio: closeMs / serialCloseMs });
+      const rate = throughput(runs.overlapped);
+      const serialRate = throughput(runs.serial);
+      report.figure({ name: 'oracle eval throughput, serial baseline', value: serialRate, unit: 'tasks/min' });
+      report.figure({ name: 'oracle eval throughput, concurrency 2', value: rate, unit: 'tasks/min', baseline: { name: 'serial (T1LAB_ENV_OVERLAP=0)', value: serialRate }, ratio: rate / serialRate, goal: '>= 60', met: rate >= 60 });
     } finally {
-      if (before === undefined) delete process.env[WARM_VERIFIER_ENV];
-      else process.env[WARM_VERIFIER_ENV] = before;
+      if (before === undefined) delete process.env[ENV_OVERLAP_ENV];
+      else process.env[ENV_OVERLAP_ENV] = before;
       rmSync(root, { recursive: true, force: true });
     }
   },

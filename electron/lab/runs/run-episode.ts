@@ -25,6 +25,11 @@ import { prestartVerifier, type WarmVerifier } from '../tasks/warm-verifier';
 
 /** Where the oracle finds the task's solution/ folder (the task layer's oracle uses the same path). */
 const ORACLE_SOLUTION_DIR = '/solution';
+/**
+ * `T1LAB_ENV_OVERLAP=0` runs the environment step without its overlaps (the verifier started ahead, the
+ * shells' closing during the verifier): the baseline `npm run bench -- envstep` measures in the same run.
+ */
+export const ENV_OVERLAP_ENV = 'T1LAB_ENV_OVERLAP';
 /** The agent's sandbox outlives the agent's deadline by this much, so the harness ends it, not the sandbox. */
 const SANDBOX_SLACK_SEC = 30;
 
@@ -90,7 +95,8 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
   const mark = { setup: started, shell: started, agent: started, close: started, verify: started, cleanup: started };
   // The verifier's sandbox imports pytest while the episode sets up and the agent works (warm-verifier.ts).
   // A failed warm start is not the episode's failure: the verifier then starts cold.
-  const warmStart: Promise<WarmVerifier | null> = prestartVerifier(task, { sandbox, runtime: spec.runtime, tmpDir: root }).catch(() => null);
+  const overlap = process.env[ENV_OVERLAP_ENV] !== '0';
+  const warmStart: Promise<WarmVerifier | null> = overlap ? prestartVerifier(task, { sandbox, runtime: spec.runtime, tmpDir: root }).catch(() => null) : Promise.resolve(null);
 
   try {
     try {
@@ -154,7 +160,7 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
     // Kill every process the agent started before anything reads the workspace. The rest of closing a
     // shell (its output tail, screen and recording) overlaps the verifier.
     mark.agent = performance.now();
-    await Promise.all(sessions.map((s) => (s.stop ? s.stop() : s.close()).catch(() => {})));
+    await Promise.all(sessions.map((s) => (overlap && s.stop ? s.stop() : s.close()).catch(() => {})));
     closing = Promise.all(sessions.map((s) => s.close().catch(() => {})));
     mark.close = performance.now();
   }

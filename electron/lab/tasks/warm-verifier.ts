@@ -10,7 +10,6 @@
  *
  * Nothing of the workspace is read before the gate opens (python runs with -I: no cwd on sys.path). Where
  * the warm process is gone when the verifier needs it, the verifier starts cold.
- * `T1LAB_WARM_VERIFIER=0` turns it off (the benchmark's baseline).
  */
 import { mkdir } from 'node:fs/promises';
 import type { RunGateOpen, RunResult, SandboxBackend } from '../../../native/sandbox/types';
@@ -22,7 +21,6 @@ import { removeTree } from './snapshot';
 import { labPytestArgs, makeReadOnly, pytestRunsFirst, SYSTEM_PYTHON, verifierDirs, verifierEnv, verifierMounts, writeVerifierInputs, type VerifierDirs } from './verifier-setup';
 import { DEFAULT_STEP_OUTPUT_CHARS } from './workspace';
 
-export const WARM_VERIFIER_ENV = 'T1LAB_WARM_VERIFIER';
 const GO = 'go\n';
 
 /**
@@ -64,7 +62,6 @@ export interface PrestartOptions {
 
 /** The verifier's sandbox started ahead, or null where a warm start does not apply (see pytestRunsFirst). */
 export async function prestartVerifier(task: Task, options: PrestartOptions): Promise<WarmVerifier | null> {
-  if (process.env[WARM_VERIFIER_ENV] === '0') return null;
   // Containers run their image's python, other backends have no gate: they start cold.
   if (options.runtime?.container || options.sandbox.name !== 'bubblewrap' || !pytestRunsFirst(task)) return null;
   const dirs = verifierDirs(await makeOwnedTempDir('verify', options.tmpDir));
