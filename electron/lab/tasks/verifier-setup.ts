@@ -13,6 +13,8 @@ import { writeFiles } from './write-folder';
 
 /** The system python (Debian's python3-pytest), never one the workspace could put first on PATH. */
 export const SYSTEM_PYTHON = '/usr/bin/python3';
+/** How verifier steps run bash: no profile or rc file the workspace could plant. */
+export const VERIFIER_BASH = ['bash', '--noprofile', '--norc'];
 
 export type ContainerMode = { kind: 'test-sh'; why: string } | { kind: 'offline-script'; script: string; why: string } | { kind: 'pytest'; why: string };
 

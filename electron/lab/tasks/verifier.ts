@@ -23,12 +23,12 @@ import { unreachableHost } from '../containers/reachable';
 import { removeTree, snapshotWorkspace } from './snapshot';
 import { DEFAULT_STEP_OUTPUT_CHARS, type PhaseOptions } from './workspace';
 import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
-import { inSandboxTests, labPytestArgs, makeReadOnly, sandboxMode, SYSTEM_PYTHON, verifierDirs, verifierEnv, verifierMounts, writeVerifierInputs, type ContainerMode } from './verifier-setup';
-import type { WarmVerifier } from './warm-verifier';
+import { inSandboxTests, labPytestArgs, makeReadOnly, sandboxMode, SYSTEM_PYTHON, VERIFIER_BASH, verifierDirs, verifierEnv, verifierMounts, writeVerifierInputs, type ContainerMode } from './verifier-setup';
+import type { WarmStep, WarmVerifier } from './warm-verifier';
 
 export { SYSTEM_PYTHON } from './verifier-setup';
 
-const BASH = ['bash', '--noprofile', '--norc'];
+const BASH = VERIFIER_BASH;
 /** pytest exits 0 (all passed) or 1 (some failed) when it ran normally; other codes mean it did not. */
 const PYTEST_EXIT_MEANING: Record<number, string> = {
   2: 'interrupted (often a collection error: the test file failed to import)',
@@ -110,7 +110,7 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
     const remaining = () => (deadline - performance.now()) / 1000;
 
     /** One step in its own sandbox, with what is left of the verifier's deadline (or less). */
-    const run = async (name: string, argv: string[], capSeconds?: number, warmStep?: WarmVerifier | null): Promise<StepResult> => {
+    const run = async (name: string, argv: string[], capSeconds?: number, warmStep?: WarmStep | null): Promise<StepResult> => {
       options.onStep?.(name);
       const left = remaining();
       if (left <= 0.05) {
@@ -160,7 +160,7 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
       }
     } else if (task.verifier.pytest && !reported) {
       // -I: isolated, no cwd or user site on sys.path, PYTHON* variables ignored. A warm start runs the same.
-      pytestStep = await run('pytest', [SYSTEM_PYTHON, '-I', '-m', 'pytest', ...labPytestArgs(task)], undefined, warm);
+      pytestStep = await run('pytest', [SYSTEM_PYTHON, '-I', '-m', 'pytest', ...labPytestArgs(task)], undefined, warm?.pytest);
       const crashed = stepCrashed(pytestStep);
       if (crashed) errors.push(`${crashed}:\n${outputTail(pytestStep)}`);
       else if (pytestStep.exitCode !== 0 && pytestStep.exitCode !== 1) {
@@ -203,8 +203,8 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
     }
 
     // 3. Inline assertions: each in its own sandbox; the exit code the host sees is the verdict.
-    for (const a of task.verifier.assertions) {
-      const step = await run(`assertion: ${a.name}`, [...BASH, '-c', a.run], a.timeoutSec ?? undefined);
+    for (const [i, a] of task.verifier.assertions.entries()) {
+      const step = await run(`assertion: ${a.name}`, [...BASH, '-c', a.run], a.timeoutSec ?? undefined, warm?.assertions[i]);
       if (step.timedOut && step.limit === 'assertion timeout') {
         assertions.push({ name: a.name, status: 'failed', message: `did not finish within its ${a.timeoutSec} s` });
       } else if (stepCrashed(step)) {

@@ -49,15 +49,18 @@ function comparable(r: VerifierResult) {
   };
 }
 
-/** The cold result, and the warm one with proof that its started sandbox ran the pytest step. */
+/** The cold result, and the warm one with proof that its started sandboxes ran the steps. */
 async function coldAndWarm(task: Task, ws: string): Promise<{ cold: VerifierResult; warm: VerifierResult }> {
   const cold = await runVerifier(task, ws);
   const started = await prestartVerifier(task, { sandbox: defaultSandbox() });
   expect(started).not.toBeNull();
-  const go = vi.spyOn(started!, 'go');
+  const steps = [started!.pytest, ...started!.assertions].filter((s) => s !== null);
+  const spies = steps.map((s) => vi.spyOn(s, 'go'));
   const warm = await runVerifier(task, ws, { warm: started });
-  expect(go).toHaveBeenCalledTimes(1);
-  expect(await go.mock.results[0]!.value).not.toBeNull();
+  for (const spy of spies) {
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(await spy.mock.results[0]!.value).not.toBeNull();
+  }
   return { cold, warm };
 }
 
@@ -128,6 +131,29 @@ describe('warm verifier', () => {
     expect(comparable(s.warm)).toEqual(comparable(s.cold));
   });
 
+  it('gives the cold results for inline assertions: passed, failed with output, over their own deadline, over the CPU limit', async () => {
+    const task = await taskFrom(join(tmp.path, 'inline'), {
+      'instruction.md': 'x',
+      'task.toml': [
+        `${META}[verifier]\ntimeout_sec = 20\n`,
+        '[[verifier.assertions]]\nname = "passes"\nrun = "test -f instruction.md && echo fine"\n',
+        '[[verifier.assertions]]\nname = "fails with output"\nrun = "echo why >&2; exit 3"\n',
+        '[[verifier.assertions]]\nname = "over its deadline"\nrun = "sleep 5"\ntimeout_sec = 1\n',
+        '[[verifier.assertions]]\nname = "stdin is empty"\nrun = "test -z \\"$(cat)\\""\n',
+        // The CPU rlimit it runs under, after the steps before it used more than a second of the deadline: the
+        // warm sandbox started with the whole verifier's and lowers it to the cold step's.
+        '[[verifier.assertions]]\nname = "cpu limit"\nrun = "echo cpu $(ulimit -St) $(ulimit -Ht); exit 1"\n',
+      ].join('\n'),
+    });
+    const { cold, warm } = await coldAndWarm(task, join(tmp.path, 'inline'));
+    expect(warm.assertions.map((a) => a.status)).toEqual(['passed', 'failed', 'failed', 'passed', 'failed']);
+    expect(warm.assertions[2]!.message).toMatch(/did not finish within its 1 s/);
+    // The CPU rlimit the assertion sees is the cold step's (what is left of the deadline x cpus + 5 s soft, a second more hard).
+    expect(warm.assertions[4]!.message).toMatch(/^exit 1: cpu (\d+) (\d+)$/);
+    expect(warm.assertions[4]!.message).toBe(cold.assertions[4]!.message);
+    expect(comparable(warm)).toEqual(comparable(cold));
+  });
+
   it('measures the workspace allowance when the gate opens (a workspace above its cap stays allowed)', async () => {
     const task = await taskFrom(join(tmp.path, 'big'), {
       'instruction.md': 'x',
@@ -154,6 +180,7 @@ describe('warm verifier', () => {
     await started!.dispose();
     expect(leftoverSandboxes()).toEqual([]);
     expect(() => readFileSync(join(started!.dirs.tests, 'test_outputs.py'))).toThrow();
-    expect(await started!.go(10)).toBeNull();
+    expect(await started!.pytest!.go(10)).toBeNull();
+    expect(await started!.assertions[0]!.go(10)).toBeNull();
   });
 });
