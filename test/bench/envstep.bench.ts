@@ -42,9 +42,9 @@ async function evaluate(root: string, name: string, only: string[]): Promise<{ e
   return { episodes, minutes, resolvedRate: summary.resolvedRate };
 }
 
-/** The mean duration of the verifiers' pytest steps (the step a warm start shortens). */
-function pytestStepMs(episodes: Episode[]): number {
-  return mean(episodes.flatMap((e) => (e.t.verifier?.source === 'junit' ? [e.t.verifier.timings?.stepsMs ?? 0] : [])));
+/** The mean time of the verifier steps of the episodes whose results came from `source` (pytest: junit). */
+function stepsMsOf(episodes: Episode[], source: 'junit' | 'inline'): number {
+  return mean(episodes.flatMap((e) => (e.t.verifier?.source === source ? [e.t.verifier.timings?.stepsMs ?? 0] : [])));
 }
 
 const bench: Bench = {
@@ -102,9 +102,11 @@ const bench: Bench = {
       report.figure({ name: 'verifier, other (its temp folder removal)', value: verifierOther, unit: 'ms', baseline, ratio: verifierOther / episodeMs });
       covered += verifierOther;
       report.figure({ name: 'phases covered (sum of the above)', value: covered, unit: 'ms', baseline, ratio: covered / episodeMs });
-      const warmPytest = pytestStepMs(episodes);
-      const coldPytest = pytestStepMs(serialEpisodes);
-      report.figure({ name: 'pytest verifier steps, warm start', value: warmPytest, unit: 'ms', baseline: { name: 'cold start', value: coldPytest }, ratio: warmPytest / coldPytest });
+      for (const [source, name] of [['junit', 'pytest'], ['inline', 'inline-assertion']] as const) {
+        const warm = stepsMsOf(episodes, source);
+        const cold = stepsMsOf(serialEpisodes, source);
+        report.figure({ name: `${name} verifier steps, warm start`, value: warm, unit: 'ms', baseline: { name: 'cold start', value: cold }, ratio: warm / cold });
+      }
       const closeMs = mean(episodes.map((e) => e.t.phases!.closeMs));
       const serialCloseMs = mean(serialEpisodes.map((e) => e.t.phases!.closeMs));
       report.figure({ name: 'closing the shells before the verifier', value: closeMs, unit: 'ms', baseline: { name: 'whole close', value: serialCloseMs }, ratio: closeMs / serialCloseMs });
