@@ -17,11 +17,10 @@ import { TRAJECTORY_SCHEMA, type EpisodeError, type Trajectory, type Turn, type 
 import { appVersion } from '../app-paths';
 import { dropState, type PhaseRuntime } from '../containers/runtime';
 import { phaseRun } from '../tasks/sandbox-spec';
-import { defaultSandbox, filesUnder, prepareWorkspace, removeTree, runVerifier, solutionCommands, solutionScript, TASK_PATHS, type Task } from '../tasks';
+import { defaultSandbox, filesUnder, prepareWorkspace, prestartVerifier, removeTree, runVerifier, solutionCommands, solutionScript, TASK_PATHS, type Task, type WarmVerifier } from '../tasks';
 import { EPISODE_FILES } from './episode-files';
 import { writeFileAtomic } from './store';
 import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
-import { prestartVerifier, type WarmVerifier } from '../tasks/warm-verifier';
 
 /** Where the oracle finds the task's solution/ folder (the task layer's oracle uses the same path). */
 const ORACLE_SOLUTION_DIR = '/solution';
