@@ -102,7 +102,8 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
       if (mode.kind === 'offline-script') await writeFile(join(tests, OFFLINE_SCRIPT), mode.script, { mode: 0o755 });
     }
     // The sandbox's /tests is read-only (a pristine copy); a container's is a fresh writable one.
-    if (!container && !warm) await makeReadOnly(tests);
+    // (Again after a warm start: the offline script was just added.)
+    if (!container) await makeReadOnly(tests);
     const setupMs = performance.now() - started;
 
     const mounts = verifierMounts(dirs);

@@ -154,6 +154,19 @@ describe('warm verifier', () => {
     expect(comparable(warm)).toEqual(comparable(cold));
   });
 
+  it('gives the cold results where a test script runs first and inline assertions follow warm', async () => {
+    const task = await taskFrom(join(tmp.path, 'offline'), {
+      'instruction.md': 'x',
+      'task.toml': `${META}[verifier]\ntimeout_sec = 30\nuse_test_sh = false\n\n[[verifier.assertions]]\nname = "what /tests holds"\nrun = "stat -c '%a %n' /tests/* /tests/.t1lab-offline-test.sh; exit 1"\n`,
+      'tests/test.sh': '#!/bin/bash\napt-get install -y curl\ncurl -LsSf https://astral.sh/uv/install.sh | sh\nuvx -w pytest==8.4.1 pytest /tests/test_outputs.py -rA\n',
+      'tests/test_outputs.py': 'def test_ok():\n    assert True\n',
+    });
+    const { cold, warm } = await coldAndWarm(task, join(tmp.path, 'offline'));
+    expect(warm.mode).toBe('offline-script');
+    expect(warm.assertions.at(-1)!.message).toMatch(/555 \/tests\/.t1lab-offline-test.sh/);
+    expect(comparable(warm)).toEqual(comparable(cold));
+  });
+
   it('measures the workspace allowance when the gate opens (a workspace above its cap stays allowed)', async () => {
     const task = await taskFrom(join(tmp.path, 'big'), {
       'instruction.md': 'x',
