@@ -3,9 +3,11 @@
  * process's event loop while it computes, which is why it lives here and never in main or the web host.
  */
 import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LabError } from '../ipc/common/errors';
 import { BatchDecoder } from '../../native/model/decoder';
+import { decodeSettingFor } from '../../native/model/decode-defaults';
 import { GenerateOptions, type PolicyInfo } from '../../native/model/policy-api';
 import { openCheckpoint, type OpenedCheckpoint } from '../../native/model/policy-checkpoint';
 import { loadExternalPolicy, loadT1Policy, type LoadedPolicy, type SessionSettings } from '../../native/model/policy-model';
@@ -65,6 +67,21 @@ function get(path: string): Held {
   return h;
 }
 
+/**
+ * The session settings of a load: what the caller set, and for what it left unset the measured decode
+ * setting for the most rows this decoder batches (decode-defaults.ts, from `npm run bench -- model`).
+ */
+function decodeSessionSettings(parsed: ReturnType<typeof PolicySettings.parse>): SessionSettings {
+  const measured = decodeSettingFor(parsed.maxBatch, availableParallelism());
+  return {
+    ...parsed,
+    intraOpThreads: parsed.intraOpThreads ?? measured.intraOpThreads,
+    graphOptimization: measured.graphOptimization,
+    executionMode: measured.executionMode,
+    spinning: measured.spinning,
+  };
+}
+
 async function loadPolicy(c: OpenedCheckpoint, settings: SessionSettings): Promise<LoadedPolicy> {
   try {
     return c.kind === 't1-moe' ? await loadT1Policy(c.config, c.weights, settings) : await loadExternalPolicy(c.model, c.hfConfig, settings);
@@ -121,7 +138,7 @@ serveWorker('policy', policyContract, {
       await existing.policy.decoder.session.release();
     }
     const opened = open(key);
-    const policy = await loadPolicy(opened, { ...parsed, log });
+    const policy = await loadPolicy(opened, { ...decodeSessionSettings(parsed), log });
     const tokenizer = opened.tokenizer;
     const decoder = new BatchDecoder(policy.decoder, { maxBatch: parsed.maxBatch, decode: tokenizer ? (ids) => tokenizer.decode(ids) : undefined, log });
     const racing = held.get(key); // loaded by a concurrent call while this one awaited: share that one

@@ -14,7 +14,22 @@ export interface SessionSettings {
   provider: ProviderChoice;
   intraOpThreads?: number;
   interOpThreads?: number;
+  graphOptimization?: 'basic' | 'extended' | 'all';
+  executionMode?: 'sequential' | 'parallel';
+  spinning?: boolean;
   log?: (message: string) => void;
+}
+
+/** What of the settings goes to the session (placement and threads). */
+function placement(settings: SessionSettings) {
+  return {
+    choice: settings.provider,
+    intraOpThreads: settings.intraOpThreads,
+    interOpThreads: settings.interOpThreads,
+    graphOptimization: settings.graphOptimization,
+    executionMode: settings.executionMode,
+    spinning: settings.spinning,
+  };
 }
 
 export interface LoadedPolicy {
@@ -49,7 +64,7 @@ export const TRAINING_EXPERT_COMPUTE: ExpertCompute = 'sparse';
 
 export async function loadT1Policy(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, settings: SessionSettings, expertCompute = samplingExpertCompute(config)): Promise<LoadedPolicy> {
   const graph = buildSamplingGraph(config, weights, { expertCompute });
-  const placed = await createPlacedSession(graph.bytes, { choice: settings.provider, intraOpThreads: settings.intraOpThreads, interOpThreads: settings.interOpThreads });
+  const placed = await createPlacedSession(graph.bytes, placement(settings));
   settings.log?.(
     `sampling graph: ${graph.nodeCount} nodes, ${(graph.bytes.length / 2 ** 20).toFixed(1)} MiB, built in ${graph.buildMs.toFixed(0)} ms; session on ${placed.provider} in ${placed.createMs.toFixed(0)} ms${placed.fallbackReason ? ` (${placed.fallbackReason})` : ''}`,
   );
@@ -82,7 +97,7 @@ export interface ExternalConfig {
 }
 
 export async function loadExternalPolicy(model: Uint8Array, hfConfig: ExternalConfig, settings: SessionSettings): Promise<LoadedPolicy> {
-  const placed = await createPlacedSession(model, { choice: settings.provider, intraOpThreads: settings.intraOpThreads, interOpThreads: settings.interOpThreads });
+  const placed = await createPlacedSession(model, placement(settings));
   const session = placed.session;
   const inputs = session.inputShapes();
   for (const required of ['input_ids', 'attention_mask', 'position_ids', 'past_key_values.0.key']) {

@@ -106,6 +106,9 @@ export interface PlacementOptions {
   interOpThreads?: number;
   /** onnxruntime's graph optimizations (default all; float64 graphs need 'basic': fused kernels are float32). */
   graphOptimization?: 'disabled' | 'basic' | 'extended' | 'all';
+  /** See RuntimeSessionOptions.executionMode / spinning (decode settings are measured: decode-defaults.ts). */
+  executionMode?: 'sequential' | 'parallel';
+  spinning?: boolean;
   /** onnxruntime's CPU arena (default on; see RuntimeSessionOptions.memoryArena). */
   memoryArena?: boolean;
   /** Whether this machine could use CUDA at all (an NVIDIA GPU and the provider libraries); 'auto' skips CUDA otherwise. */
@@ -131,7 +134,14 @@ export function cudaLikely(): { possible: boolean; reason: string | null } {
  * is possible and falls back to CPU with the reason recorded; an explicit 'cuda' fails with the reason.
  */
 export async function createPlacedSession(model: Uint8Array, options: PlacementOptions): Promise<SessionPlacement> {
-  const threads = { intraOpThreads: options.intraOpThreads, interOpThreads: options.interOpThreads, graphOptimization: options.graphOptimization, memoryArena: options.memoryArena };
+  const threads = {
+    intraOpThreads: options.intraOpThreads,
+    interOpThreads: options.interOpThreads,
+    graphOptimization: options.graphOptimization,
+    executionMode: options.executionMode,
+    spinning: options.spinning,
+    memoryArena: options.memoryArena,
+  };
   const started = performance.now();
   const { RuntimeSession } = await import('../onnx/runtime');
   const cpu = async (fallbackReason: string | null): Promise<SessionPlacement> => ({

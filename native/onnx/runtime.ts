@@ -22,6 +22,13 @@ export interface RuntimeSessionOptions {
   /** Threads across independent operators (sequential execution ignores it). */
   interOpThreads?: number;
   graphOptimization?: 'disabled' | 'basic' | 'extended' | 'all';
+  /** 'parallel' runs independent operators on the inter-op pool (default sequential). */
+  executionMode?: 'sequential' | 'parallel';
+  /**
+   * Whether idle pool threads spin waiting for work (onnxruntime's default: yes). Spinning lowers a step's
+   * latency on idle cores and burns the cores of other processes on a shared machine.
+   */
+  spinning?: boolean;
   /** onnxruntime's own log level: 0 verbose .. 4 fatal. */
   logSeverity?: 0 | 1 | 2 | 3 | 4;
   /**
@@ -66,7 +73,10 @@ export class RuntimeSession {
       interOpNumThreads: options.interOpThreads ?? 0,
       graphOptimizationLevel: options.graphOptimization ?? 'all',
       logSeverityLevel: options.logSeverity ?? 3,
+      ...(options.executionMode ? { executionMode: options.executionMode } : {}),
       ...(options.memoryArena === false ? { enableCpuMemArena: false, enableMemPattern: false } : {}),
+      // Session config entries (onnxruntime_session_options_config_keys.h), flattened by the binding.
+      ...(options.spinning === false ? { extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } } } : {}),
     });
     return new RuntimeSession(session, options.providers);
   }

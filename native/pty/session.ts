@@ -97,6 +97,8 @@ export class SandboxShellSession implements ShellSession {
   private readonly dataListeners = new Set<(data: string) => void>();
   private readonly exitListeners = new Set<(exit: { exitCode: number | null; limit: string | null }) => void>();
   private readonly exitPromise: Promise<void>;
+  /** The sandbox's processes are gone: onGone where the backend reports it, else the exit. */
+  private readonly gonePromise: Promise<void>;
   private cols: number;
   private rows: number;
   private readonly maxReadChars: number;
@@ -130,6 +132,7 @@ export class SandboxShellSession implements ShellSession {
         resolve();
       });
     });
+    this.gonePromise = Promise.race([new Promise<void>((resolve) => proc.onGone?.(resolve)), this.exitPromise]);
   }
 
   /** Host pid of the sandbox's outer process. */
@@ -362,6 +365,13 @@ export class SandboxShellSession implements ShellSession {
     }
     this.exitListeners.add(listener);
     return { dispose: () => void this.exitListeners.delete(listener) };
+  }
+
+  async stop(): Promise<void> {
+    if (!this.exited) this.proc.kill();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.gonePromise, new Promise<void>((r) => (timer = setTimeout(r, 3_000)))]);
+    clearTimeout(timer);
   }
 
   close(): Promise<void> {

@@ -60,6 +60,11 @@ export interface ShellSession {
   onExit(listener: (exit: { exitCode: number | null; limit: string | null }) => void): { dispose(): void };
   /** Kill every process of the session and close the recording. */
   close(): Promise<void>;
+  /**
+   * Kill every process of the session and resolve once they are gone, without waiting for the output
+   * tail, the screen or the recording (close() finishes those). Additive.
+   */
+  stop?(): Promise<void>;
 
   // Additive:
   /** Resolves once the screen has parsed everything received so far. */

@@ -15,9 +15,9 @@ import { detectBubblewrap, type BubblewrapStatus } from './detect';
 import { SandboxError } from './errors';
 import { describeLimit, validateLimits } from './limits';
 import { watchSandbox, type LimitFired } from './monitor';
-import { killQuietly, readProcessTable, childrenIndex, descendants } from './proc';
+import { killTreeNow, readProcessTable, childrenIndex, descendants } from './proc';
 import { runtimeFiles, shellRcFile } from './runtime-files';
-import type { BackendStatus, Enforcement, LimitEvent, LimitName, PtyProcess, RunOptions, RunResult, SandboxBackend, SandboxLimits, SandboxSpec, ShellStart } from './types';
+import type { BackendStatus, Enforcement, LimitEvent, LimitName, PtyProcess, RunGateOpen, RunOptions, RunResult, SandboxBackend, SandboxLimits, SandboxSpec, ShellStart } from './types';
 import { checkSpecPaths, defaultProtectedPaths } from './workspace';
 import { smallTreeUsage, treeUsage } from './workspace-size';
 
@@ -156,8 +156,8 @@ export class BubblewrapBackend implements SandboxBackend {
   }
 
   async run(spec: SandboxSpec, argv: string[], options: RunOptions = {}): Promise<RunResult> {
-    const { plan, cgroup, workspaceAllowance: allowance } = await this.prepare(spec, 'run', { argv });
-    const started = performance.now();
+    const { plan, cgroup, workspaceAllowance: allowanceAtStart } = await this.prepare(spec, 'run', { argv });
+    let started = performance.now();
     const maxChars = options.maxOutputChars ?? DEFAULT_RUN_OUTPUT_CHARS;
     const out = { stdout: new HeadTail(maxChars), stderr: new HeadTail(maxChars) };
     const limitsHit: LimitName[] = [];
@@ -177,42 +177,12 @@ export class BubblewrapBackend implements SandboxBackend {
       // Once reaped, the pid may belong to someone else: never signal it again.
       if (rootPid === undefined || reaped) return;
       // The sandbox's init dies with bwrap (--die-with-parent) and takes its pid namespace along; kill both to be quick.
-      const table = readProcessTable();
-      for (const pid of descendants(rootPid, childrenIndex(table)).reverse()) killQuietly(pid);
+      killTreeNow(descendants(rootPid, childrenIndex(readProcessTable())));
     };
-
-    const stopWatching =
-      rootPid === undefined
-        ? () => {}
-        : watchSandbox({
-            rootPid,
-            mode: 'run',
-            limits: plan.limits,
-            workspace: plan.workspace,
-            workdir: plan.workdir,
-            workspaceAllowance: allowance,
-            cgroup,
-            nprocEnforced: process.getuid?.() !== 0,
-            onFire: (e: LimitFired) => {
-              hit(e.limit);
-              if (e.action === 'sandbox' && !stoppedBy) stoppedBy = e.limit;
-            },
-          });
-    const wall =
-      plan.limits.wallSeconds > 0
-        ? setTimeout(() => {
-            timedOut = true;
-            hit('wallSeconds');
-            stoppedBy ??= 'wallSeconds';
-            killTree();
-          }, plan.limits.wallSeconds * 1000)
-        : null;
-    const onAbort = () => {
-      aborted = true;
-      killTree();
-    };
-    if (options.signal?.aborted) onAbort();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+      child.once('error', (error) => resolve({ code: null, signal: null, error }));
+      child.once('close', (code, signal) => resolve({ code, signal }));
+    });
 
     for (const stream of ['stdout', 'stderr'] as const) {
       const decoder = new StringDecoder('utf8');
@@ -230,14 +200,65 @@ export class BubblewrapBackend implements SandboxBackend {
       });
     }
     child.stdin.on('error', () => {}); // the command may exit without reading its input
-    child.stdin.end(options.stdin ?? '');
 
-    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
-      child.once('error', (error) => resolve({ code: null, signal: null, error }));
-      child.once('close', (code, signal) => resolve({ code, signal }));
-    });
+    // A gated run waits here, its command already started; it goes on with what the opening brings.
+    let go: RunGateOpen | null = { stdin: options.stdin ?? '', wallSeconds: plan.limits.wallSeconds, signal: options.signal };
+    let beforeGate = false;
+    let allowance = allowanceAtStart;
+    if (options.gate) {
+      const opened = await Promise.race([options.gate.then((open) => ({ open })), exited.then(() => null)]);
+      go = opened?.open ?? null;
+      if (go === null) {
+        // Ended on its own before the gate opened, or stopped unstarted by the gate's owner.
+        beforeGate = true;
+        aborted = opened !== null;
+        killTree();
+      } else {
+        // The workspace may have been filled while the gate was shut: its allowance is measured now.
+        allowance = await workspaceAllowance(plan.workspace, plan.limits);
+        plan.limits = { ...plan.limits, wallSeconds: go.wallSeconds };
+        started = performance.now();
+      }
+    }
+
+    const stopWatching =
+      rootPid === undefined || go === null
+        ? () => {}
+        : watchSandbox({
+            rootPid,
+            mode: 'run',
+            limits: plan.limits,
+            workspace: plan.workspace,
+            workdir: plan.workdir,
+            workspaceAllowance: allowance,
+            cgroup,
+            nprocEnforced: process.getuid?.() !== 0,
+            onFire: (e: LimitFired) => {
+              hit(e.limit);
+              if (e.action === 'sandbox' && !stoppedBy) stoppedBy = e.limit;
+            },
+          });
+    const wall =
+      go !== null && go.wallSeconds > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            hit('wallSeconds');
+            stoppedBy ??= 'wallSeconds';
+            killTree();
+          }, go.wallSeconds * 1000)
+        : null;
+    const onAbort = () => {
+      aborted = true;
+      killTree();
+    };
+    const abortSignal = go?.signal;
+    if (abortSignal?.aborted) onAbort();
+    abortSignal?.addEventListener('abort', onAbort, { once: true });
+    child.stdin.end(go?.stdin ?? '');
+
+    const exit = await exited;
     if (wall) clearTimeout(wall);
-    options.signal?.removeEventListener('abort', onAbort);
+    abortSignal?.removeEventListener('abort', onAbort);
     stopWatching();
     // Nothing outlives the call: when bwrap exits, its init dies (--die-with-parent) and takes the pid namespace along.
     const events = cgroup?.events();
@@ -286,6 +307,7 @@ export class BubblewrapBackend implements SandboxBackend {
       limitsHit,
       aborted,
       truncatedChars: truncated,
+      ...(options.gate ? { beforeGate } : {}),
     };
   }
 
@@ -325,6 +347,8 @@ class SandboxPty implements PtyProcess {
   private readonly dataListeners = new Set<Listener<string>>();
   private readonly exitListeners = new Set<Listener<{ exitCode: number; signal: number | null; limit: LimitName | null }>>();
   private readonly limitListeners = new Set<Listener<LimitEvent>>();
+  private readonly goneListeners = new Set<() => void>();
+  private gone = false;
   private stoppedBy: LimitName | null = null;
   private exited = false;
   private lastDataAt = performance.now();
@@ -341,7 +365,13 @@ class SandboxPty implements PtyProcess {
       this.lastDataAt = performance.now();
       for (const l of this.dataListeners) l(data);
     });
-    term.onExit(({ exitCode, signal }) => void this.finish(exitCode, signal ?? null));
+    term.onExit(({ exitCode, signal }) => {
+      // bwrap has exited: its pid namespace, and every process in it, went with it (the kernel reaps the
+      // namespace before its init's exit completes). The output may still be draining.
+      this.gone = true;
+      for (const l of this.goneListeners) l();
+      void this.finish(exitCode, signal ?? null);
+    });
     this.stopWatching = watchSandbox({
       rootPid: term.pid,
       mode: 'pty',
@@ -401,8 +431,7 @@ class SandboxPty implements PtyProcess {
 
   private killTree(): void {
     if (this.exited) return; // reaped: the pid may belong to someone else now
-    const table = readProcessTable();
-    for (const pid of descendants(this.term.pid, childrenIndex(table)).reverse()) killQuietly(pid);
+    killTreeNow(descendants(this.term.pid, childrenIndex(readProcessTable())));
   }
 
   write(data: string): void {
@@ -421,6 +450,12 @@ class SandboxPty implements PtyProcess {
   onExit(listener: Listener<{ exitCode: number; signal: number | null; limit: LimitName | null }>) {
     this.exitListeners.add(listener);
     return { dispose: () => void this.exitListeners.delete(listener) };
+  }
+
+  onGone(listener: () => void) {
+    if (this.gone) queueMicrotask(listener);
+    else this.goneListeners.add(listener);
+    return { dispose: () => void this.goneListeners.delete(listener) };
   }
 
   onLimit(listener: Listener<LimitEvent>) {

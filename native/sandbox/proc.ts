@@ -119,6 +119,16 @@ export function writesUnder(pid: number, dir: string): boolean {
   return false;
 }
 
+/**
+ * Kill a process tree (`pids` root first, as `descendants` lists it). Every process is stopped before any is
+ * killed: killed one by one, a parent whose child died first could run its next command in between
+ * (`(sleep 60; touch f) &` touches f when its sleep is killed, after the agent's time was up).
+ */
+export function killTreeNow(pids: readonly number[]): void {
+  for (const pid of pids) killQuietly(pid, 'SIGSTOP');
+  for (const pid of [...pids].reverse()) killQuietly(pid);
+}
+
 export function killQuietly(pid: number, signal: NodeJS.Signals = 'SIGKILL'): boolean {
   try {
     process.kill(pid, signal);

@@ -77,6 +77,22 @@ export interface RunOptions {
   onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
   /** Keep at most this many chars of each stream (head and tail kept, the cut noted). */
   maxOutputChars?: number;
+  /**
+   * Start the sandbox now, let the command proceed later (bubblewrap only; issue 16: the verifier's pytest
+   * imports itself while the agent still works). Until the gate opens the command gets no stdin, no wall
+   * clock, no host monitor and no `signal`/`stdin` of these options: the opening brings them, and the
+   * workspace allowance is measured then. `null` stops the command unstarted (the result says aborted).
+   * The rlimits and the cgroup apply from the start.
+   */
+  gate?: Promise<RunGateOpen | null>;
+}
+
+/** What a gated run gets when its gate opens (see RunOptions.gate). */
+export interface RunGateOpen {
+  stdin: string;
+  /** The wall-clock deadline from the opening (seconds; replaces limits.wallSeconds). */
+  wallSeconds: number;
+  signal?: AbortSignal;
 }
 
 export interface RunResult {
@@ -98,6 +114,8 @@ export interface RunResult {
   limitsHit?: LimitName[];
   /** The caller aborted (RunOptions.signal) and the sandbox was killed. */
   aborted?: boolean;
+  /** A gated run (RunOptions.gate) that ended, or was stopped, before its gate opened. */
+  beforeGate?: boolean;
   /** Chars cut from the middle of stdout / stderr (head and tail kept). */
   truncatedChars?: { stdout: number; stderr: number };
 }
@@ -119,6 +137,11 @@ export interface PtyProcess {
   /** Output as it arrives; exit is reported only after the output has drained (never rely on exit ordering). */
   onData(listener: (data: string) => void): { dispose(): void };
   onExit(listener: (exit: { exitCode: number; signal: number | null; limit: LimitName | null }) => void): { dispose(): void };
+  /**
+   * The sandbox's processes are gone (reported before the output drain that precedes onExit): what they
+   * wrote is final. Additive; without it, onExit is the first sign.
+   */
+  onGone?(listener: () => void): { dispose(): void };
   /** A limit fired and its offender was stopped while the sandbox keeps running (additive). */
   onLimit?(listener: (event: LimitEvent) => void): { dispose(): void };
   pause(): void;

@@ -17,13 +17,18 @@ import { TRAJECTORY_SCHEMA, type EpisodeError, type Trajectory, type Turn, type 
 import { appVersion } from '../app-paths';
 import { dropState, type PhaseRuntime } from '../containers/runtime';
 import { phaseRun } from '../tasks/sandbox-spec';
-import { defaultSandbox, filesUnder, prepareWorkspace, removeTree, runVerifier, solutionCommands, solutionScript, TASK_PATHS, type Task } from '../tasks';
+import { defaultSandbox, filesUnder, prepareWorkspace, prestartVerifier, removeTree, runVerifier, solutionCommands, solutionScript, TASK_PATHS, type Task, type WarmVerifier } from '../tasks';
 import { EPISODE_FILES } from './episode-files';
 import { writeFileAtomic } from './store';
 import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
 
 /** Where the oracle finds the task's solution/ folder (the task layer's oracle uses the same path). */
 const ORACLE_SOLUTION_DIR = '/solution';
+/**
+ * `T1LAB_ENV_OVERLAP=0` runs the environment step without its overlaps (the verifier started ahead, the
+ * shells' closing during the verifier): the baseline `npm run bench -- envstep` measures in the same run.
+ */
+export const ENV_OVERLAP_ENV = 'T1LAB_ENV_OVERLAP';
 /** The agent's sandbox outlives the agent's deadline by this much, so the harness ends it, not the sandbox. */
 const SANDBOX_SLACK_SEC = 30;
 
@@ -83,8 +88,14 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
   let reward: Trajectory['reward'] = null;
   let stopReason: Trajectory['stopReason'];
   const sessions: ShellSession[] = [];
+  /** The shells' closing (output tails, screens, recordings), finished while the verifier runs. */
+  let closing: Promise<unknown> | undefined;
   // Phase marks for the trajectory's `phases` (the environment-step profile, npm run bench -- envstep).
   const mark = { setup: started, shell: started, agent: started, close: started, verify: started, cleanup: started };
+  // The verifier's sandbox imports pytest while the episode sets up and the agent works (warm-verifier.ts).
+  // A failed warm start is not the episode's failure: the verifier then starts cold.
+  const overlap = process.env[ENV_OVERLAP_ENV] !== '0';
+  const warmStart: Promise<WarmVerifier | null> = overlap ? prestartVerifier(task, { sandbox, runtime: spec.runtime, tmpDir: root }).catch(() => null) : Promise.resolve(null);
 
   try {
     try {
@@ -145,9 +156,11 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
       error = { kind: 'sandbox', message: (e as Error).message };
     }
   } finally {
-    // Kill every process the agent started before anything reads the workspace.
+    // Kill every process the agent started before anything reads the workspace. The rest of closing a
+    // shell (its output tail, screen and recording) overlaps the verifier.
     mark.agent = performance.now();
-    await Promise.all(sessions.map((s) => s.close().catch(() => {})));
+    await Promise.all(sessions.map((s) => (overlap && s.stop ? s.stop() : s.close()).catch(() => {})));
+    closing = Promise.all(sessions.map((s) => s.close().catch(() => {})));
     mark.close = performance.now();
   }
 
@@ -157,7 +170,7 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
     const verify = loop !== null && stopReason !== 'cancelled' && stopReason !== 'deadline';
     if (verify) {
       try {
-        const result = await runVerifier(task, workspace, { sandbox, runtime: spec.runtime, signal: spec.signal, tmpDir: root, keepLogsDir: join(spec.dir.abs, EPISODE_FILES.verifierDir) });
+        const result = await runVerifier(task, workspace, { sandbox, runtime: spec.runtime, signal: spec.signal, tmpDir: root, keepLogsDir: join(spec.dir.abs, EPISODE_FILES.verifierDir), warm: await warmStart });
         verifier = { status: result.status, error: result.error, assertions: result.assertions, passed: result.passed, total: result.total, source: result.source, notes: result.notes, durationMs: result.durationMs, timings: result.timings };
         reward = result.reward;
         if (result.status === 'error' && !error) error = { kind: 'verifier', message: result.error ?? 'the verifier failed' };
@@ -171,8 +184,11 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
     }
   } finally {
     mark.verify = performance.now();
+    await (await warmStart)?.dispose();
     await dropState(spec.runtime?.container ?? null, workspace).catch(() => {});
     await removeTree(root).catch(() => {});
+    // Counted with the clean-up: what is left of closing the shells, if the verifier was quicker.
+    await closing;
     mark.cleanup = performance.now();
   }
 

@@ -19,6 +19,7 @@ export { parseCtrf } from './reports/ctrf';
 export { parseJunit } from './reports/junit';
 export { prepareWorkspace, runOracle, type PhaseOptions } from './workspace';
 export { runVerifier, SYSTEM_PYTHON, type VerifyOptions } from './verifier';
+export { prestartVerifier, type WarmVerifier } from './warm-verifier';
 export { VerifierResult, StepResult, verifyReport } from './results';
 export { auditTask, auditTasks, invalidAudit, differences, type AuditOutcome, type AuditOptions, type AuditProgressEvent } from './audit';
 export { snapshotWorkspace, removeTree, VERIFIER_PRIVATE_PATHS } from './snapshot';

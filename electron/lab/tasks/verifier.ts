@@ -6,11 +6,11 @@
  * code as the host sees it); reward.json / reward.txt is kept as the task's own verdict. Nothing the
  * agent left in its workspace is read by the lab; reports are read without following symlinks.
  */
-import { chmod, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
 import type { AssertionResult } from '../../domain/tasks';
-import { fileText, filesUnder, findFile, TASK_PATHS, type Task, type TaskFile } from './model';
+import { fileText, type Task } from './model';
 import { clip, parseCtrf } from './reports/ctrf';
 import { parseJunit } from './reports/junit';
 import { readTaskReward } from './reports/reward-file';
@@ -22,12 +22,13 @@ import { LAB_PYTEST_FUNCTION, offlineTestScript, withPytestFunction } from './im
 import { unreachableHost } from '../containers/reachable';
 import { removeTree, snapshotWorkspace } from './snapshot';
 import { DEFAULT_STEP_OUTPUT_CHARS, type PhaseOptions } from './workspace';
-import { writeFiles } from './write-folder';
 import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
+import { inSandboxTests, labPytestArgs, makeReadOnly, sandboxMode, SYSTEM_PYTHON, VERIFIER_BASH, verifierDirs, verifierEnv, verifierMounts, writeVerifierInputs, type ContainerMode } from './verifier-setup';
+import type { WarmStep, WarmVerifier } from './warm-verifier';
 
-/** The system python (Debian's python3-pytest), never one the workspace could put first on PATH. */
-export const SYSTEM_PYTHON = '/usr/bin/python3';
-const BASH = ['bash', '--noprofile', '--norc'];
+export { SYSTEM_PYTHON } from './verifier-setup';
+
+const BASH = VERIFIER_BASH;
 /** pytest exits 0 (all passed) or 1 (some failed) when it ran normally; other codes mean it did not. */
 const PYTEST_EXIT_MEANING: Record<number, string> = {
   2: 'interrupted (often a collection error: the test file failed to import)',
@@ -41,14 +42,17 @@ export interface VerifyOptions extends PhaseOptions {
   keepLogsDir?: string;
   /** Called as each step starts, for progress displays. */
   onStep?: (name: string) => void;
+  /**
+   * The verifier's sandbox started ahead (warm-verifier.ts; sandbox runs only): its folder is used and its
+   * pytest runs the pytest step. runVerifier disposes of it.
+   */
+  warm?: WarmVerifier | null;
 }
 
 /** The converted test script's name inside the container's /tests (its own copy: the task's test.sh is kept). */
 const OFFLINE_SCRIPT = '.t1lab-offline-test.sh';
 /** Interpreters tried, in order, for the lab's pytest run in a container (the image's python first). */
 const CONTAINER_PYTHONS = ['python3', 'python', '/usr/local/bin/python3', '/usr/bin/python3'];
-
-type ContainerMode = { kind: 'test-sh'; why: string } | { kind: 'offline-script'; script: string; why: string } | { kind: 'pytest'; why: string };
 
 /**
  * How the verifier runs in a container: tests/test.sh as written when the network allows it (it usually
@@ -71,34 +75,6 @@ async function containerMode(task: Task, network: boolean): Promise<ContainerMod
   return { kind: 'pytest', why: `no test script: the lab runs ${task.verifier.pytest ?? 'the inline assertions'}` };
 }
 
-/**
- * In the sandbox, a test script the lab does not run as written (it installs pytest from the network) still
- * has its other steps run, in order, with the system pytest in place of the installed one (FORMAT.md).
- */
-function sandboxMode(task: Task): ContainerMode | null {
-  const script = task.verifier.testScript;
-  if (!script || task.verifier.runTestScript || !task.verifier.pytest) return null;
-  const text = fileText(task, script);
-  const offline = text === null ? null : offlineTestScript(text);
-  if (!offline?.ok) return null;
-  return { kind: 'offline-script', script: withPytestFunction(offline.script, [SYSTEM_PYTHON], `${VERIFIER_LOGS_DIR}/junit.xml`), why: `${script} without its ${offline.dropped.length} install step(s), the system pytest in place of the installed one` };
-}
-
-/** The pristine /tests: tests/ as shipped, plus TB1's run-tests.sh beside them. */
-function testFiles(task: Task): TaskFile[] {
-  const files = filesUnder(task, TASK_PATHS.testsDir);
-  const script = task.verifier.testScript;
-  if (script && !script.startsWith(`${TASK_PATHS.testsDir}/`)) {
-    const file = findFile(task, script) as TaskFile;
-    if (!files.some((f) => f.path === script)) files.push({ ...file, path: script });
-  }
-  return files;
-}
-
-function inSandboxTests(script: string): string {
-  return `${VERIFIER_TESTS_DIR}/${script.startsWith(`${TASK_PATHS.testsDir}/`) ? script.slice(TASK_PATHS.testsDir.length + 1) : script}`;
-}
-
 export async function runVerifier(task: Task, workspaceDir: string, options: VerifyOptions = {}): Promise<VerifierResult> {
   await assertRunnable(task, options.runtime);
   const source = resolve(workspaceDir);
@@ -107,38 +83,35 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
   const container = options.runtime?.container ?? null;
   const started = performance.now();
   const deadline = started + task.verifier.timeoutSec * 1000;
-  const root = await makeOwnedTempDir('verify', options.tmpDir);
+  const warm = container ? null : (options.warm ?? null);
+  if (options.warm && !warm) await options.warm.dispose();
+  const dirs = warm?.dirs ?? verifierDirs(await makeOwnedTempDir('verify', options.tmpDir));
+  const { root, work, tests, logs } = dirs;
   const steps: StepResult[] = [];
   const notes: string[] = [];
   const errors: string[] = [];
 
   try {
-    const work = join(root, 'workspace');
-    const tests = join(root, 'tests');
-    const logs = join(root, 'logs');
     const snapshot = await snapshotWorkspace(source, work, task.environment.workdir);
     notes.push(...snapshot.notes);
-    // A container's /tests is a fresh writable copy per run (Harbor's); the sandbox's is read-only.
-    await writeFiles(tests, testFiles(task), { readOnly: false });
-    await mkdir(logs);
+    // A warm start wrote its tests/ and logs/ (and has no test script to add) before the agent was done.
+    if (!warm) await writeVerifierInputs(task, dirs);
     const mode = container ? await containerMode(task, options.runtime?.network ?? false) : sandboxMode(task);
     if (mode) {
       notes.push(`verifier mode: ${mode.kind} (${mode.why})`);
       if (mode.kind === 'offline-script') await writeFile(join(tests, OFFLINE_SCRIPT), mode.script, { mode: 0o755 });
     }
     // The sandbox's /tests is read-only (a pristine copy); a container's is a fresh writable one.
+    // (Again after a warm start: the offline script was just added.)
     if (!container) await makeReadOnly(tests);
     const setupMs = performance.now() - started;
 
-    const mounts = [
-      { host: tests, sandbox: VERIFIER_TESTS_DIR, readOnly: true },
-      { host: logs, sandbox: VERIFIER_LOGS_DIR, readOnly: false },
-    ];
-    const env = { TEST_DIR: VERIFIER_TESTS_DIR, PYTHONDONTWRITEBYTECODE: '1', ...task.verifier.env };
+    const mounts = verifierMounts(dirs);
+    const env = verifierEnv(task);
     const remaining = () => (deadline - performance.now()) / 1000;
 
     /** One step in its own sandbox, with what is left of the verifier's deadline (or less). */
-    const run = async (name: string, argv: string[], capSeconds?: number): Promise<StepResult> => {
+    const run = async (name: string, argv: string[], capSeconds?: number, warmStep?: WarmStep | null): Promise<StepResult> => {
       options.onStep?.(name);
       const left = remaining();
       if (left <= 0.05) {
@@ -147,16 +120,20 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
         return step;
       }
       const seconds = capSeconds === undefined ? left : Math.min(capSeconds, left);
-      // In a container the verifier starts from the state the agent left (committed when its shell ended), as root.
-      const { sandbox, spec } = await phaseRun(task, container ? source : work, seconds, { mounts, env }, { runtime: options.runtime, sandbox: options.sandbox, user: container ? '0' : undefined });
-      if (container) spec.workspace = work;
-      const result = await sandbox.run(spec, argv, { signal: options.signal, maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS });
+      const warmResult = warmStep ? await warmStep.go(seconds, options.signal) : null;
+      const result = warmResult ?? (await coldRun(seconds, argv));
       if (result.aborted) throw new LabError('CANCELLED', `verification of '${task.id}' was cancelled`);
       const step = stepResult(name, argv, result);
       // The deadline that fired was the verifier's own unless the step had a shorter cap of its own.
       if (step.timedOut && capSeconds !== undefined && capSeconds < left) step.limit = 'assertion timeout';
       steps.push(step);
       return step;
+    };
+    const coldRun = async (seconds: number, argv: string[]) => {
+      // In a container the verifier starts from the state the agent left (committed when its shell ended), as root.
+      const { sandbox, spec } = await phaseRun(task, container ? source : work, seconds, { mounts, env }, { runtime: options.runtime, sandbox: options.sandbox, user: container ? '0' : undefined });
+      if (container) spec.workspace = work;
+      return sandbox.run(spec, argv, { signal: options.signal, maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS });
     };
 
     // 1. The task's test script (tests/test.sh; TB1 run-tests.sh), unless replaced by the lab's pytest run.
@@ -183,19 +160,8 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
         errors.push(`pytest exited with ${pytestStep.exitCode}: ${PYTEST_EXIT_MEANING[pytestStep.exitCode as number] ?? 'an unknown failure'}:\n${outputTail(pytestStep)}`);
       }
     } else if (task.verifier.pytest && !reported) {
-      pytestStep = await run('pytest', [
-        SYSTEM_PYTHON,
-        '-I', // isolated: no cwd or user site on sys.path, PYTHON* variables ignored
-        '-m',
-        'pytest',
-        inSandboxTests(task.verifier.pytest),
-        `--rootdir=${VERIFIER_TESTS_DIR}`,
-        '-p',
-        'no:cacheprovider',
-        `--junitxml=${VERIFIER_LOGS_DIR}/junit.xml`,
-        '-rA',
-        '--color=no',
-      ]);
+      // -I: isolated, no cwd or user site on sys.path, PYTHON* variables ignored. A warm start runs the same.
+      pytestStep = await run('pytest', [SYSTEM_PYTHON, '-I', '-m', 'pytest', ...labPytestArgs(task)], undefined, warm?.pytest);
       const crashed = stepCrashed(pytestStep);
       if (crashed) errors.push(`${crashed}:\n${outputTail(pytestStep)}`);
       else if (pytestStep.exitCode !== 0 && pytestStep.exitCode !== 1) {
@@ -238,8 +204,8 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
     }
 
     // 3. Inline assertions: each in its own sandbox; the exit code the host sees is the verdict.
-    for (const a of task.verifier.assertions) {
-      const step = await run(`assertion: ${a.name}`, [...BASH, '-c', a.run], a.timeoutSec ?? undefined);
+    for (const [i, a] of task.verifier.assertions.entries()) {
+      const step = await run(`assertion: ${a.name}`, [...BASH, '-c', a.run], a.timeoutSec ?? undefined, warm?.assertions[i]);
       if (step.timedOut && step.limit === 'assertion timeout') {
         assertions.push({ name: a.name, status: 'failed', message: `did not finish within its ${a.timeoutSec} s` });
       } else if (stepCrashed(step)) {
@@ -278,15 +244,8 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
       timings: { setupMs, stepsMs: steps.reduce((n, s) => n + s.durationMs, 0), reportsMs, keepLogsMs },
     };
   } finally {
+    await warm?.dispose();
     await removeTree(root);
-  }
-}
-
-async function makeReadOnly(dir: string): Promise<void> {
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) await makeReadOnly(path);
-    else if (e.isFile()) await chmod(path, (await stat(path)).mode & 0o555);
   }
 }
 

@@ -77,6 +77,22 @@ describe('batched decoder', () => {
     expect(Array.from(out.experts!.data as BigInt64Array, Number)).toEqual(forced);
   });
 
+  it('an episode waiting on its shell holds no row: with a single row, another episode decodes meanwhile', async () => {
+    // Rows exist only while a request decodes; between turns an episode keeps just its KV cache prefix.
+    const d = new BatchDecoder(policy.decoder, { maxBatch: 1 });
+    const prompt = [1, 2, 3];
+    const first = await d.generate(prompt, request({ seed: 11 }));
+    expect(d.activeRows).toBe(0);
+    // Episode A now runs its command; B gets the only row at once (a held row would make it wait forever).
+    const other = await d.generate([4, 5], request({ seed: 12 }));
+    expect(other.timing.meanBatch).toBe(1);
+    expect(d.activeRows).toBe(0);
+    // A's next turn (its history plus the observation) still finds its prefix in the cache.
+    const next = await d.generate([...prompt, ...first.tokens.map((t) => t.id), 7, 8], request({ seed: 13 }));
+    expect(next.timing.cachedPromptTokens).toBeGreaterThanOrEqual(prompt.length);
+    await d.close();
+  });
+
   it('stops on a stop token (kept in the output) and on a stop sequence', async () => {
     const d = new BatchDecoder(policy.decoder, { decode: (ids) => ids.map((i) => String.fromCharCode(97 + (i % 26))).join('') });
     const free = await d.generate([1, 2], request({ seed: 5, maxTokens: 20, temperature: 0 }));

@@ -158,6 +158,17 @@ describe('session lifecycle and recording', () => {
     await s.close();
   });
 
+  it('stop() resolves once every process of the sandbox is gone; close() then finishes the recording', async () => {
+    const s = await createShellSession({ backend, spec: specFor(ws.path), recordPath: join(out.path, 'stop.cast') });
+    await s.run('echo before-stop; (sleep 30; touch /app/after-stop) & disown');
+    await s.stop();
+    // Gone, not only signalled: no sandbox process is left, whatever the recording is still doing.
+    expect(leftoverSandboxes().filter((pid) => pid === s.pid)).toEqual([]);
+    expect(spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).stdout).not.toContain('sleep 30');
+    await s.close();
+    expect(readFileSync(join(out.path, 'stop.cast'), 'utf8')).toContain('before-stop');
+  });
+
   it('writes an asciicast v2 recording that asciinema accepts, without markers', async (ctx) => {
     const noPlayer = missingProgram('asciinema', 'asciinema');
     ctx.skip(noPlayer !== null, noPlayer ?? undefined);
