@@ -22,6 +22,8 @@ export interface CommandObservation {
   timeoutSec: number;
   /** The screen, when a full-screen program took over. */
   screen?: string[];
+  /** bash asked for more input (an unclosed quote, bracket, here-document or loop) and the lab cancelled it. */
+  incomplete?: boolean;
 }
 
 export interface Formatted {
@@ -36,6 +38,7 @@ export function formatCommand(o: CommandObservation, maxChars: number): Formatte
   const truncatedChars = cut.truncatedChars + o.truncatedChars;
   let status: string;
   if (o.timedOut) status = `[still running after ${o.timeoutSec} s; it keeps running: send keys (e.g. C-c) to interact with or stop it]`;
+  else if (o.incomplete) status = `[incomplete command: bash waited for more input (an unclosed quote, bracket, here-document or loop?); it was cancelled · exit code ${o.exitCode ?? 'unknown'}]`;
   else status = `[exit code ${o.exitCode ?? 'unknown'} · ${seconds(o.durationMs)}]`;
   const text = `${cut.text}${cut.text.endsWith('\n') || cut.text.length === 0 ? '' : '\n'}${status}`;
   return { text, truncatedChars };

@@ -1,6 +1,7 @@
 /**
  * The shell-integration markers: invisible OSC sequences the session's bash prints when a command starts
- * (PS0), when it ends with its status (PROMPT_COMMAND) and where its prompt ends (PS1). `MarkerFilter`
+ * (PS0), when it ends with its status (PROMPT_COMMAND), where its prompt ends (PS1) and when bash asks for
+ * the rest of an incomplete command (PS2). `MarkerFilter`
  * takes them out of the byte stream in order, so nothing downstream (screen, text, recording, UI) sees
  * them. A marker carries a per-session nonce; one without it (a program printing a look-alike) is data.
  */
@@ -10,7 +11,8 @@ const PREFIX = `\x1b]${MARKER_OSC};`;
 /** Longest marker we wait for before treating a partial one as plain data. */
 const MAX_MARKER_CHARS = 128;
 
-export type MarkerKind = 'C' | 'D' | 'B';
+/** C: a command starts (PS0); D: it ended, with its status (PROMPT_COMMAND); B: the prompt ends (PS1); P: bash wants more input to complete the command (PS2). */
+export type MarkerKind = 'C' | 'D' | 'B' | 'P';
 export type Token = { type: 'data'; text: string } | { type: 'mark'; kind: MarkerKind; arg: string | null };
 
 export function markerSequence(nonce: string, kind: MarkerKind, arg?: string): string {
@@ -59,7 +61,7 @@ export class MarkerFilter {
         break;
       }
       const body = text.slice(start + PREFIX.length, end).split(';');
-      if (body[0] === this.nonce && (body[1] === 'C' || body[1] === 'D' || body[1] === 'B')) {
+      if (body[0] === this.nonce && (body[1] === 'C' || body[1] === 'D' || body[1] === 'B' || body[1] === 'P')) {
         if (start > 0) out.push({ type: 'data', text: text.slice(0, start) });
         out.push({ type: 'mark', kind: body[1], arg: body[2] ?? null });
         text = text.slice(end + 1);

@@ -51,6 +51,8 @@ export class SessionClosedError extends Error {
 interface PendingRun {
   acc: HeadTail;
   started: boolean;
+  /** bash asked for more input (PS2): the command was cancelled with C-c. */
+  incomplete?: boolean;
   startedAt: number;
   limit: LimitName | null;
   finish: (result: { exitCode: number | null; timedOut: boolean }) => void;
@@ -195,6 +197,16 @@ export class SandboxShellSession implements ShellSession {
         }
         return;
       }
+      case 'P':
+        // bash shows its continuation prompt: the pasted command is incomplete (an unclosed quote, bracket,
+        // here-document or `do` without `done`), and nothing else will ever complete it. A whole command is
+        // pasted at once, so a complete one never reaches PS2. Cancel it rather than wait for the timeout
+        // (a small policy's `echo 'x` held an episode for 180 s per turn).
+        if (this.pending && !this.pending.incomplete) {
+          this.pending.incomplete = true;
+          this.write('\x03');
+        }
+        return;
       case 'B':
         if (this.skipPrompt) {
           this.skipPrompt = false;
@@ -279,7 +291,7 @@ export class SandboxShellSession implements ShellSession {
           }
           this.readSink = new HeadTail(this.maxReadChars);
           const limit = pending.limit ?? limitFromStatus(exitCode);
-          resolve({ output: acc.text(), exitCode, timedOut, durationMs: Math.round(performance.now() - started), truncatedChars: acc.truncatedChars, limit });
+          resolve({ output: acc.text(), exitCode, timedOut, durationMs: Math.round(performance.now() - started), truncatedChars: acc.truncatedChars, limit, ...(pending.incomplete ? { incomplete: true } : {}) });
         },
       };
       this.pending = pending;

@@ -20,7 +20,8 @@ __t1_prompt() { local s=$?; printf '\\033]${MARKER_OSC};%s;D;%s\\007' "$__t1n" "
 PROMPT_COMMAND=__t1_prompt
 PS0=$'\\e]${MARKER_OSC};'"$__t1n"$';C\\a'
 PS1='\\u@\\h:\\w\\$ '"\\[$__t1b\\]"
-readonly PROMPT_COMMAND PS0 __t1n __t1b
+PS2='> '$'\\[\\e]${MARKER_OSC};'"$__t1n"$';P\\a\\]'
+readonly PROMPT_COMMAND PS0 PS2 __t1n __t1b
 readonly -f __t1_prompt
 HISTFILE=/root/.bash_history
 HISTCONTROL=ignoreboth

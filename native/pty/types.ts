@@ -41,6 +41,8 @@ export interface CommandResult {
   truncatedChars: number;
   /** A sandbox limit that fired while it ran (by name), or null (additive). */
   limit?: string | null;
+  /** The command was incomplete (bash asked for more input: an unclosed quote, bracket or here-document) and was cancelled. */
+  incomplete?: boolean;
 }
 
 export interface ShellSession {

@@ -67,6 +67,22 @@ describe('shell session', () => {
     expect(r).toMatchObject({ output: 'line 1\nline 2\nheredoc\n', exitCode: 4 });
   });
 
+  it('cancels an incomplete command at once (bash asks for more input) and says so; complete multi-line ones are untouched', async () => {
+    // Without the continuation-prompt marker these would wait for the whole timeout.
+    for (const incomplete of ["echo 'unclosed", 'if true; then echo x', 'cat <<EOF\nno end', 'echo $(ls']) {
+      const r = await session.run(incomplete, { timeoutMs: 60_000 });
+      expect(r, incomplete).toMatchObject({ incomplete: true, timedOut: false, exitCode: 130 });
+      expect(session.busy).toBe(false);
+    }
+    const first = await session.run("echo done-first\necho 'unclosed", { timeoutMs: 60_000 });
+    expect(first).toMatchObject({ incomplete: true, timedOut: false });
+    expect(first.output).toContain('done-first');
+    const ok = await session.run('while read -r l; do\n  echo "got $l"\ndone <<EOF\na\nEOF');
+    expect(ok).toMatchObject({ output: 'got a\n', exitCode: 0 });
+    expect(ok.incomplete).toBeUndefined();
+    expect((await session.run('echo still-here')).output).toBe('still-here\n');
+  });
+
   it('never loses the output of a fast command (many in a row)', async () => {
     for (let i = 0; i < 30; i++) {
       const r = await session.run(`echo fast-${i}`);

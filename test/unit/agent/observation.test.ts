@@ -23,6 +23,13 @@ describe('observations', () => {
     expect(screen.text).toContain('[full-screen program running; current screen:]\n~ vim\n');
   });
 
+  it('says an incomplete command was cancelled, and why it might have been', () => {
+    const text = formatCommand({ output: '^C\n', exitCode: 130, timedOut: false, durationMs: 30, truncatedChars: 0, timeoutSec: 180, incomplete: true }, 1000).text;
+    expect(text).toContain('[incomplete command: bash waited for more input');
+    expect(text).toContain('unclosed quote');
+    expect(text).toContain('exit code 130');
+  });
+
   it('keys observations show new output or say there was none', () => {
     expect(formatKeys({ output: '', durationMs: 1, truncatedChars: 0 }, 100).text).toBe('[no new output]');
     expect(formatKeys({ output: 'x'.repeat(500), durationMs: 1, truncatedChars: 0 }, 100).truncatedChars).toBe(400);
