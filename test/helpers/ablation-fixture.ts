@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import type { CellReport } from '../../electron/lab/experiments/ablate-report';
 import { writeRunFolder } from './runs';
 
-export async function writeAblationFixture(root: string): Promise<CellReport[]> {
+export async function writeAblationFixture(root: string, solvedBy: { dense: number; binary: number } = { dense: 7, binary: 3 }): Promise<CellReport[]> {
   const cells: CellReport[] = [];
   const tasks = Array.from({ length: 10 }, (_, i) => `task-${i}`);
   for (const [name, reward, solved] of [
-    ['reward-dense', 'dense', 7],
-    ['reward-binary', 'binary', 3],
+    ['reward-dense', 'dense', solvedBy.dense],
+    ['reward-binary', 'binary', solvedBy.binary],
   ] as const) {
     const seeds: CellReport['seeds'] = [];
     for (const seed of [1, 2]) {

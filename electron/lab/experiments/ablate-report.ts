@@ -55,7 +55,9 @@ export function suiteRows(cells: readonly CellReport[], baseline: Cell): SuiteRo
         suite,
         tasks: stats.tasks,
         resolvedRate: stats.resolvedRate,
-        ci95: stats.ci95Bootstrap ?? stats.ci95,
+        // The task bootstrap collapses to a point when every task has the same outcome (0 of 40 gives
+        // [0, 0]); Wilson over tasks still says what 20 tasks can rule out.
+        ci95: stats.ci95Bootstrap && stats.ci95Bootstrap[1] > stats.ci95Bootstrap[0] ? stats.ci95Bootstrap : stats.ci95,
         meanReward: stats.meanReward,
         vsBaseline: cmp ? { diff: cmp.diff, ci95: cmp.diffCi95, p: cmp.mcnemar?.p ?? cmp.unpairedTest?.p ?? null } : null,
       });
@@ -102,7 +104,7 @@ export function writeAblationReport(out: string, axes: readonly GridAxis[], base
   const seeds = Math.max(0, ...cells.map((c) => c.seeds.length));
   const intro = `Grid: ${axes.map((a) => `${a.key} = ${a.values.join(' | ')}`).join('; ')}. Baseline cell: ${cellLabel(baseline)}. ${seeds} seed(s) per cell; every cell starts from the same config and checkpoint.`;
   const method =
-    'Resolved rates pool the seeds (a seed is one attempt per task); intervals resample tasks with their attempts together. Each cell is compared with the baseline on the same tasks: paired bootstrap of the difference and McNemar exact on (task, seed) pairs. The train-inference gap is the mean |logp_trainer − logp_sampler| over loss tokens, averaged over the last 10 steps.';
+    'Resolved rates pool the seeds (a seed is one attempt per task); intervals resample tasks with their attempts together (Wilson over tasks where every task has the same outcome and the bootstrap has no width). Each cell is compared with the baseline on the same tasks: paired bootstrap of the difference and McNemar exact on (task, seed) pairs. The train-inference gap is the mean |logp_trainer − logp_sampler| over loss tokens, averaged over the last 10 steps.';
   const markdown = [
     '# Ablation report',
     '',

@@ -73,4 +73,13 @@ describe('the ablation report', () => {
     expect(html.match(/<polyline/g)).toHaveLength(4);
     expect(join(tmp.path, 'report.html')).toBe(paths.html);
   });
+
+  test('a cell where no task is ever resolved still gets an interval with width (Wilson over tasks)', async () => {
+    const cells = await writeAblationFixture(join(tmp.path, 'none'), { dense: 0, binary: 0 });
+    const dense = suiteRows(cells, { reward: 'dense' }).find((r) => r.cell === 'reward-dense')!;
+    expect(dense.resolvedRate).toBe(0);
+    // 0 of 10 tasks: the Wilson upper bound, not the bootstrap's collapsed [0, 0].
+    expect(dense.ci95[0]).toBeCloseTo(0, 12);
+    expect(dense.ci95[1]).toBeCloseTo(0.2775, 3);
+  });
 });
