@@ -106,3 +106,23 @@ export function normalizeAdvantages(rows: Float64Array[], masks: ArrayLike<numbe
   });
   return { mean, std };
 }
+
+/** Per episode: whether every episode of its group got the same reward (a group with one episode is flat). */
+export function flatGroups(rewards: readonly number[], groups: readonly (string | number)[]): boolean[] {
+  const byGroup = new Map<string | number, number[]>();
+  rewards.forEach((r, i) => byGroup.set(groups[i]!, [...(byGroup.get(groups[i]!) ?? []), r]));
+  const flat = new Map([...byGroup].map(([g, rs]) => [g, rs.every((r) => r === rs[0])]));
+  return groups.map((g) => flat.get(g)!);
+}
+
+/**
+ * Whiten advantages (in place, when `normalize`) over the loss tokens of rows with a policy signal; with
+ * `skipFlat`, rows of flat groups (`rowFlat`) get advantage 0 and stay out of the mean and std. Returns the
+ * mean and std used (over the same tokens whether or not they were whitened).
+ */
+export function whitenWithSignal(rows: Float64Array[], masks: readonly ArrayLike<number>[], rowFlat: readonly boolean[], o: { normalize: boolean; skipFlat: boolean }): { mean: number; std: number } {
+  const signal: ArrayLike<number>[] = masks.map((m, i) => (o.skipFlat && rowFlat[i] ? Array.from(m, () => 0) : m));
+  const stats = normalizeAdvantages(o.normalize ? rows : rows.map((a) => Float64Array.from(a)), signal);
+  if (o.skipFlat) rows.forEach((a, i) => rowFlat[i] && a.fill(0));
+  return stats;
+}

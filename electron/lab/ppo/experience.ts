@@ -11,7 +11,7 @@ import type { ModelConfig } from '../../../native/model/config';
 import type { TrainingGraphCache } from '../../../native/model/graph-cache';
 import { checkLossDrift } from '../../agent/tokens/drift';
 import type { LedgerCounters, LedgerSample, Trajectory } from '../../domain/trajectory';
-import { groupAdvantages, maskedGae, normalizeAdvantages } from '../../rl/advantages';
+import { flatGroups, groupAdvantages, maskedGae, whitenWithSignal } from '../../rl/advantages';
 import { rowFromSample, type TrainRow } from '../../rl/batch';
 import { gapOf, routingAgreement } from '../../rl/gap';
 import { normalizeRewards, trainingReward } from '../../rl/rewards';
@@ -188,7 +188,12 @@ export async function buildExperience(x: ExperienceInput): Promise<Experience> {
   }
   const masks = rows.map((r) => r.lossMask);
   metrics.vf_explained_var = explainedVariance(oldValues, returns, masks);
-  const advStats = x.ppo.normalize_advantages ? normalizeAdvantages(advantages, masks) : normalizeAdvantages(advantages.map((a) => Float64Array.from(a)), masks);
+  // Groups (a task's G episodes) whose raw rewards are all equal: no policy signal (DAPO's "dynamic
+  // sampling" filters them out). Measured: with every reward 0, whitening the critic's error moved a nano
+  // policy's entropy from 2.3 to 3.0 nats in 8 steps.
+  const flatGroup = flatGroups(rewardsRaw, trainable.map((e) => e.group));
+  metrics.flat_group_share = trainable.length ? trainable.filter((_, e) => flatGroup[e]).length / trainable.length : 0;
+  const advStats = whitenWithSignal(advantages, masks, episodeOf.map((e) => flatGroup[e]!), { normalize: x.ppo.normalize_advantages, skipFlat: x.ppo.flat_groups === 'skip' });
   metrics.advantage_mean = advStats.mean;
   metrics.advantage_std = advStats.std;
   const returnsFlat = returns.flatMap((r, i) => Array.from(r).filter((_, t) => masks[i]![t] === 1));

@@ -4,7 +4,7 @@
  * the batch statistics.
  */
 import { describe, expect, it } from 'vitest';
-import { gae, groupAdvantages, maskedGae, normalizeAdvantages } from '../../../electron/rl/advantages';
+import { flatGroups, gae, groupAdvantages, maskedGae, normalizeAdvantages, whitenWithSignal } from '../../../electron/rl/advantages';
 import { normalizeRewards, trainingReward } from '../../../electron/rl/rewards';
 import { explainedVariance, logprobGap, tisWeights } from '../../../electron/rl/stats';
 
@@ -92,5 +92,29 @@ describe('batch statistics', () => {
     const w = tisWeights([0, -1, 2, 0], [0, 0, 0, 5], [1, 1, 1, 0], 2);
     expect([...w]).toEqual([1, Math.exp(-1), 2, 1]);
     expect(logprobGap([[0, 1, 5]], [[0.5, 1, 0]], [[1, 1, 0]])).toEqual({ mean: 0.25, max: 0.5, tokens: 2 });
+  });
+});
+
+describe('groups without a policy signal', () => {
+  it('finds groups whose episodes all got the same reward', () => {
+    expect(flatGroups([0, 0, 1, 0, 2, 2, 5], ['a', 'a', 'b', 'b', 'c', 'c', 'd'])).toEqual([true, true, false, false, true, true, true]);
+  });
+
+  it('skip: flat rows get advantage 0 and stay out of the whitening; train: whitening amplifies their critic error', () => {
+    // Row 0 is a flat group's (all rewards 0: its advantage is only the critic's error), rows 1-2 carry signal.
+    const rows = () => [Float64Array.from([0.01, -0.02]), Float64Array.from([1, 1]), Float64Array.from([-1, -1])];
+    const masks = [[1, 1], [1, 1], [1, 1]];
+    const skipped = rows();
+    const s = whitenWithSignal(skipped, masks, [true, false, false], { normalize: true, skipFlat: true });
+    expect(Array.from(skipped[0]!)).toEqual([0, 0]);
+    expect(s).toEqual({ mean: 0, std: 1 });
+    expect(Array.from(skipped[1]!).map((v) => +v.toFixed(6))).toEqual([1, 1]);
+    const trained = rows();
+    whitenWithSignal(trained, masks, [true, false, false], { normalize: true, skipFlat: false });
+    expect(Math.abs(trained[0]![1]!)).toBeGreaterThan(0);
+    // Every row flat: nothing to learn, every advantage 0.
+    const none = rows();
+    whitenWithSignal(none, masks, [true, true, true], { normalize: true, skipFlat: true });
+    expect(none.flatMap((r) => Array.from(r))).toEqual([0, 0, 0, 0, 0, 0]);
   });
 });

@@ -131,6 +131,9 @@ advantage = "gae"
 gamma = 1.0
 lambda = 1.0
 normalize_advantages = true
+# Groups whose G episodes all got the same reward carry no policy signal: "skip" (zero advantage there,
+# the critic still learns) or "train" (whitening then amplifies the critic's error into the policy).
+flat_groups = "skip"
 # Passes over each batch, and optimizer steps (minibatches) per pass.
 epochs = 2
 minibatches = 2

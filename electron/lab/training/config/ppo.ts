@@ -32,6 +32,12 @@ export const PpoSection = z.strictObject({
   lambda: z.number().min(0).max(1).default(1),
   /** Whiten advantages over the batch's loss tokens. */
   normalize_advantages: z.boolean().default(true),
+  /**
+   * Groups whose episodes all got the same reward carry no policy signal: `skip` gives their tokens a zero
+   * advantage (the critic still learns from them) and whitens over the other groups only; `train` keeps them,
+   * and whitening then turns the critic's error into full-size advantages (the policy drifts on noise).
+   */
+  flat_groups: z.enum(['skip', 'train']).default('skip'),
   /** Passes over the batch, and minibatches (optimizer steps) per pass. */
   epochs: posInt.default(2),
   minibatches: posInt.default(2),
