@@ -3,7 +3,9 @@
  * project (F16 halves the file; loading converts back to float32, so the graphs are unchanged). A training
  * checkpoint's optimizer state is left out: the copy is for evaluation and sampling.
  */
-import { loadCheckpoint, saveCheckpoint } from '../../../native/model/checkpoint';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadCheckpoint, saveCheckpoint, TOKENIZER_CONFIG_FILE } from '../../../native/model/checkpoint';
 import type { WeightsDtype } from '../../../native/model/checkpoint/manifest';
 import { LabError } from '../../ipc/common/errors';
 import { appVersion } from '../app-paths';
@@ -25,6 +27,8 @@ export function convertCheckpoint(from: string, to: string, dtype: WeightsDtype)
   const saved = saveCheckpoint(to, {
     config: loaded.config,
     tokenizer: loaded.tokenizer,
+    // eos and pad names live here: without it the copy would stop on <|endoftext|>, not <|im_end|>.
+    ...(existsSync(join(from, TOKENIZER_CONFIG_FILE)) ? { tokenizerConfig: JSON.parse(readFileSync(join(from, TOKENIZER_CONFIG_FILE), 'utf8')) as Record<string, unknown> } : {}),
     parameters: loaded.parameters,
     weightsDtype: dtype,
     parent: from,

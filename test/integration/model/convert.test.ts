@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { loadCheckpoint } from '../../../native/model/checkpoint';
@@ -28,4 +28,8 @@ test('model convert: an f16 copy is about half the size and loads back within f1
   expect(worst).toBeLessThan(1e-3);
   expect(b.manifest.metadata).toMatchObject({ dtype: 'F16' });
   expect(b.tokenizer.vocabSize).toBe(a.tokenizer.vocabSize);
+  // The tokenizer's config (eos and pad names) comes along, byte for byte in meaning.
+  const config = (dir: string) => JSON.parse(readFileSync(join(dir, 'tokenizer_config.json'), 'utf8')) as unknown;
+  expect(existsSync(join(src, 'tokenizer_config.json'))).toBe(true);
+  expect(config(r.path)).toEqual(config(src));
 });
