@@ -17,6 +17,7 @@ const settingsFile = z
     lmSteps: z.number().int().nonnegative(),
     sftSteps: z.number().int().nonnegative(),
     ppoSteps: z.number().int().positive(),
+    binarySteps: z.number().int().positive(),
     overrides: z.object({ lm: overrides, sft: overrides, ppo: overrides }).partial().strict(),
     evalTasks: z.number().int().nonnegative(),
     evalArgs: z.array(z.string()),

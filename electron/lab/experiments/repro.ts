@@ -22,6 +22,8 @@ export interface ReproSettings {
   lmSteps: number;
   sftSteps: number;
   ppoSteps: number;
+  /** Steps of the binary-reward PPO run (default: ppoSteps). */
+  binarySteps?: number;
   /** Extra `key=value` settings per stage's config (dotted keys: `ppo.group_size=2`). */
   overrides: Record<'lm' | 'sft' | 'ppo', Record<string, string | number | boolean>>;
   /** Tasks per eval suite (0: all). */
@@ -161,7 +163,8 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
   const sft = await trainStage('sft', 'sft', ['--model', base, '--data', sftData, '--steps', String(s.sftSteps), '--seed', String(s.seed)], {});
   const ppoArgs = ['--model', sft, '--data', pack, '--steps', String(s.ppoSteps), '--seed', String(s.seed)];
   const rlDense = await trainStage('rl-dense', 'ppo', ppoArgs, { 'ppo.reward': 'dense', 'ppo.tito': 'exact', 'ppo.r3': 'on' });
-  const rlBinary = await trainStage('rl-binary', 'ppo', ppoArgs, { 'ppo.reward': 'binary', 'ppo.tito': 'exact', 'ppo.r3': 'on' });
+  const binaryArgs = ['--model', sft, '--data', pack, '--steps', String(s.binarySteps ?? s.ppoSteps), '--seed', String(s.seed)];
+  const rlBinary = await trainStage('rl-binary', 'ppo', binaryArgs, { 'ppo.reward': 'binary', 'ppo.tito': 'exact', 'ppo.r3': 'on' });
   const checkpoints = { base, sft, 'rl-dense': rlDense, 'rl-binary': rlBinary };
 
   const evalDirs: Record<string, Record<string, string>> = {};
