@@ -189,8 +189,8 @@ export async function buildExperience(x: ExperienceInput): Promise<Experience> {
   const masks = rows.map((r) => r.lossMask);
   metrics.vf_explained_var = explainedVariance(oldValues, returns, masks);
   // Groups (a task's G episodes) whose raw rewards are all equal: no policy signal (DAPO's "dynamic
-  // sampling" filters them out). Measured: with every reward 0, whitening the critic's error moved a nano
-  // policy's entropy from 2.3 to 3.0 nats in 8 steps.
+  // sampling" filters them out); their GAE advantages would be the critic's error alone, which whitening
+  // scales up to unit size.
   const flatGroup = flatGroups(rewardsRaw, trainable.map((e) => e.group));
   metrics.flat_group_share = trainable.length ? trainable.filter((_, e) => flatGroup[e]).length / trainable.length : 0;
   const advStats = whitenWithSignal(advantages, masks, episodeOf.map((e) => flatGroup[e]!), { normalize: x.ppo.normalize_advantages, skipFlat: x.ppo.flat_groups === 'skip' });
