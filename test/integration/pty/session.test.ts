@@ -176,11 +176,12 @@ describe('session lifecycle and recording', () => {
 
   it('stop() resolves once every process of the sandbox is gone; close() then finishes the recording', async () => {
     const s = await createShellSession({ backend, spec: specFor(ws.path), recordPath: join(out.path, 'stop.cast') });
-    await s.run('echo before-stop; (sleep 30; touch /app/after-stop) & disown');
+    // A duration no other test uses: test files run in parallel, and several of them run `sleep 30`.
+    await s.run('echo before-stop; (sleep 31.4159; touch /app/after-stop) & disown');
     await s.stop();
     // Gone, not only signalled: no sandbox process is left, whatever the recording is still doing.
     expect(leftoverSandboxes().filter((pid) => pid === s.pid)).toEqual([]);
-    expect(spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).stdout).not.toContain('sleep 30');
+    expect(spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).stdout).not.toContain('sleep 31.4159');
     await s.close();
     expect(readFileSync(join(out.path, 'stop.cast'), 'utf8')).toContain('before-stop');
   });
