@@ -51,6 +51,9 @@ describe('Models page', () => {
     await tokens.first().waitFor({ timeout: 60_000 });
     const count = await tokens.count();
     expect(count).toBeGreaterThan(0);
+    // Every token takes space on screen, including a lone \r or space (drawn as ␍ or ␣).
+    const widths = await tokens.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
+    expect(widths.filter((w) => w <= 0)).toEqual([]);
     const logprob = Number(await tokens.first().getAttribute('data-logprob'));
     expect(logprob).toBeLessThan(0);
     expect(await page.getByTestId('sample-meta').textContent()).toContain('on cpu');

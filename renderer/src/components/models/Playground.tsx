@@ -9,6 +9,7 @@ import type { PlaygroundResult } from '../../../../electron/domain/models';
 import { useModels } from '../../stores/models';
 import { ExpertHeatmap } from '../ExpertHeatmap';
 import { FieldError } from '../common/FieldError';
+import { tokenDisplayText } from '../common/token-text';
 import { LogprobLegend } from './LogprobLegend';
 import { logprobColor } from './logprob-scale';
 
@@ -37,7 +38,7 @@ function SampledTokens({ sample, selected, onToggle }: { sample: PlaygroundResul
           onClick={(e) => onToggle(i, e.shiftKey)}
           data-logprob={t.logprob}
         >
-          {t.text.replace(/\n/g, '↵\n') || '∅'}
+          {tokenDisplayText(t.text)}
         </span>
       ))}
     </div>

@@ -11,6 +11,7 @@ import { ExpertHeatmap } from '../ExpertHeatmap';
 import { KeyValue } from '../KeyValue';
 import { formatY } from './MetricChart';
 import { tokenScale, type TokenScale } from './token-colours';
+import { tokenDisplayText } from '../common/token-text';
 
 const COLOUR_BY: { id: ColourBy; label: string }[] = [
   { id: 'logprob', label: 'log-prob' },
@@ -32,10 +33,6 @@ function Legend({ scale }: { scale: TokenScale }) {
       <span className="token masked legend-masked">outside the loss</span>
     </div>
   );
-}
-
-function show(text: string): string {
-  return text.replace(/\n/g, '↵\n') || '∅';
 }
 
 function TokenDetails({ token, index, numExperts }: { token: RolloutToken; index: number; numExperts: number | null }) {
@@ -117,7 +114,7 @@ export function RolloutViewer({ view, onClose }: { view: RolloutView; onClose: (
                 onClick={() => setPicked(picked === i ? null : i)}
                 title={`${t.kind} · id ${t.id}${t.mask ? '' : ' · outside the loss'}`}
               >
-                {show(t.text)}
+                {tokenDisplayText(t.text)}
               </span>
             </Fragment>
           );
