@@ -2,13 +2,17 @@
  * Batched decoding over one sampling session. Requests (episodes) join and leave at step boundaries: a
  * joiner is prefilled alone, then its KV cache is merged into the batch cache, left-padded to a common
  * length (padding slots are masked out by attention_mask); every step feeds each row's pending token at
- * its own position. A sampled token's routing is what the model computed when that token was processed,
+ * its own position. With a graph that outputs only the new keys and values (`cacheOutputs: 'new'`, ours),
+ * the batch cache has spare slots (masked out) and each step's keys and values are written into the next
+ * one: the cache crosses into onnxruntime without a copy and nothing of it comes back, so a step costs the
+ * same at any context instead of copying the whole cache twice. With the common layout (external exports:
+ * `present` = past + new), the step's present replaces the cache. A sampled token's routing is what the model computed when that token was processed,
  * one step after it was sampled; a finished row stays for that one step so its last token has routing too.
  */
 import type { HostTensor, RuntimeSession } from '../onnx/runtime';
 import type { GenerateResult, ResolvedGenerateOptions, SampledToken, StopReason, TokenRouting } from './policy-api';
 import { TokenSampler } from './sampler';
-import { pastKeyName, pastValueName, presentKeyName, presentValueName } from './sampling-graph';
+import { newKeyName, newValueName, pastKeyName, pastValueName, presentKeyName, presentValueName } from './sampling-graph';
 
 export interface DecoderModel {
   session: RuntimeSession;
@@ -19,7 +23,15 @@ export interface DecoderModel {
   maxPositions: number;
   /** Whether the graph has routing.experts / routing.gates outputs (ours do; external exports do not). */
   routing: boolean;
+  /**
+   * 'present' (the common layout): present.L.key/value hold past + new. 'new': new_key_values.L.key/value
+   * hold only the tokens just processed, and the past is read in place (sampling-graph.ts).
+   */
+  cacheOutputs: 'present' | 'new';
 }
+
+/** Spare cache slots are added in blocks of this many: one cache copy per block of steps. */
+export const CACHE_SLOT_BLOCK = 32;
 
 export interface DecoderOptions {
   /** Rows decoded together at most; more requests wait for a free row. */
@@ -83,9 +95,10 @@ const STOP_WINDOW_TOKENS = 32;
 export class BatchDecoder {
   private rows: Row[] = [];
   private readonly waiting: Row[] = [];
-  /** Per layer [rows, kvHeads, slots, headDim]. */
+  /** Per layer [rows, kvHeads, capacity, headDim]; slots [0, slots) are laid out, the rest spare. */
   private cache: LayerCache[] = [];
   private slots = 0;
+  private capacity = 0;
   private loop: Promise<void> | null = null;
   private nextModel: DecoderModel | null = null;
   private closed = false;
@@ -133,8 +146,8 @@ export class BatchDecoder {
 
   /** Use new weights from the next step on (the sessions of the same architecture). */
   swap(model: DecoderModel): void {
-    if (model.layers !== this.model.layers || model.kvHeads !== this.model.kvHeads || model.headDim !== this.model.headDim) {
-      throw new Error('swap: the new model has a different cache layout (layers, kv heads or head size)');
+    if (model.layers !== this.model.layers || model.kvHeads !== this.model.kvHeads || model.headDim !== this.model.headDim || model.cacheOutputs !== this.model.cacheOutputs) {
+      throw new Error('swap: the new model has a different cache layout (layers, kv heads, head size or cache outputs)');
     }
     this.nextModel = model;
     this.kick();
@@ -156,6 +169,7 @@ export class BatchDecoder {
         this.rows = [];
         this.cache = [];
         this.slots = 0;
+        this.capacity = 0;
       })
       .finally(() => {
         this.loop = null;
@@ -231,7 +245,8 @@ export class BatchDecoder {
 
   private outputNames(): string[] {
     const names = ['logits'];
-    for (let l = 0; l < this.model.layers; l++) names.push(presentKeyName(l), presentValueName(l));
+    const newOnly = this.model.cacheOutputs === 'new';
+    for (let l = 0; l < this.model.layers; l++) names.push(newOnly ? newKeyName(l) : presentKeyName(l), newOnly ? newValueName(l) : presentValueName(l));
     if (this.model.routing) names.push('routing.experts', 'routing.gates');
     return names;
   }
@@ -259,7 +274,16 @@ export class BatchDecoder {
       },
       this.outputNames(),
     );
-    row.own = Array.from({ length: m.layers }, (_, l) => ({ key: out[presentKeyName(l)]!.data as Float32Array, value: out[presentValueName(l)]!.data as Float32Array }));
+    row.own = Array.from({ length: m.layers }, (_, l) => {
+      if (m.cacheOutputs === 'present') return { key: out[presentKeyName(l)]!.data as Float32Array, value: out[presentValueName(l)]!.data as Float32Array };
+      // Only the S new tokens came back: the cached prefix goes in front of them.
+      const pastKey = past[pastKeyName(l)]!.data as Float32Array;
+      const pastValue = past[pastValueName(l)]!.data as Float32Array;
+      return {
+        key: joinSlots(pastKey, out[newKeyName(l)]!.data as Float32Array, m.kvHeads, cached, S, m.headDim),
+        value: joinSlots(pastValue, out[newValueName(l)]!.data as Float32Array, m.kvHeads, cached, S, m.headDim),
+      };
+    });
     row.length = total;
     row.cachedPromptTokens = cached;
     if (m.routing) {
@@ -321,7 +345,7 @@ export class BatchDecoder {
       const key = new Float32Array(m.kvHeads * row.length * m.headDim);
       const value = new Float32Array(key.length);
       for (let h = 0; h < m.kvHeads; h++) {
-        const src = ((b * m.kvHeads + h) * this.slots + row.pad) * m.headDim;
+        const src = ((b * m.kvHeads + h) * this.capacity + row.pad) * m.headDim;
         const n = row.length * m.headDim;
         key.set(this.cache[l]!.key.subarray(src, src + n), h * n);
         value.set(this.cache[l]!.value.subarray(src, src + n), h * n);
@@ -360,26 +384,30 @@ export class BatchDecoder {
     return row.options.stopSequences.some((s) => tail.endsWith(s));
   }
 
-  /** Lay out the batch cache for `rows` (left-padded to the longest), from the old batch and joiners' own caches. */
+  /**
+   * Lay out the batch cache for `rows` (left-padded to the longest), from the old batch and joiners' own
+   * caches, with spare slots for the coming steps where the graph outputs only new keys and values.
+   */
   private rebuild(rows: Row[]): void {
     const m = this.model;
     const slots = rows.reduce((mx, r) => Math.max(mx, r.length), 0);
+    const capacity = m.cacheOutputs === 'new' ? Math.ceil((slots + 1) / CACHE_SLOT_BLOCK) * CACHE_SLOT_BLOCK : slots;
     const oldIndex = new Map(this.rows.map((r, i) => [r, i]));
     const next: LayerCache[] = [];
     for (let l = 0; l < m.layers; l++) {
-      const key = new Float32Array(rows.length * m.kvHeads * slots * m.headDim);
+      const key = new Float32Array(rows.length * m.kvHeads * capacity * m.headDim);
       const value = new Float32Array(key.length);
       rows.forEach((r, nb) => {
         const pad = slots - r.length;
         const fromOwn = r.own !== null;
-        const srcSlots = fromOwn ? r.length : this.slots;
+        const srcSlots = fromOwn ? r.length : this.capacity;
         const srcRow = fromOwn ? 0 : oldIndex.get(r)!;
         const srcPad = fromOwn ? 0 : r.pad;
         const srcK = fromOwn ? r.own![l]!.key : this.cache[l]!.key;
         const srcV = fromOwn ? r.own![l]!.value : this.cache[l]!.value;
         for (let h = 0; h < m.kvHeads; h++) {
           const src = ((srcRow * m.kvHeads + h) * srcSlots + srcPad) * m.headDim;
-          const dst = ((nb * m.kvHeads + h) * slots + pad) * m.headDim;
+          const dst = ((nb * m.kvHeads + h) * capacity + pad) * m.headDim;
           const n = r.length * m.headDim;
           key.set(srcK.subarray(src, src + n), dst);
           value.set(srcV.subarray(src, src + n), dst);
@@ -394,28 +422,55 @@ export class BatchDecoder {
     this.rows = rows;
     this.cache = next;
     this.slots = slots;
+    this.capacity = capacity;
+  }
+
+  /** Copy one step's new keys and values ([B, kvHeads, 1, headDim] per layer) into cache slot `slot`. */
+  private writeSlot(out: Record<string, HostTensor>, slot: number): void {
+    const m = this.model;
+    const B = this.rows.length;
+    for (let l = 0; l < m.layers; l++) {
+      const layer = this.cache[l]!;
+      for (const [target, name] of [[layer.key, newKeyName(l)], [layer.value, newValueName(l)]] as const) {
+        const fresh = out[name]!.data as Float32Array;
+        for (let bh = 0; bh < B * m.kvHeads; bh++) target.set(fresh.subarray(bh * m.headDim, (bh + 1) * m.headDim), (bh * this.capacity + slot) * m.headDim);
+      }
+    }
   }
 
   private async step(): Promise<void> {
     const started = performance.now();
     const m = this.model;
     const B = this.rows.length;
-    const T = this.slots + 1;
+    const newOnly = m.cacheOutputs === 'new';
+    if (newOnly && this.slots >= this.capacity) this.rebuild(this.rows); // no spare slot left: a new block
+    // The past fed is every slot of the cache: [pad, slots) are a row's, the spare ones are masked out.
+    const P = this.capacity;
+    const T = P + 1;
     const mask = new BigInt64Array(B * T);
-    this.rows.forEach((r, b) => mask.fill(1n, b * T + r.pad, (b + 1) * T));
+    this.rows.forEach((r, b) => {
+      mask.fill(1n, b * T + r.pad, b * T + this.slots);
+      mask[b * T + P] = 1n;
+    });
     const feeds: Record<string, HostTensor> = {
       input_ids: { dtype: 'int64', dims: [B, 1], data: BigInt64Array.from(this.rows, (r) => BigInt(r.pending!)) },
       position_ids: { dtype: 'int64', dims: [B, 1], data: BigInt64Array.from(this.rows, (r) => BigInt(r.length)) },
       attention_mask: { dtype: 'int64', dims: [B, T], data: mask },
     };
-    const dims = [B, m.kvHeads, this.slots, m.headDim];
+    const dims = [B, m.kvHeads, P, m.headDim];
     for (let l = 0; l < m.layers; l++) {
       feeds[pastKeyName(l)] = { dtype: 'float32', dims, data: this.cache[l]!.key };
       feeds[pastValueName(l)] = { dtype: 'float32', dims, data: this.cache[l]!.value };
     }
     const out = await m.session.run(feeds, this.outputNames());
-    this.cache = Array.from({ length: m.layers }, (_, l) => ({ key: out[presentKeyName(l)]!.data as Float32Array, value: out[presentValueName(l)]!.data as Float32Array }));
-    this.slots = T;
+    if (newOnly) {
+      this.writeSlot(out, this.slots);
+      this.slots += 1;
+    } else {
+      this.cache = Array.from({ length: m.layers }, (_, l) => ({ key: out[presentKeyName(l)]!.data as Float32Array, value: out[presentValueName(l)]!.data as Float32Array }));
+      this.slots = T;
+      this.capacity = T;
+    }
     const elapsed = performance.now() - started;
     this.rows.forEach((row, b) => {
       const fed = row.tokens[row.tokens.length - 1]!;
@@ -435,6 +490,17 @@ function sliceSlots(data: Float32Array, heads: number, slots: number, keep: numb
   if (keep === slots) return data;
   const out = new Float32Array(heads * keep * headDim);
   for (let h = 0; h < heads; h++) out.set(data.subarray(h * slots * headDim, (h * slots + keep) * headDim), h * keep * headDim);
+  return out;
+}
+
+/** [1, heads, a + b, headDim] from [1, heads, a, headDim] and [1, heads, b, headDim]. */
+function joinSlots(first: Float32Array, second: Float32Array, heads: number, a: number, b: number, headDim: number): Float32Array {
+  if (a === 0) return second;
+  const out = new Float32Array(heads * (a + b) * headDim);
+  for (let h = 0; h < heads; h++) {
+    out.set(first.subarray(h * a * headDim, (h + 1) * a * headDim), h * (a + b) * headDim);
+    out.set(second.subarray(h * b * headDim, (h + 1) * b * headDim), (h * (a + b) + a) * headDim);
+  }
   return out;
 }
 

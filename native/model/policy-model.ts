@@ -63,7 +63,8 @@ export function samplingExpertCompute(config: ModelConfig): ExpertCompute {
 export const TRAINING_EXPERT_COMPUTE: ExpertCompute = 'sparse';
 
 export async function loadT1Policy(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, settings: SessionSettings, expertCompute = samplingExpertCompute(config)): Promise<LoadedPolicy> {
-  const graph = buildSamplingGraph(config, weights, { expertCompute });
+  // The decoder keeps the cache and the graph returns only each step's new keys and values.
+  const graph = buildSamplingGraph(config, weights, { expertCompute, cacheOutputs: 'new' });
   const placed = await createPlacedSession(graph.bytes, placement(settings));
   settings.log?.(
     `sampling graph: ${graph.nodeCount} nodes, ${(graph.bytes.length / 2 ** 20).toFixed(1)} MiB, built in ${graph.buildMs.toFixed(0)} ms; session on ${placed.provider} in ${placed.createMs.toFixed(0)} ms${placed.fallbackReason ? ` (${placed.fallbackReason})` : ''}`,
@@ -77,6 +78,7 @@ export async function loadT1Policy(config: ModelConfig, weights: ReadonlyMap<str
       vocabSize: config.vocab_size,
       maxPositions: config.max_position_embeddings,
       routing: true,
+      cacheOutputs: 'new',
     },
     provider: placed.provider,
     fallbackReason: placed.fallbackReason,
@@ -128,6 +130,7 @@ export async function loadExternalPolicy(model: Uint8Array, hfConfig: ExternalCo
       vocabSize: hfConfig.vocab_size ?? Number.MAX_SAFE_INTEGER,
       maxPositions: hfConfig.max_position_embeddings ?? 2048,
       routing: false,
+      cacheOutputs: 'present',
     },
     provider: placed.provider,
     fallbackReason: placed.fallbackReason,

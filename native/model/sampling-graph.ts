@@ -26,16 +26,26 @@ export interface SamplingGraphOptions {
   withoutRouting?: boolean;
   /** Fused opset-23 ops (RMSNormalization, RotaryEmbedding, Attention) instead of compositions (default true). */
   fused?: boolean;
+  /**
+   * 'present' (default): present.L.key/value, past and new concatenated, the common layout that external
+   * tools expect. 'new': new_key_values.L.key/value [B, kv_heads, S, head_dim], only this call's tokens;
+   * the past is read in place and the caller keeps the cache (the lab's decoder). Needs `fused`.
+   */
+  cacheOutputs?: 'present' | 'new';
 }
 
 export const pastKeyName = (l: number) => `past_key_values.${l}.key`;
 export const pastValueName = (l: number) => `past_key_values.${l}.value`;
 export const presentKeyName = (l: number) => `present.${l}.key`;
 export const presentValueName = (l: number) => `present.${l}.value`;
+export const newKeyName = (l: number) => `new_key_values.${l}.key`;
+export const newValueName = (l: number) => `new_key_values.${l}.value`;
 
 export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, options: SamplingGraphOptions): BuiltGraph {
   const started = performance.now();
   const fused = options.fused ?? true;
+  const cacheOutputs = options.cacheOutputs ?? 'present';
+  if (cacheOutputs === 'new' && !fused) throw new Error("sampling graph: cacheOutputs 'new' needs the fused graph");
   const ad = new AutoDiff('float32', new GraphBuilder('sampling', { '': fused ? 23 : DEFAULT_OPSET }));
   const g = ad.graph;
   const L = config.num_hidden_layers;
@@ -93,8 +103,7 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
   const past = Array.from({ length: L }, (_, l) => ({
     key: ad.input(pastKeyName(l), ['batch', nkv, 'past', hd]),
     value: ad.input(pastValueName(l), ['batch', nkv, 'past', hd]),
-    presentKey: presentKeyName(l),
-    presentValue: presentValueName(l),
+    ...(cacheOutputs === 'new' ? { newKey: newKeyName(l), newValue: newValueName(l) } : { presentKey: presentKeyName(l), presentValue: presentValueName(l) }),
   }));
 
   // allowed[b, s, j] = attention_mask[b, j] && j <= (T - S) + s
@@ -117,6 +126,7 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
     past,
     expertCompute: options.expertCompute,
     fused,
+    cacheOutputs,
     attentionMask4: ad.wrap(allowed4, ['batch', 1, 'sequence', 'total'], 'bool'),
     batch: 'batch',
     length: 'sequence',
@@ -130,8 +140,13 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
   const logitsShape = g.op('Concat', [g.op('Shape', [hidden], { end: 2 }), g.ints([config.vocab_size])], { axis: 0 });
   g.output(g.op('Reshape', [flatLogits, logitsShape]), 'logits', 'float32', ['batch', options.allLogits ? 'sequence' : 1, config.vocab_size]);
   fwd.present.forEach((p, l) => {
-    g.output(p.key.name, presentKeyName(l), 'float32', ['batch', nkv, 'total', hd]);
-    g.output(p.value.name, presentValueName(l), 'float32', ['batch', nkv, 'total', hd]);
+    if (cacheOutputs === 'new') {
+      g.output(p.key.name, newKeyName(l), 'float32', ['batch', nkv, 'sequence', hd]);
+      g.output(p.value.name, newValueName(l), 'float32', ['batch', nkv, 'sequence', hd]);
+    } else {
+      g.output(p.key.name, presentKeyName(l), 'float32', ['batch', nkv, 'total', hd]);
+      g.output(p.value.name, presentValueName(l), 'float32', ['batch', nkv, 'total', hd]);
+    }
   });
   if (!options.withoutRouting) {
     const stack = (vs: string[]) => g.op('Concat', vs.map((v) => g.op('Unsqueeze', [g.op('Reshape', [v, g.op('Concat', [g.op('Shape', [ids.name]), g.ints([k])], { axis: 0 })]), g.ints([0])])), { axis: 0 });

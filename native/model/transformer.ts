@@ -7,6 +7,7 @@ import type { AutoDiff, Value } from '../onnx/autodiff';
 import { floatAttr } from '../onnx/graph';
 import type { Dim } from '../onnx/proto';
 import { paramName, type ModelConfig } from './config';
+import { newCacheAttention } from './cache-attention';
 import { ropeTables, rotateHalfMatrix } from './rope';
 
 /**
@@ -32,7 +33,14 @@ export interface ForwardInputs {
    * Per layer [B, kv_heads, P, head_dim]; absent in the training graph (no cache). `presentKey/Value` name
    * the concatenated cache so it is a graph output as it is (no copy through an Identity node).
    */
-  past?: readonly { key: Value; value: Value; presentKey?: string; presentValue?: string }[];
+  past?: readonly { key: Value; value: Value; presentKey?: string; presentValue?: string; newKey?: string; newValue?: string }[];
+  /**
+   * What the cache outputs are (fused path): 'present' (default), past and new concatenated, the common
+   * layout of ONNX LLM exports; 'new', only the keys and values of the tokens processed now
+   * ([B, kv_heads, S, head_dim]), with attention reading the past where it lies: no per-step copy of the
+   * whole cache inside onnxruntime or across the binding (see `newCacheAttention`).
+   */
+  cacheOutputs?: 'present' | 'new';
   /** [L, B, S, k] int64 expert ids that replace each layer's top-k (rollout routing replay, R3). */
   forcedExperts?: Value;
   expertCompute: ExpertCompute;
@@ -138,18 +146,24 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
       const q = fusedRope(qLin!, nh); // [B, S, nh*hd]
       const key = fusedRope(kLin!, nkv);
       const value = vLin!;
-      const [ctx, presentKey, presentValue] = ad.nondiff(
-        'Attention',
-        [q, key, value, inp.attentionMask4!, past.key, past.value],
-        { q_num_heads: nh, kv_num_heads: nkv, scale: floatAttr(1 / Math.sqrt(hd)) },
-        [
-          { shape: [B, S, nh * hd], dtype: ad.dtype, name: past.presentKey ? g.fresh('attn') : undefined },
-          { shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentKey },
-          { shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentValue },
-        ],
-      );
-      present.push({ key: presentKey!, value: presentValue! });
-      x = ad.add(x, ad.matmul(ctx!, P(paramName.wo(l))));
+      if (inp.cacheOutputs === 'new') {
+        const attended = newCacheAttention(ad, c, { q, key, value, past, mask: inp.attentionMask, bDim, sDim, B, S });
+        present.push({ key: attended.newKey, value: attended.newValue });
+        x = ad.add(x, ad.matmul(attended.ctx, P(paramName.wo(l))));
+      } else {
+        const [ctx, presentKey, presentValue] = ad.nondiff(
+          'Attention',
+          [q, key, value, inp.attentionMask4!, past.key, past.value],
+          { q_num_heads: nh, kv_num_heads: nkv, scale: floatAttr(1 / Math.sqrt(hd)) },
+          [
+            { shape: [B, S, nh * hd], dtype: ad.dtype, name: past.presentKey ? g.fresh('attn') : undefined },
+            { shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentKey },
+            { shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentValue },
+          ],
+        );
+        present.push({ key: presentKey!, value: presentValue! });
+        x = ad.add(x, ad.matmul(ctx!, P(paramName.wo(l))));
+      }
     } else {
       const q = rope(heads(ad.matmul(h, P(paramName.wq(l))), nh)); // [B, nh, S, hd]
       let key = rope(heads(ad.matmul(h, P(paramName.wk(l))), nkv)); // [B, nkv, S, hd]

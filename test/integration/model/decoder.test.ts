@@ -4,7 +4,7 @@
  * common-layout graphs (no routing) decode too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchDecoder, type DecodeRequest } from '../../../native/model/decoder';
+import { BatchDecoder, CACHE_SLOT_BLOCK, type DecodeRequest } from '../../../native/model/decoder';
 import { GenerateOptions, type GenerateResult } from '../../../native/model/policy-api';
 import { loadExternalPolicy, loadT1Policy, type LoadedPolicy } from '../../../native/model/policy-model';
 import { buildSamplingGraph } from '../../../native/model/sampling-graph';
@@ -47,6 +47,30 @@ describe('batched decoder', () => {
       expect(r.tokens.map((t) => t.id)).toEqual(solo[i]!.tokens.map((t) => t.id));
       r.tokens.forEach((t, j) => expect(Math.abs(t.logprob - solo[i]!.tokens[j]!.logprob)).toBeLessThan(1e-4));
     });
+  });
+
+  it('past the spare cache slots (joins, leaves and new slot blocks) batched rows match the common-layout graph decoding alone', async () => {
+    // Our graph returns only new keys and values into spare slots; the common layout returns past + new.
+    const common = await loadExternalPolicy(buildSamplingGraph(config, weights, { expertCompute: 'dense', withoutRouting: true }).bytes, { vocab_size: config.vocab_size, max_position_embeddings: config.max_position_embeddings }, { provider: 'cpu', intraOpThreads: 1 });
+    expect(policy.decoder.cacheOutputs).toBe('new');
+    expect(common.decoder.cacheOutputs).toBe('present');
+    const jobs = [
+      { prompt: [4, 5, 6], maxTokens: 2 * CACHE_SLOT_BLOCK - 10, seed: 31 },
+      { prompt: [7], maxTokens: CACHE_SLOT_BLOCK + 3, seed: 32 },
+      { prompt: [8, 9, 10, 11, 12, 13, 14], maxTokens: 12, seed: 33 },
+    ];
+    const d = new BatchDecoder(policy.decoder);
+    const first = Promise.all(jobs.slice(0, 2).map((j) => d.generate(j.prompt, request(j))));
+    await new Promise((r) => setTimeout(r, 20)); // the third joins a running batch
+    const together = [...(await first), await d.generate(jobs[2]!.prompt, request(jobs[2]!))];
+    const alone = new BatchDecoder(common.decoder);
+    for (const [i, j] of jobs.entries()) {
+      const solo = await alone.generate(j.prompt, request(j));
+      expect(together[i]!.tokens.map((t) => t.id)).toEqual(solo.tokens.map((t) => t.id));
+      together[i]!.tokens.forEach((t, k) => expect(Math.abs(t.logprob - solo.tokens[k]!.logprob)).toBeLessThan(1e-4));
+    }
+    expect(together[0]!.tokens.length).toBeGreaterThan(CACHE_SLOT_BLOCK);
+    await common.decoder.session.release();
   });
 
   it('every sampled token has routing, and replaying it in the scoring graph reproduces the log-probs', async () => {
