@@ -11,7 +11,8 @@
  */
 import type { HostTensor, RuntimeSession } from '../onnx/runtime';
 import type { GenerateResult, ResolvedGenerateOptions, SampledToken, StopReason, TokenRouting } from './policy-api';
-import { TokenSampler } from './sampler';
+import { TokenSampler, type TokenPick } from './sampler';
+import { SAMPLE_INV_TEMPERATURE, SAMPLE_OUTPUTS, SAMPLE_UNIFORM } from './sampling-head';
 import { newKeyName, newValueName, pastKeyName, pastValueName, presentKeyName, presentValueName } from './sampling-graph';
 
 export interface DecoderModel {
@@ -28,6 +29,12 @@ export interface DecoderModel {
    * hold only the tokens just processed, and the past is read in place (sampling-graph.ts).
    */
   cacheOutputs: 'present' | 'new';
+  /**
+   * Whether the graph samples too (sampling-head.ts: inputs sample_uniform / sample_inv_temperature,
+   * outputs sample.*): untruncated and greedy rows then take their token from it, and the logits are
+   * fetched only for a step with a top-k or top-p row.
+   */
+  samplingHead: boolean;
 }
 
 /** Spare cache slots are added in blocks of this many: one cache copy per block of steps. */
@@ -243,8 +250,35 @@ export class BatchDecoder {
     return feeds;
   }
 
-  private outputNames(): string[] {
-    const names = ['logits'];
+  /**
+   * Sampling inputs for `rows` (the graph's head), and whether the step needs the logits: a row the head
+   * cannot serve (top-k, top-p) samples in JavaScript. A uniform is drawn only for a row that will sample
+   * from the head, so a seed gives the same sequence of draws as the JavaScript sampler.
+   */
+  private samplingFeeds(rows: readonly Row[]): { feeds: Record<string, HostTensor>; logits: boolean } {
+    if (!this.model.samplingHead) return { feeds: {}, logits: true };
+    const vocab = this.model.vocabSize;
+    const u = new Float32Array(rows.length);
+    const inverse = new Float32Array(rows.length);
+    let logits = false;
+    rows.forEach((r, b) => {
+      inverse[b] = r.sampler.inverseTemperature();
+      if (r.stop) return;
+      if (r.sampler.untruncated(vocab)) u[b] = r.sampler.drawUniform();
+      else logits = true;
+    });
+    return {
+      feeds: {
+        [SAMPLE_UNIFORM]: { dtype: 'float32', dims: [rows.length], data: u },
+        [SAMPLE_INV_TEMPERATURE]: { dtype: 'float32', dims: [rows.length], data: inverse },
+      },
+      logits,
+    };
+  }
+
+  private outputNames(logits = true): string[] {
+    const names = logits ? ['logits'] : [];
+    if (this.model.samplingHead) names.push(SAMPLE_OUTPUTS.id, SAMPLE_OUTPUTS.logprob, SAMPLE_OUTPUTS.argmax, SAMPLE_OUTPUTS.argmaxLogprob);
     const newOnly = this.model.cacheOutputs === 'new';
     for (let l = 0; l < this.model.layers; l++) names.push(newOnly ? newKeyName(l) : presentKeyName(l), newOnly ? newValueName(l) : presentValueName(l));
     if (this.model.routing) names.push('routing.experts', 'routing.gates');
@@ -265,14 +299,16 @@ export class BatchDecoder {
     const cached = hit ? Math.min(hit.length, total - 1) : 0;
     const S = total - cached;
     const past = hit && cached > 0 ? this.pastFrom(hit.entry, cached) : this.emptyPast(1);
+    const sampling = this.samplingFeeds([row]);
     const out = await m.session.run(
       {
         input_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from(row.prompt.slice(cached), (v) => BigInt(v)) },
         position_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from({ length: S }, (_, i) => BigInt(cached + i)) },
         attention_mask: { dtype: 'int64', dims: [1, total], data: new BigInt64Array(total).fill(1n) },
         ...past,
+        ...sampling.feeds,
       },
-      this.outputNames(),
+      this.outputNames(sampling.logits),
     );
     row.own = Array.from({ length: m.layers }, (_, l) => {
       if (m.cacheOutputs === 'present') return { key: out[presentKeyName(l)]!.data as Float32Array, value: out[presentValueName(l)]!.data as Float32Array };
@@ -290,8 +326,8 @@ export class BatchDecoder {
       const fresh = Array.from({ length: S }, (_, s) => routingAt(out, 0, s, 1, S));
       row.promptRouting = cached > 0 ? [...hit!.entry.routing!.slice(0, cached), ...fresh] : fresh;
     }
+    this.sampleNext(row, out, 0);
     row.prefillMs = performance.now() - started;
-    this.sampleNext(row, out.logits!, 0);
   }
 
   /** The cached entry sharing the longest prefix with `prompt`, and that length. */
@@ -361,10 +397,22 @@ export class BatchDecoder {
     while (used > budget) used -= this.prefixes.shift()!.floats;
   }
 
-  /** Sample the row's next token from batch row `b` of `logits` and decide whether it stops there. */
-  private sampleNext(row: Row, logits: HostTensor, b: number): void {
+  /** The row's next token: from the graph's sampling head where it serves this row, else from the logits. */
+  private pickFor(row: Row, out: Record<string, HostTensor>, b: number): TokenPick {
+    if (this.model.samplingHead && row.sampler.untruncated(this.model.vocabSize)) {
+      const greedy = row.options.temperature === 0;
+      const ids = out[greedy ? SAMPLE_OUTPUTS.argmax : SAMPLE_OUTPUTS.id]!.data as BigInt64Array;
+      const logprobs = out[greedy ? SAMPLE_OUTPUTS.argmaxLogprob : SAMPLE_OUTPUTS.logprob]!.data as Float32Array;
+      return { id: Number(ids[b]!), logprob: logprobs[b]! };
+    }
+    const logits = out.logits!;
     const [, S, V] = logits.dims as [number, number, number];
-    const pick = row.sampler.pick(logits.data as Float32Array, (b * S + S - 1) * V, Math.min(V, this.model.vocabSize));
+    return row.sampler.pick(logits.data as Float32Array, (b * S + S - 1) * V, Math.min(V, this.model.vocabSize));
+  }
+
+  /** Sample the row's next token from batch row `b` of the step's outputs and decide whether it stops there. */
+  private sampleNext(row: Row, out: Record<string, HostTensor>, b: number): void {
+    const pick = this.pickFor(row, out, b);
     row.tokens.push({ id: pick.id, logprob: pick.logprob, routing: null });
     row.pending = pick.id;
     if (row.options.stopTokenIds.includes(pick.id)) row.stop = 'stop-token';
@@ -462,7 +510,8 @@ export class BatchDecoder {
       feeds[pastKeyName(l)] = { dtype: 'float32', dims, data: this.cache[l]!.key };
       feeds[pastValueName(l)] = { dtype: 'float32', dims, data: this.cache[l]!.value };
     }
-    const out = await m.session.run(feeds, this.outputNames());
+    const sampling = this.samplingFeeds(this.rows);
+    const out = await m.session.run({ ...feeds, ...sampling.feeds }, this.outputNames(sampling.logits));
     if (newOnly) {
       this.writeSlot(out, this.slots);
       this.slots += 1;
@@ -471,17 +520,18 @@ export class BatchDecoder {
       this.slots = T;
       this.capacity = T;
     }
-    const elapsed = performance.now() - started;
     this.rows.forEach((row, b) => {
       const fed = row.tokens[row.tokens.length - 1]!;
       if (m.routing) fed.routing = routingAt(out, b, 0, B, 1);
       row.length += 1;
       row.pending = null;
-      row.decodeMs += elapsed;
       row.steps += 1;
       row.batchSum += B;
-      if (!row.stop) this.sampleNext(row, out.logits!, b);
+      if (!row.stop) this.sampleNext(row, out, b);
     });
+    // A step is the forward pass, the cache write and the sampling: all of it is decoding time.
+    const elapsed = performance.now() - started;
+    for (const row of this.rows) row.decodeMs += elapsed;
   }
 }
 

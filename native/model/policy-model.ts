@@ -62,9 +62,18 @@ export function samplingExpertCompute(config: ModelConfig): ExpertCompute {
 }
 export const TRAINING_EXPERT_COMPUTE: ExpertCompute = 'sparse';
 
-export async function loadT1Policy(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, settings: SessionSettings, expertCompute = samplingExpertCompute(config)): Promise<LoadedPolicy> {
-  // The decoder keeps the cache and the graph returns only each step's new keys and values.
-  const graph = buildSamplingGraph(config, weights, { expertCompute, cacheOutputs: 'new' });
+/**
+ * `cacheOutputs` 'new' (default): the decoder keeps the cache and the graph returns only each step's new
+ * keys and values; 'present' (the common layout, the cache copied through every step) is for comparison.
+ */
+export async function loadT1Policy(
+  config: ModelConfig,
+  weights: ReadonlyMap<string, Float32Array>,
+  settings: SessionSettings,
+  expertCompute = samplingExpertCompute(config),
+  cacheOutputs: 'new' | 'present' = 'new',
+): Promise<LoadedPolicy> {
+  const graph = buildSamplingGraph(config, weights, { expertCompute, cacheOutputs, samplingHead: true });
   const placed = await createPlacedSession(graph.bytes, placement(settings));
   settings.log?.(
     `sampling graph: ${graph.nodeCount} nodes, ${(graph.bytes.length / 2 ** 20).toFixed(1)} MiB, built in ${graph.buildMs.toFixed(0)} ms; session on ${placed.provider} in ${placed.createMs.toFixed(0)} ms${placed.fallbackReason ? ` (${placed.fallbackReason})` : ''}`,
@@ -78,7 +87,8 @@ export async function loadT1Policy(config: ModelConfig, weights: ReadonlyMap<str
       vocabSize: config.vocab_size,
       maxPositions: config.max_position_embeddings,
       routing: true,
-      cacheOutputs: 'new',
+      cacheOutputs,
+      samplingHead: true,
     },
     provider: placed.provider,
     fallbackReason: placed.fallbackReason,
@@ -131,6 +141,7 @@ export async function loadExternalPolicy(model: Uint8Array, hfConfig: ExternalCo
       maxPositions: hfConfig.max_position_embeddings ?? 2048,
       routing: false,
       cacheOutputs: 'present',
+      samplingHead: false,
     },
     provider: placed.provider,
     fallbackReason: placed.fallbackReason,

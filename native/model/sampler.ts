@@ -21,6 +21,22 @@ export class TokenSampler {
     this.uniform = seededUniform(seed);
   }
 
+  /** Greedy, or a draw from the whole tempered distribution: what the graph's sampling head can do. */
+  untruncated(vocab: number): boolean {
+    const { temperature, topK, topP } = this.options;
+    return temperature === 0 || ((topK === 0 || topK >= vocab) && topP >= 1);
+  }
+
+  /** 1 / temperature, or 1 for greedy (whose log-prob is of the temperature-1 distribution). */
+  inverseTemperature(): number {
+    return this.options.temperature > 0 ? 1 / this.options.temperature : 1;
+  }
+
+  /** The uniform the next untruncated draw uses (what `pick` would draw); greedy draws none. */
+  drawUniform(): number {
+    return this.options.temperature === 0 ? 0 : this.uniform();
+  }
+
   /** `logits` holds V values starting at `offset`. */
   pick(logits: Float32Array, offset: number, vocab: number): TokenPick {
     const t = this.options.temperature;

@@ -16,6 +16,7 @@ import { GraphBuilder } from '../onnx/graph';
 import { DEFAULT_OPSET } from '../onnx/proto';
 import { paramName, parameterSpecs, type ModelConfig } from './config';
 import { fusedMoeName, fusedMoeWeights, fusedQkvName, fusedQkvWeights, transformerForward, type ExpertCompute } from './transformer';
+import { addSamplingHead } from './sampling-head';
 import type { BuiltGraph } from './training-graph';
 
 export interface SamplingGraphOptions {
@@ -32,6 +33,8 @@ export interface SamplingGraphOptions {
    * the past is read in place and the caller keeps the cache (the lab's decoder). Needs `fused`.
    */
   cacheOutputs?: 'present' | 'new';
+  /** Sample in the graph (sampling-head.ts) as well as returning the logits; not with `allLogits`. */
+  samplingHead?: boolean;
 }
 
 export const pastKeyName = (l: number) => `past_key_values.${l}.key`;
@@ -139,6 +142,10 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
   const flatLogits = config.tie_word_embeddings ? g.op('Gemm', [rows, paramName.embed], { transB: 1 }) : g.op('MatMul', [rows, paramName.lmHead]);
   const logitsShape = g.op('Concat', [g.op('Shape', [hidden], { end: 2 }), g.ints([config.vocab_size])], { axis: 0 });
   g.output(g.op('Reshape', [flatLogits, logitsShape]), 'logits', 'float32', ['batch', options.allLogits ? 'sequence' : 1, config.vocab_size]);
+  if (options.samplingHead) {
+    if (options.allLogits) throw new Error('sampling graph: the sampling head needs the last position only (not allLogits)');
+    addSamplingHead(g, flatLogits, config.vocab_size);
+  }
   fwd.present.forEach((p, l) => {
     if (cacheOutputs === 'new') {
       g.output(p.key.name, newKeyName(l), 'float32', ['batch', nkv, 'sequence', hd]);

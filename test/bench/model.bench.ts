@@ -29,8 +29,11 @@ const bench: Bench = {
     });
     const roofline = result.figures[0]!;
     for (const f of result.figures.slice(1)) {
+      if (f.baseline && f.ratio !== undefined) {
+        report.figure({ name: `${f.name} vs ${f.baseline.name}`, value: f.value, unit: f.unit, baseline: { name: f.baseline.name, value: f.baseline.value, unit: f.baseline.unit }, ratio: f.ratio });
+      }
       if (f.rooflineFraction === undefined) {
-        report.figure({ name: f.name, value: f.value, unit: f.unit });
+        if (!f.baseline) report.figure({ name: f.name, value: f.value, unit: f.unit });
         continue;
       }
       report.figure({
@@ -46,7 +49,7 @@ const bench: Bench = {
 
     // ---- decode session settings (issue 16) ----
     const cores = availableParallelism();
-    const graph = buildSamplingGraph(config, weights, { expertCompute: samplingExpertCompute(config) });
+    const graph = buildSamplingGraph(config, weights, { expertCompute: samplingExpertCompute(config), cacheOutputs: 'new' });
     const past = quick ? 32 : 128;
     const rows = await sweepDecodeSettings(graph.bytes, config, { batches: BATCHES, past, rounds: quick ? 3 : 6, stepsPerBlock: 3, cores });
     report.note(`decode step time by session setting (${preset}, ${graph.nodeCount} nodes, ${past} cached tokens, ${cores} cores; median over rounds of each interleaved block's best step; ratio: default's time / this one's):`);

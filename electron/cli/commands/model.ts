@@ -236,8 +236,15 @@ export function registerModel(program: Command, io: Io): void {
       if (o.json) return printJson(io, result);
       io.out(
         table([
-          ['figure', 'value', 'unit', 'of roofline', 'goal'],
-          ...result.figures.map((f) => [f.name, f.value.toFixed(f.value < 10 ? 2 : 0), f.unit, f.rooflineFraction === undefined ? '' : `${(f.rooflineFraction * 100).toFixed(1)}%`, f.goal ? `${f.goal}: ${f.met ? 'met' : 'not met'}` : '']),
+          ['figure', 'value', 'unit', 'of roofline', 'vs baseline', 'goal'],
+          ...result.figures.map((f) => [
+            f.name,
+            f.value.toFixed(f.value < 10 ? 2 : 0),
+            f.unit,
+            f.rooflineFraction === undefined ? '' : `${(f.rooflineFraction * 100).toFixed(1)}%`,
+            f.baseline && f.ratio !== undefined ? `${f.ratio.toFixed(2)}x ${f.baseline.name} (${f.baseline.value.toFixed(0)} ${f.baseline.unit})` : '',
+            f.goal ? `${f.goal}: ${f.met ? 'met' : 'not met'}` : '',
+          ]),
         ]),
       );
       for (const n of result.notes) io.out(`  ${n}\n`);

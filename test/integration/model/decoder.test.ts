@@ -73,6 +73,30 @@ describe('batched decoder', () => {
     await common.decoder.session.release();
   });
 
+  it('the graph samples greedy and temperature rows as the JavaScript sampler does; a top-p row in the same batch samples in JavaScript', async () => {
+    const plain = await loadExternalPolicy(buildSamplingGraph(config, weights, { expertCompute: 'dense', withoutRouting: true }).bytes, { vocab_size: config.vocab_size, max_position_embeddings: config.max_position_embeddings }, { provider: 'cpu', intraOpThreads: 1 });
+    expect(policy.decoder.samplingHead).toBe(true);
+    expect(plain.decoder.samplingHead).toBe(false);
+    const jobs = [
+      { prompt: [3, 1], options: { temperature: 0, maxTokens: 10, seed: 1 } },
+      { prompt: [2, 2, 2], options: { temperature: 0.7, maxTokens: 12, seed: 2 } },
+      { prompt: [9], options: { temperature: 1.3, topP: 0.8, maxTokens: 8, seed: 3 } },
+      { prompt: [5, 4], options: { temperature: 1, maxTokens: 14, seed: 4 } },
+    ];
+    const d = new BatchDecoder(policy.decoder);
+    const together = await Promise.all(jobs.map((j) => d.generate(j.prompt, request(j.options))));
+    expect(together.some((r) => r.timing.meanBatch > 1)).toBe(true);
+    const js = new BatchDecoder(plain.decoder);
+    for (const [i, j] of jobs.entries()) {
+      const reference = await js.generate(j.prompt, request(j.options));
+      expect(together[i]!.tokens.map((t) => t.id)).toEqual(reference.tokens.map((t) => t.id));
+      together[i]!.tokens.forEach((t, k) => expect(Math.abs(t.logprob - reference.tokens[k]!.logprob)).toBeLessThan(1e-4));
+    }
+    // Greedy takes the most likely token every time: its log-prob is the highest of that step.
+    expect(together[0]!.tokens.every((t) => t.logprob > Math.log(1 / config.vocab_size))).toBe(true);
+    await plain.decoder.session.release();
+  });
+
   it('every sampled token has routing, and replaying it in the scoring graph reproduces the log-probs', async () => {
     const d = new BatchDecoder(policy.decoder);
     const prompt = [3, 9, 1];
