@@ -14,6 +14,7 @@ import { sftLoss } from './losses';
 import { GenerateOptions } from './policy-api';
 import { loadT1Policy, samplingExpertCompute } from './policy-model';
 import { pastKeyName, pastValueName } from './sampling-graph';
+import { SAMPLE_INV_TEMPERATURE, SAMPLE_UNIFORM } from './sampling-head';
 import { buildTrainingGraph } from './training-graph';
 import type { ExpertCompute } from './transformer';
 
@@ -200,6 +201,8 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
         input_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from({ length: S }, (_, i) => BigInt((i * 13) % config.vocab_size)) },
         position_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from({ length: S }, (_, i) => BigInt(past + i)) },
         attention_mask: { dtype: 'int64', dims: [1, past + S], data: new BigInt64Array(past + S).fill(1n) },
+        [SAMPLE_UNIFORM]: { dtype: 'float32', dims: [1], data: Float32Array.from([0.5]) },
+        [SAMPLE_INV_TEMPERATURE]: { dtype: 'float32', dims: [1], data: Float32Array.from([1]) },
       };
       const dims = [1, config.num_key_value_heads, past, config.head_dim];
       const size = dims.reduce((a, b) => a * b, 1);

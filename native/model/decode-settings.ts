@@ -8,6 +8,7 @@
 import { RuntimeSession, type HostTensor, type RuntimeSessionOptions } from '../onnx/runtime';
 import type { ModelConfig } from './config';
 import { pastKeyName, pastValueName } from './sampling-graph';
+import { SAMPLE_INV_TEMPERATURE, SAMPLE_UNIFORM } from './sampling-head';
 
 export interface DecodeSetting {
   intraOpThreads: number;
@@ -96,6 +97,12 @@ export async function sweepDecodeSettings(model: Uint8Array, config: ModelConfig
   const sessions: RuntimeSession[] = [];
   try {
     for (const setting of settings) sessions.push(await RuntimeSession.create(model, { providers: ['cpu'], ...sessionOptionsOf(setting) }));
+    // A graph with the sampling head takes its inputs too (uniform 0.5, temperature 1).
+    const inputs = new Set(sessions[0]?.inputNames ?? []);
+    for (const [batch, f] of feeds) {
+      if (inputs.has(SAMPLE_UNIFORM)) f[SAMPLE_UNIFORM] = { dtype: 'float32', dims: [batch], data: new Float32Array(batch).fill(0.5) };
+      if (inputs.has(SAMPLE_INV_TEMPERATURE)) f[SAMPLE_INV_TEMPERATURE] = { dtype: 'float32', dims: [batch], data: new Float32Array(batch).fill(1) };
+    }
     // Per setting and batch size: the best step of each block (one block per round).
     const blocks = settings.map(() => new Map<number, number[]>());
     // Steps come in short blocks per setting: a spinning pool keeps its cores busy for a moment after a run,

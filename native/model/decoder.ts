@@ -202,7 +202,13 @@ export class BatchDecoder {
       const capacity = (this.options.maxBatch ?? 16) - this.rows.length;
       const joiners = this.waiting.splice(0, Math.max(0, capacity));
       for (const row of joiners) {
-        await this.prefill(row);
+        try {
+          await this.prefill(row);
+        } catch (error) {
+          // This request fails alone; the batch and the other joiners go on.
+          row.reject(error);
+          continue;
+        }
         if (row.stop && row.pending === null) {
           this.remember(row, -1);
           this.finish(row);

@@ -7,7 +7,7 @@ import type { AutoDiff, Value } from '../onnx/autodiff';
 import { floatAttr } from '../onnx/graph';
 import type { Dim } from '../onnx/proto';
 import { paramName, type ModelConfig } from './config';
-import { newCacheAttention } from './cache-attention';
+import { isPrefill, newCacheAttention } from './cache-attention';
 import { ropeTables, rotateHalfMatrix } from './rope';
 
 /**
@@ -133,6 +133,7 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
   const routing: LayerRouting[] = [];
   const present: { key: Value; value: Value }[] = [];
 
+  let prefillFlag: string | undefined;
   for (let l = 0; l < c.num_hidden_layers; l++) {
     // ---- attention ----
     const h = norm(x, P(paramName.attnNorm(l)));
@@ -147,7 +148,8 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
       const key = fusedRope(kLin!, nkv);
       const value = vLin!;
       if (inp.cacheOutputs === 'new') {
-        const attended = newCacheAttention(ad, c, { q, key, value, past, mask: inp.attentionMask, bDim, sDim, B, S });
+        prefillFlag ??= isPrefill(g, q);
+        const attended = newCacheAttention(ad, c, { q, key, value, past, mask: inp.attentionMask, mask4: inp.attentionMask4!, prefill: prefillFlag, bDim, sDim, B, S });
         present.push({ key: attended.newKey, value: attended.newValue });
         x = ad.add(x, ad.matmul(attended.ctx, P(paramName.wo(l))));
       } else {

@@ -9,6 +9,7 @@ import {
   type DataType,
   type Dim,
   type FloatType,
+  type GraphProto,
   type NodeProto,
   type TensorData,
   type TensorProto,
@@ -74,6 +75,7 @@ export class GraphBuilder {
   private counter = 0;
   private readonly constants = new Map<string, string>();
   private readonly opsets: Record<string, number>;
+  private parent: GraphBuilder | null = null;
 
   constructor(
     readonly name = 'graph',
@@ -83,11 +85,28 @@ export class GraphBuilder {
   }
 
   fresh(prefix = 't'): string {
+    if (this.parent) return this.parent.fresh(prefix);
     return `${prefix}_${this.counter++}`;
   }
 
   useOpset(domain: string, version: number): void {
     this.opsets[domain] = Math.max(this.opsets[domain] ?? 0, version);
+    this.parent?.useOpset(domain, version);
+  }
+
+  /**
+   * A builder for a subgraph (the body of an If): it may read this graph's values by name, its own names
+   * come from this builder's counter (so none shadow an outer one), and its opsets are this model's.
+   */
+  subgraph(name: string): GraphBuilder {
+    const child = new GraphBuilder(name, this.opsets);
+    child.parent = this;
+    return child;
+  }
+
+  /** This builder's graph, for a 'graph' attribute (an If's branch). */
+  toGraph(): GraphProto {
+    return { name: this.name, nodes: this.nodes, initializers: this.initializers, inputs: this.inputs, outputs: this.outputs };
   }
 
   input(name: string, dtype: DataType, shape: readonly Dim[]): string {

@@ -97,6 +97,17 @@ describe('batched decoder', () => {
     await plain.decoder.session.release();
   });
 
+  it('a request whose prefill fails is rejected alone; concurrent and later requests are served', async () => {
+    const session = policy.decoder.session;
+    const run: typeof session.run = (feeds, outputs) => (feeds.input_ids!.dims[1] === 7 ? Promise.reject(new Error('injected failure')) : session.run(feeds, outputs));
+    const failing = { ...policy.decoder, session: Object.assign(Object.create(session) as typeof session, { run }) };
+    const d = new BatchDecoder(failing);
+    const [bad, good] = await Promise.allSettled([d.generate([1, 2, 3, 4, 5, 6, 7], request()), d.generate([1, 2], request())]);
+    expect(bad.status === 'rejected' && String(bad.reason)).toMatch(/injected failure/);
+    expect(good.status === 'fulfilled' && good.value.tokens).toHaveLength(6);
+    expect((await d.generate([3], request())).tokens).toHaveLength(6);
+  });
+
   it('every sampled token has routing, and replaying it in the scoring graph reproduces the log-probs', async () => {
     const d = new BatchDecoder(policy.decoder);
     const prompt = [3, 9, 1];
