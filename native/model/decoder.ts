@@ -209,6 +209,9 @@ export class BatchDecoder {
           row.reject(error);
           continue;
         }
+        // The prompt's cache is reusable at once: the G episodes of a PPO group (or the attempts of an
+        // evaluation) start with the same prompt and join together, and all but the first prefill one token.
+        if (!(row.stop && row.pending === null)) this.remember(row, -1);
         if (row.stop && row.pending === null) {
           this.remember(row, -1);
           this.finish(row);

@@ -184,6 +184,19 @@ describe('batched decoder', () => {
     expect(c.timing.cachedPromptTokens).toBe(2);
   });
 
+  it('requests with the same prompt joining together prefill it once, with the same results as alone', async () => {
+    const prompt = [3, 1, 4, 1, 5, 9, 2, 6];
+    const d = new BatchDecoder(policy.decoder);
+    const group = await Promise.all([11, 12, 13, 14].map((seed) => d.generate(prompt, request({ seed, maxTokens: 5 }))));
+    expect(group.map((r) => r.timing.cachedPromptTokens)).toEqual([0, prompt.length - 1, prompt.length - 1, prompt.length - 1]);
+    for (const [i, seed] of [11, 12, 13, 14].entries()) {
+      const alone = await new BatchDecoder(policy.decoder, { prefixCacheFloats: 0 }).generate(prompt, request({ seed, maxTokens: 5 }));
+      expect(group[i]!.tokens.map((t) => t.id)).toEqual(alone.tokens.map((t) => t.id));
+      group[i]!.tokens.forEach((t, k) => expect(Math.abs(t.logprob - alone.tokens[k]!.logprob)).toBeLessThan(1e-4));
+      expect(group[i]!.promptRouting!.map((r) => r.experts)).toEqual(alone.promptRouting!.map((r) => r.experts));
+    }
+  });
+
   it('ends at the context limit and rejects ids outside the vocabulary', async () => {
     const d = new BatchDecoder(policy.decoder);
     const r = await d.generate(new Array(60).fill(1), request({ maxTokens: 50 }));
