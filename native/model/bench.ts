@@ -92,6 +92,30 @@ export async function measureGemmRoofline(threads: number | undefined, quick: bo
 }
 
 /**
+ * What onnxruntime's MatMul reaches at a decoding step's own shapes: a chain of `links` products of
+ * M x K by distinct K x K weights in one run (so the binding's cost per run is spread), GFLOP/s. At batch
+ * 64 with 8 experts and top-2 an expert sees about 16 rows, and this says how far such products get
+ * toward the roofline measured at 256 x 512 x 2048, whatever the graph around them does.
+ */
+export async function measureGemmChain(M: number, K: number, threads: number | undefined, quick: boolean): Promise<number> {
+  const links = 32;
+  const g = new GraphBuilder('gemm_chain');
+  g.input('A', 'float32', [M, K]);
+  let x = 'A';
+  for (let i = 0; i < links; i++) {
+    // Scaled so that values stay near 1 through the chain.
+    const w = g.initializer(`W${i}`, 'float32', [K, K], Float32Array.from({ length: K * K }, (_, j) => ((((j + i * 131) * 7919) % 1000) / 1000 - 0.5) * (2 / Math.sqrt(K))));
+    x = g.op('MatMul', [x, w]);
+  }
+  g.output(x, 'Y', 'float32', [M, K]);
+  const s = await RuntimeSession.create(g.toModel(), { providers: ['cpu'], intraOpThreads: threads });
+  const A: HostTensor = { dtype: 'float32', dims: [M, K], data: Float32Array.from({ length: M * K }, (_, i) => ((i * 104729) % 1000) / 1000 - 0.5) };
+  const ms = await timeIt(() => s.run({ A }), quick ? 10 : 40, 3);
+  await s.release();
+  return (2 * M * K * K * links) / ms / 1e6;
+}
+
+/**
  * Memory bandwidth inside onnxruntime: fill 64 MiB (write), add one (read + write), sum it (read), so
  * 16 bytes per float move and only a scalar crosses into JavaScript. Best of several runs.
  */
@@ -158,6 +182,7 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
     return rate;
   };
   const decodeRates: Record<string, number> = {};
+  const shapeRates: { batch: number; rows: number; expertRate: number; projectionRate: number }[] = [];
   for (const expertCompute of ['dense', 'sparse', 'fused'] as const) {
     const policy = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, expertCompute);
     for (const batch of [1, 8]) {
@@ -253,6 +278,12 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
     trainRates[expertCompute] = rate;
     throughput({ name: `forward+backward B=${B} T=${T} (${expertCompute} experts)`, value: rate, unit: 'tok/s' }, 3 * forwardFlopsPerToken(config, T / 2), 0.4);
   }
+  // What the kernels reach at decoding's own shapes: the ceiling a decode step's GEMMs put on it.
+  for (const batch of quick ? [8, 32] : [8, 32, 64]) {
+    const rows = Math.max(1, Math.round((batch * config.num_experts_per_tok) / config.num_experts));
+    const expertRate = await measureGemmChain(rows, config.hidden_size, threads, quick);
+    shapeRates.push({ batch, rows, expertRate, projectionRate: await measureGemmChain(batch, config.hidden_size, threads, quick) });
+  }
   // Measured again at the end: the roofline is the better of the two (the machine is shared and noisy).
   const after = await measureGemmRoofline(threads, quick);
   note(`roofline measured before and after: ${roof.gflops.toFixed(1)} and ${after.gflops.toFixed(1)} GFLOP/s; the better one is used`);
@@ -271,6 +302,10 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
       f.goal = `>= ${(u.goal * 100).toFixed(0)}% of roofline`;
       f.met = f.rooflineFraction >= u.goal;
     }
+  }
+  for (const r of shapeRates) {
+    figure({ name: `MatMul ${r.rows}x${config.hidden_size}x${config.hidden_size} (an expert's rows at decode b${r.batch}), chained`, value: r.expertRate, unit: 'GFLOP/s', rooflineFraction: r.expertRate / peak });
+    figure({ name: `MatMul ${r.batch}x${config.hidden_size}x${config.hidden_size} (a projection at decode b${r.batch}), chained`, value: r.projectionRate, unit: 'GFLOP/s', rooflineFraction: r.projectionRate / peak });
   }
   for (const f of figures) options.onFigure?.(f);
   const decode = (['dense', 'sparse', 'fused'] as const).reduce<ExpertCompute>((best, e) => ((decodeRates[`${e}-8`] ?? 0) > (decodeRates[`${best}-8`] ?? 0) ? e : best), 'dense');

@@ -490,7 +490,13 @@ export class BatchDecoder {
       const layer = this.cache[l]!;
       for (const [target, name] of [[layer.key, newKeyName(l)], [layer.value, newValueName(l)]] as const) {
         const fresh = out[name]!.data as Float32Array;
-        for (let bh = 0; bh < B * m.kvHeads; bh++) target.set(fresh.subarray(bh * m.headDim, (bh + 1) * m.headDim), (bh * this.capacity + slot) * m.headDim);
+        // Element loops, not a subarray view per head: thousands of views per step at batch 64 cost more than the copy.
+        const hd = m.headDim;
+        for (let bh = 0; bh < B * m.kvHeads; bh++) {
+          const src = bh * hd;
+          const dst = (bh * this.capacity + slot) * hd;
+          for (let i = 0; i < hd; i++) target[dst + i] = fresh[src + i]!;
+        }
       }
     }
   }
@@ -566,15 +572,21 @@ function joinSlots(first: Float32Array, second: Float32Array, heads: number, a: 
 /** Routing of token (b, s) from routing outputs [L, B, S, k]. */
 function routingAt(out: Record<string, HostTensor>, b: number, s: number, B: number, S: number): TokenRouting {
   const experts = out['routing.experts']!;
-  const gates = out['routing.gates']!;
   const [L, , , k] = experts.dims as [number, number, number, number];
   const e = experts.data as BigInt64Array;
-  const g = gates.data as Float32Array;
-  const result: TokenRouting = { experts: [], gates: [] };
+  const g = out['routing.gates']!.data as Float32Array;
+  // Plain loops (no subarray views or iterators): this runs for every row of every step.
+  const result: TokenRouting = { experts: new Array<number[]>(L), gates: new Array<number[]>(L) };
   for (let l = 0; l < L; l++) {
     const o = ((l * B + b) * S + s) * k;
-    result.experts.push(Array.from(e.subarray(o, o + k), Number));
-    result.gates.push(Array.from(g.subarray(o, o + k)));
+    const ids = new Array<number>(k);
+    const weights = new Array<number>(k);
+    for (let j = 0; j < k; j++) {
+      ids[j] = Number(e[o + j]!);
+      weights[j] = g[o + j]!;
+    }
+    result.experts[l] = ids;
+    result.gates[l] = weights;
   }
   return result;
 }
