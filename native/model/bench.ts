@@ -207,6 +207,13 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
       batch >= 32 ? 0.4 : undefined,
     );
   }
+  // Sampling in the graph against sampling every row in JavaScript, at the largest batch.
+  const largest = batches[batches.length - 1]!;
+  const jsSampled = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, policyCompute, 'new', false);
+  const headRate = await decodeRate(inPlace.decoder, largest, promptLength, newTokens);
+  const jsRate = await decodeRate(jsSampled.decoder, largest, promptLength, newTokens);
+  figure({ name: `decode b${largest}, sampling in the graph`, value: headRate, unit: 'tok/s', baseline: { name: 'every row sampled in JavaScript', value: jsRate, unit: 'tok/s' }, ratio: headRate / jsRate });
+  await jsSampled.decoder.session.release();
   // Long episodes: the copied cache grows with the context, the in-place one does not.
   const longPrompt = Math.min(quick ? 512 : 1024, config.max_position_embeddings - 64);
   const longTokens = quick ? 8 : 16;

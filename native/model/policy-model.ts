@@ -64,7 +64,8 @@ export const TRAINING_EXPERT_COMPUTE: ExpertCompute = 'sparse';
 
 /**
  * `cacheOutputs` 'new' (default): the decoder keeps the cache and the graph returns only each step's new
- * keys and values; 'present' (the common layout, the cache copied through every step) is for comparison.
+ * keys and values; 'present' (the common layout, the cache copied through every step) is for comparison,
+ * as is `samplingHead` false (every row sampled in JavaScript from the logits).
  */
 export async function loadT1Policy(
   config: ModelConfig,
@@ -72,8 +73,9 @@ export async function loadT1Policy(
   settings: SessionSettings,
   expertCompute = samplingExpertCompute(config),
   cacheOutputs: 'new' | 'present' = 'new',
+  samplingHead = true,
 ): Promise<LoadedPolicy> {
-  const graph = buildSamplingGraph(config, weights, { expertCompute, cacheOutputs, samplingHead: true });
+  const graph = buildSamplingGraph(config, weights, { expertCompute, cacheOutputs, samplingHead });
   const placed = await createPlacedSession(graph.bytes, placement(settings));
   settings.log?.(
     `sampling graph: ${graph.nodeCount} nodes, ${(graph.bytes.length / 2 ** 20).toFixed(1)} MiB, built in ${graph.buildMs.toFixed(0)} ms; session on ${placed.provider} in ${placed.createMs.toFixed(0)} ms${placed.fallbackReason ? ` (${placed.fallbackReason})` : ''}`,
@@ -88,7 +90,7 @@ export async function loadT1Policy(
       maxPositions: config.max_position_embeddings,
       routing: true,
       cacheOutputs,
-      samplingHead: true,
+      samplingHead,
     },
     provider: placed.provider,
     fallbackReason: placed.fallbackReason,
