@@ -9,15 +9,15 @@
  * from the last one, re-reading every rollout episode already on disk (none lost, none run twice).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
-import { hashFile, loadCheckpoint, readManifest, saveCheckpoint } from '../../../native/model/checkpoint';
+import { join, resolve } from 'node:path';
+import { hashFile, loadCheckpoint, saveCheckpoint } from '../../../native/model/checkpoint';
 import type { ModelConfig } from '../../../native/model/config';
 import { TrainingGraphCache } from '../../../native/model/graph-cache';
 import type { OnnxPolicyEngine } from '../../../native/model/policy-api';
 import type { SandboxBackend } from '../../../native/sandbox/types';
 import type { Tokenizer } from '../../../native/model/tokenizer';
 import type { Policy } from '../../agent/policy/types';
-import { TRAINING_RUN_SCHEMA, type MetricsRow, type TrainingCheckpointRef, type TrainingProgress, type TrainingRunManifest } from '../../domain/training';
+import { type MetricsRow, type TrainingCheckpointRef, type TrainingProgress, type TrainingRunManifest } from '../../domain/training';
 import { LabError } from '../../ipc/common/errors';
 import { createOptimizerState, type OptimizerState } from '../../rl/adamw';
 import { ResumableRng } from '../../rl/rng';
@@ -29,7 +29,7 @@ import { loadTaskSource, type Task } from '../tasks';
 import { latestCheckpoint, loadTrainingCheckpoint, pruneCheckpoints, saveTrainingCheckpoint, type TrainerState } from '../training/checkpoints';
 import { parseRunConfig, type RunConfig } from '../training/config/run-config';
 import type { TrainingControl } from '../training/control';
-import { createRunFolder, gitCommit, machineInfo, MetricsLog, newTrainingRunId, readTrainingManifest, trainingRunsDir, writeTrainingManifest } from '../training/run-folder';
+import { createRunFolder, MetricsLog, newTrainingManifest, newTrainingRunId, readTrainingManifest, trainingRunsDir, writeTrainingManifest } from '../training/run-folder';
 import { TfEventsWriter } from '../training/tfevents';
 import { describeGroups, paramSettings, readTokenizerConfig } from '../training/trainer';
 import type { WorkerRegistry } from '../worker-registry';
@@ -129,22 +129,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
     optimizer = createOptimizerState(params);
     state = { step: 0, tokens: 0, cursor: null, rng: {}, bestEvalLoss: null, lastLoss: null, lastEvalLoss: null };
     const { settings } = paramSettings(config, model);
-    manifest = {
-      schema: TRAINING_RUN_SCHEMA,
-      id: basename(runDir),
-      stage: 'ppo',
-      createdAt: new Date().toISOString(),
-      config: config as unknown as Record<string, unknown>,
-      configSource: o.configSource,
-      init: { path: initDir, id: readManifest(initDir).id },
-      code: { version: appVersion(), commit: gitCommit() },
-      machine: machineInfo(),
-      provider: null,
-      paramGroups: describeGroups(model, settings),
-      data: {},
-      checkpoints: [],
-      resumes: [],
-    };
+    manifest = newTrainingManifest({ runDir, stage: 'ppo', config, configSource: o.configSource, initDir, paramGroups: describeGroups(model, settings) });
   }
   const ppo = config.ppo;
   const suite = await loadTaskSource(Array.isArray(config.data.path) ? config.data.path[0]! : config.data.path);

@@ -8,10 +8,11 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
 import { cpus, hostname, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
-import { MetricsRow, TrainingRunManifest } from '../../domain/training';
+import { basename, join, resolve } from 'node:path';
+import { readManifest } from '../../../native/model/checkpoint';
+import { MetricsRow, TRAINING_RUN_SCHEMA, TrainingRunManifest } from '../../domain/training';
 import { LabError } from '../../ipc/common/errors';
-import { appRoot } from '../app-paths';
+import { appRoot, appVersion } from '../app-paths';
 import { writeFileAtomic } from '../runs/store';
 
 export const TRAINING_FILES = { manifest: 'run.json', metrics: 'metrics.jsonl', checkpoints: 'checkpoints', status: 'status.json' } as const;
@@ -36,6 +37,36 @@ export function gitCommit(root = appRoot()): string | null {
 export function machineInfo(): TrainingRunManifest['machine'] {
   const list = cpus();
   return { platform: `${process.platform}-${process.arch}`, cpu: list[0]?.model ?? 'unknown', cores: list.length, memoryBytes: totalmem(), node: process.versions.node, hostname: hostname() };
+}
+
+/**
+ * The manifest of a new run in `runDir` (its id is the folder's name): what it was started from and with,
+ * on which code and machine. `data`, checkpoints and resumes fill in as the run goes.
+ */
+export function newTrainingManifest(o: {
+  runDir: string;
+  stage: TrainingRunManifest['stage'];
+  config: unknown;
+  configSource: TrainingRunManifest['configSource'];
+  initDir: string;
+  paramGroups: TrainingRunManifest['paramGroups'];
+}): TrainingRunManifest {
+  return {
+    schema: TRAINING_RUN_SCHEMA,
+    id: basename(o.runDir),
+    stage: o.stage,
+    createdAt: new Date().toISOString(),
+    config: o.config as Record<string, unknown>,
+    configSource: o.configSource,
+    init: { path: o.initDir, id: readManifest(o.initDir).id },
+    code: { version: appVersion(), commit: gitCommit() },
+    machine: machineInfo(),
+    provider: null,
+    paramGroups: o.paramGroups,
+    data: {},
+    checkpoints: [],
+    resumes: [],
+  };
 }
 
 export function readTrainingManifest(runDir: string): TrainingRunManifest {

@@ -4,12 +4,12 @@
  * in the calling process by `t1lab train` and in the trainer worker for the app.
  */
 import { existsSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { hashFile, loadCheckpoint, readManifest, saveCheckpoint } from '../../../native/model/checkpoint';
 import { configFromPreset, type ModelConfig } from '../../../native/model/config';
 import { initParameters } from '../../../native/model/init';
 import { trainBpe, type Tokenizer } from '../../../native/model/tokenizer';
-import { TRAINING_RUN_SCHEMA, type TrainingCheckpointRef, type TrainingResult, type TrainingRunManifest } from '../../domain/training';
+import { type TrainingCheckpointRef, type TrainingResult, type TrainingRunManifest } from '../../domain/training';
 import { LabError } from '../../ipc/common/errors';
 import { createOptimizerState, type OptimizerState } from '../../rl/adamw';
 import { appVersion } from '../app-paths';
@@ -19,7 +19,7 @@ import { latestCheckpoint, listStepCheckpoints, loadTrainingCheckpoint, type Tra
 import { parseRunConfig, type RunConfig } from './config/run-config';
 import { TrainingControl } from './control';
 import { loadCorpus } from './corpus';
-import { createRunFolder, gitCommit, machineInfo, newTrainingRunId, readTrainingManifest, trainingRunsDir, writeTrainingManifest } from './run-folder';
+import { createRunFolder, newTrainingManifest, newTrainingRunId, readTrainingManifest, trainingRunsDir, writeTrainingManifest } from './run-folder';
 import { driverFactory, type SuiteEvaluator } from './stages';
 import { resumePpoSession, startPpoSession } from '../ppo/session';
 import { describeGroups, maxTrainingLength, paramSettings, readTokenizerConfig, runTrainer, type TrainerHooks } from './trainer';
@@ -150,22 +150,7 @@ export async function startTraining(o: StartTrainingOptions, env: SessionEnv): P
     throw new LabError('INVALID_PARAMS', `model.checkpoint: ${(error as Error).message}`);
   }
   const { settings } = paramSettings(config, prepared.model);
-  const manifest: TrainingRunManifest = {
-    schema: TRAINING_RUN_SCHEMA,
-    id: basename(runDir),
-    stage: config.stage,
-    createdAt: new Date().toISOString(),
-    config: config as unknown as Record<string, unknown>,
-    configSource: o.configSource,
-    init: { path: initDir, id: readManifest(initDir).id },
-    code: { version: appVersion(), commit: gitCommit() },
-    machine: machineInfo(),
-    provider: null,
-    paramGroups: describeGroups(prepared.model, settings),
-    data: {},
-    checkpoints: [],
-    resumes: [],
-  };
+  const manifest = newTrainingManifest({ runDir, stage: config.stage, config, configSource: o.configSource, initDir, paramGroups: describeGroups(prepared.model, settings) });
   writeTrainingManifest(runDir, manifest);
   return launch(runDir, manifest, config, prepared, createOptimizerState(prepared.params), freshState(), false, env);
 }
