@@ -11,17 +11,16 @@ import { loadRunOutcomes } from '../../lab/stats/load-run';
 import { powerAnalysis } from '../../lab/stats/power';
 import { UsageError } from '../errors';
 import { printJson, table, type Io } from '../output';
+import { formatPoints, formatRate } from '../../domain/rates';
 
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const pp = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} pp`;
 const ci = ([lo, hi]: readonly [number, number], f: (x: number) => string) => `[${f(lo)}, ${f(hi)}]`;
 const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
 
 export function formatCompare(r: CompareResult): string {
   const lines = [
-    `A ${r.a.run}: resolved ${pct(r.a.resolvedRate)} ${ci(r.a.ci95, pct)} · mean reward ${r.a.meanReward.toFixed(2)} · ${r.a.tasks} tasks, ${r.a.episodes} episodes`,
-    `B ${r.b.run}: resolved ${pct(r.b.resolvedRate)} ${ci(r.b.ci95, pct)} · mean reward ${r.b.meanReward.toFixed(2)} · ${r.b.tasks} tasks, ${r.b.episodes} episodes`,
-    `B - A: ${pp(r.diff)} ${ci(r.diffCi95, pp)} (${r.paired ? 'paired' : 'UNPAIRED'}, ${r.tasks} tasks)`,
+    `A ${r.a.run}: resolved ${formatRate(r.a.resolvedRate)} ${ci(r.a.ci95, formatRate)} · mean reward ${r.a.meanReward.toFixed(2)} · ${r.a.tasks} tasks, ${r.a.episodes} episodes`,
+    `B ${r.b.run}: resolved ${formatRate(r.b.resolvedRate)} ${ci(r.b.ci95, formatRate)} · mean reward ${r.b.meanReward.toFixed(2)} · ${r.b.tasks} tasks, ${r.b.episodes} episodes`,
+    `B - A: ${formatPoints(r.diff)} ${ci(r.diffCi95, formatPoints)} (${r.paired ? 'paired' : 'UNPAIRED'}, ${r.tasks} tasks)`,
     r.mcnemar
       ? `McNemar exact: b = ${r.mcnemar.b} (A only), c = ${r.mcnemar.c} (B only), p = ${pValue(r.mcnemar.p)}`
       : `two-proportion z-test: z = ${r.unpairedTest!.z.toFixed(2)}, p = ${pValue(r.unpairedTest!.p)}`,
@@ -30,21 +29,21 @@ export function formatCompare(r: CompareResult): string {
     '',
   ];
   const rows: (string | number)[][] = [['category', 'tasks', 'A', 'B', 'B - A', '95% CI', 'McNemar p']];
-  for (const [name, c] of Object.entries(r.byCategory)) rows.push([name, c.tasks, pct(c.a), pct(c.b), pp(c.diff), ci(c.diffCi95, pp), c.mcnemar ? pValue(c.mcnemar.p) : '-']);
-  const passAt = r.a.passAtK.length > 1 ? `\npass@k  A: ${r.a.passAtK.map((p) => `@${p.k} ${pct(p.value)}`).join(' ')}\n        B: ${r.b.passAtK.map((p) => `@${p.k} ${pct(p.value)}`).join(' ')}\n` : '';
+  for (const [name, c] of Object.entries(r.byCategory)) rows.push([name, c.tasks, formatRate(c.a), formatRate(c.b), formatPoints(c.diff), ci(c.diffCi95, formatPoints), c.mcnemar ? pValue(c.mcnemar.p) : '-']);
+  const passAt = r.a.passAtK.length > 1 ? `\npass@k  A: ${r.a.passAtK.map((p) => `@${p.k} ${formatRate(p.value)}`).join(' ')}\n        B: ${r.b.passAtK.map((p) => `@${p.k} ${formatRate(p.value)}`).join(' ')}\n` : '';
   const only = r.onlyA.length || r.onlyB.length ? `\nonly in A: ${r.onlyA.join(', ') || '-'}\nonly in B: ${r.onlyB.join(', ') || '-'}\n` : '';
   return `${lines.join('\n')}\n${Object.keys(r.byCategory).length ? table(rows) : ''}${passAt}${only}${r.method}\n`;
 }
 
 export function formatPower(r: PowerResult): string {
-  const mde = (x: number | null) => (x === null ? 'not detectable at this size' : pp(x));
+  const mde = (x: number | null) => (x === null ? 'not detectable at this size' : formatPoints(x));
   const lines = [
-    `${r.tasks} tasks, base rate ${pct(r.base)}, alpha ${r.alpha}, power ${r.power}`,
+    `${r.tasks} tasks, base rate ${formatRate(r.base)}, alpha ${r.alpha}, power ${r.power}`,
     `minimum detectable difference, independent samples: ${mde(r.independent.mde)}`,
-    `minimum detectable difference, paired (same tasks):  ${mde(r.paired.mde)}  (discordance ${r.paired.discordance === null ? '-' : pct(r.paired.discordance)}, ${r.paired.discordanceSource})`,
+    `minimum detectable difference, paired (same tasks):  ${mde(r.paired.mde)}  (discordance ${r.paired.discordance === null ? '-' : formatRate(r.paired.discordance)}, ${r.paired.discordanceSource})`,
   ];
   if (r.detect !== null) {
-    lines.push(`tasks needed to detect ${pp(r.detect)}: independent ${r.independent.tasksNeeded ?? '-'}, paired ${r.paired.tasksNeeded ?? '-'}`);
+    lines.push(`tasks needed to detect ${formatPoints(r.detect)}: independent ${r.independent.tasksNeeded ?? '-'}, paired ${r.paired.tasksNeeded ?? '-'}`);
   }
   lines.push(r.approximation);
   return `${lines.join('\n')}\n`;

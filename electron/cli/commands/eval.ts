@@ -16,6 +16,7 @@ import { UsageError } from '../errors';
 import { addBackendOptions, backendSettings, type BackendOptions } from './backend-options';
 import { printJson, progressBar, table, type Io } from '../output';
 import { addSharedOptions, harnessSettings, onInterrupt, policySettings, positiveInt, runSeed, type SharedOptions } from './policy-options';
+import { formatRate } from '../../domain/rates';
 
 interface EvalOptions extends SharedOptions, BackendOptions {
   suite?: string;
@@ -26,19 +27,18 @@ interface EvalOptions extends SharedOptions, BackendOptions {
   episodeDeadline?: string;
 }
 
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export function formatSummary(s: EvalSummary): string {
   const lines = [
     `${s.suite} with ${s.policy}: ${s.tasks} tasks, ${s.episodes} episodes`,
-    `resolved ${pct(s.resolvedRate)} (95% Wilson [${pct(s.ci95[0])}, ${pct(s.ci95[1])}]${s.ci95Bootstrap ? `; task-clustered bootstrap [${pct(s.ci95Bootstrap[0])}, ${pct(s.ci95Bootstrap[1])}]` : ''})`,
-    `mean reward ${s.meanReward.toFixed(2)} · ${Object.entries(s.passAtK).map(([k, v]) => `pass@${k} ${pct(v)}`).join(' · ')}`,
+    `resolved ${formatRate(s.resolvedRate)} (95% Wilson [${formatRate(s.ci95[0])}, ${formatRate(s.ci95[1])}]${s.ci95Bootstrap ? `; task-clustered bootstrap [${formatRate(s.ci95Bootstrap[0])}, ${formatRate(s.ci95Bootstrap[1])}]` : ''})`,
+    `mean reward ${s.meanReward.toFixed(2)} · ${Object.entries(s.passAtK).map(([k, v]) => `pass@${k} ${formatRate(v)}`).join(' · ')}`,
     `errors: ${Object.entries(s.errors).map(([k, n]) => `${k} ${n}`).join(', ')} · ${(s.durationMs / 1000).toFixed(1)} s`,
     ...(s.skipped ?? []).map((t) => `not run: ${t.task}: ${t.reason.split('\n')[0]}`),
     ...(s.fidelity ?? []).map((f) => `fidelity caveat: ${f}`),
     '',
   ];
-  const rows = (title: string, groups: EvalSummary['byCategory']) => [[title, 'tasks', 'resolved'], ...Object.entries(groups).map(([k, g]) => [k, g.tasks, pct(g.resolvedRate)])];
+  const rows = (title: string, groups: EvalSummary['byCategory']) => [[title, 'tasks', 'resolved'], ...Object.entries(groups).map(([k, g]) => [k, g.tasks, formatRate(g.resolvedRate)])];
   return `${lines.join('\n')}\n${table(rows('category', s.byCategory))}\n${table(rows('difficulty', s.byDifficulty))}\nrun folder: ${s.runDir}\n`;
 }
 

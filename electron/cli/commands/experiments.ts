@@ -11,8 +11,8 @@ import { appRoot } from '../../lab/app-paths';
 import { UsageError } from '../errors';
 import { printJson, table, type Io } from '../output';
 import { join } from 'node:path';
+import { formatRate } from '../../domain/rates';
 
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /** The suites the reproduction evaluates on by default (committed under tasks/suites/): held-out families,
  * held-out seeds of the train families, and tasks that need 20+ commands. */
@@ -24,7 +24,7 @@ export function formatReproTable(t: ReproTable): string {
   for (const model of ['base', 'sft', 'rl-dense', 'rl-binary']) {
     rows.push([model, ...suites.map((s) => {
       const r = t.rows.find((x) => x.model === model && x.suite === s);
-      return r ? `${pct(r.resolvedRate)} [${pct(r.ci95[0])}, ${pct(r.ci95[1])}] r=${r.meanReward.toFixed(2)}` : '—';
+      return r ? `${formatRate(r.resolvedRate)} [${formatRate(r.ci95[0])}, ${formatRate(r.ci95[1])}] r=${r.meanReward.toFixed(2)}` : '—';
     })]);
   }
   const tests: string[][] = [['comparison', 'suite', 'diff', '95% CI', 'p', 'reward diff', 'reward 95% CI']];

@@ -6,6 +6,7 @@ import { compareRuns } from '../stats/compare';
 import { guardFlags, metricSeries, pooledEpisodes, readMetrics, seedBand, tailMean } from './cell-results';
 import { cellLabel, cellName, type Cell, type GridAxis } from './grid';
 import { svgLineChart } from './svg-chart';
+import { formatPoints, formatRate } from '../../domain/rates';
 
 export interface CellReport {
   cell: Cell;
@@ -23,8 +24,6 @@ export interface SuiteRow {
   vsBaseline: { diff: number; ci95: [number, number]; p: number | null } | null;
 }
 
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const pp = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} pp`;
 const num = (x: number | null) => (x === null ? '—' : x < 1e-3 ? x.toExponential(2) : x.toFixed(4));
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -93,11 +92,11 @@ export function writeAblationReport(out: string, axes: readonly GridAxis[], base
       r.cell,
       r.suite,
       String(r.tasks),
-      pct(r.resolvedRate),
-      `[${pct(r.ci95[0])}, ${pct(r.ci95[1])}]`,
+      formatRate(r.resolvedRate),
+      `[${formatRate(r.ci95[0])}, ${formatRate(r.ci95[1])}]`,
       r.meanReward.toFixed(2),
-      r.vsBaseline ? pp(r.vsBaseline.diff) : 'baseline',
-      r.vsBaseline ? `[${pp(r.vsBaseline.ci95[0])}, ${pp(r.vsBaseline.ci95[1])}]` : '',
+      r.vsBaseline ? formatPoints(r.vsBaseline.diff) : 'baseline',
+      r.vsBaseline ? `[${formatPoints(r.vsBaseline.ci95[0])}, ${formatPoints(r.vsBaseline.ci95[1])}]` : '',
       r.vsBaseline?.p === null || r.vsBaseline === null ? '' : r.vsBaseline.p < 0.001 ? r.vsBaseline.p.toExponential(1) : r.vsBaseline.p.toFixed(3),
     ]);
   }

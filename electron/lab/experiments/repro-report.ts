@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { metricSeries, readMetrics } from './cell-results';
 import type { ReproTable } from './repro';
 import { svgLineChart, type ChartPoint, type ChartSeries } from './svg-chart';
+import { formatRate } from '../../domain/rates';
 
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const fix = (x: number | null, digits = 3) => (x === null ? '—' : Math.abs(x) < 1e-3 && x !== 0 ? x.toExponential(2) : x.toFixed(digits));
 
 /** A moving mean over `window` steps; lo/hi are the window's min and max. */
@@ -41,7 +41,7 @@ export function writeReproReport(t: ReproTable): { markdown: string; charts: str
   const suites = [...new Set(t.rows.map((r) => r.suite))];
   const cell = (model: string, suite: string) => {
     const r = t.rows.find((x) => x.model === model && x.suite === suite);
-    return r ? `${pct(r.resolvedRate)} [${pct(r.ci95[0])}, ${pct(r.ci95[1])}]; reward ${r.meanReward.toFixed(2)}` : '—';
+    return r ? `${formatRate(r.resolvedRate)} [${formatRate(r.ci95[0])}, ${formatRate(r.ci95[1])}]; reward ${r.meanReward.toFixed(2)}` : '—';
   };
   const lines = [
     `# Nano reproduction: base → SFT → RL`,
