@@ -11,11 +11,12 @@
  * The same run is made once more without the environment step's overlaps (T1LAB_ENV_OVERLAP=0: verifier
  * started cold, shells closed before it), and its environment time is the baseline of the first's.
  */
-import { readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENV_OVERLAP_ENV } from '../../electron/lab/runs/run-episode';
 import { runT1lab } from '../helpers/cli';
+import { writeTinyPpoSetup } from '../helpers/ppo-setup';
 import { writeSuite } from '../helpers/tasks';
 import type { Bench } from './reporter';
 
@@ -40,26 +41,17 @@ const bench: Bench = {
     const root = mkdtempSync(join(tmpdir(), 't1lab-bench-ppo-'));
     const env = { T1LAB_HOME: join(root, 'home') };
     try {
-      const checkpoint = join(root, 'nano');
-      const init = await runT1lab(['model', 'init', '--preset', 'nano', '--out', checkpoint, '--set', 'num_hidden_layers=2'], { env, timeoutMs: 180_000 });
-      if (init.code !== 0) throw new Error(`model init failed (exit ${init.code}): ${init.stderr}`);
       const steps = quick ? 2 : 3;
-      const config = join(root, 'ppo.toml');
-      writeFileSync(
-        config,
-        [
-          'stage = "ppo"',
-          'seed = 3',
-          `[model]\ncheckpoint = ${JSON.stringify(checkpoint)}`,
-          `[data]\npath = ${JSON.stringify(writeSuite(join(root, 'suite')))}`,
-          `[train]\nsteps = ${steps}\nmicro_batch_size = 4\nprovider = "cpu"\nthreads = 1`,
-          '[optimizer]\nlr = 1e-4',
-          '[schedule]\nkind = "constant"\nwarmup_steps = 0',
-          `[checkpoint]\nevery = ${steps}`,
-          // Synchronous rollouts: the split is then additive (no rollout overlapping the update).
-          `[ppo]\ntasks_per_step = 2\ngroup_size = 2\nconcurrency = ${CONCURRENCY}\nmax_turns = 2\nmax_tokens = ${quick ? 16 : 32}\ncritic_warmup_steps = 0\noversample = 0\nepochs = 1\nminibatches = 1\nasync = false`,
-        ].join('\n'),
-      );
+      const { config } = await writeTinyPpoSetup(root, {
+        env,
+        suite: writeSuite(join(root, 'suite')),
+        seed: 3,
+        steps,
+        lr: 1e-4,
+        checkpointEvery: steps,
+        // Synchronous rollouts: the split is then additive (no rollout overlapping the update).
+        ppo: { tasks_per_step: 2, group_size: 2, concurrency: CONCURRENCY, max_turns: 2, max_tokens: quick ? 16 : 32, critic_warmup_steps: 0, oversample: 0, epochs: 1, minibatches: 1, async: false },
+      });
       /** One `train ppo` run; each step's split. */
       const ppo = async (name: string, extraEnv: Record<string, string>) => {
         const runDir = join(root, name);

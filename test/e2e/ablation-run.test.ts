@@ -4,20 +4,20 @@
  * checkpoint evaluated on a 2-task suite; report.md, report.html and the JSON summary come out, the HTML
  * opens in Chromium, and a rerun on the same folder resumes (trains nothing again).
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AblateSummary } from '../../electron/lab/experiments/ablate';
 import { launchChromium } from '../helpers/browser';
 import { parseJsonOutput, runT1lab } from '../helpers/cli';
+import { writeTinyPpoSetup } from '../helpers/ppo-setup';
 import { QUICK_SUITE, writeSuite } from '../helpers/tasks';
 import { makeTempDir } from '../helpers/tmp';
 
 describe('t1lab ablate (2 cells x 1 seed)', () => {
   const tmp = makeTempDir('t1lab-ablate-');
   const env = { T1LAB_HOME: join(tmp.path, 'home') };
-  const checkpoint = join(tmp.path, 'nano');
   const out = join(tmp.path, 'ablation');
   let config: string;
   let evalSuite: string;
@@ -25,21 +25,13 @@ describe('t1lab ablate (2 cells x 1 seed)', () => {
   beforeAll(async () => {
     const train = writeSuite(join(tmp.path, 'train'));
     evalSuite = writeSuite(join(tmp.path, 'eval'), QUICK_SUITE.slice(0, 2));
-    const init = await runT1lab(['model', 'init', '--preset', 'nano', '--out', checkpoint, '--set', 'num_hidden_layers=2'], { env, timeoutMs: 120_000 });
-    expect(init.code, init.stderr).toBe(0);
-    config = join(tmp.path, 'ppo.toml');
-    writeFileSync(
-      config,
-      [
-        'stage = "ppo"',
-        'seed = 0',
-        `[model]\ncheckpoint = ${JSON.stringify(checkpoint)}`,
-        `[data]\npath = ${JSON.stringify(train)}`,
-        '[train]\nsteps = 1\nmicro_batch_size = 4\nprovider = "cpu"\nthreads = 1',
-        '[schedule]\nkind = "constant"\nwarmup_steps = 0',
-        '[ppo]\ntasks_per_step = 1\ngroup_size = 2\nconcurrency = 2\nmax_turns = 1\nmax_tokens = 8\nepochs = 1\nminibatches = 1\nasync = false',
-      ].join('\n'),
-    );
+    ({ config } = await writeTinyPpoSetup(tmp.path, {
+      env,
+      suite: train,
+      seed: 0,
+      steps: 1,
+      ppo: { tasks_per_step: 1, group_size: 2, concurrency: 2, max_turns: 1, max_tokens: 8, epochs: 1, minibatches: 1, async: false },
+    }));
   }, 120_000);
   afterAll(() => tmp.remove());
 

@@ -6,7 +6,7 @@
  * issue's metrics keys and final JSON, the rollouts stored token by token, and zero loss drift.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,6 +16,7 @@ import type { Trajectory } from '../../../electron/domain/trajectory';
 import { readDenseGuard } from '../../../electron/lab/ppo/guard-report';
 import { loadCheckpoint } from '../../../native/model/checkpoint';
 import { REPO_ROOT, parseJsonOutput, runT1lab } from '../../helpers/cli';
+import { writeTinyPpoSetup } from '../../helpers/ppo-setup';
 import { writeSuite } from '../../helpers/tasks';
 import { makeTempDir } from '../../helpers/tmp';
 
@@ -32,24 +33,15 @@ describe('t1lab train ppo', () => {
   let config: string;
 
   beforeAll(async () => {
-    const suite = writeSuite(join(tmp.path, 'suite'));
-    const init = await runT1lab(['model', 'init', '--preset', 'nano', '--out', checkpoint, '--set', 'num_hidden_layers=2'], { env, timeoutMs: 120_000 });
-    expect(init.code, init.stderr).toBe(0);
-    config = join(tmp.path, 'ppo.toml');
-    writeFileSync(
-      config,
-      [
-        'stage = "ppo"',
-        'seed = 3',
-        `[model]\ncheckpoint = ${JSON.stringify(checkpoint)}`,
-        `[data]\npath = ${JSON.stringify(suite)}`,
-        '[train]\nsteps = 2\nmicro_batch_size = 4\nprovider = "cpu"\nthreads = 1',
-        '[optimizer]\nlr = 1e-4',
-        '[schedule]\nkind = "constant"\nwarmup_steps = 0',
-        '[checkpoint]\nevery = 1',
-        '[ppo]\ntasks_per_step = 2\ngroup_size = 2\nconcurrency = 3\nmax_turns = 2\nmax_tokens = 16\ncritic_warmup_steps = 1\noversample = 0.5\nepochs = 1\nminibatches = 1',
-      ].join('\n'),
-    );
+    ({ config } = await writeTinyPpoSetup(tmp.path, {
+      env,
+      suite: writeSuite(join(tmp.path, 'suite')),
+      seed: 3,
+      steps: 2,
+      lr: 1e-4,
+      checkpointEvery: 1,
+      ppo: { tasks_per_step: 2, group_size: 2, concurrency: 3, max_turns: 2, max_tokens: 16, critic_warmup_steps: 1, oversample: 0.5, epochs: 1, minibatches: 1 },
+    }));
   }, 120_000);
   afterAll(() => tmp.remove());
 
