@@ -11,7 +11,7 @@ import { appRoot } from '../../lab/app-paths';
 import { UsageError } from '../errors';
 import { printJson, table, type Io } from '../output';
 import { join } from 'node:path';
-import { formatRate } from '../../domain/rates';
+import { reproTableCells } from '../../lab/experiments/repro-report';
 
 
 /** The suites the reproduction evaluates on by default (committed under tasks/suites/): held-out families,
@@ -19,22 +19,10 @@ import { formatRate } from '../../domain/rates';
 export const DEFAULT_REPRO_SUITES = ['nano-bench', 'id-heldout', 'long-horizon'];
 
 export function formatReproTable(t: ReproTable): string {
-  const suites = [...new Set(t.rows.map((r) => r.suite))];
-  const rows: string[][] = [['model', ...suites]];
-  for (const model of ['base', 'sft', 'rl-dense', 'rl-binary']) {
-    rows.push([model, ...suites.map((s) => {
-      const r = t.rows.find((x) => x.model === model && x.suite === s);
-      return r ? `${formatRate(r.resolvedRate)} [${formatRate(r.ci95[0])}, ${formatRate(r.ci95[1])}] r=${r.meanReward.toFixed(2)}` : '—';
-    })]);
-  }
-  const tests: string[][] = [['comparison', 'suite', 'diff', '95% CI', 'p', 'reward diff', 'reward 95% CI']];
-  for (const x of t.tests) {
-    const reward = x.rewardDiff === undefined ? ['—', '—'] : [x.rewardDiff.toFixed(3), `[${x.rewardCi95![0].toFixed(3)}, ${x.rewardCi95![1].toFixed(3)}]`];
-    tests.push([x.comparison, x.suite, `${(x.diff * 100).toFixed(1)} pp`, `[${(x.ci95[0] * 100).toFixed(1)}, ${(x.ci95[1] * 100).toFixed(1)}]`, x.p.toFixed(3), ...reward]);
-  }
+  const { results, tests } = reproTableCells(t);
   const gap = `train-inference gap (mean |logp_trainer − logp_sampler|): R3 + TITO ${t.gap.r3Tito ?? '—'}, free routing ${t.gap.free ?? '—'}; loss drift ${t.gap.lossDrift ?? '—'}`;
   const report = t.report ? `report: ${t.report.markdown}\n` : '';
-  return `${t.quick ? 'QUICK settings: a smoke run of the pipeline, not the recipe\n' : ''}resolved [95% CI] r=mean dense reward\n${table(rows)}\n${table(tests)}\n${gap}\n${report}${t.out}\n`;
+  return `${t.quick ? 'QUICK settings: a smoke run of the pipeline, not the recipe\n' : ''}resolved [95% CI]; reward = mean dense reward\n${table(results)}\n${table(tests)}\n${gap}\n${report}${t.out}\n`;
 }
 
 export function registerExperiments(program: Command, io: Io): void {

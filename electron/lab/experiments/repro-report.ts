@@ -21,6 +21,40 @@ export function smoothed(points: readonly { x: number; y: number }[], window = 5
   });
 }
 
+export const REPRO_MODELS = ['base', 'sft', 'rl-dense', 'rl-binary'] as const;
+
+/**
+ * The reproduction's two tables as rows of cell text, for the CLI (aligned text) and report.md (markdown)
+ * alike: resolved rate [95% CI] and mean dense reward per model and suite, and the paired tests.
+ */
+export function reproTableCells(t: ReproTable): { results: string[][]; tests: string[][] } {
+  const suites = [...new Set(t.rows.map((r) => r.suite))];
+  const cell = (model: string, suite: string) => {
+    const r = t.rows.find((x) => x.model === model && x.suite === suite);
+    return r ? `${formatRate(r.resolvedRate)} [${formatRate(r.ci95[0])}, ${formatRate(r.ci95[1])}]; reward ${r.meanReward.toFixed(2)}` : '—';
+  };
+  const interval = (lo: number, hi: number, scale: number, digits: number) => `[${(lo * scale).toFixed(digits)}, ${(hi * scale).toFixed(digits)}]`;
+  return {
+    results: [['model', ...suites], ...REPRO_MODELS.map((m) => [m, ...suites.map((s) => cell(m, s))])],
+    tests: [
+      ['comparison', 'suite', 'resolved diff [95% CI]', 'McNemar p', 'dense reward diff [95% CI]'],
+      ...t.tests.map((x) => [
+        x.comparison,
+        x.suite,
+        `${(x.diff * 100).toFixed(1)} pp ${interval(x.ci95[0], x.ci95[1], 100, 1)}`,
+        x.p.toFixed(3),
+        x.rewardDiff === undefined ? '—' : `${x.rewardDiff.toFixed(3)} ${interval(x.rewardCi95![0], x.rewardCi95![1], 1, 3)}`,
+      ]),
+    ],
+  };
+}
+
+/** Rows of cells as a markdown table (the first row is the header). */
+function markdownTable(rows: readonly string[][]): string[] {
+  const [header, ...body] = rows;
+  return [`| ${header!.join(' | ')} |`, `|${header!.map(() => '---').join('|')}|`, ...body.map((r) => `| ${r.join(' | ')} |`)];
+}
+
 export function writeReproReport(t: ReproTable): { markdown: string; charts: string[] } {
   const runs = ['rl-dense', 'rl-binary'] as const;
   const metrics = Object.fromEntries(runs.map((r) => [r, readMetrics(join(t.out, r))]));
@@ -38,26 +72,18 @@ export function writeReproReport(t: ReproTable): { markdown: string; charts: str
   ] as const;
   for (const [name, svg] of charts) writeFileSync(join(t.out, name), `${svg}\n`);
 
-  const suites = [...new Set(t.rows.map((r) => r.suite))];
-  const cell = (model: string, suite: string) => {
-    const r = t.rows.find((x) => x.model === model && x.suite === suite);
-    return r ? `${formatRate(r.resolvedRate)} [${formatRate(r.ci95[0])}, ${formatRate(r.ci95[1])}]; reward ${r.meanReward.toFixed(2)}` : '—';
-  };
+  const cells = reproTableCells(t);
   const lines = [
     `# Nano reproduction: base → SFT → RL`,
     '',
     t.quick ? '**QUICK settings: a smoke run of the pipeline, not the recipe.**\n' : '',
     `Settings: \`${JSON.stringify(t.settings)}\``,
     '',
-    `| model | ${suites.join(' | ')} |`,
-    `|---|${suites.map(() => '---').join('|')}|`,
-    ...['base', 'sft', 'rl-dense', 'rl-binary'].map((m) => `| ${m} | ${suites.map((s) => cell(m, s)).join(' | ')} |`),
+    ...markdownTable(cells.results),
     '',
     'Resolved rate with its 95% interval (Wilson over tasks) and the mean dense reward (passing assertions per episode).',
     '',
-    '| comparison | suite | resolved diff [95% CI] | McNemar p | dense reward diff [95% CI] |',
-    '|---|---|---|---|---|',
-    ...t.tests.map((x) => `| ${x.comparison} | ${x.suite} | ${(x.diff * 100).toFixed(1)} pp [${(x.ci95[0] * 100).toFixed(1)}, ${(x.ci95[1] * 100).toFixed(1)}] | ${x.p.toFixed(3)} | ${x.rewardDiff === undefined ? '—' : `${x.rewardDiff.toFixed(3)} [${x.rewardCi95![0].toFixed(3)}, ${x.rewardCi95![1].toFixed(3)}]`} |`),
+    ...markdownTable(cells.tests),
     '',
     `Train-inference gap (rl-dense, mean of the last 10 steps): R3 + TITO ${fix(t.gap.r3Tito)}, free routing ${fix(t.gap.free)}; loss drift ${fix(t.gap.lossDrift)}.`,
     '',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPRO_QUICK, type ReproTable } from '../../../electron/lab/experiments/repro';
 import { smoothed, writeReproReport } from '../../../electron/lab/experiments/repro-report';
+import { formatReproTable } from '../../../electron/cli/commands/experiments';
 import { makeTempDir } from '../../helpers/tmp';
 
 const tmp = makeTempDir('t1lab-repro-report-');
@@ -42,5 +43,9 @@ describe('repro report', () => {
     expect(reward.match(/<polyline/g)).toHaveLength(4);
     expect(reward).toContain('rl-binary: dense reward');
     expect(readFileSync(report.charts[1]!, 'utf8').match(/<polyline/g)).toHaveLength(2);
+    // The CLI prints the same cells as aligned text.
+    const text = formatReproTable(table);
+    expect(text).toMatch(/rl-dense\s+6\.7% \[0\.0%, 20\.0%\]; reward 0\.50/);
+    expect(text).toMatch(/rl-dense vs sft\s+nano-bench\s+3\.3 pp \[0\.0, 10\.0\]\s+1\.000\s+0\.250 \[0\.050, 0\.500\]/);
   });
 });
