@@ -195,8 +195,8 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
 
   // ---- the policy's own graph: batch sizes, the cache kept in place vs copied each step, prefill ----
   const policyCompute = samplingExpertCompute(config);
-  const inPlace = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, policyCompute, 'new');
-  const copied = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, policyCompute, 'present');
+  const inPlace = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, policyCompute);
+  const copied = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, policyCompute, { cacheOutputs: 'present' });
   const batches = quick ? [1, 8, 32] : [1, 8, 32, 64];
   for (const batch of batches) {
     const rate = await decodeRate(inPlace.decoder, batch, promptLength, newTokens);
@@ -209,11 +209,19 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
   }
   // Sampling in the graph against sampling every row in JavaScript, at the largest batch.
   const largest = batches[batches.length - 1]!;
-  const jsSampled = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, policyCompute, 'new', false);
+  const jsSampled = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, policyCompute, { samplingHead: false });
   const headRate = await decodeRate(inPlace.decoder, largest, promptLength, newTokens);
   const jsRate = await decodeRate(jsSampled.decoder, largest, promptLength, newTokens);
   figure({ name: `decode b${largest}, sampling in the graph`, value: headRate, unit: 'tok/s', baseline: { name: 'every row sampled in JavaScript', value: jsRate, unit: 'tok/s' }, ratio: headRate / jsRate });
   await jsSampled.decoder.session.release();
+  if (policyCompute === 'sparse') {
+    // Gate and up as one product per expert against two, at batch 32 (where it was measured to matter).
+    const separate = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, policyCompute, { fuseGateUp: false });
+    const fusedRate = await decodeRate(inPlace.decoder, 32, promptLength, newTokens);
+    const separateRate = await decodeRate(separate.decoder, 32, promptLength, newTokens);
+    figure({ name: 'decode b32, gate and up as one product per expert', value: fusedRate, unit: 'tok/s', baseline: { name: 'two products', value: separateRate, unit: 'tok/s' }, ratio: fusedRate / separateRate });
+    await separate.decoder.session.release();
+  }
   // Long episodes: the copied cache grows with the context, the in-place one does not.
   const longPrompt = Math.min(quick ? 512 : 1024, config.max_position_embeddings - 64);
   const longTokens = quick ? 8 : 16;

@@ -62,20 +62,26 @@ export function samplingExpertCompute(config: ModelConfig): ExpertCompute {
 }
 export const TRAINING_EXPERT_COMPUTE: ExpertCompute = 'sparse';
 
-/**
- * `cacheOutputs` 'new' (default): the decoder keeps the cache and the graph returns only each step's new
- * keys and values; 'present' (the common layout, the cache copied through every step) is for comparison,
- * as is `samplingHead` false (every row sampled in JavaScript from the logits).
- */
+/** How the policy's sampling graph is built; the defaults are the fast forms, the others are for comparison. */
+export interface PolicyGraphVariant {
+  /** 'new' (default): the decoder keeps the cache; 'present': the common layout, the cache copied through every step. */
+  cacheOutputs?: 'new' | 'present';
+  /** Sample in the graph (default true); false: every row sampled in JavaScript from the logits. */
+  samplingHead?: boolean;
+  /** Sparse experts: gate and up as one product per expert (default true; the same values). */
+  fuseGateUp?: boolean;
+}
+
 export async function loadT1Policy(
   config: ModelConfig,
   weights: ReadonlyMap<string, Float32Array>,
   settings: SessionSettings,
   expertCompute = samplingExpertCompute(config),
-  cacheOutputs: 'new' | 'present' = 'new',
-  samplingHead = true,
+  variant: PolicyGraphVariant = {},
 ): Promise<LoadedPolicy> {
-  const graph = buildSamplingGraph(config, weights, { expertCompute, cacheOutputs, samplingHead });
+  const cacheOutputs = variant.cacheOutputs ?? 'new';
+  const samplingHead = variant.samplingHead ?? true;
+  const graph = buildSamplingGraph(config, weights, { expertCompute, cacheOutputs, samplingHead, fuseGateUp: variant.fuseGateUp ?? true });
   const placed = await createPlacedSession(graph.bytes, placement(settings));
   settings.log?.(
     `sampling graph: ${graph.nodeCount} nodes, ${(graph.bytes.length / 2 ** 20).toFixed(1)} MiB, built in ${graph.buildMs.toFixed(0)} ms; session on ${placed.provider} in ${placed.createMs.toFixed(0)} ms${placed.fallbackReason ? ` (${placed.fallbackReason})` : ''}`,

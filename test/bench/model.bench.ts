@@ -49,7 +49,7 @@ const bench: Bench = {
 
     // ---- decode session settings (issue 16) ----
     const cores = availableParallelism();
-    const graph = buildSamplingGraph(config, weights, { expertCompute: samplingExpertCompute(config), cacheOutputs: 'new', samplingHead: true });
+    const graph = buildSamplingGraph(config, weights, { expertCompute: samplingExpertCompute(config), cacheOutputs: 'new', samplingHead: true, fuseGateUp: true });
     const past = quick ? 32 : 128;
     const rows = await sweepDecodeSettings(graph.bytes, config, { batches: BATCHES, past, rounds: quick ? 3 : 6, stepsPerBlock: 3, cores });
     report.note(`decode step time by session setting (${preset}, ${graph.nodeCount} nodes, ${past} cached tokens, ${cores} cores; median over rounds of each interleaved block's best step; ratio: default's time / this one's):`);

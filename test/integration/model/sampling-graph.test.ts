@@ -48,11 +48,17 @@ const emptyPast = (B: number): Record<string, HostTensor> => {
 };
 
 describe('sampling graph with KV cache', () => {
-  for (const expertCompute of ['dense', 'sparse', 'fused'] as const) {
-    it(`prefill + steps reproduce scoring log-probs and routing (${expertCompute})`, async () => {
+  const variants = [
+    { name: 'dense', options: { expertCompute: 'dense' } },
+    { name: 'sparse', options: { expertCompute: 'sparse' } },
+    { name: 'sparse, gate and up as one product', options: { expertCompute: 'sparse', fuseGateUp: true } },
+    { name: 'fused', options: { expertCompute: 'fused' } },
+  ] as const;
+  for (const { name, options } of variants) {
+    it(`prefill + steps reproduce scoring log-probs and routing (${name})`, async () => {
       const tokens = [1, 5, 9, 2, 11, 4, 7];
       const ref = await score(tokens);
-      const session = await RuntimeSession.create(buildSamplingGraph(config, weights, { expertCompute }).bytes, { providers: ['cpu'], intraOpThreads: 1 });
+      const session = await RuntimeSession.create(buildSamplingGraph(config, weights, options).bytes, { providers: ['cpu'], intraOpThreads: 1 });
       const T = tokens.length - 1;
       const logprobs: number[] = [];
       const experts: number[][] = Array.from({ length: L }, () => []);
