@@ -157,11 +157,15 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
   // ---- decoding through the real batched decoder ----
   const promptLength = quick ? 32 : 128;
   const newTokens = quick ? 16 : 64;
-  const rounds = quick ? 2 : 3;
-  /** Decode rate (tok/s) of `batch` concurrent requests: the best of a few rounds after a warm-up. */
-  const decodeRate = async (model: DecoderModel, batch: number, prompt: number, tokens: number): Promise<number> => {
-    const decoder = new BatchDecoder(model, { maxBatch: batch, prefixCacheFloats: 0 });
-    const run = () =>
+  const rounds = quick ? 2 : 4;
+  /**
+   * Decode rates (tok/s) of `batch` concurrent requests on each model, the best of a few rounds after a
+   * warm-up. The models' rounds alternate, so that a comparison is not decided by the load drifting
+   * between two back-to-back measurements (0.8-1.4x between identical runs on this machine).
+   */
+  const decodeRatesOf = async (models: readonly DecoderModel[], batch: number, prompt: number, tokens: number): Promise<number[]> => {
+    const decoders = models.map((m) => new BatchDecoder(m, { maxBatch: batch, prefixCacheFloats: 0 }));
+    const run = (decoder: BatchDecoder) =>
       Promise.all(
         Array.from({ length: batch }, (_, i) =>
           decoder.generate(
@@ -170,17 +174,19 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
           ),
         ),
       );
-    await run(); // warm-up
-    // The best of a few rounds: other processes share the cores, and the best is the engine's own speed.
-    let rate = 0;
+    for (const d of decoders) await run(d); // warm-up
+    const rates = models.map(() => 0);
     for (let round = 0; round < rounds; round++) {
-      const results = await run();
-      const decodeMs = Math.max(...results.map((r) => r.timing.decodeMs));
-      rate = Math.max(rate, (results.reduce((n, r) => n + r.timing.steps, 0) / decodeMs) * 1000);
+      for (const [i, d] of decoders.entries()) {
+        const results = await run(d);
+        const decodeMs = Math.max(...results.map((r) => r.timing.decodeMs));
+        rates[i] = Math.max(rates[i]!, (results.reduce((n, r) => n + r.timing.steps, 0) / decodeMs) * 1000);
+      }
     }
-    await decoder.close();
-    return rate;
+    for (const d of decoders) await d.close();
+    return rates;
   };
+  const decodeRate = async (model: DecoderModel, batch: number, prompt: number, tokens: number): Promise<number> => (await decodeRatesOf([model], batch, prompt, tokens))[0]!;
   const decodeRates: Record<string, number> = {};
   const shapeRates: { batch: number; rows: number; expertRate: number; projectionRate: number }[] = [];
   for (const expertCompute of ['dense', 'sparse', 'fused'] as const) {
@@ -199,8 +205,7 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
   const copied = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, policyCompute, { cacheOutputs: 'present' });
   const batches = quick ? [1, 8, 32] : [1, 8, 32, 64];
   for (const batch of batches) {
-    const rate = await decodeRate(inPlace.decoder, batch, promptLength, newTokens);
-    const before = await decodeRate(copied.decoder, batch, promptLength, newTokens);
+    const [rate, before] = (await decodeRatesOf([inPlace.decoder, copied.decoder], batch, promptLength, newTokens)) as [number, number];
     throughput(
       { name: `decode b${batch} (policy graph: ${policyCompute} experts, cache in place)`, value: rate, unit: 'tok/s', baseline: { name: 'cache copied through each step (common layout)', value: before, unit: 'tok/s' }, ratio: rate / before },
       forwardFlopsPerToken(config, promptLength + newTokens / 2),
@@ -210,23 +215,20 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
   // Sampling in the graph against sampling every row in JavaScript, at the largest batch.
   const largest = batches[batches.length - 1]!;
   const jsSampled = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, policyCompute, { samplingHead: false });
-  const headRate = await decodeRate(inPlace.decoder, largest, promptLength, newTokens);
-  const jsRate = await decodeRate(jsSampled.decoder, largest, promptLength, newTokens);
+  const [headRate, jsRate] = (await decodeRatesOf([inPlace.decoder, jsSampled.decoder], largest, promptLength, newTokens)) as [number, number];
   figure({ name: `decode b${largest}, sampling in the graph`, value: headRate, unit: 'tok/s', baseline: { name: 'every row sampled in JavaScript', value: jsRate, unit: 'tok/s' }, ratio: headRate / jsRate });
   await jsSampled.decoder.session.release();
   if (policyCompute === 'sparse') {
     // Gate and up as one product per expert against two, at batch 32 (where it was measured to matter).
     const separate = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, policyCompute, { fuseGateUp: false });
-    const fusedRate = await decodeRate(inPlace.decoder, 32, promptLength, newTokens);
-    const separateRate = await decodeRate(separate.decoder, 32, promptLength, newTokens);
+    const [fusedRate, separateRate] = (await decodeRatesOf([inPlace.decoder, separate.decoder], 32, promptLength, newTokens)) as [number, number];
     figure({ name: 'decode b32, gate and up as one product per expert', value: fusedRate, unit: 'tok/s', baseline: { name: 'two products', value: separateRate, unit: 'tok/s' }, ratio: fusedRate / separateRate });
     await separate.decoder.session.release();
   }
   // Long episodes: the copied cache grows with the context, the in-place one does not.
   const longPrompt = Math.min(quick ? 512 : 1024, config.max_position_embeddings - 64);
   const longTokens = quick ? 8 : 16;
-  const longRate = await decodeRate(inPlace.decoder, 8, longPrompt, longTokens);
-  const longBefore = await decodeRate(copied.decoder, 8, longPrompt, longTokens);
+  const [longRate, longBefore] = (await decodeRatesOf([inPlace.decoder, copied.decoder], 8, longPrompt, longTokens)) as [number, number];
   throughput(
     { name: `decode b8 at ${longPrompt} context (cache in place)`, value: longRate, unit: 'tok/s', baseline: { name: 'cache copied through each step', value: longBefore, unit: 'tok/s' }, ratio: longRate / longBefore },
     forwardFlopsPerToken(config, longPrompt + longTokens / 2),
