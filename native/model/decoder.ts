@@ -211,11 +211,8 @@ export class BatchDecoder {
         }
         // The prompt's cache is reusable at once: the G episodes of a PPO group (or the attempts of an
         // evaluation) start with the same prompt and join together, and all but the first prefill one token.
-        if (!(row.stop && row.pending === null)) this.remember(row, -1);
-        if (row.stop && row.pending === null) {
-          this.remember(row, -1);
-          this.finish(row);
-        }
+        this.remember(row, -1);
+        if (row.stop && row.pending === null) this.finish(row);
         else {
           this.rows.push(row);
           changed = true;

@@ -15,7 +15,7 @@ import { AutoDiff, type Value } from '../onnx/autodiff';
 import { GraphBuilder } from '../onnx/graph';
 import { DEFAULT_OPSET } from '../onnx/proto';
 import { paramName, parameterSpecs, type ModelConfig } from './config';
-import { fusedGateUpName, fusedMoeName, fusedMoeWeights, fusedQkvName, fusedQkvWeights, transformerForward, type ExpertCompute } from './transformer';
+import { fusedGateUpName, fusedMoeName, fusedMoeWeights, fusedQkvName, sideBySide, transformerForward, type ExpertCompute } from './transformer';
 import { addSamplingHead } from './sampling-head';
 import type { BuiltGraph } from './training-graph';
 
@@ -63,62 +63,40 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
   const fuseGateUp = (options.fuseGateUp ?? false) && options.expertCompute === 'sparse';
   const gateUpWeights = new Set(Array.from({ length: L }, (_, l) => [paramName.wGate(l), paramName.wUp(l)]).flat());
   const attentionInputs = new Set(Array.from({ length: L }, (_, l) => [paramName.wq(l), paramName.wk(l), paramName.wv(l)]).flat());
-  for (const p of parameterSpecs(config)) {
-    if (p.name === paramName.valueHead || p.name === paramName.valueBias) continue; // the critic is not sampled
-    if (fusedMoe && expertWeights.has(p.name)) continue; // in the fused op's layout below
-    if (fuseGateUp && gateUpWeights.has(p.name)) continue; // as one [E, H, 2I] weight per layer below
-    if (fused && attentionInputs.has(p.name)) continue; // as one fused [H, (nh+2kv)*hd] weight below
-    const data = weights.get(p.name);
-    if (!data) throw new Error(`weights: tensor '${p.name}' is missing`);
-    const expected = p.shape.reduce((a, b) => a * b, 1);
-    if (data.length !== expected) throw new Error(`weights: tensor '${p.name}' has ${data.length} values, [${p.shape.join(',')}] needs ${expected}`);
-    params.set(p.name, ad.wrap(g.initializer(p.name, 'float32', p.shape, data), p.shape));
+  const specs = new Map(parameterSpecs(config).map((p) => [p.name, p.shape]));
+  /** A checkpoint tensor by name, present and of its config's size (fused weights are built from these). */
+  const weight = (name: string): Float32Array => {
+    const data = weights.get(name);
+    if (!data) throw new Error(`weights: tensor '${name}' is missing`);
+    const shape = specs.get(name)!;
+    const expected = shape.reduce((a, b) => a * b, 1);
+    if (data.length !== expected) throw new Error(`weights: tensor '${name}' has ${data.length} values, [${shape.join(',')}] needs ${expected}`);
+    return data;
+  };
+  const initializer = (name: string, shape: number[], data: Float32Array) => params.set(name, ad.wrap(g.initializer(name, 'float32', shape, data), shape));
+  for (const [name, shape] of specs) {
+    if (name === paramName.valueHead || name === paramName.valueBias) continue; // the critic is not sampled
+    if (fusedMoe && expertWeights.has(name)) continue; // in the fused op's layout below
+    if (fuseGateUp && gateUpWeights.has(name)) continue; // as one [E, H, 2I] weight per layer below
+    if (fused && attentionInputs.has(name)) continue; // as one fused [H, (nh+2kv)*hd] weight below
+    initializer(name, shape, weight(name));
   }
-  if (fusedMoe) {
-    const E = config.num_experts;
-    const H = config.hidden_size;
-    const I = config.moe_intermediate_size;
-    for (let l = 0; l < L; l++) {
-      const w = (name: string) => {
-        const data = weights.get(name);
-        if (!data) throw new Error(`weights: tensor '${name}' is missing`);
-        return data;
-      };
-      const { fc1, fc2 } = fusedMoeWeights(config, w(paramName.wGate(l)), w(paramName.wUp(l)), w(paramName.wDown(l)));
-      params.set(fusedMoeName.fc1(l), ad.wrap(g.initializer(fusedMoeName.fc1(l), 'float32', [E, 2 * I, H], fc1), [E, 2 * I, H]));
-      params.set(fusedMoeName.fc2(l), ad.wrap(g.initializer(fusedMoeName.fc2(l), 'float32', [E, H, I], fc2), [E, H, I]));
+  const H = config.hidden_size;
+  const I = config.moe_intermediate_size;
+  const E = config.num_experts;
+  for (let l = 0; l < L; l++) {
+    if (fusedMoe) {
+      const { fc1, fc2 } = fusedMoeWeights(config, weight(paramName.wGate(l)), weight(paramName.wUp(l)), weight(paramName.wDown(l)));
+      initializer(fusedMoeName.fc1(l), [E, 2 * I, H], fc1);
+      initializer(fusedMoeName.fc2(l), [E, H, I], fc2);
     }
-  }
-  if (fused) {
-    // The attention projections as one matmul (the fused path only; same values, fewer nodes per step).
-    const H = config.hidden_size;
-    const width = (config.num_attention_heads + 2 * config.num_key_value_heads) * hd;
-    for (let l = 0; l < L; l++) {
-      const parts = [paramName.wq(l), paramName.wk(l), paramName.wv(l)].map((name) => {
-        const data = weights.get(name);
-        const expected = parameterSpecs(config).find((p) => p.name === name)!.shape.reduce((a, b) => a * b, 1);
-        if (!data) throw new Error(`weights: tensor '${name}' is missing`);
-        if (data.length !== expected) throw new Error(`weights: tensor '${name}' has ${data.length} values, ${expected} expected`);
-        return data;
-      });
-      const data = fusedQkvWeights(H, parts);
-      params.set(fusedQkvName(l), ad.wrap(g.initializer(fusedQkvName(l), 'float32', [H, width], data), [H, width]));
+    if (fused) {
+      // The attention projections as one matmul (the fused path only; same values, fewer nodes per step).
+      const width = (config.num_attention_heads + 2 * config.num_key_value_heads) * hd;
+      initializer(fusedQkvName(l), [H, width], sideBySide(H, [weight(paramName.wq(l)), weight(paramName.wk(l)), weight(paramName.wv(l))]));
     }
-  }
-  if (fuseGateUp) {
-    const H = config.hidden_size;
-    const I = config.moe_intermediate_size;
-    const E = config.num_experts;
-    for (let l = 0; l < L; l++) {
-      const gate = weights.get(paramName.wGate(l))!;
-      const up = weights.get(paramName.wUp(l))!;
-      const fusedGU = new Float32Array(E * H * 2 * I);
-      for (let r = 0; r < E * H; r++) {
-        fusedGU.set(gate.subarray(r * I, (r + 1) * I), r * 2 * I);
-        fusedGU.set(up.subarray(r * I, (r + 1) * I), r * 2 * I + I);
-      }
-      params.set(fusedGateUpName(l), ad.wrap(g.initializer(fusedGateUpName(l), 'float32', [E, H, 2 * I], fusedGU), [E, H, 2 * I]));
-    }
+    // Each expert's [H, I] gate and up side by side: [E * H] rows of gate | up.
+    if (fuseGateUp) initializer(fusedGateUpName(l), [E, H, 2 * I], sideBySide(E * H, [weight(paramName.wGate(l)), weight(paramName.wUp(l))]));
   }
   const ids = ad.input('input_ids', ['batch', 'sequence'], 'int64');
   const keyMask = ad.input('attention_mask', ['batch', 'total'], 'int64');

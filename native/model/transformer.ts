@@ -231,12 +231,15 @@ function denseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) =>
 /** The sampler's fused attention input projection: wq | wk | wv side by side, [H, (nh + 2 kv) * hd]. */
 export const fusedQkvName = (l: number) => `layers.${l}.attn.fused_qkv`;
 
-/** wq | wk | wv concatenated per row (the matmul's output columns in that order). */
-export function fusedQkvWeights(H: number, parts: readonly Float32Array[]): Float32Array {
-  const widths = parts.map((w) => w.length / H);
+/**
+ * Row-major matrices with the same `rows`, concatenated along their columns (wq | wk | wv: the matmul's
+ * output columns in that order).
+ */
+export function sideBySide(rows: number, parts: readonly Float32Array[]): Float32Array {
+  const widths = parts.map((w) => w.length / rows);
   const total = widths.reduce((a, b) => a + b, 0);
-  const out = new Float32Array(H * total);
-  for (let r = 0; r < H; r++) {
+  const out = new Float32Array(rows * total);
+  for (let r = 0; r < rows; r++) {
     let o = r * total;
     parts.forEach((w, i) => {
       out.set(w.subarray(r * widths[i]!, (r + 1) * widths[i]!), o);
