@@ -17,7 +17,7 @@ export interface ProviderProbe {
 }
 
 const require = createRequire(import.meta.url);
-export const CUDA_SETUP_HINT = 'run `npm run setup:cuda` on a machine with an NVIDIA GPU, its driver and internet access (see README, "CUDA")';
+export const CUDA_SETUP_HINT = 'run `npm run setup:cuda` on a machine with an NVIDIA GPU, its driver and internet access (see docs/guide/install-and-doctor.md, "CUDA (opt-in)")';
 
 export function onnxruntimeBinDir(): string | null {
   try {

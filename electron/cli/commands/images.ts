@@ -1,7 +1,7 @@
 /**
  * `t1lab images base [--tag TAG] [--include PKG,...] [--engine podman|docker] [--rebuild] [--json]`: a Debian
  * base image built locally with mmdebstrap from the Debian archive (python3 as `python` too, pytest, pip,
- * common tools), for machines that cannot pull images. `--json` prints `{tag, sizeBytes, durationMs}`.
+ * common tools), for machines that cannot pull images. `--json` prints `{tag, sizeBytes, durationMs, cached}`.
  * Map task images onto it with `--base-image FROM=TAG` or `$T1LAB_HOME/containers.json`.
  */
 import type { Command } from 'commander';
@@ -21,7 +21,7 @@ export function registerImages(program: Command, io: Io): void {
     .option('--include <pkgs>', `extra Debian packages, comma-separated (always: ${DEFAULT_BASE_PACKAGES.join(',')})`)
     .option('--engine <engine>', 'podman or docker', 'podman')
     .option('--rebuild', 'build even if the tag exists')
-    .option('--json', 'print JSON: {tag, sizeBytes, durationMs}')
+    .option('--json', 'print JSON: {tag, sizeBytes, durationMs, cached}')
     .action(async (opts: { tag: string; include?: string; engine: string; rebuild?: boolean; json?: boolean }) => {
       if (opts.engine !== 'podman' && opts.engine !== 'docker') throw new UsageError(`--engine '${opts.engine}': expected podman or docker`);
       const extra = (opts.include ?? '').split(',').map((p) => p.trim()).filter(Boolean);

@@ -94,7 +94,7 @@ export function registerTrainStage(train: Command, io: Io, stage: Stage, descrip
 }
 
 export function registerTrain(program: Command, io: Io): void {
-  const train = program.command('train').description('train the local MoE policy: LM pretraining, SFT warm start');
+  const train = program.command('train').description('train the local MoE policy: LM pretraining, SFT warm start, PPO; watch a run; guard the dense reward');
   train
     .command('init-config')
     .description('print a complete, commented default run config')
