@@ -390,7 +390,10 @@ export class SandboxShellSession implements ShellSession {
     this.closing ??= (async () => {
       if (!this.exited) {
         this.proc.kill();
-        await Promise.race([this.exitPromise, new Promise((r) => setTimeout(r, 3_000))]);
+        // The timer is cleared: left pending, it would hold a finished command-line process open for 3 s.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([this.exitPromise, new Promise((r) => (timer = setTimeout(r, 3_000)))]);
+        clearTimeout(timer);
       }
       await this.screenTerm.flushed();
       this.screenTerm.dispose();

@@ -15,7 +15,7 @@ import { detectBubblewrap, type BubblewrapStatus } from './detect';
 import { SandboxError } from './errors';
 import { describeLimit, validateLimits } from './limits';
 import { watchSandbox, type LimitFired } from './monitor';
-import { killTreeNow, readProcessTable, childrenIndex, descendants } from './proc';
+import { killTreeNow, processTree } from './proc';
 import { runtimeFiles, shellRcFile } from './runtime-files';
 import type { BackendStatus, Enforcement, LimitEvent, LimitName, PtyProcess, RunGateOpen, RunOptions, RunResult, SandboxBackend, SandboxLimits, SandboxSpec, ShellStart } from './types';
 import { checkSpecPaths, defaultProtectedPaths } from './workspace';
@@ -130,7 +130,7 @@ export class BubblewrapBackend implements SandboxBackend {
       throw new SandboxError('BAD_SPEC', `cwd: '${cwd}' must be the workdir ${workdir} or a folder inside it`);
     }
     const allowance = await workspaceAllowance(workspace, limits);
-    const cgroup = this.options.cgroups === false ? null : createSandboxCgroup(limits);
+    const cgroup = this.options.cgroups === false ? null : await createSandboxCgroup(limits);
     const shell = 'shellRc' in command;
     if (shell) argv.push('--noprofile', '--rcfile', shellRcFile(command.shellRc), '-i');
     const plan: LaunchPlan = {
@@ -177,7 +177,7 @@ export class BubblewrapBackend implements SandboxBackend {
       // Once reaped, the pid may belong to someone else: never signal it again.
       if (rootPid === undefined || reaped) return;
       // The sandbox's init dies with bwrap (--die-with-parent) and takes its pid namespace along; kill both to be quick.
-      killTreeNow(descendants(rootPid, childrenIndex(readProcessTable())));
+      killTreeNow(processTree(rootPid));
     };
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
       child.once('error', (error) => resolve({ code: null, signal: null, error }));
@@ -431,7 +431,7 @@ class SandboxPty implements PtyProcess {
 
   private killTree(): void {
     if (this.exited) return; // reaped: the pid may belong to someone else now
-    killTreeNow(descendants(this.term.pid, childrenIndex(readProcessTable())));
+    killTreeNow(processTree(this.term.pid));
   }
 
   write(data: string): void {

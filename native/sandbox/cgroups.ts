@@ -11,7 +11,8 @@
  * A sandbox joins its cgroup before bwrap starts (the launcher shell writes its own pid, then execs bwrap),
  * so no process of the sandbox ever runs outside it.
  */
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
+import { mkdir, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { processAlive } from '../util/process-alive';
 
@@ -158,8 +159,12 @@ function counterIn(file: string, key: string): number {
   }
 }
 
-/** Make a group for one sandbox with its caps; null when cgroups are not usable (or creating one failed). */
-export function createSandboxCgroup(limits: { memoryMb: number; processes: number }, s: CgroupSupport = cgroupSupport()): SandboxCgroup | null {
+/**
+ * Make a group for one sandbox with its caps; null when cgroups are not usable (or creating one failed).
+ * Asynchronous: creating and removing a memory cgroup can take the kernel tens of milliseconds, which must
+ * not stop the event loop (every other episode's shell and timers wait on it).
+ */
+export async function createSandboxCgroup(limits: { memoryMb: number; processes: number }, s: CgroupSupport = cgroupSupport()): Promise<SandboxCgroup | null> {
   if (s.kind === 'none' || !s.bases) return null;
   const name = `t1lab-${process.pid}-${++counter}`;
   const memDir = join(s.bases.memory, name);
@@ -167,24 +172,24 @@ export function createSandboxCgroup(limits: { memoryMb: number; processes: numbe
   const dirs = [...new Set([memDir, pidsDir])];
   const memoryBytes = limits.memoryMb * 1024 * 1024;
   try {
-    for (const d of dirs) mkdirSync(d);
+    await Promise.all(dirs.map((d) => mkdir(d)));
     if (s.kind === 'cgroup-v2') {
-      writeFileSync(join(memDir, 'memory.max'), String(memoryBytes));
-      if (existsSync(join(memDir, 'memory.swap.max'))) writeFileSync(join(memDir, 'memory.swap.max'), '0');
-      writeFileSync(join(pidsDir, 'pids.max'), String(limits.processes));
+      await writeFile(join(memDir, 'memory.max'), String(memoryBytes));
+      if (existsSync(join(memDir, 'memory.swap.max'))) await writeFile(join(memDir, 'memory.swap.max'), '0');
+      await writeFile(join(pidsDir, 'pids.max'), String(limits.processes));
     } else {
-      writeFileSync(join(memDir, 'memory.limit_in_bytes'), String(memoryBytes));
+      await writeFile(join(memDir, 'memory.limit_in_bytes'), String(memoryBytes));
       if (existsSync(join(memDir, 'memory.memsw.limit_in_bytes'))) {
         try {
-          writeFileSync(join(memDir, 'memory.memsw.limit_in_bytes'), String(memoryBytes));
+          await writeFile(join(memDir, 'memory.memsw.limit_in_bytes'), String(memoryBytes));
         } catch {
           // swap accounting off: memory.limit_in_bytes alone caps RAM
         }
       }
-      writeFileSync(join(pidsDir, 'pids.max'), String(limits.processes));
+      await writeFile(join(pidsDir, 'pids.max'), String(limits.processes));
     }
   } catch {
-    for (const d of dirs) tryRmdir(d);
+    await Promise.all(dirs.map((d) => removeDir(d)));
     return null;
   }
   const oomFile = s.kind === 'cgroup-v2' ? join(memDir, 'memory.events') : join(memDir, 'memory.oom_control');
@@ -207,19 +212,23 @@ export function createSandboxCgroup(limits: { memoryMb: number; processes: numbe
       }
     },
     async remove() {
+      // A group is busy until the kernel has released its last task (just after the exit we saw); cgroup v1
+      // has no event for that, so a busy group is tried again shortly.
       for (let attempt = 0; attempt < 50; attempt++) {
-        if (dirs.every((d) => tryRmdir(d))) return;
+        if ((await Promise.all(dirs.map((d) => removeDir(d)))).every(Boolean)) return;
         await new Promise((r) => setTimeout(r, 20));
       }
     },
   };
 }
 
-function tryRmdir(dir: string): boolean {
+/** rmdir off the event loop; true when the group is gone. */
+async function removeDir(dir: string): Promise<boolean> {
   try {
-    rmdirSync(dir);
+    await rmdir(dir);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT';
   }
 }
+

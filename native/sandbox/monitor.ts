@@ -16,7 +16,7 @@
 import type { SandboxCgroup } from './cgroups';
 import { describeLimit } from './limits';
 import { readdirSync, readFileSync, statfsSync } from 'node:fs';
-import { childrenIndex, descendants, killQuietly, memoryBytes, openFileCount, readProcessTable, writesUnder, type ProcInfo } from './proc';
+import { childrenIndex, childrenOf, descendants, hasChildrenLists, killQuietly, memoryBytes, openFileCount, readProcessTable, readStat, writesUnder, type ProcInfo } from './proc';
 import type { LimitName, SandboxLimits } from './types';
 import { treeUsage } from './workspace-size';
 
@@ -105,14 +105,18 @@ export function watchedCount(): number {
 function tick(): void {
   tickCount++;
   if (watched.size === 0) return;
-  // A full scan of the host's processes only to find the init of sandboxes started since the last tick;
-  // after that each sandbox is read through its own /proc (cost in proportion to the sandbox, not the host).
+  // The init of sandboxes started since the last tick: bwrap's oldest child. Each sandbox is then read
+  // through its own /proc (cost in proportion to the sandbox, not the host).
   let table: Map<number, ProcInfo> | null = null;
   for (const w of watched) {
     if (w.initPid !== null) continue;
-    table ??= readProcessTable();
-    const children = [...table.values()].filter((p) => p.ppid === w.target.rootPid).sort((a, b) => a.startTicks - b.startTicks);
-    w.initPid = children[0]?.pid ?? null;
+    let children: ProcInfo[];
+    if (hasChildrenLists()) children = childrenOf(w.target.rootPid).flatMap((pid) => readStat(pid) ?? []);
+    else {
+      table ??= readProcessTable();
+      children = [...table.values()].filter((p) => p.ppid === w.target.rootPid);
+    }
+    w.initPid = children.sort((a, b) => a.startTicks - b.startTicks)[0]?.pid ?? null;
   }
   for (const w of [...watched]) {
     if (w.initPid === null) continue;

@@ -2,9 +2,11 @@
  * Reading /proc on the host side: which processes belong to a sandbox (every descendant of its bwrap
  * process; the sandbox's pid-namespace init reaps orphans, so nothing escapes the tree), how many tasks
  * they run, how much memory they use, which files they hold open for writing.
- * (This kernel has no /proc/PID/task/TID/children, so the tree is rebuilt from each process's ppid.)
+ * A sandbox's tree is read from its processes' own /proc/PID/task/TID/children lists, in proportion to the
+ * sandbox; where the kernel has no such lists (CONFIG_PROC_CHILDREN off), from the host's whole process
+ * table by ppid, in proportion to the host (hundreds of stat files on a busy machine, on the event loop).
  */
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 export interface ProcInfo {
   pid: number;
@@ -64,6 +66,53 @@ export function childrenIndex(table: Map<number, ProcInfo>): Map<number, number[
 export function descendants(root: number, index: Map<number, number[]>): number[] {
   const out = [root];
   for (let i = 0; i < out.length; i++) for (const child of index.get(out[i] as number) ?? []) out.push(child);
+  return out;
+}
+
+let childrenLists: boolean | null = null;
+
+/** Whether this kernel keeps /proc/PID/task/TID/children (checked once, on this process itself). */
+export function hasChildrenLists(): boolean {
+  childrenLists ??= existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
+  return childrenLists;
+}
+
+/** Direct children of `pid` (any of its threads may have started them); [] once it is gone. */
+export function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of threads) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1');
+    } catch {
+      continue;
+    }
+    for (const word of text.split(' ')) if (word) out.push(Number(word));
+  }
+  return out;
+}
+
+/**
+ * `root` and all its descendants, root first (breadth-first), read from the tree's own children lists
+ * where the kernel has them, else from the host's process table.
+ */
+export function processTree(root: number): number[] {
+  if (!hasChildrenLists()) return descendants(root, childrenIndex(readProcessTable()));
+  const out = [root];
+  const seen = new Set(out);
+  for (let i = 0; i < out.length; i++) {
+    for (const child of childrenOf(out[i] as number)) {
+      if (seen.has(child)) continue;
+      seen.add(child);
+      out.push(child);
+    }
+  }
   return out;
 }
 

@@ -19,7 +19,7 @@ import { dropState, type PhaseRuntime } from '../containers/runtime';
 import { phaseRun } from '../tasks/sandbox-spec';
 import { defaultSandbox, filesUnder, prepareWorkspace, prestartVerifier, removeTree, runVerifier, solutionCommands, solutionScript, TASK_PATHS, type Task, type WarmVerifier } from '../tasks';
 import { EPISODE_FILES } from './episode-files';
-import { writeFileAtomic } from './store';
+import { writeFileAtomicAsync } from './store';
 import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
 
 /** Where the oracle finds the task's solution/ folder (the task layer's oracle uses the same path). */
@@ -217,8 +217,10 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
     costUsd: loop?.costUsd ?? null,
   };
   const writeStarted = performance.now();
-  writeFileAtomic(join(spec.dir.abs, EPISODE_FILES.trajectory), JSON.stringify(trajectory));
-  writeFileAtomic(join(spec.dir.abs, EPISODE_FILES.atif), JSON.stringify(toAtif(trajectory, appVersion()), null, 1));
+  await Promise.all([
+    writeFileAtomicAsync(join(spec.dir.abs, EPISODE_FILES.trajectory), JSON.stringify(trajectory)),
+    writeFileAtomicAsync(join(spec.dir.abs, EPISODE_FILES.atif), JSON.stringify(toAtif(trajectory, appVersion()), null, 1)),
+  ]);
   const writeMs = performance.now() - writeStarted;
   const record: EpisodeRecord = {
     key: spec.key,

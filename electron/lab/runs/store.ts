@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, closeSync, fsyncSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, rename, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
 import { EpisodeRecord, RunManifest } from '../../domain/runs';
@@ -25,6 +25,22 @@ export function writeFileAtomic(path: string, data: string): void {
     closeSync(fd);
   }
   renameSync(tmp, path);
+}
+
+/**
+ * writeFileAtomic off the event loop: the same tmp + fsync + rename, but waiting for the disk does not stop
+ * the other episodes' shells, timers and sandboxes (an episode writes two files of its own this way).
+ */
+export async function writeFileAtomicAsync(path: string, data: string): Promise<void> {
+  const tmp = `${path}.tmp-${process.pid}`;
+  const handle = await open(tmp, 'w');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(tmp, path);
 }
 
 export function episodeKey(taskId: string, attempt: number): string {
