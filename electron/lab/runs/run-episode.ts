@@ -92,10 +92,18 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
   let closing: Promise<unknown> | undefined;
   // Phase marks for the trajectory's `phases` (the environment-step profile, npm run bench -- envstep).
   const mark = { setup: started, shell: started, agent: started, close: started, verify: started, cleanup: started };
-  // The verifier's sandbox imports pytest while the episode sets up and the agent works (warm-verifier.ts).
-  // A failed warm start is not the episode's failure: the verifier then starts cold.
+  // The verifier's sandboxes start (and import pytest) while the agent works (warm-verifier.ts): right after
+  // the agent's shell is spawned, never ahead of it (each start holds the event loop for the spawn, and the
+  // shell is what the episode waits on). A failed warm start is not the episode's failure: the verifier
+  // then starts cold.
   const overlap = process.env[ENV_OVERLAP_ENV] !== '0';
-  const warmStart: Promise<WarmVerifier | null> = overlap ? prestartVerifier(task, { sandbox, runtime: spec.runtime, tmpDir: root }).catch(() => null) : Promise.resolve(null);
+  let warmStart: Promise<WarmVerifier | null> = Promise.resolve(null);
+  let warmStarted = false;
+  const startWarm = () => {
+    if (!overlap || warmStarted) return;
+    warmStarted = true;
+    warmStart = prestartVerifier(task, { sandbox, runtime: spec.runtime, tmpDir: root }).catch(() => null);
+  };
 
   try {
     try {
@@ -122,6 +130,7 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
       const session = await createShellSession({ backend: agent.sandbox, spec: agentSpec, id: `${spec.key}#${n}`, recordPath: join(spec.dir.abs, n === 0 ? EPISODE_FILES.recording : `recording.${n}.cast`) });
       sessions.push(session);
       if (spec.onData) session.onData(spec.onData);
+      startWarm();
       await session.ready();
       return session;
     };
