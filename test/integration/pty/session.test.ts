@@ -1,4 +1,5 @@
 /** ShellSession against a real sandboxed bash on a real pty. */
+import { createHook } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -184,6 +185,26 @@ describe('session lifecycle and recording', () => {
     expect(spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).stdout).not.toContain('sleep 31.4159');
     await s.close();
     expect(readFileSync(join(out.path, 'stop.cast'), 'utf8')).toContain('before-stop');
+  });
+
+  it('close() right after stop() leaves no timer behind (a finished command-line process exits at once)', async () => {
+    const s = await createShellSession({ backend, spec: specFor(ws.path, { wallSeconds: 0 }), recordPath: join(out.path, 'no-timer.cast') });
+    await s.run('echo done');
+    // stop() resolves when the sandbox is gone, before the shell's exit is reported: close() then waits for it.
+    await s.stop();
+    // Timers created while closing and still pending once close() has resolved (a cleared one is destroyed).
+    const pending = new Set<number>();
+    const hook = createHook({
+      init: (id, type) => void (type === 'Timeout' && pending.add(id)),
+      destroy: (id) => void pending.delete(id),
+    }).enable();
+    try {
+      await s.close();
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      hook.disable();
+    }
+    expect(pending.size).toBe(0);
   });
 
   it('writes an asciicast v2 recording that asciinema accepts, without markers', async (ctx) => {
