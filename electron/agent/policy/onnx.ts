@@ -26,12 +26,17 @@ const DEFAULT_MAX_TOKENS = 1024;
  */
 const DEFAULT_REPLY_SHARE = 1 / 8;
 
+/** Completion tokens per turn for a window: `maxTokens` when set (at most half the window), else the default. */
+export function onnxReplyBudget(contextWindow: number, maxTokens?: number): number {
+  return Math.min(maxTokens ?? Math.min(DEFAULT_MAX_TOKENS, Math.floor(contextWindow * DEFAULT_REPLY_SHARE)), Math.floor(contextWindow / 2));
+}
+
 export async function createOnnxPolicy(parts: OnnxParts, options: PolicyOptions = {}): Promise<Policy> {
   const protocol = options.protocol ?? 'hermes';
   if (protocol === 'tools') throw new LabError('INVALID_PARAMS', 'onnx: policies write their tool calls as text: use --protocol hermes or terminus');
   const info = await parts.engine.info();
   const contextWindow = Math.min(options.contextWindow ?? info.maxPositions, info.maxPositions);
-  const maxCompletionTokens = Math.min(options.maxTokens ?? Math.min(DEFAULT_MAX_TOKENS, Math.floor(contextWindow * DEFAULT_REPLY_SHARE)), Math.floor(contextWindow / 2));
+  const maxCompletionTokens = onnxReplyBudget(contextWindow, options.maxTokens);
   const stops = new Set(parts.stopTokenIds);
   return {
     id: `onnx:${parts.checkpoint}`,

@@ -13,6 +13,7 @@ import { registerAudit } from './tasks-audit';
 import { registerSftData } from './tasks-sft-data';
 import { registerCorpus } from './tasks-corpus';
 import { registerSynth } from './tasks-synth';
+import { registerFeasible } from './tasks-feasible';
 
 function where(task: Pick<Task, 'origin'>): string {
   return task.origin.kind === 'pack' ? `${task.origin.path}:${task.origin.line}` : task.origin.path;
@@ -186,5 +187,6 @@ export function registerTasks(program: Command, io: Io): void {
   registerSftData(tasks, io);
   registerSynth(tasks, io);
   registerCorpus(tasks, io);
+  registerFeasible(tasks, io);
 
 }

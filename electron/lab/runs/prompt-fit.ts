@@ -31,7 +31,7 @@ interface FitTask {
 }
 
 /** Every task's first-prompt size against the budget (null for policies that are not token-level). */
-function measure(policy: Policy, tasks: readonly FitTask[], maxTurns: number, agentTimeoutSec?: number): PromptFit[] | null {
+export function measurePrompts(policy: Policy, tasks: readonly FitTask[], maxTurns: number, agentTimeoutSec?: number): PromptFit[] | null {
   const level = policy.tokenLevel;
   if (!level || policy.contextWindow === null) return null;
   const protocol = createProtocol(policy.protocol);
@@ -49,7 +49,7 @@ function measure(policy: Policy, tasks: readonly FitTask[], maxTurns: number, ag
 }
 
 export function promptsThatDoNotFit(policy: Policy, tasks: FitTask[], harness: HarnessSettings): PromptFit[] {
-  return (measure(policy, tasks, harness.maxTurns, harness.agentTimeoutSec) ?? []).filter((f) => f.tokens > f.budget);
+  return (measurePrompts(policy, tasks, harness.maxTurns, harness.agentTimeoutSec) ?? []).filter((f) => f.tokens > f.budget);
 }
 
 /** One sentence for the user: how many tasks cannot start, the worst case, and what to do. */
@@ -70,7 +70,7 @@ export interface SuiteFit {
 }
 
 export function measurePromptFit(policy: Policy, tasks: readonly Task[], maxTurns: number): SuiteFit | null {
-  const fits = measure(policy, tasks.map((t) => ({ id: t.id, instruction: t.instruction, agentTimeoutSec: t.agent.timeoutSec })), maxTurns);
+  const fits = measurePrompts(policy, tasks.map((t) => ({ id: t.id, instruction: t.instruction, agentTimeoutSec: t.agent.timeoutSec })), maxTurns);
   if (!fits) return null;
   return {
     budget: policy.contextWindow! - policy.maxCompletionTokens,
