@@ -76,6 +76,20 @@ export const RunConfig = z.object({
 });
 export type RunConfig = z.infer<typeof RunConfig>;
 
+/**
+ * How many of a run's tasks the oracle itself can finish at the run's budget (turns x tokens per turn, in
+ * the policy's tokenizer; `t1lab tasks feasible`). Token-level policies only.
+ */
+export const RunFeasibility = z.object({
+  tasks: z.number().int(),
+  feasible: z.number().int(),
+  share: z.number(),
+  maxTurns: z.number().int(),
+  maxTokens: z.number().int(),
+  cutCalls: z.object({ count: z.number().int(), calls: z.number().int(), share: z.number() }),
+});
+export type RunFeasibility = z.infer<typeof RunFeasibility>;
+
 export const RunManifest = z.object({
   schema: z.literal(RUN_SCHEMA),
   id: z.string(),
@@ -83,6 +97,10 @@ export const RunManifest = z.object({
   config: RunConfig,
   code: z.object({ version: z.string(), commit: z.string().nullable() }),
   host: z.object({ platform: z.string(), cores: z.number().int(), node: z.string() }),
+  /** The oracle's feasible share at the run's budget (additive; absent for text policies and older runs). */
+  feasibility: RunFeasibility.optional(),
+  /** Warnings given when the run started (a budget the oracle cannot meet, ...); additive. */
+  warnings: z.array(z.string()).optional(),
 });
 export type RunManifest = z.infer<typeof RunManifest>;
 
@@ -133,6 +151,8 @@ export const EvalSummary = z.object({
   runDir: z.string(),
   /** Every task that could not run, with the reason (counted unresolved, under errors). */
   skipped: z.array(SkippedTask).optional(),
+  /** Warnings given when the run started (a suite the oracle mostly cannot finish at the budget, ...). */
+  warnings: z.array(z.string()).optional(),
   /** Caveats on how faithfully tasks ran (a substituted base image, ...); absent when none. */
   fidelity: z.array(z.string()).optional(),
 });

@@ -58,6 +58,8 @@ export const TrainingRunManifest = z.object({
   checkpoints: z.array(TrainingCheckpointRef),
   /** Times the run was resumed after a stop or a kill. */
   resumes: z.array(z.object({ at: z.string(), fromStep: z.number().int() })),
+  /** Warnings given when the run started (a budget the oracle cannot meet, ...); additive. */
+  warnings: z.array(z.string()).optional(),
 });
 export type TrainingRunManifest = z.infer<typeof TrainingRunManifest>;
 

@@ -68,6 +68,8 @@ export function registerTrainPpo(train: Command, io: Io): void {
         );
         (bar as ReturnType<typeof progressBar> | null)?.stop();
         const { state, ...report } = result;
+        // Said again at the end, where a reader of the result looks.
+        for (const w of report.warnings) log(w);
         if (o.json) printJson(io, report);
         else {
           const f = report.final;

@@ -24,6 +24,7 @@ import { ResumableRng } from '../../rl/rng';
 import { learningRate, type Schedule } from '../../rl/schedule';
 import { appVersion } from '../app-paths';
 import { createOnnxPolicyWithEngine } from '../runs/onnx-policy';
+import { feasibilityWarning, measureFeasibility, runFeasibility } from '../runs/feasibility';
 import { policyWorker } from '../models/policy-engine';
 import { loadTaskSource, type Task } from '../tasks';
 import { latestCheckpoint, loadTrainingCheckpoint, pruneCheckpoints, saveTrainingCheckpoint, type TrainerState } from '../training/checkpoints';
@@ -69,6 +70,8 @@ export interface PpoResult {
   final: { reward: number | null; resolved: number | null; trainInferGap: number | null };
   durationMs: number;
   flaggedAssertions: AssertionFlag[];
+  /** Warnings given at the start (a suite the oracle mostly cannot finish at the budget, ...); also in run.json. */
+  warnings: string[];
   state: 'completed' | 'stopped';
 }
 
@@ -179,6 +182,16 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
   });
   const policy: Policy = opened.policy;
   const engine: OnnxPolicyEngine = opened.engine;
+  // Tasks the oracle itself cannot finish at this budget give no reachable reward: say so, and record it.
+  const feasibility = await measureFeasibility(policy, tasks, { maxTurns: ppo.max_turns, ...(ppo.agent_timeout_sec ? { agentTimeoutSec: ppo.agent_timeout_sec } : {}) }).catch((error: Error) => {
+    log(`warning: the oracle's feasible share was not measured: ${error.message}`);
+    return null;
+  });
+  const unreachable = feasibilityWarning(feasibility, `data.path ${suite.path}`);
+  if (unreachable) log(unreachable);
+  if (feasibility) manifest.data = { ...manifest.data, feasibility: runFeasibility(feasibility) };
+  if (unreachable && !manifest.warnings?.includes(unreachable)) manifest.warnings = [...(manifest.warnings ?? []), unreachable];
+  writeTrainingManifest(runDir, manifest);
   const swapTo = async (version: number) => {
     if (version === workerVersion) return;
     await engine.swapWeights(writePolicy(version));
@@ -376,6 +389,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
     },
     durationMs: performance.now() - started,
     flaggedAssertions: flags,
+    warnings: manifest.warnings ?? [],
     state: stoppedEarly ? 'stopped' : 'completed',
   };
 }

@@ -30,6 +30,7 @@ import { appRoot, appVersion } from '../app-paths';
 import { loadTaskSource, type Task } from '../tasks';
 import { runsDir } from './library';
 import { describeUnfit, promptFitWarning, promptsThatDoNotFit } from './prompt-fit';
+import { feasibilityWarning, measureFeasibility, runFeasibility } from './feasibility';
 import { runTaskEpisode } from './run-episode';
 import { describeAction, runSchedule, type TaskRef } from './scheduler';
 import { containerSettings, type ContainerSettings } from '../containers/settings';
@@ -120,6 +121,7 @@ export function toSummary(stats: RunStats, manifest: RunManifest, runDir: string
     durationMs: Math.round(durationMs),
     runDir,
     skipped: manifest.config.skipped ?? [],
+    warnings: manifest.warnings ?? [],
     ...(fidelityNotes(manifest).length ? { fidelity: fidelityNotes(manifest) } : {}),
   };
 }
@@ -333,6 +335,9 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
     }
     const fit = promptFitWarning(policy, tasks, request.harness.maxTurns);
     if (fit) log(fit);
+    const feasibility = await measureFeasibility(policy, tasks, { maxTurns: request.harness.maxTurns, agentTimeoutSec: request.harness.agentTimeoutSec });
+    const unreachable = feasibilityWarning(feasibility, `the suite ${request.suite}`);
+    if (unreachable) log(unreachable);
     const kind = input.kind ?? 'eval';
     if (kind === 'run' && tasks.length + invalid.length !== 1) throw new LabError('INVALID_PARAMS', `${request.suite} holds ${tasks.length} tasks: give one task folder, or a task id with --suite`);
     if (kind === 'run' && tasks.length === 0) throw new LabError('INVALID_PARAMS', `task '${invalid[0]?.task}' cannot run: ${invalid[0]?.reason}`);
@@ -363,6 +368,8 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
       config,
       code: { version: appVersion(root), commit: commitOf(root) },
       host: { platform: `${process.platform}-${process.arch}`, cores: availableParallelism(), node: process.versions.node },
+      ...(feasibility ? { feasibility: runFeasibility(feasibility) } : {}),
+      warnings: [fit, unreachable].filter((w): w is string => w !== null),
     };
     const store = RunStore.create(runDir, manifest);
     const why = new Map(allSkipped.map((t) => [t.task, t.reason]));

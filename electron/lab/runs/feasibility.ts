@@ -17,6 +17,7 @@
 import { createOraclePolicy } from '../../agent/policy/oracle';
 import type { Policy } from '../../agent/policy/types';
 import { createProtocol } from '../../agent/protocol';
+import type { RunFeasibility } from '../../domain/runs';
 import { solutionCommands, type Task } from '../tasks';
 import { measurePrompts } from './prompt-fit';
 
@@ -166,3 +167,8 @@ const REASON_TEXT: Record<InfeasibleReason, string> = {
   prompt: 'have a first prompt over the window',
   'no-oracle': 'have no reference solution',
 };
+
+/** What a run records of the report (run.json). */
+export function runFeasibility(r: FeasibilityReport): RunFeasibility {
+  return { tasks: r.tasks, feasible: r.feasible, share: r.share, maxTurns: r.budget.maxTurns, maxTokens: r.budget.maxTokens, cutCalls: r.cutCalls };
+}
