@@ -27,7 +27,7 @@ export const REPRO_MODELS = ['base', 'sft', 'rl-dense', 'rl-binary'] as const;
  * The reproduction's two tables as rows of cell text, for the CLI (aligned text) and report.md (markdown)
  * alike: resolved rate [95% CI] and mean dense reward per model and suite, and the paired tests.
  */
-export function reproTableCells(t: ReproTable): { results: string[][]; tests: string[][] } {
+export function reproTableCells(t: ReproTable): { results: string[][]; tests: string[][]; feasibility: string[][] } {
   const suites = [...new Set(t.rows.map((r) => r.suite))];
   const cell = (model: string, suite: string) => {
     const r = t.rows.find((x) => x.model === model && x.suite === suite);
@@ -36,6 +36,10 @@ export function reproTableCells(t: ReproTable): { results: string[][]; tests: st
   const interval = (lo: number, hi: number, scale: number, digits: number) => `[${(lo * scale).toFixed(digits)}, ${(hi * scale).toFixed(digits)}]`;
   return {
     results: [['model', ...suites], ...REPRO_MODELS.map((m) => [m, ...suites.map((s) => cell(m, s))])],
+    feasibility: [
+      ['suite', 'budget', 'turns x tokens', 'oracle-feasible', 'oracle calls cut'],
+      ...(t.feasibility ?? []).map((f) => [f.suite, f.budget, `${f.maxTurns} x ${f.maxTokens}`, `${f.feasible}/${f.tasks} (${formatRate(f.share)})`, `${f.cutCalls.count}/${f.cutCalls.calls} (${formatRate(f.cutCalls.share)})`]),
+    ],
     tests: [
       ['comparison', 'suite', 'resolved diff [95% CI]', 'McNemar p', 'dense reward diff [95% CI]'],
       ...t.tests.map((x) => [
@@ -85,6 +89,14 @@ export function writeReproReport(t: ReproTable): { markdown: string; charts: str
     '',
     ...markdownTable(cells.tests),
     '',
+    ...(t.feasibility?.length
+      ? [
+          'What the oracle itself can finish at the budgets of the evaluations (eval) and of PPO (the train pack), in the models\' tokenizer (`t1lab tasks feasible`): no policy can resolve more than this share.',
+          '',
+          ...markdownTable(cells.feasibility),
+          '',
+        ]
+      : []),
     `Train-inference gap (rl-dense, mean of the last 10 steps): R3 + TITO ${fix(t.gap.r3Tito)}, free routing ${fix(t.gap.free)}; loss drift ${fix(t.gap.lossDrift)}.`,
     '',
     '![training reward](curves-reward.svg)',

@@ -11,6 +11,7 @@ import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { readDone, runT1labStep, writeDone } from './cli-step';
 import { applyReproSettings, type ReproSettingsFile } from './repro-settings';
 import { writeReproReport } from './repro-report';
+import { evalBudget, ppoBudget, suiteFeasibility, type ReproFeasibility } from './repro-feasibility';
 import { readMetrics, tailMean } from './cell-results';
 import { readRun } from '../runs/library';
 import { computeStats } from '../runs/stats';
@@ -77,6 +78,8 @@ export interface ReproRow {
   resolvedRate: number;
   ci95: [number, number];
   meanReward: number;
+  /** The share of the suite (as evaluated) the oracle itself can finish at the evaluations' budget. */
+  feasibleShare?: number;
 }
 
 export interface ReproTable {
@@ -85,6 +88,8 @@ export interface ReproTable {
   rows: ReproRow[];
   /** Paired tests on resolved (McNemar) and on mean dense reward (paired bootstrap over tasks). */
   tests: { comparison: string; suite: string; diff: number; ci95: [number, number]; p: number; rewardDiff?: number; rewardCi95?: [number, number] }[];
+  /** Per eval suite (at the evaluations' budget) and for the train pack (at PPO's): what the oracle can finish. */
+  feasibility?: ReproFeasibility[];
   report?: { markdown: string; charts: string[] };
   gap: { r3Tito: number | null; free: number | null; lossDrift: number | null };
   checkpoints: Record<string, string>;
@@ -181,13 +186,22 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
     }
   }
 
+  // What the oracle itself can finish at these budgets, in the models' tokenizer (tasks feasible).
+  const feasibility: ReproFeasibility[] = [];
+  for (const suite of options.suites) feasibility.push(await suiteFeasibility(sft, suite.name, suitePaths.get(suite.name)!, evalBudget(s.evalArgs), 'eval'));
+  const ppoLimits = ppoBudget(join(out, 'rl-dense.toml'));
+  if (ppoLimits) feasibility.push(await suiteFeasibility(sft, 'train', pack, ppoLimits, 'ppo'));
+  for (const f of feasibility) if (f.share < 0.5) log(`warning: the oracle itself can finish only ${f.feasible}/${f.tasks} tasks of ${f.suite} at ${f.maxTurns} turns x ${f.maxTokens} tokens (${f.budget} budget)`);
+  const feasibleShare = (suite: string) => feasibility.find((f) => f.suite === suite && f.budget === 'eval')?.share;
+
   const rows: ReproRow[] = [];
   const tests: ReproTable['tests'] = [];
   const episodes = (model: string, suite: string) => readRun(evalDirs[model]![suite]!).episodes;
   for (const suite of options.suites) {
     for (const model of Object.keys(checkpoints) as ReproRow['model'][]) {
       const st = computeStats(episodes(model, suite.name));
-      rows.push({ model, suite: suite.name, tasks: st.tasks, resolvedRate: st.resolvedRate, ci95: st.ci95, meanReward: st.meanReward });
+      const share = feasibleShare(suite.name);
+      rows.push({ model, suite: suite.name, tasks: st.tasks, resolvedRate: st.resolvedRate, ci95: st.ci95, meanReward: st.meanReward, ...(share !== undefined ? { feasibleShare: share } : {}) });
     }
     for (const [a, b] of [
       ['base', 'sft'],
@@ -205,6 +219,7 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
     settings: s,
     rows,
     tests,
+    feasibility,
     gap: { r3Tito: tailMean(dense, 'train_infer_gap_r3'), free: tailMean(dense, 'train_infer_gap_free'), lossDrift: tailMean(dense, 'loss_drift') },
     checkpoints,
     out,

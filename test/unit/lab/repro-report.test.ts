@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPRO_QUICK, type ReproTable } from '../../../electron/lab/experiments/repro';
 import { smoothed, writeReproReport } from '../../../electron/lab/experiments/repro-report';
+import { evalBudget, ppoBudget } from '../../../electron/lab/experiments/repro-feasibility';
 import { formatReproTable } from '../../../electron/cli/commands/experiments';
 import { makeTempDir } from '../../helpers/tmp';
 
@@ -11,6 +12,17 @@ const tmp = makeTempDir('t1lab-repro-report-');
 afterAll(() => tmp.remove());
 
 describe('repro report', () => {
+  it('reads the budgets of eval arguments and of a PPO config', () => {
+    expect(evalBudget(['--max-turns', '6', '--max-tokens', '96', '--agent-timeout', '60', '--concurrency', '2'])).toEqual({ maxTurns: 6, maxTokens: 96, agentTimeoutSec: 60 });
+    expect(evalBudget(['--concurrency', '2'])).toEqual({ maxTurns: 300 });
+    const config = join(tmp.path, 'ppo.toml');
+    writeFileSync(config, '[ppo]\nmax_turns = 6\nmax_tokens = 96\n');
+    expect(ppoBudget(config)).toEqual({ maxTurns: 6, maxTokens: 96 });
+    writeFileSync(config, '[ppo]\ngroup_size = 4\n');
+    expect(ppoBudget(config)).toEqual({ maxTurns: 8 });
+    expect(ppoBudget(join(tmp.path, 'none.toml'))).toBeNull();
+  });
+
   it('smooths with a trailing window and keeps its min..max as the band', () => {
     const s = smoothed([1, 3, 5, 7].map((y, i) => ({ x: i + 1, y })), 2);
     expect(s.map((p) => p.y)).toEqual([1, 2, 4, 6]);
@@ -28,6 +40,10 @@ describe('repro report', () => {
       settings: REPRO_QUICK,
       rows: ['base', 'sft', 'rl-dense', 'rl-binary'].map((model, i) => ({ model: model as ReproTable['rows'][number]['model'], suite: 'nano-bench', tasks: 30, resolvedRate: i / 30, ci95: [0, 0.2], meanReward: i * 0.25 })),
       tests: [{ comparison: 'rl-dense vs sft', suite: 'nano-bench', diff: 1 / 30, ci95: [0, 0.1], p: 1, rewardDiff: 0.25, rewardCi95: [0.05, 0.5] }],
+      feasibility: [
+        { suite: 'nano-bench', budget: 'eval', tasks: 30, feasible: 3, share: 0.1, maxTurns: 6, maxTokens: 96, cutCalls: { count: 50, calls: 200, share: 0.25 } },
+        { suite: 'train', budget: 'ppo', tasks: 200, feasible: 31, share: 0.155, maxTurns: 6, maxTokens: 96, cutCalls: { count: 483, calls: 1943, share: 483 / 1943 } },
+      ],
       gap: { r3Tito: 2e-7, free: 3e-3, lossDrift: 0 },
       checkpoints: {},
       out: tmp.path,
@@ -38,6 +54,9 @@ describe('repro report', () => {
     expect(md).toContain('| rl-dense | 6.7% [0.0%, 20.0%]; reward 0.50 |');
     expect(md).toContain('| rl-dense vs sft | nano-bench | 3.3 pp [0.0, 10.0] | 1.000 | 0.250 [0.050, 0.500] |');
     expect(md).toContain('R3 + TITO 2.00e-7, free routing 0.003');
+    // What the oracle itself can finish at each budget.
+    expect(md).toContain('| nano-bench | eval | 6 x 96 | 3/30 (10.0%) | 50/200 (25.0%) |');
+    expect(md).toContain('| train | ppo | 6 x 96 | 31/200 (15.5%) | 483/1943 (24.9%) |');
     expect(report.charts).toHaveLength(2);
     const reward = readFileSync(report.charts[0]!, 'utf8');
     expect(reward.match(/<polyline/g)).toHaveLength(4);
@@ -46,6 +65,7 @@ describe('repro report', () => {
     // The CLI prints the same cells as aligned text.
     const text = formatReproTable(table);
     expect(text).toMatch(/rl-dense\s+6\.7% \[0\.0%, 20\.0%\]; reward 0\.50/);
+    expect(text).toMatch(/train\s+ppo\s+6 x 96\s+31\/200 \(15\.5%\)\s+483\/1943 \(24\.9%\)/);
     expect(text).toMatch(/rl-dense vs sft\s+nano-bench\s+3\.3 pp \[0\.0, 10\.0\]\s+1\.000\s+0\.250 \[0\.050, 0\.500\]/);
   });
 });
