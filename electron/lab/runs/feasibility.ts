@@ -1,9 +1,9 @@
 /**
  * Can the oracle itself finish a suite's tasks at a budget of T turns x N tokens per turn, in a policy's
  * tokenizer and chat template? The oracle's transcript is known without running anything: its tool calls
- * are the reference solution's commands, one per turn, written by the oracle policy exactly as it writes
- * them in an episode (the protocol's tool-call text, the agent timeout included) and tokenized as the
- * token-level oracle tokenizes them for SFT data. A task is feasible when
+ * are the reference solution's commands, one per turn, and the token-level oracle (the one SFT data is
+ * made from) writes and tokenizes each exactly as it does in an episode; only the observations need the
+ * sandbox. A task is feasible when
  *  - it has a reference solution,
  *  - its commands fit in T turns (the oracle's closing `submit` is not needed: at the turn limit the
  *    harness still runs the verifier on the work done),
@@ -14,8 +14,8 @@
  * Observations are not known without running the tasks; later turns can still outgrow the window, where
  * `drop-oldest` keeps the latest turn, so they are not part of the check.
  */
-import { createOraclePolicy } from '../../agent/policy/oracle';
-import type { Policy } from '../../agent/policy/types';
+import { createTokenizedOraclePolicy } from '../../agent/policy/tokenized-oracle';
+import type { Policy, TokenLevel } from '../../agent/policy/types';
 import { createProtocol } from '../../agent/protocol';
 import type { RunFeasibility } from '../../domain/runs';
 import { solutionCommands, type Task } from '../tasks';
@@ -83,17 +83,28 @@ function quantile(xs: readonly number[], q: number): number {
 const spread = (xs: readonly number[]) => ({ median: quantile(xs, 0.5), p90: quantile(xs, 0.9), max: xs.length ? Math.max(...xs) : 0 });
 const share = (n: number, of: number) => (of ? n / of : 0);
 
-/** The oracle's reply texts for a task, as the oracle policy writes them in an episode (submit excluded). */
-async function oracleCallTexts(task: Task, protocolName: Policy['protocol'], agentTimeoutSec: number): Promise<string[]> {
+/**
+ * Tokens of each of the oracle's calls for a task (its closing `submit` excluded), as the token-level oracle
+ * samples them in `level`'s tokenizer (the calls SFT data is made of), less the end-of-turn token.
+ */
+async function oracleCallTokens(task: Task, level: TokenLevel, agentTimeoutSec: number): Promise<number[]> {
   const commands = solutionCommands(task);
-  const protocol = createProtocol(protocolName);
-  const oracle = createOraclePolicy({ protocol: protocolName });
+  const protocol = createProtocol('hermes');
+  // Only the replies' ids are used: the window and the end-of-turn id do not change them.
+  const oracle = createTokenizedOraclePolicy({ codec: level.codec, template: level.template, endOfTurnId: END_OF_TURN, contextWindow: 1, maxCompletionTokens: 1 });
   const episode = await oracle.startEpisode({ taskId: task.id, instruction: task.instruction, solutionCommands: commands, agentTimeoutSec, protocol, seed: 0 });
   const signal = new AbortController().signal;
-  const texts: string[] = [];
-  for (let turn = 0; turn < commands.length; turn++) texts.push((await episode.turn({ messages: [], tools: [], signal, turn })).text);
-  return texts;
+  const calls: number[] = [];
+  for (let turn = 0; turn <= commands.length; turn++) {
+    const reply = await episode.turn({ messages: [], tools: [], promptIds: [], signal, turn });
+    if (protocol.parse({ text: reply.text }).actions[0]?.tool !== 'bash') break;
+    calls.push(reply.tokens!.ids.length - 1);
+  }
+  return calls;
 }
+
+/** A stand-in end-of-turn id: one token, dropped from every count. */
+const END_OF_TURN = -1;
 
 /**
  * The suite's feasibility for `policy` (a token-level policy: its codec, chat template, window and reply
@@ -107,15 +118,14 @@ export async function measureFeasibility(policy: Policy, tasks: readonly Task[],
   const prompts = measurePrompts(policy, tasks.map((t) => ({ id: t.id, instruction: t.instruction, agentTimeoutSec: t.agent.timeoutSec })), options.maxTurns, options.agentTimeoutSec);
   const perTask: TaskFeasibility[] = [];
   for (const [i, task] of tasks.entries()) {
-    const texts = task.solution ? await oracleCallTexts(task, policy.protocol, options.agentTimeoutSec ?? task.agent.timeoutSec) : [];
-    const callTokens = texts.map((text) => level.codec.encode(text).length);
+    const callTokens = task.solution ? await oracleCallTokens(task, level, options.agentTimeoutSec ?? task.agent.timeoutSec) : [];
     const prompt = prompts![i]!;
     const reasons: InfeasibleReason[] = [];
-    if (!task.solution || texts.length === 0) reasons.push('no-oracle');
-    if (texts.length > options.maxTurns) reasons.push('turns');
+    if (!task.solution || callTokens.length === 0) reasons.push('no-oracle');
+    if (callTokens.length > options.maxTurns) reasons.push('turns');
     if (callTokens.some((n) => n > maxTokens)) reasons.push('tokens');
     if (prompt.tokens > prompt.budget) reasons.push('prompt');
-    perTask.push({ id: task.id, family: taskFamily(task), feasible: reasons.length === 0, reasons, commands: texts.length, callTokens, promptTokens: prompt.tokens });
+    perTask.push({ id: task.id, family: taskFamily(task), feasible: reasons.length === 0, reasons, commands: callTokens.length, callTokens, promptTokens: prompt.tokens });
   }
   return summarize(perTask, { maxTurns: options.maxTurns, maxTokens, contextWindow: policy.contextWindow, promptBudget: policy.contextWindow - maxTokens });
 }

@@ -63,6 +63,9 @@ describe('t1lab train ppo', () => {
     expect(Object.keys(result)).toEqual(expect.arrayContaining(['stage', 'steps', 'episodes', 'tokens', 'checkpoint', 'runDir', 'final', 'durationMs']));
     expect(result).toMatchObject({ stage: 'ppo', steps: 2, episodes: 8, runDir });
     expect(Object.keys(result.final).sort()).toEqual(['resolved', 'reward', 'trainInferGap']);
+    // 2 turns x 16 tokens: no oracle call of the quick suite fits, so PPO says so (and run.json records it).
+    expect(result.warnings).toEqual([expect.stringMatching(/^warning: only 0 of 3 tasks of data\.path .* can be finished by the oracle itself at 2 turns x 16 tokens/)]);
+    expect(resumed.stderr).toContain((result.warnings as string[])[0]);
     expect(result.final.trainInferGap as number).toBeLessThan(1e-4);
 
     // Step 2's episodes: the ones recorded before the kill are kept as they were, none twice.
@@ -86,7 +89,9 @@ describe('t1lab train ppo', () => {
     expect(rows.every((r) => r.loss_drift === 0)).toBe(true);
     expect(rows[1]!.staleness).toBeLessThanOrEqual(1);
     expect(readdirSync(runDir).some((f) => f.startsWith('events.out.tfevents'))).toBe(true);
-    const manifest = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { data: { switches: Record<string, string> }; resumes: unknown[] };
+    const manifest = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { data: { switches: Record<string, string>; feasibility: unknown }; resumes: unknown[]; warnings: string[] };
+    expect(manifest.warnings).toEqual(result.warnings);
+    expect(manifest.data.feasibility).toMatchObject({ tasks: 3, feasible: 0, share: 0, maxTurns: 2, maxTokens: 16 });
     expect(manifest.data.switches).toEqual({ reward: 'dense', tito: 'exact', r3: 'on', tis: 'on', advantage: 'gae' });
     expect(manifest.resumes).toHaveLength(1);
     // The dense-reward guard: guard.json (the last checkpoint's) is what the app computes from the folder,
