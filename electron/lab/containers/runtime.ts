@@ -39,7 +39,12 @@ export function needsImage(task: Task): boolean {
   return task.environment.runtime.kind === 'container';
 }
 
-const resolved = new Map<string, Promise<ResolvedImage>>();
+/**
+ * Resolutions in progress, so that tasks resolved at once share one build. Only while in progress: a later
+ * resolution asks the engine again, so a second run reports the image it finds as `cached` (not the first
+ * run's `built`), and sees an image removed or a base image rebuilt since.
+ */
+const resolving = new Map<string, Promise<ResolvedImage>>();
 const swept = new Map<EngineName, Promise<unknown>>();
 
 /** Once per process and engine: remove what a killed lab left (containers, state images), like the temp-dir sweep. */
@@ -63,12 +68,15 @@ export async function resolvePhaseRuntime(task: Task, settings: ContainerSetting
   const status = await sandbox.status();
   if (!status.available) throw new LabError('UNAVAILABLE', `task '${task.id}' needs the ${engine} backend, which is unavailable: ${status.hint ?? 'no engine'}`);
   await sweepOnce(engine);
-  const key = `${engine}\0${task.id}\0${JSON.stringify(settings.baseImages)}\0${createHash('sha256').update(JSON.stringify(task.files.map((f) => [f.path, f.data.byteLength]))).digest('hex')}`;
-  let image = resolved.get(key);
+  const content = createHash('sha256');
+  for (const f of task.files) content.update(`${f.path}\0`).update(f.data).update('\0');
+  const key = `${engine}\0${task.id}\0${JSON.stringify(settings.baseImages)}\0${content.digest('hex')}`;
+  let image = resolving.get(key);
   if (!image) {
     image = resolveTaskImage(task, settings, hooks);
-    resolved.set(key, image);
-    image.catch(() => resolved.delete(key));
+    resolving.set(key, image);
+    const drop = () => void resolving.delete(key);
+    image.then(drop, drop);
   }
   let ready: ResolvedImage;
   try {
