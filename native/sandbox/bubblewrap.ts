@@ -17,7 +17,8 @@ import { describeLimit, validateLimits } from './limits';
 import { watchSandbox, type LimitFired } from './monitor';
 import { killTreeNow, processTree } from './proc';
 import { runtimeFiles, shellRcFile } from './runtime-files';
-import type { BackendStatus, Enforcement, LimitEvent, LimitName, PtyProcess, RunGateOpen, RunOptions, RunResult, SandboxBackend, SandboxLimits, SandboxSpec, ShellStart } from './types';
+import { SandboxPty, type PtyExit } from './sandbox-pty';
+import type { BackendStatus, Enforcement, LimitName, PtyProcess, RunGateOpen, RunOptions, RunResult, SandboxBackend, SandboxLimits, SandboxSpec, ShellStart } from './types';
 import { checkSpecPaths, defaultProtectedPaths } from './workspace';
 import { smallTreeUsage, treeUsage } from './workspace-size';
 
@@ -323,7 +324,7 @@ export class BubblewrapBackend implements SandboxBackend {
     return this.startPty(await this.prepare(spec, 'pty', { shellRc: shell.rc }), size);
   }
 
-  private startPty({ plan, cgroup, workspaceAllowance }: Prepared, size: { cols: number; rows: number }): SandboxPty {
+  private startPty({ plan, cgroup, workspaceAllowance }: Prepared, size: { cols: number; rows: number }): BubblewrapPty {
     const { file, args } = launchCommand(plan);
     let term: Pty.IPty;
     try {
@@ -333,45 +334,22 @@ export class BubblewrapBackend implements SandboxBackend {
       throw new SandboxError('START_FAILED', `could not start the sandbox: ${(error as Error).message}`);
     }
     // Returned in the same turn as the spawn: the caller subscribes before any output can arrive.
-    return new SandboxPty(term, plan, cgroup, workspaceAllowance);
+    return new BubblewrapPty(term, plan, cgroup, workspaceAllowance);
   }
 }
 
-type Listener<T> = (value: T) => void;
-
-/** After the shell exits, wait this long without output before reporting the exit (the tail must not be lost). */
-const EXIT_DRAIN_MS = 30;
-const EXIT_DRAIN_MAX_MS = 500;
-
-class SandboxPty implements PtyProcess {
-  private readonly dataListeners = new Set<Listener<string>>();
-  private readonly exitListeners = new Set<Listener<{ exitCode: number; signal: number | null; limit: LimitName | null }>>();
-  private readonly limitListeners = new Set<Listener<LimitEvent>>();
+class BubblewrapPty extends SandboxPty {
   private readonly goneListeners = new Set<() => void>();
   private gone = false;
-  private stoppedBy: LimitName | null = null;
-  private exited = false;
-  private lastDataAt = performance.now();
   private readonly stopWatching: () => void;
-  private readonly wall: ReturnType<typeof setTimeout> | null;
 
   constructor(
-    private readonly term: Pty.IPty,
-    private readonly plan: LaunchPlan,
+    term: Pty.IPty,
+    plan: LaunchPlan,
     private readonly cgroup: SandboxCgroup | null,
     workspaceAllowance: number,
   ) {
-    term.onData((data) => {
-      this.lastDataAt = performance.now();
-      for (const l of this.dataListeners) l(data);
-    });
-    term.onExit(({ exitCode, signal }) => {
-      // bwrap has exited: its pid namespace, and every process in it, went with it (the kernel reaps the
-      // namespace before its init's exit completes). The output may still be draining.
-      this.gone = true;
-      for (const l of this.goneListeners) l();
-      void this.finish(exitCode, signal ?? null);
-    });
+    super(term, { seconds: plan.limits.wallSeconds, notice: `${describeLimit('wallSeconds', plan.limits)} reached: the sandbox is closed` });
     this.stopWatching = watchSandbox({
       rootPid: term.pid,
       mode: 'pty',
@@ -383,40 +361,28 @@ class SandboxPty implements PtyProcess {
       nprocEnforced: process.getuid?.() !== 0,
       onFire: (e) => this.fire(e),
     });
-    this.wall =
-      plan.limits.wallSeconds > 0
-        ? setTimeout(() => {
-            this.stoppedBy ??= 'wallSeconds';
-            this.notice(`${describeLimit('wallSeconds', plan.limits)} reached: the sandbox is closed`);
-            this.kill();
-          }, plan.limits.wallSeconds * 1000)
-        : null;
-    this.wall?.unref?.();
-  }
-
-  get pid(): number {
-    return this.term.pid;
   }
 
   private fire(e: LimitFired): void {
     if (e.action === 'sandbox') this.stoppedBy ??= e.limit;
     this.notice(e.message);
-    for (const l of this.limitListeners) l({ limit: e.limit, message: e.message, killed: e.killed });
+    this.emitLimit({ limit: e.limit, message: e.message, killed: e.killed });
   }
 
-  /** A line in the terminal telling the user (or agent) what the lab did. */
-  private notice(message: string): void {
-    const line = `\r\n\x1b[1;33m[t1lab] ${message}\x1b[0m\r\n`;
-    for (const l of this.dataListeners) l(line);
+  /**
+   * bwrap has exited: its pid namespace, and every process in it, went with it (the kernel reaps the
+   * namespace before its init's exit completes). The output may still be draining.
+   */
+  protected override processesGone(): void {
+    this.gone = true;
+    for (const l of this.goneListeners) l();
   }
 
-  private async finish(exitCode: number, signal: number | null): Promise<void> {
-    if (this.exited) return;
-    this.exited = true;
-    if (this.wall) clearTimeout(this.wall);
+  protected override beforeDrain(): void {
     this.stopWatching();
-    const deadline = performance.now() + EXIT_DRAIN_MAX_MS;
-    while (performance.now() - this.lastDataAt < EXIT_DRAIN_MS && performance.now() < deadline) await new Promise((r) => setTimeout(r, EXIT_DRAIN_MS));
+  }
+
+  protected async settle(exitCode: number, signal: number | null): Promise<PtyExit> {
     const events = this.cgroup?.events();
     await this.cgroup?.remove();
     let code = exitCode;
@@ -426,30 +392,7 @@ class SandboxPty implements PtyProcess {
     if (!limit && sig === osConstants.signals.SIGXCPU) limit = 'cpuSeconds';
     if (!limit && events?.oomKills) limit = 'memoryMb';
     if (sig && code === 0) code = 128 + sig;
-    for (const l of this.exitListeners) l({ exitCode: code, signal: sig, limit });
-  }
-
-  private killTree(): void {
-    if (this.exited) return; // reaped: the pid may belong to someone else now
-    killTreeNow(processTree(this.term.pid));
-  }
-
-  write(data: string): void {
-    if (!this.exited) this.term.write(data);
-  }
-
-  resize(cols: number, rows: number): void {
-    if (!this.exited) this.term.resize(cols, rows);
-  }
-
-  onData(listener: Listener<string>) {
-    this.dataListeners.add(listener);
-    return { dispose: () => void this.dataListeners.delete(listener) };
-  }
-
-  onExit(listener: Listener<{ exitCode: number; signal: number | null; limit: LimitName | null }>) {
-    this.exitListeners.add(listener);
-    return { dispose: () => void this.exitListeners.delete(listener) };
+    return { exitCode: code, signal: sig, limit };
   }
 
   onGone(listener: () => void) {
@@ -458,20 +401,8 @@ class SandboxPty implements PtyProcess {
     return { dispose: () => void this.goneListeners.delete(listener) };
   }
 
-  onLimit(listener: Listener<LimitEvent>) {
-    this.limitListeners.add(listener);
-    return { dispose: () => void this.limitListeners.delete(listener) };
-  }
-
-  pause(): void {
-    this.term.pause();
-  }
-
-  resume(): void {
-    this.term.resume();
-  }
-
   kill(): void {
-    this.killTree();
+    if (this.exited) return; // reaped: the pid may belong to someone else now
+    killTreeNow(processTree(this.term.pid));
   }
 }

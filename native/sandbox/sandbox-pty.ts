@@ -1,0 +1,118 @@
+/**
+ * What the pty of every sandbox backend shares (bubblewrap.ts, container/pty.ts): the listeners, the
+ * wall-clock timer, notices written into the terminal, and an exit reported only after the output has
+ * drained, so that the tail is never lost. A backend supplies how its sandbox is stopped and what its exit
+ * means once the output has drained (limits that fired, clean-up).
+ */
+import type * as Pty from 'node-pty';
+import type { LimitEvent, LimitName, PtyProcess } from './types';
+
+type Listener<T> = (value: T) => void;
+export type PtyExit = { exitCode: number; signal: number | null; limit: LimitName | null };
+
+/** After the shell exits, wait this long without output before reporting the exit (the tail must not be lost). */
+const EXIT_DRAIN_MS = 30;
+const EXIT_DRAIN_MAX_MS = 500;
+
+export abstract class SandboxPty implements PtyProcess {
+  private readonly dataListeners = new Set<Listener<string>>();
+  private readonly exitListeners = new Set<Listener<PtyExit>>();
+  private readonly limitListeners = new Set<Listener<LimitEvent>>();
+  /** The limit that stopped the whole sandbox, if one did. */
+  protected stoppedBy: LimitName | null = null;
+  protected exited = false;
+  private lastDataAt = performance.now();
+  private readonly wall: ReturnType<typeof setTimeout> | null;
+
+  /** `wall`: the wall-clock limit in seconds (0 = none) and the notice the terminal shows when it is reached. */
+  constructor(
+    protected readonly term: Pty.IPty,
+    wall: { seconds: number; notice: string },
+  ) {
+    term.onData((data) => {
+      this.lastDataAt = performance.now();
+      for (const l of this.dataListeners) l(data);
+    });
+    term.onExit(({ exitCode, signal }) => {
+      this.processesGone();
+      void this.finish(exitCode, signal ?? null);
+    });
+    this.wall =
+      wall.seconds > 0
+        ? setTimeout(() => {
+            this.stoppedBy ??= 'wallSeconds';
+            this.notice(wall.notice);
+            this.kill();
+          }, wall.seconds * 1000)
+        : null;
+    this.wall?.unref?.();
+  }
+
+  /** Stop every process of the sandbox; the exit follows through onExit. */
+  abstract kill(): void;
+
+  /** The pty's process has exited (its output may still be draining). */
+  protected processesGone(): void {}
+
+  /** The exit has happened and the wall timer is cleared; the output has not drained yet. */
+  protected beforeDrain(): void {}
+
+  /** What the exit means, once the output has drained (limits, clean-up); reported to onExit as returned. */
+  protected abstract settle(exitCode: number, signal: number | null): Promise<PtyExit>;
+
+  get pid(): number {
+    return this.term.pid;
+  }
+
+  /** A line in the terminal telling the user (or agent) what the lab did. */
+  protected notice(message: string): void {
+    const line = `\r\n\x1b[1;33m[t1lab] ${message}\x1b[0m\r\n`;
+    for (const l of this.dataListeners) l(line);
+  }
+
+  protected emitLimit(event: LimitEvent): void {
+    for (const l of this.limitListeners) l(event);
+  }
+
+  private async finish(exitCode: number, signal: number | null): Promise<void> {
+    if (this.exited) return;
+    this.exited = true;
+    if (this.wall) clearTimeout(this.wall);
+    this.beforeDrain();
+    const deadline = performance.now() + EXIT_DRAIN_MAX_MS;
+    while (performance.now() - this.lastDataAt < EXIT_DRAIN_MS && performance.now() < deadline) await new Promise((r) => setTimeout(r, EXIT_DRAIN_MS));
+    const exit = await this.settle(exitCode, signal);
+    for (const l of this.exitListeners) l(exit);
+  }
+
+  write(data: string): void {
+    if (!this.exited) this.term.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (!this.exited) this.term.resize(cols, rows);
+  }
+
+  onData(listener: Listener<string>) {
+    this.dataListeners.add(listener);
+    return { dispose: () => void this.dataListeners.delete(listener) };
+  }
+
+  onExit(listener: Listener<PtyExit>) {
+    this.exitListeners.add(listener);
+    return { dispose: () => void this.exitListeners.delete(listener) };
+  }
+
+  onLimit(listener: Listener<LimitEvent>) {
+    this.limitListeners.add(listener);
+    return { dispose: () => void this.limitListeners.delete(listener) };
+  }
+
+  pause(): void {
+    this.term.pause();
+  }
+
+  resume(): void {
+    this.term.resume();
+  }
+}
