@@ -1,6 +1,7 @@
 /** Multi-step migration: an INI config becomes JSON with renamed keys, typed values and defaults. */
 import type { TaskFamily } from '../types';
-import { assemble, NOUNS, phrase, py, SERVICES } from './kit';
+import { buildTask, phrase } from '../kit/task';
+import { CORE, NOUNS, py, SERVICES } from './kit';
 
 type Value = string | number | boolean;
 
@@ -42,11 +43,11 @@ export const configMigrate: TaskFamily = {
       '- a missing `use_tls` means `false`, a missing `max_conn` means `100`;',
       '- comment lines (`;` or `#`) are ignored.',
     ].join('\n');
-    const instruction = phrase(rng, [
+    const instruction = phrase(rng, split, [
       `We are moving from \`/app/${file}\` (INI) to \`/app/${out}\` (JSON). Write the JSON file:\n\n${spec}\n`,
       `Convert the legacy config /app/${file} into /app/${out} following these rules:\n\n${spec}\n\nLeave the INI file in place.`,
       `Migrate /app/${file} to JSON at /app/${out}.\n\n${spec}\n`,
-    ], split);
+    ]);
     const solution = `python3 - <<'PY'
 import configparser, json
 cp = configparser.ConfigParser(comment_prefixes=(";", "#"))
@@ -64,7 +65,7 @@ json.dump(out, open(${JSON.stringify(out)}, "w"), indent=2)
 PY
 python3 -m json.tool ${out} > /dev/null`;
     const load = `import json, sys; d = json.load(open(${JSON.stringify(out)}))`;
-    return assemble({
+    return buildTask(CORE, {
       family: configMigrate,
       seed,
       split,
@@ -72,8 +73,8 @@ python3 -m json.tool ${out} > /dev/null`;
       instruction,
       tags: ['config', 'ini', 'json', 'migration'],
       files: { [file]: `${ini.join('\n')}\n` },
-      solution,
-      checks: [
+      solve: solution,
+      assertions: [
         { name: 'the sections are the top-level keys', run: py(`${load}; sys.exit(0 if sorted(d) == ${JSON.stringify([...sections].sort())} else 1)`) },
         { name: 'every section has exactly the four keys', run: py(`${load}; sys.exit(0 if all(sorted(v) == ["host", "max_connections", "port", "tls"] for v in d.values()) else 1)`) },
         { name: 'hosts are right', run: py(`${load}; sys.exit(0 if {k: v["host"] for k, v in d.items()} == ${JSON.stringify(Object.fromEntries(sections.map((s) => [s, json[s]!.host])))} else 1)`) },

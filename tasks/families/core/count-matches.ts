@@ -1,6 +1,7 @@
 /** One command: count the lines of a log that match a condition and write the number. */
 import type { TaskFamily } from '../types';
-import { assemble, LEVELS, phrase, SERVICES, sq } from './kit';
+import { buildTask, phrase, shq } from '../kit/task';
+import { CORE, LEVELS, SERVICES } from './kit';
 
 export const countMatches: TaskFamily = {
   name: 'count-matches',
@@ -27,14 +28,14 @@ export const countMatches: TaskFamily = {
     const log = `${rng.pick(['app', 'server', 'daemon', 'events'])}-${rng.word(3)}.log`;
     const out = `${rng.pick(['count', 'total', 'answer'])}.txt`;
     const what = byService ? `${level} lines from the \`${svc}\` service` : `${level} lines`;
-    const instruction = phrase(rng, [
+    const instruction = phrase(rng, split, [
       `How many ${what} are in \`/app/${log}\`? Each line is \`TIMESTAMP LEVEL SERVICE: message\`. Write just the number to \`/app/${out}\`.`,
       `Count the ${what} of /app/${log} (the level is the second field, the service the third, followed by a colon) and save the count, alone on one line, in /app/${out}.`,
       `Write to /app/${out} the number of log entries in /app/${log} whose level is ${level}${byService ? ` and whose service is ${svc}` : ''}. Only the number.`,
       `/app/${log} is a service log. Put the count of ${what} in /app/${out} (digits only).`,
-    ], split);
-    const filter = byService ? `awk '$2 == "${level}" && $3 == "${svc}:"' ${sq(log)} | wc -l` : `awk '$2 == "${level}"' ${sq(log)} | wc -l`;
-    return assemble({
+    ]);
+    const filter = byService ? `awk '$2 == "${level}" && $3 == "${svc}:"' ${shq(log)} | wc -l` : `awk '$2 == "${level}"' ${shq(log)} | wc -l`;
+    return buildTask(CORE, {
       family: countMatches,
       seed,
       split,
@@ -42,11 +43,11 @@ export const countMatches: TaskFamily = {
       instruction,
       tags: ['logs', 'grep', 'awk'],
       files: { [log]: `${lines.join('\n')}\n` },
-      solution: `${filter} > ${sq(out)}`,
-      checks: [
-        { name: 'the answer file exists', run: `test -s ${sq(out)}` },
-        { name: 'it holds one integer', run: `grep -qxE ' *[0-9]+ *' ${sq(out)} && test "$(wc -l < ${sq(out)})" -le 1` },
-        { name: 'the count is right', run: `test "$(tr -d ' \\n' < ${sq(out)})" = ${count}` },
+      solve: `${filter} > ${shq(out)}`,
+      assertions: [
+        { name: 'the answer file exists', run: `test -s ${shq(out)}` },
+        { name: 'it holds one integer', run: `grep -qxE ' *[0-9]+ *' ${shq(out)} && test "$(wc -l < ${shq(out)})" -le 1` },
+        { name: 'the count is right', run: `test "$(tr -d ' \\n' < ${shq(out)})" = ${count}` },
       ],
     });
   },

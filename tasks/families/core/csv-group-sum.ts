@@ -1,6 +1,7 @@
 /** A pipeline: group a CSV by one column, sum another, write a sorted summary CSV. */
 import type { TaskFamily } from '../types';
-import { assemble, CITIES, fileEquals, phrase, py, sq } from './kit';
+import { buildTask, phrase, shq } from '../kit/task';
+import { CITIES, CORE, fileEquals, py } from './kit';
 
 const SHAPES = [
   { file: 'sales.csv', key: 'region', value: 'amount', keys: CITIES, other: 'sku' },
@@ -29,15 +30,15 @@ export const csvGroupSum: TaskFamily = {
     const out = `${shape.key}_totals_${rng.word(3)}.csv`;
     const input = shape.file.replace('.csv', `-${rng.word(4)}.csv`);
     const expected = [`${shape.key},total`, ...sorted.map(([k, v]) => `${k},${v}`)].join('\n');
-    const instruction = phrase(rng, [
+    const instruction = phrase(rng, split, [
       `\`/app/${input}\` has a header row. Write \`/app/${out}\` with the header \`${shape.key},total\` and one row per ${shape.key}: the sum of \`${shape.value}\` for that ${shape.key}. Sort rows by total, highest first (ties by name).`,
       `Summarise /app/${input}: total ${shape.value} per ${shape.key}, as a CSV /app/${out} with columns ${shape.key},total, largest total first, ties broken alphabetically. Note the column order of the input.`,
       `Group the rows of /app/${input} by ${shape.key} and add up ${shape.value}. Save the result to /app/${out} (header \`${shape.key},total\`, descending by total, then by ${shape.key}).`,
       `Produce /app/${out}: for each distinct ${shape.key} in /app/${input}, the total ${shape.value}. CSV with header ${shape.key},total; order by total desc, ${shape.key} asc.`,
-    ], split);
+    ]);
     const ki = cols.indexOf(shape.key) + 1;
     const vi = cols.indexOf(shape.value) + 1;
-    return assemble({
+    return buildTask(CORE, {
       family: csvGroupSum,
       seed,
       split,
@@ -45,11 +46,11 @@ export const csvGroupSum: TaskFamily = {
       instruction,
       tags: ['csv', 'awk', 'sort'],
       files: { [input]: `${csv}\n` },
-      solution: `echo '${shape.key},total' > ${sq(out)}\ntail -n +2 ${sq(input)} | awk -F, '{s[$${ki}] += $${vi}} END {for (k in s) print k "," s[k]}' | sort -t, -k2,2nr -k1,1 >> ${sq(out)}`,
-      checks: [
-        { name: 'the header is right', run: `test "$(head -n1 ${sq(out)})" = ${sq(`${shape.key},total`)}` },
-        { name: `one row per ${shape.key}`, run: `test "$(tail -n +2 ${sq(out)} | wc -l)" -eq ${sorted.length}` },
-        { name: 'the largest total is first', run: `test "$(sed -n 2p ${sq(out)})" = ${sq(`${sorted[0]![0]},${sorted[0]![1]}`)}` },
+      solve: `echo '${shape.key},total' > ${shq(out)}\ntail -n +2 ${shq(input)} | awk -F, '{s[$${ki}] += $${vi}} END {for (k in s) print k "," s[k]}' | sort -t, -k2,2nr -k1,1 >> ${shq(out)}`,
+      assertions: [
+        { name: 'the header is right', run: `test "$(head -n1 ${shq(out)})" = ${shq(`${shape.key},total`)}` },
+        { name: `one row per ${shape.key}`, run: `test "$(tail -n +2 ${shq(out)} | wc -l)" -eq ${sorted.length}` },
+        { name: 'the largest total is first', run: `test "$(sed -n 2p ${shq(out)})" = ${shq(`${sorted[0]![0]},${sorted[0]![1]}`)}` },
         { name: 'every total is right', run: py(`import sys; rows = dict(l.strip().split(",") for l in open(${JSON.stringify(out)}).readlines()[1:]); sys.exit(0 if rows == ${JSON.stringify(Object.fromEntries(sorted.map(([k, v]) => [k, String(v)])))} else 1)`) },
         { name: 'the whole file is exact (order included)', run: fileEquals(out, expected) },
       ],

@@ -1,6 +1,7 @@
 /** A few commands: set the modes a deployment needs (scripts executable, secrets private). */
 import type { TaskFamily } from '../types';
-import { assemble, fileNames, phrase, sq } from './kit';
+import { buildTask, phrase, shq } from '../kit/task';
+import { CORE, fileNames } from './kit';
 
 export const fixPermissions: TaskFamily = {
   name: 'fix-permissions',
@@ -18,15 +19,15 @@ export const fixPermissions: TaskFamily = {
     const files: Record<string, string> = {};
     for (const s of scripts) files[s] = `#!/bin/sh\necho ${rng.word(6)}\n`;
     for (const s of secrets) files[s] = `SECRET=${rng.word(24)}\n`;
-    const setup = [`chmod 644 ${scripts.map(sq).join(' ')}`, `chmod 666 ${secrets.map(sq).join(' ')}`, `chmod 777 ${sq(`${root}/private`)}`].join('\n');
-    const instruction = phrase(rng, [
+    const setup = [`chmod 644 ${scripts.map(shq).join(' ')}`, `chmod 666 ${secrets.map(shq).join(' ')}`, `chmod 777 ${shq(`${root}/private`)}`].join('\n');
+    const instruction = phrase(rng, split, [
       `Fix the permissions under \`/app/${root}\`: every script in \`bin/\` must be mode ${scriptMode}, every file in \`private/\` mode ${secretMode}, and the \`private/\` folder itself mode ${dirMode}.`,
       `A deploy left /app/${root} with bad modes. Set ${scriptMode} on the scripts in ${root}/bin, ${secretMode} on the files in ${root}/private and ${dirMode} on ${root}/private.`,
       `Secure /app/${root}: scripts in bin/ -> ${scriptMode}; files in private/ -> ${secretMode}; the private/ directory -> ${dirMode}. Use octal modes exactly as given.`,
       `Use chmod so that /app/${root}/bin/* are ${scriptMode}, /app/${root}/private/* are ${secretMode} and /app/${root}/private is ${dirMode}.`,
-    ], split);
-    const modes = (paths: string[]) => `stat -c %a ${paths.map(sq).join(' ')} | sort -u | tr -d '\\n'`;
-    return assemble({
+    ]);
+    const modes = (paths: string[]) => `stat -c %a ${paths.map(shq).join(' ')} | sort -u | tr -d '\\n'`;
+    return buildTask(CORE, {
       family: fixPermissions,
       seed,
       split,
@@ -35,12 +36,12 @@ export const fixPermissions: TaskFamily = {
       tags: ['permissions', 'chmod'],
       files,
       setup,
-      solution: `chmod ${scriptMode} ${root}/bin/*\nchmod ${secretMode} ${root}/private/*\nchmod ${dirMode} ${root}/private`,
-      checks: [
+      solve: `chmod ${scriptMode} ${root}/bin/*\nchmod ${secretMode} ${root}/private/*\nchmod ${dirMode} ${root}/private`,
+      assertions: [
         { name: `scripts are ${scriptMode}`, run: `test "$(${modes(scripts)})" = ${scriptMode}` },
         { name: `secrets are ${secretMode}`, run: `test "$(${modes(secrets)})" = ${secretMode}` },
-        { name: `private/ is ${dirMode}`, run: `test "$(stat -c %a ${sq(`${root}/private`)})" = ${dirMode}` },
-        { name: 'contents are intact and the first script runs', run: `test "$(stat -c %a ${sq(scripts[0]!)})" = ${scriptMode} && grep -q SECRET= ${sq(secrets[0]!)} && sh ${sq(scripts[0]!)} >/dev/null` },
+        { name: `private/ is ${dirMode}`, run: `test "$(stat -c %a ${shq(`${root}/private`)})" = ${dirMode}` },
+        { name: 'contents are intact and the first script runs', run: `test "$(stat -c %a ${shq(scripts[0]!)})" = ${scriptMode} && grep -q SECRET= ${shq(secrets[0]!)} && sh ${shq(scripts[0]!)} >/dev/null` },
       ],
     });
   },

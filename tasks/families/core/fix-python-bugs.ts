@@ -3,7 +3,8 @@
  * (one per function, so every test fails before the fix) check the behaviour the instruction describes.
  */
 import type { TaskFamily } from '../types';
-import { assemble, NOUNS, phrase } from './kit';
+import { buildTask, phrase } from '../kit/task';
+import { CORE, NOUNS } from './kit';
 
 interface Fn {
   name: string;
@@ -82,11 +83,11 @@ export const fixPythonBugs: TaskFamily = {
     const source = `"""${module}: small helpers used across the project."""\n\n\n${chosen.map((f) => `${f.bad.replace(':\n', `:\n    """${f.doc}"""\n`)}`).join('\n\n')}`;
     const fixed = `"""${module}: small helpers used across the project."""\n\n\n${chosen.map((f) => `${f.good.replace(':\n', `:\n    """${f.doc}"""\n`)}`).join('\n\n')}`;
     const names = chosen.map((f) => `\`${f.name}\``).join(', ');
-    const instruction = phrase(rng, [
+    const instruction = phrase(rng, split, [
       `\`/app/${module}.py\` has ${nBugs === 1 ? 'a bug' : `${nBugs} bugs, one in each function`} (${names}). Each function's docstring says what it must do. Fix the code so every function behaves as documented; keep the names and signatures.`,
       `The functions ${names} in /app/${module}.py do not do what their docstrings say. Debug and fix ${nBugs === 1 ? 'it' : 'them'} in place (same module, same signatures).`,
       `Our tests of /app/${module}.py fail. The docstrings are the specification; find the defect${nBugs === 1 ? '' : 's'} in ${names} and correct ${nBugs === 1 ? 'it' : 'them'}.`,
-    ], split);
+    ]);
     const pytest = [
       'import importlib.util',
       '',
@@ -99,7 +100,7 @@ export const fixPythonBugs: TaskFamily = {
       '',
       ...chosen.flatMap((f) => ['', `def test_${f.name}():`, '    mod = load()', ...f.test.map((t) => `    ${t}`), '']),
     ].join('\n');
-    return assemble({
+    return buildTask(CORE, {
       family: fixPythonBugs,
       seed,
       split,
@@ -107,7 +108,7 @@ export const fixPythonBugs: TaskFamily = {
       instruction,
       tags: ['python', 'debugging', 'pytest'],
       files: { [`${module}.py`]: source },
-      solution: `cat > ${module}.py <<'PY'\n${fixed}PY\npython3 -c 'import ${module}'`,
+      solve: `cat > ${module}.py <<'PY'\n${fixed}PY\npython3 -c 'import ${module}'`,
       pytest,
     });
   },

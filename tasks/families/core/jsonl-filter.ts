@@ -1,6 +1,7 @@
 /** One or two commands: select records of a JSON Lines file by a condition and extract a field. */
 import type { TaskFamily } from '../types';
-import { assemble, CITIES, fileEquals, PEOPLE, phrase, sq } from './kit';
+import { buildTask, phrase, shq } from '../kit/task';
+import { CITIES, CORE, fileEquals, PEOPLE } from './kit';
 
 export const jsonlFilter: TaskFamily = {
   name: 'jsonl-filter',
@@ -27,12 +28,12 @@ export const jsonlFilter: TaskFamily = {
     const users = records.filter(match).map((r) => r.user);
     const file = `${rng.pick(['users', 'people', 'accounts'])}-${rng.word(3)}.jsonl`;
     const out = rng.pick(['selected.txt', 'names.txt', 'matches.txt']);
-    const instruction = phrase(rng, [
+    const instruction = phrase(rng, split, [
       `\`/app/${file}\` holds one JSON object per line. Write to \`/app/${out}\` the \`user\` of every record ${what}, one per line, in file order.`,
       `From the JSON Lines file /app/${file}, pick the records ${what} and list their user fields (one per line, same order as the input) in /app/${out}.`,
       `List in /app/${out} the users (field \`user\`) of /app/${file} ${what}. Keep input order, one name per line, nothing else.`,
-    ], split);
-    return assemble({
+    ]);
+    return buildTask(CORE, {
       family: jsonlFilter,
       seed,
       split,
@@ -40,11 +41,11 @@ export const jsonlFilter: TaskFamily = {
       instruction,
       tags: ['json', 'jsonl', 'filter'],
       files: { [file]: `${records.map((r) => JSON.stringify(r)).join('\n')}\n` },
-      solution: `python3 -c ${sq(`import json\nfor line in open(${JSON.stringify(file)}):\n    r = json.loads(line)\n    if ${pyCond}:\n        print(r["user"])`)} > ${sq(out)}`,
-      checks: [
-        { name: 'the output exists', run: `test -s ${sq(out)}` },
-        { name: `it has ${users.length} line(s)`, run: `test "$(grep -c . ${sq(out)})" -eq ${users.length}` },
-        { name: 'the first match is first', run: `test "$(head -n1 ${sq(out)})" = ${sq(users[0]!)}` },
+      solve: `python3 -c ${shq(`import json\nfor line in open(${JSON.stringify(file)}):\n    r = json.loads(line)\n    if ${pyCond}:\n        print(r["user"])`)} > ${shq(out)}`,
+      assertions: [
+        { name: 'the output exists', run: `test -s ${shq(out)}` },
+        { name: `it has ${users.length} line(s)`, run: `test "$(grep -c . ${shq(out)})" -eq ${users.length}` },
+        { name: 'the first match is first', run: `test "$(head -n1 ${shq(out)})" = ${shq(users[0]!)}` },
         { name: 'the list is exact', run: fileEquals(out, users.join('\n')) },
       ],
     });

@@ -1,6 +1,7 @@
 /** Multi-step analysis: read a web access log, write a JSON report of traffic figures. */
 import type { TaskFamily } from '../types';
-import { assemble, phrase, py, sq } from './kit';
+import { buildTask, phrase, shq } from '../kit/task';
+import { CORE, py } from './kit';
 
 const PATHS = ['/', '/login', '/api/items', '/api/orders', '/static/app.js', '/health', '/search', '/cart', '/admin'];
 
@@ -51,11 +52,11 @@ export const logReport: TaskFamily = {
       '- `total_bytes`: sum of the response sizes (last field)',
       ...(hard ? ['- `busiest_hour`: the hour of day (0-23, integer) with the most requests (ties: the earliest)', '- `client_error_rate`: the share of 4xx responses, rounded to 3 decimals'] : []),
     ].join('\n');
-    const instruction = phrase(rng, [
+    const instruction = phrase(rng, split, [
       `\`/app/${log}\` is a web server access log (common log format plus bytes). Write \`/app/${out}\`, a JSON object with exactly these keys:\n\n${spec}\n`,
       `Analyse the access log /app/${log} and save a report as JSON in /app/${out}. Keys (and nothing else):\n\n${spec}\n`,
       `Management wants traffic figures from /app/${log}. Produce /app/${out} containing a single JSON object:\n\n${spec}\n`,
-    ], split);
+    ]);
     const solution = `python3 - <<'PY'
 import json, re
 from collections import Counter
@@ -77,9 +78,9 @@ report["busiest_hour"] = sorted(hours.items(), key=lambda kv: (-kv[1], kv[0]))[0
 report["client_error_rate"] = round(sum(1 for r in rows if 400 <= r[3] < 500) / len(rows), 3)
 ` : ''}json.dump(report, open(${JSON.stringify(out)}, "w"), indent=2)
 PY
-cat ${sq(out)}`;
+cat ${shq(out)}`;
     const field = (k: string) => ({ name: `${k} is right`, run: py(`import json, sys; v = json.load(open(${JSON.stringify(out)}))[${JSON.stringify(k)}]; e = ${JSON.stringify(report[k])}; sys.exit(0 if (abs(v - e) < 1e-9 if isinstance(e, float) else v == e) else "expected %r, got %r" % (e, v))`) });
-    return assemble({
+    return buildTask(CORE, {
       family: logReport,
       seed,
       split,
@@ -87,8 +88,8 @@ cat ${sq(out)}`;
       instruction,
       tags: ['logs', 'analysis', 'json'],
       files: { [log]: `${lines.join('\n')}\n` },
-      solution,
-      checks: [
+      solve: solution,
+      assertions: [
         { name: 'the report has exactly the keys asked for', run: py(`import json, sys; sys.exit(0 if sorted(json.load(open(${JSON.stringify(out)}))) == ${JSON.stringify([...keys].sort())} else 1)`) },
         ...keys.map(field),
       ],

@@ -1,6 +1,7 @@
 /** Personal assistant: find the first slot where everyone is free, from their calendars. */
 import type { TaskFamily } from '../types';
-import { assemble, PEOPLE, phrase, py, sq } from './kit';
+import { buildTask, phrase, shq } from '../kit/task';
+import { CORE, PEOPLE, py } from './kit';
 
 const hm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 
@@ -36,12 +37,12 @@ export const meetingSlot: TaskFamily = {
     for (const p of people) files[`calendars/${p}.txt`] = `${busy[p]!.map(([s, e]) => `${hm(s)}-${hm(e)} busy`).join('\n')}\n`;
     const out = rng.pick(['booking.txt', 'meeting.txt', 'invite.txt']);
     const expect = found ? `${hm(start)}-${hm(start + length)} ${title}` : 'NONE';
-    const instruction = phrase(rng, [
+    const instruction = phrase(rng, split, [
       `Book "${title}" for ${people.join(', ')}. Their busy times for tomorrow are in \`/app/calendars/<name>.txt\` (\`HH:MM-HH:MM busy\`). Find the earliest ${length}-minute slot between 09:00 and 17:00 when all of them are free (a meeting may start exactly when another ends) and write \`/app/${out}\` as one line \`HH:MM-HH:MM ${title}\`. If there is no such slot write \`NONE\`.`,
       `Schedule a ${length}-minute meeting "${title}" with ${people.join(', ')} at the earliest time within working hours (09:00-17:00). Busy intervals are in /app/calendars/*.txt. Put the booking in /app/${out}: "START-END ${title}" (24-hour HH:MM), or NONE when nothing fits.`,
       `Using the calendars under /app/calendars (one file per person, lines "HH:MM-HH:MM busy"), find the first ${length}-minute window from 09:00 to 17:00 in which ${people.join(', ')} are all free. Write "HH:MM-HH:MM ${title}" to /app/${out}, or NONE.`,
-    ], split);
-    return assemble({
+    ]);
+    return buildTask(CORE, {
       family: meetingSlot,
       seed,
       split,
@@ -49,10 +50,10 @@ export const meetingSlot: TaskFamily = {
       instruction,
       tags: ['calendar', 'scheduling'],
       files,
-      solution: `python3 - <<'PY'\nimport glob\ndef m(t):\n    h, mi = t.split(":")\n    return int(h) * 60 + int(mi)\nbusy = []\nfor f in glob.glob("calendars/*.txt"):\n    for line in open(f):\n        if line.strip():\n            s, e = line.split()[0].split("-")\n            busy.append((m(s), m(e)))\nstart = 9 * 60\nfor s, e in sorted(busy):\n    if s - start >= ${length}:\n        break\n    start = max(start, e)\nfmt = lambda x: "%02d:%02d" % divmod(x, 60)\nwith open(${JSON.stringify(out)}, "w") as out:\n    print("%s-%s %s" % (fmt(start), fmt(start + ${length}), ${JSON.stringify(title)}) if start + ${length} <= 17 * 60 else "NONE", file=out)\nPY\ncat ${sq(out)}`,
-      checks: [
-        { name: 'the booking file has one line', run: `test -f ${sq(out)} && test "$(grep -c . ${sq(out)})" -eq 1` },
-        { name: found ? 'it starts at the earliest common free time' : 'it says NONE', run: found ? `test "$(cut -c1-5 ${sq(out)})" = ${hm(start)}` : `test "$(cat ${sq(out)})" = NONE` },
+      solve: `python3 - <<'PY'\nimport glob\ndef m(t):\n    h, mi = t.split(":")\n    return int(h) * 60 + int(mi)\nbusy = []\nfor f in glob.glob("calendars/*.txt"):\n    for line in open(f):\n        if line.strip():\n            s, e = line.split()[0].split("-")\n            busy.append((m(s), m(e)))\nstart = 9 * 60\nfor s, e in sorted(busy):\n    if s - start >= ${length}:\n        break\n    start = max(start, e)\nfmt = lambda x: "%02d:%02d" % divmod(x, 60)\nwith open(${JSON.stringify(out)}, "w") as out:\n    print("%s-%s %s" % (fmt(start), fmt(start + ${length}), ${JSON.stringify(title)}) if start + ${length} <= 17 * 60 else "NONE", file=out)\nPY\ncat ${shq(out)}`,
+      assertions: [
+        { name: 'the booking file has one line', run: `test -f ${shq(out)} && test "$(grep -c . ${shq(out)})" -eq 1` },
+        { name: found ? 'it starts at the earliest common free time' : 'it says NONE', run: found ? `test "$(cut -c1-5 ${shq(out)})" = ${hm(start)}` : `test "$(cat ${shq(out)})" = NONE` },
         { name: 'the booking is exact', run: py(`import sys; sys.exit(0 if open(${JSON.stringify(out)}).read().strip() == ${JSON.stringify(expect)} else 1)`) },
       ],
     });

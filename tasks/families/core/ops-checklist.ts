@@ -4,12 +4,13 @@
  * into episodes that need 20+ commands.
  */
 import type { FamilyRng, TaskFamily } from '../types';
-import { assemble, NOUNS, phrase, sq, type InlineCheck } from './kit';
+import { type Assertion, buildTask, phrase, shq } from '../kit/task';
+import { CORE, NOUNS } from './kit';
 
 interface Step {
   text: string;
   command: string;
-  check: InlineCheck;
+  check: Assertion;
 }
 
 type StepMaker = (rng: FamilyRng, name: string, files: Record<string, string>, setup: string[]) => Step;
@@ -18,7 +19,7 @@ const STEPS: StepMaker[] = [
   (_rng, name) => ({ text: `create the folder \`${name}/\``, command: `mkdir -p ${name}`, check: { name: `${name}/ exists`, run: `test -d ${name}` } }),
   (rng, name) => {
     const line = `${rng.pick(NOUNS)} ${rng.int(1, 999)}`;
-    return { text: `write the single line \`${line}\` to \`${name}.txt\``, command: `echo ${sq(line)} > ${name}.txt`, check: { name: `${name}.txt holds the line`, run: `test "$(cat ${name}.txt)" = ${sq(line)}` } };
+    return { text: `write the single line \`${line}\` to \`${name}.txt\``, command: `echo ${shq(line)} > ${name}.txt`, check: { name: `${name}.txt holds the line`, run: `test "$(cat ${name}.txt)" = ${shq(line)}` } };
   },
   (rng, name, files) => {
     files[`in/${name}.src`] = `${rng.word(12)}\n`;
@@ -45,7 +46,7 @@ const STEPS: StepMaker[] = [
   (rng, name, files) => {
     files[`in/${name}.log`] = `${rng.word(6)}\n${rng.word(6)}\n`;
     const line = `done ${rng.word(5)}`;
-    return { text: `append the line \`${line}\` to \`in/${name}.log\``, command: `echo ${sq(line)} >> in/${name}.log`, check: { name: `in/${name}.log ends with the new line`, run: `test "$(tail -n1 in/${name}.log)" = ${sq(line)} && test "$(wc -l < in/${name}.log)" -eq 3` } };
+    return { text: `append the line \`${line}\` to \`in/${name}.log\``, command: `echo ${shq(line)} >> in/${name}.log`, check: { name: `in/${name}.log ends with the new line`, run: `test "$(tail -n1 in/${name}.log)" = ${shq(line)} && test "$(wc -l < in/${name}.log)" -eq 3` } };
   },
   (rng, name, files) => {
     const n = rng.int(3, 30);
@@ -79,14 +80,14 @@ export const opsChecklist: TaskFamily = {
       steps.push(rng.pick(STEPS)(rng, name, files, setup));
     }
     const list = steps.map((s, i) => `${i + 1}. ${s.text}`).join('\n');
-    const instruction = phrase(rng, [
+    const instruction = phrase(rng, split, [
       `Work through this checklist in \`/app\` (all paths are relative to /app):\n\n${list}\n`,
       `The workspace /app needs the following ${count} chores done; paths are relative to /app.\n\n${list}\n`,
       `Please do every item of this maintenance list inside /app (relative paths):\n\n${list}\n\nEach item is checked separately.`,
-    ], split);
+    ]);
     if (!Object.keys(files).length) files['in/.keep'] = '';
     else files['in/README'] = 'inputs for the checklist\n';
-    return assemble({
+    return buildTask(CORE, {
       family: opsChecklist,
       seed,
       split,
@@ -95,8 +96,8 @@ export const opsChecklist: TaskFamily = {
       tags: ['long-horizon', 'files', 'shell'],
       files,
       ...(setup.length ? { setup: setup.join('\n') } : {}),
-      solution: steps.map((s) => s.command).join('\n'),
-      checks: steps.map((s, i) => ({ ...s.check, name: `${i + 1}. ${s.check.name}` })),
+      solve: steps.map((s) => s.command).join('\n'),
+      assertions: steps.map((s, i) => ({ ...s.check, name: `${i + 1}. ${s.check.name}` })),
       agentTimeoutSec: 1800,
     });
   },

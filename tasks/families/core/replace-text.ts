@@ -1,6 +1,7 @@
 /** One command (sed): replace a setting's value across several config files. */
 import type { TaskFamily } from '../types';
-import { assemble, fileNames, NOUNS, phrase, py, sq } from './kit';
+import { buildTask, phrase, shq } from '../kit/task';
+import { CORE, fileNames, NOUNS, py } from './kit';
 
 export const replaceText: TaskFamily = {
   name: 'replace-text',
@@ -30,14 +31,14 @@ export const replaceText: TaskFamily = {
       counts[`${dir}/${name}`] = n;
     }
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
-    const instruction = phrase(rng, [
+    const instruction = phrase(rng, split, [
       `The server \`${oldHost}\` was renamed \`${newHost}\`. Update every file in \`/app/${dir}\`: replace each occurrence of the host name \`${oldHost}\` (followed by a port) with \`${newHost}\`. Leave longer names that merely start with it (like \`${oldHost}x.local\`) alone.`,
       `In the config files under /app/${dir}, point everything that uses ${oldHost}:PORT at ${newHost}:PORT instead. Keep the ports. Do not modify other host names, even similar ones.`,
       `Migrate /app/${dir}/*: the host ${oldHost} is now ${newHost}. Replace it wherever it appears as \`${oldHost}:<port>\`; nothing else changes.`,
       `Search-and-replace in /app/${dir}: \`${oldHost}:\` -> \`${newHost}:\` in all files (only exact host matches before a colon).`,
-    ], split);
+    ]);
     const esc = oldHost.replace(/\./g, '\\.');
-    return assemble({
+    return buildTask(CORE, {
       family: replaceText,
       seed,
       split,
@@ -45,12 +46,12 @@ export const replaceText: TaskFamily = {
       instruction,
       tags: ['sed', 'config'],
       files,
-      solution: `sed -i 's/\\b${esc}:/${newHost}:/g' ${dir}/*`,
-      checks: [
-        { name: 'the old host is gone (as host:port)', run: `! grep -rqF ${sq(`${oldHost}:`)} ${sq(dir)}` },
-        { name: `the new host appears ${total} times`, run: `test "$(grep -roF ${sq(`${newHost}:`)} ${sq(dir)} | wc -l)" -eq ${total}` },
+      solve: `sed -i 's/\\b${esc}:/${newHost}:/g' ${dir}/*`,
+      assertions: [
+        { name: 'the old host is gone (as host:port)', run: `! grep -rqF ${shq(`${oldHost}:`)} ${shq(dir)}` },
+        { name: `the new host appears ${total} times`, run: `test "$(grep -roF ${shq(`${newHost}:`)} ${shq(dir)} | wc -l)" -eq ${total}` },
         { name: 'each file got its own replacements', run: py(`import json, sys; c = json.loads(${JSON.stringify(JSON.stringify(counts))}); sys.exit(0 if all(open(p).read().count(${JSON.stringify(`${newHost}:`)}) == n for p, n in c.items()) else 1)`) },
-        { name: 'ports kept and the near-miss untouched', run: `grep -rqE ${sq(`${newHost.replace(/\./g, '\\.')}:[0-9]{4}$`)} ${sq(dir)} && test "$(grep -rcF ${sq(`${oldHost}x.local`)} ${sq(dir)} | awk -F: '{s+=$2} END {print s}')" -eq ${names.length}` },
+        { name: 'ports kept and the near-miss untouched', run: `grep -rqE ${shq(`${newHost.replace(/\./g, '\\.')}:[0-9]{4}$`)} ${shq(dir)} && test "$(grep -rcF ${shq(`${oldHost}x.local`)} ${shq(dir)} | awk -F: '{s+=$2} END {print s}')" -eq ${names.length}` },
       ],
     });
   },

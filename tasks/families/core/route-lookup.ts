@@ -1,6 +1,7 @@
 /** Networking: longest-prefix match of addresses against a routing table. */
 import type { TaskFamily } from '../types';
-import { assemble, fileEquals, phrase, py, sq } from './kit';
+import { buildTask, phrase, shq } from '../kit/task';
+import { CORE, fileEquals, py } from './kit';
 
 interface Route {
   cidr: string;
@@ -44,12 +45,12 @@ export const routeLookup: TaskFamily = {
     const file = rng.pick(['routes.txt', 'rib.txt', 'routing-table.txt']);
     const input = rng.pick(['addresses.txt', 'hosts.txt', 'targets.txt']);
     const out = rng.pick(['next-hops.txt', 'resolved.txt', 'gateways.txt']);
-    const instruction = phrase(rng, [
+    const instruction = phrase(rng, split, [
       `\`/app/${file}\` is a routing table (\`CIDR via GATEWAY\`). For each IPv4 address in \`/app/${input}\` (one per line), find the route with the longest matching prefix and write \`ADDRESS GATEWAY\` lines, in input order, to \`/app/${out}\`.`,
       `Resolve the next hop of every address listed in /app/${input} using the routes in /app/${file} (longest-prefix match; 0.0.0.0/0 is the default). Output: /app/${out}, one "address gateway" line per input address, same order.`,
       `Which gateway does each address of /app/${input} go through? Use longest-prefix matching against /app/${file} and write "<address> <gateway>" per line to /app/${out}, keeping the order of the input.`,
-    ], split);
-    return assemble({
+    ]);
+    return buildTask(CORE, {
       family: routeLookup,
       seed,
       split,
@@ -57,10 +58,10 @@ export const routeLookup: TaskFamily = {
       instruction,
       tags: ['networking', 'cidr', 'routing'],
       files: { [file]: `${table}\n`, [input]: `${addrs.map(ip).join('\n')}\n` },
-      solution: `python3 - <<'PY'\nimport ipaddress\nroutes = []\nfor line in open(${JSON.stringify(file)}):\n    cidr, _, gw = line.split()\n    routes.append((ipaddress.ip_network(cidr), gw))\nwith open(${JSON.stringify(out)}, "w") as out:\n    for a in open(${JSON.stringify(input)}).read().split():\n        addr = ipaddress.ip_address(a)\n        net, gw = max((r for r in routes if addr in r[0]), key=lambda r: r[0].prefixlen)\n        print(a, gw, file=out)\nPY\ncat ${sq(out)}`,
-      checks: [
-        { name: 'one line per address', run: `test "$(grep -c . ${sq(out)})" -eq ${addrs.length}` },
-        { name: 'the first address resolves right', run: `test "$(head -n1 ${sq(out)})" = ${sq(answer.split('\n')[0]!)}` },
+      solve: `python3 - <<'PY'\nimport ipaddress\nroutes = []\nfor line in open(${JSON.stringify(file)}):\n    cidr, _, gw = line.split()\n    routes.append((ipaddress.ip_network(cidr), gw))\nwith open(${JSON.stringify(out)}, "w") as out:\n    for a in open(${JSON.stringify(input)}).read().split():\n        addr = ipaddress.ip_address(a)\n        net, gw = max((r for r in routes if addr in r[0]), key=lambda r: r[0].prefixlen)\n        print(a, gw, file=out)\nPY\ncat ${shq(out)}`,
+      assertions: [
+        { name: 'one line per address', run: `test "$(grep -c . ${shq(out)})" -eq ${addrs.length}` },
+        { name: 'the first address resolves right', run: `test "$(head -n1 ${shq(out)})" = ${shq(answer.split('\n')[0]!)}` },
         { name: 'addresses on the default route are right', run: py(`import sys; want = ${JSON.stringify(answer.split('\n').filter((l) => l.endsWith(routes[0]!.via)))}; got = open(${JSON.stringify(out)}).read().split("\\n"); sys.exit(0 if all(w in got for w in want) and len(got) > 1 else 1)`) },
         { name: 'every next hop is right', run: fileEquals(out, answer) },
       ],

@@ -1,6 +1,7 @@
 /** Multi-step security work: find leaked credentials in a tree, report them, redact them in place. */
 import type { TaskFamily } from '../types';
-import { assemble, fileNames, phrase, py, sq } from './kit';
+import { buildTask, phrase, shq } from '../kit/task';
+import { CORE, fileNames, py } from './kit';
 
 const KINDS = [
   { label: 'AWS access key', make: (w: (n: number) => string) => `AKIA${w(16).toUpperCase()}`, re: 'AKIA[0-9A-Z]{16}' },
@@ -34,12 +35,12 @@ export const secretScan: TaskFamily = {
     const hard = leaky.length >= 3;
     const report = rng.pick(['leaks.txt', 'findings.txt', 'secrets-report.txt']);
     const sortedLeaky = [...leaky].sort();
-    const instruction = phrase(rng, [
+    const instruction = phrase(rng, split, [
       `Someone committed ${kind.label}s into \`/app/${root}\` (pattern \`${kind.re}\`). (1) Write the paths of the affected files, relative to /app (like \`${root}/x.py\`), sorted, one per line, to \`/app/${report}\`. (2) Replace every such secret in those files with the text \`REDACTED\`, changing nothing else.`,
       `Security review: find every ${kind.label} (regex ${kind.re}) under /app/${root}. List the files containing one in /app/${report} (paths relative to /app, sorted, one per line), then redact each secret in place by replacing it with REDACTED.`,
       `Scan /app/${root} for leaked ${kind.label}s matching \`${kind.re}\`; record the sorted relative paths (from /app) of the files that contain them in /app/${report}, and overwrite each secret with \`REDACTED\`. Anything that merely looks similar but does not match stays.`,
-    ], split);
-    return assemble({
+    ]);
+    return buildTask(CORE, {
       family: secretScan,
       seed,
       split,
@@ -47,10 +48,10 @@ export const secretScan: TaskFamily = {
       instruction,
       tags: ['security', 'grep', 'secrets'],
       files,
-      solution: `grep -rlE ${sq(kind.re)} ${sq(root)} | sort > ${sq(report)}\nxargs sed -i -E ${sq(`s/${kind.re}/REDACTED/g`)} < ${sq(report)}\ncat ${sq(report)}`,
-      checks: [
+      solve: `grep -rlE ${shq(kind.re)} ${shq(root)} | sort > ${shq(report)}\nxargs sed -i -E ${shq(`s/${kind.re}/REDACTED/g`)} < ${shq(report)}\ncat ${shq(report)}`,
+      assertions: [
         { name: 'the report lists exactly the affected files, sorted', run: py(`import sys; sys.exit(0 if open(${JSON.stringify(report)}).read().split() == ${JSON.stringify(sortedLeaky)} else 1)`) },
-        { name: 'no secret is left anywhere', run: `test -s ${sq(report)} && ! grep -rqE ${sq(kind.re)} ${sq(root)}` },
+        { name: 'no secret is left anywhere', run: `test -s ${shq(report)} && ! grep -rqE ${shq(kind.re)} ${shq(root)}` },
         { name: 'each secret became REDACTED', run: py(`import sys; sys.exit(0 if all('token = "REDACTED"' in open(p).read() for p in ${JSON.stringify(leaky)}) else 1)`) },
         { name: 'the decoys and other lines are intact', run: py(`import json, re, sys; e = json.loads(${JSON.stringify(JSON.stringify(files))}); r = re.compile(${JSON.stringify(kind.re)}); sys.exit(0 if all(open(p).read() == r.sub("REDACTED", t) for p, t in e.items()) and any(r.search(t) for t in e.values()) and not any(r.search(open(p).read()) for p in e) else 1)`) },
       ],

@@ -1,5 +1,6 @@
 /** Summarise a web server access log into a JSON report (status counts, busiest client, failing paths). */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import { byCodePoint, HTTP_PATHS, ipv4, pad2, STATUS_CODES } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -63,7 +64,7 @@ json.dump({"total_requests": total, "status_counts": dict(status), "top_client":
            "top_path_by_bytes": top(nbytes), "server_error_paths": sorted(errs)}, open("report.json", "w"), indent=2)
 PY
 cat report.json`;
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: accessLogReport,
       difficulty: 'medium',
       split,

@@ -1,5 +1,6 @@
 /** Archive a project without its junk (logs, caches, dependencies) and write a checksum manifest. */
-import { buildFamilyTask, phrase, shq } from './kit/build';
+import { buildTask, phrase, shq } from '../kit/task';
+import { MORE } from './kit/conventions';
 import { byCodePoint, NOUNS } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -33,7 +34,7 @@ export const backupManifest: TaskFamily = {
       `Package a clean backup of /app/${proj}: exclude ${junkDir}/ directories and *.${junkExt} files at any depth. Output /app/${archive} (tar + gzip, paths relative to the project directory) and /app/MANIFEST.sha256, the sha256sum lines of exactly those files sorted by path, checkable with sha256sum -c from inside the project.`,
     ]);
     const list = keep.join('\n') + '\n';
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: backupManifest,
       difficulty: 'medium',
       split,

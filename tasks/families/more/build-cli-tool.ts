@@ -1,5 +1,6 @@
 /** Write a small Python command-line tool to a spec; hidden data and invocations check it. */
-import { buildFamilyTask, phrase, shq } from './kit/build';
+import { buildTask, phrase, shq } from '../kit/task';
+import { MORE } from './kit/conventions';
 import { byCodePoint, CITIES, NOUNS, REGIONS } from './kit/pools';
 import type { FamilyRng, TaskFamily } from '../types';
 
@@ -99,7 +100,7 @@ if __name__ == "__main__":
     const H = '/tests/expected/hidden.csv';
     const run = (args: string) => `python3 ${tool} ${args}`;
     const lines = (xs: readonly (string | number)[]) => shq(xs.join('\n'));
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: buildCliTool,
       difficulty: 'hard',
       split,

@@ -1,5 +1,6 @@
 /** Compute a deterministic build order (topological sort) and build levels for a package graph. */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import { byCodePoint, NOUNS } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -44,7 +45,7 @@ export const buildOrder: TaskFamily = {
     const read = style === 'files'
       ? `deps = {p.name: [l.strip() for l in (p / "DEPS").read_text().splitlines() if l.strip() and not l.startswith("#")] for p in pathlib.Path("packages").iterdir()}`
       : `deps = {l.split(":")[0]: l.split(":")[1].split() for l in open("packages.txt") if l.strip()}`;
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: buildOrder,
       difficulty: 'medium',
       split,

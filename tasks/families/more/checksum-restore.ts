@@ -1,5 +1,6 @@
 /** Verify a release against SHA256SUMS, restore damaged files from a mirror when the mirror copy is good. */
-import { buildFamilyTask, check, phrase, sha256Hex } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE, sha256Hex } from './kit/conventions';
 import { byCodePoint, NOUNS } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -38,7 +39,7 @@ export const checksumRestore: TaskFamily = {
       `Some release artifacts in /app/release are damaged. Using /app/release/SHA256SUMS: (1) write /app/verify.txt (one "file STATUS" line per entry, STATUS one of OK/CORRUPT/MISSING, original order, state before fixing); (2) restore from /app/mirror/ each bad file whose mirror copy verifies; (3) write the still-broken ones to /app/unrecoverable.txt (sorted; create it even if empty).`,
     ]);
     const restored = [...finalContent.keys()];
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: checksumRestore,
       difficulty: 'medium',
       split,

@@ -1,5 +1,6 @@
 /** Descriptive statistics of a CSV with missing values, plus one correlation, checked with a tolerance. */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import type { TaskFamily } from '../types';
 
 const COLUMNS = ['height_cm', 'weight_kg', 'age', 'income', 'score', 'latency_ms', 'temp_c', 'rainfall_mm', 'speed_kmh', 'pressure_hpa'];
@@ -61,7 +62,7 @@ pairs = [p for p in pairs if None not in p]
 print(statistics.correlation([p[0] for p in pairs], [p[1] for p in pairs]), file=open("${corrFile}", "w"))
 PY
 cat stats.json ${corrFile}`;
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: columnStats,
       difficulty: 'medium',
       split,

@@ -2,7 +2,8 @@
  * Long-horizon credential rotation: 14-20 service configs in four formats each get a new secret from a
  * rotation sheet, permissions tightened, stale backups removed, and a log written. One edit per service.
  */
-import { buildFamilyTask, phrase, shq } from './kit/build';
+import { buildTask, phrase, shq } from '../kit/task';
+import { MORE } from './kit/conventions';
 import { byCodePoint, SERVICES } from './kit/pools';
 import type { FamilyRng, TaskFamily } from '../types';
 
@@ -78,7 +79,7 @@ export const credentialRotation: TaskFamily = {
     const cmpSet = (ps: string[]) => ps.map((p) => `cmp -s ${p} /tests/expected/${p}`).join(' && ');
     const ex: Record<string, string> = { 'rotated.log': names.join('\n') + '\n', 'old-secrets.txt': olds.join('\n') + '\n' };
     for (const [p, t] of Object.entries(expected)) ex[p] = t;
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: credentialRotation,
       difficulty: 'hard',
       split,

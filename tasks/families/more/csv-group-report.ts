@@ -1,5 +1,6 @@
 /** Group a CSV of orders by one column, total units and revenue, and list the malformed rows it skipped. */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import { byCodePoint, cents, CITIES, isoDate, PRODUCTS, REGIONS } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -66,7 +67,7 @@ with open("${out}", "w") as f:
 open("skipped.txt", "w").write("".join(f"{n}\\n" for n in skipped))
 PY
 cat ${out} skipped.txt`;
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: csvGroupReport,
       difficulty: 'medium',
       split,

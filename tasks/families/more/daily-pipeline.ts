@@ -2,7 +2,8 @@
  * Long-horizon data pipeline: clean 15-100 daily CSV exports one by one (trim, drop invalid and duplicate
  * rows, normalise units), then build a summary over the period. The oracle writes a cleaner and runs it per file.
  */
-import { buildFamilyTask, phrase, pyCheck } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { MORE, pyCheck } from './kit/conventions';
 import { byCodePoint, CITIES, pad2 } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -126,7 +127,7 @@ PY`,
     for (const [p, t] of Object.entries(clean)) expected[p] = t;
     const half = Math.floor(dates.length / 2);
     const cmpDays = (ds: string[]) => ds.map((d) => `cmp -s clean/${d}.csv /tests/expected/clean/${d}.csv`).join(' && ');
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: dailyPipeline,
       difficulty: 'hard',
       split,

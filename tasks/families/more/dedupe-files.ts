@@ -1,5 +1,6 @@
 /** Find duplicate files by content, keep the first of each set and replace the others by relative symlinks. */
-import { buildFamilyTask, phrase, shq } from './kit/build';
+import { buildTask, phrase, shq } from '../kit/task';
+import { MORE } from './kit/conventions';
 import { byCodePoint, NOUNS } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -63,7 +64,7 @@ open("duplicates.txt", "w").write("".join(l + "\\n" for l in sorted(lines)))
 PY
 cat duplicates.txt
 find ${root} -type l -printf '%p -> %l\\n'`;
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: dedupeFiles,
       difficulty: 'medium',
       split,

@@ -1,5 +1,6 @@
 /** Extract and normalise e-mail addresses and phone numbers from messy text files. */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import { byCodePoint, FIRST_NAMES, LAST_NAMES, NOUNS } from './kit/pools';
 import type { FamilyRng, TaskFamily } from '../types';
 
@@ -60,7 +61,7 @@ export const extractContacts: TaskFamily = {
       `Build a contact list from /app/notes/*.txt: emails.txt (addresses in lower case, deduplicated, sorted) and phones.txt (numbers in the form +1-AAA-BBB-CCCC, deduplicated, sorted), both in /app. Source phone formats vary: "(AAA) BBB-CCCC", "AAA.BBB.CCCC", "AAA-BBB-CCCC", "+1 AAA BBB CCCC". Add /app/summary.json with the two counts under keys emails and phones.`,
       `Extract contacts from the text notes in /app/notes. Output /app/emails.txt — unique lower-case addresses, sorted — and /app/phones.txt — unique numbers normalised to +1-AAA-BBB-CCCC, sorted (inputs look like (AAA) BBB-CCCC, AAA.BBB.CCCC, AAA-BBB-CCCC, +1 AAA BBB CCCC) — plus /app/summary.json {"emails": N, "phones": M}. Ref numbers, times and budgets are not phones.`,
     ]);
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: extractContacts,
       difficulty: 'easy',
       split,

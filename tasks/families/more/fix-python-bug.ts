@@ -1,5 +1,6 @@
 /** A small Python module whose test suite fails because of planted bugs: fix the code, not the tests. */
-import { buildFamilyTask, phrase, sha256Hex } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { MORE, sha256Hex } from './kit/conventions';
 import { NOUNS } from './kit/pools';
 import { moduleSource, PY_BUGS, type PyBug, type PyCase } from './kit/py-bugs';
 import { pyLit } from './kit/python';
@@ -53,7 +54,7 @@ export const fixPythonBug: TaskFamily = {
       `\`${mod}.py\` (in /app) has ${hard ? 'a couple of bugs' : 'a bug'}: its test suite \`${testFile}\` is red. Fix the module (not the tests) so every function does what its docstring says.`,
       `Debug the Python module /app/${mod}.py. Run its tests (${testFile}), locate the faulty implementation${hard ? 's' : ''} and correct ${hard ? 'them' : 'it'}. Leave ${testFile} untouched; extra hidden tests will check the functions against their docstrings.`,
     ]);
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: fixPythonBug,
       difficulty: hard ? 'hard' : 'medium',
       split,

@@ -1,5 +1,6 @@
 /** Merge a feature branch whose changes conflict with main, resolving by stated rules. */
-import { buildFamilyTask, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { MORE } from './kit/conventions';
 import { commitLines, GIT_ENV } from './kit/git';
 import { byCodePoint, CITIES, NOUNS } from './kit/pools';
 import type { TaskFamily } from '../types';
@@ -37,7 +38,7 @@ export const gitMergeConflict: TaskFamily = {
       `Bring \`${feature}\` into main (/app is the repo). Expect conflicts. Rules: the allow-list is the sorted, de-duplicated union of both branches; VERSION is whichever version is greater (semver). The result must be a real merge commit (two parents) and nothing left uncommitted.`,
       `Finish the merge of ${feature} into main in /app. When branches disagree, keep all hosts from both versions of allowlist.txt (sorted, unique) and the larger semantic version in VERSION. Do not rebase or squash: create a merge commit, and leave a clean tree.`,
     ]);
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: gitMergeConflict,
       difficulty: 'hard',
       split,

@@ -1,5 +1,6 @@
 /** Find the commit that introduced a bad setting in a repository's history and revert it. */
-import { buildFamilyTask, phrase, shq } from './kit/build';
+import { buildTask, phrase, shq } from '../kit/task';
+import { MORE } from './kit/conventions';
 import { GIT_ENV, gitSetup, type Commit } from './kit/git';
 import { byCodePoint, SERVICES } from './kit/pools';
 import type { TaskFamily } from '../types';
@@ -57,7 +58,7 @@ export const gitRevertRegression: TaskFamily = {
     const checkTree = Object.keys(expected)
       .map((p) => `cmp -s ${shq(p)} ${shq(`/tests/expected/${p}`)}`)
       .join(' && ');
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: gitRevertRegression,
       difficulty: 'medium',
       split,

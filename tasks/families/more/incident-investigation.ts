@@ -2,7 +2,8 @@
  * Long-horizon log investigation: application and auth logs of 5-9 hosts, twelve questions answered in one
  * JSON report. The oracle inspects each host and answers question by question (20+ commands).
  */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import { byCodePoint, FIRST_NAMES, ipv4, NOUNS, pad2 } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -166,7 +167,7 @@ PY`,
       `python3 -c 'import json, os; json.dump({k: json.load(open("/tmp/answers/" + k)) for k in sorted(os.listdir("/tmp/answers"))}, open("answers.json", "w"), indent=2)'`,
       'cat answers.json',
     ].join('\n');
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: incidentInvestigation,
       difficulty: 'hard',
       split,

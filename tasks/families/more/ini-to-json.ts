@@ -1,5 +1,6 @@
 /** Migrate a folder of INI service configs to one typed JSON document. */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import { byCodePoint, CITIES, ipv4, SERVICES } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -83,7 +84,7 @@ for p in sorted(pathlib.Path("conf.d").glob("*.ini")):
 json.dump(out, open("${out}", "w"), indent=2)
 PY
 python3 -m json.tool ${out}`;
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: iniToJson,
       difficulty: 'medium',
       split,

@@ -1,5 +1,6 @@
 /** Flatten nested JSON records into CSV columns given as dotted paths. */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import { CITIES, FIRST_NAMES, LAST_NAMES, PRODUCTS } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -37,7 +38,7 @@ export const jsonFlatten: TaskFamily = {
       `Flatten /app/${src} into a CSV at /app/${out}. Header: ${cols.join(',')}. Each dotted name is a path into the record (a.b.c). Missing -> empty cell, list -> items joined by ";", true/false in lower case. Keep the records' order.`,
       `Convert the nested JSON in /app/${src} to the CSV /app/${out}, columns (in this order): ${cols.join(', ')}. Use empty cells for absent values, semicolon-joined lists, lowercase booleans. No quoting is needed (values contain no commas).`,
     ]);
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: jsonFlatten,
       difficulty: 'easy',
       split,

@@ -1,5 +1,6 @@
 /** Reconcile a bank export against the internal ledger: matches, missing entries, amount mismatches. */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import { byCodePoint, cents, pad2 } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -42,7 +43,7 @@ export const ledgerReconcile: TaskFamily = {
       `Month-end close: compare the bank export /app/bank.csv against our ledger /app/ledger.csv. Note: ${formats}. Produce /app/reconciliation.json = {"matched": n, "amount_mismatches": n, "missing_in_ledger": [REFS], "missing_in_bank": [REFS], "bank_total_cents": int} (reference lists upper-case, sorted) and /app/mismatches.csv (reference,bank_cents,ledger_cents,difference_cents with difference = bank minus ledger; sorted by reference).`,
       `The bank statement (/app/bank.csv) and the ledger (/app/ledger.csv) disagree. ${formats}. Match by reference ignoring case and report: /app/reconciliation.json with matched, amount_mismatches, missing_in_ledger, missing_in_bank (sorted upper-case lists), bank_total_cents; /app/mismatches.csv with columns reference,bank_cents,ledger_cents,difference_cents (bank - ledger) ordered by reference.`,
     ]);
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: ledgerReconcile,
       difficulty: 'hard',
       split,

@@ -1,5 +1,6 @@
 /** Solve linear systems sharing one integer matrix and report its determinant. */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import type { FamilyRng, TaskFamily } from '../types';
 
 /** Exact determinant by Bareiss elimination on BigInts. */
@@ -81,7 +82,7 @@ open("det.txt", "w").write(f"{float(det(A))}\\n")
 PY
 cat x1.txt x2.txt det.txt`;
     const vec = (v: number[]) => JSON.stringify(v);
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: linearSystem,
       difficulty: 'medium',
       split,

@@ -1,5 +1,6 @@
 /** Fill a template once per active recipient of a CSV (mail merge). */
-import { buildFamilyTask, phrase, shq } from './kit/build';
+import { buildTask, phrase, shq } from '../kit/task';
+import { MORE } from './kit/conventions';
 import { byCodePoint, cents, CITIES, FIRST_NAMES, LAST_NAMES, PRODUCTS } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -32,7 +33,7 @@ export const mailMerge: TaskFamily = {
     const ids = active.map((r) => r.id).sort(byCodePoint);
     const half = Math.ceil(ids.length / 2);
     const cmpIds = (xs: string[]) => xs.map((id) => `cmp -s ${outDir}/${id}.txt /tests/expected/out/${id}.txt`).join(' && ');
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: mailMerge,
       difficulty: 'easy',
       split,

@@ -1,5 +1,6 @@
 /** A small C project whose Makefile is broken in planted ways: fix it so build, clean and rebuild work. */
-import { buildFamilyTask, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { MORE } from './kit/conventions';
 import { NOUNS } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -58,7 +59,7 @@ export const makefileRepair: TaskFamily = {
       `Get /app building again: the Makefile has several mistakes. Requirements: \`make\` -> bin/${prog}, one build/<name>.o per src/<name>.c, \`make clean\` leaves neither build/ nor bin/, a changed .c file triggers only its own recompilation plus the link. Build the program when done.`,
     ]);
     const good = makefile(prog, modules, new Set());
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: makefileRepair,
       difficulty: bugs.size >= 3 ? 'hard' : 'medium',
       split,

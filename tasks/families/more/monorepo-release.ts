@@ -2,7 +2,8 @@
  * Long-horizon release of a git monorepo: every package changed since the last release tag gets a semver
  * bump (minor for feat:, else patch), a changelog section, its own release commit and a tag.
  */
-import { buildFamilyTask, phrase, shq } from './kit/build';
+import { buildTask, phrase, shq } from '../kit/task';
+import { MORE } from './kit/conventions';
 import { commitLines, GIT_ENV } from './kit/git';
 import { byCodePoint, NOUNS } from './kit/pools';
 import type { TaskFamily } from '../types';
@@ -74,7 +75,7 @@ Packages without changes are left alone. Do the packages in alphabetical order; 
     const expected: Record<string, string> = {};
     for (const r of releases) expected[`${r.p}.CHANGELOG.md`] = r.cl;
     const unchanged = pkgs.filter((p) => !changed.includes(p));
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: monorepoRelease,
       difficulty: 'hard',
       split,

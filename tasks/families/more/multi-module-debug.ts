@@ -2,7 +2,8 @@
  * Long-horizon debugging: a Python project of 6-9 modules, each with one planted bug caught by its own
  * test file. The oracle works module by module: run its tests, read it, fix it, rerun (20+ commands).
  */
-import { buildFamilyTask, phrase, sha256Hex } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { MORE, sha256Hex } from './kit/conventions';
 import { ADJECTIVES, NOUNS } from './kit/pools';
 import { moduleSource, PY_BUGS, type PyBug, type PyCase } from './kit/py-bugs';
 import { pyLit } from './kit/python';
@@ -61,7 +62,7 @@ export const multiModuleDebug: TaskFamily = {
       `\`python3 -m pytest tests\` fails in /app. Go through the ${bugs.length} modules of ${pkg}, find the bug in each and fix it (the docstrings are the specification). Do not touch tests/.`,
       `Debug /app/${pkg}: ${bugs.length} modules, each with a defect that its test in /app/tests exposes. Correct the implementations (never the tests) until the whole suite is green; other inputs will be checked too.`,
     ]);
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: multiModuleDebug,
       difficulty: 'hard',
       split,

@@ -1,5 +1,6 @@
 /** Answer a batch of number-theory queries (gcd, lcm, modular powers, primality, totient). */
-import { buildFamilyTask, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { MORE } from './kit/conventions';
 import type { FamilyRng, TaskFamily } from '../types';
 
 const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
@@ -55,7 +56,7 @@ export const numberTheoryBatch: TaskFamily = {
     const third = Math.ceil(n / 3);
     const answers = shuffled.map((q) => q[1]);
     const range = (a: number, b: number) => answers.slice(a, b).join('\n');
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: numberTheoryBatch,
       difficulty: 'easy',
       split,

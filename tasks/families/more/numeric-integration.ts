@@ -1,5 +1,6 @@
 /** Definite integrals of seeded functions, checked against the closed form with a tolerance. */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import type { TaskFamily } from '../types';
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
@@ -46,7 +47,7 @@ for line in open("functions.txt"):
 json.dump(out, open("${out}", "w"), indent=2)
 PY
 cat ${out}`;
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: numericIntegration,
       difficulty: 'medium',
       split,

@@ -1,5 +1,6 @@
 /** Integrate a seeded ODE model (logistic growth, damped oscillator, decay chain) and report values at given times. */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import type { FamilyRng, TaskFamily } from '../types';
 
 interface Model {
@@ -92,7 +93,7 @@ python3 /tmp/ode.py
 cat solution.csv summary.json`;
     const half = Math.ceil(times.length / 2);
     const rows = (a: number, b: number) => JSON.stringify(times.slice(a, b).map((t, i) => [t, values[a + i]]));
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: odeSimulation,
       difficulty: 'hard',
       split,

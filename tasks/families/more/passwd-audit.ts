@@ -1,5 +1,6 @@
 /** Audit copies of /etc/passwd and /etc/group: human accounts, shells, admins, problems. */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import { byCodePoint, FIRST_NAMES, LAST_NAMES, SERVICES } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -48,7 +49,7 @@ export const passwdAudit: TaskFamily = {
       `Account audit: from /app/etc/passwd and /app/etc/group produce /app/audit.json = {"human_users": [...], "login_users": [...], "sudo_members": [...], "duplicate_uids": {"uid": [names]}, "shell_counts": {"shell": n}}. Human = UID between 1000 and 65533; login = human with a shell other than /usr/sbin/nologin; all lists sorted.`,
       `Review the user database copy in /app/etc. I need /app/audit.json containing human_users (UID ≥ 1000, excluding nobody's 65534), login_users (human users that can log in, i.e. shell != /usr/sbin/nologin), sudo_members (from group sudo), duplicate_uids (uid -> names, only duplicates) and shell_counts (over human users). Sort every list.`,
     ]);
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: passwdAudit,
       difficulty: 'easy',
       split,

@@ -1,5 +1,6 @@
 /** Find and fix dangerous permissions (world-writable, setuid, readable keys) and report them. */
-import { buildFamilyTask, phrase, shq } from './kit/build';
+import { buildTask, phrase, shq } from '../kit/task';
+import { MORE } from './kit/conventions';
 import { byCodePoint, NOUNS, SERVICES } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -57,7 +58,7 @@ export const permissionAudit: TaskFamily = {
       `Harden /app/${root}. Report (to /app/findings.txt, sorted "path kind" lines, paths like ${root}/...) and then fix: ${rules}. Leave other files alone.`,
     ]);
     const all = [...fixed.entries()];
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: permissionAudit,
       difficulty: 'medium',
       split,

@@ -1,5 +1,6 @@
 /** Find credentials committed to a source tree, redact them in place and write an inventory. */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import { byCodePoint, NOUNS, SERVICES } from './kit/pools';
 import type { FamilyRng, TaskFamily } from '../types';
 
@@ -117,7 +118,7 @@ leaks.sort(key=lambda t: (t[0], t[1]))
 open("leaks.txt", "w").write("".join(f"{p}:{n}:{k}\\n" for p, n, k in leaks))
 PY
 cat leaks.txt`;
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: redactSecrets,
       difficulty: 'medium',
       split,

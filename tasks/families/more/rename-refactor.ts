@@ -2,7 +2,8 @@
  * Long-horizon refactor: rename a function, a constant and a module across a Python package of 22-90
  * modules and its tests, then record it in the changelog. The oracle edits file by file (20+ commands).
  */
-import { buildFamilyTask, phrase, shq } from './kit/build';
+import { buildTask, phrase, shq } from '../kit/task';
+import { MORE } from './kit/conventions';
 import { ADJECTIVES, NOUNS } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -70,7 +71,7 @@ export const renameRefactor: TaskFamily = {
     const expected: Record<string, string> = {};
     for (const [p, t] of Object.entries(after)) expected[`tree/${p}`] = t;
     const lost = modNames.filter((m) => users.has(m)).slice(0, 3);
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: renameRefactor,
       difficulty: 'hard',
       split,

@@ -1,5 +1,6 @@
 /** A bash report script with planted bugs (word splitting, set -e on grep, string arithmetic, overwrite). */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import { byCodePoint, NOUNS, SERVICES } from './kit/pools';
 import type { FamilyRng, TaskFamily } from '../types';
 
@@ -81,7 +82,7 @@ export const repairShellScript: TaskFamily = {
       `Debug /app/count-matches.sh (usage: count-matches.sh SRC OUT; see its comment for what it must print). Keep it a bash script, make it robust (spaces in names, files without matches), and use it to generate /app/report.txt for "/app/${dir}".`,
     ]);
     const good = script(ext, pattern, new Set());
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: repairShellScript,
       difficulty: nBugs >= 3 ? 'hard' : 'medium',
       split,

@@ -1,5 +1,6 @@
 /** Flag z-score outliers per sensor in a time series and compute daily means. */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import { byCodePoint, pad2 } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -51,7 +52,7 @@ export const sensorAnomalies: TaskFamily = {
       `Detect outliers in /app/readings.csv per sensor using a z-score above 3 (mean and population std over all of that sensor's readings). Output /app/anomalies.csv with header timestamp,sensor,value and rows ordered by timestamp, then sensor (values copied as written). Also /app/daily_means.json mapping sensor -> date -> average value for that date.`,
       `Sensor QA: with /app/readings.csv, (1) list every reading whose z-score within its sensor (population std, ddof=0) exceeds 3 in absolute value to /app/anomalies.csv (columns timestamp,sensor,value; sorted by timestamp then sensor); (2) write per-sensor, per-day averages to /app/daily_means.json as {"sensor": {"date": mean}}.`,
     ]);
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: sensorAnomalies,
       difficulty: 'medium',
       split,

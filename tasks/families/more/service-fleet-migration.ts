@@ -2,7 +2,8 @@
  * Long-horizon migration: 10-20 legacy shell-style service definitions become systemd-style unit files,
  * enabled-service symlinks and a port map. The oracle converts and links service by service.
  */
-import { buildFamilyTask, phrase, shq } from './kit/build';
+import { buildTask, phrase, shq } from '../kit/task';
+import { MORE } from './kit/conventions';
 import { byCodePoint, SERVICES } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -110,7 +111,7 @@ PY`,
     for (const [p, t] of Object.entries(units)) expected[p] = t;
     const half = Math.ceil(names.length / 2);
     const cmpUnits = (xs: string[]) => xs.map((s) => `cmp -s services/${s}.service /tests/expected/services/${s}.service`).join(' && ');
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: serviceFleetMigration,
       difficulty: 'hard',
       split,

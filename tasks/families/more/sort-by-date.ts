@@ -1,5 +1,6 @@
 /** File dated files from an inbox into YYYY/MM folders, parsing several date styles in the names. */
-import { buildFamilyTask, phrase, sha256Hex, shq } from './kit/build';
+import { buildTask, phrase, shq } from '../kit/task';
+import { MORE, sha256Hex } from './kit/conventions';
 import { NOUNS, pad2 } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -41,7 +42,7 @@ export const sortByDate: TaskFamily = {
       `Sort the files of /app/${inbox} by date into /app/sorted/YYYY/MM/ (dates appear in names as ${formats}); undated files into /app/sorted/undated/. Names and bytes unchanged, nothing left in the inbox.`,
     ]);
     const moves = [...dest.entries()];
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: sortByDate,
       difficulty: 'easy',
       split,

@@ -1,5 +1,6 @@
 /** Answer business questions from a SQLite database and add a reporting view to it. */
-import { buildFamilyTask, check, phrase } from './kit/build';
+import { buildTask, phrase } from '../kit/task';
+import { check, MORE } from './kit/conventions';
 import { byCodePoint, CITIES, FIRST_NAMES, LAST_NAMES, pad2, PRODUCTS } from './kit/pools';
 import type { TaskFamily } from '../types';
 
@@ -71,7 +72,7 @@ json.dump({"top_customer": top[0], "top_customer_cents": top[1], "orders_in_mont
            "most_distinct_products": sorted(n for n, k in d if k == m)}, open("answers.json", "w"), indent=2)
 PY
 cat answers.json`;
-    return buildFamilyTask({
+    return buildTask(MORE, {
       family: sqliteQueries,
       difficulty: 'medium',
       split,

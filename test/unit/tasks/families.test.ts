@@ -1,12 +1,12 @@
 /** The family registry, the split rule and the synthesizer's determinism and distinctness. */
 import { describe, expect, it } from 'vitest';
 import { ALL_FAMILIES, CORE_FAMILIES, createFamilyRng, duplicateFamilyNames, seedSplit, TB_CATEGORIES, type TaskFamily } from '../../../tasks/families';
-import { phrase } from '../../../tasks/families/core/kit';
+import { phrase } from '../../../tasks/families/kit/task';
 import { parseTaskToml } from '../../../electron/lab/tasks/config/task-toml';
 import { chooseFamilies, generateOne, synthesize, taskSeed } from '../../../electron/lab/tasks/synth/generate';
 import { parsePackLine, packLineOf } from '../../../electron/lab/tasks/pack';
 import { fileText } from '../../../electron/lab/tasks/model';
-import { typedCommands } from '../../../electron/lab/tasks/shell-split';
+import { typedCommands } from '../../../native/util/shell-split';
 
 describe('the family registry', () => {
   it('has unique kebab-case names, Terminal-Bench categories, and a core set of 12+ families over 6+ categories', () => {
@@ -65,8 +65,8 @@ describe('the split rule', () => {
 
   it('keeps the last phrasing for eval', () => {
     const rng = createFamilyRng(3);
-    for (let i = 0; i < 20; i++) expect(phrase(rng, ['a', 'b', 'c'], 'eval')).toBe('c');
-    const seen = new Set(Array.from({ length: 40 }, () => phrase(rng, ['a', 'b', 'c'], 'train')));
+    for (let i = 0; i < 20; i++) expect(phrase(rng, 'eval', ['a', 'b', 'c'])).toBe('c');
+    const seen = new Set(Array.from({ length: 40 }, () => phrase(rng, 'train', ['a', 'b', 'c'])));
     expect([...seen].sort()).toEqual(['a', 'b']);
   });
 

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { solutionCommands } from '../../../electron/lab/tasks';
 import { MORE_FAMILIES } from '../../../tasks/families/more';
-import { LONG_HORIZON_COMMANDS, phrase } from '../../../tasks/families/more/kit/build';
+import { LONG_HORIZON_COMMANDS } from '../../../tasks/families/more/kit/conventions';
+import { phrase } from '../../../tasks/families/kit/task';
 import { createFamilyRng } from '../../../tasks/families/rng';
 import { TB_CATEGORIES } from '../../../tasks/families/types';
 import { familyPackLine, generateFamilyTask, loadFamilyTask } from '../../helpers/family-tasks';

@@ -1,5 +1,5 @@
 /** Git plumbing shared by the version-control families: a fixed identity and clock, so set-up is reproducible. */
-import { shq } from './build';
+import { shq } from '../../kit/task';
 
 /** [environment].env for git tasks: an identity (HOME is a fresh tmpfs without ~/.gitconfig). */
 export const GIT_ENV = {
