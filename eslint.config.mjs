@@ -4,7 +4,11 @@
 //   workers (process entry points hosting lab services) -> lab, processes;  nothing imports electron/workers;
 //   processes (contracts, launchers, supervisor, where entries are) is below lab: lab starts workers through it.
 //   Only electron/main and electron/preload import 'electron'; only native/ imports node-pty or onnxruntime-node.
+//   tasks/ (task families and suites) -> native/ only: it never imports electron/ (shared pieces move down).
+// And no import cycles (eslint-plugin-import-x's no-cycle): a cycle means two files that are one, or a piece
+// that belongs below both. Type-only imports (`import type`) are erased at compile time and do not count.
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const restrict = (files, { paths = [], patterns = [] }, ignores = []) => ({
@@ -33,9 +37,21 @@ export default tseslint.config(
     },
   },
   { files: ['bin/**/*.js', 'build/**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } } },
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      // Relative imports without an extension, as the sources write them: the .ts file, or the folder's index.ts.
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
   // Everything but main and preload: no 'electron', no native runtimes outside native/.
   restrict(['**/*.ts', '**/*.tsx'], { paths: [electronOnly, ...nativeOnly] }, ['electron/main/**', 'electron/preload/**', 'native/**']),
   restrict(['electron/main/**', 'electron/preload/**'], { paths: nativeOnly }),
+  // tasks/ sits on native/: the families and the suite tooling import nothing of the app.
+  restrict(['tasks/**'], { paths: [electronOnly, ...nativeOnly], patterns: [up(['electron', 'renderer'], 'tasks/ imports nothing above it (native/ and itself only): move what it needs down.')] }),
   // native/ is the bottom layer.
   restrict(['native/**'], { paths: [electronOnly], patterns: [up(['electron', 'renderer'], 'native/ imports nothing above it.')] }),
   // The renderer reaches the Node side only through the pure contract code in electron/ipc/common.

@@ -3,16 +3,7 @@
  * network errors and timeouts. Other 4xx fail at once: retrying a bad request wastes the budget.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PolicyError } from './types';
-
-export interface RetryOptions {
-  /** Per attempt. */
-  timeoutMs: number;
-  /** Retries after the first attempt. */
-  maxRetries: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
+import { PolicyError, type RetryOptions } from './types';
 
 export const DEFAULT_RETRY: RetryOptions = { timeoutMs: 120_000, maxRetries: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
 

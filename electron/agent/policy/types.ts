@@ -10,7 +10,16 @@ import type { ChatTemplate } from '../chat/template';
 import type { ActionProtocol } from '../protocol/types';
 import type { ToolSpec } from '../protocol/tools';
 import type { TokenCodec } from '../tokens/codec';
-import type { RetryOptions } from './http-retry';
+
+/** HTTP retries of the API policies (http-retry.ts): exponential backoff on 429, 5xx, network errors and timeouts. */
+export interface RetryOptions {
+  /** Per attempt. */
+  timeoutMs: number;
+  /** Retries after the first attempt. */
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
 
 /**
  * What a user sets for a policy (the run's `policySettings`, see schemas/runs.ts), plus what tests inject.

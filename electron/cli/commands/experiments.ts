@@ -5,7 +5,8 @@
  */
 import type { Command } from 'commander';
 import { runAblation } from '../../lab/experiments/ablate';
-import { runRepro, type ReproTable } from '../../lab/experiments/repro';
+import { runRepro } from '../../lab/experiments/repro';
+import type { ReproTable } from '../../lab/experiments/repro-table';
 import { readReproSettings, type ReproSettingsFile } from '../../lab/experiments/repro-settings';
 import { appRoot } from '../../lab/app-paths';
 import { UsageError } from '../errors';

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { metricSeries, readMetrics } from './cell-results';
-import type { ReproTable } from './repro';
+import type { ReproTable } from './repro-table';
 import { svgLineChart, type ChartPoint, type ChartSeries } from './svg-chart';
 import { formatRate } from '../../domain/rates';
 

@@ -5,7 +5,23 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { ReproSettings } from './repro';
+
+export interface ReproSettings {
+  preset: 'nano' | 'micro';
+  trainTasks: number;
+  lmSteps: number;
+  sftSteps: number;
+  ppoSteps: number;
+  /** Steps of the binary-reward PPO run (default: ppoSteps). */
+  binarySteps?: number;
+  /** Extra `key=value` settings per stage's config (dotted keys: `ppo.group_size=2`). */
+  overrides: Record<'lm' | 'sft' | 'ppo', Record<string, string | number | boolean>>;
+  /** Tasks per eval suite (0: all). */
+  evalTasks: number;
+  /** Harness limits of the evaluations (a small model that never submits would run to 300 turns). */
+  evalArgs: string[];
+  seed: number;
+}
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 const overrides = z.record(z.string(), scalar);

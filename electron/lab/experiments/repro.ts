@@ -9,30 +9,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { readDone, runT1labStep, writeDone } from './cli-step';
-import { applyReproSettings, type ReproSettingsFile } from './repro-settings';
+import { applyReproSettings, type ReproSettings, type ReproSettingsFile } from './repro-settings';
+import type { ReproRow, ReproTable } from './repro-table';
 import { writeReproReport } from './repro-report';
 import { evalBudget, ppoBudget, suiteFeasibility, type ReproFeasibility } from './repro-feasibility';
 import { readMetrics, tailMean } from './cell-results';
 import { readRun } from '../runs/library';
 import { computeStats } from '../runs/stats';
 import { compareRuns } from '../stats/compare';
-
-export interface ReproSettings {
-  preset: 'nano' | 'micro';
-  trainTasks: number;
-  lmSteps: number;
-  sftSteps: number;
-  ppoSteps: number;
-  /** Steps of the binary-reward PPO run (default: ppoSteps). */
-  binarySteps?: number;
-  /** Extra `key=value` settings per stage's config (dotted keys: `ppo.group_size=2`). */
-  overrides: Record<'lm' | 'sft' | 'ppo', Record<string, string | number | boolean>>;
-  /** Tasks per eval suite (0: all). */
-  evalTasks: number;
-  /** Harness limits of the evaluations (a small model that never submits would run to 300 turns). */
-  evalArgs: string[];
-  seed: number;
-}
 
 export const REPRO_FULL: ReproSettings = {
   preset: 'nano',
@@ -69,32 +53,6 @@ export interface ReproOptions {
   suites: { name: string; path: string }[];
   settings?: ReproSettingsFile;
   log?: (line: string) => void;
-}
-
-export interface ReproRow {
-  model: 'base' | 'sft' | 'rl-dense' | 'rl-binary';
-  suite: string;
-  tasks: number;
-  resolvedRate: number;
-  ci95: [number, number];
-  meanReward: number;
-  /** The share of the suite (as evaluated) the oracle itself can finish at the evaluations' budget. */
-  feasibleShare?: number;
-}
-
-export interface ReproTable {
-  quick: boolean;
-  settings: ReproSettings;
-  rows: ReproRow[];
-  /** Paired tests on resolved (McNemar) and on mean dense reward (paired bootstrap over tasks). */
-  tests: { comparison: string; suite: string; diff: number; ci95: [number, number]; p: number; rewardDiff?: number; rewardCi95?: [number, number] }[];
-  /** Per eval suite (at the evaluations' budget) and for the train pack (at PPO's): what the oracle can finish. */
-  feasibility?: ReproFeasibility[];
-  report?: { markdown: string; charts: string[] };
-  gap: { r3Tito: number | null; free: number | null; lossDrift: number | null };
-  checkpoints: Record<string, string>;
-  out: string;
-  durationMs: number;
 }
 
 type Json = Record<string, unknown>;

@@ -5,7 +5,7 @@
 import type { TrainingResult } from '../../domain/training';
 import { TrainingControl } from '../training/control';
 import type { RunConfig } from '../training/config/run-config';
-import type { SessionEnv, TrainingSession } from '../training/session';
+import type { SessionEnv, TrainingSession } from '../training/session-types';
 import { WorkerRegistry } from '../worker-registry';
 import { forkLauncher } from '../../processes/launcher';
 import { runPpo, type PpoResult } from './run';

@@ -11,7 +11,7 @@ export { Task, TaskFile, TaskOrigin, TASK_PATHS, TB1_PATHS, fileText, filesUnder
 export { formatProblem, hasErrors, type TaskProblem } from './problems';
 export { DEFAULT_SIZE_LIMITS, type SizeLimits } from './limits';
 export { solutionCommands, solutionScript } from './solution';
-export { splitShellCommands, typedCommands } from './shell-split';
+export { splitShellCommands, typedCommands } from '../../../native/util/shell-split';
 export { computeReward, countPassed } from './reward';
 export { taskSummary, taskDetail, declaredAssertions, verifierKinds, pytestTests } from './task-view';
 export { importTerminalBench, type ImportReport, type ImportedTask } from './import/import-tb';

@@ -1,6 +1,6 @@
 /** The oracle: a task's reference solution, as one script (audit) or as commands typed one per turn (harness). */
 import { fileText, type Task } from './model';
-import { typedCommands } from './shell-split';
+import { typedCommands } from '../../../native/util/shell-split';
 
 /** The solution as a bash script, or null when the task has none. */
 export function solutionScript(task: Task): string | null {

@@ -9,35 +9,20 @@ import { hashFile, loadCheckpoint, readManifest, saveCheckpoint } from '../../..
 import { configFromPreset, type ModelConfig } from '../../../native/model/config';
 import { initParameters } from '../../../native/model/init';
 import { trainBpe, type Tokenizer } from '../../../native/model/tokenizer';
-import { type TrainingCheckpointRef, type TrainingResult, type TrainingRunManifest } from '../../domain/training';
+import { type TrainingCheckpointRef, type TrainingRunManifest } from '../../domain/training';
 import { LabError } from '../../ipc/common/errors';
 import { createOptimizerState, type OptimizerState } from '../../rl/adamw';
 import { appVersion } from '../app-paths';
-import type { WorkerRegistry } from '../worker-registry';
 import { defaultCorpus } from '../models/default-corpus';
 import { latestCheckpoint, listStepCheckpoints, loadTrainingCheckpoint, type TrainerState } from './checkpoints';
 import { parseRunConfig, type RunConfig } from './config/run-config';
 import { TrainingControl } from './control';
 import { loadCorpus } from './corpus';
 import { createRunFolder, newTrainingManifest, newTrainingRunId, readTrainingManifest, trainingRunsDir, writeTrainingManifest } from './run-folder';
-import { driverFactory, type SuiteEvaluator } from './stages';
+import { driverFactory } from './stages';
 import { resumePpoSession, startPpoSession } from '../ppo/session';
-import { describeGroups, maxTrainingLength, paramSettings, readTokenizerConfig, runTrainer, type TrainerHooks } from './trainer';
-
-export interface TrainingSession {
-  runId: string;
-  runDir: string;
-  control: TrainingControl;
-  done: Promise<TrainingResult>;
-}
-
-export interface SessionEnv {
-  dataDir: string;
-  hooks?: TrainerHooks;
-  evaluateSuite?: SuiteEvaluator;
-  /** The policy worker's registry, for stages that sample while training (PPO). */
-  workers?: WorkerRegistry;
-}
+import type { SessionEnv, TrainingSession } from './session-types';
+import { describeGroups, maxTrainingLength, paramSettings, readTokenizerConfig, runTrainer } from './trainer';
 
 export interface StartTrainingOptions {
   config: RunConfig;

@@ -37,6 +37,8 @@ describe('the lint rule enforces the dependency direction (dependencies point do
     ['electron/workers/x.ts', "import { startWebHost } from '../web/server';\nexport const a = startWebHost;", 'A worker hosts lab services'],
     ['electron/workers/x.ts', "import * as pty from 'node-pty';\nexport const a = pty;", 'Only native/ imports node-pty.'],
     ['electron/ipc/common/x.ts', "import { policyContract } from '../../processes/contracts/policy';\nexport const a = policyContract;", 'electron/ipc/common is below every Node layer.'],
+    ['tasks/families/core/x.ts', "import { typedCommands } from '../../../electron/lab/tasks';\nexport const a = typedCommands;", 'tasks/ imports nothing above it'],
+    ['tasks/families/x.ts', "import type { Task } from '../../electron/domain/tasks';\nexport type A = Task;", 'tasks/ imports nothing above it'],
   ])('%s: %s is refused', async (file, code, message) => {
     expect((await restrictedImports(file, code)).join('\n')).toContain(message);
   });
@@ -54,6 +56,7 @@ describe('the lint rule enforces the dependency direction (dependencies point do
     ['electron/workers/x.ts', "import { policyContract } from '../processes/contracts/policy';\nexport const a = policyContract;"],
     ['electron/cli/commands/x.ts', "import { forkLauncher } from '../../processes/launcher';\nexport const a = forkLauncher;"],
     ['electron/main/x.ts', "import { exitNotifier } from '../processes/launcher';\nexport const a = exitNotifier;"],
+    ['tasks/families/kit/x.ts', "import { typedCommands } from '../../../native/util/shell-split';\nexport const a = typedCommands;"],
   ])('%s: an allowed import passes', async (file, code) => {
     expect(await restrictedImports(file, code)).toEqual([]);
   });

@@ -2,7 +2,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPRO_QUICK, type ReproTable } from '../../../electron/lab/experiments/repro';
+import { REPRO_QUICK } from '../../../electron/lab/experiments/repro';
+import type { ReproTable } from '../../../electron/lab/experiments/repro-table';
 import { smoothed, writeReproReport } from '../../../electron/lab/experiments/repro-report';
 import { evalBudget, ppoBudget } from '../../../electron/lab/experiments/repro-feasibility';
 import { formatReproTable } from '../../../electron/cli/commands/experiments';

@@ -21,7 +21,7 @@ import { isTaskFolder } from '../source';
 import { writeTaskFolder } from '../write-folder';
 import { NETWORK_USE, planEnvironment, type HostProbe } from './dockerfile';
 import { LAB_PYTEST_FUNCTION, offlineTestScript } from './offline-tests';
-import { splitShellCommands } from '../shell-split';
+import { splitShellCommands } from '../../../../native/util/shell-split';
 import { hostProbe } from './host-probe';
 
 export interface ImportedTask {

@@ -7,7 +7,7 @@
  * regenerating inputs, writing reward.txt from pytest's status — stays where it was. A script that fetches
  * anything else from the network cannot be converted, and the reason says which command.
  */
-import { splitShellCommands } from '../shell-split';
+import { splitShellCommands } from '../../../../native/util/shell-split';
 
 export type OfflineScript = { ok: true; script: string; dropped: string[]; pytestRuns: number } | { ok: false; reason: string };
 

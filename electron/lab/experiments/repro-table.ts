@@ -1,0 +1,29 @@
+/** What `t1lab repro` produces (table.json): the rows of the paper's table, the paired tests and the gap. */
+import type { ReproFeasibility } from './repro-feasibility';
+import type { ReproSettings } from './repro-settings';
+
+export interface ReproRow {
+  model: 'base' | 'sft' | 'rl-dense' | 'rl-binary';
+  suite: string;
+  tasks: number;
+  resolvedRate: number;
+  ci95: [number, number];
+  meanReward: number;
+  /** The share of the suite (as evaluated) the oracle itself can finish at the evaluations' budget. */
+  feasibleShare?: number;
+}
+
+export interface ReproTable {
+  quick: boolean;
+  settings: ReproSettings;
+  rows: ReproRow[];
+  /** Paired tests on resolved (McNemar) and on mean dense reward (paired bootstrap over tasks). */
+  tests: { comparison: string; suite: string; diff: number; ci95: [number, number]; p: number; rewardDiff?: number; rewardCi95?: [number, number] }[];
+  /** Per eval suite (at the evaluations' budget) and for the train pack (at PPO's): what the oracle can finish. */
+  feasibility?: ReproFeasibility[];
+  report?: { markdown: string; charts: string[] };
+  gap: { r3Tito: number | null; free: number | null; lossDrift: number | null };
+  checkpoints: Record<string, string>;
+  out: string;
+  durationMs: number;
+}
