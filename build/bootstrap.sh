@@ -35,12 +35,36 @@ else
 fi
 
 step "node $(node --version), npm $(npm --version)"
-node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a<20||(a===20&&b<19)) { console.error("bootstrap: T1 Lab needs Node.js 20.19 or newer"); process.exit(1) }'
+node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a<20||(a===20&&b<17)) { console.error("bootstrap: needs Node.js 20.17 or newer to start (npm 11), and then installs the Node the lab runs on"); process.exit(1) }'
+
+# The Node the lab runs on: electron, commander, @electron/get|rebuild and node-abi declare node >= 22.12,
+# eslint ^22.13 || >= 24. Where this machine's node satisfies none of that, the official Node binary as an
+# npm registry package (node-linux-<arch>, the same files as nodejs.org's tarball, headers included) goes to
+# .tools/node: npm ci runs on it (no EBADENGINE warning; node-gyp builds node-pty against its headers,
+# offline), and npm scripts use it (node_modules/.bin/node), so `npm test`, `npm start` and npx do too.
+NODE_VERSION=22.23.5
+LAB_NODE=""
+if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit((a===22&&b>=13)||a>=24?0:1)'; then
+  case "$(uname -m)" in x86_64) arch=x64 ;; aarch64) arch=arm64 ;; *) arch="" ;; esac
+  if [ -z "$arch" ]; then
+    echo "bootstrap: node $(node --version) is older than the dependencies ask (22.13+) and no Node package exists for $(uname -m); install Node.js 22 LTS and rerun" >&2; exit 1
+  fi
+  TOOLS="$PWD/.tools/node"
+  LAB_NODE="$TOOLS/node_modules/node-linux-$arch"
+  if [ "$("$LAB_NODE/bin/node" --version 2>/dev/null)" != "v$NODE_VERSION" ]; then
+    step "node $(node --version) is older than the dependencies ask (22.13+): installing Node $NODE_VERSION from the npm registry (node-linux-$arch) into .tools/node"
+    mkdir -p "$TOOLS"
+    npm install --prefix "$TOOLS" --no-save --no-package-lock --no-audit --no-fund --ignore-scripts "node-linux-$arch@$NODE_VERSION"
+  fi
+  export PATH="$LAB_NODE/bin:$PATH" npm_config_nodedir="$LAB_NODE"
+  step "the lab runs on node $(node --version)"
+fi
 
 step "npm ci (installs dependencies and builds the app)"
 # Offline installs: Electron's binary downloads on first launch instead; onnxruntime-node's postinstall would
 # fetch the CUDA provider from NuGet (package.json's allowScripts denies it on npm 11+; the variable, which its
 # installer reads, covers older npm). `npm run setup:cuda` fetches the provider on a connected GPU machine.
 ELECTRON_SKIP_BINARY_DOWNLOAD=1 ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
+if [ -n "$LAB_NODE" ]; then ln -sfn "$LAB_NODE/bin/node" node_modules/.bin/node; fi
 
 step "done. Next: npm start (the app) or npm test (the test suite)"
