@@ -61,6 +61,9 @@ describe.skipIf(skip !== null)('the podman backend', () => {
     const dest = join(tmp.path, 'tasks');
     const report = await importTerminalBench(join(REPO_ROOT, 'test/fixtures/tb-containers'), dest);
     expect(report.imported.map((t) => t.id)).toEqual(['harbor-image-state']);
+    // As on a machine that never built it (the first run builds, the second finds it): drop an earlier build.
+    const earlier = execFileSync('podman', ['images', '--filter', 'reference=localhost/t1lab-task-harbor-image-state', '--format', '{{.ID}}'], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    if (earlier.length) execFileSync('podman', ['rmi', '-f', ...new Set(earlier)], { stdio: 'ignore' });
     const out = join(tmp.path, 'run');
     const logs: string[] = [];
     const evaluation = await startEvaluation(
@@ -73,6 +76,7 @@ describe.skipIf(skip !== null)('the podman backend', () => {
     // The fidelity caveat: the task's FROM image was replaced.
     expect(summary.fidelity?.[0]).toMatch(/python:3.13-slim-bookworm replaced by localhost\/t1lab-test-base/);
     const manifest = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as RunManifest;
+    expect(manifest.config.containers?.tasks['harbor-image-state']?.imageSource).toBe('built');
     expect(manifest.config.containers?.network).toBe(false);
     expect(manifest.config.containers?.tasks['harbor-image-state']).toMatchObject({ backend: 'podman', network: false, substitutions: [{ from: 'python:3.13-slim-bookworm', to: TEST_BASE_TAG }] });
     // The verifier ran test.sh offline (its uv install dropped), as the trajectory says.
@@ -85,7 +89,7 @@ describe.skipIf(skip !== null)('the podman backend', () => {
     expect(ownedByUs()).toEqual([]);
     expect(owned('images')).toEqual([]);
 
-    // A second resolution finds the built image by its content hash: no build.
+    // A second run (same process, as in the app) finds the built image by its content hash: no build.
     const again = await startEvaluation(
       { suite: dest, policy: 'oracle', concurrency: 1, out: join(tmp.path, 'run2') },
       { dataDir: tmp.path, containers: { backend: 'podman', engine: 'podman', baseImages: { '*': TEST_BASE_TAG }, pull: false, network: false } },
