@@ -26,7 +26,7 @@ const up = (dirs, why) => ({ group: dirs.flatMap((d) => [`**/${d}`, `**/${d}/**`
 const notWorkerEntries = up(['workers'], 'Worker entry code (electron/workers) runs only in worker processes: start workers by name through electron/processes.');
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'release/**', 'coverage/**', '**/*.d.ts', 'tasks/**/files/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'release/**', 'coverage/**', '**/*.d.ts', 'tasks/**/files/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
