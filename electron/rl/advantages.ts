@@ -107,12 +107,23 @@ export function normalizeAdvantages(rows: Float64Array[], masks: ArrayLike<numbe
   return { mean, std };
 }
 
-/** Per episode: whether every episode of its group got the same reward (a group with one episode is flat). */
+/**
+ * Per episode: whether its group is known to be flat, i.e. has at least two episodes and all got the same
+ * reward. A group of one episode (group_size 1, or one kept episode after aborts) is not flat: with GAE its
+ * critic baseline still gives it a policy signal; group advantages give it 0 (see `singletonGroups`).
+ */
 export function flatGroups(rewards: readonly number[], groups: readonly (string | number)[]): boolean[] {
   const byGroup = new Map<string | number, number[]>();
   rewards.forEach((r, i) => byGroup.set(groups[i]!, [...(byGroup.get(groups[i]!) ?? []), r]));
-  const flat = new Map([...byGroup].map(([g, rs]) => [g, rs.every((r) => r === rs[0])]));
+  const flat = new Map([...byGroup].map(([g, rs]) => [g, rs.length > 1 && rs.every((r) => r === rs[0])]));
   return groups.map((g) => flat.get(g)!);
+}
+
+/** Per episode: whether it is alone in its group (a group advantage has no baseline for it and is 0). */
+export function singletonGroups(groups: readonly (string | number)[]): boolean[] {
+  const count = new Map<string | number, number>();
+  for (const g of groups) count.set(g, (count.get(g) ?? 0) + 1);
+  return groups.map((g) => count.get(g) === 1);
 }
 
 /**

@@ -9,7 +9,14 @@
  *           + aux_coef * load-balancing
  * N is `inv_tokens`' inverse: the token count of the whole minibatch, so that micro-batches accumulated
  * into one minibatch give its exact token mean (maskedMean per micro-batch would weight them equally).
+ * The load-balancing term is the micro-batch's own; the trainer passes aux_coef times the micro-batch's
+ * share of the minibatch's loss tokens, so the summed micro-batches weigh it once, like the token means.
  * Coefficients are scalar inputs: one graph serves critic warm-up (pg_coef 0) and every setting.
+ *
+ * Masked positions are selected out (Where), never multiplied by 0: a NaN or Inf there (an input the
+ * trainer left undefined, a padded value) would otherwise make the loss and every gradient NaN
+ * (NaN * 0 = NaN, in the forward pass and in the chain rule alike). Every per-token input is replaced by a
+ * neutral value where the mask is 0 before it is used, and each token sum selects the masked-in terms.
  */
 import type { AutoDiff, Value } from '../../native/onnx/autodiff';
 import type { LossDefinition } from '../../native/model/losses';
@@ -26,9 +33,9 @@ function clampBetween(ad: AutoDiff, x: Value, lo: Value, hi: Value): Value {
   return ad.minimum(ad.maximum(x, lo), hi);
 }
 
-/** sum(x * mask) * inv_tokens over every axis. */
-function tokenMean(ad: AutoDiff, x: Value, mask: Value, inv: Value): Value {
-  return ad.mul(ad.reduceSum(ad.mul(x, mask), [...x.shape.keys()], false), inv);
+/** sum over loss positions of x, times inv_tokens; positions outside the mask contribute exactly 0. */
+function tokenMean(ad: AutoDiff, x: Value, inLoss: Value, inv: Value): Value {
+  return ad.mul(ad.reduceSum(ad.where(inLoss, x, ad.constant(0)), [...x.shape.keys()], false), inv);
 }
 
 /** A bool tensor as 0/1 of the graph's float type (for fractions; no gradient). */
@@ -40,23 +47,28 @@ export const ppoLoss: LossDefinition = {
   name: 'ppo',
   inputs: [...PPO_TOKEN_INPUTS.map((name) => ({ name, kind: 'tokens-float' as const })), ...PPO_SCALAR_INPUTS.map((name) => ({ name, kind: 'scalar-float' as const }))],
   build(ad, terms, x) {
-    const mask = x.loss_mask!;
+    const [inLoss] = ad.nondiff('Greater', [x.loss_mask!, ad.constant(0.5)], {}, [{ shape: x.loss_mask!.shape, dtype: 'bool' }]);
+    const mask = inLoss!;
     const inv = x.inv_tokens!;
     const one = ad.constant(1);
-    const logRatio = ad.sub(terms.logprobs, x.old_logprobs!);
+    const zero = ad.constant(0);
+    // Neutral values outside the loss, so no NaN/Inf there reaches a product whose gradient is taken.
+    const safe = (v: Value, neutral: Value) => ad.where(mask, v, neutral);
+    const logp = safe(terms.logprobs, zero);
+    const logRatio = ad.sub(logp, safe(x.old_logprobs!, zero));
     const ratio = ad.exp(logRatio);
-    const adv = x.advantages!;
+    const adv = safe(x.advantages!, zero);
     const unclipped = ad.mul(ratio, adv);
     const clipped = ad.mul(clampBetween(ad, ratio, ad.sub(one, x.eps_low!), ad.add(one, x.eps_high!)), adv);
     const surrogate = ad.minimum(unclipped, clipped);
-    const pgLoss = tokenMean(ad, ad.neg(ad.mul(surrogate, x.tis_weights!)), mask, inv);
+    const pgLoss = tokenMean(ad, ad.neg(ad.mul(surrogate, safe(x.tis_weights!, one))), mask, inv);
     const [clipHit] = ad.nondiff('Less', [clipped, unclipped], {}, [{ shape: clipped.shape, dtype: 'bool' }]);
     const pgClipfrac = ad.stopGradient(tokenMean(ad, indicator(ad, clipHit!), mask, inv));
     const ppoKl = ad.stopGradient(tokenMean(ad, ad.neg(logRatio), mask, inv));
 
-    const values = terms.values;
-    const oldValues = x.old_values!;
-    const returns = x.returns!;
+    const values = safe(terms.values, zero);
+    const oldValues = safe(x.old_values!, zero);
+    const returns = safe(x.returns!, zero);
     const vClipped = ad.add(oldValues, clampBetween(ad, ad.sub(values, oldValues), ad.neg(x.vf_clip!), x.vf_clip!));
     const errFree = ad.square(ad.sub(values, returns));
     const errClipped = ad.square(ad.sub(vClipped, returns));
@@ -64,8 +76,8 @@ export const ppoLoss: LossDefinition = {
     const [vfHit] = ad.nondiff('Greater', [errClipped, errFree], {}, [{ shape: errFree.shape, dtype: 'bool' }]);
     const vfClipfrac = ad.stopGradient(tokenMean(ad, indicator(ad, vfHit!), mask, inv));
 
-    const entropy = tokenMean(ad, terms.entropy(), mask, inv);
-    const refDiff = ad.sub(x.ref_logprobs!, terms.logprobs);
+    const entropy = tokenMean(ad, safe(terms.entropy(), zero), mask, inv);
+    const refDiff = ad.sub(safe(x.ref_logprobs!, zero), logp);
     const klRef = tokenMean(ad, ad.sub(ad.sub(ad.exp(refDiff), refDiff), one), mask, inv);
 
     let loss = ad.mul(pgLoss, x.pg_coef!);

@@ -21,12 +21,12 @@ export interface Scored {
 }
 
 /** Score `rows` in one batch of `batch` rows (default: as many as rows; padding rows keep the graph shapes few). */
-export async function scoreRows(config: ModelConfig, cache: TrainingGraphCache, params: Params, rows: readonly TrainRow[], r3: boolean, fallbackExperts?: BigInt64Array, batch?: number): Promise<Scored> {
+export async function scoreRows(config: ModelConfig, cache: TrainingGraphCache, params: Params, rows: readonly TrainRow[], r3: boolean, fallbackExperts?: BigInt64Array, batch?: number, temperature = 1): Promise<Scored> {
   const L = config.num_hidden_layers;
   const k = config.num_experts_per_tok;
   const forced = r3 && rows.some((r) => r.routing);
   const packed = packRows(rows, L, k, { fallbackExperts, batch });
-  const entry = await cache.get({ batch: packed.batch, length: packed.length, forcedRouting: forced, loss: null });
+  const entry = await cache.get({ batch: packed.batch, length: packed.length, forcedRouting: forced, loss: null, temperature });
   const out = await runTrainingStep(config, entry, params, {
     inputIds: packed.inputIds,
     targets: packed.targets,

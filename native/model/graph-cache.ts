@@ -20,6 +20,8 @@ export interface TrainingShape {
   loss: LossDefinition | null;
   dtype?: FloatType;
   expertCompute?: ExpertCompute;
+  /** The sampling temperature the log-probs are of (default 1; see TrainingGraphOptions). */
+  temperature?: number;
 }
 
 export interface CachedGraph {
@@ -56,7 +58,7 @@ export class TrainingGraphCache {
     const length = lengthBucket(shape.length);
     const dtype = shape.dtype ?? 'float32';
     const expertCompute = shape.expertCompute ?? TRAINING_EXPERT_COMPUTE;
-    const key = `B${shape.batch}-T${length}-${dtype}-${expertCompute}-${shape.forcedRouting ? 'forced' : 'topk'}-${shape.loss?.name ?? 'score'}`;
+    const key = `B${shape.batch}-T${length}-${dtype}-${expertCompute}-${shape.forcedRouting ? 'forced' : 'topk'}-${shape.loss?.name ?? 'score'}${(shape.temperature ?? 1) === 1 ? '' : `-t${shape.temperature}`}`;
     const known = this.entries.get(key);
     if (known) {
       this.stats.hits++;
@@ -65,7 +67,7 @@ export class TrainingGraphCache {
       return known;
     }
     this.stats.misses++;
-    const pending = this.create(key, { ...shape, length, dtype, expertCompute });
+    const pending = this.create(key, { ...shape, length, dtype, expertCompute, temperature: shape.temperature ?? 1 });
     this.entries.set(key, pending);
     pending.catch(() => this.entries.delete(key));
     await this.evict();
@@ -80,6 +82,7 @@ export class TrainingGraphCache {
       expertCompute: shape.expertCompute,
       forcedRouting: shape.forcedRouting,
       loss: shape.loss,
+      temperature: shape.temperature,
     });
     const placement = await createPlacedSession(bytes, {
       choice: this.options.provider,

@@ -24,6 +24,12 @@ export interface TrainingGraphOptions {
   forcedRouting: boolean;
   /** With a loss: gradients of it for every parameter. Without: a scoring graph (forward only). */
   loss: LossDefinition | null;
+  /**
+   * The sampling temperature the log-probs (and entropy) are of: logits / temperature, as the sampler draws
+   * (default 1). PPO scores and trains the policy that sampled, so that ratios and TIS weights compare like
+   * with like.
+   */
+  temperature?: number;
 }
 
 export interface BuiltGraph {
@@ -81,7 +87,10 @@ export function buildTrainingGraph(config: ModelConfig, options: TrainingGraphOp
   });
 
   const lmHead = config.tie_word_embeddings ? ad.transpose(params.get(paramName.embed)!, [1, 0]) : params.get(paramName.lmHead)!;
-  const logProbs = ad.logSoftmax(ad.matmul(fwd.hidden, lmHead), -1); // [B, T, V]
+  const logits = ad.matmul(fwd.hidden, lmHead);
+  const temperature = options.temperature ?? 1;
+  if (!(temperature > 0) || !Number.isFinite(temperature)) throw new Error(`temperature ${temperature}: must be a positive number`);
+  const logProbs = ad.logSoftmax(temperature === 1 ? logits : ad.mul(logits, ad.constant(1 / temperature)), -1); // [B, T, V]
   const targetIdx = ad.wrap(g.op('Unsqueeze', [targets.name, g.ints([-1])]), [B, T, 1], 'int64');
   const logprobs = ad.reshape(ad.gatherElements(logProbs, targetIdx, 2), [B, T]);
   const values = ad.reshape(ad.add(ad.matmul(fwd.hidden, params.get(paramName.valueHead)!), params.get(paramName.valueBias)!), [B, T]);
@@ -124,7 +133,7 @@ export function buildTrainingGraph(config: ModelConfig, options: TrainingGraphOp
     const grads = ad.backward(loss, paramList);
     for (const p of paramList) ad.output(grads.get(p.name)!, `grad.${p.name}`);
   }
-  const bytes = g.toModel({ docString: `t1-moe training graph B=${B} T=${T} ${dtype} ${options.expertCompute}${options.forcedRouting ? ' forced' : ''} loss=${options.loss?.name ?? 'none'}` });
+  const bytes = g.toModel({ docString: `t1-moe training graph B=${B} T=${T} ${dtype} ${options.expertCompute}${options.forcedRouting ? ' forced' : ''} loss=${options.loss?.name ?? 'none'}${temperature === 1 ? '' : ` temperature=${temperature}`}` });
   return {
     bytes,
     inputNames: g.inputs.map((i) => i.name),

@@ -11,12 +11,14 @@ import type { ModelConfig } from '../../../native/model/config';
 import type { TrainingGraphCache } from '../../../native/model/graph-cache';
 import { checkLossDrift } from '../../agent/tokens/drift';
 import type { LedgerCounters, LedgerSample, Trajectory } from '../../domain/trajectory';
-import { flatGroups, groupAdvantages, maskedGae, whitenWithSignal } from '../../rl/advantages';
+import { flatGroups, groupAdvantages, maskedGae, singletonGroups, whitenWithSignal } from '../../rl/advantages';
 import { rowFromSample, type TrainRow } from '../../rl/batch';
 import { gapOf, routingAgreement } from '../../rl/gap';
 import { normalizeRewards, trainingReward } from '../../rl/rewards';
 import { scoreRows, type Params, type Scored } from '../../rl/scoring';
 import { explainedVariance, tisWeights, type GapStats } from '../../rl/stats';
+import { destandardize, initialValueNorm, standardize, updateValueNorm, valueNormStats, VALUE_NORM_IDENTITY, type ValueNormState } from '../../rl/value-norm';
+import { LabError } from '../../ipc/common/errors';
 import { microBatchRows, type TokenSequence } from '../training/batching';
 import type { PpoSection } from '../training/config/ppo';
 import type { RolloutEpisode } from './rollout-files';
@@ -35,6 +37,12 @@ export interface Experience {
   perToken: { old: number[]; values: number[]; advantages: number[]; returns: number[]; tis: number[] }[];
   metrics: Record<string, number>;
   lossTokens: number;
+  /** The temperature the episodes were sampled at (the update trains the same tempered policy). */
+  temperature: number;
+  /** The value-target statistics after this batch (`value_norm = "running"`; the run's checkpoint keeps them). */
+  valueNorm: ValueNormState;
+  /** Settings that cannot learn from this batch, said loudly (the run logs each). */
+  warnings: string[];
 }
 
 export interface ExperienceInput {
@@ -51,24 +59,37 @@ export interface ExperienceInput {
   /** Weights of recent earlier versions (asynchronous rollouts sample with one), for the gap. */
   paramsByVersion?: ReadonlyMap<number, Params>;
   episodes: readonly RolloutEpisode[];
+  /** The value-target statistics before this batch (default: none yet). */
+  valueNorm?: ValueNormState;
 }
 
 function readTrajectory(runDir: string, e: RolloutEpisode): Trajectory {
   return JSON.parse(readFileSync(join(runDir, e.dir, 'trajectory.json'), 'utf8')) as Trajectory;
 }
 
-async function scoreAll(x: ExperienceInput, rows: readonly TrainRow[], params: Params, r3: boolean, fallback: (BigInt64Array | undefined)[] = []): Promise<Scored[]> {
+async function scoreAll(x: ExperienceInput & { temperature: number }, rows: readonly TrainRow[], params: Params, r3: boolean, fallback: (BigInt64Array | undefined)[] = []): Promise<Scored[]> {
   const out: Scored[] = [];
   for (let i = 0, c = 0; i < rows.length; i += x.rows, c++) {
     const chunk = rows.slice(i, i + x.rows);
-    out.push(await scoreRows(x.model, x.cache, params, chunk, r3, fallback[c], microBatchRows(chunk.length, x.rows)));
+    out.push(await scoreRows(x.model, x.cache, params, chunk, r3, fallback[c], microBatchRows(chunk.length, x.rows), x.temperature));
   }
   return out;
 }
 
+/** The one temperature the episodes were sampled at (older runs recorded none: the config's). */
+export function episodesTemperature(episodes: readonly Pick<RolloutEpisode, 'key' | 'temperature'>[], configured: number): number {
+  const temps = new Set(episodes.map((e) => e.temperature ?? configured));
+  if (temps.size > 1) throw new LabError('INVALID_PARAMS', `the step's episodes were sampled at different temperatures (${[...temps].join(', ')}): the trainer scores one tempered policy per batch`);
+  return temps.size ? [...temps][0]! : configured;
+}
+
 const flat = <T>(chunks: T[][]): T[] => chunks.flat();
 
-export async function buildExperience(x: ExperienceInput): Promise<Experience> {
+export async function buildExperience(input: ExperienceInput): Promise<Experience> {
+  const temperature = episodesTemperature(input.episodes.filter((e) => !e.aborted), input.ppo.temperature);
+  const x = { ...input, temperature };
+  const warnings: string[] = [];
+  const valueNormIn = x.valueNorm ?? initialValueNorm();
   const L = x.model.num_hidden_layers;
   const k = x.model.num_experts_per_tok;
   const refs: SampleRef[] = [];
@@ -102,7 +123,7 @@ export async function buildExperience(x: ExperienceInput): Promise<Experience> {
     ledger_masked_sampled: counters.maskedSampled,
     samples: rows.length,
   };
-  if (rows.length === 0) return { sequences: [], refs, perToken: [], metrics, lossTokens: 0 };
+  if (rows.length === 0) return { sequences: [], refs, perToken: [], metrics, lossTokens: 0, temperature, valueNorm: valueNormIn, warnings };
 
   const r3 = x.ppo.r3 === 'on';
   // The train-inference gap compares the trainer with the sampler at the same weights: rows sampled by an
@@ -152,7 +173,10 @@ export async function buildExperience(x: ExperienceInput): Promise<Experience> {
   const free = current?.free ?? null;
   const old = current ? (current.replayed ?? current.free!) : await scoreAll(x, rows, x.params, r3);
   const oldLogp = flat(old.map((sc) => sc.logprobs));
-  const oldValues = flat(old.map((sc) => sc.values));
+  // The value head's outputs, and the same in reward units (it predicts standardised returns with value_norm).
+  const headValues = flat(old.map((sc) => sc.values));
+  const normBefore = x.ppo.value_norm === 'running' ? valueNormStats(valueNormIn) : VALUE_NORM_IDENTITY;
+  const oldValues = headValues.map((row) => row.map((v) => destandardize(v, normBefore)));
   const refLogp = x.reference && x.ppo.kl_coef > 0 ? flat((await scoreAll(x, rows, x.reference, r3, free?.map((s) => s.experts) ?? [])).map((s) => s.logprobs)) : null;
 
   // Rewards: one per kept episode; group = its task.
@@ -163,7 +187,12 @@ export async function buildExperience(x: ExperienceInput): Promise<Experience> {
   const advantages = rows.map((r) => new Float64Array(r.lossMask.length));
   const returns = rows.map((r) => new Float64Array(r.lossMask.length));
   if (x.ppo.advantage === 'group') {
-    const a = groupAdvantages(rewards, trainable.map((e) => e.group), { scale: true });
+    const groups = trainable.map((e) => e.group);
+    const a = groupAdvantages(rewards, groups, { scale: true });
+    const alone = singletonGroups(groups);
+    const singles = alone.filter(Boolean).length;
+    metrics.singleton_group_share = trainable.length ? singles / trainable.length : 0;
+    if (singles > 0) warnings.push(`${singles} of ${trainable.length} kept episodes are alone in their group (aborted or failed group mates): a group advantage has no baseline for them, they get 0 and do not train the policy`);
     rows.forEach((r, i) => r.lossMask.forEach((m, t) => {
       if (m !== 1) return;
       advantages[i]![t] = a[episodeOf[i]!]!;
@@ -193,11 +222,21 @@ export async function buildExperience(x: ExperienceInput): Promise<Experience> {
   // scales up to unit size.
   const flatGroup = flatGroups(rewardsRaw, trainable.map((e) => e.group));
   metrics.flat_group_share = trainable.length ? trainable.filter((_, e) => flatGroup[e]).length / trainable.length : 0;
-  const advStats = whitenWithSignal(advantages, masks, episodeOf.map((e) => flatGroup[e]!), { normalize: x.ppo.normalize_advantages, skipFlat: x.ppo.flat_groups === 'skip' });
+  // Group advantages are already standardised within each group: whitening them again over the batch's
+  // tokens would reweight groups by their episodes' lengths. Only GAE advantages are whitened.
+  const whiten = x.ppo.normalize_advantages && x.ppo.advantage === 'gae';
+  const advStats = whitenWithSignal(advantages, masks, episodeOf.map((e) => flatGroup[e]!), { normalize: whiten, skipFlat: x.ppo.flat_groups === 'skip' });
+  if (trainable.length > 0 && metrics.flat_group_share === 1 && x.ppo.flat_groups === 'skip') warnings.push(`every group of this step got equal rewards (${trainable.length} kept episodes): no policy signal, only the critic trains`);
   metrics.advantage_mean = advStats.mean;
   metrics.advantage_std = advStats.std;
   const returnsFlat = returns.flatMap((r, i) => Array.from(r).filter((_, t) => masks[i]![t] === 1));
   metrics.return_mean = returnsFlat.length ? returnsFlat.reduce((a, b) => a + b, 0) / returnsFlat.length : 0;
+  // Value targets: standardised with the statistics updated by this batch's returns (value_norm).
+  const valueNorm = x.ppo.value_norm === 'running' ? updateValueNorm(valueNormIn, returns, masks) : valueNormIn;
+  const normAfter = x.ppo.value_norm === 'running' ? valueNormStats(valueNorm) : VALUE_NORM_IDENTITY;
+  const targets = returns.map((r) => r.map((v) => standardize(v, normAfter)));
+  metrics.value_norm_mean = normAfter.mean;
+  metrics.value_norm_std = normAfter.std;
 
   // TIS weights and the sequences.
   let tisSum = 0;
@@ -225,8 +264,8 @@ export async function buildExperience(x: ExperienceInput): Promise<Experience> {
         loss_mask: row.lossMask,
         old_logprobs: oldLogp[i]!,
         advantages: advantages[i]!,
-        returns: returns[i]!,
-        old_values: oldValues[i]!,
+        returns: targets[i]!,
+        old_values: headValues[i]!,
         tis_weights: w,
         ref_logprobs: refLogp ? refLogp[i]! : oldLogp[i]!,
       },
@@ -239,7 +278,7 @@ export async function buildExperience(x: ExperienceInput): Promise<Experience> {
   metrics.staleness = staleness.length ? Math.max(...staleness) : 0;
   metrics.staleness_mean = staleness.length ? staleness.reduce((a, b) => a + b, 0) / staleness.length : 0;
   metrics.loss_tokens = lossTokens;
-  return { sequences, refs, perToken, metrics, lossTokens };
+  return { sequences, refs, perToken, metrics, lossTokens, temperature, valueNorm, warnings };
 }
 
 /** The trainer's own experts for a position the sampler never processed (from the free pass), else 0..k-1. */

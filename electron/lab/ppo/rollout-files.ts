@@ -24,6 +24,8 @@ export const RolloutEpisode = z.object({
   attempt: z.number().int(),
   /** Weight updates of the policy that sampled it. */
   policyVersion: z.number().int(),
+  /** The sampling temperature (the trainer scores the tempered policy); absent in older runs: the config's. */
+  temperature: z.number().positive().optional(),
   reward: Reward.nullable(),
   resolved: z.boolean(),
   /** Per verifier assertion: passed or not (the dense-reward guard). */

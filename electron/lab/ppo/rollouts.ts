@@ -24,6 +24,8 @@ export interface RolloutRequest {
   oversample: number;
   policy: Policy;
   policyVersion: number;
+  /** The temperature the policy samples at, recorded with each episode. */
+  temperature: number;
   harness: HarnessSettings;
   concurrency: number;
   seed: number;
@@ -66,7 +68,7 @@ export function rolloutKey(taskId: string, step: number, attempt: number): strin
   return `${taskId.replace(/[^A-Za-z0-9._-]/g, '_')}-s${step}-a${attempt}`;
 }
 
-function summarize(t: Trajectory, job: Job, version: number, aborted: boolean, dir: string): RolloutEpisode {
+function summarize(t: Trajectory, job: Job, version: number, temperature: number, aborted: boolean, dir: string): RolloutEpisode {
   const generationMs = t.turns.reduce((n, turn) => n + turn.timing.policyMs, 0);
   return {
     key: job.key,
@@ -75,6 +77,7 @@ function summarize(t: Trajectory, job: Job, version: number, aborted: boolean, d
     group: job.task.id,
     attempt: job.attempt,
     policyVersion: version,
+    temperature,
     reward: t.reward,
     resolved: t.resolved,
     assertions: (t.verifier?.assertions ?? []).map((a) => ({ name: a.name, passed: a.status === 'passed' })),
@@ -151,7 +154,7 @@ export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> 
     }
     const aborted = kept >= wanted;
     if (!aborted) kept++;
-    const episode = summarize(outcome.trajectory, job, r.policyVersion, aborted, relative(r.runDir, abs));
+    const episode = summarize(outcome.trajectory, job, r.policyVersion, r.temperature, aborted, relative(r.runDir, abs));
     appender.append(episode);
     done.set(job.key, episode);
     ran++;

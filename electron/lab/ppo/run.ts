@@ -21,6 +21,7 @@ import { type MetricsRow, type TrainingCheckpointRef, type TrainingProgress, typ
 import { LabError } from '../../ipc/common/errors';
 import { createOptimizerState, type OptimizerState } from '../../rl/adamw';
 import { ResumableRng } from '../../rl/rng';
+import { initialValueNorm, type ValueNormState } from '../../rl/value-norm';
 import { learningRate, type Schedule } from '../../rl/schedule';
 import { appVersion } from '../app-paths';
 import { createOnnxPolicyWithEngine } from '../runs/onnx-policy';
@@ -78,6 +79,8 @@ export interface PpoResult {
 interface PpoCursor {
   rng: number;
   episodes: number;
+  /** The value-target statistics (value_norm = "running"); absent in older checkpoints. */
+  valueNorm?: ValueNormState;
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
@@ -151,6 +154,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
   const cursor = (state.cursor as PpoCursor | null) ?? { rng: (config.seed ^ 0x5eed) >>> 0, episodes: 0 };
   const rng = new ResumableRng(cursor.rng);
   let episodesTrained = cursor.episodes;
+  let valueNorm: ValueNormState = cursor.valueNorm ?? initialValueNorm();
   const { settings, unmatched } = paramSettings(config, model);
   for (const p of unmatched) log(`warning: optimizer pattern '${p}' matches no parameter`);
   const schedule: Schedule = { kind: config.schedule.kind, lr: config.optimizer.lr, warmupSteps: config.schedule.warmup_steps, totalSteps: config.train.steps, minLrRatio: config.schedule.min_lr_ratio };
@@ -210,6 +214,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
       oversample: ppo.oversample,
       policy,
       policyVersion: workerVersion,
+      temperature: ppo.temperature,
       harness: { maxTurns: ppo.max_turns, contextStrategy: 'drop-oldest', observationChars: 10_000, ...(ppo.agent_timeout_sec ? { agentTimeoutSec: ppo.agent_timeout_sec } : {}), tito: ppo.tito },
       concurrency: ppo.concurrency,
       seed: config.seed,
@@ -230,7 +235,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
     env.progress?.({ runId: manifest.id, runDir, stage: 'ppo', state: s, step: state.step, totalSteps: total, tokens: state.tokens, loss: state.lastLoss, evalLoss: null, lr: state.step ? learningRate(schedule, state.step) : null, tokensPerS: (lastRow?.tokens_per_s as number | undefined) ?? null, etaS: null, lastCheckpoint, message });
 
   const checkpoint = () => {
-    state.cursor = { rng: rng.state, episodes: episodesTrained } satisfies PpoCursor;
+    state.cursor = { rng: rng.state, episodes: episodesTrained, valueNorm } satisfies PpoCursor;
     const saved = saveTrainingCheckpoint({ runDir, runId: manifest.id, stage: 'ppo', config: model, tokenizer, tokenizerConfig, params, optimizer, state, parent: manifest.init.path, evalLoss: null });
     const ref: TrainingCheckpointRef = { step: state.step, dir: saved.dir, id: saved.id, evalLoss: null, best: false };
     manifest.checkpoints = pruneCheckpoints([...manifest.checkpoints.filter((r) => r.step !== state.step), ref], config.checkpoint.keep_last);
@@ -266,14 +271,16 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
         if (v === state.step || recent.has(v)) continue;
         if (existsSync(join(policyDir(runDir, v), 'manifest.json'))) recent.set(v, loadCheckpoint(policyDir(runDir, v)).parameters);
       }
-      const exp = await buildExperience({ runDir, model, cache, params, reference, ppo, rows, version: state.step, paramsByVersion: recent, episodes: kept });
+      const exp = await buildExperience({ runDir, model, cache, params, reference, ppo, rows, version: state.step, paramsByVersion: recent, episodes: kept, valueNorm });
+      valueNorm = exp.valueNorm;
+      for (const w of exp.warnings) log(`warning: step ${step}: ${w}`);
       recent.set(state.step, new Map([...params].map(([name, w]) => [name, Float32Array.from(w)])));
       for (const v of recent.keys()) if (v < state.step + 1 - Math.max(1, ppo.max_staleness)) recent.delete(v);
       const tScore = performance.now();
       const criticOnly = step <= ppo.critic_warmup_steps;
       const lr = learningRate(schedule, step);
       const upd = exp.sequences.length
-        ? await ppoUpdate({ model, cache, params, optimizer, settings, hyper: { beta1: config.optimizer.beta1, beta2: config.optimizer.beta2, eps: config.optimizer.eps }, lr, gradClip: config.optimizer.grad_clip, auxCoef: config.train.aux_coef, ppo, criticOnly, rows, maxLength, rng, sequences: exp.sequences })
+        ? await ppoUpdate({ model, cache, params, optimizer, settings, hyper: { beta1: config.optimizer.beta1, beta2: config.optimizer.beta2, eps: config.optimizer.eps }, lr, gradClip: config.optimizer.grad_clip, auxCoef: config.train.aux_coef, ppo, criticOnly, rows, maxLength, rng, sequences: exp.sequences, temperature: exp.temperature, log })
         : { metrics: {}, optimizerSteps: 0, trainedTokens: 0 };
       const tTrain = performance.now();
       writeSamples(runDir, step, exp);
@@ -328,6 +335,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
         kl_ref: upd.metrics.kl_ref ?? null,
         aux_loss: upd.metrics.aux_loss ?? null,
         grad_clipped_share: upd.metrics.grad_clipped_share ?? null,
+        skipped_steps: upd.metrics.skipped_steps ?? 0,
         optimizer_steps: upd.optimizerSteps,
         critic_warmup: criticOnly ? 1 : 0,
         policy_version: state.step,

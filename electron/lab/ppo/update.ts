@@ -4,6 +4,12 @@
  * buckets; `inv_tokens` is 1 / the minibatch's loss tokens, so the micro-batches' gradients and metrics
  * simply add up to the minibatch's token mean. Global-norm clipping, then AdamW. During critic warm-up
  * the policy term is off (pg_coef 0) and everything but the value head is frozen.
+ *
+ * The load-balancing loss is the one term that is not a token sum: each micro-batch's is weighted by its
+ * share of the minibatch's loss tokens (aux_coef x share), so the minibatch gets aux_coef x their token-
+ * weighted mean however many micro-batches it is cut into. A minibatch whose gradient norm is not finite
+ * (NaN or Inf anywhere) is skipped, not clipped: the weights and AdamW's moments stay as they were, and
+ * `skipped_steps` counts it.
  */
 import type { ModelConfig } from '../../../native/model/config';
 import type { TrainingGraphCache } from '../../../native/model/graph-cache';
@@ -34,6 +40,9 @@ export interface UpdateInput {
   maxLength: number;
   rng: ResumableRng;
   sequences: readonly TokenSequence[];
+  /** The sampling temperature of the sequences (the trainer's log-probs are of the same tempered policy). */
+  temperature?: number;
+  log?(message: string): void;
 }
 
 export interface UpdateResult {
@@ -48,6 +57,7 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
   const sums: Record<string, number> = {};
   let gradNormSum = 0;
   let clipped = 0;
+  let skipped = 0;
   let steps = 0;
   let trainedTokens = 0;
   const forced = u.ppo.r3 === 'on' && u.sequences.some((s) => s.forcedExperts);
@@ -69,25 +79,18 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
         kl_coef: u.criticOnly ? 0 : u.ppo.kl_coef,
         aux_coef: u.criticOnly ? 0 : u.auxCoef,
       };
-      let grads: Map<string, Float64Array> | null = null;
-      const mb: Record<string, number> = {};
-      for (const group of planMicroBatches(members, u.rows)) {
-        const pack = packMicroBatch(group, { rows: u.rows, loss: ppoLoss, scalars, maxLength: u.maxLength, layers: u.model.num_hidden_layers, topK: u.model.num_experts_per_tok });
-        const entry = await u.cache.get({ batch: pack.rows, length: pack.length, forcedRouting: forced, loss: ppoLoss });
-        const out = await runTrainingStep(u.model, entry, u.params, pack.batch);
-        trainedTokens += pack.tokens;
-        mb.loss = (mb.loss ?? 0) + out.loss;
-        for (const [k, v] of Object.entries(out.metrics)) mb[k] = (mb[k] ?? 0) + (k === 'aux_loss' ? v * (pack.lossTokens / lossTokens) : v);
-        grads ??= new Map([...out.gradients].map(([k, g]) => [k, new Float64Array(g.length)]));
-        for (const [name, g] of out.gradients) {
-          const acc = grads.get(name)!;
-          for (let i = 0; i < g.length; i++) acc[i]! += g[i]!;
-        }
+      const { grads, metrics: mb, tokens } = await minibatchGradients(u, members, scalars, forced);
+      trainedTokens += tokens;
+      const norm = globalGradNorm(grads, trainable);
+      if (!Number.isFinite(norm)) {
+        // Clipping cannot bound a NaN/Inf norm, and one such step would turn every weight it touches to NaN.
+        skipped++;
+        u.log?.(`warning: PPO minibatch skipped: gradient norm is ${norm} (epoch ${epoch + 1}, minibatch ${m + 1}); weights and optimizer state unchanged`);
+        continue;
       }
-      const norm = globalGradNorm(grads!, trainable);
       const scale = clipScale(norm, u.gradClip || null);
       if (scale < 1) clipped++;
-      adamwStep(u.params, grads!, u.optimizer, settings, u.lr, u.hyper, scale);
+      adamwStep(u.params, grads, u.optimizer, settings, u.lr, u.hyper, scale);
       gradNormSum += norm;
       steps++;
       for (const [k, v] of Object.entries(mb)) sums[k] = (sums[k] ?? 0) + v;
@@ -97,5 +100,38 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
   for (const k of ['loss', ...PPO_METRICS]) if (sums[k] !== undefined) metrics[k] = sums[k] / Math.max(steps, 1);
   metrics.grad_norm = gradNormSum / Math.max(steps, 1);
   metrics.grad_clipped_share = steps ? clipped / steps : 0;
+  metrics.skipped_steps = skipped;
   return { metrics, optimizerSteps: steps, trainedTokens };
+}
+
+/**
+ * One minibatch's summed gradients and metrics over its micro-batches: the token sums add up through
+ * inv_tokens; the load-balancing term gets aux_coef x the micro-batch's share of the loss tokens.
+ */
+export async function minibatchGradients(
+  u: Pick<UpdateInput, 'model' | 'cache' | 'params' | 'rows' | 'maxLength' | 'temperature'>,
+  members: readonly TokenSequence[],
+  scalars: Readonly<Record<string, number>>,
+  forced: boolean,
+): Promise<{ grads: Map<string, Float64Array>; metrics: Record<string, number>; tokens: number }> {
+  const lossTokens = 1 / scalars.inv_tokens!;
+  let grads: Map<string, Float64Array> | null = null;
+  const mb: Record<string, number> = {};
+  let tokens = 0;
+  for (const group of planMicroBatches(members, u.rows)) {
+    const share = group.reduce((n, s) => n + Array.from(s.tokenInputs.loss_mask!).reduce((a, b) => a + b, 0), 0) / lossTokens;
+    const pack = packMicroBatch(group, { rows: u.rows, loss: ppoLoss, scalars: { ...scalars, aux_coef: scalars.aux_coef! * share }, maxLength: u.maxLength, layers: u.model.num_hidden_layers, topK: u.model.num_experts_per_tok });
+    const entry = await u.cache.get({ batch: pack.rows, length: pack.length, forcedRouting: forced, loss: ppoLoss, temperature: u.temperature ?? 1 });
+    const out = await runTrainingStep(u.model, entry, u.params, pack.batch);
+    tokens += pack.tokens;
+    mb.loss = (mb.loss ?? 0) + out.loss;
+    for (const [k, v] of Object.entries(out.metrics)) mb[k] = (mb[k] ?? 0) + (k === 'aux_loss' ? v * share : v);
+    grads ??= new Map([...out.gradients].map(([k, g]) => [k, new Float64Array(g.length)]));
+    for (const [name, g] of out.gradients) {
+      const acc = grads.get(name)!;
+      for (let i = 0; i < g.length; i++) acc[i]! += g[i]!;
+    }
+  }
+  if (!grads) throw new Error('a minibatch without sequences');
+  return { grads, metrics: mb, tokens };
 }

@@ -230,9 +230,12 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
       }
       const tFwd = performance.now();
       const gradNorm = globalGradNorm(grads!, trainable);
-      const scale = clipScale(gradNorm, config.optimizer.grad_clip || null);
       const lr = learningRate(schedule, step);
-      adamwStep(params, grads!, optimizer, settings, lr, hyper, scale);
+      // A NaN/Inf norm cannot be clipped: the step is skipped (weights and moments unchanged) and said so.
+      const finite = Number.isFinite(gradNorm);
+      const scale = finite ? clipScale(gradNorm, config.optimizer.grad_clip || null) : 0;
+      if (finite) adamwStep(params, grads!, optimizer, settings, lr, hyper, scale);
+      else log(`warning: step ${step} skipped: gradient norm is ${gradNorm}; weights and optimizer state unchanged`);
       const tOpt = performance.now();
       state.step = step;
       state.tokens += stepTokens;
@@ -268,6 +271,7 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
         micro_batches: packs.length,
         clip_scale: scale,
         ...Object.fromEntries(Object.entries(metricSums).map(([k, v]) => [k, v])),
+        ...(finite ? {} : { skipped_step: 1 }),
         ...extra,
         wall_time: Date.now() / 1000,
       };

@@ -30,7 +30,10 @@ export const PpoSection = z.strictObject({
   advantage: z.enum(['gae', 'group']).default('gae'),
   gamma: z.number().min(0).max(1).default(1),
   lambda: z.number().min(0).max(1).default(1),
-  /** Whiten advantages over the batch's loss tokens. */
+  /**
+   * Whiten GAE advantages over the batch's loss tokens. Group advantages are already normalised within
+   * their group (reward minus the group mean, over the group std) and are not whitened again.
+   */
   normalize_advantages: z.boolean().default(true),
   /**
    * Groups whose episodes all got the same reward carry no policy signal: `skip` gives their tokens a zero
@@ -43,6 +46,13 @@ export const PpoSection = z.strictObject({
   minibatches: posInt.default(2),
   clip_low: z.number().min(0).max(1).default(0.2),
   clip_high: z.number().min(0).max(10).default(0.28),
+  /**
+   * Value targets: `running` (the value head predicts returns standardised by a running mean and std of the
+   * batch returns, so the value loss, its gradient and `vf_clip` do not grow with the reward's scale) or
+   * `off` (raw returns: the value loss grows with the square of the reward scale).
+   */
+  value_norm: z.enum(['running', 'off']).default('running'),
+  /** Value clipping: |V - V_old| <= vf_clip, in the value head's units (standardised with `value_norm`). */
   vf_clip: z.number().positive().default(0.2),
   vf_coef: z.number().min(0).default(0.5),
   ent_coef: z.number().min(0).default(0),
@@ -67,5 +77,10 @@ export const PpoSection = z.strictObject({
   episode_deadline_sec: z.number().positive().default(600),
   /** Measure the train-inference gap with free routing too (one extra scoring pass per step). */
   measure_free_gap: z.boolean().default(true),
+}).superRefine((p, ctx) => {
+  // A group of one episode has no baseline: its group advantage is 0, so nothing would ever train.
+  if (p.advantage === 'group' && p.group_size < 2) {
+    ctx.addIssue({ code: 'custom', path: ['group_size'], message: `${p.group_size} with advantage = "group" gives every episode a zero advantage (a group of one has no baseline): use group_size >= 2, or advantage = "gae"` });
+  }
 });
 export type PpoSection = z.infer<typeof PpoSection>;
