@@ -175,13 +175,17 @@ export async function buildExperience(input: ExperienceInput): Promise<Experienc
   const oldLogp = flat(old.map((sc) => sc.logprobs));
   // The value head's outputs, and the same in reward units (it predicts standardised returns with value_norm).
   const headValues = flat(old.map((sc) => sc.values));
-  const normBefore = x.ppo.value_norm === 'running' ? valueNormStats(valueNormIn) : VALUE_NORM_IDENTITY;
-  const oldValues = headValues.map((row) => row.map((v) => destandardize(v, normBefore)));
-  const refLogp = x.reference && x.ppo.kl_coef > 0 ? flat((await scoreAll(x, rows, x.reference, r3, free?.map((s) => s.experts) ?? [])).map((s) => s.logprobs)) : null;
-
+  const running = x.ppo.value_norm === 'running';
   // Rewards: one per kept episode; group = its task.
   const rewardsRaw = trainable.map((e) => trainingReward(e.reward, x.ppo.reward));
   const rewards = normalizeRewards(rewardsRaw, trainable.map((e) => e.group), x.ppo.reward_norm);
+  // Before any statistics exist, the head's outputs mean nothing in reward units: seed them with this batch's
+  // episode rewards (the returns of gamma = lambda = 1), so that even the first step is scale-free.
+  const seeded = running && valueNormIn.weight === 0;
+  const normState = seeded ? updateValueNorm(valueNormIn, rows.map((r, i) => r.lossMask.map(() => rewards[episodeOf[i]!]!)), rows.map((r) => r.lossMask)) : valueNormIn;
+  const normBefore = running ? valueNormStats(normState) : VALUE_NORM_IDENTITY;
+  const oldValues = headValues.map((row) => row.map((v) => destandardize(v, normBefore)));
+  const refLogp = x.reference && x.ppo.kl_coef > 0 ? flat((await scoreAll(x, rows, x.reference, r3, free?.map((s) => s.experts) ?? [])).map((s) => s.logprobs)) : null;
 
   // Advantages and returns, per position of each row.
   const advantages = rows.map((r) => new Float64Array(r.lossMask.length));
@@ -232,8 +236,8 @@ export async function buildExperience(input: ExperienceInput): Promise<Experienc
   const returnsFlat = returns.flatMap((r, i) => Array.from(r).filter((_, t) => masks[i]![t] === 1));
   metrics.return_mean = returnsFlat.length ? returnsFlat.reduce((a, b) => a + b, 0) / returnsFlat.length : 0;
   // Value targets: standardised with the statistics updated by this batch's returns (value_norm).
-  const valueNorm = x.ppo.value_norm === 'running' ? updateValueNorm(valueNormIn, returns, masks) : valueNormIn;
-  const normAfter = x.ppo.value_norm === 'running' ? valueNormStats(valueNorm) : VALUE_NORM_IDENTITY;
+  const valueNorm = running && !seeded ? updateValueNorm(normState, returns, masks) : normState;
+  const normAfter = running ? valueNormStats(valueNorm) : VALUE_NORM_IDENTITY;
   const targets = returns.map((r) => r.map((v) => standardize(v, normAfter)));
   metrics.value_norm_mean = normAfter.mean;
   metrics.value_norm_std = normAfter.std;
