@@ -4,7 +4,8 @@
  * the batch statistics.
  */
 import { describe, expect, it } from 'vitest';
-import { flatGroups, gae, groupAdvantages, maskedGae, normalizeAdvantages, whitenWithSignal } from '../../../electron/rl/advantages';
+import { flatGroups, gae, groupAdvantages, maskedGae, normalizeAdvantages, singletonGroups, whitenWithSignal } from '../../../electron/rl/advantages';
+import { ppoSection } from '../../helpers/ppo-experience';
 import { normalizeRewards, trainingReward } from '../../../electron/rl/rewards';
 import { explainedVariance, logprobGap, tisWeights } from '../../../electron/rl/stats';
 
@@ -97,7 +98,17 @@ describe('batch statistics', () => {
 
 describe('groups without a policy signal', () => {
   it('finds groups whose episodes all got the same reward', () => {
-    expect(flatGroups([0, 0, 1, 0, 2, 2, 5], ['a', 'a', 'b', 'b', 'c', 'c', 'd'])).toEqual([true, true, false, false, true, true, true]);
+    expect(flatGroups([0, 0, 1, 0, 2, 2, 5], ['a', 'a', 'b', 'b', 'c', 'c', 'd'])).toEqual([true, true, false, false, true, true, false]);
+  });
+
+  it('a group of one episode is not flat (GAE still has its critic baseline); it is a singleton', () => {
+    expect(flatGroups([3], ['solo'])).toEqual([false]);
+    expect(singletonGroups(['a', 'b', 'b', 'c'])).toEqual([true, false, false, true]);
+  });
+
+  it('group_size 1 with group advantages is a config error naming the key', () => {
+    expect(() => ppoSection({ advantage: 'group', group_size: 1 })).toThrow(/ppo\.group_size: 1 with advantage = "group" gives every episode a zero advantage/);
+    expect(ppoSection({ advantage: 'gae', group_size: 1 }).group_size).toBe(1);
   });
 
   it('skip: flat rows get advantage 0 and stay out of the whitening; train: whitening amplifies their critic error', () => {
