@@ -119,7 +119,7 @@ export async function supervisedSteps(config: ModelConfig, params: Map<string, F
 }
 
 /** Supervised steps on `sequences` (the whole set each step) from checkpoint `from`; the result saved as `to`. */
-export async function supervisedWarmStart(from: string, to: string, sequences: readonly TokenSequence[], o: { steps: number; lr: number }): Promise<{ loss: number }> {
+export async function supervisedWarmStart(from: string, to: string, sequences: readonly TokenSequence[], o: { steps: number; lr: number; decay?: boolean }): Promise<{ loss: number }> {
   const point = loadCheckpoint(from);
   const loss = await supervisedSteps(point.config, point.parameters, () => sequences, o);
   saveCheckpoint(to, { config: point.config, tokenizer: point.tokenizer, tokenizerConfig: readTokenizerConfig(from), parameters: point.parameters, labVersion: 'test' });

@@ -17,7 +17,7 @@ import { makeTempDir } from '../../helpers/tmp';
 
 const MAX_TURNS = 1;
 const STEPS = Number(process.env.PPO_STEPS ?? 8);
-const LR = Number(process.env.PPO_LR ?? 5e-3);
+const LR = Number(process.env.PPO_LR ?? 2e-3);
 const EPOCHS = Number(process.env.PPO_EPOCHS ?? 2);
 const ADVANTAGE = process.env.PPO_ADVANTAGE ?? 'group';
 const INSTRUCTION = 'Create one empty file.';
@@ -40,7 +40,7 @@ describe('PPO learns a rewarded choice', () => {
     good = toolCallIds(init, 'touch yes.txt');
     bad = toolCallIds(init, 'touch no.txt');
     const t0 = performance.now();
-    const warm = await supervisedWarmStart(init, sft, [completionSequence(prompt, good), completionSequence(prompt, bad)], { steps: 80, lr: 3e-2 });
+    const warm = await supervisedWarmStart(init, sft, [completionSequence(prompt, good), completionSequence(prompt, bad)], { steps: 150, lr: 2e-2, decay: true });
     start = await completionProbabilities(sft, prompt, [good, bad]);
     console.log(`prompt ${prompt.length} tokens, calls ${good.length}/${bad.length} tokens; warm start loss ${warm.loss.toFixed(3)} in ${((performance.now() - t0) / 1000).toFixed(1)} s; p(yes) ${start[0]!.toFixed(3)} p(no) ${start[1]!.toFixed(3)}`);
   }, 120_000);
