@@ -79,13 +79,13 @@ describe('t1lab train ppo', () => {
     expect(rows.map((r) => r.step)).toEqual([1, 2]);
     for (const row of rows) for (const key of FIXED_KEYS) expect(row, key).toHaveProperty(key);
     expect(rows[0]!.critic_warmup).toBe(1);
-    // Critic warm-up: step 1 moved the value head only.
+    // Critic warm-up: step 1 moved the value head only (its weight; the bias may stay: the first batch's
+    // standardised value targets have token mean 0, which a zero-initialised head already predicts).
     const init = loadCheckpoint(checkpoint).parameters;
     const warm = loadCheckpoint(join(runDir, 'checkpoints', 'step-0000001')).parameters;
-    for (const [name, w] of init) {
-      const same = w.every((v, i) => v === warm.get(name)![i]);
-      expect(same, name).toBe(!name.startsWith('value_head.'));
-    }
+    const moved = [...init].filter(([name, w]) => !w.every((v, i) => v === warm.get(name)![i])).map(([name]) => name);
+    expect(moved).toContain('value_head.weight');
+    expect(moved.filter((name) => !name.startsWith('value_head.'))).toEqual([]);
     expect(rows.every((r) => r.loss_drift === 0)).toBe(true);
     expect(rows[1]!.staleness).toBeLessThanOrEqual(1);
     expect(readdirSync(runDir).some((f) => f.startsWith('events.out.tfevents'))).toBe(true);
