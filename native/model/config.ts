@@ -15,6 +15,26 @@ export const MODEL_TYPE = 't1-moe';
 export const CONFIG_FORMAT_VERSION = 1;
 
 const positiveInt = z.number().int().positive();
+const count = z.number().int().nonnegative();
+
+/**
+ * Rotary scaling as Hugging Face configs write it (`rope_type`, or the older `type`). 'linear' divides
+ * positions by `factor`; 'llama3' rescales the low frequencies (Llama 3.1+); 'yarn' blends interpolated
+ * and extrapolated frequencies and scales cos/sin by `attention_factor` (Qwen's long-context setting).
+ */
+export const RopeScaling = z
+  .object({
+    rope_type: z.enum(['default', 'linear', 'llama3', 'yarn']),
+    factor: z.number().positive().optional(),
+    low_freq_factor: z.number().positive().optional(),
+    high_freq_factor: z.number().positive().optional(),
+    original_max_position_embeddings: positiveInt.optional(),
+    beta_fast: z.number().positive().optional(),
+    beta_slow: z.number().positive().optional(),
+    attention_factor: z.number().positive().optional(),
+  })
+  .strict();
+export type RopeScaling = z.infer<typeof RopeScaling>;
 
 export const ModelConfigFields = z.object({
   model_type: z.literal(MODEL_TYPE),
@@ -28,11 +48,12 @@ export const ModelConfigFields = z.object({
   num_key_value_heads: positiveInt,
   /** Per-head width; even (rotary pairs). Usually hidden_size / num_attention_heads. */
   head_dim: positiveInt,
-  num_experts: positiveInt,
+  /** 0: a dense model (every layer a SwiGLU MLP of `intermediate_size`). */
+  num_experts: count,
   /** Experts per token (top-k); gate weights are the router softmax renormalized over these k. */
-  num_experts_per_tok: positiveInt,
+  num_experts_per_tok: count,
   /** Hidden width of each SwiGLU expert. */
-  moe_intermediate_size: positiveInt,
+  moe_intermediate_size: count,
   rope_theta: z.number().positive(),
   rms_norm_eps: z.number().positive().max(1e-2),
   /** LM head = embedding transposed; no `lm_head.weight` tensor is stored. */
@@ -41,6 +62,22 @@ export const ModelConfigFields = z.object({
   max_position_embeddings: positiveInt,
   /** Standard deviation of the normal initializer for matrices (`model init`). */
   initializer_range: z.number().positive().max(1),
+  // ---- Architecture options (absent: the t1-moe default). Imported Hugging Face families set them. ----
+  /** RMSNorm of queries and keys before rotary: per head (Qwen3, weight [head_dim]) or over the whole projection (OLMoE). */
+  qk_norm: z.enum(['head', 'projection']).optional(),
+  /** Biases on the q, k and v projections (Qwen2, Qwen2-MoE; Llama/Qwen3 `attention_bias`). */
+  attention_qkv_bias: z.boolean().optional(),
+  /** Bias on the output projection (Llama/Qwen3 `attention_bias`). */
+  attention_out_bias: z.boolean().optional(),
+  /** Renormalize the top-k gate weights to sum to 1 (default true; Qwen2-MoE and OLMoE set false). */
+  norm_topk_prob: z.boolean().optional(),
+  /** A shared SwiGLU expert on every token, weighted by sigmoid(shared_expert_gate(x)) (Qwen2-MoE). */
+  shared_expert_intermediate_size: count.optional(),
+  /** Width of the dense SwiGLU MLP of the layers in `mlp_only_layers` (every layer of a dense model). */
+  intermediate_size: count.optional(),
+  /** Layers whose feed-forward is a dense MLP instead of experts (resolved from decoder_sparse_step too). */
+  mlp_only_layers: z.array(count).optional(),
+  rope_scaling: RopeScaling.optional(),
 });
 
 /** The config.json schema, with the cross-field rules; every message names the field and its value. */
@@ -51,7 +88,23 @@ export const ModelConfig = ModelConfigFields.superRefine((c, ctx) => {
   if (c.head_dim % 2 !== 0) issue('head_dim', `head_dim (${c.head_dim}) must be even for rotary embeddings`);
   if (c.num_experts_per_tok > c.num_experts)
     issue('num_experts_per_tok', `num_experts_per_tok (${c.num_experts_per_tok}) exceeds num_experts (${c.num_experts})`);
+  if (c.num_experts > 0 && (c.num_experts_per_tok === 0 || c.moe_intermediate_size === 0))
+    issue('num_experts_per_tok', `num_experts ${c.num_experts} needs num_experts_per_tok and moe_intermediate_size above 0`);
+  for (const l of c.mlp_only_layers ?? []) if (l >= c.num_hidden_layers) issue('mlp_only_layers', `mlp_only_layers names layer ${l}; the model has ${c.num_hidden_layers}`);
+  const dense = Array.from({ length: c.num_hidden_layers }, (_, l) => l).filter((l) => !isMoeLayer(c, l));
+  if (dense.length > 0 && !c.intermediate_size) issue('intermediate_size', `layers ${dense.join(', ')} are dense MLPs and need intermediate_size above 0`);
 });
+
+/** Whether layer l's feed-forward is a mixture of experts (else a dense SwiGLU MLP). */
+export function isMoeLayer(c: Pick<ModelConfigFields, 'num_experts' | 'mlp_only_layers'>, l: number): boolean {
+  return c.num_experts > 0 && !(c.mlp_only_layers ?? []).includes(l);
+}
+
+/** The MoE layers in order; routing outputs and R3's forced experts have one entry per MoE layer. */
+export function moeLayers(c: Pick<ModelConfigFields, 'num_experts' | 'mlp_only_layers' | 'num_hidden_layers'>): number[] {
+  return Array.from({ length: c.num_hidden_layers }, (_, l) => l).filter((l) => isMoeLayer(c, l));
+}
+type ModelConfigFields = z.infer<typeof ModelConfigFields>;
 export type ModelConfig = z.infer<typeof ModelConfig>;
 
 export const PRESET_NAMES = ['nano', 'micro'] as const;
@@ -152,6 +205,19 @@ export const paramName = {
   wGate: (l: number) => `layers.${l}.moe.w_gate`,
   wUp: (l: number) => `layers.${l}.moe.w_up`,
   wDown: (l: number) => `layers.${l}.moe.w_down`,
+  bq: (l: number) => `layers.${l}.attn.bq`,
+  bk: (l: number) => `layers.${l}.attn.bk`,
+  bv: (l: number) => `layers.${l}.attn.bv`,
+  bo: (l: number) => `layers.${l}.attn.bo`,
+  qNorm: (l: number) => `layers.${l}.attn.q_norm`,
+  kNorm: (l: number) => `layers.${l}.attn.k_norm`,
+  sharedGate: (l: number) => `layers.${l}.moe.shared_w_gate`,
+  sharedUp: (l: number) => `layers.${l}.moe.shared_w_up`,
+  sharedDown: (l: number) => `layers.${l}.moe.shared_w_down`,
+  sharedExpertGate: (l: number) => `layers.${l}.moe.shared_expert_gate`,
+  mlpGate: (l: number) => `layers.${l}.mlp.w_gate`,
+  mlpUp: (l: number) => `layers.${l}.mlp.w_up`,
+  mlpDown: (l: number) => `layers.${l}.mlp.w_down`,
 } as const;
 
 /**
@@ -166,19 +232,42 @@ export function parameterSpecs(c: ModelConfig): ParameterSpec[] {
   const E = c.num_experts;
   const I = c.moe_intermediate_size;
   const specs: ParameterSpec[] = [{ name: paramName.embed, shape: [c.vocab_size, H], init: 'normal' }];
+  const qkNorm = c.qk_norm === 'head' ? [c.head_dim, c.head_dim] : c.qk_norm === 'projection' ? [q, kv] : null;
+  const S = c.shared_expert_intermediate_size ?? 0;
+  const D = c.intermediate_size ?? 0;
   for (let l = 0; l < c.num_hidden_layers; l++) {
+    specs.push({ name: paramName.attnNorm(l), shape: [H], init: 'ones' }, { name: paramName.wq(l), shape: [H, q], init: 'normal' });
+    if (c.attention_qkv_bias) specs.push({ name: paramName.bq(l), shape: [q], init: 'zeros' });
+    specs.push({ name: paramName.wk(l), shape: [H, kv], init: 'normal' });
+    if (c.attention_qkv_bias) specs.push({ name: paramName.bk(l), shape: [kv], init: 'zeros' });
+    specs.push({ name: paramName.wv(l), shape: [H, kv], init: 'normal' });
+    if (c.attention_qkv_bias) specs.push({ name: paramName.bv(l), shape: [kv], init: 'zeros' });
+    if (qkNorm) specs.push({ name: paramName.qNorm(l), shape: [qkNorm[0]!], init: 'ones' }, { name: paramName.kNorm(l), shape: [qkNorm[1]!], init: 'ones' });
+    specs.push({ name: paramName.wo(l), shape: [q, H], init: 'normal-scaled' });
+    if (c.attention_out_bias) specs.push({ name: paramName.bo(l), shape: [H], init: 'zeros' });
+    specs.push({ name: paramName.ffnNorm(l), shape: [H], init: 'ones' });
+    if (!isMoeLayer(c, l)) {
+      specs.push(
+        { name: paramName.mlpGate(l), shape: [H, D], init: 'normal' },
+        { name: paramName.mlpUp(l), shape: [H, D], init: 'normal' },
+        { name: paramName.mlpDown(l), shape: [D, H], init: 'normal-scaled' },
+      );
+      continue;
+    }
     specs.push(
-      { name: paramName.attnNorm(l), shape: [H], init: 'ones' },
-      { name: paramName.wq(l), shape: [H, q], init: 'normal' },
-      { name: paramName.wk(l), shape: [H, kv], init: 'normal' },
-      { name: paramName.wv(l), shape: [H, kv], init: 'normal' },
-      { name: paramName.wo(l), shape: [q, H], init: 'normal-scaled' },
-      { name: paramName.ffnNorm(l), shape: [H], init: 'ones' },
       { name: paramName.router(l), shape: [H, E], init: 'normal' },
       { name: paramName.wGate(l), shape: [E, H, I], init: 'normal' },
       { name: paramName.wUp(l), shape: [E, H, I], init: 'normal' },
       { name: paramName.wDown(l), shape: [E, I, H], init: 'normal-scaled' },
     );
+    if (S > 0) {
+      specs.push(
+        { name: paramName.sharedGate(l), shape: [H, S], init: 'normal' },
+        { name: paramName.sharedUp(l), shape: [H, S], init: 'normal' },
+        { name: paramName.sharedDown(l), shape: [S, H], init: 'normal-scaled' },
+        { name: paramName.sharedExpertGate(l), shape: [H, 1], init: 'normal' },
+      );
+    }
   }
   specs.push({ name: paramName.finalNorm, shape: [H], init: 'ones' });
   if (!c.tie_word_embeddings) specs.push({ name: paramName.lmHead, shape: [H, c.vocab_size], init: 'normal' });
@@ -193,6 +282,6 @@ export function countParameters(c: ModelConfig): number {
 /** Parameters touched per token: attention, router, k of E experts, norms, LM head and value head. */
 export function countActiveParameters(c: ModelConfig): number {
   const expertParams = 3 * c.hidden_size * c.moe_intermediate_size;
-  const inactive = c.num_hidden_layers * (c.num_experts - c.num_experts_per_tok) * expertParams;
+  const inactive = moeLayers(c).length * (c.num_experts - c.num_experts_per_tok) * expertParams;
   return countParameters(c) - inactive;
 }

@@ -9,6 +9,16 @@ import { CheckpointError, loadCheckpoint } from './checkpoint';
 import { MODEL_TYPE, parseModelConfig, type ModelConfig } from './config';
 import type { ExternalConfig } from './policy-model';
 import { loadTokenizerFile, type Tokenizer } from './tokenizer';
+import { HfCheckpointError, isHfCheckpoint, loadHfCheckpoint } from './hf/hf-checkpoint';
+import type { HfArchitecture, HfFamily } from './hf/hf-config';
+
+/** Where an imported checkpoint came from (a published Hugging Face folder). */
+export interface HfOrigin {
+  family: HfFamily;
+  architecture: HfArchitecture;
+  dtype: string;
+  eosTokenIds: number[];
+}
 
 export const CONFIG_JSON = 'config.json';
 export const TOKENIZER_JSON = 'tokenizer.json';
@@ -19,7 +29,7 @@ export class PolicyCheckpointError extends Error {
 }
 
 export type OpenedCheckpoint =
-  | { kind: 't1-moe'; dir: string; config: ModelConfig; weights: Map<string, Float32Array>; tokenizer: Tokenizer | null }
+  | { kind: 't1-moe'; dir: string; config: ModelConfig; weights: Map<string, Float32Array>; tokenizer: Tokenizer | null; hf?: HfOrigin }
   | { kind: 'external-onnx'; dir: string; modelPath: string; model: Uint8Array; hfConfig: ExternalConfig; tokenizer: Tokenizer | null };
 
 function readJson(path: string): unknown {
@@ -62,6 +72,17 @@ export function openCheckpoint(dir: string, options: { requireTokenizer?: boolea
       return { kind: 't1-moe', dir: loaded.dir, config: loaded.config, weights: loaded.parameters, tokenizer: loaded.tokenizer };
     } catch (error) {
       if (error instanceof CheckpointError) throw new PolicyCheckpointError(error.message);
+      throw error;
+    }
+  }
+  if (isHfCheckpoint(dir)) {
+    // A published folder: read into the lab's own architecture (config.ts options), so it samples,
+    // replays routing and trains on the same paths as the lab's checkpoints.
+    try {
+      const c = loadHfCheckpoint(dir, { requireTokenizer: options.requireTokenizer ?? true });
+      return { kind: 't1-moe', dir: c.dir, config: c.config, weights: c.weights, tokenizer: c.tokenizer, hf: { family: c.family, architecture: c.architecture, dtype: c.dtype, eosTokenIds: c.eosTokenIds } };
+    } catch (error) {
+      if (error instanceof HfCheckpointError) throw new PolicyCheckpointError(error.message);
       throw error;
     }
   }

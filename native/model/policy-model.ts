@@ -4,7 +4,7 @@
  * input_ids, attention_mask, position_ids, past_key_values.N.key/value -> logits, present.N.key/value)
  * load as they are, for evaluation, without routing.
  */
-import type { ModelConfig } from './config';
+import { moeLayers, type ModelConfig } from './config';
 import type { DecoderModel } from './decoder';
 import { createPlacedSession, type ProviderChoice } from './providers';
 import { buildSamplingGraph } from './sampling-graph';
@@ -57,6 +57,7 @@ export const DENSE_DECODE_MAX_EXPERT_WEIGHTS = 1_000_000;
 
 
 export function samplingExpertCompute(config: ModelConfig): ExpertCompute {
+  if (config.num_experts === 0) return 'dense';
   const perLayer = config.num_experts * 3 * config.hidden_size * config.moe_intermediate_size;
   return perLayer <= DENSE_DECODE_MAX_EXPERT_WEIGHTS ? 'dense' : 'sparse';
 }
@@ -94,7 +95,7 @@ export async function loadT1Policy(
       headDim: config.head_dim,
       vocabSize: config.vocab_size,
       maxPositions: config.max_position_embeddings,
-      routing: true,
+      routing: moeLayers(config).length > 0,
       cacheOutputs,
       samplingHead,
     },

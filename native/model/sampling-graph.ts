@@ -14,7 +14,7 @@
 import { AutoDiff, type Value } from '../onnx/autodiff';
 import { GraphBuilder } from '../onnx/graph';
 import { DEFAULT_OPSET } from '../onnx/proto';
-import { paramName, parameterSpecs, type ModelConfig } from './config';
+import { isMoeLayer, moeLayers, paramName, parameterSpecs, type ModelConfig } from './config';
 import { fusedGateUpName, fusedMoeName, fusedMoeWeights, fusedQkvName, sideBySide, transformerForward, type ExpertCompute } from './transformer';
 import { addSamplingHead } from './sampling-head';
 import type { BuiltGraph } from './training-graph';
@@ -59,9 +59,10 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
   const hd = config.head_dim;
   const params = new Map<string, Value>();
   const fusedMoe = options.expertCompute === 'fused';
-  const expertWeights = new Set(Array.from({ length: L }, (_, l) => [paramName.wGate(l), paramName.wUp(l), paramName.wDown(l)]).flat());
+  const routed = moeLayers(config);
+  const expertWeights = new Set(routed.map((l) => [paramName.wGate(l), paramName.wUp(l), paramName.wDown(l)]).flat());
   const fuseGateUp = (options.fuseGateUp ?? false) && options.expertCompute === 'sparse';
-  const gateUpWeights = new Set(Array.from({ length: L }, (_, l) => [paramName.wGate(l), paramName.wUp(l)]).flat());
+  const gateUpWeights = new Set(routed.map((l) => [paramName.wGate(l), paramName.wUp(l)]).flat());
   const attentionInputs = new Set(Array.from({ length: L }, (_, l) => [paramName.wq(l), paramName.wk(l), paramName.wv(l)]).flat());
   const specs = new Map(parameterSpecs(config).map((p) => [p.name, p.shape]));
   /** A checkpoint tensor by name, present and of its config's size (fused weights are built from these). */
@@ -85,7 +86,7 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
   const I = config.moe_intermediate_size;
   const E = config.num_experts;
   for (let l = 0; l < L; l++) {
-    if (fusedMoe) {
+    if (fusedMoe && isMoeLayer(config, l)) {
       const { fc1, fc2 } = fusedMoeWeights(config, weight(paramName.wGate(l)), weight(paramName.wUp(l)), weight(paramName.wDown(l)));
       initializer(fusedMoeName.fc1(l), [E, 2 * I, H], fc1);
       initializer(fusedMoeName.fc2(l), [E, H, I], fc2);
@@ -96,7 +97,7 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
       initializer(fusedQkvName(l), [H, width], sideBySide(H, [weight(paramName.wq(l)), weight(paramName.wk(l)), weight(paramName.wv(l))]));
     }
     // Each expert's [H, I] gate and up side by side: [E * H] rows of gate | up.
-    if (fuseGateUp) initializer(fusedGateUpName(l), [E, H, 2 * I], sideBySide(E * H, [weight(paramName.wGate(l)), weight(paramName.wUp(l))]));
+    if (fuseGateUp && isMoeLayer(config, l)) initializer(fusedGateUpName(l), [E, H, 2 * I], sideBySide(E * H, [weight(paramName.wGate(l)), weight(paramName.wUp(l))]));
   }
   const ids = ad.input('input_ids', ['batch', 'sequence'], 'int64');
   const keyMask = ad.input('attention_mask', ['batch', 'total'], 'int64');
@@ -153,10 +154,11 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
       g.output(p.value.name, presentValueName(l), 'float32', ['batch', nkv, 'total', hd]);
     }
   });
-  if (!options.withoutRouting) {
+  // A dense model routes nothing: no routing outputs (the decoder then records none).
+  if (!options.withoutRouting && routed.length > 0) {
     const stack = (vs: string[]) => g.op('Concat', vs.map((v) => g.op('Unsqueeze', [g.op('Reshape', [v, g.op('Concat', [g.op('Shape', [ids.name]), g.ints([k])], { axis: 0 })]), g.ints([0])])), { axis: 0 });
-    g.output(stack(fwd.routing.map((r) => r.experts.name)), 'routing.experts', 'int64', [L, 'batch', 'sequence', k]);
-    g.output(stack(fwd.routing.map((r) => r.gates.name)), 'routing.gates', 'float32', [L, 'batch', 'sequence', k]);
+    g.output(stack(fwd.routing.map((r) => r.experts.name)), 'routing.experts', 'int64', [routed.length, 'batch', 'sequence', k]);
+    g.output(stack(fwd.routing.map((r) => r.gates.name)), 'routing.gates', 'float32', [routed.length, 'batch', 'sequence', k]);
   }
   const bytes = g.toModel({ docString: `t1-moe sampling graph (${options.expertCompute} experts)` });
   return { bytes, inputNames: g.inputs.map((i) => i.name), outputNames: g.outputs.map((o) => o.name), nodeCount: g.nodes.length, buildMs: performance.now() - started };

@@ -6,7 +6,7 @@
 import type { AutoDiff, Value } from '../onnx/autodiff';
 import { floatAttr } from '../onnx/graph';
 import type { Dim } from '../onnx/proto';
-import { paramName, type ModelConfig } from './config';
+import { isMoeLayer, paramName, type ModelConfig } from './config';
 import { isPrefill, newCacheAttention } from './cache-attention';
 import { ropeTables, rotateHalfMatrix } from './rope';
 
@@ -99,7 +99,7 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
   const sDim = typeof S === 'number' ? S : 0;
 
   // Rotary tables gathered at the positions: [B, 1, S, hd].
-  const tables = ropeTables(hd, c.max_position_embeddings, c.rope_theta, ad.dtype);
+  const tables = ropeTables(hd, c.max_position_embeddings, c.rope_theta, ad.dtype, c.rope_scaling);
   const cosTable = g.initializer(g.fresh('rope_cos'), ad.dtype, [c.max_position_embeddings, hd], tables.cos);
   const sinTable = g.initializer(g.fresh('rope_sin'), ad.dtype, [c.max_position_embeddings, hd], tables.sin);
   const ropeAt = (table: string) => {
@@ -133,10 +133,22 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
   const routing: LayerRouting[] = [];
   const present: { key: Value; value: Value }[] = [];
 
+  // Optional pieces of the imported families (config.ts): biases, and query/key RMSNorm before rotary,
+  // per head (`[.., heads, hd]`, weight [hd]) or over the whole projection (`[.., heads * hd]`).
+  const bias = (v: Value, name: string, on: boolean | undefined) => (on ? ad.add(v, P(name)) : v);
+  const projNorm = (v: Value, name: string) => (c.qk_norm === 'projection' ? norm(v, P(name)) : v);
+  const headNorm = (v: Value, name: string) => (c.qk_norm === 'head' ? norm(v, P(name)) : v);
+  /** [B, S, count*hd] -> per-head norm -> [B, S, count*hd] (the fused path keeps heads in the last axis). */
+  const flatHeadNorm = (v: Value, name: string, count: number) =>
+    c.qk_norm === 'head' ? ad.reshape(norm(ad.reshape(v, [bDim, sDim, count, hd]), P(name)), [bDim, sDim, count * hd]) : v;
+  const qkvBias = c.attention_qkv_bias;
+  let moeIndex = 0;
+
   let prefillFlag: string | undefined;
   for (let l = 0; l < c.num_hidden_layers; l++) {
     // ---- attention ----
     const h = norm(x, P(paramName.attnNorm(l)));
+    const out = (ctx: Value) => bias(ad.matmul(ctx, P(paramName.wo(l))), paramName.bo(l), c.attention_out_bias);
     if (fused) {
       const past = inp.past![l]!;
       // One [H, (nh+2kv)*hd] matmul and a Split where the sampler has the fused weight (fewer nodes per step).
@@ -144,14 +156,16 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
       const [qLin, kLin, vLin] = qkvWeight
         ? ad.nondiff('Split', [ad.matmul(h, qkvWeight), qkvSplit!], { axis: -1 }, [nh, nkv, nkv].map((n) => ({ shape: [B, S, n * hd], dtype: ad.dtype })))
         : [ad.matmul(h, P(paramName.wq(l))), ad.matmul(h, P(paramName.wk(l))), ad.matmul(h, P(paramName.wv(l)))];
-      const q = fusedRope(qLin!, nh); // [B, S, nh*hd]
-      const key = fusedRope(kLin!, nkv);
-      const value = vLin!;
+      const qn = flatHeadNorm(projNorm(bias(qLin!, paramName.bq(l), qkvBias), paramName.qNorm(l)), paramName.qNorm(l), nh);
+      const kn = flatHeadNorm(projNorm(bias(kLin!, paramName.bk(l), qkvBias), paramName.kNorm(l)), paramName.kNorm(l), nkv);
+      const q = fusedRope(qn, nh); // [B, S, nh*hd]
+      const key = fusedRope(kn, nkv);
+      const value = bias(vLin!, paramName.bv(l), qkvBias);
       if (inp.cacheOutputs === 'new') {
         prefillFlag ??= isPrefill(g, q);
         const attended = newCacheAttention(ad, c, { q, key, value, past, mask: inp.attentionMask, mask4: inp.attentionMask4!, prefill: prefillFlag, bDim, sDim, B, S });
         present.push({ key: attended.newKey, value: attended.newValue });
-        x = ad.add(x, ad.matmul(attended.ctx, P(paramName.wo(l))));
+        x = ad.add(x, out(attended.ctx));
       } else {
         const [ctx, presentKey, presentValue] = ad.nondiff(
           'Attention',
@@ -164,12 +178,14 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
           ],
         );
         present.push({ key: presentKey!, value: presentValue! });
-        x = ad.add(x, ad.matmul(ctx!, P(paramName.wo(l))));
+        x = ad.add(x, out(ctx!));
       }
     } else {
-      const q = rope(heads(ad.matmul(h, P(paramName.wq(l))), nh)); // [B, nh, S, hd]
-      let key = rope(heads(ad.matmul(h, P(paramName.wk(l))), nkv)); // [B, nkv, S, hd]
-      let value = heads(ad.matmul(h, P(paramName.wv(l))), nkv);
+      const qLin = projNorm(bias(ad.matmul(h, P(paramName.wq(l))), paramName.bq(l), qkvBias), paramName.qNorm(l));
+      const kLin = projNorm(bias(ad.matmul(h, P(paramName.wk(l))), paramName.bk(l), qkvBias), paramName.kNorm(l));
+      const q = rope(headNorm(heads(qLin, nh), paramName.qNorm(l))); // [B, nh, S, hd]
+      let key = rope(headNorm(heads(kLin, nkv), paramName.kNorm(l))); // [B, nkv, S, hd]
+      let value = heads(bias(ad.matmul(h, P(paramName.wv(l))), paramName.bv(l), qkvBias), nkv);
       const past = inp.past?.[l];
       if (past) {
         // The cache is never differentiated: plain Concat nodes.
@@ -185,11 +201,15 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
       const attn = ad.softmax(ad.where(inp.attentionMask, scores, negInf), -1);
       const ctx5 = ad.matmul(attn, v5); // [B, nkv, groups, S, hd]
       const ctx = ad.reshape(ad.transpose(ad.reshape(ctx5, [bDim, nh, sDim === 0 ? -1 : sDim, hd]), [0, 2, 1, 3]), [bDim, sDim, nh * hd]);
-      x = ad.add(x, ad.matmul(ctx, P(paramName.wo(l))));
+      x = ad.add(x, out(ctx));
     }
 
     // ---- mixture of experts ----
     const h2 = ad.reshape(norm(x, P(paramName.ffnNorm(l))), [-1, H]); // [N, H]
+    if (!isMoeLayer(c, l)) {
+      x = ad.add(x, ad.reshapeAs(swiglu(ad, h2, P(paramName.mlpGate(l)), P(paramName.mlpUp(l)), P(paramName.mlpDown(l))), x));
+      continue;
+    }
     const routerLogits = ad.matmul(h2, P(paramName.router(l)));
     const probs = ad.softmax(routerLogits, -1); // [N, E]
     const [, topk] = ad.nondiff('TopK', [probs, g.ints([k])], { axis: -1, largest: 1, sorted: 1 }, [
@@ -198,22 +218,37 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
     ]);
     let experts = topk!;
     if (inp.forcedExperts) {
-      const [layer] = ad.nondiff('Gather', [inp.forcedExperts, g.int(l)], { axis: 0 }, [{ shape: [B, S, k], dtype: 'int64' }]);
+      // One entry per MoE layer (dense layers route nothing).
+      const [layer] = ad.nondiff('Gather', [inp.forcedExperts, g.int(moeIndex)], { axis: 0 }, [{ shape: [B, S, k], dtype: 'int64' }]);
       experts = ad.nondiff('Reshape', [layer!, g.ints([-1, k])], {}, [{ shape: [N, k], dtype: 'int64' }])[0]!;
     }
     // Gate weights gathered from the full softmax (not a top-k-zeroed copy) so router gradients live.
     const chosen = ad.gatherElements(probs, experts, 1);
-    const gates = ad.div(chosen, ad.reduceSum(chosen, [1], true)); // [N, k]
-    const moe =
+    // Renormalized over the k (Mixtral, Qwen3-MoE, t1-moe) or the plain softmax probabilities (norm_topk_prob false).
+    const gates = (c.norm_topk_prob ?? true) ? ad.div(chosen, ad.reduceSum(chosen, [1], true)) : chosen; // [N, k]
+    const routed =
       inp.expertCompute === 'dense'
         ? denseExperts(ad, c, l, P, h2, probs, experts, gates)
         : inp.expertCompute === 'sparse'
           ? sparseExperts(ad, c, l, P, h2, probs, experts, gates, inp.params.has(fusedGateUpName(l)))
           : fusedExperts(ad, c, l, P, h2, routerLogits);
+    // Qwen2-MoE's shared expert, on every token, weighted by sigmoid(shared_expert_gate(x)).
+    const moe = c.shared_expert_intermediate_size
+      ? ad.add(
+          routed,
+          ad.mul(swiglu(ad, h2, P(paramName.sharedGate(l)), P(paramName.sharedUp(l)), P(paramName.sharedDown(l))), ad.sigmoid(ad.matmul(h2, P(paramName.sharedExpertGate(l))))),
+        )
+      : routed;
     x = ad.add(x, ad.reshapeAs(moe, x));
     routing.push({ probs, topk: topk!, experts, gates });
+    moeIndex++;
   }
   return { hidden: norm(x, P(paramName.finalNorm)), routing, present };
+}
+
+/** down(silu(x gate) * (x up)): a dense MLP layer or a shared expert. */
+function swiglu(ad: AutoDiff, x: Value, gate: Value, up: Value, down: Value): Value {
+  return ad.matmul(ad.mul(ad.silu(ad.matmul(x, gate)), ad.matmul(x, up)), down);
 }
 
 function denseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) => Value, h2: Value, probs: Value, experts: Value, gates: Value): Value {
@@ -281,7 +316,7 @@ function fusedExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) =>
   return ad.nondiff(
     'MoE',
     [h2, routerLogits, P(fusedMoeName.fc1(l)), '', P(fusedMoeName.fc2(l))],
-    { k: c.num_experts_per_tok, activation_type: 'swiglu', swiglu_fusion: 1, activation_alpha: floatAttr(1), activation_beta: floatAttr(0), normalize_routing_weights: 1 },
+    { k: c.num_experts_per_tok, activation_type: 'swiglu', swiglu_fusion: 1, activation_alpha: floatAttr(1), activation_beta: floatAttr(0), normalize_routing_weights: (c.norm_topk_prob ?? true) ? 1 : 0 },
     [{ shape: h2.shape, dtype: ad.dtype }],
     'com.microsoft',
   )[0]!;

@@ -38,6 +38,8 @@ export interface LoadTokenizerOptions {
   config?: unknown;
   /** Named in error messages (a path). */
   source?: string;
+  /** More ids that end a turn (a checkpoint's generation_config.json `eos_token_id` list). */
+  extraStopIds?: readonly number[];
 }
 
 /** Make a Tokenizer from tokenizer.json text. */
@@ -57,14 +59,14 @@ export function loadTokenizer(json: string, options: LoadTokenizerOptions = {}):
     if (!c.success) throw new TokenizerError(`${source} (tokenizer_config.json): ${describeIssues(c.error)}`);
     config = c.data;
   }
-  return new HfTokenizer(json, parsed.data, config, source);
+  return new HfTokenizer(json, parsed.data, config, source, options.extraStopIds ?? []);
 }
 
 /**
  * Load `path` (a tokenizer.json, or a folder holding one). A `tokenizer_config.json` beside it is read too
  * (for the chat template and eos/pad names) when present.
  */
-export function loadTokenizerFile(path: string): Tokenizer {
+export function loadTokenizerFile(path: string, extraStopIds: readonly number[] = []): Tokenizer {
   const file = path.endsWith('.json') ? path : join(path, 'tokenizer.json');
   if (!existsSync(file)) throw new TokenizerError(`${file}: no such file (a checkpoint needs its tokenizer.json)`);
   const configFile = join(dirname(file), 'tokenizer_config.json');
@@ -76,7 +78,7 @@ export function loadTokenizerFile(path: string): Tokenizer {
       throw new TokenizerError(`${configFile}: not valid JSON (${(error as Error).message})`);
     }
   }
-  return loadTokenizer(readFileSync(file, 'utf8'), { config, source: file });
+  return loadTokenizer(readFileSync(file, 'utf8'), { config, source: file, extraStopIds });
 }
 
 class HfTokenizer implements Tokenizer {
@@ -99,6 +101,7 @@ class HfTokenizer implements Tokenizer {
     spec: TokenizerJson,
     config: TokenizerConfigJsonType,
     private readonly source: string,
+    extraStopIds: readonly number[] = [],
   ) {
     try {
       // The library needs every component key present (null when absent); the zod defaults supply them.
@@ -141,7 +144,7 @@ class HfTokenizer implements Tokenizer {
     if (bos !== undefined) special.bos = bos;
     if (pad !== undefined) special.pad = pad;
     this.special = special;
-    this.stopTokenIds = [...new Set([special.imEnd, special.endOfText, special.eos].filter((x): x is number => x !== undefined))];
+    this.stopTokenIds = [...new Set([special.imEnd, special.endOfText, special.eos, ...extraStopIds].filter((x): x is number => x !== undefined))];
     this.chatTemplate = chatTemplateOf(config);
   }
 
