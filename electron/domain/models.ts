@@ -11,7 +11,7 @@ export const ModelFile = z.object({
 export const ModelSummary = z.object({
   path: z.string(),
   name: z.string(),
-  format: z.enum(['t1', 'external-onnx']),
+  format: z.enum(['t1', 'external-onnx', 'hf']),
   status: z.enum(['ok', 'invalid']),
   /** Why the checkpoint cannot be used, naming the file and field. */
   error: z.string().nullable(),

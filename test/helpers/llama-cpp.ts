@@ -106,7 +106,7 @@ export async function labGreedy(config: ModelConfig, weights: ReadonlyMap<string
   const policy = await loadT1Policy(config, weights, { provider: 'cpu' });
   try {
     const decoder = new BatchDecoder(policy.decoder);
-    const results = await Promise.all(prompts.map((p) => decoder.generate([...p], GenerateOptions.parse({ maxTokens: n, temperature: 0 }))));
+    const results = await Promise.all(prompts.map((p) => decoder.generate([...p], { ...GenerateOptions.parse({ maxTokens: n, temperature: 0 }), seed: 1 })));
     await decoder.close();
     return results.map((r) => r.tokens.map((t) => t.id));
   } finally {

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { ConfigOverrides, PresetName } from '../../../native/model/config';
 import { LabError } from '../../ipc/common/errors';
 import { policyWorker } from '../../lab/models/policy-engine';
-import { benchCheckpoint, checkCheckpoint, describeCheckpoint, exportOnnx, initCheckpoint } from '../../lab/models/operations';
+import { benchCheckpoint, checkCheckpoint, describeCheckpoint, exportGgufCheckpoint, exportHfCheckpoint, exportOnnx, initCheckpoint } from '../../lab/models/operations';
 import { convertCheckpoint } from '../../lab/models/convert';
 import { bundledModelsDir, listModels } from '../../lab/models/handlers';
 import { labDataDir } from '../../lab/paths';
@@ -258,5 +258,28 @@ export function registerModel(program: Command, io: Io): void {
       const result = exportOnnx(resolve(dir), resolve(out));
       if (o.json) return printJson(io, result);
       io.out(`wrote ${result.path} (${formatBytes(result.bytes)}, ${result.nodes} nodes)\n`);
+    });
+
+  model
+    .command('export-hf <dir> <out>')
+    .description('write a checkpoint in a published Hugging Face layout (config.json, safetensors, tokenizer) for transformers, vLLM and SGLang')
+    .option('--architecture <name>', 'auto | qwen3_moe | mixtral | qwen2_moe | olmoe | qwen3 | qwen2 | llama (auto: the family that computes exactly this model)', 'auto')
+    .option('--dtype <dtype>', 'f32 | bf16 | f16', 'f32')
+    .option('--json', 'print the result as JSON')
+    .action((dir: string, out: string, o: { architecture: string; dtype: string; json?: boolean }) => {
+      const result = exportHfCheckpoint(resolve(dir), resolve(out), { architecture: o.architecture, dtype: o.dtype });
+      if (o.json) return printJson(io, result);
+      io.out(`wrote ${result.path} as ${result.architecture} (${result.files.join(', ')})\n`);
+    });
+
+  model
+    .command('export-gguf <dir> <out>')
+    .description('write a GGUF file for llama.cpp, Ollama and LM Studio (from a published folder or a lab checkpoint)')
+    .option('--dtype <dtype>', 'f32 | f16', 'f32')
+    .option('--json', 'print the result as JSON')
+    .action((dir: string, out: string, o: { dtype: string; json?: boolean }) => {
+      const result = exportGgufCheckpoint(resolve(dir), resolve(out), { dtype: o.dtype });
+      if (o.json) return printJson(io, result);
+      io.out(`wrote ${result.path} (${formatBytes(result.bytes)}, ${result.tensors} tensors, architecture ${result.architecture})\n`);
     });
 }

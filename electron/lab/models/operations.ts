@@ -3,12 +3,18 @@
  * sampling against scoring, benchmark. These run in the calling process (the CLI); the app goes through
  * the policy worker instead (handlers.ts), since onnxruntime never runs in main or the web host.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import { inspectCheckpoint, saveCheckpoint, type CheckpointSummary } from '../../../native/model/checkpoint';
 import type { CheckReport } from '../../../native/model/check';
 import { configFromPreset, countActiveParameters, countParameters, type ConfigOverrides, type ModelConfig, type PresetName } from '../../../native/model/config';
 import { initParameters } from '../../../native/model/init';
+import { GgufExportError, exportGgufFromHf } from '../../../native/model/gguf/from-hf';
+import { HfCheckpointError, isHfCheckpoint } from '../../../native/model/hf/hf-checkpoint';
+import { HF_ARCHITECTURE_OF, type HfFamily } from '../../../native/model/hf/hf-config';
+import { ExportHfError, exportHf } from '../../../native/model/hf/export-hf';
+import { summarizeHf } from '../../../native/model/hf/hf-summary';
 import type { ModelBenchOptions, ModelBenchResult } from '../../../native/model/bench';
 import { openCheckpoint, PolicyCheckpointError, type OpenedCheckpoint } from '../../../native/model/policy-checkpoint';
 import { buildSamplingGraph } from '../../../native/model/sampling-graph';
@@ -69,7 +75,8 @@ export function initCheckpoint(o: InitOptions): InitResult {
 }
 
 export function describeCheckpoint(dir: string, verify: boolean): CheckpointSummary & { activeParameters: number | null } {
-  const summary = inspectCheckpoint(dir, { verify });
+  const summary = isHfCheckpoint(dir) ? summarizeHf(dir, { verify }) : inspectCheckpoint(dir, { verify });
+  if (summary.status === 'invalid' && summary.error) throw new LabError('INVALID_PARAMS', summary.error.message);
   let active: number | null = null;
   if (summary.config) active = countActiveParameters(summary.config as ModelConfig);
   return { ...summary, activeParameters: active };
@@ -151,4 +158,63 @@ export async function benchCheckpoint(dir: string, options: ModelBenchOptions): 
   const { runModelBenchmark } = await import('../../../native/model/bench');
   const result = await runModelBenchmark(c.config, c.weights, options);
   return { ...result, parameters: countParameters(c.config) };
+}
+
+export interface ExportHfResult {
+  path: string;
+  architecture: string;
+  files: string[];
+}
+
+/** `model export-hf`: the checkpoint in a published layout (native/model/hf/export-hf.ts picks the family). */
+export function exportHfCheckpoint(dir: string, out: string, options: { architecture?: string; dtype?: string }): ExportHfResult {
+  const c = ours(dir, 'export-hf');
+  const family = options.architecture && options.architecture !== 'auto' ? hfFamilyOf(options.architecture) : undefined;
+  const dtype = ({ f32: 'F32', bf16: 'BF16', f16: 'F16' } as const)[(options.dtype ?? 'f32').toLowerCase() as 'f32' | 'bf16' | 'f16'];
+  if (!dtype) throw new LabError('INVALID_PARAMS', `--dtype: '${options.dtype}' is not one of f32, bf16, f16`);
+  try {
+    const written = exportHf(c.config, c.weights, out, { family, dtype, sourceDir: dir, eosTokenIds: c.hf?.eosTokenIds ?? c.tokenizer?.stopTokenIds });
+    return { path: written.path, architecture: HF_ARCHITECTURE_OF[written.family], files: written.files };
+  } catch (error) {
+    if (error instanceof ExportHfError) throw new LabError('INVALID_PARAMS', error.message);
+    throw error;
+  }
+}
+
+function hfFamilyOf(name: string): HfFamily {
+  const byArch = Object.entries(HF_ARCHITECTURE_OF).find(([, a]) => a.toLowerCase() === name.toLowerCase());
+  const family = (byArch?.[0] ?? name.toLowerCase().replace('-', '_')) as HfFamily;
+  if (!(family in HF_ARCHITECTURE_OF)) throw new LabError('INVALID_PARAMS', `--architecture: '${name}' is not one of auto, ${Object.keys(HF_ARCHITECTURE_OF).join(', ')}`);
+  return family;
+}
+
+export interface ExportGgufResult {
+  path: string;
+  bytes: number;
+  tensors: number;
+  architecture: string;
+}
+
+/**
+ * `model export-gguf`: a published folder is converted as it is; the lab's own checkpoints go through
+ * export-hf first (into a temporary folder), so llama.cpp reads the same layout either way.
+ */
+export function exportGgufCheckpoint(dir: string, out: string, options: { dtype?: string }): ExportGgufResult {
+  const dtype = (options.dtype ?? 'f32').toLowerCase();
+  if (dtype !== 'f32' && dtype !== 'f16') throw new LabError('INVALID_PARAMS', `--dtype: '${options.dtype}' is not one of f32, f16`);
+  let source = dir;
+  let temp: string | null = null;
+  try {
+    if (!isHfCheckpoint(dir)) {
+      temp = mkdtempSync(join(tmpdir(), 't1lab-gguf-'));
+      source = exportHfCheckpoint(dir, join(temp, 'hf'), {}).path;
+    }
+    const written = exportGgufFromHf(source, out, { dtype, name: basename(resolve(dir)) });
+    return { path: resolve(out), ...written };
+  } catch (error) {
+    if (error instanceof GgufExportError || error instanceof HfCheckpointError) throw new LabError('INVALID_PARAMS', error.message);
+    throw error;
+  } finally {
+    if (temp) rmSync(temp, { recursive: true, force: true });
+  }
 }

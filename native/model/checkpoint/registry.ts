@@ -9,6 +9,8 @@ import { dirname, join, resolve } from 'node:path';
 import { CheckpointError } from './errors';
 import { MANIFEST_FILE } from './manifest';
 import { inspectCheckpoint, summarizeExternal, unreadSummary, type CheckpointSummary } from './summary';
+import { isHfCheckpoint } from '../hf/hf-checkpoint';
+import { summarizeHf } from '../hf/hf-summary';
 import { processAlive } from '../../util/process-alive';
 
 const PARTIAL = /^\.(.+)\.(partial|replaced)-(\d+)-[0-9a-f]+$/;
@@ -45,6 +47,10 @@ export function listCheckpoints(root: string, options: ListOptions = {}): Checkp
   const walk = (dir: string, depth: number) => {
     if (existsSync(join(dir, MANIFEST_FILE))) {
       listing.checkpoints.push(summarize(dir, options.verify ?? false));
+      return;
+    }
+    if (isHfCheckpoint(dir)) {
+      listing.checkpoints.push(summarizeHf(dir, { tokenizer: false }));
       return;
     }
     if (existsSync(join(dir, 'model.onnx'))) {

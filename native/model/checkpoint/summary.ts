@@ -27,7 +27,8 @@ export const CheckpointSummary = z.object({
   path: z.string(),
   name: z.string(),
   /** 't1': our MoE checkpoint (manifest, config, safetensors); 'external-onnx': an ONNX LLM export with its tokenizer.json. */
-  format: z.enum(['t1', 'external-onnx']),
+  /** 'hf': a published Hugging Face folder (config.json with architectures, safetensors shards), loaded into the lab's architecture. */
+  format: z.enum(['t1', 'external-onnx', 'hf']),
   status: z.enum(['ok', 'invalid']),
   error: z.object({ code: z.enum(CHECKPOINT_ERROR_CODES), message: z.string() }).nullable(),
   id: z.string().nullable(),

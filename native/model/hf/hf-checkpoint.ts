@@ -120,20 +120,17 @@ export function parameterBytes(routes: readonly TensorRoute[]): number {
   return routes.reduce((n, r) => n + 4 * r.shape.reduce((a, b) => a * b, 1), 0);
 }
 
-export function loadHfCheckpoint(dirArg: string, options: LoadHfOptions = {}): HfCheckpoint {
-  const dir = resolve(dirArg);
-  const { family, architecture, config, raw } = readHfModel(dir);
-  const routes = tensorRoutes(config, family);
+/**
+ * Pass 1 of a load, also `model info`: every safetensors header against config.json and the index, before
+ * any tensor data. Returns the files open (the caller closes them) and, per published tensor, its file.
+ */
+export function checkHfHeaders(
+  dir: string,
+  m: { architecture: HfArchitecture; config: ModelConfig; routes: readonly TensorRoute[] },
+): { opened: SafetensorsFile[]; found: Map<string, string>; dtypes: Set<Dtype>; files: string[] } {
+  const { architecture, config, routes } = m;
   const byName = new Map(routes.map((r) => [r.hf, r]));
-  if (options.memoryLimitBytes !== undefined) {
-    const need = parameterBytes(routes);
-    if (need > options.memoryLimitBytes) {
-      throw new HfCheckpointError(`${join(dir, 'config.json')}: the weights need ${(need / 2 ** 30).toFixed(2)} GiB as float32 and ${(options.memoryLimitBytes / 2 ** 30).toFixed(2)} GiB are available; not loading`, join(dir, 'config.json'));
-    }
-  }
   const { files, owner } = weightFiles(dir);
-
-  // Pass 1: every header against config.json and the index, before any tensor data.
   const opened: SafetensorsFile[] = [];
   try {
     const found = new Map<string, string>();
@@ -176,6 +173,27 @@ export function loadHfCheckpoint(dirArg: string, options: LoadHfOptions = {}): H
       if (!found.has(r.hf)) throw new HfCheckpointError(`${dir}: tensor "${r.hf}" ${fmt(r.shape)} is in no weight file (${files.join(', ')}); config.json (${architecture}) calls for it`, join(dir, files[0]!));
     }
 
+    return { opened, found, dtypes, files };
+  } catch (error) {
+    for (const f of opened) f.close();
+    throw error;
+  }
+}
+
+export function loadHfCheckpoint(dirArg: string, options: LoadHfOptions = {}): HfCheckpoint {
+  const dir = resolve(dirArg);
+  const { family, architecture, config, raw } = readHfModel(dir);
+  const routes = tensorRoutes(config, family);
+  const byName = new Map(routes.map((r) => [r.hf, r]));
+  if (options.memoryLimitBytes !== undefined) {
+    const need = parameterBytes(routes);
+    if (need > options.memoryLimitBytes) {
+      throw new HfCheckpointError(`${join(dir, 'config.json')}: the weights need ${(need / 2 ** 30).toFixed(2)} GiB as float32 and ${(options.memoryLimitBytes / 2 ** 30).toFixed(2)} GiB are available; not loading`, join(dir, 'config.json'));
+    }
+  }
+  const headers = checkHfHeaders(dir, { architecture, config, routes });
+  const { opened, found, dtypes, files } = headers;
+  try {
     // Pass 2: data, one file and one tensor at a time, into the lab's layout.
     const weights = new Map<string, Float32Array>();
     const labSize = new Map<string, number>();
