@@ -4,6 +4,7 @@
  * export (model.onnx in the common layout, its config.json and tokenizer.json).
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointError, loadCheckpoint } from './checkpoint';
 import { MODEL_TYPE, parseModelConfig, type ModelConfig } from './config';
@@ -79,7 +80,10 @@ export function openCheckpoint(dir: string, options: { requireTokenizer?: boolea
     // A published folder: read into the lab's own architecture (config.ts options), so it samples,
     // replays routing and trains on the same paths as the lab's checkpoints.
     try {
-      const c = loadHfCheckpoint(dir, { requireTokenizer: options.requireTokenizer ?? true });
+      // Refused before any weight is read when float32 weights would not fit in this machine's memory
+      // (T1LAB_MEMORY_LIMIT_BYTES overrides the machine's total).
+      const limit = Number(process.env.T1LAB_MEMORY_LIMIT_BYTES) || totalmem();
+      const c = loadHfCheckpoint(dir, { requireTokenizer: options.requireTokenizer ?? true, memoryLimitBytes: limit });
       return { kind: 't1-moe', dir: c.dir, config: c.config, weights: c.weights, tokenizer: c.tokenizer, hf: { family: c.family, architecture: c.architecture, dtype: c.dtype, eosTokenIds: c.eosTokenIds } };
     } catch (error) {
       if (error instanceof HfCheckpointError) throw new PolicyCheckpointError(error.message);

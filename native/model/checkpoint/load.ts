@@ -10,8 +10,9 @@ import type { ModelConfig } from '../config';
 import { SafetensorsError, openSafetensors, toFloat32, type SafetensorsFile } from '../safetensors/index';
 import { loadTokenizerFile, type Tokenizer } from '../tokenizer/index';
 import { CheckpointError } from './errors';
-import { MODEL_FILE, OPTIMIZER_FILE, CONFIG_FILE, TOKENIZER_FILE, hashFile, type Manifest } from './manifest';
-import { readConfig, readManifest } from './read-manifest';
+import { MODEL_FILE, OPTIMIZER_FILE, CONFIG_FILE, TOKENIZER_FILE, MANIFEST_FILE, hashFile, type Manifest } from './manifest';
+import { HfCheckpointError, isHfCheckpoint, loadHfCheckpoint } from '../hf/hf-checkpoint';
+import { publishedManifest, readConfig, readManifest } from './read-manifest';
 import { checkOptimizerState, checkParameters, expectedParameters } from './tensors';
 
 export interface LoadCheckpointOptions {
@@ -88,6 +89,8 @@ export function loadCheckpointTokenizer(dir: string, config: ModelConfig): Token
 
 export function loadCheckpoint(dir: string, options: LoadCheckpointOptions = {}): LoadedCheckpoint {
   const root = resolve(dir);
+  // A published Hugging Face folder (no manifest): training starts from it as from one of ours.
+  if (!existsSync(join(root, MANIFEST_FILE)) && isHfCheckpoint(root)) return loadPublished(root);
   const manifest = readManifest(root);
   checkFilesPresent(root, manifest);
   const config = readConfig(root);
@@ -119,4 +122,18 @@ export function loadCheckpoint(dir: string, options: LoadCheckpointOptions = {})
     model.close();
     optimizerFile?.close();
   }
+}
+
+/** A published folder as a loaded checkpoint: its weights in the lab's layout and the manifest made from its headers. */
+function loadPublished(root: string): LoadedCheckpoint {
+  const manifest = publishedManifest(root);
+  let c: ReturnType<typeof loadHfCheckpoint>;
+  try {
+    c = loadHfCheckpoint(root);
+  } catch (error) {
+    if (error instanceof HfCheckpointError) throw new CheckpointError('BAD_CONFIG', error.message, error.file);
+    throw error;
+  }
+  if (!c.tokenizer) throw new CheckpointError('MISSING_FILE', `${join(root, TOKENIZER_FILE)}: missing (a checkpoint needs its tokenizer)`, join(root, TOKENIZER_FILE));
+  return { dir: root, manifest, config: c.config, tokenizer: c.tokenizer, parameters: c.weights, optimizer: null };
 }
