@@ -11,7 +11,7 @@
  */
 import { AutoDiff, type Value } from '../onnx/autodiff';
 import type { FloatType } from '../onnx/proto';
-import { paramName, parameterSpecs, type ModelConfig } from './config';
+import { moeLayers, paramName, parameterSpecs, type ModelConfig } from './config';
 import type { LossDefinition, TokenTerms } from './losses';
 import { loadBalance, transformerForward, type ExpertCompute } from './transformer';
 
@@ -51,6 +51,14 @@ export function buildTrainingGraph(config: ModelConfig, options: TrainingGraphOp
   const started = performance.now();
   const { batch: B, length: T, dtype } = options;
   if (T > config.max_position_embeddings) throw new Error(`sequence length ${T} exceeds max_position_embeddings ${config.max_position_embeddings}`);
+  // The trainer's routing records, R3 replay and load-balance metrics have one entry per layer: a model
+  // with dense layers (a dense import, or mlp_only_layers) samples and evaluates, but does not train yet.
+  const routed = moeLayers(config).length;
+  if (routed !== config.num_hidden_layers) {
+    throw new Error(
+      `training graph: ${config.num_hidden_layers - routed} of ${config.num_hidden_layers} layers are dense (num_experts ${config.num_experts}${config.mlp_only_layers?.length ? `, mlp_only_layers ${config.mlp_only_layers.join(',')}` : ''}); training covers models whose every layer is a mixture of experts`,
+    );
+  }
   const ad = new AutoDiff(dtype);
   const g = ad.graph;
   const L = config.num_hidden_layers;
