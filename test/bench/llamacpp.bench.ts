@@ -5,7 +5,7 @@
  * Decode tokens/s at batch 1 and with 8 parallel sequences, and prefill of 512 tokens. llama.cpp runs
  * with its defaults for speed (F16 KV cache, flash attention auto), as a user would.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getLlama } from 'node-llama-cpp';
@@ -17,6 +17,7 @@ import { initParameters } from '../../native/model/init';
 import { GenerateOptions } from '../../native/model/policy-api';
 import { loadT1Policy } from '../../native/model/policy-model';
 import { seededUniform } from '../../native/util/random';
+import { trainByteLevelBpe } from '../helpers/bpe';
 import type { Bench } from './reporter';
 
 const bench: Bench = {
@@ -37,10 +38,14 @@ const bench: Bench = {
       max_position_embeddings: 1024,
       qk_norm: 'head',
     });
-    const threads = Math.min(2, availableParallelism());
+    // One thread by default: llama.cpp's worker threads spin between tokens, and on a shared 2-core machine two
+    // spinning threads made it ~10x slower than one (T1LAB_BENCH_THREADS sets both sides).
+    const threads = Number(process.env.T1LAB_BENCH_THREADS) || Math.min(1, availableParallelism());
     const root = mkdtempSync(join(tmpdir(), 't1-bench-llamacpp-'));
     try {
       const weights = initParameters(config, 1);
+      // A small BPE vocabulary for the GGUF (ids are fed directly; rows past it are padding tokens).
+      writeFileSync(join(root, 'tokenizer.json'), JSON.stringify(trainByteLevelBpe(['ls -la /tmp && cat notes.txt | grep error'], { merges: 20 })));
       const hfDir = join(root, 'hf');
       exportHf(config, weights, hfDir, { sourceDir: root, family: 'qwen3_moe' });
       const gguf = join(root, 'model.gguf');
