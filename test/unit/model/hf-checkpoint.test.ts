@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { paramName } from '../../../native/model/config';
+import { listCheckpoints } from '../../../native/model/checkpoint';
 import { loadHfCheckpoint } from '../../../native/model/hf/hf-checkpoint';
 import { parseHfConfig } from '../../../native/model/hf/hf-config';
 import { openCheckpoint } from '../../../native/model/policy-checkpoint';
@@ -132,6 +133,16 @@ describe('loading a published folder', () => {
     const header = bytes.subarray(8, 8 + headerLength).toString('utf8').replace('"F32"', '"I32"');
     writeFileSync(join(dir2, 'model.safetensors'), Buffer.concat([bytes.subarray(0, 8), Buffer.from(header), bytes.subarray(8 + headerLength)]));
     expect(() => loadHfCheckpoint(dir2)).toThrow(/model\.safetensors: tensor ".+" is I32; the engine computes from F32, F16 or BF16 weights/);
+  });
+
+  it('the Models page listing shows a published folder as hf, and an invalid one with its error', () => {
+    const parent = fresh();
+    writeHfTestCheckpoint(join(parent, 'good'), 'mixtral', { shards: 2 });
+    writeHfTestCheckpoint(join(parent, 'bad'), 'qwen3_moe', { shards: 2 });
+    unlinkSync(join(parent, 'bad', 'model-00001-of-00002.safetensors'));
+    const listed = listCheckpoints(parent).checkpoints;
+    expect(listed.find((c) => c.name === 'good')).toMatchObject({ format: 'hf', status: 'ok', metadata: { architecture: 'MixtralForCausalLM' } });
+    expect(listed.find((c) => c.name === 'bad')).toMatchObject({ format: 'hf', status: 'invalid', error: { message: expect.stringMatching(/shard model-00001-of-00002\.safetensors is missing/) } });
   });
 
   it('refuses to load weights that need more memory than allowed, before reading them', () => {
