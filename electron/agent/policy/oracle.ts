@@ -5,9 +5,16 @@
  */
 import { LabError } from '../../ipc/common/errors';
 import type { ProtocolName } from '../../domain/trajectory';
+import { withoutPreamble } from './oracle-preamble';
 import { PolicyError, ZERO_USAGE, type Policy, type PolicyEpisode } from './types';
 
-export function createOraclePolicy(options: { protocol?: ProtocolName } = {}): Policy {
+export interface OracleOptions {
+  protocol?: ProtocolName;
+  /** Leave out the leading `set -…` / `cd /app` commands (SFT data shaped for a small turn budget). */
+  skipPreamble?: boolean;
+}
+
+export function createOraclePolicy(options: OracleOptions = {}): Policy {
   const protocol = options.protocol ?? 'hermes';
   if (protocol === 'terminus') throw new LabError('INVALID_PARAMS', 'the oracle runs commands to completion: use --protocol hermes or tools (Terminus-2 only sends keystrokes)');
   return {
@@ -17,8 +24,9 @@ export function createOraclePolicy(options: { protocol?: ProtocolName } = {}): P
     contextWindow: null,
     maxCompletionTokens: 0,
     async startEpisode(info): Promise<PolicyEpisode> {
-      const commands = info.solutionCommands;
-      if (!commands) throw new PolicyError(`task ${info.taskId} has no reference solution for the oracle`);
+      const all = info.solutionCommands;
+      if (!all) throw new PolicyError(`task ${info.taskId} has no reference solution for the oracle`);
+      const commands = options.skipPreamble ? withoutPreamble(all) : all;
       let next = 0;
       return {
         async turn(request) {

@@ -18,10 +18,12 @@ export interface TokenizedOracleOptions {
   /** The window of the model the samples are for (the same budget as its `onnx:` policy). */
   contextWindow: number;
   maxCompletionTokens: number;
+  /** Leave out the solution's leading `set -…` / `cd /app` commands (see oracle-preamble.ts). */
+  skipPreamble?: boolean;
 }
 
 export function createTokenizedOraclePolicy(o: TokenizedOracleOptions): Policy {
-  const oracle = createOraclePolicy({ protocol: 'hermes' });
+  const oracle = createOraclePolicy({ protocol: 'hermes', skipPreamble: o.skipPreamble });
   return {
     id: oracle.id,
     protocol: oracle.protocol,

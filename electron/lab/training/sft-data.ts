@@ -41,6 +41,11 @@ export interface SftDataOptions {
   fromRun?: string;
   concurrency?: number;
   maxTurns?: number;
+  /**
+   * Oracle mode: type the solution's leading `set -…` / `cd /app` commands as turns of their own (`true`),
+   * or leave them out (default), so that the first trained turn is the first command that does the work.
+   */
+  keepPreamble?: boolean;
   /** Keep the oracle episodes' folders (trajectories, recordings) here. */
   keep?: string;
   onProgress?(done: number, total: number, detail: string): void;
@@ -165,7 +170,7 @@ async function fromOracle(o: SftDataOptions, target: Target, maxTurns: number, r
   for (const bad of source.invalid) o.log?.(`skipped invalid task '${bad.id}'`);
   const tasks = source.tasks.filter((t) => t.environment.runtime.kind === 'sandbox' && t.solution);
   if (!tasks.length) throw new LabError('NOT_FOUND', `${o.suite}: no runnable task with a reference solution`);
-  const policy = createTokenizedOraclePolicy({ codec: target.codec, template: target.template, endOfTurnId: target.endOfTurnId, contextWindow: target.window, maxCompletionTokens: target.maxCompletionTokens });
+  const policy = createTokenizedOraclePolicy({ codec: target.codec, template: target.template, endOfTurnId: target.endOfTurnId, contextWindow: target.window, maxCompletionTokens: target.maxCompletionTokens, skipPreamble: !o.keepPreamble });
   const harness = HarnessSettings.parse({ maxTurns });
   const root = o.keep ? resolve(o.keep) : await makeOwnedTempDir('sft-data');
   const concurrency = Math.max(1, o.concurrency ?? Math.min(4, availableParallelism()));

@@ -10,10 +10,15 @@ export interface DefaultConfigOptions {
   preset: 'nano' | 'micro';
 }
 
-/** Per-preset sizes: nano trains in minutes on 2 CPU cores; micro wants more. */
+/**
+ * Per-preset sizes: nano trains in minutes on 2 CPU cores; micro wants more. SFT batches are smaller than
+ * LM ones (a sample is a whole episode, 400-1,500 tokens). PPO's rollout budget is the evaluation's: nano
+ * steps are 2 tasks x 4 episodes of at most 6 turns x 256 tokens (the oracle's longest single calls of the
+ * nano curriculum fit; 96 cut a fifth of them), so a step ends in minutes on 2 cores instead of never.
+ */
 const SIZES = {
-  nano: { lr: 1e-3, seqLen: 256, batch: 16, micro: 8 },
-  micro: { lr: 6e-4, seqLen: 512, batch: 16, micro: 4 },
+  nano: { lr: 1e-3, seqLen: 256, batch: 16, micro: 8, sftBatch: 8, sftMicro: 4, ppo: { tasks: 2, group: 4, concurrency: 2, turns: 6, tokens: 256, agentSec: 60, deadlineSec: 180 } },
+  micro: { lr: 6e-4, seqLen: 512, batch: 16, micro: 4, sftBatch: 16, sftMicro: 4, ppo: { tasks: 4, group: 4, concurrency: 4, turns: 8, tokens: 512, agentSec: 120, deadlineSec: 600 } },
 } as const;
 
 export function defaultConfigToml(o: DefaultConfigOptions): string {
@@ -53,8 +58,8 @@ max_seq_len = 0
 # Optimizer steps.
 steps = ${o.stage === 'lm' ? 300 : 200}
 # Sequences per optimizer step; gradients accumulate over micro-batches of micro_batch_size.
-batch_size = ${s.batch}
-micro_batch_size = ${s.micro}
+batch_size = ${o.stage === 'sft' ? s.sftBatch : s.batch}
+micro_batch_size = ${o.stage === 'sft' ? s.sftMicro : s.micro}
 # Eval loss on the held-out split every N steps (0: only at the end), over eval_batches micro-batches.
 eval_every = 50
 eval_batches = 4
@@ -114,14 +119,17 @@ max_epochs = 0
 [ppo]
 # train.steps counts PPO steps (a rollout batch and its update); data.path is the train task suite.
 # Tasks sampled per step ("uniform" or "stratified" by category) and episodes per task (the group).
-tasks_per_step = 4
-group_size = 4
+tasks_per_step = ${s.ppo.tasks}
+group_size = ${s.ppo.group}
 sampling = "uniform"
 # Sandboxes at once; the policy worker decodes the active episodes in one batch.
-concurrency = 4
-max_turns = 8
-# agent_timeout_sec = 60   (default: the task's)
-# max_tokens = 256         (completion tokens per turn; default: the policy's budget)
+concurrency = ${s.ppo.concurrency}
+# The episode budget: turns, the agent's seconds and completion tokens per turn. Evaluate with the same
+# budget (t1lab eval --max-turns ${s.ppo.turns} --max-tokens ${s.ppo.tokens} --agent-timeout ${s.ppo.agentSec}); without these keys
+# the task's timeout and the policy's own token budget apply.
+max_turns = ${s.ppo.turns}
+agent_timeout_sec = ${s.ppo.agentSec}
+max_tokens = ${s.ppo.tokens}
 temperature = 1.0
 # The training reward: "dense" (passed assertions), "fraction" or "binary"; normalised "none", "batch" or "group".
 reward = "dense"
@@ -158,7 +166,7 @@ max_staleness = 1
 # Over-sampling: start N(1 + oversample) episodes, train on the first N; the rest get abort_grace_sec.
 oversample = 0.0
 abort_grace_sec = 0.0
-episode_deadline_sec = 600.0
+episode_deadline_sec = ${s.ppo.deadlineSec}.0
 # Also score with free routing each step (the gap without R3 and routing agreement per layer).
 measure_free_gap = true
 `;
