@@ -16,7 +16,7 @@ export const SftSample = z.object({
   /** Unique in its file: `TASK@ATTEMPT#N` (N: the ledger sample of the episode; a FORK starts a new one). */
   id: z.string().min(1),
   task: z.string().min(1),
-  /** `oracle` (the reference solution through the harness) or `run:RUN_ID` (a resolved episode of an eval run). */
+  /** `oracle` (the reference solution through the harness), `oracle-first-turn` (its first command, not run) or `run:RUN_ID` (a resolved episode of an eval run). */
   source: z.string().min(1),
   tokenizer: z.string().regex(/^[0-9a-f]{64}$/),
   ids: z.array(z.number().int().nonnegative()).min(2),

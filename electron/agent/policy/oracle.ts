@@ -12,6 +12,9 @@ export interface OracleOptions {
   protocol?: ProtocolName;
   /** Leave out the leading `set -…` / `cd /app` commands (SFT data shaped for a small turn budget). */
   skipPreamble?: boolean;
+  /** Write each call's `timeout` (the agent's time budget; default true). SFT data leaves it out: the
+   * harness bounds a command by the agent's remaining time anyway, and every call is 5 tokens shorter. */
+  callTimeout?: boolean;
 }
 
 export function createOraclePolicy(options: OracleOptions = {}): Policy {
@@ -31,7 +34,7 @@ export function createOraclePolicy(options: OracleOptions = {}): Policy {
       return {
         async turn(request) {
           const command = commands[next++];
-          const action = command === undefined ? ({ tool: 'submit' } as const) : ({ tool: 'bash', command, timeoutSec: info.agentTimeoutSec } as const);
+          const action = command === undefined ? ({ tool: 'submit' } as const) : ({ tool: 'bash', command, ...(options.callTimeout === false ? {} : { timeoutSec: info.agentTimeoutSec }) } as const);
           return { ...info.protocol.writeAction(action, `call_${request.turn}`), usage: ZERO_USAGE, costUsd: null, finishReason: 'scripted' };
         },
       };

@@ -23,7 +23,7 @@ export interface TokenizedOracleOptions {
 }
 
 export function createTokenizedOraclePolicy(o: TokenizedOracleOptions): Policy {
-  const oracle = createOraclePolicy({ protocol: 'hermes', skipPreamble: o.skipPreamble });
+  const oracle = createOraclePolicy({ protocol: 'hermes', skipPreamble: o.skipPreamble, callTimeout: false });
   return {
     id: oracle.id,
     protocol: oracle.protocol,

@@ -20,10 +20,12 @@ export function registerSftData(tasks: Command, io: Io): void {
     .option('--from-run <dir>', 'use the resolved episodes of this eval run instead of running the oracle')
     .option('--concurrency <n>', 'oracle episodes at once (default: min(4, cores))')
     .option('--max-turns <n>', 'turn limit of each episode (default 30)')
+    .option('--first-turns', "one sample per task without running it: the prompt an evaluation starts from and the solution's first command (cheap; many tasks)")
+    .option('--agent-timeout <sec>', "the agent's time budget the prompt states (default: the task's); use the evaluation's")
     .option('--keep-preamble', "type the solution's leading set -e / cd /app lines as turns of their own (default: left out)")
     .option('--keep <dir>', 'keep the oracle episodes (trajectories, recordings) in this folder')
     .option('--json', 'print the result as JSON')
-    .action(async (o: { suite?: string; checkpoint: string; out: string; fromRun?: string; concurrency?: string; maxTurns?: string; keepPreamble?: boolean; keep?: string; json?: boolean }) => {
+    .action(async (o: { suite?: string; checkpoint: string; out: string; fromRun?: string; concurrency?: string; maxTurns?: string; firstTurns?: boolean; agentTimeout?: string; keepPreamble?: boolean; keep?: string; json?: boolean }) => {
       if (!o.suite && !o.fromRun) throw new UsageError('--suite PATH or --from-run RUNDIR is required');
       const int = (name: string, v: string | undefined) => {
         if (v === undefined) return undefined;
@@ -42,6 +44,8 @@ export function registerSftData(tasks: Command, io: Io): void {
           fromRun: o.fromRun,
           concurrency: int('--concurrency', o.concurrency),
           maxTurns: int('--max-turns', o.maxTurns),
+          firstTurns: o.firstTurns === true,
+          agentTimeoutSec: int('--agent-timeout', o.agentTimeout),
           keepPreamble: o.keepPreamble === true,
           keep: o.keep,
           signal: controller.signal,

@@ -19,6 +19,7 @@ import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
 import { loadChatTemplate } from '../../agent/chat/jinja';
 import type { ChatTemplate } from '../../agent/chat/template';
 import { createTokenizedOraclePolicy } from '../../agent/policy/tokenized-oracle';
+import { withoutPreamble } from '../../agent/policy/oracle-preamble';
 import { wantsCompactPrompt } from '../../agent/policy/types';
 import { createProtocol } from '../../agent/protocol';
 import { chunkedCodec, splitTokensOf, type TokenCodec } from '../../agent/tokens/codec';
@@ -31,7 +32,7 @@ import { EPISODE_FILES } from '../runs/episode-files';
 import { readRun } from '../runs/library';
 import { runTaskEpisode } from '../runs/run-episode';
 import { episodeFolder } from '../runs/store';
-import { loadTaskSource, removeTree, type Task } from '../tasks';
+import { loadTaskSource, removeTree, solutionCommands, type Task } from '../tasks';
 import { SftSampleWriter } from './sft-samples';
 
 export interface SftDataOptions {
@@ -46,6 +47,15 @@ export interface SftDataOptions {
    * or leave them out (default), so that the first trained turn is the first command that does the work.
    */
   keepPreamble?: boolean;
+  /**
+   * Oracle mode without running anything: one sample per task holding exactly the prompt an evaluation
+   * starts from (system prompt, instruction) and the reference solution's first command as the reply.
+   * Cheap (tokenizing only), so thousands of tasks fit: many different names to copy from the instruction
+   * into the command, where a few hundred whole episodes teach a small model to write memorised ones.
+   */
+  firstTurns?: boolean;
+  /** The agent's time budget in seconds (default: the task's); the prompt states it, so match the evaluation's. */
+  agentTimeoutSec?: number;
   /** Keep the oracle episodes' folders (trajectories, recordings) here. */
   keep?: string;
   onProgress?(done: number, total: number, detail: string): void;
@@ -156,6 +166,7 @@ export async function makeSftData(o: SftDataOptions): Promise<SftDataResult> {
   };
   try {
     if (o.fromRun) await fromRun(o, target, maxTurns, result, add, tally);
+    else if (o.firstTurns) await fromFirstTurns(o, target, maxTurns, result, add, tally);
     else await fromOracle(o, target, maxTurns, result, add, tally);
   } finally {
     writer.close();
@@ -171,7 +182,7 @@ async function fromOracle(o: SftDataOptions, target: Target, maxTurns: number, r
   const tasks = source.tasks.filter((t) => t.environment.runtime.kind === 'sandbox' && t.solution);
   if (!tasks.length) throw new LabError('NOT_FOUND', `${o.suite}: no runnable task with a reference solution`);
   const policy = createTokenizedOraclePolicy({ codec: target.codec, template: target.template, endOfTurnId: target.endOfTurnId, contextWindow: target.window, maxCompletionTokens: target.maxCompletionTokens, skipPreamble: !o.keepPreamble });
-  const harness = HarnessSettings.parse({ maxTurns });
+  const harness = HarnessSettings.parse({ maxTurns, ...(o.agentTimeoutSec ? { agentTimeoutSec: o.agentTimeoutSec } : {}) });
   const root = o.keep ? resolve(o.keep) : await makeOwnedTempDir('sft-data');
   const concurrency = Math.max(1, o.concurrency ?? Math.min(4, availableParallelism()));
   let next = 0;
@@ -206,6 +217,40 @@ async function fromOracle(o: SftDataOptions, target: Target, maxTurns: number, r
   } finally {
     if (!o.keep) await removeTree(root).catch(() => {});
   }
+}
+
+async function fromFirstTurns(o: SftDataOptions, target: Target, maxTurns: number, result: SftDataResult, add: (s: SftSample[]) => void, tally: (c: ReturnType<typeof counters>) => void): Promise<void> {
+  if (!o.suite) throw new LabError('INVALID_PARAMS', '--suite is required (or --from-run)');
+  const source = await loadTaskSource(o.suite);
+  for (const bad of source.invalid) o.log?.(`skipped invalid task '${bad.id}'`);
+  const protocol = createProtocol('hermes');
+  const tasks = source.tasks.filter((t) => t.solution);
+  let done = 0;
+  for (const task of tasks) {
+    if (o.signal?.aborted) break;
+    o.onProgress?.(done++, tasks.length, task.id);
+    const all = solutionCommands(task);
+    const command = (o.keepPreamble ? all : withoutPreamble(all))[0];
+    if (command === undefined) continue;
+    const timeoutSec = o.agentTimeoutSec ?? task.agent.timeoutSec;
+    // The prompt exactly as the harness's first turn renders it (agent/episode/loop.ts), then the reply as
+    // the tokenized oracle writes it (no `timeout`), then the end of the turn.
+    const messages: ChatMessage[] = [
+      { role: 'system', content: protocol.systemPrompt({ maxTurns, timeoutSec, toolsInTemplate: false, compact: wantsCompactPrompt(target.window) }) },
+      { role: 'user', content: task.instruction },
+    ];
+    const ledger = new TokenLedger(target.codec);
+    ledger.sync(target.template.render(messages, { addGenerationPrompt: true }), []);
+    const text = protocol.writeAction({ tool: 'bash', command }, 'call_0').text;
+    ledger.appendSampled({ ids: [...target.codec.encode(text), target.endOfTurnId], logprobs: [] }, { ids: ledger.ids(), routing: null });
+    messages.push({ role: 'assistant', content: text });
+    const samples = ledger.finish(target.template.render(messages, { addGenerationPrompt: false }), []);
+    result.episodes++;
+    tally(counters(ledger.counters));
+    // Not run, so nothing was measured: no reward, not resolved.
+    add(samples.map((s, n) => toSample(s, n, { key: `${task.id}@first`, task: task.id, source: 'oracle-first-turn', tokenizer: target.sha, protocol: 'hermes', reward: null, resolved: false, turns: 1, ledger: counters(ledger.counters) })));
+  }
+  o.onProgress?.(tasks.length, tasks.length, 'done');
 }
 
 async function fromRun(o: SftDataOptions, target: Target, maxTurns: number, result: SftDataResult, add: (s: SftSample[]) => void, tally: (c: ReturnType<typeof counters>) => void): Promise<void> {

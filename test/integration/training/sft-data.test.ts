@@ -56,6 +56,29 @@ describe('tasks sft-data', () => {
     expect(new Set(samples.map((s) => s.task)).size).toBe(3);
   });
 
+  it('--first-turns: without running anything, exactly the first turn the harness samples (prompt and first command)', async () => {
+    const harnessOut = join(tmp.path, 'sft-budget.jsonl');
+    await makeSftData({ suite, checkpoint, out: harnessOut, concurrency: 2, maxTurns: 6, agentTimeoutSec: 60 });
+    const out = join(tmp.path, 'first.jsonl');
+    const result = await makeSftData({ suite, checkpoint, out, firstTurns: true, maxTurns: 6, agentTimeoutSec: 60 });
+    expect(result).toMatchObject({ episodes: 3, samples: 3, resolved: 0, ledger: { fork: 0, lossDrift: 0 } });
+    const first = readSftSamples(out);
+    const episodes = readSftSamples(harnessOut).filter((s) => s.id.endsWith('#0'));
+    expect(first.map((s) => s.task).sort()).toEqual(episodes.map((s) => s.task).sort());
+    for (const s of first) {
+      expect(s).toMatchObject({ source: 'oracle-first-turn', resolved: false, reward: null, turns: 1 });
+      const sampled = s.segments.filter((g) => g.kind === 'sampled');
+      expect(sampled).toHaveLength(1);
+      // The same ids as the harness's episode up to the end of its first reply: the prompt states the same
+      // budget (6 turns, 1 min) and the reply is the same call.
+      const h = episodes.find((e) => e.task === s.task)!;
+      const g = h.segments.find((x) => x.kind === 'sampled')!;
+      expect(sampled[0]).toEqual(g);
+      expect(s.ids.slice(0, g.start + g.length)).toEqual(h.ids.slice(0, g.start + g.length));
+      expect(tokenizer.decode(s.ids)).toContain('Limits: 6 turns, 1 min.');
+    }
+  });
+
   it('--from-run: resolved episodes of an eval run, retokenized with the checkpoint', async () => {
     const evaluation = await startEvaluation({ suite, policy: 'oracle', attempts: 1, concurrency: 2, seed: 1, out: join(tmp.path, 'run') }, { dataDir: tmp.path });
     await evaluation.done;
