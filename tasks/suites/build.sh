@@ -26,7 +26,13 @@ $T1LAB tasks synth --split eval --min-commands 20 --count 12 --seed $SEED --audi
 # in-distribution held-out: eval seeds (and eval phrasings) of the train families, one pass over them.
 $T1LAB tasks synth --split eval --families "$train_families" --count 40 --seed $SEED --audit --audit-cache "$CACHE" --concurrency "$CONCURRENCY" --out $OUT/id-heldout.jsonl --json > "$WORK/id-heldout.json"
 
-for s in nano-bench long-horizon id-heldout; do
+# id-nano: in-distribution held-out for the nano curriculum (the 13 families `t1lab repro` trains on by
+# default: the easy core families plus four whose program reads fixed file names): eval seeds and eval
+# phrasings, 5 tasks per family.
+nano_families=write-file,count-matches,rename-files,fix-permissions,replace-text,extract-archive,jsonl-filter,csv-group-sum,measurement-stats,number-theory-batch,mail-merge,passwd-audit,numeric-integration
+$T1LAB tasks synth --split eval --families "$nano_families" --count 65 --seed $SEED --audit --audit-cache "$CACHE" --concurrency "$CONCURRENCY" --out $OUT/id-nano.jsonl --json > "$WORK/id-nano.json"
+
+for s in nano-bench long-horizon id-heldout id-nano; do
   $T1LAB tasks stats $OUT/$s.jsonl --json > $OUT/$s.stats.json
 done
 cat "$WORK"/*.json
