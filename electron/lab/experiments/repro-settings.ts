@@ -9,6 +9,11 @@ import { z } from 'zod';
 export interface ReproSettings {
   preset: 'nano' | 'micro';
   trainTasks: number;
+  /** The families the train pack is drawn from (empty: every family that is not held out). */
+  families: string[];
+  /** Train tasks (more seeds of the same families) whose first turn alone becomes an SFT sample, made
+   * without running anything (`tasks sft-data --first-turns`); 0: none. */
+  firstTurnTasks: number;
   lmSteps: number;
   sftSteps: number;
   ppoSteps: number;
@@ -30,6 +35,8 @@ const settingsFile = z
   .object({
     preset: z.enum(['nano', 'micro']),
     trainTasks: z.number().int().positive(),
+    families: z.array(z.string().min(1)),
+    firstTurnTasks: z.number().int().nonnegative(),
     lmSteps: z.number().int().nonnegative(),
     sftSteps: z.number().int().nonnegative(),
     ppoSteps: z.number().int().positive(),

@@ -18,15 +18,40 @@ import { readRun } from '../runs/library';
 import { computeStats } from '../runs/stats';
 import { compareRuns } from '../stats/compare';
 
+/**
+ * The nano curriculum: the easy core families, two medium ones with one short program each, and four
+ * whose program reads fixed file names (number-theory-batch, mail-merge, passwd-audit,
+ * numeric-integration). `tasks/suites/id-nano.jsonl` holds their held-out seeds (5 per family).
+ */
+export const NANO_FAMILIES = [
+  'write-file', 'count-matches', 'rename-files', 'fix-permissions', 'replace-text', 'extract-archive', 'jsonl-filter',
+  'csv-group-sum', 'measurement-stats', 'number-theory-batch', 'mail-merge', 'passwd-audit', 'numeric-integration',
+];
+
+/**
+ * The episode budget every stage shares: the evaluations', PPO's and the one the SFT prompts state. 512
+ * tokens per turn: the nano curriculum's longest oracle call is 528 tokens (median 29, p90 210; 256 would
+ * cut two families' only solution); greedy decoding (temperature 0, recorded in each run's manifest).
+ */
+const NANO_BUDGET = { turns: 6, tokens: 512, agentSec: 60 };
+const NANO_EVAL_ARGS = ['--max-turns', String(NANO_BUDGET.turns), '--max-tokens', String(NANO_BUDGET.tokens), '--agent-timeout', String(NANO_BUDGET.agentSec), '--temperature', '0', '--concurrency', '2'];
+const NANO_PPO = { 'ppo.tasks_per_step': 2, 'ppo.group_size': 4, 'ppo.concurrency': 2, 'ppo.max_turns': NANO_BUDGET.turns, 'ppo.max_tokens': NANO_BUDGET.tokens, 'ppo.agent_timeout_sec': NANO_BUDGET.agentSec, 'ppo.episode_deadline_sec': 180, 'checkpoint.every': 5 };
+
 export const REPRO_FULL: ReproSettings = {
   preset: 'nano',
-  trainTasks: 2000,
-  lmSteps: 600,
-  sftSteps: 400,
-  ppoSteps: 50,
-  overrides: { lm: {}, sft: {}, ppo: {} },
+  trainTasks: 260,
+  families: NANO_FAMILIES,
+  firstTurnTasks: 2600,
+  lmSteps: 400,
+  sftSteps: 150,
+  ppoSteps: 30,
+  overrides: {
+    lm: { 'train.batch_size': 8, 'train.micro_batch_size': 8, 'train.eval_every': 0, 'checkpoint.every': 100 },
+    sft: { 'train.batch_size': 16, 'train.micro_batch_size': 8, 'optimizer.lr': 0.001, 'schedule.warmup_steps': 5, 'checkpoint.every': 25 },
+    ppo: NANO_PPO,
+  },
   evalTasks: 0,
-  evalArgs: ['--max-turns', '16'],
+  evalArgs: NANO_EVAL_ARGS,
   seed: 1,
 };
 
@@ -34,6 +59,8 @@ export const REPRO_FULL: ReproSettings = {
 export const REPRO_QUICK: ReproSettings = {
   preset: 'nano',
   trainTasks: 60,
+  families: NANO_FAMILIES,
+  firstTurnTasks: 0,
   lmSteps: 20,
   sftSteps: 20,
   ppoSteps: 2,
@@ -56,6 +83,12 @@ export interface ReproOptions {
 }
 
 type Json = Record<string, unknown>;
+
+/** `[flag, value]` when the argument list has the flag, else nothing. */
+function flagOf(args: readonly string[], flag: string): string[] {
+  const i = args.indexOf(flag);
+  return i >= 0 && i + 1 < args.length ? [flag, args[i + 1]!] : [];
+}
 
 function setDotted(config: Json, dotted: string, value: unknown): void {
   const parts = dotted.split('.');
@@ -120,10 +153,21 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
   const initDir = typeof init.path === 'string' ? init.path : join(out, 'init');
   const base = await trainStage('lm', 'lm', ['--model', initDir, '--steps', String(s.lmSteps), '--seed', String(s.seed)], {});
   const pack = join(out, 'train.jsonl');
-  await stage('synth', ['tasks', 'synth', '--out', pack, '--count', String(s.trainTasks), '--seed', String(s.seed), '--split', 'train', '--json']);
+  const families = s.families.length ? ['--families', s.families.join(',')] : [];
+  await stage('synth', ['tasks', 'synth', '--out', pack, '--count', String(s.trainTasks), '--seed', String(s.seed), '--split', 'train', ...families, '--json']);
+  // The SFT prompts state the evaluation's budget (turns, agent time), so training and evaluation read the same words.
+  const budget = [...flagOf(s.evalArgs, '--max-turns'), ...flagOf(s.evalArgs, '--agent-timeout')];
   const sftData = join(out, 'sft.jsonl');
-  await stage('sft-data', ['tasks', 'sft-data', '--suite', pack, '--checkpoint', base, '--out', sftData, '--json']);
-  const sft = await trainStage('sft', 'sft', ['--model', base, '--data', sftData, '--steps', String(s.sftSteps), '--seed', String(s.seed)], {});
+  await stage('sft-data', ['tasks', 'sft-data', '--suite', pack, '--checkpoint', base, '--out', sftData, ...budget, '--json']);
+  const sftFiles = [sftData];
+  if (s.firstTurnTasks > 0) {
+    const firstPack = join(out, 'train-first.jsonl');
+    await stage('synth-first', ['tasks', 'synth', '--out', firstPack, '--count', String(s.firstTurnTasks), '--seed', String(s.seed + 1), '--split', 'train', ...families, '--json']);
+    const firstData = join(out, 'sft-first.jsonl');
+    await stage('sft-first', ['tasks', 'sft-data', '--suite', firstPack, '--checkpoint', base, '--out', firstData, '--first-turns', ...budget, '--json']);
+    sftFiles.push(firstData);
+  }
+  const sft = await trainStage('sft', 'sft', ['--model', base, '--steps', String(s.sftSteps), '--seed', String(s.seed)], { 'data.path': sftFiles });
   const ppoArgs = ['--model', sft, '--data', pack, '--steps', String(s.ppoSteps), '--seed', String(s.seed)];
   const rlDense = await trainStage('rl-dense', 'ppo', ppoArgs, { 'ppo.reward': 'dense', 'ppo.tito': 'exact', 'ppo.r3': 'on' });
   const binaryArgs = ['--model', sft, '--data', pack, '--steps', String(s.binarySteps ?? s.ppoSteps), '--seed', String(s.seed)];

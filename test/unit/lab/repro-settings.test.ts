@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPRO_QUICK } from '../../../electron/lab/experiments/repro';
+import { NANO_FAMILIES, REPRO_FULL, REPRO_QUICK } from '../../../electron/lab/experiments/repro';
+import { findFamily } from '../../../tasks/families';
 import { applyReproSettings, readReproSettings } from '../../../electron/lab/experiments/repro-settings';
 
 const file = (body: string) => {
@@ -20,6 +21,25 @@ describe('repro settings file', () => {
     expect(s.overrides.ppo['ppo.group_size']).toBe(4);
     expect(s.overrides.ppo['ppo.max_turns']).toBe(REPRO_QUICK.overrides.ppo['ppo.max_turns']);
     expect(s.overrides.lm).toEqual(REPRO_QUICK.overrides.lm);
+  });
+
+  it('takes the curriculum (families) and the first-turn samples from the file', () => {
+    const s = applyReproSettings(REPRO_FULL, readReproSettings(file(JSON.stringify({ families: ['write-file'], firstTurnTasks: 0 }))));
+    expect(s).toMatchObject({ families: ['write-file'], firstTurnTasks: 0, trainTasks: REPRO_FULL.trainTasks });
+    expect(() => readReproSettings(file('{"families": "write-file"}'))).toThrow(/field 'families'/);
+    expect(() => readReproSettings(file('{"firstTurnTasks": -1}'))).toThrow(/field 'firstTurnTasks'/);
+  });
+
+  it('the full preset evaluates greedily with the budget PPO trains with, on the curriculum it trains on', () => {
+    const arg = (flag: string) => REPRO_FULL.evalArgs[REPRO_FULL.evalArgs.indexOf(flag) + 1];
+    expect(arg('--temperature')).toBe('0');
+    expect(Number(arg('--max-turns'))).toBe(REPRO_FULL.overrides.ppo['ppo.max_turns']);
+    expect(Number(arg('--max-tokens'))).toBe(REPRO_FULL.overrides.ppo['ppo.max_tokens']);
+    expect(Number(arg('--agent-timeout'))).toBe(REPRO_FULL.overrides.ppo['ppo.agent_timeout_sec']);
+    expect(REPRO_FULL.families).toEqual(NANO_FAMILIES);
+    // Train families only: a held-out family would make synth --split train refuse the pack.
+    for (const name of NANO_FAMILIES) expect(findFamily(name)?.heldOut, name).toBe(false);
+    expect(REPRO_FULL.firstTurnTasks).toBeGreaterThan(REPRO_FULL.trainTasks);
   });
 
   it('names the file and the field of a typo or a wrong type', () => {
