@@ -29,11 +29,12 @@ export const NANO_FAMILIES = [
 ];
 
 /**
- * The episode budget every stage shares: the evaluations', PPO's and the one the SFT prompts state. 512
- * tokens per turn: the nano curriculum's longest oracle call is 528 tokens (median 29, p90 210; 256 would
- * cut two families' only solution); greedy decoding (temperature 0, recorded in each run's manifest).
+ * The episode budget every stage shares: the evaluations', PPO's and the one the SFT prompts state. With
+ * it the oracle can finish all 65 id-nano tasks (its longest call is 528 tokens; 512 tokens leave out
+ * passwd-audit, 256 three families, and typing the set -…/cd /app preamble as turns leaves out mail-merge).
+ * Evaluations decode greedily (temperature 0, recorded in each run's manifest).
  */
-const NANO_BUDGET = { turns: 6, tokens: 512, agentSec: 60 };
+const NANO_BUDGET = { turns: 6, tokens: 576, agentSec: 60 };
 const NANO_EVAL_ARGS = ['--max-turns', String(NANO_BUDGET.turns), '--max-tokens', String(NANO_BUDGET.tokens), '--agent-timeout', String(NANO_BUDGET.agentSec), '--temperature', '0', '--concurrency', '2'];
 const NANO_PPO = { 'ppo.tasks_per_step': 2, 'ppo.group_size': 4, 'ppo.concurrency': 2, 'ppo.max_turns': NANO_BUDGET.turns, 'ppo.max_tokens': NANO_BUDGET.tokens, 'ppo.agent_timeout_sec': NANO_BUDGET.agentSec, 'ppo.episode_deadline_sec': 180, 'checkpoint.every': 5 };
 

@@ -46,14 +46,14 @@ describe('run config', () => {
     expect(c.lm.seq_len).toBe(preset === 'nano' ? 256 : 512);
   });
 
-  it('the nano preset bounds a PPO step (2 tasks x 4 episodes, 6 turns x 512 tokens, 60 s) and SFT batches whole episodes 8 at a time', () => {
+  it('the nano preset bounds a PPO step (2 tasks x 4 episodes, 6 turns x 576 tokens, 60 s) and SFT batches whole episodes 8 at a time', () => {
     const ppo = parseRunConfigToml(defaultConfigToml({ stage: 'ppo', preset: 'nano' }), 'ppo.toml');
-    expect(ppo.ppo).toMatchObject({ tasks_per_step: 2, group_size: 4, concurrency: 2, max_turns: 6, max_tokens: 512, agent_timeout_sec: 60, episode_deadline_sec: 180 });
+    expect(ppo.ppo).toMatchObject({ tasks_per_step: 2, group_size: 4, concurrency: 2, max_turns: 6, max_tokens: 576, agent_timeout_sec: 60, episode_deadline_sec: 180 });
     const sft = parseRunConfigToml(defaultConfigToml({ stage: 'sft', preset: 'nano' }), 'sft.toml');
     expect(sft.train).toMatchObject({ batch_size: 8, micro_batch_size: 4 });
     const lm = parseRunConfigToml(defaultConfigToml({ stage: 'lm', preset: 'nano' }), 'lm.toml');
     expect(lm.train).toMatchObject({ batch_size: 16, micro_batch_size: 8 });
     // Every preset's PPO step has a token cap per turn.
-    expect(parseRunConfigToml(defaultConfigToml({ stage: 'ppo', preset: 'micro' }), 'ppo.toml').ppo.max_tokens).toBe(512);
+    expect(parseRunConfigToml(defaultConfigToml({ stage: 'ppo', preset: 'micro' }), 'ppo.toml').ppo.max_tokens).toBe(576);
   });
 });

@@ -13,13 +13,13 @@ export interface DefaultConfigOptions {
 /**
  * Per-preset sizes: nano trains in minutes on 2 CPU cores; micro wants more. SFT batches are smaller than
  * LM ones (a sample is a whole episode, 400-1,500 tokens). PPO's rollout budget is the nano reproduction's
- * evaluation budget: 2 tasks x 4 episodes of at most 6 turns x 512 tokens (the longest oracle call of the
- * nano curriculum is 528 tokens, the 90th percentile 210; 96 cut a fifth of them), 60 s of agent time, so a
- * step is 8 bounded episodes instead of 16 unbounded ones.
+ * evaluation budget: 2 tasks x 4 episodes of at most 6 turns x 576 tokens (the longest oracle call of the
+ * nano curriculum is 528 tokens; 96 cut a fifth of them), 60 s of agent time, so a step is 8 bounded
+ * episodes instead of 16 unbounded ones.
  */
 const SIZES = {
-  nano: { lr: 1e-3, seqLen: 256, batch: 16, micro: 8, sftBatch: 8, sftMicro: 4, ppo: { tasks: 2, group: 4, concurrency: 2, turns: 6, tokens: 512, agentSec: 60, deadlineSec: 180 } },
-  micro: { lr: 6e-4, seqLen: 512, batch: 16, micro: 4, sftBatch: 16, sftMicro: 4, ppo: { tasks: 4, group: 4, concurrency: 4, turns: 8, tokens: 512, agentSec: 120, deadlineSec: 600 } },
+  nano: { lr: 1e-3, seqLen: 256, batch: 16, micro: 8, sftBatch: 8, sftMicro: 4, ppo: { tasks: 2, group: 4, concurrency: 2, turns: 6, tokens: 576, agentSec: 60, deadlineSec: 180 } },
+  micro: { lr: 6e-4, seqLen: 512, batch: 16, micro: 4, sftBatch: 16, sftMicro: 4, ppo: { tasks: 4, group: 4, concurrency: 4, turns: 8, tokens: 576, agentSec: 120, deadlineSec: 600 } },
 } as const;
 
 export function defaultConfigToml(o: DefaultConfigOptions): string {
