@@ -61,7 +61,7 @@ export const REPRO_QUICK: ReproSettings = {
   preset: 'nano',
   trainTasks: 60,
   families: NANO_FAMILIES,
-  firstTurnTasks: 0,
+  firstTurnTasks: 120,
   lmSteps: 20,
   sftSteps: 20,
   ppoSteps: 2,
