@@ -71,7 +71,7 @@ export const REPRO_QUICK: ReproSettings = {
     ppo: { 'ppo.tasks_per_step': 2, 'ppo.group_size': 2, 'ppo.concurrency': 2, 'ppo.max_turns': 4, 'ppo.max_tokens': 64, 'schedule.warmup_steps': 0, 'checkpoint.every': 1 },
   },
   evalTasks: 4,
-  evalArgs: ['--max-turns', '4', '--max-tokens', '64', '--concurrency', '2'],
+  evalArgs: ['--max-turns', '4', '--max-tokens', '64', '--temperature', '0', '--concurrency', '2'],
   seed: 1,
 };
 
