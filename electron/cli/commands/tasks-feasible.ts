@@ -36,8 +36,9 @@ export function registerFeasible(tasks: Command, io: Io): void {
     .option('--max-turns <n>', 'turn limit per episode, as t1lab eval --max-turns (default 300)')
     .option('--max-tokens <n>', 'completion tokens per turn, as t1lab eval --max-tokens (default: min(1024, window / 8); at most window / 2)')
     .option('--agent-timeout <sec>', "the agent's time budget the oracle writes into each call (default: each task's [agent].timeout_sec)")
+    .option('--keep-preamble', "count the solution's leading set -... / cd /app lines as calls of their own, as tasks sft-data --keep-preamble trains them (default: left out, as SFT data leaves them out)")
     .option('--json', 'print JSON: {tasks, feasible, share, byFamily, cutCalls, budget, reasons, callTokens, commands, invalid, perTask}')
-    .action(async (o: { suite: string; checkpoint: string; maxTurns?: string; maxTokens?: string; agentTimeout?: string; json?: boolean }) => {
+    .action(async (o: { suite: string; checkpoint: string; maxTurns?: string; maxTokens?: string; agentTimeout?: string; keepPreamble?: boolean; json?: boolean }) => {
       const maxTurns = positiveInt('--max-turns', o.maxTurns) ?? 300;
       const maxTokens = positiveInt('--max-tokens', o.maxTokens);
       const agentTimeoutSec = positiveInt('--agent-timeout', o.agentTimeout);
@@ -48,7 +49,7 @@ export function registerFeasible(tasks: Command, io: Io): void {
       const source = await loadTaskSource(o.suite);
       for (const bad of source.invalid) io.err(`t1lab: skipped invalid task '${bad.id}'\n`);
       if (source.tasks.length === 0) throw new UsageError(`--suite ${o.suite}: no valid task found`);
-      const report = await measureFeasibility(policy, source.tasks, { maxTurns, ...(agentTimeoutSec ? { agentTimeoutSec } : {}) });
+      const report = await measureFeasibility(policy, source.tasks, { maxTurns, keepPreamble: o.keepPreamble === true, ...(agentTimeoutSec ? { agentTimeoutSec } : {}) });
       if (!report) throw new WorkFailed('the checkpoint is not a token-level policy');
       if (o.json) printJson(io, { ...report, suite: resolve(o.suite), checkpoint: resolve(o.checkpoint), invalid: source.invalid.length });
       else io.out(formatFeasibility(report, o.suite));

@@ -17,6 +17,8 @@ import { LabError } from '../../ipc/common/errors';
 export interface CheckpointOracleOptions {
   /** Completion tokens per turn, as `--max-tokens` sets them for `onnx:` (default: its default). */
   maxTokens?: number;
+  /** Leave out the solution's leading `set -…` / `cd /app` lines, as SFT data does (default: keep them). */
+  skipPreamble?: boolean;
 }
 
 export function checkpointOraclePolicy(checkpoint: string, options: CheckpointOracleOptions = {}): Policy {
@@ -46,5 +48,6 @@ export function checkpointOraclePolicy(checkpoint: string, options: CheckpointOr
     endOfTurnId,
     contextWindow,
     maxCompletionTokens: onnxReplyBudget(contextWindow, options.maxTokens),
+    skipPreamble: options.skipPreamble === true,
   });
 }

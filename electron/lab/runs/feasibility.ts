@@ -65,6 +65,11 @@ export interface FeasibilityOptions {
   maxTurns: number;
   /** The agent's time budget (the oracle writes it into each call); default: each task's own. */
   agentTimeoutSec?: number;
+  /**
+   * Count the solution's leading `set -…` / `cd /app` lines as calls of their own. Off by default: SFT data
+   * (`t1lab tasks sft-data`) leaves them out, so the policy being measured was trained without them.
+   */
+  keepPreamble?: boolean;
 }
 
 /** The family of a synthesized task ([metadata] family), else its category. */
@@ -87,11 +92,11 @@ const share = (n: number, of: number) => (of ? n / of : 0);
  * Tokens of each of the oracle's calls for a task (its closing `submit` excluded), as the token-level oracle
  * samples them in `level`'s tokenizer (the calls SFT data is made of), less the end-of-turn token.
  */
-async function oracleCallTokens(task: Task, level: TokenLevel, agentTimeoutSec: number): Promise<number[]> {
+async function oracleCallTokens(task: Task, level: TokenLevel, agentTimeoutSec: number, keepPreamble: boolean): Promise<number[]> {
   const commands = solutionCommands(task);
   const protocol = createProtocol('hermes');
   // Only the replies' ids are used: the window and the end-of-turn id do not change them.
-  const oracle = createTokenizedOraclePolicy({ codec: level.codec, template: level.template, endOfTurnId: END_OF_TURN, contextWindow: 1, maxCompletionTokens: 1 });
+  const oracle = createTokenizedOraclePolicy({ codec: level.codec, template: level.template, endOfTurnId: END_OF_TURN, contextWindow: 1, maxCompletionTokens: 1, skipPreamble: !keepPreamble });
   const episode = await oracle.startEpisode({ taskId: task.id, instruction: task.instruction, solutionCommands: commands, agentTimeoutSec, protocol, seed: 0 });
   const signal = new AbortController().signal;
   const calls: number[] = [];
@@ -118,7 +123,7 @@ export async function measureFeasibility(policy: Policy, tasks: readonly Task[],
   const prompts = measurePrompts(policy, tasks.map((t) => ({ id: t.id, instruction: t.instruction, agentTimeoutSec: t.agent.timeoutSec })), options.maxTurns, options.agentTimeoutSec);
   const perTask: TaskFeasibility[] = [];
   for (const [i, task] of tasks.entries()) {
-    const callTokens = task.solution ? await oracleCallTokens(task, level, options.agentTimeoutSec ?? task.agent.timeoutSec) : [];
+    const callTokens = task.solution ? await oracleCallTokens(task, level, options.agentTimeoutSec ?? task.agent.timeoutSec, options.keepPreamble === true) : [];
     const prompt = prompts![i]!;
     const reasons: InfeasibleReason[] = [];
     if (!task.solution || callTokens.length === 0) reasons.push('no-oracle');

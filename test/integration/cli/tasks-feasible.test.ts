@@ -58,16 +58,24 @@ describe('t1lab tasks feasible', () => {
     expect(Object.keys(small)).toEqual(expect.arrayContaining(['tasks', 'feasible', 'share', 'byFamily', 'cutCalls']));
     expect(small).toMatchObject({ tasks: 5, feasible: 3, share: 0.6, budget: { maxTurns: 4, maxTokens: 64, contextWindow: 2048, promptBudget: 2048 - 64 } });
     const byId = Object.fromEntries(small.perTask.map((t) => [t.id, t]));
-    expect(byId['many-steps']).toMatchObject({ feasible: false, reasons: ['turns'], commands: 8 });
+    // The leading `cd /app` is not a call of its own, as in SFT data.
+    expect(byId['many-steps']).toMatchObject({ feasible: false, reasons: ['turns'], commands: 7 });
     expect(byId['long-call']).toMatchObject({ feasible: false, reasons: ['tokens'], commands: 1 });
-    expect(byId['make-hello']).toMatchObject({ feasible: true, reasons: [], commands: 2 });
+    expect(byId['make-hello']).toMatchObject({ feasible: true, reasons: [], commands: 1 });
     // No family in these tasks' metadata: their category stands in.
     expect(small.byFamily).toEqual({ 'data-processing': { tasks: 2, feasible: 2, share: 1 }, 'file-operations': { tasks: 3, feasible: 1, share: 1 / 3 } });
-    expect(small.cutCalls).toEqual({ count: 1, calls: 15, share: 1 / 15 });
+    expect(small.cutCalls).toEqual({ count: 1, calls: 11, share: 1 / 11 });
     expect(small.reasons).toEqual({ 'no-oracle': 0, turns: 1, tokens: 1, prompt: 0 });
 
     const large = await feasible('--max-turns', '10', '--max-tokens', '512');
-    expect(large).toMatchObject({ tasks: 5, feasible: 5, share: 1, cutCalls: { count: 0, calls: 15, share: 0 } });
+    expect(large).toMatchObject({ tasks: 5, feasible: 5, share: 1, cutCalls: { count: 0, calls: 11, share: 0 } });
+
+    // --keep-preamble counts `cd /app` as a call, as `tasks sft-data --keep-preamble` trains it: 4 more calls,
+    // and make-hello needs 2 turns.
+    const kept = await feasible('--max-turns', '1', '--max-tokens', '512', '--keep-preamble');
+    expect(kept.cutCalls).toEqual({ count: 0, calls: 15, share: 0 });
+    expect(Object.fromEntries(kept.perTask.map((t) => [t.id, t.commands]))).toMatchObject({ 'many-steps': 8, 'make-hello': 2, 'long-call': 1 });
+    expect(kept.perTask.find((t) => t.id === 'make-hello')).toMatchObject({ feasible: false, reasons: ['turns'] });
   }, 240_000);
 
   it('counts a call as the oracle writes it, in the checkpoint tokenizer; a call of exactly N tokens fits, N + 1 is cut', async () => {
@@ -91,7 +99,7 @@ describe('t1lab tasks feasible', () => {
     const r = await runT1lab(['tasks', 'feasible', '--suite', suite, '--checkpoint', CHECKPOINT, '--max-turns', '4', '--max-tokens', '64'], { timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('3 of 5 tasks feasible for the oracle (60.0%) at 4 turns x 64 tokens');
-    expect(r.stdout).toMatch(/oracle calls: 1 of 15 longer than 64 tokens/);
+    expect(r.stdout).toMatch(/oracle calls: 1 of 11 longer than 64 tokens/);
     expect(r.stdout).toMatch(/family\s+tasks\s+feasible\s+share\n/);
     expect(r.stdout).toMatch(/file-operations\s+3\s+1\s+33\.3%/);
   }, 120_000);
@@ -123,7 +131,7 @@ describe('t1lab tasks feasible', () => {
   it('the static transcript is the harness transcript: the token-level oracle in real sandboxes samples exactly the counted calls', async () => {
     const report = await feasible('--max-turns', '10', '--max-tokens', '512');
     const tasks = (await loadTaskSource(suite)).tasks.filter((t) => ['sum-numbers', 'long-call'].includes(t.id));
-    const policy = checkpointOraclePolicy(CHECKPOINT, { maxTokens: 512 });
+    const policy = checkpointOraclePolicy(CHECKPOINT, { maxTokens: 512, skipPreamble: true });
     for (const task of tasks) {
       const dir = join(tmp.path, 'episodes', task.id);
       mkdirSync(dir, { recursive: true });
