@@ -255,6 +255,26 @@ export const RunListing = z.object({
   resolvedRate: z.number().nullable(),
   /** running: an evaluation works on it now; complete: every episode recorded; incomplete: killed or cancelled. */
   state: z.enum(['running', 'complete', 'incomplete']),
+  /** The researcher's name for the run (meta.json), else null. */
+  name: z.string().nullable(),
+  /** What the list shows: the name, else a readable one made of the policy and the suite (never a cut slug). */
+  title: z.string(),
+  tags: z.array(z.string()),
+  notes: z.string(),
+  /** Mean dense and fractional reward over finished episodes. */
+  meanReward: z.number().nullable(),
+  meanFraction: z.number().nullable(),
+  meanTurns: z.number().nullable(),
+  /** Prompt + completion tokens of the finished episodes. */
+  tokens: z.number().int(),
+  /** Wall time: the finished run's, else from creation to its last finished episode. */
+  durationMs: z.number().nullable(),
+  attempts: z.number().int(),
+  seed: z.number().int(),
+  maxTurns: z.number().int(),
+  temperature: z.number().nullable(),
+  /** A checkpoint evaluation: the training run, its stage and the step of the checkpoint. */
+  lineage: z.object({ trainingRun: z.string(), stage: z.string().nullable(), step: z.number().int() }).nullable(),
 });
 export type RunListing = z.infer<typeof RunListing>;
 

@@ -37,6 +37,7 @@ import { containerSettings, type ContainerSettings } from '../containers/setting
 import { resolvePhaseRuntime, type PhaseRuntime } from '../containers/runtime';
 import { computeStats } from './stats';
 import { episodeKey, RunStore } from './store';
+import { clearEvalRunning, markEvalRunning } from './meta';
 
 /** Set-up and slack added to a task's agent and verifier timeouts to make its default episode deadline. */
 const DEADLINE_MARGIN_SEC = 120;
@@ -90,8 +91,18 @@ function commitOf(root: string): string | null {
   }
 }
 
-function slug(text: string): string {
-  return text.replace(/^[a-z]+:/, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(-24) || 'run';
+/** The policy's last words, whole (`onnx:…/models/nano-rl-dense` -> `models-nano-rl-dense`, never `ain-models-…`). */
+export function slug(text: string): string {
+  const words = text.replace(/^[a-z]+:/, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const kept: string[] = [];
+  let length = 0;
+  for (const word of words.reverse()) {
+    const cost = word.length + (kept.length ? 1 : 0);
+    if (kept.length && length + cost > 24) break;
+    kept.unshift(word.slice(-24));
+    length += cost;
+  }
+  return kept.join('-') || 'run';
 }
 
 export function newRunId(kind: 'eval' | 'run', policy: string, now = new Date()): string {
@@ -218,6 +229,8 @@ function launch(store: RunStore, tasks: Task[], policy: Policy, env: EvalEnv, ho
   const emit = () => hooks.progress?.(progress());
   const byId = new Map(tasks.map((t) => [t.id, t]));
 
+  // Other processes (`t1lab runs rm`, the Runs page of another host) see that this run is busy.
+  markEvalRunning(store.dir);
   const done = (async (): Promise<EvalResult> => {
     emit();
     try {
@@ -297,6 +310,7 @@ function launch(store: RunStore, tasks: Task[], policy: Policy, env: EvalEnv, ho
       emit();
       throw error;
     } finally {
+      clearEvalRunning(store.dir);
       await store.close();
       await policy.close().catch(() => {});
     }

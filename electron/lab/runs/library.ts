@@ -5,7 +5,9 @@ import { LabError } from '../../ipc/common/errors';
 import type { EpisodeRecord, RunListing, RunManifest, RunStats } from '../../domain/runs';
 import { Trajectory } from '../../domain/trajectory';
 import { computeStats } from './stats';
-import { RunStore, episodeFolder } from './store';
+import { RUN_FILES, RunStore, episodeFolder } from './store';
+import { evalRunActive, readRunMetaOrEmpty } from './meta';
+import { checkpointLineage, runTitle } from './lineage';
 import { EPISODE_FILES } from './episode-files';
 
 export function runsDir(dataDir: string): string {
@@ -35,6 +37,13 @@ export function listRuns(dataDir: string, active: ReadonlySet<string>): RunListi
       const store = RunStore.open(dir);
       const episodes = store.finished();
       const total = expected(store.manifest);
+      const config = store.manifest.config;
+      const meta = readRunMetaOrEmpty(dir);
+      const lineage = checkpointLineage(config.policy);
+      const mean = (f: (r: EpisodeRecord) => number | null) => {
+        const xs = episodes.map(f).filter((x): x is number => x !== null);
+        return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
+      };
       out.push({
         id: name,
         dir,
@@ -45,13 +54,41 @@ export function listRuns(dataDir: string, active: ReadonlySet<string>): RunListi
         total,
         done: episodes.length,
         resolvedRate: episodes.length ? computeStats(episodes).resolvedRate : null,
-        state: active.has(name) ? 'running' : episodes.length >= total ? 'complete' : 'incomplete',
+        state: active.has(name) || evalRunActive(dir) ? 'running' : episodes.length >= total ? 'complete' : 'incomplete',
+        name: meta.name,
+        title: meta.name ?? runTitle(config.policy, config.suite, lineage),
+        tags: meta.tags,
+        notes: meta.notes,
+        meanReward: mean((r) => r.reward?.dense ?? null),
+        meanFraction: mean((r) => r.reward?.fraction ?? null),
+        meanTurns: mean((r) => r.turns),
+        tokens: episodes.reduce((a, r) => a + r.tokens.prompt + r.tokens.completion, 0),
+        durationMs: runDuration(dir, store.manifest.createdAt, episodes),
+        attempts: config.attempts,
+        seed: config.seed,
+        maxTurns: config.harness.maxTurns,
+        temperature: config.policySettings.temperature ?? null,
+        lineage,
       });
     } catch {
       // a folder that is not a readable run is skipped, not fatal for the list
     }
   }
   return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** The finished run's own figure (summary.json), else creation to the last finished episode. */
+function runDuration(dir: string, createdAt: string, episodes: readonly EpisodeRecord[]): number | null {
+  try {
+    const summary = JSON.parse(readFileSync(join(dir, RUN_FILES.summary), 'utf8')) as { summary?: { durationMs?: unknown } };
+    if (typeof summary.summary?.durationMs === 'number') return summary.summary.durationMs;
+  } catch {
+    // not finished
+  }
+  if (!episodes.length) return null;
+  const last = Math.max(...episodes.map((r) => Date.parse(r.finishedAt)));
+  const first = Date.parse(createdAt);
+  return Number.isFinite(last) && Number.isFinite(first) ? Math.max(0, last - first) : null;
 }
 
 export function readRun(dir: string): { manifest: RunManifest; episodes: EpisodeRecord[]; stats: RunStats } {

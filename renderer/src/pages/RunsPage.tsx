@@ -12,8 +12,8 @@ import { RunStatistics } from '../components/runs/RunStatistics';
 import { getLabApi } from '../lab/api';
 import { useRuns } from '../stores/runs';
 import { useNav } from '../stores/nav';
-import { onRowKey } from '../components/common/row-keys';
-import { useSort } from '../components/common/sortable';
+import { RunsTable } from '../components/runs/RunsTable';
+import { RunMetaEditor } from '../components/runs/RunMetaEditor';
 import { RunCompare } from '../components/runs/compare/RunCompare';
 import { RunConfigPanel } from '../components/runs/RunConfig';
 import { userError } from '../lab/errors';
@@ -77,19 +77,6 @@ export function RunsPage() {
   const current = live ?? detail?.progress ?? null;
   const listing = runs.find((r) => r.id === selected);
   const pick = (runId: string) => link('runs', [runId]);
-  const { sorted, header } = useSort(
-    runs,
-    {
-      run: (r) => r.id,
-      started: (r) => r.createdAt,
-      suite: (r) => r.suite,
-      policy: (r) => r.policy,
-      episodes: (r) => r.done,
-      resolved: (r) => r.resolvedRate,
-      state: (r) => (progress[r.id]?.state === 'running' ? 'running' : r.state),
-    },
-    { key: 'started', dir: -1 },
-  );
   const toggleCompare = (runId: string) => setCompare((c) => (c.includes(runId) ? c.filter((x) => x !== runId) : [...c.slice(-1), runId]));
 
   return (
@@ -119,40 +106,7 @@ export function RunsPage() {
           No runs yet. Start an evaluation above, or run <code>t1lab eval --suite tasks/examples --policy oracle</code>.
         </p>
       ) : (
-        <div className="runs-list-pane">
-          <table className="grid runs" data-testid="runs">
-            <thead>
-              <tr>
-                <th aria-label="compare" />
-                {header('run', 'run')}
-                {header('started', 'started')}
-                {header('suite', 'suite')}
-                {header('policy', 'policy')}
-                {header('episodes', 'episodes')}
-                {header('resolved', 'resolved')}
-                {header('state', 'state')}
-              </tr>
-            </thead>
-            <tbody>
-              {sorted.map((r) => (
-                <tr key={r.id} tabIndex={0} className={r.id === selected ? 'clickable selected' : 'clickable'} onClick={() => pick(r.id)} onKeyDown={onRowKey(() => pick(r.id))} data-testid="run-row" data-run={r.id}>
-                  <td onClick={(e) => e.stopPropagation()}>
-                    <input type="checkbox" aria-label={`compare ${r.id}`} checked={compare.includes(r.id)} onChange={() => toggleCompare(r.id)} />
-                  </td>
-                  <td>{r.id}</td>
-                  <td>{new Date(r.createdAt).toLocaleString()}</td>
-                  <td title={r.suite}>{r.suite.split('/').slice(-2).join('/')}</td>
-                  <td title={r.policy}>{r.policy.length > 36 ? `…${r.policy.slice(-35)}` : r.policy}</td>
-                  <td>
-                    {progress[r.id]?.done ?? r.done}/{r.total}
-                  </td>
-                  <td>{r.resolvedRate === null ? '—' : `${(r.resolvedRate * 100).toFixed(1)}%`}</td>
-                  <td>{progress[r.id]?.state === 'running' ? 'running' : r.state}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RunsTable runs={runs} progress={progress} selected={selected} checked={compare} onPick={pick} onCheck={toggleCompare} />
       )}
       {comparing && <RunCompare a={comparing[0]} b={comparing[1]} onClose={() => setComparing(null)} />}
       {selected && (
@@ -171,6 +125,22 @@ export function RunsPage() {
             <button onClick={() => void resume(selected)} data-testid="resume">
               Resume
             </button>
+          )}
+          {listing && (
+            <RunMetaEditor
+              runId={listing.id}
+              name={listing.name}
+              tags={listing.tags}
+              notes={listing.notes}
+              running={listing.state === 'running' || current?.state === 'running'}
+              onChanged={() => void refreshList()}
+              onRemoved={() => {
+                setCompare((c) => c.filter((x) => x !== listing.id));
+                void select(null);
+                link('runs', []);
+                void refreshList();
+              }}
+            />
           )}
           {detail && <RunConfigPanel manifest={detail.manifest} episodes={detail.episodes} running={current?.state === 'running'} />}
           {current?.state === 'running' && (

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineContract, method } from '../define';
 import { EpisodeRecord, EvalRequest, LiveEpisode, RunId, RunListing, RunManifest, RunProgress, RunStats, TaskRunHistory } from '../../../domain/runs';
 import { Trajectory } from '../../../domain/trajectory';
+import { RunMetaPatch, RunMetaResult, RunRemoved } from '../../../domain/run-meta';
 
 const EpisodeKey = z.string().min(1).max(600);
 
@@ -24,6 +25,12 @@ export const runsContract = defineContract({
       'One episode: its turns (sampled ids and log-probs, routing left out), verifier results and output.',
     ),
     'runs.taskHistory': method(z.object({ taskId: z.string().min(1).max(200) }), z.array(TaskRunHistory), 'Every run that holds a task, with its episodes of it, newest first.'),
+    'runs.setMeta': method(
+      z.object({ runId: RunId, patch: RunMetaPatch }),
+      RunMetaResult,
+      "Rename, tag or annotate a run (eval or training): meta.json in its folder, as `t1lab runs rename|tag|note`.",
+    ),
+    'runs.remove': method(z.object({ runId: RunId }), RunRemoved, 'Delete a run folder (eval or training); a running run is refused (CONFLICT), as `t1lab runs rm`.'),
     'runs.recording': method(z.object({ runId: RunId, key: EpisodeKey }), z.object({ cast: z.string(), truncated: z.boolean() }), "An episode's asciicast v2 recording."),
   },
   events: {

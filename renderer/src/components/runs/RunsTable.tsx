@@ -1,0 +1,209 @@
+/**
+ * The runs table: a name (or a readable title) over the id, results or settings columns, every column
+ * sortable, a filter (`tag:`, `state:`, `stage:` or free words), tags as chips that filter when clicked.
+ * Fixed layout: at 1024 px nothing wraps into tall rows and the page never scrolls sideways.
+ */
+import { useState } from 'react';
+import type { RunListing, RunProgress } from '../../../../electron/domain/runs';
+import { onRowKey } from '../common/row-keys';
+import { useSort } from '../common/sortable';
+import { matchesRunFilter } from './run-filter';
+import { formatCount, formatDuration, formatNumber, formatRate, formatStarted } from './run-format';
+
+type View = 'results' | 'settings';
+
+interface Props {
+  runs: RunListing[];
+  progress: Record<string, RunProgress>;
+  selected: string | null;
+  checked: string[];
+  onPick(runId: string): void;
+  onCheck(runId: string): void;
+}
+
+export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }: Props) {
+  const [filter, setFilter] = useState('');
+  const [view, setView] = useState<View>('results');
+  const stateOf = (r: RunListing) => (progress[r.id]?.state === 'running' ? 'running' : r.state);
+  const shown = runs.filter((r) => matchesRunFilter(r, filter, stateOf(r)));
+  const { sorted, header } = useSort(
+    shown,
+    {
+      run: (r) => r.title.toLowerCase(),
+      started: (r) => r.createdAt,
+      episodes: (r) => r.done,
+      resolved: (r) => r.resolvedRate,
+      reward: (r) => r.meanReward,
+      turns: (r) => r.meanTurns,
+      tokens: (r) => r.tokens,
+      duration: (r) => r.durationMs,
+      stage: (r) => r.lineage ? `${r.lineage.stage ?? ''} ${String(r.lineage.step).padStart(9, '0')}` : null,
+      tags: (r) => r.tags.join(' ') || null,
+      state: stateOf,
+      policy: (r) => r.policy,
+      suite: (r) => r.suite,
+      attempts: (r) => r.attempts,
+      temperature: (r) => r.temperature,
+      maxTurns: (r) => r.maxTurns,
+      seed: (r) => r.seed,
+    },
+    { key: 'started', dir: -1 },
+  );
+  const addWord = (word: string) => setFilter((f) => (f.split(/\s+/).includes(word) ? f : `${f} ${word}`.trim()));
+
+  return (
+    <div className="runs-table-wrap">
+      <div className="toolbar runs-filter-bar">
+        <input
+          type="search"
+          className="runs-filter"
+          data-testid="runs-filter"
+          placeholder="filter: words, tag:NAME, state:running, stage:sft"
+          aria-label="filter runs"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
+        <label className="filter">
+          columns
+          <select value={view} onChange={(e) => setView(e.target.value as View)} data-testid="runs-columns">
+            <option value="results">results</option>
+            <option value="settings">settings</option>
+          </select>
+        </label>
+        <span className="muted" data-testid="runs-count">
+          {shown.length === runs.length ? `${runs.length} runs` : `${shown.length} of ${runs.length} runs`}
+        </span>
+      </div>
+      <div className="runs-list-pane">
+        <table className={`grid runs runs-${view}`} data-testid="runs">
+          <colgroup>
+            <col className="c-check" />
+            <col className="c-run" />
+            <col className="c-started" />
+            {view === 'results' ? (
+              <>
+                <col className="c-num" />
+                <col className="c-num" />
+                <col className="c-num" />
+                <col className="c-num" />
+                <col className="c-num" />
+                <col className="c-num" />
+              </>
+            ) : (
+              <>
+                <col className="c-policy" />
+                <col className="c-suite" />
+                <col className="c-num" />
+                <col className="c-num" />
+                <col className="c-num" />
+                <col className="c-num" />
+              </>
+            )}
+            <col className="c-stage" />
+            <col className="c-tags" />
+            <col className="c-state" />
+          </colgroup>
+          <thead>
+            <tr>
+              <th aria-label="compare" />
+              {header('run', 'run')}
+              {header('started', 'started')}
+              {view === 'results' ? (
+                <>
+                  {header('episodes', 'episodes')}
+                  {header('resolved', 'resolved')}
+                  {header('reward', 'reward')}
+                  {header('turns', 'turns')}
+                  {header('tokens', 'tokens')}
+                  {header('duration', 'duration')}
+                </>
+              ) : (
+                <>
+                  {header('policy', 'policy')}
+                  {header('suite', 'suite')}
+                  {header('attempts', 'attempts')}
+                  {header('temperature', 'temp')}
+                  {header('maxTurns', 'max turns')}
+                  {header('seed', 'seed')}
+                </>
+              )}
+              {header('stage', 'stage')}
+              {header('tags', 'tags')}
+              {header('state', 'state')}
+            </tr>
+          </thead>
+          <tbody>
+            {sorted.map((r) => (
+              <tr key={r.id} tabIndex={0} className={r.id === selected ? 'clickable selected' : 'clickable'} onClick={() => onPick(r.id)} onKeyDown={onRowKey(() => onPick(r.id))} data-testid="run-row" data-run={r.id}>
+                <td onClick={(e) => e.stopPropagation()}>
+                  <input type="checkbox" aria-label={`compare ${r.id}`} checked={checked.includes(r.id)} onChange={() => onCheck(r.id)} />
+                </td>
+                <td data-key="run" title={`${r.title}\n${r.id}${r.notes ? `\n\n${r.notes}` : ''}`}>
+                  <div className="run-title" data-testid="run-title">
+                    {r.title}
+                  </div>
+                  <div className="run-id" data-testid="run-id">
+                    {r.id}
+                  </div>
+                </td>
+                <td data-key="started" title={new Date(r.createdAt).toLocaleString()}>
+                  {formatStarted(r.createdAt)}
+                </td>
+                {view === 'results' ? (
+                  <>
+                    <td data-key="episodes">
+                      {progress[r.id]?.done ?? r.done}/{r.total}
+                    </td>
+                    <td data-key="resolved">{formatRate(r.resolvedRate)}</td>
+                    <td data-key="reward" title={r.meanFraction === null ? '' : `mean dense reward; ${formatRate(r.meanFraction)} of assertions`}>
+                      {formatNumber(r.meanReward)}
+                    </td>
+                    <td data-key="turns">{formatNumber(r.meanTurns, 1)}</td>
+                    <td data-key="tokens" title={String(r.tokens)}>
+                      {formatCount(r.tokens)}
+                    </td>
+                    <td data-key="duration">{formatDuration(r.durationMs)}</td>
+                  </>
+                ) : (
+                  <>
+                    <td data-key="policy" title={r.policy}>
+                      {r.policy.split('/').slice(-1)[0]}
+                    </td>
+                    <td data-key="suite" title={r.suite}>
+                      {r.suite.split('/').slice(-1)[0]}
+                    </td>
+                    <td data-key="attempts">{r.attempts}</td>
+                    <td data-key="temperature">{r.temperature ?? '—'}</td>
+                    <td data-key="maxTurns">{r.maxTurns}</td>
+                    <td data-key="seed">{r.seed}</td>
+                  </>
+                )}
+                <td data-key="stage" title={r.lineage ? `${r.lineage.trainingRun} · step ${r.lineage.step}` : ''}>
+                  {r.lineage ? `${r.lineage.stage ?? '?'} · ${r.lineage.step}` : '—'}
+                </td>
+                <td data-key="tags">
+                  {r.tags.map((t) => (
+                    <button
+                      key={t}
+                      type="button"
+                      className="tag-chip"
+                      data-testid="tag-chip"
+                      title={`show runs tagged ${t}`}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        addWord(`tag:${t}`);
+                      }}
+                    >
+                      {t}
+                    </button>
+                  ))}
+                </td>
+                <td data-key="state">{stateOf(r)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
