@@ -23,7 +23,10 @@ export function seriesView(runId: string, store: SeriesStore, request: SeriesReq
     // Smoothing runs over every point, so what the chart shows does not depend on the decimation.
     const smoothed = emaSeries(values, request.smoothing, state);
     const idx = minMaxIndices(values, request.maxPoints);
-    if (idx.length < values.length) decimated = true;
+    // Rows that do not log this key are NaN here, not points: only dropping defined points is decimation.
+    let defined = 0;
+    for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i]!)) defined++;
+    if (idx.length < defined) decimated = true;
     series[key] = { step: pick(step, idx), wall: pick(wall, idx), tokens: pick(tokens, idx), raw: pick(values, idx), ema: pick(smoothed, idx) };
     ema[key] = state;
   }

@@ -15,6 +15,8 @@ import { TrainingRunsTable } from '../components/training/TrainingRunsTable';
 import { askNotificationPermission, notificationPermission } from '../lab/notifications';
 import { getLabApi } from '../lab/api';
 import { useTraining } from '../stores/training';
+import { useNav } from '../stores/nav';
+import { decodeTrainingState, encodeTrainingState } from '../components/training/url-state';
 import './training.css';
 
 const LIST_REFRESH_MS = 3_000;
@@ -59,6 +61,26 @@ function Rollouts() {
 export function TrainingPage() {
   const { runs, primary, error, refreshRuns, watch } = useTraining();
   const current = runs.find((r) => r.id === primary) ?? null;
+  // The view lives in the address (#/training/RUN/STATE): restore it first, then keep it written.
+  useEffect(() => {
+    const [run, state] = useNav.getState().page === 'training' ? useNav.getState().params : [];
+    const restored = run ? useTraining.getState().restore(decodeTrainingState(run, state)) : Promise.resolve();
+    let last = '';
+    const write = (s: ReturnType<typeof useTraining.getState>) => {
+      if (!s.primary || useNav.getState().page !== 'training') return;
+      const encoded = encodeTrainingState({ overlays: s.charted.filter((r) => r !== s.primary), xAxis: s.xAxis, smoothing: s.smoothing, logScale: s.logScale, panelFilter: s.panelFilter, pinned: s.pinned });
+      const key = `${s.primary}\n${encoded}`;
+      if (key === last) return;
+      last = key;
+      useNav.getState().link('training', encoded ? [s.primary, encoded] : [s.primary], { replace: true });
+    };
+    let unsub = () => {};
+    void restored.then(() => {
+      write(useTraining.getState());
+      unsub = useTraining.subscribe(write);
+    });
+    return () => unsub();
+  }, []);
   useEffect(() => {
     void refreshRuns();
     const off = watch();

@@ -30,6 +30,14 @@ interface TrainingState {
   /** Per-chart log scale the user set (else the metric's default). */
   logScale: Record<string, boolean>;
   hiddenGroups: string[];
+  /** Panel search: a regular expression over metric names ('' shows every panel). */
+  panelFilter: string;
+  /** Panels shown first, in their own section (metric names or `family/*`). */
+  pinned: string[];
+  setPanelFilter(filter: string): void;
+  togglePin(panel: string): void;
+  /** Restore what the address says (run, overlays, axis, smoothing, log scales, search, pins). */
+  restore(state: TrainingUrlState): Promise<void>;
   rolloutSteps: number[];
   rolloutStep: RolloutStep | null;
   rollout: RolloutView | null;
@@ -57,6 +65,17 @@ interface TrainingState {
   control(runId: string, action: 'pause' | 'resume' | 'stop'): Promise<void>;
   /** Follow the charted runs' new rows; returns the unsubscribe. */
   watch(): () => void;
+}
+
+/** The Training page's view as it travels in the address (`#/training/RUN/STATE`). */
+export interface TrainingUrlState {
+  run: string | null;
+  overlays: string[];
+  xAxis: XAxis;
+  smoothing: number;
+  logScale: Record<string, boolean>;
+  panelFilter: string;
+  pinned: string[];
 }
 
 const message = (error: unknown) => (error as Error).message ?? String(error);
@@ -99,6 +118,22 @@ export const useTraining = create<TrainingState>((set, get) => ({
   smoothing: 0.6,
   logScale: {},
   hiddenGroups: [],
+  panelFilter: '',
+  pinned: [],
+  setPanelFilter(panelFilter) {
+    set({ panelFilter });
+  },
+  togglePin(panel) {
+    const pinned = get().pinned;
+    set({ pinned: pinned.includes(panel) ? pinned.filter((p) => p !== panel) : [...pinned, panel] });
+  },
+  async restore(state) {
+    set({ xAxis: state.xAxis, smoothing: state.smoothing, logScale: state.logScale, panelFilter: state.panelFilter, pinned: state.pinned });
+    if (!state.run) return;
+    if (get().primary !== state.run) set({ charted: [state.run, ...state.overlays.filter((r) => r !== state.run)].slice(0, MAX_OVERLAY) });
+    await get().selectPrimary(state.run);
+    await Promise.all(get().charted.filter((r) => !get().series[r]).map((r) => get().loadSeries(r)));
+  },
   rolloutSteps: [],
   rolloutStep: null,
   rollout: null,

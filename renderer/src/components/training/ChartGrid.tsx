@@ -1,16 +1,22 @@
-/** Every metric the charted runs log, grouped as issue 14 lists them, with the toolbar: x axis, smoothing, groups. */
+/**
+ * Every metric the charted runs log, grouped as issue 14 lists them, with the toolbar: x axis, smoothing,
+ * groups, panel search and pins. A metric family (`reward_dense/<category>`) is one chart with a line per
+ * category; every panel shares one x range; rates sit on [0, 1]; each run keeps its colour.
+ */
 import { groupOf, METRIC_GROUPS, OTHER_GROUP, prefersLogScale, XAxis } from '../../../../electron/domain/training-metrics';
 import { useTraining } from '../../stores/training';
-import { MetricChart, type ChartRun } from './MetricChart';
-import { runColour } from './palette';
+import { MetricChart, shortId, type ChartRun } from './MetricChart';
+import { RUN_DASHES, runColour, stableRunColour } from './palette';
+import { panelMatcher, toPanels, yRangeFor, type Panel } from './panels';
 
-function orderKeys(keys: string[], groupKeys: readonly string[]): string[] {
-  const rank = (k: string) => (groupKeys.includes(k) ? groupKeys.indexOf(k) : groupKeys.length);
-  return [...keys].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b, undefined, { numeric: true }));
+function orderPanels(panels: Panel[], groupKeys: readonly string[]): Panel[] {
+  const rank = (p: Panel) => (groupKeys.includes(p.id) ? groupKeys.indexOf(p.id) : groupKeys.length);
+  return [...panels].sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id, undefined, { numeric: true }));
 }
 
 export function ChartToolbar() {
-  const { xAxis, setXAxis, smoothing, setSmoothing, hiddenGroups, toggleGroup } = useTraining();
+  const { xAxis, setXAxis, smoothing, setSmoothing, hiddenGroups, toggleGroup, panelFilter, setPanelFilter } = useTraining();
+  const { error } = panelMatcher(panelFilter);
   return (
     <div className="toolbar chart-toolbar" data-testid="chart-toolbar">
       <label>
@@ -25,6 +31,11 @@ export function ChartToolbar() {
         smoothing <input type="range" min={0} max={0.99} step={0.01} value={smoothing} onChange={(e) => setSmoothing(Number(e.target.value))} data-testid="smoothing" />{' '}
         <span className="muted">{smoothing.toFixed(2)}</span>
       </label>
+      <label>
+        panels{' '}
+        <input type="search" value={panelFilter} placeholder="regex: ^reward|kl" onChange={(e) => setPanelFilter(e.target.value)} data-testid="panel-search" aria-label="search panels" />
+      </label>
+      {error && <span className="warn small">{error}</span>}
       <span className="group-toggles">
         {[...METRIC_GROUPS, OTHER_GROUP].map((g) => (
           <label key={g.id} title={g.title}>
@@ -32,50 +43,94 @@ export function ChartToolbar() {
           </label>
         ))}
       </span>
-      <span className="muted small">drag to zoom · double-click to reset · click a point to open that step’s rollouts</span>
+      <span className="muted small">drag to zoom · double-click to reset · click a point to open that step’s rollouts · ☆ pins a panel</span>
     </div>
   );
 }
 
 export function ChartGrid() {
-  const { charted, series, xAxis, logScale, setLog, hiddenGroups, openStep, rolloutSteps } = useTraining();
+  const { runs, charted, series, xAxis, logScale, setLog, hiddenGroups, openStep, rolloutSteps, panelFilter, pinned, togglePin } = useTraining();
   const loaded = charted.filter((r) => series[r]);
   if (!loaded.length) return <p className="muted">No metrics yet.</p>;
+  const colourOf = (runId: string) => (runs.some((r) => r.id === runId) ? stableRunColour(runId, runs) : runColour(charted.indexOf(runId)));
   const keys = [...new Set(loaded.flatMap((r) => Object.keys(series[r]!.series)))];
-  const groups = [...METRIC_GROUPS, OTHER_GROUP].map((g) => ({ group: g, keys: orderKeys(keys.filter((k) => groupOf(k).id === g.id), g.keys) })).filter((g) => g.keys.length && !hiddenGroups.includes(g.group.id));
+  const matcher = panelMatcher(panelFilter);
+  const panels = toPanels(keys).filter((p) => matcher.test(p.id) || pinned.includes(p.id));
+  // One x range for every panel: the extent of every charted run's x values, all metrics.
+  let xMin = Infinity;
+  let xMax = -Infinity;
+  for (const r of loaded)
+    for (const points of Object.values(series[r]!.series)) {
+      const xs = points[xAxis];
+      if (!xs.length) continue;
+      xMin = Math.min(xMin, xs[0]!);
+      xMax = Math.max(xMax, xs[xs.length - 1]!);
+    }
+  const xExtent = Number.isFinite(xMin) ? { min: xMin, max: xMax } : null;
+
+  const chartFor = (panel: Panel) => {
+    const lines: ChartRun[] = [];
+    if (panel.family) {
+      loaded.forEach((r, ri) =>
+        panel.lines.forEach((line, li) => {
+          const points = series[r]!.series[line.key];
+          if (points) lines.push({ runId: r, label: loaded.length > 1 ? `${line.label} · ${shortId(r)}` : line.label, colour: runColour(li), dash: RUN_DASHES[ri % RUN_DASHES.length], showRaw: false, points });
+        }),
+      );
+    } else {
+      for (const r of loaded) {
+        const points = series[r]!.series[panel.id];
+        if (points) lines.push({ runId: r, colour: colourOf(r), points });
+      }
+    }
+    const y = yRangeFor(panel.id, lines.flatMap((l) => l.points.raw));
+    return (
+      <MetricChart
+        key={panel.id}
+        metric={panel.id}
+        runs={lines}
+        xAxis={xAxis}
+        log={logScale[panel.id] ?? prefersLogScale(panel.id)}
+        onLog={(on) => setLog(panel.id, on)}
+        onPickStep={rolloutSteps.length ? (step) => void openStep(nearest(rolloutSteps, step)) : undefined}
+        yRange={y}
+        xExtent={xExtent}
+        pinned={pinned.includes(panel.id)}
+        onPin={() => togglePin(panel.id)}
+      />
+    );
+  };
+
+  const pinnedPanels = pinned.map((id) => panels.find((p) => p.id === id)).filter((p): p is Panel => !!p);
+  const rest = panels.filter((p) => !pinned.includes(p.id));
+  const groups = [...METRIC_GROUPS, OTHER_GROUP]
+    .map((g) => ({ group: g, panels: orderPanels(rest.filter((p) => groupOf(p.lines[0]!.key).id === g.id), g.keys) }))
+    .filter((g) => g.panels.length && !hiddenGroups.includes(g.group.id));
   const bad = loaded.flatMap((r) => series[r]!.badLines.map((b) => `${r}: metrics.jsonl line ${b.line}: ${b.problem}`));
   return (
-    <div className="chart-grid" data-testid="chart-grid">
+    <div className="chart-grid" data-testid="chart-grid" data-panels={panels.length}>
       {bad.length > 0 && <div className="warn small">{bad.join(' · ')}</div>}
       <div className="legend" data-testid="run-legend">
         {loaded.map((r) => (
-          <span key={r} className="legend-item">
-            <span className="swatch" style={{ background: runColour(charted.indexOf(r)) }} /> {r}
+          <span key={r} className="legend-item" data-testid="legend-run" data-run={r} data-colour={colourOf(r)}>
+            <span className="swatch" style={{ background: colourOf(r) }} /> {r}
             {series[r]!.decimated ? <span className="muted"> ({series[r]!.rows.toLocaleString()} steps, decimated)</span> : null}
           </span>
         ))}
       </div>
-      {groups.map(({ group, keys: groupKeys }) => (
+      {pinnedPanels.length > 0 && (
+        <section className="metric-group" data-testid="group-pinned">
+          <h3>Pinned</h3>
+          <div className="charts">{pinnedPanels.map(chartFor)}</div>
+        </section>
+      )}
+      {groups.map(({ group, panels: groupPanels }) => (
         <section key={group.id} className="metric-group" data-testid={`group-${group.id}`}>
           <h3>{group.title}</h3>
-          <div className="charts">
-            {groupKeys.map((key) => {
-              const runs: ChartRun[] = loaded.filter((r) => series[r]!.series[key]).map((r) => ({ runId: r, colour: runColour(charted.indexOf(r)), points: series[r]!.series[key]! }));
-              return (
-                <MetricChart
-                  key={key}
-                  metric={key}
-                  runs={runs}
-                  xAxis={xAxis}
-                  log={logScale[key] ?? prefersLogScale(key)}
-                  onLog={(on) => setLog(key, on)}
-                  onPickStep={rolloutSteps.length ? (step) => void openStep(nearest(rolloutSteps, step)) : undefined}
-                />
-              );
-            })}
-          </div>
+          <div className="charts">{groupPanels.map(chartFor)}</div>
         </section>
       ))}
+      {panels.length === 0 && <p className="muted">No panel matches “{panelFilter}”.</p>}
     </div>
   );
 }

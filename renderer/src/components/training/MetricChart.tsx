@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { SeriesPoints, XAxis } from '../../../../electron/domain/training-metrics';
+import { INTEGER_INCRS, SECOND_INCRS } from './panels';
 
 export const SYNC_KEY = 'training-charts';
 const HEIGHT = 180;
@@ -18,6 +19,12 @@ export interface ChartRun {
   runId: string;
   colour: string;
   points: SeriesPoints;
+  /** The legend's name for the line (default: the run's short id). */
+  label?: string;
+  /** Dashes tell overlaid runs apart where colour tells categories apart (family charts). */
+  dash?: number[];
+  /** Draw the raw series faint behind the EMA (default true; family charts draw the EMA only). */
+  showRaw?: boolean;
 }
 
 /** Charts tell each other the x range they zoomed to. */
@@ -73,43 +80,94 @@ function xRange(min: number, max: number): { min: number; max: number } {
   return min === max ? { min: min - 1, max: max + 1 } : { min, max };
 }
 
-export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep }: { metric: string; runs: ChartRun[]; xAxis: XAxis; log: boolean; onLog: (on: boolean) => void; onPickStep?: (step: number) => void }) {
+interface MetricChartProps {
+  metric: string;
+  runs: ChartRun[];
+  xAxis: XAxis;
+  log: boolean;
+  onLog: (on: boolean) => void;
+  onPickStep?: (step: number) => void;
+  /** A fixed y range (rates: [0, 1]); null lets uPlot pick. Ignored on a log scale. */
+  yRange?: [number, number] | null;
+  /** The x range every panel shares (all charted runs, all metrics) until the user zooms. */
+  xExtent?: { min: number; max: number } | null;
+  pinned?: boolean;
+  onPin?: () => void;
+}
+
+export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRange = null, xExtent = null, pinned = false, onPin }: MetricChartProps) {
   const box = useRef<HTMLDivElement>(null);
+  const figure = useRef<HTMLElement>(null);
+  const yRangeRef = useRef(yRange);
+  yRangeRef.current = yRange;
+  const extentRef = useRef(xExtent);
+  extentRef.current = xExtent;
   const plot = useRef<uPlot | null>(null);
   const pick = useRef(onPickStep);
   pick.current = onPickStep;
   const runsRef = useRef(runs);
   runsRef.current = runs;
-  const shape = `${runs.map((r) => `${r.runId}:${r.colour}`).join(',')}|${log}|${xAxis}`;
+  const shape = `${runs.map((r) => `${r.runId}:${r.label ?? ''}:${r.colour}:${(r.dash ?? []).join('.')}:${r.showRaw !== false}`).join(',')}|${log}|${xAxis}`;
 
   // (Re)create when the series or scales change shape; otherwise only the data changes (below).
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    let xTicks: string[] = [];
+    let zoomed = false;
     const series: uPlot.Series[] = [{ label: xAxis, value: (_u, v) => (v === null ? '—' : formatX(xAxis, v)) }];
     for (const r of runsRef.current) {
       // The legend lists the smoothed series only (CSS hides the raw rows); the raw value is the tooltip's.
-      series.push({ label: `${shortId(r.runId)} raw`, stroke: r.colour, alpha: 0.25, width: 1, spanGaps: true, value: (_u, v) => formatY(v) });
-      series.push({ label: shortId(r.runId), stroke: r.colour, width: 2, spanGaps: true, value: (_u, v) => formatY(v) });
+      const label = r.label ?? shortId(r.runId);
+      series.push({ label: `${label} raw`, stroke: r.colour, alpha: 0.25, width: 1, spanGaps: true, show: r.showRaw !== false, value: (_u, v) => formatY(v) });
+      series.push({ label, stroke: r.colour, width: 2, spanGaps: true, ...(r.dash ? { dash: r.dash } : {}), value: (_u, v) => formatY(v) });
     }
     const opts: uPlot.Options = {
       width: Math.max(240, el.clientWidth),
       height: HEIGHT,
       series,
-      scales: { x: { time: false, range: (_u, lo, hi) => { const r = xRange(lo, hi); return [r.min, r.max]; } }, y: yScale(runsRef.current, log) },
+      scales: {
+        x: {
+          time: false,
+          range: (_u, lo, hi) => {
+            // Until the user zooms, every panel shows the same x range: all charted runs, all metrics.
+            const r = extentRef.current && !zoomed ? xRange(extentRef.current.min, extentRef.current.max) : xRange(lo, hi);
+            return [r.min, r.max];
+          },
+        },
+        y: log ? yScale(runsRef.current, log) : { range: (_u, lo, hi) => yRangeRef.current ?? (lo === hi ? [lo - (Math.abs(lo) * 0.5 || 1), hi + (Math.abs(hi) * 0.5 || 1)] : uPlot.rangeNum(lo, hi, 0.1, true)) },
+      },
       axes: [
-        { stroke: '#8a93a6', grid: { stroke: '#262b36' }, ticks: { stroke: '#262b36' }, values: (_u, vals) => vals.map((v) => formatX(xAxis, v)) },
+        {
+          stroke: '#8a93a6',
+          grid: { stroke: '#262b36' },
+          ticks: { stroke: '#262b36' },
+          // Steps, tokens and seconds are whole numbers: no tick at 1.5 that reads "2" next to the 2.
+          incrs: xAxis === 'wall' ? SECOND_INCRS : INTEGER_INCRS,
+          values: (_u, vals) => (xTicks = vals.map((v) => formatX(xAxis, v))),
+        },
         { stroke: '#8a93a6', grid: { stroke: '#262b36' }, ticks: { stroke: '#262b36' }, size: 60, values: (_u, vals) => vals.map((v) => formatY(v)) },
       ],
       cursor: { sync: { key: SYNC_KEY, setSeries: false }, drag: { x: true, y: false }, points: { size: 5 } },
       legend: { show: true, live: true },
       hooks: {
+        // What the canvas shows, readable by tests and assistive tools: the ranges and tick labels.
+        draw: [
+          (u) => {
+            const f = figure.current;
+            if (!f) return;
+            f.dataset.xRange = `${u.scales.x!.min} ${u.scales.x!.max}`;
+            f.dataset.yRange = `${u.scales.y!.min} ${u.scales.y!.max}`;
+            f.dataset.xTicks = xTicks.join(' ');
+          },
+        ],
         // Only a zoom the user dragged is shared (not the scale changes that new data makes).
         setSelect: [
           (u) => {
             if (u.select.width <= 0) return;
             const min = u.posToVal(u.select.left, 'x');
             const max = u.posToVal(u.select.left + u.select.width, 'x');
+            zoomed = true;
             for (const l of zoomListeners) l({ min, max }, u);
           },
         ],
@@ -119,9 +177,10 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep }: { m
     plot.current = u;
     const fullRange = () => {
       const xs = u.data[0];
-      return xRange(xs[0] ?? 0, xs[xs.length - 1] ?? 1);
+      return extentRef.current ? xRange(extentRef.current.min, extentRef.current.max) : xRange(xs[0] ?? 0, xs[xs.length - 1] ?? 1);
     };
     const onZoom: ZoomListener = (range, from) => {
+      zoomed = range !== null;
       if (from !== u) u.setScale('x', range ?? fullRange());
     };
     zoomListeners.add(onZoom);
@@ -185,16 +244,21 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep }: { m
     const { min, max } = u.scales.x!;
     const xs = u.data[0];
     if (min !== undefined && max !== undefined && min !== null && max !== null && !(xs.length && max >= xs[xs.length - 1]! - 1e-9)) u.redraw();
-    else u.setScale('x', xRange(xs[0] ?? 0, xs[xs.length - 1] ?? 1));
-  }, [runs, xAxis, seen]);
+    else u.setScale('x', xExtent ? xRange(xExtent.min, xExtent.max) : xRange(xs[0] ?? 0, xs[xs.length - 1] ?? 1));
+  }, [runs, xAxis, seen, xExtent?.min, xExtent?.max]);
 
   const last = runs[0]?.points;
   const lastValue = last && last.raw.length ? last.raw[last.raw.length - 1] : undefined;
   return (
-    <figure className="metric-chart" data-testid="metric-chart" data-metric={metric} data-x-axis={xAxis} data-runs={runs.length} data-log={log} data-points={last?.raw.length ?? 0} data-last-step={last && last.step.length ? last.step[last.step.length - 1] : ''}>
+    <figure ref={figure} className={pinned ? 'metric-chart pinned' : 'metric-chart'} data-testid="metric-chart" data-metric={metric} data-pinned={pinned} data-x-axis={xAxis} data-runs={runs.length} data-log={log} data-points={last?.raw.length ?? 0} data-last-step={last && last.step.length ? last.step[last.step.length - 1] : ''}>
       <figcaption>
         <span className="metric-name">{metric}</span>
         <span className="muted"> {formatY(lastValue)}</span>
+        {onPin && (
+          <button type="button" className={pinned ? 'pin on' : 'pin'} onClick={onPin} title={pinned ? 'unpin' : 'pin to the top'} aria-pressed={pinned} data-testid="pin-toggle">
+            {pinned ? '★' : '☆'}
+          </button>
+        )}
         <label className="log-toggle">
           <input type="checkbox" checked={log} onChange={(e) => onLog(e.target.checked)} data-testid="log-toggle" /> log
         </label>

@@ -2,7 +2,7 @@
 import type { TrainingRunSummary } from '../../../../electron/domain/training-view';
 import { useTraining, MAX_OVERLAY } from '../../stores/training';
 import { formatY } from './MetricChart';
-import { runColour } from './palette';
+import { stableRunColour } from './palette';
 
 export function formatEta(s: number | null): string {
   if (s === null || !Number.isFinite(s)) return '—';
@@ -35,7 +35,7 @@ export function TrainingRunsTable({ runs }: { runs: TrainingRunSummary[] }) {
             <tr key={r.id} className={r.id === primary ? 'clickable selected' : 'clickable'} onClick={() => void selectPrimary(r.id)} data-testid="training-run-row" data-run={r.id} data-state={r.state}>
               <td onClick={(e) => e.stopPropagation()}>
                 <input type="checkbox" checked={i >= 0} disabled={r.id === primary} onChange={() => void toggleOverlay(r.id)} aria-label={`overlay ${r.id}`} data-testid="overlay-toggle" />
-                {i >= 0 && <span className="swatch" style={{ background: runColour(i) }} />}
+                {i >= 0 && <span className="swatch" style={{ background: stableRunColour(r.id, runs) }} />}
               </td>
               <td>{r.id}</td>
               <td>{r.stage}</td>

@@ -8,6 +8,19 @@ export function runColour(index: number): string {
   return RUN_COLOURS[index % RUN_COLOURS.length]!;
 }
 
+/**
+ * A run's colour for as long as it exists: by its place among all runs in order of creation, so a run
+ * that starts (the newest) takes the next colour and never repaints the runs already on the charts.
+ */
+export function stableRunColour(runId: string, runs: readonly { id: string; startedAt: string | null }[]): string {
+  const order = [...runs].sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '') || a.id.localeCompare(b.id));
+  const i = order.findIndex((r) => r.id === runId);
+  return runColour(i < 0 ? order.length : i);
+}
+
+/** Dashes for the 2nd, 3rd, … run on a family chart, where colours stand for categories. */
+export const RUN_DASHES: (number[] | undefined)[] = [undefined, [6, 4], [2, 3], [10, 3, 2, 3]];
+
 const BLUE = [33, 102, 172];
 const MID = [40, 44, 52]; // the page's background: a zero value does not stand out
 const ORANGE = [230, 126, 34];
