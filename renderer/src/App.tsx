@@ -9,6 +9,7 @@ import { TasksPage } from './pages/TasksPage';
 import { PlaceholderPage } from './pages/PlaceholderPage';
 import { ShellPage } from './pages/ShellPage';
 import { TrainingPage } from './pages/TrainingPage';
+import { ComparePage } from './pages/ComparePage';
 import { notifyWhenTrainingEnds } from './lab/notifications';
 
 function PageView({ page }: { page: Page }) {
@@ -25,6 +26,8 @@ function PageView({ page }: { page: Page }) {
       return <ShellPage />;
     case 'training':
       return <TrainingPage />;
+    case 'compare':
+      return <ComparePage />;
     default:
       return <PlaceholderPage page={page} />;
   }

@@ -179,6 +179,7 @@ describe('Runs', () => {
     // A is the run checked first.
     expect(await row.getAttribute('data-change')).toBe('lost');
     expect(await page.getByTestId('compare-summary').textContent()).toContain('loses 1');
-    expect(await page.getByTestId('paired-test').count()).toBe(1);
+    // The one compare view: the paired tests of the Compare box, here too.
+    expect(await page.getByTestId('comparison').count()).toBe(1);
   });
 });

@@ -15,6 +15,9 @@ import { writeRunFolder } from '../helpers/runs';
 import type { ServeProcess } from '../helpers/serve';
 import { makeTempDir } from '../helpers/tmp';
 
+/** The page waits on the host, and the host on a loaded machine: poll for longer than vitest's 1 s default. */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
+
 let serve: ServeProcess;
 let browser: Browser;
 let page: Page;
@@ -77,7 +80,7 @@ describe('Runs: names, tags, notes, columns, filter, delete', () => {
     const id = row(LONG_ID).getByTestId('run-id');
     const box = await id.boundingBox();
     expect(box!.height).toBeLessThan(20);
-    const overflow = await page.evaluate(() => [...document.querySelectorAll('.content, .runs-list-pane, html')].map((e) => e.scrollWidth - e.clientWidth));
+    const overflow = (await page.evaluate("[...document.querySelectorAll('.content, .runs-list-pane, html')].map((e) => e.scrollWidth - e.clientWidth)")) as number[];
     for (const o of overflow) expect(o).toBeLessThanOrEqual(0);
     // Sorting by reward, best first.
     await page.locator('th[data-sort="reward"]').click();
@@ -100,7 +103,7 @@ describe('Runs: names, tags, notes, columns, filter, delete', () => {
     await meta.locator('input[name="run-tags"]').fill('baseline sft');
     await meta.locator('textarea[name="run-notes"]').fill('reward = fraction');
     await page.getByTestId('run-meta-save').click();
-    await expect.poll(() => row('weak').getByTestId('run-title').textContent()).toBe('SFT baseline');
+    await poll(() => row('weak').getByTestId('run-title').textContent()).toBe('SFT baseline');
     const onDisk = JSON.parse(readFileSync(join(runs, 'weak', 'meta.json'), 'utf8'));
     expect(onDisk).toMatchObject({ schema: 't1lab.run-meta/1', name: 'SFT baseline', tags: ['baseline', 'sft'], notes: 'reward = fraction' });
 
@@ -125,13 +128,13 @@ describe('Runs: names, tags, notes, columns, filter, delete', () => {
   test('filters by tag (from a chip), by state and by words', async () => {
     await row(LONG_ID).getByTestId('tag-chip').first().click();
     expect(await page.getByTestId('runs-filter').inputValue()).toBe('tag:dense');
-    await expect.poll(() => page.getByTestId('run-row').count()).toBe(1);
+    await poll(() => page.getByTestId('run-row').count()).toBe(1);
     await page.getByTestId('runs-filter').fill('state:running');
-    await expect.poll(() => page.getByTestId('run-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')))).toEqual(['busy']);
+    await poll(() => page.getByTestId('run-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')))).toEqual(['busy']);
     await page.getByTestId('runs-filter').fill('baseline');
-    await expect.poll(() => page.getByTestId('run-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')))).toEqual(['weak']);
+    await poll(() => page.getByTestId('run-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')))).toEqual(['weak']);
     await page.getByTestId('runs-filter').fill('');
-    await expect.poll(() => page.getByTestId('run-row').count()).toBe(4);
+    await poll(() => page.getByTestId('run-row').count()).toBe(4);
   });
 
   test('deletes a run after a confirmation, and never a running one', async () => {
@@ -149,11 +152,11 @@ describe('Runs: names, tags, notes, columns, filter, delete', () => {
 
     // The page: a running run offers no delete; another one asks, then goes.
     await row('busy').click();
-    await expect.poll(() => page.getByTestId('run-delete').isDisabled()).toBe(true);
+    await poll(() => page.getByTestId('run-delete').isDisabled()).toBe(true);
     await row('weak').click();
     await page.getByTestId('run-delete').click();
     await page.getByTestId('run-delete-confirm').click();
-    await expect.poll(() => row('weak').count()).toBe(0);
+    await poll(() => row('weak').count()).toBe(0);
     expect(existsSync(join(runs, 'weak'))).toBe(false);
   });
 });

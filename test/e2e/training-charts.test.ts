@@ -12,6 +12,9 @@ import { closeLabInChromium, openLabInChromium } from '../helpers/browser';
 import type { ServeProcess } from '../helpers/serve';
 import { makeTempDir } from '../helpers/tmp';
 
+/** The page waits on the host, and the host on a loaded machine: poll for longer than vitest's 1 s default. */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
+
 let serve: ServeProcess;
 let browser: Browser;
 let page: Page;
@@ -65,15 +68,15 @@ describe('Training charts', () => {
     const box = (await family.locator('.u-over').boundingBox())!;
     await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
     // At step 3, debugging (index 0) is (0 + 3) / 4.
-    await expect.poll(() => family.locator('.u-series').filter({ has: page.locator('.u-label', { hasText: /^debugging$/ }) }).locator('.u-value').textContent()).toBe('0.75');
+    await poll(() => family.locator('.u-series').filter({ has: page.locator('.u-label', { hasText: /^debugging$/ }) }).locator('.u-value').textContent()).toBe('0.75');
   });
 
   test('rates on [0, 1], x ticks that do not repeat, one x range across panels, no "decimated" for 3 steps', async () => {
-    await expect.poll(() => chart('resolved').getAttribute('data-y-range')).toBe('0 1');
+    await poll(() => chart('resolved').getAttribute('data-y-range')).toBe('0 1');
     for (const axis of ['step', 'wall'] as const) {
       await page.getByTestId('x-axis').selectOption(axis);
-      await expect.poll(() => chart('pg_loss').getAttribute('data-x-axis')).toBe(axis);
-      await expect.poll(() => ticks('pg_loss')).not.toEqual([]);
+      await poll(() => chart('pg_loss').getAttribute('data-x-axis')).toBe(axis);
+      await poll(() => ticks('pg_loss')).not.toEqual([]);
       for (const metric of ['pg_loss', 'vf_loss', 'resolved']) {
         const labels = await ticks(metric);
         expect(new Set(labels).size, `${axis} ${metric}: ${labels.join(' ')}`).toBe(labels.length);
@@ -86,30 +89,30 @@ describe('Training charts', () => {
 
   test('panels are searched by regex and pinned', async () => {
     await page.getByTestId('panel-search').fill('^(pg|vf)_');
-    await expect.poll(() => page.getByTestId('metric-chart').evaluateAll((els) => els.map((e) => e.getAttribute('data-metric')).sort())).toEqual(['pg_loss', 'vf_loss']);
+    await poll(() => page.getByTestId('metric-chart').evaluateAll((els) => els.map((e) => e.getAttribute('data-metric')).sort())).toEqual(['pg_loss', 'vf_loss']);
     await page.getByTestId('panel-search').fill('(');
-    await expect.poll(() => page.getByTestId('chart-toolbar').innerText()).toContain('not a regular expression');
+    await poll(() => page.getByTestId('chart-toolbar').innerText()).toContain('not a regular expression');
     await page.getByTestId('panel-search').fill('');
     await chart('resolved').getByTestId('pin-toggle').click();
-    await expect.poll(() => page.getByTestId('group-pinned').locator('[data-metric="resolved"]').count()).toBe(1);
+    await poll(() => page.getByTestId('group-pinned').locator('[data-metric="resolved"]').count()).toBe(1);
     // A pinned panel stays when the search would hide it.
     await page.getByTestId('panel-search').fill('^pg_');
-    await expect.poll(() => page.getByTestId('metric-chart').evaluateAll((els) => els.map((e) => e.getAttribute('data-metric')).sort())).toEqual(['pg_loss', 'resolved']);
+    await poll(() => page.getByTestId('metric-chart').evaluateAll((els) => els.map((e) => e.getAttribute('data-metric')).sort())).toEqual(['pg_loss', 'resolved']);
   });
 
   test('the view lives in the URL: run, overlays, x axis, smoothing, log scale, search and pins survive a reload', async () => {
     await page.locator(`[data-testid="training-run-row"][data-run="${OTHER}"]`).getByTestId('overlay-toggle').check();
-    await expect.poll(() => chart('pg_loss').getAttribute('data-runs')).toBe('2');
+    await poll(() => chart('pg_loss').getAttribute('data-runs')).toBe('2');
     await page.getByTestId('x-axis').selectOption('wall');
     await chart('pg_loss').getByTestId('log-toggle').uncheck();
     await page.getByTestId('smoothing').fill('0.3');
-    await expect.poll(() => decodeURIComponent(page.url())).toContain('s=0.3');
+    await poll(() => decodeURIComponent(page.url())).toContain('s=0.3');
     await page.reload();
     await chart('pg_loss').waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('x-axis').inputValue()).toBe('wall');
     expect(await page.getByTestId('smoothing').inputValue()).toBe('0.3');
     expect(await page.getByTestId('panel-search').inputValue()).toBe('^pg_');
-    await expect.poll(() => chart('pg_loss').getAttribute('data-runs')).toBe('2');
+    await poll(() => chart('pg_loss').getAttribute('data-runs')).toBe('2');
     expect(await chart('pg_loss').getAttribute('data-log')).toBe('false');
     expect(await page.getByTestId('group-pinned').locator('[data-metric="resolved"]').count()).toBe(1);
     expect(await page.locator(`[data-testid="training-run-row"][data-run="${SMALL}"]`).getAttribute('class')).toContain('selected');
@@ -120,7 +123,7 @@ describe('Training charts', () => {
     const before = [await colourOf(SMALL), await colourOf(OTHER)];
     expect(before[0]).not.toBe(before[1]);
     await page.locator(`[data-testid="training-run-row"][data-run="${OTHER}"]`).click();
-    await expect.poll(() => page.url()).toContain(`/training/${OTHER}`);
+    await poll(() => page.url()).toContain(`/training/${OTHER}`);
     expect([await colourOf(SMALL), await colourOf(OTHER)]).toEqual(before);
   });
 });

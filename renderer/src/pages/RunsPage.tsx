@@ -14,7 +14,6 @@ import { useRuns } from '../stores/runs';
 import { useNav } from '../stores/nav';
 import { RunsTable } from '../components/runs/RunsTable';
 import { RunMetaEditor } from '../components/runs/RunMetaEditor';
-import { RunCompare } from '../components/runs/compare/RunCompare';
 import { RunConfigPanel } from '../components/runs/RunConfig';
 import { userError } from '../lab/errors';
 import './runs.css';
@@ -52,7 +51,6 @@ export function RunsPage() {
   const { runs, selected, detail, progress, episode, error, listError, dismissError, refreshList, select, cancel, resume, openEpisode, closeEpisode, watch } = useRuns();
   const { params, link } = useNav();
   const [compare, setCompare] = useState<string[]>([]);
-  const [comparing, setComparing] = useState<[string, string] | null>(null);
   useEffect(() => {
     void refreshList();
     const off = watch();
@@ -77,7 +75,7 @@ export function RunsPage() {
   const current = live ?? detail?.progress ?? null;
   const listing = runs.find((r) => r.id === selected);
   const pick = (runId: string) => link('runs', [runId]);
-  const toggleCompare = (runId: string) => setCompare((c) => (c.includes(runId) ? c.filter((x) => x !== runId) : [...c.slice(-1), runId]));
+  const toggleCompare = (runId: string) => setCompare((c) => (c.includes(runId) ? c.filter((x) => x !== runId) : [...c, runId]));
 
   return (
     <section data-testid="page-runs" className="runs-page">
@@ -97,8 +95,8 @@ export function RunsPage() {
       )}
       <div className="toolbar">
         <h2>Runs</h2>
-        <button type="button" disabled={compare.length !== 2} onClick={() => setComparing([compare[0]!, compare[1]!])} data-testid="compare-runs">
-          {compare.length === 2 ? 'Compare the two checked runs' : 'Check two runs to compare them'}
+        <button type="button" disabled={compare.length < 2} onClick={() => link('compare', compare)} data-testid="compare-runs" title="the first run checked is the baseline (A)">
+          {compare.length >= 2 ? `Compare the ${compare.length} checked runs` : 'Check two or more runs to compare them'}
         </button>
       </div>
       {runs.length === 0 ? (
@@ -108,7 +106,6 @@ export function RunsPage() {
       ) : (
         <RunsTable runs={runs} progress={progress} selected={selected} checked={compare} onPick={pick} onCheck={toggleCompare} />
       )}
-      {comparing && <RunCompare a={comparing[0]} b={comparing[1]} onClose={() => setComparing(null)} />}
       {selected && (
         <div className="run-detail" data-testid="run-detail" data-run={selected}>
           {current && (

@@ -5,10 +5,10 @@
  */
 import { create } from 'zustand';
 
-export const PAGES = ['tasks', 'runs', 'training', 'models', 'shell', 'system'] as const;
+export const PAGES = ['tasks', 'runs', 'training', 'compare', 'models', 'shell', 'system'] as const;
 export type Page = (typeof PAGES)[number];
 
-export const PAGE_TITLES: Record<Page, string> = { tasks: 'Tasks', runs: 'Runs', training: 'Training', models: 'Models', shell: 'Shell', system: 'System' };
+export const PAGE_TITLES: Record<Page, string> = { tasks: 'Tasks', runs: 'Runs', training: 'Training', compare: 'Compare', models: 'Models', shell: 'Shell', system: 'System' };
 
 function parseHash(): { page: Page; params: string[] } {
   const [name, ...rest] = location.hash.replace(/^#\/?/, '').split('/');

@@ -1,17 +1,18 @@
 /**
  * The primary run's checkpoints: "evaluate" starts an eval run (the Runs service) on a chosen suite with
- * that checkpoint as the `onnx:` policy and shows its progress; "compare" puts two eval runs side by side.
+ * that checkpoint as the `onnx:` policy and shows its progress; "compare" opens the compare view on two eval runs.
  */
 import { useEffect, useState } from 'react';
 import type { RunListing, RunProgress } from '../../../../electron/domain/runs';
 import { getLabApi } from '../../lab/api';
 import { useTraining } from '../../stores/training';
-import { ComparisonView } from './ComparisonView';
+import { useNav } from '../../stores/nav';
 
 const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
 
 export function CheckpointsPanel() {
-  const { checkpoints, refreshCheckpoints, comparison, compare } = useTraining();
+  const { checkpoints, refreshCheckpoints } = useTraining();
+  const { link } = useNav();
   const [suite, setSuite] = useState('tasks/examples');
   const [maxTurns, setMaxTurns] = useState(8);
   const [progress, setProgress] = useState<Record<string, RunProgress>>({});
@@ -123,11 +124,10 @@ export function CheckpointsPanel() {
             </option>
           ))}
         </select>
-        <button disabled={!a || !b || a === b} onClick={() => void compare(a, b)} data-testid="compare">
+        <button disabled={!a || !b || a === b} onClick={() => link('compare', [a, b])} data-testid="compare" title="opens the compare view: paired tests, forest plot, task diff">
           Compare
         </button>
       </div>
-      {comparison && <ComparisonView comparison={comparison} />}
     </section>
   );
 }

@@ -1,0 +1,181 @@
+/**
+ * One compare view for two or more runs (evaluations, checkpoint evaluations): the first run is the
+ * baseline A; each other run is paired with it task by task (McNemar, paired bootstrap, forest plot by
+ * category, as `t1lab compare A B`), with a per-task table and the settings that differ. Reached from the
+ * Runs page (checked runs, a run's Compare box) and the Training page's checkpoints; the address
+ * (`#/compare/A/B/…`) names the runs.
+ */
+import { useEffect, useState } from 'react';
+import type { EpisodeRecord, RunManifest } from '../../../electron/domain/runs';
+import type { CompareResult } from '../../../electron/domain/stats';
+import { PairedComparison } from '../components/compare/PairedComparison';
+import { configDiff } from '../components/compare/config-diff';
+import { diffRuns } from '../components/runs/compare/task-diff';
+import { getLabApi } from '../lab/api';
+import { userError } from '../lab/errors';
+import { useNav } from '../stores/nav';
+import { useRuns } from '../stores/runs';
+import './runs.css';
+
+interface Loaded {
+  runId: string;
+  manifest: RunManifest;
+  episodes: EpisodeRecord[];
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+
+function useCompareData(ids: string[]) {
+  const [loaded, setLoaded] = useState<Loaded[]>([]);
+  const [pairs, setPairs] = useState<CompareResult[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const key = ids.join('\n');
+  useEffect(() => {
+    let stale = false;
+    setError(null);
+    const api = getLabApi().methods;
+    Promise.all(ids.map((runId) => api['runs.get']({ runId }).then((r) => ({ runId, manifest: r.manifest, episodes: r.episodes }))))
+      .then((runs) => !stale && setLoaded(runs))
+      .catch((e: unknown) => !stale && setError(userError(e).message));
+    if (ids.length >= 2)
+      Promise.all(ids.slice(1).map((b) => api['stats.compare']({ runA: ids[0]!, runB: b })))
+        .then((r) => !stale && setPairs(r))
+        .catch((e: unknown) => !stale && setError(userError(e).message));
+    else setPairs([]);
+    return () => {
+      stale = true;
+    };
+  }, [key]);
+  return { loaded: loaded.filter((l) => ids.includes(l.runId)), pairs, error };
+}
+
+export function ComparePage() {
+  const { params, link } = useNav();
+  const { runs, refreshList } = useRuns();
+  const ids = [...new Set(params)];
+  const { loaded, pairs, error } = useCompareData(ids);
+  useEffect(() => void refreshList(), [refreshList]);
+  const title = (id: string) => runs.find((r) => r.id === id)?.title ?? id;
+  const letter = (i: number) => String.fromCharCode(65 + i);
+  const ready = loaded.length === ids.length && ids.length >= 2;
+  const baseline = ready ? loaded[0]! : null;
+  const diffs = ready ? loaded.slice(1).map((other) => diffRuns(baseline!.episodes, other.episodes)) : [];
+  const tasks = diffs[0]?.map((d) => d.taskId) ?? [];
+  const count = (c: string) => (diffs[0] ?? []).filter((d) => d.change === c).length;
+  const settings = ready ? configDiff(loaded.map((l) => ({ ...l.manifest.config, tasks: l.manifest.config.tasks.length, containers: undefined }))) : [];
+
+  return (
+    <section className="compare-page" data-testid="page-compare" data-runs={ids.join(',')}>
+      <h1>Compare runs</h1>
+      <div className="toolbar">
+        <ol className="compare-runs">
+          {ids.map((id, i) => (
+            <li key={id} data-testid="compare-run" data-run={id}>
+              <b>{letter(i)}</b> {title(id)} <span className="run-id">{id}</span>{' '}
+              <button type="button" aria-label={`remove ${id}`} onClick={() => link('compare', ids.filter((x) => x !== id))}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ol>
+        <select value="" onChange={(e) => e.target.value && link('compare', [...ids, e.target.value])} data-testid="compare-add" aria-label="add a run">
+          <option value="">add a run…</option>
+          {runs
+            .filter((r) => !ids.includes(r.id) && r.done > 0)
+            .map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.title} · {r.id}
+              </option>
+            ))}
+        </select>
+      </div>
+      {ids.length < 2 && <p className="muted">Pick two or more runs: the first is the baseline (A). Or check runs on the Runs page and press Compare.</p>}
+      {error && (
+        <div className="error" role="alert">
+          {error}
+        </div>
+      )}
+      {pairs.map((r) => (
+        <section key={r.b.run} className="run-compare">
+          <h2>
+            {letter(ids.indexOf(r.b.run))} vs A: paired tests
+          </h2>
+          <PairedComparison r={r} />
+        </section>
+      ))}
+      {ready && (
+        <>
+          <h2>Tasks</h2>
+          <p data-testid="compare-summary">{`B gains ${count('gained')} task(s), loses ${count('lost')}, ${count('same')} unchanged; ${count('only-a')} only in A, ${count('only-b')} only in B.`}</p>
+          <div className="table-scroll">
+            <table className="grid" data-testid="task-diff">
+              <thead>
+                <tr>
+                  <th>task</th>
+                  <th>category</th>
+                  {ids.map((id, i) => (
+                    <th key={id} title={id}>
+                      {letter(i)}
+                    </th>
+                  ))}
+                  <th>change (B vs A)</th>
+                </tr>
+              </thead>
+              <tbody>
+                {tasks.map((task, t) => {
+                  const first = diffs[0]![t]!;
+                  return (
+                    <tr key={task} data-task={task} data-change={first.change}>
+                      <td>{task}</td>
+                      <td>{first.category}</td>
+                      <td>{first.a ? pct(first.a.rate) : '—'}</td>
+                      {diffs.map((d, i) => {
+                        const row = d.find((x) => x.taskId === task);
+                        const o = row?.b;
+                        return (
+                          <td key={i} className={row?.change === 'gained' ? 'ok' : row?.change === 'lost' ? 'bad' : ''}>
+                            {o ? pct(o.rate) : '—'}
+                          </td>
+                        );
+                      })}
+                      <td>{first.change}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          <h2>Settings that differ</h2>
+          {settings.length === 0 ? (
+            <p className="muted" data-testid="config-diff">
+              Same settings.
+            </p>
+          ) : (
+            <table className="grid" data-testid="config-diff">
+              <thead>
+                <tr>
+                  <th>setting</th>
+                  {ids.map((id, i) => (
+                    <th key={id}>{letter(i)}</th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {settings.map((s) => (
+                  <tr key={s.path} data-path={s.path}>
+                    <td>{s.path}</td>
+                    {s.values.map((v, i) => (
+                      <td key={i} title={v}>
+                        {v.length > 60 ? `…${v.slice(-59)}` : v}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
