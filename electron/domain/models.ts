@@ -24,6 +24,10 @@ export const ModelSummary = z.object({
   tokenizerVocab: z.number().int().nullable(),
   /** Where the policy worker placed it, once loaded: 'cuda' or 'cpu' and, for cpu, why not cuda. */
   provider: z.object({ name: z.enum(['cpu', 'cuda']), fallbackReason: z.string().nullable() }).nullable(),
+  /** A checkpoint inside a training run folder: the run, its stage, and the step it was saved at. */
+  lineage: z.object({ trainingRun: z.string(), stage: z.string().nullable(), step: z.number().int() }).nullable(),
+  /** One of the PPO policy worker's weight snapshots (`policy/v-N`): an internal copy, hidden by default. */
+  snapshot: z.boolean(),
 });
 export type ModelSummary = z.infer<typeof ModelSummary>;
 

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Handlers } from '../../ipc/common/router';
 import type { modelsContract } from '../../ipc/common/contracts/models';
+import { trainingFolderLineage } from '../runs/lineage';
 import { LabError } from '../../ipc/common/errors';
 import type { ModelSummary } from '../../domain/models';
 import { listCheckpoints, type CheckpointSummary } from '../../../native/model/checkpoint';
@@ -62,6 +63,7 @@ export function toModelSummary(c: CheckpointSummary, placed: PolicyInfo | undefi
       active = null;
     }
   }
+  const lineage = trainingFolderLineage(c.path);
   return {
     path: c.path,
     name: c.name,
@@ -75,6 +77,8 @@ export function toModelSummary(c: CheckpointSummary, placed: PolicyInfo | undefi
     config: c.config ? { ...c.config } : null,
     tokenizerVocab: c.tokenizer?.vocabSize ?? tokenizerSize(c.path),
     provider: placed ? { name: placed.provider, fallbackReason: placed.providerFallbackReason } : null,
+    lineage: lineage ? { trainingRun: lineage.trainingRun, stage: lineage.stage, step: lineage.step } : null,
+    snapshot: lineage?.snapshot ?? false,
   };
 }
 
@@ -88,7 +92,7 @@ export function bundledModelsDir(): string {
  * (training/<run>/checkpoints/step-N), the user's model folders, `roots`, and the bundled models last. A
  * checkpoint reached through two folders (a folder and its parent, a link) is listed once.
  */
-export function listModels(dataDir: string, roots: readonly string[], placedOf: (path: string) => PolicyInfo | undefined = () => undefined): { roots: string[]; checkpoints: ModelSummary[] } {
+export function listModels(dataDir: string, roots: readonly string[], placedOf: (path: string) => PolicyInfo | undefined = () => undefined, snapshots = false): { roots: string[]; checkpoints: ModelSummary[] } {
   const all = [...new Set([checkpointsRoot(dataDir), trainingRunsDir(dataDir), ...modelFolders(dataDir), ...roots, bundledModelsDir()])];
   const checkpoints: ModelSummary[] = [];
   const seen = new Set<string>();
@@ -97,7 +101,9 @@ export function listModels(dataDir: string, roots: readonly string[], placedOf: 
       const real = realOrSame(c.path);
       if (seen.has(real)) continue;
       seen.add(real);
-      checkpoints.push(toModelSummary(c, placedOf(c.path)));
+      const summary = toModelSummary(c, placedOf(c.path));
+      if (summary.snapshot && !snapshots) continue;
+      checkpoints.push(summary);
     }
   }
   return { roots: all, checkpoints };
@@ -106,7 +112,7 @@ export function listModels(dataDir: string, roots: readonly string[], placedOf: 
 export function modelsHandlers(ctx: HostContext): Handlers<typeof modelsContract> {
   const placed = new Map<string, PolicyInfo>();
   return {
-    'models.list': ({ roots }) => listModels(ctx.dataDir, roots, (path) => placed.get(path)),
+    'models.list': ({ roots, snapshots }) => listModels(ctx.dataDir, roots, (path) => placed.get(path), snapshots),
     'models.folders': () => ({ folders: modelFolders(ctx.dataDir) }),
     'models.addFolder': ({ path }) => addModelFolder(ctx.dataDir, path, checkpointsRoot(ctx.dataDir)),
     'models.removeFolder': ({ path }) => ({ folders: removeModelFolder(ctx.dataDir, path) }),

@@ -11,12 +11,21 @@ export interface RunLineage {
   step: number;
 }
 
-const CHECKPOINT_PATH = /(^|[\\/])training[\\/]([^\\/]+)[\\/]checkpoints[\\/]step-(\d+)[\\/]?$/;
+const CHECKPOINT_PATH = /(^|[\\/])training[\\/]([^\\/]+)[\\/](?:checkpoints|policy)[\\/](step|v)-(\d+)[\\/]?$/;
+
+/** A folder inside a training run: a checkpoint (`checkpoints/step-N`) or a policy worker snapshot (`policy/v-N`). */
+export function trainingFolderLineage(path: string): (RunLineage & { snapshot: boolean }) | null {
+  const match = CHECKPOINT_PATH.exec(path);
+  if (!match) return null;
+  const snapshot = match[3] === 'v';
+  const lineage = checkpointLineage(snapshot ? path.replace(/[\\/]policy[\\/]v-(\d+)[\\/]?$/, '/checkpoints/step-$1') : path);
+  return lineage ? { ...lineage, snapshot } : null;
+}
 
 export function checkpointLineage(policy: string): RunLineage | null {
   const path = policy.replace(/^onnx:/, '');
   const match = CHECKPOINT_PATH.exec(path);
-  if (!match) return null;
+  if (!match || match[3] !== 'step') return null;
   const trainingRun = match[2] as string;
   let stage: string | null = null;
   try {
@@ -26,7 +35,7 @@ export function checkpointLineage(policy: string): RunLineage | null {
   } catch {
     // the training run was removed or moved: its name and step are still known
   }
-  return { trainingRun, stage, step: Number(match[3]) };
+  return { trainingRun, stage, step: Number(match[4]) };
 }
 
 function lastPart(path: string): string {

@@ -21,6 +21,9 @@ function CheckpointList({ checkpoints, selected, onSelect }: { checkpoints: Mode
       <thead>
         <tr>
           <th>name</th>
+          <th>training run</th>
+          <th>stage</th>
+          <th>step</th>
           <th>format</th>
           <th>parameters</th>
           <th>size</th>
@@ -30,8 +33,13 @@ function CheckpointList({ checkpoints, selected, onSelect }: { checkpoints: Mode
       </thead>
       <tbody>
         {checkpoints.map((c) => (
-          <tr key={c.path} className={c.path === selected ? 'selected' : ''} onClick={() => onSelect(c.path)} onKeyDown={onRowKey(() => onSelect(c.path))} tabIndex={0} style={{ cursor: 'pointer' }} title={c.path}>
-            <td>{c.name}</td>
+          <tr key={c.path} data-testid="model-row" data-path={c.path} className={c.path === selected ? 'selected' : ''} onClick={() => onSelect(c.path)} onKeyDown={onRowKey(() => onSelect(c.path))} tabIndex={0} style={{ cursor: 'pointer' }} title={c.path}>
+            <td data-key="name">{c.name}</td>
+            <td data-key="run" className="cut" title={c.lineage?.trainingRun ?? ''}>
+              {c.lineage?.trainingRun ?? '—'}
+            </td>
+            <td data-key="stage">{c.lineage?.stage ?? '—'}</td>
+            <td data-key="step">{c.lineage ? c.lineage.step : '—'}</td>
             <td>{c.format}</td>
             <td>{millions(c.parameters)}</td>
             <td>{size(c.totalBytes)}</td>
@@ -129,7 +137,7 @@ function Folders() {
 }
 
 export function ModelsPage() {
-  const { checkpoints, selected, loading, error, refresh, select } = useModels();
+  const { checkpoints, selected, loading, error, refresh, select, showSnapshots, setShowSnapshots } = useModels();
   useEffect(() => {
     void refresh();
   }, [refresh]);
@@ -140,6 +148,9 @@ export function ModelsPage() {
         <button onClick={() => void refresh()} disabled={loading}>
           {loading ? 'Listing…' : 'Refresh'}
         </button>
+        <label className="filter" title="the PPO policy worker's weight copies (training/RUN/policy/v-N)">
+          <input type="checkbox" checked={showSnapshots} onChange={(e) => setShowSnapshots(e.target.checked)} data-testid="show-snapshots" /> show policy snapshots
+        </label>
       </div>
       <Folders />
       {error && <div className="error" role="alert">{error}</div>}

@@ -30,6 +30,9 @@ interface ModelsState {
   sampleError: UserError | null;
   /** Indices of the sampled tokens whose routing the heatmap shows (all when empty). */
   selectedTokens: number[];
+  /** List the PPO policy worker's weight snapshots (policy/v-N) too. */
+  showSnapshots: boolean;
+  setShowSnapshots(on: boolean): void;
   refresh(): Promise<void>;
   addFolder(path: string): Promise<boolean>;
   removeFolder(path: string): Promise<void>;
@@ -52,11 +55,16 @@ export const useModels = create<ModelsState>((set, get) => ({
   sampling: false,
   sampleError: null,
   selectedTokens: [],
+  showSnapshots: false,
+  setShowSnapshots(showSnapshots) {
+    set({ showSnapshots });
+    void get().refresh();
+  },
   async refresh() {
     set({ loading: true, error: null });
     try {
       const lab = getLabApi();
-      const [list, { folders }] = await Promise.all([lab.methods['models.list']({}), lab.methods['models.folders']({})]);
+      const [list, { folders }] = await Promise.all([lab.methods['models.list']({ snapshots: get().showSnapshots }), lab.methods['models.folders']({})]);
       const kept = list.checkpoints.some((c) => c.path === get().selected) ? get().selected : null;
       const selected = kept ?? list.checkpoints.find((c) => c.status === 'ok')?.path ?? null;
       set({ checkpoints: list.checkpoints, roots: list.roots, folders, selected, loading: false });

@@ -5,7 +5,7 @@ import { ModelList, PlaygroundRequest, PlaygroundResult } from '../../../domain/
 export const modelsContract = defineContract({
   methods: {
     'models.list': method(
-      z.object({ roots: z.array(z.string().max(4096)).max(16).default([]) }),
+      z.object({ roots: z.array(z.string().max(4096)).max(16).default([]), snapshots: z.boolean().default(false) }),
       ModelList,
       'List checkpoints under the data dir (and extra folders): config, size, hashes, provider.',
     ),
