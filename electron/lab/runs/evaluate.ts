@@ -302,11 +302,14 @@ function launch(store: RunStore, tasks: Task[], policy: Policy, env: EvalEnv, ho
       state = cancelled ? 'cancelled' : complete ? 'done' : 'failed';
       if (!complete) message = `${total - finished().length} episode(s) not finished: resume with --resume ${store.dir}`;
       if (complete) store.writeSummary({ summary, stats });
+      // Not running any more before anyone hears "done": a list read on that event must not say running.
+      clearEvalRunning(store.dir);
       emit();
       return { stats, summary, cancelled, ran };
     } catch (error) {
       state = 'failed';
       message = (error as Error).message;
+      clearEvalRunning(store.dir);
       emit();
       throw error;
     } finally {

@@ -49,15 +49,23 @@ function issue(file: string, error: z.ZodError): LabError {
   return new LabError('UNAVAILABLE', `${file}: ${first?.path.join('.') || '(root)'}: ${first?.message ?? 'invalid'}`);
 }
 
-/** Steps that have rollouts, ascending. */
+/** Steps that have rollouts, ascending: a step being written (no episode line yet) is not offered. */
 export function listRolloutSteps(dir: string): number[] {
   const root = join(dir, VIEW_FILES.rollouts);
   if (!existsSync(root)) return [];
   return readdirSync(root)
-    .map((n) => STEP_DIR.exec(n))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => Number(m[1]))
+    .map((n) => ({ m: STEP_DIR.exec(n), n }))
+    .filter((x): x is { m: RegExpExecArray; n: string } => x.m !== null && hasEpisodes(join(root, x.n, 'episodes.jsonl')))
+    .map((x) => Number(x.m[1]))
     .sort((a, b) => a - b);
+}
+
+function hasEpisodes(file: string): boolean {
+  try {
+    return readFileSync(file, 'utf8').includes('\n');
+  } catch {
+    return false;
+  }
 }
 
 export function readRolloutStep(dir: string, step: number): RolloutStep {

@@ -74,6 +74,8 @@ export function RunsPage() {
   const live = selected ? progress[selected] : undefined;
   const current = live ?? detail?.progress ?? null;
   const listing = runs.find((r) => r.id === selected);
+  // The bar says "done" only once the results below hold every episode (they are read after the event).
+  const shownState = current && current.state !== 'running' && detail && detail.episodes.length < current.done ? 'finishing' : current?.state;
   const pick = (runId: string) => link('runs', [runId]);
   const toggleCompare = (runId: string) => setCompare((c) => (c.includes(runId) ? c.filter((x) => x !== runId) : [...c, runId]));
 
@@ -109,10 +111,10 @@ export function RunsPage() {
       {selected && (
         <div className="run-detail" data-testid="run-detail" data-run={selected}>
           {current && (
-            <div className="run-progress" data-testid="run-progress" data-state={current.state}>
+            <div className="run-progress" data-testid="run-progress" data-state={shownState}>
               <progress max={current.total} value={current.done} />
               <span>
-                {current.done}/{current.total} episodes · {current.resolved} resolved{current.cut ? ` · ${current.cut} cut at the deadline` : ''} · {current.state}
+                {current.done}/{current.total} episodes · {current.resolved} resolved{current.cut ? ` · ${current.cut} cut at the deadline` : ''} · {shownState}
               </span>
               {current.message && <span className="muted">{current.message}</span>}
               {current.state === 'running' && <button onClick={() => void cancel(selected)}>Cancel</button>}

@@ -47,7 +47,26 @@ function TurnView({ turn, index }: { turn: Turn; index: number }) {
       <div className="actions" data-testid="turn-actions">
         {turn.parseError ? <span className="warn">did not parse: {turn.parseError}</span> : turn.actions.map((a, i) => <ActionText key={i} action={a} />)}
       </div>
-      {turn.tokens && <TokenStrip tokens={turn.tokens} />}
+      {turn.tokens ? (
+        <div className="raw-and-tokens">
+          <div>
+            <div className="muted small">assistant message as generated</div>
+            <pre className="raw-text" data-testid="turn-raw-text">
+              {turn.text}
+            </pre>
+          </div>
+          <TokenStrip tokens={turn.tokens} />
+        </div>
+      ) : (
+        turn.text && (
+          <details className="raw-details">
+            <summary className="muted small">assistant message as generated</summary>
+            <pre className="raw-text" data-testid="turn-raw-text">
+              {turn.text}
+            </pre>
+          </details>
+        )
+      )}
       <pre className="observation" data-testid="turn-observation">
         {turn.observation}
       </pre>

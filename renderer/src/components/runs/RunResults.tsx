@@ -1,4 +1,5 @@
 /** The results of a run: headline figures, breakdown tables and bar charts with 95% intervals, the episodes. */
+import { useState } from 'react';
 import type { EpisodeRecord, GroupStats, RunManifest, RunStats } from '../../../../electron/domain/runs';
 import { onRowKey } from '../common/row-keys';
 import { useSort } from '../common/sortable';
@@ -46,8 +47,12 @@ function Breakdown({ title, groups }: { title: string; groups: Record<string, Gr
 
 export function RunResults({ stats, episodes, manifest, onOpen }: { stats: RunStats; episodes: EpisodeRecord[]; manifest: RunManifest; onOpen: (key: string) => void }) {
   const errors = Object.entries(stats.errors).filter(([, n]) => n > 0);
+  const [failedOnly, setFailedOnly] = useState(false);
+  const [stop, setStop] = useState('');
+  const stops = [...new Set(episodes.map((e) => e.stopReason))].sort();
+  const shown = episodes.filter((e) => (!failedOnly || !e.resolved) && (!stop || e.stopReason === stop));
   const { sorted, header } = useSort(
-    episodes,
+    shown,
     {
       task: (e) => e.key,
       attempt: (e) => e.attempt,
@@ -95,6 +100,25 @@ export function RunResults({ stats, episodes, manifest, onOpen }: { stats: RunSt
       <h2>Tasks × attempts</h2>
       <PassMatrix episodes={episodes} attempts={manifest.config.attempts} onOpen={onOpen} />
       <h2>Episodes</h2>
+      <div className="toolbar episode-filters">
+        <label className="filter">
+          <input type="checkbox" checked={failedOnly} onChange={(e) => setFailedOnly(e.target.checked)} data-testid="episodes-failed-only" /> failed only
+        </label>
+        <label className="filter">
+          stop reason
+          <select value={stop} onChange={(e) => setStop(e.target.value)} data-testid="episodes-stop">
+            <option value="">any</option>
+            {stops.map((s) => (
+              <option key={s} value={s}>
+                {s} ({episodes.filter((e) => e.stopReason === s).length})
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="muted" data-testid="episodes-count">
+          {shown.length} of {episodes.length} episodes
+        </span>
+      </div>
       <table className="grid episodes" data-testid="episodes">
         <thead>
           <tr>

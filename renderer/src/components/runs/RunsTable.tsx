@@ -24,7 +24,13 @@ interface Props {
 export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }: Props) {
   const [filter, setFilter] = useState('');
   const [view, setView] = useState<View>('results');
-  const stateOf = (r: RunListing) => (progress[r.id]?.state === 'running' ? 'running' : r.state);
+  // The live progress is newer than the list: an evaluation that just ended is not shown running.
+  const stateOf = (r: RunListing) => {
+    const live = progress[r.id]?.state;
+    if (live === 'running') return 'running';
+    if (live && r.state === 'running') return (progress[r.id]?.done ?? r.done) >= r.total ? 'complete' : 'incomplete';
+    return r.state;
+  };
   const shown = runs.filter((r) => matchesRunFilter(r, filter, stateOf(r)));
   const { sorted, header } = useSort(
     shown,
