@@ -28,6 +28,10 @@ export const TrainingRunSummary = z.object({
   startedAt: z.string().nullable(),
   updatedAt: z.string().nullable(),
   message: z.string().nullable(),
+  /** The researcher's name, tags and notes (meta.json; additive). */
+  name: z.string().nullable().optional(),
+  tags: z.array(z.string()).optional(),
+  notes: z.string().optional(),
 });
 export type TrainingRunSummary = z.infer<typeof TrainingRunSummary>;
 

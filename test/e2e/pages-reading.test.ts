@@ -180,6 +180,6 @@ describe('Runs', () => {
     expect(await row.getAttribute('data-change')).toBe('lost');
     expect(await page.getByTestId('compare-summary').textContent()).toContain('loses 1');
     // The one compare view: the paired tests of the Compare box, here too.
-    expect(await page.getByTestId('comparison').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('comparison').count(), { timeout: 20_000 }).toBe(1);
   });
 });

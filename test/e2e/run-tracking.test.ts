@@ -159,4 +159,17 @@ describe('Runs: names, tags, notes, columns, filter, delete', () => {
     await poll(() => row('weak').count()).toBe(0);
     expect(existsSync(join(runs, 'weak'))).toBe(false);
   });
+
+  test('a training run is named and tagged on the Training page too', async () => {
+    const training = '20261201-110000-ppo-dense';
+    await page.goto(`${serve.url}#/training/${training}`);
+    const row = page.locator(`[data-testid="training-run-row"][data-run="${training}"]`);
+    // Named from the CLI above.
+    await poll(() => row.getByTestId('training-run-name').textContent()).toBe('PPO dense');
+    const meta = page.getByTestId('run-meta');
+    await meta.locator('input[name="run-tags"]').fill('ppo dense');
+    await page.getByTestId('run-meta-save').click();
+    await poll(() => JSON.parse(readFileSync(join(data, 'training', training, 'meta.json'), 'utf8')).tags).toEqual(['ppo', 'dense']);
+    await poll(() => row.innerText()).toContain('ppo · dense');
+  });
 });

@@ -11,6 +11,7 @@ import { processAlive } from '../../../native/util/process-alive';
 import { LabError } from '../../ipc/common/errors';
 import { TrainingRunState, type TrainingCheckpoint, type TrainingRunSummary } from '../../domain/training-view';
 import type { MetricRow } from '../../domain/training-metrics';
+import { RUN_META_FILE, RunMeta } from '../../domain/run-meta';
 
 export const VIEW_FILES = {
   manifest: 'run.json',
@@ -116,7 +117,15 @@ export function describeTrainingRun(id: string, dir: string, last: MetricRow | n
     startedAt: str(manifest.createdAt) ?? null,
     updatedAt: mtime ? new Date(mtime).toISOString() : null,
     message: live?.message ?? str(status.message),
+    ...metaOf(dir),
   };
+}
+
+/** meta.json (name, tags, notes) as the list shows it; a damaged file shows as none. */
+function metaOf(dir: string): { name: string | null; tags: string[]; notes: string } {
+  const meta = readJson(join(dir, RUN_META_FILE));
+  const parsed = RunMeta.safeParse(meta);
+  return parsed.success ? { name: parsed.data.name, tags: parsed.data.tags, notes: parsed.data.notes } : { name: null, tags: [], notes: '' };
 }
 
 export function listTrainingRunDirs(dataDir: string): { id: string; dir: string }[] {

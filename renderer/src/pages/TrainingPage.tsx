@@ -16,6 +16,8 @@ import { askNotificationPermission, notificationPermission } from '../lab/notifi
 import { getLabApi } from '../lab/api';
 import { useTraining } from '../stores/training';
 import { useNav } from '../stores/nav';
+import { RunMetaEditor } from '../components/runs/RunMetaEditor';
+import './runs.css';
 import { decodeTrainingState, encodeTrainingState } from '../components/training/url-state';
 import './training.css';
 
@@ -108,6 +110,21 @@ export function TrainingPage() {
       <h2>Runs</h2>
       <TrainingRunsTable runs={runs} />
       {current && <RunActions run={current} />}
+      {current && (
+        <RunMetaEditor
+          runId={current.id}
+          name={current.name ?? null}
+          tags={current.tags ?? []}
+          notes={current.notes ?? ''}
+          running={['running', 'starting', 'paused', 'stopping'].includes(current.state)}
+          onChanged={() => void refreshRuns()}
+          onRemoved={() => {
+            useTraining.setState({ primary: null, charted: [] });
+            useNav.getState().link('training', [], { replace: true });
+            void refreshRuns();
+          }}
+        />
+      )}
       {primary && (
         <>
           <h2>Charts</h2>

@@ -37,7 +37,17 @@ export function TrainingRunsTable({ runs }: { runs: TrainingRunSummary[] }) {
                 <input type="checkbox" checked={i >= 0} disabled={r.id === primary} onChange={() => void toggleOverlay(r.id)} aria-label={`overlay ${r.id}`} data-testid="overlay-toggle" />
                 {i >= 0 && <span className="swatch" style={{ background: stableRunColour(r.id, runs) }} />}
               </td>
-              <td>{r.id}</td>
+              <td className="training-run-name" title={`${r.id}${r.notes ? `\n\n${r.notes}` : ''}`}>
+                {r.name ? (
+                  <>
+                    <div data-testid="training-run-name">{r.name}</div>
+                    <div className="run-id">{r.id}</div>
+                  </>
+                ) : (
+                  r.id
+                )}
+                {r.tags?.length ? <div className="muted small">{r.tags.join(' · ')}</div> : null}
+              </td>
               <td>{r.stage}</td>
               <td className={`state state-${r.state}`} title={r.message ?? ''}>
                 {r.state}
