@@ -66,7 +66,6 @@ export function ComparePage() {
 
   return (
     <section className="compare-page" data-testid="page-compare" data-runs={ids.join(',')}>
-      <h1>Compare runs</h1>
       <div className="toolbar">
         <ol className="compare-runs">
           {ids.map((id, i) => (

@@ -17,7 +17,7 @@ function millions(n: number | null): string {
 function CheckpointList({ checkpoints, selected, onSelect }: { checkpoints: ModelSummary[]; selected: string | null; onSelect: (p: string) => void }) {
   if (!checkpoints.length) return <div className="muted">No checkpoints yet. Create one with <code>t1lab model init --preset nano --out DIR</code> and add its folder above.</div>;
   return (
-    <table className="grid" data-testid="checkpoints">
+    <table className="grid models-table" data-testid="checkpoints">
       <thead>
         <tr>
           <th>name</th>
@@ -44,7 +44,7 @@ function CheckpointList({ checkpoints, selected, onSelect }: { checkpoints: Mode
             <td>{millions(c.parameters)}</td>
             <td>{size(c.totalBytes)}</td>
             <td>{c.provider ? c.provider.name : <span className="muted">not loaded</span>}</td>
-            <td className={c.status === 'ok' ? 'ok' : 'warn'}>{c.status === 'ok' ? 'ok' : c.error}</td>
+            <td className={c.status === 'ok' ? 'ok' : 'warn'} title={c.error ?? ''}>{c.status === 'ok' ? 'ok' : c.error}</td>
           </tr>
         ))}
       </tbody>

@@ -116,12 +116,12 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
               {header('started', 'started')}
               {view === 'results' ? (
                 <>
-                  {header('episodes', 'episodes')}
+                  {header('episodes', 'eps')}
                   {header('resolved', 'resolved')}
                   {header('reward', 'reward')}
                   {header('turns', 'turns')}
                   {header('tokens', 'tokens')}
-                  {header('duration', 'duration')}
+                  {header('duration', 'time')}
                 </>
               ) : (
                 <>
