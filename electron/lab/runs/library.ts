@@ -7,12 +7,11 @@ import { Trajectory } from '../../domain/trajectory';
 import { computeStats } from './stats';
 import { RUN_FILES, RunStore, episodeFolder } from './store';
 import { evalRunActive, readRunMetaOrEmpty } from './meta';
+import { runsDir } from './dirs';
 import { checkpointLineage, runTitle } from './lineage';
 import { EPISODE_FILES } from './episode-files';
 
-export function runsDir(dataDir: string): string {
-  return join(dataDir, 'runs');
-}
+export { runsDir };
 
 /** The folder of a run id; ids are folder names, never paths. */
 export function runPath(dataDir: string, runId: string): string {

@@ -9,7 +9,7 @@ import { processAlive } from '../../../native/util/process-alive';
 import { LabError } from '../../ipc/common/errors';
 import { applyRunMetaPatch, EMPTY_RUN_META, RUN_META_FILE, RunMeta, type RunKindOfFolder, type RunMetaPatch, type RunMetaResult, type RunRemoved } from '../../domain/run-meta';
 import { describeTrainingRun, isTrainingRun, viewRunsDir } from '../training/view-runs';
-import { runsDir } from './library';
+import { runsDir } from './dirs';
 import { writeFileAtomic } from './store';
 
 /** Written by an evaluation while it runs (its pid), removed when it ends: how a CLI knows a run is busy. */
