@@ -125,6 +125,20 @@ export function RunsPage() {
               Resume
             </button>
           )}
+          {detail && <RunConfigPanel manifest={detail.manifest} episodes={detail.episodes} running={current?.state === 'running'} />}
+          {current?.state === 'running' && (
+            <>
+              <ul className="running-list">
+                {current.running.map((r) => (
+                  <li key={r.key}>
+                    {r.key}: turn {r.turns}
+                    {r.lastAction ? ` · ${r.lastAction}` : ''}
+                  </li>
+                ))}
+              </ul>
+              <LiveGrid runId={selected} running={current.running.map((r) => r.key)} />
+            </>
+          )}
           {listing && (
             <RunMetaEditor
               runId={listing.id}
@@ -140,20 +154,6 @@ export function RunsPage() {
                 void refreshList();
               }}
             />
-          )}
-          {detail && <RunConfigPanel manifest={detail.manifest} episodes={detail.episodes} running={current?.state === 'running'} />}
-          {current?.state === 'running' && (
-            <>
-              <ul className="running-list">
-                {current.running.map((r) => (
-                  <li key={r.key}>
-                    {r.key}: turn {r.turns}
-                    {r.lastAction ? ` · ${r.lastAction}` : ''}
-                  </li>
-                ))}
-              </ul>
-              <LiveGrid runId={selected} running={current.running.map((r) => r.key)} />
-            </>
           )}
           {episode && episode.runId === selected && (
             <EpisodeViewer
