@@ -139,6 +139,7 @@ reward_norm = "none"
 advantage = "gae"
 gamma = 1.0
 lambda = 1.0
+# Whiten GAE advantages over the batch ("group" advantages are already a z-score within each group).
 normalize_advantages = true
 # Groups whose G episodes all got the same reward carry no policy signal: "skip" (zero advantage there,
 # the critic still learns) or "train" (whitening then amplifies the critic's error into the policy).
@@ -149,6 +150,9 @@ minibatches = 2
 # Clipped surrogate (separate low and high clip), clipped value loss, entropy bonus, k3 KL to the initial policy.
 clip_low = 0.2
 clip_high = 0.28
+# The value head predicts returns standardised by running statistics ("running"), so the value loss and
+# vf_clip do not scale with the reward; "off" regresses raw returns.
+value_norm = "running"
 vf_clip = 0.2
 vf_coef = 0.5
 ent_coef = 0.0
