@@ -107,16 +107,21 @@ export function inspectCheckpoint(dir: string, options: InspectOptions = {}): Ch
   };
 }
 
-/** An external ONNX LLM export (model.onnx + tokenizer.json, no manifest): listed with its files, not validated further. */
-export function summarizeExternal(dir: string, options: { verify?: boolean } = {}): CheckpointSummary {
-  const root = resolve(dir);
-  const files = readdirSync(root)
+/** The plain files of a checkpoint folder without a manifest, sorted, hashed when `verify` (nothing to check them against). */
+export function listFolderFiles(root: string, verify: boolean): CheckpointSummary['files'] {
+  return readdirSync(root)
     .filter((name) => statSync(join(root, name)).isFile())
     .sort()
     .map((name) => {
       const path = join(root, name);
-      return options.verify ? { name, ...hashFile(path), verified: null } : { name, bytes: statSync(path).size, sha256: null, verified: null };
+      return verify ? { name, ...hashFile(path), verified: null } : { name, bytes: statSync(path).size, sha256: null, verified: null };
     });
+}
+
+/** An external ONNX LLM export (model.onnx + tokenizer.json, no manifest): listed with its files, not validated further. */
+export function summarizeExternal(dir: string, options: { verify?: boolean } = {}): CheckpointSummary {
+  const root = resolve(dir);
+  const files = listFolderFiles(root, options.verify === true);
   const tokenizerMissing = !existsSync(join(root, TOKENIZER_FILE));
   return {
     ...unreadSummary(root, 'external-onnx'),

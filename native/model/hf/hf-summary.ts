@@ -3,24 +3,16 @@
  * the lab's architecture, every safetensors header checked against it, the files with their sizes; never
  * the weights. Errors become an 'invalid' summary naming the file and tensor or key.
  */
-import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { countParameters, moeLayers } from '../config';
-import { hashFile } from '../checkpoint/manifest';
-import { unreadSummary, type CheckpointSummary } from '../checkpoint/summary';
+import { listFolderFiles, unreadSummary, type CheckpointSummary } from '../checkpoint/summary';
 import { loadTokenizerFile } from '../tokenizer/index';
 import { HfCheckpointError, checkHfHeaders, readHfModel } from './hf-checkpoint';
 import { tensorRoutes } from './hf-names';
 
 export function summarizeHf(dir: string, options: { verify?: boolean; tokenizer?: boolean } = {}): CheckpointSummary {
   const root = resolve(dir);
-  const files = readdirSync(root)
-    .filter((name) => statSync(join(root, name)).isFile())
-    .sort()
-    .map((name) => {
-      const path = join(root, name);
-      return options.verify ? { name, ...hashFile(path), verified: null } : { name, bytes: statSync(path).size, sha256: null, verified: null };
-    });
+  const files = listFolderFiles(root, options.verify === true);
   const base = { ...unreadSummary(root, 'hf'), totalBytes: files.reduce((n, f) => n + f.bytes, 0), files };
   try {
     const model = readHfModel(root);
