@@ -113,6 +113,11 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
   const heads = (x: Value, count: number) => ad.transpose(ad.reshape(x, [bDim, sDim, count, hd]), [0, 2, 1, 3]); // [B, count, S, hd]
   const scale = ad.constant(1 / Math.sqrt(hd));
   const negInf = ad.constant(NEG_INF);
+  // The mask as an additive bias, made once for all layers: Add passes its gradient to the scores as it is,
+  // where Where's backward cost two more full-size [B, kv, groups, S, T] Where nodes per layer (most of a
+  // training step's time at 512 tokens).
+  const maskBias = () => ad.nondiff('Where', [inp.attentionMask, ad.constant(0), negInf], {}, [{ shape: inp.attentionMask.shape, dtype: ad.dtype }])[0]!;
+  let sharedMaskBias: Value | null = null;
 
   const fused = inp.fused ?? false;
   if (fused && (!inp.past || !inp.attentionMask4)) throw new Error('fused ops need a KV cache and a 4-D attention mask');
@@ -197,8 +202,10 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
       const q5 = ad.reshape(q, [bDim, nkv, groups, sDim === 0 ? -1 : sDim, hd]);
       const k5 = ad.reshape(key, [bDim, nkv, 1, past ? -1 : sDim, hd]);
       const v5 = ad.reshape(value, [bDim, nkv, 1, past ? -1 : sDim, hd]);
-      const scores = ad.mul(ad.matmul(q5, ad.transpose(k5, [0, 1, 2, 4, 3])), scale); // [B, nkv, groups, S, T]
-      const attn = ad.softmax(ad.where(inp.attentionMask, scores, negInf), -1);
+      // Scaling the queries, not the scores: the same product on [S, hd] instead of [S, T].
+      const scores = ad.matmul(ad.mul(q5, scale), ad.transpose(k5, [0, 1, 2, 4, 3])); // [B, nkv, groups, S, T]
+      sharedMaskBias ??= maskBias();
+      const attn = ad.softmax(ad.add(scores, sharedMaskBias), -1);
       const ctx5 = ad.matmul(attn, v5); // [B, nkv, groups, S, hd]
       const ctx = ad.reshape(ad.transpose(ad.reshape(ctx5, [bDim, nh, sDim === 0 ? -1 : sDim, hd]), [0, 2, 1, 3]), [bDim, sDim, nh * hd]);
       x = ad.add(x, out(ctx));

@@ -165,9 +165,39 @@ export class GraphBuilder {
 
   toModel(options: { producer?: string; docString?: string } = {}): Uint8Array {
     return encodeModel({
-      graph: { name: this.name, nodes: this.nodes, initializers: this.initializers, inputs: this.inputs, outputs: this.outputs },
+      graph: { name: this.name, nodes: liveNodes(this.nodes, this.outputs), initializers: this.initializers, inputs: this.inputs, outputs: this.outputs },
       opsets: this.opsets,
       ...options,
     });
   }
+}
+
+/**
+ * The nodes some graph output depends on, in their order. The backward pass differentiates every recorded
+ * op, so it also emits gradients that no output reads (of constants such as an attention scale or mask,
+ * summed over whole activations); onnxruntime runs every node it is given, so they are dropped here.
+ * Nodes are appended in topological order, so one reverse pass finds them.
+ */
+export function liveNodes(nodes: readonly NodeProto[], outputs: readonly ValueInfo[]): NodeProto[] {
+  const needed = new Set(outputs.map((o) => o.name));
+  const keep: boolean[] = new Array<boolean>(nodes.length).fill(false);
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    const node = nodes[i]!;
+    if (!node.outputs.some((o) => needed.has(o))) continue;
+    keep[i] = true;
+    for (const input of node.inputs) if (input) needed.add(input);
+    for (const name of subgraphReads(node)) needed.add(name);
+  }
+  return nodes.filter((_, i) => keep[i]);
+}
+
+/** Every value name read inside a node's subgraphs (an If's branches read outer values by name). */
+function subgraphReads(node: NodeProto): string[] {
+  const out: string[] = [];
+  for (const a of Object.values(node.attributes)) {
+    if (a.kind !== 'graph') continue;
+    for (const n of a.value.nodes) out.push(...n.inputs.filter(Boolean), ...subgraphReads(n));
+    out.push(...a.value.outputs.map((o) => o.name));
+  }
+  return out;
 }
