@@ -39,7 +39,8 @@ describe('repro settings file', () => {
     expect(REPRO_FULL.families).toEqual(NANO_FAMILIES);
     // Train families only: a held-out family would make synth --split train refuse the pack.
     for (const name of NANO_FAMILIES) expect(findFamily(name)?.heldOut, name).toBe(false);
-    expect(REPRO_FULL.firstTurnTasks).toBeGreaterThan(REPRO_FULL.trainTasks);
+    // Whole oracle episodes, enough of them that names are copied rather than remembered.
+    expect(REPRO_FULL.trainTasks).toBeGreaterThanOrEqual(1000);
   });
 
   it('names the file and the field of a typo or a wrong type', () => {
