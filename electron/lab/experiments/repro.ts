@@ -38,8 +38,8 @@ const NANO_BUDGET = { turns: 6, tokens: 576, agentSec: 60 };
 const NANO_EVAL_ARGS = ['--max-turns', String(NANO_BUDGET.turns), '--max-tokens', String(NANO_BUDGET.tokens), '--agent-timeout', String(NANO_BUDGET.agentSec), '--temperature', '0', '--concurrency', '2'];
 /**
  * PPO as measured on the SFT warm start (docs/guide/recipe-learning.md): 4 tasks x 4 episodes per step,
- * group advantages (no critic to warm up in a 24-step run), sampling at 0.7 (at 1.0 a nano model's
- * 0.4-nat name tokens break more calls than they explore), a constant 2e-4.
+ * group advantages (no critic to warm up in a 24-step run), a constant 2e-4, sampling at 1.0 (at 0.7 the
+ * warm start's episodes of a task are nearly identical and most groups carry no signal).
  */
 const NANO_PPO = {
   'ppo.tasks_per_step': 4,
@@ -49,7 +49,7 @@ const NANO_PPO = {
   'ppo.max_tokens': NANO_BUDGET.tokens,
   'ppo.agent_timeout_sec': NANO_BUDGET.agentSec,
   'ppo.episode_deadline_sec': 180,
-  'ppo.temperature': 0.7,
+  'ppo.temperature': 1,
   'ppo.advantage': 'group',
   'train.micro_batch_size': 4,
   'optimizer.lr': 0.0002,
