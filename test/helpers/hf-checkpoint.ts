@@ -43,6 +43,11 @@ export interface HfTestOptions {
   /** Extra or replaced config.json keys. */
   config?: Record<string, unknown>;
   merges?: number;
+  /**
+   * A real tokenizer instead of the small trained one: tokenizer.json and tokenizer_config.json as published
+   * (text), with config.json's vocab_size (the published models pad it past the tokenizer's ids).
+   */
+  tokenizer?: { json: string; config: string; vocabSize: number; eos: string; extraEos?: string };
 }
 
 export interface HfTestCheckpoint {
@@ -54,10 +59,11 @@ export interface HfTestCheckpoint {
 
 export function writeHfTestCheckpoint(dir: string, family: HfTestFamily, options: HfTestOptions = {}): HfTestCheckpoint {
   mkdirSync(dir, { recursive: true });
-  const tokenizer = trainByteLevelBpe(CORPUS, { merges: options.merges ?? 60 }) as { model: { vocab: Record<string, number> }; added_tokens: { id: number; content: string }[] };
-  const V = Object.keys(tokenizer.model.vocab).length + tokenizer.added_tokens.filter((t) => !(t.content in tokenizer.model.vocab)).length;
-  const imEnd = tokenizer.added_tokens.find((t) => t.content === '<|im_end|>')!.id;
-  const endOfText = tokenizer.added_tokens.find((t) => t.content === '<|endoftext|>')?.id;
+  type Json = { model: { vocab: Record<string, number> }; added_tokens: { id: number; content: string }[] };
+  const tokenizer = options.tokenizer ? (JSON.parse(options.tokenizer.json) as Json) : (trainByteLevelBpe(CORPUS, { merges: options.merges ?? 60 }) as Json);
+  const V = options.tokenizer?.vocabSize ?? Object.keys(tokenizer.model.vocab).length + tokenizer.added_tokens.filter((t) => !(t.content in tokenizer.model.vocab)).length;
+  const imEnd = tokenizer.added_tokens.find((t) => t.content === (options.tokenizer?.eos ?? '<|im_end|>'))!.id;
+  const endOfText = tokenizer.added_tokens.find((t) => t.content === (options.tokenizer?.extraEos ?? '<|endoftext|>'))?.id;
   const moe = ['qwen3_moe', 'qwen2_moe', 'olmoe', 'mixtral'].includes(family);
   const H = 64;
   const heads = 4;
@@ -156,10 +162,10 @@ export function writeHfTestCheckpoint(dir: string, family: HfTestFamily, options
   writeWeights(dir, tensors, options.dtype ?? 'F32', options.shards ?? 2);
 
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config, null, 2));
-  writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tokenizer));
+  writeFileSync(join(dir, 'tokenizer.json'), options.tokenizer?.json ?? JSON.stringify(tokenizer));
   writeFileSync(
     join(dir, 'tokenizer_config.json'),
-    JSON.stringify({ eos_token: '<|im_end|>', pad_token: '<|endoftext|>', chat_template: CHATML_TEMPLATE, clean_up_tokenization_spaces: false }, null, 2),
+    options.tokenizer?.config ?? JSON.stringify({ eos_token: '<|im_end|>', pad_token: '<|endoftext|>', chat_template: CHATML_TEMPLATE, clean_up_tokenization_spaces: false }, null, 2),
   );
   writeFileSync(join(dir, 'generation_config.json'), JSON.stringify({ eos_token_id: endOfText === undefined ? [imEnd] : [imEnd, endOfText] }, null, 2));
   return { dir, config, tensors, vocabSize: V };
