@@ -27,7 +27,8 @@ import { exportGgufFromHf } from '../../../native/model/gguf/from-hf';
 import { openCheckpoint } from '../../../native/model/policy-checkpoint';
 import type { Tokenizer } from '../../../native/model/tokenizer';
 import { writeHfTestCheckpoint } from '../../helpers/hf-checkpoint';
-import { findPython, pythonSkipNote, runPythonJson } from '../../helpers/python';
+import { findPython, runPythonJson } from '../../helpers/python';
+import { optionalSkip } from '../../helpers/skip';
 
 const require = createRequire(import.meta.url);
 const QWEN3_VOCAB_SIZE = 151_936; // config.json of the Qwen3 family: the embedding is padded past the tokenizer's 151,669 ids
@@ -107,7 +108,7 @@ describe('a real Qwen3 tokenizer: the lab against llama.cpp and transformers.js'
   });
 
   const python = findPython(['jinja2']);
-  it.skipIf(!python)(`the chat template with tools and a <tool_call> turn renders as transformers renders it ${python ? '' : pythonSkipNote(['jinja2'])}`, () => {
+  it.skipIf(!python)(`the chat template with tools and a <tool_call> turn renders as transformers renders it ${python ? '' : optionalSkip('no python3 with jinja2 (build/bootstrap.sh installs python3-jinja2; T1LAB_PYTHON names another interpreter)')}`, () => {
     const template = loadChatTemplate(dir);
     expect(template.rendersTools).toBe(true);
     const conversations: { messages: ChatMessage[]; hf: Record<string, unknown>[]; tools: boolean }[] = [
