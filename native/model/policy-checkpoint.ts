@@ -10,7 +10,7 @@ import { CheckpointError, loadCheckpoint } from './checkpoint';
 import { MODEL_TYPE, parseModelConfig, type ModelConfig } from './config';
 import type { ExternalConfig } from './policy-model';
 import { loadTokenizerFile, type Tokenizer } from './tokenizer';
-import { HfCheckpointError, isHfCheckpoint, loadHfCheckpoint } from './hf/hf-checkpoint';
+import { HfCheckpointError, isHfCheckpoint, loadHfCheckpoint, readHfModel } from './hf/hf-checkpoint';
 import type { HfArchitecture, HfFamily } from './hf/hf-config';
 
 /** Where an imported checkpoint came from (a published Hugging Face folder). */
@@ -31,7 +31,8 @@ export class PolicyCheckpointError extends Error {
 
 export type OpenedCheckpoint =
   | { kind: 't1-moe'; dir: string; config: ModelConfig; weights: Map<string, Float32Array>; tokenizer: Tokenizer | null; hf?: HfOrigin }
-  | { kind: 'external-onnx'; dir: string; modelPath: string; model: Uint8Array; hfConfig: ExternalConfig; tokenizer: Tokenizer | null };
+  /** An external export is opened from its path (onnxruntime finds external data beside model.onnx). */
+  | { kind: 'external-onnx'; dir: string; modelPath: string; hfConfig: ExternalConfig; tokenizer: Tokenizer | null };
 
 function readJson(path: string): unknown {
   try {
@@ -49,6 +50,21 @@ export function readT1Config(dir: string): ModelConfig | null {
   if (raw?.model_type !== MODEL_TYPE) return null;
   try {
     return parseModelConfig(raw, path);
+  } catch (error) {
+    throw new PolicyCheckpointError((error as Error).message);
+  }
+}
+
+/**
+ * The model config of a folder the lab computes itself: a t1-moe checkpoint, or a published Hugging Face
+ * folder read into the lab's architecture (config.json only, no weights); null for anything else.
+ */
+export function readModelConfig(dir: string): ModelConfig | null {
+  const own = readT1Config(dir);
+  if (own) return own;
+  if (!isHfCheckpoint(dir)) return null;
+  try {
+    return readHfModel(dir).config;
   } catch (error) {
     throw new PolicyCheckpointError((error as Error).message);
   }
@@ -93,5 +109,5 @@ export function openCheckpoint(dir: string, options: { requireTokenizer?: boolea
   const modelPath = EXTERNAL_MODEL_FILES.map((f) => join(dir, f)).find((p) => existsSync(p));
   if (!modelPath) throw new PolicyCheckpointError(`${dir}: neither a t1-moe config.json nor a model.onnx`);
   const hfConfig = existsSync(join(dir, CONFIG_JSON)) ? (readJson(join(dir, CONFIG_JSON)) as ExternalConfig) : {};
-  return { kind: 'external-onnx', dir, modelPath, model: readFileSync(modelPath), hfConfig, tokenizer: readTokenizer(dir, options.requireTokenizer ?? true) };
+  return { kind: 'external-onnx', dir, modelPath, hfConfig, tokenizer: readTokenizer(dir, options.requireTokenizer ?? true) };
 }

@@ -19,6 +19,7 @@ import type { ModelBenchOptions, ModelBenchResult } from '../../../native/model/
 import { openCheckpoint, PolicyCheckpointError, type OpenedCheckpoint } from '../../../native/model/policy-checkpoint';
 import { buildSamplingGraph } from '../../../native/model/sampling-graph';
 import { samplingExpertCompute } from '../../../native/model/policy-model';
+import { externalDataThreshold } from '../../../native/onnx/external-data';
 import { trainBpe } from '../../../native/model/tokenizer';
 import { LabError } from '../../ipc/common/errors';
 import { appVersion } from '../app-paths';
@@ -101,6 +102,8 @@ function ours(dir: string, what: string): Extract<OpenedCheckpoint, { kind: 't1-
 export interface ExportResult {
   path: string;
   bytes: number;
+  /** The weights' file when they are ONNX external data (a model past protobuf's 2 GiB), else null. */
+  externalData: { path: string; bytes: number } | null;
   nodes: number;
   inputs: string[];
   outputs: string[];
@@ -115,7 +118,6 @@ export interface ExportResult {
  */
 export function exportOnnx(dir: string, out: string): ExportResult {
   const c = ours(dir, 'export-onnx');
-  const built = buildSamplingGraph(c.config, c.weights, { expertCompute: samplingExpertCompute(c.config), allLogits: true });
   let file = out;
   if (!out.endsWith('.onnx')) {
     mkdirSync(out, { recursive: true });
@@ -134,8 +136,13 @@ export function exportOnnx(dir: string, out: string): ExportResult {
     };
     writeFileSync(join(out, 'config.json'), JSON.stringify(hf, null, 2) + '\n');
   }
+  // Past protobuf's 2 GiB the weights go to FILE.data beside the model (ONNX external data).
+  let weightBytes = 0;
+  for (const w of c.weights.values()) weightBytes += w.byteLength;
+  const externalData = weightBytes > externalDataThreshold() ? `${file}.data` : null;
+  const built = buildSamplingGraph(c.config, c.weights, { expertCompute: samplingExpertCompute(c.config), allLogits: true, ...(externalData ? { externalData } : {}) });
   writeFileSync(file, built.bytes);
-  return { path: file, bytes: statSync(file).size, nodes: built.nodeCount, inputs: built.inputNames.filter((n) => !n.includes('.weight') && !n.startsWith('layers.')), outputs: built.outputNames, buildMs: built.buildMs };
+  return { path: file, bytes: statSync(file).size, externalData: externalData ? { path: externalData, bytes: statSync(externalData).size } : null, nodes: built.nodeCount, inputs: built.inputNames.filter((n) => !n.includes('.weight') && !n.startsWith('layers.')), outputs: built.outputNames, buildMs: built.buildMs };
 }
 
 export async function checkCheckpoint(dir: string, options: { samples: number; tokens: number; seed: number; threads?: number; provider?: 'auto' | 'cpu' | 'cuda' }): Promise<CheckReport> {
