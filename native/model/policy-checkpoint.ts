@@ -4,10 +4,10 @@
  * export (model.onnx in the common layout, its config.json and tokenizer.json).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointError, loadCheckpoint } from './checkpoint';
-import { MODEL_TYPE, parseModelConfig, type ModelConfig } from './config';
+import { MODEL_TYPE, countParameters, parseModelConfig, type ModelConfig } from './config';
+import { MemoryFitError, checkMemoryFit, type MemoryUse } from './memory-fit';
 import type { ExternalConfig } from './policy-model';
 import { loadTokenizerFile, type Tokenizer } from './tokenizer';
 import { HfCheckpointError, isHfCheckpoint, loadHfCheckpoint, readHfModel } from './hf/hf-checkpoint';
@@ -79,8 +79,24 @@ function readTokenizer(dir: string, required: boolean): Tokenizer | null {
   return loadTokenizerFile(path);
 }
 
-export function openCheckpoint(dir: string, options: { requireTokenizer?: boolean; verifyHashes?: boolean } = {}): OpenedCheckpoint {
+export interface OpenCheckpointOptions {
+  requireTokenizer?: boolean;
+  verifyHashes?: boolean;
+  /** What the weights are loaded for (default sampling): a model that cannot fit is refused before any is read. */
+  memory?: readonly MemoryUse[];
+}
+
+export function openCheckpoint(dir: string, options: OpenCheckpointOptions = {}): OpenedCheckpoint {
   if (!existsSync(dir)) throw new PolicyCheckpointError(`${dir}: no such checkpoint folder`);
+  const config = readModelConfig(dir);
+  if (config) {
+    try {
+      checkMemoryFit(dir, countParameters(config), options.memory ?? ['sampling']);
+    } catch (error) {
+      if (error instanceof MemoryFitError) throw new PolicyCheckpointError(error.message);
+      throw error;
+    }
+  }
   if (readT1Config(dir)) {
     // The checkpoint module validates everything (manifest, sizes, shapes against config.json, tokenizer,
     // hashes) before reading the weights.
@@ -96,10 +112,7 @@ export function openCheckpoint(dir: string, options: { requireTokenizer?: boolea
     // A published folder: read into the lab's own architecture (config.ts options), so it samples,
     // replays routing and trains on the same paths as the lab's checkpoints.
     try {
-      // Refused before any weight is read when float32 weights would not fit in this machine's memory
-      // (T1LAB_MEMORY_LIMIT_BYTES overrides the machine's total).
-      const limit = Number(process.env.T1LAB_MEMORY_LIMIT_BYTES) || totalmem();
-      const c = loadHfCheckpoint(dir, { requireTokenizer: options.requireTokenizer ?? true, memoryLimitBytes: limit });
+      const c = loadHfCheckpoint(dir, { requireTokenizer: options.requireTokenizer ?? true });
       return { kind: 't1-moe', dir: c.dir, config: c.config, weights: c.weights, tokenizer: c.tokenizer, hf: { family: c.family, architecture: c.architecture, dtype: c.dtype, eosTokenIds: c.eosTokenIds } };
     } catch (error) {
       if (error instanceof HfCheckpointError) throw new PolicyCheckpointError(error.message);

