@@ -80,6 +80,6 @@ describe("the harness with a published checkpoint's own template and <tool_call>
     const text = tokenizer.decode(t!.ledger!.samples[0]!.ids);
     // Qwen3's rendering of a tool result: a user turn wrapping <tool_response>.
     expect(text).toContain('<|im_start|>user\n<tool_response>\n');
-    expect(text).toContain('<|im_start|>assistant\n<tool_call>\n{"name": "bash"');
+    expect(text).toMatch(/<\|im_start\|>assistant\n<tool_call>\n\{"name": ?"bash"/);
   }, 360_000);
 });
