@@ -4,6 +4,10 @@
  * `value_head.*`, `**.attn_norm.weight`. Decoupled weight decay is off for norms, biases and the router by
  * default (decaying a norm gain towards 0 or a router towards uniform is not regularisation); frozen
  * parameters get no update and no optimizer state change at all (critic-only warm-up in PPO).
+ * A model imported from a published checkpoint also answers to its published names (`aliases`:
+ * `model.layers.*.self_attn.**`, `model.embed_tokens.weight`): a pattern applies to a parameter when it
+ * matches every published tensor the parameter holds (the lab stacks a layer's experts in one tensor, so
+ * a pattern naming only some experts of a layer is an error rather than a silent all-or-nothing).
  */
 
 export interface GroupRule {
@@ -24,6 +28,12 @@ export interface ParamGroupOptions {
   freeze?: readonly string[];
   /** Names exempt from weight decay unless a rule sets it (default: norms, biases, the router). */
   noDecay?: readonly string[];
+  /** Other names of each parameter (published Hugging Face names, several for stacked experts). */
+  aliases?: ReadonlyMap<string, readonly string[]>;
+}
+
+export class ParamGroupError extends Error {
+  override readonly name = 'ParamGroupError';
 }
 
 /** The settings one parameter trains with. */
@@ -68,9 +78,24 @@ export function matchesAny(name: string, patterns: readonly string[]): boolean {
   return patterns.some((p) => globToRegExp(p).test(name));
 }
 
+/** Whether a pattern names the parameter: its own name, or all of its aliases (some of them: an error). */
+function appliesTo(pattern: string, name: string, aliases: ReadonlyMap<string, readonly string[]> | undefined): boolean {
+  const re = globToRegExp(pattern);
+  if (re.test(name)) return true;
+  const other = aliases?.get(name);
+  if (!other?.length) return false;
+  const hit = other.filter((a) => re.test(a));
+  if (hit.length === 0) return false;
+  if (hit.length < other.length) {
+    const miss = other.find((a) => !re.test(a))!;
+    throw new ParamGroupError(`optimizer pattern '${pattern}' matches ${hit[0]} but not ${miss}, which the lab holds in the same tensor ${name} (${other.length} published tensors): name all of them or none`);
+  }
+  return true;
+}
+
 export function settingsFor(name: string, options: ParamGroupOptions): ParamSettings {
-  const frozen = matchesAny(name, options.freeze ?? []);
-  const rule = (options.groups ?? []).find((g) => globToRegExp(g.pattern).test(name));
+  const frozen = (options.freeze ?? []).some((p) => appliesTo(p, name, options.aliases));
+  const rule = (options.groups ?? []).find((g) => appliesTo(g.pattern, name, options.aliases));
   const exempt = matchesAny(name, options.noDecay ?? DEFAULT_NO_DECAY);
   return {
     lrScale: rule?.lrScale ?? 1,
@@ -84,6 +109,6 @@ export function settingsFor(name: string, options: ParamGroupOptions): ParamSett
 export function resolveParamGroups(names: readonly string[], options: ParamGroupOptions): { settings: Map<string, ParamSettings>; unmatched: string[] } {
   const settings = new Map(names.map((n) => [n, settingsFor(n, options)]));
   const patterns = [...(options.freeze ?? []), ...(options.groups ?? []).map((g) => g.pattern)];
-  const unmatched = patterns.filter((p) => !names.some((n) => globToRegExp(p).test(n)));
+  const unmatched = patterns.filter((p) => !names.some((n) => globToRegExp(p).test(n) || (options.aliases?.get(n) ?? []).some((a) => globToRegExp(p).test(a))));
   return { settings, unmatched };
 }

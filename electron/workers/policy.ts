@@ -84,7 +84,7 @@ function decodeSessionSettings(parsed: ReturnType<typeof PolicySettings.parse>):
 
 async function loadPolicy(c: OpenedCheckpoint, settings: SessionSettings): Promise<LoadedPolicy> {
   try {
-    return c.kind === 't1-moe' ? await loadT1Policy(c.config, c.weights, settings) : await loadExternalPolicy(c.model, c.hfConfig, settings);
+    return c.kind === 't1-moe' ? await loadT1Policy(c.config, c.weights, settings) : await loadExternalPolicy(c.modelPath, c.hfConfig, settings);
   } catch (error) {
     if (error instanceof ProviderUnavailableError) throw new LabError('UNAVAILABLE', error.message);
     throw error;

@@ -4,6 +4,10 @@
  * input_ids, attention_mask, position_ids, past_key_values.N.key/value -> logits, present.N.key/value)
  * load as they are, for evaluation, without routing.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { externalDataThreshold } from '../onnx/external-data';
 import { moeLayers, type ModelConfig } from './config';
 import type { DecoderModel } from './decoder';
 import { createPlacedSession, type ProviderChoice } from './providers';
@@ -82,10 +86,20 @@ export async function loadT1Policy(
 ): Promise<LoadedPolicy> {
   const cacheOutputs = variant.cacheOutputs ?? 'new';
   const samplingHead = variant.samplingHead ?? true;
-  const graph = buildSamplingGraph(config, weights, { expertCompute, cacheOutputs, samplingHead, fuseGateUp: variant.fuseGateUp ?? true });
-  const placed = await createPlacedSession(graph.bytes, placement(settings));
+  // Past protobuf's 2 GiB the weights go to an external data file in a private folder, and the session
+  // opens the model from there; the folder is removed once the session holds the weights.
+  const external = weightBytes(weights) > externalDataThreshold() ? mkdtempSync(join(tmpdir(), 't1lab-onnx-')) : null;
+  let placed: Awaited<ReturnType<typeof createPlacedSession>>;
+  let graph: ReturnType<typeof buildSamplingGraph>;
+  try {
+    graph = buildSamplingGraph(config, weights, { expertCompute, cacheOutputs, samplingHead, fuseGateUp: variant.fuseGateUp ?? true, ...(external ? { externalData: join(external, 'model.onnx.data') } : {}) });
+    if (external) writeFileSync(join(external, 'model.onnx'), graph.bytes);
+    placed = await createPlacedSession(external ? join(external, 'model.onnx') : graph.bytes, placement(settings));
+  } finally {
+    if (external) rmSync(external, { recursive: true, force: true });
+  }
   settings.log?.(
-    `sampling graph: ${graph.nodeCount} nodes, ${(graph.bytes.length / 2 ** 20).toFixed(1)} MiB, built in ${graph.buildMs.toFixed(0)} ms; session on ${placed.provider} in ${placed.createMs.toFixed(0)} ms${placed.fallbackReason ? ` (${placed.fallbackReason})` : ''}`,
+    `sampling graph: ${graph.nodeCount} nodes, ${(graph.bytes.length / 2 ** 20).toFixed(1)} MiB${external ? ' (weights as external data)' : ''}, built in ${graph.buildMs.toFixed(0)} ms; session on ${placed.provider} in ${placed.createMs.toFixed(0)} ms${placed.fallbackReason ? ` (${placed.fallbackReason})` : ''}`,
   );
   return {
     decoder: {
@@ -117,7 +131,15 @@ export interface ExternalConfig {
   head_dim?: number;
 }
 
-export async function loadExternalPolicy(model: Uint8Array, hfConfig: ExternalConfig, settings: SessionSettings): Promise<LoadedPolicy> {
+/** Bytes of float32 weights (what the sampling graph's initializers hold). */
+function weightBytes(weights: ReadonlyMap<string, Float32Array>): number {
+  let n = 0;
+  for (const w of weights.values()) n += w.byteLength;
+  return n;
+}
+
+/** `model`: the model.onnx path (its external data, if any, beside it) or its bytes. */
+export async function loadExternalPolicy(model: Uint8Array | string, hfConfig: ExternalConfig, settings: SessionSettings): Promise<LoadedPolicy> {
   const placed = await createPlacedSession(model, placement(settings));
   const session = placed.session;
   const inputs = session.inputShapes();

@@ -133,7 +133,7 @@ export function cudaLikely(): { possible: boolean; reason: string | null } {
  * Create a session on the chosen provider. 'auto' tries CUDA (with CPU for the nodes CUDA lacks) where it
  * is possible and falls back to CPU with the reason recorded; an explicit 'cuda' fails with the reason.
  */
-export async function createPlacedSession(model: Uint8Array, options: PlacementOptions): Promise<SessionPlacement> {
+export async function createPlacedSession(model: Uint8Array | string, options: PlacementOptions): Promise<SessionPlacement> {
   const threads = {
     intraOpThreads: options.intraOpThreads,
     interOpThreads: options.interOpThreads,

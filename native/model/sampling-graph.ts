@@ -37,6 +37,11 @@ export interface SamplingGraphOptions {
   samplingHead?: boolean;
   /** Sparse experts: gate and up as one [H, 2I] product per expert (one MatMul fewer per expert). */
   fuseGateUp?: boolean;
+  /**
+   * Write the weights to this file as ONNX external data (models past protobuf's 2 GiB); the returned
+   * bytes must then be saved in the same folder and the session opened from that path.
+   */
+  externalData?: string;
 }
 
 export const pastKeyName = (l: number) => `past_key_values.${l}.key`;
@@ -160,6 +165,6 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
     g.output(stack(fwd.routing.map((r) => r.experts.name)), 'routing.experts', 'int64', [routed.length, 'batch', 'sequence', k]);
     g.output(stack(fwd.routing.map((r) => r.gates.name)), 'routing.gates', 'float32', [routed.length, 'batch', 'sequence', k]);
   }
-  const bytes = g.toModel({ docString: `t1-moe sampling graph (${options.expertCompute} experts)` });
+  const bytes = g.toModel({ docString: `t1-moe sampling graph (${options.expertCompute} experts)`, ...(options.externalData ? { externalData: options.externalData } : {}) });
   return { bytes, inputNames: g.inputs.map((i) => i.name), outputNames: g.outputs.map((o) => o.name), nodeCount: g.nodes.length, buildMs: performance.now() - started };
 }

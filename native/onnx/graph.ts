@@ -2,6 +2,7 @@
  * Builds an ONNX graph node by node: fresh names, inputs, outputs, initializers, constants, opsets.
  * Shapes are not inferred here (onnxruntime does that); the autodiff layer tracks what it needs.
  */
+import { writeExternalData } from './external-data';
 import {
   DEFAULT_OPSET,
   encodeModel,
@@ -163,11 +164,17 @@ export class GraphBuilder {
     return this.ops(opType, inputs, attributes, options)[0] as string;
   }
 
-  toModel(options: { producer?: string; docString?: string } = {}): Uint8Array {
+  /**
+   * The model proto. With `externalData` (a file path), the large initializers are written there and the
+   * proto refers to them (external-data.ts): the proto must then be saved in that file's folder.
+   */
+  toModel(options: { producer?: string; docString?: string; externalData?: string } = {}): Uint8Array {
+    if (options.externalData) writeExternalData(this.initializers, options.externalData);
     return encodeModel({
       graph: { name: this.name, nodes: liveNodes(this.nodes, this.outputs), initializers: this.initializers, inputs: this.inputs, outputs: this.outputs },
       opsets: this.opsets,
-      ...options,
+      ...(options.producer ? { producer: options.producer } : {}),
+      ...(options.docString ? { docString: options.docString } : {}),
     });
   }
 }

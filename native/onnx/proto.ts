@@ -21,6 +21,11 @@ export interface TensorProto {
   dims: readonly number[];
   /** Little-endian raw data; booleans as Uint8Array of 0/1, float16 as Uint16Array bit patterns. */
   data: TensorData;
+  /**
+   * Where the data lies instead of inside the proto (ONNX external data: a file next to the model, a byte
+   * offset and length); `data` is then only checked against the dims, not encoded.
+   */
+  external?: { location: string; offset: number; length: number };
 }
 
 /** A dimension: a fixed size or a symbolic name (dynamic axis). */
@@ -79,6 +84,18 @@ function encodeTensor(w: ProtobufWriter, t: TensorProto): void {
   if (t.name) w.fieldString(8, t.name);
   const expected = t.dims.reduce((a, b) => a * b, 1);
   if (t.data.length !== expected) throw new Error(`tensor '${t.name}': ${t.data.length} values for dims [${t.dims.join(',')}] (${expected} expected)`);
+  if (t.external) {
+    // external_data (13): StringStringEntryProto {key 1, value 2}; data_location (14): EXTERNAL = 1.
+    const entries: [string, string][] = [['location', t.external.location], ['offset', String(t.external.offset)], ['length', String(t.external.length)]];
+    for (const [key, value] of entries) {
+      w.fieldMessage(13, (e) => {
+        e.fieldString(1, key);
+        e.fieldString(2, value);
+      });
+    }
+    w.fieldVarint(14, 1);
+    return;
+  }
   w.fieldBytes(9, new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
 }
 

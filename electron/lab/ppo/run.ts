@@ -43,6 +43,7 @@ import { collectRollouts, type RolloutBatch } from './rollouts';
 import { sampleTasks } from './tasks';
 import { ppoUpdate } from './update';
 import { JsonlAppender } from './rollout-files';
+import { checkRunFits } from '../training/memory-check';
 
 export interface PpoEnv {
   dataDir: string;
@@ -128,6 +129,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
     if (!config.model.checkpoint) throw new LabError('INVALID_PARAMS', 'model.checkpoint: PPO starts from a checkpoint (an SFT checkpoint, usually)');
     const initDir = resolve(config.model.checkpoint);
     if (!existsSync(initDir)) throw new LabError('INVALID_PARAMS', `model.checkpoint: ${initDir} does not exist`);
+    checkRunFits(initDir, ['training', 'sampling']); // the trainer here, the sampling policy in its worker
     runDir = createRunFolder(o.out ?? join(trainingRunsDir(env.dataDir), newTrainingRunId('ppo')));
     const init = loadCheckpoint(initDir);
     ({ config: model, tokenizer, parameters: params } = init);

@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readT1Config } from '../../../native/model/policy-checkpoint';
+import { readModelConfig } from '../../../native/model/policy-checkpoint';
 import { loadTokenizerFile } from '../../../native/model/tokenizer';
 import { loadChatTemplate } from '../../agent/chat/jinja';
 import { onnxReplyBudget } from '../../agent/policy/onnx';
@@ -26,11 +26,11 @@ export function checkpointOraclePolicy(checkpoint: string, options: CheckpointOr
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new LabError('NOT_FOUND', `--checkpoint ${checkpoint}: no such checkpoint folder`);
   let config;
   try {
-    config = readT1Config(dir);
+    config = readModelConfig(dir);
   } catch (error) {
     throw new LabError('INVALID_PARAMS', `--checkpoint ${checkpoint}: ${(error as Error).message}`);
   }
-  if (!config) throw new LabError('INVALID_PARAMS', `--checkpoint ${checkpoint}: not a t1-moe checkpoint (${dir}/config.json is missing or has another model_type)`);
+  if (!config) throw new LabError('INVALID_PARAMS', `--checkpoint ${checkpoint}: neither a t1-moe checkpoint nor a published Hugging Face folder (${dir}/config.json)`);
   let tokenizer;
   try {
     tokenizer = loadTokenizerFile(dir);

@@ -23,6 +23,7 @@ import { driverFactory } from './stages';
 import { resumePpoSession, startPpoSession } from '../ppo/session';
 import type { SessionEnv, TrainingSession } from './session-types';
 import { describeGroups, maxTrainingLength, paramSettings, readTokenizerConfig, runTrainer } from './trainer';
+import { checkRunFits } from './memory-check';
 
 export interface StartTrainingOptions {
   config: RunConfig;
@@ -122,12 +123,13 @@ export async function startTraining(o: StartTrainingOptions, env: SessionEnv): P
   const { config } = o;
   if (config.stage === 'ppo') return startPpoSession(o, env); // rollouts + updates: its own loop (lab/ppo)
   const log = env.hooks?.log ?? (() => {});
-  const runDir = createRunFolder(o.out ?? join(trainingRunsDir(env.dataDir), newTrainingRunId(config.stage)));
-  let initDir: string;
   if (config.model.checkpoint) {
-    initDir = resolve(config.model.checkpoint);
-    if (!existsSync(initDir)) throw new LabError('INVALID_PARAMS', `model.checkpoint: ${initDir} does not exist`);
-  } else initDir = await initFromPreset(config, runDir, log);
+    const dir = resolve(config.model.checkpoint);
+    if (!existsSync(dir)) throw new LabError('INVALID_PARAMS', `model.checkpoint: ${dir} does not exist`);
+    checkRunFits(dir, ['training']);
+  }
+  const runDir = createRunFolder(o.out ?? join(trainingRunsDir(env.dataDir), newTrainingRunId(config.stage)));
+  const initDir = config.model.checkpoint ? resolve(config.model.checkpoint) : await initFromPreset(config, runDir, log);
   let prepared: Prepared;
   try {
     prepared = loadInit(initDir);

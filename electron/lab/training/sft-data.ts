@@ -13,7 +13,7 @@ import { availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { hashFile } from '../../../native/model/checkpoint';
-import { readT1Config } from '../../../native/model/policy-checkpoint';
+import { readModelConfig } from '../../../native/model/policy-checkpoint';
 import { loadTokenizerFile } from '../../../native/model/tokenizer';
 import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
 import { loadChatTemplate } from '../../agent/chat/jinja';
@@ -89,8 +89,8 @@ interface Target {
 
 function openTarget(checkpoint: string): Target {
   const dir = resolve(checkpoint);
-  const config = readT1Config(dir);
-  if (!config) throw new LabError('INVALID_PARAMS', `--checkpoint ${dir}: not a t1-moe checkpoint (config.json)`);
+  const config = readModelConfig(dir);
+  if (!config) throw new LabError('INVALID_PARAMS', `--checkpoint ${dir}: neither a t1-moe checkpoint nor a published Hugging Face folder (config.json)`);
   const tokenizer = loadTokenizerFile(dir);
   const endOfTurnId = tokenizer.special.imEnd;
   if (endOfTurnId === undefined) throw new LabError('INVALID_PARAMS', `${dir}/tokenizer.json has no <|im_end|> token to end assistant turns`);

@@ -11,12 +11,15 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parameterSpecs, type ModelConfig } from '../../../native/model/config';
 import { TrainingGraphCache } from '../../../native/model/graph-cache';
+import { ExportHfError, familyFor } from '../../../native/model/hf/export-hf';
+import { publishedNames } from '../../../native/model/hf/hf-names';
 import { runTrainingStep } from '../../../native/model/train-step';
 import type { Tokenizer } from '../../../native/model/tokenizer';
 import type { MetricsRow, TrainingCheckpointRef, TrainingProgress, TrainingResult, TrainingRunManifest, TrainingState } from '../../domain/training';
 import { adamwStep, type AdamWHyper, type OptimizerState } from '../../rl/adamw';
 import { clipScale, globalGradNorm } from '../../rl/grad-clip';
-import { resolveParamGroups, type ParamSettings } from '../../rl/param-groups';
+import { LabError } from '../../ipc/common/errors';
+import { ParamGroupError, resolveParamGroups, type ParamSettings } from '../../rl/param-groups';
 import { learningRate, type Schedule } from '../../rl/schedule';
 import { bucketFloor, packMicroBatch, planMicroBatches, type TokenSequence } from './batching';
 import { pruneCheckpoints, saveTrainingCheckpoint, type TrainerState } from './checkpoints';
@@ -60,12 +63,32 @@ export function readTokenizerConfig(dir: string): Record<string, unknown> | unde
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : undefined;
 }
 
+/**
+ * The published (Hugging Face) names of the model's parameters, in the family that computes it (the family
+ * an import came from), so optimizer patterns may use either naming; null when no family computes it.
+ */
+function publishedAliases(model: ModelConfig): Map<string, string[]> | undefined {
+  try {
+    return publishedNames(model, familyFor(model));
+  } catch (error) {
+    if (error instanceof ExportHfError) return undefined;
+    throw error;
+  }
+}
+
 export function paramSettings(config: RunConfig, model: ModelConfig): { settings: Map<string, ParamSettings>; unmatched: string[] } {
   const o = config.optimizer;
-  return resolveParamGroups(
-    parameterSpecs(model).map((p) => p.name),
-    { weightDecay: o.weight_decay, freeze: o.freeze, groups: o.groups.map((g) => ({ pattern: g.pattern, lrScale: g.lr_scale, weightDecay: g.weight_decay })) },
-  );
+  try {
+    return resolveParamGroups(parameterSpecs(model).map((p) => p.name), {
+      weightDecay: o.weight_decay,
+      freeze: o.freeze,
+      groups: o.groups.map((g) => ({ pattern: g.pattern, lrScale: g.lr_scale, weightDecay: g.weight_decay })),
+      aliases: publishedAliases(model),
+    });
+  } catch (error) {
+    if (error instanceof ParamGroupError) throw new LabError('INVALID_PARAMS', error.message);
+    throw error;
+  }
 }
 
 /** run.json's summary of the parameter groups. */

@@ -106,3 +106,13 @@ export function publishedTensor(route: TensorRoute, lab: Float32Array): Float32A
   transposeInto(lab.subarray(offset, offset + slot), inp, out, result, 0);
   return result;
 }
+
+/**
+ * Each lab parameter's published names in the family `family` (several for stacked experts), so that
+ * settings written against Hugging Face names (optimizer.freeze, optimizer.groups) reach the lab's tensors.
+ */
+export function publishedNames(c: ModelConfig, family: HfFamily): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const r of tensorRoutes(c, family)) out.set(r.lab, [...(out.get(r.lab) ?? []), r.hf]);
+  return out;
+}

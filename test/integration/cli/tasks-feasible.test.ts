@@ -121,7 +121,7 @@ describe('t1lab tasks feasible', () => {
     expect(noCheckpoint.code).not.toBe(0);
     expect(noCheckpoint.stderr).toContain(`--checkpoint ${join(tmp.path, 'missing')}: no such checkpoint folder`);
     expect(bad.code).not.toBe(0);
-    expect(bad.stderr).toContain('not a t1-moe checkpoint');
+    expect(bad.stderr).toContain('neither a t1-moe checkpoint nor a published Hugging Face folder');
     expect(badNumber.code).toBe(2);
     expect(badNumber.stderr).toContain("--max-tokens: 'lots' is not a positive integer");
     expect(noArgs.code).not.toBe(0);

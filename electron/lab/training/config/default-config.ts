@@ -101,7 +101,8 @@ eps = 1e-8
 weight_decay = 0.1
 # Global gradient-norm clipping (0: off).
 grad_clip = 1.0
-# Parameters not trained, as globs over tensor names (e.g. ["embed.weight", "layers.*.attn.*"]).
+# Parameters not trained, as globs over tensor names (e.g. ["embed.weight", "layers.*.attn.*"]); an
+# imported model also answers to its published names ("model.layers.*.self_attn.**").
 freeze = []
 # Per-group settings, first match wins, e.g.:
 # [[optimizer.groups]]
