@@ -3,16 +3,16 @@
  * wall-clock timer, notices written into the terminal, and an exit reported only after the output has
  * drained, so that the tail is never lost. A backend supplies how its sandbox is stopped and what its exit
  * means once the output has drained (limits that fired, clean-up).
+ *
+ * The drain is node-pty's own: on Linux its exit event waits for the pty's read side to close (EIO once
+ * every process holding the terminal is gone and the kernel buffer is read), so every data event comes
+ * before it. Nothing here polls for quiet output.
  */
 import type * as Pty from 'node-pty';
 import type { LimitEvent, LimitName, PtyProcess } from './types';
 
 type Listener<T> = (value: T) => void;
 export type PtyExit = { exitCode: number; signal: number | null; limit: LimitName | null };
-
-/** After the shell exits, wait this long without output before reporting the exit (the tail must not be lost). */
-const EXIT_DRAIN_MS = 30;
-const EXIT_DRAIN_MAX_MS = 500;
 
 export abstract class SandboxPty implements PtyProcess {
   private readonly dataListeners = new Set<Listener<string>>();
@@ -21,7 +21,6 @@ export abstract class SandboxPty implements PtyProcess {
   /** The limit that stopped the whole sandbox, if one did. */
   protected stoppedBy: LimitName | null = null;
   protected exited = false;
-  private lastDataAt = performance.now();
   private readonly wall: ReturnType<typeof setTimeout> | null;
 
   /** `wall`: the wall-clock limit in seconds (0 = none) and the notice the terminal shows when it is reached. */
@@ -30,7 +29,6 @@ export abstract class SandboxPty implements PtyProcess {
     wall: { seconds: number; notice: string },
   ) {
     term.onData((data) => {
-      this.lastDataAt = performance.now();
       for (const l of this.dataListeners) l(data);
     });
     term.onExit(({ exitCode, signal }) => {
@@ -54,7 +52,7 @@ export abstract class SandboxPty implements PtyProcess {
   /** The pty's process has exited (its output may still be draining). */
   protected processesGone(): void {}
 
-  /** The exit has happened and the wall timer is cleared; the output has not drained yet. */
+  /** The exit has happened and the wall timer is cleared; the output has drained. */
   protected beforeDrain(): void {}
 
   /** What the exit means, once the output has drained (limits, clean-up); reported to onExit as returned. */
@@ -79,8 +77,6 @@ export abstract class SandboxPty implements PtyProcess {
     this.exited = true;
     if (this.wall) clearTimeout(this.wall);
     this.beforeDrain();
-    const deadline = performance.now() + EXIT_DRAIN_MAX_MS;
-    while (performance.now() - this.lastDataAt < EXIT_DRAIN_MS && performance.now() < deadline) await new Promise((r) => setTimeout(r, EXIT_DRAIN_MS));
     const exit = await this.settle(exitCode, signal);
     for (const l of this.exitListeners) l(exit);
   }

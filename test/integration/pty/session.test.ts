@@ -175,6 +175,27 @@ describe('session lifecycle and recording', () => {
     await s.close();
   });
 
+  it('reports the exit of a pty only after all of its output: a large tail written just before the exit arrives whole', async () => {
+    // 3 MB of base64 and an end line, then the sandbox ends at once: nothing may arrive after onExit.
+    const pty = await backend.spawnPty(specFor(ws.path), ['/bin/sh', '-c', 'head -c 2250000 /dev/zero | base64 -w 100; echo tail-end'], { cols: 120, rows: 40 });
+    let chars = 0;
+    let last = '';
+    let afterExit = 0;
+    let exited = false;
+    pty.onData((data) => {
+      if (exited) afterExit += data.length;
+      chars += data.replace(/\r?\n/g, '').length;
+      last = (last + data).slice(-64);
+    });
+    const exit = await new Promise<{ exitCode: number }>((resolve) => pty.onExit((e) => resolve(e)));
+    exited = true;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(exit.exitCode).toBe(0);
+    expect(afterExit).toBe(0);
+    expect(last).toMatch(/tail-end\r?\n$/);
+    expect(chars).toBe(3_000_000 + 'tail-end'.length);
+  });
+
   it('stop() resolves once every process of the sandbox is gone; close() then finishes the recording', async () => {
     const s = await createShellSession({ backend, spec: specFor(ws.path), recordPath: join(out.path, 'stop.cast') });
     // A duration no other test uses: test files run in parallel, and several of them run `sleep 30`.
