@@ -49,14 +49,18 @@ describe("the harness with a published checkpoint's own template and <tool_call>
     // Qwen3's template renders the tools itself (so the system prompt leaves its own tools block out).
     expect(text.startsWith('<|im_start|>system\n')).toBe(true);
     expect(text).toContain('\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n{"type": "function", "function": {"name": "bash"');
-    expect(text.match(/<tools>/g)).toHaveLength(1);
+    // One tools listing (the template's own sentence names the tags once more: "within <tools></tools> XML tags").
+    expect(text.match(/# Tools/g)).toHaveLength(1);
+    expect(text.match(/<tools>\n/g)).toHaveLength(1);
     expect(text).toContain('<|im_end|>\n<|im_start|>user\n');
     // Each reply went through the Hermes parser: a reply with no <tool_call> block is a counted turn whose
     // observation tells the agent the format; one with a block became an action.
     for (const turn of t!.turns) {
       if (turn.actions.length === 0) {
         expect(turn.parseError).toMatch(/No tool call found|tool call/);
-        expect(turn.observation).toContain('<tool_call>');
+        // The format reminder comes back as the observation (the checkpoint's special-token text in it is
+        // defanged, so the reminder is checked by its words).
+        expect(turn.observation).toContain('No tool call found');
       }
     }
     expect(t!.ledger!.counters.lossDrift).toBe(0);
