@@ -55,7 +55,7 @@ describe('the Tasks page with a synthesized pack', () => {
     await page.getByLabel('Family').selectOption(family);
     expect(await page.getByTestId('task-count').textContent()).toBe(`${n} of ${total} tasks`);
     expect(await page.getByTestId('skew-categories').locator('.skew-row').count()).toBe(1);
-    await page.locator('tbody tr').first().click();
+    await page.getByTestId('task-table').locator('tbody tr').first().click();
     const detail = page.getByTestId('task-detail');
     await detail.getByRole('heading').first().waitFor();
     expect(await detail.textContent()).toContain(family);
