@@ -28,7 +28,7 @@ beforeAll(async () => {
     corpus: [],
   });
   ({ serve, browser, page } = await openLabInChromium(home.path, { viewport: { width: 1024, height: 800 }, deviceScaleFactor: 1 }));
-});
+}, 300_000);
 
 afterAll(async () => {
   await closeLabInChromium({ serve, browser });
