@@ -52,7 +52,7 @@ beforeAll(async () => {
   const tag = await runT1lab(['runs', 'tag', 'oracle-baseline', 'baseline'], { env: { T1LAB_HOME: data } });
   expect(tag.code, tag.stderr).toBe(0);
   ({ serve, browser, page } = await openLabInChromium(data, { viewport: { width: 1024, height: 900 } }));
-}, 180_000);
+}, 400_000);
 
 afterAll(async () => {
   await closeLabInChromium({ serve, browser });
@@ -160,7 +160,7 @@ describe('Training page: a run, its lineage and its episodes', () => {
     const corpus = join(home.path, 'corpus.txt');
     writeFileSync(corpus, Array.from({ length: 6 }, (_, k) => TINY_TEXT.replaceAll('/app', `/app${k}`)).join('\n'));
     await page.goto(`${serve.url}#/training/${RUN}`);
-    const details = page.getByTestId('new-run');
+    const details = page.locator('details.new-run');
     await details.waitFor({ timeout: 20_000 });
     const isOpen = () => details.evaluate((el) => (el as unknown as { open: boolean }).open);
     if (!(await isOpen())) await details.locator('summary').click();
