@@ -5,8 +5,9 @@
  * a real oracle episode; the New-run form closing once a real (tiny LM) run starts, with the new run
  * selected and its train.log shown; the runs table grouped by stage and tag; forest-plot text readable on
  * the dark page. At 1024 px nothing scrolls sideways.
+ * With T1LAB_SCREENSHOTS=DIR the views are photographed into DIR (docs/screenshots/ for the guide).
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -59,6 +60,13 @@ afterAll(async () => {
   home.remove();
 });
 
+const shots = process.env.T1LAB_SCREENSHOTS;
+async function shot(name: string, target?: ReturnType<Page['getByTestId']>) {
+  if (!shots) return;
+  mkdirSync(shots, { recursive: true });
+  await (target ?? page).screenshot({ path: join(shots, `${name}.png`) });
+}
+
 async function expectNoSidewaysScroll(where: string) {
   const { px, offenders } = await sidewaysOverflow(page);
   expect(px, `${where} scrolls sideways by ${px} px: ${offenders}`).toBeLessThanOrEqual(0);
@@ -86,6 +94,7 @@ describe('Training page: a run, its lineage and its episodes', () => {
     await toml.waitFor();
     // The fixture's run.json config: { schedule: { steps: 60 }, seed: 1 }.
     expect(await toml.textContent()).toMatch(/seed = 1\s+\[schedule\]\s+steps = 60/);
+    await shot('training-run-details', details);
     await details.getByTestId('details-tab-hyperparameters').click();
     expect(await details.locator('[data-testid="hyperparameter"][data-key="schedule.steps"] td').allTextContents()).toEqual(['schedule.steps', '60']);
     await details.getByTestId('hyperparameter-filter').fill('seed');
@@ -127,6 +136,7 @@ describe('Training page: a run, its lineage and its episodes', () => {
       expect(g.bottom).toBeGreaterThan(g.cy);
     }
     expect(await page.getByTestId('held-out-table').locator('tbody tr').count()).toBe(2);
+    await shot('training-held-out', page.getByTestId('held-out'));
     await expectNoSidewaysScroll('the Training page with the held-out chart');
     await points.nth(1).click();
     await page.locator(`[data-testid="run-detail"][data-run="${evalId(40)}"]`).waitFor({ timeout: 20_000 });
@@ -149,6 +159,7 @@ describe('Training page: a run, its lineage and its episodes', () => {
     expect((await episode.getByTestId('rollout-verifier-output').locator('pre').textContent())!.length).toBeGreaterThan(0);
     await episode.getByTestId('rollout-load-recording').click();
     await episode.getByTestId('cast-player').waitFor({ timeout: 20_000 });
+    await shot('training-rollout-episode', episode);
     // A rollout whose step kept only its tokens says so instead.
     await page.locator('[data-testid="rollout-row"][data-key="sum-numbers-g1"]').click();
     expect(await page.getByTestId('rollout-episode-missing').textContent({ timeout: 20_000 })).toContain('only its tokens');
@@ -207,6 +218,7 @@ describe('Runs table and compare', () => {
     await ppo.getByTestId('run-group-head').click();
     expect(await ppo.getByTestId('run-row').count()).toBe(2);
     await expectNoSidewaysScroll('the Runs page grouped by stage');
+    await shot('runs-grouped', page.getByTestId('runs'));
 
     await page.getByTestId('runs-group').selectOption('tag');
     await expect.poll(() => groups.evaluateAll((gs) => gs.map((g) => `${g.getAttribute('data-group')}:${g.getAttribute('data-count')}`))).toEqual(['baseline:1', ':2']);
