@@ -174,7 +174,11 @@ describe('Training page: a run, its lineage and its episodes', () => {
     const details = page.locator('details.new-run');
     await details.waitFor({ timeout: 20_000 });
     const isOpen = () => details.evaluate((el) => (el as unknown as { open: boolean }).open);
-    if (!(await isOpen())) await details.locator('summary').click();
+    // With runs in the lab the form starts folded (open only while there is no run).
+    await page.locator(`[data-testid="training-run-row"][data-run="${RUN}"]`).waitFor({ timeout: 20_000 });
+    await expect.poll(isOpen).toBe(false);
+    await details.locator('summary').click();
+    expect(await isOpen()).toBe(true);
     const form = page.getByTestId('new-training-run');
     await expect.poll(() => form.locator('textarea[name="config"]').inputValue(), { timeout: 20_000 }).toContain('stage = "lm"');
     const config = ['stage = "lm"', '[model]', `checkpoint = "${model}"`, '[data]', `path = "${corpus}"`, 'eval_fraction = 0.3', '[train]', 'steps = 4', 'batch_size = 4', 'micro_batch_size = 2', 'eval_every = 2', 'eval_batches = 1', 'threads = 1', 'provider = "cpu"', '[optimizer]', 'lr = 0.01', '[schedule]', 'kind = "constant"', 'warmup_steps = 0', '[checkpoint]', 'every = 2', '[lm]', 'seq_len = 32'];

@@ -105,8 +105,16 @@ export function TrainingPage() {
 
   return (
     <section data-testid="page-training" className="training-page">
-      <details className="new-run" open={formOpen ?? runs.length === 0} onToggle={(e) => setFormOpen(e.currentTarget.open)} data-testid="new-run">
-        <summary>New run</summary>
+      <details className="new-run" open={formOpen ?? runs.length === 0} data-testid="new-run">
+        {/* Controlled: only the user's click decides (a toggle event also fires when the default changes). */}
+        <summary
+          onClick={(e) => {
+            e.preventDefault();
+            setFormOpen(!(formOpen ?? runs.length === 0));
+          }}
+        >
+          New run
+        </summary>
         <NewRunForm onStarted={() => setFormOpen(false)} />
       </details>
       <div className="toolbar">
