@@ -41,8 +41,7 @@ function numberOrUndefined(s: string): number | undefined {
   return s.trim() === '' ? undefined : Number(s);
 }
 
-/** `onStarted` runs once the trainer took the run (the store has selected it): the page closes the form. */
-export function NewRunForm({ onStarted }: { onStarted?: (runId: string) => void } = {}) {
+export function NewRunForm() {
   const { start, starting } = useTraining();
   const [stage, setStage] = useState<Stage>('lm');
   const [preset, setPreset] = useState<'nano' | 'micro'>('nano');
@@ -100,7 +99,7 @@ export function NewRunForm({ onStarted }: { onStarted?: (runId: string) => void 
       data-testid="new-training-run"
       onSubmit={(e) => {
         e.preventDefault();
-        void start({ stage, configToml: toml, overrides }).then((runId) => runId && onStarted?.(runId));
+        void start({ stage, configToml: toml, overrides });
       }}
     >
       <div className="toolbar">
