@@ -115,9 +115,9 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
   const negInf = ad.constant(NEG_INF);
   // The mask as an additive bias, made once for all layers: Add passes its gradient to the scores as it is,
   // where Where's backward cost two more full-size [B, kv, groups, S, T] Where nodes per layer (most of a
-  // training step's time at 512 tokens).
-  const maskBias = () => ad.nondiff('Where', [inp.attentionMask, ad.constant(0), negInf], {}, [{ shape: inp.attentionMask.shape, dtype: ad.dtype }])[0]!;
-  let sharedMaskBias: Value | null = null;
+  // training step's time at 512 tokens). Graphs that attend through the fused ops never read it, and
+  // GraphBuilder.toModel drops it there (liveNodes).
+  const maskBias = ad.nondiff('Where', [inp.attentionMask, ad.constant(0), negInf], {}, [{ shape: inp.attentionMask.shape, dtype: ad.dtype }])[0]!;
 
   const fused = inp.fused ?? false;
   if (fused && (!inp.past || !inp.attentionMask4)) throw new Error('fused ops need a KV cache and a 4-D attention mask');
@@ -204,8 +204,7 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
       const v5 = ad.reshape(value, [bDim, nkv, 1, past ? -1 : sDim, hd]);
       // Scaling the queries, not the scores: the same product on [S, hd] instead of [S, T].
       const scores = ad.matmul(ad.mul(q5, scale), ad.transpose(k5, [0, 1, 2, 4, 3])); // [B, nkv, groups, S, T]
-      sharedMaskBias ??= maskBias();
-      const attn = ad.softmax(ad.add(scores, sharedMaskBias), -1);
+      const attn = ad.softmax(ad.add(scores, maskBias), -1);
       const ctx5 = ad.matmul(attn, v5); // [B, nkv, groups, S, hd]
       const ctx = ad.reshape(ad.transpose(ad.reshape(ctx5, [bDim, nh, sDim === 0 ? -1 : sDim, hd]), [0, 2, 1, 3]), [bDim, sDim, nh * hd]);
       x = ad.add(x, out(ctx));
