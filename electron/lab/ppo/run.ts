@@ -28,7 +28,7 @@ import { createOnnxPolicyWithEngine } from '../runs/onnx-policy';
 import { feasibilityWarning, measureFeasibility, runFeasibility } from '../runs/feasibility';
 import { policyWorker } from '../models/policy-engine';
 import { loadTaskSource, type Task } from '../tasks';
-import { latestCheckpoint, loadTrainingCheckpoint, pruneCheckpoints, saveTrainingCheckpoint, type TrainerState } from '../training/checkpoints';
+import { dropUnloggedCheckpoints, loadTrainingCheckpoint, pruneCheckpoints, saveTrainingCheckpoint, type TrainerState } from '../training/checkpoints';
 import { parseRunConfig, type RunConfig } from '../training/config/run-config';
 import type { TrainingControl } from '../training/control';
 import { createRunFolder, MetricsLog, newTrainingManifest, newTrainingRunId, readTrainingManifest, trainingRunsDir, writeTrainingManifest } from '../training/run-folder';
@@ -109,7 +109,9 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
     if (manifest.stage !== 'ppo') throw new LabError('INVALID_PARAMS', `${runDir}: a ${manifest.stage} run, not ppo`);
     config = parseRunConfig(manifest.config, join(runDir, 'run.json config'), o.steps ? { steps: o.steps } : {});
     manifest.config = config as unknown as Record<string, unknown>;
-    const last = latestCheckpoint(runDir);
+    const resumable = dropUnloggedCheckpoints(runDir);
+    const last = resumable.at(-1) ?? null;
+    manifest.checkpoints = manifest.checkpoints.filter((r) => resumable.some((c) => c.dir === r.dir));
     if (last) {
       const point = loadTrainingCheckpoint(last.dir);
       ({ config: model, tokenizer, parameters: params } = point.checkpoint);
@@ -240,11 +242,19 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
     state.cursor = { rng: rng.state, episodes: episodesTrained, valueNorm } satisfies PpoCursor;
     const saved = saveTrainingCheckpoint({ runDir, runId: manifest.id, stage: 'ppo', config: model, tokenizer, tokenizerConfig, params, optimizer, state, parent: manifest.init.path, evalLoss: null });
     const ref: TrainingCheckpointRef = { step: state.step, dir: saved.dir, id: saved.id, evalLoss: null, best: false };
-    manifest.checkpoints = pruneCheckpoints([...manifest.checkpoints.filter((r) => r.step !== state.step), ref], config.checkpoint.keep_last);
+    manifest.checkpoints = [...manifest.checkpoints.filter((r) => r.step !== state.step), ref];
     writeTrainingManifest(runDir, manifest);
     lastCheckpoint = ref;
     // The guard as of this checkpoint, for tools that read files (the app recomputes it from the rollouts).
     writeGuardFile(runDir, denseGuard(history.map((episodes, i) => ({ step: i + 1, episodes }))));
+  };
+
+  // Older checkpoints go only once the newest one's metrics row is written (see dropUnloggedCheckpoints).
+  const prune = () => {
+    const kept = pruneCheckpoints(manifest.checkpoints, config.checkpoint.keep_last);
+    if (kept.length === manifest.checkpoints.length) return;
+    manifest.checkpoints = kept;
+    writeTrainingManifest(runDir, manifest);
   };
 
   /** Weights of the last versions the sampler may still be using (at most max_staleness behind). */
@@ -353,6 +363,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
         ...Object.fromEntries(Object.entries(exp.metrics).filter(([k]) => !['vf_explained_var'].includes(k))),
       };
       metricsLog.append(row);
+      prune();
       const scalars: Record<string, number> = {};
       for (const [k, v] of Object.entries(row)) if (typeof v === 'number' && Number.isFinite(v) && k !== 'step' && k !== 'wall_time') scalars[k.includes('/') ? k : `ppo/${k}`] = v;
       events.scalars(step, scalars);
@@ -361,7 +372,10 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
       writeFileSync(join(stepDir(runDir, step), 'assertions.json'), JSON.stringify(assertionPassRates(kept)));
       progress(`reward ${(row.reward_dense as number).toFixed(2)} resolved ${((row.resolved as number) * 100).toFixed(0)}% gap ${exp.metrics.train_infer_gap_r3?.toExponential(1) ?? '-'}`);
       if (env.control?.pauseRequested && !stopRequested()) {
-        if (state.step !== lastCheckpoint?.step) checkpoint();
+        if (state.step !== lastCheckpoint?.step) {
+          checkpoint();
+          prune();
+        }
         progress('paused at a step boundary', 'paused');
         await env.control.waitWhilePaused();
       }

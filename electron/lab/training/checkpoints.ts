@@ -14,7 +14,7 @@ import type { Tokenizer } from '../../../native/model/tokenizer';
 import type { TrainingCheckpointRef } from '../../domain/training';
 import type { OptimizerState } from '../../rl/adamw';
 import { appVersion } from '../app-paths';
-import { TRAINING_FILES } from './run-folder';
+import { readMetrics, TRAINING_FILES } from './run-folder';
 
 /** What a resumed run needs besides weights and moments; JSON in optimizer.safetensors' metadata. */
 export interface TrainerState {
@@ -105,6 +105,20 @@ export function loadTrainingCheckpoint(dir: string): ResumePoint {
 /** The newest complete checkpoint of a run, or null. */
 export function latestCheckpoint(runDir: string): { step: number; dir: string } | null {
   return listStepCheckpoints(runDir).at(-1) ?? null;
+}
+
+/**
+ * The checkpoints a resume may start from: those whose step's metrics row was written. A step saves its
+ * checkpoint before it appends its row (the row records the save's time and what ran on the new
+ * checkpoint), so a kill in between leaves a checkpoint the log does not reach; resuming from it would
+ * leave that step without a row. Such checkpoints are deleted and their step redone, from the one before
+ * (old checkpoints are pruned only after the newer one's row is written, so that one is still there).
+ */
+export function dropUnloggedCheckpoints(runDir: string): { step: number; dir: string }[] {
+  const logged = readMetrics(runDir).reduce((n, r) => Math.max(n, r.step), 0);
+  const all = listStepCheckpoints(runDir);
+  for (const c of all) if (c.step > logged) rmSync(c.dir, { recursive: true, force: true });
+  return all.filter((c) => c.step <= logged);
 }
 
 /** Delete step checkpoints beyond the newest `keepLast`, except the best. Returns the refs still present. */

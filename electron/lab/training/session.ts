@@ -14,7 +14,7 @@ import { LabError } from '../../ipc/common/errors';
 import { createOptimizerState, type OptimizerState } from '../../rl/adamw';
 import { appVersion } from '../app-paths';
 import { defaultCorpus } from '../models/default-corpus';
-import { latestCheckpoint, listStepCheckpoints, loadTrainingCheckpoint, type TrainerState } from './checkpoints';
+import { dropUnloggedCheckpoints, loadTrainingCheckpoint, type TrainerState } from './checkpoints';
 import { parseRunConfig, type RunConfig } from './config/run-config';
 import { TrainingControl } from './control';
 import { loadCorpus } from './corpus';
@@ -149,10 +149,12 @@ export async function resumeTraining(dir: string, env: SessionEnv, overrides: { 
   const config = parseRunConfig(manifest.config, join(runDir, 'run.json config'), overrides);
   if (manifest.stage === 'ppo') return resumePpoSession(runDir, config, env, overrides.steps);
   manifest.config = config as unknown as Record<string, unknown>;
-  const latest = latestCheckpoint(runDir);
-  // Checkpoints on disk are the truth (a kill between a save and the manifest update loses nothing).
+  // Checkpoints on disk are the truth (a kill between a save and the manifest update loses nothing), once
+  // their step's metrics row is written (a kill between the save and the row redoes that step).
+  const onDisk = dropUnloggedCheckpoints(runDir);
+  const latest = onDisk.at(-1) ?? null;
   const known = new Map(manifest.checkpoints.map((r) => [r.dir, r]));
-  manifest.checkpoints = listStepCheckpoints(runDir).map(
+  manifest.checkpoints = onDisk.map(
     (c): TrainingCheckpointRef => known.get(c.dir) ?? { step: c.step, dir: c.dir, id: readManifest(c.dir).id, evalLoss: (readManifest(c.dir).metadata.eval_loss as number | null) ?? null, best: false },
   );
   manifest.resumes.push({ at: new Date().toISOString(), fromStep: latest?.step ?? 0 });

@@ -202,10 +202,17 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
     let refs = manifest.checkpoints.filter((r) => r.step !== state.step);
     if (best) refs = refs.map((r) => ({ ...r, best: false }));
     refs.push(ref);
-    manifest.checkpoints = pruneCheckpoints(refs, config.checkpoint.keep_last);
+    manifest.checkpoints = refs;
     writeTrainingManifest(runDir, manifest);
     lastCheckpoint = ref;
     return (performance.now() - t) / 1000;
+  };
+  // Older checkpoints go only once the newest one's metrics row is written (see dropUnloggedCheckpoints).
+  const prune = () => {
+    const kept = pruneCheckpoints(manifest.checkpoints, config.checkpoint.keep_last);
+    if (kept.length === manifest.checkpoints.length) return;
+    manifest.checkpoints = kept;
+    writeTrainingManifest(runDir, manifest);
   };
 
   emit();
@@ -299,6 +306,7 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
         wall_time: Date.now() / 1000,
       };
       metricsLog.append(row);
+      prune();
       const scalars: Record<string, number> = { 'train/loss': loss, 'train/lr': lr, 'train/grad_norm': gradNorm, 'perf/tokens_per_s': lastRate, 'train/tokens': state.tokens };
       for (const [k, v] of Object.entries(metricSums)) scalars[`train/${k}`] = v;
       for (const [k, v] of Object.entries(extra)) scalars[k.includes('/') ? k : `eval/${k}`] = v;
@@ -308,7 +316,10 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
       emit();
       if (driver.exhausted?.()) break;
     }
-    if (control.stopRequested && (lastCheckpoint?.step ?? -1) !== state.step && state.step > 0) checkpoint(null);
+    if (control.stopRequested && (lastCheckpoint?.step ?? -1) !== state.step && state.step > 0) {
+      checkpoint(null);
+      prune();
+    }
     stateName = control.stopRequested && state.step < total ? 'stopped' : 'completed';
     emit(stateName === 'stopped' ? 'stopped; resume to continue' : null);
   } catch (error) {
