@@ -27,8 +27,9 @@ export function registerPool(tasks: Command, io: Io): void {
     .requiredOption('--out <pack>', 'the pack to write (.jsonl)')
     .option('--reward <kind>', 'which reward must differ between attempts: dense | fraction | binary', 'dense')
     .option('--min-mixed <n>', 'probe tasks with differing rewards a family needs (default 1)')
-    .option('--json', 'print JSON: {families, kept, tasks, out, probe, suite}')
-    .action(async (o: { probe: string; suite: string; out: string; reward: string; minMixed?: string; json?: boolean }) => {
+    .option('--all-if-none', 'when no family qualifies, write the whole suite (with a warning) instead of failing')
+    .option('--json', 'print JSON: {families, kept, tasks, out, probe, suite, fallback}')
+    .action(async (o: { probe: string; suite: string; out: string; reward: string; minMixed?: string; allIfNone?: boolean; json?: boolean }) => {
       if (!REWARDS.includes(o.reward as PoolReward)) throw new UsageError(`--reward: '${o.reward}' is not one of ${REWARDS.join(', ')}`);
       const minMixed = positiveInt('--min-mixed', o.minMixed) ?? 1;
       const probeDir = resolve(o.probe);
@@ -47,11 +48,17 @@ export function registerPool(tasks: Command, io: Io): void {
       if (Object.keys(stats).length === 0) throw new WorkFailed(`${probeDir}: none of the probe's tasks has a known family (its suite ${probeSuite || '(none)'} is not readable)`);
       if (!Object.values(stats).some((f) => f.probedTasks > 0)) throw new UsageError(`--probe: ${probeDir} ran each task once; a probe needs --attempts 2 or more to see attempts disagree`);
       const kept = keptFamilies(stats, minMixed);
-      const chosen = source.tasks.filter((t) => kept.includes(familyOf(t)));
-      if (chosen.length === 0) throw new WorkFailed(`no family of ${o.suite} had ${minMixed}+ probe tasks whose attempts earned different ${o.reward} rewards: PPO with group advantages would get no signal from any of them`);
+      let chosen = source.tasks.filter((t) => kept.includes(familyOf(t)));
+      const none = `no family of ${o.suite} had ${minMixed}+ probe tasks whose attempts earned different ${o.reward} rewards: PPO with group advantages would get no signal from any of them`;
+      const fallback = chosen.length === 0 && o.allIfNone === true;
+      if (chosen.length === 0 && !fallback) throw new WorkFailed(none);
+      if (fallback) {
+        io.err(`t1lab: warning: ${none}; --all-if-none: the pool is the whole suite\n`);
+        chosen = source.tasks;
+      }
       const out = resolve(o.out);
       await writePack(out, chosen);
-      const result = { families: stats, kept, tasks: chosen.length, out, probe: probeDir, suite: resolve(o.suite), reward: o.reward, minMixed };
+      const result = { families: stats, kept, tasks: chosen.length, out, probe: probeDir, suite: resolve(o.suite), reward: o.reward, minMixed, fallback };
       if (o.json) printJson(io, result);
       else {
         const rows = [['family', 'probe tasks', 'episodes', 'resolved', `mean ${o.reward}`, 'mixed tasks', 'kept'], ...Object.entries(stats).map(([f, s]) => [f, s.tasks, s.episodes, formatRate(s.resolved), s.meanReward.toFixed(2), s.mixedTasks, kept.includes(f) ? 'yes' : ''])];

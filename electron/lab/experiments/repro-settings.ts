@@ -19,6 +19,13 @@ export interface ReproSettings {
   ppoSteps: number;
   /** Steps of the binary-reward PPO run (default: ppoSteps). */
   binarySteps?: number;
+  /**
+   * The PPO pool probe: this many train tasks per family (a pack of their own), each run `probeAttempts`
+   * times by the SFT checkpoint at PPO's temperature; PPO then draws only from families where attempts
+   * disagreed (`t1lab tasks pool`). 0: no probe, PPO draws from the whole train pack.
+   */
+  probeTasksPerFamily: number;
+  probeAttempts: number;
   /** Extra `key=value` settings per stage's config (dotted keys: `ppo.group_size=2`). */
   overrides: Record<'lm' | 'sft' | 'ppo', Record<string, string | number | boolean>>;
   /** Tasks per eval suite (0: all). */
@@ -41,6 +48,8 @@ const settingsFile = z
     sftSteps: z.number().int().nonnegative(),
     ppoSteps: z.number().int().positive(),
     binarySteps: z.number().int().positive(),
+    probeTasksPerFamily: z.number().int().nonnegative(),
+    probeAttempts: z.number().int().min(2),
     overrides: z.object({ lm: overrides, sft: overrides, ppo: overrides }).partial().strict(),
     evalTasks: z.number().int().nonnegative(),
     evalArgs: z.array(z.string()),

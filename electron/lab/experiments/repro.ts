@@ -69,6 +69,8 @@ export const REPRO_FULL: ReproSettings = {
   lmSteps: 400,
   sftSteps: 320,
   ppoSteps: 24,
+  probeTasksPerFamily: 6,
+  probeAttempts: 4,
   overrides: {
     lm: { 'train.batch_size': 8, 'train.micro_batch_size': 8, 'train.eval_every': 0, 'checkpoint.every': 100 },
     // Micro-batches of 4 sorted by length pad less than 8: 1.5x the tokens per second on episodes of 300-1,800 tokens.
@@ -89,6 +91,8 @@ export const REPRO_QUICK: ReproSettings = {
   lmSteps: 20,
   sftSteps: 20,
   ppoSteps: 2,
+  probeTasksPerFamily: 1,
+  probeAttempts: 2,
   overrides: {
     lm: { 'train.batch_size': 8, 'train.micro_batch_size': 8, 'train.eval_every': 0, 'schedule.warmup_steps': 2, 'checkpoint.every': 10 },
     sft: { 'train.batch_size': 8, 'train.micro_batch_size': 4, 'train.eval_every': 0, 'schedule.warmup_steps': 2, 'checkpoint.every': 10 },
@@ -174,6 +178,36 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
     return checkpoint;
   };
 
+  /**
+   * PPO's pool: a probe pack of other train tasks of the same families, run by the SFT checkpoint at PPO's
+   * temperature and budget with several attempts; PPO draws from the families where attempts disagreed
+   * (all of the train pack, with a warning, when none did).
+   */
+  const ppoPool = async (sft: string): Promise<string> => {
+    const probePack = join(out, 'probe.jsonl');
+    const perFamily = s.probeTasksPerFamily * Math.max(1, s.families.length);
+    await stage('probe-synth', ['tasks', 'synth', '--out', probePack, '--count', String(perFamily), '--seed', String(s.seed + 2), '--split', 'train', ...families, '--json']);
+    const ppo = s.overrides.ppo;
+    const budgetArgs = [
+      ['--max-turns', ppo['ppo.max_turns']],
+      ['--max-tokens', ppo['ppo.max_tokens']],
+      ['--agent-timeout', ppo['ppo.agent_timeout_sec']],
+      ['--temperature', ppo['ppo.temperature'] ?? 1],
+    ].flatMap(([flag, v]) => (v === undefined ? [] : [String(flag), String(v)]));
+    const probeDir = join(out, 'probe');
+    const resume = existsSync(join(probeDir, 'run.json'));
+    await stage(
+      'probe',
+      resume
+        ? ['eval', '--resume', probeDir, '--json']
+        : ['eval', '--suite', probePack, '--policy', `onnx:${sft}`, '--attempts', String(s.probeAttempts), '--concurrency', String(ppo['ppo.concurrency'] ?? 2), ...budgetArgs, '--seed', String(s.seed), '--out', probeDir, '--json'],
+    );
+    const poolPack = join(out, 'ppo-pool.jsonl');
+    const pool = await stage('pool', ['tasks', 'pool', '--probe', probeDir, '--suite', pack, '--out', poolPack, '--all-if-none', '--json']);
+    log(`ppo pool: ${String(pool.tasks)} train tasks in ${(pool.kept as string[]).length ? (pool.kept as string[]).join(', ') : 'every family (no family had attempts that disagreed)'}`);
+    return poolPack;
+  };
+
   const init = await stage('init', ['model', 'init', '--preset', s.preset, '--out', join(out, 'init'), '--seed', String(s.seed), '--json']);
   const initDir = typeof init.path === 'string' ? init.path : join(out, 'init');
   const base = await trainStage('lm', 'lm', ['--model', initDir, '--steps', String(s.lmSteps), '--seed', String(s.seed)], {});
@@ -193,9 +227,10 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
     sftFiles.push(firstData);
   }
   const sft = await trainStage('sft', 'sft', ['--model', base, '--steps', String(s.sftSteps), '--seed', String(s.seed)], { 'data.path': sftFiles });
-  const ppoArgs = ['--model', sft, '--data', pack, '--steps', String(s.ppoSteps), '--seed', String(s.seed)];
+  const ppoPack = s.probeTasksPerFamily > 0 ? await ppoPool(sft) : pack;
+  const ppoArgs = ['--model', sft, '--data', ppoPack, '--steps', String(s.ppoSteps), '--seed', String(s.seed)];
   const rlDense = await trainStage('rl-dense', 'ppo', ppoArgs, { 'ppo.reward': 'dense', 'ppo.tito': 'exact', 'ppo.r3': 'on' });
-  const binaryArgs = ['--model', sft, '--data', pack, '--steps', String(s.binarySteps ?? s.ppoSteps), '--seed', String(s.seed)];
+  const binaryArgs = ['--model', sft, '--data', ppoPack, '--steps', String(s.binarySteps ?? s.ppoSteps), '--seed', String(s.seed)];
   const rlBinary = await trainStage('rl-binary', 'ppo', binaryArgs, { 'ppo.reward': 'binary', 'ppo.tito': 'exact', 'ppo.r3': 'on' });
   const checkpoints = { base, sft, 'rl-dense': rlDense, 'rl-binary': rlBinary };
 

@@ -73,6 +73,10 @@ describe('t1lab tasks pool', () => {
     const none = await runT1lab(['tasks', 'pool', '--probe', probeRun, '--suite', trainPack, '--out', join(tmp.path, 'none.jsonl'), '--min-mixed', '3'], { env });
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/no family of .*train\.jsonl had 3\+ probe tasks whose attempts earned different dense rewards/);
+    // --all-if-none: the whole suite, said loudly (t1lab repro uses this so a weak policy still gets its PPO stage).
+    const all = await runT1lab(['tasks', 'pool', '--probe', probeRun, '--suite', trainPack, '--out', join(tmp.path, 'all.jsonl'), '--min-mixed', '3', '--all-if-none', '--json'], { env });
+    expect(parseJsonOutput<{ kept: string[]; tasks: number; fallback: boolean }>(all)).toMatchObject({ kept: [], tasks: 4, fallback: true });
+    expect(all.stderr).toMatch(/warning: no family .*--all-if-none: the pool is the whole suite/);
   }, 300_000);
 
   it('bad input names the flag and the value', async () => {

@@ -30,6 +30,12 @@ describe('repro settings file', () => {
     expect(() => readReproSettings(file('{"firstTurnTasks": -1}'))).toThrow(/field 'firstTurnTasks'/);
   });
 
+  it('the PPO pool probe: off with 0 tasks per family; a probe of one attempt cannot see attempts disagree', () => {
+    expect(applyReproSettings(REPRO_FULL, readReproSettings(file('{"probeTasksPerFamily": 0}'))).probeTasksPerFamily).toBe(0);
+    expect(() => readReproSettings(file('{"probeAttempts": 1}'))).toThrow(/field 'probeAttempts'/);
+    expect(REPRO_FULL.probeAttempts).toBeGreaterThanOrEqual(2);
+  });
+
   it('the full preset evaluates greedily with the budget PPO trains with, on the curriculum it trains on', () => {
     const arg = (flag: string) => REPRO_FULL.evalArgs[REPRO_FULL.evalArgs.indexOf(flag) + 1];
     expect(arg('--temperature')).toBe('0');
