@@ -14,6 +14,7 @@ import { registerSftData } from './tasks-sft-data';
 import { registerCorpus } from './tasks-corpus';
 import { registerSynth } from './tasks-synth';
 import { registerFeasible } from './tasks-feasible';
+import { registerSources } from './tasks-sources';
 
 function where(task: Pick<Task, 'origin'>): string {
   return task.origin.kind === 'pack' ? `${task.origin.path}:${task.origin.line}` : task.origin.path;
@@ -188,5 +189,6 @@ export function registerTasks(program: Command, io: Io): void {
   registerSynth(tasks, io);
   registerCorpus(tasks, io);
   registerFeasible(tasks, io);
+  registerSources(tasks, io);
 
 }
