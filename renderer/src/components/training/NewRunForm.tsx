@@ -41,7 +41,8 @@ function numberOrUndefined(s: string): number | undefined {
   return s.trim() === '' ? undefined : Number(s);
 }
 
-export function NewRunForm() {
+/** `onStarted` runs once the trainer took the run (the store has selected it): the page closes the form. */
+export function NewRunForm({ onStarted }: { onStarted?: (runId: string) => void } = {}) {
   const { start, starting } = useTraining();
   const [stage, setStage] = useState<Stage>('lm');
   const [preset, setPreset] = useState<'nano' | 'micro'>('nano');
@@ -99,7 +100,7 @@ export function NewRunForm() {
       data-testid="new-training-run"
       onSubmit={(e) => {
         e.preventDefault();
-        void start({ stage, configToml: toml, overrides });
+        void start({ stage, configToml: toml, overrides }).then((runId) => runId && onStarted?.(runId));
       }}
     >
       <div className="toolbar">
