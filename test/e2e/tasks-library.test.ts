@@ -23,7 +23,7 @@ const home = makeTempDir('t1lab-e2e-library-');
 const data = join(home.path, 'data');
 const extra = join(home.path, 'my-tasks');
 const SUITES = join(process.cwd(), 'tasks', 'suites');
-let suiteCounts: Record<string, number> = {};
+const suiteCounts: Record<string, number> = {};
 let total = 0;
 let tracked = '';
 
