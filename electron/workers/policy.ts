@@ -58,6 +58,8 @@ const held = new Map<string, Held>();
 /** Streamed requests in flight: their stop switches, by stream id. */
 const streams = new Map<string, AbortController>();
 const log = (m: string) => process.stderr.write(`[policy] ${m}\n`);
+/** T1LAB_DECODE_STEP_DELAY_MS: a pause after every decoding step (tests of streaming and Stop; default none). */
+const stepDelayMs = Math.max(0, Number(process.env.T1LAB_DECODE_STEP_DELAY_MS) || 0);
 
 function keyOf(path: string): string {
   return resolve(path);
@@ -142,7 +144,7 @@ const router = serveWorker('policy', policyContract, {
     const opened = open(key);
     const policy = await loadPolicy(opened, { ...decodeSessionSettings(parsed), log });
     const tokenizer = opened.tokenizer;
-    const decoder = new BatchDecoder(policy.decoder, { maxBatch: parsed.maxBatch, decode: tokenizer ? (ids) => tokenizer.decode(ids) : undefined, log });
+    const decoder = new BatchDecoder(policy.decoder, { maxBatch: parsed.maxBatch, decode: tokenizer ? (ids) => tokenizer.decode(ids) : undefined, log, stepDelayMs });
     const racing = held.get(key); // loaded by a concurrent call while this one awaited: share that one
     if (racing) {
       for (const h of holders) racing.holders.add(h);

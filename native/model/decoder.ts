@@ -52,6 +52,12 @@ export interface DecoderOptions {
   /** Decodes ids for stop-sequence checks (the checkpoint's tokenizer). */
   decode?: (ids: number[]) => string;
   log?: (message: string) => void;
+  /**
+   * Wait this long after every decoding step (default 0). Slows sampling on purpose, for tests and demos of
+   * streaming and Stop: a tiny checkpoint otherwise decodes thousands of tokens before a person (or a
+   * browser test) can press Stop.
+   */
+  stepDelayMs?: number;
 }
 
 export type DecodeRequest = ResolvedGenerateOptions & { seed: number };
@@ -241,7 +247,10 @@ export class BatchDecoder {
         changed = true;
       }
       if (changed) this.rebuild(this.rows.filter((r) => !leaving.includes(r)));
-      if (this.rows.length) await this.step();
+      if (this.rows.length) {
+        await this.step();
+        if (this.options.stepDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.stepDelayMs));
+      }
     }
   }
 

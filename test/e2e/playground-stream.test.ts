@@ -17,6 +17,13 @@ let browser: Browser;
 let page: Page;
 const home = makeTempDir();
 const MAX_TOKENS = 3000;
+/**
+ * The policy worker pauses this long after every decoding step, so that the sample cannot end before Stop:
+ * MAX_TOKENS steps take at least 150 s, longer than the test may run (120 s), while the first tokens arrive in
+ * well under a second. Without it the tiny checkpoint decodes all 3000 tokens in a few seconds, and on a
+ * loaded machine that came before the click on Stop.
+ */
+const STEP_DELAY_MS = 50;
 
 beforeAll(async () => {
   initCheckpoint({
@@ -27,7 +34,8 @@ beforeAll(async () => {
     overrides: { vocab_size: 400, num_hidden_layers: 2, num_experts: 4, max_position_embeddings: 4096 },
     corpus: [],
   });
-  ({ serve, browser, page } = await openLabInChromium(home.path, { viewport: { width: 1024, height: 800 }, deviceScaleFactor: 1 }));
+  ({ serve, browser, page } = await openLabInChromium(home.path, { viewport: { width: 1024, height: 800 }, deviceScaleFactor: 1 }, { T1LAB_DECODE_STEP_DELAY_MS: String(STEP_DELAY_MS) }));
+  expect(MAX_TOKENS * STEP_DELAY_MS).toBeGreaterThan(120_000); // the e2e test timeout (vitest.config.ts)
 }, 300_000);
 
 afterAll(async () => {

@@ -1,7 +1,8 @@
 /**
  * Following and steering a request on a real session: each token reaches onToken as it is sampled (before the
  * request ends), a stop signal ends it with what was sampled (stopReason 'stopped', nothing decoded after),
- * and alternatives carry the most likely tokens with the same log-probs as the sampled one.
+ * alternatives carry the most likely tokens with the same log-probs as the sampled one, and stepDelayMs slows
+ * decoding without changing it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchDecoder, type DecodeRequest } from '../../../native/model/decoder';
@@ -54,6 +55,20 @@ describe('decoding followed and stopped', () => {
     expect(o.stopReason).toBe('max-tokens');
     expect(o.tokens).toHaveLength(60);
     expect(d.activeRows).toBe(0);
+  });
+
+  it('stepDelayMs pauses after every step (the same tokens, just slower), and a stop still ends it between steps', async () => {
+    const plain = await new BatchDecoder(policy.decoder).generate([1, 2, 3], request({ maxTokens: 8 }));
+    const d = new BatchDecoder(policy.decoder, { stepDelayMs: 40 });
+    const started = performance.now();
+    const slow = await d.generate([1, 2, 3], request({ maxTokens: 8 }));
+    // 8 tokens: the prefill samples the first, 7 steps the rest, each followed by the pause.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(7 * 40 - 1);
+    expect(slow.tokens.map((t) => t.id)).toEqual(plain.tokens.map((t) => t.id));
+    const stop = new AbortController();
+    const stopped = await d.generate([1, 2, 3], request({ maxTokens: 200 }), undefined, { stop: stop.signal, onToken: (_, i) => i === 2 && stop.abort() });
+    expect(stopped.stopReason).toBe('stopped');
+    expect(stopped.tokens).toHaveLength(3);
   });
 
   it('alternatives: the most likely tokens, most likely first, with the sampled token\'s log-prob where it is among them', async () => {
