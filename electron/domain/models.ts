@@ -51,13 +51,23 @@ export const PlaygroundRequest = z.object({
   threads: z.number().int().min(1).max(256).optional(),
   /** Stop when the generated text contains one of these (the stop text is kept, generation ends there). */
   stop: z.array(z.string().min(1).max(200)).max(8).default([]),
+  /** The most likely tokens (with log-probs) to return at each sampled position; 0: none. */
+  alternatives: z.number().int().min(0).max(20).default(0),
+  /** Stream each token as `models.sampleToken` under this id (chosen by the caller); `models.stopSample` ends it. */
+  sampleId: z.string().min(1).max(100).optional(),
 });
 export type PlaygroundRequest = z.input<typeof PlaygroundRequest>;
+
+/** A candidate token at a sampled position: its text and log-prob. */
+export const PlaygroundAlternative = z.object({ id: z.number().int(), text: z.string(), logprob: z.number() });
+export type PlaygroundAlternative = z.infer<typeof PlaygroundAlternative>;
 
 export const PlaygroundToken = z.object({
   id: z.number().int(),
   text: z.string(),
   logprob: z.number(),
+  /** The most likely tokens at this position, most likely first (PlaygroundRequest.alternatives > 0). */
+  alternatives: z.array(PlaygroundAlternative).optional(),
   /** [layer][k] expert ids and gate weights; null for external checkpoints. */
   experts: z.array(z.array(z.number().int())).nullable(),
   gates: z.array(z.array(z.number())).nullable(),
@@ -75,3 +85,7 @@ export const PlaygroundResult = z.object({
   timing: z.object({ prefillMs: z.number(), decodeMs: z.number() }),
 });
 export type PlaygroundResult = z.infer<typeof PlaygroundResult>;
+
+/** One token of a streamed sample, as it is sampled (its routing comes with the result). */
+export const PlaygroundTokenEvent = z.object({ sampleId: z.string(), index: z.number().int(), token: PlaygroundToken });
+export type PlaygroundTokenEvent = z.infer<typeof PlaygroundTokenEvent>;

@@ -299,3 +299,14 @@ export const TaskRunHistory = z.object({
   ),
 });
 export type TaskRunHistory = z.infer<typeof TaskRunHistory>;
+
+/** One task id across every evaluation run of the lab: how often it was attempted and resolved. */
+export const TaskPassRate = z.object({
+  taskId: z.string(),
+  runs: z.number().int(),
+  episodes: z.number().int(),
+  resolved: z.number().int(),
+  /** The newest run that holds an episode of the task. */
+  lastRunAt: z.string().nullable(),
+});
+export type TaskPassRate = z.infer<typeof TaskPassRate>;

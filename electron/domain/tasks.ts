@@ -137,11 +137,15 @@ export const TaskDetail = TaskSummary.extend({
 });
 export type TaskDetail = z.infer<typeof TaskDetail>;
 
+/** Where a library source comes from (task-sources.ts). */
+export const TaskSourceKind = z.enum(['examples', 'suite', 'user', 'added', 'run']);
+export type TaskSourceKind = z.infer<typeof TaskSourceKind>;
+
 export const TaskListing = z.object({
   tasks: z.array(TaskSummary),
   /** Entries that did not load, each with its problems. */
   invalid: z.array(z.object({ id: z.string(), source: z.string(), problems: z.array(TaskProblem) })),
-  sources: z.array(z.object({ label: z.string(), path: z.string() })),
+  sources: z.array(z.object({ label: z.string(), path: z.string(), kind: TaskSourceKind })),
 });
 export type TaskListing = z.infer<typeof TaskListing>;
 

@@ -111,3 +111,54 @@ export const RunComparison = z.object({
   pairedTest: z.object({ name: z.string(), pValue: z.number(), diff: z.number(), ci95: z.tuple([z.number(), z.number()]) }).nullable(),
 });
 export type RunComparison = z.infer<typeof RunComparison>;
+
+/** What a training run ran with and what it said: its config as TOML and as flat hyperparameters, its log and metrics tails. */
+export const TrainingRunDetails = z.object({
+  runId: z.string(),
+  stage: z.string(),
+  /** The validated config from run.json (defaults filled in), written back as TOML. */
+  configToml: z.string(),
+  /** The TOML file it was started from, when started from one (the CLI); null from the app's editor. */
+  configSource: z.string().nullable(),
+  /** Every config value as `section.key` = value, in the config's order. */
+  hyperparameters: z.array(z.object({ key: z.string(), value: z.string() })),
+  /** Code, machine, provider and starting checkpoint, as run.json records them. */
+  provenance: z.array(z.object({ key: z.string(), value: z.string() })),
+  /** The last lines of the run's log (train.log), oldest first; `logLines` counts every line. */
+  log: z.array(z.string()),
+  logLines: z.number().int(),
+  /** The last rows of metrics.jsonl as written. */
+  metricsTail: z.array(z.string()),
+  /** status.json's message (the failure, for a failed run). */
+  message: z.string().nullable(),
+});
+export type TrainingRunDetails = z.infer<typeof TrainingRunDetails>;
+
+/** A checkpoint of the run evaluated on a suite: its step, resolved rate and 95% interval (Wilson over tasks). */
+export const HeldOutPoint = z.object({
+  step: z.number().int(),
+  evalRunId: z.string(),
+  suite: z.string(),
+  tasks: z.number().int(),
+  episodes: z.number().int(),
+  resolvedRate: z.number(),
+  ci95: z.tuple([z.number(), z.number()]),
+  complete: z.boolean(),
+});
+export type HeldOutPoint = z.infer<typeof HeldOutPoint>;
+
+/** A rollout's episode folder: the verifier's verdict and output, and whether a recording is there. */
+export const RolloutEpisodeFiles = z.object({
+  runId: z.string(),
+  step: z.number().int(),
+  key: z.string(),
+  taskId: z.string(),
+  resolved: z.boolean(),
+  stopReason: z.string(),
+  reward: z.object({ dense: z.number(), fraction: z.number(), binary: z.number() }).nullable(),
+  assertions: z.array(z.object({ name: z.string(), status: z.string(), message: z.string() })),
+  verifierRan: z.boolean(),
+  verifierOutput: z.string().nullable(),
+  hasRecording: z.boolean(),
+});
+export type RolloutEpisodeFiles = z.infer<typeof RolloutEpisodeFiles>;

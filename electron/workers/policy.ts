@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { LabError } from '../ipc/common/errors';
 import { BatchDecoder } from '../../native/model/decoder';
 import { decodeSettingFor } from '../../native/model/decode-defaults';
-import { GenerateOptions, type PolicyInfo } from '../../native/model/policy-api';
+import { GenerateOptions, type PolicyInfo, type SampledToken } from '../../native/model/policy-api';
 import { openCheckpoint, type OpenedCheckpoint } from '../../native/model/policy-checkpoint';
 import { loadExternalPolicy, loadT1Policy, type LoadedPolicy, type SessionSettings } from '../../native/model/policy-model';
 import { ProviderUnavailableError } from '../../native/model/providers';
@@ -55,7 +55,11 @@ function mismatch(h: Held, wanted: ReturnType<typeof PolicySettings.parse>, fing
 }
 
 const held = new Map<string, Held>();
+/** Streamed requests in flight: their stop switches, by stream id. */
+const streams = new Map<string, AbortController>();
 const log = (m: string) => process.stderr.write(`[policy] ${m}\n`);
+/** T1LAB_DECODE_STEP_DELAY_MS: a pause after every decoding step (tests of streaming and Stop; default none). */
+const stepDelayMs = Math.max(0, Number(process.env.T1LAB_DECODE_STEP_DELAY_MS) || 0);
 
 function keyOf(path: string): string {
   return resolve(path);
@@ -116,7 +120,7 @@ function info(h: Held): PolicyInfo {
   };
 }
 
-serveWorker('policy', policyContract, {
+const router = serveWorker('policy', policyContract, {
   async 'policy.load'({ checkpoint, settings, holder }) {
     const key = keyOf(checkpoint);
     const parsed = PolicySettings.parse(settings);
@@ -140,7 +144,7 @@ serveWorker('policy', policyContract, {
     const opened = open(key);
     const policy = await loadPolicy(opened, { ...decodeSessionSettings(parsed), log });
     const tokenizer = opened.tokenizer;
-    const decoder = new BatchDecoder(policy.decoder, { maxBatch: parsed.maxBatch, decode: tokenizer ? (ids) => tokenizer.decode(ids) : undefined, log });
+    const decoder = new BatchDecoder(policy.decoder, { maxBatch: parsed.maxBatch, decode: tokenizer ? (ids) => tokenizer.decode(ids) : undefined, log, stepDelayMs });
     const racing = held.get(key); // loaded by a concurrent call while this one awaited: share that one
     if (racing) {
       for (const h of holders) racing.holders.add(h);
@@ -153,7 +157,7 @@ serveWorker('policy', policyContract, {
     return info(h);
   },
   'policy.info': ({ checkpoint }) => info(get(checkpoint)),
-  async 'policy.generate'({ checkpoint, promptIds, prompt, options, withText }, ctx) {
+  async 'policy.generate'({ checkpoint, promptIds, prompt, options, withText, streamId }, ctx) {
     const h = get(checkpoint);
     let ids = promptIds;
     if (!ids) {
@@ -164,16 +168,36 @@ serveWorker('policy', policyContract, {
     const resolved = GenerateOptions.parse(options);
     const seed = resolved.seed ?? randomSeed();
     const started = performance.now();
+    const tokenizer = h.tokenizer;
+    const text = (id: number) => (tokenizer ? tokenizer.decode([id]) : null);
+    let hooks = {};
+    if (streamId !== undefined) {
+      if (streams.has(streamId)) throw new LabError('CONFLICT', `policy.generate: stream '${streamId}' is already running`);
+      const stop = new AbortController();
+      streams.set(streamId, stop);
+      hooks = {
+        stop: stop.signal,
+        onToken: (t: SampledToken, index: number) =>
+          router.emit('policy.token', { streamId, index, id: t.id, logprob: t.logprob, text: text(t.id), alternatives: (t.alternatives ?? []).map((a) => ({ ...a, text: text(a.id) })) }),
+      };
+    }
     try {
-      const result = await h.decoder.generate(ids, { ...resolved, seed }, ctx.signal);
-      const tokenizer = h.tokenizer;
+      const result = await h.decoder.generate(ids, { ...resolved, seed }, ctx.signal, hooks);
       const tokenTexts = withText && tokenizer ? result.tokens.map((t) => tokenizer.decode([t.id])) : null;
+      const alternativeTexts = withText && tokenizer && resolved.alternatives > 0 ? result.tokens.map((t) => (t.alternatives ?? []).map((a) => tokenizer.decode([a.id]))) : null;
       const elapsed = performance.now() - started;
-      return { ...result, timing: { ...result.timing, queueMs: Math.max(0, elapsed - result.timing.prefillMs - result.timing.decodeMs) }, promptIds: ids, tokenTexts, seed };
+      return { ...result, timing: { ...result.timing, queueMs: Math.max(0, elapsed - result.timing.prefillMs - result.timing.decodeMs) }, promptIds: ids, tokenTexts, alternativeTexts, seed };
     } catch (error) {
       if ((error as { code?: string }).code === 'CANCELLED') throw new LabError('CANCELLED', 'generation cancelled');
       throw new LabError('INVALID_PARAMS', (error as Error).message);
+    } finally {
+      if (streamId !== undefined) streams.delete(streamId);
     }
+  },
+  'policy.stop'({ streamId }) {
+    const stop = streams.get(streamId);
+    stop?.abort();
+    return { stopped: stop !== undefined };
   },
   async 'policy.swap'({ checkpoint, weights }) {
     const h = get(checkpoint);

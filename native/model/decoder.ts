@@ -11,7 +11,7 @@
  */
 import type { HostTensor, RuntimeSession } from '../onnx/runtime';
 import type { GenerateResult, ResolvedGenerateOptions, SampledToken, StopReason, TokenRouting } from './policy-api';
-import { TokenSampler, type TokenPick } from './sampler';
+import { topAlternatives, TokenSampler, type TokenPick } from './sampler';
 import { SAMPLE_INV_TEMPERATURE, SAMPLE_OUTPUTS, SAMPLE_UNIFORM } from './sampling-head';
 import { newKeyName, newValueName, pastKeyName, pastValueName, presentKeyName, presentValueName } from './sampling-graph';
 
@@ -52,9 +52,23 @@ export interface DecoderOptions {
   /** Decodes ids for stop-sequence checks (the checkpoint's tokenizer). */
   decode?: (ids: number[]) => string;
   log?: (message: string) => void;
+  /**
+   * Wait this long after every decoding step (default 0). Slows sampling on purpose, for tests and demos of
+   * streaming and Stop: a tiny checkpoint otherwise decodes thousands of tokens before a person (or a
+   * browser test) can press Stop.
+   */
+  stepDelayMs?: number;
 }
 
 export type DecodeRequest = ResolvedGenerateOptions & { seed: number };
+
+/** What a caller may follow or steer while its request decodes. */
+export interface DecodeHooks {
+  /** Called as each token is sampled (before its routing is known), with its index in the output. */
+  onToken?: (token: SampledToken, index: number) => void;
+  /** Aborting this ends the request after the current step with what was sampled (stopReason 'stopped'). */
+  stop?: AbortSignal;
+}
 
 interface LayerCache {
   key: Float32Array;
@@ -77,6 +91,7 @@ interface Row {
   options: DecodeRequest;
   sampler: TokenSampler;
   signal?: AbortSignal;
+  hooks: DecodeHooks;
   /** Tokens processed so far (prompt + fed samples): the next position, and this row's cache length. */
   length: number;
   /** Leading invalid slots of this row in the batch cache. */
@@ -120,7 +135,7 @@ export class BatchDecoder {
     return this.rows.length;
   }
 
-  generate(prompt: readonly number[], request: DecodeRequest, signal?: AbortSignal): Promise<GenerateResult> {
+  generate(prompt: readonly number[], request: DecodeRequest, signal?: AbortSignal, hooks: DecodeHooks = {}): Promise<GenerateResult> {
     if (this.closed) return Promise.reject(new Error('the decoder is closed'));
     if (prompt.length === 0) return Promise.reject(new Error('the prompt is empty: at least one token id is needed'));
     const bad = prompt.find((id) => !Number.isInteger(id) || id < 0 || id >= this.model.vocabSize);
@@ -131,6 +146,7 @@ export class BatchDecoder {
         options: request,
         sampler: new TokenSampler(request, request.seed),
         signal,
+        hooks,
         length: 0,
         pad: 0,
         pending: null,
@@ -218,7 +234,10 @@ export class BatchDecoder {
           changed = true;
         }
       }
-      for (const row of this.rows) if (row.signal?.aborted && !row.stop) row.stop = 'cancelled';
+      for (const row of this.rows) {
+        if (row.signal?.aborted && !row.stop) row.stop = 'cancelled';
+        else if (row.hooks.stop?.aborted && !row.stop) row.stop = 'stopped';
+      }
       const leaving = this.rows.filter((r) => r.stop === 'cancelled' || (r.stop && r.pending === null));
       if (leaving.length) {
         for (const r of leaving) {
@@ -228,7 +247,10 @@ export class BatchDecoder {
         changed = true;
       }
       if (changed) this.rebuild(this.rows.filter((r) => !leaving.includes(r)));
-      if (this.rows.length) await this.step();
+      if (this.rows.length) {
+        await this.step();
+        if (this.options.stepDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.stepDelayMs));
+      }
     }
   }
 
@@ -272,6 +294,7 @@ export class BatchDecoder {
       if (r.stop) return;
       if (r.sampler.untruncated(vocab)) u[b] = r.sampler.drawUniform();
       else logits = true;
+      if (r.options.alternatives > 0) logits = true;
     });
     return {
       feeds: {
@@ -419,7 +442,19 @@ export class BatchDecoder {
   /** Sample the row's next token from batch row `b` of the step's outputs and decide whether it stops there. */
   private sampleNext(row: Row, out: Record<string, HostTensor>, b: number): void {
     const pick = this.pickFor(row, out, b);
-    row.tokens.push({ id: pick.id, logprob: pick.logprob, routing: null });
+    const token: SampledToken = { id: pick.id, logprob: pick.logprob, routing: null };
+    if (row.options.alternatives > 0) {
+      const logits = out.logits!;
+      const [, S, V] = logits.dims as [number, number, number];
+      token.alternatives = topAlternatives(logits.data as Float32Array, (b * S + S - 1) * V, Math.min(V, this.model.vocabSize), row.options.alternatives, row.options.temperature);
+    }
+    row.tokens.push(token);
+    try {
+      row.hooks.onToken?.(token, row.tokens.length - 1);
+    } catch (error) {
+      // A follower's failure must not end the batch: the request decodes on.
+      this.options.log?.(`onToken failed: ${(error as Error).message}`);
+    }
     row.pending = pick.id;
     if (row.options.stopTokenIds.includes(pick.id)) row.stop = 'stop-token';
     else if (row.options.stopSequences.length && this.endsWithStop(row)) row.stop = 'stop-sequence';

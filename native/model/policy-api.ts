@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 
-export const StopReason = z.enum(['stop-token', 'stop-sequence', 'max-tokens', 'context-full', 'cancelled']);
+/** 'stopped': the caller asked the decoder to stop (a Stop button) and keeps what was sampled; 'cancelled' discards it. */
+export const StopReason = z.enum(['stop-token', 'stop-sequence', 'max-tokens', 'context-full', 'cancelled', 'stopped']);
 export type StopReason = z.infer<typeof StopReason>;
 
 export const GenerateOptions = z.object({
@@ -22,6 +23,11 @@ export const GenerateOptions = z.object({
   stopTokenIds: z.array(z.number().int().min(0)).default([]),
   /** Generation stops once the decoded output ends with one of these (needs the checkpoint's tokenizer). */
   stopSequences: z.array(z.string().min(1)).default([]),
+  /**
+   * Also return, at each sampled position, this many most likely tokens with their log-probs (of the same
+   * tempered, untruncated distribution as `logprob`); 0: none. The step then fetches the logits.
+   */
+  alternatives: z.number().int().min(0).max(20).default(0),
 });
 export type GenerateOptions = z.input<typeof GenerateOptions>;
 export type ResolvedGenerateOptions = z.output<typeof GenerateOptions>;
@@ -33,9 +39,15 @@ export const TokenRouting = z.object({
 });
 export type TokenRouting = z.infer<typeof TokenRouting>;
 
+/** A candidate token at a sampled position and its log-prob. */
+export const TokenAlternative = z.object({ id: z.number().int(), logprob: z.number() });
+export type TokenAlternative = z.infer<typeof TokenAlternative>;
+
 export const SampledToken = z.object({
   id: z.number().int(),
   logprob: z.number(),
+  /** The most likely tokens at this position, most likely first (GenerateOptions.alternatives > 0). */
+  alternatives: z.array(TokenAlternative).optional(),
   /** Null for external checkpoints (no routing outputs). */
   routing: TokenRouting.nullable(),
 });

@@ -98,6 +98,31 @@ export class TokenSampler {
 }
 
 
+/**
+ * The `n` most likely tokens of `logits[offset, offset + vocab)` with their log-probs under temperature
+ * `temperature` (greedy: 1), most likely first, ties by id: the same log-probs `TokenSampler.pick` returns.
+ */
+export function topAlternatives(logits: Float32Array, offset: number, vocab: number, n: number, temperature: number): TokenPick[] {
+  const scale = temperature > 0 ? 1 / temperature : 1;
+  let max = -Infinity;
+  for (let i = 0; i < vocab; i++) max = Math.max(max, logits[offset + i]!);
+  let sum = 0;
+  for (let i = 0; i < vocab; i++) sum += Math.exp((logits[offset + i]! - max) * scale);
+  const logZ = Math.log(sum);
+  // A small sorted list: n is at most 20, the vocabulary tens of thousands.
+  const best: TokenPick[] = [];
+  const count = Math.min(n, vocab);
+  for (let i = 0; i < vocab; i++) {
+    const v = logits[offset + i]!;
+    if (best.length === count && v <= logits[offset + best[count - 1]!.id]!) continue;
+    let at = best.length;
+    while (at > 0 && logits[offset + best[at - 1]!.id]! < v) at--;
+    best.splice(at, 0, { id: i, logprob: (v - max) * scale - logZ });
+    if (best.length > count) best.pop();
+  }
+  return best;
+}
+
 /** A seed for requests that give none (still recorded, so the run can be repeated). */
 export function randomSeed(): number {
   return Math.floor(Math.random() * 2 ** 32);

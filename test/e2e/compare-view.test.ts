@@ -74,7 +74,7 @@ describe('Compare view', () => {
   });
 
   test("from a run's Compare box and from the Training page's checkpoints", async () => {
-    await page.goto(`${serve.url}#/runs/better`);
+    await page.goto(`${serve.url}#/runs/better/statistics`);
     await page.getByTestId('run-statistics').waitFor();
     await page.getByTestId('compare-with').selectOption('base');
     await page.getByTestId('page-compare').waitFor();

@@ -47,7 +47,8 @@ describe('Models page', () => {
   test('samples in the playground: tokens coloured by log-prob, heatmap of the selected tokens', async () => {
     await page.getByLabel('prompt').fill('ls -la');
     await page.getByRole('button', { name: 'Sample' }).click();
-    const tokens = page.getByTestId('sampled-tokens').locator('.token');
+    // The finished sample (tokens also show while they stream in, under data-streaming="1").
+    const tokens = page.locator('[data-testid="sampled-tokens"][data-streaming="0"] .token');
     await tokens.first().waitFor({ timeout: 60_000 });
     const count = await tokens.count();
     expect(count).toBeGreaterThan(0);

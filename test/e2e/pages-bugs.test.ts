@@ -133,6 +133,7 @@ describe('bugs 2 and 3: what a human watches is what the shell showed, readably'
     await page.goto(`${serve.url}#/runs`);
     await startEval(suite, `replay:${script}`);
     await expect.poll(() => page.getByTestId('run-progress').getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+    await page.getByTestId('run-tab-episodes').click();
     await page.locator('[data-testid="episode-row"]').first().click({ timeout: 30_000 });
     await page.getByTestId('load-recording').click();
     const player = page.getByTestId('cast-player');
@@ -178,6 +179,7 @@ describe('bug 6: an onnx checkpoint whose window cannot hold the prompts', () =>
     expect(await error.textContent()).toMatch(/1 of 1 task cannot fit .*\d+-token prompt.*window leaves \d+ \(128 positions less \d+ kept for the reply\)/);
     await page.getByTestId('start-anyway').click();
     await expect.poll(() => page.getByTestId('run-progress').getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+    await page.getByTestId('run-tab-episodes').click();
     await page.locator('[data-testid="episode-row"]').first().click({ timeout: 30_000 });
     const context = page.getByTestId('context-events');
     await context.waitFor();

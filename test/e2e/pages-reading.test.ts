@@ -122,9 +122,10 @@ describe('Runs', () => {
     failedRun = await runEval(`replay:${giveUp}`);
     await noHorizontalScroll();
     // The results follow the run's end within a moment.
-    await expect.poll(() => page.getByTestId('pass-matrix').locator('button.cell.fail').count(), { timeout: 15_000 }).toBe(1);
     expect(await page.getByTestId('run-config').locator('td[data-key="seed"]').textContent()).toMatch(/^\d+$/);
-    expect(await page.getByTestId('histogram').count()).toBe(3);
+    await expect.poll(() => page.getByTestId('histogram').count(), { timeout: 15_000 }).toBe(3);
+    await page.getByTestId('run-tab-tasks').click();
+    await expect.poll(() => page.getByTestId('pass-matrix').locator('button.cell.fail').count(), { timeout: 15_000 }).toBe(1);
     await page.getByTestId('pass-matrix').locator('button.cell').first().click();
     const failure = page.getByTestId('episode-viewer').getByTestId('failure-message');
     await failure.waitFor();
@@ -162,6 +163,7 @@ describe('Runs', () => {
   });
 
   test('exports the episodes as CSV', async () => {
+    await page.getByTestId('run-tab-overview').click();
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
     const csv = readFileSync((await file.path())!, 'utf8');
     expect(csv.split('\n')[0]).toMatch(/^key,task,attempt,category,difficulty,resolved,/);

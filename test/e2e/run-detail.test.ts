@@ -48,6 +48,7 @@ describe('Run detail', () => {
     await form.locator('input[name="policy"]').fill(`replay:${script}`);
     await form.getByRole('button', { name: 'Start evaluation' }).click();
     await page.getByTestId('run-detail').waitFor({ timeout: 60_000 });
+    await page.getByTestId('run-tab-episodes').click();
     // Watch every state the bar shows; when it says done, the results must already hold all episodes.
     await page.evaluate(`(() => {
       window.__doneMismatch = [];

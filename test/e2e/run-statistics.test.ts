@@ -30,6 +30,7 @@ describe('Runs page statistics', () => {
   test('compares a run with a baseline: paired difference, McNemar p, per-category forest plot, power', async () => {
     await page.goto(`${serve.url}#/runs`);
     await page.locator('[data-testid="run-row"][data-run="rl-eval"]').click();
+    await page.getByTestId('run-tab-statistics').click();
     const panel = page.getByTestId('run-statistics');
     await panel.waitFor();
     // Power for this run's 16 tasks at 75% appears without any input.

@@ -80,6 +80,7 @@ describe('Runs page', () => {
     }
     const fileOps = page.locator('[data-testid="interval-bar"][data-label="file-operations"]').first();
     expect(Number(await fileOps.getAttribute('data-value'))).toBe(1);
+    await page.getByTestId('run-tab-episodes').click();
     expect(await page.getByTestId('episode-row').count()).toBe(3);
   });
 

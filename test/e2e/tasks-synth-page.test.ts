@@ -10,6 +10,7 @@ import { runCli } from '../../electron/cli/main';
 import { closeLabInChromium, openLabInChromium } from '../helpers/browser';
 import type { ServeProcess } from '../helpers/serve';
 import { makeTempDir } from '../helpers/tmp';
+import { libraryTaskCount } from '../helpers/tasks';
 
 let home: { path: string; remove(): void };
 let serve: ServeProcess;
@@ -36,8 +37,8 @@ afterAll(async () => {
 describe('the Tasks page with a synthesized pack', () => {
   it('browses the pack by family and shows its category and difficulty mix', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Tasks', exact: true }).click();
-    const total = 18 + summary.count;
-    await page.getByTestId('task-count').filter({ hasText: `${total} of ${total} tasks` }).waitFor();
+    const total = (await libraryTaskCount()) + summary.count;
+    await page.getByTestId('task-count').filter({ hasText: `${total} of ${total} tasks` }).waitFor({ timeout: 60_000 });
     await page.getByLabel('Source').selectOption('synth.jsonl');
     await page.getByTestId('task-count').filter({ hasText: `${summary.count} of ${total} tasks` }).waitFor();
 
@@ -54,7 +55,7 @@ describe('the Tasks page with a synthesized pack', () => {
     await page.getByLabel('Family').selectOption(family);
     expect(await page.getByTestId('task-count').textContent()).toBe(`${n} of ${total} tasks`);
     expect(await page.getByTestId('skew-categories').locator('.skew-row').count()).toBe(1);
-    await page.locator('tbody tr').first().click();
+    await page.getByTestId('task-table').locator('tbody tr').first().click();
     const detail = page.getByTestId('task-detail');
     await detail.getByRole('heading').first().waitFor();
     expect(await detail.textContent()).toContain(family);

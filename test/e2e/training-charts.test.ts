@@ -65,6 +65,8 @@ describe('Training charts', () => {
     expect(await page.locator('[data-testid="metric-chart"][data-metric^="reward_dense/"]').count()).toBe(1);
     const legend = await family.locator('.u-legend').innerText();
     for (const c of CATEGORIES) expect(legend).toContain(c);
+    // The run's details and its held-out chart sit above the charts: bring the chart under the mouse first.
+    await family.scrollIntoViewIfNeeded();
     const box = (await family.locator('.u-over').boundingBox())!;
     await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
     // At step 3, debugging (index 0) is (0 + 3) / 4.

@@ -21,8 +21,9 @@ export interface LabInChromium {
   page: Page;
 }
 
-export async function openLabInChromium(dataDir: string, pageOptions?: Parameters<Browser['newPage']>[0]): Promise<LabInChromium> {
-  const serve = await startServe({ env: { T1LAB_HOME: dataDir } });
+/** `env`: more variables for the host (and the workers it starts), e.g. T1LAB_DECODE_STEP_DELAY_MS. */
+export async function openLabInChromium(dataDir: string, pageOptions?: Parameters<Browser['newPage']>[0], env: NodeJS.ProcessEnv = {}): Promise<LabInChromium> {
+  const serve = await startServe({ env: { ...env, T1LAB_HOME: dataDir } });
   try {
     const browser = await launchChromium();
     return { serve, browser, page: await browser.newPage(pageOptions) };

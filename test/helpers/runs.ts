@@ -10,16 +10,23 @@ export interface FixtureOutcome {
   resolved: boolean[];
 }
 
-export async function writeRunFolder(root: string, id: string, outcomes: readonly FixtureOutcome[]): Promise<string> {
+export interface FixtureRunOptions {
+  /** The policy spec (default `replay:fixture`); `onnx:…/training/RUN/checkpoints/step-N` makes a checkpoint eval. */
+  policy?: string;
+  suite?: string;
+  createdAt?: string;
+}
+
+export async function writeRunFolder(root: string, id: string, outcomes: readonly FixtureOutcome[], options: FixtureRunOptions = {}): Promise<string> {
   const attempts = Math.max(...outcomes.map((o) => o.resolved.length));
   const manifest: RunManifest = {
     schema: RUN_SCHEMA,
     id,
-    createdAt: '2026-12-01T00:00:00Z',
+    createdAt: options.createdAt ?? '2026-12-01T00:00:00Z',
     config: {
       kind: 'eval',
-      suite: '/suite',
-      policy: 'replay:fixture',
+      suite: options.suite ?? '/suite',
+      policy: options.policy ?? 'replay:fixture',
       policySettings: {},
       harness: { maxTurns: 300, contextStrategy: 'drop-oldest', observationChars: 10_000 },
       attempts,

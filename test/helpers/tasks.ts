@@ -70,3 +70,13 @@ export function writeSuite(root: string, tasks: TestTask[] = QUICK_SUITE): strin
   for (const t of tasks) writeTask(root, t);
   return root;
 }
+
+/** Tasks in a fresh lab's library: the 18 built-in examples and every committed suite (tasks/suites). */
+export async function libraryTaskCount(): Promise<number> {
+  const { readdirSync } = await import('node:fs');
+  const { loadTaskSource } = await import('../../electron/lab/tasks');
+  const suites = join(process.cwd(), 'tasks', 'suites');
+  let n = 18;
+  for (const name of readdirSync(suites).filter((f) => f.endsWith('.jsonl'))) n += (await loadTaskSource(join(suites, name))).tasks.length;
+  return n;
+}

@@ -15,6 +15,7 @@ import { registerCorpus } from './tasks-corpus';
 import { registerSynth } from './tasks-synth';
 import { registerFeasible } from './tasks-feasible';
 import { registerPool } from './tasks-pool';
+import { registerSources } from './tasks-sources';
 
 function where(task: Pick<Task, 'origin'>): string {
   return task.origin.kind === 'pack' ? `${task.origin.path}:${task.origin.line}` : task.origin.path;
@@ -190,5 +191,6 @@ export function registerTasks(program: Command, io: Io): void {
   registerCorpus(tasks, io);
   registerFeasible(tasks, io);
   registerPool(tasks, io);
+  registerSources(tasks, io);
 
 }

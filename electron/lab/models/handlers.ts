@@ -11,7 +11,7 @@ import { trainingRunsDir } from '../training/run-folder';
 import { countActiveParameters, parseModelConfig } from '../../../native/model/config';
 import type { PolicyInfo } from '../../../native/model/policy-api';
 import type { HostContext } from '../host-context';
-import { policyWorker } from './policy-engine';
+import { policyContract } from '../../processes/contracts/policy';
 import { addModelFolder, modelFolders, removeModelFolder } from './folders';
 import { appRoot } from '../app-paths';
 
@@ -111,30 +111,65 @@ export function listModels(dataDir: string, roots: readonly string[], placedOf: 
 
 export function modelsHandlers(ctx: HostContext): Handlers<typeof modelsContract> {
   const placed = new Map<string, PolicyInfo>();
+  /** Streamed samples in flight: the worker's stream id -> the caller's connection and sample id. */
+  const streams = new Map<string, { connectionId: string; sampleId: string }>();
+  let wired = false;
+  const streamKey = (connectionId: string, sampleId: string) => `${connectionId}/${sampleId}`;
+  const worker = () => {
+    // The full client (events and policy.stop), not the engine's PolicyCaller view of it.
+    const w = ctx.workers.get('policy', policyContract);
+    if (!wired) {
+      wired = true;
+      w.on('policy.token', (e) => {
+        const route = streams.get(e.streamId);
+        if (!route) return;
+        const token = { id: e.id, text: e.text ?? '', logprob: e.logprob, experts: null, gates: null, alternatives: e.alternatives.map((a) => ({ id: a.id, text: a.text ?? '', logprob: a.logprob })) };
+        ctx.emitTo(route.connectionId, 'models.sampleToken', { sampleId: route.sampleId, index: e.index, token });
+      });
+    }
+    return w;
+  };
   return {
     'models.list': ({ roots, snapshots }) => listModels(ctx.dataDir, roots, (path) => placed.get(path), snapshots),
     'models.folders': () => ({ folders: modelFolders(ctx.dataDir) }),
     'models.addFolder': ({ path }) => addModelFolder(ctx.dataDir, path, checkpointsRoot(ctx.dataDir)),
     'models.removeFolder': ({ path }) => ({ folders: removeModelFolder(ctx.dataDir, path) }),
-    async 'models.sample'(input, { signal }) {
-      const worker = policyWorker(ctx.workers);
+    async 'models.stopSample'({ sampleId }, { connectionId }) {
+      const key = streamKey(connectionId, sampleId);
+      if (!streams.has(key)) return { stopped: false };
+      return worker().call('policy.stop', { streamId: key });
+    },
+    async 'models.sample'(input, { signal, connectionId }) {
+      const policy = worker();
+      const streamId = input.sampleId !== undefined ? streamKey(connectionId, input.sampleId) : undefined;
       // The Models page holds what it sampled (one holder for the page); onnx evaluations share the same session.
-      const info = await worker.call('policy.load', { checkpoint: input.path, settings: { provider: input.provider, ...(input.threads ? { intraOpThreads: input.threads } : {}) }, holder: 'models-page' }, { timeoutMs: 300_000 });
+      const info = await policy.call('policy.load', { checkpoint: input.path, settings: { provider: input.provider, ...(input.threads ? { intraOpThreads: input.threads } : {}) }, holder: 'models-page' }, { timeoutMs: 300_000 });
       placed.set(input.path, info);
-      const r = await worker.call(
-        'policy.generate',
-        {
-          checkpoint: input.path,
-          prompt: input.prompt,
-          options: { maxTokens: input.maxTokens, temperature: input.temperature, topP: input.topP, topK: input.topK, seed: input.seed, stopSequences: input.stop },
-          withText: true,
-        },
-        { signal },
-      );
+      if (streamId !== undefined) streams.set(streamId, { connectionId, sampleId: input.sampleId! });
+      const r = await policy
+        .call(
+          'policy.generate',
+          {
+            checkpoint: input.path,
+            prompt: input.prompt,
+            options: { maxTokens: input.maxTokens, temperature: input.temperature, topP: input.topP, topK: input.topK, seed: input.seed, stopSequences: input.stop, alternatives: input.alternatives },
+            withText: true,
+            ...(streamId !== undefined ? { streamId } : {}),
+          },
+          { signal },
+        )
+        .finally(() => streamId !== undefined && streams.delete(streamId));
       if (!r.tokenTexts) throw new LabError('UNAVAILABLE', `${input.path} has no tokenizer to show token texts`);
       return {
         promptTokens: r.promptIds.length,
-        tokens: r.tokens.map((t, i) => ({ id: t.id, text: r.tokenTexts![i] ?? '', logprob: t.logprob, experts: t.routing?.experts ?? null, gates: t.routing?.gates ?? null })),
+        tokens: r.tokens.map((t, i) => ({
+          id: t.id,
+          text: r.tokenTexts![i] ?? '',
+          logprob: t.logprob,
+          experts: t.routing?.experts ?? null,
+          gates: t.routing?.gates ?? null,
+          ...(t.alternatives ? { alternatives: t.alternatives.map((a, j) => ({ id: a.id, text: r.alternativeTexts?.[i]?.[j] ?? '', logprob: a.logprob })) } : {}),
+        })),
         stopReason: r.stopReason,
         seed: r.seed,
         provider: info.provider,

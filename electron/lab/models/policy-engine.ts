@@ -14,7 +14,8 @@ import type { WorkerRegistry } from '../worker-registry';
 export const LOAD_TIMEOUT_MS = 300_000;
 
 type PolicyContract = typeof policyContract;
-export type PolicyMethod = MethodName<PolicyContract>;
+/** The methods an engine uses (streaming and its stop are the Models page's, never bridged from the eval worker). */
+export type PolicyMethod = Exclude<MethodName<PolicyContract>, 'policy.stop'>;
 
 /**
  * Whatever calls the policy worker: its supervisor in the host (or the CLI), or, in the eval worker, a bridge

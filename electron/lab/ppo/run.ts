@@ -44,6 +44,7 @@ import { sampleTasks } from './tasks';
 import { ppoUpdate } from './update';
 import { JsonlAppender } from './rollout-files';
 import { checkRunFits } from '../training/memory-check';
+import { runLog } from '../training/run-log';
 
 export interface PpoEnv {
   dataDir: string;
@@ -92,7 +93,9 @@ function policyDir(runDir: string, version: number): string {
 
 export async function runPpo(o: { config: RunConfig; configSource: string | null; out?: string; resume?: string; steps?: number }, env: PpoEnv): Promise<PpoResult> {
   const started = performance.now();
-  const log = env.log ?? (() => {});
+  // Every message also goes to the run folder's train.log (the Training page's log view), once it exists.
+  const logFile = runLog(env.log);
+  const log = logFile.log;
   let config = o.config;
   let runDir: string;
   let manifest: TrainingRunManifest;
@@ -105,6 +108,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
 
   if (o.resume) {
     runDir = resolve(o.resume);
+    logFile.attach(runDir);
     manifest = readTrainingManifest(runDir);
     if (manifest.stage !== 'ppo') throw new LabError('INVALID_PARAMS', `${runDir}: a ${manifest.stage} run, not ppo`);
     config = parseRunConfig(manifest.config, join(runDir, 'run.json config'), o.steps ? { steps: o.steps } : {});
@@ -133,6 +137,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
     if (!existsSync(initDir)) throw new LabError('INVALID_PARAMS', `model.checkpoint: ${initDir} does not exist`);
     checkRunFits(initDir, ['training', 'sampling']); // the trainer here, the sampling policy in its worker
     runDir = createRunFolder(o.out ?? join(trainingRunsDir(env.dataDir), newTrainingRunId('ppo')));
+    logFile.attach(runDir);
     const init = loadCheckpoint(initDir);
     ({ config: model, tokenizer, parameters: params } = init);
     tokenizerConfig = readTokenizerConfig(initDir);

@@ -10,7 +10,7 @@ import { evalWorkerContract } from '../../processes/contracts/eval';
 import { appRoot } from '../app-paths';
 import type { HostContext } from '../host-context';
 import { listRuns, readEpisode, readRecording, readRun, runPath } from './library';
-import { taskHistory } from './task-history';
+import { taskHistory, taskPassRates } from './task-history';
 import { removeRun, updateRunMeta } from './meta';
 import { policyWorker } from '../models/policy-engine';
 import { servePolicyBridge } from './policy-bridge';
@@ -60,6 +60,7 @@ export function runsHandlers(ctx: HostContext): Handlers<typeof runsContract> {
     'runs.live': async ({ runId }) => (active().has(runId) ? worker().call('eval.live', { runId }) : { episodes: [] }),
     'runs.episode': ({ runId, key }) => readEpisode(runPath(ctx.dataDir, runId), key),
     'runs.taskHistory': ({ taskId }) => taskHistory(ctx.dataDir, taskId),
+    'runs.taskPassRates': () => taskPassRates(ctx.dataDir),
     'runs.setMeta': ({ runId, patch }) => updateRunMeta(ctx.dataDir, runId, patch),
     'runs.remove': ({ runId }) => removeRun(ctx.dataDir, runId, active()),
     'runs.recording': ({ runId, key }) => readRecording(runPath(ctx.dataDir, runId), key),

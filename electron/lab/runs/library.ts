@@ -1,5 +1,5 @@
 /** Reading runs back from the lab's data folder: the list, one run's results, one episode, its recording. */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
 import type { EpisodeRecord, RunListing, RunManifest, RunStats } from '../../domain/runs';
@@ -10,6 +10,7 @@ import { evalRunActive, readRunMetaOrEmpty } from './meta';
 import { runsDir } from './dirs';
 import { checkpointLineage, runTitle } from './lineage';
 import { EPISODE_FILES } from './episode-files';
+import { hasRecording, readRecordingFile, readVerifierOutput } from './episode-read';
 
 export { runsDir };
 
@@ -96,9 +97,6 @@ export function readRun(dir: string): { manifest: RunManifest; episodes: Episode
   return { manifest: store.manifest, episodes, stats: computeStats(episodes, store.manifest.config.seed) };
 }
 
-/** Largest verifier output or recording sent to the UI at once. */
-const MAX_TEXT_CHARS = 4 * 1024 * 1024;
-
 function episodeDir(dir: string, key: string): { abs: string; record: EpisodeRecord | null } {
   const store = RunStore.open(dir);
   const record = store.finished().find((r) => r.key === key) ?? null;
@@ -120,18 +118,9 @@ export function readEpisode(dir: string, key: string) {
     turns: trajectory.turns.map(({ tokens, ...turn }) => (tokens ? { ...turn, tokens: { ids: tokens.ids, logprobs: tokens.logprobs } } : turn)),
     ledger: trajectory.ledger ? { samples: [], counters: trajectory.ledger.counters } : null,
   };
-  const outputPath = join(abs, EPISODE_FILES.verifierOutput);
-  const verifierOutput = existsSync(outputPath) ? readFileSync(outputPath, 'utf8').slice(-MAX_TEXT_CHARS) : null;
-  return { record, trajectory: slim, verifierOutput, hasRecording: existsSync(join(abs, EPISODE_FILES.recording)) };
+  return { record, trajectory: slim, verifierOutput: readVerifierOutput(abs), hasRecording: hasRecording(abs) };
 }
 
 export function readRecording(dir: string, key: string): { cast: string; truncated: boolean } {
-  const { abs } = episodeDir(dir, key);
-  const file = join(abs, EPISODE_FILES.recording);
-  if (!existsSync(file)) throw new LabError('NOT_FOUND', `episode ${key} has no recording`);
-  const size = statSync(file).size;
-  const text = readFileSync(file, 'utf8');
-  if (size <= MAX_TEXT_CHARS) return { cast: text, truncated: false };
-  // Keep the header and the first events: a replay from the start stays correct.
-  return { cast: text.slice(0, MAX_TEXT_CHARS).replace(/\n[^\n]*$/, '\n'), truncated: true };
+  return readRecordingFile(episodeDir(dir, key).abs, `episode ${key}`);
 }

@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TaskRunHistory } from '../../domain/runs';
+import type { TaskPassRate, TaskRunHistory } from '../../domain/runs';
 import { runsDir } from './library';
 import { RunStore } from './store';
 
@@ -37,4 +37,34 @@ export function taskHistory(dataDir: string, taskId: string): TaskRunHistory[] {
     }
   }
   return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** Every task id's attempts and resolved episodes over every readable evaluation run (finished episodes only). */
+export function taskPassRates(dataDir: string): TaskPassRate[] {
+  const root = runsDir(dataDir);
+  if (!existsSync(root)) return [];
+  const rates = new Map<string, TaskPassRate>();
+  for (const name of readdirSync(root)) {
+    const dir = join(root, name);
+    if (!existsSync(join(dir, 'run.json'))) continue;
+    try {
+      const store = RunStore.open(dir);
+      const createdAt = store.manifest.createdAt;
+      const seen = new Set<string>();
+      for (const e of store.finished()) {
+        const r = rates.get(e.taskId) ?? { taskId: e.taskId, runs: 0, episodes: 0, resolved: 0, lastRunAt: null };
+        if (!seen.has(e.taskId)) {
+          seen.add(e.taskId);
+          r.runs += 1;
+          if (!r.lastRunAt || createdAt > r.lastRunAt) r.lastRunAt = createdAt;
+        }
+        r.episodes += 1;
+        if (e.resolved) r.resolved += 1;
+        rates.set(e.taskId, r);
+      }
+    } catch {
+      // not a readable run: skipped
+    }
+  }
+  return [...rates.values()].sort((a, b) => a.taskId.localeCompare(b.taskId));
 }

@@ -10,6 +10,8 @@ import { auditWorkerContract } from '../../processes/contracts/audit';
 import type { HostContext } from '../host-context';
 import { AuditStore } from './audit-store';
 import { TaskLibrary } from './library';
+import { loadTaskSource } from './source';
+import { addTaskSource, removeTaskSource } from './task-sources';
 import { taskDetail, taskSummary } from './task-view';
 import { decodeText, findFile } from './model';
 import { LabError } from '../../ipc/common/errors';
@@ -92,6 +94,19 @@ export function tasksHandlers(ctx: HostContext, services: TasksServices = tasksS
 
     async 'tasks.audits'() {
       return audits.all();
+    },
+
+    async 'tasks.addSource'({ path }) {
+      let tasks = 0;
+      const added = await addTaskSource(ctx.dataDir, path, async (p) => (tasks = (await loadTaskSource(p)).tasks.length), services.examplesDir);
+      await library.load(true);
+      return { added, tasks };
+    },
+
+    async 'tasks.removeSource'({ path }) {
+      const added = removeTaskSource(ctx.dataDir, path);
+      await library.load(true);
+      return { added };
     },
   };
 }

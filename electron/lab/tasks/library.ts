@@ -1,29 +1,14 @@
 /**
- * The app's task library: the built-in examples (tasks/examples in the app) and whatever the user puts
- * in $T1LAB_HOME/tasks (task folders, folders of tasks, packs), each top-level entry a source of its own.
+ * The app's task library: every source task-sources.ts lists (the built-in examples, the committed suites,
+ * $T1LAB_HOME/tasks, added folders and packs, the suites of the lab's runs), each a source of its own.
  * Loaded on demand and cached until refreshed.
  */
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
-import { appRoot } from '../app-paths';
 import type { Task } from './model';
 import { loadTaskSource, type TaskSource } from './source';
+import { builtinExamplesDir, builtinSuitesDir, listTaskSources, type LibrarySource } from './task-sources';
 
-export interface LibrarySource {
-  label: string;
-  path: string;
-}
-
-export const EXAMPLES_LABEL = 'examples';
-
-export function builtinExamplesDir(root = appRoot()): string {
-  return join(root, 'tasks', 'examples');
-}
-
-export function userTasksDir(dataDir: string): string {
-  return join(dataDir, 'tasks');
-}
+export { builtinExamplesDir, builtinSuitesDir, userTasksDir, EXAMPLES_LABEL, type LibrarySource } from './task-sources';
 
 export class TaskLibrary {
   private loaded: Promise<Map<string, { source: LibrarySource; tasks: TaskSource }>> | null = null;
@@ -31,17 +16,11 @@ export class TaskLibrary {
   constructor(
     private readonly dataDir: string,
     private readonly examplesDir: string = builtinExamplesDir(),
+    private readonly suitesDir: string = builtinSuitesDir(),
   ) {}
 
   async sources(): Promise<LibrarySource[]> {
-    const out: LibrarySource[] = [{ label: EXAMPLES_LABEL, path: this.examplesDir }];
-    const user = userTasksDir(this.dataDir);
-    const entries = await readdir(user, { withFileTypes: true }).catch(() => []);
-    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (e.name.startsWith('.')) continue;
-      if (e.isDirectory() || (e.isFile() && e.name.endsWith('.jsonl'))) out.push({ label: e.name === EXAMPLES_LABEL ? `user/${e.name}` : e.name, path: join(user, e.name) });
-    }
-    return out;
+    return listTaskSources(this.dataDir, this.examplesDir, this.suitesDir);
   }
 
   /** Every source, loaded (from cache unless `refresh`). A source that fails to load is listed with its error. */

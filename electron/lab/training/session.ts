@@ -22,6 +22,7 @@ import { createRunFolder, newTrainingManifest, newTrainingRunId, readTrainingMan
 import { driverFactory } from './stages';
 import { resumePpoSession, startPpoSession } from '../ppo/session';
 import type { SessionEnv, TrainingSession } from './session-types';
+import { runLog } from './run-log';
 import { describeGroups, maxTrainingLength, paramSettings, readTokenizerConfig, runTrainer } from './trainer';
 import { checkRunFits } from './memory-check';
 
@@ -119,16 +120,24 @@ async function launch(
   return { runId: manifest.id, runDir, control, done };
 }
 
+/** The env whose log also goes to the run folder's train.log. */
+function withRunLog(env: SessionEnv, runDir: string): SessionEnv {
+  const file = runLog(env.hooks?.log);
+  file.attach(runDir);
+  return { ...env, hooks: { ...env.hooks, log: file.log } };
+}
+
 export async function startTraining(o: StartTrainingOptions, env: SessionEnv): Promise<TrainingSession> {
   const { config } = o;
   if (config.stage === 'ppo') return startPpoSession(o, env); // rollouts + updates: its own loop (lab/ppo)
-  const log = env.hooks?.log ?? (() => {});
   if (config.model.checkpoint) {
     const dir = resolve(config.model.checkpoint);
     if (!existsSync(dir)) throw new LabError('INVALID_PARAMS', `model.checkpoint: ${dir} does not exist`);
     checkRunFits(dir, ['training']);
   }
   const runDir = createRunFolder(o.out ?? join(trainingRunsDir(env.dataDir), newTrainingRunId(config.stage)));
+  env = withRunLog(env, runDir);
+  const log = env.hooks?.log ?? (() => {});
   const initDir = config.model.checkpoint ? resolve(config.model.checkpoint) : await initFromPreset(config, runDir, log);
   let prepared: Prepared;
   try {
@@ -148,6 +157,7 @@ export async function resumeTraining(dir: string, env: SessionEnv, overrides: { 
   const manifest = readTrainingManifest(runDir);
   const config = parseRunConfig(manifest.config, join(runDir, 'run.json config'), overrides);
   if (manifest.stage === 'ppo') return resumePpoSession(runDir, config, env, overrides.steps);
+  env = withRunLog(env, runDir);
   manifest.config = config as unknown as Record<string, unknown>;
   // Checkpoints on disk are the truth (a kill between a save and the manifest update loses nothing), once
   // their step's metrics row is written (a kill between the save and the row redoes that step).

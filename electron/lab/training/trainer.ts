@@ -136,6 +136,7 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
   const maxLength = maxTrainingLength(config, model);
   const { settings, unmatched } = paramSettings(config, model);
   for (const p of unmatched) log(`warning: optimizer pattern '${p}' matches no parameter`);
+  log(`${manifest.stage}: ${state.step > 0 ? `resuming at step ${state.step}` : 'starting'} toward step ${total} (batch ${config.train.batch_size}, lr ${config.optimizer.lr}, provider ${config.train.provider})`);
   const trainable = (name: string) => !settings.get(name)?.frozen;
   const hyper: AdamWHyper = { beta1: config.optimizer.beta1, beta2: config.optimizer.beta2, eps: config.optimizer.eps };
   const schedule: Schedule = { kind: config.schedule.kind, lr: config.optimizer.lr, warmupSteps: config.schedule.warmup_steps, totalSteps: total, minLrRatio: config.schedule.min_lr_ratio };
@@ -205,6 +206,7 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
     manifest.checkpoints = refs;
     writeTrainingManifest(runDir, manifest);
     lastCheckpoint = ref;
+    log(`checkpoint at step ${state.step}${evalLossValue !== null ? ` (eval loss ${evalLossValue.toFixed(4)})` : ''}`);
     return (performance.now() - t) / 1000;
   };
   // Older checkpoints go only once the newest one's metrics row is written (see dropUnloggedCheckpoints).
@@ -322,9 +324,11 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
     }
     stateName = control.stopRequested && state.step < total ? 'stopped' : 'completed';
     emit(stateName === 'stopped' ? 'stopped; resume to continue' : null);
+    log(`${stateName} at step ${state.step}${state.lastLoss !== null ? ` (loss ${state.lastLoss.toFixed(4)})` : ''}`);
   } catch (error) {
     stateName = 'failed';
     emit((error as Error).message);
+    log(`failed at step ${state.step}: ${(error as Error).message}`);
     throw error;
   } finally {
     metricsLog.close();

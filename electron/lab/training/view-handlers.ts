@@ -13,6 +13,9 @@ import type { HostContext } from '../host-context';
 import { readDenseGuard } from '../ppo/guard-report';
 import { listRuns, runPath } from '../runs/library';
 import { checkRunConfig } from './check-config';
+import { heldOutPoints } from './held-out';
+import { readRolloutEpisode, readRolloutRecording } from './rollout-episode';
+import { readTrainingRunDetails } from './run-details';
 import { compareRuns } from './compare-runs';
 import { lastMetricRow } from './metrics-tail';
 import { SeriesStore } from './series-store';
@@ -143,6 +146,13 @@ export function trainingViewHandlers(ctx: HostContext): Handlers<typeof training
     'training.rolloutSteps': ({ runId }) => ({ steps: listRolloutSteps(viewRunPath(ctx.dataDir, runId)) }),
     'training.rollouts': ({ runId, step }) => readRolloutStep(viewRunPath(ctx.dataDir, runId), step),
     'training.rollout': ({ runId, step, key }) => readRollout(runId, viewRunPath(ctx.dataDir, runId), step, key),
+    'training.rolloutEpisode': ({ runId, step, key }) => readRolloutEpisode(runId, viewRunPath(ctx.dataDir, runId), step, key),
+    'training.rolloutRecording': ({ runId, step, key }) => readRolloutRecording(viewRunPath(ctx.dataDir, runId), step, key),
+    'training.details': ({ runId }) => readTrainingRunDetails(runId, viewRunPath(ctx.dataDir, runId)),
+    'training.heldOut': ({ runId }) => {
+      viewRunPath(ctx.dataDir, runId); // an unknown run fails here, naming it
+      return heldOutPoints(ctx.dataDir, runId);
+    },
     'training.guard': ({ runId, minRise }) => readDenseGuard(viewRunPath(ctx.dataDir, runId), minRise),
     'training.checkpoints': ({ runId }) => {
       const dir = viewRunPath(ctx.dataDir, runId);

@@ -93,6 +93,19 @@ function readEpisodeLines(dir: string, step: number): { episode: RolloutEpisode;
   return episodes;
 }
 
+/**
+ * The episode folder of a step's rollout (trajectory, recording.cast, verifier/), or null when the step
+ * keeps tokens only.
+ */
+export function rolloutEpisodeFolder(dir: string, step: number, key: string): { episode: RolloutEpisode; folder: string | null } {
+  const folder = stepDir(dir, step);
+  const line = readEpisodeLines(dir, step).find((e) => e.episode.key === key);
+  if (!line) throw new LabError('NOT_FOUND', `step ${step} has no episode '${key}'`);
+  const found = ppoEpisodeDir(folder, key, line.dir);
+  // The episode line's folder is relative to the step (or absolute); it must stay inside the run.
+  return { episode: line.episode, folder: found && resolve(found).startsWith(resolve(dir) + sep) ? resolve(found) : null };
+}
+
 const nullableNums = z.array(z.number().nullable());
 const TokenFile = z
   .object({

@@ -18,6 +18,18 @@ export const PolicySettings = z.object({
 export type PolicySettings = z.input<typeof PolicySettings>;
 
 const Checkpoint = z.string().min(1).max(4096);
+const StreamId = z.string().min(1).max(300);
+
+export const PolicyTokenEvent = z.object({
+  streamId: z.string(),
+  index: z.number().int(),
+  id: z.number().int(),
+  logprob: z.number(),
+  /** The token's text (null without a tokenizer). */
+  text: z.string().nullable(),
+  alternatives: z.array(z.object({ id: z.number().int(), logprob: z.number(), text: z.string().nullable() })),
+});
+export type PolicyTokenEvent = z.infer<typeof PolicyTokenEvent>;
 /** Who holds a loaded checkpoint (e.g. 'models-page', an engine's id); absent: 'default'. */
 const Holder = z.string().min(1).max(200).default('default');
 
@@ -34,9 +46,22 @@ export const policyContract = defineContract({
         options: GenerateOptions,
         /** Also return each sampled token's text (for people; the harness does not need it). */
         withText: z.boolean().default(false),
+        /** Stream each token as a `policy.token` event under this id, and let `policy.stop` end the request. */
+        streamId: StreamId.optional(),
       }),
-      GenerateResult.extend({ promptIds: z.array(z.number().int()), tokenTexts: z.array(z.string()).nullable(), seed: z.number().int() }),
+      GenerateResult.extend({
+        promptIds: z.array(z.number().int()),
+        tokenTexts: z.array(z.string()).nullable(),
+        /** With withText and alternatives: each sampled position's alternatives' texts, in their order. */
+        alternativeTexts: z.array(z.array(z.string())).nullable().optional(),
+        seed: z.number().int(),
+      }),
       'Sample from a loaded checkpoint: tokens with log-probs and per-layer routing.',
+    ),
+    'policy.stop': method(
+      z.object({ streamId: StreamId }),
+      z.object({ stopped: z.boolean() }),
+      "End a streamed request after the current step; it resolves with what was sampled (stopReason 'stopped'). False when no such request runs.",
     ),
     'policy.swap': method(z.object({ checkpoint: Checkpoint, weights: Checkpoint }), PolicyInfo, 'Swap in the weights of another checkpoint of the same architecture, between decoding steps.'),
     'policy.unload': method(
@@ -45,5 +70,8 @@ export const policyContract = defineContract({
       "Drop a holder's hold on a checkpoint; the session is released when no holder is left (`unloaded`).",
     ),
   },
-  events: {},
+  events: {
+    /** One sampled token of a streamed request (routing follows in the result). */
+    'policy.token': PolicyTokenEvent,
+  },
 });

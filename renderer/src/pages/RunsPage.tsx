@@ -3,52 +3,19 @@
  * episodes), read its results (tables and bar charts with 95% intervals), open any episode.
  */
 import { useEffect, useState } from 'react';
-import type { LiveEpisode } from '../../../electron/domain/runs';
-import { EpisodeViewer } from '../components/runs/EpisodeViewer';
-import { LiveTerminal } from '../components/runs/LiveTerminal';
 import { NewEvalForm } from '../components/runs/NewEvalForm';
-import { RunResults } from '../components/runs/RunResults';
-import { RunStatistics } from '../components/runs/RunStatistics';
-import { getLabApi } from '../lab/api';
+import { RunDetail } from '../components/runs/RunDetail';
+import { isRunTab } from '../components/runs/run-tabs';
 import { useRuns } from '../stores/runs';
 import { useNav } from '../stores/nav';
 import { RunsTable } from '../components/runs/RunsTable';
-import { RunMetaEditor } from '../components/runs/RunMetaEditor';
-import { RunConfigPanel } from '../components/runs/RunConfig';
 import { userError } from '../lab/errors';
 import './runs.css';
 
 const LIST_REFRESH_MS = 5_000;
 
-function LiveGrid({ runId, running }: { runId: string; running: string[] }) {
-  const [live, setLive] = useState<LiveEpisode[]>([]);
-  const wanted = running.join('\n');
-  useEffect(() => {
-    let stale = false;
-    getLabApi()
-      .methods['runs.live']({ runId })
-      .then((r) => !stale && setLive(r.episodes), () => !stale && setLive([]));
-    return () => {
-      stale = true;
-    };
-  }, [runId, wanted]);
-  if (!live.length) return null;
-  return (
-    <div className="live-grid" data-testid="live-grid">
-      {live.map((e) => (
-        <div key={e.key} className="live-cell">
-          <div className="live-title">
-            {e.taskId} · attempt {e.attempt}
-          </div>
-          <LiveTerminal runId={runId} episodeKey={e.key} initial={e.buffer} />
-        </div>
-      ))}
-    </div>
-  );
-}
-
 export function RunsPage() {
-  const { runs, selected, detail, progress, episode, error, listError, dismissError, refreshList, select, cancel, resume, openEpisode, closeEpisode, watch } = useRuns();
+  const { runs, selected, progress, error, listError, dismissError, refreshList, select, openEpisode, closeEpisode, watch } = useRuns();
   const { params, link } = useNav();
   const [compare, setCompare] = useState<string[]>([]);
   useEffect(() => {
@@ -60,9 +27,10 @@ export function RunsPage() {
       clearInterval(timer);
     };
   }, [refreshList, watch]);
-  // The address decides what is open: #/runs/RUN[/EPISODE[/TURN]].
+  // The address decides what is open: #/runs/RUN[/TAB | /EPISODE[/TURN]] (run-tabs.ts).
   useEffect(() => {
-    const [runId, key] = params;
+    const [runId, second] = params;
+    const key = second && !isRunTab(second) ? second : undefined;
     if (runId && runId !== useRuns.getState().selected) void select(runId).then(() => {
         if (key) void openEpisode(runId, key);
       });
@@ -71,12 +39,12 @@ export function RunsPage() {
     // Follows the address only; selecting below updates the address.
   }, [params]);
 
-  const live = selected ? progress[selected] : undefined;
-  const current = live ?? detail?.progress ?? null;
-  const listing = runs.find((r) => r.id === selected);
-  // The bar says "done" only once the results below hold every episode (they are read after the event).
-  const shownState = current && current.state !== 'running' && detail && detail.episodes.length < current.done ? 'finishing' : current?.state;
-  const pick = (runId: string) => link('runs', [runId]);
+  // Another run opens on the tab the previous one showed (an open episode belongs to its run: episodes tab).
+  const pick = (runId: string) => {
+    const second = params[1];
+    const tab = second === undefined ? null : isRunTab(second) ? second : 'episodes';
+    link('runs', tab && tab !== 'overview' ? [runId, tab] : [runId]);
+  };
   const toggleCompare = (runId: string) => setCompare((c) => (c.includes(runId) ? c.filter((x) => x !== runId) : [...c, runId]));
 
   return (
@@ -109,65 +77,17 @@ export function RunsPage() {
         <RunsTable runs={runs} progress={progress} selected={selected} checked={compare} onPick={pick} onCheck={toggleCompare} />
       )}
       {selected && (
-        <div className="run-detail" data-testid="run-detail" data-run={selected}>
-          {current && (
-            <div className="run-progress" data-testid="run-progress" data-state={shownState}>
-              <progress max={current.total} value={current.done} />
-              <span>
-                {current.done}/{current.total} episodes · {current.resolved} resolved{current.cut ? ` · ${current.cut} cut at the deadline` : ''} · {shownState}
-              </span>
-              {current.message && <span className="muted">{current.message}</span>}
-              {current.state === 'running' && <button onClick={() => void cancel(selected)}>Cancel</button>}
-            </div>
-          )}
-          {listing?.state === 'incomplete' && current?.state !== 'running' && (
-            <button onClick={() => void resume(selected)} data-testid="resume">
-              Resume
-            </button>
-          )}
-          {detail && <RunConfigPanel manifest={detail.manifest} episodes={detail.episodes} running={current?.state === 'running'} />}
-          {current?.state === 'running' && (
-            <>
-              <ul className="running-list">
-                {current.running.map((r) => (
-                  <li key={r.key}>
-                    {r.key}: turn {r.turns}
-                    {r.lastAction ? ` · ${r.lastAction}` : ''}
-                  </li>
-                ))}
-              </ul>
-              <LiveGrid runId={selected} running={current.running.map((r) => r.key)} />
-            </>
-          )}
-          {listing && (
-            <RunMetaEditor
-              runId={listing.id}
-              name={listing.name}
-              tags={listing.tags}
-              notes={listing.notes}
-              running={listing.state === 'running' || current?.state === 'running'}
-              onChanged={() => void refreshList()}
-              onRemoved={() => {
-                setCompare((c) => c.filter((x) => x !== listing.id));
-                void select(null);
-                link('runs', []);
-                void refreshList();
-              }}
-            />
-          )}
-          {episode && episode.runId === selected && (
-            <EpisodeViewer
-              episode={episode}
-              turn={params[0] === selected && params[1] === episode.key && params[2] !== undefined ? Number(params[2]) - 1 : 0}
-              onTurn={(index) => link('runs', [selected, episode.key, index + 1], { replace: true })}
-              onClose={() => link('runs', [selected])}
-            />
-          )}
-          {detail && detail.episodes.length > 0 && (
-            <RunResults stats={detail.stats} episodes={detail.episodes} manifest={detail.manifest} onOpen={(key) => link('runs', [selected, key])} />
-          )}
-          {detail && detail.episodes.length > 0 && <RunStatistics runId={selected} runs={runs} stats={detail.stats} />}
-        </div>
+        <RunDetail
+          runId={selected}
+          runs={runs}
+          onChanged={() => void refreshList()}
+          onRemoved={() => {
+            setCompare((c) => c.filter((x) => x !== selected));
+            void select(null);
+            link('runs', []);
+            void refreshList();
+          }}
+        />
       )}
     </section>
   );

@@ -3,6 +3,10 @@ import { Markdown } from '../components/common/Markdown';
 import { FailureMessage } from '../components/common/FailureMessage';
 import { TaskFiles } from '../components/tasks/TaskFiles';
 import { TaskHistory } from '../components/tasks/TaskHistory';
+import { TaskSources } from '../components/tasks/TaskSources';
+import { useSort } from '../components/common/sortable';
+import { difficultyRank } from '../components/common/difficulty';
+import type { TaskPassRate } from '../../../electron/domain/runs';
 import { useEvalDraft } from '../stores/eval-draft';
 import { useNav } from '../stores/nav';
 import { useTerminal } from '../stores/terminal';
@@ -17,6 +21,17 @@ const VERDICTS: AuditVerdict[] = ['ok', 'broken-oracle', 'trivial', 'flaky', 'no
 
 function uniq(values: string[]): string[] {
   return [...new Set(values)].sort();
+}
+
+/** A task's resolved share over the lab's evaluation runs, with the counts in the title. */
+function PassRate({ rate }: { rate: TaskPassRate | undefined }) {
+  if (!rate || rate.episodes === 0) return <span className="muted">—</span>;
+  const share = rate.resolved / rate.episodes;
+  return (
+    <span className={share >= 0.5 ? 'ok' : share > 0 ? 'warn' : 'bad'} title={`${rate.resolved} of ${rate.episodes} episodes resolved, in ${rate.runs} run${rate.runs === 1 ? '' : 's'}`} data-testid="pass-rate">
+      {`${Math.round(share * 100)}% · ${rate.resolved}/${rate.episodes}`}
+    </span>
+  );
 }
 
 function VerdictBadge({ verdict }: { verdict: AuditVerdict | null }) {
@@ -83,7 +98,8 @@ function AuditResultView({ report }: { report: AuditReport }) {
 }
 
 function Detail({ detail, report }: { detail: TaskDetail; report: AuditReport | null }) {
-  const { audit, runAudit, cancelAudit, auditError, listing } = useTasks();
+  const { audit, runAudit, cancelAudit, auditError, listing, passRates } = useTasks();
+  const rate = passRates[detail.id];
   const evaluate = () => {
     const source = listing?.sources.find((s) => s.label === detail.source);
     useEvalDraft.getState().prefill(source?.path ?? detail.source, [detail.id]);
@@ -169,13 +185,18 @@ function Detail({ detail, report }: { detail: TaskDetail; report: AuditReport | 
       <h3>{`Files (${detail.files.length})`}</h3>
       <TaskFiles detail={detail} />
       <h3>History across runs</h3>
+      <p data-testid="task-pass-summary">
+        {rate && rate.episodes > 0
+          ? `Resolved in ${rate.resolved} of ${rate.episodes} episodes (${Math.round((100 * rate.resolved) / rate.episodes)}%) over ${rate.runs} run${rate.runs === 1 ? '' : 's'}.`
+          : 'No evaluation run has finished an episode of this task yet.'}
+      </p>
       <TaskHistory taskId={detail.id} />
     </section>
   );
 }
 
 export function TasksPage() {
-  const { listing, loading, error, filters, setFilter, selected, select, detail, detailError, reports, audit, runAudit, load } = useTasks();
+  const { listing, loading, error, filters, setFilter, selected, select, detail, detailError, reports, audit, runAudit, load, passRates } = useTasks();
   const { params, link } = useNav();
   useEffect(() => {
     void load();
@@ -194,6 +215,24 @@ export function TasksPage() {
   const tasks = listing?.tasks ?? [];
   const shown = useMemo(() => tasks.filter((t) => matches(t, filters, reports)), [tasks, filters, reports]);
   const verdictOf = (t: TaskSummary) => reports[refKey(t)]?.result.verdict ?? t.audit?.verdict ?? null;
+  const rateOf = (t: TaskSummary) => {
+    const r = passRates[t.id];
+    return r && r.episodes > 0 ? r.resolved / r.episodes : null;
+  };
+  const { sorted, header } = useSort(
+    shown,
+    {
+      task: (t) => t.id,
+      category: (t) => t.category,
+      difficulty: (t) => (t.difficulty ? difficultyRank(t.difficulty) : null),
+      family: (t) => t.family ?? null,
+      source: (t) => t.source,
+      pass: rateOf,
+      runs: (t) => passRates[t.id]?.runs ?? null,
+      audit: (t) => verdictOf(t),
+    },
+    { key: 'source', dir: 1 },
+  );
   const selectedReport = selected ? (reports[refKey(selected)] ?? null) : null;
 
   return (
@@ -227,19 +266,22 @@ export function TasksPage() {
         <div className="tasks-list">
           <p className="muted" data-testid="task-count">{`${shown.length} of ${tasks.length} tasks`}</p>
           {shown.length > 0 && <SkewChart tasks={shown} />}
-          <table className="grid selectable" data-testid="task-table">
+          {listing && <TaskSources listing={listing} />}
+          <table className="grid selectable task-table" data-testid="task-table">
             <thead>
               <tr>
-                <th>task</th>
-                <th>category</th>
-                <th>difficulty</th>
-                <th>family</th>
-                <th>source</th>
-                <th>audit</th>
+                {header('task', 'task')}
+                {header('category', 'category')}
+                {header('difficulty', 'difficulty')}
+                {header('family', 'family')}
+                {header('source', 'source')}
+                {header('pass', 'pass rate')}
+                {header('runs', 'runs')}
+                {header('audit', 'audit')}
               </tr>
             </thead>
             <tbody>
-              {shown.map((t) => (
+              {sorted.map((t) => (
                 <tr
                   key={refKey(t)}
                   className={selected && refKey(selected) === refKey(t) ? 'selected' : ''}
@@ -248,11 +290,19 @@ export function TasksPage() {
                   tabIndex={0}
                   data-task={t.id}
                 >
-                  <td title={t.title}>{t.id}</td>
-                  <td>{t.category}</td>
+                  <td title={`${t.id}: ${t.title}`} data-key="task">
+                    {t.id}
+                  </td>
+                  <td title={t.category}>{t.category}</td>
                   <td>{t.difficulty ?? '—'}</td>
-                  <td>{t.family ?? '—'}</td>
-                  <td>{t.source}</td>
+                  <td title={t.family ?? undefined}>{t.family ?? '—'}</td>
+                  <td title={t.source} data-key="source">
+                    {t.source}
+                  </td>
+                  <td data-key="pass">
+                    <PassRate rate={passRates[t.id]} />
+                  </td>
+                  <td data-key="runs">{passRates[t.id]?.runs ?? 0}</td>
                   <td>
                     <VerdictBadge verdict={verdictOf(t)} />
                   </td>

@@ -1,5 +1,6 @@
 /**
- * Training: start and control runs, their live charts (every metric, grouped; EMA over faint raw; x by
+ * Training: start and control runs, what a run ran with (config, hyperparameters, log), its held-out
+ * resolved rate by step, its live charts (every metric, grouped; EMA over faint raw; x by
  * step, wall time or tokens; log scale; shared crosshair and zoom; runs overlaid), a step's rollouts
  * opened token by token, the dense-reward guard of a PPO run, and the checkpoints evaluated and compared.
  */
@@ -12,6 +13,9 @@ import { RunActions } from '../components/training/RunActions';
 import { RolloutTable } from '../components/training/RolloutTable';
 import { RolloutViewer } from '../components/training/RolloutViewer';
 import { TrainingRunsTable } from '../components/training/TrainingRunsTable';
+import { HeldOutChart } from '../components/training/HeldOutChart';
+import { RolloutEpisodePanel } from '../components/training/RolloutEpisodePanel';
+import { RunDetailsPanel } from '../components/training/RunDetailsPanel';
 import { askNotificationPermission, notificationPermission } from '../lab/notifications';
 import { getLabApi } from '../lab/api';
 import { useTraining } from '../stores/training';
@@ -56,13 +60,19 @@ function Rollouts() {
       </div>
       {rolloutStep && <RolloutTable step={rolloutStep} onOpen={(key) => void openRollout(key)} openKey={rollout?.key ?? null} />}
       {rollout && <RolloutViewer view={rollout} onClose={closeRollout} />}
+      {rollout && <RolloutEpisodePanel runId={rollout.runId} step={rollout.step} episodeKey={rollout.key} />}
     </div>
   );
 }
 
 export function TrainingPage() {
-  const { runs, primary, error, refreshRuns, watch } = useTraining();
+  const { runs, primary, error, refreshRuns, watch, checkpoints } = useTraining();
   const current = runs.find((r) => r.id === primary) ?? null;
+  // The New-run form: open while there is no run, then as the user leaves it; closed once a run starts.
+  const [formOpen, setFormOpen] = useState<boolean | null>(null);
+  const live = current !== null && ['running', 'starting', 'paused', 'stopping'].includes(current.state);
+  // The held-out curve is re-read when an evaluation of a checkpoint starts or ends.
+  const evalVersion = checkpoints.flatMap((c) => c.evalRuns.map((r) => `${r.runId}:${r.state}`)).join(',');
   // The view lives in the address (#/training/RUN/STATE): restore it first, then keep it written.
   useEffect(() => {
     const [run, state] = useNav.getState().page === 'training' ? useNav.getState().params : [];
@@ -95,9 +105,17 @@ export function TrainingPage() {
 
   return (
     <section data-testid="page-training" className="training-page">
-      <details className="new-run" open={runs.length === 0}>
-        <summary>New run</summary>
-        <NewRunForm />
+      <details className="new-run" open={formOpen ?? runs.length === 0} data-testid="new-run">
+        {/* Controlled: only the user's click decides (a toggle event also fires when the default changes). */}
+        <summary
+          onClick={(e) => {
+            e.preventDefault();
+            setFormOpen(!(formOpen ?? runs.length === 0));
+          }}
+        >
+          New run
+        </summary>
+        <NewRunForm onStarted={() => setFormOpen(false)} />
       </details>
       <div className="toolbar">
         <NotifyButton />
@@ -116,7 +134,7 @@ export function TrainingPage() {
           name={current.name ?? null}
           tags={current.tags ?? []}
           notes={current.notes ?? ''}
-          running={['running', 'starting', 'paused', 'stopping'].includes(current.state)}
+          running={live}
           onChanged={() => void refreshRuns()}
           onRemoved={() => {
             useTraining.setState({ primary: null, charted: [] });
@@ -125,8 +143,11 @@ export function TrainingPage() {
           }}
         />
       )}
+      {current && <RunDetailsPanel runId={current.id} live={live} />}
       {primary && (
         <>
+          <h2>Held-out resolved rate</h2>
+          <HeldOutChart runId={primary} version={evalVersion} />
           <h2>Charts</h2>
           <ChartToolbar />
           <ChartGrid />

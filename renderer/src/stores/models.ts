@@ -1,6 +1,6 @@
 /** The Models page's data: checkpoints as the host lists them, the selected one, and the playground's last sample. */
 import { create } from 'zustand';
-import type { ModelSummary, PlaygroundRequest, PlaygroundResult } from '../../../electron/domain/models';
+import type { ModelSummary, PlaygroundRequest, PlaygroundResult, PlaygroundToken } from '../../../electron/domain/models';
 import { getLabApi } from '../lab/api';
 import { userError, type UserError } from '../lab/errors';
 
@@ -14,6 +14,7 @@ const SAMPLE_LABELS: Record<string, string> = {
   stop: 'Stop sequences',
   prompt: 'The prompt',
   provider: 'The provider',
+  alternatives: 'Alternatives',
 };
 
 interface ModelsState {
@@ -27,6 +28,12 @@ interface ModelsState {
   error: string | null;
   sample: PlaygroundResult | null;
   sampling: boolean;
+  /** The tokens of the sample in flight, as the policy worker samples them. */
+  streamed: PlaygroundToken[];
+  /** The id of the sample in flight (what Stop names). */
+  sampleId: string | null;
+  stopping: boolean;
+  stopSample(): Promise<void>;
   sampleError: UserError | null;
   /** Indices of the sampled tokens whose routing the heatmap shows (all when empty). */
   selectedTokens: number[];
@@ -43,6 +50,8 @@ interface ModelsState {
   toggleToken(index: number, extend: boolean): void;
 }
 
+let nextSample = 0;
+
 export const useModels = create<ModelsState>((set, get) => ({
   checkpoints: [],
   roots: [],
@@ -53,6 +62,19 @@ export const useModels = create<ModelsState>((set, get) => ({
   error: null,
   sample: null,
   sampling: false,
+  streamed: [],
+  sampleId: null,
+  stopping: false,
+  async stopSample() {
+    const sampleId = get().sampleId;
+    if (!sampleId || get().stopping) return;
+    set({ stopping: true });
+    try {
+      await getLabApi().methods['models.stopSample']({ sampleId });
+    } catch (error) {
+      set({ sampleError: userError(error, SAMPLE_LABELS) });
+    }
+  },
   sampleError: null,
   selectedTokens: [],
   showSnapshots: false,
@@ -105,13 +127,24 @@ export const useModels = create<ModelsState>((set, get) => ({
   async runSample(request) {
     const path = get().selected;
     if (!path) return;
-    set({ sampling: true, sampleError: null });
+    const sampleId = `sample-${Date.now()}-${++nextSample}`;
+    set({ sampling: true, sampleError: null, streamed: [], sampleId, stopping: false, selectedTokens: [] });
+    const lab = getLabApi();
+    const off = lab.on('models.sampleToken', (e) => {
+      if (e.sampleId !== get().sampleId) return;
+      const streamed = get().streamed.slice();
+      streamed[e.index] = e.token;
+      set({ streamed });
+    });
     try {
-      const sample = await getLabApi().methods['models.sample']({ ...request, path }, { timeoutMs: 600_000 });
+      const sample = await lab.methods['models.sample']({ ...request, path, sampleId }, { timeoutMs: 600_000 });
       set({ sample, sampling: false, selectedTokens: [] });
       await get().refresh(); // the provider is known once loaded
     } catch (error) {
       set({ sampling: false, sampleError: userError(error, SAMPLE_LABELS) });
+    } finally {
+      off();
+      set({ sampleId: null, stopping: false, streamed: [] });
     }
   },
   toggleToken(index, extend) {

@@ -1,6 +1,7 @@
 /** The Tasks page's data: the library listing, filters, the selected task's detail, and running audits. */
 import { create } from 'zustand';
 import type { AuditProgress, AuditReport, AuditVerdict, TaskDetail, TaskListing, TaskRef, TaskSummary } from '../../../electron/domain/tasks';
+import type { TaskPassRate } from '../../../electron/domain/runs';
 import { getLabApi } from '../lab/api';
 
 export const NOT_AUDITED = 'not audited';
@@ -37,6 +38,11 @@ interface TasksState {
   reports: Record<string, AuditReport>;
   audit: RunningAudit | null;
   auditError: string | null;
+  /** Each task id's attempts and resolved episodes over the lab's evaluation runs. */
+  passRates: Record<string, TaskPassRate>;
+  sourceError: string | null;
+  addSource(path: string): Promise<boolean>;
+  removeSource(path: string): Promise<void>;
   load(refresh?: boolean): Promise<void>;
   setFilter<K extends keyof TaskFilters>(key: K, value: TaskFilters[K]): void;
   select(ref: TaskRef | null): Promise<void>;
@@ -74,14 +80,44 @@ export const useTasks = create<TasksState>((set, get) => ({
   reports: {},
   audit: null,
   auditError: null,
+  passRates: {},
+  sourceError: null,
+
+  async addSource(path) {
+    set({ sourceError: null });
+    try {
+      await getLabApi().methods['tasks.addSource']({ path });
+    } catch (error) {
+      set({ sourceError: (error as Error).message });
+      return false;
+    }
+    await get().load(true);
+    return true;
+  },
+
+  async removeSource(path) {
+    set({ sourceError: null });
+    try {
+      await getLabApi().methods['tasks.removeSource']({ path });
+    } catch (error) {
+      set({ sourceError: (error as Error).message });
+      return;
+    }
+    await get().load(true);
+  },
 
   async load(refresh = false) {
     if (get().loading) return;
     set({ loading: true, error: null });
     try {
       const lab = getLabApi();
-      const [listing, reports] = await Promise.all([lab.methods['tasks.list']({ refresh }), lab.methods['tasks.audits']({})]);
-      set({ listing, loading: false, reports: Object.fromEntries(reports.map((r) => [refKey({ source: r.source, id: r.result.id }), r])) });
+      const [listing, reports, rates] = await Promise.all([lab.methods['tasks.list']({ refresh }), lab.methods['tasks.audits']({}), lab.methods['runs.taskPassRates']({}).catch(() => [])]);
+      set({
+        listing,
+        loading: false,
+        reports: Object.fromEntries(reports.map((r) => [refKey({ source: r.source, id: r.result.id }), r])),
+        passRates: Object.fromEntries(rates.map((r) => [r.taskId, r])),
+      });
     } catch (error) {
       set({ loading: false, error: (error as Error).message });
     }

@@ -61,7 +61,11 @@ interface TrainingState {
   /** The trainer's word on runs it works on (state, step), newer than the files. */
   live: Record<string, TrainingProgress>;
   starting: boolean;
-  start(request: LabInput<'training.start'>): Promise<string | null>;
+  /**
+   * Start a run, then list and select it; resolves with its id (null on failure, the error set). `onAccepted`
+   * runs as soon as the trainer took the run, before the new run is listed and selected.
+   */
+  start(request: LabInput<'training.start'>, onAccepted?: (runId: string) => void): Promise<string | null>;
   control(runId: string, action: 'pause' | 'resume' | 'stop'): Promise<void>;
   /** Follow the charted runs' new rows; returns the unsubscribe. */
   watch(): () => void;
@@ -142,11 +146,12 @@ export const useTraining = create<TrainingState>((set, get) => ({
   comparison: null,
   live: {},
   starting: false,
-  async start(request) {
+  async start(request, onAccepted) {
     set({ starting: true, error: null });
     try {
       const { runId } = await getLabApi().methods['training.start'](request, { timeoutMs: 300_000 });
       set({ starting: false });
+      onAccepted?.(runId);
       await get().refreshRuns();
       await get().selectPrimary(runId);
       return runId;

@@ -37,7 +37,9 @@ afterAll(async () => {
 describe('tasks.* over the contract', () => {
   it('lists the built-in examples and the user sources, with invalid entries and their problems', async () => {
     const listing = await client.call('tasks.list', {});
-    expect(listing.sources.map((s) => s.label)).toEqual(['examples', 'corpus.jsonl', 'mine']);
+    expect(listing.sources.filter((s) => s.kind !== 'suite').map((s) => s.label)).toEqual(['examples', 'corpus.jsonl', 'mine']);
+    // The committed suites (tasks/suites/*.jsonl) come after the examples.
+    expect(listing.sources.filter((s) => s.kind === 'suite').map((s) => s.label)).toEqual(expect.arrayContaining(['suites/id-nano', 'suites/nano-bench']));
     expect(listing.tasks.filter((t) => t.source === 'examples')).toHaveLength(18);
     expect(listing.tasks.find((t) => t.id === 'from-pack')).toMatchObject({ source: 'corpus.jsonl', category: 'packed', difficulty: 'hard', verifiers: ['inline'], audit: null });
     expect(listing.invalid).toContainEqual({ id: 'bad', source: 'corpus.jsonl', problems: [expect.objectContaining({ file: 'corpus.jsonl:2', field: 'files[0].path' })] });

@@ -1,7 +1,7 @@
 /** Evaluation runs: start, follow live, cancel, resume, and read results and episodes back. */
 import { z } from 'zod';
 import { defineContract, method } from '../define';
-import { EpisodeRecord, EvalRequest, LiveEpisode, RunId, RunListing, RunManifest, RunProgress, RunStats, TaskRunHistory } from '../../../domain/runs';
+import { EpisodeRecord, EvalRequest, LiveEpisode, RunId, RunListing, RunManifest, RunProgress, RunStats, TaskPassRate, TaskRunHistory } from '../../../domain/runs';
 import { Trajectory } from '../../../domain/trajectory';
 import { RunMetaPatch, RunMetaResult, RunRemoved } from '../../../domain/run-meta';
 
@@ -25,6 +25,7 @@ export const runsContract = defineContract({
       'One episode: its turns (sampled ids and log-probs, routing left out), verifier results and output.',
     ),
     'runs.taskHistory': method(z.object({ taskId: z.string().min(1).max(200) }), z.array(TaskRunHistory), 'Every run that holds a task, with its episodes of it, newest first.'),
+    'runs.taskPassRates': method(z.object({}), z.array(TaskPassRate), 'Per task id, over every evaluation run: runs, episodes and resolved episodes (the Tasks page\'s pass rate).'),
     'runs.setMeta': method(
       z.object({ runId: RunId, patch: RunMetaPatch }),
       RunMetaResult,

@@ -8,7 +8,7 @@ export const tasksContract = defineContract({
     'tasks.list': method(
       z.object({ refresh: z.boolean().optional() }),
       TaskListing,
-      'List the tasks of the library (built-in examples and $T1LAB_HOME/tasks) with their last audit.',
+      'List the tasks of the library (built-in examples, committed suites, $T1LAB_HOME/tasks, added sources, the suites of runs) with their last audit.',
     ),
     'tasks.get': method(TaskRef, TaskDetail, "One task's instruction, declared assertions, oracle solution and files."),
     'tasks.audit': method(
@@ -27,6 +27,12 @@ export const tasksContract = defineContract({
       "One file of a task (task.toml, tests, environment files) as text; null text for a binary file.",
     ),
     'tasks.audits': method(z.object({}), z.array(AuditReport), 'The last audit of every task on this machine.'),
+    'tasks.addSource': method(
+      z.object({ path: z.string().max(4096) }),
+      z.object({ added: z.array(z.string()), tasks: z.number().int() }),
+      'Add a task folder, folder of tasks or pack (absolute, existing, holding a task) to the library (lab settings, taskSources).',
+    ),
+    'tasks.removeSource': method(z.object({ path: z.string().max(4096) }), z.object({ added: z.array(z.string()) }), 'Remove an added task source from the library.'),
   },
   events: {
     'tasks.auditProgress': AuditProgress,

@@ -8,7 +8,7 @@ import { defineContract, method } from '../define';
 import { DEFAULT_MIN_RISE, DenseGuard } from '../../../domain/dense-guard';
 import { RunId } from '../../../domain/runs';
 import { MetricRowSchema, RunSeries } from '../../../domain/training-metrics';
-import { RolloutStep, RolloutView, RunComparison, TrainingCheckpoint, TrainingRunState, TrainingRunSummary } from '../../../domain/training-view';
+import { HeldOutPoint, RolloutEpisodeFiles, RolloutStep, RolloutView, RunComparison, TrainingCheckpoint, TrainingRunDetails, TrainingRunState, TrainingRunSummary } from '../../../domain/training-view';
 
 /** Points per series sent to a chart: enough for a 4k-wide screen at two points (min, max) per pixel pair. */
 export const DEFAULT_MAX_POINTS = 2000;
@@ -37,6 +37,26 @@ export const trainingViewContract = defineContract({
       z.object({ runId: RunId, step: z.number().int().min(0), key: z.string().min(1).max(600) }),
       RolloutView,
       'One rollout token by token: log-prob, advantage, value, TIS weight, loss mask, experts, ledger events.',
+    ),
+    'training.rolloutEpisode': method(
+      z.object({ runId: RunId, step: z.number().int().min(0), key: z.string().min(1).max(600) }),
+      RolloutEpisodeFiles,
+      "A rollout's episode folder: the verifier's verdict per assertion, its output, whether a recording is kept.",
+    ),
+    'training.rolloutRecording': method(
+      z.object({ runId: RunId, step: z.number().int().min(0), key: z.string().min(1).max(600) }),
+      z.object({ cast: z.string(), truncated: z.boolean() }),
+      "A rollout's terminal recording (asciicast v2).",
+    ),
+    'training.details': method(
+      z.object({ runId: RunId }),
+      TrainingRunDetails,
+      "A training run's config (as TOML and as flat hyperparameters), provenance, and the tails of its log and metrics.",
+    ),
+    'training.heldOut': method(
+      z.object({ runId: RunId }),
+      z.array(HeldOutPoint),
+      "The run's checkpoints evaluated on suites (eval runs whose policy is one of them): resolved rate and 95% interval by step.",
     ),
     'training.guard': method(
       z.object({ runId: RunId, minRise: z.number().min(0).max(1).default(DEFAULT_MIN_RISE) }),

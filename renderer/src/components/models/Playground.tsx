@@ -1,17 +1,19 @@
 /**
  * The Models page's playground: sample a checkpoint in the policy worker, as raw text (completion) or as a
  * chat (ChatML turns; the reply joins the conversation), with temperature, top-p, top-k, stop sequences,
- * seed, provider and threads. Tokens are coloured by log-prob (viridis, with a legend); clicking tokens picks
- * which routing the expert heatmap shows.
+ * seed, provider and threads. Tokens stream in as the policy worker samples them, and Stop ends the decoding
+ * there. Tokens are coloured by log-prob (viridis, with a legend); hovering one lists the most likely tokens at
+ * its position, clicking one shows them with their log-probs and picks which routing the expert heatmap shows.
  */
 import { useState } from 'react';
-import type { PlaygroundResult } from '../../../../electron/domain/models';
+import type { PlaygroundToken } from '../../../../electron/domain/models';
 import { useModels } from '../../stores/models';
 import { ExpertHeatmap } from '../ExpertHeatmap';
 import { FieldError } from '../common/FieldError';
 import { tokenDisplayText } from '../common/token-text';
 import { LogprobLegend } from './LogprobLegend';
 import { logprobColor } from './logprob-scale';
+import { alternativesTitle, TokenAlternatives } from './TokenAlternatives';
 
 type Mode = 'completion' | 'chat';
 interface ChatTurn {
@@ -26,17 +28,18 @@ export function renderChat(turns: ChatTurn[]): string {
   return turns.map((t) => `<|im_start|>${t.role}\n${t.content}${IM_END}\n`).join('') + '<|im_start|>assistant\n';
 }
 
-function SampledTokens({ sample, selected, onToggle }: { sample: PlaygroundResult; selected: number[]; onToggle: (i: number, extend: boolean) => void }) {
+function SampledTokens({ tokens, selected, onToggle, streaming }: { tokens: PlaygroundToken[]; selected: number[]; onToggle: (i: number, extend: boolean) => void; streaming: boolean }) {
   return (
-    <div className="tokens" data-testid="sampled-tokens">
-      {sample.tokens.map((t, i) => (
+    <div className="tokens" data-testid="sampled-tokens" data-streaming={streaming ? '1' : '0'}>
+      {tokens.map((t, i) => (
         <span
           key={i}
           className={selected.includes(i) ? 'token picked' : 'token'}
           style={logprobColor(t.logprob)}
-          title={`id ${t.id}, log-prob ${t.logprob.toFixed(3)} (p ${Math.exp(t.logprob).toPrecision(2)})${t.experts ? `\n${t.experts.map((e, l) => `layer ${l}: ${e.join(', ')}`).join('\n')}` : ''}`}
+          title={`id ${t.id}, log-prob ${t.logprob.toFixed(3)} (p ${Math.exp(t.logprob).toPrecision(2)})${t.experts ? `\n${t.experts.map((e, l) => `layer ${l}: ${e.join(', ')}`).join('\n')}` : ''}${alternativesTitle(t)}`}
           onClick={(e) => onToggle(i, e.shiftKey)}
           data-logprob={t.logprob}
+          data-id={t.id}
         >
           {tokenDisplayText(t.text)}
         </span>
@@ -50,7 +53,10 @@ function rate(tokens: number, ms: number): string {
 }
 
 export function Playground() {
-  const { sample, sampling, sampleError, runSample, selectedTokens, toggleToken, clearSampleError } = useModels();
+  const { sample, sampling, sampleError, runSample, selectedTokens, toggleToken, clearSampleError, streamed, stopSample, stopping } = useModels();
+  const [alternatives, setAlternatives] = useState(5);
+  /** The token whose alternatives are shown (the last one clicked). */
+  const [focused, setFocused] = useState<number | null>(null);
   const [mode, setMode] = useState<Mode>('completion');
   const [prompt, setPrompt] = useState('<|im_start|>user\nList the files in /app.<|im_end|>\n<|im_start|>assistant\n');
   const [chat, setChat] = useState<ChatTurn[]>([{ role: 'system', content: 'You are a helpful terminal agent.' }]);
@@ -70,6 +76,7 @@ export function Playground() {
   };
 
   const sampleNow = async () => {
+    setFocused(null);
     const stops = stop.split('\n').filter((s) => s.length > 0);
     const conversation = mode === 'chat' ? [...chat, { role: 'user' as const, content: message }] : null;
     const text = conversation ? renderChat(conversation) : prompt;
@@ -82,6 +89,7 @@ export function Playground() {
       stop: conversation ? [...new Set([...stops, IM_END])] : stops,
       seed: seed === '' ? undefined : Number(seed),
       provider,
+      alternatives,
       ...(threads === '' ? {} : { threads: Number(threads) }),
     });
     const result = useModels.getState().sample;
@@ -148,20 +156,43 @@ export function Playground() {
         <label className="stop-label">
           stop sequences <textarea value={stop} onChange={(e) => setStop(e.target.value)} rows={1} placeholder="one per line" aria-label="stop sequences" />
         </label>
+        <label title="the most likely tokens shown, with log-probs, at each sampled position (0: none)">
+          alternatives <input type="number" min={0} max={20} className={invalid('alternatives')} value={alternatives} onChange={(e) => { setAlternatives(Number(e.target.value)); touch('alternatives'); }} aria-label="alternatives" />
+        </label>
         <button disabled={sampling || (mode === 'chat' && !message.trim())} onClick={() => void sampleNow()}>
           {sampling ? 'Sampling…' : 'Sample'}
         </button>
+        {sampling && (
+          <button type="button" className="danger" onClick={() => void stopSample()} disabled={stopping} data-testid="stop-sample">
+            {stopping ? 'Stopping…' : 'Stop'}
+          </button>
+        )}
       </div>
+      {sampling && (
+        <>
+          <div className="muted" data-testid="stream-meta">{`${streamed.length} tokens so far…`}</div>
+          <SampledTokens tokens={streamed} selected={[]} onToggle={() => {}} streaming />
+        </>
+      )}
       {sampleError && <FieldError message={sampleError.message} onDismiss={clearSampleError} testId="sample-error" />}
-      {sample && (
+      {sample && !sampling && (
         <>
           <div className="muted" data-testid="sample-meta">
             {sample.tokens.length} tokens, {sample.stopReason}, seed {sample.seed}, on {sample.provider}
             {sample.providerFallbackReason ? ` (${sample.providerFallbackReason})` : ''} · prefill {sample.promptTokens} tokens in {sample.timing.prefillMs.toFixed(0)} ms ({rate(sample.promptTokens, sample.timing.prefillMs)}) · decode{' '}
-            <span data-testid="tokens-per-second">{rate(sample.tokens.length, sample.timing.decodeMs)}</span>. Click tokens (shift for a range) to pick which routing the heatmap shows.
+            <span data-testid="tokens-per-second">{rate(sample.tokens.length, sample.timing.decodeMs)}</span>. Click a token for the most likely tokens at its position and to pick which routing the heatmap shows (shift for a range).
           </div>
-          <SampledTokens sample={sample} selected={selectedTokens} onToggle={toggleToken} />
+          <SampledTokens
+            tokens={sample.tokens}
+            selected={selectedTokens}
+            onToggle={(i, extend) => {
+              toggleToken(i, extend);
+              setFocused(i);
+            }}
+            streaming={false}
+          />
           <LogprobLegend />
+          {focused !== null && sample.tokens[focused] && <TokenAlternatives token={sample.tokens[focused]!} index={focused} />}
           {sample.numExperts !== null && sample.tokens[0]?.experts ? (
             <ExpertHeatmap tokens={chosen.map((i) => sample.tokens[i]!)} numExperts={sample.numExperts} />
           ) : (

@@ -55,6 +55,7 @@ export function turnMarkers(cast: Cast, turns: { startedAt: string; policyMs: nu
 export function CastPlayer({ cast: text, turns = [] }: { cast: string; turns?: { startedAt: string; policyMs: number }[] }) {
   const cast = useMemo(() => parseCast(text), [text]);
   const markers = useMemo(() => turnMarkers(cast, turns), [cast, turns]);
+  const root = useRef<HTMLDivElement>(null);
   const host = useRef<HTMLDivElement>(null);
   const term = useRef<Terminal | null>(null);
   const written = useRef(0);
@@ -69,7 +70,13 @@ export function CastPlayer({ cast: text, turns = [] }: { cast: string; turns?: {
     term.current = t;
     written.current = 0;
     setPosition(cast.duration);
-    return () => t.dispose();
+    // The player appears where the user asked for it, often below the fold (the episode's turns and verdict
+    // come first): bring the whole of it into view once the terminal has its size.
+    const frame = requestAnimationFrame(() => root.current?.scrollIntoView({ block: 'nearest' }));
+    return () => {
+      cancelAnimationFrame(frame);
+      t.dispose();
+    };
   }, [cast]);
 
   // Draw up to `position`; rewinding clears and redraws from the start.
@@ -135,7 +142,7 @@ export function CastPlayer({ cast: text, turns = [] }: { cast: string; turns?: {
   };
 
   return (
-    <div className="cast-player" data-testid="cast-player" tabIndex={0} onKeyDown={onKey} aria-label="Recording player: space plays or pauses, arrows seek 5 s, [ and ] jump between turns">
+    <div className="cast-player" ref={root} data-testid="cast-player" tabIndex={0} onKeyDown={onKey} aria-label="Recording player: space plays or pauses, arrows seek 5 s, [ and ] jump between turns">
       <div className="toolbar">
         <button onClick={togglePlay} data-testid="cast-play">
           {playing ? 'Pause' : atEnd && position > 0 ? 'Play from start' : 'Play'}

@@ -1,12 +1,13 @@
-/** The results of a run: headline figures, breakdown tables and bar charts with 95% intervals, the episodes. */
-import { useState } from 'react';
+/**
+ * The results of a run, in the pieces the run detail's tabs show: the summary (headline figures, breakdown
+ * tables and bar charts with 95% intervals, histograms, exports) and the episode list with its filters.
+ */
 import type { EpisodeRecord, GroupStats, RunManifest, RunStats } from '../../../../electron/domain/runs';
 import { onRowKey } from '../common/row-keys';
 import { useSort } from '../common/sortable';
 import { download } from './export';
 import { episodesCsv, runJson } from './export-format';
 import { Histogram } from './Histogram';
-import { PassMatrix } from './PassMatrix';
 import { KeyValue } from '../KeyValue';
 import { IntervalBars } from './IntervalBars';
 import { difficultyRank } from '../common/difficulty';
@@ -45,26 +46,8 @@ function Breakdown({ title, groups }: { title: string; groups: Record<string, Gr
   );
 }
 
-export function RunResults({ stats, episodes, manifest, onOpen }: { stats: RunStats; episodes: EpisodeRecord[]; manifest: RunManifest; onOpen: (key: string) => void }) {
+export function RunSummary({ stats, episodes, manifest }: { stats: RunStats; episodes: EpisodeRecord[]; manifest: RunManifest }) {
   const errors = Object.entries(stats.errors).filter(([, n]) => n > 0);
-  const [failedOnly, setFailedOnly] = useState(false);
-  const [stop, setStop] = useState('');
-  const stops = [...new Set(episodes.map((e) => e.stopReason))].sort();
-  const shown = episodes.filter((e) => (!failedOnly || !e.resolved) && (!stop || e.stopReason === stop));
-  const { sorted, header } = useSort(
-    shown,
-    {
-      task: (e) => e.key,
-      attempt: (e) => e.attempt,
-      resolved: (e) => e.resolved,
-      reward: (e) => e.reward?.fraction ?? null,
-      turns: (e) => e.turns,
-      stop: (e) => e.stopReason,
-      error: (e) => e.error?.kind ?? null,
-      time: (e) => e.durationMs,
-    },
-    { key: 'task', dir: 1 },
-  );
   const base = manifest.id;
   return (
     <section className="run-results" data-testid="run-results">
@@ -97,16 +80,43 @@ export function RunResults({ stats, episodes, manifest, onOpen }: { stats: RunSt
         <Histogram title="Turns" values={episodes.map((e) => e.turns)} format={(v) => v.toFixed(0)} />
         <Histogram title="Duration" values={episodes.map((e) => e.durationMs / 1000)} format={(v) => `${v.toFixed(0)} s`} />
       </div>
-      <h2>Tasks × attempts</h2>
-      <PassMatrix episodes={episodes} attempts={manifest.config.attempts} onOpen={onOpen} />
-      <h2>Episodes</h2>
+    </section>
+  );
+}
+
+/** The episode list's filters, held by the run detail so that they survive switching tabs. */
+export interface EpisodeFilters {
+  failedOnly: boolean;
+  stop: string;
+}
+
+export function EpisodeList({ episodes, filters, onFilters, selectedKey, onOpen }: { episodes: EpisodeRecord[]; filters: EpisodeFilters; onFilters: (f: EpisodeFilters) => void; selectedKey: string | null; onOpen: (key: string) => void }) {
+  const { failedOnly, stop } = filters;
+  const stops = [...new Set(episodes.map((e) => e.stopReason))].sort();
+  const shown = episodes.filter((e) => (!failedOnly || !e.resolved) && (!stop || e.stopReason === stop));
+  const { sorted, header } = useSort(
+    shown,
+    {
+      task: (e) => e.key,
+      attempt: (e) => e.attempt,
+      resolved: (e) => e.resolved,
+      reward: (e) => e.reward?.fraction ?? null,
+      turns: (e) => e.turns,
+      stop: (e) => e.stopReason,
+      error: (e) => e.error?.kind ?? null,
+      time: (e) => e.durationMs,
+    },
+    { key: 'task', dir: 1 },
+  );
+  return (
+    <section className="episode-list" data-testid="episode-list">
       <div className="toolbar episode-filters">
         <label className="filter">
-          <input type="checkbox" checked={failedOnly} onChange={(e) => setFailedOnly(e.target.checked)} data-testid="episodes-failed-only" /> failed only
+          <input type="checkbox" checked={failedOnly} onChange={(e) => onFilters({ ...filters, failedOnly: e.target.checked })} data-testid="episodes-failed-only" /> failed only
         </label>
         <label className="filter">
           stop reason
-          <select value={stop} onChange={(e) => setStop(e.target.value)} data-testid="episodes-stop">
+          <select value={stop} onChange={(e) => onFilters({ ...filters, stop: e.target.value })} data-testid="episodes-stop">
             <option value="">any</option>
             {stops.map((s) => (
               <option key={s} value={s}>
@@ -134,7 +144,15 @@ export function RunResults({ stats, episodes, manifest, onOpen }: { stats: RunSt
         </thead>
         <tbody>
           {sorted.map((e) => (
-            <tr key={e.key} className="clickable" tabIndex={0} onClick={() => onOpen(e.key)} onKeyDown={onRowKey(() => onOpen(e.key))} data-testid="episode-row" data-key={e.key}>
+            <tr
+              key={e.key}
+              className={e.key === selectedKey ? 'clickable selected' : 'clickable'}
+              tabIndex={0}
+              onClick={() => onOpen(e.key)}
+              onKeyDown={onRowKey(() => onOpen(e.key))}
+              data-testid="episode-row"
+              data-key={e.key}
+            >
               <td>{e.taskId}</td>
               <td>{e.attempt}</td>
               <td className={e.resolved ? 'ok' : 'warn'}>{e.resolved ? 'yes' : 'no'}</td>

@@ -1,6 +1,7 @@
 /**
  * The runs table: a name (or a readable title) over the id, results or settings columns, every column
- * sortable, a filter (`tag:`, `state:`, `stage:` or free words), tags as chips that filter when clicked.
+ * sortable, a filter (`tag:`, `state:`, `stage:` or free words), tags as chips that filter when clicked,
+ * and a grouping (by stage, tag, training run, suite, policy or state) with a collapsible heading per group.
  * Fixed layout: at 1024 px nothing wraps into tall rows and the page never scrolls sideways.
  */
 import { useState } from 'react';
@@ -8,6 +9,8 @@ import type { RunListing, RunProgress } from '../../../../electron/domain/runs';
 import { onRowKey } from '../common/row-keys';
 import { useSort } from '../common/sortable';
 import { matchesRunFilter } from './run-filter';
+import { GROUP_KEYS, GROUP_LABELS, groupRuns, type GroupKey } from './run-groups';
+import './run-groups.css';
 import { formatCount, formatDuration, formatNumber, formatRate, formatStarted } from './run-format';
 
 type View = 'results' | 'settings';
@@ -24,6 +27,8 @@ interface Props {
 export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }: Props) {
   const [filter, setFilter] = useState('');
   const [view, setView] = useState<View>('results');
+  const [groupBy, setGroupBy] = useState<GroupKey>('none');
+  const [collapsed, setCollapsed] = useState<string[]>([]);
   // The live progress is newer than the list: an evaluation that just ended is not shown running.
   const stateOf = (r: RunListing) => {
     const live = progress[r.id]?.state;
@@ -56,6 +61,74 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
     { key: 'started', dir: -1 },
   );
   const addWord = (word: string) => setFilter((f) => (f.split(/\s+/).includes(word) ? f : `${f} ${word}`.trim()));
+  const row = (r: RunListing) => (
+    <tr key={r.id} tabIndex={0} className={r.id === selected ? 'clickable selected' : 'clickable'} onClick={() => onPick(r.id)} onKeyDown={onRowKey(() => onPick(r.id))} data-testid="run-row" data-run={r.id}>
+      <td onClick={(e) => e.stopPropagation()}>
+        <input type="checkbox" aria-label={`compare ${r.id}`} checked={checked.includes(r.id)} onChange={() => onCheck(r.id)} />
+      </td>
+      <td data-key="run" title={`${r.title}\n${r.id}${r.notes ? `\n\n${r.notes}` : ''}`}>
+        <div className="run-title" data-testid="run-title">
+          {r.title}
+        </div>
+        <div className="run-id" data-testid="run-id">
+          {r.id}
+        </div>
+      </td>
+      <td data-key="started" title={new Date(r.createdAt).toLocaleString()}>
+        {formatStarted(r.createdAt)}
+      </td>
+      {view === 'results' ? (
+        <>
+          <td data-key="episodes">
+            {progress[r.id]?.done ?? r.done}/{r.total}
+          </td>
+          <td data-key="resolved">{formatRate(r.resolvedRate)}</td>
+          <td data-key="reward" title={r.meanFraction === null ? '' : `mean dense reward; ${formatRate(r.meanFraction)} of assertions`}>
+            {formatNumber(r.meanReward)}
+          </td>
+          <td data-key="turns">{formatNumber(r.meanTurns, 1)}</td>
+          <td data-key="tokens" title={String(r.tokens)}>
+            {formatCount(r.tokens)}
+          </td>
+          <td data-key="duration">{formatDuration(r.durationMs)}</td>
+        </>
+      ) : (
+        <>
+          <td data-key="policy" title={r.policy}>
+            {r.policy.split('/').slice(-1)[0]}
+          </td>
+          <td data-key="suite" title={r.suite}>
+            {r.suite.split('/').slice(-1)[0]}
+          </td>
+          <td data-key="attempts">{r.attempts}</td>
+          <td data-key="temperature">{r.temperature ?? '—'}</td>
+          <td data-key="maxTurns">{r.maxTurns}</td>
+          <td data-key="seed">{r.seed}</td>
+        </>
+      )}
+      <td data-key="stage" title={r.lineage ? `${r.lineage.trainingRun} · step ${r.lineage.step}` : ''}>
+        {r.lineage ? `${r.lineage.stage ?? '?'} · ${r.lineage.step}` : '—'}
+      </td>
+      <td data-key="tags">
+        {r.tags.map((t) => (
+          <button
+            key={t}
+            type="button"
+            className="tag-chip"
+            data-testid="tag-chip"
+            title={`show runs tagged ${t}`}
+            onClick={(e) => {
+              e.stopPropagation();
+              addWord(`tag:${t}`);
+            }}
+          >
+            {t}
+          </button>
+        ))}
+      </td>
+      <td data-key="state">{stateOf(r)}</td>
+    </tr>
+  );
 
   return (
     <div className="runs-table-wrap">
@@ -74,6 +147,23 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
           <select value={view} onChange={(e) => setView(e.target.value as View)} data-testid="runs-columns">
             <option value="results">results</option>
             <option value="settings">settings</option>
+          </select>
+        </label>
+        <label className="filter">
+          group
+          <select
+            value={groupBy}
+            onChange={(e) => {
+              setGroupBy(e.target.value as GroupKey);
+              setCollapsed([]);
+            }}
+            data-testid="runs-group"
+          >
+            {GROUP_KEYS.map((k) => (
+              <option key={k} value={k}>
+                {GROUP_LABELS[k]}
+              </option>
+            ))}
           </select>
         </label>
         <span className="muted" data-testid="runs-count">
@@ -138,76 +228,28 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
               {header('state', 'state')}
             </tr>
           </thead>
-          <tbody>
-            {sorted.map((r) => (
-              <tr key={r.id} tabIndex={0} className={r.id === selected ? 'clickable selected' : 'clickable'} onClick={() => onPick(r.id)} onKeyDown={onRowKey(() => onPick(r.id))} data-testid="run-row" data-run={r.id}>
-                <td onClick={(e) => e.stopPropagation()}>
-                  <input type="checkbox" aria-label={`compare ${r.id}`} checked={checked.includes(r.id)} onChange={() => onCheck(r.id)} />
-                </td>
-                <td data-key="run" title={`${r.title}\n${r.id}${r.notes ? `\n\n${r.notes}` : ''}`}>
-                  <div className="run-title" data-testid="run-title">
-                    {r.title}
-                  </div>
-                  <div className="run-id" data-testid="run-id">
-                    {r.id}
-                  </div>
-                </td>
-                <td data-key="started" title={new Date(r.createdAt).toLocaleString()}>
-                  {formatStarted(r.createdAt)}
-                </td>
-                {view === 'results' ? (
-                  <>
-                    <td data-key="episodes">
-                      {progress[r.id]?.done ?? r.done}/{r.total}
+          {groupBy === 'none' ? (
+            <tbody>{sorted.map(row)}</tbody>
+          ) : (
+            groupRuns(sorted, groupBy, stateOf).map((g) => {
+              const closed = collapsed.includes(g.key);
+              const toggle = () => setCollapsed((c) => (closed ? c.filter((k) => k !== g.key) : [...c, g.key]));
+              return (
+                <tbody key={g.key} data-testid="run-group" data-group={g.key} data-count={g.runs.length}>
+                  <tr className="group-row clickable" onClick={toggle} onKeyDown={onRowKey(toggle)} tabIndex={0} aria-expanded={!closed} data-testid="run-group-head">
+                    <td colSpan={12}>
+                      <span className="group-caret">{closed ? '▸' : '▾'}</span> <strong data-testid="run-group-label">{g.label}</strong>{' '}
+                      <span className="muted">
+                        {g.runs.length} run{g.runs.length === 1 ? '' : 's'}
+                        {g.meanResolved !== null ? ` · mean resolved ${formatRate(g.meanResolved)}` : ''}
+                      </span>
                     </td>
-                    <td data-key="resolved">{formatRate(r.resolvedRate)}</td>
-                    <td data-key="reward" title={r.meanFraction === null ? '' : `mean dense reward; ${formatRate(r.meanFraction)} of assertions`}>
-                      {formatNumber(r.meanReward)}
-                    </td>
-                    <td data-key="turns">{formatNumber(r.meanTurns, 1)}</td>
-                    <td data-key="tokens" title={String(r.tokens)}>
-                      {formatCount(r.tokens)}
-                    </td>
-                    <td data-key="duration">{formatDuration(r.durationMs)}</td>
-                  </>
-                ) : (
-                  <>
-                    <td data-key="policy" title={r.policy}>
-                      {r.policy.split('/').slice(-1)[0]}
-                    </td>
-                    <td data-key="suite" title={r.suite}>
-                      {r.suite.split('/').slice(-1)[0]}
-                    </td>
-                    <td data-key="attempts">{r.attempts}</td>
-                    <td data-key="temperature">{r.temperature ?? '—'}</td>
-                    <td data-key="maxTurns">{r.maxTurns}</td>
-                    <td data-key="seed">{r.seed}</td>
-                  </>
-                )}
-                <td data-key="stage" title={r.lineage ? `${r.lineage.trainingRun} · step ${r.lineage.step}` : ''}>
-                  {r.lineage ? `${r.lineage.stage ?? '?'} · ${r.lineage.step}` : '—'}
-                </td>
-                <td data-key="tags">
-                  {r.tags.map((t) => (
-                    <button
-                      key={t}
-                      type="button"
-                      className="tag-chip"
-                      data-testid="tag-chip"
-                      title={`show runs tagged ${t}`}
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        addWord(`tag:${t}`);
-                      }}
-                    >
-                      {t}
-                    </button>
-                  ))}
-                </td>
-                <td data-key="state">{stateOf(r)}</td>
-              </tr>
-            ))}
-          </tbody>
+                  </tr>
+                  {!closed && g.runs.map(row)}
+                </tbody>
+              );
+            })
+          )}
         </table>
       </div>
     </div>

@@ -41,7 +41,12 @@ function numberOrUndefined(s: string): number | undefined {
   return s.trim() === '' ? undefined : Number(s);
 }
 
-export function NewRunForm() {
+/**
+ * `onStarted` runs as soon as the trainer took the run, before the store lists and selects it (that waits on
+ * the run's series, rollouts and checkpoints): the page closes the form, so no selected new run is ever shown
+ * under a form that is still open.
+ */
+export function NewRunForm({ onStarted }: { onStarted?: (runId: string) => void } = {}) {
   const { start, starting } = useTraining();
   const [stage, setStage] = useState<Stage>('lm');
   const [preset, setPreset] = useState<'nano' | 'micro'>('nano');
@@ -99,7 +104,7 @@ export function NewRunForm() {
       data-testid="new-training-run"
       onSubmit={(e) => {
         e.preventDefault();
-        void start({ stage, configToml: toml, overrides });
+        void start({ stage, configToml: toml, overrides }, onStarted);
       }}
     >
       <div className="toolbar">
