@@ -187,20 +187,26 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
     const probePack = join(out, 'probe.jsonl');
     const perFamily = s.probeTasksPerFamily * Math.max(1, s.families.length);
     await stage('probe-synth', ['tasks', 'synth', '--out', probePack, '--count', String(perFamily), '--seed', String(s.seed + 2), '--split', 'train', ...families, '--json']);
-    const ppo = s.overrides.ppo;
+    // PPO's own settings (the preset's config with the overrides), so the probe samples as PPO will.
+    const init = await runT1labStep(['train', 'init-config', '--stage', 'ppo', '--preset', s.preset]);
+    if (init.code !== 0) throw new Error(`t1lab train init-config --stage ppo failed (exit ${init.code})`);
+    const config = parseToml(init.stdout) as Json;
+    for (const [k, v] of Object.entries(s.overrides.ppo)) setDotted(config, k, v);
+    const ppo = (config.ppo ?? {}) as Record<string, unknown>;
     const budgetArgs = [
-      ['--max-turns', ppo['ppo.max_turns']],
-      ['--max-tokens', ppo['ppo.max_tokens']],
-      ['--agent-timeout', ppo['ppo.agent_timeout_sec']],
-      ['--temperature', ppo['ppo.temperature'] ?? 1],
-    ].flatMap(([flag, v]) => (v === undefined ? [] : [String(flag), String(v)]));
+      ['--max-turns', ppo.max_turns],
+      ['--max-tokens', ppo.max_tokens],
+      ['--agent-timeout', ppo.agent_timeout_sec],
+      ['--temperature', ppo.temperature],
+      ['--concurrency', ppo.concurrency],
+    ].flatMap(([flag, v]) => (v === undefined || v === null ? [] : [String(flag), String(v)]));
     const probeDir = join(out, 'probe');
     const resume = existsSync(join(probeDir, 'run.json'));
     await stage(
       'probe',
       resume
         ? ['eval', '--resume', probeDir, '--json']
-        : ['eval', '--suite', probePack, '--policy', `onnx:${sft}`, '--attempts', String(s.probeAttempts), '--concurrency', String(ppo['ppo.concurrency'] ?? 2), ...budgetArgs, '--seed', String(s.seed), '--out', probeDir, '--json'],
+        : ['eval', '--suite', probePack, '--policy', `onnx:${sft}`, '--attempts', String(s.probeAttempts), ...budgetArgs, '--seed', String(s.seed), '--out', probeDir, '--json'],
     );
     const poolPack = join(out, 'ppo-pool.jsonl');
     const pool = await stage('pool', ['tasks', 'pool', '--probe', probeDir, '--suite', pack, '--out', poolPack, '--all-if-none', '--json']);
