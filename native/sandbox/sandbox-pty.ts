@@ -6,12 +6,41 @@
  *
  * The drain is node-pty's own: on Linux its exit event waits for the pty's read side to close (EIO once
  * every process holding the terminal is gone and the kernel buffer is read), so every data event comes
- * before it. Nothing here polls for quiet output.
+ * before it. Nothing here polls for quiet output. One exception is undone here: see keepTailOnExit.
  */
 import type * as Pty from 'node-pty';
 import type { LimitEvent, LimitName, PtyProcess } from './types';
 
 type Listener<T> = (value: T) => void;
+
+/** How long a pty's read side may stay open after its process exited before it is closed anyway. */
+const EXIT_SOCKET_LIMIT_MS = 10_000;
+
+/**
+ * node-pty 1.1 (lib/unixTerminal.js) destroys its read socket 200 ms after the child's exit when the socket
+ * has not closed by then (a macOS workaround), and destroy() drops what the kernel still buffers: the tail
+ * of the output is lost whenever the terminal is paused (flow control) or the event loop is busy for
+ * 200 ms at that moment (CI saw a 3 MB tail cut on a loaded machine). On Linux the socket closes by itself
+ * (EIO) once the output is read, so that destroy is deferred until then, or EXIT_SOCKET_LIMIT_MS at most
+ * (a process outside the sandbox holding the terminal open). The socket is node-pty's private field:
+ * when it is not there, nothing changes.
+ */
+function keepTailOnExit(term: Pty.IPty): void {
+  const socket = (term as unknown as { _socket?: { destroy?: (...args: unknown[]) => unknown; destroyed?: boolean; once?: (event: string, l: () => void) => unknown } })._socket;
+  if (process.platform !== 'linux' || !socket || typeof socket.destroy !== 'function' || typeof socket.once !== 'function') return;
+  const destroy = socket.destroy.bind(socket);
+  let deferred = false;
+  socket.destroy = (...args: unknown[]) => {
+    // node-pty's timer after the exit is the only caller of a plain destroy() on an open socket here (the lab
+    // never calls term.destroy()); a destroy with an error, or a second one, goes through at once.
+    if (deferred || args.length > 0 || socket.destroyed) return destroy(...args);
+    deferred = true;
+    const limit = setTimeout(() => destroy(), EXIT_SOCKET_LIMIT_MS);
+    limit.unref?.();
+    socket.once!('close', () => clearTimeout(limit));
+    return socket;
+  };
+}
 export type PtyExit = { exitCode: number; signal: number | null; limit: LimitName | null };
 
 export abstract class SandboxPty implements PtyProcess {
@@ -28,6 +57,7 @@ export abstract class SandboxPty implements PtyProcess {
     protected readonly term: Pty.IPty,
     wall: { seconds: number; notice: string },
   ) {
+    keepTailOnExit(term);
     term.onData((data) => {
       for (const l of this.dataListeners) l(data);
     });

@@ -196,6 +196,29 @@ describe('session lifecycle and recording', () => {
     expect(chars).toBe(3_000_000 + 'tail-end'.length);
   });
 
+  it('a paused terminal whose process exits keeps its tail: the output arrives on resume, then the exit', async () => {
+    // Flow control pauses the pty while a consumer catches up. The process ends meanwhile with its last
+    // output still in the kernel's buffer (5 kB: what a Linux pty keeps for a reader after its slave closed is
+    // about 8 kB); node-pty would drop it 200 ms after the exit (sandbox-pty.ts).
+    const pty = await backend.spawnPty(specFor(ws.path), ['/bin/sh', '-c', 'seq 1 1000; echo tail-end'], { cols: 120, rows: 40 });
+    pty.pause();
+    let text = '';
+    let exitedFirst = false;
+    pty.onData((data) => {
+      if (exit.done) exitedFirst = true;
+      text += data;
+    });
+    const exit = { done: false };
+    const exited = new Promise<{ exitCode: number | null }>((resolve) => pty.onExit((e) => ((exit.done = true), resolve(e))));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(exit.done).toBe(false);
+    pty.resume();
+    expect((await exited).exitCode).toBe(0);
+    expect(exitedFirst).toBe(false);
+    expect(text).toMatch(/tail-end\r?\n$/);
+    expect(text.split(/\r?\n/).filter((l) => /^\d+$/.test(l))).toHaveLength(1000);
+  });
+
   it('stop() resolves once every process of the sandbox is gone; close() then finishes the recording', async () => {
     const s = await createShellSession({ backend, spec: specFor(ws.path), recordPath: join(out.path, 'stop.cast') });
     // A duration no other test uses: test files run in parallel, and several of them run `sleep 30`.
