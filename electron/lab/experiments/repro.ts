@@ -37,14 +37,15 @@ export const NANO_FAMILIES = [
 const NANO_BUDGET = { turns: 6, tokens: 576, agentSec: 60 };
 const NANO_EVAL_ARGS = ['--max-turns', String(NANO_BUDGET.turns), '--max-tokens', String(NANO_BUDGET.tokens), '--agent-timeout', String(NANO_BUDGET.agentSec), '--temperature', '0', '--concurrency', '2'];
 /**
- * PPO as measured on the SFT warm start (docs/guide/recipe-learning.md): 4 tasks x 4 episodes per step,
- * group advantages (no critic to warm up in a short run), sampling at 0.7 (at 1.0 the warm start earns a
- * fifth of the reward and as many groups are flat), lr 2e-5 constant: at 2e-4, Adam's steps on the near-zero
- * gradients of flat batches took the warm start from 12 of 65 id-nano tasks to 0 in 8 steps.
+ * PPO as measured on the SFT warm start (docs/guide/recipe-learning.md): 4 tasks x 8 episodes per step from
+ * the probe's pool (groups of 8 on families where attempts disagree are rarely flat), group advantages (no
+ * critic to warm up in a short run), sampling at 0.7 (at 1.0 the warm start earns a fifth of the reward and
+ * as many groups are flat), lr 2e-5 constant: at 2e-4 (flat batches) and at 1e-4 (on the pool) Adam's
+ * noisy steps took the warm start from 12 of 65 id-nano tasks to 0 and 5 in 8 steps.
  */
 const NANO_PPO = {
   'ppo.tasks_per_step': 4,
-  'ppo.group_size': 4,
+  'ppo.group_size': 8,
   'ppo.concurrency': 2,
   'ppo.max_turns': NANO_BUDGET.turns,
   'ppo.max_tokens': NANO_BUDGET.tokens,

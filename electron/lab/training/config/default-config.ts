@@ -13,13 +13,14 @@ export interface DefaultConfigOptions {
 /**
  * Per-preset sizes: nano trains in minutes on 2 CPU cores; micro wants more. SFT batches are smaller than
  * LM ones (a sample is a whole episode, 400-1,500 tokens). PPO's rollout budget is the nano reproduction's
- * evaluation budget: 4 tasks x 4 episodes of at most 6 turns x 576 tokens (the longest oracle call of the
- * nano curriculum is 528 tokens; 96 cut a fifth of them), 60 s of agent time: a step is 16 bounded
+ * evaluation budget: 4 tasks x 8 episodes of at most 6 turns x 576 tokens (the longest oracle call of the
+ * nano curriculum is 528 tokens; 96 cut a fifth of them), 60 s of agent time: a step is 32 bounded
  * episodes.
  */
 const SIZES = {
-  // nano SFT and PPO as measured (docs/guide/recipe-learning.md): SFT at 2e-3; PPO 4 tasks x 4 episodes per
-  // step sampled at 0.7 with group advantages and a constant 2e-5 (2e-4 undid the warm start in 8 steps).
+  // nano SFT and PPO as measured (docs/guide/recipe-learning.md): SFT at 2e-3; PPO 4 tasks x 8 episodes per
+  // step sampled at 0.7 with group advantages and a constant 2e-5 (2e-4 and 1e-4 undid the warm start in 8
+  // steps); groups of 8 on a probe's pool are rarely flat.
   nano: {
     lr: 1e-3,
     sftLr: 2e-3,
@@ -29,7 +30,7 @@ const SIZES = {
     micro: 8,
     sftBatch: 8,
     sftMicro: 4,
-    ppo: { tasks: 4, group: 4, concurrency: 2, turns: 6, tokens: 576, agentSec: 60, deadlineSec: 180, temperature: 0.7, advantage: 'group', schedule: 'constant' },
+    ppo: { tasks: 4, group: 8, concurrency: 2, turns: 6, tokens: 576, agentSec: 60, deadlineSec: 180, temperature: 0.7, advantage: 'group', schedule: 'constant' },
   },
   micro: {
     lr: 6e-4,
