@@ -161,13 +161,18 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
     writeDone(doneFile, r.json);
     return r.json as Json;
   };
+  /** A stage's run config: the preset's (`train init-config`) with `settings`, then the stage's overrides, over it. */
+  const stageConfig = async (kind: 'lm' | 'sft' | 'ppo', settings: Record<string, unknown>): Promise<Json> => {
+    const init = await runT1labStep(['train', 'init-config', '--stage', kind, '--preset', s.preset]);
+    if (init.code !== 0) throw new Error(`t1lab train init-config --stage ${kind} failed (exit ${init.code})`);
+    const config = parseToml(init.stdout) as Json;
+    for (const [k, v] of Object.entries({ ...settings, ...s.overrides[kind] })) setDotted(config, k, v);
+    return config;
+  };
   const trainStage = async (name: string, kind: 'lm' | 'sft' | 'ppo', extra: string[], settings: Record<string, unknown>): Promise<string> => {
     const configFile = join(out, `${name}.toml`);
     if (!existsSync(configFile)) {
-      const init = await runT1labStep(['train', 'init-config', '--stage', kind, '--preset', s.preset]);
-      if (init.code !== 0) throw new Error(`t1lab train init-config --stage ${kind} failed (exit ${init.code})`);
-      const config = parseToml(init.stdout) as Json;
-      for (const [k, v] of Object.entries({ ...settings, ...s.overrides[kind] })) setDotted(config, k, v);
+      const config = await stageConfig(kind, settings);
       writeFileSync(configFile, `# written by t1lab repro${options.quick ? ' --quick' : ''}\n${stringifyToml(config)}\n`);
     }
     const runDir = join(out, name);
@@ -188,12 +193,8 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
     const probePack = join(out, 'probe.jsonl');
     const perFamily = s.probeTasksPerFamily * Math.max(1, s.families.length);
     await stage('probe-synth', ['tasks', 'synth', '--out', probePack, '--count', String(perFamily), '--seed', String(s.seed + 2), '--split', 'train', ...families, '--json']);
-    // PPO's own settings (the preset's config with the overrides), so the probe samples as PPO will.
-    const init = await runT1labStep(['train', 'init-config', '--stage', 'ppo', '--preset', s.preset]);
-    if (init.code !== 0) throw new Error(`t1lab train init-config --stage ppo failed (exit ${init.code})`);
-    const config = parseToml(init.stdout) as Json;
-    for (const [k, v] of Object.entries(s.overrides.ppo)) setDotted(config, k, v);
-    const ppo = (config.ppo ?? {}) as Record<string, unknown>;
+    // PPO's own settings, so the probe samples as PPO will.
+    const ppo = ((await stageConfig('ppo', {})).ppo ?? {}) as Record<string, unknown>;
     const budgetArgs = [
       ['--max-turns', ppo.max_turns],
       ['--max-tokens', ppo.max_tokens],

@@ -28,7 +28,7 @@ import { createOnnxPolicyWithEngine } from '../runs/onnx-policy';
 import { feasibilityWarning, measureFeasibility, runFeasibility } from '../runs/feasibility';
 import { policyWorker } from '../models/policy-engine';
 import { loadTaskSource, type Task } from '../tasks';
-import { dropUnloggedCheckpoints, loadTrainingCheckpoint, pruneCheckpoints, saveTrainingCheckpoint, type TrainerState } from '../training/checkpoints';
+import { dropUnloggedCheckpoints, loadTrainingCheckpoint, pruneRunCheckpoints, saveTrainingCheckpoint, type TrainerState } from '../training/checkpoints';
 import { parseRunConfig, type RunConfig } from '../training/config/run-config';
 import type { TrainingControl } from '../training/control';
 import { createRunFolder, MetricsLog, newTrainingManifest, newTrainingRunId, readTrainingManifest, trainingRunsDir, writeTrainingManifest } from '../training/run-folder';
@@ -254,13 +254,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
     writeGuardFile(runDir, denseGuard(history.map((episodes, i) => ({ step: i + 1, episodes }))));
   };
 
-  // Older checkpoints go only once the newest one's metrics row is written (see dropUnloggedCheckpoints).
-  const prune = () => {
-    const kept = pruneCheckpoints(manifest.checkpoints, config.checkpoint.keep_last);
-    if (kept.length === manifest.checkpoints.length) return;
-    manifest.checkpoints = kept;
-    writeTrainingManifest(runDir, manifest);
-  };
+  const prune = () => pruneRunCheckpoints(runDir, manifest, config.checkpoint.keep_last);
 
   /** Weights of the last versions the sampler may still be using (at most max_staleness behind). */
   const recent = new Map<number, Map<string, Float32Array>>();

@@ -33,7 +33,9 @@ export function probeFamilies(episodes: readonly ProbeEpisode[], familyOf: (task
   const byTask = new Map<string, ProbeEpisode[]>();
   for (const e of episodes) {
     if (familyOf(e.taskId) === undefined) continue;
-    byTask.set(e.taskId, [...(byTask.get(e.taskId) ?? []), e]);
+    const list = byTask.get(e.taskId);
+    if (list) list.push(e);
+    else byTask.set(e.taskId, [e]);
   }
   const out: Record<string, FamilyProbe> = {};
   for (const [taskId, eps] of [...byTask].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { loadCheckpoint, readManifest, saveCheckpoint, type LoadedCheckpoint } from '../../../native/model/checkpoint';
 import type { ModelConfig } from '../../../native/model/config';
 import type { Tokenizer } from '../../../native/model/tokenizer';
-import type { TrainingCheckpointRef } from '../../domain/training';
+import type { TrainingCheckpointRef, TrainingRunManifest } from '../../domain/training';
 import type { OptimizerState } from '../../rl/adamw';
 import { appVersion } from '../app-paths';
-import { readMetrics, TRAINING_FILES } from './run-folder';
+import { readMetrics, TRAINING_FILES, writeTrainingManifest } from './run-folder';
 
 /** What a resumed run needs besides weights and moments; JSON in optimizer.safetensors' metadata. */
 export interface TrainerState {
@@ -103,10 +103,6 @@ export function loadTrainingCheckpoint(dir: string): ResumePoint {
 }
 
 /** The newest complete checkpoint of a run, or null. */
-export function latestCheckpoint(runDir: string): { step: number; dir: string } | null {
-  return listStepCheckpoints(runDir).at(-1) ?? null;
-}
-
 /**
  * The checkpoints a resume may start from: those whose step's metrics row was written. A step saves its
  * checkpoint before it appends its row (the row records the save's time and what ran on the new
@@ -128,6 +124,17 @@ export function pruneCheckpoints(refs: TrainingCheckpointRef[], keepLast: number
   for (const r of sorted) if (r.best) keep.add(r.dir);
   for (const r of sorted) if (!keep.has(r.dir)) rmSync(r.dir, { recursive: true, force: true });
   return sorted.filter((r) => keep.has(r.dir));
+}
+
+/**
+ * Prune a run's checkpoints to `keepLast` (and the best) and record it in run.json. Called once the newest
+ * checkpoint's metrics row is written, never between the save and the row (see dropUnloggedCheckpoints).
+ */
+export function pruneRunCheckpoints(runDir: string, manifest: TrainingRunManifest, keepLast: number): void {
+  const kept = pruneCheckpoints(manifest.checkpoints, keepLast);
+  if (kept.length === manifest.checkpoints.length) return;
+  manifest.checkpoints = kept;
+  writeTrainingManifest(runDir, manifest);
 }
 
 export function checkpointId(dir: string): string {

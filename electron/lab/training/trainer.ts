@@ -22,7 +22,7 @@ import { LabError } from '../../ipc/common/errors';
 import { ParamGroupError, resolveParamGroups, type ParamSettings } from '../../rl/param-groups';
 import { learningRate, type Schedule } from '../../rl/schedule';
 import { bucketFloor, packMicroBatch, planMicroBatches, type TokenSequence } from './batching';
-import { pruneCheckpoints, saveTrainingCheckpoint, type TrainerState } from './checkpoints';
+import { pruneRunCheckpoints, saveTrainingCheckpoint, type TrainerState } from './checkpoints';
 import type { RunConfig } from './config/run-config';
 import type { TrainingControl } from './control';
 import { MetricsLog, writeTrainingManifest } from './run-folder';
@@ -209,13 +209,7 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
     log(`checkpoint at step ${state.step}${evalLossValue !== null ? ` (eval loss ${evalLossValue.toFixed(4)})` : ''}`);
     return (performance.now() - t) / 1000;
   };
-  // Older checkpoints go only once the newest one's metrics row is written (see dropUnloggedCheckpoints).
-  const prune = () => {
-    const kept = pruneCheckpoints(manifest.checkpoints, config.checkpoint.keep_last);
-    if (kept.length === manifest.checkpoints.length) return;
-    manifest.checkpoints = kept;
-    writeTrainingManifest(runDir, manifest);
-  };
+  const prune = () => pruneRunCheckpoints(runDir, manifest, config.checkpoint.keep_last);
 
   emit();
   try {
