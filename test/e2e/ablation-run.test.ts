@@ -36,7 +36,14 @@ describe('t1lab ablate (2 cells x 1 seed)', () => {
   afterAll(() => tmp.remove());
 
   const ablate = () =>
-    runT1lab(['ablate', '--config', config, '--grid', 'reward=dense,binary', '--seeds', '1', '--out', out, '--eval', evalSuite, '--eval-max-turns', '1', '--eval-max-tokens', '8', '--json'], { env, timeoutMs: 400_000 });
+    runT1lab(['ablate', '--config', config, '--grid', 'reward=dense,binary', '--seeds', '1', '--out', out, '--eval', evalSuite, '--eval-max-turns', '1', '--eval-max-tokens', '8', '--eval-temperature', '0', '--eval-agent-timeout', '30', '--eval-concurrency', '1', '--json'], { env, timeoutMs: 400_000 });
+
+  it('refuses a bad evaluation flag before any cell trains', async () => {
+    const bad = await runT1lab(['ablate', '--config', config, '--grid', 'reward=dense,binary', '--seeds', '1', '--out', join(tmp.path, 'bad'), '--eval-temperature', 'hot'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--eval-temperature must be a number from 0 to 2, got 'hot'");
+    expect(existsSync(join(tmp.path, 'bad'))).toBe(false);
+  });
 
   it('trains and evaluates both cells, writes the reports, and resumes without training again', async () => {
     const first = await ablate();
@@ -52,6 +59,11 @@ describe('t1lab ablate (2 cells x 1 seed)', () => {
       const evals = Object.values(seed!.evals);
       expect(evals).toHaveLength(1);
       expect(existsSync(evals[0]!)).toBe(true);
+      // The evaluation flags reach each eval: greedy, one sandbox at a time, 30 s for the agent.
+      const run = (JSON.parse(readFileSync(join(evals[0]!, 'run.json'), 'utf8')) as { config: { policySettings?: { temperature?: number }; concurrency?: number; harness?: { agentTimeoutSec?: number } } }).config;
+      expect(run.policySettings?.temperature).toBe(0);
+      expect(run.concurrency).toBe(1);
+      expect(run.harness?.agentTimeoutSec).toBe(30);
     }
     const md = readFileSync(summary.report.markdown, 'utf8');
     expect(md).toContain('reward-dense');

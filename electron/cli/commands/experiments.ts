@@ -39,11 +39,19 @@ export function registerExperiments(program: Command, io: Io): void {
     .option('--steps <n>', 'PPO steps per cell (overrides the config)')
     .option('--eval-max-turns <n>', 'turn limit of the evaluations (default: the harness default, 300)')
     .option('--eval-max-tokens <n>', 'completion tokens per turn in the evaluations')
+    .option('--eval-agent-timeout <s>', "the agent's seconds per evaluation episode (default: the task's own timeout)")
+    .option('--eval-temperature <t>', 'sampling temperature of the evaluations (0: greedy; default: the policy default, 1)')
+    .option('--eval-concurrency <n>', 'sandboxes at once in each evaluation')
     .option('--json', 'print the summary as JSON')
-    .action(async (opts: { config: string; grid: string; seeds: string; out: string; eval?: string; steps?: string; evalMaxTurns?: string; evalMaxTokens?: string; json?: boolean }) => {
+    .action(async (opts: { config: string; grid: string; seeds: string; out: string; eval?: string; steps?: string; evalMaxTurns?: string; evalMaxTokens?: string; evalAgentTimeout?: string; evalTemperature?: string; evalConcurrency?: string; json?: boolean }) => {
       const seeds = Number(opts.seeds);
       if (!Number.isInteger(seeds) || seeds < 1) throw new UsageError(`--seeds must be a positive integer, got '${opts.seeds}'`);
       if (opts.steps !== undefined && !/^[1-9]\d*$/.test(opts.steps)) throw new UsageError(`--steps must be a positive integer, got '${opts.steps}'`);
+      // Checked here, not by the first eval: a bad value would otherwise surface only after the first cell's training.
+      for (const [flag, value] of [['--eval-max-turns', opts.evalMaxTurns], ['--eval-max-tokens', opts.evalMaxTokens], ['--eval-agent-timeout', opts.evalAgentTimeout], ['--eval-concurrency', opts.evalConcurrency]] as const) {
+        if (value !== undefined && !/^[1-9]\d*$/.test(value)) throw new UsageError(`${flag} must be a positive integer, got '${value}'`);
+      }
+      if (opts.evalTemperature !== undefined && !(/^\d+(\.\d+)?$/.test(opts.evalTemperature) && Number(opts.evalTemperature) <= 2)) throw new UsageError(`--eval-temperature must be a number from 0 to 2, got '${opts.evalTemperature}'`);
       let summary;
       try {
         summary = await runAblation({
@@ -53,7 +61,13 @@ export function registerExperiments(program: Command, io: Io): void {
           out: opts.out,
           evalSuites: opts.eval ? opts.eval.split(',').filter(Boolean) : [],
           trainArgs: opts.steps ? ['--steps', opts.steps] : [],
-          evalArgs: [...(opts.evalMaxTurns ? ['--max-turns', opts.evalMaxTurns] : []), ...(opts.evalMaxTokens ? ['--max-tokens', opts.evalMaxTokens] : [])],
+          evalArgs: [
+            ...(opts.evalMaxTurns ? ['--max-turns', opts.evalMaxTurns] : []),
+            ...(opts.evalMaxTokens ? ['--max-tokens', opts.evalMaxTokens] : []),
+            ...(opts.evalAgentTimeout ? ['--agent-timeout', opts.evalAgentTimeout] : []),
+            ...(opts.evalTemperature !== undefined ? ['--temperature', opts.evalTemperature] : []),
+            ...(opts.evalConcurrency ? ['--concurrency', opts.evalConcurrency] : []),
+          ],
           log: (l) => io.err(`t1lab ablate: ${l}\n`),
         });
       } catch (error) {

@@ -40,7 +40,7 @@ export interface RolloutRequest {
 
 export interface RolloutBatch {
   step: number;
-  /** Every finished episode of the step (kept and aborted), earlier invocations included. */
+  /** Every finished episode of the request's tasks (kept and aborted), earlier invocations included. */
   episodes: RolloutEpisode[];
   /** Episodes run by this invocation (the rest came from episodes.jsonl on resume). */
   ran: number;
@@ -112,8 +112,10 @@ export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> 
   for (let a = 0; a < perTask; a++) {
     r.tasks.forEach((task, i) => jobs.push({ task, attempt: a, key: rolloutKey(task.id, r.step, a), seed: mix(r.seed, r.step, i, a) }));
   }
-  // Episodes recorded before a crash that carry no behaviour (older runs recorded them) are run again.
-  const done = new Map(readRolloutEpisodes(r.runDir, r.step).filter((e) => !infrastructureFailure(e)).map((e) => [e.key, e]));
+  // Episodes recorded before a crash that carry no behaviour (older runs recorded them) are run again. Only
+  // this request's jobs count: with dynamic sampling a step runs several requests (rounds) into one folder.
+  const keys = new Set(jobs.map((j) => j.key));
+  const done = new Map(readRolloutEpisodes(r.runDir, r.step).filter((e) => keys.has(e.key) && !infrastructureFailure(e)).map((e) => [e.key, e]));
   let kept = [...done.values()].filter((e) => !e.aborted).length;
   const queue = jobs.filter((j) => !done.has(j.key));
   const appender = new JsonlAppender(join(dir, ROLLOUT_FILES.episodes));

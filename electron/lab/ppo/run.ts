@@ -40,6 +40,7 @@ import { denseGuard, writeGuardFile } from './guard-report';
 import { buildExperience } from './experience';
 import { readRolloutEpisodes, ROLLOUT_FILES, stepDir, type RolloutEpisode } from './rollout-files';
 import { collectRollouts, type RolloutBatch } from './rollouts';
+import { collectDynamic } from './dynamic-sampling';
 import { sampleTasks } from './tasks';
 import { ppoUpdate } from './update';
 import { JsonlAppender } from './rollout-files';
@@ -77,6 +78,9 @@ export interface PpoResult {
   warnings: string[];
   state: 'completed' | 'stopped';
 }
+
+/** A step's rollouts; `dynamic` with dynamic sampling: the groups that disagree (they train), tasks tried, rounds. */
+type StepRollouts = RolloutBatch & { dynamic: { mixed: Set<string>; tried: number; rounds: number } | null };
 
 interface PpoCursor {
   rng: number;
@@ -214,11 +218,11 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
   const stop = new AbortController();
   env.signal?.addEventListener('abort', () => stop.abort(), { once: true });
   const stopRequested = () => !!env.signal?.aborted || !!env.control?.stopRequested;
-  const rollouts = (step: number): Promise<RolloutBatch> =>
+  const collect = (step: number, stepTasks: readonly Task[]): Promise<RolloutBatch> =>
     collectRollouts({
       runDir,
       step,
-      tasks: sampleTasks(tasks, ppo.tasks_per_step, ppo.sampling, config.seed, step),
+      tasks: stepTasks,
       groupSize: ppo.group_size,
       oversample: ppo.oversample,
       policy,
@@ -234,6 +238,19 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
       signal: stop.signal,
       log,
     });
+  /** A step's rollouts; with dynamic sampling, in rounds until tasks_per_step groups disagree (`mixed`: the groups that train). */
+  const rollouts = async (step: number): Promise<StepRollouts> => {
+    if (ppo.dynamic_max_tasks === 0) return { ...(await collect(step, sampleTasks(tasks, ppo.tasks_per_step, ppo.sampling, config.seed, step))), dynamic: null };
+    const d = await collectDynamic({
+      candidates: sampleTasks(tasks, ppo.dynamic_max_tasks, ppo.sampling, config.seed, step),
+      needed: ppo.tasks_per_step,
+      maxTasks: ppo.dynamic_max_tasks,
+      reward: ppo.reward,
+      runRound: (round) => collect(step, round),
+      log: (m) => log(`step ${step}: ${m}`),
+    });
+    return { ...d.batch, step, dynamic: { mixed: d.mixed, tried: d.tried, rounds: d.rounds } };
+  };
 
   /** Per trained step (index + 1), its kept episodes: the dense-reward guard's history. */
   const history: RolloutEpisode[][] = [];
@@ -260,7 +277,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
   const recent = new Map<number, Map<string, Float32Array>>();
   progress();
   let stoppedEarly = false;
-  let pending: Promise<RolloutBatch> | null = state.step < total ? rollouts(state.step + 1) : null;
+  let pending: Promise<StepRollouts> | null = state.step < total ? rollouts(state.step + 1) : null;
   try {
     while (state.step < total) {
       const step = state.step + 1;
@@ -277,12 +294,14 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
       if (asyncRollouts && step < total) pending = rollouts(step + 1);
       const kept = batch.episodes.filter((e) => !e.aborted);
       const aborted = batch.episodes.filter((e) => e.aborted);
+      // Dynamic sampling trains on the groups that disagree; the step's metrics still describe every episode it sampled.
+      const trained = batch.dynamic ? kept.filter((e) => batch.dynamic!.mixed.has(e.taskId)) : kept;
       // Earlier versions' weights (in memory, or the policy folder on disk after a resume), for the gap.
-      for (const v of new Set(kept.map((e) => e.policyVersion))) {
+      for (const v of new Set(trained.map((e) => e.policyVersion))) {
         if (v === state.step || recent.has(v)) continue;
         if (existsSync(join(policyDir(runDir, v), 'manifest.json'))) recent.set(v, loadCheckpoint(policyDir(runDir, v)).parameters);
       }
-      const exp = await buildExperience({ runDir, model, cache, params, reference, ppo, rows, version: state.step, paramsByVersion: recent, episodes: kept, valueNorm });
+      const exp = await buildExperience({ runDir, model, cache, params, reference, ppo, rows, version: state.step, paramsByVersion: recent, episodes: trained, valueNorm });
       valueNorm = exp.valueNorm;
       for (const w of exp.warnings) log(`warning: step ${step}: ${w}`);
       recent.set(state.step, new Map([...params].map(([name, w]) => [name, Float32Array.from(w)])));
@@ -298,7 +317,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
       state.step = step;
       state.tokens += upd.trainedTokens;
       state.lastLoss = upd.metrics.loss ?? null;
-      episodesTrained += kept.length;
+      episodesTrained += trained.length;
       history.push(kept);
       const tCkpt0 = performance.now();
       if (step % config.checkpoint.every === 0 || step === total || stopRequested()) checkpoint();
@@ -340,6 +359,8 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
         aborted_episodes: aborted.length,
         aborted_bias: aborted.length ? mean(aborted.map(rewardOf)) - mean(keptOnAbortedTasks.map(rewardOf)) : null,
         episodes: kept.length,
+        episodes_trained: trained.length,
+        ...(batch.dynamic ? { dynamic_tasks: batch.dynamic.tried, dynamic_rounds: batch.dynamic.rounds, dynamic_mixed_groups: batch.dynamic.mixed.size, sampled_flat_group_share: kept.length ? (kept.length - trained.length) / kept.length : 0 } : {}),
         episode_turns: mean(kept.map((e) => e.turns)),
         episode_tokens: mean(kept.map((e) => e.completionTokens)),
         vf_clipfrac: upd.metrics.vf_clipfrac ?? null,

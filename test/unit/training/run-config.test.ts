@@ -22,6 +22,8 @@ describe('run config', () => {
     ['both model sources', 'stage = "lm"\n[model]\ncheckpoint = "a"\npreset = "nano"\n[data]\npath = "x"\n', /model\.checkpoint: set exactly one of model\.checkpoint and model\.preset/],
     ['an unknown stage', 'stage = "rlhf"\n[model]\npreset = "nano"\n[data]\npath = "x"\n', /stage: /],
     ['a PPO key (open for the PPO stage)', `${minimal}[ppo]\nclip = 0.2\n`, /ppo\.clip: unknown key/],
+    ['dynamic sampling trying fewer tasks than a step needs', 'stage = "ppo"\n[model]\npreset = "nano"\n[data]\npath = "x"\n[ppo]\ntasks_per_step = 4\ndynamic_max_tasks = 2\n', /ppo\.dynamic_max_tasks: 2 is below tasks_per_step \(4\)/],
+    ['dynamic sampling with over-sampling', 'stage = "ppo"\n[model]\npreset = "nano"\n[data]\npath = "x"\n[ppo]\ndynamic_max_tasks = 8\noversample = 0.5\n', /ppo\.dynamic_max_tasks: dynamic sampling judges whole groups, and oversample = 0\.5/],
   ])('%s is an error naming the key', (_what, text, message) => {
     expect(() => parseRunConfigToml(text, 'x.toml')).toThrow(RunConfigError);
     expect(() => parseRunConfigToml(text, 'x.toml')).toThrow(message);

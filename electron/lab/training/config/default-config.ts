@@ -30,7 +30,7 @@ const SIZES = {
     micro: 8,
     sftBatch: 8,
     sftMicro: 4,
-    ppo: { tasks: 4, group: 8, concurrency: 2, turns: 6, tokens: 576, agentSec: 60, deadlineSec: 180, temperature: 0.7, advantage: 'group', schedule: 'constant' },
+    ppo: { tasks: 4, group: 8, concurrency: 2, turns: 6, tokens: 576, agentSec: 60, deadlineSec: 180, temperature: 0.7, advantage: 'group', schedule: 'constant', dynamicMaxTasks: 0 },
   },
   micro: {
     lr: 6e-4,
@@ -41,7 +41,7 @@ const SIZES = {
     micro: 4,
     sftBatch: 16,
     sftMicro: 4,
-    ppo: { tasks: 4, group: 4, concurrency: 4, turns: 8, tokens: 576, agentSec: 120, deadlineSec: 600, temperature: 1.0, advantage: 'gae', schedule: 'cosine' },
+    ppo: { tasks: 4, group: 4, concurrency: 4, turns: 8, tokens: 576, agentSec: 120, deadlineSec: 600, temperature: 1.0, advantage: 'gae', schedule: 'cosine', dynamicMaxTasks: 0 },
   },
 } as const;
 
@@ -194,6 +194,9 @@ async = true
 max_staleness = 1
 # Over-sampling: start N(1 + oversample) episodes, train on the first N; the rest get abort_grace_sec.
 oversample = 0.0
+# Dynamic sampling (DAPO): 0 is off; N keeps drawing tasks until tasks_per_step groups disagree on the reward
+# (at most N tasks a step) and trains on those groups only. Needs oversample = 0.
+dynamic_max_tasks = ${s.ppo.dynamicMaxTasks}
 abort_grace_sec = 0.0
 episode_deadline_sec = ${s.ppo.deadlineSec}.0
 # Also score with free routing each step (the gap without R3 and routing agreement per layer).

@@ -71,6 +71,11 @@ export const PpoSection = z.strictObject({
   max_staleness: nonNegInt.default(1),
   /** Over-sampling: start N (1 + oversample) episodes, train on the first N, abort the rest. */
   oversample: z.number().min(0).max(4).default(0),
+  /**
+   * Dynamic sampling (DAPO): 0 is off; N draws tasks (a group each) until `tasks_per_step` groups disagree on
+   * the training reward, trying at most N tasks a step, and trains on the groups that disagree only.
+   */
+  dynamic_max_tasks: nonNegInt.default(0),
   /** Seconds the remaining episodes get after the first N finished before they are aborted. */
   abort_grace_sec: z.number().min(0).default(0),
   /** Hard wall-clock limit per episode (set-up, agent, verifier). */
@@ -81,6 +86,15 @@ export const PpoSection = z.strictObject({
   // A group of one episode has no baseline: its group advantage is 0, so nothing would ever train.
   if (p.advantage === 'group' && p.group_size < 2) {
     ctx.addIssue({ code: 'custom', path: ['group_size'], message: `${p.group_size} with advantage = "group" gives every episode a zero advantage (a group of one has no baseline): use group_size >= 2, or advantage = "gae"` });
+  }
+  if (p.dynamic_max_tasks > 0 && p.dynamic_max_tasks < p.tasks_per_step) {
+    ctx.addIssue({ code: 'custom', path: ['dynamic_max_tasks'], message: `${p.dynamic_max_tasks} is below tasks_per_step (${p.tasks_per_step}): dynamic sampling tries at least tasks_per_step tasks a step; use 0 (off) or >= ${p.tasks_per_step}` });
+  }
+  if (p.dynamic_max_tasks > 0 && p.oversample > 0) {
+    ctx.addIssue({ code: 'custom', path: ['dynamic_max_tasks'], message: `dynamic sampling judges whole groups, and oversample = ${p.oversample} aborts episodes mid-group: set oversample = 0 or dynamic_max_tasks = 0` });
+  }
+  if (p.dynamic_max_tasks > 0 && p.group_size < 2) {
+    ctx.addIssue({ code: 'custom', path: ['dynamic_max_tasks'], message: `dynamic sampling needs groups that can disagree: group_size ${p.group_size} has one episode per task` });
   }
 });
 export type PpoSection = z.infer<typeof PpoSection>;
