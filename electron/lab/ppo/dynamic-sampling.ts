@@ -41,6 +41,8 @@ export async function collectDynamic(o: {
   maxTasks: number;
   reward: RewardKind;
   runRound: (tasks: readonly Task[]) => Promise<RolloutBatch>;
+  /** The run is stopping: no further round starts (the step is run again on resume). */
+  signal?: AbortSignal;
   log?: (message: string) => void;
 }): Promise<DynamicSamplingResult> {
   const candidates = distinctTasks(o.candidates).slice(0, Math.max(o.needed, o.maxTasks));
@@ -51,7 +53,7 @@ export async function collectDynamic(o: {
   let ran = 0;
   let wallMs = 0;
   let step = 0;
-  while (mixed.size < o.needed && next < candidates.length) {
+  while (mixed.size < o.needed && next < candidates.length && !o.signal?.aborted) {
     const round = candidates.slice(next, next + (o.needed - mixed.size));
     next += round.length;
     rounds++;
@@ -64,6 +66,6 @@ export async function collectDynamic(o: {
       if (groupDisagrees(batch.episodes.filter((e) => e.taskId === task.id), o.reward)) mixed.add(task.id);
     }
   }
-  if (mixed.size < o.needed) o.log?.(`dynamic sampling: ${mixed.size} of ${o.needed} groups disagree after ${next} tasks (dynamic_max_tasks); the step trains on those`);
+  if (mixed.size < o.needed && !o.signal?.aborted) o.log?.(`dynamic sampling: ${mixed.size} of ${o.needed} groups disagree after ${next} tasks (dynamic_max_tasks); the step trains on those`);
   return { batch: { step, episodes, ran, wallMs }, mixed, tried: next, rounds };
 }

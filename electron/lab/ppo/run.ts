@@ -247,6 +247,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
       maxTasks: ppo.dynamic_max_tasks,
       reward: ppo.reward,
       runRound: (round) => collect(step, round),
+      signal: stop.signal,
       log: (m) => log(`step ${step}: ${m}`),
     });
     return { ...d.batch, step, dynamic: { mixed: d.mixed, tried: d.tried, rounds: d.rounds } };
