@@ -31,7 +31,8 @@ export function reproTableCells(t: ReproTable): { results: string[][]; tests: st
   const suites = [...new Set(t.rows.map((r) => r.suite))];
   const cell = (model: string, suite: string) => {
     const r = t.rows.find((x) => x.model === model && x.suite === suite);
-    return r ? `${formatRate(r.resolvedRate)} [${formatRate(r.ci95[0])}, ${formatRate(r.ci95[1])}]; reward ${r.meanReward.toFixed(2)}` : '—';
+    const calls = r?.validCallShare === undefined || r.validCallShare === null ? '' : `; valid calls ${formatRate(r.validCallShare)}`;
+    return r ? `${formatRate(r.resolvedRate)} [${formatRate(r.ci95[0])}, ${formatRate(r.ci95[1])}]; reward ${r.meanReward.toFixed(2)}${calls}` : '—';
   };
   const interval = (lo: number, hi: number, scale: number, digits: number) => `[${(lo * scale).toFixed(digits)}, ${(hi * scale).toFixed(digits)}]`;
   return {
@@ -41,13 +42,14 @@ export function reproTableCells(t: ReproTable): { results: string[][]; tests: st
       ...(t.feasibility ?? []).map((f) => [f.suite, f.budget, `${f.maxTurns} x ${f.maxTokens}`, `${f.feasible}/${f.tasks} (${formatRate(f.share)})`, `${f.cutCalls.count}/${f.cutCalls.calls} (${formatRate(f.cutCalls.share)})`]),
     ],
     tests: [
-      ['comparison', 'suite', 'resolved diff [95% CI]', 'McNemar p', 'dense reward diff [95% CI]'],
+      ['comparison', 'suite', 'resolved diff [95% CI]', 'McNemar p', 'dense reward diff [95% CI]', 'valid calls diff [95% CI]'],
       ...t.tests.map((x) => [
         x.comparison,
         x.suite,
         `${(x.diff * 100).toFixed(1)} pp ${interval(x.ci95[0], x.ci95[1], 100, 1)}`,
         x.p.toFixed(3),
         x.rewardDiff === undefined ? '—' : `${x.rewardDiff.toFixed(3)} ${interval(x.rewardCi95![0], x.rewardCi95![1], 1, 3)}`,
+        x.validCallDiff === undefined ? '—' : `${(x.validCallDiff * 100).toFixed(1)} pp ${interval(x.validCallCi95![0], x.validCallCi95![1], 100, 1)}`,
       ]),
     ],
   };

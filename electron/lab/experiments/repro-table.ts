@@ -9,6 +9,8 @@ export interface ReproRow {
   resolvedRate: number;
   ci95: [number, number];
   meanReward: number;
+  /** Share of the evaluation's turns that held a valid tool call (parsed, with an action); null without turns. */
+  validCallShare?: number | null;
   /** The share of the suite (as evaluated) the oracle itself can finish at the evaluations' budget. */
   feasibleShare?: number;
 }
@@ -18,7 +20,7 @@ export interface ReproTable {
   settings: ReproSettings;
   rows: ReproRow[];
   /** Paired tests on resolved (McNemar) and on mean dense reward (paired bootstrap over tasks). */
-  tests: { comparison: string; suite: string; diff: number; ci95: [number, number]; p: number; rewardDiff?: number; rewardCi95?: [number, number] }[];
+  tests: { comparison: string; suite: string; diff: number; ci95: [number, number]; p: number; rewardDiff?: number; rewardCi95?: [number, number]; validCallDiff?: number; validCallCi95?: [number, number] }[];
   /** Per eval suite (at the evaluations' budget) and for the train pack (at PPO's): what the oracle can finish. */
   feasibility?: ReproFeasibility[];
   report?: { markdown: string; charts: string[] };

@@ -17,6 +17,7 @@ import { readMetrics, tailMean } from './cell-results';
 import { readRun } from '../runs/library';
 import { computeStats } from '../runs/stats';
 import { compareRuns } from '../stats/compare';
+import { compareValidCalls, validCallsByTask, validCallShare, type TaskCalls } from './valid-calls';
 
 /**
  * The nano curriculum: the easy core families, two medium ones with one short program each, and four
@@ -267,11 +268,17 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
   const rows: ReproRow[] = [];
   const tests: ReproTable['tests'] = [];
   const episodes = (model: string, suite: string) => readRun(evalDirs[model]![suite]!).episodes;
+  const calls = new Map<string, Map<string, TaskCalls>>();
+  const callsOf = (model: string, suite: string) => {
+    const key = `${model}\u0000${suite}`;
+    if (!calls.has(key)) calls.set(key, validCallsByTask(evalDirs[model]![suite]!, episodes(model, suite)));
+    return calls.get(key)!;
+  };
   for (const suite of options.suites) {
     for (const model of Object.keys(checkpoints) as ReproRow['model'][]) {
       const st = computeStats(episodes(model, suite.name));
       const share = feasibleShare(suite.name);
-      rows.push({ model, suite: suite.name, tasks: st.tasks, resolvedRate: st.resolvedRate, ci95: st.ci95, meanReward: st.meanReward, ...(share !== undefined ? { feasibleShare: share } : {}) });
+      rows.push({ model, suite: suite.name, tasks: st.tasks, resolvedRate: st.resolvedRate, ci95: st.ci95, meanReward: st.meanReward, validCallShare: validCallShare(callsOf(model, suite.name)), ...(share !== undefined ? { feasibleShare: share } : {}) });
     }
     for (const [a, b] of [
       ['base', 'sft'],
@@ -280,7 +287,8 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
       ['rl-binary', 'rl-dense'],
     ] as const) {
       const c = compareRuns({ run: a, episodes: episodes(a, suite.name) }, { run: b, episodes: episodes(b, suite.name) });
-      tests.push({ comparison: `${b} vs ${a}`, suite: suite.name, diff: c.diff, ci95: c.diffCi95, p: c.mcnemar?.p ?? c.unpairedTest?.p ?? 1, rewardDiff: c.reward.diff, rewardCi95: c.reward.ci95 });
+      const v = compareValidCalls(callsOf(a, suite.name), callsOf(b, suite.name));
+      tests.push({ comparison: `${b} vs ${a}`, suite: suite.name, diff: c.diff, ci95: c.diffCi95, p: c.mcnemar?.p ?? c.unpairedTest?.p ?? 1, rewardDiff: c.reward.diff, rewardCi95: c.reward.ci95, ...(v ? { validCallDiff: v.diff, validCallCi95: v.ci95 } : {}) });
     }
   }
   const dense = readMetrics(join(out, 'rl-dense'));

@@ -52,7 +52,7 @@ function percentile(sorted: Float64Array, q: number): number {
 }
 
 /** Percentile interval of mean(d) resampling the paired per-task differences. */
-function pairedBootstrap(diffs: readonly number[], resamples: number, seed: number): [number, number] {
+export function pairedBootstrap(diffs: readonly number[], resamples: number, seed: number): [number, number] {
   const n = diffs.length;
   if (n === 0) return [0, 0];
   const random = seededUniform(seed);

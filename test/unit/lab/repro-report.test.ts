@@ -39,8 +39,11 @@ describe('repro report', () => {
     const table: ReproTable = {
       quick: false,
       settings: REPRO_QUICK,
-      rows: ['base', 'sft', 'rl-dense', 'rl-binary'].map((model, i) => ({ model: model as ReproTable['rows'][number]['model'], suite: 'nano-bench', tasks: 30, resolvedRate: i / 30, ci95: [0, 0.2], meanReward: i * 0.25 })),
-      tests: [{ comparison: 'rl-dense vs sft', suite: 'nano-bench', diff: 1 / 30, ci95: [0, 0.1], p: 1, rewardDiff: 0.25, rewardCi95: [0.05, 0.5] }],
+      rows: ['base', 'sft', 'rl-dense', 'rl-binary'].map((model, i) => ({ model: model as ReproTable['rows'][number]['model'], suite: 'nano-bench', tasks: 30, resolvedRate: i / 30, ci95: [0, 0.2], meanReward: i * 0.25, ...(model === 'sft' ? { validCallShare: 0.95 } : {}) })),
+      tests: [
+        { comparison: 'rl-dense vs sft', suite: 'nano-bench', diff: 1 / 30, ci95: [0, 0.1], p: 1, rewardDiff: 0.25, rewardCi95: [0.05, 0.5] },
+        { comparison: 'sft vs base', suite: 'nano-bench', diff: 0, ci95: [0, 0], p: 1, rewardDiff: 0, rewardCi95: [0, 0], validCallDiff: 0.9, validCallCi95: [0.8, 1] },
+      ],
       feasibility: [
         { suite: 'nano-bench', budget: 'eval', tasks: 30, feasible: 3, share: 0.1, maxTurns: 6, maxTokens: 96, cutCalls: { count: 50, calls: 200, share: 0.25 } },
         { suite: 'train', budget: 'ppo', tasks: 200, feasible: 31, share: 0.155, maxTurns: 6, maxTokens: 96, cutCalls: { count: 483, calls: 1943, share: 483 / 1943 } },
@@ -53,7 +56,10 @@ describe('repro report', () => {
     const report = writeReproReport(table);
     const md = readFileSync(report.markdown, 'utf8');
     expect(md).toContain('| rl-dense | 6.7% [0.0%, 20.0%]; reward 0.50 |');
-    expect(md).toContain('| rl-dense vs sft | nano-bench | 3.3 pp [0.0, 10.0] | 1.000 | 0.250 [0.050, 0.500] |');
+    expect(md).toContain('| rl-dense vs sft | nano-bench | 3.3 pp [0.0, 10.0] | 1.000 | 0.250 [0.050, 0.500] | — |');
+    // The share of turns with a valid tool call, and its paired difference, where measured.
+    expect(md).toContain('| sft | 3.3% [0.0%, 20.0%]; reward 0.25; valid calls 95.0% |');
+    expect(md).toContain('| sft vs base | nano-bench | 0.0 pp [0.0, 0.0] | 1.000 | 0.000 [0.000, 0.000] | 90.0 pp [80.0, 100.0] |');
     expect(md).toContain('R3 + TITO 2.00e-7, free routing 0.003');
     // What the oracle itself can finish at each budget.
     expect(md).toContain('| nano-bench | eval | 6 x 96 | 3/30 (10.0%) | 50/200 (25.0%) |');
