@@ -107,6 +107,11 @@ export function normalizeAdvantages(rows: Float64Array[], masks: ArrayLike<numbe
   return { mean, std };
 }
 
+/** Whether a group's rewards differ (a group of one has no baseline, so it never disagrees). */
+export function rewardsDisagree(rewards: readonly number[]): boolean {
+  return rewards.length > 1 && rewards.some((r) => r !== rewards[0]);
+}
+
 /**
  * Per episode: whether its group is known to be flat, i.e. has at least two episodes and all got the same
  * reward. A group of one episode (group_size 1, or one kept episode after aborts) is not flat: with GAE its
@@ -115,7 +120,7 @@ export function normalizeAdvantages(rows: Float64Array[], masks: ArrayLike<numbe
 export function flatGroups(rewards: readonly number[], groups: readonly (string | number)[]): boolean[] {
   const byGroup = new Map<string | number, number[]>();
   rewards.forEach((r, i) => byGroup.set(groups[i]!, [...(byGroup.get(groups[i]!) ?? []), r]));
-  const flat = new Map([...byGroup].map(([g, rs]) => [g, rs.length > 1 && rs.every((r) => r === rs[0])]));
+  const flat = new Map([...byGroup].map(([g, rs]) => [g, rs.length > 1 && !rewardsDisagree(rs)]));
   return groups.map((g) => flat.get(g)!);
 }
 

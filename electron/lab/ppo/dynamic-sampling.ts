@@ -10,6 +10,7 @@
  */
 import type { RewardKind } from '../../rl/rewards';
 import { trainingReward } from '../../rl/rewards';
+import { rewardsDisagree } from '../../rl/advantages';
 import type { Task } from '../tasks';
 import type { RolloutBatch } from './rollouts';
 import type { RolloutEpisode } from './rollout-files';
@@ -25,8 +26,7 @@ export interface DynamicSamplingResult {
 
 /** Whether a task's kept episodes disagree on the training reward (a group of one never does). */
 export function groupDisagrees(episodes: readonly RolloutEpisode[], kind: RewardKind): boolean {
-  const rewards = episodes.filter((e) => !e.aborted).map((e) => trainingReward(e.reward, kind));
-  return rewards.length > 1 && rewards.some((r) => r !== rewards[0]);
+  return rewardsDisagree(episodes.filter((e) => !e.aborted).map((e) => trainingReward(e.reward, kind)));
 }
 
 /** Distinct tasks in order (a task drawn twice would reuse its episode keys). */
@@ -36,6 +36,8 @@ export function distinctTasks(tasks: readonly Task[]): Task[] {
 }
 
 export async function collectDynamic(o: {
+  /** The PPO step the rounds belong to (their episode keys and rollout files). */
+  step: number;
   candidates: readonly Task[];
   needed: number;
   maxTasks: number;
@@ -52,13 +54,11 @@ export async function collectDynamic(o: {
   let rounds = 0;
   let ran = 0;
   let wallMs = 0;
-  let step = 0;
   while (mixed.size < o.needed && next < candidates.length && !o.signal?.aborted) {
     const round = candidates.slice(next, next + (o.needed - mixed.size));
     next += round.length;
     rounds++;
     const batch = await o.runRound(round);
-    step = batch.step;
     ran += batch.ran;
     wallMs += batch.wallMs;
     episodes.push(...batch.episodes);
@@ -67,5 +67,5 @@ export async function collectDynamic(o: {
     }
   }
   if (mixed.size < o.needed && !o.signal?.aborted) o.log?.(`dynamic sampling: ${mixed.size} of ${o.needed} groups disagree after ${next} tasks (dynamic_max_tasks); the step trains on those`);
-  return { batch: { step, episodes, ran, wallMs }, mixed, tried: next, rounds };
+  return { batch: { step: o.step, episodes, ran, wallMs }, mixed, tried: next, rounds };
 }

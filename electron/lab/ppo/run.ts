@@ -242,6 +242,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
   const rollouts = async (step: number): Promise<StepRollouts> => {
     if (ppo.dynamic_max_tasks === 0) return { ...(await collect(step, sampleTasks(tasks, ppo.tasks_per_step, ppo.sampling, config.seed, step))), dynamic: null };
     const d = await collectDynamic({
+      step,
       candidates: sampleTasks(tasks, ppo.dynamic_max_tasks, ppo.sampling, config.seed, step),
       needed: ppo.tasks_per_step,
       maxTasks: ppo.dynamic_max_tasks,
@@ -250,7 +251,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
       signal: stop.signal,
       log: (m) => log(`step ${step}: ${m}`),
     });
-    return { ...d.batch, step, dynamic: { mixed: d.mixed, tried: d.tried, rounds: d.rounds } };
+    return { ...d.batch, dynamic: { mixed: d.mixed, tried: d.tried, rounds: d.rounds } };
   };
 
   /** Per trained step (index + 1), its kept episodes: the dense-reward guard's history. */

@@ -32,17 +32,18 @@ function runner(log: string[][]) {
 describe('dynamic sampling rounds', () => {
   it('runs the missing number of tasks per round until enough groups disagree', async () => {
     const rounds: string[][] = [];
-    const r = await collectDynamic({ candidates: ['solved', 'mixed', 'unsolved', 'partial', 'solved'].map(task), needed: 2, maxTasks: 5, reward: 'dense', runRound: runner(rounds) });
+    const r = await collectDynamic({ step: 3, candidates: ['solved', 'mixed', 'unsolved', 'partial', 'solved'].map(task), needed: 2, maxTasks: 5, reward: 'dense', runRound: runner(rounds) });
     expect(rounds).toEqual([['solved', 'mixed'], ['unsolved'], ['partial']]);
     expect([...r.mixed].sort()).toEqual(['mixed', 'partial']);
     expect(r).toMatchObject({ tried: 4, rounds: 3 });
+    expect(r.batch.step).toBe(3);
     expect(r.batch.episodes).toHaveLength(16);
   });
 
   it('judges groups on the trained reward: partial credit is flat under binary', async () => {
     const rounds: string[][] = [];
     const logs: string[] = [];
-    const r = await collectDynamic({ candidates: ['partial', 'mixed', 'unsolved'].map(task), needed: 2, maxTasks: 3, reward: 'binary', runRound: runner(rounds), log: (m) => logs.push(m) });
+    const r = await collectDynamic({ step: 3, candidates: ['partial', 'mixed', 'unsolved'].map(task), needed: 2, maxTasks: 3, reward: 'binary', runRound: runner(rounds), log: (m) => logs.push(m) });
     expect([...r.mixed]).toEqual(['mixed']);
     expect(rounds).toEqual([['partial', 'mixed'], ['unsolved']]);
     expect(logs).toEqual(['dynamic sampling: 1 of 2 groups disagree after 3 tasks (dynamic_max_tasks); the step trains on those']);
@@ -50,7 +51,7 @@ describe('dynamic sampling rounds', () => {
 
   it('tries each task once, at most maxTasks', async () => {
     const rounds: string[][] = [];
-    await collectDynamic({ candidates: ['solved', 'solved', 'unsolved', 'mixed'].map(task), needed: 1, maxTasks: 2, reward: 'dense', runRound: runner(rounds) });
+    await collectDynamic({ step: 3, candidates: ['solved', 'solved', 'unsolved', 'mixed'].map(task), needed: 1, maxTasks: 2, reward: 'dense', runRound: runner(rounds) });
     expect(rounds).toEqual([['solved'], ['unsolved']]);
   });
 
@@ -60,6 +61,7 @@ describe('dynamic sampling rounds', () => {
     const logs: string[] = [];
     const run = runner(rounds);
     const r = await collectDynamic({
+      step: 3,
       candidates: ['solved', 'unsolved', 'mixed'].map(task),
       needed: 1,
       maxTasks: 3,
