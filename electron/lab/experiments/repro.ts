@@ -84,24 +84,33 @@ export const REPRO_FULL: ReproSettings = {
   seed: 1,
 };
 
-/** `--quick`: the same pipeline with every stage cut so that it ends in about 15 minutes on 2 cores. */
+/**
+ * `--quick`: the same pipeline with every stage cut so that it ends in about 15 minutes on 2 cores. Its SFT
+ * time goes to first-turn samples (the prompt an evaluation starts from and the first command, about 400
+ * tokens each) and only 4 whole episodes, which cost 2-4x the tokens of a first turn: from the same 20-step
+ * LM, 200 SFT steps with 13 whole episodes wrote no valid tool call greedily (0 of 16 turns), 180 steps with 4
+ * wrote one in 27 of 52 (docs/guide/recipe-learning.md).
+ */
 export const REPRO_QUICK: ReproSettings = {
   preset: 'nano',
-  trainTasks: 60,
+  trainTasks: 4,
   families: NANO_FAMILIES,
-  firstTurnTasks: 120,
+  firstTurnTasks: 240,
   lmSteps: 20,
-  sftSteps: 20,
+  sftSteps: 170,
   ppoSteps: 2,
   probeTasksPerFamily: 1,
   probeAttempts: 2,
   overrides: {
     lm: { 'train.batch_size': 8, 'train.micro_batch_size': 8, 'train.eval_every': 0, 'schedule.warmup_steps': 2, 'checkpoint.every': 10 },
-    sft: { 'train.batch_size': 8, 'train.micro_batch_size': 4, 'train.eval_every': 0, 'schedule.warmup_steps': 2, 'checkpoint.every': 10 },
+    sft: { 'train.batch_size': 8, 'train.micro_batch_size': 4, 'train.eval_every': 0, 'schedule.warmup_steps': 5, 'checkpoint.every': 60 },
     ppo: { 'ppo.tasks_per_step': 2, 'ppo.group_size': 2, 'ppo.concurrency': 2, 'ppo.max_turns': 4, 'ppo.max_tokens': 64, 'schedule.warmup_steps': 0, 'checkpoint.every': 1 },
   },
-  evalTasks: 4,
-  evalArgs: ['--max-turns', '4', '--max-tokens', '64', '--temperature', '0', '--concurrency', '2'],
+  // One id-nano task per family (the suite is ordered family by family); an evaluation at 4 x 64 takes seconds.
+  // The agent timeout bounds an episode whose command waits for input (`python3 -` in a pty starts the REPL),
+  // which would otherwise wait out the task's own 600 s.
+  evalTasks: 13,
+  evalArgs: ['--max-turns', '4', '--max-tokens', '64', '--agent-timeout', '30', '--temperature', '0', '--concurrency', '2'],
   seed: 1,
 };
 
