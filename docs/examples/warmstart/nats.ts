@@ -1,5 +1,7 @@
 // Per-token NLL of a checkpoint on SFT samples' assistant tokens: wrapper, command, and the command's
-// "name" tokens (inside a word of 3+ chars that also occurs in the sample's instruction).
+// "name" tokens (inside a word of 3+ chars that also occurs in the sample's instruction), and the first token
+// of each name on its own (where a copy starts; `sure` counts those whose probability is above 1/2, which
+// greedy decoding is certain to pick).
 // usage: tsx .exp/nats2.ts CHECKPOINT SAMPLES.jsonl [maxSamples]
 import { readFileSync } from 'node:fs';
 import { openCheckpoint } from '../../../native/model/policy-checkpoint';
@@ -13,7 +15,8 @@ const ck = openCheckpoint(dir!, { verifyHashes: false });
 if (ck.kind !== 't1-moe') throw new Error('t1-moe only');
 const tok = ck.tokenizer!;
 const rows = readFileSync(file!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).slice(0, Number(maxS ?? 1000));
-const acc: Record<string, [number, number]> = { wrapper: [0, 0], command: [0, 0], name: [0, 0], other: [0, 0] };
+const acc: Record<string, [number, number]> = { wrapper: [0, 0], command: [0, 0], name: [0, 0], other: [0, 0], nameFirst: [0, 0] };
+let sureFirst = 0;
 const B = 4;
 const sessions = new Map<number, Awaited<ReturnType<typeof createPlacedSession>>>();
 for (let at = 0; at < rows.length; at += B) {
@@ -47,6 +50,10 @@ for (let at = 0; at < rows.length; at += B) {
         const inCmd = cmdStart > 10 && a >= cmdStart && z <= cmdEnd;
         const k = !inCmd ? 'wrapper' : nameSpans.some(([x, y]) => a < y && z > x && a >= x - 1) ? 'name' : 'other';
         acc[k]![0] += nll; acc[k]![1]++;
+        if (k === 'name' && nameSpans.some(([x]) => a <= x && x < z)) {
+          acc.nameFirst![0] += nll; acc.nameFirst![1]++;
+          if (nll < Math.LN2) sureFirst++;
+        }
         if (inCmd) { acc.command![0] += nll; acc.command![1]++; }
       });
     }
@@ -55,4 +62,5 @@ for (let at = 0; at < rows.length; at += B) {
 for (const s of sessions.values()) await s.session.release();
 const o: Record<string, unknown> = { checkpoint: dir, samples: rows.length };
 for (const [k, [s, n]] of Object.entries(acc)) o[k] = { natsPerToken: +(s / Math.max(1, n)).toFixed(3), tokens: n };
+o.nameFirstSure = +(sureFirst / Math.max(1, acc.nameFirst![1])).toFixed(3);
 console.log(JSON.stringify(o));
