@@ -1,8 +1,8 @@
 // Per-token NLL of a checkpoint on SFT samples' assistant tokens: wrapper, command, and the command's
 // "name" tokens (inside a word of 3+ chars that also occurs in the sample's instruction), and the first token
-// of each name on its own (where a copy starts; `sure` counts those whose probability is above 1/2, which
-// greedy decoding is certain to pick).
-// usage: tsx .exp/nats2.ts CHECKPOINT SAMPLES.jsonl [maxSamples]
+// of each name on its own (where a copy starts; `nameFirstSure` is the share of those whose probability is
+// above 1/2, which greedy decoding is certain to pick).
+// usage: npx tsx docs/examples/warmstart/nats.ts CHECKPOINT SAMPLES.jsonl [maxSamples]
 import { readFileSync } from 'node:fs';
 import { openCheckpoint } from '../../../native/model/policy-checkpoint';
 import { parameterSpecs } from '../../../native/model/config';

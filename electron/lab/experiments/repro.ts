@@ -89,7 +89,7 @@ export const REPRO_FULL: ReproSettings = {
  * time goes to first-turn samples (the prompt an evaluation starts from and the first command, about 400
  * tokens each) and only 4 whole episodes, which cost 2-4x the tokens of a first turn: from the same 20-step
  * LM, 200 SFT steps with 13 whole episodes wrote no valid tool call greedily (0 of 16 turns), 180 steps with 4
- * wrote one in 27 of 52 (docs/guide/recipe-learning.md).
+ * wrote one in 27 of 52. These settings as measured: docs/examples/repro-quick.
  */
 export const REPRO_QUICK: ReproSettings = {
   preset: 'nano',
@@ -106,7 +106,8 @@ export const REPRO_QUICK: ReproSettings = {
     sft: { 'train.batch_size': 8, 'train.micro_batch_size': 4, 'train.eval_every': 0, 'schedule.warmup_steps': 5, 'checkpoint.every': 60 },
     ppo: { 'ppo.tasks_per_step': 2, 'ppo.group_size': 2, 'ppo.concurrency': 2, 'ppo.max_turns': 4, 'ppo.max_tokens': 64, 'schedule.warmup_steps': 0, 'checkpoint.every': 1 },
   },
-  // One id-nano task per family (the suite is ordered family by family); an evaluation at 4 x 64 takes seconds.
+  // The first 13 tasks of each suite: one per family of id-nano (the suite cycles through its 13 families); an
+  // evaluation at 4 x 64 takes seconds.
   // The agent timeout bounds an episode whose command waits for input (`python3 -` in a pty starts the REPL),
   // which would otherwise wait out the task's own 600 s.
   evalTasks: 13,
