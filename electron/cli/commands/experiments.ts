@@ -21,10 +21,10 @@ import { reproTableCells } from '../../lab/experiments/repro-report';
 export const DEFAULT_REPRO_SUITES = ['id-nano', 'nano-bench'];
 
 export function formatReproTable(t: ReproTable): string {
-  const { results, tests, feasibility } = reproTableCells(t);
+  const { results, tests, feasibility, stages } = reproTableCells(t);
   const gap = `train-inference gap (mean |logp_trainer − logp_sampler|): R3 + TITO ${t.gap.r3Tito ?? '—'}, free routing ${t.gap.free ?? '—'}; loss drift ${t.gap.lossDrift ?? '—'}`;
   const report = t.report ? `report: ${t.report.markdown}\n` : '';
-  return `${t.quick ? 'QUICK settings: a smoke run of the pipeline, not the recipe\n' : ''}resolved [95% CI]; reward = mean dense reward; valid calls = share of turns with a tool call the harness could run\n${table(results)}\n${table(tests)}\n${t.feasibility?.length ? `${table(feasibility)}\n` : ''}${gap}\n${report}${t.out}\n`;
+  return `${t.quick ? 'QUICK settings: a smoke run of the pipeline, not the recipe\n' : ''}resolved [95% CI]; reward = mean dense reward; valid calls = share of turns with a tool call the harness could run\n${table(results)}\n${table(tests)}\n${t.feasibility?.length ? `${table(feasibility)}\n` : ''}${stages.length ? `${table(stages)}\n` : ''}${gap}\n${report}${t.out}\n`;
 }
 
 export function registerExperiments(program: Command, io: Io): void {

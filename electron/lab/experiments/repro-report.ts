@@ -27,7 +27,15 @@ export const REPRO_MODELS = ['base', 'sft', 'rl-dense', 'rl-binary'] as const;
  * The reproduction's two tables as rows of cell text, for the CLI (aligned text) and report.md (markdown)
  * alike: resolved rate [95% CI] and mean dense reward per model and suite, and the paired tests.
  */
-export function reproTableCells(t: ReproTable): { results: string[][]; tests: string[][]; feasibility: string[][] } {
+/** Seconds as `1 h 02 min`, `12 min 05 s` or `8.4 s`. */
+export function formatWallTime(seconds: number): string {
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const m = Math.floor(seconds / 60);
+  if (m < 60) return `${m} min ${String(Math.round(seconds - m * 60)).padStart(2, '0')} s`;
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+}
+
+export function reproTableCells(t: ReproTable): { results: string[][]; tests: string[][]; feasibility: string[][]; stages: string[][] } {
   const suites = [...new Set(t.rows.map((r) => r.suite))];
   const cell = (model: string, suite: string) => {
     const r = t.rows.find((x) => x.model === model && x.suite === suite);
@@ -41,6 +49,13 @@ export function reproTableCells(t: ReproTable): { results: string[][]; tests: st
       ['suite', 'budget', 'turns x tokens', 'oracle-feasible', 'oracle calls cut'],
       ...(t.feasibility ?? []).map((f) => [f.suite, f.budget, `${f.maxTurns} x ${f.maxTokens}`, `${f.feasible}/${f.tasks} (${formatRate(f.share)})`, `${f.cutCalls.count}/${f.cutCalls.calls} (${formatRate(f.cutCalls.share)})`]),
     ],
+    stages: t.stages?.length
+      ? [
+          ['stage', 'wall time', 'runs'],
+          ...t.stages.map((x) => [x.stage, formatWallTime(x.wallSeconds), String(x.runs)]),
+          ['total', formatWallTime(t.wallSeconds ?? 0), ''],
+        ]
+      : [],
     tests: [
       ['comparison', 'suite', 'resolved diff [95% CI]', 'McNemar p', 'dense reward diff [95% CI]', 'valid calls diff [95% CI]'],
       ...t.tests.map((x) => [
@@ -98,6 +113,9 @@ export function writeReproReport(t: ReproTable): { markdown: string; charts: str
           ...markdownTable(cells.feasibility),
           '',
         ]
+      : []),
+    ...(cells.stages.length
+      ? ['Wall time of each stage over every invocation (runs > 1: the stage was resumed):', '', ...markdownTable(cells.stages), '']
       : []),
     `Train-inference gap (rl-dense, mean of the last 10 steps): R3 + TITO ${fix(t.gap.r3Tito)}, free routing ${fix(t.gap.free)}; loss drift ${fix(t.gap.lossDrift)}.`,
     '',

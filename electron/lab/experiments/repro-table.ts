@@ -1,6 +1,7 @@
 /** What `t1lab repro` produces (table.json): the rows of the paper's table, the paired tests and the gap. */
 import type { ReproFeasibility } from './repro-feasibility';
 import type { ReproSettings } from './repro-settings';
+import type { StageTime } from './stage-times';
 
 export interface ReproRow {
   model: 'base' | 'sft' | 'rl-dense' | 'rl-binary';
@@ -27,5 +28,10 @@ export interface ReproTable {
   gap: { r3Tito: number | null; free: number | null; lossDrift: number | null };
   checkpoints: Record<string, string>;
   out: string;
+  /** This invocation's wall time (a resumed run skips the stages done before). */
   durationMs: number;
+  /** Wall seconds of each stage's processes over every invocation, in the order the stages first ran. */
+  stages?: StageTime[];
+  /** Their sum: the pipeline's wall time across resumes. */
+  wallSeconds?: number;
 }

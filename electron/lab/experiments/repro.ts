@@ -18,6 +18,7 @@ import { readRun } from '../runs/library';
 import { computeStats } from '../runs/stats';
 import { compareRuns } from '../stats/compare';
 import { compareValidCalls, validCallsByTask, validCallShare, type TaskCalls } from './valid-calls';
+import { addStageTime, readStageTimes, totalWallSeconds } from './stage-times';
 
 /**
  * The nano curriculum: the easy core families, two medium ones with one short program each, and four
@@ -70,7 +71,9 @@ export const REPRO_FULL: ReproSettings = {
   firstTurnTasks: 0,
   lmSteps: 400,
   sftSteps: 320,
-  ppoSteps: 24,
+  // Two PPO runs of 12 steps (about 205 s a step on 2 cores) keep the whole run under 3 hours: the stages before
+  // PPO take 64 min, the eight evaluations about 15. 24 steps moved no more tasks than 8 or 16 did (recipe-learning).
+  ppoSteps: 12,
   probeTasksPerFamily: 6,
   probeAttempts: 4,
   overrides: {
@@ -167,7 +170,9 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
       log(`${name}: done before, skipped`);
       return done;
     }
+    const t0 = performance.now();
     const r = await runT1labStep(args, { log: (l) => log(`${name}: ${l}`) });
+    addStageTime(out, name, (performance.now() - t0) / 1000);
     if (r.code !== 0 || r.json === null) throw new Error(`stage ${name} failed (exit ${r.code}); rerun t1lab repro with the same --out to resume.\n${r.stdout.slice(-2000)}`);
     writeDone(doneFile, r.json);
     return r.json as Json;
@@ -268,11 +273,13 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
   }
 
   // What the oracle itself can finish at these budgets, in the models' tokenizer (tasks feasible).
+  const feasibilityStarted = performance.now();
   const feasibility: ReproFeasibility[] = [];
   for (const suite of options.suites) feasibility.push(await suiteFeasibility(sft, suite.name, suitePaths.get(suite.name)!, evalBudget(s.evalArgs), 'eval'));
   const ppoLimits = ppoBudget(join(out, 'rl-dense.toml'));
   if (ppoLimits) feasibility.push(await suiteFeasibility(sft, 'train', pack, ppoLimits, 'ppo'));
   for (const f of feasibility) if (f.share < 0.5) log(`warning: the oracle itself can finish only ${f.feasible}/${f.tasks} tasks of ${f.suite} at ${f.maxTurns} turns x ${f.maxTokens} tokens (${f.budget} budget)`);
+  addStageTime(out, 'feasibility', (performance.now() - feasibilityStarted) / 1000);
   const feasibleShare = (suite: string) => feasibility.find((f) => f.suite === suite && f.budget === 'eval')?.share;
 
   const rows: ReproRow[] = [];
@@ -302,6 +309,8 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
     }
   }
   const dense = readMetrics(join(out, 'rl-dense'));
+  // Every stage's time over every invocation, a resumed run included.
+  const stages = readStageTimes(out);
   const table: ReproTable = {
     quick: options.quick,
     settings: s,
@@ -312,6 +321,8 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
     checkpoints,
     out,
     durationMs: Date.now() - started,
+    stages,
+    wallSeconds: totalWallSeconds(stages),
   };
   table.report = writeReproReport(table);
   writeFileSync(join(out, 'table.json'), `${JSON.stringify(table, null, 2)}\n`);

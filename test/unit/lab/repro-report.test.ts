@@ -52,6 +52,11 @@ describe('repro report', () => {
       checkpoints: {},
       out: tmp.path,
       durationMs: 1,
+      stages: [
+        { stage: 'sft', wallSeconds: 2588.2, runs: 1 },
+        { stage: 'rl-dense', wallSeconds: 5000, runs: 2 },
+      ],
+      wallSeconds: 7588.2,
     };
     const report = writeReproReport(table);
     const md = readFileSync(report.markdown, 'utf8');
@@ -64,6 +69,9 @@ describe('repro report', () => {
     // What the oracle itself can finish at each budget.
     expect(md).toContain('| nano-bench | eval | 6 x 96 | 3/30 (10.0%) | 50/200 (25.0%) |');
     expect(md).toContain('| train | ppo | 6 x 96 | 31/200 (15.5%) | 483/1943 (24.9%) |');
+    // Each stage's wall time over its invocations, and the pipeline's total across resumes.
+    expect(md).toContain('| rl-dense | 1 h 23 min | 2 |');
+    expect(md).toContain('| total | 2 h 06 min |  |');
     expect(report.charts).toHaveLength(2);
     const reward = readFileSync(report.charts[0]!, 'utf8');
     expect(reward.match(/<polyline/g)).toHaveLength(4);
@@ -73,6 +81,7 @@ describe('repro report', () => {
     const text = formatReproTable(table);
     expect(text).toMatch(/rl-dense\s+6\.7% \[0\.0%, 20\.0%\]; reward 0\.50/);
     expect(text).toMatch(/train\s+ppo\s+6 x 96\s+31\/200 \(15\.5%\)\s+483\/1943 \(24\.9%\)/);
+    expect(text).toMatch(/sft\s+43 min 08 s\s+1/);
     expect(text).toMatch(/rl-dense vs sft\s+nano-bench\s+3\.3 pp \[0\.0, 10\.0\]\s+1\.000\s+0\.250 \[0\.050, 0\.500\]/);
   });
 });
