@@ -11,6 +11,7 @@ import { nodePty } from './lazy-pty';
 import { HeadTail } from '../util/head-tail';
 import { ALIAS_DIR, baseEnv, DEFAULT_WORKDIR, effectiveFileSizeMb, LAUNCHER_ENV, launchCommand, MIB, type LaunchPlan } from './bwrap-args';
 import { cgroupSupport, createSandboxCgroup, type SandboxCgroup } from './cgroups';
+import { childEnded } from './child-exit';
 import { detectBubblewrap, type BubblewrapStatus } from './detect';
 import { SandboxError } from './errors';
 import { describeLimit, validateLimits } from './limits';
@@ -25,6 +26,8 @@ import { smallTreeUsage, treeUsage } from './workspace-size';
 /** Default cap per stream for `run` when the caller sets none. */
 
 export const DEFAULT_RUN_OUTPUT_CHARS = 1_000_000;
+/** How long a run's output may stay open after bwrap has exited (its last writes drain in milliseconds). */
+const STDIO_GRACE_MS = 5_000;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** How programs say an allocation failed (Python, glibc/strerror, C++, Node/V8, Java, Go). */
 const OUT_OF_MEMORY = /MemoryError|Cannot allocate memory|out of memory|std::bad_alloc|allocation failed|OutOfMemoryError|ENOMEM/i;
@@ -180,10 +183,9 @@ export class BubblewrapBackend implements SandboxBackend {
       // The sandbox's init dies with bwrap (--die-with-parent) and takes its pid namespace along; kill both to be quick.
       killTreeNow(processTree(rootPid));
     };
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
-      child.once('error', (error) => resolve({ code: null, signal: null, error }));
-      child.once('close', (code, signal) => resolve({ code, signal }));
-    });
+    // Past the grace, whatever still holds the output is outside bwrap's tree (see child-exit.ts): it is in
+    // the sandbox's cgroup, which is emptied.
+    const exited = childEnded(child, STDIO_GRACE_MS, () => void cgroup?.kill());
 
     for (const stream of ['stdout', 'stderr'] as const) {
       const decoder = new StringDecoder('utf8');

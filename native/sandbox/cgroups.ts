@@ -12,7 +12,7 @@
  * so no process of the sandbox ever runs outside it.
  */
 import { accessSync, constants, existsSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
-import { mkdir, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { processAlive } from '../util/process-alive';
 
@@ -31,6 +31,8 @@ export interface SandboxCgroup {
   memoryBytes(): number | null;
   /** Tasks (processes and threads) in the group now, or null when unreadable. */
   tasks(): number | null;
+  /** SIGKILL every process still in the group (cgroup.kill where the kernel has it, else each pid listed). */
+  kill(): Promise<void>;
   /** Remove the group (after its processes are gone). */
   remove(): Promise<void>;
 }
@@ -209,6 +211,22 @@ export async function createSandboxCgroup(limits: { memoryMb: number; processes:
         return Number(readFileSync(usageFile, 'utf8').trim());
       } catch {
         return null;
+      }
+    },
+    async kill() {
+      for (const dir of dirs) {
+        if (s.kind === 'cgroup-v2' && existsSync(join(dir, 'cgroup.kill'))) {
+          await writeFile(join(dir, 'cgroup.kill'), '1').catch(() => {});
+          continue;
+        }
+        const pids = await readFile(join(dir, 'cgroup.procs'), 'utf8').catch(() => '');
+        for (const pid of pids.split('\n').map(Number).filter((n) => n > 0)) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // gone already
+          }
+        }
       }
     },
     async remove() {

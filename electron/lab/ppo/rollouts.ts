@@ -102,6 +102,24 @@ export function infrastructureFailure(e: { stopReason: string; turns: number; er
   return e.stopReason === 'policy_error' && (e.turns === 0 || /worker '[^']+' ended|is not loaded|WORKER_CRASHED/.test(e.error ?? ''));
 }
 
+/** Past the episode deadline, the seconds an episode gets to wind down (kill its shells, clean up) before it is given up. */
+export const BACKSTOP_GRACE_SEC = 60;
+
+/**
+ * The episode deadline aborts every step of an episode that takes a signal; this is the backstop for one
+ * that does not (a wait nothing aborts): the step stops waiting for that episode, which goes unrecorded, and
+ * trains on the others. One such wait held a PPO step for half an hour (native/sandbox/child-exit.ts).
+ */
+export function withBackstop<T>(seconds: number, key: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | null = null;
+  const backstop = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`episode ${key} did not end ${seconds} s after it started; given up (it is not recorded)`)), seconds * 1000);
+  });
+  return Promise.race([work, backstop]).finally(() => {
+    if (timer) clearTimeout(timer);
+  });
+}
+
 export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> {
   const started = performance.now();
   const dir = stepDir(r.runDir, r.step);
@@ -134,7 +152,7 @@ export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> 
     mkdirSync(abs, { recursive: true });
     const deadline = AbortSignal.timeout(r.episodeDeadlineSec * 1000);
     const signal = r.signal ? AbortSignal.any([r.signal, deadline]) : deadline;
-    const outcome = await runTaskEpisode({
+    const outcome = await withBackstop(r.episodeDeadlineSec + BACKSTOP_GRACE_SEC, job.key, runTaskEpisode({
       task: job.task,
       policy: r.policy,
       harness: r.harness,
@@ -146,7 +164,7 @@ export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> 
       agentStop: cut.signal,
       sandbox: r.sandbox,
       tmpDir: r.tmpDir,
-    });
+    }));
     if (r.signal?.aborted) return; // the run is stopping: this episode is run again on resume
     const t = outcome.trajectory;
     if (infrastructureFailure({ stopReason: t.stopReason, turns: t.turns.length, error: t.error?.message ?? null })) {

@@ -198,6 +198,7 @@ oversample = 0.0
 # (at most N tasks a step) and trains on those groups only. Needs oversample = 0.
 dynamic_max_tasks = ${s.ppo.dynamicMaxTasks}
 abort_grace_sec = 0.0
+# An episode still running at the deadline is cut (not trained on); one not ended 60 s later is given up.
 episode_deadline_sec = ${s.ppo.deadlineSec}.0
 # Also score with free routing each step (the gap without R3 and routing agreement per layer).
 measure_free_gap = true
