@@ -15,6 +15,7 @@ import { accessSync, constants, existsSync, readdirSync, readFileSync, rmdirSync
 import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { processAlive } from '../util/process-alive';
+import { killQuietly } from './proc';
 
 export interface CgroupSupport {
   kind: 'cgroup-v2' | 'cgroup-v1' | 'none';
@@ -220,13 +221,7 @@ export async function createSandboxCgroup(limits: { memoryMb: number; processes:
           continue;
         }
         const pids = await readFile(join(dir, 'cgroup.procs'), 'utf8').catch(() => '');
-        for (const pid of pids.split('\n').map(Number).filter((n) => n > 0)) {
-          try {
-            process.kill(pid, 'SIGKILL');
-          } catch {
-            // gone already
-          }
-        }
+        for (const pid of pids.split('\n').map(Number).filter((n) => n > 0)) killQuietly(pid);
       }
     },
     async remove() {

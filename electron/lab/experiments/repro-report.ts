@@ -23,18 +23,21 @@ export function smoothed(points: readonly { x: number; y: number }[], window = 5
 
 export const REPRO_MODELS = ['base', 'sft', 'rl-dense', 'rl-binary'] as const;
 
-/**
- * The reproduction's two tables as rows of cell text, for the CLI (aligned text) and report.md (markdown)
- * alike: resolved rate [95% CI] and mean dense reward per model and suite, and the paired tests.
- */
 /** Seconds as `1 h 02 min`, `12 min 05 s` or `8.4 s`. */
 export function formatWallTime(seconds: number): string {
   if (seconds < 60) return `${seconds.toFixed(1)} s`;
-  const m = Math.floor(seconds / 60);
-  if (m < 60) return `${m} min ${String(Math.round(seconds - m * 60)).padStart(2, '0')} s`;
+  // Whole seconds first, so that 119.6 s reads `2 min 00 s`, not `1 min 60 s`.
+  const whole = Math.round(seconds);
+  const m = Math.floor(whole / 60);
+  if (m < 60) return `${m} min ${String(whole % 60).padStart(2, '0')} s`;
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
 }
 
+/**
+ * The reproduction's tables as rows of cell text, for the CLI (aligned text) and report.md (markdown)
+ * alike: resolved rate [95% CI] and mean dense reward per model and suite, the paired tests, the
+ * oracle's feasibility and each stage's wall time.
+ */
 export function reproTableCells(t: ReproTable): { results: string[][]; tests: string[][]; feasibility: string[][]; stages: string[][] } {
   const suites = [...new Set(t.rows.map((r) => r.suite))];
   const cell = (model: string, suite: string) => {

@@ -4,19 +4,12 @@
  * sandbox's cgroup kills whatever is left in it.
  */
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { childEnded } from '../../../native/sandbox/child-exit';
 import { cgroupSupport, createSandboxCgroup } from '../../../native/sandbox/cgroups';
+import { processAlive } from '../../../native/util/process-alive';
 import { optionalSkip } from '../../helpers/skip';
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function until(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 500; i++) {
@@ -68,13 +61,12 @@ describe('sandbox cgroup kill', () => {
     ctx.skip(cgroup === null, optionalSkip('this user may not create a cgroup'));
     const sleeper = spawn('sleep', ['60.418'], { stdio: 'ignore' });
     const pid = sleeper.pid as number;
-    const { writeFileSync } = await import('node:fs');
     for (const file of cgroup!.procsFiles) writeFileSync(file, String(pid));
     expect(cgroup!.tasks()).toBeGreaterThanOrEqual(1);
     await cgroup!.kill();
     await new Promise<void>((resolve) => (sleeper.exitCode !== null || sleeper.signalCode !== null ? resolve() : sleeper.once('exit', () => resolve())));
     expect(sleeper.signalCode).toBe('SIGKILL');
-    expect(alive(pid)).toBe(false);
+    expect(processAlive(pid)).toBe(false);
     await cgroup!.remove();
   });
 });
