@@ -71,8 +71,8 @@ export const REPRO_FULL: ReproSettings = {
   firstTurnTasks: 0,
   lmSteps: 400,
   sftSteps: 320,
-  // Two PPO runs of 12 steps (about 220 s a step on 2 cores, 46 min a run) bring the whole run to about 2.8 hours
-  // here: the stages before PPO take 64 min, the eight evaluations about 12 (docs/examples/repro-full-partial).
+  // Two PPO runs of 12 steps (about 200 s a step on 2 cores, 40-46 min a run) keep the whole run under 3 hours
+  // here: measured end to end, 2 h 52 min with two resumes (docs/examples/repro-full).
   // 24 steps moved no more tasks than 8 or 16 did (recipe-learning).
   ppoSteps: 12,
   probeTasksPerFamily: 6,
