@@ -55,11 +55,14 @@ describe('t1lab tasks import-tb on the bug fixtures', () => {
     const summary = parseJsonOutput<EvalSummary>(e);
     expect(summary.tasks).toBe(9);
     expect(summary.episodes).toBe(9);
+    type EpisodeRecord = { taskId: string; resolved: boolean; stopReason: string; error: unknown; reward: unknown };
+    const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as EpisodeRecord);
+    // Named first, with each unresolved episode's reason: a rate alone does not say which task failed, or why.
+    const unresolved = JSON.stringify(records.filter((x) => !x.resolved).map(({ taskId, stopReason, error, reward }) => ({ taskId, stopReason, error, reward })), null, 1);
+    expect(records.filter((x) => x.resolved).map((x) => x.taskId).sort(), unresolved).toEqual(['h1-image-and-dockerfile', 'h3-test-steps', 'h5-later-workdir', 'h8-local-modules', 'tb1-order']);
     expect(summary.resolvedRate).toBeCloseTo(5 / 9);
     expect(summary.errors.sandbox).toBe(4);
     expect(summary.skipped?.map((s) => s.task).sort()).toEqual(['h6-root-state', 'h7-solve-network', 'h8-all-blockers', 'tb1-network-script']);
     for (const s of summary.skipped ?? []) expect(s.reason).toMatch(/needs a container/);
-    const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { taskId: string; resolved: boolean });
-    expect(records.filter((x) => x.resolved).map((x) => x.taskId).sort()).toEqual(['h1-image-and-dockerfile', 'h3-test-steps', 'h5-later-workdir', 'h8-local-modules', 'tb1-order']);
   }, 240_000);
 });
