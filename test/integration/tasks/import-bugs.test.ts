@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvalSummary } from '../../../electron/domain/runs';
+import type { EpisodeRecord, EvalSummary } from '../../../electron/domain/runs';
 import { parseJsonOutput, runT1lab } from '../../helpers/cli';
 import { makeTempDir } from '../../helpers/tmp';
 import { FIXTURES } from './helpers';
@@ -55,7 +55,6 @@ describe('t1lab tasks import-tb on the bug fixtures', () => {
     const summary = parseJsonOutput<EvalSummary>(e);
     expect(summary.tasks).toBe(9);
     expect(summary.episodes).toBe(9);
-    type EpisodeRecord = { taskId: string; resolved: boolean; stopReason: string; error: unknown; reward: unknown };
     const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as EpisodeRecord);
     // Named first, with each unresolved episode's reason: a rate alone does not say which task failed, or why.
     const unresolved = JSON.stringify(records.filter((x) => !x.resolved).map(({ taskId, stopReason, error, reward }) => ({ taskId, stopReason, error, reward })), null, 1);
