@@ -5,7 +5,6 @@
  */
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
-import { StringDecoder } from 'node:string_decoder';
 import type * as Pty from 'node-pty';
 import { nodePty } from './lazy-pty';
 import { HeadTail } from '../util/head-tail';
@@ -15,6 +14,7 @@ import { childEnded } from './child-exit';
 import { detectBubblewrap, type BubblewrapStatus } from './detect';
 import { SandboxError } from './errors';
 import { describeLimit, validateLimits } from './limits';
+import { decodeOutput } from './output-decoding';
 import { watchSandbox, type LimitFired } from './monitor';
 import { killTreeNow, processTree } from './proc';
 import { runtimeFiles, shellRcFile } from './runtime-files';
@@ -187,21 +187,10 @@ export class BubblewrapBackend implements SandboxBackend {
     // the sandbox's cgroup, which is emptied.
     const exited = childEnded(child, STDIO_GRACE_MS, () => void cgroup?.kill());
 
-    for (const stream of ['stdout', 'stderr'] as const) {
-      const decoder = new StringDecoder('utf8');
-      child[stream].on('data', (chunk: Buffer) => {
-        const text = decoder.write(chunk);
-        out[stream].push(text);
-        if (text) options.onOutput?.(stream, text);
-      });
-      child[stream].on('end', () => {
-        const rest = decoder.end();
-        if (rest) {
-          out[stream].push(rest);
-          options.onOutput?.(stream, rest);
-        }
-      });
-    }
+    decodeOutput(child, (stream, text) => {
+      out[stream].push(text);
+      options.onOutput?.(stream, text);
+    });
     child.stdin.on('error', () => {}); // the command may exit without reading its input
 
     // A gated run waits here, its command already started; it goes on with what the opening brings.

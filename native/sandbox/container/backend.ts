@@ -10,12 +10,12 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import type * as pty from 'node-pty';
 import { nodePty } from '../lazy-pty';
 import { HeadTail } from '../../util/head-tail';
 import { SandboxError } from '../errors';
 import { validateLimits } from '../limits';
+import { decodeOutput } from '../output-decoding';
 import type { BackendStatus, Enforcement, LimitName, PtyProcess, RunOptions, RunResult, SandboxBackend, SandboxSpec, ShellStart } from '../types';
 import { detectContainerEngine, engineCommand, engineExec, hostHardLimits, LABEL_KIND, LABEL_OWNER, ownerLabel, type EngineName, type EngineProbe } from './engine';
 import { ContainerPty } from './pty';
@@ -125,14 +125,10 @@ export class ContainerBackend implements SandboxBackend {
     const onAbort = () => ((aborted = true), kill());
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    for (const stream of ['stdout', 'stderr'] as const) {
-      const decoder = new StringDecoder('utf8');
-      child[stream].on('data', (chunk: Buffer) => {
-        const text = decoder.write(chunk);
-        out[stream].push(text);
-        if (text) options.onOutput?.(stream, text);
-      });
-    }
+    decodeOutput(child, (stream, text) => {
+      out[stream].push(text);
+      options.onOutput?.(stream, text);
+    });
     child.stdin.on('error', () => {});
     child.stdin.end(options.stdin ?? '');
     const exit = await new Promise<{ code: number | null; error?: Error }>((resolve) => {

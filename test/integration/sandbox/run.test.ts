@@ -46,6 +46,12 @@ describe('sandbox run', () => {
     expect(chunks.join('')).toBe('stdout:piped text');
   });
 
+  it('keeps a multi-byte character cut short at the very end of the output', async () => {
+    // The command's last write is the first two of the three bytes of '€': they arrive as U+FFFD, not lost.
+    const r = await backend.run(specFor(ws.path), ['/bin/sh', '-c', "printf 'total \\342\\202'; printf 'err \\342\\202' >&2"]);
+    expect(r).toMatchObject({ exitCode: 0, stdout: 'total \uFFFD', stderr: 'err \uFFFD' });
+  });
+
   it('kills the whole tree at the wall-clock deadline, background processes included', async () => {
     const r = await backend.run(specFor(ws.path, { wallSeconds: 1 }), ['/bin/sh', '-c', '(sleep 60; touch /app/survived) & sleep 60']);
     expect(r).toMatchObject({ timedOut: true, limit: 'wallSeconds', exitCode: null, signal: 'SIGKILL' });
