@@ -83,9 +83,12 @@ export async function importTerminalBench(src: string, dest: string, probe: Host
   return report;
 }
 
-type Converted = { from: 'tb1' | 'harbor'; files: TaskFile[]; runtime: TaskRuntime; notes: string[] } | { problems: TaskProblem[] };
+type Failed = { problems: TaskProblem[] };
+/** A folder converted to the Harbor layout: its files (task.toml says the runtime), with what was changed. */
+type Converted = { from: 'tb1' | 'harbor'; files: TaskFile[]; notes: string[] } | Failed;
+type ConvertedTask = { from: 'tb1' | 'harbor'; files: TaskFile[]; notes: string[]; runtime: TaskRuntime } | Failed;
 
-async function convertFolder(folder: string, id: string, probe: HostProbe): Promise<Converted> {
+async function convertFolder(folder: string, id: string, probe: HostProbe): Promise<ConvertedTask> {
   const read = await readTaskFolder(folder, DEFAULT_SIZE_LIMITS);
   const idProblem = taskIdProblem(id);
   if (idProblem) read.problems.push({ file: '.', field: null, reason: `folder name: ${idProblem}`, severity: 'error' });
@@ -97,6 +100,7 @@ async function convertFolder(folder: string, id: string, probe: HostProbe): Prom
   // The result must load as a task: the same validation as any other.
   const check = buildTask(id, converted.files, { kind: 'folder', path: folder });
   if (!check.task) return { problems: check.problems };
+  // The runtime reported is the one the written task.toml loads with, whatever decided it.
   return { ...converted, runtime: check.task.environment.runtime };
 }
 
@@ -169,6 +173,40 @@ function solutionNetwork(files: Map<string, TaskFile>): string | null {
 function joinReasons(reasons: (string | null)[]): string | null {
   const all = reasons.filter((r): r is string => !!r);
   return all.length ? all.join('; ') : null;
+}
+
+interface RuntimeInputs {
+  files: Map<string, TaskFile>;
+  /** The test script's text (Harbor's tests/test.sh, TB1's run-tests.sh), null when there is none. */
+  testScript: string | null;
+  /** Why the environment itself (compose services, an image, a Dockerfile that does not convert) needs the container. */
+  environmentReason: string | null;
+  probe: HostProbe;
+  notes: string[];
+}
+
+/**
+ * Where an imported task runs, decided once for both layouts and written into its `[environment]` (and
+ * `[verifier]`) tables: a runtime the task declares is kept; otherwise the container when the environment,
+ * the tests or the solution need it (with every reason), else the sandbox.
+ */
+async function decideRuntime(environment: Record<string, unknown>, verifier: Record<string, unknown>, inputs: RuntimeInputs): Promise<void> {
+  const { files, probe, notes } = inputs;
+  const hasPytest = files.has(TASK_PATHS.pytest);
+  const tests = analyzeTestScript(inputs.testScript, hasPytest, notes);
+  if (tests.useTestSh === false) verifier.use_test_sh = false;
+  const missing = hasPytest ? await missingTestModules(text(files, TASK_PATHS.pytest), probe, files) : [];
+  const network = solutionNetwork(files);
+  if (network) environment.allow_internet = true;
+  if (environment.runtime !== undefined) return;
+  const containerReason = joinReasons([
+    inputs.environmentReason,
+    tests.containerReason,
+    missing.length ? `tests/test_outputs.py imports modules this machine's python lacks: ${missing.join(', ')}` : null,
+    network,
+  ]);
+  environment.runtime = containerReason ? 'container' : 'sandbox';
+  if (containerReason) environment.container_reason = containerReason;
 }
 
 interface EnvResult {
@@ -247,26 +285,12 @@ async function convertHarbor(files: Map<string, TaskFile>, probe: HostProbe): Pr
       Object.assign(environment, env.env);
     }
   }
-  const hasPytest = files.has(TASK_PATHS.pytest);
-  const tests = analyzeTestScript(files.has(TASK_PATHS.testSh) ? text(files, TASK_PATHS.testSh) : null, hasPytest, notes);
-  if (tests.useTestSh === false) verifier.use_test_sh = false;
-  const missing = hasPytest ? await missingTestModules(text(files, TASK_PATHS.pytest), probe, files) : [];
-  const network = solutionNetwork(files);
-  if (network) environment.allow_internet = true;
-  containerReason = joinReasons([
-    containerReason,
-    tests.containerReason,
-    missing.length ? `tests/test_outputs.py imports modules this machine's python lacks: ${missing.join(', ')}` : null,
-    network,
-  ]);
-  if (environment.runtime === undefined) {
-    environment.runtime = containerReason ? 'container' : 'sandbox';
-    if (containerReason) environment.container_reason = containerReason;
-  }
+  const testScript = files.has(TASK_PATHS.testSh) ? text(files, TASK_PATHS.testSh) : null;
+  await decideRuntime(environment, verifier, { files, testScript, environmentReason: containerReason, probe, notes });
   config.environment = environment;
   config.verifier = verifier;
   out.set(TASK_PATHS.toml, textFile(TASK_PATHS.toml, `# Imported by t1lab tasks import-tb (Harbor layout).\n${stringifyToml(config)}\n`));
-  return { from: 'harbor', files: [...out.values()], runtime: containerReason ? { kind: 'container', reason: containerReason } : { kind: 'sandbox' }, notes };
+  return { from: 'harbor', files: [...out.values()], notes };
 }
 
 async function convertTb1(files: Map<string, TaskFile>, probe: HostProbe): Promise<Converted> {
@@ -311,21 +335,9 @@ async function convertTb1(files: Map<string, TaskFile>, probe: HostProbe): Promi
     if (!commands.ok) return { problems: [{ file: TB1_PATHS.solutionYaml, field: null, reason: commands.reason, severity: 'error' }] };
     out.push(textFile(TASK_PATHS.solve, `#!/bin/bash\n# Converted from solution.yaml by t1lab tasks import-tb.\n${commands.value.map((c) => c.command).join('\n')}\n`, true));
   }
-  const hasPytest = files.has(TASK_PATHS.pytest);
   if (files.has(TB1_PATHS.runTests)) out.push({ ...(files.get(TB1_PATHS.runTests) as TaskFile), path: TASK_PATHS.testSh, executable: true });
-  const tests = analyzeTestScript(files.has(TB1_PATHS.runTests) ? text(files, TB1_PATHS.runTests) : null, hasPytest, notes);
-  if (tests.useTestSh === false) verifier.use_test_sh = false;
-  const missing = hasPytest ? await missingTestModules(text(files, TASK_PATHS.pytest), probe, files) : [];
-  const network = solutionNetwork(files);
-  if (network) environment.allow_internet = true;
-  containerReason = joinReasons([
-    containerReason,
-    tests.containerReason,
-    missing.length ? `tests/test_outputs.py imports modules this machine's python lacks: ${missing.join(', ')}` : null,
-    network,
-  ]);
-  environment.runtime = containerReason ? 'container' : 'sandbox';
-  if (containerReason) environment.container_reason = containerReason;
+  const testScript = files.has(TB1_PATHS.runTests) ? text(files, TB1_PATHS.runTests) : null;
+  await decideRuntime(environment, verifier, { files, testScript, environmentReason: containerReason, probe, notes });
 
   const config = {
     version: '1.0',
@@ -335,5 +347,5 @@ async function convertTb1(files: Map<string, TaskFile>, probe: HostProbe): Promi
     environment,
   };
   out.push(textFile(TASK_PATHS.toml, `# Imported from Terminal-Bench 1 (task.yaml) by t1lab tasks import-tb.\n${stringifyToml(config)}\n`));
-  return { from: 'tb1', files: out, runtime: containerReason ? { kind: 'container', reason: containerReason } : { kind: 'sandbox' }, notes };
+  return { from: 'tb1', files: out, notes };
 }
