@@ -130,6 +130,22 @@ export type EpisodeRecord = z.infer<typeof EpisodeRecord>;
 export const GroupStats = z.object({ tasks: z.number().int(), episodes: z.number().int(), resolvedRate: z.number(), ci95: z.tuple([z.number(), z.number()]) });
 export type GroupStats = z.infer<typeof GroupStats>;
 
+/**
+ * avg@K: the mean over tasks of each task's success share (resolved attempts / attempts), with a 95%
+ * interval from resampling tasks; `dense` is the same average of the dense reward. With K attempts per
+ * task it equals the resolved rate; it is named so because it is what K-sample RL optimizes.
+ */
+export const AvgAtK = z.object({
+  /** The most attempts any task had (the K of avg@K). */
+  k: z.number().int(),
+  /** The fewest attempts any task had: below k when a run is incomplete. */
+  minAttempts: z.number().int(),
+  value: z.number(),
+  ci95: z.tuple([z.number(), z.number()]),
+  dense: z.object({ value: z.number(), ci95: z.tuple([z.number(), z.number()]) }),
+});
+export type AvgAtK = z.infer<typeof AvgAtK>;
+
 export const ErrorCounts = z.object({ policy: z.number().int(), sandbox: z.number().int(), verifier: z.number().int(), timeout: z.number().int() });
 export type ErrorCounts = z.infer<typeof ErrorCounts>;
 
@@ -144,6 +160,8 @@ export const EvalSummary = z.object({
   ci95Bootstrap: z.tuple([z.number(), z.number()]).optional(),
   meanReward: z.number(),
   passAtK: z.record(z.string(), z.number()),
+  /** Absent from summaries written before avg@K was reported. */
+  avgAtK: AvgAtK.optional(),
   byCategory: z.record(z.string(), z.object({ tasks: z.number().int(), resolvedRate: z.number() })),
   byDifficulty: z.record(z.string(), z.object({ tasks: z.number().int(), resolvedRate: z.number() })),
   errors: ErrorCounts,
@@ -181,6 +199,8 @@ export const RunStats = z.object({
   meanReward: z.number(),
   meanFraction: z.number(),
   passAtK: z.record(z.string(), z.number()),
+  /** null when no task ran. */
+  avgAtK: AvgAtK.nullable(),
   byCategory: z.record(z.string(), GroupStats),
   byDifficulty: z.record(z.string(), GroupStats),
   errors: ErrorCounts,

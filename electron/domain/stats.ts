@@ -25,6 +25,58 @@ export type RunSide = z.infer<typeof RunSide>;
 export const McNemar = z.object({ b: z.number().int(), c: z.number().int(), p: z.number() });
 export type McNemar = z.infer<typeof McNemar>;
 
+/**
+ * Which comparison was made: one attempt per task in both runs pairs attempts (McNemar); several attempts
+ * pair tasks by their success shares (a sign-flip permutation test), since attempts of one task are not
+ * independent pairs; runs with no task in common are compared unpaired.
+ */
+export const CompareDesign = z.enum(['paired-attempts', 'paired-task-shares', 'unpaired']);
+export type CompareDesign = z.infer<typeof CompareDesign>;
+
+/** The test behind a comparison's p-value, whichever design chose it. */
+export const CompareTest = z.object({
+  /** 'mcnemar-exact', 'sign-flip-exact', 'sign-flip-monte-carlo' or 'two-proportion-z'. */
+  name: z.string(),
+  p: z.number(),
+});
+export type CompareTest = z.infer<typeof CompareTest>;
+
+/** The sign-flip permutation test on per-task differences of success shares. */
+export const SignFlip = z.object({
+  p: z.number(),
+  exact: z.boolean(),
+  /** Sign patterns counted (all 2^m when exact, else Monte-Carlo draws with `seed`). */
+  permutations: z.number().int(),
+  /** Tasks whose share differs between the runs. */
+  nonZero: z.number().int(),
+  seed: z.number().int(),
+});
+export type SignFlip = z.infer<typeof SignFlip>;
+
+/** Per task: the success share of A and of B (resolved attempts / attempts). */
+export const TaskShares = z.object({
+  task: z.string(),
+  category: z.string(),
+  a: z.number(),
+  b: z.number(),
+  attemptsA: z.number().int(),
+  attemptsB: z.number().int(),
+});
+export type TaskShares = z.infer<typeof TaskShares>;
+
+/** The paired-by-task design: mean of per-task share differences (avg@K of B minus avg@K of A). */
+export const PairedShares = z.object({
+  tasks: z.number().int(),
+  diff: z.number(),
+  /** Paired bootstrap over tasks (a task's attempts stay together). */
+  ci95: Interval,
+  test: SignFlip,
+  /** The same on each task's mean dense reward. */
+  dense: z.object({ diff: z.number(), ci95: Interval, test: SignFlip }),
+  perTask: z.array(TaskShares),
+});
+export type PairedShares = z.infer<typeof PairedShares>;
+
 export const CategoryComparison = z.object({
   tasks: z.number().int(),
   a: z.number(),
@@ -32,6 +84,8 @@ export const CategoryComparison = z.object({
   diff: z.number(),
   diffCi95: Interval,
   mcnemar: McNemar.nullable(),
+  /** The design's test in this category (McNemar or the sign-flip test on shares). */
+  test: CompareTest,
 });
 export type CategoryComparison = z.infer<typeof CategoryComparison>;
 
@@ -41,15 +95,20 @@ export const CompareResult = z.object({
   /** Tasks compared: those in both runs when paired, else all tasks of both. */
   tasks: z.number().int(),
   paired: z.boolean(),
-  /** Pairs of attempts (task, attempt index) behind McNemar's counts. */
+  /** Paired units behind the test: attempt pairs (task, attempt index) for McNemar, tasks for the shares design. */
   pairs: z.number().int(),
+  design: CompareDesign,
+  /** The p-value to read, from the design's test. */
+  test: CompareTest,
   onlyA: z.array(z.string()),
   onlyB: z.array(z.string()),
   /** B's resolved rate minus A's. */
   diff: z.number(),
   diffCi95: Interval,
-  /** null when the runs share no task (unpaired: no pairs to test). */
+  /** null when the runs share no task, or when a task has several attempts (the shares design tests instead). */
   mcnemar: McNemar.nullable(),
+  /** The paired-by-task design's numbers (null unless `design` is 'paired-task-shares'). */
+  taskShares: PairedShares.nullable(),
   /** Two-proportion z-test, the unpaired fallback's test (null when paired). */
   unpairedTest: z.object({ z: z.number(), p: z.number() }).nullable(),
   reward: z.object({ a: z.number(), b: z.number(), diff: z.number(), ci95: Interval }),

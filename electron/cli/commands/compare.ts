@@ -16,20 +16,36 @@ import { formatPoints, formatRate } from '../../domain/rates';
 const ci = ([lo, hi]: readonly [number, number], f: (x: number) => string) => `[${f(lo)}, ${f(hi)}]`;
 const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
 
+const DESIGN_WORDS: Record<CompareResult['design'], string> = {
+  'paired-attempts': 'paired by attempt (one attempt per task in both runs): McNemar exact on attempt pairs',
+  'paired-task-shares': "paired by task (several attempts per task): each task's success share is one observation",
+  unpaired: 'unpaired (no task in common)',
+};
+
+function testLine(r: CompareResult): string {
+  if (r.mcnemar) return `McNemar exact: b = ${r.mcnemar.b} (A only), c = ${r.mcnemar.c} (B only), p = ${pValue(r.mcnemar.p)}`;
+  if (r.taskShares) {
+    const t = r.taskShares.test;
+    const how = t.exact ? `exact over ${t.permutations} sign patterns` : `Monte-Carlo, ${t.permutations} sign patterns, seed ${t.seed}`;
+    const dense = r.taskShares.dense.test;
+    return `sign-flip permutation test on per-task share differences: ${t.nonZero} of ${r.taskShares.tasks} tasks changed, p = ${pValue(t.p)} (${how}); dense reward p = ${pValue(dense.p)}`;
+  }
+  return `two-proportion z-test: z = ${r.unpairedTest!.z.toFixed(2)}, p = ${pValue(r.unpairedTest!.p)}`;
+}
+
 export function formatCompare(r: CompareResult): string {
   const lines = [
     `A ${r.a.run}: resolved ${formatRate(r.a.resolvedRate)} ${ci(r.a.ci95, formatRate)} · mean reward ${r.a.meanReward.toFixed(2)} · ${r.a.tasks} tasks, ${r.a.episodes} episodes`,
     `B ${r.b.run}: resolved ${formatRate(r.b.resolvedRate)} ${ci(r.b.ci95, formatRate)} · mean reward ${r.b.meanReward.toFixed(2)} · ${r.b.tasks} tasks, ${r.b.episodes} episodes`,
     `B - A: ${formatPoints(r.diff)} ${ci(r.diffCi95, formatPoints)} (${r.paired ? 'paired' : 'UNPAIRED'}, ${r.tasks} tasks)`,
-    r.mcnemar
-      ? `McNemar exact: b = ${r.mcnemar.b} (A only), c = ${r.mcnemar.c} (B only), p = ${pValue(r.mcnemar.p)}`
-      : `two-proportion z-test: z = ${r.unpairedTest!.z.toFixed(2)}, p = ${pValue(r.unpairedTest!.p)}`,
+    `design: ${DESIGN_WORDS[r.design]}`,
+    testLine(r),
     `mean dense reward B - A: ${r.reward.diff >= 0 ? '+' : ''}${r.reward.diff.toFixed(2)} [${r.reward.ci95[0].toFixed(2)}, ${r.reward.ci95[1].toFixed(2)}]`,
     ...r.warnings.map((w) => `warning: ${w}`),
     '',
   ];
-  const rows: (string | number)[][] = [['category', 'tasks', 'A', 'B', 'B - A', '95% CI', 'McNemar p']];
-  for (const [name, c] of Object.entries(r.byCategory)) rows.push([name, c.tasks, formatRate(c.a), formatRate(c.b), formatPoints(c.diff), ci(c.diffCi95, formatPoints), c.mcnemar ? pValue(c.mcnemar.p) : '-']);
+  const rows: (string | number)[][] = [['category', 'tasks', 'A', 'B', 'B - A', '95% CI', r.taskShares ? 'sign-flip p' : 'McNemar p']];
+  for (const [name, c] of Object.entries(r.byCategory)) rows.push([name, c.tasks, formatRate(c.a), formatRate(c.b), formatPoints(c.diff), ci(c.diffCi95, formatPoints), pValue(c.test.p)]);
   const passAt = r.a.passAtK.length > 1 ? `\npass@k  A: ${r.a.passAtK.map((p) => `@${p.k} ${formatRate(p.value)}`).join(' ')}\n        B: ${r.b.passAtK.map((p) => `@${p.k} ${formatRate(p.value)}`).join(' ')}\n` : '';
   const only = r.onlyA.length || r.onlyB.length ? `\nonly in A: ${r.onlyA.join(', ') || '-'}\nonly in B: ${r.onlyB.join(', ') || '-'}\n` : '';
   return `${lines.join('\n')}\n${Object.keys(r.byCategory).length ? table(rows) : ''}${passAt}${only}${r.method}\n`;

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { POLICY_SPECS } from '../../agent/policy';
-import type { EvalSummary, RunProgress } from '../../domain/runs';
+import type { AvgAtK, EvalSummary, RunProgress } from '../../domain/runs';
 import { startEvaluation, resumeEvaluation, type EvalEnv, type EvalHooks, type Evaluation } from '../../lab/runs/evaluate';
 import { onnxPolicyFactory } from '../../lab/runs/onnx-policy';
 import { policyWorker } from '../../lab/models/policy-engine';
@@ -28,11 +28,18 @@ interface EvalOptions extends SharedOptions, BackendOptions {
 }
 
 
+/** avg@K of success and of dense reward, with their task-bootstrap intervals (one line). */
+export function formatAvgAtK(a: AvgAtK): string {
+  const uneven = a.minAttempts < a.k ? ` (some tasks have only ${a.minAttempts} attempts)` : '';
+  return `avg@${a.k} ${formatRate(a.value)} (task bootstrap [${formatRate(a.ci95[0])}, ${formatRate(a.ci95[1])}]) · dense reward avg@${a.k} ${a.dense.value.toFixed(2)} [${a.dense.ci95[0].toFixed(2)}, ${a.dense.ci95[1].toFixed(2)}]${uneven}`;
+}
+
 export function formatSummary(s: EvalSummary): string {
   const lines = [
     `${s.suite} with ${s.policy}: ${s.tasks} tasks, ${s.episodes} episodes`,
     `resolved ${formatRate(s.resolvedRate)} (95% Wilson [${formatRate(s.ci95[0])}, ${formatRate(s.ci95[1])}]${s.ci95Bootstrap ? `; task-clustered bootstrap [${formatRate(s.ci95Bootstrap[0])}, ${formatRate(s.ci95Bootstrap[1])}]` : ''})`,
     `mean reward ${s.meanReward.toFixed(2)} · ${Object.entries(s.passAtK).map(([k, v]) => `pass@${k} ${formatRate(v)}`).join(' · ')}`,
+    ...(s.avgAtK && s.avgAtK.k > 1 ? [formatAvgAtK(s.avgAtK)] : []),
     `errors: ${Object.entries(s.errors).map(([k, n]) => `${k} ${n}`).join(', ')} · ${(s.durationMs / 1000).toFixed(1)} s`,
     ...(s.skipped ?? []).map((t) => `not run: ${t.task}: ${t.reason.split('\n')[0]}`),
     ...(s.fidelity ?? []).map((f) => `fidelity caveat: ${f}`),

@@ -58,7 +58,7 @@ export function suiteRows(cells: readonly CellReport[], baseline: Cell): SuiteRo
         // [0, 0]); Wilson over tasks still says what 20 tasks can rule out.
         ci95: stats.ci95Bootstrap && stats.ci95Bootstrap[1] > stats.ci95Bootstrap[0] ? stats.ci95Bootstrap : stats.ci95,
         meanReward: stats.meanReward,
-        vsBaseline: cmp ? { diff: cmp.diff, ci95: cmp.diffCi95, p: cmp.mcnemar?.p ?? cmp.unpairedTest?.p ?? null } : null,
+        vsBaseline: cmp ? { diff: cmp.diff, ci95: cmp.diffCi95, p: cmp.test.p } : null,
       });
     }
   }

@@ -306,7 +306,7 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
     ] as const) {
       const c = compareRuns({ run: a, episodes: episodes(a, suite.name) }, { run: b, episodes: episodes(b, suite.name) });
       const v = compareValidCalls(callsOf(a, suite.name), callsOf(b, suite.name));
-      tests.push({ comparison: `${b} vs ${a}`, suite: suite.name, diff: c.diff, ci95: c.diffCi95, p: c.mcnemar?.p ?? c.unpairedTest?.p ?? 1, rewardDiff: c.reward.diff, rewardCi95: c.reward.ci95, ...(v ? { validCallDiff: v.diff, validCallCi95: v.ci95 } : {}) });
+      tests.push({ comparison: `${b} vs ${a}`, suite: suite.name, diff: c.diff, ci95: c.diffCi95, p: c.test.p, rewardDiff: c.reward.diff, rewardCi95: c.reward.ci95, ...(v ? { validCallDiff: v.diff, validCallCi95: v.ci95 } : {}) });
     }
   }
   const dense = readMetrics(join(out, 'rl-dense'));

@@ -126,6 +126,7 @@ export function toSummary(stats: RunStats, manifest: RunManifest, runDir: string
     ...(manifest.config.attempts > 1 && stats.ci95Bootstrap ? { ci95Bootstrap: stats.ci95Bootstrap } : {}),
     meanReward: stats.meanReward,
     passAtK: stats.passAtK,
+    ...(stats.avgAtK ? { avgAtK: stats.avgAtK } : {}),
     byCategory: brief(stats.byCategory),
     byDifficulty: brief(stats.byDifficulty),
     errors: stats.errors,

@@ -6,6 +6,7 @@
  */
 import type { ErrorCounts, EpisodeRecord, GroupStats, RunStats } from '../../domain/runs';
 import { seededUniform } from '../../../native/util/random';
+import { avgAtK } from '../stats/avg-at-k';
 
 const Z95 = 1.959963984540054;
 
@@ -50,14 +51,16 @@ interface TaskTally {
   difficulty: string;
   attempts: number;
   resolved: number;
+  denseSum: number;
 }
 
 function tally(episodes: readonly EpisodeRecord[]): TaskTally[] {
   const byTask = new Map<string, TaskTally>();
   for (const e of episodes) {
-    const t = byTask.get(e.taskId) ?? { id: e.taskId, category: e.category, difficulty: e.difficulty, attempts: 0, resolved: 0 };
+    const t = byTask.get(e.taskId) ?? { id: e.taskId, category: e.category, difficulty: e.difficulty, attempts: 0, resolved: 0, denseSum: 0 };
     t.attempts++;
     if (e.resolved) t.resolved++;
+    t.denseSum += e.reward?.dense ?? 0;
     byTask.set(e.taskId, t);
   }
   return [...byTask.values()];
@@ -101,6 +104,7 @@ export function computeStats(episodes: readonly EpisodeRecord[], seed = 1): RunS
     meanReward: mean(episodes.map((e) => e.reward?.dense ?? 0)),
     meanFraction: mean(episodes.map((e) => e.reward?.fraction ?? 0)),
     passAtK: passAt,
+    avgAtK: avgAtK(tasks, 4000, seed),
     byCategory: groupStats(tasks, 'category'),
     byDifficulty: groupStats(tasks, 'difficulty'),
     errors,

@@ -1,21 +1,28 @@
 /**
  * Two evaluations compared task by task. Outcomes of the same task under two checkpoints are correlated
  * (an easy task is easy for both), so the paired design is far more sensitive than comparing two rates:
- * intervals come from a paired bootstrap over tasks (a task's attempts resampled together), significance
- * from McNemar's exact test on discordant attempt pairs. Runs with no task in common fall back to an
- * unpaired comparison, with a warning.
+ * intervals come from a paired bootstrap over tasks (a task's attempts resampled together). Significance,
+ * by design: with one attempt per task in both runs, McNemar's exact test on discordant attempt pairs;
+ * with several, the sign-flip permutation test on per-task differences of success shares (attempts of a
+ * task are not independent pairs). Runs with no task in common fall back to an unpaired comparison, with a
+ * warning.
  */
 import type { EpisodeRecord } from '../../domain/runs';
-import type { CategoryComparison, CompareResult, McNemar, RunSide } from '../../domain/stats';
+import type { CategoryComparison, CompareResult, CompareTest, McNemar, RunSide } from '../../domain/stats';
 import { seededUniform } from '../../../native/util/random';
 import { wilson } from '../runs/stats';
+import { taskBootstrap } from './bootstrap';
 import { exactBinomialTwoSided, normalCdf } from './distributions';
+import { pairedShares, signFlip, signFlipName, type TaskPair } from './paired-shares';
 import { passAtKCurve } from './pass-at-k';
+
+/** What a comparison reads of an episode: a run's episodes.jsonl or a committed outcomes.jsonl alike. */
+export type ComparableEpisode = Pick<EpisodeRecord, 'taskId' | 'category' | 'attempt' | 'resolved'> & { reward: { dense: number } | null };
 
 export interface RunOutcomes {
   /** How the run is named in the output (its id or folder). */
   run: string;
-  episodes: readonly EpisodeRecord[];
+  episodes: readonly ComparableEpisode[];
 }
 
 export interface CompareOptions {
@@ -31,7 +38,7 @@ interface TaskOutcome {
   rewards: number[];
 }
 
-function byTask(episodes: readonly EpisodeRecord[]): Map<string, TaskOutcome> {
+function byTask(episodes: readonly ComparableEpisode[]): Map<string, TaskOutcome> {
   const sorted = [...episodes].sort((x, y) => x.attempt - y.attempt);
   const out = new Map<string, TaskOutcome>();
   for (const e of sorted) {
@@ -52,19 +59,7 @@ function percentile(sorted: Float64Array, q: number): number {
 }
 
 /** Percentile interval of mean(d) resampling the paired per-task differences. */
-export function pairedBootstrap(diffs: readonly number[], resamples: number, seed: number): [number, number] {
-  const n = diffs.length;
-  if (n === 0) return [0, 0];
-  const random = seededUniform(seed);
-  const means = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    let s = 0;
-    for (let i = 0; i < n; i++) s += diffs[Math.floor(random() * n)]!;
-    means[r] = s / n;
-  }
-  means.sort();
-  return [percentile(means, 0.025), percentile(means, 0.975)];
-}
+export const pairedBootstrap = taskBootstrap;
 
 /** Percentile interval of mean(b) - mean(a), resampling each run's tasks on its own (the unpaired fallback). */
 function unpairedBootstrap(a: readonly number[], b: readonly number[], resamples: number, seed: number): [number, number] {
@@ -139,7 +134,10 @@ export function compareRuns(a: RunOutcomes, b: RunOutcomes, options: CompareOpti
       onlyB,
       diff: sb.resolvedRate - sa.resolvedRate,
       diffCi95: unpairedBootstrap(tasksA.map(rateOf), tasksB.map(rateOf), resamples, seed),
+      design: 'unpaired',
+      test: { name: 'two-proportion-z', p: 2 * (1 - normalCdf(Math.abs(z))) },
       mcnemar: null,
+      taskShares: null,
       unpairedTest: { z, p: 2 * (1 - normalCdf(Math.abs(z))) },
       reward: {
         a: sa.meanReward,
@@ -158,14 +156,22 @@ export function compareRuns(a: RunOutcomes, b: RunOutcomes, options: CompareOpti
   const pairs = common.map((id) => [ta.get(id)!, tb.get(id)!] as const);
   const attemptsA = new Set(pairs.map(([x]) => x.resolved.length));
   const attemptsB = new Set(pairs.map(([, y]) => y.resolved.length));
+  // Several attempts of a task are one observation of that task, not several independent pairs.
+  const byShares = pairs.some(([x, y]) => x.resolved.length > 1 || y.resolved.length > 1);
   if (attemptsA.size > 1 || attemptsB.size > 1 || [...attemptsA][0] !== [...attemptsB][0]) {
-    warnings.push('the runs have different numbers of attempts per task: McNemar pairs only attempts both runs have');
+    warnings.push(
+      byShares
+        ? "the runs have different numbers of attempts per task: a share over fewer attempts is noisier, and the sign-flip test's symmetry holds only approximately"
+        : 'the runs have different numbers of attempts per task: McNemar pairs only attempts both runs have',
+    );
   }
   const sa = side(a.run, pairs.map(([x]) => x), seed);
   const sb = side(b.run, pairs.map(([, y]) => y), seed);
   const rateDiffs = pairs.map(([x, y]) => rateOf(y) - rateOf(x));
   const rewardDiffs = pairs.map(([x, y]) => rewardOf(y) - rewardOf(x));
   const test = mcnemar(pairs);
+  const taskPair = ([x, y]: readonly [TaskOutcome, TaskOutcome]): TaskPair => ({ id: x.id, category: x.category, resolvedA: x.resolved, resolvedB: y.resolved, denseA: x.rewards, denseB: y.rewards });
+  const shares = byShares ? pairedShares(pairs.map(taskPair), resamples, seed) : null;
 
   const categories = new Map<string, (readonly [TaskOutcome, TaskOutcome])[]>();
   for (const p of pairs) categories.set(p[0].category, [...(categories.get(p[0].category) ?? []), p]);
@@ -173,28 +179,34 @@ export function compareRuns(a: RunOutcomes, b: RunOutcomes, options: CompareOpti
   for (const [name, members] of [...categories.entries()].sort(([x], [y]) => x.localeCompare(y))) {
     const diffs = members.map(([x, y]) => rateOf(y) - rateOf(x));
     const { pairs: _n, ...m } = mcnemar(members);
+    const flip = byShares ? signFlip(diffs, seed + 2) : null;
     byCategory[name] = {
       tasks: members.length,
       a: mean(members.map(([x]) => rateOf(x))),
       b: mean(members.map(([, y]) => rateOf(y))),
       diff: mean(diffs),
       diffCi95: pairedBootstrap(diffs, Math.min(resamples, 4000), seed + 2),
-      mcnemar: m,
+      mcnemar: flip ? null : m,
+      test: flip ? { name: signFlipName(flip), p: flip.p } : { name: 'mcnemar-exact', p: m.p },
     };
   }
 
   const { pairs: pairCount, ...mc } = test;
+  const designTest: CompareTest = shares ? { name: signFlipName(shares.test), p: shares.test.p } : { name: 'mcnemar-exact', p: mc.p };
   return {
     a: sa,
     b: sb,
     tasks: common.length,
     paired: true,
-    pairs: pairCount,
+    pairs: shares ? common.length : pairCount,
+    design: shares ? 'paired-task-shares' : 'paired-attempts',
+    test: designTest,
     onlyA,
     onlyB,
     diff: mean(rateDiffs),
     diffCi95: pairedBootstrap(rateDiffs, resamples, seed),
-    mcnemar: mc,
+    mcnemar: shares ? null : mc,
+    taskShares: shares,
     unpairedTest: null,
     reward: { a: sa.meanReward, b: sb.meanReward, diff: mean(rewardDiffs), ci95: pairedBootstrap(rewardDiffs, resamples, seed + 1) },
     byCategory,
@@ -202,6 +214,8 @@ export function compareRuns(a: RunOutcomes, b: RunOutcomes, options: CompareOpti
       .filter(([x, y]) => rateOf(x) !== rateOf(y))
       .map(([x, y]) => ({ task: x.id, category: x.category, a: rateOf(x), b: rateOf(y) })),
     warnings,
-    method: `paired: task bootstrap (${resamples} resamples, 95% percentile; a task's attempts resampled together), McNemar exact on attempt pairs`,
+    method: shares
+      ? `paired by task (several attempts per task): task bootstrap (${resamples} resamples, 95% percentile; a task's attempts resampled together), sign-flip permutation test on per-task success-share differences (${shares.test.exact ? `exact, all ${shares.test.permutations} sign patterns` : `Monte-Carlo, ${shares.test.permutations} sign patterns, seed ${shares.test.seed}`})`
+      : `paired by attempt (one attempt per task): task bootstrap (${resamples} resamples, 95% percentile), McNemar exact on attempt pairs`,
   };
 }

@@ -103,13 +103,16 @@ describe('compareRuns', () => {
     const b2 = [...b.slice(0, 10).flatMap((e) => [e, { ...e, attempt: 1, key: `${e.taskId}@1`, resolved: false }]), episode('only-b', 0, false)];
     const r = compareRuns({ run: 'A', episodes: a2 }, { run: 'B', episodes: b2 });
     expect(r.tasks).toBe(10);
-    expect(r.pairs).toBe(20);
+    // Two attempts per task: the tasks are the paired units, not the 20 attempt pairs.
+    expect(r.design).toBe('paired-task-shares');
+    expect(r.pairs).toBe(10);
     expect(r.onlyA).toEqual(['only-a']);
     expect(r.onlyB).toEqual(['only-b']);
     expect(r.warnings.join(' ')).toContain('one run only');
     // B resolves every first attempt of t0..t9 and no second attempt: each task's rate is 1/2.
     expect(r.b.resolvedRate).toBeCloseTo(0.5, 12);
-    expect(r.mcnemar!.b).toBe(7);
+    expect(r.mcnemar).toBeNull();
+    expect(r.taskShares!.perTask.filter((t) => t.a !== t.b)).toHaveLength(r.taskShares!.test.nonZero);
     expect(r.a.passAtK.map((p) => p.k)).toEqual([1, 2]);
   });
 

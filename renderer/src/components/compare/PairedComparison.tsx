@@ -1,6 +1,7 @@
 /**
  * Two runs paired task by task, as `t1lab compare A B` prints them (the same `stats.compare` service):
- * resolved rates with intervals, B − A with its paired bootstrap interval, McNemar's exact p, the reward
+ * resolved rates with intervals, B − A with its paired bootstrap interval, the design's p (McNemar exact, or the
+ * sign-flip test on task shares when tasks have several attempts), the reward
  * difference, and B − A per category as a forest plot.
  */
 import type { CompareResult } from '../../../../electron/domain/stats';
@@ -13,7 +14,11 @@ const ci = (c: readonly [number, number], f: (x: number) => string) => `[${f(c[0
 const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
 
 export function PairedComparison({ r }: { r: CompareResult }) {
-  const test = r.mcnemar ? `McNemar exact p = ${pValue(r.mcnemar.p)} (A only ${r.mcnemar.b}, B only ${r.mcnemar.c})` : `two-proportion z-test p = ${pValue(r.unpairedTest!.p)}`;
+  const test = r.mcnemar
+    ? `McNemar exact p = ${pValue(r.mcnemar.p)} (A only ${r.mcnemar.b}, B only ${r.mcnemar.c})`
+    : r.taskShares
+      ? `sign-flip permutation p = ${pValue(r.taskShares.test.p)} (paired by task: ${r.taskShares.test.nonZero} of ${r.taskShares.tasks} task shares changed)`
+      : `two-proportion z-test p = ${pValue(r.test.p)}`;
   return (
     <div className="paired-comparison" data-testid="comparison" data-a={r.a.run} data-b={r.b.run}>
       {r.warnings.map((w) => (
@@ -34,7 +39,7 @@ export function PairedComparison({ r }: { r: CompareResult }) {
       {Object.keys(r.byCategory).length > 0 && (
         <ForestPlot
           title="B − A by category (points, 95% paired bootstrap)"
-          rows={Object.entries(r.byCategory).map(([label, c]) => ({ label, diff: c.diff, ci: c.diffCi95, note: `${c.tasks} tasks, p = ${c.mcnemar ? pValue(c.mcnemar.p) : '-'}` }))}
+          rows={Object.entries(r.byCategory).map(([label, c]) => ({ label, diff: c.diff, ci: c.diffCi95, note: `${c.tasks} tasks, p = ${pValue(c.test.p)}` }))}
         />
       )}
       <p className="muted">{r.method}</p>
