@@ -5,7 +5,7 @@
  */
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { z } from 'zod';
-import { Difficulty } from '../../../domain/tasks';
+import { DeclaredDifficulty } from './difficulty';
 
 /** Harbor's defaults (its TaskConfig), used when a section or key is absent. */
 export const DEFAULT_AGENT_TIMEOUT_SEC = 600;
@@ -58,15 +58,7 @@ export const TaskToml = z.looseObject({
   metadata: z
     .looseObject({
       category: z.string().trim().min(1, 'must not be empty').optional(),
-      difficulty: z
-        .string()
-        .optional()
-        .superRefine((value, ctx) => {
-          if (value !== undefined && !Difficulty.options.includes(value as Difficulty)) {
-            ctx.addIssue({ code: 'custom', message: `unknown difficulty '${value}' (expected easy, medium or hard)` });
-          }
-        })
-        .transform((v) => v as Difficulty | undefined),
+      difficulty: DeclaredDifficulty,
       tags: z.array(z.string(), { error: 'must be a list of strings' }).optional(),
     })
     .prefault({}),

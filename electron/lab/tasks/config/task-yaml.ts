@@ -4,7 +4,7 @@
  */
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { Difficulty } from '../../../domain/tasks';
+import { DeclaredDifficulty } from './difficulty';
 
 /** TB1's defaults (terminal-bench 0.x TaskConfig). */
 export const TB1_DEFAULT_AGENT_TIMEOUT_SEC = 360;
@@ -12,15 +12,7 @@ export const TB1_DEFAULT_TEST_TIMEOUT_SEC = 60;
 
 export const TaskYaml = z.looseObject({
   instruction: z.string({ error: 'the instruction is missing (task.yaml needs `instruction: |` with the task text)' }).trim().min(1, 'the instruction is empty'),
-  difficulty: z
-    .string()
-    .optional()
-    .superRefine((value, ctx) => {
-      if (value !== undefined && !Difficulty.options.includes(value as Difficulty)) {
-        ctx.addIssue({ code: 'custom', message: `unknown difficulty '${value}' (expected easy, medium or hard)` });
-      }
-    })
-    .transform((v) => v as Difficulty | undefined),
+  difficulty: DeclaredDifficulty,
   category: z.string().trim().min(1).optional(),
   tags: z.array(z.string(), { error: 'must be a list of strings' }).optional(),
   max_agent_timeout_sec: z.number().positive().optional(),
