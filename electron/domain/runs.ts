@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { Reward } from './tasks';
 import { EpisodeError, ProtocolName, StopReason } from './trajectory';
+import { DEFAULT_HARNESS, EVAL_DEFAULTS } from './eval-defaults';
 
 export const RUN_SCHEMA = 't1lab.run/1';
 
@@ -20,10 +21,10 @@ export const PolicySettings = z.object({
 export type PolicySettings = z.infer<typeof PolicySettings>;
 
 export const HarnessSettings = z.object({
-  maxTurns: z.number().int().positive().default(300),
-  contextStrategy: z.enum(['drop-oldest', 'stop']).default('drop-oldest'),
+  maxTurns: z.number().int().positive().default(EVAL_DEFAULTS.maxTurns),
+  contextStrategy: z.enum(['drop-oldest', 'stop']).default(EVAL_DEFAULTS.contextStrategy),
   /** Observation budget in characters (head and tail kept). */
-  observationChars: z.number().int().positive().default(10_000),
+  observationChars: z.number().int().positive().default(EVAL_DEFAULTS.observationChars),
   /** Agent time budget; default: the task's [agent].timeout_sec. */
   agentTimeoutSec: z.number().positive().optional(),
   /** Token-level policies: continue from the ledger's own ids (exact) or from a fresh tokenization. */
@@ -73,6 +74,8 @@ export const RunConfig = z.object({
   containers: RunContainers.optional(),
   /** Tasks of the suite that could not run (additive; they are in `tasks` and in the denominator). */
   skipped: z.array(SkippedTask).optional(),
+  /** The task ids the run was restricted to (additive; `--only`, "evaluate this task"), else absent: the whole suite. */
+  only: z.array(z.string()).optional(),
 });
 export type RunConfig = z.infer<typeof RunConfig>;
 
@@ -241,8 +244,8 @@ export const EvalRequest = z.object({
   suite: z.string().min(1),
   policy: z.string().min(1),
   policySettings: PolicySettings.default({}),
-  harness: HarnessSettings.default({ maxTurns: 300, contextStrategy: 'drop-oldest', observationChars: 10_000 }),
-  attempts: z.number().int().min(1).max(100).default(1),
+  harness: HarnessSettings.default(DEFAULT_HARNESS),
+  attempts: z.number().int().min(1).max(100).default(EVAL_DEFAULTS.attempts),
   /** Default: the machine's cores. */
   concurrency: z.number().int().min(1).max(256).optional(),
   /** Default: per task, its agent + verifier timeouts plus a set-up margin. */

@@ -1,5 +1,5 @@
 /**
- * `t1lab eval --suite PATH --policy P [--attempts K] [--concurrency C] [--out DIR] [--resume DIR] [--json]`:
+ * `t1lab eval --suite PATH --policy P [--attempts K] [--concurrency C] [--only IDS] [--out DIR] [--resume DIR] [--json]`:
  * an evaluation into a run folder, with a progress bar on stderr. `--json` prints exactly the issue's shape.
  * Ctrl-C stops it gracefully (finished episodes stay; `--resume DIR` continues); a kill loses nothing either.
  */
@@ -17,6 +17,7 @@ import { addBackendOptions, backendSettings, type BackendOptions } from './backe
 import { printJson, progressBar, table, type Io } from '../output';
 import { addSharedOptions, harnessSettings, onInterrupt, policySettings, positiveInt, runSeed, type SharedOptions } from './policy-options';
 import { formatRate } from '../../domain/rates';
+import { EVAL_DEFAULTS } from '../../domain/eval-defaults';
 
 interface EvalOptions extends SharedOptions, BackendOptions {
   suite?: string;
@@ -25,8 +26,15 @@ interface EvalOptions extends SharedOptions, BackendOptions {
   out?: string;
   resume?: string;
   episodeDeadline?: string;
+  only?: string;
 }
 
+/** `--only a,b`: the ids, without blanks. */
+function taskIds(list: string): string[] {
+  const ids = list.split(',').map((id) => id.trim()).filter(Boolean);
+  if (!ids.length) throw new UsageError(`--only: '${list}' names no task id`);
+  return ids;
+}
 
 /** avg@K of success and of dense reward, with their task-bootstrap intervals (one line). */
 export function formatAvgAtK(a: AvgAtK): string {
@@ -54,7 +62,8 @@ export function registerEval(program: Command, io: Io): void {
     addBackendOptions(program.command('eval'))
       .description('evaluate a policy on a suite of tasks (a task folder, a folder of tasks, or a pack)')
       .option('--suite <path>', 'the tasks to evaluate on')
-      .option('--attempts <k>', 'attempts per task (default 1)')
+      .option('--attempts <k>', `attempts per task (default ${EVAL_DEFAULTS.attempts})`)
+      .option('--only <ids>', 'only these task ids of the suite, comma-separated')
       .option('--concurrency <c>', 'episodes at once (default: the number of cores)')
       .option('--out <dir>', 'run folder (default: a new folder under the lab data dir runs/)')
       .option('--resume <dir>', 'continue a killed or cancelled run folder; finished episodes are not run again')
@@ -95,11 +104,12 @@ async function evaluate(opts: EvalOptions, io: Io, env: EvalEnv, hooks: EvalHook
         policy: opts.policy,
         policySettings: policySettings(opts),
         harness: harnessSettings(opts),
-        attempts: positiveInt('--attempts', opts.attempts) ?? 1,
+        attempts: positiveInt('--attempts', opts.attempts) ?? EVAL_DEFAULTS.attempts,
         concurrency: positiveInt('--concurrency', opts.concurrency),
         episodeDeadlineSec: positiveInt('--episode-deadline', opts.episodeDeadline),
         seed: runSeed(opts),
         out: opts.out,
+        ...(opts.only ? { only: taskIds(opts.only) } : {}),
       },
       env,
       hooks,

@@ -1,6 +1,7 @@
 /** The policy and harness options `t1lab run` and `t1lab eval` share, and how they become settings. */
 import { Option, type Command } from 'commander';
 import type { HarnessSettings, PolicySettings } from '../../domain/runs';
+import { EVAL_DEFAULTS } from '../../domain/eval-defaults';
 import { UsageError } from '../errors';
 
 export interface SharedOptions {
@@ -24,12 +25,12 @@ export interface SharedOptions {
 export function addSharedOptions(command: Command): Command {
   return command
     .option('--policy <spec>', 'oracle | replay:FILE | openai:BASE_URL#MODEL | onnx:CHECKPOINT')
-    .option('--max-turns <n>', 'turn limit per episode (default 300)')
-    .addOption(new Option('--context-strategy <s>', 'when the conversation outgrows the context window').choices(['drop-oldest', 'stop']))
-    .option('--observation-chars <n>', 'observation budget per action, head and tail kept (default 10000)')
+    .option('--max-turns <n>', `turn limit per episode (default ${EVAL_DEFAULTS.maxTurns})`)
+    .addOption(new Option('--context-strategy <s>', `when the conversation outgrows the context window (default ${EVAL_DEFAULTS.contextStrategy})`).choices(['drop-oldest', 'stop']))
+    .option('--observation-chars <n>', `observation budget per action, head and tail kept (default ${EVAL_DEFAULTS.observationChars})`)
     .option('--agent-timeout <sec>', "the agent's time budget (default: the task's [agent].timeout_sec)")
     .addOption(new Option('--protocol <p>', 'action protocol (default: tools for openai:, hermes otherwise)').choices(['hermes', 'terminus', 'tools']))
-    .option('--temperature <t>', 'sampling temperature, passed through')
+    .option('--temperature <t>', `sampling temperature, passed through (default ${EVAL_DEFAULTS.temperature}: greedy)`)
     .option('--seed <n>', 'seed: the run seed, from which each episode derives its own')
     .option('--max-tokens <n>', 'completion tokens per turn (onnx: default min(1024, context window / 8); openai: 2048)')
     .option('--context-window <n>', "the model's context window in tokens (enables the context strategy for servers)")
@@ -58,9 +59,9 @@ export function runSeed(o: SharedOptions): number | undefined {
 
 export function harnessSettings(o: SharedOptions): HarnessSettings {
   return {
-    maxTurns: positiveInt('--max-turns', o.maxTurns) ?? 300,
-    contextStrategy: (o.contextStrategy as HarnessSettings['contextStrategy'] | undefined) ?? 'drop-oldest',
-    observationChars: positiveInt('--observation-chars', o.observationChars) ?? 10_000,
+    maxTurns: positiveInt('--max-turns', o.maxTurns) ?? EVAL_DEFAULTS.maxTurns,
+    contextStrategy: (o.contextStrategy as HarnessSettings['contextStrategy'] | undefined) ?? EVAL_DEFAULTS.contextStrategy,
+    observationChars: positiveInt('--observation-chars', o.observationChars) ?? EVAL_DEFAULTS.observationChars,
     ...(o.agentTimeout !== undefined ? { agentTimeoutSec: positive('--agent-timeout', o.agentTimeout) } : {}),
   };
 }

@@ -26,6 +26,7 @@ import {
   type SkippedTask,
 } from '../../domain/runs';
 import type { Turn } from '../../domain/trajectory';
+import { EVAL_DEFAULTS } from '../../domain/eval-defaults';
 import { appRoot, appVersion } from '../app-paths';
 import { loadTaskSource, type Task } from '../tasks';
 import { runsDir } from './library';
@@ -334,7 +335,9 @@ function launch(store: RunStore, tasks: Task[], policy: Policy, env: EvalEnv, ho
 
 /** `only`: keep just these task ids of the suite (t1lab run, benchmarks). */
 export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'run'; only?: readonly string[] }, env: EvalEnv, hooks: EvalHooks = {}): Promise<Evaluation> {
-  const request: EvalRequestParsed = EvalRequest.parse(input);
+  const parsed = EvalRequest.parse(input);
+  // Greedy unless a temperature is asked for, whoever starts the run (shell or page); run.json records it.
+  const request: EvalRequestParsed = { ...parsed, policySettings: { ...parsed.policySettings, temperature: parsed.policySettings.temperature ?? EVAL_DEFAULTS.temperature } };
   const log = hooks.log ?? (() => {});
   const policy = await createPolicy(request.policy, request.policySettings, env.onnx);
   try {
@@ -377,6 +380,7 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
       tasks: [...tasks.map(refOf), ...invalid.map((t) => ({ id: t.task, category: 'uncategorized', difficulty: 'unknown' }))],
       containers,
       skipped: allSkipped,
+      ...(only ? { only: [...only] } : {}),
     };
     const root = appRoot();
     const manifest: RunManifest = {

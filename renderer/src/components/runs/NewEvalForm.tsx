@@ -1,7 +1,7 @@
 /**
- * Start an evaluation: suite, policy, attempts, concurrency (and the turn limit). A failure is shown next
- * to the field it concerns and stays until that input changes or the user dismisses it; a checkpoint whose
- * window cannot hold the suite's prompts is reported before the run starts, with "Start anyway".
+ * Start an evaluation: suite, policy and every setting `t1lab eval` takes, from the same defaults. A failure
+ * is shown next to the field it concerns and stays until that input changes or the user dismisses it; a
+ * checkpoint whose window cannot hold the suite's prompts is reported before the run starts, with "Start anyway".
  */
 import { useEffect, useState } from 'react';
 import type { EvalRequest } from '../../../../electron/domain/runs';
@@ -9,22 +9,23 @@ import { userError, type UserError } from '../../lab/errors';
 import { useRuns } from '../../stores/runs';
 import { useEvalDraft } from '../../stores/eval-draft';
 import { FieldError } from '../common/FieldError';
+import { DEFAULT_EVAL_SETTINGS, evalSettingsRequest, SETTING_LABELS, SETTING_PATHS, settingOfPath, type EvalSetting, type EvalSettingsDraft } from './eval-settings';
+import { EvalSettingsFields } from './EvalSettingsFields';
 
-type Field = 'suite' | 'policy' | 'attempts' | 'concurrency' | 'maxTurns';
+type Field = 'suite' | 'policy' | EvalSetting;
 
 const LABELS: Record<string, string> = {
   suite: 'The suite',
   policy: 'The policy',
-  attempts: 'Attempts',
-  concurrency: 'Concurrency',
-  'harness.maxTurns': 'Max turns',
   harness: 'Max turns',
+  ...Object.fromEntries((Object.keys(SETTING_PATHS) as EvalSetting[]).map((k) => [SETTING_PATHS[k], SETTING_LABELS[k]])),
 };
 
 /** Which field a host message is about: the schema path or its details when given, else what it names. */
 export function fieldOf(error: UserError, request: { suite: string; policy: string }): Field {
-  if (error.field === 'harness.maxTurns' || error.field === 'harness') return 'maxTurns';
-  if (error.field && ['suite', 'policy', 'attempts', 'concurrency'].includes(error.field)) return error.field as Field;
+  const setting = settingOfPath(error.field);
+  if (setting) return setting;
+  if (error.field === 'suite' || error.field === 'policy') return error.field;
   const m = error.message;
   if (/polic|checkpoint|replay|onnx|openai/i.test(m) || (request.policy.length > 3 && m.includes(request.policy.replace(/^[a-z]+:/, '')))) return 'policy';
   return 'suite';
@@ -40,9 +41,7 @@ export function NewEvalForm() {
     setOnly(draft.only);
   }, [draft.version, draft.suite, draft.only]);
   const [policy, setPolicy] = useState('oracle');
-  const [attempts, setAttempts] = useState(1);
-  const [concurrency, setConcurrency] = useState<number | ''>('');
-  const [maxTurns, setMaxTurns] = useState(300);
+  const [settings, setSettings] = useState<EvalSettingsDraft>(DEFAULT_EVAL_SETTINGS);
   const [failure, setFailure] = useState<{ field: Field; message: string; unfit: boolean } | null>(null);
   const edited = (field: Field) => {
     if (failure?.field === field) setFailure(null);
@@ -52,9 +51,7 @@ export function NewEvalForm() {
     const request: EvalRequest = {
       suite: suite.trim(),
       policy: policy.trim(),
-      attempts,
-      ...(concurrency === '' ? {} : { concurrency }),
-      harness: { maxTurns, contextStrategy: 'drop-oldest', observationChars: 10_000 },
+      ...evalSettingsRequest(settings),
       ...(checkFit ? { checkFit: true } : {}),
       ...(only ? { only } : {}),
     };
@@ -135,57 +132,15 @@ export function NewEvalForm() {
           </button>
         )}
       </div>
-      <div className={failure?.field === 'attempts' ? 'field invalid' : 'field'}>
-        <label>
-          attempts{' '}
-          <input
-            type="number"
-            min={1}
-            max={100}
-            value={attempts}
-            onChange={(e) => {
-              setAttempts(Number(e.target.value));
-              edited('attempts');
-            }}
-            name="attempts"
-          />
-        </label>
-        {errorFor('attempts')}
-      </div>
-      <div className={failure?.field === 'concurrency' ? 'field invalid' : 'field'}>
-        <label>
-          concurrency{' '}
-          <input
-            type="number"
-            min={1}
-            max={256}
-            value={concurrency}
-            placeholder="cores"
-            onChange={(e) => {
-              setConcurrency(e.target.value === '' ? '' : Number(e.target.value));
-              edited('concurrency');
-            }}
-            name="concurrency"
-          />
-        </label>
-        {errorFor('concurrency')}
-      </div>
-      <div className={failure?.field === 'maxTurns' ? 'field invalid' : 'field'}>
-        <label>
-          max turns{' '}
-          <input
-            type="number"
-            min={1}
-            value={maxTurns}
-            onChange={(e) => {
-              setMaxTurns(Number(e.target.value));
-              edited('maxTurns');
-            }}
-            name="maxTurns"
-          />
-        </label>
-        {errorFor('maxTurns')}
-      </div>
+      <EvalSettingsFields
+        draft={settings}
+        onChange={(setting, value) => {
+          setSettings((d) => ({ ...d, [setting]: value }));
+          edited(setting);
+        }}
+        failure={failure}
+        onDismiss={() => setFailure(null)}
+      />
       <button type="submit" disabled={starting || !suite.trim() || !policy.trim()}>
         {starting ? 'Starting…' : 'Start evaluation'}
       </button>

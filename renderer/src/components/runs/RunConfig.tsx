@@ -1,6 +1,7 @@
-/** What a run was: policy, suite, seed, harness settings, code version, concurrency, when and how long. */
+/** What a run was: policy, suite, seed, harness settings, code version, concurrency, when and how long, and its command line. */
 import type { EpisodeRecord, RunManifest } from '../../../../electron/domain/runs';
 import { KeyValue } from '../KeyValue';
+import { EvalCommand } from './EvalCommand';
 
 export function duration(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -40,6 +41,7 @@ export function RunConfigPanel({ manifest, episodes, running }: { manifest: RunM
           ['host', `${manifest.host.platform} · ${manifest.host.cores} cores · node ${manifest.host.node}`],
         ]}
       />
+      {c.kind === 'eval' && <EvalCommand config={c} />}
     </details>
   );
 }

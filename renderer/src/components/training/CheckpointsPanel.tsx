@@ -1,12 +1,18 @@
 /**
  * The primary run's checkpoints: "evaluate" starts an eval run (the Runs service) on a chosen suite with
- * that checkpoint as the `onnx:` policy and shows its progress; "compare" opens the compare view on two eval runs.
+ * that checkpoint as the `onnx:` policy, with the same settings and defaults as the Runs form and `t1lab eval`,
+ * and shows its progress; "compare" opens the compare view on two eval runs.
  */
 import { useEffect, useState } from 'react';
 import type { RunListing, RunProgress } from '../../../../electron/domain/runs';
 import { getLabApi } from '../../lab/api';
 import { useTraining } from '../../stores/training';
 import { useNav } from '../../stores/nav';
+import { userError } from '../../lab/errors';
+import { DEFAULT_EVAL_SETTINGS, evalSettingsRequest, SETTING_LABELS, SETTING_PATHS, settingOfPath, type EvalSetting, type EvalSettingsDraft } from '../runs/eval-settings';
+import { EvalSettingsFields, type SettingFailure } from '../runs/EvalSettingsFields';
+
+const LABELS = Object.fromEntries((Object.keys(SETTING_PATHS) as EvalSetting[]).map((k) => [SETTING_PATHS[k], SETTING_LABELS[k]]));
 
 const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
 
@@ -14,7 +20,8 @@ export function CheckpointsPanel() {
   const { checkpoints, refreshCheckpoints } = useTraining();
   const { link } = useNav();
   const [suite, setSuite] = useState('tasks/examples');
-  const [maxTurns, setMaxTurns] = useState(8);
+  const [settings, setSettings] = useState<EvalSettingsDraft>(DEFAULT_EVAL_SETTINGS);
+  const [failure, setFailure] = useState<SettingFailure | null>(null);
   const [progress, setProgress] = useState<Record<string, RunProgress>>({});
   const [evals, setEvals] = useState<RunListing[]>([]);
   const [pair, setPair] = useState<{ a: string; b: string }>({ a: '', b: '' });
@@ -37,15 +44,19 @@ export function CheckpointsPanel() {
 
   const evaluate = async (path: string) => {
     setError(null);
+    setFailure(null);
     try {
       const { runId } = await getLabApi().methods['runs.start'](
-        { suite, policy: `onnx:${path}`, attempts: 1, harness: { maxTurns, contextStrategy: 'drop-oldest', observationChars: 10_000 } },
+        { suite, policy: `onnx:${path}`, ...evalSettingsRequest(settings) },
         { timeoutMs: 180_000 },
       );
       setProgress((all) => ({ ...all, [runId]: { runId, runDir: '', state: 'running', total: 0, done: 0, resolved: 0, cut: 0, running: [], message: null } }));
       await Promise.all([refreshCheckpoints(), refreshEvals()]);
     } catch (e) {
-      setError((e as Error).message);
+      const problem = userError(e, LABELS);
+      const setting = settingOfPath(problem.field);
+      if (setting) setFailure({ field: setting, message: problem.message });
+      else setError(problem.message);
     }
   };
 
@@ -60,9 +71,16 @@ export function CheckpointsPanel() {
         <label>
           suite <input value={suite} onChange={(e) => setSuite(e.target.value)} name="eval-suite" size={28} />
         </label>
-        <label>
-          max turns <input type="number" min={1} value={maxTurns} onChange={(e) => setMaxTurns(Number(e.target.value))} name="eval-max-turns" />
-        </label>
+        <EvalSettingsFields
+          draft={settings}
+          onChange={(setting, value) => {
+            setSettings((d) => ({ ...d, [setting]: value }));
+            if (failure?.field === setting) setFailure(null);
+          }}
+          failure={failure}
+          onDismiss={() => setFailure(null)}
+          namePrefix="eval"
+        />
       </div>
       {error && <div className="error" role="alert">{error}</div>}
       {!checkpoints.length ? (

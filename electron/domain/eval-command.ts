@@ -1,0 +1,42 @@
+/**
+ * The `t1lab eval` command line that starts the same run as a run's config: what a run's page shows, so an
+ * evaluation started from the page can be repeated (or scripted) from a shell.
+ */
+import type { RunConfig } from './runs';
+
+/** POSIX shell quoting: bare when the word is plain, else single quotes. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+,#-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The temperature an onnx: policy sampled at when its run recorded none (runs made before greedy was the default). */
+const ONNX_UNSET_TEMPERATURE = 1;
+
+/** Every option of the run, defaults included, so the line does not depend on the defaults of the day. */
+export function evalCommandArgs(config: RunConfig): string[] {
+  const p = config.policySettings;
+  const h = config.harness;
+  const args = ['--suite', config.suite, '--policy', config.policy];
+  if (config.only?.length) args.push('--only', config.only.join(','));
+  args.push('--attempts', String(config.attempts), '--concurrency', String(config.concurrency), '--seed', String(config.seed));
+  const temperature = p.temperature ?? (config.policy.startsWith('onnx:') ? ONNX_UNSET_TEMPERATURE : undefined);
+  if (temperature !== undefined) args.push('--temperature', String(temperature));
+  if (p.maxTokens !== undefined) args.push('--max-tokens', String(p.maxTokens));
+  if (p.protocol) args.push('--protocol', p.protocol);
+  if (p.contextWindow !== undefined) args.push('--context-window', String(p.contextWindow));
+  if (p.apiKeyEnv) args.push('--api-key-env', p.apiKeyEnv);
+  if (p.prices) {
+    args.push('--price-input', String(p.prices.inputPerMTok), '--price-output', String(p.prices.outputPerMTok));
+    if (p.prices.cachedPerMTok !== undefined) args.push('--price-cached', String(p.prices.cachedPerMTok));
+  }
+  args.push('--max-turns', String(h.maxTurns), '--context-strategy', h.contextStrategy, '--observation-chars', String(h.observationChars));
+  if (h.agentTimeoutSec !== undefined) args.push('--agent-timeout', String(h.agentTimeoutSec));
+  if (config.episodeDeadlineSec !== null) args.push('--episode-deadline', String(config.episodeDeadlineSec));
+  if (config.containers && config.containers.backend !== 'auto') args.push('--backend', config.containers.backend);
+  if (config.containers?.network) args.push('--net');
+  return args;
+}
+
+export function evalCommandLine(config: RunConfig): string {
+  return ['t1lab', 'eval', ...evalCommandArgs(config)].map(shellWord).join(' ');
+}
