@@ -4,6 +4,7 @@
  */
 import type { Contract, EventName, EventPayload, MethodInput, MethodName, MethodOutput } from './define';
 import { LabError } from './errors';
+import { EventListeners } from './event-listeners';
 import { encodeFrame, HostFrame } from './protocol';
 import type { ClientTransport, Disposable } from './transport';
 
@@ -33,8 +34,15 @@ export function createClient<C extends Contract>(transport: ClientTransport): Cl
   let nextId = 1;
   let closed = false;
   const pending = new Map<string, Pending>();
-  const listeners = new Map<string, Set<(payload: unknown) => void>>();
   const protocolListeners = new Set<(message: string) => void>();
+  const listeners = new EventListeners({
+    onFirst: (event) => {
+      request({ t: 'sub', event }).catch((error: LabError) => {
+        for (const l of protocolListeners) l(`subscribing to '${event}' failed: ${error.message}`);
+      });
+    },
+    onLast: (event) => void request({ t: 'unsub', event }).catch(() => {}),
+  });
   const newId = () => `c${nextId++}`;
 
   const safeSend = (frame: Parameters<typeof encodeFrame>[0]) => {
@@ -56,7 +64,7 @@ export function createClient<C extends Contract>(transport: ClientTransport): Cl
         return;
       }
       if (frame.t === 'evt') {
-        for (const l of listeners.get(frame.event) ?? []) l(frame.payload);
+        listeners.emit(frame.event, frame.payload);
         return;
       }
       const entry = frame.id === null ? undefined : pending.get(frame.id);
@@ -114,22 +122,7 @@ export function createClient<C extends Contract>(transport: ClientTransport): Cl
       return request({ t: 'req', method, params: input }, options) as Promise<never>;
     },
     on(event, listener) {
-      let set = listeners.get(event);
-      if (!set) {
-        set = new Set();
-        listeners.set(event, set);
-        request({ t: 'sub', event }).catch((error: LabError) => {
-          for (const l of protocolListeners) l(`subscribing to '${event}' failed: ${error.message}`);
-        });
-      }
-      const l = listener as (payload: unknown) => void;
-      set.add(l);
-      return () => {
-        const current = listeners.get(event);
-        if (!current?.delete(l) || current.size > 0) return;
-        listeners.delete(event);
-        request({ t: 'unsub', event }).catch(() => {});
-      };
+      return listeners.add(event, listener as (payload: unknown) => void);
     },
     onProtocolError(listener) {
       protocolListeners.add(listener);

@@ -9,6 +9,7 @@
 import { createClient, type Client } from '../../../electron/ipc/common/client';
 import type { LabContract, LabEvent, LabEventPayload } from '../../../electron/ipc/common/contract';
 import { LabError } from '../../../electron/ipc/common/errors';
+import { EventListeners } from '../../../electron/ipc/common/event-listeners';
 import { labApiFromPreload, labMethodNames, type LabApi, type LabMethods, type PreloadLab } from '../../../electron/ipc/common/lab-api';
 import { createWebSocketClientTransport } from '../../../electron/ipc/common/websocket-client';
 
@@ -52,15 +53,21 @@ function webApi(): LabApi {
   let client: Client<LabContract> | null = null;
   let attempt = 0;
   let everOpen = false;
-  /** Every listener the pages hold, by event; re-subscribed on each new client. */
-  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  /** Each event's subscription on the current client, by event. */
   const offs = new Map<string, () => void>();
-
   const subscribe = (c: Client<LabContract>, event: string) => {
-    offs.set(event, c.on(event as LabEvent, (payload) => {
-      for (const l of listeners.get(event) ?? []) l(payload);
-    }));
+    offs.set(event, c.on(event as LabEvent, (payload) => listeners.emit(event, payload)));
   };
+  /** Every listener the pages hold, by event; re-subscribed on each new client. */
+  const listeners = new EventListeners({
+    onFirst: (event) => {
+      if (client && !client.closed) subscribe(client, event);
+    },
+    onLast: (event) => {
+      offs.get(event)?.();
+      offs.delete(event);
+    },
+  });
 
   const connect = () => {
     setState('connecting', lastReason);
@@ -69,7 +76,7 @@ function webApi(): LabApi {
     const c = createClient<LabContract>(transport);
     client = c;
     offs.clear();
-    for (const event of listeners.keys()) subscribe(c, event);
+    for (const event of listeners.events()) subscribe(c, event);
     socket.addEventListener('open', () => {
       attempt = 0;
       dropTokenFromAddress();
@@ -101,21 +108,7 @@ function webApi(): LabApi {
     mode: 'web',
     methods,
     on<E extends LabEvent>(event: E, listener: (payload: LabEventPayload<E>) => void) {
-      let set = listeners.get(event);
-      if (!set) {
-        set = new Set();
-        listeners.set(event, set);
-        if (client && !client.closed) subscribe(client, event);
-      }
-      const l = listener as (payload: unknown) => void;
-      set.add(l);
-      return () => {
-        const current = listeners.get(event);
-        if (!current?.delete(l) || current.size > 0) return;
-        listeners.delete(event);
-        offs.get(event)?.();
-        offs.delete(event);
-      };
+      return listeners.add(event, listener as (payload: unknown) => void);
     },
   };
 }
