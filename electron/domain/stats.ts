@@ -127,8 +127,18 @@ export const PowerRequest = z.object({
   power: z.number().gt(0).lt(1).default(0.8),
   /** Share of tasks whose outcome differs between the two checkpoints (paired design); default: assumed from rho. */
   discordance: z.number().gt(0).lte(1).optional(),
-  /** Correlation of the two checkpoints' outcomes on a task, used when discordance is not given. */
+  /**
+   * Correlation of the two checkpoints on a task: of their greedy outcomes (paired binary design, when
+   * discordance is not given) and of their per-task success probabilities (avg@K design).
+   */
   rho: z.number().min(0).lt(1).default(0.5),
+  /** avg@K design: attempts per task under each checkpoint. */
+  attempts: z.number().int().min(1).max(10_000).default(1),
+  /**
+   * avg@K design: the share of the baseline's outcome variance base(1 − base) that lies between attempts of
+   * a task rather than between tasks (0: each task always or never solved; 1: every task equally hard).
+   */
+  attemptNoise: z.number().min(0).max(1).default(0.5),
   /** A difference to detect: the answer then includes the tasks needed for it. */
   detect: z.number().gt(0).lt(1).optional(),
 });
@@ -145,6 +155,16 @@ export const PowerResult = z.object({
     /** The discordance at the minimum detectable difference (given, measured or assumed). */
     discordance: z.number().nullable(),
     discordanceSource: z.string(),
+    tasksNeeded: z.number().int().nullable(),
+  }),
+  /** The avg@K design: K attempts per task, per-task success shares paired by task. */
+  avgAtK: z.object({
+    attempts: z.number().int(),
+    mde: z.number().nullable(),
+    attemptNoise: z.number(),
+    attemptNoiseSource: z.string(),
+    /** σ of one task's share difference under the model (see the approximation). */
+    taskSd: z.number(),
     tasksNeeded: z.number().int().nullable(),
   }),
   detect: z.number().nullable(),

@@ -9,6 +9,7 @@ import { labDataDir } from '../../lab/paths';
 import { compareRuns } from '../../lab/stats/compare';
 import { loadRunOutcomes } from '../../lab/stats/load-run';
 import { powerAnalysis } from '../../lab/stats/power';
+import { measureAttemptNoise, type MeasuredShares } from '../../lab/stats/power-avg-at-k';
 import { UsageError } from '../errors';
 import { printJson, table, type Io } from '../output';
 import { formatPoints, formatRate } from '../../domain/rates';
@@ -56,13 +57,29 @@ export function formatPower(r: PowerResult): string {
   const lines = [
     `${r.tasks} tasks, base rate ${formatRate(r.base)}, alpha ${r.alpha}, power ${r.power}`,
     `minimum detectable difference, independent samples: ${mde(r.independent.mde)}`,
-    `minimum detectable difference, paired (same tasks):  ${mde(r.paired.mde)}  (discordance ${r.paired.discordance === null ? '-' : formatRate(r.paired.discordance)}, ${r.paired.discordanceSource})`,
+    `minimum detectable difference, greedy single attempt paired (McNemar):  ${mde(r.paired.mde)}  (discordance ${r.paired.discordance === null ? '-' : formatRate(r.paired.discordance)}, ${r.paired.discordanceSource})`,
+    `minimum detectable difference, avg@${r.avgAtK.attempts} paired by task (sign-flip):  ${mde(r.avgAtK.mde)}  (attempt noise ${r.avgAtK.attemptNoise.toFixed(2)}, ${r.avgAtK.attemptNoiseSource}; task sd ${r.avgAtK.taskSd.toFixed(3)})`,
   ];
   if (r.detect !== null) {
-    lines.push(`tasks needed to detect ${formatPoints(r.detect)}: independent ${r.independent.tasksNeeded ?? '-'}, paired ${r.paired.tasksNeeded ?? '-'}`);
+    lines.push(`tasks needed to detect ${formatPoints(r.detect)}: independent ${r.independent.tasksNeeded ?? '-'}, greedy paired ${r.paired.tasksNeeded ?? '-'}, avg@${r.avgAtK.attempts} ${r.avgAtK.tasksNeeded ?? '-'}`);
   }
   lines.push(r.approximation);
   return `${lines.join('\n')}\n`;
+}
+
+/** A baseline run's tasks, avg@K, K and attempt noise (power --run). */
+function measuredShares(ref: string): MeasuredShares & { run: string } {
+  const { run, episodes } = loadRunOutcomes(labDataDir(), ref);
+  const byTask = new Map<string, { attempts: number; resolved: number }>();
+  for (const e of episodes) {
+    const t = byTask.get(e.taskId) ?? { attempts: 0, resolved: 0 };
+    t.attempts++;
+    if (e.resolved) t.resolved++;
+    byTask.set(e.taskId, t);
+  }
+  const m = measureAttemptNoise([...byTask.values()]);
+  if (!m) throw new UsageError(`run ${ref} has fewer than 2 tasks with 2 or more attempts: it cannot measure the attempt noise (evaluate with --attempts K)`);
+  return { ...m, run };
 }
 
 function fraction(name: string, value: string | undefined, { open = false } = {}): number | undefined {
@@ -94,9 +111,12 @@ export function registerCompare(program: Command, io: Io): void {
 
   program
     .command('power')
-    .description('the minimum detectable difference between two checkpoints on N tasks (paired and independent)')
-    .requiredOption('--tasks <n>', 'tasks in the benchmark')
-    .requiredOption('--base <p>', "the baseline's resolved rate, in (0, 1)")
+    .description('the minimum detectable difference between two checkpoints on N tasks: greedy paired (McNemar), avg@K paired by task, independent')
+    .option('--tasks <n>', 'tasks in the benchmark (required unless --run gives them)')
+    .option('--base <p>', "the baseline's resolved rate, in (0, 1) (required unless --run gives it)")
+    .option('--attempts <k>', 'avg@K design: attempts per task under each checkpoint (default 1, or the --run\'s)')
+    .option('--attempt-noise <w>', "avg@K design: share of base(1 - base) that lies between attempts of a task, in [0, 1] (default 0.5, or measured by --run)")
+    .option('--run <dir>', "a baseline run with several attempts per task: its tasks, avg@K and attempt noise (what --tasks, --base, --attempts, --attempt-noise leave out)")
     .option('--alpha <a>', 'two-sided significance level (default 0.05)')
     .option('--power <p>', 'power (default 0.8)')
     .option('--discordance <d>', 'share of tasks whose outcome differs between the checkpoints (paired design)')
@@ -105,8 +125,15 @@ export function registerCompare(program: Command, io: Io): void {
     .option('--detect <d>', 'a difference to detect: also print the tasks needed')
     .option('--json', 'print the result as JSON')
     .action((opts: Record<string, string | boolean | undefined>) => {
-      const tasks = Number(opts.tasks);
+      const measured = typeof opts.run === 'string' ? measuredShares(opts.run) : null;
+      const tasks = opts.tasks === undefined && measured ? measured.tasks : Number(opts.tasks);
       if (!Number.isInteger(tasks) || tasks < 2) throw new UsageError(`--tasks must be an integer >= 2, got '${String(opts.tasks)}'`);
+      const attempts = opts.attempts === undefined ? measured?.attempts : Number(opts.attempts);
+      if (attempts !== undefined && (!Number.isInteger(attempts) || attempts < 1)) throw new UsageError(`--attempts must be an integer >= 1, got '${String(opts.attempts)}'`);
+      const attemptNoise = opts.attemptNoise === undefined ? measured?.attemptNoise : Number(opts.attemptNoise);
+      if (attemptNoise !== undefined && !(attemptNoise >= 0 && attemptNoise <= 1)) throw new UsageError(`--attempt-noise must be in [0, 1], got '${String(opts.attemptNoise)}'`);
+      const base = opts.base === undefined && measured ? Math.min(0.999, Math.max(0.001, measured.base)) : fraction('--base', opts.base as string | undefined, { open: true });
+      if (base === undefined) throw new UsageError("--base P is required (or --run DIR to take the baseline's avg@K)");
       const rho = opts.rho === undefined ? undefined : Number(opts.rho);
       if (rho !== undefined && !(rho >= 0 && rho < 1)) throw new UsageError(`--rho must be in [0, 1), got '${String(opts.rho)}'`);
       let discordance = fraction('--discordance', opts.discordance as string | undefined);
@@ -117,13 +144,17 @@ export function registerCompare(program: Command, io: Io): void {
         if (!a || !b || rest.length) throw new UsageError(`--runs takes two runs separated by a comma, got '${opts.runs}'`);
         const dataDir = labDataDir();
         const r = compareRuns(loadRunOutcomes(dataDir, a), loadRunOutcomes(dataDir, b), { resamples: 200 });
+        if (r.design === 'paired-task-shares') throw new UsageError(`runs ${a} and ${b} have several attempts per task: --runs measures the greedy design's discordance from one-attempt runs; give the baseline as --run for the avg@K design`);
         if (!r.mcnemar || r.pairs === 0) throw new UsageError(`runs ${a} and ${b} share no task: no discordance to measure`);
         discordance = Math.max((r.mcnemar.b + r.mcnemar.c) / r.pairs, 1 / r.pairs);
         discordanceSource = `measured: ${r.mcnemar.b + r.mcnemar.c} of ${r.pairs} attempt pairs differ between ${a} and ${b}`;
       }
       const result = powerAnalysis({
         tasks,
-        base: fraction('--base', opts.base as string, { open: true })!,
+        base,
+        attempts,
+        attemptNoise,
+        attemptNoiseSource: measured && opts.attemptNoise === undefined ? `measured: ${measured.tasks} tasks x ${measured.attempts} attempts of ${measured.run}` : undefined,
         alpha: fraction('--alpha', opts.alpha as string | undefined, { open: true }),
         power: fraction('--power', opts.power as string | undefined, { open: true }),
         discordance,

@@ -9,13 +9,18 @@
  * ψ is given, measured (two real runs' discordant share) or assumed from a correlation ρ between the two
  * checkpoints' outcomes on a task: ψ = p_A q_B + p_B q_A − 2ρ√(p_A q_A p_B q_B). The unit tests check
  * these against simulation.
+ * - avg@K design (K attempts per task, per-task success shares paired by task): a closed form from a
+ *   two-level model of tasks and attempts, explained in power-avg-at-k.ts.
  */
 import { PowerRequest, type PowerResult } from '../../domain/stats';
 import { normalCdf, normalQuantile } from './distributions';
+import { avgAtKMde, avgAtKTasksNeeded, taskDifferenceSd } from './power-avg-at-k';
 
 export interface PowerInput extends PowerRequest {
   /** Where a given discordance came from, for the output ("given" unless a caller measured it). */
   discordanceSource?: string;
+  /** Where the attempt noise came from ("assumed" unless a caller measured it from a run). */
+  attemptNoiseSource?: string;
 }
 
 function independentPower(n: number, p1: number, d: number, zAlpha: number): number {
@@ -75,6 +80,16 @@ export function powerAnalysis(input: PowerInput): PowerResult {
     if (d <= psi) pairNeeded = Math.ceil(((zAlpha * Math.sqrt(psi) + zBeta * Math.sqrt(Math.max(psi - d * d, 0))) / d) ** 2);
   }
 
+  const sd = taskDifferenceSd({ base: p1, attempts: req.attempts, attemptNoise: req.attemptNoise, rho: req.rho });
+  const avgAtK = {
+    attempts: req.attempts,
+    mde: avgAtKMde(req.tasks, sd, zAlpha, zBeta, dMax),
+    attemptNoise: req.attemptNoise,
+    attemptNoiseSource: input.attemptNoiseSource ?? (input.attemptNoise === undefined ? `assumed (${req.attemptNoise} of base(1 - base) between attempts)` : 'given'),
+    taskSd: sd,
+    tasksNeeded: d !== null && d <= dMax ? avgAtKTasksNeeded(d, sd, zAlpha, zBeta) : null,
+  };
+
   return {
     tasks: req.tasks,
     base: p1,
@@ -82,9 +97,10 @@ export function powerAnalysis(input: PowerInput): PowerResult {
     power: req.power,
     independent: { mde: indMde, tasksNeeded: indNeeded },
     paired: { mde: pairMde, discordance: pairMde === null ? (req.discordance ?? null) : psiAt(pairMde), discordanceSource: source, tasksNeeded: pairNeeded },
+    avgAtK,
     detect: d,
     approximation:
-      "normal approximations, two-sided alpha: independent = pooled two-proportion z-test (n tasks per run); paired = McNemar in Connor's (1987) form with discordance psi",
+      "normal approximations, two-sided alpha: independent = pooled two-proportion z-test (n tasks per run); paired = McNemar in Connor's (1987) form with discordance psi; avg@K = mean of per-task share differences, sd^2 = 2V(1 - rho) + 2W/K with W = attemptNoise * base(1 - base) between attempts and V = the rest between tasks",
   };
 }
 
