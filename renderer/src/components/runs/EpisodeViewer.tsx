@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { getLabApi } from '../../lab/api';
 import type { OpenEpisode } from '../../stores/runs';
-import { FailureMessage } from '../common/FailureMessage';
+import { AssertionTable } from '../common/AssertionTable';
 import { Markdown } from '../common/Markdown';
 import { KeyValue } from '../KeyValue';
 import { logprobColor } from '../models/logprob-scale';
@@ -183,24 +183,7 @@ export function EpisodeViewer({ episode, onClose, turn: wanted = 0, onTurn }: { 
       )}
       <h2>Verifier</h2>
       {t.verifier ? (
-        <table className="grid" data-testid="assertions">
-          <thead>
-            <tr>
-              <th>assertion</th>
-              <th>status</th>
-              <th>what failed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {t.verifier.assertions.map((a) => (
-              <tr key={a.name}>
-                <td>{a.name}</td>
-                <td className={a.status === 'passed' ? 'ok' : 'warn'}>{a.status}</td>
-                <td className="message">{a.status === 'passed' ? null : <FailureMessage message={a.message} />}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <AssertionTable assertions={t.verifier.assertions} testId="assertions" />
       ) : (
         <p className="muted">The verifier did not run.</p>
       )}

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import type { RolloutEpisodeFiles } from '../../../../electron/domain/training-view';
 import { getLabApi } from '../../lab/api';
-import { FailureMessage } from '../common/FailureMessage';
+import { AssertionTable } from '../common/AssertionTable';
 import { CastPlayer } from '../runs/CastPlayer';
 
 export function RolloutEpisodePanel({ runId, step, episodeKey }: { runId: string; step: number; episodeKey: string }) {
@@ -48,24 +48,7 @@ export function RolloutEpisodePanel({ runId, step, episodeKey }: { runId: string
       </p>
       <h3>Verifier</h3>
       {files.verifierRan ? (
-        <table className="grid" data-testid="rollout-assertions">
-          <thead>
-            <tr>
-              <th>assertion</th>
-              <th>status</th>
-              <th>what failed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {files.assertions.map((a) => (
-              <tr key={a.name}>
-                <td>{a.name}</td>
-                <td className={a.status === 'passed' ? 'ok' : 'warn'}>{a.status}</td>
-                <td className="message">{a.status === 'passed' ? null : <FailureMessage message={a.message} />}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <AssertionTable assertions={files.assertions} testId="rollout-assertions" />
       ) : (
         <p className="muted">The verifier did not run.</p>
       )}
