@@ -1,5 +1,5 @@
 /**
- * `t1lab compare RUN_A RUN_B [--json]`: two evaluations paired task by task (resolved rates with intervals,
+ * `t1lab compare RUN_A RUN_B [--json]` (a run folder, a run id, or FILE#MODEL of an outcomes.jsonl): two evaluations paired task by task (resolved rates with intervals,
  * the difference with a paired bootstrap interval, McNemar's exact test, mean dense reward, per category).
  * `t1lab power --tasks N --base P ...`: what difference a benchmark of N tasks can detect.
  */
@@ -8,6 +8,7 @@ import type { CompareResult, PowerResult } from '../../domain/stats';
 import { labDataDir } from '../../lab/paths';
 import { compareRuns } from '../../lab/stats/compare';
 import { loadRunOutcomes } from '../../lab/stats/load-run';
+import { outcomesRun, parseOutcomesRef } from '../../lab/stats/outcomes-file';
 import { powerAnalysis } from '../../lab/stats/power';
 import { measureAttemptNoise, type MeasuredShares } from '../../lab/stats/power-avg-at-k';
 import { UsageError } from '../errors';
@@ -93,18 +94,25 @@ export function registerCompare(program: Command, io: Io): void {
   program
     .command('compare')
     .description('compare two evaluation runs task by task (paired bootstrap, McNemar exact, per category)')
-    .argument('<runA>', 'a run folder or run id (the baseline)')
-    .argument('<runB>', 'a run folder or run id (the candidate)')
+    .argument('<runA>', 'a run folder, a run id, or FILE#MODEL: a model of an outcomes.jsonl (the baseline)')
+    .argument('<runB>', 'a run folder, a run id, or FILE#MODEL (the candidate)')
+    .option('--suite <name>', 'the suite to take from an outcomes.jsonl holding several')
     .option('--resamples <n>', 'bootstrap resamples (default 10000)')
     .option('--seed <n>', 'bootstrap seed (default 1)')
     .option('--json', 'print the result as JSON')
-    .action((runA: string, runB: string, opts: { resamples?: string; seed?: string; json?: boolean }) => {
+    .action((runA: string, runB: string, opts: { suite?: string; resamples?: string; seed?: string; json?: boolean }) => {
       const resamples = opts.resamples === undefined ? undefined : Number(opts.resamples);
       if (resamples !== undefined && (!Number.isInteger(resamples) || resamples < 100)) throw new UsageError(`--resamples must be an integer >= 100, got '${opts.resamples}'`);
       const seed = opts.seed === undefined ? undefined : Number(opts.seed);
       if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got '${opts.seed}'`);
       const dataDir = labDataDir();
-      const result = compareRuns(loadRunOutcomes(dataDir, runA), loadRunOutcomes(dataDir, runB), { resamples, seed });
+      const load = (ref: string) => {
+        const fromFile = parseOutcomesRef(ref);
+        if (fromFile) return outcomesRun(fromFile.file, fromFile.model, opts.suite);
+        if (opts.suite !== undefined) throw new UsageError(`--suite applies to FILE#MODEL outcomes, not to the run '${ref}'`);
+        return loadRunOutcomes(dataDir, ref);
+      };
+      const result = compareRuns(load(runA), load(runB), { resamples, seed });
       if (opts.json) printJson(io, result);
       else io.out(formatCompare(result));
     });

@@ -10,6 +10,7 @@ import { listRuns } from '../../lab/runs/library';
 import { locateRun, removeRun, updateRunMeta } from '../../lab/runs/meta';
 import { UsageError, WorkFailed } from '../errors';
 import { printJson, table, type Io } from '../output';
+import { registerRunsOutcomes } from './runs-outcomes';
 
 function patchOrUsage(patch: unknown): RunMetaPatch {
   const parsed = RunMetaPatch.safeParse(patch);
@@ -43,6 +44,7 @@ function ask(io: Io, question: string): Promise<string> {
 
 export function registerRuns(program: Command, io: Io): void {
   const runs = program.command('runs').description('list, name, tag, annotate and remove runs (eval and training)');
+  registerRunsOutcomes(runs, io);
 
   runs
     .command('list')

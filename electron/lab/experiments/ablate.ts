@@ -13,6 +13,9 @@ import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { readDone, runT1labStep, writeDone } from './cli-step';
 import { baselineCell, cellLabel, cellName, gridCells, parseGrid, type Cell, type GridAxis } from './grid';
 import { writeAblationReport, type CellReport } from './ablate-report';
+import { outcomeLines } from './outcome-lines';
+import { writeOutcomes } from '../stats/outcomes-file';
+import { OUTCOMES_FILE } from '../../domain/outcomes';
 
 export interface AblateOptions {
   config: string;
@@ -125,6 +128,12 @@ export async function runAblation(options: AblateOptions): Promise<AblateSummary
     }
     reports.push({ cell, name, seeds });
   }
+  // Per-task outcomes of every cell, its seeds pooled as attempts as the report pools them: `t1lab compare
+  // outcomes.jsonl#BASELINE outcomes.jsonl#CELL --suite SUITE` reruns a row's test from this file alone.
+  const lines = reports.flatMap((c) =>
+    c.seeds.flatMap((s, index) => Object.entries(s.evals).flatMap(([suite, runDir]) => outcomeLines({ runDir, model: c.name, suite, seed: { value: s.seed, index } }))),
+  );
+  writeOutcomes(join(out, OUTCOMES_FILE), lines);
   const report = writeAblationReport(out, axes, baselineCell(axes), reports);
   const summary: AblateSummary = { out, axes, baseline: cellName(baselineCell(axes)), cells: reports, report, durationMs: Date.now() - started };
   writeFileSync(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);

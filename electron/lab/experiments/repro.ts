@@ -19,6 +19,9 @@ import { computeStats } from '../runs/stats';
 import { compareRuns } from '../stats/compare';
 import { compareValidCalls, validCallsByTask, validCallShare, type TaskCalls } from './valid-calls';
 import { addStageTime, readStageTimes, totalWallSeconds } from './stage-times';
+import { outcomeLines } from './outcome-lines';
+import { writeOutcomes } from '../stats/outcomes-file';
+import { OUTCOMES_FILE } from '../../domain/outcomes';
 
 /**
  * The nano curriculum: the easy core families, two medium ones with one short program each, and four
@@ -272,6 +275,9 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
       (evalDirs[model] ??= {})[suite.name] = dir;
     }
   }
+
+  // Every model's per-task outcomes, committed beside the report: `t1lab compare outcomes.jsonl#sft outcomes.jsonl#rl-dense`.
+  writeOutcomes(join(out, OUTCOMES_FILE), Object.entries(evalDirs).flatMap(([model, bySuite]) => Object.entries(bySuite).flatMap(([suite, runDir]) => outcomeLines({ runDir, model, suite }))));
 
   // What the oracle itself can finish at these budgets, in the models' tokenizer (tasks feasible).
   const feasibilityStarted = performance.now();

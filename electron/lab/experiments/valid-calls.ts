@@ -20,22 +20,28 @@ interface TurnFile {
   actions?: unknown[];
 }
 
+/** One episode's turns and those that held a valid tool call; null without a trajectory (a sandbox that never started). */
+export function episodeCalls(runDir: string, e: EpisodeRecord): TaskCalls | null {
+  const file = join(runDir, e.dir, EPISODE_FILES.trajectory);
+  if (!existsSync(file)) return null;
+  let turns: TurnFile[];
+  try {
+    turns = ((JSON.parse(readFileSync(file, 'utf8')) as { turns?: TurnFile[] }).turns ?? []);
+  } catch (error) {
+    throw new Error(`${file}: not a readable trajectory (${(error as Error).message})`, { cause: error });
+  }
+  return { turns: turns.length, valid: turns.filter((turn) => (turn.parseError ?? null) === null && (turn.actions?.length ?? 0) > 0).length };
+}
+
 /** Per task of an eval run: its episodes' turns, and those that held a valid tool call. */
 export function validCallsByTask(runDir: string, episodes: readonly EpisodeRecord[]): Map<string, TaskCalls> {
   const out = new Map<string, TaskCalls>();
   for (const e of episodes) {
-    const file = join(runDir, e.dir, EPISODE_FILES.trajectory);
-    // An episode without a trajectory (a sandbox that never started) has no turns to count.
-    if (!existsSync(file)) continue;
-    let turns: TurnFile[];
-    try {
-      turns = ((JSON.parse(readFileSync(file, 'utf8')) as { turns?: TurnFile[] }).turns ?? []);
-    } catch (error) {
-      throw new Error(`${file}: not a readable trajectory (${(error as Error).message})`, { cause: error });
-    }
+    const calls = episodeCalls(runDir, e);
+    if (!calls) continue;
     const t = out.get(e.taskId) ?? { turns: 0, valid: 0 };
-    t.turns += turns.length;
-    t.valid += turns.filter((turn) => (turn.parseError ?? null) === null && (turn.actions?.length ?? 0) > 0).length;
+    t.turns += calls.turns;
+    t.valid += calls.valid;
     out.set(e.taskId, t);
   }
   return out;
