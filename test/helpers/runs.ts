@@ -8,6 +8,8 @@ export interface FixtureOutcome {
   category?: string;
   /** One entry per attempt. */
   resolved: boolean[];
+  /** Passing assertions per attempt (default 3 when resolved, else 1; of 3). */
+  dense?: number[];
 }
 
 export interface FixtureRunOptions {
@@ -49,7 +51,7 @@ export async function writeRunFolder(root: string, id: string, outcomes: readonl
         category: o.category ?? 'debugging',
         difficulty: 'medium',
         resolved,
-        reward: { dense: resolved ? 3 : 1, fraction: resolved ? 1 : 1 / 3, binary: resolved ? 1 : 0 },
+        reward: { dense: o.dense?.[attempt] ?? (resolved ? 3 : 1), fraction: (o.dense?.[attempt] ?? (resolved ? 3 : 1)) / 3, binary: resolved ? 1 : 0 },
         turns: 2,
         stopReason: 'submitted',
         error: null,

@@ -10,7 +10,8 @@ import type { EpisodeRecord, RunManifest } from '../../../electron/domain/runs';
 import type { CompareResult } from '../../../electron/domain/stats';
 import { PairedComparison } from '../components/compare/PairedComparison';
 import { configDiff } from '../components/compare/config-diff';
-import { diffRuns } from '../components/runs/compare/task-diff';
+import { compareRows, pairSummary } from '../components/runs/compare/compare-rows';
+import { TaskDiffTable } from '../components/compare/TaskDiffTable';
 import { getLabApi } from '../lab/api';
 import { userError } from '../lab/errors';
 import { useNav } from '../stores/nav';
@@ -22,8 +23,6 @@ interface Loaded {
   manifest: RunManifest;
   episodes: EpisodeRecord[];
 }
-
-const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 
 function useCompareData(ids: string[]) {
   const [loaded, setLoaded] = useState<Loaded[]>([]);
@@ -59,9 +58,10 @@ export function ComparePage() {
   const letter = (i: number) => String.fromCharCode(65 + i);
   const ready = loaded.length === ids.length && ids.length >= 2;
   const baseline = ready ? loaded[0]! : null;
-  const diffs = ready ? loaded.slice(1).map((other) => diffRuns(baseline!.episodes, other.episodes)) : [];
-  const tasks = diffs[0]?.map((d) => d.taskId) ?? [];
-  const count = (c: string) => (diffs[0] ?? []).filter((d) => d.change === c).length;
+  const rows = ready ? compareRows(baseline!.episodes, loaded.slice(1).map((other) => other.episodes)) : [];
+  const letters = ids.map((_, i) => letter(i));
+  /** Run i's tasks against A (i >= 1). */
+  const pairChanges = (i: number) => rows.map((row) => row.changes[i - 1]!);
   const settings = ready ? configDiff(loaded.map((l) => ({ ...l.manifest.config, tasks: l.manifest.config.tasks.length, containers: undefined }))) : [];
 
   return (
@@ -94,56 +94,28 @@ export function ComparePage() {
           {error}
         </div>
       )}
-      {pairs.map((r) => (
-        <section key={r.b.run} className="run-compare">
-          <h2>
-            {letter(ids.indexOf(r.b.run))} vs A: paired tests
-          </h2>
-          <PairedComparison r={r} />
-        </section>
-      ))}
+      {pairs
+        .filter((r) => ids.indexOf(r.b.run) > 0)
+        .map((r) => {
+          const i = ids.indexOf(r.b.run);
+          return (
+            <section key={r.b.run} className="run-compare" data-testid="run-compare" data-letter={letter(i)}>
+              <h2>{letter(i)} vs A: paired tests</h2>
+              <PairedComparison r={r} letter={letter(i)} changes={ready ? pairChanges(i) : undefined} />
+            </section>
+          );
+        })}
       {ready && (
         <>
           <h2>Tasks</h2>
-          <p data-testid="compare-summary">{`B gains ${count('gained')} task(s), loses ${count('lost')}, ${count('same')} unchanged; ${count('only-a')} only in A, ${count('only-b')} only in B.`}</p>
-          <div className="table-scroll">
-            <table className="grid" data-testid="task-diff">
-              <thead>
-                <tr>
-                  <th>task</th>
-                  <th>category</th>
-                  {ids.map((id, i) => (
-                    <th key={id} title={id}>
-                      {letter(i)}
-                    </th>
-                  ))}
-                  <th>change (B vs A)</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tasks.map((task, t) => {
-                  const first = diffs[0]![t]!;
-                  return (
-                    <tr key={task} data-task={task} data-change={first.change}>
-                      <td>{task}</td>
-                      <td>{first.category}</td>
-                      <td>{first.a ? pct(first.a.rate) : '—'}</td>
-                      {diffs.map((d, i) => {
-                        const row = d.find((x) => x.taskId === task);
-                        const o = row?.b;
-                        return (
-                          <td key={i} className={row?.change === 'gained' ? 'ok' : row?.change === 'lost' ? 'bad' : ''}>
-                            {o ? pct(o.rate) : '—'}
-                          </td>
-                        );
-                      })}
-                      <td>{first.change}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+          <div data-testid="compare-summary">
+            {ids.slice(1).map((id, k) => (
+              <p key={id} data-testid="pair-summary" data-letter={letter(k + 1)}>
+                {pairSummary(pairChanges(k + 1), letter(k + 1))}
+              </p>
+            ))}
           </div>
+          <TaskDiffTable ids={ids} letters={letters} rows={rows} />
           <h2>Settings that differ</h2>
           {settings.length === 0 ? (
             <p className="muted" data-testid="config-diff">

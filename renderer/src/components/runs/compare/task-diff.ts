@@ -1,4 +1,7 @@
-/** Two runs, task by task: each run's resolved rate on the task (over its attempts), and the change. */
+/**
+ * Two runs, task by task: each run's resolved rate and mean dense reward on the task (over its attempts),
+ * and the change. A task whose resolved rate stayed but whose passing assertions moved changed too.
+ */
 import type { EpisodeRecord } from '../../../../../electron/domain/runs';
 
 export interface TaskOutcome {
@@ -6,7 +9,13 @@ export interface TaskOutcome {
   episodes: number;
   rate: number;
   meanFraction: number | null;
+  /** Mean dense reward (passing assertions) over the attempts that have one. */
+  meanReward: number | null;
+  /** The first attempt's episode key, which the compare table links to. */
+  firstKey: string;
 }
+
+export type TaskChange = 'gained' | 'lost' | 'reward-up' | 'reward-down' | 'same' | 'only-a' | 'only-b';
 
 export interface TaskDiff {
   taskId: string;
@@ -17,14 +26,32 @@ export interface TaskDiff {
   b: TaskOutcome | null;
   /** b.rate - a.rate when both ran it. */
   delta: number | null;
-  change: 'gained' | 'lost' | 'same' | 'only-a' | 'only-b';
+  /** b.meanReward - a.meanReward when both have rewards. */
+  rewardDelta: number | null;
+  change: TaskChange;
 }
+
+/** Rewards are sums of assertion counts over a few attempts: anything smaller is float noise. */
+const EPSILON = 1e-9;
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((x, y) => x + y, 0) / xs.length : null);
 
 function outcome(episodes: EpisodeRecord[]): TaskOutcome | null {
   if (!episodes.length) return null;
   const resolved = episodes.filter((e) => e.resolved).length;
-  const fractions = episodes.map((e) => e.reward?.fraction).filter((f): f is number => f !== undefined);
-  return { resolved, episodes: episodes.length, rate: resolved / episodes.length, meanFraction: fractions.length ? fractions.reduce((x, y) => x + y, 0) / fractions.length : null };
+  const rewards = episodes.map((e) => e.reward).filter((r) => r !== null && r !== undefined);
+  const first = [...episodes].sort((x, y) => x.attempt - y.attempt)[0]!;
+  return { resolved, episodes: episodes.length, rate: resolved / episodes.length, meanFraction: mean(rewards.map((r) => r.fraction)), meanReward: mean(rewards.map((r) => r.dense)), firstKey: first.key };
+}
+
+function changeOf(oa: TaskOutcome | null, ob: TaskOutcome | null, delta: number | null, rewardDelta: number | null): TaskChange {
+  if (!oa) return 'only-b';
+  if (!ob) return 'only-a';
+  if (delta! > EPSILON) return 'gained';
+  if (delta! < -EPSILON) return 'lost';
+  if (rewardDelta !== null && rewardDelta > EPSILON) return 'reward-up';
+  if (rewardDelta !== null && rewardDelta < -EPSILON) return 'reward-down';
+  return 'same';
 }
 
 export function diffRuns(a: EpisodeRecord[], b: EpisodeRecord[]): TaskDiff[] {
@@ -36,7 +63,31 @@ export function diffRuns(a: EpisodeRecord[], b: EpisodeRecord[]): TaskDiff[] {
     const oa = outcome(ea);
     const ob = outcome(eb);
     const delta = oa && ob ? ob.rate - oa.rate : null;
-    const change = !oa ? 'only-b' : !ob ? 'only-a' : delta! > 0 ? 'gained' : delta! < 0 ? 'lost' : 'same';
-    return { taskId, category: any.category, difficulty: any.difficulty, a: oa, b: ob, delta, change };
+    const rewardDelta = oa?.meanReward != null && ob?.meanReward != null ? ob.meanReward - oa.meanReward : null;
+    return { taskId, category: any.category, difficulty: any.difficulty, a: oa, b: ob, delta, rewardDelta, change: changeOf(oa, ob, delta, rewardDelta) };
   });
+}
+
+/** A change worth a reader's eye: the resolved rate or the reward moved. */
+export const isChange = (d: TaskDiff) => d.change === 'gained' || d.change === 'lost' || d.change === 'reward-up' || d.change === 'reward-down';
+
+const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
+
+/** "gained 0%→100%", "reward +0.33", "same", "only in A". */
+export function changeText(d: TaskDiff, letterA = 'A', letterB = 'B'): string {
+  switch (d.change) {
+    case 'gained':
+    case 'lost':
+      return `${d.change} ${pct(d.a!.rate)}→${pct(d.b!.rate)}${d.rewardDelta ? ` · reward ${signed(d.rewardDelta)}` : ''}`;
+    case 'reward-up':
+    case 'reward-down':
+      return `reward ${signed(d.rewardDelta!)}`;
+    case 'only-a':
+      return `only in ${letterA}`;
+    case 'only-b':
+      return `only in ${letterB}`;
+    default:
+      return 'same';
+  }
 }

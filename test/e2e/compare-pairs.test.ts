@@ -1,0 +1,80 @@
+/**
+ * The compare view with three runs: each pair is named by its own letters (C vs A says C − A, not B − A),
+ * every pair has its summary and change column, a task whose passing assertions moved is a change even when
+ * its resolved rate did not, rows with the largest changes come first, and each run's cell links to its episode.
+ */
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { closeLabInChromium, openLabInChromium } from '../helpers/browser';
+import { writeRunFolder } from '../helpers/runs';
+import type { ServeProcess } from '../helpers/serve';
+import { makeTempDir } from '../helpers/tmp';
+
+let serve: ServeProcess;
+let browser: Browser;
+let page: Page;
+const home = makeTempDir();
+const data = join(home.path, 'data');
+const runs = join(data, 'runs');
+
+beforeAll(async () => {
+  const task = (i: number, resolved: boolean, dense?: number) => ({ task: `t${i}`, category: i % 2 ? 'security' : 'debugging', resolved: [resolved], ...(dense !== undefined ? { dense: [dense] } : {}) });
+  // A: t0 and t3 resolved. B: the same tasks resolved, but t1 passes one more assertion.
+  // C: gains t2, loses t3, and t4 passes one more assertion.
+  await writeRunFolder(runs, 'base', [task(0, true), task(1, false), task(2, false), task(3, true), task(4, false), task(5, false)]);
+  await writeRunFolder(runs, 'b-run', [task(0, true), task(1, false, 2), task(2, false), task(3, true), task(4, false), task(5, false)]);
+  await writeRunFolder(runs, 'c-run', [task(0, true), task(1, false), task(2, true), task(3, false), task(4, false, 2), task(5, false)]);
+  ({ serve, browser, page } = await openLabInChromium(data, { viewport: { width: 1024, height: 900 } }));
+});
+
+afterAll(async () => {
+  await closeLabInChromium({ serve, browser });
+  home.remove();
+});
+
+describe('Compare view with three runs', () => {
+  test('each pair is labelled with its own letters and summarised', async () => {
+    await page.goto(`${serve.url}#/compare/base/b-run/c-run`);
+    await expect.poll(() => page.getByTestId('comparison').count(), { timeout: 20_000 }).toBe(2);
+    const c = page.locator('[data-testid="run-compare"][data-letter="C"]');
+    expect(await c.locator('h2').innerText()).toBe('C vs A: paired tests');
+    const cText = await c.getByTestId('comparison').innerText();
+    expect(cText).toContain('C · c-run');
+    expect(cText).toContain('C − A');
+    expect(cText).toContain('reward C − A');
+    expect(cText).not.toContain('B − A');
+    expect(cText).not.toMatch(/\bB · /);
+
+    const summaries = await page.getByTestId('pair-summary').allInnerTexts();
+    expect(summaries).toEqual([
+      'B vs A: gains 0 task(s), loses 0; reward up on 1, down on 0; 5 unchanged; 0 only in A, 0 only in B.',
+      'C vs A: gains 1 task(s), loses 1; reward up on 1, down on 0; 3 unchanged; 0 only in A, 0 only in C.',
+    ]);
+    expect(await page.getByTestId('change-header').allInnerTexts()).toEqual(['change (B vs A)', 'change (C vs A)']);
+  });
+
+  test('a moved reward is a change; rows sort by resolved change, then reward change', async () => {
+    const b = page.locator('[data-testid="run-compare"][data-letter="B"]');
+    const bText = await b.getByTestId('comparison').innerText();
+    expect(bText).toMatch(/reward B − A\s+\+0\.17/);
+    expect(bText).toMatch(/changed tasks\s+t1 reward \+1\.00/);
+
+    const rows = page.getByTestId('task-diff').locator('tbody tr');
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-task')))).toEqual(['t2', 't3', 't1', 't4', 't0', 't5']);
+    const t1 = page.locator('[data-testid="task-diff"] tr[data-task="t1"]');
+    expect(await t1.getAttribute('data-changes')).toBe('reward-up,same');
+    expect(await t1.getByTestId('task-change').allInnerTexts()).toEqual(['reward +1.00', 'same']);
+    const t3 = page.locator('[data-testid="task-diff"] tr[data-task="t3"]');
+    expect(await t3.getByTestId('task-change').allInnerTexts()).toEqual(['same', 'lost 100%→0% · reward -2.00']);
+  });
+
+  test("each run's cell opens its own episode of the task", async () => {
+    const t1 = page.locator('[data-testid="task-diff"] tr[data-task="t1"]');
+    const hrefs = await t1.getByTestId('task-episode').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(['#/runs/base/t1%400', '#/runs/b-run/t1%400', '#/runs/c-run/t1%400']);
+    await t1.locator('td[data-run="b-run"] a').click();
+    await page.getByTestId('run-detail').waitFor();
+    expect(decodeURIComponent(page.url())).toContain('#/runs/b-run/t1@0');
+  });
+});
