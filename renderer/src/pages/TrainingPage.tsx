@@ -18,6 +18,7 @@ import { RolloutEpisodePanel } from '../components/training/RolloutEpisodePanel'
 import { RunDetailsPanel } from '../components/training/RunDetailsPanel';
 import { askNotificationPermission, notificationPermission } from '../lab/notifications';
 import { getLabApi } from '../lab/api';
+import { startWhenReady } from '../lab/start-when-ready';
 import { useTraining } from '../stores/training';
 import { useNav } from '../stores/nav';
 import { RunMetaEditor } from '../components/runs/RunMetaEditor';
@@ -86,12 +87,10 @@ export function TrainingPage() {
       last = key;
       useNav.getState().link('training', encoded ? [s.primary, encoded] : [s.primary], { replace: true });
     };
-    let unsub = () => {};
-    void restored.then(() => {
+    return startWhenReady(restored, () => {
       write(useTraining.getState());
-      unsub = useTraining.subscribe(write);
+      return useTraining.subscribe(write);
     });
-    return () => unsub();
   }, []);
   useEffect(() => {
     void refreshRuns();
