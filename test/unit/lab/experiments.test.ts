@@ -59,8 +59,10 @@ describe('the ablation report', () => {
     expect(dense.vsBaseline).toBeNull();
     expect(binary.resolvedRate).toBeCloseTo(0.3, 12);
     expect(binary.vsBaseline!.diff).toBeCloseTo(-0.4, 12);
-    // 2 seeds x 4 tasks the baseline resolves and the binary cell does not: b = 8, c = 0.
-    expect(binary.vsBaseline!.p).toBeCloseTo(2 / 256, 12);
+    // 4 tasks the baseline resolves under both seeds and the binary cell under neither: the seeds are pooled
+    // as attempts of a task, so the tasks are the paired units (sign-flip, 2 of 16 patterns), not the 8
+    // seed-attempt pairs McNemar would count (2/256).
+    expect(binary.vsBaseline!.p).toBeCloseTo(2 / 16, 12);
 
     const paths = writeAblationReport(tmp.path, [{ key: 'reward', values: ['dense', 'binary'] }], { reward: 'dense' }, cells);
     const md = readFileSync(paths.markdown, 'utf8');
