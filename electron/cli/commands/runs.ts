@@ -7,7 +7,8 @@ import type { Command } from 'commander';
 import { RunMetaPatch, RunTag, type RunMetaResult } from '../../domain/run-meta';
 import { labDataDir } from '../../lab/paths';
 import { listRuns } from '../../lab/runs/library';
-import { locateRun, removeRun, updateRunMeta } from '../../lab/runs/meta';
+import { removeRunFolder, updateMetaOf } from '../../lab/runs/meta';
+import { RUN_ARG_HELP, runArg } from './run-arg';
 import { UsageError, WorkFailed } from '../errors';
 import { printJson, table, type Io } from '../output';
 import { registerRunsOutcomes } from './runs-outcomes';
@@ -66,49 +67,49 @@ export function registerRuns(program: Command, io: Io): void {
   runs
     .command('rename')
     .description("give a run a name (shown instead of its id); '' clears it")
-    .argument('<run>', 'run id (a folder under runs/ or training/)')
+    .argument('<run>', RUN_ARG_HELP)
     .argument('<name>', 'the new name')
     .option('--json', 'print the run id, kind, folder and meta as JSON')
     .action((runId: string, name: string, opts: { json?: boolean }) => {
-      printMeta(io, updateRunMeta(labDataDir(), runId, patchOrUsage({ name: name.trim() === '' ? null : name })), opts.json);
+      printMeta(io, updateMetaOf(runArg(labDataDir(), runId), patchOrUsage({ name: name.trim() === '' ? null : name })), opts.json);
     });
 
   runs
     .command('tag')
     .description('add tags to a run (or remove them with --remove)')
-    .argument('<run>', 'run id (a folder under runs/ or training/)')
+    .argument('<run>', RUN_ARG_HELP)
     .argument('<tags...>', 'tags: letters, digits and . _ : = + / -')
     .option('--remove', 'remove these tags instead of adding them')
     .option('--json', 'print the run id, kind, folder and meta as JSON')
     .action((runId: string, tags: string[], opts: { remove?: boolean; json?: boolean }) => {
       for (const t of tags) if (!opts.remove && !RunTag.safeParse(t).success) throw new UsageError(`tag '${t}': ${RunTag.safeParse(t).error?.issues[0]?.message}`);
-      printMeta(io, updateRunMeta(labDataDir(), runId, patchOrUsage(opts.remove ? { removeTags: tags } : { addTags: tags })), opts.json);
+      printMeta(io, updateMetaOf(runArg(labDataDir(), runId), patchOrUsage(opts.remove ? { removeTags: tags } : { addTags: tags })), opts.json);
     });
 
   runs
     .command('note')
     .description("set a run's notes (or add a paragraph with --append)")
-    .argument('<run>', 'run id (a folder under runs/ or training/)')
+    .argument('<run>', RUN_ARG_HELP)
     .argument('<text>', "the notes ('' clears them)")
     .option('--append', 'add the text as a new paragraph instead of replacing the notes')
     .option('--json', 'print the run id, kind, folder and meta as JSON')
     .action((runId: string, text: string, opts: { append?: boolean; json?: boolean }) => {
-      printMeta(io, updateRunMeta(labDataDir(), runId, patchOrUsage(opts.append ? { appendNotes: text } : { notes: text })), opts.json);
+      printMeta(io, updateMetaOf(runArg(labDataDir(), runId), patchOrUsage(opts.append ? { appendNotes: text } : { notes: text })), opts.json);
     });
 
   runs
     .command('rm')
     .description('delete a run folder; asks first unless --yes; refuses a running run')
-    .argument('<run>', 'run id (a folder under runs/ or training/)')
+    .argument('<run>', RUN_ARG_HELP)
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--json', 'print the removed run as JSON')
     .action(async (runId: string, opts: { yes?: boolean; json?: boolean }) => {
-      const { kind, dir } = locateRun(labDataDir(), runId);
+      const run = runArg(labDataDir(), runId);
       if (!opts.yes) {
-        const answer = await ask(io, `Delete ${kind} run ${runId} (${dir}) and everything in it? [y/N] `);
+        const answer = await ask(io, `Delete ${run.kind} run ${run.runId} (${run.dir}) and everything in it? [y/N] `);
         if (!/^y(es)?$/i.test(answer)) throw new WorkFailed(`run ${runId} not removed (answer y, or pass --yes)`);
       }
-      const removed = removeRun(labDataDir(), runId);
+      const removed = removeRunFolder(run);
       if (opts.json) printJson(io, removed);
       else io.out(`removed ${removed.kind} run ${removed.runId} (${removed.dir})\n`);
     });

@@ -1,10 +1,10 @@
 /**
  * A run's name, tags and notes (`meta.json` in its folder), and removing a run: the one service behind the
  * Runs and Training pages' editors and `t1lab runs tag|rename|note|rm`. Eval runs live in `runs/`, training
- * runs in `training/`; an id is looked up in both.
+ * runs in `training/`; an id is looked up in both. The CLI also takes a run folder's path (runAtPath).
  */
 import { existsSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import { processAlive } from '../../../native/util/process-alive';
 import { LabError } from '../../ipc/common/errors';
 import { applyRunMetaPatch, EMPTY_RUN_META, RUN_META_FILE, RunMeta, type RunKindOfFolder, type RunMetaPatch, type RunMetaResult, type RunRemoved } from '../../domain/run-meta';
@@ -57,8 +57,29 @@ export function locateRun(dataDir: string, runId: string): { kind: RunKindOfFold
   throw new LabError('NOT_FOUND', `no run '${runId}' in ${runsDir(dataDir)} or ${viewRunsDir(dataDir)}`);
 }
 
+/** A run found by id under the data folder, or by the path of its folder. */
+export interface LocatedRun {
+  runId: string;
+  kind: RunKindOfFolder;
+  dir: string;
+}
+
+/**
+ * A run folder given by its path, wherever it is: `t1lab eval --out DIR` writes runs outside the data folder,
+ * and they deserve names and tags too. Only the CLI takes paths; the pages name runs by id.
+ */
+export function runAtPath(path: string): LocatedRun {
+  const dir = resolve(path);
+  if (existsSync(join(dir, 'run.json'))) return { runId: basename(dir), kind: 'eval', dir };
+  if (isTrainingRun(dir)) return { runId: basename(dir), kind: 'training', dir };
+  throw new LabError('NOT_FOUND', `${dir} is not a run folder (no run.json, and not a training run)`);
+}
+
 export function updateRunMeta(dataDir: string, runId: string, patch: RunMetaPatch): RunMetaResult {
-  const { kind, dir } = locateRun(dataDir, runId);
+  return updateMetaOf({ runId, ...locateRun(dataDir, runId) }, patch);
+}
+
+export function updateMetaOf({ runId, kind, dir }: LocatedRun, patch: RunMetaPatch): RunMetaResult {
   const meta = applyRunMetaPatch(readRunMeta(dir), patch);
   writeFileAtomic(join(dir, RUN_META_FILE), `${JSON.stringify(meta, null, 2)}\n`);
   return { runId, kind, dir, meta };
@@ -93,7 +114,10 @@ const ACTIVE_TRAINING = new Set(['running', 'starting', 'paused', 'stopping']);
  * `busy`: ids the caller knows are running (the host's live evaluations and trainings).
  */
 export function removeRun(dataDir: string, runId: string, busy: ReadonlySet<string> = new Set()): RunRemoved {
-  const { kind, dir } = locateRun(dataDir, runId);
+  return removeRunFolder({ runId, ...locateRun(dataDir, runId) }, busy);
+}
+
+export function removeRunFolder({ runId, kind, dir }: LocatedRun, busy: ReadonlySet<string> = new Set()): RunRemoved {
   const running = busy.has(runId) || (kind === 'eval' ? evalRunActive(dir) : ACTIVE_TRAINING.has(describeTrainingRun(runId, dir, null).state));
   if (running) throw new LabError('CONFLICT', `run '${runId}' is running: cancel or stop it before removing it`);
   rmSync(dir, { recursive: true, force: true });
