@@ -6,6 +6,7 @@
  */
 import { fork } from 'node:child_process';
 import type { MessageChannelLike } from '../ipc/node/process';
+import { withAllocatorTunables } from '../../native/onnx/allocator-env';
 
 export interface WorkerSpec {
   /** A short name for logs and the System page: 'pty-host', 'policy', 'trainer'. */
@@ -71,7 +72,7 @@ export const forkLauncher: WorkerLauncher = {
   launch(spec) {
     const child = fork(spec.modulePath, spec.args ?? [], {
       execArgv: spec.execArgv,
-      env: { ...process.env, ...spec.env, T1LAB_WORKER: spec.name },
+      env: withAllocatorTunables({ ...process.env, ...spec.env, T1LAB_WORKER: spec.name }),
       serialization: 'json',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
