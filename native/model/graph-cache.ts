@@ -22,6 +22,8 @@ export interface TrainingShape {
   expertCompute?: ExpertCompute;
   /** The sampling temperature the log-probs are of (default 1; see TrainingGraphOptions). */
   temperature?: number;
+  /** The vocabulary head at the batch's `headPositions` only (see TrainingGraphOptions.headPositions). */
+  headPositions?: boolean;
 }
 
 export interface CachedGraph {
@@ -58,7 +60,7 @@ export class TrainingGraphCache {
     const length = lengthBucket(shape.length);
     const dtype = shape.dtype ?? 'float32';
     const expertCompute = shape.expertCompute ?? TRAINING_EXPERT_COMPUTE;
-    const key = `B${shape.batch}-T${length}-${dtype}-${expertCompute}-${shape.forcedRouting ? 'forced' : 'topk'}-${shape.loss?.name ?? 'score'}${(shape.temperature ?? 1) === 1 ? '' : `-t${shape.temperature}`}`;
+    const key = `B${shape.batch}-T${length}-${dtype}-${expertCompute}-${shape.forcedRouting ? 'forced' : 'topk'}-${shape.loss?.name ?? 'score'}${(shape.temperature ?? 1) === 1 ? '' : `-t${shape.temperature}`}${shape.headPositions ? '-heads' : ''}`;
     const known = this.entries.get(key);
     if (known) {
       this.stats.hits++;
@@ -67,7 +69,7 @@ export class TrainingGraphCache {
       return known;
     }
     this.stats.misses++;
-    const pending = this.create(key, { ...shape, length, dtype, expertCompute, temperature: shape.temperature ?? 1 });
+    const pending = this.create(key, { ...shape, length, dtype, expertCompute, temperature: shape.temperature ?? 1, headPositions: shape.headPositions ?? false });
     this.entries.set(key, pending);
     pending.catch(() => this.entries.delete(key));
     await this.evict();
@@ -83,6 +85,7 @@ export class TrainingGraphCache {
       forcedRouting: shape.forcedRouting,
       loss: shape.loss,
       temperature: shape.temperature,
+      headPositions: shape.headPositions,
     });
     const placement = await createPlacedSession(bytes, {
       choice: this.options.provider,

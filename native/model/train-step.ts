@@ -16,6 +16,8 @@ export interface TrainingBatch {
   attentionMask: Float32Array | Float64Array;
   /** [L, B, T, k] the sampler's experts (R3), when the graph was built with forced routing. */
   forcedExperts?: BigInt64Array;
+  /** [M] flat positions (b * T + t) the vocabulary head runs on, for graphs built with headPositions. */
+  headPositions?: BigInt64Array;
   /** The loss definition's inputs by name ([B, T] or scalars), already in the graph's layout. */
   lossInputs: Record<string, HostTensor>;
 }
@@ -39,6 +41,10 @@ export async function runTrainingStep(config: ModelConfig, entry: CachedGraph, p
     attention_mask: { dtype, dims: [B, T], data: batch.attentionMask },
     ...batch.lossInputs,
   };
+  if (entry.graph.inputNames.includes('head_positions')) {
+    if (!batch.headPositions?.length) throw new Error(`training graph ${entry.key} runs its head at given positions, and the batch names none`);
+    feeds.head_positions = { dtype: 'int64', dims: [batch.headPositions.length], data: batch.headPositions };
+  }
   if (batch.forcedExperts) feeds.forced_experts = { dtype: 'int64', dims: [config.num_hidden_layers, B, T, config.num_experts_per_tok], data: batch.forcedExperts };
   for (const p of parameterSpecs(config)) {
     const data = params.get(p.name);

@@ -30,6 +30,14 @@ export interface TrainingGraphOptions {
    * with like.
    */
   temperature?: number;
+  /**
+   * Adds the head_positions input ([M] int64, flat b * T + t): the vocabulary head (logits, log-softmax,
+   * entropy) runs on those positions only, and `logprobs` is 0 elsewhere. A loss reads log-probs only where
+   * its mask is set, and those are a fifth to a third of a PPO episode's tokens (observations and the prompt
+   * carry no loss), while the [tokens, vocab] tensors of the head and their gradients were half of a PPO
+   * micro-batch's time. The loss and every gradient are those of the full head (the masked positions add 0).
+   */
+  headPositions?: boolean;
 }
 
 export interface BuiltGraph {
@@ -95,12 +103,15 @@ export function buildTrainingGraph(config: ModelConfig, options: TrainingGraphOp
   });
 
   const lmHead = config.tie_word_embeddings ? ad.transpose(params.get(paramName.embed)!, [1, 0]) : params.get(paramName.lmHead)!;
-  const logits = ad.matmul(fwd.hidden, lmHead);
+  const head = options.headPositions ? headAt(ad, fwd.hidden, targets, tokenMask, ad.input('head_positions', ['heads'], 'int64'), B, T, config.hidden_size) : null;
+  const logits = ad.matmul(head ? head.hidden : fwd.hidden, lmHead);
   const temperature = options.temperature ?? 1;
   if (!(temperature > 0) || !Number.isFinite(temperature)) throw new Error(`temperature ${temperature}: must be a positive number`);
-  const logProbs = ad.logSoftmax(temperature === 1 ? logits : ad.mul(logits, ad.constant(1 / temperature)), -1); // [B, T, V]
-  const targetIdx = ad.wrap(g.op('Unsqueeze', [targets.name, g.ints([-1])]), [B, T, 1], 'int64');
-  const logprobs = ad.reshape(ad.gatherElements(logProbs, targetIdx, 2), [B, T]);
+  const logProbs = ad.logSoftmax(temperature === 1 ? logits : ad.mul(logits, ad.constant(1 / temperature)), -1); // [B, T, V] or [M, V]
+  const vocabAxis = head ? 1 : 2;
+  const targetIdx = head ? head.targets : ad.wrap(g.op('Unsqueeze', [targets.name, g.ints([-1])]), [B, T, 1], 'int64');
+  const picked = ad.gatherElements(logProbs, targetIdx, vocabAxis);
+  const logprobs = head ? head.scatter(picked) : ad.reshape(picked, [B, T]);
   const values = ad.reshape(ad.add(ad.matmul(fwd.hidden, params.get(paramName.valueHead)!), params.get(paramName.valueBias)!), [B, T]);
 
   const flatMask = ad.reshape(tokenMask, [B * T]);
@@ -118,7 +129,8 @@ export function buildTrainingGraph(config: ModelConfig, options: TrainingGraphOp
     tokenMask,
     auxLoss: aux,
     entropy() {
-      entropy ??= ad.neg(ad.reduceSum(ad.mul(ad.exp(logProbs), logProbs), [2], false));
+      const perPosition = ad.neg(ad.reduceSum(ad.mul(ad.exp(logProbs), logProbs), [vocabAxis], !!head));
+      entropy ??= head ? head.scatter(perPosition) : perPosition;
       return entropy;
     },
   };
@@ -148,5 +160,24 @@ export function buildTrainingGraph(config: ModelConfig, options: TrainingGraphOp
     outputNames: g.outputs.map((o) => o.name),
     nodeCount: g.nodes.length,
     buildMs: performance.now() - started,
+  };
+}
+
+/**
+ * The head's rows: hidden states and targets at `positions` ([M] flat indices into B x T), and the way back
+ * to [B, T] (zeros where the head did not run).
+ */
+function headAt(ad: AutoDiff, hidden: Value, targets: Value, tokenMask: Value, positions: Value, B: number, T: number, H: number): { hidden: Value; targets: Value; scatter(perRow: Value): Value } {
+  const g = ad.graph;
+  const rows = ad.gather(ad.reshape(hidden, [B * T, H]), positions); // [M, H]
+  const [flatTargets] = ad.nondiff('Reshape', [targets, g.ints([B * T])], {}, [{ shape: [B * T], dtype: 'int64' }]);
+  const [picked] = ad.nondiff('Gather', [flatTargets!, positions], { axis: 0 }, [{ shape: ['heads'], dtype: 'int64' }]);
+  const [targetIdx] = ad.nondiff('Unsqueeze', [picked!, g.ints([-1])], {}, [{ shape: ['heads', 1], dtype: 'int64' }]);
+  const [index] = ad.nondiff('Unsqueeze', [positions, g.ints([-1])], {}, [{ shape: ['heads', 1], dtype: 'int64' }]);
+  const column = ad.reshape(tokenMask, [B * T, 1]); // only its shape: the scatter starts from zeros like it
+  return {
+    hidden: rows,
+    targets: targetIdx!,
+    scatter: (perRow) => ad.reshape(ad.scatterRowsAddIntoZeros(column, index!, ad.reshape(perRow, [-1, 1])), [B, T]),
   };
 }

@@ -42,6 +42,8 @@ export interface UpdateInput {
   sequences: readonly TokenSequence[];
   /** The sampling temperature of the sequences (the trainer's log-probs are of the same tempered policy). */
   temperature?: number;
+  /** The vocabulary head on every position, as before it ran at the loss's positions only (for comparisons). */
+  fullHead?: boolean;
   log?(message: string): void;
 }
 
@@ -109,7 +111,7 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
  * inv_tokens; the load-balancing term gets aux_coef x the micro-batch's share of the loss tokens.
  */
 export async function minibatchGradients(
-  u: Pick<UpdateInput, 'model' | 'cache' | 'params' | 'rows' | 'maxLength' | 'temperature'>,
+  u: Pick<UpdateInput, 'model' | 'cache' | 'params' | 'rows' | 'maxLength' | 'temperature' | 'fullHead'>,
   members: readonly TokenSequence[],
   scalars: Readonly<Record<string, number>>,
   forced: boolean,
@@ -121,7 +123,7 @@ export async function minibatchGradients(
   for (const group of planMicroBatches(members, u.rows)) {
     const share = group.reduce((n, s) => n + Array.from(s.tokenInputs.loss_mask!).reduce((a, b) => a + b, 0), 0) / lossTokens;
     const pack = packMicroBatch(group, { rows: u.rows, loss: ppoLoss, scalars: { ...scalars, aux_coef: scalars.aux_coef! * share }, maxLength: u.maxLength, layers: u.model.num_hidden_layers, topK: u.model.num_experts_per_tok });
-    const entry = await u.cache.get({ batch: pack.rows, length: pack.length, forcedRouting: forced, loss: ppoLoss, temperature: u.temperature ?? 1 });
+    const entry = await u.cache.get({ batch: pack.rows, length: pack.length, forcedRouting: forced, loss: ppoLoss, temperature: u.temperature ?? 1, headPositions: u.fullHead !== true });
     const out = await runTrainingStep(u.model, entry, u.params, pack.batch);
     tokens += pack.tokens;
     mb.loss = (mb.loss ?? 0) + out.loss;

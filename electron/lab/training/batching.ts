@@ -128,7 +128,18 @@ export function packMicroBatch(sequences: readonly TokenSequence[], o: PackOptio
     lossTokens = 0;
     for (const v of lm) lossTokens += v;
   }
-  return { batch: { inputIds, targets, attentionMask: mask, ...(forced ? { forcedExperts: forced } : {}), lossInputs }, rows: B, length: T, tokens, lossTokens };
+  const headPositions = headPositionsOf(lm ?? mask);
+  return { batch: { inputIds, targets, attentionMask: mask, headPositions, ...(forced ? { forcedExperts: forced } : {}), lossInputs }, rows: B, length: T, tokens, lossTokens };
+}
+
+/**
+ * The flat positions whose log-probs a loss reads: where `weights` (the loss mask, or the real tokens) is
+ * not 0. A micro-batch without any still names position 0, so the head's tensors are never empty.
+ */
+export function headPositionsOf(weights: ArrayLike<number>): BigInt64Array {
+  const at: bigint[] = [];
+  for (let i = 0; i < weights.length; i++) if (weights[i] !== 0) at.push(BigInt(i));
+  return at.length ? BigInt64Array.from(at) : BigInt64Array.of(0n);
 }
 
 /**
