@@ -6,9 +6,11 @@
  *
  * The drain is node-pty's own: on Linux its exit event waits for the pty's read side to close (EIO once
  * every process holding the terminal is gone and the kernel buffer is read), so every data event comes
- * before it. Nothing here polls for quiet output. One exception is undone here: see keepTailOnExit.
+ * before it. Nothing here polls for quiet output. One exception is undone here: see keepTailOnExit; and
+ * the kernel's own race at the slave's close is closed by holding the slave open (pty-exit-drain.ts).
  */
 import type * as Pty from 'node-pty';
+import { PtyExitDrain } from './pty-exit-drain';
 import type { LimitEvent, LimitName, PtyProcess } from './types';
 
 type Listener<T> = (value: T) => void;
@@ -24,10 +26,18 @@ const EXIT_SOCKET_LIMIT_MS = 10_000;
  * (EIO) once the output is read, so that destroy is deferred until then, or EXIT_SOCKET_LIMIT_MS at most
  * (a process outside the sandbox holding the terminal open). The socket is node-pty's private field:
  * when it is not there, nothing changes.
+ *
+ * `onChildExit` is called as soon as node-pty learns that its child exited (its exit handler then waits for
+ * the socket's close, or, at the latest, when it tries that destroy): the moment to drain the output.
  */
-function keepTailOnExit(term: Pty.IPty): void {
-  const socket = (term as unknown as { _socket?: { destroy?: (...args: unknown[]) => unknown; destroyed?: boolean; once?: (event: string, l: () => void) => unknown } })._socket;
-  if (process.platform !== 'linux' || !socket || typeof socket.destroy !== 'function' || typeof socket.once !== 'function') return;
+function keepTailOnExit(term: Pty.IPty, onChildExit: () => void): void {
+  type Socket = { destroy?: (...args: unknown[]) => unknown; destroyed?: boolean; once?: (event: string, l: () => void) => unknown; on?: (event: string, l: (name: unknown) => void) => unknown };
+  const socket = (term as unknown as { _socket?: Socket })._socket;
+  if (process.platform !== 'linux' || !socket || typeof socket.destroy !== 'function' || typeof socket.once !== 'function' || typeof socket.on !== 'function') return;
+  // node-pty's exit handler is the only one to add a 'close' listener to its socket after the spawn.
+  socket.on('newListener', (name) => {
+    if (name === 'close') onChildExit();
+  });
   const destroy = socket.destroy.bind(socket);
   let deferred = false;
   socket.destroy = (...args: unknown[]) => {
@@ -35,6 +45,7 @@ function keepTailOnExit(term: Pty.IPty): void {
     // never calls term.destroy()); a destroy with an error, or a second one, goes through at once.
     if (deferred || args.length > 0 || socket.destroyed) return destroy(...args);
     deferred = true;
+    onChildExit();
     const limit = setTimeout(() => destroy(), EXIT_SOCKET_LIMIT_MS);
     limit.unref?.();
     socket.once!('close', () => clearTimeout(limit));
@@ -51,16 +62,17 @@ export abstract class SandboxPty implements PtyProcess {
   protected stoppedBy: LimitName | null = null;
   protected exited = false;
   private readonly wall: ReturnType<typeof setTimeout> | null;
+  /** Null where the slave cannot be held (not Linux, no pts name): the output is then read as node-pty reads it. */
+  private readonly drain: PtyExitDrain | null;
 
   /** `wall`: the wall-clock limit in seconds (0 = none) and the notice the terminal shows when it is reached. */
   constructor(
     protected readonly term: Pty.IPty,
     wall: { seconds: number; notice: string },
   ) {
-    keepTailOnExit(term);
-    term.onData((data) => {
-      for (const l of this.dataListeners) l(data);
-    });
+    this.drain = PtyExitDrain.open((term as { ptsName?: string }).ptsName);
+    keepTailOnExit(term, () => this.drain?.start());
+    term.onData((data) => this.emitData(this.drain ? this.drain.filter(data) : data));
     term.onExit(({ exitCode, signal }) => {
       this.processesGone();
       void this.finish(exitCode, signal ?? null);
@@ -98,6 +110,11 @@ export abstract class SandboxPty implements PtyProcess {
     for (const l of this.dataListeners) l(line);
   }
 
+  private emitData(data: string): void {
+    if (!data) return;
+    for (const l of this.dataListeners) l(data);
+  }
+
   protected emitLimit(event: LimitEvent): void {
     for (const l of this.limitListeners) l(event);
   }
@@ -106,6 +123,9 @@ export abstract class SandboxPty implements PtyProcess {
     if (this.exited) return;
     this.exited = true;
     if (this.wall) clearTimeout(this.wall);
+    // Closed before the marker came back (the lab closed the pty): what was held back of it is output.
+    this.emitData(this.drain?.leftover() ?? '');
+    this.drain?.release();
     this.beforeDrain();
     const exit = await this.settle(exitCode, signal);
     for (const l of this.exitListeners) l(exit);

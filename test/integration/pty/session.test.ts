@@ -221,6 +221,27 @@ describe('session lifecycle and recording', () => {
     expect(text.split(/\r?\n/).filter((l) => /^\d+$/.test(l))).toHaveLength(1000);
   });
 
+  it('a paused terminal keeps its tail whenever it is resumed: 30 exits, resumed 0-300 ms after the start', async () => {
+    // Linux may drop the last bytes a process wrote before it exited (the master reads EIO once the slave is
+    // closed, with bytes still in the tty's flip buffer): with bare node-pty this probe lost its tail in 13 of
+    // 33 runs. Each delay below is different, and spread over the window in which the process exits.
+    const lost: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const delayMs = (i * 97) % 301;
+      const pty = await backend.spawnPty(specFor(ws.path), ['/bin/sh', '-c', 'seq 1 1000; echo tail-end'], { cols: 120, rows: 40 });
+      pty.pause();
+      let text = '';
+      pty.onData((data) => (text += data));
+      const exited = new Promise<void>((resolve) => pty.onExit(() => resolve()));
+      await new Promise((r) => setTimeout(r, delayMs));
+      pty.resume();
+      await exited;
+      const numbers = text.split(/\r?\n/).filter((l) => /^\d+$/.test(l)).length;
+      if (!/tail-end\r?\n$/.test(text) || numbers !== 1000) lost.push(`resumed after ${delayMs} ms: ${numbers} numbers, ends ${JSON.stringify(text.slice(-40))}`);
+    }
+    expect(lost).toEqual([]);
+  });
+
   it('stop() resolves once every process of the sandbox is gone; close() then finishes the recording', async () => {
     const s = await createShellSession({ backend, spec: specFor(ws.path), recordPath: join(out.path, 'stop.cast') });
     // A duration no other test uses: test files run in parallel, and several of them run `sleep 30`.
