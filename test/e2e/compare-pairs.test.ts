@@ -17,6 +17,7 @@ let page: Page;
 const home = makeTempDir();
 const data = join(home.path, 'data');
 const runs = join(data, 'runs');
+const LONG = (step: number) => `20261201-12000${step}-eval-checkpoints-step-000000${step}-ppo-nano-rl-dense-aa1${step}`;
 
 beforeAll(async () => {
   const task = (i: number, resolved: boolean, dense?: number) => ({ task: `t${i}`, category: i % 2 ? 'security' : 'debugging', resolved: [resolved], ...(dense !== undefined ? { dense: [dense] } : {}) });
@@ -25,6 +26,12 @@ beforeAll(async () => {
   await writeRunFolder(runs, 'base', [task(0, true), task(1, false), task(2, false), task(3, true), task(4, false), task(5, false)]);
   await writeRunFolder(runs, 'b-run', [task(0, true), task(1, false, 2), task(2, false), task(3, true), task(4, false), task(5, false)]);
   await writeRunFolder(runs, 'c-run', [task(0, true), task(1, false), task(2, true), task(3, false), task(4, false, 2), task(5, false)]);
+  // Runs as the lab names them: long ids and titles (checkpoint evaluations on a suite), one left to pick.
+  for (const step of [1, 2, 3, 4])
+    await writeRunFolder(runs, LONG(step), [task(0, step > 1), task(1, step > 2), task(2, false, step)], {
+      policy: `onnx:${data}/training/20261201-100000-ppo-nano-rl-dense-r3-on-tito-exact/checkpoints/step-000000${step}`,
+      suite: `${data}/tasks/suites/id-nano-heldout-with-a-long-name.jsonl`,
+    });
   ({ serve, browser, page } = await openLabInChromium(data, { viewport: { width: 1024, height: 900 } }));
 });
 
@@ -76,5 +83,25 @@ describe('Compare view with three runs', () => {
     await t1.locator('td[data-run="b-run"] a').click();
     await page.getByTestId('run-detail').waitFor();
     expect(decodeURIComponent(page.url())).toContain('#/runs/b-run/t1@0');
+  });
+});
+
+describe('Compare view at 1024 px', () => {
+  test('nothing scrolls sideways and the run picker is whole', async () => {
+    await page.goto(`${serve.url}#/compare/${LONG(1)}/${LONG(2)}/${LONG(3)}`);
+    await expect.poll(() => page.getByTestId('comparison').count(), { timeout: 20_000 }).toBe(2);
+    await page.getByTestId('task-diff').waitFor();
+    await expect.poll(() => page.getByTestId('compare-add').locator('option').count()).toBeGreaterThan(1);
+    const [docScroll, docClient, contentScroll, contentClient, contentRight] = (await page.evaluate(
+      "[document.documentElement.scrollWidth, document.documentElement.clientWidth, document.querySelector('.content').scrollWidth, document.querySelector('.content').clientWidth, document.querySelector('.content').getBoundingClientRect().right]",
+    )) as number[];
+    const wide = (await page.evaluate(
+      "[...document.querySelectorAll('.content *')].filter((e) => e.getBoundingClientRect().right > document.querySelector('.content').getBoundingClientRect().right + 1).slice(0, 6).map((e) => e.tagName + '.' + e.className + '[' + (e.getAttribute('data-testid') ?? '') + '] ' + Math.round(e.getBoundingClientRect().right)).join(' ')",
+    )) as string;
+    expect(docScroll, wide).toBeLessThanOrEqual(docClient!);
+    expect(contentScroll, wide).toBeLessThanOrEqual(contentClient!);
+    const picker = await page.getByTestId('compare-add').boundingBox();
+    expect(picker!.x).toBeGreaterThanOrEqual(0);
+    expect(picker!.x + picker!.width).toBeLessThanOrEqual(contentRight!);
   });
 });
