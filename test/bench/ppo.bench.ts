@@ -18,6 +18,7 @@ import { ENV_OVERLAP_ENV } from '../../electron/lab/runs/run-episode';
 import { runT1lab } from '../helpers/cli';
 import { writeTinyPpoSetup } from '../helpers/ppo-setup';
 import { writeSuite } from '../helpers/tasks';
+import { runRecipeBench } from './ppo-recipe';
 import type { Bench } from './reporter';
 
 interface StepRow {
@@ -36,8 +37,9 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.le
 
 const bench: Bench = {
   name: 'ppo',
-  about: 'issue 16: PPO step time split (generation, environment, training, idle) on a fixed small config',
-  async run(report, { quick }) {
+  about: 'PPO step time split (generation, environment, training, idle) on a fixed small config; --recipe: the nano reproduction\'s own PPO step against the previous path',
+  async run(report, { quick, flags }) {
+    if (flags.has('--recipe')) return runRecipeBench(report, quick);
     const root = mkdtempSync(join(tmpdir(), 't1lab-bench-ppo-'));
     const env = { T1LAB_HOME: join(root, 'home') };
     try {

@@ -26,7 +26,8 @@ export interface Bench {
   name: string;
   /** Which issue's targets it measures, for the README table. */
   about: string;
-  run(report: BenchReporter, options: { quick: boolean }): Promise<void>;
+  /** `flags`: the command line's other `--` flags (e.g. `--recipe`), for benches with variants. */
+  run(report: BenchReporter, options: { quick: boolean; flags: ReadonlySet<string> }): Promise<void>;
 }
 
 /** Median of a list of numbers; benchmarks report medians of repeated runs. */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- NAME...] [--quick] [--json FILE]`: runs every test/bench/*.bench.ts (or those named)
+ * `npm run bench [-- NAME...] [--quick] [--json FILE] [--FLAG...]` (flags a bench reads, e.g. `ppo --recipe`): runs every test/bench/*.bench.ts (or those named)
  * and prints each figure with its ratio against the same-run baseline and its goal.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
@@ -38,7 +38,7 @@ for (const file of files) {
           process.stdout.write(`  · ${text}\n`);
         },
       },
-      { quick },
+      { quick, flags: new Set(args.filter((a) => a.startsWith('--') && a !== '--quick' && a !== '--json')) },
     );
   } catch (error) {
     failed = true;

@@ -42,7 +42,7 @@ import { readRolloutEpisodes, ROLLOUT_FILES, stepDir, type RolloutEpisode } from
 import { collectRollouts, type RolloutBatch } from './rollouts';
 import { collectDynamic } from './dynamic-sampling';
 import { sampleTasks } from './tasks';
-import { ppoUpdate } from './update';
+import { FULL_HEAD_ENV, ppoUpdate } from './update';
 import { JsonlAppender } from './rollout-files';
 import { checkRunFits } from '../training/memory-check';
 import { runLog } from '../training/run-log';
@@ -312,8 +312,8 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
       const criticOnly = step <= ppo.critic_warmup_steps;
       const lr = learningRate(schedule, step);
       const upd = exp.sequences.length
-        ? await ppoUpdate({ model, cache, params, optimizer, settings, hyper: { beta1: config.optimizer.beta1, beta2: config.optimizer.beta2, eps: config.optimizer.eps }, lr, gradClip: config.optimizer.grad_clip, auxCoef: config.train.aux_coef, ppo, criticOnly, rows, maxLength, rng, sequences: exp.sequences, temperature: exp.temperature, log })
-        : { metrics: {}, optimizerSteps: 0, trainedTokens: 0 };
+        ? await ppoUpdate({ model, cache, params, optimizer, settings, hyper: { beta1: config.optimizer.beta1, beta2: config.optimizer.beta2, eps: config.optimizer.eps }, lr, gradClip: config.optimizer.grad_clip, auxCoef: config.train.aux_coef, ppo, criticOnly, rows, maxLength, rng, sequences: exp.sequences, temperature: exp.temperature, fullHead: process.env[FULL_HEAD_ENV] === '1', log })
+        : { metrics: {}, optimizerSteps: 0, trainedTokens: 0, lossTokens: 0, computedTokens: 0 };
       const tTrain = performance.now();
       writeSamples(runDir, step, exp);
       state.step = step;
@@ -371,6 +371,10 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
         grad_clipped_share: upd.metrics.grad_clipped_share ?? null,
         skipped_steps: upd.metrics.skipped_steps ?? 0,
         optimizer_steps: upd.optimizerSteps,
+        // What the update cost in positions, over its epochs: carrying a loss, forwarded (real), computed (with padding).
+        update_loss_tokens: upd.lossTokens,
+        update_forwarded_tokens: upd.trainedTokens,
+        update_computed_tokens: upd.computedTokens,
         critic_warmup: criticOnly ? 1 : 0,
         policy_version: state.step,
         time_rollout: (tRollout - t0) / 1000,

@@ -24,6 +24,9 @@ import type { PpoSection } from '../training/config/ppo';
 
 export const VALUE_HEAD_PATTERN = /^value_head\./;
 
+/** Set to 1 to run the vocabulary head on every position, as the update did before (for the benchmark's baseline). */
+export const FULL_HEAD_ENV = 'T1LAB_PPO_FULL_HEAD';
+
 export interface UpdateInput {
   model: ModelConfig;
   cache: TrainingGraphCache;
@@ -50,7 +53,12 @@ export interface UpdateInput {
 export interface UpdateResult {
   metrics: Record<string, number>;
   optimizerSteps: number;
+  /** Real positions forwarded and back-propagated, summed over epochs (padding not counted). */
   trainedTokens: number;
+  /** Positions the loss covers (sampled tokens), summed over epochs: the tokens that carry a gradient. */
+  lossTokens: number;
+  /** Positions computed, padding included (rows x padded length), summed over epochs. */
+  computedTokens: number;
 }
 
 export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
@@ -62,6 +70,8 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
   let skipped = 0;
   let steps = 0;
   let trainedTokens = 0;
+  let lossTokenSum = 0;
+  let computedTokens = 0;
   const forced = u.ppo.r3 === 'on' && u.sequences.some((s) => s.forcedExperts);
   for (let epoch = 0; epoch < u.ppo.epochs; epoch++) {
     const order = u.rng.shuffle(u.sequences.map((_, i) => i));
@@ -81,8 +91,10 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
         kl_coef: u.criticOnly ? 0 : u.ppo.kl_coef,
         aux_coef: u.criticOnly ? 0 : u.auxCoef,
       };
-      const { grads, metrics: mb, tokens } = await minibatchGradients(u, members, scalars, forced);
+      const { grads, metrics: mb, tokens, computed } = await minibatchGradients(u, members, scalars, forced);
       trainedTokens += tokens;
+      lossTokenSum += lossTokens;
+      computedTokens += computed;
       const norm = globalGradNorm(grads, trainable);
       if (!Number.isFinite(norm)) {
         // Clipping cannot bound a NaN/Inf norm, and one such step would turn every weight it touches to NaN.
@@ -103,7 +115,7 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
   metrics.grad_norm = gradNormSum / Math.max(steps, 1);
   metrics.grad_clipped_share = steps ? clipped / steps : 0;
   metrics.skipped_steps = skipped;
-  return { metrics, optimizerSteps: steps, trainedTokens };
+  return { metrics, optimizerSteps: steps, trainedTokens, lossTokens: lossTokenSum, computedTokens };
 }
 
 /**
@@ -115,17 +127,19 @@ export async function minibatchGradients(
   members: readonly TokenSequence[],
   scalars: Readonly<Record<string, number>>,
   forced: boolean,
-): Promise<{ grads: Map<string, Float64Array>; metrics: Record<string, number>; tokens: number }> {
+): Promise<{ grads: Map<string, Float64Array>; metrics: Record<string, number>; tokens: number; computed: number }> {
   const lossTokens = 1 / scalars.inv_tokens!;
   let grads: Map<string, Float64Array> | null = null;
   const mb: Record<string, number> = {};
   let tokens = 0;
+  let computed = 0;
   for (const group of planMicroBatches(members, u.rows)) {
     const share = group.reduce((n, s) => n + Array.from(s.tokenInputs.loss_mask!).reduce((a, b) => a + b, 0), 0) / lossTokens;
     const pack = packMicroBatch(group, { rows: u.rows, loss: ppoLoss, scalars: { ...scalars, aux_coef: scalars.aux_coef! * share }, maxLength: u.maxLength, layers: u.model.num_hidden_layers, topK: u.model.num_experts_per_tok });
     const entry = await u.cache.get({ batch: pack.rows, length: pack.length, forcedRouting: forced, loss: ppoLoss, temperature: u.temperature ?? 1, headPositions: u.fullHead !== true });
     const out = await runTrainingStep(u.model, entry, u.params, pack.batch);
     tokens += pack.tokens;
+    computed += pack.rows * pack.length;
     mb.loss = (mb.loss ?? 0) + out.loss;
     for (const [k, v] of Object.entries(out.metrics)) mb[k] = (mb[k] ?? 0) + (k === 'aux_loss' ? v * share : v);
     grads ??= new Map([...out.gradients].map(([k, g]) => [k, new Float64Array(g.length)]));
@@ -135,5 +149,5 @@ export async function minibatchGradients(
     }
   }
   if (!grads) throw new Error('a minibatch without sequences');
-  return { grads, metrics: mb, tokens };
+  return { grads, metrics: mb, tokens, computed };
 }
