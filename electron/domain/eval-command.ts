@@ -12,6 +12,25 @@ export function shellWord(word: string): string {
 /** The temperature an onnx: policy sampled at when its run recorded none (runs made before greedy was the default). */
 const ONNX_UNSET_TEMPERATURE = 1;
 
+/** The temperature a run sampled at: recorded, else what its policy used then (null: the server's own). */
+export function runTemperature(config: RunConfig): number | null {
+  return config.policySettings.temperature ?? (config.policy.startsWith('onnx:') ? ONNX_UNSET_TEMPERATURE : null);
+}
+
+/** The settings that decide a run's figures, in words: "temperature 0 · 30 turns · 576 tokens · agent 60 s". */
+export function evalSettingsText(config: RunConfig): string {
+  const t = runTemperature(config);
+  return [
+    t === null ? "server's temperature" : `temperature ${t}`,
+    `${config.harness.maxTurns} turns`,
+    config.policySettings.maxTokens !== undefined ? `${config.policySettings.maxTokens} tokens` : null,
+    config.harness.agentTimeoutSec !== undefined ? `agent ${config.harness.agentTimeoutSec} s` : null,
+    config.attempts > 1 ? `${config.attempts} attempts` : null,
+  ]
+    .filter((x): x is string => x !== null)
+    .join(' · ');
+}
+
 /** Every option of the run, defaults included, so the line does not depend on the defaults of the day. */
 export function evalCommandArgs(config: RunConfig): string[] {
   const p = config.policySettings;
@@ -19,8 +38,8 @@ export function evalCommandArgs(config: RunConfig): string[] {
   const args = ['--suite', config.suite, '--policy', config.policy];
   if (config.only?.length) args.push('--only', config.only.join(','));
   args.push('--attempts', String(config.attempts), '--concurrency', String(config.concurrency), '--seed', String(config.seed));
-  const temperature = p.temperature ?? (config.policy.startsWith('onnx:') ? ONNX_UNSET_TEMPERATURE : undefined);
-  if (temperature !== undefined) args.push('--temperature', String(temperature));
+  const temperature = runTemperature(config);
+  if (temperature !== null) args.push('--temperature', String(temperature));
   if (p.maxTokens !== undefined) args.push('--max-tokens', String(p.maxTokens));
   if (p.protocol) args.push('--protocol', p.protocol);
   if (p.contextWindow !== undefined) args.push('--context-window', String(p.contextWindow));

@@ -144,6 +144,8 @@ export const HeldOutPoint = z.object({
   resolvedRate: z.number(),
   ci95: z.tuple([z.number(), z.number()]),
   complete: z.boolean(),
+  /** The evaluation's settings in words (temperature, turns, tokens, …): points are comparable only when these agree. */
+  settings: z.string(),
 });
 export type HeldOutPoint = z.infer<typeof HeldOutPoint>;
 

@@ -42,6 +42,8 @@ beforeAll(async () => {
     await writeRunFolder(join(data, 'runs'), evalId(step), tasks.map((task, i) => ({ task, category: i % 2 ? 'security' : 'debugging', resolved: [i < RESOLVED[step]] })), {
       policy: `onnx:${join(runDir, 'checkpoints', `step-${String(step).padStart(7, '0')}`)}`,
       createdAt: `2026-12-01T1${step === 20 ? 1 : 2}:00:00Z`,
+      // Step 20's evaluation recorded no temperature (an onnx: policy then sampled at 1); step 40's is greedy.
+      ...(step === 40 ? { policySettings: { temperature: 0, maxTokens: 576 } } : {}),
     });
   // A real episode (oracle, sandboxed): its folder becomes a rollout's episode folder.
   const suite = writeSuite(join(home.path, 'suite'));
@@ -136,6 +138,8 @@ describe('Training page: a run, its lineage and its episodes', () => {
       expect(g.bottom).toBeGreaterThan(g.cy);
     }
     expect(await page.getByTestId('held-out-table').locator('tbody tr').count()).toBe(2);
+    // Each point says how it was evaluated: points at different settings are not one curve.
+    expect(await page.getByTestId('held-out-settings').allInnerTexts()).toEqual(['temperature 1 · 300 turns', 'temperature 0 · 300 turns · 576 tokens']);
     await shot('training-held-out', page.getByTestId('held-out'));
     await expectNoSidewaysScroll('the Training page with the held-out chart');
     await points.nth(1).click();

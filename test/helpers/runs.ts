@@ -17,6 +17,8 @@ export interface FixtureRunOptions {
   policy?: string;
   suite?: string;
   createdAt?: string;
+  /** What the run decoded with (default: none recorded, as runs made before greedy was the default). */
+  policySettings?: RunManifest['config']['policySettings'];
 }
 
 export async function writeRunFolder(root: string, id: string, outcomes: readonly FixtureOutcome[], options: FixtureRunOptions = {}): Promise<string> {
@@ -29,7 +31,7 @@ export async function writeRunFolder(root: string, id: string, outcomes: readonl
       kind: 'eval',
       suite: options.suite ?? '/suite',
       policy: options.policy ?? 'replay:fixture',
-      policySettings: {},
+      policySettings: options.policySettings ?? {},
       harness: { maxTurns: 300, contextStrategy: 'drop-oldest', observationChars: 10_000 },
       attempts,
       concurrency: 1,

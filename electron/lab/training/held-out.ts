@@ -7,6 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HeldOutPoint } from '../../domain/training-view';
+import { evalSettingsText } from '../../domain/eval-command';
 import { runsDir } from '../runs/dirs';
 import { checkpointLineage } from '../runs/lineage';
 import { computeStats } from '../runs/stats';
@@ -40,6 +41,7 @@ export function heldOutPoints(dataDir: string, trainingRun: string): HeldOutPoin
       resolvedRate: stats.resolvedRate,
       ci95: stats.ci95,
       complete: episodes.length >= config.tasks.length * config.attempts,
+      settings: evalSettingsText(config),
     });
   }
   return points.sort((a, b) => a.step - b.step || a.suite.localeCompare(b.suite) || a.evalRunId.localeCompare(b.evalRunId));

@@ -1,7 +1,7 @@
 /**
  * Held-out resolved rate against training step: each evaluated checkpoint of the run a point with its 95%
  * interval (Wilson, over tasks), a line per suite. A point opens its eval run; the table under it says the
- * same in numbers. Re-read when the run's checkpoints change (an evaluation ended).
+ * same in numbers, with each evaluation's settings (temperature, turns, …). Re-read when the run's checkpoints change (an evaluation ended).
  */
 import { useEffect, useState } from 'react';
 import type { HeldOutPoint } from '../../../../electron/domain/training-view';
@@ -101,7 +101,7 @@ export function HeldOutChart({ runId, version }: { runId: string; version: strin
                   data-run={p.evalRunId}
                   onClick={() => link('runs', [p.evalRunId])}
                 >
-                  <title>{`step ${p.step} · ${suiteName(p.suite)}: ${formatRate(p.resolvedRate)} resolved [95% ${formatRate(p.ci95[0])}, ${formatRate(p.ci95[1])}] over ${p.tasks} tasks${p.complete ? '' : ' (still running)'} · ${p.evalRunId}`}</title>
+                  <title>{`step ${p.step} · ${suiteName(p.suite)}: ${formatRate(p.resolvedRate)} resolved [95% ${formatRate(p.ci95[0])}, ${formatRate(p.ci95[1])}] over ${p.tasks} tasks${p.complete ? '' : ' (still running)'} · ${p.settings} · ${p.evalRunId}`}</title>
                   <line x1={x(p.step)} x2={x(p.step)} y1={y(p.ci95[0])} y2={y(p.ci95[1])} stroke={colour} strokeWidth={2} data-testid="held-out-interval" />
                   <line x1={x(p.step) - 4} x2={x(p.step) + 4} y1={y(p.ci95[0])} y2={y(p.ci95[0])} stroke={colour} />
                   <line x1={x(p.step) - 4} x2={x(p.step) + 4} y1={y(p.ci95[1])} y2={y(p.ci95[1])} stroke={colour} />
@@ -129,6 +129,7 @@ export function HeldOutChart({ runId, version }: { runId: string; version: strin
             <th>resolved</th>
             <th>95% interval</th>
             <th>tasks</th>
+            <th>settings</th>
             <th>eval run</th>
           </tr>
         </thead>
@@ -142,6 +143,7 @@ export function HeldOutChart({ runId, version }: { runId: string; version: strin
                 {formatRate(p.ci95[0])} – {formatRate(p.ci95[1])}
               </td>
               <td>{p.tasks}</td>
+              <td data-testid="held-out-settings">{p.settings}</td>
               <td className="run-id">{p.evalRunId}</td>
             </tr>
           ))}
