@@ -24,7 +24,12 @@ export interface TrainingShape {
   temperature?: number;
   /** The vocabulary head at the batch's `headPositions` only (see TrainingGraphOptions.headPositions). */
   headPositions?: boolean;
+  /** Causal attention in query blocks (default: on unless T1LAB_FULL_ATTENTION=1; a number: that block size; see TrainingGraphOptions). */
+  causalBlocks?: boolean | number;
 }
+
+/** Set to 1 to build training graphs with the full [T, T] attention product (the benchmark's previous path). */
+export const FULL_ATTENTION_ENV = 'T1LAB_FULL_ATTENTION';
 
 export interface CachedGraph {
   key: string;
@@ -60,7 +65,8 @@ export class TrainingGraphCache {
     const length = lengthBucket(shape.length);
     const dtype = shape.dtype ?? 'float32';
     const expertCompute = shape.expertCompute ?? TRAINING_EXPERT_COMPUTE;
-    const key = `B${shape.batch}-T${length}-${dtype}-${expertCompute}-${shape.forcedRouting ? 'forced' : 'topk'}-${shape.loss?.name ?? 'score'}${(shape.temperature ?? 1) === 1 ? '' : `-t${shape.temperature}`}${shape.headPositions ? '-heads' : ''}`;
+    const blocks = shape.causalBlocks ?? process.env[FULL_ATTENTION_ENV] !== '1';
+    const key = `B${shape.batch}-T${length}-${dtype}-${expertCompute}-${shape.forcedRouting ? 'forced' : 'topk'}-${shape.loss?.name ?? 'score'}${(shape.temperature ?? 1) === 1 ? '' : `-t${shape.temperature}`}${shape.headPositions ? '-heads' : ''}${blocks === true ? '' : blocks === false ? '-fullattn' : `-blocks${blocks}`}`;
     const known = this.entries.get(key);
     if (known) {
       this.stats.hits++;
@@ -69,7 +75,7 @@ export class TrainingGraphCache {
       return known;
     }
     this.stats.misses++;
-    const pending = this.create(key, { ...shape, length, dtype, expertCompute, temperature: shape.temperature ?? 1, headPositions: shape.headPositions ?? false });
+    const pending = this.create(key, { ...shape, length, dtype, expertCompute, temperature: shape.temperature ?? 1, headPositions: shape.headPositions ?? false, causalBlocks: blocks });
     this.entries.set(key, pending);
     pending.catch(() => this.entries.delete(key));
     await this.evict();
@@ -86,6 +92,7 @@ export class TrainingGraphCache {
       loss: shape.loss,
       temperature: shape.temperature,
       headPositions: shape.headPositions,
+      causalBlocks: shape.causalBlocks,
     });
     const placement = await createPlacedSession(bytes, {
       choice: this.options.provider,

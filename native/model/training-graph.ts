@@ -38,6 +38,8 @@ export interface TrainingGraphOptions {
    * micro-batch's time. The loss and every gradient are those of the full head (the masked positions add 0).
    */
   headPositions?: boolean;
+  /** Causal attention in query blocks (`attentionBlock(T)`, or this many positions), exact; false: the full [T, T] product. Default true. */
+  causalBlocks?: boolean | number;
 }
 
 export interface BuiltGraph {
@@ -46,6 +48,15 @@ export interface BuiltGraph {
   outputNames: string[];
   nodeCount: number;
   buildMs: number;
+}
+
+/**
+ * The query block of causal attention at padded length T: the largest of 256, 128 and 64 that cuts T into
+ * at least 6 blocks (at most 7/12 of the full product's work left), none below 384 positions, where the
+ * [T, T] tensors are small and more nodes would cost more than they save.
+ */
+export function attentionBlock(T: number): number | undefined {
+  return [256, 128, 64].find((d) => T % d === 0 && T / d >= 6);
 }
 
 /** Pad lengths to few distinct shapes: powers of two up to 64, then multiples of 64. */
@@ -98,6 +109,7 @@ export function buildTrainingGraph(config: ModelConfig, options: TrainingGraphOp
     attentionMask,
     forcedExperts: forced,
     expertCompute: options.expertCompute,
+    attentionChunk: typeof options.causalBlocks === 'number' ? options.causalBlocks : options.causalBlocks !== false ? attentionBlock(T) : undefined,
     batch: B,
     length: T,
   });

@@ -52,6 +52,12 @@ export interface ForwardInputs {
   fused?: boolean;
   /** [B, 1, S, T] bool, the mask in the layout of the fused Attention op. */
   attentionMask4?: Value;
+  /**
+   * Causal attention in query blocks of this many positions (static lengths without a cache only): block c
+   * attends to the keys up to its own end, never to the later ones the mask would zero. At T = 7 blocks
+   * that is 4/7 of the scores, softmax and their gradients of the full [T, T] product, with the same result.
+   */
+  attentionChunk?: number;
   /** Known sizes: numbers in the static training graph, names in the dynamic sampling graph. */
   batch: Dim;
   length: Dim;
@@ -203,9 +209,11 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
       const k5 = ad.reshape(key, [bDim, nkv, 1, past ? -1 : sDim, hd]);
       const v5 = ad.reshape(value, [bDim, nkv, 1, past ? -1 : sDim, hd]);
       // Scaling the queries, not the scores: the same product on [S, hd] instead of [S, T].
-      const scores = ad.matmul(ad.mul(q5, scale), ad.transpose(k5, [0, 1, 2, 4, 3])); // [B, nkv, groups, S, T]
-      const attn = ad.softmax(ad.add(scores, maskBias), -1);
-      const ctx5 = ad.matmul(attn, v5); // [B, nkv, groups, S, hd]
+      const chunk = inp.attentionChunk;
+      const ctx5 =
+        chunk && !past && typeof S === 'number' && S > chunk && S % chunk === 0
+          ? causalBlocks(ad, ad.mul(q5, scale), k5, v5, maskBias, S, chunk) // [B, nkv, groups, S, hd]
+          : ad.matmul(ad.softmax(ad.add(ad.matmul(ad.mul(q5, scale), ad.transpose(k5, [0, 1, 2, 4, 3])), maskBias), -1), v5);
       const ctx = ad.reshape(ad.transpose(ad.reshape(ctx5, [bDim, nh, sDim === 0 ? -1 : sDim, hd]), [0, 2, 1, 3]), [bDim, sDim, nh * hd]);
       x = ad.add(x, out(ctx));
     }
@@ -250,6 +258,23 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
     moeIndex++;
   }
   return { hidden: norm(x, P(paramName.finalNorm)), routing, present };
+}
+
+/**
+ * Attention over query blocks of `chunk` positions: block c's queries against keys and values [0, end of c),
+ * with the mask's matching corner. Exact: the keys a block leaves out are the ones its causal mask zeroes.
+ */
+function causalBlocks(ad: AutoDiff, q5: Value, k5: Value, v5: Value, maskBias: Value, S: number, chunk: number): Value {
+  const blocks = ad.split(q5, 3, S / chunk).map((qc, c) => {
+    const end = (c + 1) * chunk;
+    const keys = ad.slice(k5, 3, 0, end);
+    const values = ad.slice(v5, 3, 0, end);
+    const g = ad.graph;
+    const [bias] = ad.nondiff('Slice', [maskBias, g.ints([c * chunk, 0]), g.ints([end, end]), g.ints([3, 4])], {}, [{ shape: [...maskBias.shape.slice(0, 3), chunk, end], dtype: ad.dtype }]);
+    const attn = ad.softmax(ad.add(ad.matmul(qc, ad.transpose(keys, [0, 1, 2, 4, 3])), bias!), -1);
+    return ad.matmul(attn, values);
+  });
+  return ad.concat(blocks, 3);
 }
 
 /** down(silu(x gate) * (x up)): a dense MLP layer or a shared expert. */

@@ -343,6 +343,40 @@ export class AutoDiff {
     return outs.map((o) => this.reshape(o, squeezed as number[]));
   }
 
+  /** `x[start:end]` along `axis` (static sizes). Gradient: zero-padded back to x's extent. */
+  slice(x: Value, axis: number, start: number, end: number): Value {
+    const ax = axis < 0 ? axis + x.shape.length : axis;
+    const size = x.shape[ax];
+    if (typeof size !== 'number' || start < 0 || end > size || start >= end) throw new Error(`slice: [${start}, ${end}) of axis ${ax} of [${x.shape.join(',')}]`);
+    const shape = x.shape.map((d, i) => (i === ax ? end - start : d));
+    return this.record('Slice', [x], [this.graph.ints([start]), this.graph.ints([end]), this.graph.ints([ax])], {}, shape, (g) => {
+      const pads = new Array<number>(2 * x.shape.length).fill(0);
+      pads[ax] = start;
+      pads[x.shape.length + ax] = size - end;
+      return [this.emit('Pad', [g, this.graph.ints(pads)], x.shape)];
+    });
+  }
+
+  /** Values side by side along `axis` (static sizes there). Gradient: the incoming gradient split back. */
+  concat(values: readonly Value[], axis: number): Value {
+    const ax = axis < 0 ? axis + values[0]!.shape.length : axis;
+    const sizes = values.map((v) => v.shape[ax]);
+    if (sizes.some((d) => typeof d !== 'number')) throw new Error(`concat: axis ${ax} must have static sizes`);
+    const total = (sizes as number[]).reduce((a, b) => a + b, 0);
+    const shape = values[0]!.shape.map((d, i) => (i === ax ? total : d));
+    const name = this.graph.op('Concat', values.map((v) => v.name), { axis: ax });
+    const output: Value = { name, shape, dtype: values[0]!.dtype };
+    this.tape.push({
+      outputs: [output],
+      inputs: values,
+      vjp: (grads) => {
+        const names = this.graph.ops('Split', [grads[0]!.name, this.graph.ints(sizes as number[])], { axis: ax }, { outputCount: values.length });
+        return names.map((n, i) => ({ name: n, shape: values[i]!.shape, dtype: values[i]!.dtype }));
+      },
+    });
+    return output;
+  }
+
   // ---- indexing ----
 
   /** Rows of `table` (axis 0) at int64 `indices`; the gradient scatters back with addition. */
