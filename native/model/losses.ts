@@ -10,7 +10,11 @@ import type { AutoDiff, Value } from '../onnx/autodiff';
 export interface TokenTerms {
   batch: number;
   length: number;
-  /** [B, T] log p(target_t | tokens <= t) under the model. */
+  /**
+   * [B, T] log p(target_t | tokens <= t) under the model. In a graph built with head positions (the trainers'
+   * default), it and the entropy are computed where the batch's loss_mask is set and are 0 elsewhere: a loss
+   * reads them through its mask.
+   */
   logprobs: Value;
   /** [B, T] value-head predictions. */
   values: Value;

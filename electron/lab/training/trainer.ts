@@ -235,7 +235,8 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
       let loss = 0;
       const metricSums: Record<string, number> = {};
       for (const pack of packs) {
-        const entry = await cache.get({ batch: pack.rows, length: pack.length, forcedRouting: driver.forcedRouting, loss: driver.loss });
+        // The vocabulary head at the loss positions only (both losses read log-probs where loss_mask is set).
+        const entry = await cache.get({ batch: pack.rows, length: pack.length, forcedRouting: driver.forcedRouting, loss: driver.loss, headPositions: true });
         if (!providerRecorded) {
           manifest.provider = { name: entry.placement.provider, fallbackReason: entry.placement.fallbackReason ?? null };
           writeTrainingManifest(runDir, manifest);
