@@ -1,5 +1,5 @@
 /**
- * Scoring the exact sampled sequences with the trainer's weights: log-probs, values and the trainer's own
+ * Scoring the exact sampled sequences with the trainer's weights: log-probs (at the loss positions; 0 elsewhere), values and the trainer's own
  * top-k, with the sampler's routing forced (R3) or free. Used for the old log-probs and values of PPO, for
  * the reference policy's log-probs (KL), and for the train-inference gap with R3 on and off.
  */
@@ -20,22 +20,35 @@ export interface Scored {
   packed: PackedBatch;
 }
 
-/** Score `rows` in one batch of `batch` rows (default: as many as rows; padding rows keep the graph shapes few). */
-export async function scoreRows(config: ModelConfig, cache: TrainingGraphCache, params: Params, rows: readonly TrainRow[], r3: boolean, fallbackExperts?: BigInt64Array, batch?: number, temperature = 1): Promise<Scored> {
+/**
+ * Score `rows` in one batch of `batch` rows (default: as many as rows; padding rows keep the graph shapes few).
+ * `head`: 'loss' computes log-probs at the rows' loss positions only (0 elsewhere), what PPO and the gap read;
+ * 'all' at every position.
+ */
+export async function scoreRows(config: ModelConfig, cache: TrainingGraphCache, params: Params, rows: readonly TrainRow[], r3: boolean, fallbackExperts?: BigInt64Array, batch?: number, temperature = 1, head: 'loss' | 'all' = 'loss'): Promise<Scored> {
   const L = config.num_hidden_layers;
   const k = config.num_experts_per_tok;
   const forced = r3 && rows.some((r) => r.routing);
   const packed = packRows(rows, L, k, { fallbackExperts, batch });
-  const entry = await cache.get({ batch: packed.batch, length: packed.length, forcedRouting: forced, loss: null, temperature });
+  // PPO's readers of these log-probs (old and reference log-probs, the gap) read them at loss positions only.
+  const entry = await cache.get({ batch: packed.batch, length: packed.length, forcedRouting: forced, loss: null, temperature, headPositions: head === 'loss' });
   const out = await runTrainingStep(config, entry, params, {
     inputIds: packed.inputIds,
     targets: packed.targets,
     attentionMask: packed.attentionMask,
+    ...(head === 'loss' ? { headPositions: lossPositions(rows, packed.length) } : {}),
     ...(forced ? { forcedExperts: packed.forcedExperts! } : {}),
     lossInputs: {},
   });
   const lengths = rows.map((r) => r.inputIds.length);
   return { logprobs: unpack(out.logprobs, packed.batch, packed.length, lengths), values: unpack(out.values, packed.batch, packed.length, lengths), experts: out.experts, packed };
+}
+
+/** Flat positions (b * T + t) of the rows' loss tokens; position 0 when there is none (the head is never empty). */
+function lossPositions(rows: readonly TrainRow[], T: number): BigInt64Array {
+  const at: bigint[] = [];
+  rows.forEach((r, b) => r.lossMask.forEach((m, t) => m === 1 && at.push(BigInt(b * T + t))));
+  return at.length ? BigInt64Array.from(at) : BigInt64Array.of(0n);
 }
 
 export interface GapReport {

@@ -124,7 +124,7 @@ describe('PPO math (issue 21)', () => {
     for (const e of eps) {
       const all = [...e.prompt, ...e.sampled];
       const candidates: TrainRow[] = Array.from({ length: V }, (_, v) => ({ inputIds: all.slice(0, -1), targets: all.slice(1).map(() => v), lossMask: [], samplerLogprobs: [], routing: null }));
-      const scored = await scoreRows(config, cache, params, candidates, false);
+      const scored = await scoreRows(config, cache, params, candidates, false, undefined, undefined, 1, 'all');
       e.samplerLogprobs = e.sampled.map((id, j) => {
         const p = e.prompt.length + j - 1;
         const scaled = Array.from({ length: V }, (_, v) => scored.logprobs[v]![p]! / T);
