@@ -30,6 +30,8 @@ export interface TrainingShape {
 
 /** Set to 1 to build training graphs with the full [T, T] attention product (the benchmark's previous path). */
 export const FULL_ATTENTION_ENV = 'T1LAB_FULL_ATTENTION';
+/** Set to 1 to run the vocabulary head on every position whatever a caller asks (the benchmark's previous path). */
+export const FULL_HEAD_ENV = 'T1LAB_FULL_HEAD';
 
 export interface CachedGraph {
   key: string;
@@ -66,7 +68,8 @@ export class TrainingGraphCache {
     const dtype = shape.dtype ?? 'float32';
     const expertCompute = shape.expertCompute ?? TRAINING_EXPERT_COMPUTE;
     const blocks = shape.causalBlocks ?? process.env[FULL_ATTENTION_ENV] !== '1';
-    const key = `B${shape.batch}-T${length}-${dtype}-${expertCompute}-${shape.forcedRouting ? 'forced' : 'topk'}-${shape.loss?.name ?? 'score'}${(shape.temperature ?? 1) === 1 ? '' : `-t${shape.temperature}`}${shape.headPositions ? '-heads' : ''}${blocks === true ? '' : blocks === false ? '-fullattn' : `-blocks${blocks}`}`;
+    const heads = (shape.headPositions ?? false) && process.env[FULL_HEAD_ENV] !== '1';
+    const key = `B${shape.batch}-T${length}-${dtype}-${expertCompute}-${shape.forcedRouting ? 'forced' : 'topk'}-${shape.loss?.name ?? 'score'}${(shape.temperature ?? 1) === 1 ? '' : `-t${shape.temperature}`}${heads ? '-heads' : ''}${blocks === true ? '' : blocks === false ? '-fullattn' : `-blocks${blocks}`}`;
     const known = this.entries.get(key);
     if (known) {
       this.stats.hits++;
@@ -75,7 +78,7 @@ export class TrainingGraphCache {
       return known;
     }
     this.stats.misses++;
-    const pending = this.create(key, { ...shape, length, dtype, expertCompute, temperature: shape.temperature ?? 1, headPositions: shape.headPositions ?? false, causalBlocks: blocks });
+    const pending = this.create(key, { ...shape, length, dtype, expertCompute, temperature: shape.temperature ?? 1, headPositions: heads, causalBlocks: blocks });
     this.entries.set(key, pending);
     pending.catch(() => this.entries.delete(key));
     await this.evict();

@@ -3,7 +3,7 @@
  * x 8 episodes, 6 turns x 576 tokens, 2 epochs x 2 minibatches, micro-batches of 4) for 3 steps from the
  * bundled SFT checkpoint, on a train pack of the families that checkpoint resolves part of the time, in real
  * bubblewrap sandboxes. Measured twice in the same run with the same seed: as the lab runs now, and on the
- * previous path (glibc's default allocator, the vocabulary head on every position). Prints each step's split,
+ * previous path (glibc's default allocator, the vocabulary head on every position, the full [T, T] attention). Prints each step's split,
  * the update's FLOPs per trained token and its rate as a share of the GEMM roofline measured in this run, and
  * the step time against the previous path's.
  */
@@ -15,7 +15,7 @@ import { loadCheckpoint } from '../../native/model/checkpoint/load';
 import { forwardFlopsPerToken, measureGemmRoofline } from '../../native/model/bench';
 import { ALLOCATOR_ENV } from '../../native/onnx/allocator-env';
 import { REPRO_FULL } from '../../electron/lab/experiments/repro';
-import { FULL_HEAD_ENV } from '../../electron/lab/ppo/update';
+import { FULL_ATTENTION_ENV, FULL_HEAD_ENV } from '../../native/model/graph-cache';
 import { REPO_ROOT, runT1lab } from '../helpers/cli';
 import type { BenchReporter } from './reporter';
 
@@ -72,7 +72,7 @@ export async function runRecipeBench(report: BenchReporter, quick: boolean): Pro
     };
     const roof = await measureGemmRoofline(undefined, quick);
     const now = await run('now', {});
-    const before = await run('before', { [ALLOCATOR_ENV]: 'system', [FULL_HEAD_ENV]: '1' });
+    const before = await run('before', { [ALLOCATOR_ENV]: 'system', [FULL_HEAD_ENV]: '1', [FULL_ATTENTION_ENV]: '1' });
     const roofAfter = await measureGemmRoofline(undefined, quick);
     const peak = Math.max(roof.gflops, roofAfter.gflops);
 

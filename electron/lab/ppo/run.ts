@@ -42,7 +42,7 @@ import { readRolloutEpisodes, ROLLOUT_FILES, stepDir, type RolloutEpisode } from
 import { collectRollouts, type RolloutBatch } from './rollouts';
 import { collectDynamic } from './dynamic-sampling';
 import { sampleTasks } from './tasks';
-import { FULL_HEAD_ENV, ppoUpdate } from './update';
+import { ppoUpdate } from './update';
 import { JsonlAppender } from './rollout-files';
 import { checkRunFits } from '../training/memory-check';
 import { runLog } from '../training/run-log';
@@ -312,7 +312,7 @@ export async function runPpo(o: { config: RunConfig; configSource: string | null
       const criticOnly = step <= ppo.critic_warmup_steps;
       const lr = learningRate(schedule, step);
       const upd = exp.sequences.length
-        ? await ppoUpdate({ model, cache, params, optimizer, settings, hyper: { beta1: config.optimizer.beta1, beta2: config.optimizer.beta2, eps: config.optimizer.eps }, lr, gradClip: config.optimizer.grad_clip, auxCoef: config.train.aux_coef, ppo, criticOnly, rows, maxLength, rng, sequences: exp.sequences, temperature: exp.temperature, fullHead: process.env[FULL_HEAD_ENV] === '1', log })
+        ? await ppoUpdate({ model, cache, params, optimizer, settings, hyper: { beta1: config.optimizer.beta1, beta2: config.optimizer.beta2, eps: config.optimizer.eps }, lr, gradClip: config.optimizer.grad_clip, auxCoef: config.train.aux_coef, ppo, criticOnly, rows, maxLength, rng, sequences: exp.sequences, temperature: exp.temperature, log })
         : { metrics: {}, optimizerSteps: 0, trainedTokens: 0, lossTokens: 0, computedTokens: 0 };
       const tTrain = performance.now();
       writeSamples(runDir, step, exp);

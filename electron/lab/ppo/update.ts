@@ -24,9 +24,6 @@ import type { PpoSection } from '../training/config/ppo';
 
 export const VALUE_HEAD_PATTERN = /^value_head\./;
 
-/** Set to 1 to run the vocabulary head on every position, as the update did before (for the benchmark's baseline). */
-export const FULL_HEAD_ENV = 'T1LAB_PPO_FULL_HEAD';
-
 export interface UpdateInput {
   model: ModelConfig;
   cache: TrainingGraphCache;
@@ -45,8 +42,6 @@ export interface UpdateInput {
   sequences: readonly TokenSequence[];
   /** The sampling temperature of the sequences (the trainer's log-probs are of the same tempered policy). */
   temperature?: number;
-  /** The vocabulary head on every position, as before it ran at the loss's positions only (for comparisons). */
-  fullHead?: boolean;
   log?(message: string): void;
 }
 
@@ -123,7 +118,7 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
  * inv_tokens; the load-balancing term gets aux_coef x the micro-batch's share of the loss tokens.
  */
 export async function minibatchGradients(
-  u: Pick<UpdateInput, 'model' | 'cache' | 'params' | 'rows' | 'maxLength' | 'temperature' | 'fullHead'>,
+  u: Pick<UpdateInput, 'model' | 'cache' | 'params' | 'rows' | 'maxLength' | 'temperature'>,
   members: readonly TokenSequence[],
   scalars: Readonly<Record<string, number>>,
   forced: boolean,
@@ -136,7 +131,7 @@ export async function minibatchGradients(
   for (const group of planMicroBatches(members, u.rows)) {
     const share = group.reduce((n, s) => n + Array.from(s.tokenInputs.loss_mask!).reduce((a, b) => a + b, 0), 0) / lossTokens;
     const pack = packMicroBatch(group, { rows: u.rows, loss: ppoLoss, scalars: { ...scalars, aux_coef: scalars.aux_coef! * share }, maxLength: u.maxLength, layers: u.model.num_hidden_layers, topK: u.model.num_experts_per_tok });
-    const entry = await u.cache.get({ batch: pack.rows, length: pack.length, forcedRouting: forced, loss: ppoLoss, temperature: u.temperature ?? 1, headPositions: u.fullHead !== true });
+    const entry = await u.cache.get({ batch: pack.rows, length: pack.length, forcedRouting: forced, loss: ppoLoss, temperature: u.temperature ?? 1, headPositions: true });
     const out = await runTrainingStep(u.model, entry, u.params, pack.batch);
     tokens += pack.tokens;
     computed += pack.rows * pack.length;

@@ -1,13 +1,13 @@
 /**
  * The faster update changes no number a run reports: `t1lab train ppo` with synchronous rollouts, run as the
- * lab runs now and on the previous path (glibc's default allocator, the vocabulary head on every position),
+ * lab runs now and on the previous path (glibc's default allocator, the vocabulary head on every position, the full [T, T] attention),
  * from the same seed, samples the same tokens in every episode of both steps and reports losses within 1e-5.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Trajectory } from '../../../electron/domain/trajectory';
-import { FULL_HEAD_ENV } from '../../../electron/lab/ppo/update';
+import { FULL_ATTENTION_ENV, FULL_HEAD_ENV } from '../../../native/model/graph-cache';
 import { ALLOCATOR_ENV } from '../../../native/onnx/allocator-env';
 import { runT1lab } from '../../helpers/cli';
 import { writeTinyPpoSetup } from '../../helpers/ppo-setup';
@@ -47,7 +47,7 @@ describe('the PPO update against its previous path', () => {
       return { rows, sampled };
     };
     const now = await run('now', {});
-    const before = await run('before', { [ALLOCATOR_ENV]: 'system', [FULL_HEAD_ENV]: '1' });
+    const before = await run('before', { [ALLOCATOR_ENV]: 'system', [FULL_HEAD_ENV]: '1', [FULL_ATTENTION_ENV]: '1' });
     expect(now.rows).toHaveLength(STEPS);
     for (let i = 0; i < STEPS; i++) {
       expect(Object.keys(now.sampled[i]!).length).toBeGreaterThan(0);
