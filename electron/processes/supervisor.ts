@@ -6,6 +6,7 @@
 import { createClient, type CallOptions, type Client } from '../ipc/common/client';
 import type { Contract, EventName, EventPayload, MethodInput, MethodName, MethodOutput } from '../ipc/common/define';
 import { LabError } from '../ipc/common/errors';
+import { EventListeners, type PayloadListener } from '../ipc/common/event-listeners';
 import type { WorkerState, WorkerStatus } from '../domain/system';
 import { createProcessClientTransport } from '../ipc/node/process';
 import { describeExit, type ExitInfo, type WorkerHandle, type WorkerLauncher, type WorkerSpec } from './launcher';
@@ -37,8 +38,6 @@ export interface SupervisorOptions<C extends Contract> {
   startTimeoutMs?: number;
 }
 
-type Listener = (payload: unknown) => void;
-
 export class WorkerSupervisor<C extends Contract> {
   private readonly policy: RestartPolicy;
   private readonly contract: WithPing<C>;
@@ -54,8 +53,10 @@ export class WorkerSupervisor<C extends Contract> {
   private ready: Promise<void> | null = null;
   private stopping = false;
   private readonly statusListeners = new Set<(status: WorkerStatus) => void>();
-  private readonly eventListeners = new Map<string, Set<Listener>>();
-  private readonly eventUnsubs: (() => void)[] = [];
+  /** The supervisor's own listeners; the worker is asked for an event only while one of them listens. */
+  private readonly listeners = new EventListeners({ onFirst: (event) => this.subscribe(event), onLast: (event) => this.unsubscribe(event) });
+  /** The current worker client's subscription per event, each forwarding to `listeners`. */
+  private readonly workerSubscriptions = new Map<string, () => void>();
 
   constructor(private readonly options: SupervisorOptions<C>) {
     this.policy = { ...DEFAULT_RESTART_POLICY, ...options.restart };
@@ -101,16 +102,9 @@ export class WorkerSupervisor<C extends Contract> {
     }
   }
 
-  /** Listen to a worker event; the subscription survives restarts. */
+  /** Listen to a worker event; the subscription survives restarts and ends at the worker with its last listener. */
   on<E extends EventName<WithPing<C>>>(event: E, listener: (payload: EventPayload<WithPing<C>, E>) => void): () => void {
-    let set = this.eventListeners.get(event);
-    if (!set) {
-      set = new Set();
-      this.eventListeners.set(event, set);
-      if (this.client) this.eventUnsubs.push(this.client.on(event, (p) => this.dispatch(event, p)));
-    }
-    set.add(listener as Listener);
-    return () => set.delete(listener as Listener);
+    return this.listeners.add(event, listener as PayloadListener);
   }
 
   async stop(): Promise<void> {
@@ -129,8 +123,15 @@ export class WorkerSupervisor<C extends Contract> {
     });
   }
 
-  private dispatch(event: string, payload: unknown) {
-    for (const l of this.eventListeners.get(event) ?? []) l(payload);
+  /** Subscribe the current worker to `event` (a worker started later subscribes in `spawn`). */
+  private subscribe(event: string) {
+    if (!this.client) return;
+    this.workerSubscriptions.set(event, this.client.on(event as EventName<WithPing<C>>, (p) => this.listeners.emit(event, p)));
+  }
+
+  private unsubscribe(event: string) {
+    this.workerSubscriptions.get(event)?.();
+    this.workerSubscriptions.delete(event);
   }
 
   private setState(state: WorkerState) {
@@ -146,8 +147,8 @@ export class WorkerSupervisor<C extends Contract> {
     this.handle = handle;
     const client = createClient<WithPing<C>>(createProcessClientTransport(handle));
     this.client = client;
-    for (const unsub of this.eventUnsubs.splice(0)) unsub();
-    for (const event of this.eventListeners.keys()) this.eventUnsubs.push(client.on(event as EventName<WithPing<C>>, (p) => this.dispatch(event, p)));
+    for (const event of [...this.workerSubscriptions.keys()]) this.unsubscribe(event);
+    for (const event of this.listeners.events()) this.subscribe(event);
     handle.onExitInfo((info) => this.onExit(handle, info));
     try {
       await client.call('worker.ping', {} as never, { timeoutMs: this.options.startTimeoutMs ?? 30_000 });

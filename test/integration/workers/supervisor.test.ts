@@ -2,17 +2,52 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import type { WorkerStatus } from '../../../electron/domain/system';
 import { moduleEntry } from '../../../electron/processes/entries';
-import { forkLauncher } from '../../../electron/processes/launcher';
+import { forkLauncher, type WorkerLauncher } from '../../../electron/processes/launcher';
 import { WorkerSupervisor, type RestartPolicy } from '../../../electron/processes/supervisor';
 import { testWorkerContract } from '../../fixtures/workers/test-contract';
 
 const entry = moduleEntry(fileURLToPath(new URL('../../fixtures/workers/test-worker.ts', import.meta.url)));
 const supervisors: WorkerSupervisor<typeof testWorkerContract>[] = [];
 
-function supervise(restart: Partial<RestartPolicy> = {}, health: { healthIntervalMs?: number; healthTimeoutMs?: number } = {}) {
+/** Frames between the supervisor and its workers, as the process channel carries them. */
+interface Wire {
+  /** Parsed frames posted to the worker (requests, sub, unsub). */
+  posted: { t: string; event?: string }[];
+  /** Events the worker sent, by name. */
+  events: string[];
+}
+
+/** The fork launcher, with every frame in both directions recorded on `wire`. */
+function recordingLauncher(wire: Wire): WorkerLauncher {
+  return {
+    kind: 'fork',
+    launch(spec) {
+      const h = forkLauncher.launch(spec);
+      h.onMessage((frame) => {
+        const f = JSON.parse(String(frame)) as { t: string; event?: string };
+        if (f.t === 'evt' && f.event) wire.events.push(f.event);
+      });
+      return {
+        get pid() {
+          return h.pid;
+        },
+        post: (frame) => {
+          wire.posted.push(JSON.parse(frame) as { t: string; event?: string });
+          h.post(frame);
+        },
+        onMessage: (l) => h.onMessage(l),
+        onExit: (l) => h.onExit(l),
+        onExitInfo: (l) => h.onExitInfo(l),
+        kill: (signal) => h.kill(signal),
+      };
+    },
+  };
+}
+
+function supervise(restart: Partial<RestartPolicy> = {}, health: { healthIntervalMs?: number; healthTimeoutMs?: number } = {}, launcher: WorkerLauncher = forkLauncher) {
   const s = new WorkerSupervisor({
     spec: { name: 'test', ...entry },
-    launcher: forkLauncher,
+    launcher,
     contract: testWorkerContract,
     restart: { baseBackoffMs: 20, ...restart },
     healthIntervalMs: health.healthIntervalMs ?? 0,
@@ -90,6 +125,36 @@ describe('worker supervisor over a real forked process', () => {
     await s.call('test.emit', { count: 2 });
     await waitFor(() => ticks.length === 2);
     expect(ticks).toEqual([0, 1]);
+  });
+
+  test('the worker is unsubscribed when the last listener leaves, and subscribed again for a new one', async () => {
+    const wire: Wire = { posted: [], events: [] };
+    const { s } = supervise({}, {}, recordingLauncher(wire));
+    await s.start();
+    const subFrames = () => wire.posted.filter((f) => (f.t === 'sub' || f.t === 'unsub') && f.event === 'test.tick').map((f) => f.t);
+    const seen: string[] = [];
+    const offA = s.on('test.tick', () => seen.push('a'));
+    const offB = s.on('test.tick', () => seen.push('b'));
+    expect(subFrames()).toEqual(['sub']);
+
+    offA();
+    expect(subFrames()).toEqual(['sub']); // b still listens
+    offB();
+    expect(subFrames()).toEqual(['sub', 'unsub']);
+    // The worker has processed the unsub before this call (one ordered channel): it sends no event, and
+    // an emit's events arrive before its answer, so none can still be on the way.
+    await s.call('test.emit', { count: 2 });
+    expect(wire.events).toEqual([]);
+    expect(seen).toEqual([]);
+
+    const offC = s.on('test.tick', () => seen.push('c'));
+    expect(subFrames()).toEqual(['sub', 'unsub', 'sub']);
+    await s.call('test.emit', { count: 1 });
+    expect(wire.events).toEqual(['test.tick']);
+    expect(seen).toEqual(['c']);
+    offC();
+    offC(); // a second call removes nothing more
+    expect(subFrames()).toEqual(['sub', 'unsub', 'sub', 'unsub']);
   });
 
   test('a call in flight when the worker dies fails with WORKER_CRASHED, not a hang', async () => {
