@@ -1,12 +1,12 @@
 /**
- * The registry of task families: the synthesizer's core set plus the second set (more.ts). Names are
+ * The registry of task families: the synthesizer's core set plus the scenario families (scenarios.ts: realistic jobs on project-sized inputs). Names are
  * unique (checked here at load and by test/unit/tasks/families.test.ts).
  */
 import { CORE_FAMILIES } from './core';
-import { MORE_FAMILIES } from './more';
+import { SCENARIO_FAMILIES } from './scenarios';
 import type { TaskFamily } from './types';
 
-export const ALL_FAMILIES: TaskFamily[] = [...CORE_FAMILIES, ...MORE_FAMILIES];
+export const ALL_FAMILIES: TaskFamily[] = [...CORE_FAMILIES, ...SCENARIO_FAMILIES];
 
 /** Names that appear more than once (empty when the registry is sound). */
 export function duplicateFamilyNames(families: readonly TaskFamily[]): string[] {
@@ -20,7 +20,7 @@ export function findFamily(name: string): TaskFamily | undefined {
   return ALL_FAMILIES.find((f) => f.name === name);
 }
 
-export { CORE_FAMILIES, MORE_FAMILIES };
+export { CORE_FAMILIES, SCENARIO_FAMILIES };
 export { familiesForSplit, seedSplit, EVAL_SEED_MODULUS } from './split';
 export { createFamilyRng, familySeed } from './rng';
 export * from './types';

@@ -1,5 +1,5 @@
 /**
- * The one task builder of both family sets (core/, more/): from a family's parts it writes instruction.md,
+ * The one task builder of both family sets (core/, scenarios/): from a family's parts it writes instruction.md,
  * task.toml with the [metadata] the synthesizer reads, solution/solve.sh, the workspace files, set-up and
  * verifier, and names the task. What differs between the sets (solve.sh's first lines, timeouts, storage,
  * ids from the seed or from the content) is a `TaskConventions` value, not a second builder.
