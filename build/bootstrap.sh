@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 # bubblewrap: the sandbox; chromium: end-to-end UI tests; python3-pytest: task verifiers written in pytest.
 # What the tests spawn besides: asciinema (plays the recordings back), procps (ps), git (the host canary).
-# sqlite3, make, gcc: tools some generated tasks need (tasks/families/more, their `requires`).
+# sqlite3, make, gcc: tools some generated tasks need (tasks/families/scenarios, their `requires`).
 # python3-jinja2: the reference renderer of published chat templates (test/integration/model/hf-tokenizer-llamacpp.test.ts).
 # podman, runc, mmdebstrap, uidmap (podman recommends it; bootstrap installs without recommends): the container backend (runc: crun refuses hybrid cgroup layouts) and its local Debian base image.
 PACKAGES=(bubblewrap chromium python3-pytest asciinema procps git sqlite3 make gcc podman runc mmdebstrap uidmap python3-jinja2)
