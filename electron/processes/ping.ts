@@ -1,6 +1,6 @@
 /**
  * Every worker answers `worker.ping` besides its own contract: the contract both sides agree on (the worker
- * serves it, electron/workers/serve.ts; the supervisor calls it).
+ * serves it, electron/workers/rpc-server.ts; the supervisor calls it).
  */
 import { mergeContracts, type Contract, type MergedContract } from '../ipc/common/define';
 import { workerBaseContract } from '../ipc/common/contracts/worker';

@@ -6,7 +6,7 @@
 import { TaskLibrary } from '../lab/tasks/library';
 import { runTaskAudit } from '../lab/tasks/run-audit';
 import { auditWorkerContract } from '../processes/contracts/audit';
-import { serveWorker } from './serve';
+import { serveWorker } from './rpc-server';
 
 const router = serveWorker('audit', auditWorkerContract, {
   'audit.run': ({ dataDir, examplesDir, ...request }, ctx) =>

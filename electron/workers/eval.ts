@@ -4,7 +4,7 @@ import { resumeEvaluation, startEvaluation, type EvalHooks, type Evaluation } fr
 import { onnxPolicyFactory } from '../lab/runs/onnx-policy';
 import { PolicyBridgeClient } from '../lab/runs/policy-bridge';
 import { evalWorkerContract } from '../processes/contracts/eval';
-import { serveWorker } from './serve';
+import { serveWorker } from './rpc-server';
 
 /** Terminal bytes are sent in batches at most this often per episode (keeps IPC frames few and large). */
 const TERMINAL_BATCH_MS = 30;

@@ -15,7 +15,7 @@ import { ProviderUnavailableError } from '../../native/model/providers';
 import { randomSeed } from '../../native/model/sampler';
 import type { Tokenizer } from '../../native/model/tokenizer';
 import { policyContract, PolicySettings } from '../processes/contracts/policy';
-import { serveWorker } from './serve';
+import { serveWorker } from './rpc-server';
 
 interface Held {
   checkpoint: OpenedCheckpoint;

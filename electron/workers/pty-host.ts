@@ -9,7 +9,7 @@ import { sandboxErrorToLab } from '../lab/sandbox/errors';
 import { createSandboxBackend, detectBubblewrap } from '../../native/sandbox/index';
 import { AckFlowController, createShellSession, DataBatcher, isNamedKey, SessionBusyError, SessionClosedError, type NamedKey, type SandboxShellSession } from '../../native/pty/index';
 import { ptyHostContract } from '../processes/contracts/pty-host';
-import { serveWorker } from './serve';
+import { serveWorker } from './rpc-server';
 
 interface Entry {
   session: SandboxShellSession;

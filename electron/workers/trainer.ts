@@ -15,7 +15,7 @@ import type { TrainingProgress } from '../domain/training';
 import { WorkerRegistry } from '../lab/worker-registry';
 import { trainerWorkerContract } from '../processes/contracts/trainer';
 import { forkLauncher } from '../processes/launcher';
-import { serveWorker } from './serve';
+import { serveWorker } from './rpc-server';
 
 let current: { session: TrainingSession; progress: TrainingProgress | null } | null = null;
 const workers = new WorkerRegistry(forkLauncher);

@@ -1,7 +1,7 @@
 /**
- * The worker side: serve a contract to the parent over the process channel. Every worker answers
- * `worker.ping`. An uncaught error ends the process with a message (the supervisor reports and restarts it);
- * it never lingers half-alive.
+ * The worker process's RPC server (not the `t1lab serve` web host): it serves a contract to the parent over
+ * the process channel. Every worker answers `worker.ping`. An uncaught error ends the process with a message
+ * (the supervisor reports and restarts it); it never lingers half-alive.
  */
 import type { Contract } from '../ipc/common/define';
 import { createRouter, type Handlers, type Router } from '../ipc/common/router';
