@@ -453,19 +453,19 @@ function writeSamples(runDir: string, step: number, exp: Awaited<ReturnType<type
   try {
     exp.refs.forEach((ref, i) => {
       const t = exp.perToken[i]!;
-      const r4 = (x: number) => Math.round(x * 1e6) / 1e6;
+      const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
       out.append({
         episode: ref.episode,
         sample: ref.sample,
         policyVersion: ref.policyVersion,
         /** Graph positions p score token p + 1 of the ledger sample. */
         lossMask: ref.row.lossMask,
-        samplerLogprobs: ref.row.samplerLogprobs.map(r4),
-        trainerLogprobs: t.old.map(r4),
-        values: t.values.map(r4),
-        advantages: t.advantages.map(r4),
-        returns: t.returns.map(r4),
-        tisWeights: t.tis.map(r4),
+        samplerLogprobs: ref.row.samplerLogprobs.map(round6),
+        trainerLogprobs: t.old.map(round6),
+        values: t.values.map(round6),
+        advantages: t.advantages.map(round6),
+        returns: t.returns.map(round6),
+        tisWeights: t.tis.map(round6),
       });
     });
   } finally {
