@@ -2,7 +2,7 @@
  * The `t1lab eval` command line that starts the same run as a run's config: what a run's page shows, so an
  * evaluation started from the page can be repeated (or scripted) from a shell.
  */
-import type { RunConfig } from './runs';
+import type { EvalRunConfig } from './runs';
 
 /** POSIX shell quoting: bare when the word is plain, else single quotes. */
 export function shellWord(word: string): string {
@@ -13,12 +13,12 @@ export function shellWord(word: string): string {
 const ONNX_UNSET_TEMPERATURE = 1;
 
 /** The temperature a run sampled at: recorded, else what its policy used then (null: the server's own). */
-export function runTemperature(config: RunConfig): number | null {
+export function runTemperature(config: EvalRunConfig): number | null {
   return config.policySettings.temperature ?? (config.policy.startsWith('onnx:') ? ONNX_UNSET_TEMPERATURE : null);
 }
 
 /** The settings that decide a run's figures, in words: "temperature 0 · 30 turns · 576 tokens · agent 60 s". */
-export function evalSettingsText(config: RunConfig): string {
+export function evalSettingsText(config: EvalRunConfig): string {
   const t = runTemperature(config);
   return [
     t === null ? "server's temperature" : `temperature ${t}`,
@@ -32,7 +32,7 @@ export function evalSettingsText(config: RunConfig): string {
 }
 
 /** Every option of the run, defaults included, so the line does not depend on the defaults of the day. */
-export function evalCommandArgs(config: RunConfig): string[] {
+export function evalCommandArgs(config: EvalRunConfig): string[] {
   const p = config.policySettings;
   const h = config.harness;
   const args = ['--suite', config.suite, '--policy', config.policy];
@@ -56,6 +56,6 @@ export function evalCommandArgs(config: RunConfig): string[] {
   return args;
 }
 
-export function evalCommandLine(config: RunConfig): string {
+export function evalCommandLine(config: EvalRunConfig): string {
   return ['t1lab', 'eval', ...evalCommandArgs(config)].map(shellWord).join(' ');
 }

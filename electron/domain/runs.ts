@@ -56,7 +56,8 @@ export const RunContainers = z.object({
 });
 export type RunContainers = z.infer<typeof RunContainers>;
 
-export const RunConfig = z.object({
+/** The settings of an evaluation run (`t1lab eval`/`run`, run.json's `config`); a training run's TOML is TrainingRunConfig. */
+export const EvalRunConfig = z.object({
   kind: z.enum(['eval', 'run']),
   /** The suite as given (a task folder, a folder of tasks, or a pack), resolved to an absolute path. */
   suite: z.string(),
@@ -77,7 +78,7 @@ export const RunConfig = z.object({
   /** The task ids the run was restricted to (additive; `--only`, "evaluate this task"), else absent: the whole suite. */
   only: z.array(z.string()).optional(),
 });
-export type RunConfig = z.infer<typeof RunConfig>;
+export type EvalRunConfig = z.infer<typeof EvalRunConfig>;
 
 /**
  * How many of a run's tasks the oracle itself can finish at the run's budget (turns x tokens per turn, in
@@ -97,7 +98,7 @@ export const RunManifest = z.object({
   schema: z.literal(RUN_SCHEMA),
   id: z.string(),
   createdAt: z.string(),
-  config: RunConfig,
+  config: EvalRunConfig,
   code: z.object({ version: z.string(), commit: z.string().nullable() }),
   host: z.object({ platform: z.string(), cores: z.number().int(), node: z.string() }),
   /** The oracle's feasible share at the run's budget (additive; absent for text policies and older runs). */

@@ -18,7 +18,7 @@ import {
   type EvalRequestParsed,
   type EvalSummary,
   type LiveEpisode,
-  type RunConfig,
+  type EvalRunConfig,
   type RunManifest,
   type RunProgress,
   type RunStats,
@@ -367,7 +367,7 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
     if (kind === 'run' && skipped.length) throw new LabError('UNAVAILABLE', skipped[0]?.reason ?? 'the task cannot run');
     const runDir = resolve(request.out ?? join(runsDir(env.dataDir), newRunId(kind, request.policy)));
     const allSkipped = [...invalid, ...skipped];
-    const config: RunConfig = {
+    const config: EvalRunConfig = {
       kind,
       suite: resolve(request.suite),
       policy: request.policy,

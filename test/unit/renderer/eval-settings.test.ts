@@ -2,10 +2,10 @@
 import { describe, expect, test } from 'vitest';
 import { harnessSettings, policySettings } from '../../../electron/cli/commands/policy-options';
 import { evalCommandArgs, evalCommandLine } from '../../../electron/domain/eval-command';
-import type { RunConfig } from '../../../electron/domain/runs';
+import type { EvalRunConfig } from '../../../electron/domain/runs';
 import { DEFAULT_EVAL_SETTINGS, evalSettingsRequest } from '../../../renderer/src/components/runs/eval-settings';
 
-const config: RunConfig = {
+const config: EvalRunConfig = {
   kind: 'eval',
   suite: "/data/it's suite",
   policy: 'onnx:/ckpt/step-1',

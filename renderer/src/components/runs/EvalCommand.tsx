@@ -1,9 +1,9 @@
 /** The `t1lab eval` command line that repeats a run, with a copy button: a page run is a shell run too. */
 import { useState } from 'react';
 import { evalCommandLine } from '../../../../electron/domain/eval-command';
-import type { RunConfig } from '../../../../electron/domain/runs';
+import type { EvalRunConfig } from '../../../../electron/domain/runs';
 
-export function EvalCommand({ config }: { config: RunConfig }) {
+export function EvalCommand({ config }: { config: EvalRunConfig }) {
   const line = evalCommandLine(config);
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const copy = () =>
