@@ -29,7 +29,7 @@ import { feasibilityWarning, measureFeasibility, runFeasibility } from '../runs/
 import { policyWorker } from '../models/policy-engine';
 import { loadTaskSource, type Task } from '../tasks';
 import { dropUnloggedCheckpoints, loadTrainingCheckpoint, pruneRunCheckpoints, saveTrainingCheckpoint, type TrainerState } from '../training/checkpoints';
-import { parseRunConfig, type RunConfig } from '../training/config/run-config';
+import { parseRunConfig, type TrainingRunConfig } from '../training/config/run-config';
 import type { TrainingControl } from '../training/control';
 import { createRunFolder, MetricsLog, newTrainingManifest, newTrainingRunId, readTrainingManifest, trainingRunsDir, writeTrainingManifest } from '../training/run-folder';
 import { TfEventsWriter } from '../training/tfevents';
@@ -95,7 +95,7 @@ function policyDir(runDir: string, version: number): string {
   return join(runDir, 'policy', `v-${String(version).padStart(7, '0')}`);
 }
 
-export async function runPpo(o: { config: RunConfig; configSource: string | null; out?: string; resume?: string; steps?: number }, env: PpoEnv): Promise<PpoResult> {
+export async function runPpo(o: { config: TrainingRunConfig; configSource: string | null; out?: string; resume?: string; steps?: number }, env: PpoEnv): Promise<PpoResult> {
   const started = performance.now();
   // Every message also goes to the run folder's train.log (the Training page's log view), once it exists.
   const logFile = runLog(env.log);

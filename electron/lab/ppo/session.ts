@@ -4,7 +4,7 @@
  */
 import type { TrainingResult } from '../../domain/training';
 import { TrainingControl } from '../training/control';
-import type { RunConfig } from '../training/config/run-config';
+import type { TrainingRunConfig } from '../training/config/run-config';
 import type { SessionEnv, TrainingSession } from '../training/session-types';
 import { WorkerRegistry } from '../worker-registry';
 import { forkLauncher } from '../../processes/launcher';
@@ -14,7 +14,7 @@ function asTrainingResult(r: PpoResult): TrainingResult {
   return { stage: 'ppo', steps: r.steps, tokens: r.tokens, finalLoss: null, evalLoss: null, checkpoint: r.checkpoint, runDir: r.runDir, durationMs: r.durationMs, state: r.state };
 }
 
-function launch(o: { config: RunConfig; configSource: string | null; out?: string; resume?: string; steps?: number }, env: SessionEnv): Promise<TrainingSession> {
+function launch(o: { config: TrainingRunConfig; configSource: string | null; out?: string; resume?: string; steps?: number }, env: SessionEnv): Promise<TrainingSession> {
   const control = new TrainingControl();
   const workers = new WorkerRegistry(forkLauncher);
   return new Promise<TrainingSession>((resolveSession, reject) => {
@@ -37,10 +37,10 @@ function launch(o: { config: RunConfig; configSource: string | null; out?: strin
   });
 }
 
-export function startPpoSession(o: { config: RunConfig; configSource: string | null; out?: string }, env: SessionEnv): Promise<TrainingSession> {
+export function startPpoSession(o: { config: TrainingRunConfig; configSource: string | null; out?: string }, env: SessionEnv): Promise<TrainingSession> {
   return launch(o, env);
 }
 
-export function resumePpoSession(runDir: string, config: RunConfig, env: SessionEnv, steps?: number): Promise<TrainingSession> {
+export function resumePpoSession(runDir: string, config: TrainingRunConfig, env: SessionEnv, steps?: number): Promise<TrainingSession> {
   return launch({ config, configSource: null, resume: runDir, steps }, env);
 }

@@ -12,7 +12,7 @@ import { trainerWorkerContract } from '../../processes/contracts/trainer';
 import { appRoot } from '../app-paths';
 import type { HostContext } from '../host-context';
 import { defaultConfigToml } from './config/default-config';
-import { parseRunConfig, parseRunConfigToml, RunConfigError, type RunConfig } from './config/run-config';
+import { parseRunConfig, parseRunConfigToml, RunConfigError, type TrainingRunConfig } from './config/run-config';
 import { readMetrics, TRAINING_FILES, trainingRunsDir } from './run-folder';
 import { listTrainingRuns, trainingStatus } from './status';
 
@@ -63,7 +63,7 @@ export function trainingHandlers(ctx: HostContext): Handlers<typeof trainingCont
     'training.start': async ({ stage, configToml, config, overrides }) => {
       if (!configToml && !config) throw new LabError('INVALID_PARAMS', 'give the run config: configToml (TOML text) or config (data)');
       const o = { ...overrides, ...(overrides.model ? { model: fromApp(overrides.model) } : {}), ...(overrides.data ? { data: fromApp(overrides.data) } : {}) };
-      let parsed: RunConfig;
+      let parsed: TrainingRunConfig;
       try {
         parsed = configToml ? parseRunConfigToml(configToml, 'config', o) : parseRunConfig(config, 'config', o);
       } catch (error) {

@@ -15,7 +15,7 @@ import { createOptimizerState, type OptimizerState } from '../../rl/adamw';
 import { appVersion } from '../app-paths';
 import { defaultCorpus } from '../models/default-corpus';
 import { dropUnloggedCheckpoints, loadTrainingCheckpoint, type TrainerState } from './checkpoints';
-import { parseRunConfig, type RunConfig } from './config/run-config';
+import { parseRunConfig, type TrainingRunConfig } from './config/run-config';
 import { TrainingControl } from './control';
 import { loadCorpus } from './corpus';
 import { createRunFolder, newTrainingManifest, newTrainingRunId, readTrainingManifest, trainingRunsDir, writeTrainingManifest } from './run-folder';
@@ -27,7 +27,7 @@ import { describeGroups, maxTrainingLength, paramSettings, readTokenizerConfig, 
 import { checkRunFits } from './memory-check';
 
 export interface StartTrainingOptions {
-  config: RunConfig;
+  config: TrainingRunConfig;
   configSource: string | null;
   /** The run folder (default: $T1LAB_HOME/training/<id>). */
   out?: string;
@@ -39,7 +39,7 @@ function freshState(): TrainerState {
 
 
 /** A preset's fresh checkpoint in RUN/init: its tokenizer trained on the stage's text (LM) or the default corpus. */
-async function initFromPreset(config: RunConfig, runDir: string, log: (m: string) => void): Promise<string> {
+async function initFromPreset(config: TrainingRunConfig, runDir: string, log: (m: string) => void): Promise<string> {
   const preset = config.model.preset!;
   const model = configFromPreset(preset);
   let texts: string[] = [];
@@ -78,7 +78,7 @@ function loadInit(dir: string): Prepared {
 async function launch(
   runDir: string,
   manifest: TrainingRunManifest,
-  config: RunConfig,
+  config: TrainingRunConfig,
   prepared: Prepared,
   optimizer: OptimizerState,
   state: TrainerState,

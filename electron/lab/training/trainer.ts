@@ -23,7 +23,7 @@ import { ParamGroupError, resolveParamGroups, type ParamSettings } from '../../r
 import { learningRate, type Schedule } from '../../rl/schedule';
 import { bucketFloor, packMicroBatch, planMicroBatches, type TokenSequence } from './batching';
 import { pruneRunCheckpoints, saveTrainingCheckpoint, type TrainerState } from './checkpoints';
-import type { RunConfig } from './config/run-config';
+import type { TrainingRunConfig } from './config/run-config';
 import type { TrainingControl } from './control';
 import { MetricsLog, writeTrainingManifest } from './run-folder';
 import type { StageDriver } from './stage';
@@ -39,7 +39,7 @@ export interface TrainerHooks {
 export interface TrainerSetup {
   runDir: string;
   manifest: TrainingRunManifest;
-  config: RunConfig;
+  config: TrainingRunConfig;
   model: ModelConfig;
   tokenizer: Tokenizer;
   tokenizerConfig: Record<string, unknown> | undefined;
@@ -54,7 +54,7 @@ export interface TrainerSetup {
 }
 
 /** Positions a training sequence may have: data.max_seq_len or the window, down to a graph shape. */
-export function maxTrainingLength(config: RunConfig, model: ModelConfig): number {
+export function maxTrainingLength(config: TrainingRunConfig, model: ModelConfig): number {
   return bucketFloor(config.data.max_seq_len > 0 ? Math.min(config.data.max_seq_len, model.max_position_embeddings) : model.max_position_embeddings);
 }
 
@@ -76,7 +76,7 @@ function publishedAliases(model: ModelConfig): Map<string, string[]> | undefined
   }
 }
 
-export function paramSettings(config: RunConfig, model: ModelConfig): { settings: Map<string, ParamSettings>; unmatched: string[] } {
+export function paramSettings(config: TrainingRunConfig, model: ModelConfig): { settings: Map<string, ParamSettings>; unmatched: string[] } {
   const o = config.optimizer;
   try {
     return resolveParamGroups(parameterSpecs(model).map((p) => p.name), {

@@ -16,7 +16,8 @@ export const STAGES = ['lm', 'sft', 'ppo'] as const;
 export const Stage = z.enum(STAGES);
 export type Stage = z.infer<typeof Stage>;
 
-export const RunConfig = z.strictObject({
+/** A training run's TOML (`t1lab train`, lm / sft / ppo); an evaluation run's settings are EvalRunConfig. */
+export const TrainingRunConfig = z.strictObject({
   stage: Stage,
   /** Seeds data order, held-out split and everything random in training. */
   seed: z.number().int().nonnegative().default(0),
@@ -30,8 +31,8 @@ export const RunConfig = z.strictObject({
   sft: SftSection.prefault({}),
   ppo: PpoSection.prefault({}),
 });
-export type RunConfig = z.infer<typeof RunConfig>;
-export type RunConfigInput = z.input<typeof RunConfig>;
+export type TrainingRunConfig = z.infer<typeof TrainingRunConfig>;
+export type TrainingRunConfigInput = z.input<typeof TrainingRunConfig>;
 
 export class RunConfigError extends Error {
   override readonly name = 'RunConfigError';
@@ -77,14 +78,14 @@ function applyOverrides(raw: Record<string, unknown>, o: ConfigOverrides): Recor
 }
 
 /** Validate a parsed config object (overrides applied first). */
-export function parseRunConfig(raw: unknown, source = 'config', overrides: ConfigOverrides = {}): RunConfig {
+export function parseRunConfig(raw: unknown, source = 'config', overrides: ConfigOverrides = {}): TrainingRunConfig {
   const value = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? applyOverrides(structuredClone(raw) as Record<string, unknown>, overrides) : raw;
-  const parsed = RunConfig.safeParse(value);
+  const parsed = TrainingRunConfig.safeParse(value);
   if (!parsed.success) throw new RunConfigError(describeIssues(parsed.error, source));
   return parsed.data;
 }
 
-export function parseRunConfigToml(text: string, source = 'config.toml', overrides: ConfigOverrides = {}): RunConfig {
+export function parseRunConfigToml(text: string, source = 'config.toml', overrides: ConfigOverrides = {}): TrainingRunConfig {
   let raw: unknown;
   try {
     raw = parseToml(text);
@@ -94,7 +95,7 @@ export function parseRunConfigToml(text: string, source = 'config.toml', overrid
   return parseRunConfig(raw, source, overrides);
 }
 
-export function loadRunConfig(path: string, overrides: ConfigOverrides = {}): RunConfig {
+export function loadRunConfig(path: string, overrides: ConfigOverrides = {}): TrainingRunConfig {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -1,12 +1,12 @@
 /** How a stage's driver is made (the registry in index.ts maps each stage name to one). */
 import type { ModelConfig } from '../../../../native/model/config';
 import type { Tokenizer } from '../../../../native/model/tokenizer';
-import type { RunConfig } from '../config/run-config';
+import type { TrainingRunConfig } from '../config/run-config';
 import type { StageDriver } from '../stage';
 import type { WorkerRegistry } from '../../worker-registry';
 
 export interface DriverContext {
-  config: RunConfig;
+  config: TrainingRunConfig;
   model: ModelConfig;
   tokenizer: Tokenizer;
   /** sha256 of the tokenizer.json (SFT samples must match it). */
