@@ -36,24 +36,30 @@ else
 fi
 
 step "node $(node --version), npm $(npm --version)"
-node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a<20||(a===20&&b<17)) { console.error("bootstrap: needs Node.js 20.17 or newer to start (npm 11), and then installs the Node the lab runs on"); process.exit(1) }'
 
-# The Node the lab runs on: electron, commander, @electron/get|rebuild and node-abi declare node >= 22.12,
-# eslint ^22.13 || >= 24. Where this machine's node satisfies none of that, the official Node binary as an
+# The Node the lab runs on: 22.13 or newer (in the 22 line, or 24 and newer), the one requirement that
+# README.md, docs/guide/install-and-doctor.md and package.json's engines state too
+# (test/unit/docs/node-requirement.test.ts keeps them equal). Why: electron, commander, @electron/get|rebuild
+# and node-abi declare node >= 22.12, eslint ^22.13 || >= 24.
+LAB_NODE_MIN=22.13
+# This script itself starts on an older Node (20.17, the oldest its npm runs on) to install that one.
+node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a<20||(a===20&&b<17)) { console.error(`bootstrap: needs Node.js 20.17 or newer to start (its npm), and then installs the Node the lab runs on (${process.argv[1]}+)`); process.exit(1) }' "$LAB_NODE_MIN"
+
+# Where this machine's node is older than LAB_NODE_MIN, the official Node binary as an
 # npm registry package (node-linux-<arch>, the same files as nodejs.org's tarball, headers included) goes to
 # .tools/node: npm ci runs on it (no EBADENGINE warning; node-gyp builds node-pty against its headers,
 # offline), and npm scripts use it (node_modules/.bin/node), so `npm test`, `npm start` and npx do too.
 NODE_VERSION=22.23.5
 LAB_NODE=""
-if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit((a===22&&b>=13)||a>=24?0:1)'; then
+if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); const [ma,mb]=process.argv[1].split(".").map(Number); process.exit((a===ma&&b>=mb)||a>=24?0:1)' "$LAB_NODE_MIN"; then
   case "$(uname -m)" in x86_64) arch=x64 ;; aarch64) arch=arm64 ;; *) arch="" ;; esac
   if [ -z "$arch" ]; then
-    echo "bootstrap: node $(node --version) is older than the dependencies ask (22.13+) and no Node package exists for $(uname -m); install Node.js 22 LTS and rerun" >&2; exit 1
+    echo "bootstrap: node $(node --version) is older than the lab needs ($LAB_NODE_MIN+) and no Node package exists for $(uname -m); install Node.js 22 LTS and rerun" >&2; exit 1
   fi
   TOOLS="$PWD/.tools/node"
   LAB_NODE="$TOOLS/node_modules/node-linux-$arch"
   if [ "$("$LAB_NODE/bin/node" --version 2>/dev/null)" != "v$NODE_VERSION" ]; then
-    step "node $(node --version) is older than the dependencies ask (22.13+): installing Node $NODE_VERSION from the npm registry (node-linux-$arch) into .tools/node"
+    step "node $(node --version) is older than the lab needs ($LAB_NODE_MIN+): installing Node $NODE_VERSION from the npm registry (node-linux-$arch) into .tools/node"
     mkdir -p "$TOOLS"
     npm install --prefix "$TOOLS" --no-save --no-package-lock --no-audit --no-fund --ignore-scripts "node-linux-$arch@$NODE_VERSION"
   fi
