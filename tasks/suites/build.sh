@@ -32,7 +32,14 @@ $T1LAB tasks synth --split eval --families "$train_families" --count 40 --seed $
 nano_families=write-file,count-matches,rename-files,fix-permissions,replace-text,extract-archive,jsonl-filter,csv-group-sum,measurement-stats,number-theory-batch,mail-merge,passwd-audit,numeric-integration
 $T1LAB tasks synth --split eval --families "$nano_families" --count 65 --seed $SEED --audit --audit-cache "$CACHE" --concurrency "$CONCURRENCY" --out $OUT/id-nano.jsonl --json > "$WORK/id-nano.json"
 
-for s in nano-bench long-horizon id-heldout id-nano; do
+# id-nano-wide: the same 13 families, eval seeds and phrasings, 10 tasks per family (130), for the power to
+# see a gain of a few points (docs/examples/id-nano-wide/). Same synth seed: the round-robin draws each
+# family's task seeds in order, so its first 65 tasks are id-nano's 65 and the other 65 are new. Fails
+# unless every family has exactly 10 (an audit rejection would shift the round-robin).
+$T1LAB tasks synth --split eval --families "$nano_families" --count 130 --seed $SEED --audit --audit-cache "$CACHE" --concurrency "$CONCURRENCY" --out $OUT/id-nano-wide.jsonl --json > "$WORK/id-nano-wide.json"
+python3 -c 'import json, sys; f = json.load(open(sys.argv[1]))["families"]; sys.exit(0 if len(f) == 13 and set(f.values()) == {10} else f"id-nano-wide: not 10 tasks per family: {f}")' "$WORK/id-nano-wide.json"
+
+for s in nano-bench long-horizon id-heldout id-nano id-nano-wide; do
   $T1LAB tasks stats $OUT/$s.jsonl --json > $OUT/$s.stats.json
 done
 cat "$WORK"/*.json
