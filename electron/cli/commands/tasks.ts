@@ -16,6 +16,7 @@ import { registerSynth } from './tasks-synth';
 import { registerFeasible } from './tasks-feasible';
 import { registerPool } from './tasks-pool';
 import { registerSources } from './tasks-sources';
+import { registerExport } from './tasks-export';
 
 function where(task: Pick<Task, 'origin'>): string {
   return task.origin.kind === 'pack' ? `${task.origin.path}:${task.origin.line}` : task.origin.path;
@@ -192,5 +193,6 @@ export function registerTasks(program: Command, io: Io): void {
   registerFeasible(tasks, io);
   registerPool(tasks, io);
   registerSources(tasks, io);
+  registerExport(tasks, io);
 
 }

@@ -23,6 +23,7 @@ import { NETWORK_USE, planEnvironment, type HostProbe } from './dockerfile';
 import { LAB_PYTEST_FUNCTION, offlineTestScript } from './offline-tests';
 import { splitShellCommands } from '../../../../native/util/shell-split';
 import { hostProbe } from './host-probe';
+import { EXPORT_MANIFEST, restoreExportedFiles } from '../export/harbor';
 
 export interface ImportedTask {
   id: string;
@@ -93,6 +94,14 @@ async function convertFolder(folder: string, id: string, probe: HostProbe): Prom
   const idProblem = taskIdProblem(id);
   if (idProblem) read.problems.push({ file: '.', field: null, reason: `folder name: ${idProblem}`, severity: 'error' });
   if (read.problems.some((p) => p.severity === 'error')) return { problems: read.problems };
+  // A folder the lab exported (`tasks export --format harbor`) imports as the task it was, byte for byte.
+  const exported = restoreExportedFiles(read.files);
+  if (exported && 'problem' in exported) return { problems: [{ file: EXPORT_MANIFEST, field: null, reason: exported.problem, severity: 'error' }] };
+  if (exported) {
+    const check = buildTask(id, exported.files, { kind: 'folder', path: folder });
+    if (!check.task) return { problems: check.problems };
+    return { from: 'harbor', files: exported.files, notes: [`a T1 Lab export of task '${exported.task}': the original files restored (${EXPORT_MANIFEST})`], runtime: check.task.environment.runtime };
+  }
   const byPath = new Map(read.files.map((f) => [f.path, f]));
   const converted = byPath.has(TASK_PATHS.toml) ? await convertHarbor(byPath, probe) : byPath.has(TB1_PATHS.yaml) ? await convertTb1(byPath, probe) : null;
   if (!converted) return { problems: [{ file: '.', field: null, reason: 'neither task.toml (Harbor) nor task.yaml (Terminal-Bench 1)', severity: 'error' }] };
