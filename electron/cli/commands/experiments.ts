@@ -16,15 +16,15 @@ import { reproTableCells } from '../../lab/experiments/repro-report';
 
 
 /** The suites the reproduction evaluates on by default (committed under tasks/suites/): held-out seeds of
- * the families it trains on (id-nano, 65 tasks) and held-out families (nano-bench). id-heldout and
+ * the families it trains on (id-nano-wide, 10 tasks per family: 130) and held-out families (nano-bench). id-heldout and
  * long-horizon draw on families the nano curriculum does not train on; pass them with --suites. */
-export const DEFAULT_REPRO_SUITES = ['id-nano', 'nano-bench'];
+export const DEFAULT_REPRO_SUITES = ['id-nano-wide', 'nano-bench'];
 
 export function formatReproTable(t: ReproTable): string {
-  const { results, tests, feasibility, stages } = reproTableCells(t);
+  const { results, tests, sampled, feasibility, stages } = reproTableCells(t);
   const gap = `train-inference gap (mean |logp_trainer − logp_sampler|): R3 + TITO ${t.gap.r3Tito ?? '—'}, free routing ${t.gap.free ?? '—'}; loss drift ${t.gap.lossDrift ?? '—'}`;
   const report = t.report ? `report: ${t.report.markdown}\n` : '';
-  return `${t.quick ? 'QUICK settings: a smoke run of the pipeline, not the recipe\n' : ''}resolved [95% CI]; reward = mean dense reward; valid calls = share of turns with a tool call the harness could run\n${table(results)}\n${table(tests)}\n${t.feasibility?.length ? `${table(feasibility)}\n` : ''}${stages.length ? `${table(stages)}\n` : ''}${gap}\n${report}${t.out}\n`;
+  return `${t.quick ? 'QUICK settings: a smoke run of the pipeline, not the recipe\n' : ''}resolved [95% CI]; reward = mean dense reward; valid calls = share of turns with a tool call the harness could run\n${table(results)}\n${table(tests)}\n${sampled.length ? `${table(sampled)}\n` : ''}${t.feasibility?.length ? `${table(feasibility)}\n` : ''}${stages.length ? `${table(stages)}\n` : ''}${gap}\n${report}${t.out}\n`;
 }
 
 export function registerExperiments(program: Command, io: Io): void {

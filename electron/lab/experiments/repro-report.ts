@@ -38,7 +38,7 @@ export function formatWallTime(seconds: number): string {
  * alike: resolved rate [95% CI] and mean dense reward per model and suite, the paired tests, the
  * oracle's feasibility and each stage's wall time.
  */
-export function reproTableCells(t: ReproTable): { results: string[][]; tests: string[][]; feasibility: string[][]; stages: string[][] } {
+export function reproTableCells(t: ReproTable): { results: string[][]; tests: string[][]; sampled: string[][]; feasibility: string[][]; stages: string[][] } {
   const suites = [...new Set(t.rows.map((r) => r.suite))];
   const cell = (model: string, suite: string) => {
     const r = t.rows.find((x) => x.model === model && x.suite === suite);
@@ -48,6 +48,27 @@ export function reproTableCells(t: ReproTable): { results: string[][]; tests: st
   const interval = (lo: number, hi: number, scale: number, digits: number) => `[${(lo * scale).toFixed(digits)}, ${(hi * scale).toFixed(digits)}]`;
   return {
     results: [['model', ...suites], ...REPRO_MODELS.map((m) => [m, ...suites.map((s) => cell(m, s))])],
+    sampled: t.sampled
+      ? [
+          ['model / comparison', 'suite', 'attempts at T', 'avg@K (B − A) [95% CI]', 'p', 'dense reward [95% CI]'],
+          ...t.sampled.rows.map((r) => [
+            r.model,
+            r.suite,
+            `${r.attempts} at ${r.temperature}`,
+            `${formatRate(r.avgAtK.value)} ${interval(r.avgAtK.ci95[0], r.avgAtK.ci95[1], 100, 1)}`,
+            '',
+            `${r.avgAtK.dense.value.toFixed(2)} ${interval(r.avgAtK.dense.ci95[0], r.avgAtK.dense.ci95[1], 1, 2)}`,
+          ]),
+          ...t.sampled.tests.map((x) => [
+            x.comparison,
+            x.suite,
+            `${x.attempts} at ${x.temperature}`,
+            `${(x.diff * 100).toFixed(1)} pp ${interval(x.ci95[0], x.ci95[1], 100, 1)}`,
+            `${x.test.p.toFixed(3)} (${x.test.name})`,
+            `${x.rewardDiff.toFixed(3)} ${interval(x.rewardCi95[0], x.rewardCi95[1], 1, 3)}`,
+          ]),
+        ]
+      : [],
     feasibility: [
       ['suite', 'budget', 'turns x tokens', 'oracle-feasible', 'oracle calls cut'],
       ...(t.feasibility ?? []).map((f) => [f.suite, f.budget, `${f.maxTurns} x ${f.maxTokens}`, `${f.feasible}/${f.tasks} (${formatRate(f.share)})`, `${f.cutCalls.count}/${f.cutCalls.calls} (${formatRate(f.cutCalls.share)})`]),
@@ -109,6 +130,14 @@ export function writeReproReport(t: ReproTable): { markdown: string; charts: str
     '',
     ...markdownTable(cells.tests),
     '',
+    ...(cells.sampled.length
+      ? [
+          'avg@K: each trained model run K times per task at PPO\'s sampling temperature; the mean of per-task success shares with a task-bootstrap interval, and the differences paired by task (sign-flip permutation test).',
+          '',
+          ...markdownTable(cells.sampled),
+          '',
+        ]
+      : []),
     ...(t.feasibility?.length
       ? [
           'What the oracle itself can finish at the budgets of the evaluations (eval) and of PPO (the train pack), in the models\' tokenizer (`t1lab tasks feasible`): no policy can resolve more than this share.',

@@ -32,6 +32,13 @@ export interface ReproSettings {
   evalTasks: number;
   /** Harness limits of the evaluations (a small model that never submits would run to 300 turns). */
   evalArgs: string[];
+  /**
+   * avg@K: SFT and both PPO runs are also evaluated with this many attempts per task at PPO's sampling
+   * temperature (`ppo.temperature`) on `sampledSuites`, and compared paired by task; 0: off.
+   */
+  sampledAttempts: number;
+  /** The suites (by name) of the sampled evaluation; empty: the first suite. */
+  sampledSuites: string[];
   seed: number;
 }
 
@@ -53,6 +60,8 @@ const settingsFile = z
     overrides: z.object({ lm: overrides, sft: overrides, ppo: overrides }).partial().strict(),
     evalTasks: z.number().int().nonnegative(),
     evalArgs: z.array(z.string()),
+    sampledAttempts: z.number().int().nonnegative(),
+    sampledSuites: z.array(z.string().min(1)),
     seed: z.number().int().nonnegative(),
   })
   .partial()

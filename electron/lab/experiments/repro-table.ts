@@ -1,6 +1,7 @@
 /** What `t1lab repro` produces (table.json): the rows of the paper's table, the paired tests and the gap. */
 import type { ReproFeasibility } from './repro-feasibility';
 import type { ReproSettings } from './repro-settings';
+import type { SampledRow, SampledTest } from './repro-sampled';
 import type { StageTime } from './stage-times';
 
 export interface ReproRow {
@@ -22,6 +23,8 @@ export interface ReproTable {
   rows: ReproRow[];
   /** Paired tests on resolved (McNemar) and on mean dense reward (paired bootstrap over tasks). */
   tests: { comparison: string; suite: string; diff: number; ci95: [number, number]; p: number; rewardDiff?: number; rewardCi95?: [number, number]; validCallDiff?: number; validCallCi95?: [number, number] }[];
+  /** avg@K of the trained models at PPO's temperature (settings.sampledAttempts > 0), and its paired tests. */
+  sampled?: { rows: SampledRow[]; tests: SampledTest[] };
   /** Per eval suite (at the evaluations' budget) and for the train pack (at PPO's): what the oracle can finish. */
   feasibility?: ReproFeasibility[];
   report?: { markdown: string; charts: string[] };

@@ -22,6 +22,7 @@ import { addStageTime, readStageTimes, totalWallSeconds } from './stage-times';
 import { outcomeLines } from './outcome-lines';
 import { writeOutcomes } from '../stats/outcomes-file';
 import { OUTCOMES_FILE } from '../../domain/outcomes';
+import { SAMPLED_MODELS, SAMPLED_PAIRS, sampledEvalArgs, sampledRow, sampledTest, type SampledRow, type SampledTest } from './repro-sampled';
 
 /**
  * The nano curriculum: the easy core families, two medium ones with one short program each, and four
@@ -88,6 +89,10 @@ export const REPRO_FULL: ReproSettings = {
   },
   evalTasks: 0,
   evalArgs: NANO_EVAL_ARGS,
+  // avg@8 at PPO's temperature on the in-distribution suite: what PPO optimizes, paired by task, where a
+  // greedy evaluation sees only tasks whose single outcome flips.
+  sampledAttempts: 8,
+  sampledSuites: [],
   seed: 1,
 };
 
@@ -119,6 +124,8 @@ export const REPRO_QUICK: ReproSettings = {
   // which would otherwise wait out the task's own 600 s.
   evalTasks: 13,
   evalArgs: ['--max-turns', '4', '--max-tokens', '64', '--agent-timeout', '30', '--temperature', '0', '--concurrency', '2'],
+  sampledAttempts: 2,
+  sampledSuites: [],
   seed: 1,
 };
 
@@ -164,6 +171,8 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
   const out = resolve(options.out);
   mkdirSync(out, { recursive: true });
   const s: ReproSettings = applyReproSettings(options.quick ? REPRO_QUICK : REPRO_FULL, options.settings);
+  // Checked before hours of training: an unknown suite name would otherwise fail only at the evaluations.
+  const sampledSuites = s.sampledAttempts > 0 ? sampledSuitesOf(s, options.suites) : [];
   if (options.quick) log('quick mode: every stage is cut short (see the settings in repro.json); the numbers show the pipeline works, not what the recipe can reach');
   writeFileSync(join(out, 'repro.json'), `${JSON.stringify({ quick: options.quick, settings: s, suites: options.suites }, null, 2)}\n`);
 
@@ -276,8 +285,29 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
     }
   }
 
+  // avg@K at PPO's temperature: K attempts per task of each trained model, compared paired by task.
+  const sampledDirs: Record<string, Record<string, string>> = {};
+  let sampledTemperature = 0;
+  if (s.sampledAttempts > 0) {
+    sampledTemperature = Number(((await stageConfig('ppo', {})).ppo as Json | undefined)?.temperature ?? 1);
+    const sampledArgs = sampledEvalArgs(s.evalArgs, sampledTemperature, s.sampledAttempts);
+    for (const model of SAMPLED_MODELS) {
+      for (const suite of sampledSuites) {
+        const name = `eval-${model}-${suite.name}-avg${s.sampledAttempts}`;
+        const dir = join(out, name);
+        const resume = existsSync(join(dir, 'run.json'));
+        await stage(name, resume ? ['eval', '--resume', dir, '--json'] : ['eval', '--suite', suitePaths.get(suite.name)!, '--policy', `onnx:${checkpoints[model]}`, '--out', dir, '--seed', String(s.seed), ...sampledArgs, '--json']);
+        (sampledDirs[model] ??= {})[suite.name] = dir;
+      }
+    }
+  }
+
   // Every model's per-task outcomes, committed beside the report: `t1lab compare outcomes.jsonl#sft outcomes.jsonl#rl-dense`.
-  writeOutcomes(join(out, OUTCOMES_FILE), Object.entries(evalDirs).flatMap(([model, bySuite]) => Object.entries(bySuite).flatMap(([suite, runDir]) => outcomeLines({ runDir, model, suite }))));
+  // The sampled runs' lines carry the suite as `<suite>@avg<K>`, so a compare of one suite never mixes designs.
+  writeOutcomes(join(out, OUTCOMES_FILE), [
+    ...Object.entries(evalDirs).flatMap(([model, bySuite]) => Object.entries(bySuite).flatMap(([suite, runDir]) => outcomeLines({ runDir, model, suite }))),
+    ...Object.entries(sampledDirs).flatMap(([model, bySuite]) => Object.entries(bySuite).flatMap(([suite, runDir]) => outcomeLines({ runDir, model, suite: `${suite}@avg${s.sampledAttempts}` }))),
+  ]);
 
   // What the oracle itself can finish at these budgets, in the models' tokenizer (tasks feasible).
   const feasibilityStarted = performance.now();
@@ -315,6 +345,7 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
       tests.push({ comparison: `${b} vs ${a}`, suite: suite.name, diff: c.diff, ci95: c.diffCi95, p: c.test.p, rewardDiff: c.reward.diff, rewardCi95: c.reward.ci95, ...(v ? { validCallDiff: v.diff, validCallCi95: v.ci95 } : {}) });
     }
   }
+  const sampled = sampledResults(sampledDirs, s.sampledAttempts, sampledTemperature);
   const dense = readMetrics(join(out, 'rl-dense'));
   // Every stage's time over every invocation, a resumed run included.
   const stages = readStageTimes(out);
@@ -323,6 +354,7 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
     settings: s,
     rows,
     tests,
+    ...(sampled ? { sampled } : {}),
     feasibility,
     gap: { r3Tito: tailMean(dense, 'train_infer_gap_r3'), free: tailMean(dense, 'train_infer_gap_free'), lossDrift: tailMean(dense, 'loss_drift') },
     checkpoints,
@@ -334,4 +366,28 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
   table.report = writeReproReport(table);
   writeFileSync(join(out, 'table.json'), `${JSON.stringify(table, null, 2)}\n`);
   return table;
+}
+
+/** The suites of the sampled evaluation: those named in the settings (an unknown name is an error), else the first. */
+function sampledSuitesOf(s: ReproSettings, suites: readonly { name: string; path: string }[]): { name: string; path: string }[] {
+  if (s.sampledSuites.length === 0) return suites.slice(0, 1);
+  return s.sampledSuites.map((name) => {
+    const suite = suites.find((x) => x.name === name);
+    if (!suite) throw new Error(`sampledSuites: '${name}' is not one of the evaluated suites (${suites.map((x) => x.name).join(', ')})`);
+    return suite;
+  });
+}
+
+/** avg@K rows and paired tests from the sampled runs (null when none ran). */
+function sampledResults(dirs: Record<string, Record<string, string>>, attempts: number, temperature: number): { rows: SampledRow[]; tests: SampledTest[] } | null {
+  const suites = [...new Set(Object.values(dirs).flatMap((bySuite) => Object.keys(bySuite)))];
+  if (suites.length === 0) return null;
+  const episodes = (model: string, suite: string) => readRun(dirs[model]![suite]!).episodes;
+  const rows: SampledRow[] = [];
+  const tests: SampledTest[] = [];
+  for (const suite of suites) {
+    for (const model of SAMPLED_MODELS) rows.push(sampledRow(model, suite, attempts, temperature, episodes(model, suite)));
+    for (const pair of SAMPLED_PAIRS) tests.push(sampledTest(pair, suite, attempts, temperature, episodes(pair[0], suite), episodes(pair[1], suite)));
+  }
+  return { rows, tests };
 }

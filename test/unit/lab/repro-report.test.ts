@@ -48,6 +48,10 @@ describe('repro report', () => {
         { suite: 'nano-bench', budget: 'eval', tasks: 30, feasible: 3, share: 0.1, maxTurns: 6, maxTokens: 96, cutCalls: { count: 50, calls: 200, share: 0.25 } },
         { suite: 'train', budget: 'ppo', tasks: 200, feasible: 31, share: 0.155, maxTurns: 6, maxTokens: 96, cutCalls: { count: 483, calls: 1943, share: 483 / 1943 } },
       ],
+      sampled: {
+        rows: [{ model: 'sft', suite: 'id-nano-wide', attempts: 8, temperature: 0.7, episodes: 1040, avgAtK: { k: 8, minAttempts: 8, value: 0.25, ci95: [0.2, 0.3], dense: { value: 2.5, ci95: [2.25, 2.75] } } }],
+        tests: [{ comparison: 'rl-dense vs sft', suite: 'id-nano-wide', attempts: 8, temperature: 0.7, diff: 0.05, ci95: [0.01, 0.09], test: { name: 'sign-flip-exact', p: 0.012 }, rewardDiff: 0.1, rewardCi95: [0, 0.2] }],
+      },
       gap: { r3Tito: 2e-7, free: 3e-3, lossDrift: 0 },
       checkpoints: {},
       out: tmp.path,
@@ -66,6 +70,9 @@ describe('repro report', () => {
     expect(md).toContain('| sft | 3.3% [0.0%, 20.0%]; reward 0.25; valid calls 95.0% |');
     expect(md).toContain('| sft vs base | nano-bench | 0.0 pp [0.0, 0.0] | 1.000 | 0.000 [0.000, 0.000] | 90.0 pp [80.0, 100.0] |');
     expect(md).toContain('R3 + TITO 2.00e-7, free routing 0.003');
+    // avg@K at PPO's temperature, and its test paired by task.
+    expect(md).toContain('| sft | id-nano-wide | 8 at 0.7 | 25.0% [20.0, 30.0] |  | 2.50 [2.25, 2.75] |');
+    expect(md).toContain('| rl-dense vs sft | id-nano-wide | 8 at 0.7 | 5.0 pp [1.0, 9.0] | 0.012 (sign-flip-exact) | 0.100 [0.000, 0.200] |');
     // What the oracle itself can finish at each budget.
     expect(md).toContain('| nano-bench | eval | 6 x 96 | 3/30 (10.0%) | 50/200 (25.0%) |');
     expect(md).toContain('| train | ppo | 6 x 96 | 31/200 (15.5%) | 483/1943 (24.9%) |');
