@@ -35,14 +35,15 @@ import { createRunFolder, MetricsLog, newTrainingManifest, newTrainingRunId, rea
 import { TfEventsWriter } from '../training/tfevents';
 import { describeGroups, paramSettings, readTokenizerConfig } from '../training/trainer';
 import type { WorkerRegistry } from '../worker-registry';
-import { assertionPassRates, flagFarmedAssertions, rewardsByCategory, type AssertionFlag } from './dense-guard';
+import { assertionPassRates, flagFarmedAssertions, type AssertionFlag } from './dense-guard';
 import { denseGuard, writeGuardFile } from './guard-report';
-import { buildExperience } from './experience';
+import { buildExperience, type Experience } from './experience';
 import { readRolloutEpisodes, ROLLOUT_FILES, stepDir, type RolloutEpisode } from './rollout-files';
 import { collectRollouts, type RolloutBatch } from './rollouts';
 import { collectDynamic } from './dynamic-sampling';
 import { sampleTasks } from './tasks';
-import { ppoUpdate } from './update';
+import { ppoMetricsRow, type StepEpisodes } from './step-metrics';
+import { ppoUpdate, type UpdateResult } from './update';
 import { JsonlAppender } from './rollout-files';
 import { checkRunFits } from '../training/memory-check';
 import { runLog } from '../training/run-log';
@@ -89,135 +90,191 @@ interface PpoCursor {
   valueNorm?: ValueNormState;
 }
 
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-
 function policyDir(runDir: string, version: number): string {
   return join(runDir, 'policy', `v-${String(version).padStart(7, '0')}`);
 }
 
-export async function runPpo(o: { config: TrainingRunConfig; configSource: string | null; out?: string; resume?: string; steps?: number }, env: PpoEnv): Promise<PpoResult> {
+type RunOptions = { config: TrainingRunConfig; configSource: string | null; out?: string; resume?: string; steps?: number };
+type Log = (message: string) => void;
+
+/** What a run starts from, new or resumed: its folder and manifest, the weights, the optimizer, the step reached. */
+interface OpenedRun {
+  config: TrainingRunConfig;
+  runDir: string;
+  manifest: TrainingRunManifest;
+  state: TrainerState;
+  optimizer: OptimizerState;
+  params: Map<string, Float32Array>;
+  model: ModelConfig;
+  tokenizer: Tokenizer;
+  tokenizerConfig: Record<string, unknown> | undefined;
+}
+
+/** Everything the step phases share: the opened run, the loop's settings and its progress so far. */
+interface PpoRun extends OpenedRun {
+  env: PpoEnv;
+  log: Log;
+  ppo: TrainingRunConfig['ppo'];
+  rng: ResumableRng;
+  settings: ReturnType<typeof paramSettings>['settings'];
+  schedule: Schedule;
+  cache: TrainingGraphCache;
+  reference: Map<string, Float32Array> | null;
+  metricsLog: MetricsLog;
+  events: TfEventsWriter;
+  total: number;
+  asyncRollouts: boolean;
+  policy: Policy;
+  stop: AbortController;
+  /** Weights of the last versions the sampler may still be using (at most max_staleness behind). */
+  recent: Map<number, Map<string, Float32Array>>;
+  /** Per trained step (index + 1), its kept episodes: the dense-reward guard's history. */
+  history: RolloutEpisode[][];
+  valueNorm: ValueNormState;
+  episodesTrained: number;
+  lastCheckpoint: TrainingCheckpointRef | null;
+  lastRow: MetricsRow | null;
+  /** Move the policy worker to the weights of `version` (between rollout batches only). */
+  swapTo(version: number): Promise<void>;
+  /** Start step `step`'s rollouts on the worker's current weights. */
+  rollouts(step: number): Promise<StepRollouts>;
+}
+
+export async function runPpo(o: RunOptions, env: PpoEnv): Promise<PpoResult> {
   const started = performance.now();
   // Every message also goes to the run folder's train.log (the Training page's log view), once it exists.
   const logFile = runLog(env.log);
-  const log = logFile.log;
-  let config = o.config;
-  let runDir: string;
-  let manifest: TrainingRunManifest;
-  let state: TrainerState;
-  let optimizer: OptimizerState;
-  let params: Map<string, Float32Array>;
-  let model: ModelConfig;
-  let tokenizer: Tokenizer;
-  let tokenizerConfig: Record<string, unknown> | undefined;
-
-  if (o.resume) {
-    runDir = resolve(o.resume);
-    logFile.attach(runDir);
-    manifest = readTrainingManifest(runDir);
-    if (manifest.stage !== 'ppo') throw new LabError('INVALID_PARAMS', `${runDir}: a ${manifest.stage} run, not ppo`);
-    config = parseRunConfig(manifest.config, join(runDir, 'run.json config'), o.steps ? { steps: o.steps } : {});
-    manifest.config = config as unknown as Record<string, unknown>;
-    const resumable = dropUnloggedCheckpoints(runDir);
-    const last = resumable.at(-1) ?? null;
-    manifest.checkpoints = manifest.checkpoints.filter((r) => resumable.some((c) => c.dir === r.dir));
-    if (last) {
-      const point = loadTrainingCheckpoint(last.dir);
-      ({ config: model, tokenizer, parameters: params } = point.checkpoint);
-      tokenizerConfig = readTokenizerConfig(last.dir);
-      optimizer = point.optimizer;
-      state = point.state;
-    } else {
-      const init = loadCheckpoint(manifest.init.path);
-      ({ config: model, tokenizer, parameters: params } = init);
-      tokenizerConfig = readTokenizerConfig(manifest.init.path);
-      optimizer = createOptimizerState(params);
-      state = { step: 0, tokens: 0, cursor: null, rng: {}, bestEvalLoss: null, lastLoss: null, lastEvalLoss: null };
+  const opened = o.resume ? resumeRun(o, logFile) : startRun(o, env, logFile);
+  const tasks = await recordSuite(opened);
+  env.onStarted?.(opened.manifest.id, opened.runDir);
+  const run = await prepareRun(opened, tasks, env, logFile.log);
+  progress(run);
+  let stoppedEarly = false;
+  let pending: Promise<StepRollouts> | null = run.state.step < run.total ? run.rollouts(run.state.step + 1) : null;
+  try {
+    while (run.state.step < run.total) {
+      const step = run.state.step + 1;
+      const start = performance.now();
+      const batch = await pending!;
+      pending = null;
+      const rolloutsDone = performance.now();
+      if (stopRequested(env)) {
+        stoppedEarly = true;
+        break;
+      }
+      // Newest weights to the worker between rollout batches; the next batch starts now when asynchronous.
+      await run.swapTo(run.state.step);
+      if (run.asyncRollouts && step < run.total) pending = run.rollouts(step + 1);
+      const episodes = stepEpisodes(batch);
+      const exp = await score(run, step, episodes.trained);
+      const scored = performance.now();
+      const lr = learningRate(run.schedule, step);
+      const criticOnly = step <= run.ppo.critic_warmup_steps;
+      const upd = await update(run, exp, lr, criticOnly);
+      const trained = performance.now();
+      const checkpointSeconds = recordStep(run, step, exp, upd, episodes);
+      const times = { start, rolloutsDone, scored, trained, checkpointSeconds, end: performance.now() };
+      const row = ppoMetricsRow({ step, tokens: run.state.tokens, lr, criticOnly, reward: run.ppo.reward, episodes, experience: exp, update: upd, times });
+      logStep(run, row, episodes.kept, exp);
+      await pauseIfRequested(run);
+      if (stopRequested(env)) {
+        stoppedEarly = run.state.step < run.total;
+        break;
+      }
+      if (!run.asyncRollouts && step < run.total) {
+        await run.swapTo(run.state.step);
+        pending = run.rollouts(step + 1);
+      }
     }
-    manifest.resumes.push({ at: new Date().toISOString(), fromStep: state.step });
-    log(`resuming ${runDir} from step ${state.step}`);
-  } else {
-    if (!config.model.checkpoint) throw new LabError('INVALID_PARAMS', 'model.checkpoint: PPO starts from a checkpoint (an SFT checkpoint, usually)');
-    const initDir = resolve(config.model.checkpoint);
-    if (!existsSync(initDir)) throw new LabError('INVALID_PARAMS', `model.checkpoint: ${initDir} does not exist`);
-    checkRunFits(initDir, ['training', 'sampling']); // the trainer here, the sampling policy in its worker
-    runDir = createRunFolder(o.out ?? join(trainingRunsDir(env.dataDir), newTrainingRunId('ppo')));
-    logFile.attach(runDir);
-    const init = loadCheckpoint(initDir);
-    ({ config: model, tokenizer, parameters: params } = init);
-    tokenizerConfig = readTokenizerConfig(initDir);
-    optimizer = createOptimizerState(params);
-    state = { step: 0, tokens: 0, cursor: null, rng: {}, bestEvalLoss: null, lastLoss: null, lastEvalLoss: null };
-    const { settings } = paramSettings(config, model);
-    manifest = newTrainingManifest({ runDir, stage: 'ppo', config, configSource: o.configSource, initDir, paramGroups: describeGroups(model, settings) });
+  } finally {
+    run.stop.abort();
+    await pending?.catch(() => null);
+    await closeRun(run);
   }
-  const ppo = config.ppo;
-  const suite = await loadTaskSource(Array.isArray(config.data.path) ? config.data.path[0]! : config.data.path);
+  return finish(run, stoppedEarly, started);
+}
+
+const stopRequested = (env: PpoEnv): boolean => !!env.signal?.aborted || !!env.control?.stopRequested;
+
+const freshState = (): TrainerState => ({ step: 0, tokens: 0, cursor: null, rng: {}, bestEvalLoss: null, lastLoss: null, lastEvalLoss: null });
+
+/** `--resume`: the run folder's manifest and its last checkpoint that the metrics log reached (or the init). */
+function resumeRun(o: RunOptions, logFile: ReturnType<typeof runLog>): OpenedRun {
+  const runDir = resolve(o.resume!);
+  logFile.attach(runDir);
+  const manifest = readTrainingManifest(runDir);
+  if (manifest.stage !== 'ppo') throw new LabError('INVALID_PARAMS', `${runDir}: a ${manifest.stage} run, not ppo`);
+  const config = parseRunConfig(manifest.config, join(runDir, 'run.json config'), o.steps ? { steps: o.steps } : {});
+  manifest.config = config as unknown as Record<string, unknown>;
+  const resumable = dropUnloggedCheckpoints(runDir);
+  const last = resumable.at(-1) ?? null;
+  manifest.checkpoints = manifest.checkpoints.filter((r) => resumable.some((c) => c.dir === r.dir));
+  let opened: OpenedRun;
+  if (last) {
+    const point = loadTrainingCheckpoint(last.dir);
+    const { config: model, tokenizer, parameters: params } = point.checkpoint;
+    opened = { config, runDir, manifest, model, tokenizer, params, tokenizerConfig: readTokenizerConfig(last.dir), optimizer: point.optimizer, state: point.state };
+  } else {
+    const { config: model, tokenizer, parameters: params } = loadCheckpoint(manifest.init.path);
+    opened = { config, runDir, manifest, model, tokenizer, params, tokenizerConfig: readTokenizerConfig(manifest.init.path), optimizer: createOptimizerState(params), state: freshState() };
+  }
+  manifest.resumes.push({ at: new Date().toISOString(), fromStep: opened.state.step });
+  logFile.log(`resuming ${runDir} from step ${opened.state.step}`);
+  return opened;
+}
+
+/** A new run: a fresh run folder and manifest, the weights of `model.checkpoint`, a fresh optimizer. */
+function startRun(o: RunOptions, env: PpoEnv, logFile: ReturnType<typeof runLog>): OpenedRun {
+  const config = o.config;
+  if (!config.model.checkpoint) throw new LabError('INVALID_PARAMS', 'model.checkpoint: PPO starts from a checkpoint (an SFT checkpoint, usually)');
+  const initDir = resolve(config.model.checkpoint);
+  if (!existsSync(initDir)) throw new LabError('INVALID_PARAMS', `model.checkpoint: ${initDir} does not exist`);
+  checkRunFits(initDir, ['training', 'sampling']); // the trainer here, the sampling policy in its worker
+  const runDir = createRunFolder(o.out ?? join(trainingRunsDir(env.dataDir), newTrainingRunId('ppo')));
+  logFile.attach(runDir);
+  const { config: model, tokenizer, parameters: params } = loadCheckpoint(initDir);
+  const tokenizerConfig = readTokenizerConfig(initDir);
+  const { settings } = paramSettings(config, model);
+  const manifest = newTrainingManifest({ runDir, stage: 'ppo', config, configSource: o.configSource, initDir, paramGroups: describeGroups(model, settings) });
+  return { config, runDir, manifest, model, tokenizer, params, tokenizerConfig, optimizer: createOptimizerState(params), state: freshState() };
+}
+
+/** The task suite the run samples from, recorded in the manifest with the run's switches. */
+async function recordSuite(r: OpenedRun): Promise<Task[]> {
+  const ppo = r.config.ppo;
+  const suite = await loadTaskSource(Array.isArray(r.config.data.path) ? r.config.data.path[0]! : r.config.data.path);
   const tasks: Task[] = suite.tasks;
   if (tasks.length === 0) throw new LabError('INVALID_PARAMS', `data.path: ${suite.path} holds no valid task`);
-  manifest.data = {
+  r.manifest.data = {
     suite: suite.path,
     tasks: tasks.length,
     invalid: suite.invalid.length,
-    tokenizerSha256: hashFile(join(manifest.init.path, 'tokenizer.json')).sha256,
+    tokenizerSha256: hashFile(join(r.manifest.init.path, 'tokenizer.json')).sha256,
     switches: { reward: ppo.reward, tito: ppo.tito, r3: ppo.r3, tis: ppo.tis, advantage: ppo.advantage },
   };
-  writeTrainingManifest(runDir, manifest);
-  env.onStarted?.(manifest.id, runDir);
+  writeTrainingManifest(r.runDir, r.manifest);
+  return tasks;
+}
 
+/** The loop's machinery: RNG and value statistics from the cursor, the graph cache, the policy worker on the current weights, the oracle's feasibility. */
+async function prepareRun(r: OpenedRun, tasks: Task[], env: PpoEnv, log: Log): Promise<PpoRun> {
+  const { config, model, runDir, manifest, state } = r;
+  const ppo = config.ppo;
   const cursor = (state.cursor as PpoCursor | null) ?? { rng: (config.seed ^ 0x5eed) >>> 0, episodes: 0 };
   const rng = new ResumableRng(cursor.rng);
-  let episodesTrained = cursor.episodes;
-  let valueNorm: ValueNormState = cursor.valueNorm ?? initialValueNorm();
   const { settings, unmatched } = paramSettings(config, model);
   for (const p of unmatched) log(`warning: optimizer pattern '${p}' matches no parameter`);
   const schedule: Schedule = { kind: config.schedule.kind, lr: config.optimizer.lr, warmupSteps: config.schedule.warmup_steps, totalSteps: config.train.steps, minLrRatio: config.schedule.min_lr_ratio };
   const cache = new TrainingGraphCache(model, { provider: config.train.provider, intraOpThreads: config.train.threads || undefined, interOpThreads: 1, capacity: 10, log });
   const reference = ppo.kl_coef > 0 ? loadCheckpoint(manifest.init.path).parameters : null;
-  const rows = config.train.micro_batch_size;
-  const maxLength = model.max_position_embeddings;
   const metricsLog = new MetricsLog(runDir, state.step);
   const events = new TfEventsWriter(runDir);
-  const total = config.train.steps;
-  const asyncRollouts = ppo.async && ppo.max_staleness >= 1;
 
-  // The policy worker, on a weights folder of the current version.
-  const baseVersion = state.step;
-  const writePolicy = (version: number): string => {
-    const dir = policyDir(runDir, version);
-    if (!existsSync(join(dir, 'manifest.json'))) {
-      saveCheckpoint(dir, { config: model, tokenizer, tokenizerConfig, parameters: params, labVersion: appVersion(), metadata: { run_id: manifest.id, policy_version: version }, overwrite: true });
-    }
-    // Old versions go, except the one the engine was loaded from (a restarted worker loads it again).
-    for (const v of [version - 3, version - 4]) if (v >= 0 && v !== baseVersion) rmSync(policyDir(runDir, v), { recursive: true, force: true });
-    return dir;
-  };
-  let workerVersion = state.step;
-  const opened = await createOnnxPolicyWithEngine(policyWorker(env.workers), writePolicy(workerVersion), {
-    temperature: ppo.temperature,
-    ...(ppo.max_tokens ? { maxTokens: ppo.max_tokens } : {}),
-    protocol: 'hermes',
-  });
-  const policy: Policy = opened.policy;
-  const engine: OnnxPolicyEngine = opened.engine;
-  // Tasks the oracle itself cannot finish at this budget give no reachable reward: say so, and record it.
-  const feasibility = await measureFeasibility(policy, tasks, { maxTurns: ppo.max_turns, ...(ppo.agent_timeout_sec ? { agentTimeoutSec: ppo.agent_timeout_sec } : {}) }).catch((error: Error) => {
-    log(`warning: the oracle's feasible share was not measured: ${error.message}`);
-    return null;
-  });
-  const unreachable = feasibilityWarning(feasibility, `data.path ${suite.path}`);
-  if (unreachable) log(unreachable);
-  if (feasibility) manifest.data = { ...manifest.data, feasibility: runFeasibility(feasibility) };
-  if (unreachable && !manifest.warnings?.includes(unreachable)) manifest.warnings = [...(manifest.warnings ?? []), unreachable];
-  writeTrainingManifest(runDir, manifest);
-  const swapTo = async (version: number) => {
-    if (version === workerVersion) return;
-    await engine.swapWeights(writePolicy(version));
-    workerVersion = version;
-  };
+  const { policy, version: workerVersion, swapTo } = await openPolicyWorker(r, env);
+  await recordFeasibility(r, tasks, policy, log);
 
   const stop = new AbortController();
   env.signal?.addEventListener('abort', () => stop.abort(), { once: true });
-  const stopRequested = () => !!env.signal?.aborted || !!env.control?.stopRequested;
   const collect = (step: number, stepTasks: readonly Task[]): Promise<RolloutBatch> =>
     collectRollouts({
       runDir,
@@ -226,7 +283,7 @@ export async function runPpo(o: { config: TrainingRunConfig; configSource: strin
       groupSize: ppo.group_size,
       oversample: ppo.oversample,
       policy,
-      policyVersion: workerVersion,
+      policyVersion: workerVersion(),
       temperature: ppo.temperature,
       harness: { maxTurns: ppo.max_turns, contextStrategy: 'drop-oldest', observationChars: 10_000, ...(ppo.agent_timeout_sec ? { agentTimeoutSec: ppo.agent_timeout_sec } : {}), tito: ppo.tito },
       concurrency: ppo.concurrency,
@@ -254,184 +311,212 @@ export async function runPpo(o: { config: TrainingRunConfig; configSource: strin
     return { ...d.batch, dynamic: { mixed: d.mixed, tried: d.tried, rounds: d.rounds } };
   };
 
-  /** Per trained step (index + 1), its kept episodes: the dense-reward guard's history. */
   const history: RolloutEpisode[][] = [];
   for (let s = 1; s <= state.step; s++) history.push(readRolloutEpisodes(runDir, s).filter((e) => !e.aborted));
-  let lastCheckpoint: TrainingCheckpointRef | null = manifest.checkpoints.at(-1) ?? null;
-  let lastRow: MetricsRow | null = null;
-  const progress = (message: string | null = null, s: TrainingProgress['state'] = 'running'): void =>
-    env.progress?.({ runId: manifest.id, runDir, stage: 'ppo', state: s, step: state.step, totalSteps: total, tokens: state.tokens, loss: state.lastLoss, evalLoss: null, lr: state.step ? learningRate(schedule, state.step) : null, tokensPerS: (lastRow?.tokens_per_s as number | undefined) ?? null, etaS: null, lastCheckpoint, message });
-
-  const checkpoint = () => {
-    state.cursor = { rng: rng.state, episodes: episodesTrained, valueNorm } satisfies PpoCursor;
-    const saved = saveTrainingCheckpoint({ runDir, runId: manifest.id, stage: 'ppo', config: model, tokenizer, tokenizerConfig, params, optimizer, state, parent: manifest.init.path, evalLoss: null });
-    const ref: TrainingCheckpointRef = { step: state.step, dir: saved.dir, id: saved.id, evalLoss: null, best: false };
-    manifest.checkpoints = [...manifest.checkpoints.filter((r) => r.step !== state.step), ref];
-    writeTrainingManifest(runDir, manifest);
-    lastCheckpoint = ref;
-    // The guard as of this checkpoint, for tools that read files (the app recomputes it from the rollouts).
-    writeGuardFile(runDir, denseGuard(history.map((episodes, i) => ({ step: i + 1, episodes }))));
+  return {
+    ...r,
+    env,
+    log,
+    ppo,
+    rng,
+    settings,
+    schedule,
+    cache,
+    reference,
+    metricsLog,
+    events,
+    total: config.train.steps,
+    asyncRollouts: ppo.async && ppo.max_staleness >= 1,
+    policy,
+    stop,
+    recent: new Map(),
+    history,
+    valueNorm: cursor.valueNorm ?? initialValueNorm(),
+    episodesTrained: cursor.episodes,
+    lastCheckpoint: manifest.checkpoints.at(-1) ?? null,
+    lastRow: null,
+    swapTo,
+    rollouts,
   };
+}
 
-  const prune = () => pruneRunCheckpoints(runDir, manifest, config.checkpoint.keep_last);
-
-  /** Weights of the last versions the sampler may still be using (at most max_staleness behind). */
-  const recent = new Map<number, Map<string, Float32Array>>();
-  progress();
-  let stoppedEarly = false;
-  let pending: Promise<StepRollouts> | null = state.step < total ? rollouts(state.step + 1) : null;
-  try {
-    while (state.step < total) {
-      const step = state.step + 1;
-      const t0 = performance.now();
-      const batch = await pending!;
-      pending = null;
-      const tRollout = performance.now();
-      if (stopRequested()) {
-        stoppedEarly = true;
-        break;
-      }
-      // Newest weights to the worker between rollout batches; the next batch starts now when asynchronous.
-      await swapTo(state.step);
-      if (asyncRollouts && step < total) pending = rollouts(step + 1);
-      const kept = batch.episodes.filter((e) => !e.aborted);
-      const aborted = batch.episodes.filter((e) => e.aborted);
-      // Dynamic sampling trains on the groups that disagree; the step's metrics still describe every episode it sampled.
-      const trained = batch.dynamic ? kept.filter((e) => batch.dynamic!.mixed.has(e.taskId)) : kept;
-      // Earlier versions' weights (in memory, or the policy folder on disk after a resume), for the gap.
-      for (const v of new Set(trained.map((e) => e.policyVersion))) {
-        if (v === state.step || recent.has(v)) continue;
-        if (existsSync(join(policyDir(runDir, v), 'manifest.json'))) recent.set(v, loadCheckpoint(policyDir(runDir, v)).parameters);
-      }
-      const exp = await buildExperience({ runDir, model, cache, params, reference, ppo, rows, version: state.step, paramsByVersion: recent, episodes: trained, valueNorm });
-      valueNorm = exp.valueNorm;
-      for (const w of exp.warnings) log(`warning: step ${step}: ${w}`);
-      recent.set(state.step, new Map([...params].map(([name, w]) => [name, Float32Array.from(w)])));
-      for (const v of recent.keys()) if (v < state.step + 1 - Math.max(1, ppo.max_staleness)) recent.delete(v);
-      const tScore = performance.now();
-      const criticOnly = step <= ppo.critic_warmup_steps;
-      const lr = learningRate(schedule, step);
-      const upd = exp.sequences.length
-        ? await ppoUpdate({ model, cache, params, optimizer, settings, hyper: { beta1: config.optimizer.beta1, beta2: config.optimizer.beta2, eps: config.optimizer.eps }, lr, gradClip: config.optimizer.grad_clip, auxCoef: config.train.aux_coef, ppo, criticOnly, rows, maxLength, rng, sequences: exp.sequences, temperature: exp.temperature, log })
-        : { metrics: {}, optimizerSteps: 0, trainedTokens: 0, lossTokens: 0, computedTokens: 0 };
-      const tTrain = performance.now();
-      writeSamples(runDir, step, exp);
-      state.step = step;
-      state.tokens += upd.trainedTokens;
-      state.lastLoss = upd.metrics.loss ?? null;
-      episodesTrained += trained.length;
-      history.push(kept);
-      const tCkpt0 = performance.now();
-      if (step % config.checkpoint.every === 0 || step === total || stopRequested()) checkpoint();
-      const ckptSeconds = (performance.now() - tCkpt0) / 1000;
-      const allTime = batch.episodes.reduce((n, e) => n + e.durationMs, 0);
-      const abortedTime = aborted.reduce((n, e) => n + e.durationMs, 0);
-      const keptOnAbortedTasks = kept.filter((e) => aborted.some((a) => a.taskId === e.taskId));
-      const rewardOf = (e: RolloutEpisode) => e.reward?.[ppo.reward] ?? 0;
-      const busy = (tTrain - tRollout) / 1000;
-      const row: MetricsRow = {
-        step,
-        tokens: state.tokens,
-        loss: upd.metrics.loss ?? 0,
-        lr,
-        grad_norm: upd.metrics.grad_norm ?? 0,
-        tokens_per_s: upd.trainedTokens / Math.max(busy, 1e-9),
-        time: { data: (tScore - tRollout) / 1000, fwd_bwd: (tTrain - tScore) / 1000, optimizer: 0, checkpoint: ckptSeconds, eval: 0 },
-        wall_time: Date.now() / 1000,
-        // The issue's fixed keys.
-        reward_dense: mean(kept.map((e) => e.reward?.dense ?? 0)),
-        reward_binary: mean(kept.map((e) => e.reward?.binary ?? 0)),
-        resolved: mean(kept.map((e) => (e.resolved ? 1 : 0))),
-        pg_loss: upd.metrics.pg_loss ?? null,
-        pg_clipfrac: upd.metrics.pg_clipfrac ?? null,
-        ppo_kl: upd.metrics.ppo_kl ?? null,
-        entropy: upd.metrics.entropy ?? null,
-        vf_loss: upd.metrics.vf_loss ?? null,
-        vf_explained_var: Number.isFinite(exp.metrics.vf_explained_var) ? exp.metrics.vf_explained_var! : null,
-        tis_weight_mean: exp.metrics.tis_weight_mean ?? null,
-        train_infer_gap_r3: exp.metrics.train_infer_gap_r3 ?? null,
-        train_infer_gap_free: exp.metrics.train_infer_gap_free ?? null,
-        loss_drift: exp.metrics.loss_drift ?? 0,
-        routing_agreement: exp.metrics.routing_agreement ?? null,
-        staleness: exp.metrics.staleness ?? 0,
-        aborted_share: allTime > 0 ? abortedTime / allTime : 0,
-        // More.
-        reward_fraction: mean(kept.map((e) => e.reward?.fraction ?? 0)),
-        ...rewardsByCategory(kept),
-        aborted_episodes: aborted.length,
-        aborted_bias: aborted.length ? mean(aborted.map(rewardOf)) - mean(keptOnAbortedTasks.map(rewardOf)) : null,
-        episodes: kept.length,
-        episodes_trained: trained.length,
-        ...(batch.dynamic ? { dynamic_tasks: batch.dynamic.tried, dynamic_rounds: batch.dynamic.rounds, dynamic_mixed_groups: batch.dynamic.mixed.size, sampled_flat_group_share: kept.length ? (kept.length - trained.length) / kept.length : 0 } : {}),
-        episode_turns: mean(kept.map((e) => e.turns)),
-        episode_tokens: mean(kept.map((e) => e.completionTokens)),
-        vf_clipfrac: upd.metrics.vf_clipfrac ?? null,
-        kl_ref: upd.metrics.kl_ref ?? null,
-        aux_loss: upd.metrics.aux_loss ?? null,
-        grad_clipped_share: upd.metrics.grad_clipped_share ?? null,
-        skipped_steps: upd.metrics.skipped_steps ?? 0,
-        optimizer_steps: upd.optimizerSteps,
-        // What the update cost in positions, over its epochs: carrying a loss, forwarded (real), computed (with padding).
-        update_loss_tokens: upd.lossTokens,
-        update_forwarded_tokens: upd.trainedTokens,
-        update_computed_tokens: upd.computedTokens,
-        critic_warmup: criticOnly ? 1 : 0,
-        policy_version: state.step,
-        time_rollout: (tRollout - t0) / 1000,
-        time_generation: mean(kept.map((e) => e.generationMs)) / 1000,
-        time_environment: mean(kept.map((e) => e.environmentMs)) / 1000,
-        time_training: (tTrain - tRollout) / 1000,
-        // The step's wall time and the episodes' summed generation/environment time (all of them, aborted
-        // too): with concurrent episodes these split time_rollout by share (npm run bench -- ppo).
-        time_step: (performance.now() - t0) / 1000,
-        time_generation_sum: batch.episodes.reduce((n, e) => n + e.generationMs, 0) / 1000,
-        time_environment_sum: batch.episodes.reduce((n, e) => n + e.environmentMs, 0) / 1000,
-        ...Object.fromEntries(Object.entries(exp.metrics).filter(([k]) => !['vf_explained_var'].includes(k))),
-      };
-      metricsLog.append(row);
-      prune();
-      const scalars: Record<string, number> = {};
-      for (const [k, v] of Object.entries(row)) if (typeof v === 'number' && Number.isFinite(v) && k !== 'step' && k !== 'wall_time') scalars[k.includes('/') ? k : `ppo/${k}`] = v;
-      events.scalars(step, scalars);
-      lastRow = row;
-      env.metrics?.(row);
-      writeFileSync(join(stepDir(runDir, step), 'assertions.json'), JSON.stringify(assertionPassRates(kept)));
-      progress(`reward ${(row.reward_dense as number).toFixed(2)} resolved ${((row.resolved as number) * 100).toFixed(0)}% gap ${exp.metrics.train_infer_gap_r3?.toExponential(1) ?? '-'}`);
-      if (env.control?.pauseRequested && !stopRequested()) {
-        if (state.step !== lastCheckpoint?.step) {
-          checkpoint();
-          prune();
-        }
-        progress('paused at a step boundary', 'paused');
-        await env.control.waitWhilePaused();
-      }
-      if (stopRequested()) {
-        stoppedEarly = state.step < total;
-        break;
-      }
-      if (!asyncRollouts && step < total) {
-        await swapTo(state.step);
-        pending = rollouts(step + 1);
-      }
+/** The policy worker on a weights folder of the run's current version; `swapTo` moves it to another version's. */
+async function openPolicyWorker(r: OpenedRun, env: PpoEnv): Promise<{ policy: Policy; version(): number; swapTo(version: number): Promise<void> }> {
+  const { runDir, model, manifest, state } = r;
+  const ppo = r.config.ppo;
+  const baseVersion = state.step;
+  const writePolicy = (version: number): string => {
+    const dir = policyDir(runDir, version);
+    if (!existsSync(join(dir, 'manifest.json'))) {
+      saveCheckpoint(dir, { config: model, tokenizer: r.tokenizer, tokenizerConfig: r.tokenizerConfig, parameters: r.params, labVersion: appVersion(), metadata: { run_id: manifest.id, policy_version: version }, overwrite: true });
     }
-  } finally {
-    stop.abort();
-    await pending?.catch(() => null);
-    metricsLog.close();
-    events.close();
-    await cache.clear();
-    await policy.close().catch(() => {});
+    // Old versions go, except the one the engine was loaded from (a restarted worker loads it again).
+    for (const v of [version - 3, version - 4]) if (v >= 0 && v !== baseVersion) rmSync(policyDir(runDir, v), { recursive: true, force: true });
+    return dir;
+  };
+  let workerVersion = state.step;
+  const opened = await createOnnxPolicyWithEngine(policyWorker(env.workers), writePolicy(workerVersion), {
+    temperature: ppo.temperature,
+    ...(ppo.max_tokens ? { maxTokens: ppo.max_tokens } : {}),
+    protocol: 'hermes',
+  });
+  const engine: OnnxPolicyEngine = opened.engine;
+  return {
+    policy: opened.policy,
+    version: () => workerVersion,
+    swapTo: async (version: number) => {
+      if (version === workerVersion) return;
+      await engine.swapWeights(writePolicy(version));
+      workerVersion = version;
+    },
+  };
+}
+
+/** Tasks the oracle itself cannot finish at this budget give no reachable reward: say so, and record it. */
+async function recordFeasibility(r: OpenedRun, tasks: Task[], policy: Policy, log: Log): Promise<void> {
+  const ppo = r.config.ppo;
+  const feasibility = await measureFeasibility(policy, tasks, { maxTurns: ppo.max_turns, ...(ppo.agent_timeout_sec ? { agentTimeoutSec: ppo.agent_timeout_sec } : {}) }).catch((error: Error) => {
+    log(`warning: the oracle's feasible share was not measured: ${error.message}`);
+    return null;
+  });
+  const unreachable = feasibilityWarning(feasibility, `data.path ${r.manifest.data!.suite}`);
+  if (unreachable) log(unreachable);
+  if (feasibility) r.manifest.data = { ...r.manifest.data!, feasibility: runFeasibility(feasibility) };
+  if (unreachable && !r.manifest.warnings?.includes(unreachable)) r.manifest.warnings = [...(r.manifest.warnings ?? []), unreachable];
+  writeTrainingManifest(r.runDir, r.manifest);
+}
+
+/** Collect: a step's episodes by fate. Dynamic sampling trains on the groups that disagree; the metrics still describe every episode sampled. */
+function stepEpisodes(batch: StepRollouts): StepEpisodes {
+  const kept = batch.episodes.filter((e) => !e.aborted);
+  const aborted = batch.episodes.filter((e) => e.aborted);
+  const mixed = batch.dynamic?.mixed;
+  const trained = mixed ? kept.filter((e) => mixed.has(e.taskId)) : kept;
+  const dynamic = batch.dynamic ? { tried: batch.dynamic.tried, rounds: batch.dynamic.rounds, mixedGroups: batch.dynamic.mixed.size } : null;
+  return { all: batch.episodes, kept, aborted, trained, dynamic };
+}
+
+/** Score: old log-probs, values, the gap, rewards and advantages of the trained episodes (experience.ts). */
+async function score(run: PpoRun, step: number, trained: RolloutEpisode[]): Promise<Experience> {
+  const { state, recent, runDir } = run;
+  // Earlier versions' weights (in memory, or the policy folder on disk after a resume), for the gap.
+  for (const v of new Set(trained.map((e) => e.policyVersion))) {
+    if (v === state.step || recent.has(v)) continue;
+    if (existsSync(join(policyDir(runDir, v), 'manifest.json'))) recent.set(v, loadCheckpoint(policyDir(runDir, v)).parameters);
   }
-  const flags = flagFarmedAssertions(history);
-  writeFileSync(join(runDir, 'summary.json'), JSON.stringify({ flaggedAssertions: flags, steps: state.step, episodes: episodesTrained }, null, 2));
-  progress(null, stoppedEarly ? 'stopped' : 'completed');
+  const exp = await buildExperience({ runDir, model: run.model, cache: run.cache, params: run.params, reference: run.reference, ppo: run.ppo, rows: run.config.train.micro_batch_size, version: state.step, paramsByVersion: recent, episodes: trained, valueNorm: run.valueNorm });
+  run.valueNorm = exp.valueNorm;
+  for (const w of exp.warnings) run.log(`warning: step ${step}: ${w}`);
+  recent.set(state.step, new Map([...run.params].map(([name, w]) => [name, Float32Array.from(w)])));
+  for (const v of recent.keys()) if (v < state.step + 1 - Math.max(1, run.ppo.max_staleness)) recent.delete(v);
+  return exp;
+}
+
+/** Update: the PPO epochs over the experience (the critic alone during the warm-up); no sequence, no update. */
+async function update(run: PpoRun, exp: Experience, lr: number, criticOnly: boolean): Promise<UpdateResult> {
+  if (!exp.sequences.length) return { metrics: {}, optimizerSteps: 0, trainedTokens: 0, lossTokens: 0, computedTokens: 0 };
+  const { config } = run;
+  return ppoUpdate({
+    model: run.model,
+    cache: run.cache,
+    params: run.params,
+    optimizer: run.optimizer,
+    settings: run.settings,
+    hyper: { beta1: config.optimizer.beta1, beta2: config.optimizer.beta2, eps: config.optimizer.eps },
+    lr,
+    gradClip: config.optimizer.grad_clip,
+    auxCoef: config.train.aux_coef,
+    ppo: run.ppo,
+    criticOnly,
+    rows: config.train.micro_batch_size,
+    maxLength: run.model.max_position_embeddings,
+    rng: run.rng,
+    sequences: exp.sequences,
+    temperature: exp.temperature,
+    log: run.log,
+  });
+}
+
+/** The step is done: its samples on disk, the counters advanced, a checkpoint when due. Returns the checkpoint's seconds. */
+function recordStep(run: PpoRun, step: number, exp: Experience, upd: UpdateResult, episodes: StepEpisodes): number {
+  const { state } = run;
+  writeSamples(run.runDir, step, exp);
+  state.step = step;
+  state.tokens += upd.trainedTokens;
+  state.lastLoss = upd.metrics.loss ?? null;
+  run.episodesTrained += episodes.trained.length;
+  run.history.push(episodes.kept);
+  const t0 = performance.now();
+  if (step % run.config.checkpoint.every === 0 || step === run.total || stopRequested(run.env)) checkpoint(run);
+  return (performance.now() - t0) / 1000;
+}
+
+/** Log: the row to metrics.jsonl, TensorBoard and the app; the step's assertion pass rates; the progress line. */
+function logStep(run: PpoRun, row: MetricsRow, kept: RolloutEpisode[], exp: Experience): void {
+  run.metricsLog.append(row);
+  prune(run);
+  const scalars: Record<string, number> = {};
+  for (const [k, v] of Object.entries(row)) if (typeof v === 'number' && Number.isFinite(v) && k !== 'step' && k !== 'wall_time') scalars[k.includes('/') ? k : `ppo/${k}`] = v;
+  run.events.scalars(row.step, scalars);
+  run.lastRow = row;
+  run.env.metrics?.(row);
+  writeFileSync(join(stepDir(run.runDir, row.step), 'assertions.json'), JSON.stringify(assertionPassRates(kept)));
+  progress(run, `reward ${(row.reward_dense as number).toFixed(2)} resolved ${((row.resolved as number) * 100).toFixed(0)}% gap ${exp.metrics.train_infer_gap_r3?.toExponential(1) ?? '-'}`);
+}
+
+/** A pause request waits at the step boundary, after a checkpoint of this step. */
+async function pauseIfRequested(run: PpoRun): Promise<void> {
+  const control = run.env.control;
+  if (!control?.pauseRequested || stopRequested(run.env)) return;
+  if (run.state.step !== run.lastCheckpoint?.step) {
+    checkpoint(run);
+    prune(run);
+  }
+  progress(run, 'paused at a step boundary', 'paused');
+  await control.waitWhilePaused();
+}
+
+function progress(run: PpoRun, message: string | null = null, s: TrainingProgress['state'] = 'running'): void {
+  const { state } = run;
+  const lr = state.step ? learningRate(run.schedule, state.step) : null;
+  const tokensPerS = (run.lastRow?.tokens_per_s as number | undefined) ?? null;
+  run.env.progress?.({ runId: run.manifest.id, runDir: run.runDir, stage: 'ppo', state: s, step: state.step, totalSteps: run.total, tokens: state.tokens, loss: state.lastLoss, evalLoss: null, lr, tokensPerS, etaS: null, lastCheckpoint: run.lastCheckpoint, message });
+}
+
+function checkpoint(run: PpoRun): void {
+  const { state, manifest, runDir } = run;
+  state.cursor = { rng: run.rng.state, episodes: run.episodesTrained, valueNorm: run.valueNorm } satisfies PpoCursor;
+  const saved = saveTrainingCheckpoint({ runDir, runId: manifest.id, stage: 'ppo', config: run.model, tokenizer: run.tokenizer, tokenizerConfig: run.tokenizerConfig, params: run.params, optimizer: run.optimizer, state, parent: manifest.init.path, evalLoss: null });
+  const ref: TrainingCheckpointRef = { step: state.step, dir: saved.dir, id: saved.id, evalLoss: null, best: false };
+  manifest.checkpoints = [...manifest.checkpoints.filter((r) => r.step !== state.step), ref];
+  writeTrainingManifest(runDir, manifest);
+  run.lastCheckpoint = ref;
+  // The guard as of this checkpoint, for tools that read files (the app recomputes it from the rollouts).
+  writeGuardFile(runDir, denseGuard(run.history.map((episodes, i) => ({ step: i + 1, episodes }))));
+}
+
+const prune = (run: PpoRun) => pruneRunCheckpoints(run.runDir, run.manifest, run.config.checkpoint.keep_last);
+
+async function closeRun(run: PpoRun): Promise<void> {
+  run.metricsLog.close();
+  run.events.close();
+  await run.cache.clear();
+  await run.policy.close().catch(() => {});
+}
+
+/** The run's summary.json (assertions the policy may be farming) and the result `train ppo --json` prints. */
+function finish(run: PpoRun, stoppedEarly: boolean, started: number): PpoResult {
+  const { state, lastRow } = run;
+  const flags = flagFarmedAssertions(run.history);
+  writeFileSync(join(run.runDir, 'summary.json'), JSON.stringify({ flaggedAssertions: flags, steps: state.step, episodes: run.episodesTrained }, null, 2));
+  progress(run, null, stoppedEarly ? 'stopped' : 'completed');
   return {
     stage: 'ppo',
     steps: state.step,
-    episodes: episodesTrained,
+    episodes: run.episodesTrained,
     tokens: state.tokens,
-    checkpoint: lastCheckpoint?.dir ?? null,
-    runDir,
+    checkpoint: run.lastCheckpoint?.dir ?? null,
+    runDir: run.runDir,
     final: {
       reward: (lastRow?.reward_dense as number | undefined) ?? null,
       resolved: (lastRow?.resolved as number | undefined) ?? null,
@@ -439,13 +524,13 @@ export async function runPpo(o: { config: TrainingRunConfig; configSource: strin
     },
     durationMs: performance.now() - started,
     flaggedAssertions: flags,
-    warnings: manifest.warnings ?? [],
+    warnings: run.manifest.warnings ?? [],
     state: stoppedEarly ? 'stopped' : 'completed',
   };
 }
 
 /** rollouts/step-N/samples.jsonl: what the trainer computed for each sample, per loss position (UI). */
-function writeSamples(runDir: string, step: number, exp: Awaited<ReturnType<typeof buildExperience>>): void {
+function writeSamples(runDir: string, step: number, exp: Experience): void {
   const path = join(stepDir(runDir, step), ROLLOUT_FILES.samples);
   mkdirSync(stepDir(runDir, step), { recursive: true });
   rmSync(path, { force: true });
