@@ -7,6 +7,7 @@ import { appVersion } from '../lab/app-paths';
 import { registerDoctor } from './commands/doctor';
 import { registerSandbox } from './commands/sandbox';
 import { registerServe } from './commands/serve';
+import { registerEnv } from './commands/env';
 import { registerRun } from './commands/run';
 import { registerEval } from './commands/eval';
 import { registerTasks } from './commands/tasks';
@@ -32,6 +33,7 @@ export function buildProgram(io: Io): Command {
     .configureOutput({ writeOut: io.out, writeErr: io.err });
   registerDoctor(program, io);
   registerServe(program, io);
+  registerEnv(program, io);
   registerRun(program, io);
   registerEval(program, io);
   registerTasks(program, io);

@@ -46,6 +46,8 @@ export interface EpisodeSpec {
   agentStop?: AbortSignal;
   onTurn?(turn: Turn): void;
   onData?(data: string): void;
+  /** Each shell of the agent as it opens (the environment service reads its screen). */
+  onShell?(session: ShellSession): void;
   sandbox?: SandboxBackend;
   /** The backend and image chosen for this task (containers/runtime.ts); default: bubblewrap. */
   runtime?: PhaseRuntime;
@@ -130,6 +132,7 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
       const session = await createShellSession({ backend: agent.sandbox, spec: agentSpec, id: `${spec.key}#${n}`, recordPath: join(spec.dir.abs, n === 0 ? EPISODE_FILES.recording : `recording.${n}.cast`) });
       sessions.push(session);
       if (spec.onData) session.onData(spec.onData);
+      spec.onShell?.(session);
       startWarm();
       await session.ready();
       return session;
