@@ -67,7 +67,10 @@ function readTrajectory(runDir: string, e: RolloutEpisode): Trajectory {
   return JSON.parse(readFileSync(join(runDir, e.dir, 'trajectory.json'), 'utf8')) as Trajectory;
 }
 
-async function scoreAll(x: ExperienceInput & { temperature: number }, rows: readonly TrainRow[], params: Params, r3: boolean, fallback: (BigInt64Array | undefined)[] = []): Promise<Scored[]> {
+/** The input with the episodes' one sampling temperature, which every scoring pass uses. */
+type ScoringInput = ExperienceInput & { temperature: number };
+
+async function scoreAll(x: ScoringInput, rows: readonly TrainRow[], params: Params, r3: boolean, fallback: (BigInt64Array | undefined)[] = []): Promise<Scored[]> {
   const out: Scored[] = [];
   for (let i = 0, c = 0; i < rows.length; i += x.rows, c++) {
     const chunk = rows.slice(i, i + x.rows);
@@ -90,14 +93,55 @@ export async function buildExperience(input: ExperienceInput): Promise<Experienc
   const x = { ...input, temperature };
   const warnings: string[] = [];
   const valueNormIn = x.valueNorm ?? initialValueNorm();
-  const L = x.model.num_hidden_layers;
-  const k = x.model.num_experts_per_tok;
+  const trainable = x.episodes.filter((e) => !e.aborted);
+  const { refs, episodeOf, metrics } = readSamples(x, trainable);
+  const rows = refs.map((r) => r.row);
+  if (rows.length === 0) return { sequences: [], refs, perToken: [], metrics, lossTokens: 0, temperature, valueNorm: valueNormIn, warnings };
+
+  const r3 = x.ppo.r3 === 'on';
+  const current = await measureGap(x, refs, metrics);
+  // PPO's old log-probs and values: the current weights (the trainer's pi_old), routing replayed.
+  const free = current?.free ?? null;
+  const old = current ? (current.replayed ?? current.free!) : await scoreAll(x, rows, x.params, r3);
+  const oldLogp = flat(old.map((sc) => sc.logprobs));
+  // The value head's outputs, and the same in reward units (it predicts standardised returns with value_norm).
+  const headValues = flat(old.map((sc) => sc.values));
+  const running = x.ppo.value_norm === 'running';
+  // Rewards: one per kept episode; group = its task.
+  const rewardsRaw = trainable.map((e) => trainingReward(e.reward, x.ppo.reward));
+  const rewards = normalizeRewards(rewardsRaw, trainable.map((e) => e.group), x.ppo.reward_norm);
+  // Before any statistics exist, the head's outputs mean nothing in reward units: seed them with this batch's
+  // episode rewards (the returns of gamma = lambda = 1), so that even the first step is scale-free.
+  const seeded = running && valueNormIn.weight === 0;
+  const normState = seeded ? updateValueNorm(valueNormIn, rows.map((r, i) => r.lossMask.map(() => rewards[episodeOf[i]!]!)), rows.map((r) => r.lossMask)) : valueNormIn;
+  const normBefore = running ? valueNormStats(normState) : VALUE_NORM_IDENTITY;
+  const oldValues = headValues.map((row) => row.map((v) => destandardize(v, normBefore)));
+  const refLogp = x.reference && x.ppo.kl_coef > 0 ? flat((await scoreAll(x, rows, x.reference, r3, free?.map((s) => s.experts) ?? [])).map((s) => s.logprobs)) : null;
+
+  const { advantages, returns } = advantagesAndReturns(x, { rows, episodeOf, trainable, rewards, oldValues, metrics, warnings });
+  const masks = rows.map((r) => r.lossMask);
+  metrics.vf_explained_var = explainedVariance(oldValues, returns, masks);
+  whitenAdvantages(x, { advantages, masks, episodeOf, trainable, rewardsRaw, metrics, warnings });
+  const returnsFlat = returns.flatMap((r, i) => Array.from(r).filter((_, t) => masks[i]![t] === 1));
+  metrics.return_mean = returnsFlat.length ? returnsFlat.reduce((a, b) => a + b, 0) / returnsFlat.length : 0;
+  // Value targets: standardised with the statistics updated by this batch's returns (value_norm).
+  const valueNorm = running && !seeded ? updateValueNorm(normState, returns, masks) : normState;
+  const normAfter = running ? valueNormStats(valueNorm) : VALUE_NORM_IDENTITY;
+  const targets = returns.map((r) => r.map((v) => standardize(v, normAfter)));
+  metrics.value_norm_mean = normAfter.mean;
+  metrics.value_norm_std = normAfter.std;
+
+  const { sequences, perToken, lossTokens } = assembleSequences(x, { refs, free, oldLogp, oldValues, headValues, refLogp, advantages, returns, targets, metrics });
+  return { sequences, refs, perToken, metrics, lossTokens, temperature, valueNorm, warnings };
+}
+
+/** The ledger's loss-bearing samples of the kept episodes, the independent loss-drift check, and the ledger's counters. */
+function readSamples(x: ExperienceInput, trainable: readonly RolloutEpisode[]): { refs: SampleRef[]; episodeOf: number[]; metrics: Record<string, number> } {
   const refs: SampleRef[] = [];
   const counters: LedgerCounters = { clean: 0, repair: 0, fork: 0, maskedSampled: 0, lossDrift: 0, exact: 0, retokenized: 0 };
   let drift = 0;
   let unrecorded = 0;
   const episodeOf: number[] = [];
-  const trainable = x.episodes.filter((e) => !e.aborted);
   trainable.forEach((e, ei) => {
     const t = readTrajectory(x.runDir, e);
     if (!t.ledger) return;
@@ -111,7 +155,6 @@ export async function buildExperience(input: ExperienceInput): Promise<Experienc
       episodeOf.push(ei);
     });
   });
-  const rows = refs.map((r) => r.row);
   const metrics: Record<string, number> = {
     loss_drift: drift,
     loss_drift_unrecorded: unrecorded,
@@ -121,13 +164,22 @@ export async function buildExperience(input: ExperienceInput): Promise<Experienc
     ledger_exact: counters.exact ?? 0,
     ledger_retokenized: counters.retokenized ?? 0,
     ledger_masked_sampled: counters.maskedSampled,
-    samples: rows.length,
+    samples: refs.length,
   };
-  if (rows.length === 0) return { sequences: [], refs, perToken: [], metrics, lossTokens: 0, temperature, valueNorm: valueNormIn, warnings };
+  return { refs, episodeOf, metrics };
+}
 
+/**
+ * The train-inference gap (R3 and free routing) and routing agreement per layer, into `metrics`. The gap
+ * compares the trainer with the sampler at the same weights: rows sampled by an older policy version
+ * (asynchronous rollouts) are scored for it with that version's weights. Returns the current version's
+ * scores when they cover every row (PPO's old log-probs then reuse them), else null.
+ */
+async function measureGap(x: ScoringInput, refs: readonly SampleRef[], metrics: Record<string, number>): Promise<{ free: Scored[] | null; replayed: Scored[] | null } | null> {
+  const L = x.model.num_hidden_layers;
+  const k = x.model.num_experts_per_tok;
   const r3 = x.ppo.r3 === 'on';
-  // The train-inference gap compares the trainer with the sampler at the same weights: rows sampled by an
-  // older policy version (asynchronous rollouts) are scored for it with that version's weights.
+  const rows = refs.map((r) => r.row);
   const byVersion = new Map<number, number[]>();
   refs.forEach((r, i) => byVersion.set(r.policyVersion, [...(byVersion.get(r.policyVersion) ?? []), i]));
   const gapR3: number[][] = [];
@@ -169,87 +221,101 @@ export async function buildExperience(input: ExperienceInput): Promise<Experienc
     metrics.routing_agreement = agreement.reduce((a, b) => a + b, 0) / L / agreementChunks;
   }
   metrics.gap_samples = gapRows.length;
-  // PPO's old log-probs and values: the current weights (the trainer's pi_old), routing replayed.
-  const free = current?.free ?? null;
-  const old = current ? (current.replayed ?? current.free!) : await scoreAll(x, rows, x.params, r3);
-  const oldLogp = flat(old.map((sc) => sc.logprobs));
-  // The value head's outputs, and the same in reward units (it predicts standardised returns with value_norm).
-  const headValues = flat(old.map((sc) => sc.values));
-  const running = x.ppo.value_norm === 'running';
-  // Rewards: one per kept episode; group = its task.
-  const rewardsRaw = trainable.map((e) => trainingReward(e.reward, x.ppo.reward));
-  const rewards = normalizeRewards(rewardsRaw, trainable.map((e) => e.group), x.ppo.reward_norm);
-  // Before any statistics exist, the head's outputs mean nothing in reward units: seed them with this batch's
-  // episode rewards (the returns of gamma = lambda = 1), so that even the first step is scale-free.
-  const seeded = running && valueNormIn.weight === 0;
-  const normState = seeded ? updateValueNorm(valueNormIn, rows.map((r, i) => r.lossMask.map(() => rewards[episodeOf[i]!]!)), rows.map((r) => r.lossMask)) : valueNormIn;
-  const normBefore = running ? valueNormStats(normState) : VALUE_NORM_IDENTITY;
-  const oldValues = headValues.map((row) => row.map((v) => destandardize(v, normBefore)));
-  const refLogp = x.reference && x.ppo.kl_coef > 0 ? flat((await scoreAll(x, rows, x.reference, r3, free?.map((s) => s.experts) ?? [])).map((s) => s.logprobs)) : null;
+  return current;
+}
 
-  // Advantages and returns, per position of each row.
+/** What the advantage phases read: the rows, each row's episode (index into `trainable`), the rewards, the old values in reward units. */
+interface AdvantageInput {
+  rows: readonly TrainRow[];
+  episodeOf: readonly number[];
+  trainable: readonly RolloutEpisode[];
+  rewards: readonly number[];
+  oldValues: readonly number[][];
+  metrics: Record<string, number>;
+  warnings: string[];
+}
+
+/** Advantages and returns per position of each row: group-relative (`advantage = "group"`), or GAE per episode. */
+function advantagesAndReturns(x: ExperienceInput, a: AdvantageInput): { advantages: Float64Array[]; returns: Float64Array[] } {
+  const { rows, episodeOf, trainable, rewards } = a;
   const advantages = rows.map((r) => new Float64Array(r.lossMask.length));
   const returns = rows.map((r) => new Float64Array(r.lossMask.length));
   if (x.ppo.advantage === 'group') {
     const groups = trainable.map((e) => e.group);
-    const a = groupAdvantages(rewards, groups, { scale: true });
-    const alone = singletonGroups(groups);
-    const singles = alone.filter(Boolean).length;
-    metrics.singleton_group_share = trainable.length ? singles / trainable.length : 0;
-    if (singles > 0) warnings.push(`${singles} of ${trainable.length} kept episodes are alone in their group (aborted or failed group mates): a group advantage has no baseline for them, they get 0 and do not train the policy`);
+    const adv = groupAdvantages([...rewards], groups, { scale: true });
+    const singles = singletonGroups(groups).filter(Boolean).length;
+    a.metrics.singleton_group_share = trainable.length ? singles / trainable.length : 0;
+    if (singles > 0) a.warnings.push(`${singles} of ${trainable.length} kept episodes are alone in their group (aborted or failed group mates): a group advantage has no baseline for them, they get 0 and do not train the policy`);
     rows.forEach((r, i) => r.lossMask.forEach((m, t) => {
       if (m !== 1) return;
-      advantages[i]![t] = a[episodeOf[i]!]!;
+      advantages[i]![t] = adv[episodeOf[i]!]!;
       returns[i]![t] = rewards[episodeOf[i]!]!;
     }));
-  } else {
-    // GAE per episode over its samples' loss tokens in order (a fork's samples are one chain of steps).
-    const byEpisode = new Map<number, number[]>();
-    episodeOf.forEach((e, i) => byEpisode.set(e, [...(byEpisode.get(e) ?? []), i]));
-    for (const [e, members] of byEpisode) {
-      const values = members.flatMap((i) => oldValues[i]!);
-      const mask = members.flatMap((i) => rows[i]!.lossMask);
-      const g = maskedGae(values, mask, rewards[e]!, { gamma: x.ppo.gamma, lambda: x.ppo.lambda });
-      let offset = 0;
-      for (const i of members) {
-        const n = rows[i]!.lossMask.length;
-        advantages[i]!.set(g.advantages.subarray(offset, offset + n));
-        returns[i]!.set(g.returns.subarray(offset, offset + n));
-        offset += n;
-      }
+    return { advantages, returns };
+  }
+  // GAE per episode over its samples' loss tokens in order (a fork's samples are one chain of steps).
+  const byEpisode = new Map<number, number[]>();
+  episodeOf.forEach((e, i) => byEpisode.set(e, [...(byEpisode.get(e) ?? []), i]));
+  for (const [e, members] of byEpisode) {
+    const values = members.flatMap((i) => a.oldValues[i]!);
+    const mask = members.flatMap((i) => rows[i]!.lossMask);
+    const g = maskedGae(values, mask, rewards[e]!, { gamma: x.ppo.gamma, lambda: x.ppo.lambda });
+    let offset = 0;
+    for (const i of members) {
+      const n = rows[i]!.lossMask.length;
+      advantages[i]!.set(g.advantages.subarray(offset, offset + n));
+      returns[i]!.set(g.returns.subarray(offset, offset + n));
+      offset += n;
     }
   }
-  const masks = rows.map((r) => r.lossMask);
-  metrics.vf_explained_var = explainedVariance(oldValues, returns, masks);
-  // Groups (a task's G episodes) whose raw rewards are all equal: no policy signal (DAPO's "dynamic
-  // sampling" filters them out); their GAE advantages would be the critic's error alone, which whitening
-  // scales up to unit size.
-  const flatGroup = flatGroups(rewardsRaw, trainable.map((e) => e.group));
+  return { advantages, returns };
+}
+
+/**
+ * Flat groups and whitening, in place. Groups (a task's G episodes) whose raw rewards are all equal carry no
+ * policy signal (DAPO's "dynamic sampling" filters them out); their GAE advantages would be the critic's
+ * error alone, which whitening scales up to unit size. Group advantages are already standardised within
+ * each group: whitening them again over the batch's tokens would reweight groups by their episodes'
+ * lengths. Only GAE advantages are whitened.
+ */
+function whitenAdvantages(x: ExperienceInput, a: { advantages: Float64Array[]; masks: number[][]; episodeOf: readonly number[]; trainable: readonly RolloutEpisode[]; rewardsRaw: number[]; metrics: Record<string, number>; warnings: string[] }): void {
+  const { trainable, metrics } = a;
+  const flatGroup = flatGroups(a.rewardsRaw, trainable.map((e) => e.group));
   metrics.flat_group_share = trainable.length ? trainable.filter((_, e) => flatGroup[e]).length / trainable.length : 0;
-  // Group advantages are already standardised within each group: whitening them again over the batch's
-  // tokens would reweight groups by their episodes' lengths. Only GAE advantages are whitened.
   const whiten = x.ppo.normalize_advantages && x.ppo.advantage === 'gae';
-  const advStats = whitenWithSignal(advantages, masks, episodeOf.map((e) => flatGroup[e]!), { normalize: whiten, skipFlat: x.ppo.flat_groups === 'skip' });
-  if (trainable.length > 0 && metrics.flat_group_share === 1 && x.ppo.flat_groups === 'skip') warnings.push(`every group of this step got equal rewards (${trainable.length} kept episodes): no policy signal, only the critic trains`);
+  const advStats = whitenWithSignal(a.advantages, a.masks, a.episodeOf.map((e) => flatGroup[e]!), { normalize: whiten, skipFlat: x.ppo.flat_groups === 'skip' });
+  if (trainable.length > 0 && metrics.flat_group_share === 1 && x.ppo.flat_groups === 'skip') a.warnings.push(`every group of this step got equal rewards (${trainable.length} kept episodes): no policy signal, only the critic trains`);
   metrics.advantage_mean = advStats.mean;
   metrics.advantage_std = advStats.std;
-  const returnsFlat = returns.flatMap((r, i) => Array.from(r).filter((_, t) => masks[i]![t] === 1));
-  metrics.return_mean = returnsFlat.length ? returnsFlat.reduce((a, b) => a + b, 0) / returnsFlat.length : 0;
-  // Value targets: standardised with the statistics updated by this batch's returns (value_norm).
-  const valueNorm = running && !seeded ? updateValueNorm(normState, returns, masks) : normState;
-  const normAfter = running ? valueNormStats(valueNorm) : VALUE_NORM_IDENTITY;
-  const targets = returns.map((r) => r.map((v) => standardize(v, normAfter)));
-  metrics.value_norm_mean = normAfter.mean;
-  metrics.value_norm_std = normAfter.std;
+}
 
-  // TIS weights and the sequences.
+/** TIS weights, staleness and the training sequences (with the replayed routing under R3), plus their metrics. */
+function assembleSequences(
+  x: ScoringInput,
+  a: {
+    refs: readonly SampleRef[];
+    free: Scored[] | null;
+    oldLogp: number[][];
+    oldValues: number[][];
+    headValues: number[][];
+    refLogp: number[][] | null;
+    advantages: Float64Array[];
+    returns: Float64Array[];
+    targets: Float64Array[];
+    metrics: Record<string, number>;
+  },
+): { sequences: TokenSequence[]; perToken: Experience['perToken']; lossTokens: number } {
+  const L = x.model.num_hidden_layers;
+  const k = x.model.num_experts_per_tok;
+  const r3 = x.ppo.r3 === 'on';
+  const { oldLogp, metrics } = a;
   let tisSum = 0;
   let tisMax = 0;
   let tisClipped = 0;
   let lossTokens = 0;
   const staleness: number[] = [];
   const perToken: Experience['perToken'] = [];
-  const sequences: TokenSequence[] = rows.map((row, i) => {
+  const sequences: TokenSequence[] = a.refs.map(({ row }, i) => {
     const w = x.ppo.tis === 'on' ? tisWeights(oldLogp[i]!, row.samplerLogprobs, row.lossMask, x.ppo.tis_cap) : new Float64Array(row.lossMask.length).fill(1);
     row.lossMask.forEach((m, t) => {
       if (m !== 1) return;
@@ -259,19 +325,19 @@ export async function buildExperience(input: ExperienceInput): Promise<Experienc
       tisMax = Math.max(tisMax, raw);
       if (raw > x.ppo.tis_cap) tisClipped++;
     });
-    staleness.push(x.version - refs[i]!.policyVersion);
-    perToken.push({ old: oldLogp[i]!, values: oldValues[i]!, advantages: Array.from(advantages[i]!), returns: Array.from(returns[i]!), tis: Array.from(w) });
-    const routing = r3 && row.routing ? row.routing.map((route, t) => route ?? fallbackRoute(free, i, t, x.rows, k, L)) : undefined;
+    staleness.push(x.version - a.refs[i]!.policyVersion);
+    perToken.push({ old: oldLogp[i]!, values: a.oldValues[i]!, advantages: Array.from(a.advantages[i]!), returns: Array.from(a.returns[i]!), tis: Array.from(w) });
+    const routing = r3 && row.routing ? row.routing.map((route, t) => route ?? fallbackRoute(a.free, i, t, x.rows, k, L)) : undefined;
     return {
       ids: [...row.inputIds, row.targets[row.targets.length - 1]!],
       tokenInputs: {
         loss_mask: row.lossMask,
         old_logprobs: oldLogp[i]!,
-        advantages: advantages[i]!,
-        returns: targets[i]!,
-        old_values: headValues[i]!,
+        advantages: a.advantages[i]!,
+        returns: a.targets[i]!,
+        old_values: a.headValues[i]!,
         tis_weights: w,
-        ref_logprobs: refLogp ? refLogp[i]! : oldLogp[i]!,
+        ref_logprobs: a.refLogp ? a.refLogp[i]! : oldLogp[i]!,
       },
       ...(routing ? { forcedExperts: routing } : {}),
     };
@@ -282,7 +348,7 @@ export async function buildExperience(input: ExperienceInput): Promise<Experienc
   metrics.staleness = staleness.length ? Math.max(...staleness) : 0;
   metrics.staleness_mean = staleness.length ? staleness.reduce((a, b) => a + b, 0) / staleness.length : 0;
   metrics.loss_tokens = lossTokens;
-  return { sequences, refs, perToken, metrics, lossTokens, temperature, valueNorm, warnings };
+  return { sequences, perToken, lossTokens };
 }
 
 /** The trainer's own experts for a position the sampler never processed (from the free pass), else 0..k-1. */
