@@ -3,8 +3,18 @@ import { useMemo, useState } from 'react';
 
 export type SortValue = string | number | boolean | null;
 
-export function useSort<T>(rows: readonly T[], columns: Record<string, (row: T) => SortValue>, initial: { key: string; dir: 1 | -1 }) {
-  const [sort, setSort] = useState(initial);
+export interface SortState {
+  key: string;
+  dir: 1 | -1;
+}
+
+/** `onSort`: told each new sort (a table that keeps its view across reloads stores it). */
+export function useSort<T>(rows: readonly T[], columns: Record<string, (row: T) => SortValue>, initial: SortState, onSort?: (sort: SortState) => void) {
+  const [sort, setSortState] = useState(initial);
+  const setSort = (next: SortState) => {
+    setSortState(next);
+    onSort?.(next);
+  };
   const sorted = useMemo(() => {
     const get = columns[sort.key];
     if (!get) return [...rows];

@@ -4,7 +4,7 @@
  * and a grouping (by stage, tag, training run, suite, policy or state) with a collapsible heading per group.
  * Fixed layout: at 1024 px nothing wraps into tall rows and the page never scrolls sideways.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { RunListing, RunProgress } from '../../../../electron/domain/runs';
 import { onRowKey } from '../common/row-keys';
 import { useSort } from '../common/sortable';
@@ -12,8 +12,9 @@ import { matchesRunFilter } from './run-filter';
 import { GROUP_KEYS, GROUP_LABELS, groupRuns, type GroupKey } from './run-groups';
 import './run-groups.css';
 import { formatCount, formatDuration, formatNumber, formatRate, formatStarted } from './run-format';
+import { loadRunsTableView, saveRunsTableView, type RunsTableView } from './runs-table-view';
 
-type View = 'results' | 'settings';
+type View = RunsTableView['columns'];
 
 interface Props {
   runs: RunListing[];
@@ -25,9 +26,13 @@ interface Props {
 }
 
 export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }: Props) {
-  const [filter, setFilter] = useState('');
-  const [view, setView] = useState<View>('results');
-  const [groupBy, setGroupBy] = useState<GroupKey>('none');
+  // Filter, columns, grouping and sort survive a reload (kept in the browser's storage).
+  const [stored] = useState(loadRunsTableView);
+  const [filter, setFilter] = useState(stored.filter);
+  const [view, setView] = useState<View>(stored.columns);
+  const [groupBy, setGroupBy] = useState<GroupKey>(stored.groupBy);
+  const [sort, setSort] = useState(stored.sort);
+  useEffect(() => saveRunsTableView({ filter, columns: view, groupBy, sort }), [filter, view, groupBy, sort]);
   const [collapsed, setCollapsed] = useState<string[]>([]);
   // The live progress is newer than the list: an evaluation that just ended is not shown running.
   const stateOf = (r: RunListing) => {
@@ -58,7 +63,8 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
       maxTurns: (r) => r.maxTurns,
       seed: (r) => r.seed,
     },
-    { key: 'started', dir: -1 },
+    stored.sort,
+    setSort,
   );
   const addWord = (word: string) => setFilter((f) => (f.split(/\s+/).includes(word) ? f : `${f} ${word}`.trim()));
   const row = (r: RunListing) => (
@@ -109,8 +115,9 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
       <td data-key="stage" title={r.lineage ? `${r.lineage.trainingRun} · step ${r.lineage.step}` : ''}>
         {r.lineage ? `${r.lineage.stage ?? '?'} · ${r.lineage.step}` : '—'}
       </td>
-      <td data-key="tags">
-        {r.tags.map((t) => (
+      <td data-key="tags" title={r.tags.join(' ')}>
+        <span className="tag-chips">
+          {r.tags.map((t) => (
           <button
             key={t}
             type="button"
@@ -122,9 +129,10 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
               addWord(`tag:${t}`);
             }}
           >
-            {t}
-          </button>
-        ))}
+              {t}
+            </button>
+          ))}
+        </span>
       </td>
       <td data-key="state">{stateOf(r)}</td>
     </tr>
@@ -170,7 +178,7 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
           {shown.length === runs.length ? `${runs.length} runs` : `${shown.length} of ${runs.length} runs`}
         </span>
       </div>
-      <div className="runs-list-pane">
+      <div className={groupBy === 'none' ? 'runs-list-pane' : 'runs-list-pane grouped'}>
         <table className={`grid runs runs-${view}`} data-testid="runs">
           <colgroup>
             <col className="c-check" />

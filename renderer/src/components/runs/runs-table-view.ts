@@ -1,0 +1,62 @@
+/**
+ * The runs table's view (filter, columns, grouping, sort) kept in the browser's storage, so a reload or a
+ * visit to another page comes back to the same table. What is read back is checked: a stored value from
+ * an older version, or edited by hand, falls back to the default instead of breaking the page.
+ */
+import { GROUP_KEYS, type GroupKey } from './run-groups';
+
+export const RUNS_TABLE_VIEW_KEY = 't1lab.runs-table';
+
+export interface RunsTableView {
+  filter: string;
+  columns: 'results' | 'settings';
+  groupBy: GroupKey;
+  sort: { key: string; dir: 1 | -1 };
+}
+
+export const DEFAULT_RUNS_TABLE_VIEW: RunsTableView = { filter: '', columns: 'results', groupBy: 'none', sort: { key: 'started', dir: -1 } };
+
+/** A stored view, each field checked on its own (a bad one takes its default). */
+export function parseRunsTableView(text: string | null): RunsTableView {
+  let raw: unknown;
+  try {
+    raw = text ? JSON.parse(text) : null;
+  } catch {
+    raw = null;
+  }
+  const o = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const d = DEFAULT_RUNS_TABLE_VIEW;
+  const sort = (o.sort && typeof o.sort === 'object' ? o.sort : {}) as Record<string, unknown>;
+  return {
+    filter: typeof o.filter === 'string' ? o.filter : d.filter,
+    columns: o.columns === 'settings' || o.columns === 'results' ? o.columns : d.columns,
+    groupBy: GROUP_KEYS.includes(o.groupBy as GroupKey) ? (o.groupBy as GroupKey) : d.groupBy,
+    sort: typeof sort.key === 'string' && (sort.dir === 1 || sort.dir === -1) ? { key: sort.key, dir: sort.dir } : d.sort,
+  };
+}
+
+interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+/** Storage can be missing or refuse writes (a private window, a full quota): the table then just forgets. */
+function storage(): KeyValueStorage | null {
+  try {
+    return (globalThis as { localStorage?: KeyValueStorage }).localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function loadRunsTableView(): RunsTableView {
+  return parseRunsTableView(storage()?.getItem(RUNS_TABLE_VIEW_KEY) ?? null);
+}
+
+export function saveRunsTableView(view: RunsTableView): void {
+  try {
+    storage()?.setItem(RUNS_TABLE_VIEW_KEY, JSON.stringify(view));
+  } catch {
+    // Not kept: the view still works for this visit.
+  }
+}
