@@ -267,49 +267,51 @@ export function TasksPage() {
           <p className="muted" data-testid="task-count">{`${shown.length} of ${tasks.length} tasks`}</p>
           {shown.length > 0 && <SkewChart tasks={shown} />}
           {listing && <TaskSources listing={listing} />}
-          <table className="grid selectable task-table" data-testid="task-table">
-            <thead>
-              <tr>
-                {header('task', 'task')}
-                {header('category', 'category')}
-                {header('difficulty', 'difficulty')}
-                {header('family', 'family')}
-                {header('source', 'source')}
-                {header('pass', 'pass rate')}
-                {header('runs', 'runs')}
-                {header('audit', 'audit')}
-              </tr>
-            </thead>
-            <tbody>
-              {sorted.map((t) => (
-                <tr
-                  key={refKey(t)}
-                  className={selected && refKey(selected) === refKey(t) ? 'selected' : ''}
-                  onClick={() => open(t)}
-                  onKeyDown={onRowKey(() => open(t))}
-                  tabIndex={0}
-                  data-task={t.id}
-                >
-                  <td title={`${t.id}: ${t.title}`} data-key="task">
-                    {t.id}
-                  </td>
-                  <td title={t.category}>{t.category}</td>
-                  <td>{t.difficulty ?? '—'}</td>
-                  <td title={t.family ?? undefined}>{t.family ?? '—'}</td>
-                  <td title={t.source} data-key="source">
-                    {t.source}
-                  </td>
-                  <td data-key="pass">
-                    <PassRate rate={passRates[t.id]} />
-                  </td>
-                  <td data-key="runs">{passRates[t.id]?.runs ?? 0}</td>
-                  <td>
-                    <VerdictBadge verdict={verdictOf(t)} />
-                  </td>
+          <div className="task-table-scroll" data-testid="task-table-scroll">
+            <table className="grid selectable task-table" data-testid="task-table">
+              <thead>
+                <tr>
+                  {header('task', 'task')}
+                  {header('category', 'category')}
+                  {header('difficulty', 'difficulty')}
+                  {header('family', 'family')}
+                  {header('source', 'source')}
+                  {header('pass', 'pass rate')}
+                  {header('runs', 'runs')}
+                  {header('audit', 'audit')}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {sorted.map((t) => (
+                  <tr
+                    key={refKey(t)}
+                    className={selected && refKey(selected) === refKey(t) ? 'selected' : ''}
+                    onClick={() => open(t)}
+                    onKeyDown={onRowKey(() => open(t))}
+                    tabIndex={0}
+                    data-task={t.id}
+                  >
+                    <td title={`${t.id}: ${t.title}`} data-key="task">
+                      {t.id}
+                    </td>
+                    <td title={t.category}>{t.category}</td>
+                    <td>{t.difficulty ?? '—'}</td>
+                    <td title={t.family ?? undefined}>{t.family ?? '—'}</td>
+                    <td title={t.source} data-key="source">
+                      {t.source}
+                    </td>
+                    <td data-key="pass">
+                      <PassRate rate={passRates[t.id]} />
+                    </td>
+                    <td data-key="runs">{passRates[t.id]?.runs ?? 0}</td>
+                    <td>
+                      <VerdictBadge verdict={verdictOf(t)} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           {listing && listing.invalid.length > 0 && (
             <details className="invalid-tasks">
               <summary className="warn">{`${listing.invalid.length} task(s) could not be loaded`}</summary>
