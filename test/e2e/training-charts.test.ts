@@ -32,7 +32,8 @@ function writeRun(id: string, createdAt: string, steps: number, secondsPerStep: 
   writeFileSync(join(dir, 'status.json'), JSON.stringify({ state: 'completed', step: steps, totalSteps: steps }));
   let text = '';
   for (let step = 1; step <= steps; step++) {
-    const row: Record<string, number> = { step, tokens: step * 4096, wall_time: T0 + step * secondsPerStep, reward_dense: step / 2, resolved: 0, pg_loss: 0.1 / step };
+    // resolved moves (0, 0.25, 0.5): a panel that holds one value is hidden by default.
+    const row: Record<string, number> = { step, tokens: step * 4096, wall_time: T0 + step * secondsPerStep, reward_dense: step / 2, resolved: (step - 1) / 4, pg_loss: 0.1 / step };
     // vf_loss is logged on the first steps only: its panel still spans the run's whole x range.
     if (step < steps) row.vf_loss = 1 / step;
     CATEGORIES.forEach((c, i) => (row[`reward_dense/${c}`] = (i + step) / 4));

@@ -64,6 +64,10 @@ describe('Training page', () => {
     expect(await row.getByTestId('run-step').textContent()).toBe('59/200');
     await chart('reward_dense').waitFor({ timeout: 20_000 });
     for (const group of ['reward', 'policy', 'value', 'optim', 'tito', 'system']) expect(await page.getByTestId(`group-${group}`).count()).toBe(1);
+    // Metrics that hold one value (loss_drift is 0 throughout here) are charted once asked for.
+    expect(await chart('loss_drift').count()).toBe(0);
+    await page.getByTestId('show-constant').locator('input').check();
+    await chart('loss_drift').waitFor();
     for (const key of PPO_METRIC_KEYS) expect(await chart(key).count(), key).toBe(1);
     expect(await page.getByTestId('group-tito').locator('[data-metric="routing_agreement_layer.3"]').count()).toBe(1);
     expect(await chart('reward_dense').getAttribute('data-last-step')).toBe('59');

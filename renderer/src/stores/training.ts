@@ -10,6 +10,7 @@ import type { LabInput } from '../../../electron/ipc/common/contract';
 import type { TrainingProgress } from '../../../electron/domain/training';
 import type { RolloutStep, RolloutView, RunComparison, TrainingCheckpoint, TrainingRunSummary } from '../../../electron/domain/training-view';
 import { getLabApi } from '../lab/api';
+import type { TrainingUrlState } from '../components/training/url-state';
 
 /** Points per series asked of the host; past twice this, live rows trigger a fresh decimated read. */
 export const CHART_POINTS = 2000;
@@ -34,9 +35,12 @@ interface TrainingState {
   panelFilter: string;
   /** Panels shown first, in their own section (metric names or `family/*`). */
   pinned: string[];
+  /** Show the panels whose every line holds one value (hidden by default). */
+  showConstant: boolean;
+  setShowConstant(show: boolean): void;
   setPanelFilter(filter: string): void;
   togglePin(panel: string): void;
-  /** Restore what the address says (run, overlays, axis, smoothing, log scales, search, pins). */
+  /** Restore what the address says (run, overlays, axis, smoothing, log scales, search, pins, constant panels, opened rollout). */
   restore(state: TrainingUrlState): Promise<void>;
   rolloutSteps: number[];
   rolloutStep: RolloutStep | null;
@@ -69,17 +73,6 @@ interface TrainingState {
   control(runId: string, action: 'pause' | 'resume' | 'stop'): Promise<void>;
   /** Follow the charted runs' new rows; returns the unsubscribe. */
   watch(): () => void;
-}
-
-/** The Training page's view as it travels in the address (`#/training/RUN/STATE`). */
-export interface TrainingUrlState {
-  run: string | null;
-  overlays: string[];
-  xAxis: XAxis;
-  smoothing: number;
-  logScale: Record<string, boolean>;
-  panelFilter: string;
-  pinned: string[];
 }
 
 const message = (error: unknown) => (error as Error).message ?? String(error);
@@ -124,6 +117,10 @@ export const useTraining = create<TrainingState>((set, get) => ({
   hiddenGroups: [],
   panelFilter: '',
   pinned: [],
+  showConstant: false,
+  setShowConstant(showConstant) {
+    set({ showConstant });
+  },
   setPanelFilter(panelFilter) {
     set({ panelFilter });
   },
@@ -132,11 +129,14 @@ export const useTraining = create<TrainingState>((set, get) => ({
     set({ pinned: pinned.includes(panel) ? pinned.filter((p) => p !== panel) : [...pinned, panel] });
   },
   async restore(state) {
-    set({ xAxis: state.xAxis, smoothing: state.smoothing, logScale: state.logScale, panelFilter: state.panelFilter, pinned: state.pinned });
+    set({ xAxis: state.xAxis, smoothing: state.smoothing, logScale: state.logScale, panelFilter: state.panelFilter, pinned: state.pinned, showConstant: state.showConstant });
     if (!state.run) return;
     if (get().primary !== state.run) set({ charted: [state.run, ...state.overlays.filter((r) => r !== state.run)].slice(0, MAX_OVERLAY) });
     await get().selectPrimary(state.run);
     await Promise.all(get().charted.filter((r) => !get().series[r]).map((r) => get().loadSeries(r)));
+    if (state.rolloutStep === null || get().primary !== state.run) return;
+    await get().openStep(state.rolloutStep);
+    if (state.rolloutKey && get().rolloutStep?.step === state.rolloutStep) await get().openRollout(state.rolloutKey);
   },
   rolloutSteps: [],
   rolloutStep: null,

@@ -7,7 +7,7 @@ import { groupOf, METRIC_GROUPS, OTHER_GROUP, prefersLogScale, XAxis } from '../
 import { useTraining } from '../../stores/training';
 import { MetricChart, shortId, type ChartRun } from './MetricChart';
 import { RUN_DASHES, runColour, stableRunColour } from './palette';
-import { panelMatcher, toPanels, yRangeFor, type Panel } from './panels';
+import { isConstantPanel, panelMatcher, toPanels, yRangeFor, type Panel } from './panels';
 
 function orderPanels(panels: Panel[], groupKeys: readonly string[]): Panel[] {
   const rank = (p: Panel) => (groupKeys.includes(p.id) ? groupKeys.indexOf(p.id) : groupKeys.length);
@@ -49,13 +49,13 @@ export function ChartToolbar() {
 }
 
 export function ChartGrid() {
-  const { runs, charted, series, xAxis, logScale, setLog, hiddenGroups, openStep, rolloutSteps, panelFilter, pinned, togglePin } = useTraining();
+  const { runs, charted, series, xAxis, logScale, setLog, hiddenGroups, openStep, rolloutSteps, panelFilter, pinned, togglePin, showConstant, setShowConstant } = useTraining();
   const loaded = charted.filter((r) => series[r]);
   if (!loaded.length) return <p className="muted">No metrics yet.</p>;
   const colourOf = (runId: string) => (runs.some((r) => r.id === runId) ? stableRunColour(runId, runs) : runColour(charted.indexOf(runId)));
   const keys = [...new Set(loaded.flatMap((r) => Object.keys(series[r]!.series)))];
   const matcher = panelMatcher(panelFilter);
-  const panels = toPanels(keys).filter((p) => matcher.test(p.id) || pinned.includes(p.id));
+  const matching = toPanels(keys).filter((p) => matcher.test(p.id) || pinned.includes(p.id));
   // One x range for every panel: the extent of every charted run's x values, all metrics.
   let xMin = Infinity;
   let xMax = -Infinity;
@@ -68,7 +68,7 @@ export function ChartGrid() {
     }
   const xExtent = Number.isFinite(xMin) ? { min: xMin, max: xMax } : null;
 
-  const chartFor = (panel: Panel) => {
+  const linesOf = (panel: Panel): ChartRun[] => {
     const lines: ChartRun[] = [];
     if (panel.family) {
       loaded.forEach((r, ri) =>
@@ -83,6 +83,16 @@ export function ChartGrid() {
         if (points) lines.push({ runId: r, colour: colourOf(r), points });
       }
     }
+    return lines;
+  };
+  const panelLines = new Map(matching.map((p) => [p.id, linesOf(p)]));
+  // A panel that holds one value throughout (lr without schedule, a drift that stays 0) is hidden unless asked
+  // for or pinned.
+  const constant = matching.filter((p) => !pinned.includes(p.id) && isConstantPanel(panelLines.get(p.id)!.map((l) => l.points.raw)));
+  const panels = showConstant ? matching : matching.filter((p) => !constant.includes(p));
+
+  const chartFor = (panel: Panel) => {
+    const lines = panelLines.get(panel.id)!;
     const y = yRangeFor(panel.id, lines.flatMap((l) => l.points.raw));
     return (
       <MetricChart
@@ -118,6 +128,11 @@ export function ChartGrid() {
           </span>
         ))}
       </div>
+      {constant.length > 0 && (
+        <label className="small muted show-constant" data-testid="show-constant" title={constant.map((p) => p.id).join(' ')}>
+          <input type="checkbox" checked={showConstant} onChange={(e) => setShowConstant(e.target.checked)} /> {`show constant metrics (${constant.length})`}
+        </label>
+      )}
       {pinnedPanels.length > 0 && (
         <section className="metric-group" data-testid="group-pinned">
           <h3>Pinned</h3>
@@ -130,7 +145,7 @@ export function ChartGrid() {
           <div className="charts">{groupPanels.map(chartFor)}</div>
         </section>
       ))}
-      {panels.length === 0 && <p className="muted">No panel matches “{panelFilter}”.</p>}
+      {matching.length === 0 && <p className="muted">No panel matches “{panelFilter}”.</p>}
     </div>
   );
 }

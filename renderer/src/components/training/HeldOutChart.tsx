@@ -12,7 +12,10 @@ import { runColour } from './palette';
 
 const W = 640;
 const H = 220;
-const PAD = { left: 44, right: 16, top: 10, bottom: 30 };
+/** Room for the tick labels and each axis title inside the SVG (text outside the viewBox is cut). */
+const PAD = { left: 62, right: 16, top: 12, bottom: 44 };
+/** A resolved rate is a share of tasks: its axis always spans 0 to 100%, so runs and steps compare by eye. */
+const RATE_TICKS = [0, 0.25, 0.5, 0.75, 1];
 
 const suiteName = (path: string) => path.split(/[\\/]/).filter(Boolean).at(-1)?.replace(/\.jsonl$/, '') ?? path;
 
@@ -59,18 +62,16 @@ export function HeldOutChart({ runId, version }: { runId: string; version: strin
   const span = hi - lo || 1;
   const x0 = hi === lo ? lo - 0.5 : lo - span * 0.04;
   const x1 = hi === lo ? hi + 0.5 : hi + span * 0.04;
-  // A rate axis: from 0 to the next tenth above the highest interval (100% at most).
-  const top = Math.min(1, Math.max(0.1, Math.ceil(Math.max(...points.map((p) => p.ci95[1])) * 10 - 1e-9) / 10));
   const x = (s: number) => PAD.left + ((s - x0) / (x1 - x0)) * (W - PAD.left - PAD.right);
-  const y = (r: number) => PAD.top + (1 - r / top) * (H - PAD.top - PAD.bottom);
-  const yTicks = [0, top / 4, top / 2, (3 * top) / 4, top];
+  const y = (r: number) => PAD.top + (1 - r) * (H - PAD.top - PAD.bottom);
+  const plotMiddle = (PAD.top + H - PAD.bottom) / 2;
   return (
     <div className="held-out" data-testid="held-out">
       <svg className="held-out-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label="held-out resolved rate by training step" data-testid="held-out-chart" data-points={points.length}>
-        {yTicks.map((t) => (
+        {RATE_TICKS.map((t) => (
           <g key={t}>
             <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} className="grid-line" />
-            <text x={PAD.left - 6} y={y(t) + 4} textAnchor="end" className="axis-label">
+            <text x={PAD.left - 6} y={y(t) + 4} textAnchor="end" className="axis-label" data-testid="held-out-y-tick">
               {`${Math.round(t * 100)}%`}
             </text>
           </g>
@@ -80,8 +81,11 @@ export function HeldOutChart({ runId, version }: { runId: string; version: strin
             {t}
           </text>
         ))}
-        <text x={(PAD.left + W - PAD.right) / 2} y={H - 2} textAnchor="middle" className="axis-label">
+        <text x={(PAD.left + W - PAD.right) / 2} y={H - 10} textAnchor="middle" className="axis-label axis-title" data-testid="held-out-x-title">
           training step
+        </text>
+        <text x={14} y={plotMiddle} textAnchor="middle" dominantBaseline="middle" transform={`rotate(-90 14 ${plotMiddle})`} className="axis-label axis-title" data-testid="held-out-y-title">
+          resolved (held-out)
         </text>
         {suites.map((suite, si) => {
           const colour = runColour(si);

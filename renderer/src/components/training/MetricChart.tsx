@@ -9,11 +9,28 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { SeriesPoints, XAxis } from '../../../../electron/domain/training-metrics';
 import { INTEGER_INCRS, SECOND_INCRS } from './panels';
+import { formatTicks, logRange, logTicks, planYScale, type YScalePlan } from './y-axis';
 
 export const SYNC_KEY = 'training-charts';
 const HEIGHT = 180;
+/** The axes' font (uPlot's own, at 12 px): the y axis is sized by measuring its labels in it. */
+export const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+const Y_TICK_PX = 10;
+const Y_GAP_PX = 5;
+/** Room left of the longest label, so a minus sign never touches the panel's edge. */
+const Y_MARGIN_PX = 4;
+const MIN_Y_AXIS_PX = 40;
+/**
+ * Least room between two y ticks: two lines of 12 px text. uPlot's 30 px left a narrow range near 1 (a TIS
+ * weight) two ticks in a 180 px chart, too few to read a scale from.
+ */
+const Y_TICK_SPACE_PX = 24;
+/** A 180 px chart holds about six labelled y ticks without crowding. */
+const MAX_Y_TICKS = 6;
 /** A mouse that moved more than this between press and release zoomed: not a click. */
 const CLICK_SLOP_PX = 3;
+/** The header names each line's last value up to this many lines; past it the legend under the chart does. */
+const MAX_HEADER_VALUES = 4;
 
 export interface ChartRun {
   runId: string;
@@ -60,19 +77,33 @@ function buildData(runs: ChartRun[], axis: XAxis): uPlot.AlignedData {
   return uPlot.join(tables);
 }
 
-/** Log scale where every value is positive; otherwise arcsinh, which is log-like away from zero and takes negatives. */
-function yScale(runs: ChartRun[], log: boolean): uPlot.Scale {
-  if (!log) return {};
-  let min = Infinity;
-  let minAbs = Infinity;
-  for (const r of runs)
-    for (const v of r.points.raw) {
-      min = Math.min(min, v);
-      if (v !== 0) minAbs = Math.min(minAbs, Math.abs(v));
-    }
-  // A constant series (the learning rate) has no range to take a log of: widen it by a decade each side.
-  const range: uPlot.Scale.Range = (_u, lo, hi) => (lo === hi || !Number.isFinite(lo) || !Number.isFinite(hi) ? [lo > 0 ? lo / 10 : lo - 1, hi > 0 ? hi * 10 : hi + 1] : uPlot.rangeLog(lo, hi, 10, true));
-  return min > 0 ? { distr: 3, range } : { distr: 4, asinh: Number.isFinite(minAbs) ? minAbs : 1 };
+/** Every raw value the chart draws (what decides whether a log scale can hold them). */
+function rawValues(runs: ChartRun[]): number[] {
+  return runs.flatMap((r) => r.points.raw);
+}
+
+/** The y scale uPlot is given for a plan: log and arcsinh ranges and ticks are ours (see y-axis.ts). */
+function yScale(plan: YScalePlan, fixed: () => [number, number] | null): uPlot.Scale {
+  if (plan.kind === 'log') return { distr: 3, range: (_u, lo, hi) => logRange(lo, hi, 'log') };
+  if (plan.kind === 'asinh') return { distr: 4, asinh: plan.linthresh, range: (_u, lo, hi) => logRange(lo, hi, 'asinh') };
+  return { range: (_u, lo, hi) => fixed() ?? (lo === hi ? [lo - (Math.abs(lo) * 0.5 || 1), hi + (Math.abs(hi) * 0.5 || 1)] : uPlot.rangeNum(lo, hi, 0.1, true)) };
+}
+
+/** Width of the y axis: its longest label, the tick and the gap, so no label is cut at the panel's edge. */
+function yAxisSize(labels: readonly string[] | null): number {
+  const ctx = measureContext();
+  let widest = 0;
+  for (const l of labels ?? []) widest = Math.max(widest, ctx ? ctx.measureText(l).width : l.length * 7);
+  return Math.max(MIN_Y_AXIS_PX, Math.ceil(widest) + Y_TICK_PX + Y_GAP_PX + Y_MARGIN_PX);
+}
+
+let measurer: CanvasRenderingContext2D | null | undefined;
+function measureContext(): CanvasRenderingContext2D | null {
+  if (measurer === undefined) {
+    measurer = document.createElement('canvas').getContext('2d');
+    if (measurer) measurer.font = AXIS_FONT;
+  }
+  return measurer;
 }
 
 /** An x range that is never empty (one point so far would give uPlot a zero-width scale). */
@@ -107,13 +138,21 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRang
   pick.current = onPickStep;
   const runsRef = useRef(runs);
   runsRef.current = runs;
-  const shape = `${runs.map((r) => `${r.runId}:${r.label ?? ''}:${r.colour}:${(r.dash ?? []).join('.')}:${r.showRaw !== false}`).join(',')}|${log}|${xAxis}`;
+  // The scale follows the data (all zeros so far cannot take a log); a new kind or threshold rebuilds the chart.
+  const plan = planYScale(rawValues(runs), log);
+  const planRef = useRef(plan);
+  planRef.current = plan;
+  const shape = `${plan.kind}:${plan.linthresh}|${runs.map((r) => `${r.runId}:${r.label ?? ''}:${r.colour}:${(r.dash ?? []).join('.')}:${r.showRaw !== false}`).join(',')}|${log}|${xAxis}`;
 
   // (Re)create when the series or scales change shape; otherwise only the data changes (below).
   useEffect(() => {
     const el = box.current;
     if (!el) return;
     let xTicks: string[] = [];
+    let yTicks: string[] = [];
+    let yAxisPx = 0;
+    const plan = planRef.current;
+    const logKind = plan.kind === 'linear' ? null : plan.kind;
     let zoomed = false;
     const series: uPlot.Series[] = [{ label: xAxis, value: (_u, v) => (v === null ? '—' : formatX(xAxis, v)) }];
     for (const r of runsRef.current) {
@@ -135,18 +174,31 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRang
             return [r.min, r.max];
           },
         },
-        y: log ? yScale(runsRef.current, log) : { range: (_u, lo, hi) => yRangeRef.current ?? (lo === hi ? [lo - (Math.abs(lo) * 0.5 || 1), hi + (Math.abs(hi) * 0.5 || 1)] : uPlot.rangeNum(lo, hi, 0.1, true)) },
+        y: yScale(plan, () => yRangeRef.current),
       },
       axes: [
         {
           stroke: '#8a93a6',
+          font: AXIS_FONT,
           grid: { stroke: '#262b36' },
           ticks: { stroke: '#262b36' },
           // Steps, tokens and seconds are whole numbers: no tick at 1.5 that reads "2" next to the 2.
           incrs: xAxis === 'wall' ? SECOND_INCRS : INTEGER_INCRS,
           values: (_u, vals) => (xTicks = vals.map((v) => formatX(xAxis, v))),
         },
-        { stroke: '#8a93a6', grid: { stroke: '#262b36' }, ticks: { stroke: '#262b36' }, size: 60, values: (_u, vals) => vals.map((v) => formatY(v)) },
+        {
+          stroke: '#8a93a6',
+          font: AXIS_FONT,
+          gap: Y_GAP_PX,
+          space: Y_TICK_SPACE_PX,
+          grid: { stroke: '#262b36' },
+          ticks: { stroke: '#262b36', size: Y_TICK_PX },
+          size: (_u, values) => (yAxisPx = yAxisSize(values)),
+          // Log and arcsinh axes: our 1-2-5 or decade ticks, every one labelled (uPlot's own draw a grid line at
+          // each of 1..9 × 10^k, which reads as grey bands, and label only some).
+          ...(logKind ? { splits: (_u: uPlot, _i: number, min: number, max: number) => logTicks(min, max, logKind, plan.linthresh, MAX_Y_TICKS), filter: (_u: uPlot, splits: number[]) => splits } : {}),
+          values: (_u, vals) => (yTicks = formatTicks(vals)),
+        },
       ],
       cursor: { sync: { key: SYNC_KEY, setSeries: false }, drag: { x: true, y: false }, points: { size: 5 } },
       legend: { show: true, live: true },
@@ -159,6 +211,9 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRang
             f.dataset.xRange = `${u.scales.x!.min} ${u.scales.x!.max}`;
             f.dataset.yRange = `${u.scales.y!.min} ${u.scales.y!.max}`;
             f.dataset.xTicks = xTicks.join(' ');
+            f.dataset.yTicks = yTicks.join('|');
+            f.dataset.yAxisWidth = String(yAxisPx);
+            f.dataset.scale = plan.kind;
           },
         ],
         // Only a zoom the user dragged is shared (not the scale changes that new data makes).
@@ -248,12 +303,21 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRang
   }, [runs, xAxis, seen, xExtent?.min, xExtent?.max]);
 
   const last = runs[0]?.points;
-  const lastValue = last && last.raw.length ? last.raw[last.raw.length - 1] : undefined;
+  const headerValues = runs.length <= MAX_HEADER_VALUES ? runs : [];
   return (
     <figure ref={figure} className={pinned ? 'metric-chart pinned' : 'metric-chart'} data-testid="metric-chart" data-metric={metric} data-pinned={pinned} data-x-axis={xAxis} data-runs={runs.length} data-log={log} data-points={last?.raw.length ?? 0} data-last-step={last && last.step.length ? last.step[last.step.length - 1] : ''}>
       <figcaption>
         <span className="metric-name">{metric}</span>
-        <span className="muted"> {formatY(lastValue)}</span>
+        {headerValues.map((r) => (
+          <span key={`${r.runId}:${r.label ?? ''}`} className="last-value" style={{ color: r.colour }} title={`${r.label ?? r.runId}: last value`} data-testid="last-value" data-run={r.runId}>
+            {formatY(r.points.raw.at(-1))}
+          </span>
+        ))}
+        {plan.note && (
+          <span className="muted small" data-testid="scale-note">
+            {plan.note}
+          </span>
+        )}
         {onPin && (
           <button type="button" className={pinned ? 'pin on' : 'pin'} onClick={onPin} title={pinned ? 'unpin' : 'pin to the top'} aria-pressed={pinned} data-testid="pin-toggle">
             {pinned ? '★' : '☆'}

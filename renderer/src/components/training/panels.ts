@@ -81,3 +81,20 @@ export function yRangeFor(id: string, values: Iterable<number>): [number, number
 /** Tick steps for an x axis whose values are whole numbers (steps, tokens, seconds): never 1.5 steps. */
 export const INTEGER_INCRS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7, 2e7, 5e7, 1e8, 2e8, 5e8, 1e9, 2e9, 5e9, 1e10];
 export const SECOND_INCRS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+
+/**
+ * A panel whose every line holds one value (a learning rate without schedule, a drift that stays 0, a
+ * counter never hit) says nothing a glance at one number would not: the grid hides it unless asked.
+ * A line with no finite value counts as constant; a panel with no line at all is not hidden.
+ */
+export function isConstantPanel(lines: readonly (readonly number[])[]): boolean {
+  if (!lines.length) return false;
+  let first: number | null = null;
+  for (const values of lines)
+    for (const v of values) {
+      if (!Number.isFinite(v)) continue;
+      if (first === null) first = v;
+      else if (v !== first) return false;
+    }
+  return true;
+}

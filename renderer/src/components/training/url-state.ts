@@ -1,8 +1,24 @@
 /**
- * The Training page's view in the address: `#/training/RUN/o=OVERLAY,…&x=wall&s=0.8&log=KEY:1,…&q=REGEX&pin=…`,
- * so a reload, a bookmark or a link shows the same charts.
+ * The Training page's view in the address: `#/training/RUN/o=OVERLAY,…&x=wall&s=0.8&log=KEY:1,…&q=REGEX&pin=…&const=1&step=N&ep=KEY`,
+ * so a reload, a bookmark or a link shows the same charts and the same opened rollout step and rollout.
  */
-import type { TrainingUrlState } from '../../stores/training';
+import type { XAxis } from '../../../../electron/domain/training-metrics';
+
+/** The Training page's view as it travels in the address (`#/training/RUN/STATE`). */
+export interface TrainingUrlState {
+  run: string | null;
+  overlays: string[];
+  xAxis: XAxis;
+  smoothing: number;
+  logScale: Record<string, boolean>;
+  panelFilter: string;
+  pinned: string[];
+  /** Panels whose every value is the same are shown (hidden by default). */
+  showConstant: boolean;
+  /** The rollout step opened under the charts, and the rollout opened in it. */
+  rolloutStep: number | null;
+  rolloutKey: string | null;
+}
 
 const AXES = ['step', 'wall', 'tokens'] as const;
 export const DEFAULT_SMOOTHING = 0.6;
@@ -18,6 +34,9 @@ export function encodeTrainingState(s: Omit<TrainingUrlState, 'run'>): string {
   if (logs.length) p.set('log', logs.join(','));
   if (s.panelFilter) p.set('q', s.panelFilter);
   if (s.pinned.length) p.set('pin', s.pinned.join(','));
+  if (s.showConstant) p.set('const', '1');
+  if (s.rolloutStep !== null) p.set('step', String(s.rolloutStep));
+  if (s.rolloutStep !== null && s.rolloutKey) p.set('ep', s.rolloutKey);
   return p.toString();
 }
 
@@ -25,6 +44,8 @@ export function decodeTrainingState(run: string | undefined, text: string | unde
   const p = new URLSearchParams(text ?? '');
   const x = p.get('x');
   const smoothing = Number(p.get('s'));
+  const step = Number(p.get('step'));
+  const rolloutStep = p.has('step') && Number.isInteger(step) && step >= 0 ? step : null;
   const logScale: Record<string, boolean> = {};
   for (const item of list(p.get('log'))) {
     const at = item.lastIndexOf(':');
@@ -38,5 +59,8 @@ export function decodeTrainingState(run: string | undefined, text: string | unde
     logScale,
     panelFilter: p.get('q') ?? '',
     pinned: list(p.get('pin')),
+    showConstant: p.get('const') === '1',
+    rolloutStep,
+    rolloutKey: rolloutStep !== null ? p.get('ep') || null : null,
   };
 }
