@@ -129,4 +129,22 @@ describe('Training charts', () => {
     await poll(() => page.url()).toContain(`/training/${OTHER}`);
     expect([await colourOf(SMALL), await colourOf(OTHER)]).toEqual(before);
   });
+
+  test('a family chart with an overlay: colours are categories and none is a run’s; line styles are runs, keyed', async () => {
+    // Both runs are charted (the overlay of the URL test, then the other run made primary).
+    await page.getByTestId('panel-search').fill('');
+    const family = chart('reward_dense/*');
+    await poll(() => family.getAttribute('data-runs')).toBe(String(2 * CATEGORIES.length));
+    const colours = (await family.getAttribute('data-colours'))!.split(' ');
+    expect(colours).toHaveLength(CATEGORIES.length);
+    const runColours = await page.getByTestId('legend-run').evaluateAll((els) => els.map((e) => e.getAttribute('data-colour')));
+    expect(runColours).toHaveLength(2);
+    expect(colours.filter((c) => runColours.includes(c))).toEqual([]);
+    const key = await family.getByTestId('run-key-item').evaluateAll((els) => els.map((e) => [e.getAttribute('data-run'), e.getAttribute('data-dash')]));
+    expect(key.map(([run]) => run).sort()).toEqual([OTHER, SMALL].sort());
+    expect(new Set(key.map(([, dash]) => dash)).size).toBe(2);
+    // A one-metric chart keeps the runs' own colours and needs no key.
+    expect((await chart('pg_loss').getAttribute('data-colours'))!.split(' ').sort()).toEqual([...runColours].sort());
+    expect(await chart('pg_loss').getByTestId('run-key').count()).toBe(0);
+  });
 });

@@ -6,7 +6,7 @@
 import { groupOf, METRIC_GROUPS, OTHER_GROUP, prefersLogScale, XAxis } from '../../../../electron/domain/training-metrics';
 import { useTraining } from '../../stores/training';
 import { MetricChart, shortId, type ChartRun } from './MetricChart';
-import { RUN_DASHES, runColour, stableRunColour } from './palette';
+import { categoryColour, RUN_DASHES, runColour, stableRunColour } from './palette';
 import { isConstantPanel, panelMatcher, toPanels, yRangeFor, type Panel } from './panels';
 
 function orderPanels(panels: Panel[], groupKeys: readonly string[]): Panel[] {
@@ -74,7 +74,7 @@ export function ChartGrid() {
       loaded.forEach((r, ri) =>
         panel.lines.forEach((line, li) => {
           const points = series[r]!.series[line.key];
-          if (points) lines.push({ runId: r, label: loaded.length > 1 ? `${line.label} · ${shortId(r)}` : line.label, colour: runColour(li), dash: RUN_DASHES[ri % RUN_DASHES.length], showRaw: false, points });
+          if (points) lines.push({ runId: r, label: loaded.length > 1 ? `${line.label} · ${shortId(r)}` : line.label, colour: categoryColour(li), dash: RUN_DASHES[ri % RUN_DASHES.length], showRaw: false, points });
         }),
       );
     } else {
@@ -107,6 +107,7 @@ export function ChartGrid() {
         xExtent={xExtent}
         pinned={pinned.includes(panel.id)}
         onPin={() => togglePin(panel.id)}
+        runKey={panel.family ? loaded.map((r, ri) => ({ runId: r, colour: colourOf(r), dash: RUN_DASHES[ri % RUN_DASHES.length] })) : undefined}
       />
     );
   };

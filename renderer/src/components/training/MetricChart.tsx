@@ -124,9 +124,23 @@ interface MetricChartProps {
   xExtent?: { min: number; max: number } | null;
   pinned?: boolean;
   onPin?: () => void;
+  /**
+   * A family chart with overlaid runs, where colour means category: which line style is which run (a
+   * sample of its dashes in the run's own colour, as in the run legend).
+   */
+  runKey?: { runId: string; colour: string; dash?: number[] }[];
 }
 
-export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRange = null, xExtent = null, pinned = false, onPin }: MetricChartProps) {
+/** A short line drawn with a run's dashes, for the key of a family chart. */
+function DashSample({ colour, dash }: { colour: string; dash?: number[] }) {
+  return (
+    <svg width="28" height="8" aria-hidden="true" className="dash-sample">
+      <line x1="1" x2="27" y1="4" y2="4" stroke={colour} strokeWidth="2" strokeDasharray={dash?.join(' ')} />
+    </svg>
+  );
+}
+
+export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRange = null, xExtent = null, pinned = false, onPin, runKey }: MetricChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const figure = useRef<HTMLElement>(null);
   const yRangeRef = useRef(yRange);
@@ -305,7 +319,7 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRang
   const last = runs[0]?.points;
   const headerValues = runs.length <= MAX_HEADER_VALUES ? runs : [];
   return (
-    <figure ref={figure} className={pinned ? 'metric-chart pinned' : 'metric-chart'} data-testid="metric-chart" data-metric={metric} data-pinned={pinned} data-x-axis={xAxis} data-runs={runs.length} data-log={log} data-points={last?.raw.length ?? 0} data-last-step={last && last.step.length ? last.step[last.step.length - 1] : ''}>
+    <figure ref={figure} className={pinned ? 'metric-chart pinned' : 'metric-chart'} data-testid="metric-chart" data-metric={metric} data-pinned={pinned} data-x-axis={xAxis} data-runs={runs.length} data-colours={[...new Set(runs.map((r) => r.colour))].join(' ')} data-log={log} data-points={last?.raw.length ?? 0} data-last-step={last && last.step.length ? last.step[last.step.length - 1] : ''}>
       <figcaption>
         <span className="metric-name">{metric}</span>
         {headerValues.map((r) => (
@@ -327,6 +341,16 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRang
           <input type="checkbox" checked={log} onChange={(e) => onLog(e.target.checked)} data-testid="log-toggle" /> log
         </label>
       </figcaption>
+      {runKey && runKey.length > 1 && (
+        <div className="run-key small muted" data-testid="run-key">
+          colour: category · line: run
+          {runKey.map((r) => (
+            <span key={r.runId} className="run-key-item" data-testid="run-key-item" data-run={r.runId} data-dash={(r.dash ?? []).join(' ')} title={r.runId}>
+              <DashSample colour={r.colour} dash={r.dash} /> {shortId(r.runId)}
+            </span>
+          ))}
+        </div>
+      )}
       <div ref={box} className="chart-box" />
     </figure>
   );

@@ -18,6 +18,16 @@ export function stableRunColour(runId: string, runs: readonly { id: string; star
   return runColour(i < 0 ? order.length : i);
 }
 
+/**
+ * Category colours of a family chart (`reward_dense/<category>`): Paul Tol's "muted" scheme, safe for
+ * colour-blind readers and sharing no colour with RUN_COLOURS, so a category's line never reads as a run.
+ */
+export const CATEGORY_COLOURS = ['#CC6677', '#332288', '#DDCC77', '#117733', '#88CCEE', '#882255', '#44AA99', '#999933', '#AA4499'] as const;
+
+export function categoryColour(index: number): string {
+  return CATEGORY_COLOURS[index % CATEGORY_COLOURS.length]!;
+}
+
 /** Dashes for the 2nd, 3rd, … run on a family chart, where colours stand for categories. */
 export const RUN_DASHES: (number[] | undefined)[] = [undefined, [6, 4], [2, 3], [10, 3, 2, 3]];
 
