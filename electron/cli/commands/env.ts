@@ -59,7 +59,7 @@ export async function envServe(opts: EnvServeOptions, io: Io): Promise<{ server:
   }
   if (source.tasks.length === 0) throw new WorkFailed(`no tasks found in ${opts.suite}`);
   const dataDir = labDataDir();
-  const fromEnv = process.env[ADMIN_TOKEN_ENV];
+  const fromEnv = process.env[ADMIN_TOKEN_ENV] || undefined;
   if (fromEnv !== undefined && fromEnv.length < 16) throw new UsageError(`$${ADMIN_TOKEN_ENV}: the admin token needs at least 16 characters`);
   const adminToken = fromEnv ?? randomBytes(32).toString('base64url');
   let tokenFile: string | null = null;

@@ -148,8 +148,21 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
       case '/state':
         allow(['GET']);
         return send(res, 200, service.state(session()));
-      default:
+      default: {
+        const oracle = /^\/tasks\/([^/]{1,256})\/oracle$/.exec(path);
+        if (oracle) {
+          allow(['GET']);
+          if (!service.isAdmin(bearer(req))) throw new EnvError(401, 'the oracle is for the admin token only');
+          let id: string;
+          try {
+            id = decodeURIComponent(oracle[1] as string);
+          } catch {
+            throw new EnvError(400, 'the task id is not valid percent-encoding');
+          }
+          return send(res, 200, { task_id: id, commands: service.oracle(id) });
+        }
         throw new EnvError(404, `no such endpoint: ${path.slice(0, 100)}`);
+      }
     }
   };
 

@@ -18,7 +18,7 @@ import { appRoot, appVersion } from '../app-paths';
 import { resolvePhaseRuntime, type PhaseRuntime } from '../containers/runtime';
 import type { ContainerSettings } from '../containers/settings';
 import { episodeKey, RunStore } from '../runs/store';
-import type { Task } from '../tasks';
+import { solutionCommands, type Task } from '../tasks';
 import { RemoteEpisode, REMOTE_POLICY_ID, type StepResult } from './remote-episode';
 
 /** A client-side mistake or a limit, with the HTTP status it maps to. */
@@ -163,6 +163,14 @@ export class EnvService {
 
   taskIds(): string[] {
     return this.sorted.map((t) => t.id);
+  }
+
+  /** The oracle's commands for a task (admin only: an SFT warm start or a check of the service, never an agent). */
+  oracle(taskId: string): string[] {
+    const task = this.byId.get(taskId);
+    if (!task) throw new EnvError(404, `unknown task '${taskId.slice(0, 200)}' (GET /tasks lists them)`);
+    if (!task.solution) throw new EnvError(404, `task '${task.id}' has no oracle solution`);
+    return solutionCommands(task);
   }
 
   private log(line: string): void {

@@ -148,6 +148,11 @@ describe('t1lab env serve (OpenEnv protocol)', () => {
     // The admin token is not a session token, and a session token cannot issue sessions.
     expect((await call(server, 'POST', '/reset', ADMIN, {})).status).toBe(401);
     expect((await call(server, 'POST', '/sessions', a)).status).toBe(401);
+    // The oracle is the admin's to read (an SFT warm start, a check of the service), never a session's.
+    const id = encodeURIComponent((tasks[0] as Task).id);
+    expect((await call(server, 'GET', `/tasks/${id}/oracle`, a)).status).toBe(401);
+    expect((await call(server, 'GET', `/tasks/${id}/oracle`, ADMIN)).body.commands).toEqual(solutionCommands(tasks[0] as Task));
+    expect((await call(server, 'GET', '/tasks/nope/oracle', ADMIN)).status).toBe(404);
     expect((await call(server, 'DELETE', '/session', a)).status).toBe(200);
     expect((await call(server, 'GET', '/state', a)).status).toBe(401);
     await call(server, 'DELETE', '/session', b);
