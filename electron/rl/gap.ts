@@ -4,7 +4,7 @@
  * with the sampler's over the loss tokens; per MoE layer, the share of the sampler's experts the trainer's
  * own top-k picks too.
  */
-import type { GapStats } from './stats';
+import type { GapStats } from './token-metrics';
 import type { PackedBatch, TrainRow } from './batch';
 
 /** Per-row slices [B, T] -> the first `len` entries of each row. */

@@ -8,7 +8,7 @@ import type { TrainingGraphCache } from '../../native/model/graph-cache';
 import { runTrainingStep } from '../../native/model/train-step';
 import { packRows, type PackedBatch, type TrainRow } from './batch';
 import { gapOf, routingAgreement, unpack } from './gap';
-import type { GapStats } from './stats';
+import type { GapStats } from './token-metrics';
 
 export type Params = ReadonlyMap<string, Float32Array | Float64Array>;
 

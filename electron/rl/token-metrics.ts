@@ -1,4 +1,4 @@
-/** Small statistics the PPO metrics need, over masked token arrays. */
+/** Metrics over masked token arrays for PPO: the value head's explained variance, TIS weights, the trainer-sampler log-prob gap. */
 
 /** 1 - Var(returns - values) / Var(returns) over masked-in entries; NaN when returns do not vary. */
 export function explainedVariance(values: ArrayLike<number>[], returns: ArrayLike<number>[], masks: ArrayLike<number>[]): number {

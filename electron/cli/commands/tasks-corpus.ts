@@ -4,7 +4,7 @@ import { loadTaskSource, type Task, type TaskSource } from '../../lab/tasks';
 import { DEFAULT_OVERLAP_THRESHOLD, measureOverlap, taskSignature } from '../../lab/tasks/synth/overlap';
 import { rebalance } from '../../lab/tasks/synth/rebalance';
 import { writeLines } from '../../lab/tasks/synth/run-synth';
-import { corpusStats } from '../../lab/tasks/synth/stats';
+import { corpusStats } from '../../lab/tasks/synth/corpus-mix';
 import { loadTarget } from '../../lab/tasks/synth/targets';
 import { packLineOf } from '../../lab/tasks/pack';
 import { UsageError, WorkFailed } from '../errors';

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { formatRate } from '../../domain/rates';
 import { loadTaskSource, writePack } from '../../lab/tasks';
 import { keptFamilies, probeFamilies, type PoolReward } from '../../lab/tasks/ppo-pool';
-import { familyOf } from '../../lab/tasks/synth/stats';
+import { familyOf } from '../../lab/tasks/synth/corpus-mix';
 import { readRun } from '../../lab/runs/library';
 import { UsageError, WorkFailed } from '../errors';
 import { printJson, table, type Io } from '../output';

@@ -16,7 +16,7 @@ import { rowFromSample, type TrainRow } from '../../rl/batch';
 import { gapOf, routingAgreement } from '../../rl/gap';
 import { normalizeRewards, trainingReward } from '../../rl/rewards';
 import { scoreRows, type Params, type Scored } from '../../rl/scoring';
-import { explainedVariance, tisWeights, type GapStats } from '../../rl/stats';
+import { explainedVariance, tisWeights, type GapStats } from '../../rl/token-metrics';
 import { destandardize, initialValueNorm, standardize, updateValueNorm, valueNormStats, VALUE_NORM_IDENTITY, type ValueNormState } from '../../rl/value-norm';
 import { LabError } from '../../ipc/common/errors';
 import { microBatchRows, type TokenSequence } from '../training/batching';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { flatGroups, gae, groupAdvantages, maskedGae, normalizeAdvantages, singletonGroups, whitenWithSignal } from '../../../electron/rl/advantages';
 import { ppoSection } from '../../helpers/ppo-experience';
 import { normalizeRewards, trainingReward } from '../../../electron/rl/rewards';
-import { explainedVariance, logprobGap, tisWeights } from '../../../electron/rl/stats';
+import { explainedVariance, logprobGap, tisWeights } from '../../../electron/rl/token-metrics';
 
 /** The definition, summed explicitly: steps are the mask-1 positions; the reward is on the last one. */
 function referenceGae(values: number[], mask: number[], reward: number, gamma: number, lambda: number) {

@@ -10,7 +10,7 @@ import { chooseFamilies, synthesize } from '../../../electron/lab/tasks/synth/ge
 import { estimatedJaccard, minhash, wordShingles } from '../../../electron/lab/tasks/synth/minhash';
 import { measureOverlap, taskSignature } from '../../../electron/lab/tasks/synth/overlap';
 import { quotas, rebalance } from '../../../electron/lab/tasks/synth/rebalance';
-import { corpusStats } from '../../../electron/lab/tasks/synth/stats';
+import { corpusStats } from '../../../electron/lab/tasks/synth/corpus-mix';
 import { TB2_MIX } from '../../../electron/lab/tasks/synth/targets';
 import { makeTempDir } from '../../helpers/tmp';
 

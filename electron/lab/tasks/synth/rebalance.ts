@@ -6,7 +6,7 @@
  */
 import { createFamilyRng } from '../../../../tasks/families/rng';
 import type { TargetMix } from './targets';
-import type { StatsTask } from './stats';
+import type { StatsTask } from './corpus-mix';
 
 /** Integer quotas summing to `total`, proportional to `weights` (largest remainder), capped by `available`. */
 export function quotas(weights: Record<string, number>, available: Map<string, number>, total: number): Map<string, number> {

@@ -9,7 +9,7 @@ import type { AuditVerdict } from '../../../domain/tasks';
 import { auditTask, type AuditOptions } from '../audit';
 import type { AuditCache } from './audit-cache';
 import { synthesize, type SynthOptions, type SynthTask } from './generate';
-import { ranked } from './stats';
+import { ranked } from './corpus-mix';
 
 export interface SynthSummary {
   pack: string;
