@@ -164,11 +164,67 @@ print(out)
     expect(stdout.trim()).toBe('[404, 409, 409, 401]');
   }, 150_000);
 
+  it('verl\'s tool interface (create, execute, calc_reward, release) runs episodes up to the Ray boundary', async () => {
+    const script = `
+import asyncio, json, os, sys
+sys.path.insert(0, ${JSON.stringify(CLIENT)})
+from t1lab_env import T1LabEnv
+from t1lab_verl_tool import T1LabTerminalTool
+admin = open(${JSON.stringify(tokenFile())}).read().strip()
+os.environ["T1LAB_ENV_ADMIN_TOKEN"] = admin
+tool = T1LabTerminalTool({"url": ${JSON.stringify(url)}, "reward": "dense"})
+env = T1LabEnv(${JSON.stringify(url)}, admin)
+
+async def trajectory(task_id, solve):
+    iid, first = await tool.create(task_id=task_id)
+    assert first.text
+    if solve:
+        for command in env.oracle(task_id):
+            response, step_reward, _ = await tool.execute(iid, {"command": command})
+    bad, _, _ = await tool.execute(iid, {})
+    reward = await tool.calc_reward(iid)
+    await tool.release(iid)
+    return {"task_id": task_id, "solve": solve, "reward": reward, "bad": bad.text}
+
+async def main():
+    ids = ${JSON.stringify(ids.slice(0, 2))}
+    out = await asyncio.gather(*(trajectory(t, solve) for t in ids for solve in (True, False)))
+    print(json.dumps(out))
+asyncio.run(main())
+`;
+    const { stdout } = await run('python3', ['-c', script], { timeout: 240_000 });
+    const out = JSON.parse(stdout) as { task_id: string; solve: boolean; reward: number; bad: string }[];
+    const lab = new Map(records(join(tmp.path, 'lab-run')).map((r) => [r.taskId, r.reward]));
+    for (const t of out) {
+      expect(t.bad).toMatch(/Give "command"/);
+      if (t.solve) expect(t.reward, t.task_id).toBe(lab.get(t.task_id)?.dense);
+      else expect(t.reward, t.task_id).toBeLessThan(lab.get(t.task_id)?.dense as number);
+    }
+    // Every trajectory released: no session left, no sandbox under the service.
+    const deadline = Date.now() + 20_000;
+    while (descendants(child.pid as number).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(descendants(child.pid as number)).toEqual([]);
+  }, 300_000);
+
+  it('verl dataset rows from the exported Harbor folders name each task for the tool\'s create_kwargs', async () => {
+    const harbor = join(tmp.path, 'harbor');
+    const exported = await run(process.execPath, ['--import', 'tsx', CLI, 'tasks', 'export', '--format', 'harbor', '--out', harbor, pack], { cwd: REPO_ROOT, timeout: 120_000 });
+    expect(exported.stdout).toMatch(new RegExp(`exported ${SESSIONS} task`));
+    const out = join(tmp.path, 'train.jsonl');
+    await run('python3', [join(CLIENT, 'verl_dataset.py'), '--harbor', harbor, '--out', out], { timeout: 60_000 });
+    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { agent_name: string; prompt: { role: string; content: string }[]; extra_info: { tools_kwargs: { terminal: { create_kwargs: { task_id: string } } } } });
+    expect(rows.map((r) => r.extra_info.tools_kwargs.terminal.create_kwargs.task_id).sort()).toEqual([...ids].sort());
+    const [first] = (await loadTaskSource(pack)).tasks;
+    const row = rows.find((r) => r.extra_info.tools_kwargs.terminal.create_kwargs.task_id === first?.id);
+    expect(row?.prompt[1]).toEqual({ role: 'user', content: first?.instruction });
+    expect(row?.agent_name).toBe('tool_agent');
+  }, 180_000);
+
   it('stops on SIGTERM with every episode recorded', async () => {
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    expect(records(runDir()).length).toBeGreaterThanOrEqual(SESSIONS + 1);
+    expect(records(runDir()).length).toBeGreaterThanOrEqual(SESSIONS + 5);
     const token = readFileSync(tokenFile(), 'utf8').trim();
     expect(stderr.includes(token)).toBe(false);
   }, 60_000);
