@@ -1,7 +1,7 @@
 /** Entry point of the eval worker (see contracts/eval.ts). */
 import { LabError } from '../ipc/common/errors';
 import { resumeEvaluation, startEvaluation, type EvalHooks, type Evaluation } from '../lab/runs/evaluate';
-import { onnxPolicyFactory } from '../lab/runs/onnx-policy';
+import { onnxPolicyFactory } from '../lab/models/onnx-policy';
 import { PolicyBridgeClient } from '../lab/runs/policy-bridge';
 import { evalWorkerContract } from '../processes/contracts/eval';
 import { serveWorker } from './rpc-server';

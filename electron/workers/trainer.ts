@@ -4,7 +4,7 @@
  * periodic suite evaluations and takes new weights with `policy.swap`.
  */
 import { LabError } from '../ipc/common/errors';
-import { onnxPolicyFactory } from '../lab/runs/onnx-policy';
+import { onnxPolicyFactory } from '../lab/models/onnx-policy';
 import { policyWorker } from '../lab/models/policy-engine';
 import { parseRunConfig, RunConfigError } from '../lab/training/config/run-config';
 import { resumeTraining, startTraining } from '../lab/training/session';

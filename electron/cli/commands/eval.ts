@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { POLICY_SPECS } from '../../agent/policy';
 import type { AvgAtK, EvalSummary, RunProgress } from '../../domain/runs';
 import { startEvaluation, resumeEvaluation, type EvalEnv, type EvalHooks, type Evaluation } from '../../lab/runs/evaluate';
-import { onnxPolicyFactory } from '../../lab/runs/onnx-policy';
+import { onnxPolicyFactory } from '../../lab/models/onnx-policy';
 import { policyWorker } from '../../lab/models/policy-engine';
 import { labDataDir } from '../../lab/paths';
 import { WorkerRegistry } from '../../lab/worker-registry';

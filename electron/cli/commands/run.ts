@@ -11,7 +11,7 @@ import { appRoot } from '../../lab/app-paths';
 import { startEvaluation } from '../../lab/runs/evaluate';
 import { describeAction } from '../../lab/runs/scheduler';
 import { labDataDir } from '../../lab/paths';
-import { onnxPolicyFactory } from '../../lab/runs/onnx-policy';
+import { onnxPolicyFactory } from '../../lab/models/onnx-policy';
 import { policyWorker } from '../../lab/models/policy-engine';
 import { WorkerRegistry } from '../../lab/worker-registry';
 import { forkLauncher } from '../../processes/launcher';

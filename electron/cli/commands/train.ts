@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import type { TrainingProgress } from '../../domain/training';
 import { labDataDir } from '../../lab/paths';
-import { onnxPolicyFactory } from '../../lab/runs/onnx-policy';
+import { onnxPolicyFactory } from '../../lab/models/onnx-policy';
 import { policyWorker } from '../../lab/models/policy-engine';
 import { defaultConfigToml } from '../../lab/training/config/default-config';
 import { loadRunConfig, RunConfigError, type Stage } from '../../lab/training/config/run-config';

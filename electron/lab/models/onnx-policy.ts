@@ -8,7 +8,7 @@ import type { Policy } from '../../agent/policy/types';
 import { createOnnxPolicy } from '../../agent/policy/onnx';
 import { chunkedCodec, splitTokensOf, type TokenCodec } from '../../agent/tokens/codec';
 import { LabError } from '../../ipc/common/errors';
-import { createOnnxPolicyEngine, type PolicyCaller } from '../models/policy-engine';
+import { createOnnxPolicyEngine, type PolicyCaller } from './policy-engine';
 
 export function onnxPolicyFactory(caller: PolicyCaller): OnnxPolicyFactory {
   return async (checkpoint, options) => (await createOnnxPolicyWithEngine(caller, checkpoint, options)).policy;

@@ -24,7 +24,7 @@ import { ResumableRng } from '../../rl/rng';
 import { initialValueNorm, type ValueNormState } from '../../rl/value-norm';
 import { learningRate, type Schedule } from '../../rl/schedule';
 import { appVersion } from '../app-paths';
-import { createOnnxPolicyWithEngine } from '../runs/onnx-policy';
+import { createOnnxPolicyWithEngine } from '../models/onnx-policy';
 import { feasibilityWarning, measureFeasibility, runFeasibility } from '../runs/feasibility';
 import { policyWorker } from '../models/policy-engine';
 import { loadTaskSource, type Task } from '../tasks';
