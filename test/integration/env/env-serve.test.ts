@@ -175,6 +175,24 @@ describe('t1lab env serve (OpenEnv protocol)', () => {
     expect((await call(server, 'POST', '/sessions', ADMIN)).status).toBe(201);
   }, 90_000);
 
+  it('a session past its time-to-live is ended mid-episode, with its sandbox and its record', async () => {
+    const short = new EnvService({ tasks, suite: 'id-nano', runDir: join(tmp.path, 'run-ttl'), adminToken: ADMIN, maxSessions: 1, idleSec: 600, ttlSec: 3, containers: containerSettings({ backend: 'bubblewrap', dataDir: tmp.path }), tmpDir: tmp.path, log: (l) => logs.push(l) });
+    const other = await startEnvServer({ service: short, host: '127.0.0.1', port: 0 });
+    try {
+      const created = await call(other, 'POST', '/sessions', ADMIN);
+      const token = created.body.token as string;
+      tokens.push(token);
+      expect((await call(other, 'POST', '/sessions', ADMIN)).headers.get('retry-after')).toMatch(/^[1-3]$/);
+      expect((await call(other, 'POST', '/reset', token, { seed: 0 })).status).toBe(200);
+      const [record] = await until(() => (records(short.runDir).length ? records(short.runDir) : null), 30_000);
+      expect(record?.stopReason).toBe('cancelled');
+      expect(logs.some((l) => /time-to-live reached/.test(l))).toBe(true);
+      expect((await call(other, 'POST', '/step', token, { action: { command: 'ls' } })).status).toBe(401);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+
   it('a WebSocket session: reset, step and state as OpenEnv messages; closing it ends the session', async () => {
     const token = await session();
     const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, { headers: { authorization: `Bearer ${token}` } });
