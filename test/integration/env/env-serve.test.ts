@@ -216,6 +216,17 @@ describe('t1lab env serve (OpenEnv protocol)', () => {
     ws.close();
     await until(() => records(runDir()).length > count, 30_000);
     expect((await call(server, 'GET', '/state', token)).status).toBe(401);
+    // The admin token on /ws opens a session for the connection's life.
+    const before = service.activeSessions();
+    const admin = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, { headers: { authorization: `Bearer ${ADMIN}` } });
+    const adminReplies: { type: string; data: Record<string, unknown> }[] = [];
+    admin.on('message', (d) => adminReplies.push(JSON.parse(d.toString()) as (typeof adminReplies)[number]));
+    await new Promise((r) => admin.once('open', r));
+    expect(service.activeSessions()).toBe(before + 1);
+    admin.send(JSON.stringify({ type: 'state' }));
+    expect(await until(() => adminReplies[0], 10_000)).toMatchObject({ type: 'state', data: { step_count: 0 } });
+    admin.send(JSON.stringify({ type: 'close' }));
+    await until(() => service.activeSessions() === before, 10_000);
     // A WebSocket without a valid token is refused before the upgrade.
     const bad = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, { headers: { authorization: 'Bearer nope-nope-nope' } });
     const code = await new Promise<number>((r) => bad.on('unexpected-response', (_req, res) => r(res.statusCode ?? 0)));
