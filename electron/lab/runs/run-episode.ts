@@ -76,134 +76,198 @@ function stopOf(signal: AbortSignal | undefined): EpisodeStop | null {
   return signal?.aborted && signal.reason instanceof EpisodeStop ? signal.reason : null;
 }
 
+/** What an episode accumulates across its phases: the agent's result, the stop, the verdict, the shells, the phase marks. */
+interface EpisodeState {
+  spec: EpisodeSpec;
+  sandbox: SandboxBackend;
+  agentTimeoutSec: number;
+  root: string;
+  workspace: string;
+  loop: AgentLoopResult | null;
+  error: EpisodeError | null;
+  verifier: VerifierOutcome | null;
+  reward: Trajectory['reward'];
+  stopReason: Trajectory['stopReason'];
+  sessions: ShellSession[];
+  /** The shells' closing (output tails, screens, recordings), finished while the verifier runs. */
+  closing: Promise<unknown> | undefined;
+  // Phase marks for the trajectory's `phases` (the environment-step profile, npm run bench -- envstep).
+  mark: { setup: number; shell: number; agent: number; close: number; verify: number; cleanup: number };
+  /**
+   * The verifier's sandboxes start (and import pytest) while the agent works (warm-verifier.ts): right after
+   * the agent's shell is spawned, never ahead of it (each start holds the event loop for the spawn, and the
+   * shell is what the episode waits on). A failed warm start is not the episode's failure: the verifier
+   * then starts cold.
+   */
+  overlap: boolean;
+  warmStart: Promise<WarmVerifier | null>;
+  warmStarted: boolean;
+}
+
 export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome> {
-  const { task, policy, harness } = spec;
   const started = performance.now();
   const startedAt = new Date().toISOString();
-  const sandbox = spec.sandbox ?? defaultSandbox();
-  const agentTimeoutSec = harness.agentTimeoutSec ?? task.agent.timeoutSec;
   const root = await makeOwnedTempDir('episode', spec.tmpDir);
-  const workspace = join(root, 'workspace');
-  let loop: AgentLoopResult | null = null;
-  let error: EpisodeError | null;
-  let verifier: VerifierOutcome | null = null;
-  let reward: Trajectory['reward'] = null;
-  let stopReason: Trajectory['stopReason'];
-  const sessions: ShellSession[] = [];
-  /** The shells' closing (output tails, screens, recordings), finished while the verifier runs. */
-  let closing: Promise<unknown> | undefined;
-  // Phase marks for the trajectory's `phases` (the environment-step profile, npm run bench -- envstep).
-  const mark = { setup: started, shell: started, agent: started, close: started, verify: started, cleanup: started };
-  // The verifier's sandboxes start (and import pytest) while the agent works (warm-verifier.ts): right after
-  // the agent's shell is spawned, never ahead of it (each start holds the event loop for the spawn, and the
-  // shell is what the episode waits on). A failed warm start is not the episode's failure: the verifier
-  // then starts cold.
-  const overlap = process.env[ENV_OVERLAP_ENV] !== '0';
-  let warmStart: Promise<WarmVerifier | null> = Promise.resolve(null);
-  let warmStarted = false;
-  const startWarm = () => {
-    if (!overlap || warmStarted) return;
-    warmStarted = true;
-    warmStart = prestartVerifier(task, { sandbox, runtime: spec.runtime, tmpDir: root }).catch(() => null);
+  const st: EpisodeState = {
+    spec,
+    sandbox: spec.sandbox ?? defaultSandbox(),
+    agentTimeoutSec: spec.harness.agentTimeoutSec ?? spec.task.agent.timeoutSec,
+    root,
+    workspace: join(root, 'workspace'),
+    loop: null,
+    error: null,
+    verifier: null,
+    reward: null,
+    stopReason: 'max_turns',
+    sessions: [],
+    closing: undefined,
+    mark: { setup: started, shell: started, agent: started, close: started, verify: started, cleanup: started },
+    overlap: process.env[ENV_OVERLAP_ENV] !== '0',
+    warmStart: Promise.resolve(null),
+    warmStarted: false,
   };
+  await runAgent(st);
+  await verifyAndCleanUp(st);
+  return writeEpisode(st, started, startedAt);
+}
 
+/** Set up the workspace, open the agent's shell and run the agent loop; the agent's processes are killed at the end, whatever happened. */
+async function runAgent(st: EpisodeState): Promise<void> {
+  const { spec } = st;
   try {
-    try {
-      await prepareWorkspace(task, workspace, { sandbox, runtime: spec.runtime, signal: spec.signal, tmpDir: root });
-    } catch (e) {
-      const stop = stopOf(spec.signal);
-      if (stop) throw stop;
-      throw new LabError(e instanceof LabError ? e.code : 'INTERNAL', `set-up: ${(e as Error).message}`);
-    }
-    mark.setup = performance.now();
-    const oracle = policy.id === 'oracle';
-    const mounts: Mount[] = [];
-    if (oracle) {
-      const solution = join(root, 'solution');
-      await mkdir(solution);
-      await writeSolution(task, solution);
-      mounts.push({ host: solution, sandbox: ORACLE_SOLUTION_DIR, readOnly: true });
-    }
-    // In a container, each shell commits its state when it ends: the verifier (or a restarted shell) starts from it.
-    const agent = await phaseRun(task, workspace, agentTimeoutSec + SANDBOX_SLACK_SEC, { mounts, env: oracle ? task.solutionEnv : {} }, { runtime: spec.runtime, sandbox, commit: true });
-    const openShell = async (): Promise<ShellSession> => {
-      const n = sessions.length;
-      const agentSpec = n === 0 ? agent.spec : (await phaseRun(task, workspace, agentTimeoutSec + SANDBOX_SLACK_SEC, { mounts, env: oracle ? task.solutionEnv : {} }, { runtime: spec.runtime, sandbox, commit: true })).spec;
-      const session = await createShellSession({ backend: agent.sandbox, spec: agentSpec, id: `${spec.key}#${n}`, recordPath: join(spec.dir.abs, n === 0 ? EPISODE_FILES.recording : `recording.${n}.cast`) });
-      sessions.push(session);
-      if (spec.onData) session.onData(spec.onData);
-      spec.onShell?.(session);
-      startWarm();
-      await session.ready();
-      return session;
-    };
+    await setUpWorkspace(st);
+    st.mark.setup = performance.now();
+    const openShell = await shellOpener(st);
     const session = await openShell();
-    mark.shell = performance.now();
-    loop = await runAgentLoop({
-      policy,
+    st.mark.shell = performance.now();
+    st.loop = await runAgentLoop({
+      policy: spec.policy,
       session,
       restartShell: openShell,
-      taskId: task.id,
-      instruction: task.instruction,
-      solutionCommands: task.solution ? solutionCommands(task) : null,
+      taskId: spec.task.id,
+      instruction: spec.task.instruction,
+      solutionCommands: spec.task.solution ? solutionCommands(spec.task) : null,
       seed: spec.seed,
-      agentTimeoutSec,
-      maxTurns: harness.maxTurns,
-      contextStrategy: harness.contextStrategy,
-      observationChars: harness.observationChars,
+      agentTimeoutSec: st.agentTimeoutSec,
+      maxTurns: spec.harness.maxTurns,
+      contextStrategy: spec.harness.contextStrategy,
+      observationChars: spec.harness.observationChars,
       signal: spec.signal,
       agentStop: spec.agentStop,
-      tito: harness.tito,
+      tito: spec.harness.tito,
       onTurn: spec.onTurn,
     });
-    stopReason = loop.stopReason;
-    error = loop.error;
+    st.stopReason = st.loop.stopReason;
+    st.error = st.loop.error;
   } catch (e) {
     const stop = e instanceof EpisodeStop ? e : stopOf(spec.signal);
     if (stop) {
-      stopReason = stop.stopReason;
-      error = stop.stopReason === 'deadline' ? { kind: 'timeout', message: stop.message } : null;
+      st.stopReason = stop.stopReason;
+      st.error = stop.stopReason === 'deadline' ? { kind: 'timeout', message: stop.message } : null;
     } else {
-      stopReason = 'sandbox_error';
-      error = { kind: 'sandbox', message: (e as Error).message };
+      st.stopReason = 'sandbox_error';
+      st.error = { kind: 'sandbox', message: (e as Error).message };
     }
   } finally {
     // Kill every process the agent started before anything reads the workspace. The rest of closing a
     // shell (its output tail, screen and recording) overlaps the verifier.
-    mark.agent = performance.now();
-    await Promise.all(sessions.map((s) => (overlap && s.stop ? s.stop() : s.close()).catch(() => {})));
-    closing = Promise.all(sessions.map((s) => s.close().catch(() => {})));
-    mark.close = performance.now();
+    st.mark.agent = performance.now();
+    await Promise.all(st.sessions.map((s) => (st.overlap && s.stop ? s.stop() : s.close()).catch(() => {})));
+    st.closing = Promise.all(st.sessions.map((s) => s.close().catch(() => {})));
+    st.mark.close = performance.now();
   }
+}
 
+async function setUpWorkspace(st: EpisodeState): Promise<void> {
+  const { spec } = st;
   try {
-    // The verifier checks the work as it stands: after a submit, the turn limit, the agent's deadline or a
-    // policy failure alike. Not after a cancellation, a cut at the episode deadline, or a failed set-up.
-    const verify = loop !== null && stopReason !== 'cancelled' && stopReason !== 'deadline';
-    if (verify) {
-      try {
-        const result = await runVerifier(task, workspace, { sandbox, runtime: spec.runtime, signal: spec.signal, tmpDir: root, keepLogsDir: join(spec.dir.abs, EPISODE_FILES.verifierDir), warm: await warmStart });
-        verifier = { status: result.status, error: result.error, assertions: result.assertions, passed: result.passed, total: result.total, source: result.source, notes: result.notes, durationMs: result.durationMs, timings: result.timings };
-        reward = result.reward;
-        if (result.status === 'error' && !error) error = { kind: 'verifier', message: result.error ?? 'the verifier failed' };
-      } catch (e) {
-        const stop = stopOf(spec.signal);
-        if (stop) {
-          stopReason = stop.stopReason;
-          error = stop.stopReason === 'deadline' ? { kind: 'timeout', message: stop.message } : null;
-        } else if (!error) error = { kind: 'verifier', message: (e as Error).message };
-      }
-    }
-  } finally {
-    mark.verify = performance.now();
-    await (await warmStart)?.dispose();
-    await dropState(spec.runtime?.container ?? null, workspace).catch(() => {});
-    await removeTree(root).catch(() => {});
-    // Counted with the clean-up: what is left of closing the shells, if the verifier was quicker.
-    await closing;
-    mark.cleanup = performance.now();
+    await prepareWorkspace(spec.task, st.workspace, { sandbox: st.sandbox, runtime: spec.runtime, signal: spec.signal, tmpDir: st.root });
+  } catch (e) {
+    const stop = stopOf(spec.signal);
+    if (stop) throw stop;
+    throw new LabError(e instanceof LabError ? e.code : 'INTERNAL', `set-up: ${(e as Error).message}`);
   }
+}
 
+/**
+ * A function that opens the agent's next shell (the first, or one after the agent's shell exited), recorded
+ * as the episode's asciicast; the oracle's shells see the solution read-only. The first shell starts the
+ * verifier's warm-up.
+ */
+async function shellOpener(st: EpisodeState): Promise<() => Promise<ShellSession>> {
+  const { spec } = st;
+  const { task } = spec;
+  const oracle = spec.policy.id === 'oracle';
+  const mounts: Mount[] = [];
+  if (oracle) {
+    const solution = join(st.root, 'solution');
+    await mkdir(solution);
+    await writeSolution(task, solution);
+    mounts.push({ host: solution, sandbox: ORACLE_SOLUTION_DIR, readOnly: true });
+  }
+  // In a container, each shell commits its state when it ends: the verifier (or a restarted shell) starts from it.
+  const agentRun = () => phaseRun(task, st.workspace, st.agentTimeoutSec + SANDBOX_SLACK_SEC, { mounts, env: oracle ? task.solutionEnv : {} }, { runtime: spec.runtime, sandbox: st.sandbox, commit: true });
+  const agent = await agentRun();
+  return async (): Promise<ShellSession> => {
+    const n = st.sessions.length;
+    const agentSpec = n === 0 ? agent.spec : (await agentRun()).spec;
+    const session = await createShellSession({ backend: agent.sandbox, spec: agentSpec, id: `${spec.key}#${n}`, recordPath: join(spec.dir.abs, n === 0 ? EPISODE_FILES.recording : `recording.${n}.cast`) });
+    st.sessions.push(session);
+    if (spec.onData) session.onData(spec.onData);
+    spec.onShell?.(session);
+    startWarmVerifier(st);
+    await session.ready();
+    return session;
+  };
+}
+
+function startWarmVerifier(st: EpisodeState): void {
+  if (!st.overlap || st.warmStarted) return;
+  st.warmStarted = true;
+  st.warmStart = prestartVerifier(st.spec.task, { sandbox: st.sandbox, runtime: st.spec.runtime, tmpDir: st.root }).catch(() => null);
+}
+
+/**
+ * The verifier checks the work as it stands: after a submit, the turn limit, the agent's deadline or a
+ * policy failure alike; not after a cancellation, a cut at the episode deadline, or a failed set-up. Then
+ * the episode's sandboxes, state and temporary folder go.
+ */
+async function verifyAndCleanUp(st: EpisodeState): Promise<void> {
+  const { spec } = st;
+  try {
+    const verify = st.loop !== null && st.stopReason !== 'cancelled' && st.stopReason !== 'deadline';
+    if (verify) await runEpisodeVerifier(st);
+  } finally {
+    st.mark.verify = performance.now();
+    await (await st.warmStart)?.dispose();
+    await dropState(spec.runtime?.container ?? null, st.workspace).catch(() => {});
+    await removeTree(st.root).catch(() => {});
+    // Counted with the clean-up: what is left of closing the shells, if the verifier was quicker.
+    await st.closing;
+    st.mark.cleanup = performance.now();
+  }
+}
+
+async function runEpisodeVerifier(st: EpisodeState): Promise<void> {
+  const { spec } = st;
+  try {
+    const result = await runVerifier(spec.task, st.workspace, { sandbox: st.sandbox, runtime: spec.runtime, signal: spec.signal, tmpDir: st.root, keepLogsDir: join(spec.dir.abs, EPISODE_FILES.verifierDir), warm: await st.warmStart });
+    st.verifier = { status: result.status, error: result.error, assertions: result.assertions, passed: result.passed, total: result.total, source: result.source, notes: result.notes, durationMs: result.durationMs, timings: result.timings };
+    st.reward = result.reward;
+    if (result.status === 'error' && !st.error) st.error = { kind: 'verifier', message: result.error ?? 'the verifier failed' };
+  } catch (e) {
+    const stop = stopOf(spec.signal);
+    if (stop) {
+      st.stopReason = stop.stopReason;
+      st.error = stop.stopReason === 'deadline' ? { kind: 'timeout', message: stop.message } : null;
+    } else if (!st.error) st.error = { kind: 'verifier', message: (e as Error).message };
+  }
+}
+
+/** The trajectory and its ATIF export to the episode folder; the record the run's episodes.jsonl keeps. */
+async function writeEpisode(st: EpisodeState, started: number, startedAt: string): Promise<EpisodeOutcome> {
+  const { spec, loop, reward, verifier, stopReason, error } = st;
+  const { task, policy } = spec;
   const resolved = reward !== null && reward.binary === 1 && verifier?.status === 'ok';
   const trajectory: Trajectory = {
     schema: TRAJECTORY_SCHEMA,
@@ -222,7 +286,7 @@ export async function runTaskEpisode(spec: EpisodeSpec): Promise<EpisodeOutcome>
     ledger: loop?.ledger ?? null,
     verifier,
     // A phase that did not run (failed set-up, no verification) counts 0 ms.
-    phases: phasesOf(started, mark),
+    phases: phasesOf(started, st.mark),
     reward,
     resolved,
     tokens: loop?.tokens ?? { prompt: 0, completion: 0 },
