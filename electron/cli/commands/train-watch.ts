@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import { labDataDir } from '../../lab/paths';
 import { SeriesStore } from '../../lab/training/series-store';
 import { describeTrainingRun, isTrainingRun, VIEW_FILES, viewRunsDir } from '../../lab/training/view-runs';
-import { watchFigures, watchScreen } from '../../lab/training/watch-screen';
+import { watchFigures, watchScreen } from '../train-watch-screen';
 import { ExitStatus, UsageError } from '../errors';
 import type { Io } from '../output';
 

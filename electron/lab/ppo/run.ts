@@ -32,7 +32,7 @@ import { dropUnloggedCheckpoints, loadTrainingCheckpoint, pruneRunCheckpoints, s
 import { parseRunConfig, type TrainingRunConfig } from '../training/config/run-config';
 import type { TrainingControl } from '../training/control';
 import { createRunFolder, MetricsLog, newTrainingManifest, newTrainingRunId, readTrainingManifest, trainingRunsDir, writeTrainingManifest } from '../training/run-folder';
-import { TfEventsWriter } from '../training/tfevents';
+import { TfEventsWriter } from '../tensorboard/tfevents';
 import { describeGroups, paramSettings, readTokenizerConfig } from '../training/trainer';
 import type { WorkerRegistry } from '../worker-registry';
 import { assertionPassRates, flagFarmedAssertions, type AssertionFlag } from './dense-guard';

@@ -28,7 +28,7 @@ import type { TrainingControl } from './control';
 import { MetricsLog, writeTrainingManifest } from './run-folder';
 import type { StageDriver } from './stage';
 import { writeStatusFile } from './status';
-import { TfEventsWriter } from './tfevents';
+import { TfEventsWriter } from '../tensorboard/tfevents';
 
 export interface TrainerHooks {
   progress?(p: TrainingProgress): void;

@@ -14,7 +14,7 @@ import { parseRunConfig } from '../../../electron/lab/training/config/run-config
 import { readMetrics, readTrainingManifest } from '../../../electron/lab/training/run-folder';
 import { startTraining } from '../../../electron/lab/training/session';
 import { trainingStatus } from '../../../electron/lab/training/status';
-import { readTfEvents } from '../../../electron/lab/training/tfevents-reader';
+import { readTfEvents } from '../../../electron/lab/tensorboard/tfevents-reader';
 import { TINY_TEXT, writeTinyCheckpoint } from '../../helpers/tiny-checkpoint';
 
 const root = mkdtempSync(join(tmpdir(), 't1-train-'));

@@ -6,9 +6,9 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { crc32c, maskedCrc32c } from '../../../electron/lab/training/crc32c';
-import { TfEventsWriter } from '../../../electron/lab/training/tfevents';
-import { readTfEvents, TfEventsFormatError } from '../../../electron/lab/training/tfevents-reader';
+import { crc32c, maskedCrc32c } from '../../../electron/lab/tensorboard/crc32c';
+import { TfEventsWriter } from '../../../electron/lab/tensorboard/tfevents';
+import { readTfEvents, TfEventsFormatError } from '../../../electron/lab/tensorboard/tfevents-reader';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));

@@ -3,10 +3,10 @@
  * (last value, smoothed, min and max, a sparkline of the recent steps) grouped as on the Training page.
  * Pure: given the run's summary and its metric columns, returns the lines.
  */
-import { emaSeries } from '../../domain/series';
-import { groupOf, METRIC_GROUPS } from '../../domain/training-metrics';
-import type { TrainingRunSummary } from '../../domain/training-view';
-import type { SeriesStore } from './series-store';
+import { emaSeries } from '../domain/series';
+import { groupOf, METRIC_GROUPS } from '../domain/training-metrics';
+import type { TrainingRunSummary } from '../domain/training-view';
+import type { SeriesStore } from '../lab/training/series-store';
 
 /** The figures the watch view shows when the run logs them, in this order. */
 export const WATCH_KEYS = [
