@@ -75,6 +75,22 @@ async function containerMode(task: Task, network: boolean): Promise<ContainerMod
   return { kind: 'pytest', why: `no test script: the lab runs ${task.verifier.pytest ?? 'the inline assertions'}` };
 }
 
+/** One verification in progress: its task, folders and mode, the steps run, and what they said. */
+interface Verification {
+  task: Task;
+  options: VerifyOptions;
+  /** The agent's workspace as it was left. */
+  source: string;
+  container: NonNullable<NonNullable<VerifyOptions['runtime']>['container']> | null;
+  dirs: ReturnType<typeof verifierDirs>;
+  warm: WarmVerifier | null;
+  mode: ContainerMode | ReturnType<typeof sandboxMode>;
+  deadline: number;
+  steps: StepResult[];
+  notes: string[];
+  errors: string[];
+}
+
 export async function runVerifier(task: Task, workspaceDir: string, options: VerifyOptions = {}): Promise<VerifierResult> {
   await assertRunnable(task, options.runtime);
   const source = resolve(workspaceDir);
@@ -82,154 +98,42 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
   if (!info?.isDirectory()) throw new LabError('NOT_FOUND', `workspace ${workspaceDir} is not a folder`);
   const container = options.runtime?.container ?? null;
   const started = performance.now();
-  const deadline = started + task.verifier.timeoutSec * 1000;
   const warm = container ? null : (options.warm ?? null);
   if (options.warm && !warm) await options.warm.dispose();
   const dirs = warm?.dirs ?? verifierDirs(await makeOwnedTempDir('verify', options.tmpDir));
-  const { root, work, tests, logs } = dirs;
-  const steps: StepResult[] = [];
-  const notes: string[] = [];
-  const errors: string[] = [];
-
+  const v: Verification = { task, options, source, container, dirs, warm, mode: null, deadline: started + task.verifier.timeoutSec * 1000, steps: [], notes: [], errors: [] };
   try {
-    const snapshot = await snapshotWorkspace(source, work, task.environment.workdir);
-    notes.push(...snapshot.notes);
-    // A warm start wrote its tests/ and logs/ (and has no test script to add) before the agent was done.
-    if (!warm) await writeVerifierInputs(task, dirs);
-    const mode = container ? await containerMode(task, options.runtime?.network ?? false) : sandboxMode(task);
-    if (mode) {
-      notes.push(`verifier mode: ${mode.kind} (${mode.why})`);
-      if (mode.kind === 'offline-script') await writeFile(join(tests, OFFLINE_SCRIPT), mode.script, { mode: 0o755 });
-    }
-    // The sandbox's /tests is read-only (a pristine copy); a container's is a fresh writable one.
-    // (Again after a warm start: the offline script was just added.)
-    if (!container) await makeReadOnly(tests);
+    await prepare(v);
     const setupMs = performance.now() - started;
-
-    const mounts = verifierMounts(dirs);
-    const env = verifierEnv(task);
-    const remaining = () => (deadline - performance.now()) / 1000;
-
-    /** One step in its own sandbox, with what is left of the verifier's deadline (or less). */
-    const run = async (name: string, argv: string[], capSeconds?: number, warmStep?: WarmStep | null): Promise<StepResult> => {
-      options.onStep?.(name);
-      const left = remaining();
-      if (left <= 0.05) {
-        const step: StepResult = { name, argv, exitCode: null, signal: null, timedOut: true, limit: 'wallSeconds', durationMs: 0, stdout: '', stderr: 'not started: the verifier deadline had passed' };
-        steps.push(step);
-        return step;
-      }
-      const seconds = capSeconds === undefined ? left : Math.min(capSeconds, left);
-      const warmResult = warmStep ? await warmStep.go(seconds, options.signal) : null;
-      const result = warmResult ?? (await coldRun(seconds, argv));
-      if (result.aborted) throw new LabError('CANCELLED', `verification of '${task.id}' was cancelled`);
-      const step = stepResult(name, argv, result);
-      // The deadline that fired was the verifier's own unless the step had a shorter cap of its own.
-      if (step.timedOut && capSeconds !== undefined && capSeconds < left) step.limit = 'assertion timeout';
-      steps.push(step);
-      return step;
-    };
-    const coldRun = async (seconds: number, argv: string[]) => {
-      // In a container the verifier starts from the state the agent left (committed when its shell ended), as root.
-      const { sandbox, spec } = await phaseRun(task, container ? source : work, seconds, { mounts, env }, { runtime: options.runtime, sandbox: options.sandbox, user: container ? '0' : undefined });
-      if (container) spec.workspace = work;
-      return sandbox.run(spec, argv, { signal: options.signal, maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS });
-    };
-
-    // 1. The task's test script (tests/test.sh; TB1 run-tests.sh), unless replaced by the lab's pytest run.
-    let scriptStep: StepResult | null = null;
-    if (mode?.kind === 'offline-script') {
-      scriptStep = await run(`${task.verifier.testScript} (offline)`, [...BASH, `${VERIFIER_TESTS_DIR}/${OFFLINE_SCRIPT}`]);
-      const crashed = stepCrashed(scriptStep);
-      if (crashed) errors.push(`${crashed}:\n${outputTail(scriptStep)}`);
-    } else if (task.verifier.testScript && (mode ? mode.kind === 'test-sh' : task.verifier.runTestScript)) {
-      scriptStep = await run(task.verifier.testScript, [...BASH, inSandboxTests(task.verifier.testScript)]);
-      const crashed = stepCrashed(scriptStep);
-      if (crashed) errors.push(`${crashed}:\n${outputTail(scriptStep)}`);
-    }
-
-    // 2. tests/test_outputs.py with the system pytest, unless the test script already wrote a CTRF report.
-    let pytestStep: StepResult | null = null;
-    const reported = (await readReport(logs, 'ctrf.json')).kind !== 'missing' || (await readReport(logs, 'junit.xml')).kind !== 'missing';
-    if (task.verifier.pytest && !reported && container) {
-      const fn = withPytestFunction(`${LAB_PYTEST_FUNCTION} ${inSandboxTests(task.verifier.pytest)} --rootdir=${VERIFIER_TESTS_DIR}`, CONTAINER_PYTHONS, `${VERIFIER_LOGS_DIR}/junit.xml`);
-      pytestStep = await run('pytest', [...BASH, '-c', fn]);
-      const crashed = stepCrashed(pytestStep);
-      if (crashed) errors.push(`${crashed}:\n${outputTail(pytestStep)}`);
-      else if (pytestStep.exitCode !== 0 && pytestStep.exitCode !== 1) {
-        errors.push(`pytest exited with ${pytestStep.exitCode}: ${PYTEST_EXIT_MEANING[pytestStep.exitCode as number] ?? 'an unknown failure'}:\n${outputTail(pytestStep)}`);
-      }
-    } else if (task.verifier.pytest && !reported) {
-      // -I: isolated, no cwd or user site on sys.path, PYTHON* variables ignored. A warm start runs the same.
-      pytestStep = await run('pytest', [SYSTEM_PYTHON, '-I', '-m', 'pytest', ...labPytestArgs(task)], undefined, warm?.pytest);
-      const crashed = stepCrashed(pytestStep);
-      if (crashed) errors.push(`${crashed}:\n${outputTail(pytestStep)}`);
-      else if (pytestStep.exitCode !== 0 && pytestStep.exitCode !== 1) {
-        errors.push(`pytest exited with ${pytestStep.exitCode}: ${PYTEST_EXIT_MEANING[pytestStep.exitCode as number] ?? 'an unknown failure'}:\n${outputTail(pytestStep)}`);
-      }
-    }
-
-    // Reports, in order: CTRF, then JUnit.
+    const scriptStep = await runTestScript(v);
+    const pytestStep = await runPytest(v);
     const reportsStarted = performance.now();
-    let assertions: AssertionResult[] = [];
-    let sourceKind: VerifierResult['source'] = 'none';
-    const ctrf = await readReport(logs, 'ctrf.json');
-    const junit = ctrf.kind === 'ok' ? ({ kind: 'missing' } as const) : await readReport(logs, 'junit.xml');
-    for (const r of [ctrf, junit]) if (r.kind === 'refused') notes.push(`report refused: ${r.reason}`);
-    if (ctrf.kind === 'ok') {
-      const parsed = parseCtrf(ctrf.text);
-      if (parsed.ok) [assertions, sourceKind] = [parsed.assertions, 'ctrf'];
-      else errors.push(parsed.reason);
-    } else if (junit.kind === 'ok') {
-      const parsed = parseJunit(junit.text);
-      if (parsed.ok) [assertions, sourceKind] = [parsed.assertions, 'junit'];
-      else errors.push(parsed.reason);
-    } else if (pytestStep && !stepCrashed(pytestStep)) {
-      errors.push(`pytest wrote no JUnit report (exit ${pytestStep.exitCode}):\n${outputTail(pytestStep)}`);
-    }
-
-    const { reward: taskReward, notes: rewardNotes } = await readTaskReward(logs);
-    notes.push(...rewardNotes);
+    let { assertions, source: sourceKind } = await readReports(v, pytestStep);
+    const { reward: taskReward, notes: rewardNotes } = await readTaskReward(dirs.logs);
+    v.notes.push(...rewardNotes);
     const reportsMs = performance.now() - reportsStarted;
-
     // A test script without per-test reports is one assertion: its reward file if it wrote one, else its exit code.
-    if (sourceKind === 'none' && scriptStep && !stepCrashed(scriptStep) && !pytestStep && mode?.kind !== 'offline-script') {
-      const name = task.verifier.testScript as string;
+    if (sourceKind === 'none' && scriptStep && !stepCrashed(scriptStep) && !pytestStep && v.mode?.kind !== 'offline-script') {
       sourceKind = 'test-script';
-      if (taskReward?.value !== null && taskReward?.value !== undefined) {
-        assertions = [{ name, status: taskReward.value >= 1 ? 'passed' : 'failed', message: taskReward.value >= 1 ? '' : `${taskReward.source} says ${taskReward.value}` }];
-      } else {
-        assertions = [{ name, status: scriptStep.exitCode === 0 ? 'passed' : 'failed', message: scriptStep.exitCode === 0 ? '' : clip(`exit ${scriptStep.exitCode}: ${outputTail(scriptStep, 1000)}`) }];
-      }
+      assertions = [scriptAssertion(task.verifier.testScript as string, scriptStep, taskReward)];
     }
-
-    // 3. Inline assertions: each in its own sandbox; the exit code the host sees is the verdict.
-    for (const [i, a] of task.verifier.assertions.entries()) {
-      const step = await run(`assertion: ${a.name}`, [...BASH, '-c', a.run], a.timeoutSec ?? undefined, warm?.assertions[i]);
-      if (step.timedOut && step.limit === 'assertion timeout') {
-        assertions.push({ name: a.name, status: 'failed', message: `did not finish within its ${a.timeoutSec} s` });
-      } else if (stepCrashed(step)) {
-        errors.push(`inline assertion '${a.name}': ${stepCrashed(step)}:\n${outputTail(step)}`);
-        assertions.push({ name: a.name, status: 'error', message: clip(`${stepCrashed(step)}: ${outputTail(step, 1000)}`) });
-      } else {
-        const why = outputTail(step, 1000);
-        assertions.push({ name: a.name, status: step.exitCode === 0 ? 'passed' : 'failed', message: step.exitCode === 0 ? '' : clip(`exit ${step.exitCode}${why ? `: ${why}` : ''}`) });
-      }
+    if (task.verifier.assertions.length) {
+      assertions.push(...(await runInlineAssertions(v)));
       if (sourceKind === 'none') sourceKind = 'inline';
     }
 
-    if (assertions.length === 0 && errors.length === 0) errors.push('the verifier reported no assertions');
-    const error = errors.length ? errors.join('\n\n') : null;
+    if (assertions.length === 0 && v.errors.length === 0) v.errors.push('the verifier reported no assertions');
+    const error = v.errors.length ? v.errors.join('\n\n') : null;
     // Never a silent zero: a crashed verifier shows up as an assertion in error with its output.
     if (error) assertions.push({ name: '(verifier)', status: 'error', message: clip(error, 4000) });
 
     const keepStarted = performance.now();
-    if (options.keepLogsDir) await keepLogs(logs, steps, options.keepLogsDir);
+    if (options.keepLogsDir) await keepLogs(dirs.logs, v.steps, options.keepLogsDir);
     const keepLogsMs = performance.now() - keepStarted;
     const { passed, total } = countPassed(assertions);
     return {
       task: task.id,
-      ...(mode ? { mode: mode.kind } : {}),
+      ...(v.mode ? { mode: v.mode.kind } : {}),
       status: error ? 'error' : 'ok',
       error,
       assertions,
@@ -238,15 +142,138 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
       reward: computeReward(assertions),
       taskReward,
       source: sourceKind,
-      steps,
-      notes,
+      steps: v.steps,
+      notes: v.notes,
       durationMs: Math.round(performance.now() - started),
-      timings: { setupMs, stepsMs: steps.reduce((n, s) => n + s.durationMs, 0), reportsMs, keepLogsMs },
+      timings: { setupMs, stepsMs: v.steps.reduce((n, s) => n + s.durationMs, 0), reportsMs, keepLogsMs },
     };
   } finally {
     await warm?.dispose();
-    await removeTree(root);
+    await removeTree(dirs.root);
   }
+}
+
+/** The workspace snapshot, the verifier's inputs (tests/, logs/) and its mode. */
+async function prepare(v: Verification): Promise<void> {
+  const { task, dirs, container } = v;
+  const snapshot = await snapshotWorkspace(v.source, dirs.work, task.environment.workdir);
+  v.notes.push(...snapshot.notes);
+  // A warm start wrote its tests/ and logs/ (and has no test script to add) before the agent was done.
+  if (!v.warm) await writeVerifierInputs(task, dirs);
+  v.mode = container ? await containerMode(task, v.options.runtime?.network ?? false) : sandboxMode(task);
+  if (v.mode) {
+    v.notes.push(`verifier mode: ${v.mode.kind} (${v.mode.why})`);
+    if (v.mode.kind === 'offline-script') await writeFile(join(dirs.tests, OFFLINE_SCRIPT), v.mode.script, { mode: 0o755 });
+  }
+  // The sandbox's /tests is read-only (a pristine copy); a container's is a fresh writable one.
+  // (Again after a warm start: the offline script was just added.)
+  if (!container) await makeReadOnly(dirs.tests);
+}
+
+/** One step in its own sandbox (or the warm one), with what is left of the verifier's deadline (or less). */
+async function runStep(v: Verification, name: string, argv: string[], capSeconds?: number, warmStep?: WarmStep | null): Promise<StepResult> {
+  v.options.onStep?.(name);
+  const left = (v.deadline - performance.now()) / 1000;
+  if (left <= 0.05) {
+    const step: StepResult = { name, argv, exitCode: null, signal: null, timedOut: true, limit: 'wallSeconds', durationMs: 0, stdout: '', stderr: 'not started: the verifier deadline had passed' };
+    v.steps.push(step);
+    return step;
+  }
+  const seconds = capSeconds === undefined ? left : Math.min(capSeconds, left);
+  const warmResult = warmStep ? await warmStep.go(seconds, v.options.signal) : null;
+  const result = warmResult ?? (await coldRun(v, seconds, argv));
+  if (result.aborted) throw new LabError('CANCELLED', `verification of '${v.task.id}' was cancelled`);
+  const step = stepResult(name, argv, result);
+  // The deadline that fired was the verifier's own unless the step had a shorter cap of its own.
+  if (step.timedOut && capSeconds !== undefined && capSeconds < left) step.limit = 'assertion timeout';
+  v.steps.push(step);
+  return step;
+}
+
+async function coldRun(v: Verification, seconds: number, argv: string[]) {
+  const { task, options, container, dirs } = v;
+  // In a container the verifier starts from the state the agent left (committed when its shell ended), as root.
+  const { sandbox, spec } = await phaseRun(task, container ? v.source : dirs.work, seconds, { mounts: verifierMounts(dirs), env: verifierEnv(task) }, { runtime: options.runtime, sandbox: options.sandbox, user: container ? '0' : undefined });
+  if (container) spec.workspace = dirs.work;
+  return sandbox.run(spec, argv, { signal: options.signal, maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS });
+}
+
+/** 1. The task's test script (tests/test.sh; TB1 run-tests.sh), unless replaced by the lab's pytest run. */
+async function runTestScript(v: Verification): Promise<StepResult | null> {
+  const { task, mode } = v;
+  let step: StepResult | null = null;
+  if (mode?.kind === 'offline-script') step = await runStep(v, `${task.verifier.testScript} (offline)`, [...BASH, `${VERIFIER_TESTS_DIR}/${OFFLINE_SCRIPT}`]);
+  else if (task.verifier.testScript && (mode ? mode.kind === 'test-sh' : task.verifier.runTestScript)) step = await runStep(v, task.verifier.testScript, [...BASH, inSandboxTests(task.verifier.testScript)]);
+  const crashed = step && stepCrashed(step);
+  if (step && crashed) v.errors.push(`${crashed}:\n${outputTail(step)}`);
+  return step;
+}
+
+/** 2. tests/test_outputs.py with the system pytest (the image's in a container), unless the test script already wrote a report. */
+async function runPytest(v: Verification): Promise<StepResult | null> {
+  const { task, dirs } = v;
+  const reported = (await readReport(dirs.logs, 'ctrf.json')).kind !== 'missing' || (await readReport(dirs.logs, 'junit.xml')).kind !== 'missing';
+  if (!task.verifier.pytest || reported) return null;
+  let step: StepResult;
+  if (v.container) {
+    const fn = withPytestFunction(`${LAB_PYTEST_FUNCTION} ${inSandboxTests(task.verifier.pytest)} --rootdir=${VERIFIER_TESTS_DIR}`, CONTAINER_PYTHONS, `${VERIFIER_LOGS_DIR}/junit.xml`);
+    step = await runStep(v, 'pytest', [...BASH, '-c', fn]);
+  } else {
+    // -I: isolated, no cwd or user site on sys.path, PYTHON* variables ignored. A warm start runs the same.
+    step = await runStep(v, 'pytest', [SYSTEM_PYTHON, '-I', '-m', 'pytest', ...labPytestArgs(task)], undefined, v.warm?.pytest);
+  }
+  const crashed = stepCrashed(step);
+  if (crashed) v.errors.push(`${crashed}:\n${outputTail(step)}`);
+  else if (step.exitCode !== 0 && step.exitCode !== 1) {
+    v.errors.push(`pytest exited with ${step.exitCode}: ${PYTEST_EXIT_MEANING[step.exitCode as number] ?? 'an unknown failure'}:\n${outputTail(step)}`);
+  }
+  return step;
+}
+
+/** The per-test reports, in order: CTRF, then JUnit. */
+async function readReports(v: Verification, pytestStep: StepResult | null): Promise<{ assertions: AssertionResult[]; source: VerifierResult['source'] }> {
+  const { logs } = v.dirs;
+  const ctrf = await readReport(logs, 'ctrf.json');
+  const junit = ctrf.kind === 'ok' ? ({ kind: 'missing' } as const) : await readReport(logs, 'junit.xml');
+  for (const r of [ctrf, junit]) if (r.kind === 'refused') v.notes.push(`report refused: ${r.reason}`);
+  if (ctrf.kind === 'ok') {
+    const parsed = parseCtrf(ctrf.text);
+    if (parsed.ok) return { assertions: parsed.assertions, source: 'ctrf' };
+    v.errors.push(parsed.reason);
+  } else if (junit.kind === 'ok') {
+    const parsed = parseJunit(junit.text);
+    if (parsed.ok) return { assertions: parsed.assertions, source: 'junit' };
+    v.errors.push(parsed.reason);
+  } else if (pytestStep && !stepCrashed(pytestStep)) {
+    v.errors.push(`pytest wrote no JUnit report (exit ${pytestStep.exitCode}):\n${outputTail(pytestStep)}`);
+  }
+  return { assertions: [], source: 'none' };
+}
+
+/** A test script's one assertion: its reward file if it wrote one, else its exit code. */
+function scriptAssertion(name: string, step: StepResult, taskReward: Awaited<ReturnType<typeof readTaskReward>>['reward']): AssertionResult {
+  if (taskReward?.value !== null && taskReward?.value !== undefined) {
+    return { name, status: taskReward.value >= 1 ? 'passed' : 'failed', message: taskReward.value >= 1 ? '' : `${taskReward.source} says ${taskReward.value}` };
+  }
+  return { name, status: step.exitCode === 0 ? 'passed' : 'failed', message: step.exitCode === 0 ? '' : clip(`exit ${step.exitCode}: ${outputTail(step, 1000)}`) };
+}
+
+/** 3. Inline assertions: each in its own sandbox; the exit code the host sees is the verdict. */
+async function runInlineAssertions(v: Verification): Promise<AssertionResult[]> {
+  const out: AssertionResult[] = [];
+  for (const [i, a] of v.task.verifier.assertions.entries()) {
+    const step = await runStep(v, `assertion: ${a.name}`, [...BASH, '-c', a.run], a.timeoutSec ?? undefined, v.warm?.assertions[i]);
+    if (step.timedOut && step.limit === 'assertion timeout') {
+      out.push({ name: a.name, status: 'failed', message: `did not finish within its ${a.timeoutSec} s` });
+    } else if (stepCrashed(step)) {
+      v.errors.push(`inline assertion '${a.name}': ${stepCrashed(step)}:\n${outputTail(step)}`);
+      out.push({ name: a.name, status: 'error', message: clip(`${stepCrashed(step)}: ${outputTail(step, 1000)}`) });
+    } else {
+      const why = outputTail(step, 1000);
+      out.push({ name: a.name, status: step.exitCode === 0 ? 'passed' : 'failed', message: step.exitCode === 0 ? '' : clip(`exit ${step.exitCode}${why ? `: ${why}` : ''}`) });
+    }
+  }
+  return out;
 }
 
 /** Copy the logs folder's regular files (never symlinks) and each step's output to `dest`. */
