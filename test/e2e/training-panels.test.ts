@@ -76,7 +76,7 @@ describe('Training panels', () => {
     const details = (await page.getByTestId('run-details').boundingBox())!;
     expect(details.height).toBeLessThanOrEqual(300);
     // A long config (a full PPO recipe is ~80 lines) scrolls inside a box of about ten lines, not 360 px.
-    const maxHeight = await page.getByTestId('run-config-toml').evaluate((el) => parseFloat(getComputedStyle(el).maxHeight));
+    const maxHeight = (await page.evaluate(`parseFloat(getComputedStyle(document.querySelector('[data-testid="run-config-toml"]')).maxHeight)`)) as number;
     expect(maxHeight).toBeLessThanOrEqual(200);
   });
 });
