@@ -201,136 +201,154 @@ function skippedRecord(ref: TaskRef, attempt: number, reason: string, dir: strin
   };
 }
 
+/** What a running evaluation shows: its episodes running and their live output, its counts and state. */
+interface EvalTracker {
+  total: number;
+  running: Map<string, RunProgress['running'][number]>;
+  live: Map<string, { taskId: string; attempt: number; buffer: string }>;
+  cut: number;
+  ran: number;
+  state: RunProgress['state'];
+  message: string | null;
+  progress(): RunProgress;
+  emit(): void;
+}
+
+function trackEvaluation(store: RunStore, hooks: EvalHooks): EvalTracker {
+  const config = store.manifest.config;
+  const t: EvalTracker = {
+    total: config.tasks.length * config.attempts,
+    running: new Map(),
+    live: new Map(),
+    cut: 0,
+    ran: 0,
+    state: 'running',
+    message: null,
+    progress: () => {
+      const done = store.finished();
+      return { runId: store.manifest.id, runDir: store.dir, state: t.state, total: t.total, done: done.length, resolved: done.filter((r) => r.resolved).length, cut: t.cut, running: [...t.running.values()], message: t.message };
+    },
+    emit: () => hooks.progress?.(t.progress()),
+  };
+  return t;
+}
+
+/** The scheduler's events, kept in the tracker and passed on to the hooks. */
+function scheduleEvents(t: EvalTracker, hooks: EvalHooks): Parameters<typeof runSchedule<Task>>[0]['events'] {
+  return {
+    started(episode) {
+      t.running.set(episode.key, episode);
+      t.live.set(episode.key, { taskId: episode.taskId, attempt: episode.attempt, buffer: '' });
+      t.emit();
+    },
+    turn(key, turn) {
+      const r = t.running.get(key);
+      if (r) t.running.set(key, { ...r, turns: turn.index + 1, lastAction: describeAction(turn) });
+      hooks.turn?.(key, turn);
+      t.emit();
+    },
+    data(key, data) {
+      const l = t.live.get(key);
+      if (l) l.buffer = (l.buffer + data).slice(-LIVE_BUFFER_CHARS);
+      hooks.data?.(key, data);
+    },
+    finished(record) {
+      t.ran++;
+      if (record.stopReason === 'deadline') t.cut++;
+      t.running.delete(record.key);
+      t.live.delete(record.key);
+      hooks.episode?.(record);
+      t.emit();
+    },
+    failed(key, error) {
+      t.running.delete(key);
+      t.live.delete(key);
+      hooks.log?.(`episode ${key} failed without a result (it will run again on resume): ${error.message}`);
+      t.emit();
+    },
+  };
+}
+
 function launch(store: RunStore, tasks: Task[], policy: Policy, env: EvalEnv, hooks: EvalHooks, runtimes: Map<string, PhaseRuntime> = new Map()): Evaluation {
   const { manifest } = store;
-  const config = manifest.config;
-  const started = performance.now();
   const controller = new AbortController();
-  const total = config.tasks.length * config.attempts;
-  const running = new Map<string, RunProgress['running'][number]>();
-  const live = new Map<string, { taskId: string; attempt: number; buffer: string }>();
-  let cut = 0;
-  let ran = 0;
-  let state: RunProgress['state'] = 'running';
-  let message: string | null = null;
-  const finished = () => store.finished();
-  const progress = (): RunProgress => {
-    const done = finished();
-    return {
-      runId: manifest.id,
-      runDir: store.dir,
-      state,
-      total,
-      done: done.length,
-      resolved: done.filter((r) => r.resolved).length,
-      cut,
-      running: [...running.values()],
-      message,
-    };
-  };
-  const emit = () => hooks.progress?.(progress());
-  const byId = new Map(tasks.map((t) => [t.id, t]));
-
+  const tracker = trackEvaluation(store, hooks);
   // Other processes (`t1lab runs rm`, the Runs page of another host) see that this run is busy.
   markEvalRunning(store.dir);
-  const done = (async (): Promise<EvalResult> => {
-    emit();
-    try {
-      const { cancelled } = await runSchedule<Task>({
-        store,
-        // Tasks that could not run have their records already; only the others are scheduled.
-        tasks: config.tasks.filter((ref) => byId.has(ref.id)).map((ref) => ({ ref, task: byId.get(ref.id) as Task })),
-        attempts: config.attempts,
-        concurrency: config.concurrency,
-        seed: config.seed,
-        deadlineSec: (task) => config.episodeDeadlineSec ?? (config.harness.agentTimeoutSec ?? task.agent.timeoutSec) + task.verifier.timeoutSec + DEADLINE_MARGIN_SEC,
-        signal: controller.signal,
-        run: async (job) =>
-          (
-            await runTaskEpisode({
-              task: job.task,
-              policy,
-              harness: config.harness,
-              key: job.key,
-              attempt: job.attempt,
-              seed: job.seed,
-              dir: job.dir,
-              signal: job.signal,
-              onTurn: job.onTurn,
-              onData: job.onData,
-              sandbox: env.sandbox,
-              runtime: runtimes.get(job.task.id),
-              tmpDir: env.tmpDir,
-            })
-          ).record,
-        events: {
-          started(episode) {
-            running.set(episode.key, episode);
-            live.set(episode.key, { taskId: episode.taskId, attempt: episode.attempt, buffer: '' });
-            emit();
-          },
-          turn(key, turn) {
-            const r = running.get(key);
-            if (r) running.set(key, { ...r, turns: turn.index + 1, lastAction: describeAction(turn) });
-            hooks.turn?.(key, turn);
-            emit();
-          },
-          data(key, data) {
-            const l = live.get(key);
-            if (l) l.buffer = (l.buffer + data).slice(-LIVE_BUFFER_CHARS);
-            hooks.data?.(key, data);
-          },
-          finished(record) {
-            ran++;
-            if (record.stopReason === 'deadline') cut++;
-            running.delete(record.key);
-            live.delete(record.key);
-            hooks.episode?.(record);
-            emit();
-          },
-          failed(key, error) {
-            running.delete(key);
-            live.delete(key);
-            hooks.log?.(`episode ${key} failed without a result (it will run again on resume): ${error.message}`);
-            emit();
-          },
-        },
-      });
-      for (const key of running.keys()) live.delete(key);
-      running.clear();
-      const stats = computeStats(finished(), config.seed);
-      const summary = toSummary(stats, manifest, store.dir, performance.now() - started);
-      const complete = finished().length >= total;
-      state = cancelled ? 'cancelled' : complete ? 'done' : 'failed';
-      if (!complete) message = `${total - finished().length} episode(s) not finished: resume with --resume ${store.dir}`;
-      if (complete) store.writeSummary({ summary, stats });
-      // Not running any more before anyone hears "done": a list read on that event must not say running.
-      clearEvalRunning(store.dir);
-      emit();
-      return { stats, summary, cancelled, ran };
-    } catch (error) {
-      state = 'failed';
-      message = (error as Error).message;
-      clearEvalRunning(store.dir);
-      emit();
-      throw error;
-    } finally {
-      clearEvalRunning(store.dir);
-      await store.close();
-      await policy.close().catch(() => {});
-    }
-  })();
-
+  const done = runEvaluation({ store, tasks, policy, env, hooks, runtimes, tracker, signal: controller.signal });
   return {
     runId: manifest.id,
     runDir: store.dir,
     manifest,
-    progress,
-    records: finished,
-    live: () => [...live.entries()].map(([key, l]) => ({ key, taskId: l.taskId, attempt: l.attempt, buffer: l.buffer })),
+    progress: tracker.progress,
+    records: () => store.finished(),
+    live: () => [...tracker.live.entries()].map(([key, l]) => ({ key, taskId: l.taskId, attempt: l.attempt, buffer: l.buffer })),
     cancel: () => controller.abort(),
     done,
   };
+}
+
+/** Schedule every episode not finished yet, then the statistics and the summary; the run is marked idle again whatever happens. */
+async function runEvaluation(x: { store: RunStore; tasks: Task[]; policy: Policy; env: EvalEnv; hooks: EvalHooks; runtimes: Map<string, PhaseRuntime>; tracker: EvalTracker; signal: AbortSignal }): Promise<EvalResult> {
+  const { store, policy, env, tracker: t } = x;
+  const { manifest } = store;
+  const config = manifest.config;
+  const started = performance.now();
+  const byId = new Map(x.tasks.map((task) => [task.id, task]));
+  t.emit();
+  try {
+    const { cancelled } = await runSchedule<Task>({
+      store,
+      // Tasks that could not run have their records already; only the others are scheduled.
+      tasks: config.tasks.filter((ref) => byId.has(ref.id)).map((ref) => ({ ref, task: byId.get(ref.id) as Task })),
+      attempts: config.attempts,
+      concurrency: config.concurrency,
+      seed: config.seed,
+      deadlineSec: (task) => config.episodeDeadlineSec ?? (config.harness.agentTimeoutSec ?? task.agent.timeoutSec) + task.verifier.timeoutSec + DEADLINE_MARGIN_SEC,
+      signal: x.signal,
+      run: async (job) =>
+        (
+          await runTaskEpisode({
+            task: job.task,
+            policy,
+            harness: config.harness,
+            key: job.key,
+            attempt: job.attempt,
+            seed: job.seed,
+            dir: job.dir,
+            signal: job.signal,
+            onTurn: job.onTurn,
+            onData: job.onData,
+            sandbox: env.sandbox,
+            runtime: x.runtimes.get(job.task.id),
+            tmpDir: env.tmpDir,
+          })
+        ).record,
+      events: scheduleEvents(t, x.hooks),
+    });
+    for (const key of t.running.keys()) t.live.delete(key);
+    t.running.clear();
+    const stats = computeStats(store.finished(), config.seed);
+    const summary = toSummary(stats, manifest, store.dir, performance.now() - started);
+    const complete = store.finished().length >= t.total;
+    t.state = cancelled ? 'cancelled' : complete ? 'done' : 'failed';
+    if (!complete) t.message = `${t.total - store.finished().length} episode(s) not finished: resume with --resume ${store.dir}`;
+    if (complete) store.writeSummary({ summary, stats });
+    // Not running any more before anyone hears "done": a list read on that event must not say running.
+    clearEvalRunning(store.dir);
+    t.emit();
+    return { stats, summary, cancelled, ran: t.ran };
+  } catch (error) {
+    t.state = 'failed';
+    t.message = (error as Error).message;
+    clearEvalRunning(store.dir);
+    t.emit();
+    throw error;
+  } finally {
+    clearEvalRunning(store.dir);
+    await store.close();
+    await policy.close().catch(() => {});
+  }
 }
 
 /** `only`: keep just these task ids of the suite (t1lab run, benchmarks). */
