@@ -311,9 +311,38 @@ export const LiveEpisode = z.object({
 });
 export type LiveEpisode = z.infer<typeof LiveEpisode>;
 
+/**
+ * Which runs a task's pass rate and history are taken over (the Tasks page's filter). Every field is
+ * optional: none keeps every run.
+ */
+export const TaskRunFilter = z.object({
+  /** The policy's scheme (`onnx`, `openai`, `replay`, or `oracle`); `!oracle` keeps every policy but the oracle. */
+  policy: z.string().max(40).optional(),
+  /** The whole policy spec, which names the model (`onnx:/…/checkpoints/step-0000004`). */
+  model: z.string().max(4000).optional(),
+  /** The suite as the run was given it. */
+  suite: z.string().max(4000).optional(),
+});
+export type TaskRunFilter = z.infer<typeof TaskRunFilter>;
+
+/** The kind of a policy spec: its scheme (`onnx:…` → `onnx`), or the spec itself (`oracle`). */
+export function policyKind(policy: string): string {
+  const colon = policy.indexOf(':');
+  return colon > 0 ? policy.slice(0, colon) : policy;
+}
+
+export function matchesTaskRunFilter(run: { policy: string; suite: string }, filter: TaskRunFilter): boolean {
+  if (filter.policy === '!oracle' ? policyKind(run.policy) === 'oracle' : filter.policy && policyKind(run.policy) !== filter.policy) return false;
+  if (filter.model && run.policy !== filter.model) return false;
+  if (filter.suite && run.suite !== filter.suite) return false;
+  return true;
+}
+
 /** One run's episodes of one task (the Tasks page's history across runs). */
 export const TaskRunHistory = z.object({
   runId: z.string(),
+  /** The run's name, else its readable title (as the runs table shows it). */
+  title: z.string(),
   createdAt: z.string(),
   policy: z.string(),
   suite: z.string(),

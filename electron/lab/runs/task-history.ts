@@ -4,11 +4,13 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TaskPassRate, TaskRunHistory } from '../../domain/runs';
+import { matchesTaskRunFilter, type TaskPassRate, type TaskRunFilter, type TaskRunHistory } from '../../domain/runs';
 import { runsDir } from './library';
+import { checkpointLineage, runTitle } from './lineage';
+import { readRunMetaOrEmpty } from './meta';
 import { RunStore } from './store';
 
-export function taskHistory(dataDir: string, taskId: string): TaskRunHistory[] {
+export function taskHistory(dataDir: string, taskId: string, filter: TaskRunFilter = {}): TaskRunHistory[] {
   const root = runsDir(dataDir);
   if (!existsSync(root)) return [];
   const out: TaskRunHistory[] = [];
@@ -19,10 +21,11 @@ export function taskHistory(dataDir: string, taskId: string): TaskRunHistory[] {
       const store = RunStore.open(dir);
       {
         const config = store.manifest.config;
-        if (!config.tasks.some((t) => t.id === taskId)) continue;
+        if (!config.tasks.some((t) => t.id === taskId) || !matchesTaskRunFilter(config, filter)) continue;
         const episodes = store.finished().filter((e) => e.taskId === taskId);
         out.push({
           runId: name,
+          title: readRunMetaOrEmpty(dir).name ?? runTitle(config.policy, config.suite, checkpointLineage(config.policy)),
           createdAt: store.manifest.createdAt,
           policy: config.policy,
           suite: config.suite,
@@ -39,8 +42,8 @@ export function taskHistory(dataDir: string, taskId: string): TaskRunHistory[] {
   return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
-/** Every task id's attempts and resolved episodes over every readable evaluation run (finished episodes only). */
-export function taskPassRates(dataDir: string): TaskPassRate[] {
+/** Every task id's attempts and resolved episodes over every readable evaluation run that passes the filter (finished episodes only). */
+export function taskPassRates(dataDir: string, filter: TaskRunFilter = {}): TaskPassRate[] {
   const root = runsDir(dataDir);
   if (!existsSync(root)) return [];
   const rates = new Map<string, TaskPassRate>();
@@ -49,6 +52,7 @@ export function taskPassRates(dataDir: string): TaskPassRate[] {
     if (!existsSync(join(dir, 'run.json'))) continue;
     try {
       const store = RunStore.open(dir);
+      if (!matchesTaskRunFilter(store.manifest.config, filter)) continue;
       const createdAt = store.manifest.createdAt;
       const seen = new Set<string>();
       for (const e of store.finished()) {

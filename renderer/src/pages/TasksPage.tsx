@@ -4,6 +4,7 @@ import { FailureMessage } from '../components/common/FailureMessage';
 import { TaskFiles } from '../components/tasks/TaskFiles';
 import { TaskHistory } from '../components/tasks/TaskHistory';
 import { TaskSources } from '../components/tasks/TaskSources';
+import { PassRateFilter } from '../components/tasks/PassRateFilter';
 import { useSort } from '../components/common/sortable';
 import { difficultyRank } from '../components/common/difficulty';
 import type { TaskPassRate } from '../../../electron/domain/runs';
@@ -251,6 +252,7 @@ export function TasksPage() {
           {`Audit ${shown.length} shown`}
         </button>
       </div>
+      <PassRateFilter />
       {audit && (
         <div className="progress" data-testid="audit-progress">
           <progress max={audit.total} value={audit.done} />

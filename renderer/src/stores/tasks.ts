@@ -1,7 +1,7 @@
 /** The Tasks page's data: the library listing, filters, the selected task's detail, and running audits. */
 import { create } from 'zustand';
 import type { AuditProgress, AuditReport, AuditVerdict, TaskDetail, TaskListing, TaskRef, TaskSummary } from '../../../electron/domain/tasks';
-import type { TaskPassRate } from '../../../electron/domain/runs';
+import { policyKind, type TaskPassRate, type TaskRunFilter } from '../../../electron/domain/runs';
 import { getLabApi } from '../lab/api';
 
 export const NOT_AUDITED = 'not audited';
@@ -17,6 +17,24 @@ export interface TaskFilters {
   /** An audit verdict, NOT_AUDITED, or '' for all. */
   verdict: string;
   text: string;
+}
+
+/**
+ * The pass rate is taken over the runs of every policy but the oracle by default: the oracle replays the
+ * solution, and pooled with a model it says nothing of the model.
+ */
+export const DEFAULT_RUN_FILTER: TaskRunFilter = { policy: '!oracle' };
+
+/** The values the pass-rate filter offers: the policy kinds, models (whole specs) and suites of the lab's runs. */
+export interface RunFacets {
+  policies: string[];
+  models: string[];
+  suites: string[];
+}
+
+export function runFacets(runs: readonly { policy: string; suite: string }[]): RunFacets {
+  const sorted = (values: string[]) => [...new Set(values)].sort();
+  return { policies: sorted(runs.map((r) => policyKind(r.policy))), models: sorted(runs.map((r) => r.policy)), suites: sorted(runs.map((r) => r.suite)) };
 }
 
 export interface RunningAudit {
@@ -40,6 +58,10 @@ interface TasksState {
   auditError: string | null;
   /** Each task id's attempts and resolved episodes over the lab's evaluation runs. */
   passRates: Record<string, TaskPassRate>;
+  /** Which runs the pass rates and the history are taken over (policy kind, model, suite). */
+  runFilter: TaskRunFilter;
+  runFacets: RunFacets;
+  setRunFilter(filter: TaskRunFilter): Promise<void>;
   sourceError: string | null;
   addSource(path: string): Promise<boolean>;
   removeSource(path: string): Promise<void>;
@@ -81,6 +103,15 @@ export const useTasks = create<TasksState>((set, get) => ({
   audit: null,
   auditError: null,
   passRates: {},
+  runFilter: DEFAULT_RUN_FILTER,
+  runFacets: { policies: [], models: [], suites: [] },
+  async setRunFilter(runFilter) {
+    set({ runFilter });
+    const rates = await getLabApi()
+      .methods['runs.taskPassRates']({ filter: runFilter })
+      .catch(() => []);
+    if (get().runFilter === runFilter) set({ passRates: Object.fromEntries(rates.map((r) => [r.taskId, r])) });
+  },
   sourceError: null,
 
   async addSource(path) {
@@ -111,12 +142,18 @@ export const useTasks = create<TasksState>((set, get) => ({
     set({ loading: true, error: null });
     try {
       const lab = getLabApi();
-      const [listing, reports, rates] = await Promise.all([lab.methods['tasks.list']({ refresh }), lab.methods['tasks.audits']({}), lab.methods['runs.taskPassRates']({}).catch(() => [])]);
+      const [listing, reports, rates, runs] = await Promise.all([
+        lab.methods['tasks.list']({ refresh }),
+        lab.methods['tasks.audits']({}),
+        lab.methods['runs.taskPassRates']({ filter: get().runFilter }).catch(() => []),
+        lab.methods['runs.list']({}).catch(() => []),
+      ]);
       set({
         listing,
         loading: false,
         reports: Object.fromEntries(reports.map((r) => [refKey({ source: r.source, id: r.result.id }), r])),
         passRates: Object.fromEntries(rates.map((r) => [r.taskId, r])),
+        runFacets: runFacets(runs),
       });
     } catch (error) {
       set({ loading: false, error: (error as Error).message });

@@ -1,7 +1,7 @@
 /** Evaluation runs: start, follow live, cancel, resume, and read results and episodes back. */
 import { z } from 'zod';
 import { defineContract, method } from '../define';
-import { EpisodeRecord, EvalRequest, LiveEpisode, RunId, RunListing, RunManifest, RunProgress, RunStats, TaskPassRate, TaskRunHistory } from '../../../domain/runs';
+import { EpisodeRecord, EvalRequest, LiveEpisode, RunId, RunListing, RunManifest, RunProgress, RunStats, TaskPassRate, TaskRunFilter, TaskRunHistory } from '../../../domain/runs';
 import { Trajectory } from '../../../domain/trajectory';
 import { RunMetaPatch, RunMetaResult, RunRemoved } from '../../../domain/run-meta';
 
@@ -24,8 +24,16 @@ export const runsContract = defineContract({
       z.object({ record: EpisodeRecord.nullable(), trajectory: Trajectory, verifierOutput: z.string().nullable(), hasRecording: z.boolean() }),
       'One episode: its turns (sampled ids and log-probs, routing left out), verifier results and output.',
     ),
-    'runs.taskHistory': method(z.object({ taskId: z.string().min(1).max(200) }), z.array(TaskRunHistory), 'Every run that holds a task, with its episodes of it, newest first.'),
-    'runs.taskPassRates': method(z.object({}), z.array(TaskPassRate), 'Per task id, over every evaluation run: runs, episodes and resolved episodes (the Tasks page\'s pass rate).'),
+    'runs.taskHistory': method(
+      z.object({ taskId: z.string().min(1).max(200), filter: TaskRunFilter.optional() }),
+      z.array(TaskRunHistory),
+      'Every run that holds a task (of a policy kind, model or suite when filtered), with its episodes of it, newest first.',
+    ),
+    'runs.taskPassRates': method(
+      z.object({ filter: TaskRunFilter.optional() }),
+      z.array(TaskPassRate),
+      "Per task id, over every evaluation run (of a policy kind, model or suite when filtered): runs, episodes and resolved episodes (the Tasks page's pass rate).",
+    ),
     'runs.setMeta': method(
       z.object({ runId: RunId, patch: RunMetaPatch }),
       RunMetaResult,
