@@ -105,6 +105,8 @@ function side(run: string, tasks: readonly TaskOutcome[], seed: number): RunSide
   };
 }
 
+type Pair = readonly [TaskOutcome, TaskOutcome];
+
 export function compareRuns(a: RunOutcomes, b: RunOutcomes, options: CompareOptions = {}): CompareResult {
   const resamples = options.resamples ?? 10_000;
   const seed = options.seed ?? 1;
@@ -113,67 +115,115 @@ export function compareRuns(a: RunOutcomes, b: RunOutcomes, options: CompareOpti
   const common = [...ta.keys()].filter((id) => tb.has(id)).sort();
   const onlyA = [...ta.keys()].filter((id) => !tb.has(id)).sort();
   const onlyB = [...tb.keys()].filter((id) => !ta.has(id)).sort();
+  if (common.length === 0) return compareUnpaired(a.run, b.run, [...ta.values()], [...tb.values()], { onlyA, onlyB, resamples, seed });
   const warnings: string[] = [];
-
-  if (common.length === 0) {
-    warnings.push(`the runs share no task (${ta.size} vs ${tb.size} tasks): compared unpaired, which needs a far larger difference to detect`);
-    const tasksA = [...ta.values()];
-    const tasksB = [...tb.values()];
-    const sa = side(a.run, tasksA, seed);
-    const sb = side(b.run, tasksB, seed);
-    const pooled = (sa.resolvedRate * tasksA.length + sb.resolvedRate * tasksB.length) / Math.max(1, tasksA.length + tasksB.length);
-    const se = Math.sqrt(pooled * (1 - pooled) * (1 / Math.max(1, tasksA.length) + 1 / Math.max(1, tasksB.length)));
-    const z = se > 0 ? (sb.resolvedRate - sa.resolvedRate) / se : 0;
-    return {
-      a: sa,
-      b: sb,
-      tasks: tasksA.length + tasksB.length,
-      paired: false,
-      pairs: 0,
-      onlyA,
-      onlyB,
-      diff: sb.resolvedRate - sa.resolvedRate,
-      diffCi95: unpairedBootstrap(tasksA.map(rateOf), tasksB.map(rateOf), resamples, seed),
-      design: 'unpaired',
-      test: { name: 'two-proportion-z', p: 2 * (1 - normalCdf(Math.abs(z))) },
-      mcnemar: null,
-      taskShares: null,
-      unpairedTest: { z, p: 2 * (1 - normalCdf(Math.abs(z))) },
-      reward: {
-        a: sa.meanReward,
-        b: sb.meanReward,
-        diff: sb.meanReward - sa.meanReward,
-        ci95: unpairedBootstrap(tasksA.map(rewardOf), tasksB.map(rewardOf), resamples, seed + 1),
-      },
-      byCategory: {},
-      changed: [],
-      warnings,
-      method: 'unpaired: independent task bootstrap (95% percentile), two-proportion z-test',
-    };
-  }
-
   if (onlyA.length || onlyB.length) warnings.push(`${onlyA.length + onlyB.length} task(s) are in one run only and are left out of the paired comparison`);
   const pairs = common.map((id) => [ta.get(id)!, tb.get(id)!] as const);
-  const attemptsA = new Set(pairs.map(([x]) => x.resolved.length));
-  const attemptsB = new Set(pairs.map(([, y]) => y.resolved.length));
-  // Several attempts of a task are one observation of that task, not several independent pairs.
+  return comparePaired(a.run, b.run, pairs, { onlyA, onlyB, resamples, seed, warnings });
+}
+
+interface DesignOptions {
+  onlyA: string[];
+  onlyB: string[];
+  resamples: number;
+  seed: number;
+}
+
+/** No task in common: independent task bootstrap and a two-proportion z-test, said to need a far larger difference. */
+function compareUnpaired(runA: string, runB: string, tasksA: TaskOutcome[], tasksB: TaskOutcome[], o: DesignOptions): CompareResult {
+  const { resamples, seed } = o;
+  const warnings = [`the runs share no task (${tasksA.length} vs ${tasksB.length} tasks): compared unpaired, which needs a far larger difference to detect`];
+  const sa = side(runA, tasksA, seed);
+  const sb = side(runB, tasksB, seed);
+  const pooled = (sa.resolvedRate * tasksA.length + sb.resolvedRate * tasksB.length) / Math.max(1, tasksA.length + tasksB.length);
+  const se = Math.sqrt(pooled * (1 - pooled) * (1 / Math.max(1, tasksA.length) + 1 / Math.max(1, tasksB.length)));
+  const z = se > 0 ? (sb.resolvedRate - sa.resolvedRate) / se : 0;
+  return {
+    a: sa,
+    b: sb,
+    tasks: tasksA.length + tasksB.length,
+    paired: false,
+    pairs: 0,
+    onlyA: o.onlyA,
+    onlyB: o.onlyB,
+    diff: sb.resolvedRate - sa.resolvedRate,
+    diffCi95: unpairedBootstrap(tasksA.map(rateOf), tasksB.map(rateOf), resamples, seed),
+    design: 'unpaired',
+    test: { name: 'two-proportion-z', p: 2 * (1 - normalCdf(Math.abs(z))) },
+    mcnemar: null,
+    taskShares: null,
+    unpairedTest: { z, p: 2 * (1 - normalCdf(Math.abs(z))) },
+    reward: {
+      a: sa.meanReward,
+      b: sb.meanReward,
+      diff: sb.meanReward - sa.meanReward,
+      ci95: unpairedBootstrap(tasksA.map(rewardOf), tasksB.map(rewardOf), resamples, seed + 1),
+    },
+    byCategory: {},
+    changed: [],
+    warnings,
+    method: 'unpaired: independent task bootstrap (95% percentile), two-proportion z-test',
+  };
+}
+
+/**
+ * Paired by task. One attempt per task: McNemar exact on attempt pairs. Several: each task's success share is
+ * one observation (its attempts are not independent pairs), tested by sign flips.
+ */
+function comparePaired(runA: string, runB: string, pairs: Pair[], o: DesignOptions & { warnings: string[] }): CompareResult {
+  const { resamples, seed, warnings } = o;
   const byShares = pairs.some(([x, y]) => x.resolved.length > 1 || y.resolved.length > 1);
-  if (attemptsA.size > 1 || attemptsB.size > 1 || [...attemptsA][0] !== [...attemptsB][0]) {
-    warnings.push(
-      byShares
-        ? "the runs have different numbers of attempts per task: a share over fewer attempts is noisier, and the sign-flip test's symmetry holds only approximately"
-        : 'the runs have different numbers of attempts per task: McNemar pairs only attempts both runs have',
-    );
-  }
-  const sa = side(a.run, pairs.map(([x]) => x), seed);
-  const sb = side(b.run, pairs.map(([, y]) => y), seed);
+  const uneven = unevenAttempts(pairs, byShares);
+  if (uneven) warnings.push(uneven);
+  const sa = side(runA, pairs.map(([x]) => x), seed);
+  const sb = side(runB, pairs.map(([, y]) => y), seed);
   const rateDiffs = pairs.map(([x, y]) => rateOf(y) - rateOf(x));
   const rewardDiffs = pairs.map(([x, y]) => rewardOf(y) - rewardOf(x));
-  const test = mcnemar(pairs);
-  const taskPair = ([x, y]: readonly [TaskOutcome, TaskOutcome]): TaskPair => ({ id: x.id, category: x.category, resolvedA: x.resolved, resolvedB: y.resolved, denseA: x.rewards, denseB: y.rewards });
+  const taskPair = ([x, y]: Pair): TaskPair => ({ id: x.id, category: x.category, resolvedA: x.resolved, resolvedB: y.resolved, denseA: x.rewards, denseB: y.rewards });
   const shares = byShares ? pairedShares(pairs.map(taskPair), resamples, seed) : null;
+  const byCategory = categoryComparisons(pairs, byShares, resamples, seed);
+  const { pairs: pairCount, ...mc } = mcnemar(pairs);
+  const designTest: CompareTest = shares ? { name: signFlipName(shares.test), p: shares.test.p } : { name: 'mcnemar-exact', p: mc.p };
+  return {
+    a: sa,
+    b: sb,
+    tasks: pairs.length,
+    paired: true,
+    pairs: shares ? pairs.length : pairCount,
+    design: shares ? 'paired-task-shares' : 'paired-attempts',
+    test: designTest,
+    onlyA: o.onlyA,
+    onlyB: o.onlyB,
+    diff: mean(rateDiffs),
+    diffCi95: pairedBootstrap(rateDiffs, resamples, seed),
+    mcnemar: shares ? null : mc,
+    taskShares: shares,
+    unpairedTest: null,
+    reward: { a: sa.meanReward, b: sb.meanReward, diff: mean(rewardDiffs), ci95: pairedBootstrap(rewardDiffs, resamples, seed + 1) },
+    byCategory,
+    changed: pairs
+      .filter(([x, y]) => rateOf(x) !== rateOf(y))
+      .map(([x, y]) => ({ task: x.id, category: x.category, a: rateOf(x), b: rateOf(y) })),
+    warnings,
+    method: shares
+      ? `paired by task (several attempts per task): task bootstrap (${resamples} resamples, 95% percentile; a task's attempts resampled together), sign-flip permutation test on per-task success-share differences (${shares.test.exact ? `exact, all ${shares.test.permutations} sign patterns` : `Monte-Carlo, ${shares.test.permutations} sign patterns, seed ${shares.test.seed}`})`
+      : `paired by attempt (one attempt per task): task bootstrap (${resamples} resamples, 95% percentile), McNemar exact on attempt pairs`,
+  };
+}
 
-  const categories = new Map<string, (readonly [TaskOutcome, TaskOutcome])[]>();
+/** The warning when the runs' tasks have different numbers of attempts; null when every task has the same. */
+function unevenAttempts(pairs: Pair[], byShares: boolean): string | null {
+  const attemptsA = new Set(pairs.map(([x]) => x.resolved.length));
+  const attemptsB = new Set(pairs.map(([, y]) => y.resolved.length));
+  if (attemptsA.size <= 1 && attemptsB.size <= 1 && [...attemptsA][0] === [...attemptsB][0]) return null;
+  return byShares
+    ? "the runs have different numbers of attempts per task: a share over fewer attempts is noisier, and the sign-flip test's symmetry holds only approximately"
+    : 'the runs have different numbers of attempts per task: McNemar pairs only attempts both runs have';
+}
+
+/** Per category (sorted): the rates, their paired difference with its interval, and the design's test. */
+function categoryComparisons(pairs: Pair[], byShares: boolean, resamples: number, seed: number): Record<string, CategoryComparison> {
+  const categories = new Map<string, Pair[]>();
   for (const p of pairs) categories.set(p[0].category, [...(categories.get(p[0].category) ?? []), p]);
   const byCategory: Record<string, CategoryComparison> = {};
   for (const [name, members] of [...categories.entries()].sort(([x], [y]) => x.localeCompare(y))) {
@@ -190,32 +240,5 @@ export function compareRuns(a: RunOutcomes, b: RunOutcomes, options: CompareOpti
       test: flip ? { name: signFlipName(flip), p: flip.p } : { name: 'mcnemar-exact', p: m.p },
     };
   }
-
-  const { pairs: pairCount, ...mc } = test;
-  const designTest: CompareTest = shares ? { name: signFlipName(shares.test), p: shares.test.p } : { name: 'mcnemar-exact', p: mc.p };
-  return {
-    a: sa,
-    b: sb,
-    tasks: common.length,
-    paired: true,
-    pairs: shares ? common.length : pairCount,
-    design: shares ? 'paired-task-shares' : 'paired-attempts',
-    test: designTest,
-    onlyA,
-    onlyB,
-    diff: mean(rateDiffs),
-    diffCi95: pairedBootstrap(rateDiffs, resamples, seed),
-    mcnemar: shares ? null : mc,
-    taskShares: shares,
-    unpairedTest: null,
-    reward: { a: sa.meanReward, b: sb.meanReward, diff: mean(rewardDiffs), ci95: pairedBootstrap(rewardDiffs, resamples, seed + 1) },
-    byCategory,
-    changed: pairs
-      .filter(([x, y]) => rateOf(x) !== rateOf(y))
-      .map(([x, y]) => ({ task: x.id, category: x.category, a: rateOf(x), b: rateOf(y) })),
-    warnings,
-    method: shares
-      ? `paired by task (several attempts per task): task bootstrap (${resamples} resamples, 95% percentile; a task's attempts resampled together), sign-flip permutation test on per-task success-share differences (${shares.test.exact ? `exact, all ${shares.test.permutations} sign patterns` : `Monte-Carlo, ${shares.test.permutations} sign patterns, seed ${shares.test.seed}`})`
-      : `paired by attempt (one attempt per task): task bootstrap (${resamples} resamples, 95% percentile), McNemar exact on attempt pairs`,
-  };
+  return byCategory;
 }
