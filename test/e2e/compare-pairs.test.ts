@@ -3,7 +3,9 @@
  * every pair has its summary and change column, a task whose passing assertions moved is a change even when
  * its resolved rate did not, rows with the largest changes come first, and each run's cell links to its episode.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TRAJECTORY_SCHEMA, type Trajectory } from '../../electron/domain/trajectory';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { closeLabInChromium, openLabInChromium } from '../helpers/browser';
@@ -19,6 +21,33 @@ const data = join(home.path, 'data');
 const runs = join(data, 'runs');
 const LONG = (step: number) => `20261201-12000${step}-eval-checkpoints-step-000000${step}-ppo-nano-rl-dense-aa1${step}`;
 
+/** A trajectory with no turns: enough for the episode viewer's head (instruction, outcome). */
+function writeTrajectory(dir: string, run: string): void {
+  const t: Trajectory = {
+    schema: TRAJECTORY_SCHEMA,
+    id: `${run}-t1-0`,
+    task: { id: 't1', category: 'security', difficulty: 'medium' },
+    policy: { id: 'replay:fixture', protocol: 'hermes', model: null },
+    startedAt: '2026-12-01T00:00:00Z',
+    endedAt: '2026-12-01T00:00:01Z',
+    durationMs: 1000,
+    system: 'system prompt',
+    instruction: `instruction as ${run} saw it`,
+    turns: [],
+    stopReason: 'submitted',
+    error: null,
+    contextEvents: [],
+    ledger: null,
+    verifier: null,
+    reward: null,
+    resolved: false,
+    tokens: { prompt: 0, completion: 0 },
+    costUsd: null,
+  };
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'trajectory.json'), JSON.stringify(t));
+}
+
 beforeAll(async () => {
   const task = (i: number, resolved: boolean, dense?: number) => ({ task: `t${i}`, category: i % 2 ? 'security' : 'debugging', resolved: [resolved], ...(dense !== undefined ? { dense: [dense] } : {}) });
   // A: t0 and t3 resolved. B: the same tasks resolved, but t1 passes one more assertion.
@@ -32,6 +61,8 @@ beforeAll(async () => {
       policy: `onnx:${data}/training/20261201-100000-ppo-nano-rl-dense-r3-on-tito-exact/checkpoints/step-000000${step}`,
       suite: `${data}/tasks/suites/id-nano-heldout-with-a-long-name.jsonl`,
     });
+  // t1's first episode in A, B and C has a trajectory (what the side-by-side view shows).
+  for (const run of ['base', 'b-run', 'c-run']) writeTrajectory(join(runs, run, 'episodes', 't1', '0'), run);
   ({ serve, browser, page } = await openLabInChromium(data, { viewport: { width: 1024, height: 900 } }));
 });
 
@@ -83,6 +114,32 @@ describe('Compare view with three runs', () => {
     await t1.locator('td[data-run="b-run"] a').click();
     await page.getByTestId('run-detail').waitFor();
     expect(decodeURIComponent(page.url())).toContain('#/runs/b-run/t1@0');
+  });
+
+  test('a task opens every run’s episode of it side by side, in the address, with no sideways scroll', async () => {
+    await page.goto(`${serve.url}#/compare/base/b-run/c-run`);
+    const t1 = page.locator('[data-testid="task-diff"] tr[data-task="t1"]');
+    await t1.waitFor({ timeout: 20_000 });
+    await t1.getByTestId('side-by-side-link').click();
+    const side = page.getByTestId('side-by-side');
+    await side.waitFor();
+    expect(decodeURIComponent(page.url())).toContain('#/compare/base/b-run/c-run/task=t1');
+    expect(await side.getAttribute('data-task')).toBe('t1');
+    const columns = side.getByTestId('side-by-side-run');
+    await expect.poll(() => columns.evaluateAll((cs) => cs.map((c) => [c.getAttribute('data-run'), c.getAttribute('data-key')]))).toEqual([
+      ['base', 't1@0'],
+      ['b-run', 't1@0'],
+      ['c-run', 't1@0'],
+    ]);
+    // Each column shows its own run's episode (the instruction its trajectory holds).
+    for (const run of ['base', 'b-run', 'c-run']) await expect.poll(() => side.locator(`[data-testid="side-by-side-run"][data-run="${run}"]`).textContent()).toContain(`instruction as ${run} saw it`);
+    expect((await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number).toBeLessThanOrEqual(0);
+    // A reload keeps it; close goes back to the runs alone.
+    await page.reload();
+    await side.waitFor({ timeout: 20_000 });
+    await side.getByTestId('side-by-side-close').click();
+    await expect.poll(() => decodeURIComponent(page.url())).toMatch(/#\/compare\/base\/b-run\/c-run$/);
+    expect(await side.count()).toBe(0);
   });
 });
 

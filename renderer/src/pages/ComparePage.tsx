@@ -16,7 +16,9 @@ import { getLabApi } from '../lab/api';
 import { userError } from '../lab/errors';
 import { useNav } from '../stores/nav';
 import { useRuns } from '../stores/runs';
+import { SideBySide, SIDE_BY_SIDE_PREFIX, sideBySideTask } from '../components/compare/SideBySide';
 import './runs.css';
+
 
 interface Loaded {
   runId: string;
@@ -51,7 +53,9 @@ function useCompareData(ids: string[]) {
 export function ComparePage() {
   const { params, link } = useNav();
   const { runs, refreshList } = useRuns();
-  const ids = [...new Set(params)];
+  // The runs, then (optionally) the task whose episodes are shown side by side.
+  const ids = [...new Set(params.filter((p) => !p.startsWith(SIDE_BY_SIDE_PREFIX)))];
+  const sideTask = sideBySideTask(params);
   const { loaded, pairs, error } = useCompareData(ids);
   useEffect(() => void refreshList(), [refreshList]);
   const title = (id: string) => runs.find((r) => r.id === id)?.title ?? id;
@@ -60,6 +64,7 @@ export function ComparePage() {
   const baseline = ready ? loaded[0]! : null;
   const rows = ready ? compareRows(baseline!.episodes, loaded.slice(1).map((other) => other.episodes)) : [];
   const letters = ids.map((_, i) => letter(i));
+  const sideRow = sideTask ? (rows.find((r) => r.taskId === sideTask) ?? null) : null;
   /** Run i's tasks against A (i >= 1). */
   const pairChanges = (i: number) => rows.map((row) => row.changes[i - 1]!);
   const settings = ready ? configDiff(loaded.map((l) => ({ ...l.manifest.config, tasks: l.manifest.config.tasks.length, containers: undefined }))) : [];
@@ -115,6 +120,7 @@ export function ComparePage() {
               </p>
             ))}
           </div>
+          {sideRow && <SideBySide ids={ids} letters={letters} row={sideRow} onClose={() => link('compare', ids)} />}
           <TaskDiffTable ids={ids} letters={letters} rows={rows} />
           <h2>Settings that differ</h2>
           {settings.length === 0 ? (

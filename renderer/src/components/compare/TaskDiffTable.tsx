@@ -5,6 +5,7 @@
  */
 import { hashFor } from '../../stores/nav';
 import type { CompareRow } from '../runs/compare/compare-rows';
+import { SIDE_BY_SIDE_PREFIX } from './SideBySide';
 import { changeText } from '../runs/compare/task-diff';
 
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
@@ -30,7 +31,17 @@ export function TaskDiffTable({ ids, letters, rows }: { ids: readonly string[]; 
         <tbody>
           {rows.map((row) => (
             <tr key={row.taskId} data-task={row.taskId} data-change={row.changes[0]?.change} data-changes={row.changes.map((c) => c.change).join(',')}>
-              <td>{row.taskId}</td>
+              <td>
+                {row.taskId}
+                {row.outcomes.filter(Boolean).length > 1 && (
+                  <>
+                    {' '}
+                    <a href={hashFor('compare', [...ids, `${SIDE_BY_SIDE_PREFIX}${row.taskId}`])} className="small" data-testid="side-by-side-link" title="the runs' episodes of this task side by side">
+                      side by side
+                    </a>
+                  </>
+                )}
+              </td>
               <td>{row.category}</td>
               {row.outcomes.map((o, i) => {
                 const change = i === 0 ? null : row.changes[i - 1]!.change;
