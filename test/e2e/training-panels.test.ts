@@ -70,6 +70,27 @@ describe('Training panels', () => {
     expect(byRun).toEqual({ [RUN]: lastLogged(RUN, 'pg_loss'), [OTHER]: lastLogged(OTHER, 'pg_loss') });
   });
 
+  test('several metrics on one chart: a line per metric and run, kept in the address, removable', async () => {
+    // OTHER is overlaid (the header test): 2 metrics × 2 runs.
+    await page.getByTestId('combine-input').fill('pg_loss + vf_loss');
+    await page.getByTestId('combine-add').click();
+    const combined = page.getByTestId('group-combined').locator('[data-testid="metric-chart"][data-metric="pg_loss+vf_loss"]');
+    await combined.waitFor();
+    expect(await combined.getAttribute('data-runs')).toBe('4');
+    expect((await combined.getAttribute('data-colours'))!.split(' ')).toHaveLength(2);
+    expect(await combined.getByTestId('run-key-item').count()).toBe(2);
+    // (URLSearchParams writes + as %2B; the hash segment is encoded once more.)
+    await poll(() => decodeURIComponent(decodeURIComponent(page.url()))).toContain('c=pg_loss+vf_loss');
+    await page.getByTestId('combine-input').fill('pg_loss + no_such_metric');
+    await page.getByTestId('combine-add').click();
+    expect(await page.getByTestId('combine-error').textContent()).toBe('not logged: no_such_metric');
+    await page.reload();
+    await combined.waitFor({ timeout: 20_000 });
+    await combined.getByTestId('remove-chart').click();
+    await poll(() => page.getByTestId('group-combined').count()).toBe(0);
+    expect(decodeURIComponent(page.url())).not.toContain('c=');
+  });
+
   test('the run’s config box is compact (300 px at most), not a tall box above the charts', async () => {
     // Measured once the config (the full TOML, defaults filled in) is there: an empty box is short anyway.
     await page.getByTestId('run-config-toml').waitFor({ timeout: 20_000 });

@@ -35,6 +35,10 @@ interface TrainingState {
   panelFilter: string;
   /** Panels shown first, in their own section (metric names or `family/*`). */
   pinned: string[];
+  /** Charts of several metrics each, by id (`pg_loss+vf_loss`), in the order made. */
+  combined: string[];
+  addCombined(id: string): void;
+  removeCombined(id: string): void;
   /** Show the panels whose every line holds one value (hidden by default). */
   showConstant: boolean;
   setShowConstant(show: boolean): void;
@@ -117,6 +121,13 @@ export const useTraining = create<TrainingState>((set, get) => ({
   hiddenGroups: [],
   panelFilter: '',
   pinned: [],
+  combined: [],
+  addCombined(id) {
+    if (!get().combined.includes(id)) set({ combined: [...get().combined, id] });
+  },
+  removeCombined(id) {
+    set({ combined: get().combined.filter((c) => c !== id) });
+  },
   showConstant: false,
   setShowConstant(showConstant) {
     set({ showConstant });
@@ -129,7 +140,7 @@ export const useTraining = create<TrainingState>((set, get) => ({
     set({ pinned: pinned.includes(panel) ? pinned.filter((p) => p !== panel) : [...pinned, panel] });
   },
   async restore(state) {
-    set({ xAxis: state.xAxis, smoothing: state.smoothing, logScale: state.logScale, panelFilter: state.panelFilter, pinned: state.pinned, showConstant: state.showConstant });
+    set({ xAxis: state.xAxis, smoothing: state.smoothing, logScale: state.logScale, panelFilter: state.panelFilter, pinned: state.pinned, combined: state.combined, showConstant: state.showConstant });
     if (!state.run) return;
     if (get().primary !== state.run) set({ charted: [state.run, ...state.overlays.filter((r) => r !== state.run)].slice(0, MAX_OVERLAY) });
     await get().selectPrimary(state.run);

@@ -4,7 +4,7 @@ import { DEFAULT_RUNS_TABLE_VIEW, parseRunsTableView } from '../../../renderer/s
 import { decodeTrainingState, encodeTrainingState } from '../../../renderer/src/components/training/url-state';
 
 describe('Training page address', () => {
-  const base = { overlays: [], xAxis: 'step' as const, smoothing: 0.6, logScale: {}, panelFilter: '', pinned: [], showConstant: false };
+  const base = { overlays: [], xAxis: 'step' as const, smoothing: 0.6, logScale: {}, panelFilter: '', pinned: [], combined: [], showConstant: false };
   test('the opened rollout step and rollout travel in the address', () => {
     const text = encodeTrainingState({ ...base, rolloutStep: 40, rolloutKey: 'make-hello-g0' });
     expect(text).toBe('step=40&ep=make-hello-g0');

@@ -7,7 +7,8 @@ import { groupOf, METRIC_GROUPS, OTHER_GROUP, prefersLogScale, XAxis } from '../
 import { useTraining } from '../../stores/training';
 import { MetricChart, shortId, type ChartRun } from './MetricChart';
 import { categoryColour, RUN_DASHES, runColour, stableRunColour } from './palette';
-import { isConstantPanel, panelMatcher, toPanels, yRangeFor, type Panel } from './panels';
+import { useState } from 'react';
+import { combinedPanel, COMBINE_SEPARATOR, isConstantPanel, panelMatcher, parseCombined, toPanels, yRangeFor, type Panel } from './panels';
 
 function orderPanels(panels: Panel[], groupKeys: readonly string[]): Panel[] {
   const rank = (p: Panel) => (groupKeys.includes(p.id) ? groupKeys.indexOf(p.id) : groupKeys.length);
@@ -43,13 +44,59 @@ export function ChartToolbar() {
           </label>
         ))}
       </span>
+      <CombineInput />
       <span className="muted small">drag to zoom · double-click to reset · click a point to open that step’s rollouts · ☆ pins a panel</span>
     </div>
   );
 }
 
+/** Put several metrics on one chart: their names joined with + (or commas), offered from the logged metrics. */
+function CombineInput() {
+  const { charted, series, addCombined } = useTraining();
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const keys = [...new Set(charted.flatMap((r) => Object.keys(series[r]?.series ?? {})))].sort();
+  const add = () => {
+    const panel = combinedPanel(text, keys);
+    const unknown = parseCombined(text).filter((k) => !keys.includes(k));
+    if (!panel) return setError(unknown.length ? `not logged: ${unknown.join(', ')}` : 'name two metrics or more');
+    setError(unknown.length ? `not logged: ${unknown.join(', ')}` : null);
+    addCombined(panel.id);
+    setText('');
+  };
+  return (
+    <span className="combine">
+      <label>
+        one chart of{' '}
+        <input
+          list="metric-names"
+          value={text}
+          placeholder={`pg_loss ${COMBINE_SEPARATOR} vf_loss`}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => e.key === 'Enter' && add()}
+          data-testid="combine-input"
+          aria-label="metrics to chart together"
+        />
+      </label>
+      <datalist id="metric-names">
+        {keys.map((k) => (
+          <option key={k} value={text.includes(COMBINE_SEPARATOR) ? `${text.slice(0, text.lastIndexOf(COMBINE_SEPARATOR) + 1).trim()} ${k}` : k} />
+        ))}
+      </datalist>
+      <button type="button" onClick={add} data-testid="combine-add">
+        chart together
+      </button>
+      {error && (
+        <span className="warn small" data-testid="combine-error">
+          {error}
+        </span>
+      )}
+    </span>
+  );
+}
+
 export function ChartGrid() {
-  const { runs, charted, series, xAxis, logScale, setLog, hiddenGroups, openStep, rolloutSteps, panelFilter, pinned, togglePin, showConstant, setShowConstant } = useTraining();
+  const { runs, charted, series, xAxis, logScale, setLog, hiddenGroups, openStep, rolloutSteps, panelFilter, pinned, togglePin, showConstant, setShowConstant, combined, removeCombined } = useTraining();
   const loaded = charted.filter((r) => series[r]);
   if (!loaded.length) return <p className="muted">No metrics yet.</p>;
   const colourOf = (runId: string) => (runs.some((r) => r.id === runId) ? stableRunColour(runId, runs) : runColour(charted.indexOf(runId)));
@@ -85,13 +132,15 @@ export function ChartGrid() {
     }
     return lines;
   };
-  const panelLines = new Map(matching.map((p) => [p.id, linesOf(p)]));
+  // Charts of several metrics the user made (their own section, never hidden by the search or as constant).
+  const combinedPanels = combined.map((id) => combinedPanel(id, keys)).filter((p): p is Panel => !!p);
+  const panelLines = new Map([...matching, ...combinedPanels].map((p) => [p.id, linesOf(p)]));
   // A panel that holds one value throughout (lr without schedule, a drift that stays 0) is hidden unless asked
   // for or pinned.
   const constant = matching.filter((p) => !pinned.includes(p.id) && isConstantPanel(panelLines.get(p.id)!.map((l) => l.points.raw)));
   const panels = showConstant ? matching : matching.filter((p) => !constant.includes(p));
 
-  const chartFor = (panel: Panel) => {
+  const chartFor = (panel: Panel, onRemove?: () => void) => {
     const lines = panelLines.get(panel.id)!;
     const y = yRangeFor(panel.id, lines.flatMap((l) => l.points.raw));
     return (
@@ -107,6 +156,7 @@ export function ChartGrid() {
         xExtent={xExtent}
         pinned={pinned.includes(panel.id)}
         onPin={() => togglePin(panel.id)}
+        onRemove={onRemove}
         runKey={panel.family ? loaded.map((r, ri) => ({ runId: r, colour: colourOf(r), dash: RUN_DASHES[ri % RUN_DASHES.length] })) : undefined}
       />
     );
@@ -134,16 +184,22 @@ export function ChartGrid() {
           <input type="checkbox" checked={showConstant} onChange={(e) => setShowConstant(e.target.checked)} /> {`show constant metrics (${constant.length})`}
         </label>
       )}
+      {combinedPanels.length > 0 && (
+        <section className="metric-group" data-testid="group-combined">
+          <h3>Combined</h3>
+          <div className="charts">{combinedPanels.map((p) => chartFor(p, () => removeCombined(p.id)))}</div>
+        </section>
+      )}
       {pinnedPanels.length > 0 && (
         <section className="metric-group" data-testid="group-pinned">
           <h3>Pinned</h3>
-          <div className="charts">{pinnedPanels.map(chartFor)}</div>
+          <div className="charts">{pinnedPanels.map((p) => chartFor(p))}</div>
         </section>
       )}
       {groups.map(({ group, panels: groupPanels }) => (
         <section key={group.id} className="metric-group" data-testid={`group-${group.id}`}>
           <h3>{group.title}</h3>
-          <div className="charts">{groupPanels.map(chartFor)}</div>
+          <div className="charts">{groupPanels.map((p) => chartFor(p))}</div>
         </section>
       ))}
       {matching.length === 0 && <p className="muted">No panel matches “{panelFilter}”.</p>}

@@ -124,6 +124,8 @@ interface MetricChartProps {
   xExtent?: { min: number; max: number } | null;
   pinned?: boolean;
   onPin?: () => void;
+  /** A chart the user made (several metrics): removes it. */
+  onRemove?: () => void;
   /**
    * A family chart with overlaid runs, where colour means category: which line style is which run (a
    * sample of its dashes in the run's own colour, as in the run legend).
@@ -140,7 +142,7 @@ function DashSample({ colour, dash }: { colour: string; dash?: number[] }) {
   );
 }
 
-export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRange = null, xExtent = null, pinned = false, onPin, runKey }: MetricChartProps) {
+export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRange = null, xExtent = null, pinned = false, onPin, onRemove, runKey }: MetricChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const figure = useRef<HTMLElement>(null);
   const yRangeRef = useRef(yRange);
@@ -332,7 +334,12 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRang
             {plan.note}
           </span>
         )}
-        {onPin && (
+        {onRemove && (
+          <button type="button" className="pin" onClick={onRemove} title="remove this chart" data-testid="remove-chart">
+            ✕
+          </button>
+        )}
+        {onPin && !onRemove && (
           <button type="button" className={pinned ? 'pin on' : 'pin'} onClick={onPin} title={pinned ? 'unpin' : 'pin to the top'} aria-pressed={pinned} data-testid="pin-toggle">
             {pinned ? '★' : '☆'}
           </button>

@@ -98,3 +98,23 @@ export function isConstantPanel(lines: readonly (readonly number[])[]): boolean 
     }
   return true;
 }
+
+/** A chart of several metrics, named by its keys joined with `+` (`pg_loss+vf_loss`), as the address keeps it. */
+export const COMBINE_SEPARATOR = '+';
+
+/** The metric keys a combined chart's text names (`pg_loss + vf_loss`, `pg_loss,vf_loss`): trimmed, each once. */
+export function parseCombined(text: string): string[] {
+  return [...new Set(text.split(/[+,]/).map((k) => k.trim()).filter(Boolean))];
+}
+
+/**
+ * A combined chart: one line per named metric the runs log (colour = metric, dashes = runs, as a family), or
+ * null when fewer than two of them are logged.
+ */
+export function combinedPanel(id: string, keys: readonly string[]): Panel | null {
+  const known = new Set(keys);
+  const lines = parseCombined(id)
+    .filter((k) => known.has(k))
+    .map((k) => ({ key: k, label: k }));
+  return lines.length >= 2 ? { id: lines.map((l) => l.key).join(COMBINE_SEPARATOR), family: true, lines } : null;
+}

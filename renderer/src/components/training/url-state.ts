@@ -1,5 +1,5 @@
 /**
- * The Training page's view in the address: `#/training/RUN/o=OVERLAY,…&x=wall&s=0.8&log=KEY:1,…&q=REGEX&pin=…&const=1&step=N&ep=KEY`,
+ * The Training page's view in the address: `#/training/RUN/o=OVERLAY,…&x=wall&s=0.8&log=KEY:1,…&q=REGEX&pin=…&c=A+B,…&const=1&step=N&ep=KEY`,
  * so a reload, a bookmark or a link shows the same charts and the same opened rollout step and rollout.
  */
 import type { XAxis } from '../../../../electron/domain/training-metrics';
@@ -13,6 +13,8 @@ export interface TrainingUrlState {
   logScale: Record<string, boolean>;
   panelFilter: string;
   pinned: string[];
+  /** Charts of several metrics each (`pg_loss+vf_loss`). */
+  combined: string[];
   /** Panels whose every value is the same are shown (hidden by default). */
   showConstant: boolean;
   /** The rollout step opened under the charts, and the rollout opened in it. */
@@ -34,6 +36,7 @@ export function encodeTrainingState(s: Omit<TrainingUrlState, 'run'>): string {
   if (logs.length) p.set('log', logs.join(','));
   if (s.panelFilter) p.set('q', s.panelFilter);
   if (s.pinned.length) p.set('pin', s.pinned.join(','));
+  if (s.combined.length) p.set('c', s.combined.join(','));
   if (s.showConstant) p.set('const', '1');
   if (s.rolloutStep !== null) p.set('step', String(s.rolloutStep));
   if (s.rolloutStep !== null && s.rolloutKey) p.set('ep', s.rolloutKey);
@@ -59,6 +62,7 @@ export function decodeTrainingState(run: string | undefined, text: string | unde
     logScale,
     panelFilter: p.get('q') ?? '',
     pinned: list(p.get('pin')),
+    combined: list(p.get('c')),
     showConstant: p.get('const') === '1',
     rolloutStep,
     rolloutKey: rolloutStep !== null ? p.get('ep') || null : null,
