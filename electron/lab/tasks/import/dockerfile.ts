@@ -179,92 +179,56 @@ function stripVersion(spec: string): string {
   return spec.replace(/[=<>!~;[].*$/, '').replace(/^['"]|['"]$/g, '');
 }
 
+/** A Dockerfile step in order, for the ordered mode (a COPY after a RUN). */
+type PlanStep = { kind: 'copy'; from: string; to: string; intoDir: boolean } | { kind: 'run'; command: string } | { kind: 'cd'; dir: string };
+
+/** The plan being built, and what the instructions so far leave for the next ones. */
+interface Planning {
+  plan: EnvironmentPlan;
+  /** Record why this task needs its container (it cannot run in the sandbox). */
+  need: (line: number, why: string) => void;
+  froms: number;
+  workdirSet: boolean;
+  /** A RUN that stays in setup.sh came before: a later COPY must keep Docker's order. */
+  ranBefore: boolean;
+  steps: PlanStep[];
+}
+
 export async function planEnvironment(dockerfile: string, probe: HostProbe, defaultWorkdir: string, readContext: ContextReader = () => null, usedText = ''): Promise<EnvironmentPlan> {
   const plan: EnvironmentPlan = { containerReason: null, reasons: [], workdir: defaultWorkdir, startDir: null, pythonImage: false, ordered: false, env: {}, copies: [], setup: [], notes: [] };
-  const need = (line: number, why: string) => {
-    plan.reasons.push(`Dockerfile line ${line}: ${why}`);
-    plan.containerReason = plan.reasons.join('; ');
+  const p: Planning = {
+    plan,
+    need: (line, why) => {
+      plan.reasons.push(`Dockerfile line ${line}: ${why}`);
+      plan.containerReason = plan.reasons.join('; ');
+    },
+    froms: 0,
+    workdirSet: false,
+    ranBefore: false,
+    steps: [],
   };
-  let froms = 0;
-  let workdirSet = false;
-  let ranBefore = false;
-  /** Steps in Dockerfile order, for the ordered mode (a COPY after a RUN). */
-  const steps: ({ kind: 'copy'; from: string; to: string; intoDir: boolean } | { kind: 'run'; command: string } | { kind: 'cd'; dir: string })[] = [];
   const context = { readContext, usedText };
-
   for (const ins of parseDockerfile(dockerfile)) {
     switch (ins.op) {
       case 'FROM':
-        froms++;
-        if (froms > 1) need(ins.line, 'multi-stage build (a second FROM)');
-        else {
-          const image = ins.args.split(/\s+/).find((w) => !w.startsWith('--')) ?? '';
-          plan.pythonImage = /^(docker\.io\/)?(library\/)?python:/.test(image) || /\/python-3/.test(image);
-          plan.notes.push(`base image ${image} replaced by this machine's system (read-only /usr)`);
-        }
+        planFrom(p, ins);
         break;
-      case 'WORKDIR': {
-        const dir = ins.args.replace(/^["']|["']$/g, '');
-        const abs = posix.resolve(plan.workdir, dir);
-        if (!workdirSet) {
-          plan.workdir = abs;
-          workdirSet = true;
-        } else if (abs !== plan.workdir && !abs.startsWith(`${plan.workdir}/`)) need(ins.line, `a second WORKDIR ${abs} outside ${plan.workdir}`);
-        else {
-          // A later WORKDIR inside the workspace: later steps run there, and the agent's shell starts there.
-          plan.startDir = abs === plan.workdir ? null : abs;
-          steps.push({ kind: 'cd', dir: abs });
-        }
+      case 'WORKDIR':
+        planWorkdir(p, ins);
         break;
-      }
-      case 'ENV': {
-        const args = ins.args;
-        const pairs = /^[A-Za-z_][A-Za-z0-9_]*=/.test(args)
-          ? [...args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("(?:[^"\\]|\\.)*"|'[^']*'|\S*)/g)].map((m) => [m[1] as string, (m[2] as string).replace(/^["']|["']$/g, '')])
-          : [[args.split(/\s+/)[0] as string, args.replace(/^\S+\s+/, '')]];
-        for (const [k, v] of pairs) {
-          if (k === 'PATH' || k === 'HOME') plan.notes.push(`ENV ${k} ignored: the sandbox sets its own`);
-          else plan.env[k as string] = v as string;
-        }
+      case 'ENV':
+        planEnvVars(p, ins);
         break;
-      }
       case 'COPY':
-      case 'ADD': {
-        const parts = words(ins.args).filter((w) => !w.startsWith('--chown') && !w.startsWith('--chmod') && !w.startsWith('--link'));
-        if (parts.some((w) => w.startsWith('--from'))) {
-          need(ins.line, `${ins.op} --from another stage`);
-          break;
-        }
-        const dest = parts.pop();
-        if (!dest || parts.length === 0) {
-          need(ins.line, `${ins.op} without a source and a destination`);
-          break;
-        }
-        const target = posix.resolve(plan.workdir, dest);
-        if (target !== plan.workdir && !target.startsWith(`${plan.workdir}/`)) {
-          need(ins.line, `${ins.op} into ${target}, outside the workspace ${plan.workdir}`);
-          break;
-        }
-        const to = target === plan.workdir ? '' : target.slice(plan.workdir.length + 1);
-        for (const src of parts) {
-          if (/^https?:\/\//.test(src)) need(ins.line, `${ins.op} downloads ${src}`);
-          else if (src.startsWith('/') || posix.normalize(src).startsWith('..')) need(ins.line, `${ins.op} from ${src}, outside the build context`);
-          else if (/[*?[]/.test(src)) need(ins.line, `${ins.op} with a wildcard (${src}); list the files instead`);
-          else {
-            const copy = { from: posix.normalize(src).replace(/\/+$/, '') || '.', to, intoDir: dest.endsWith('/') || parts.length > 1 || to === '' };
-            plan.copies.push(copy);
-            steps.push({ kind: 'copy', ...copy });
-            if (ranBefore) plan.ordered = true;
-          }
-        }
+      case 'ADD':
+        planCopy(p, ins);
         break;
-      }
       case 'RUN': {
         const before = plan.setup.length;
-        await planRun(ins, plan, probe, need, context);
-        for (const command of plan.setup.slice(before)) steps.push({ kind: 'run', command });
+        await planRun(ins, plan, probe, p.need, context);
+        for (const command of plan.setup.slice(before)) p.steps.push({ kind: 'run', command });
         // Only a RUN that stays (not a dropped package install) can order a later COPY.
-        if (plan.setup.length > before) ranBefore = true;
+        if (plan.setup.length > before) p.ranBefore = true;
         break;
       }
       case 'ARG':
@@ -285,9 +249,75 @@ export async function planEnvironment(dockerfile: string, probe: HostProbe, defa
         plan.notes.push(`line ${ins.line}: ${ins.op} ignored (the sandbox starts the agent's shell instead)`);
         break;
       default:
-        need(ins.line, `unsupported instruction ${ins.op}`);
+        p.need(ins.line, `unsupported instruction ${ins.op}`);
     }
   }
+  orderSetup(p);
+  return plan;
+}
+
+/** The base image is replaced by this machine's system; a second FROM (multi-stage) needs the container. */
+function planFrom(p: Planning, ins: DockerInstruction): void {
+  p.froms++;
+  if (p.froms > 1) return p.need(ins.line, 'multi-stage build (a second FROM)');
+  const image = ins.args.split(/\s+/).find((w) => !w.startsWith('--')) ?? '';
+  p.plan.pythonImage = /^(docker\.io\/)?(library\/)?python:/.test(image) || /\/python-3/.test(image);
+  p.plan.notes.push(`base image ${image} replaced by this machine's system (read-only /usr)`);
+}
+
+/** The first WORKDIR is the workspace; a later one inside it is where later steps and the agent's shell start. */
+function planWorkdir(p: Planning, ins: DockerInstruction): void {
+  const { plan } = p;
+  const dir = ins.args.replace(/^["']|["']$/g, '');
+  const abs = posix.resolve(plan.workdir, dir);
+  if (!p.workdirSet) {
+    plan.workdir = abs;
+    p.workdirSet = true;
+  } else if (abs !== plan.workdir && !abs.startsWith(`${plan.workdir}/`)) p.need(ins.line, `a second WORKDIR ${abs} outside ${plan.workdir}`);
+  else {
+    plan.startDir = abs === plan.workdir ? null : abs;
+    p.steps.push({ kind: 'cd', dir: abs });
+  }
+}
+
+/** ENV KEY=value pairs (or the old `ENV KEY value`); PATH and HOME stay the sandbox's. */
+function planEnvVars(p: Planning, ins: DockerInstruction): void {
+  const args = ins.args;
+  const pairs = /^[A-Za-z_][A-Za-z0-9_]*=/.test(args)
+    ? [...args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("(?:[^"\\]|\\.)*"|'[^']*'|\S*)/g)].map((m) => [m[1] as string, (m[2] as string).replace(/^["']|["']$/g, '')])
+    : [[args.split(/\s+/)[0] as string, args.replace(/^\S+\s+/, '')]];
+  for (const [k, v] of pairs) {
+    if (k === 'PATH' || k === 'HOME') p.plan.notes.push(`ENV ${k} ignored: the sandbox sets its own`);
+    else p.plan.env[k as string] = v as string;
+  }
+}
+
+/** COPY/ADD from the build context into the workspace; anything else (another stage, a URL, outside paths, wildcards) needs the container. */
+function planCopy(p: Planning, ins: DockerInstruction): void {
+  const { plan } = p;
+  const parts = words(ins.args).filter((w) => !w.startsWith('--chown') && !w.startsWith('--chmod') && !w.startsWith('--link'));
+  if (parts.some((w) => w.startsWith('--from'))) return p.need(ins.line, `${ins.op} --from another stage`);
+  const dest = parts.pop();
+  if (!dest || parts.length === 0) return p.need(ins.line, `${ins.op} without a source and a destination`);
+  const target = posix.resolve(plan.workdir, dest);
+  if (target !== plan.workdir && !target.startsWith(`${plan.workdir}/`)) return p.need(ins.line, `${ins.op} into ${target}, outside the workspace ${plan.workdir}`);
+  const to = target === plan.workdir ? '' : target.slice(plan.workdir.length + 1);
+  for (const src of parts) {
+    if (/^https?:\/\//.test(src)) p.need(ins.line, `${ins.op} downloads ${src}`);
+    else if (src.startsWith('/') || posix.normalize(src).startsWith('..')) p.need(ins.line, `${ins.op} from ${src}, outside the build context`);
+    else if (/[*?[]/.test(src)) p.need(ins.line, `${ins.op} with a wildcard (${src}); list the files instead`);
+    else {
+      const copy = { from: posix.normalize(src).replace(/\/+$/, '') || '.', to, intoDir: dest.endsWith('/') || parts.length > 1 || to === '' };
+      plan.copies.push(copy);
+      p.steps.push({ kind: 'copy', ...copy });
+      if (p.ranBefore) plan.ordered = true;
+    }
+  }
+}
+
+/** setup.sh in Dockerfile order when a COPY follows a RUN, or with the `cd`s of a later WORKDIR. */
+function orderSetup(p: Planning): void {
+  const { plan, steps } = p;
   if (plan.ordered) {
     // Docker's order kept: each COPY is a cp from the build context (at /environment) at its place among the RUNs.
     plan.setup = steps.map((step) => {
@@ -300,7 +330,6 @@ export async function planEnvironment(dockerfile: string, probe: HostProbe, defa
     // RUN lines after the later WORKDIR run there.
     plan.setup = steps.map((step) => (step.kind === 'cd' ? `mkdir -p ${shellQuote(step.dir)} && cd ${shellQuote(step.dir)}` : step.kind === 'run' ? step.command : '')).filter(Boolean);
   }
-  return plan;
 }
 
 function shellQuote(s: string): string {
