@@ -122,33 +122,8 @@ export async function auditTask(task: Task, options: AuditOptions = {}): Promise
     if (oracle.status === 'error') return finish('error', `the verifier failed on the oracle run: ${oracle.error}`, { oracle });
     const noop = await episode('no-op', false);
     if (noop.status === 'error') return finish('error', `the verifier failed on the no-op run: ${noop.error}`, { oracle, noop });
-    let again: VerifierResult | null = null;
-    let flakyNames: string[] = [];
-    try {
-      again = await episode('oracle again', true);
-      flakyNames = differences(oracle.assertions, again.assertions);
-    } catch (error) {
-      if (!(error instanceof OracleFailed)) throw error;
-      flakyNames = ['(the oracle itself: it finished the first time, not the second)'];
-    }
-    if (again?.status === 'error') flakyNames.push(`(verifier: ${again.error?.split('\n')[0]})`);
-    const flaky = flakyNames.length > 0;
-    const runs = { oracle, noop, again, flaky };
-
-    const failing = oracle.assertions.filter((a) => a.status !== 'passed');
-    if (failing.length) {
-      const first = failing[0] as AssertionResult;
-      return finish('broken-oracle', `with the oracle solution ${failing.length} of ${oracle.total} assertion(s) fail: ${names(failing.map((a) => a.name))} (first: ${first.message.split('\n')[0] || first.status})`, runs);
-    }
-    // trivial = the no-op run resolves the task (binary reward 1). Assertions a no-op passes while the task
-    // stays unresolved are guards (e.g. "the input file is untouched"): warnings, listed, not a verdict.
-    const passedByNoop = noop.assertions.filter((a) => a.status === 'passed').map((a) => a.name);
-    const guards = noop.reward.binary === 1 ? [] : passedByNoop;
-    const warn = guards.length ? `; warning: ${guards.length} guard assertion(s) pass without work: ${names(guards)}` : '';
-    const withGuards = (o: AuditOutcome): AuditOutcome => (guards.length ? { ...o, result: { ...o.result, guards } } : o);
-    if (noop.reward.binary === 1) return finish('trivial', `the no-op agent resolves the task: all ${noop.total} assertion(s) pass without any work`, runs);
-    if (flaky) return withGuards(finish('flaky', `a second oracle run changed ${flakyNames.length} result(s): ${names(flakyNames)}${warn}`, runs));
-    return withGuards(finish('ok', `all ${oracle.total} assertion(s) pass with the oracle, the no-op agent does not resolve the task, and the same twice${warn}`, runs));
+    const { again, flakyNames } = await runOracleAgain(episode, oracle);
+    return judge(finish, { oracle, noop, again, flaky: flakyNames.length > 0 }, flakyNames);
   } catch (error) {
     const message = error instanceof LabError || error instanceof Error ? error.message : String(error);
     if (error instanceof LabError && error.code === 'CANCELLED') throw error;
@@ -159,6 +134,43 @@ export async function auditTask(task: Task, options: AuditOptions = {}): Promise
 }
 
 class OracleFailed extends Error {}
+
+type AuditRuns = { oracle: VerifierResult; noop: VerifierResult; again: VerifierResult | null; flaky: boolean };
+type Finish = (verdict: AuditVerdict, reason: string, runs: Partial<AuditRuns>) => AuditOutcome;
+
+/** The oracle a second time: the assertions whose result changed (flaky), or the oracle itself when it did not finish again. */
+async function runOracleAgain(episode: (label: string, withOracle: boolean) => Promise<VerifierResult>, oracle: VerifierResult): Promise<{ again: VerifierResult | null; flakyNames: string[] }> {
+  let again: VerifierResult | null = null;
+  let flakyNames: string[];
+  try {
+    again = await episode('oracle again', true);
+    flakyNames = differences(oracle.assertions, again.assertions);
+  } catch (error) {
+    if (!(error instanceof OracleFailed)) throw error;
+    flakyNames = ['(the oracle itself: it finished the first time, not the second)'];
+  }
+  if (again?.status === 'error') flakyNames.push(`(verifier: ${again.error?.split('\n')[0]})`);
+  return { again, flakyNames };
+}
+
+/** The verdict from the three runs: broken-oracle, trivial, flaky or ok (with the guard assertions a no-op passes as a warning). */
+function judge(finish: Finish, runs: AuditRuns, flakyNames: string[]): AuditOutcome {
+  const { oracle, noop } = runs;
+  const failing = oracle.assertions.filter((a) => a.status !== 'passed');
+  if (failing.length) {
+    const first = failing[0] as AssertionResult;
+    return finish('broken-oracle', `with the oracle solution ${failing.length} of ${oracle.total} assertion(s) fail: ${names(failing.map((a) => a.name))} (first: ${first.message.split('\n')[0] || first.status})`, runs);
+  }
+  // trivial = the no-op run resolves the task (binary reward 1). Assertions a no-op passes while the task
+  // stays unresolved are guards (e.g. "the input file is untouched"): warnings, listed, not a verdict.
+  const passedByNoop = noop.assertions.filter((a) => a.status === 'passed').map((a) => a.name);
+  const guards = noop.reward.binary === 1 ? [] : passedByNoop;
+  const warn = guards.length ? `; warning: ${guards.length} guard assertion(s) pass without work: ${names(guards)}` : '';
+  const withGuards = (o: AuditOutcome): AuditOutcome => (guards.length ? { ...o, result: { ...o.result, guards } } : o);
+  if (noop.reward.binary === 1) return finish('trivial', `the no-op agent resolves the task: all ${noop.total} assertion(s) pass without any work`, runs);
+  if (runs.flaky) return withGuards(finish('flaky', `a second oracle run changed ${flakyNames.length} result(s): ${names(flakyNames)}${warn}`, runs));
+  return withGuards(finish('ok', `all ${oracle.total} assertion(s) pass with the oracle, the no-op agent does not resolve the task, and the same twice${warn}`, runs));
+}
 
 /** Names of assertions whose status differs between two runs (or that exist in only one). */
 export function differences(a: AssertionResult[], b: AssertionResult[]): string[] {
