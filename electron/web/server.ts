@@ -68,89 +68,17 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
   const log = options.log ?? ((line: string) => process.stderr.write(`[web] ${line}\n`));
   const gate: Gate = { token: options.token, allowed: new Set<string>(), wildcardBind: host === '0.0.0.0' || host === '::' };
-
-  const deny = (res: ServerResponse, status: number, message: string) => {
-    res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
-    res.end(`${message}\n`);
-  };
-
-  const serveRequest = (req: IncomingMessage, res: ServerResponse) => {
-    const admission = admit(req, gate);
-    if (!admission.ok) return deny(res, admission.status, admission.message);
-    if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'method not allowed');
-    // CSP 'self' covers the same-origin ws: URL in CSP Level 3 browsers.
-    const headers = securityHeaders("'self'");
-    if (admission.via === 'query') {
-      // Keep the token for asset and WebSocket requests without leaving it in every URL.
-      headers['Set-Cookie'] = `${TOKEN_COOKIE}=${encodeURIComponent(options.token)}; HttpOnly; SameSite=Strict; Path=/`;
-    }
-    const path = admission.target.pathname;
-    const file = resolveStatic(options.staticDir, path === '/' ? '/index.html' : path);
-    if (!file) return deny(res, 404, 'not found');
-    sendFile(res, file, headers);
-  };
-
-  const server: Server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      connectionsCheckingInterval: limits.checkIntervalMs,
-    },
-    (req: IncomingMessage, res: ServerResponse) => {
-      try {
-        serveRequest(req, res);
-      } catch (error) {
-        // A bug in a handler answers 500 and is logged; it never takes the host down.
-        log(`request ${JSON.stringify(req.url)} failed: ${(error as Error).stack ?? String(error)}`);
-        if (!res.headersSent) deny(res, 500, 'internal error');
-        else res.destroy();
-      }
-    },
-  );
-  server.maxConnections = limits.maxConnections;
-  // Node answers unparsable requests (bad request line, oversized or malformed headers) with 400/431 itself;
-  // a socket error on a connection that has no request yet only closes that connection.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (socket.writable && error.code !== 'ECONNRESET') {
-      const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
-      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-    } else socket.destroy();
-  });
+  const server = httpServer(limits, (req, res) => serveRequest(req, res, gate, options), log);
 
   // ws closes a connection whose message exceeds maxPayload (bytes); keep it above the router's limit (chars,
   // up to 3 bytes each in UTF-8) so that oversize frames in between get a coded MESSAGE_TOO_LARGE answer.
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxFrameChars * 3 + 1024 });
   wss.on('error', (error) => log(`websocket server: ${error.message}`));
-  const acceptUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const reject = (status: number, text: string) => {
-      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-    };
-    const admission = admit(req, gate);
-    if (!admission.ok) return reject(admission.status, admission.status === 400 ? 'Bad Request' : admission.status === 401 ? 'Unauthorized' : 'Forbidden');
-    if (admission.target.pathname !== IPC_PATH) return reject(404, 'Not Found');
-    if (!originAllowed(req)) return reject(403, 'Forbidden');
-    // ws answers 400 itself to an upgrade with a bad version, key or Upgrade header.
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      try {
-        const connection = createWebSocketConnection(ws, {
-          kind: 'websocket',
-          remoteAddress: req.socket.remoteAddress ?? 'unknown',
-          origin: req.headers.origin ?? null,
-          authenticated: true,
-        });
-        options.attach(connection);
-      } catch (error) {
-        log(`websocket attach failed: ${(error as Error).stack ?? String(error)}`);
-        ws.terminate();
-      }
-    });
-  };
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // The socket is ours from here: a reset by the client must not become an unhandled 'error' event.
     socket.on('error', () => socket.destroy());
     try {
-      acceptUpgrade(req, socket, head);
+      acceptUpgrade(req, socket, head, { gate, wss, attach: options.attach, log });
     } catch (error) {
       log(`upgrade ${JSON.stringify(req.url)} failed: ${(error as Error).stack ?? String(error)}`);
       socket.destroy();
@@ -175,4 +103,84 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       server.closeAllConnections?.();
     },
   };
+}
+
+function deny(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(`${message}\n`);
+}
+
+/** A static file of the app, to an admitted GET or HEAD; a token given in the query becomes a cookie. */
+function serveRequest(req: IncomingMessage, res: ServerResponse, gate: Gate, options: WebHostOptions): void {
+  const admission = admit(req, gate);
+  if (!admission.ok) return deny(res, admission.status, admission.message);
+  if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'method not allowed');
+  // CSP 'self' covers the same-origin ws: URL in CSP Level 3 browsers.
+  const headers = securityHeaders("'self'");
+  if (admission.via === 'query') {
+    // Keep the token for asset and WebSocket requests without leaving it in every URL.
+    headers['Set-Cookie'] = `${TOKEN_COOKIE}=${encodeURIComponent(options.token)}; HttpOnly; SameSite=Strict; Path=/`;
+  }
+  const path = admission.target.pathname;
+  const file = resolveStatic(options.staticDir, path === '/' ? '/index.html' : path);
+  if (!file) return deny(res, 404, 'not found');
+  sendFile(res, file, headers);
+}
+
+/** The HTTP server with its connection limits; a handler's bug answers 500, a malformed request 400/408/431. */
+function httpServer(limits: ConnectionLimits, handle: (req: IncomingMessage, res: ServerResponse) => void, log: (line: string) => void): Server {
+  const server: Server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+    (req: IncomingMessage, res: ServerResponse) => {
+      try {
+        handle(req, res);
+      } catch (error) {
+        // A bug in a handler answers 500 and is logged; it never takes the host down.
+        log(`request ${JSON.stringify(req.url)} failed: ${(error as Error).stack ?? String(error)}`);
+        if (!res.headersSent) deny(res, 500, 'internal error');
+        else res.destroy();
+      }
+    },
+  );
+  server.maxConnections = limits.maxConnections;
+  // Node answers unparsable requests (bad request line, oversized or malformed headers) with 400/431 itself;
+  // a socket error on a connection that has no request yet only closes that connection.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (socket.writable && error.code !== 'ECONNRESET') {
+      const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    } else socket.destroy();
+  });
+  return server;
+}
+
+/** The IPC WebSocket: admitted (token, Host), at IPC_PATH, from an allowed Origin; then attached to the router. */
+function acceptUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, x: { gate: Gate; wss: WebSocketServer; attach: WebHostOptions['attach']; log: (line: string) => void }): void {
+  const reject = (status: number, text: string) => {
+    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  };
+  const admission = admit(req, x.gate);
+  if (!admission.ok) return reject(admission.status, admission.status === 400 ? 'Bad Request' : admission.status === 401 ? 'Unauthorized' : 'Forbidden');
+  if (admission.target.pathname !== IPC_PATH) return reject(404, 'Not Found');
+  if (!originAllowed(req)) return reject(403, 'Forbidden');
+  // ws answers 400 itself to an upgrade with a bad version, key or Upgrade header.
+  x.wss.handleUpgrade(req, socket, head, (ws) => {
+    try {
+      const connection = createWebSocketConnection(ws, {
+        kind: 'websocket',
+        remoteAddress: req.socket.remoteAddress ?? 'unknown',
+        origin: req.headers.origin ?? null,
+        authenticated: true,
+      });
+      x.attach(connection);
+    } catch (error) {
+      x.log(`websocket attach failed: ${(error as Error).stack ?? String(error)}`);
+      ws.terminate();
+    }
+  });
 }
