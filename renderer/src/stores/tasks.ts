@@ -1,7 +1,8 @@
 /** The Tasks page's data: the library listing, filters, the selected task's detail, and running audits. */
 import { create } from 'zustand';
 import type { AuditProgress, AuditReport, AuditVerdict, TaskDetail, TaskListing, TaskRef, TaskSummary } from '../../../electron/domain/tasks';
-import { policyKind, type TaskPassRate, type TaskRunFilter } from '../../../electron/domain/runs';
+import type { TaskPassRate, TaskRunFilter } from '../../../electron/domain/runs';
+import { DEFAULT_RUN_FILTER, runFacets, type RunFacets } from '../components/tasks/task-run-filter';
 import { getLabApi } from '../lab/api';
 
 export const NOT_AUDITED = 'not audited';
@@ -17,24 +18,6 @@ export interface TaskFilters {
   /** An audit verdict, NOT_AUDITED, or '' for all. */
   verdict: string;
   text: string;
-}
-
-/**
- * The pass rate is taken over the runs of every policy but the oracle by default: the oracle replays the
- * solution, and pooled with a model it says nothing of the model.
- */
-export const DEFAULT_RUN_FILTER: TaskRunFilter = { policy: '!oracle' };
-
-/** The values the pass-rate filter offers: the policy kinds, models (whole specs) and suites of the lab's runs. */
-export interface RunFacets {
-  policies: string[];
-  models: string[];
-  suites: string[];
-}
-
-export function runFacets(runs: readonly { policy: string; suite: string }[]): RunFacets {
-  const sorted = (values: string[]) => [...new Set(values)].sort();
-  return { policies: sorted(runs.map((r) => policyKind(r.policy))), models: sorted(runs.map((r) => r.policy)), suites: sorted(runs.map((r) => r.suite)) };
 }
 
 export interface RunningAudit {

@@ -1,7 +1,7 @@
 /** The Tasks page's pass-rate filter: which runs a policy kind, a model and a suite keep; the choices offered. */
 import { describe, expect, test } from 'vitest';
 import { matchesTaskRunFilter, policyKind } from '../../../electron/domain/runs';
-import { DEFAULT_RUN_FILTER, runFacets } from '../../../renderer/src/stores/tasks';
+import { DEFAULT_RUN_FILTER, runFacets } from '../../../renderer/src/components/tasks/task-run-filter';
 
 const oracle = { policy: 'oracle', suite: '/s/one' };
 const onnx = { policy: 'onnx:/models/a', suite: '/s/one' };
