@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { Reward } from './tasks';
 import { EpisodeError, ProtocolName, StopReason } from './trajectory';
 import { DEFAULT_HARNESS, EVAL_DEFAULTS } from './eval-defaults';
+import { RunFields } from './run-fields';
 
 export const RUN_SCHEMA = 't1lab.run/1';
 
@@ -299,6 +300,8 @@ export const RunListing = z.object({
   temperature: z.number().nullable(),
   /** A checkpoint evaluation: the training run, its stage and the step of the checkpoint. */
   lineage: z.object({ trainingRun: z.string(), stage: z.string().nullable(), step: z.number().int() }).nullable(),
+  /** Every setting (`config.…`, flattened) and result (`summary.…`): the table's columns of your choosing. */
+  fields: RunFields.optional(),
 });
 export type RunListing = z.infer<typeof RunListing>;
 

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
 import type { EpisodeRecord, RunListing, RunManifest, RunStats } from '../../domain/runs';
+import { runFields } from '../../domain/run-fields';
 import { Trajectory } from '../../domain/trajectory';
 import { computeStats } from './stats';
 import { RUN_FILES, RunStore, episodeFolder } from './store';
@@ -69,6 +70,16 @@ export function listRuns(dataDir: string, active: ReadonlySet<string>): RunListi
         maxTurns: config.harness.maxTurns,
         temperature: config.policySettings.temperature ?? null,
         lineage,
+      });
+      const listed = out[out.length - 1]!;
+      listed.fields = runFields(config as unknown as Record<string, unknown>, {
+        episodes: listed.done,
+        resolvedRate: listed.resolvedRate,
+        meanReward: listed.meanReward,
+        meanFraction: listed.meanFraction,
+        meanTurns: listed.meanTurns,
+        tokens: listed.tokens,
+        durationMs: listed.durationMs,
       });
     } catch {
       // a folder that is not a readable run is skipped, not fatal for the list

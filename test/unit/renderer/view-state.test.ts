@@ -20,7 +20,7 @@ describe('Training page address', () => {
 
 describe('runs table view', () => {
   test('a stored view comes back whole', () => {
-    const view = { filter: 'tag:baseline', columns: 'settings', groupBy: 'tag', sort: { key: 'resolved', dir: 1 } } as const;
+    const view = { filter: 'tag:baseline', columns: 'settings', groupBy: 'tag', sort: { key: 'resolved', dir: 1 }, extra: ['config.seed', 'summary.meanTurns'] };
     expect(parseRunsTableView(JSON.stringify(view))).toEqual(view);
   });
   test('nothing stored, unreadable JSON or bad fields fall back to the defaults, field by field', () => {

@@ -28,9 +28,10 @@ export function useSort<T>(rows: readonly T[], columns: Record<string, (row: T) 
     });
     // `columns` is rebuilt each render: the rows and the sort key decide the order.
   }, [rows, sort]);
-  const header = (key: string, label: string) => (
+  const header = (key: string, label: string, title?: string) => (
     <th
       key={key}
+      title={title}
       aria-sort={sort.key === key ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}
       className="sortable"
       tabIndex={0}

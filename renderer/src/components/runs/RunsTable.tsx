@@ -12,7 +12,9 @@ import { matchesRunFilter } from './run-filter';
 import { GROUP_KEYS, GROUP_LABELS, groupRuns, type GroupKey } from './run-groups';
 import './run-groups.css';
 import { formatCount, formatDuration, formatNumber, formatRate, formatStarted } from './run-format';
-import { loadRunsTableView, saveRunsTableView, type RunsTableView } from './runs-table-view';
+import { loadRunsTableView, MAX_EXTRA_COLUMNS, saveRunsTableView, type RunsTableView } from './runs-table-view';
+import { fieldKeys, formatField } from './run-fields-view';
+import { RunsScatter } from './RunsScatter';
 
 type View = RunsTableView['columns'];
 
@@ -32,7 +34,9 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
   const [view, setView] = useState<View>(stored.columns);
   const [groupBy, setGroupBy] = useState<GroupKey>(stored.groupBy);
   const [sort, setSort] = useState(stored.sort);
-  useEffect(() => saveRunsTableView({ filter, columns: view, groupBy, sort }), [filter, view, groupBy, sort]);
+  const [extra, setExtra] = useState(stored.extra);
+  useEffect(() => saveRunsTableView({ filter, columns: view, groupBy, sort, extra }), [filter, view, groupBy, sort, extra]);
+  const keys = fieldKeys(runs);
   const [collapsed, setCollapsed] = useState<string[]>([]);
   // The live progress is newer than the list: an evaluation that just ended is not shown running.
   const stateOf = (r: RunListing) => {
@@ -56,6 +60,7 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
       stage: (r) => r.lineage ? `${r.lineage.stage ?? ''} ${String(r.lineage.step).padStart(9, '0')}` : null,
       tags: (r) => r.tags.join(' ') || null,
       state: stateOf,
+      ...Object.fromEntries(extra.map((k) => [`f:${k}`, (r: RunListing) => r.fields?.[k] ?? null])),
       policy: (r) => r.policy,
       suite: (r) => r.suite,
       attempts: (r) => r.attempts,
@@ -112,6 +117,11 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
           <td data-key="seed">{r.seed}</td>
         </>
       )}
+      {extra.map((k) => (
+        <td key={k} data-key={`f:${k}`} title={`${k}: ${formatField(r.fields?.[k])}`}>
+          {formatField(r.fields?.[k])}
+        </td>
+      ))}
       <td data-key="stage" title={r.lineage ? `${r.lineage.trainingRun} · step ${r.lineage.step}` : ''}>
         {r.lineage ? `${r.lineage.stage ?? '?'} · ${r.lineage.step}` : '—'}
       </td>
@@ -174,6 +184,25 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
             ))}
           </select>
         </label>
+        <label className="filter">
+          + column
+          <select
+            value=""
+            onChange={(e) => e.target.value && setExtra((x) => [...x, e.target.value].slice(0, MAX_EXTRA_COLUMNS))}
+            disabled={extra.length >= MAX_EXTRA_COLUMNS}
+            data-testid="runs-add-column"
+            title="a setting (config.…) or a result (summary.…) of the runs as a column: sortable, and filterable as KEY=VALUE, KEY>N, KEY<N"
+          >
+            <option value="">add…</option>
+            {keys
+              .filter((k) => !extra.includes(k))
+              .map((k) => (
+                <option key={k} value={k}>
+                  {k}
+                </option>
+              ))}
+          </select>
+        </label>
         <span className="muted" data-testid="runs-count">
           {shown.length === runs.length ? `${runs.length} runs` : `${shown.length} of ${runs.length} runs`}
         </span>
@@ -203,6 +232,9 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
                 <col className="c-num" />
               </>
             )}
+            {extra.map((k) => (
+              <col key={k} className="c-extra" />
+            ))}
             <col className="c-stage" />
             <col className="c-tags" />
             <col className="c-state" />
@@ -231,6 +263,7 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
                   {header('seed', 'seed')}
                 </>
               )}
+              {extra.map((k) => header(`f:${k}`, k.split('.').slice(-1)[0]!, `${k} (click to sort)`))}
               {header('stage', 'stage')}
               {header('tags', 'tags')}
               {header('state', 'state')}
@@ -245,7 +278,7 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
               return (
                 <tbody key={g.key} data-testid="run-group" data-group={g.key} data-count={g.runs.length}>
                   <tr className="group-row clickable" onClick={toggle} onKeyDown={onRowKey(toggle)} tabIndex={0} aria-expanded={!closed} data-testid="run-group-head">
-                    <td colSpan={12}>
+                    <td colSpan={12 + extra.length}>
                       <span className="group-caret">{closed ? '▸' : '▾'}</span> <strong data-testid="run-group-label">{g.label}</strong>{' '}
                       <span className="muted">
                         {g.runs.length} run{g.runs.length === 1 ? '' : 's'}
@@ -260,6 +293,7 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
           )}
         </table>
       </div>
+      <RunsScatter runs={shown} checked={checked} onPick={onPick} />
     </div>
   );
 }

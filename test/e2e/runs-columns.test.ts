@@ -1,0 +1,86 @@
+/**
+ * The runs table's columns of your choosing and the scatter of runs, in Chromium: any setting or result of
+ * the runs is a column, sortable, filterable (`KEY>N`) and kept by a reload; the scatter places the shown
+ * runs, or only the checked ones, by two fields. Needs `npm run build`.
+ */
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { closeLabInChromium, openLabInChromium } from '../helpers/browser';
+import { writeRunFolder } from '../helpers/runs';
+import type { ServeProcess } from '../helpers/serve';
+import { makeTempDir } from '../helpers/tmp';
+
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
+
+let serve: ServeProcess;
+let browser: Browser;
+let page: Page;
+const home = makeTempDir();
+const data = join(home.path, 'data');
+const TEMPERATURE = 'config.policySettings.temperature';
+/** Three runs at temperatures 0, 0.5 and 1 that resolve 3, 2 and 1 of 4 tasks. */
+const RUNS = [
+  { id: 'run-cold', temperature: 0, resolved: 3 },
+  { id: 'run-warm', temperature: 0.5, resolved: 2 },
+  { id: 'run-hot', temperature: 1, resolved: 1 },
+];
+
+beforeAll(async () => {
+  for (const [i, r] of RUNS.entries())
+    await writeRunFolder(
+      join(data, 'runs'),
+      r.id,
+      Array.from({ length: 4 }, (_, t) => ({ task: `task-${t}`, resolved: [t < r.resolved] })),
+      { policySettings: { temperature: r.temperature }, createdAt: `2026-12-01T0${i}:00:00Z` },
+    );
+  ({ serve, browser, page } = await openLabInChromium(data, { viewport: { width: 1280, height: 900 } }));
+  await page.goto(`${serve.url}#/runs`);
+  await page.getByTestId('run-row').nth(RUNS.length - 1).waitFor({ timeout: 20_000 });
+}, 120_000);
+
+afterAll(async () => {
+  await closeLabInChromium({ serve, browser });
+  home.remove();
+});
+
+const ids = () => page.getByTestId('run-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')));
+const cells = () => page.locator(`table.runs td[data-key="f:${TEMPERATURE}"]`).allTextContents();
+
+describe('runs table: columns of your choosing', () => {
+  test('a setting as a column: shown, sorted, filtered, kept by a reload', async () => {
+    await page.getByTestId('runs-add-column').selectOption(TEMPERATURE);
+    const header = page.locator(`table.runs th[data-sort="f:${TEMPERATURE}"]`);
+    await header.waitFor();
+    expect(await header.textContent()).toBe('temperature');
+    await header.click();
+    await poll(cells).toEqual(['0', '0.5', '1']);
+    await header.click();
+    await poll(ids).toEqual(['run-hot', 'run-warm', 'run-cold']);
+    await page.getByTestId('runs-filter').fill(`${TEMPERATURE}>0.2`);
+    await poll(ids).toEqual(['run-hot', 'run-warm']);
+    await page.getByTestId('runs-filter').fill('summary.resolvedRate<0.5');
+    await poll(ids).toEqual(['run-hot']);
+    await page.getByTestId('runs-filter').fill('');
+    await page.reload();
+    await page.getByTestId('run-row').nth(RUNS.length - 1).waitFor({ timeout: 20_000 });
+    expect(await cells()).toEqual(['1', '0.5', '0']);
+  });
+
+  test('the scatter places the shown runs, or the checked ones, by two fields', async () => {
+    await page.getByTestId('runs-scatter').locator('summary').click();
+    await page.getByTestId('scatter-x').selectOption(TEMPERATURE);
+    await page.getByTestId('scatter-y').selectOption('summary.resolvedRate');
+    const points = () => page.getByTestId('scatter-point').evaluateAll((ps) => ps.map((p) => [p.getAttribute('data-run'), Number(p.getAttribute('data-x')), Number(p.getAttribute('data-y'))]));
+    await poll(points).toHaveLength(3);
+    expect((await points()).sort()).toEqual([
+      ['run-cold', 0, 0.75],
+      ['run-hot', 1, 0.25],
+      ['run-warm', 0.5, 0.5],
+    ]);
+    await page.getByLabel('compare run-cold').check();
+    await page.getByLabel('compare run-hot').check();
+    await poll(points).toHaveLength(2);
+    expect(await page.getByTestId('runs-scatter').locator('summary').textContent()).toBe('Scatter of the 2 checked runs');
+  });
+});
