@@ -11,6 +11,7 @@ import { ShellPage } from './pages/ShellPage';
 import { TrainingPage } from './pages/TrainingPage';
 import { ComparePage } from './pages/ComparePage';
 import { notifyWhenTrainingEnds } from './lab/notifications';
+import { SavedViews } from './components/common/SavedViews';
 
 function PageView({ page }: { page: Page }) {
   switch (page) {
@@ -56,6 +57,7 @@ export function App() {
             {PAGE_TITLES[p]}
           </button>
         ))}
+        <SavedViews />
         <ConnectionBadge state={connection} />
       </nav>
       <main className="content">
