@@ -6,6 +6,7 @@
  * its position, clicking one shows them with their log-probs and picks which routing the expert heatmap shows.
  */
 import { useState } from 'react';
+import { PlaygroundLibrary } from './PlaygroundLibrary';
 import type { PlaygroundToken } from '../../../../electron/domain/models';
 import { useModels } from '../../stores/models';
 import { ExpertHeatmap } from '../ExpertHeatmap';
@@ -110,6 +111,23 @@ export function Playground() {
           </label>
         ))}
       </div>
+      <PlaygroundLibrary
+        settings={{ temperature, topP, topK, maxTokens, stop }}
+        onSettings={(p) => {
+          setTemperature(p.temperature);
+          setTopP(p.topP);
+          setTopK(p.topK);
+          setMaxTokens(p.maxTokens);
+          setStop(p.stop);
+        }}
+        prompt={{ mode, prompt, system: chat[0]?.content ?? '', message }}
+        onPrompt={(p) => {
+          setMode(p.mode);
+          setPrompt(p.prompt);
+          setChat([{ role: 'system', content: p.system }]);
+          setMessage(p.message);
+        }}
+      />
       {mode === 'completion' ? (
         <textarea value={prompt} onChange={(e) => { setPrompt(e.target.value); touch('prompt'); }} rows={4} aria-label="prompt" className={invalid('prompt')} />
       ) : (
