@@ -3,7 +3,9 @@
  * the runs is a column, sortable, filterable (`KEY>N`) and kept by a reload; the scatter places the shown
  * runs, or only the checked ones, by two fields. Needs `npm run build`.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { closeLabInChromium, openLabInChromium } from '../helpers/browser';
@@ -82,5 +84,31 @@ describe('runs table: columns of your choosing', () => {
     await page.getByLabel('compare run-hot').check();
     await poll(points).toHaveLength(2);
     expect(await page.getByTestId('runs-scatter').locator('summary').textContent()).toBe('Scatter of the 2 checked runs');
+  });
+
+  test('a report of the checked runs is one HTML file that opens offline', async () => {
+    // run-cold and run-hot are checked (the scatter test); the temperature column was added.
+    await page.getByTestId('report-open').click();
+    await page.getByTestId('report-title').fill('Temperature sweep');
+    await page.getByTestId('report-notes').fill('# Findings\n\n- **greedy** resolves most\n- see `run-hot`');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('report-export').click()]);
+    expect(download.suggestedFilename()).toMatch(/^report-\d{4}-\d{2}-\d{2}\.html$/);
+    const file = join(home.path, 'report.html');
+    await download.saveAs(file);
+    const html = readFileSync(file, 'utf8');
+    // Nothing to fetch: no script, no external address, no linked style or image.
+    expect(html).not.toMatch(/<script|<link|\ssrc=|https?:\/\//i);
+    const context = await browser.newContext({ offline: true });
+    const offline = await context.newPage();
+    await offline.goto(pathToFileURL(file).href);
+    expect(await offline.locator('h1').first().textContent()).toBe('Temperature sweep');
+    expect(await offline.locator('.notes h2').textContent()).toBe('Findings');
+    expect(await offline.locator('.notes li strong').textContent()).toBe('greedy');
+    const rows = await offline.locator('table.runs tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(rows.map((r) => r[1]).sort()).toEqual(['run-cold', 'run-hot']);
+    expect(await offline.locator('table.runs th').last().textContent()).toBe(TEMPERATURE);
+    expect(rows.map((r) => r.at(-1)).sort()).toEqual(['0', '1']);
+    expect(await offline.locator('svg.chart g.bar').count()).toBe(2);
+    await context.close();
   });
 });

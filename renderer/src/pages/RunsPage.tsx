@@ -9,6 +9,8 @@ import { isRunTab } from '../components/runs/run-tabs';
 import { useRuns } from '../stores/runs';
 import { useNav } from '../stores/nav';
 import { RunsTable } from '../components/runs/RunsTable';
+import { ReportForm } from '../components/runs/ReportForm';
+import type { RunListing } from '../../../electron/domain/runs';
 import { userError } from '../lab/errors';
 import './runs.css';
 
@@ -18,6 +20,7 @@ export function RunsPage() {
   const { runs, selected, progress, error, listError, dismissError, refreshList, select, openEpisode, closeEpisode, watch } = useRuns();
   const { params, link } = useNav();
   const [compare, setCompare] = useState<string[]>([]);
+  const [reporting, setReporting] = useState(false);
   useEffect(() => {
     void refreshList();
     const off = watch();
@@ -68,7 +71,11 @@ export function RunsPage() {
         <button type="button" disabled={compare.length < 2} onClick={() => link('compare', compare)} data-testid="compare-runs" title="the first run checked is the baseline (A)">
           {compare.length >= 2 ? `Compare the ${compare.length} checked runs` : 'Check two or more runs to compare them'}
         </button>
+        <button type="button" className="secondary" disabled={compare.length < 1} onClick={() => setReporting((r) => !r)} data-testid="report-open" title="a report of the checked runs, as one HTML file that opens offline">
+          Report…
+        </button>
       </div>
+      {reporting && compare.length > 0 && <ReportForm runs={compare.map((id) => runs.find((r) => r.id === id)).filter((r): r is RunListing => !!r)} onClose={() => setReporting(false)} />}
       {runs.length === 0 ? (
         <p className="muted">
           No runs yet. Start an evaluation above, or run <code>t1lab eval --suite tasks/examples --policy oracle</code>.
