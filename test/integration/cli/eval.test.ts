@@ -18,7 +18,7 @@ import { tempDirOwner } from '../../../native/util/temp-dirs';
 
 // skipped: every task that could not run, with the reason (issue 10); warnings: given at the start (a budget
 // the oracle cannot meet, ...); both always present, empty here.
-const SUMMARY_KEYS = ['suite', 'policy', 'tasks', 'episodes', 'resolvedRate', 'ci95', 'meanReward', 'passAtK', 'byCategory', 'byDifficulty', 'errors', 'durationMs', 'runDir', 'skipped', 'warnings'];
+const SUMMARY_KEYS = ['suite', 'policy', 'tasks', 'episodes', 'resolvedRate', 'ci95', 'meanReward', 'passAtK', 'avgAtK', 'byCategory', 'byDifficulty', 'errors', 'durationMs', 'runDir', 'skipped', 'warnings'];
 
 describe('t1lab run / eval', () => {
   const tmp = makeTempDir('t1lab-eval-cli-');
