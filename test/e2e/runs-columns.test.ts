@@ -86,6 +86,19 @@ describe('runs table: columns of your choosing', () => {
     expect(await page.getByTestId('runs-scatter').locator('summary').textContent()).toBe('Scatter of the 2 checked runs');
   });
 
+  test('parallel coordinates: an axis per added numeric column and result, a line per checked run', async () => {
+    await page.getByTestId('runs-parallel').locator('summary').click();
+    const plot = page.getByTestId('parallel-plot');
+    expect(await plot.getAttribute('data-axes')).toBe(`${TEMPERATURE} summary.resolvedRate summary.meanReward`);
+    const lines = await page.getByTestId('parallel-line').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-run')).sort());
+    expect(lines).toEqual(['run-cold', 'run-hot']);
+    // run-cold: the lowest temperature, the highest resolved rate (the top of the axis).
+    const first = (id: string) => page.locator(`[data-testid="parallel-line"][data-run="${id}"]`).evaluate((l) => l.getAttribute('points')!.split(' ').map((p) => p.split(',').map(Number)));
+    const [cold, hot] = [await first('run-cold'), await first('run-hot')];
+    expect(cold[0]![1]).toBeGreaterThan(hot[0]![1]!);
+    expect(cold[1]![1]).toBeLessThan(hot[1]![1]!);
+  });
+
   test('a report of the checked runs is one HTML file that opens offline', async () => {
     // run-cold and run-hot are checked (the scatter test); the temperature column was added.
     await page.getByTestId('report-open').click();

@@ -15,6 +15,7 @@ import { formatCount, formatDuration, formatNumber, formatRate, formatStarted } 
 import { loadRunsTableView, MAX_EXTRA_COLUMNS, saveRunsTableView, type RunsTableView } from './runs-table-view';
 import { fieldKeys, formatField } from './run-fields-view';
 import { RunsScatter } from './RunsScatter';
+import { RunsParallel } from './RunsParallel';
 
 type View = RunsTableView['columns'];
 
@@ -294,6 +295,7 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
         </table>
       </div>
       <RunsScatter runs={shown} checked={checked} onPick={onPick} />
+      <RunsParallel runs={shown} checked={checked} extra={extra} />
     </div>
   );
 }
