@@ -93,7 +93,7 @@ describe('runs table: columns of your choosing', () => {
     const lines = await page.getByTestId('parallel-line').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-run')).sort());
     expect(lines).toEqual(['run-cold', 'run-hot']);
     // run-cold: the lowest temperature, the highest resolved rate (the top of the axis).
-    const first = (id: string) => page.locator(`[data-testid="parallel-line"][data-run="${id}"]`).evaluate((l) => l.getAttribute('points')!.split(' ').map((p) => p.split(',').map(Number)));
+    const first = (id: string) => page.locator(`[data-testid="parallel-line"][data-run="${id}"]`).evaluate((l) => l.getAttribute('points')!.split(' ').map((p: string) => p.split(',').map(Number)));
     const [cold, hot] = [await first('run-cold'), await first('run-hot')];
     expect(cold[0]![1]).toBeGreaterThan(hot[0]![1]!);
     expect(cold[1]![1]).toBeLessThan(hot[1]![1]!);
