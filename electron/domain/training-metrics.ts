@@ -51,7 +51,7 @@ export const METRIC_GROUPS: readonly MetricGroup[] = [
     keys: ['train_infer_gap_r3', 'train_infer_gap_free', 'loss_drift', 'routing_agreement', 'tis_weight_mean', 'tis_weight_max', 'tis_clipped_share'],
     prefixes: ['train_infer_gap', 'routing_agreement', 'ledger', 'tis_', 'drift'],
   },
-  { id: 'system', title: 'System: time split, throughput, staleness, aborted share', keys: ['tokens_per_s', 'staleness', 'aborted_share', 'step_s', 'loss_tokens'], prefixes: ['time.', 'time_', 'timing', 'aborted', 'staleness', 'perf'] },
+  { id: 'system', title: 'System: time split, throughput, staleness, aborted share', keys: ['tokens_per_s', 'staleness', 'aborted_share', 'step_s', 'loss_tokens'], prefixes: ['time.', 'time_', 'timing', 'aborted', 'staleness', 'perf', 'sys.'] },
 ];
 export const OTHER_GROUP: MetricGroup = { id: 'other', title: 'Other', keys: [], prefixes: [] };
 

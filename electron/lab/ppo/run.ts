@@ -47,6 +47,7 @@ import { ppoUpdate, type UpdateResult } from './update';
 import { JsonlAppender } from './rollout-files';
 import { checkRunFits } from '../training/memory-check';
 import { runLog } from '../training/run-log';
+import { sampleSystem } from '../system-sample';
 
 export interface PpoEnv {
   dataDir: string;
@@ -453,6 +454,7 @@ function recordStep(run: PpoRun, step: number, exp: Experience, upd: UpdateResul
 
 /** Log: the row to metrics.jsonl, TensorBoard and the app; the step's assertion pass rates; the progress line. */
 function logStep(run: PpoRun, row: MetricsRow, kept: RolloutEpisode[], exp: Experience): void {
+  row.sys = sampleSystem(run.runDir);
   run.metricsLog.append(row);
   prune(run);
   const scalars: Record<string, number> = {};

@@ -29,6 +29,7 @@ import { MetricsLog, writeTrainingManifest } from './run-folder';
 import type { StageDriver } from './stage';
 import { writeStatusFile } from './status';
 import { TfEventsWriter } from '../tensorboard/tfevents';
+import { sampleSystem } from '../system-sample';
 
 export interface TrainerHooks {
   progress?(p: TrainingProgress): void;
@@ -358,6 +359,7 @@ export function trainerMetricsRow(x: {
 
 /** The row to metrics.jsonl, the step's scalars to TensorBoard, the row to the app; old checkpoints pruned; the progress line. */
 function logStep(t: TrainerRun, row: MetricsRow, x: { loss: number; lr: number; gradNorm: number; metricSums: Record<string, number>; extra: Record<string, number>; evalLoss: number | undefined }): void {
+  row.sys = sampleSystem(t.runDir);
   t.metricsLog.append(row);
   prune(t);
   const scalars: Record<string, number> = { 'train/loss': x.loss, 'train/lr': x.lr, 'train/grad_norm': x.gradNorm, 'perf/tokens_per_s': t.lastRate!, 'train/tokens': t.state.tokens };

@@ -46,6 +46,9 @@ describe('training stages', () => {
     const last = (rows[22]!.loss + rows[23]!.loss) / 2;
     expect(last).toBeLessThan(first * 0.8);
     expect(rows[0]!.micro_batches).toBe(2);
+    // Each row says what the machine did during the step (sys.*; the CPU share from the second row on).
+    expect(rows[0]!.sys).toMatchObject({ mem_used_gb: expect.any(Number), rss_gb: expect.any(Number), load1: expect.any(Number) });
+    expect((rows[1]!.sys as { cpu_percent?: number }).cpu_percent).toBeGreaterThanOrEqual(0);
     expect(result).toMatchObject({ stage: 'lm', steps: 24, tokens: 24 * 4 * 32, state: 'completed', runDir: out });
     expect(result.finalLoss).toBeCloseTo(rows[23]!.loss, 12);
     expect(result.evalLoss).not.toBeNull();
