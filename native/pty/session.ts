@@ -48,6 +48,10 @@ export class SessionClosedError extends Error {
   override readonly name = 'SessionClosedError';
 }
 
+/** C-c for an incomplete command: how many times at most, and how long to wait for bash before the next. */
+const INCOMPLETE_CANCEL_TRIES = 5;
+const INCOMPLETE_CANCEL_RETRY_MS = 1_000;
+
 interface PendingRun {
   acc: HeadTail;
   started: boolean;
@@ -204,7 +208,7 @@ export class SandboxShellSession implements ShellSession {
         // (a small policy's `echo 'x` held an episode for 180 s per turn).
         if (this.pending && !this.pending.incomplete) {
           this.pending.incomplete = true;
-          this.write('\x03');
+          this.cancelIncomplete(this.pending);
         }
         return;
       case 'B':
@@ -221,6 +225,20 @@ export class SandboxShellSession implements ShellSession {
         for (const w of this.promptWaiters.splice(0)) w.resolve();
         return;
     }
+  }
+
+  /**
+   * C-c for a command bash wants more input for, sent again while that run is still pending: on a loaded
+   * machine one C-c sent as the continuation prompt is drawn can be lost, and the run then waited for its
+   * whole timeout (seen once in a full test run, never alone).
+   */
+  private cancelIncomplete(run: PendingRun, tries = INCOMPLETE_CANCEL_TRIES): void {
+    this.write('\x03');
+    if (tries <= 1) return;
+    const retry = setTimeout(() => {
+      if (this.pending === run && !this.exited) this.cancelIncomplete(run, tries - 1);
+    }, INCOMPLETE_CANCEL_RETRY_MS);
+    retry.unref();
   }
 
   /** Committed transcript text goes to the pending run (if any) and to the readNew transcript. */
