@@ -58,12 +58,12 @@ describe('Runs page', () => {
     expect(await terminals.count()).toBeGreaterThanOrEqual(1);
   });
 
-  // Known regression (found 2026-12-06, bisected to 44bf0af, the shared evaluation settings of the page):
-  // a run started from the page shows its live terminals at the prompt, and the bytes its shells print
-  // after that never reach them (the same run from `t1lab eval` is fine). `fails` keeps the suite honest
-  // until the fix: it turns red the day the text arrives, and then `fails` goes.
-  test.fails('what the agent\'s shell prints reaches the read-only terminal as it happens (known regression)', async () => {
+  test('what the agent\'s shell prints reaches the read-only terminal as it happens', async () => {
     const terminals = page.getByTestId('live-terminal');
+    // No scrolling here: the page brings the run it started into view (xterm draws nothing off screen).
+    await expect.poll(() => terminals.first().isVisible()).toBe(true);
+    const box = await terminals.first().boundingBox();
+    expect(box!.y).toBeLessThan(page.viewportSize()!.height);
     await expect.poll(() => terminals.first().innerText({ timeout: 5_000 }), { timeout: 10_000 }).toContain('hello.txt');
     expect(await terminals.first().locator('textarea').count()).toBeLessThanOrEqual(1);
   });

@@ -48,6 +48,9 @@ interface RunsState {
   /** Why the run list could not be read; cleared by the next refresh that works. */
   listError: string | null;
   starting: boolean;
+  /** The run just started from the form: its detail scrolls into view once (then null). */
+  reveal: string | null;
+  revealed(): void;
   dismissError(): void;
   refreshList(): Promise<void>;
   select(runId: string | null): Promise<void>;
@@ -73,6 +76,10 @@ export const useRuns = create<RunsState>((set, get) => ({
   error: null,
   listError: null,
   starting: false,
+  reveal: null,
+  revealed() {
+    set({ reveal: null });
+  },
   dismissError() {
     set({ error: null });
   },
@@ -101,7 +108,7 @@ export const useRuns = create<RunsState>((set, get) => ({
     set({ starting: true });
     try {
       const { runId } = await getLabApi().methods['runs.start'](request);
-      set({ starting: false });
+      set({ starting: false, reveal: runId });
       await get().refreshList();
       await get().select(runId);
       return { runId };

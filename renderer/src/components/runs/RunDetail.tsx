@@ -16,16 +16,24 @@ import { RunStatistics } from './RunStatistics';
 import { parseRunView, RUN_TAB_LABELS, RUN_TABS, type RunTab } from './run-tabs';
 
 export function RunDetail({ runId, runs, onRemoved, onChanged }: { runId: string; runs: RunListing[]; onRemoved: () => void; onChanged: () => void }) {
-  const { detail, progress, episode, cancel, resume } = useRuns();
+  const { detail, progress, episode, cancel, resume, reveal, revealed } = useRuns();
   const { params, link } = useNav();
   const view = parseRunView(params[0] === runId ? params : [runId]);
   const [filters, setFilters] = useState<EpisodeFilters>({ failedOnly: false, stop: '' });
   const viewerRef = useRef<HTMLDivElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
   useEffect(() => setFilters({ failedOnly: false, stop: '' }), [runId]);
   // An episode opened from the matrix or a link: bring the viewer (top of the episodes tab) into view.
   useEffect(() => {
     if (view.episodeKey) viewerRef.current?.scrollIntoView({ block: 'nearest' });
   }, [view.episodeKey, episode?.key]);
+  // A run just started from the form sits below the form and the table: bring its progress and live
+  // terminals into view (xterm also draws nothing while it is off screen).
+  useEffect(() => {
+    if (reveal !== runId || !detail) return;
+    rootRef.current?.scrollIntoView({ block: 'start' });
+    revealed();
+  }, [reveal, runId, detail]);
 
   const live = progress[runId];
   const current = live ?? detail?.progress ?? null;
@@ -38,7 +46,7 @@ export function RunDetail({ runId, runs, onRemoved, onChanged }: { runId: string
   const counts: Partial<Record<RunTab, string>> = { tasks: detail ? String(new Set(episodes.map((e) => e.taskId)).size) : undefined, episodes: detail ? String(episodes.length) : undefined };
 
   return (
-    <div className="run-detail" data-testid="run-detail" data-run={runId} data-tab={view.tab}>
+    <div className="run-detail" ref={rootRef} data-testid="run-detail" data-run={runId} data-tab={view.tab}>
       {current && (
         <div className="run-progress" data-testid="run-progress" data-state={shownState}>
           <progress max={current.total} value={current.done} />
