@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import type { ConfigOverrides } from '../../lab/training/config/run-config';
 import { UsageError } from '../errors';
+import { isBuiltinCorpus } from '../../lab/training/corpus/names';
 
 export interface StageOptions {
   config?: string;
@@ -25,7 +26,7 @@ function int(name: string, value: string | undefined, min: number): number | und
 export function overridesOf(o: StageOptions): ConfigOverrides {
   return {
     ...(o.model !== undefined ? { model: resolve(o.model) } : {}),
-    ...(o.data !== undefined ? { data: o.data === 'builtin' ? o.data : resolve(o.data) } : {}),
+    ...(o.data !== undefined ? { data: isBuiltinCorpus(o.data) ? o.data : resolve(o.data) } : {}),
     ...(o.steps !== undefined ? { steps: int('--steps', o.steps, 1) } : {}),
     ...(o.seed !== undefined ? { seed: int('--seed', o.seed, 0) } : {}),
     ...(o.checkpointEvery !== undefined ? { checkpointEvery: int('--checkpoint-every', o.checkpointEvery, 1) } : {}),

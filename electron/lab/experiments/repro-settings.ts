@@ -26,8 +26,8 @@ export interface ReproSettings {
    */
   probeTasksPerFamily: number;
   probeAttempts: number;
-  /** Extra `key=value` settings per stage's config (dotted keys: `ppo.group_size=2`). */
-  overrides: Record<'lm' | 'sft' | 'ppo', Record<string, string | number | boolean>>;
+  /** Extra `key=value` settings per stage's config (dotted keys: `ppo.group_size=2`; a list for `data.path`). */
+  overrides: Record<'lm' | 'sft' | 'ppo', Record<string, OverrideValue>>;
   /** Tasks per eval suite (0: all). */
   evalTasks: number;
   /** Harness limits of the evaluations (a small model that never submits would run to 300 turns). */
@@ -42,7 +42,8 @@ export interface ReproSettings {
   seed: number;
 }
 
-const scalar = z.union([z.string(), z.number(), z.boolean()]);
+export type OverrideValue = string | number | boolean | string[];
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
 const overrides = z.record(z.string(), scalar);
 
 const settingsFile = z

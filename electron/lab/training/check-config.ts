@@ -1,6 +1,7 @@
 /** A run config checked as `training.start` will check it, each problem split out with the key it names. */
 import { isAbsolute, resolve } from 'node:path';
 import { appRoot } from '../app-paths';
+import { isBuiltinCorpus } from './corpus/names';
 import { parseRunConfigToml, RunConfigError, type ConfigOverrides } from './config/run-config';
 
 export interface ConfigCheck {
@@ -11,7 +12,7 @@ export interface ConfigCheck {
 const SOURCE = 'config';
 
 export function checkRunConfig(stage: string, toml: string, overrides: ConfigOverrides): ConfigCheck {
-  const fromApp = (p: string | undefined) => (p === undefined || p === 'builtin' || isAbsolute(p) ? p : resolve(appRoot(), p));
+  const fromApp = (p: string | undefined) => (p === undefined || isBuiltinCorpus(p) || isAbsolute(p) ? p : resolve(appRoot(), p));
   const o = { ...overrides, model: fromApp(overrides.model), data: fromApp(overrides.data) };
   for (const k of ['model', 'data'] as const) if (o[k] === undefined) delete o[k];
   try {

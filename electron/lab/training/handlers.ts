@@ -10,6 +10,7 @@ import { LabError } from '../../ipc/common/errors';
 import type { TrainingProgress } from '../../domain/training';
 import { trainerWorkerContract } from '../../processes/contracts/trainer';
 import { appRoot } from '../app-paths';
+import { isBuiltinCorpus } from './corpus/names';
 import type { HostContext } from '../host-context';
 import { defaultConfigToml } from './config/default-config';
 import { parseRunConfig, parseRunConfigToml, RunConfigError, type TrainingRunConfig } from './config/run-config';
@@ -57,7 +58,7 @@ export function trainingHandlers(ctx: HostContext): Handlers<typeof trainingCont
     return p && (p.state === 'running' || p.state === 'paused' || p.state === 'starting' || p.state === 'stopping') ? p : null;
   };
   // The UI's paths are relative to the app (tasks/examples), not to wherever the host was started.
-  const fromApp = (path: string) => (path === 'builtin' || isAbsolute(path) ? path : resolve(appRoot(), path));
+  const fromApp = (path: string) => (isBuiltinCorpus(path) || isAbsolute(path) ? path : resolve(appRoot(), path));
 
   return {
     'training.start': async ({ stage, configToml, config, overrides }) => {

@@ -23,6 +23,13 @@ describe('repro settings file', () => {
     expect(s.overrides.lm).toEqual(REPRO_QUICK.overrides.lm);
   });
 
+  it('takes a list for a stage override (the LM corpus: data.path)', () => {
+    const s = applyReproSettings(REPRO_FULL, readReproSettings(file(JSON.stringify({ overrides: { lm: { 'data.path': ['builtin', 'builtin:copy'] } } }))));
+    expect(s.overrides.lm['data.path']).toEqual(['builtin', 'builtin:copy']);
+    expect(s.overrides.lm['train.batch_size']).toBe(REPRO_FULL.overrides.lm['train.batch_size']);
+    expect(() => readReproSettings(file(JSON.stringify({ overrides: { lm: { 'data.path': [1] } } })))).toThrow(/field 'overrides.lm.data.path/);
+  });
+
   it('takes the curriculum (families) and the first-turn samples from the file', () => {
     const s = applyReproSettings(REPRO_FULL, readReproSettings(file(JSON.stringify({ families: ['write-file'], firstTurnTasks: 0 }))));
     expect(s).toMatchObject({ families: ['write-file'], firstTurnTasks: 0, trainTasks: REPRO_FULL.trainTasks });

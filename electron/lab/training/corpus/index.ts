@@ -8,6 +8,7 @@
  *  - the task format documentation (tasks/FORMAT.md);
  *  - the synthetic terminal transcripts the tokenizer is trained on (model init's default corpus).
  * That is what "base" means here: a model that has read shell tools, task texts and the tool-call format.
+ * `builtin:copy` adds copy drills (copy-drills.ts): transcripts that repeat random names from the context.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -17,8 +18,10 @@ import { defaultCorpus } from '../../models/default-corpus';
 import { readSftSamples } from '../sft-samples';
 import { readManPages } from './man-pages';
 import { taskDocuments } from './task-transcripts';
+import { copyDrills } from './copy-drills';
+import { BUILTIN_CORPUS, COPY_DRILLS_CORPUS } from './names';
 
-export const BUILTIN_CORPUS = 'builtin';
+export { BUILTIN_CORPUS, COPY_DRILLS_CORPUS, isBuiltinCorpus } from './names';
 
 export interface CorpusDocument {
   source: string;
@@ -60,6 +63,10 @@ export async function loadCorpus(paths: readonly string[], tokenizerSha: string 
   for (const p of paths) {
     if (p === BUILTIN_CORPUS) {
       docs.push(...(await builtinCorpus()));
+      continue;
+    }
+    if (p === COPY_DRILLS_CORPUS) {
+      for (const text of copyDrills()) docs.push({ source: 'copy-drills', text });
       continue;
     }
     const path = resolve(p);
