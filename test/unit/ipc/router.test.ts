@@ -4,7 +4,7 @@ import { createClient, type Client } from '../../../electron/ipc/common/client';
 import { defineContract, method } from '../../../electron/ipc/common/define';
 import { LabError } from '../../../electron/ipc/common/errors';
 import { createMemoryPair } from '../../../electron/ipc/common/memory';
-import { createRouter, type Router } from '../../../electron/ipc/common/router';
+import { createRouter, readClientFrame, type Router } from '../../../electron/ipc/common/router';
 import type { ServerConnection } from '../../../electron/ipc/common/transport';
 
 const contract = defineContract({
@@ -200,5 +200,25 @@ describe('events', () => {
     router.emitTo(b.server.id, 'said', { text: 'hi' });
     await new Promise((r) => setTimeout(r, 10));
     expect(got).toEqual(['b:hi']);
+  });
+});
+
+describe('readClientFrame: a frame text as an envelope or the error to answer it with', () => {
+  test('a request envelope reads as its frame', () => {
+    expect(readClientFrame('{"t":"req","id":"c1","method":"add","params":{"a":1}}', 1000)).toEqual({
+      ok: true,
+      frame: { t: 'req', id: 'c1', method: 'add', params: { a: 1 } },
+    });
+  });
+
+  test('too large is refused before parsing, with no id', () => {
+    expect(readClientFrame('{"t":"cancel","id":"c1"}', 10)).toMatchObject({ ok: false, id: null, error: { code: 'MESSAGE_TOO_LARGE' } });
+  });
+
+  test('an unknown envelope keeps its id (at most 64 chars); an empty or missing id is null', () => {
+    expect(readClientFrame(JSON.stringify({ t: 'launch', id: 'x'.repeat(100) }), 1000)).toMatchObject({ ok: false, id: 'x'.repeat(64), error: { code: 'MALFORMED' } });
+    expect(readClientFrame('{"t":"launch","id":""}', 1000)).toMatchObject({ ok: false, id: null });
+    expect(readClientFrame('null', 1000)).toMatchObject({ ok: false, id: null, error: { code: 'MALFORMED' } });
+    expect(readClientFrame('{oops', 1000)).toMatchObject({ ok: false, id: null, error: { code: 'MALFORMED', message: expect.stringContaining('not JSON') } });
   });
 });
