@@ -49,7 +49,20 @@ export function parseOverrides(pairs: string[]): ConfigOverrides {
 
 export function registerModel(program: Command, io: Io): void {
   const model = program.command('model').description('the local MoE policy: create, inspect, sample, check, benchmark, export checkpoints');
+  registerConvert(model, io);
+  registerInit(model, io);
+  registerList(model, io);
+  registerInfo(model, io);
+  registerSample(model, io);
+  registerCheck(model, io);
+  registerBench(model, io);
+  registerExportOnnx(model, io);
+  registerExportHf(model, io);
+  registerExportGguf(model, io);
+}
 
+/** `model convert`: a model-only copy at another dtype. */
+function registerConvert(model: Command, io: Io): void {
   model
     .command('convert <dir> <out>')
     .description('a model-only copy of a checkpoint stored as f16, bf16 or f32 (f16 halves the file; loading converts back)')
@@ -62,7 +75,10 @@ export function registerModel(program: Command, io: Io): void {
       if (o.json) return printJson(io, r);
       io.out(`wrote ${r.path} (${r.dtype}, ${formatBytes(r.bytes)}) from ${r.from}\n`);
     });
+}
 
+/** `model init`: fresh weights and a tokenizer trained for them. */
+function registerInit(model: Command, io: Io): void {
   model
     .command('init')
     .description('create a checkpoint with fresh weights and a tokenizer trained for it')
@@ -98,7 +114,10 @@ export function registerModel(program: Command, io: Io): void {
       if (o.json) return printJson(io, result);
       io.out(`created ${result.path}: ${result.preset}, ${(result.parameters / 1e6).toFixed(2)}M parameters (${(result.activeParameters / 1e6).toFixed(2)}M active), tokenizer ${result.tokenizerVocab} tokens\n`);
     });
+}
 
+/** `model list`: the checkpoints the Models page lists. */
+function registerList(model: Command, io: Io): void {
   model
     .command('list')
     .description('every checkpoint the Models page lists: the lab\'s own, training runs\', added folders and the ones shipped with the app')
@@ -114,7 +133,10 @@ export function registerModel(program: Command, io: Io): void {
       }
       io.out(table(rows));
     });
+}
 
+/** `model info`: config, size, files and hashes. */
+function registerInfo(model: Command, io: Io): void {
   model
     .command('info <dir>')
     .description('describe a checkpoint: config, size, files and hashes')
@@ -131,7 +153,10 @@ export function registerModel(program: Command, io: Io): void {
       io.out(table(rows));
       io.out(table([['file', 'bytes', 'sha256'], ...s.files.map((f) => [f.name, formatBytes(f.bytes), f.sha256 ?? '-'])]));
     });
+}
 
+/** `model sample`: tokens with log-probs and routing, from the policy worker. */
+function registerSample(model: Command, io: Io): void {
   model
     .command('sample <dir>')
     .description('sample from a checkpoint (in the policy worker): tokens with log-probs and routing')
@@ -144,52 +169,61 @@ export function registerModel(program: Command, io: Io): void {
     .option('--provider <name>', 'auto, cpu or cuda', 'auto')
     .option('--threads <n>', 'onnxruntime intra-op threads (0: default)')
     .option('--json', 'print the result as JSON')
-    .action(async (dir: string, o: Record<string, string | boolean | undefined>) => {
+    .action(async (dir: string, o: SampleOptions) => {
       const provider = String(o.provider);
       if (!['auto', 'cpu', 'cuda'].includes(provider)) throw new UsageError(`--provider: '${provider}' is not auto, cpu or cuda`);
-      const checkpoint = resolve(dir);
-      const workers = new WorkerRegistry(forkLauncher);
-      try {
-        const worker = policyWorker(workers);
-        const info = await worker.call(
-          'policy.load',
-          { checkpoint, settings: { provider: provider as 'auto', intraOpThreads: o.threads === undefined ? undefined : intOption('--threads', String(o.threads), 0) } },
-          { timeoutMs: 300_000 },
-        );
-        const r = await worker.call('policy.generate', {
-          checkpoint,
-          prompt: String(o.prompt),
-          withText: true,
-          options: {
-            maxTokens: intOption('--max-tokens', String(o.maxTokens), 64, 1),
-            temperature: numberOption('--temperature', String(o.temperature), 1),
-            topP: numberOption('--top-p', String(o.topP), 1),
-            topK: intOption('--top-k', String(o.topK), 0),
-            seed: o.seed === undefined ? undefined : intOption('--seed', String(o.seed), 0),
-            stopTokenIds: info.eosTokenIds,
-          },
-        });
-        const tokens = r.tokens.map((t, i) => ({ id: t.id, text: r.tokenTexts?.[i] ?? '', logprob: t.logprob, routing: t.routing }));
-        const result = {
-          checkpoint,
-          prompt: String(o.prompt),
-          promptIds: r.promptIds,
-          text: tokens.map((t) => t.text).join(''),
-          tokens,
-          stopReason: r.stopReason,
-          seed: r.seed,
-          provider: info.provider,
-          providerFallbackReason: info.providerFallbackReason,
-          timing: r.timing,
-        };
-        if (o.json) return printJson(io, result);
-        io.out(`${result.text}\n`);
-        io.err(`[${tokens.length} tokens, ${result.stopReason}, seed ${result.seed}, ${info.provider}${info.providerFallbackReason ? ` (${info.providerFallbackReason})` : ''}]\n`);
-      } finally {
-        await workers.stopAll();
-      }
+      const result = await sampleInWorker(resolve(dir), provider as 'auto', o);
+      if (o.json) return printJson(io, result);
+      io.out(`${result.text}\n`);
+      io.err(`[${result.tokens.length} tokens, ${result.stopReason}, seed ${result.seed}, ${result.provider}${result.providerFallbackReason ? ` (${result.providerFallbackReason})` : ''}]\n`);
     });
+}
 
+type SampleOptions = Record<string, string | boolean | undefined>;
+
+/** Loads the checkpoint in a policy worker of its own, generates once, and stops the worker. */
+async function sampleInWorker(checkpoint: string, provider: 'auto' | 'cpu' | 'cuda', o: SampleOptions) {
+  const workers = new WorkerRegistry(forkLauncher);
+  try {
+    const worker = policyWorker(workers);
+    const info = await worker.call(
+      'policy.load',
+      { checkpoint, settings: { provider, intraOpThreads: o.threads === undefined ? undefined : intOption('--threads', String(o.threads), 0) } },
+      { timeoutMs: 300_000 },
+    );
+    const r = await worker.call('policy.generate', {
+      checkpoint,
+      prompt: String(o.prompt),
+      withText: true,
+      options: {
+        maxTokens: intOption('--max-tokens', String(o.maxTokens), 64, 1),
+        temperature: numberOption('--temperature', String(o.temperature), 1),
+        topP: numberOption('--top-p', String(o.topP), 1),
+        topK: intOption('--top-k', String(o.topK), 0),
+        seed: o.seed === undefined ? undefined : intOption('--seed', String(o.seed), 0),
+        stopTokenIds: info.eosTokenIds,
+      },
+    });
+    const tokens = r.tokens.map((t, i) => ({ id: t.id, text: r.tokenTexts?.[i] ?? '', logprob: t.logprob, routing: t.routing }));
+    return {
+      checkpoint,
+      prompt: String(o.prompt),
+      promptIds: r.promptIds,
+      text: tokens.map((t) => t.text).join(''),
+      tokens,
+      stopReason: r.stopReason,
+      seed: r.seed,
+      provider: info.provider,
+      providerFallbackReason: info.providerFallbackReason,
+      timing: r.timing,
+    };
+  } finally {
+    await workers.stopAll();
+  }
+}
+
+/** `model check`: KV-cache sampling against full-sequence scoring. */
+function registerCheck(model: Command, io: Io): void {
   model
     .command('check <dir>')
     .description('compare KV-cache sampling with full-sequence scoring (log-probs, routing, routing replay)')
@@ -220,7 +254,10 @@ export function registerModel(program: Command, io: Io): void {
       );
       if (report.maxAbsLogprobDiff >= 1e-4 || report.routingAgreementWithReplay !== 1) throw new LabError('INTERNAL', 'sampling and scoring disagree beyond tolerance (1e-4, replayed routing 1)');
     });
+}
 
+/** `model bench`: throughput against the GEMM roofline. */
+function registerBench(model: Command, io: Io): void {
   model
     .command('bench <dir>')
     .description('throughput of this checkpoint vs the fp32 GEMM roofline of this machine')
@@ -249,7 +286,10 @@ export function registerModel(program: Command, io: Io): void {
       );
       for (const n of result.notes) io.out(`  ${n}\n`);
     });
+}
 
+/** `model export-onnx`: model.onnx for other onnxruntime clients. */
+function registerExportOnnx(model: Command, io: Io): void {
   model
     .command('export-onnx <dir> <out>')
     .description('write model.onnx (common LLM layout + routing outputs) for other onnxruntime clients')
@@ -259,7 +299,10 @@ export function registerModel(program: Command, io: Io): void {
       if (o.json) return printJson(io, result);
       io.out(`wrote ${result.path} (${formatBytes(result.bytes)}, ${result.nodes} nodes)${result.externalData ? ` and its weights ${result.externalData.path} (${formatBytes(result.externalData.bytes)}, ONNX external data)` : ''}\n`);
     });
+}
 
+/** `model export-hf`: a published Hugging Face layout. */
+function registerExportHf(model: Command, io: Io): void {
   model
     .command('export-hf <dir> <out>')
     .description('write a checkpoint in a published Hugging Face layout (config.json, safetensors, tokenizer) for transformers, vLLM and SGLang')
@@ -271,7 +314,10 @@ export function registerModel(program: Command, io: Io): void {
       if (o.json) return printJson(io, result);
       io.out(`wrote ${result.path} as ${result.architecture} (${result.files.join(', ')})\n`);
     });
+}
 
+/** `model export-gguf`: a GGUF file for llama.cpp. */
+function registerExportGguf(model: Command, io: Io): void {
   model
     .command('export-gguf <dir> <out>')
     .description('write a GGUF file for llama.cpp, Ollama and LM Studio (from a published folder or a lab checkpoint)')

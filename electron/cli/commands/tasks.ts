@@ -70,7 +70,24 @@ export function validateJson(source: TaskSource) {
 
 export function registerTasks(program: Command, io: Io): void {
   const tasks = program.command('tasks').description('list, validate, audit, pack and import tasks');
+  registerList(tasks, io);
+  registerValidate(tasks, io);
+  registerPack(tasks, io);
+  registerUnpack(tasks, io);
+  registerImportTb(tasks, io);
+  registerAudit(tasks, io);
+  registerSftData(tasks, io);
+  registerSynth(tasks, io);
+  registerCorpus(tasks, io);
+  registerFeasible(tasks, io);
+  registerPool(tasks, io);
+  registerSources(tasks, io);
+  registerExport(tasks, io);
+}
 
+
+/** `tasks list`: the tasks at a path, a row each. */
+function registerList(tasks: Command, io: Io): void {
   tasks
     .command('list')
     .argument('<path>', 'a task folder, a folder of tasks, or a pack (.jsonl)')
@@ -89,7 +106,10 @@ export function registerTasks(program: Command, io: Io): void {
       }
       io.out(`${source.tasks.length} task(s)${source.invalid.length ? `, ${source.invalid.length} invalid (see \`t1lab tasks validate ${path}\`)` : ''}\n`);
     });
+}
 
+/** `tasks validate`: every task's problems; fails when one is invalid. */
+function registerValidate(tasks: Command, io: Io): void {
   tasks
     .command('validate')
     .argument('<path>', 'a task folder, a folder of tasks, or a pack (.jsonl)')
@@ -109,7 +129,10 @@ export function registerTasks(program: Command, io: Io): void {
       if (report.valid === 0 && report.invalid === 0) throw new WorkFailed(`no tasks found in ${path}`);
       if (report.invalid > 0) throw new WorkFailed(opts.json ? '' : `${report.invalid} invalid task(s)`);
     });
+}
 
+/** `tasks pack`: a folder of tasks into one JSONL pack. */
+function registerPack(tasks: Command, io: Io): void {
   tasks
     .command('pack')
     .argument('<dir>', 'a task folder or a folder of tasks')
@@ -128,7 +151,10 @@ export function registerTasks(program: Command, io: Io): void {
       const size = (await stat(out)).size;
       io.out(`packed ${count} task(s) into ${out} (${formatBytes(size)})\n`);
     });
+}
 
+/** `tasks unpack`: a pack back into task folders. */
+function registerUnpack(tasks: Command, io: Io): void {
   tasks
     .command('unpack')
     .argument('<pack>', 'a pack file (.jsonl)')
@@ -156,7 +182,10 @@ export function registerTasks(program: Command, io: Io): void {
       io.out(`unpacked ${written} task(s) into ${dir}${failed ? `; ${failed} failed` : ''}\n`);
       if (failed) throw new WorkFailed(`${failed} task(s) could not be unpacked`);
     });
+}
 
+/** `tasks import-tb`: Terminal-Bench 1 and Harbor tasks converted. */
+function registerImportTb(tasks: Command, io: Io): void {
   tasks
     .command('import-tb')
     .argument('<src>', 'a Terminal-Bench 1 or Harbor (TB 2.x) task folder, or a folder of them')
@@ -185,14 +214,4 @@ export function registerTasks(program: Command, io: Io): void {
       }
       if (report.failed.length) throw new WorkFailed(`${report.failed.length} task(s) could not be imported`);
     });
-
-  registerAudit(tasks, io);
-  registerSftData(tasks, io);
-  registerSynth(tasks, io);
-  registerCorpus(tasks, io);
-  registerFeasible(tasks, io);
-  registerPool(tasks, io);
-  registerSources(tasks, io);
-  registerExport(tasks, io);
-
 }
