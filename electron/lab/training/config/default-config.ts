@@ -45,19 +45,26 @@ const SIZES = {
   },
 } as const;
 
+type Sizes = (typeof SIZES)[keyof typeof SIZES];
+
 export function defaultConfigToml(o: DefaultConfigOptions): string {
   const s = SIZES[o.preset];
-  const lr = o.stage === 'lm' ? s.lr : o.stage === 'sft' ? s.sftLr : s.ppoLr;
-  const data =
-    o.stage === 'lm'
-      ? '# Text files, folders of them, SFT sample files (.jsonl: their ids are used) or "builtin": the lab\'s own\n# offline corpus (man pages of host shell tools, the built-in tasks as agent transcripts, docs).\npath = "builtin"'
-      : o.stage === 'sft'
-        ? '# SFT sample files from `t1lab tasks sft-data` (.jsonl, or a folder of them).\npath = "sft.jsonl"'
-        : '# The task suite PPO trains on (a task folder, a folder of tasks, or a pack).\npath = "tasks/examples"';
-  const model =
-    o.stage === 'lm'
-      ? `# Start from a checkpoint folder (\`t1lab model init --preset ${o.preset} --out ./${o.preset}\`)...\ncheckpoint = "./${o.preset}"\n# ...or from fresh weights of a preset (then remove \`checkpoint\`): preset = "${o.preset}"`
-      : `# The checkpoint to train (the LM stage's final checkpoint, or \`t1lab model init\` output).\ncheckpoint = "./${o.preset}-lm"`;
+  return [
+    headerSection(o),
+    modelSection(o),
+    dataSection(o),
+    trainSection(o, s),
+    optimizerSection(o, s),
+    scheduleSection(o, s),
+    checkpointSection(),
+    lmSection(s),
+    sftSection(),
+    ppoSection(s),
+  ].join('\n');
+}
+
+/** What the file is, how the command line overrides it, the stage and the seed. */
+function headerSection(o: DefaultConfigOptions): string {
   return `# T1 Lab training run: stage "${o.stage}" (preset ${o.preset}).
 # Every key is shown at its default; unknown keys are errors. On the command line, --model DIR,
 # --data PATH, --steps N, --seed S and --checkpoint-every N override this file.
@@ -65,20 +72,32 @@ export function defaultConfigToml(o: DefaultConfigOptions): string {
 stage = "${o.stage}"
 # Seeds data order and the held-out split: the same config and seed give the same loss curve.
 seed = 0
+`;
+}
 
-[model]
-${model}
+/** Where the weights come from: a checkpoint folder (LM: or a preset's fresh weights). */
+function modelSection(o: DefaultConfigOptions): string {
+  return `[model]
+${modelSource(o)}
 # Weights seed when starting from a preset.
 init_seed = 0
+`;
+}
 
-[data]
-${data}
+/** What the stage reads: text, SFT samples or a task suite, and the held-out share. */
+function dataSection(o: DefaultConfigOptions): string {
+  return `[data]
+${dataSource(o.stage)}
 # Share held out for the eval loss (picked by a hash of each document/sample).
 eval_fraction = 0.05
 # Longest sequence in tokens (0: the model's window).
 max_seq_len = 0
+`;
+}
 
-[train]
+/** Steps, batch sizes, evaluation, the router's loss weight and the provider. */
+function trainSection(o: DefaultConfigOptions, s: Sizes): string {
+  return `[train]
 # Optimizer steps.
 steps = ${o.stage === 'lm' ? 300 : 200}
 # Sequences per optimizer step; gradients accumulate over micro-batches of micro_batch_size.
@@ -92,10 +111,14 @@ aux_coef = 0.01
 # Execution provider (auto: CUDA when it loads, else CPU) and onnxruntime threads (0: its default).
 provider = "auto"
 threads = 0
+`;
+}
 
-[optimizer]
+/** AdamW at the stage's learning rate, clipping, frozen parameters and per-group settings. */
+function optimizerSection(o: DefaultConfigOptions, s: Sizes): string {
+  return `[optimizer]
 # AdamW with fp32 master weights and decoupled weight decay (never on norms, biases or the router).
-lr = ${lr}
+lr = ${stageLr(o.stage, s)}
 beta1 = 0.9
 beta2 = 0.95
 eps = 1e-8
@@ -112,26 +135,42 @@ freeze = []
 # [[optimizer.groups]]
 # pattern = "layers.*.moe.router"
 # lr_scale = 0.5
+`;
+}
 
-[schedule]
+/** The learning-rate schedule after its warm-up. */
+function scheduleSection(o: DefaultConfigOptions, s: Sizes): string {
+  return `[schedule]
 # constant | linear | cosine, after a linear warm-up from 0.
 kind = "${o.stage === 'ppo' ? s.ppo.schedule : 'cosine'}"
 warmup_steps = 20
 # Final learning rate as a share of optimizer.lr (linear, cosine).
 min_lr_ratio = 0.1
+`;
+}
 
-[checkpoint]
+/** How often a training checkpoint is written and which are kept. */
+function checkpointSection(): string {
+  return `[checkpoint]
 # A training checkpoint (weights, AdamW moments, step, data cursor) every N steps and at the end.
 every = 50
 # Checkpoints kept besides the best (lowest eval loss).
 keep_last = 2
 keep_best = true
+`;
+}
 
-[lm]
+/** The LM stage's window length. */
+function lmSection(s: Sizes): string {
+  return `[lm]
 # Tokens per training window (text is packed into windows of this length).
 seq_len = ${s.seqLen}
+`;
+}
 
-[sft]
+/** The SFT stage's suite evaluation and epoch limit. */
+function sftSection(): string {
+  return `[sft]
 # Every N steps (a multiple of checkpoint.every; 0: off), run the newest checkpoint on a suite and log its
 # resolved rate with a 95% interval.
 eval_suite_every = 0
@@ -140,8 +179,12 @@ eval_suite = ""
 eval_suite_tasks = 0
 # Epochs over the samples at most (0: no limit; training also stops at train.steps).
 max_epochs = 0
+`;
+}
 
-[ppo]
+/** PPO: the rollout budget, reward, advantages, the losses, TIS, R3 and the asynchronous pipeline. */
+function ppoSection(s: Sizes): string {
+  return `[ppo]
 # train.steps counts PPO steps (a rollout batch and its update); data.path is the train task suite.
 # Tasks sampled per step ("uniform" or "stratified" by category) and episodes per task (the group).
 tasks_per_step = ${s.ppo.tasks}
@@ -203,4 +246,25 @@ episode_deadline_sec = ${s.ppo.deadlineSec}.0
 # Also score with free routing each step (the gap without R3 and routing agreement per layer).
 measure_free_gap = true
 `;
+}
+
+/** The stage's learning rate at this preset. */
+function stageLr(stage: Stage, s: Sizes): number {
+  return stage === 'lm' ? s.lr : stage === 'sft' ? s.sftLr : s.ppoLr;
+}
+
+/** `data.path` with its comment: what the stage reads. */
+function dataSource(stage: Stage): string {
+  return stage === 'lm'
+    ? '# Text files, folders of them, SFT sample files (.jsonl: their ids are used) or "builtin": the lab\'s own\n# offline corpus (man pages of host shell tools, the built-in tasks as agent transcripts, docs).\npath = "builtin"'
+    : stage === 'sft'
+      ? '# SFT sample files from `t1lab tasks sft-data` (.jsonl, or a folder of them).\npath = "sft.jsonl"'
+      : '# The task suite PPO trains on (a task folder, a folder of tasks, or a pack).\npath = "tasks/examples"';
+}
+
+/** `model.checkpoint` with its comment: LM starts from `model init`'s folder, later stages from the stage before. */
+function modelSource(o: DefaultConfigOptions): string {
+  return o.stage === 'lm'
+    ? `# Start from a checkpoint folder (\`t1lab model init --preset ${o.preset} --out ./${o.preset}\`)...\ncheckpoint = "./${o.preset}"\n# ...or from fresh weights of a preset (then remove \`checkpoint\`): preset = "${o.preset}"`
+    : `# The checkpoint to train (the LM stage's final checkpoint, or \`t1lab model init\` output).\ncheckpoint = "./${o.preset}-lm"`;
 }
