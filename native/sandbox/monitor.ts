@@ -174,7 +174,25 @@ function sandboxTree(w: Watched, table: Map<number, ProcInfo>, index: Map<number
   return { all: tree, spared };
 }
 
+/** What one tick reads of a sandbox: its processes (sampled with a cgroup), its task count, the cgroup's events. */
+interface Reading {
+  initPid: number;
+  inner: InnerProcess[] | null;
+  tasks: number;
+  events: ReturnType<SandboxCgroup['events']> | undefined;
+}
+
+/** One tick's checks of one sandbox, in order; a check that stops the sandbox ends the tick for it. */
 function check(w: Watched): void {
+  const reading = readSandbox(w);
+  if (checkProcesses(w, reading)) return;
+  if (checkMemory(w, reading)) return;
+  checkOpenFiles(w, reading);
+  checkTmpfs(w, reading.initPid);
+  walkWorkspace(w);
+}
+
+function readSandbox(w: Watched): Reading {
   const t = w.target;
   const initPid = w.initPid as number;
   const cgroupTasks = t.cgroup?.tasks();
@@ -182,9 +200,15 @@ function check(w: Watched): void {
   const inner = cgroupTasks === undefined || cgroupTasks === null || !t.cgroup || tickCount % FD_SAMPLE_TICKS === 0 ? innerProcesses(initPid) : null;
   // With a cgroup, pids.current counts the outer bwrap too.
   const tasks = cgroupTasks != null ? cgroupTasks - 1 : (inner ?? []).reduce((n, p) => n + p.threads, 0);
+  return { initPid, inner, tasks, events: t.cgroup?.events() };
+}
 
-  // Processes: the cgroup's refusal counter, or a tree pinned at (or, without kernel enforcement, over) the cap.
-  const events = t.cgroup?.events();
+/**
+ * Processes: the cgroup's refusal counter, or a tree pinned at (or, without kernel enforcement, over) the cap,
+ * stops the tree as a fork bomb. True when it stopped something.
+ */
+function checkProcesses(w: Watched, { tasks, events }: Reading): boolean {
+  const t = w.target;
   const refused = events ? events.pidsMax > w.lastPidsMax : false;
   if (events) w.lastPidsMax = events.pidsMax;
   const atCap = tasks >= t.limits.processes - 1;
@@ -193,97 +217,122 @@ function check(w: Watched): void {
     w.pinnedTicks = 0;
     w.forksRefusedReported = true;
     const tree = fullTree(w);
-    return stop(w, 'processes', tree.all, tree.spared, `${describeLimit('processes', t.limits)} reached: a fork bomb or runaway spawning`);
+    stop(w, 'processes', tree.all, tree.spared, `${describeLimit('processes', t.limits)} reached: a fork bomb or runaway spawning`);
+    return true;
   }
   if (refused && !w.forksRefusedReported) {
     // The kernel refused forks at the cap: report it even if the spawning dies down by itself.
     w.forksRefusedReported = true;
     t.onFire({ limit: 'processes', action: 'none', killed: [], message: `${describeLimit('processes', t.limits)} reached: new processes were refused` });
   }
+  return false;
+}
 
-  // Memory: a cgroup OOM kill already happened; else the tree's sum against the cap.
+/** Memory: a cgroup OOM kill already happened; else the tree's sum against the cap. True when it stopped the sandbox. */
+function checkMemory(w: Watched, { initPid, inner, events }: Reading): boolean {
+  const t = w.target;
   if (events && events.oomKills > w.lastOom) {
     w.lastOom = events.oomKills;
     const message = `${describeLimit('memoryMb', t.limits)} exceeded: the kernel stopped the largest process`;
     // In `run` a command that lost a process to the OOM killer has failed: stop it all, as without cgroups.
     if (t.mode === 'run') {
       const tree = fullTree(w);
-      return stop(w, 'memoryMb', tree.all, tree.spared, message);
+      stop(w, 'memoryMb', tree.all, tree.spared, message);
+      return true;
     }
     t.onFire({ limit: 'memoryMb', action: 'processes', killed: [], message });
-  } else if (!t.cgroup && inner) {
-    let total = 0;
-    for (const p of inner) total += memoryBytes(innerPath(initPid, p.pid, 'smaps_rollup'), innerPath(initPid, p.pid, 'statm'));
-    if (total > t.limits.memoryMb * 1024 * 1024) {
-      const tree = fullTree(w);
-      let largest = { pid: -1, bytes: -1 };
-      for (const pid of tree.all) {
-        const bytes = memoryBytes(`/proc/${pid}/smaps_rollup`, `/proc/${pid}/statm`);
-        if (!tree.spared.has(pid) && bytes > largest.bytes) largest = { pid, bytes };
-      }
-      const message = `${describeLimit('memoryMb', t.limits)} exceeded by the sandbox's processes together`;
-      if (t.mode === 'run' || largest.pid < 0) return stop(w, 'memoryMb', tree.all, tree.spared, message);
-      killQuietly(largest.pid);
-      t.onFire({ limit: 'memoryMb', action: 'processes', killed: [largest.pid], message: `${message}: stopped ${tree.table.get(largest.pid)?.comm ?? 'a process'}` });
+    return false;
+  }
+  if (t.cgroup || !inner) return false;
+  let total = 0;
+  for (const p of inner) total += memoryBytes(innerPath(initPid, p.pid, 'smaps_rollup'), innerPath(initPid, p.pid, 'statm'));
+  if (total <= t.limits.memoryMb * 1024 * 1024) return false;
+  return stopLargest(w);
+}
+
+/** Over the memory cap without a cgroup: `run` stops the sandbox, `pty` its largest process but init and the shell. */
+function stopLargest(w: Watched): boolean {
+  const t = w.target;
+  const tree = fullTree(w);
+  let largest = { pid: -1, bytes: -1 };
+  for (const pid of tree.all) {
+    const bytes = memoryBytes(`/proc/${pid}/smaps_rollup`, `/proc/${pid}/statm`);
+    if (!tree.spared.has(pid) && bytes > largest.bytes) largest = { pid, bytes };
+  }
+  const message = `${describeLimit('memoryMb', t.limits)} exceeded by the sandbox's processes together`;
+  if (t.mode === 'run' || largest.pid < 0) {
+    stop(w, 'memoryMb', tree.all, tree.spared, message);
+    return true;
+  }
+  killQuietly(largest.pid);
+  t.onFire({ limit: 'memoryMb', action: 'processes', killed: [largest.pid], message: `${message}: stopped ${tree.table.get(largest.pid)?.comm ?? 'a process'}` });
+  return false;
+}
+
+/** Open files: report a process seen at the cap, once (sampled: reading fd tables costs more). */
+function checkOpenFiles(w: Watched, { initPid, inner }: Reading): void {
+  const t = w.target;
+  if (w.openFilesReported || tickCount % FD_SAMPLE_TICKS !== 0 || !inner) return;
+  for (const p of inner) {
+    if (openFileCount(innerPath(initPid, p.pid, 'fd')) >= t.limits.openFiles - 1) {
+      w.openFilesReported = true;
+      t.onFire({ limit: 'openFiles', action: 'none', killed: [], message: `${describeLimit('openFiles', t.limits)} reached by ${p.comm}` });
+      break;
     }
   }
+}
 
-  // Open files: report a process seen at the cap, once (sampled: reading fd tables costs more).
-  if (!w.openFilesReported && tickCount % FD_SAMPLE_TICKS === 0 && inner) {
-    for (const p of inner) {
-      if (openFileCount(innerPath(initPid, p.pid, 'fd')) >= t.limits.openFiles - 1) {
-        w.openFilesReported = true;
-        t.onFire({ limit: 'openFiles', action: 'none', killed: [], message: `${describeLimit('openFiles', t.limits)} reached by ${p.comm}` });
-        break;
-      }
+/** The tmpfs mounts: ENOSPC is all a program sees, so report a full one (once until it has room again). */
+function checkTmpfs(w: Watched, initPid: number): void {
+  if (tickCount % FD_SAMPLE_TICKS !== 0) return;
+  const full = TMPFS_MOUNTS.find((m) => {
+    try {
+      const st = statfsSync(`/proc/${initPid}/root${m}`);
+      return st.bavail * st.bsize < TMPFS_FULL_BYTES;
+    } catch {
+      return false;
     }
-  }
+  });
+  if (full && !w.tmpFullReported) w.target.onFire({ limit: 'tmpMb', action: 'none', killed: [], message: `${describeLimit('tmpMb', w.target.limits)} reached: ${full} is full` });
+  w.tmpFullReported = full !== undefined;
+}
 
-  // The tmpfs mounts: ENOSPC is all a program sees, so report a full one (once until it has room again).
-  if (tickCount % FD_SAMPLE_TICKS === 0) {
-    const full = TMPFS_MOUNTS.find((m) => {
-      try {
-        const st = statfsSync(`/proc/${initPid}/root${m}`);
-        return st.bavail * st.bsize < TMPFS_FULL_BYTES;
-      } catch {
-        return false;
+/** Workspace size: an asynchronous walk, spaced by its own cost. */
+function walkWorkspace(w: Watched): void {
+  if (w.walking || performance.now() < w.nextWalkAt) return;
+  w.walking = true;
+  const cap = w.target.workspaceAllowance;
+  treeUsage(w.target.workspace, cap)
+    .then((usage) => {
+      w.nextWalkAt = performance.now() + Math.max(MIN_WALK_INTERVAL_MS, usage.walkMs * 20);
+      if (w.stopped || usage.bytes <= cap) {
+        w.workspaceFiredAt = null;
+        return;
       }
-    });
-    if (full && !w.tmpFullReported) t.onFire({ limit: 'tmpMb', action: 'none', killed: [], message: `${describeLimit('tmpMb', t.limits)} reached: ${full} is full` });
-    w.tmpFullReported = full !== undefined;
-  }
+      // Fire once per excess: again only if it keeps growing after the first stop.
+      if (w.workspaceFiredAt !== null && usage.bytes <= w.workspaceFiredAt) return;
+      w.workspaceFiredAt = usage.bytes;
+      stopWorkspaceWriters(w);
+    })
+    .catch(() => {})
+    .finally(() => (w.walking = false));
+}
 
-  // Workspace size: an asynchronous walk, spaced by its own cost.
-  const now = performance.now();
-  if (!w.walking && now >= w.nextWalkAt) {
-    w.walking = true;
-    const cap = t.workspaceAllowance;
-    treeUsage(t.workspace, cap)
-      .then((usage) => {
-        w.nextWalkAt = performance.now() + Math.max(MIN_WALK_INTERVAL_MS, usage.walkMs * 20);
-        if (w.stopped || usage.bytes <= cap) {
-          w.workspaceFiredAt = null;
-          return;
-        }
-        // Fire once per excess: again only if it keeps growing after the first stop.
-        if (w.workspaceFiredAt !== null && usage.bytes <= w.workspaceFiredAt) return;
-        w.workspaceFiredAt = usage.bytes;
-        const fresh = readProcessTable();
-        const tree = sandboxTree(w, fresh, childrenIndex(fresh));
-        const writers = tree.all.filter((pid) => !tree.spared.has(pid) && writesUnder(pid, t.workdir));
-        const message = `${describeLimit('workspaceMb', t.limits)} exceeded`;
-        if (t.mode === 'run') return stop(w, 'workspaceMb', tree.all, tree.spared, message);
-        const victims = writers.length ? writers : tree.all.filter((pid) => !tree.spared.has(pid));
-        if (victims.length === 0) {
-          t.onFire({ limit: 'workspaceMb', action: 'none', killed: [], message: `${message}: remove files to get under it` });
-          return;
-        }
-        stopProcesses(new Set(victims), w, tree.spared, false);
-        t.onFire({ limit: 'workspaceMb', action: 'processes', killed: victims, message: `${message}: stopped ${victims.map((p) => fresh.get(p)?.comm ?? p).join(', ')}` });
-      })
-      .catch(() => {})
-      .finally(() => (w.walking = false));
+/** Over the workspace cap: `run` stops the sandbox; `pty` the processes writing under the workdir (else all but init and the shell). */
+function stopWorkspaceWriters(w: Watched): void {
+  const t = w.target;
+  const fresh = readProcessTable();
+  const tree = sandboxTree(w, fresh, childrenIndex(fresh));
+  const writers = tree.all.filter((pid) => !tree.spared.has(pid) && writesUnder(pid, t.workdir));
+  const message = `${describeLimit('workspaceMb', t.limits)} exceeded`;
+  if (t.mode === 'run') return stop(w, 'workspaceMb', tree.all, tree.spared, message);
+  const victims = writers.length ? writers : tree.all.filter((pid) => !tree.spared.has(pid));
+  if (victims.length === 0) {
+    t.onFire({ limit: 'workspaceMb', action: 'none', killed: [], message: `${message}: remove files to get under it` });
+    return;
   }
+  stopProcesses(new Set(victims), w, tree.spared, false);
+  t.onFire({ limit: 'workspaceMb', action: 'processes', killed: victims, message: `${message}: stopped ${victims.map((p) => fresh.get(p)?.comm ?? p).join(', ')}` });
 }
 
 function stop(w: Watched, limit: LimitName, all: number[], spared: Set<number>, message: string): void {
