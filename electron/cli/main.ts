@@ -20,6 +20,7 @@ import { registerTrain } from './commands/train';
 import { registerTrainGuard } from './commands/train-guard';
 import { registerTrainWatch, trainCommand } from './commands/train-watch';
 import { registerImages } from './commands/images';
+import { registerHosts } from './commands/hosts';
 import { registerRuns } from './commands/runs';
 import { processIo, type Io } from './output';
 import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
@@ -46,6 +47,7 @@ export function buildProgram(io: Io): Command {
   registerTrainWatch(trainCommand(program), io);
   registerTrainGuard(trainCommand(program), io);
   registerImages(program, io);
+  registerHosts(program, io);
   registerRuns(program, io);
   return program;
 }

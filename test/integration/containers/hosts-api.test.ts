@@ -1,0 +1,97 @@
+/**
+ * Engine hosts through the Docker Engine API, on a real engine: a podman API service of the test's own
+ * (own socket, own storage), added, listed and checked with the CLI; an image import that podman would name
+ * `:latest` lands under the tag asked; and the same service behind a TLS proxy that wants a client
+ * certificate, reached with `--tls-dir`. Skipped, with the reason, where podman or root is missing.
+ */
+import { execFileSync } from 'node:child_process';
+import { createReadStream, mkdirSync, readFileSync } from 'node:fs';
+import { connect as netConnect, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createServer as createTlsServer, type Server } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EngineClient } from '../../../native/sandbox/container/api/client';
+import { parseJsonOutput, runT1lab } from '../../helpers/cli';
+import { podmanServiceSkip, startPodmanService, tinyRootfs, type PodmanService } from '../../helpers/podman-service';
+import { makeTempDir } from '../../helpers/tmp';
+
+const skip = podmanServiceSkip();
+if (skip) console.warn(`engine host tests skipped: ${skip}`);
+
+/** A CA, a server certificate for 127.0.0.1 and a client certificate, as `docker --tlsverify` wants them. */
+function makeCerts(dir: string): void {
+  const sh = (script: string) => execFileSync('sh', ['-c', script], { cwd: dir, stdio: 'ignore' });
+  sh('openssl req -x509 -newkey rsa:2048 -nodes -keyout ca-key.pem -out ca.pem -days 2 -subj /CN=t1lab-test-ca');
+  sh('openssl req -newkey rsa:2048 -nodes -keyout server-key.pem -out server.csr -subj /CN=127.0.0.1');
+  sh('printf "subjectAltName=IP:127.0.0.1\\n" > san.ext && openssl x509 -req -in server.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -out server-cert.pem -days 2 -extfile san.ext');
+  sh('openssl req -newkey rsa:2048 -nodes -keyout key.pem -out client.csr -subj /CN=t1lab-client');
+  sh('printf "extendedKeyUsage=clientAuth\\n" > client.ext && openssl x509 -req -in client.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -out cert.pem -days 2 -extfile client.ext');
+}
+
+describe.skipIf(skip !== null)('engine hosts through the API (podman service)', () => {
+  let tmp: { path: string; remove(): void };
+  let service: PodmanService;
+  let proxy: Server;
+  const env = () => ({ T1LAB_HOME: join(tmp.path, 'home') });
+
+  beforeAll(async () => {
+    tmp = makeTempDir('t1lab-hosts-');
+    service = await startPodmanService(join(tmp.path, 'pd'));
+  }, 120_000);
+  afterAll(async () => {
+    proxy?.close();
+    await service?.stop();
+    tmp?.remove();
+  }, 120_000);
+
+  it('adds, lists and checks a host with the CLI; a bad URL is a usage error naming it', async () => {
+    const add = await runT1lab(['hosts', 'add', 'pd', service.url, '--slots', '3', '--json'], { env: env() });
+    expect(add.code, add.stderr).toBe(0);
+    expect(parseJsonOutput(add)).toEqual({ name: 'pd', url: service.url, slots: 3, enabled: true });
+    const bad = await runT1lab(['hosts', 'add', 'far', 'tcp://192.0.2.7:2375'], { env: env() });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/URL 'tcp:\/\/192\.0\.2\.7:2375': plain tcp:\/\/ .* refused/);
+    const list = parseJsonOutput<Array<{ name: string }>>(await runT1lab(['hosts', 'list', '--json'], { env: env() }));
+    expect(list.map((h) => h.name)).toEqual(['pd']);
+    const check = await runT1lab(['hosts', 'check', '--json'], { env: env() });
+    expect(check.code, check.stderr).toBe(0);
+    const [report] = parseJsonOutput<Array<Record<string, unknown>>>(check);
+    expect(report).toMatchObject({ name: 'pd', reachable: true, engine: 'podman', rootless: false, slots: 3, labContainers: { running: 0, total: 0 }, taskImages: [] });
+    expect(report?.cores).toBeGreaterThan(0);
+    expect(report?.memoryBytes).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('imports a root file system under the tag asked (podman alone would name it :latest)', async () => {
+    const client = new EngineClient({ name: 'pd', url: service.url, slots: 1 });
+    const id = await client.importImage(createReadStream(tinyRootfs()), 'localhost/t1lab-test-tiny:v1', ['CMD ["bash"]']);
+    expect(await client.imageId('localhost/t1lab-test-tiny:v1')).toBe(id);
+    const names = service.cli(['images', '--format', '{{.Repository}}:{{.Tag}}']).stdout.split('\n').filter(Boolean);
+    expect(names).toEqual(['localhost/t1lab-test-tiny:v1']);
+  }, 180_000);
+
+  it('reaches the engine over tcp:// with TLS client certificates (--tls-dir)', async () => {
+    const certs = join(tmp.path, 'certs');
+    mkdirSync(certs);
+    makeCerts(certs);
+    const read = (f: string) => readFileSync(join(certs, f));
+    proxy = createTlsServer({ key: read('server-key.pem'), cert: read('server-cert.pem'), ca: read('ca.pem'), requestCert: true, rejectUnauthorized: true }, (socket) => {
+      const upstream = netConnect(service.socket);
+      socket.pipe(upstream).pipe(socket);
+      socket.on('error', () => upstream.destroy());
+      upstream.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const port = (proxy.address() as AddressInfo).port;
+    const add = await runT1lab(['hosts', 'add', 'tls', `tcp://127.0.0.1:${port}`, '--tls-dir', certs], { env: env() });
+    expect(add.code, add.stderr).toBe(0);
+    const check = await runT1lab(['hosts', 'check', 'tls', '--json'], { env: env() });
+    expect(check.code, check.stderr).toBe(0);
+    expect(parseJsonOutput<Array<Record<string, unknown>>>(check)[0]).toMatchObject({ name: 'tls', reachable: true, engine: 'podman', taskImages: [] });
+    // Without the client certificate the proxy refuses: the host is reported unreachable (exit 1), with why.
+    const plain = await runT1lab(['hosts', 'add', 'plain', `tcp://127.0.0.1:${port}`], { env: env() });
+    expect(plain.code).toBe(0);
+    const down = await runT1lab(['hosts', 'check', 'plain'], { env: env() });
+    expect(down.code).toBe(1);
+    expect(down.stdout).toMatch(/plain {2}tcp:\/\/127\.0\.0\.1:\d+\n {2}unreachable at/);
+  }, 120_000);
+});
