@@ -62,25 +62,51 @@ const MAX_SYMBOLS = PAIR_SHIFT;
 
 export function trainBpe(options: TrainBpeOptions): TrainBpeResult {
   const addedTokens = options.addedTokens ?? DEFAULT_ADDED_TOKENS;
-  const minFrequency = Math.max(1, options.minFrequency ?? 2);
-  const targetMerges = options.vocabSize - 256 - addedTokens.length;
-  if (!Number.isInteger(options.vocabSize) || targetMerges < 0) {
-    throw new TokenizerError(`vocabSize ${options.vocabSize} must be an integer of at least 256 bytes + ${addedTokens.length} added tokens = ${256 + addedTokens.length}`);
+  const { targetMerges, contents } = checkOptions(options.vocabSize, addedTokens);
+  const corpus = countWords(options.corpus, addedTokens);
+  const symbols = wordsAsSymbols(corpus.counts);
+  const distinctWords = corpus.counts.size;
+  corpus.counts.clear();
+  const pairs = indexPairs(symbols);
+  const { merges, stoppedBy } = learnMerges(symbols, pairs, {
+    modelVocabTarget: options.vocabSize - addedTokens.length,
+    minFrequency: Math.max(1, options.minFrequency ?? 2),
+    addedContents: contents,
+    progress: (merges) => options.onProgress?.({ merges, targetMerges }),
+    progressEvery: options.onProgress ? (options.progressEvery ?? 256) : 0,
+  });
+  options.onProgress?.({ merges: merges.length, targetMerges });
+  const firstAdded = symbols.strings.length;
+  return {
+    json: JSON.stringify(tokenizerJson(symbols.strings, merges, addedTokens), null, 2),
+    config: tokenizerConfig(addedTokens),
+    stats: { words: corpus.wordTotal, distinctWords, bytes: corpus.byteTotal, merges: merges.length, vocabSize: firstAdded + addedTokens.length, stoppedBy },
+  };
+}
+
+/** The merges the vocabulary size leaves room for, and the added tokens' contents (each non-empty, once). */
+function checkOptions(vocabSize: number, addedTokens: readonly AddedTokenSpec[]): { targetMerges: number; contents: Set<string> } {
+  const targetMerges = vocabSize - 256 - addedTokens.length;
+  if (!Number.isInteger(vocabSize) || targetMerges < 0) {
+    throw new TokenizerError(`vocabSize ${vocabSize} must be an integer of at least 256 bytes + ${addedTokens.length} added tokens = ${256 + addedTokens.length}`);
   }
-  if (options.vocabSize > MAX_SYMBOLS) throw new TokenizerError(`vocabSize ${options.vocabSize} exceeds the trainer's limit of ${MAX_SYMBOLS}`);
+  if (vocabSize > MAX_SYMBOLS) throw new TokenizerError(`vocabSize ${vocabSize} exceeds the trainer's limit of ${MAX_SYMBOLS}`);
   const contents = new Set<string>();
   for (const t of addedTokens) {
     if (!t.content) throw new TokenizerError('an added token has empty content');
     if (contents.has(t.content)) throw new TokenizerError(`added token ${JSON.stringify(t.content)} is listed twice`);
     contents.add(t.content);
   }
+  return { targetMerges, contents };
+}
 
-  // 1. Count words.
+/** 1. The corpus's words counted (added-token text is a boundary; byte escapes are left out). */
+function countWords(corpus: Iterable<string | Uint8Array>, addedTokens: readonly AddedTokenSpec[]) {
   const counts = new Map<string, number>();
   let wordTotal = 0;
   let byteTotal = 0;
   const splitter = addedTokenSplitter(addedTokens.map((t) => t.content));
-  for (const chunk of options.corpus) {
+  for (const chunk of corpus) {
     const text = typeof chunk === 'string' ? chunk : bytesToText(chunk);
     byteTotal += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
     for (const section of splitter(text)) {
@@ -93,8 +119,21 @@ export function trainBpe(options: TrainBpeOptions): TrainBpeResult {
       }
     }
   }
+  return { counts, wordTotal, byteTotal };
+}
 
-  // 2. Words as symbol arrays; symbol id of byte b is its rank in the byte-level alphabet.
+/** The vocabulary being learned and the words as symbol arrays (each with its live length and its count). */
+interface Symbols {
+  /** Symbol id -> its text; the 256 bytes first, in byte-level order. */
+  strings: string[];
+  idOf: Map<string, number>;
+  words: Int32Array[];
+  lengths: number[];
+  freq: number[];
+}
+
+/** 2. Words as symbol arrays; symbol id of byte b is its rank in the byte-level alphabet. */
+function wordsAsSymbols(counts: Map<string, number>): Symbols {
   const byteId = new Int32Array(256);
   BYTE_LEVEL_ORDER.forEach((b, rank) => (byteId[b] = rank));
   const strings: string[] = BYTE_LEVEL_ORDER.map((b) => BYTE_TO_CHAR[b] as string);
@@ -112,56 +151,68 @@ export function trainBpe(options: TrainBpeOptions): TrainBpeResult {
     lengths.push(bytes.length);
     freq.push(count);
   }
-  const distinctWords = counts.size;
-  counts.clear();
+  return { strings, idOf, words, lengths, freq };
+}
 
-  // 3. Pair counts and where each pair occurs.
-  const pairCount = new Map<number, number>();
-  const pairWhere = new Map<number, number[]>();
-  const noteWhere = (key: number, w: number) => {
-    const list = pairWhere.get(key);
-    if (!list) pairWhere.set(key, [w]);
+/** Pair counts, the words each pair occurs in, and the heap that gives the most frequent pair. */
+class PairIndex {
+  readonly count = new Map<number, number>();
+  readonly where = new Map<number, number[]>();
+  readonly heap = new PairHeap();
+
+  /** Word `w` holds pair `key` (words are visited in order, so a repeat is the last entry). */
+  noteWhere(key: number, w: number): void {
+    const list = this.where.get(key);
+    if (!list) this.where.set(key, [w]);
     else if (list[list.length - 1] !== w) list.push(w);
-  };
+  }
+}
+
+/** 3. Pair counts and where each pair occurs. */
+function indexPairs({ words, lengths, freq }: Symbols): PairIndex {
+  const pairs = new PairIndex();
   for (let w = 0; w < words.length; w++) {
     const s = words[w] as Int32Array;
     const f = freq[w] as number;
     for (let i = 0; i + 1 < (lengths[w] as number); i++) {
       const key = (s[i] as number) * PAIR_SHIFT + (s[i + 1] as number);
-      pairCount.set(key, (pairCount.get(key) ?? 0) + f);
-      noteWhere(key, w);
+      pairs.count.set(key, (pairs.count.get(key) ?? 0) + f);
+      pairs.noteWhere(key, w);
     }
   }
-  const heap = new PairHeap();
-  for (const [key, count] of pairCount) heap.push(key, count);
+  for (const [key, count] of pairs.count) pairs.heap.push(key, count);
+  return pairs;
+}
 
-  // 4. Merge.
+interface MergeSettings {
+  modelVocabTarget: number;
+  minFrequency: number;
+  addedContents: Set<string>;
+  progress: (merges: number) => void;
+  /** Report every this many merges (0: never). */
+  progressEvery: number;
+}
+
+/** 4. Merge the most frequent pair until the vocabulary is full or no pair is frequent enough. */
+function learnMerges(symbols: Symbols, pairs: PairIndex, settings: MergeSettings): { merges: [string, string][]; stoppedBy: TrainBpeResult['stats']['stoppedBy'] } {
+  const { strings, idOf } = symbols;
   const merges: [string, string][] = [];
-  const seen = new Int32Array(words.length).fill(-1);
-  const progressEvery = options.progressEvery ?? 256;
-  let stoppedBy: TrainBpeResult['stats']['stoppedBy'] = 'vocab-size';
-  const modelVocabTarget = options.vocabSize - addedTokens.length;
-  while (strings.length < modelVocabTarget) {
-    const top = heap.pop();
-    if (!top) {
-      stoppedBy = 'min-frequency';
-      break;
-    }
-    const current = pairCount.get(top.key) ?? 0;
+  const seen = new Int32Array(symbols.words.length).fill(-1);
+  while (strings.length < settings.modelVocabTarget) {
+    const top = pairs.heap.pop();
+    if (!top) return { merges, stoppedBy: 'min-frequency' };
+    const current = pairs.count.get(top.key) ?? 0;
     if (current !== top.count) {
-      if (current > 0) heap.push(top.key, current);
+      if (current > 0) pairs.heap.push(top.key, current);
       continue;
     }
-    if (current < minFrequency) {
-      stoppedBy = 'min-frequency';
-      break;
-    }
+    if (current < settings.minFrequency) return { merges, stoppedBy: 'min-frequency' };
     const a = Math.floor(top.key / PAIR_SHIFT);
     const b = top.key - a * PAIR_SHIFT;
     const merged = (strings[a] as string) + (strings[b] as string);
-    if (contents.has(merged)) {
+    if (settings.addedContents.has(merged)) {
       // Never learn a token spelled like an added token: the two ids would compete for one string.
-      pairCount.delete(top.key);
+      pairs.count.delete(top.key);
       continue;
     }
     let n = idOf.get(merged);
@@ -172,60 +223,75 @@ export function trainBpe(options: TrainBpeOptions): TrainBpeResult {
     }
     merges.push([strings[a] as string, strings[b] as string]);
     const mergeIndex = merges.length;
-
-    const delta = new Map<number, number>();
-    const bump = (key: number, by: number) => delta.set(key, (delta.get(key) ?? 0) + by);
-    for (const w of pairWhere.get(top.key) ?? []) {
-      if (seen[w] === mergeIndex) continue;
-      seen[w] = mergeIndex;
-      const s = words[w] as Int32Array;
-      const len = lengths[w] as number;
-      const f = freq[w] as number;
-      let j = 0;
-      let i = 0;
-      while (i < len) {
-        if (i + 1 < len && s[i] === a && s[i + 1] === b) {
-          if (j > 0) {
-            const prev = s[j - 1] as number;
-            bump(prev * PAIR_SHIFT + a, -f);
-            bump(prev * PAIR_SHIFT + n, f);
-            noteWhere(prev * PAIR_SHIFT + n, w);
-          }
-          if (i + 2 < len) {
-            const next = s[i + 2] as number;
-            bump(b * PAIR_SHIFT + next, -f);
-            bump(n * PAIR_SHIFT + next, f);
-            noteWhere(n * PAIR_SHIFT + next, w);
-          }
-          s[j++] = n;
-          i += 2;
-        } else {
-          s[j++] = s[i++] as number;
-        }
-      }
-      lengths[w] = j;
-    }
-    pairCount.delete(top.key);
-    pairWhere.delete(top.key);
-    for (const [key, d] of delta) {
-      if (key === top.key || d === 0) continue;
-      const c = (pairCount.get(key) ?? 0) + d;
-      if (c <= 0) {
-        pairCount.delete(key);
-        pairWhere.delete(key);
-      } else {
-        pairCount.set(key, c);
-        if (d > 0) heap.push(key, c);
-      }
-    }
-    if (options.onProgress && mergeIndex % progressEvery === 0) options.onProgress({ merges: mergeIndex, targetMerges });
+    const delta = mergeInWords(symbols, pairs, top.key, n, seen, mergeIndex);
+    applyDeltas(pairs, top.key, delta);
+    if (settings.progressEvery > 0 && mergeIndex % settings.progressEvery === 0) settings.progress(mergeIndex);
   }
-  options.onProgress?.({ merges: merges.length, targetMerges });
+  return { merges, stoppedBy: 'vocab-size' };
+}
 
+/** Rewrites pair `key` as symbol `n` in every word holding it; the changes to the neighbouring pairs' counts. */
+function mergeInWords({ words, lengths, freq }: Symbols, pairs: PairIndex, key: number, n: number, seen: Int32Array, mergeIndex: number): Map<number, number> {
+  const a = Math.floor(key / PAIR_SHIFT);
+  const b = key - a * PAIR_SHIFT;
+  const delta = new Map<number, number>();
+  const bump = (k: number, by: number) => delta.set(k, (delta.get(k) ?? 0) + by);
+  for (const w of pairs.where.get(key) ?? []) {
+    if (seen[w] === mergeIndex) continue;
+    seen[w] = mergeIndex;
+    const s = words[w] as Int32Array;
+    const len = lengths[w] as number;
+    const f = freq[w] as number;
+    let j = 0;
+    let i = 0;
+    while (i < len) {
+      if (i + 1 < len && s[i] === a && s[i + 1] === b) {
+        if (j > 0) {
+          const prev = s[j - 1] as number;
+          bump(prev * PAIR_SHIFT + a, -f);
+          bump(prev * PAIR_SHIFT + n, f);
+          pairs.noteWhere(prev * PAIR_SHIFT + n, w);
+        }
+        if (i + 2 < len) {
+          const next = s[i + 2] as number;
+          bump(b * PAIR_SHIFT + next, -f);
+          bump(n * PAIR_SHIFT + next, f);
+          pairs.noteWhere(n * PAIR_SHIFT + next, w);
+        }
+        s[j++] = n;
+        i += 2;
+      } else {
+        s[j++] = s[i++] as number;
+      }
+    }
+    lengths[w] = j;
+  }
+  return delta;
+}
+
+/** The merged pair is gone; the others' counts move by their deltas, and a pair that rose goes on the heap again. */
+function applyDeltas(pairs: PairIndex, merged: number, delta: Map<number, number>): void {
+  pairs.count.delete(merged);
+  pairs.where.delete(merged);
+  for (const [key, d] of delta) {
+    if (key === merged || d === 0) continue;
+    const c = (pairs.count.get(key) ?? 0) + d;
+    if (c <= 0) {
+      pairs.count.delete(key);
+      pairs.where.delete(key);
+    } else {
+      pairs.count.set(key, c);
+      if (d > 0) pairs.heap.push(key, c);
+    }
+  }
+}
+
+/** The Hugging Face tokenizer.json object: the learned vocabulary and merges, then the added tokens. */
+function tokenizerJson(strings: string[], merges: [string, string][], addedTokens: readonly AddedTokenSpec[]) {
   const vocab: Record<string, number> = {};
   strings.forEach((s, id) => (vocab[s] = id));
   const firstAdded = strings.length;
-  const json = {
+  return {
     version: '1.0',
     truncation: null,
     padding: null,
@@ -257,8 +323,12 @@ export function trainBpe(options: TrainBpeOptions): TrainBpeResult {
       merges: merges.map(([l, r]) => `${l} ${r}`),
     },
   };
+}
+
+/** tokenizer_config.json: eos <|im_end|> and pad <|endoftext|> when they are added tokens, no cleanup. */
+function tokenizerConfig(addedTokens: readonly AddedTokenSpec[]): Record<string, unknown> {
   const names = new Set(addedTokens.map((t) => t.content));
-  const config: Record<string, unknown> = {
+  return {
     tokenizer_class: 'PreTrainedTokenizerFast',
     clean_up_tokenization_spaces: false,
     add_bos_token: false,
@@ -268,11 +338,6 @@ export function trainBpe(options: TrainBpeOptions): TrainBpeResult {
     eos_token: names.has(CHATML.imEnd) ? CHATML.imEnd : null,
     pad_token: names.has(CHATML.endOfText) ? CHATML.endOfText : null,
     split_special_tokens: false,
-  };
-  return {
-    json: JSON.stringify(json, null, 2),
-    config,
-    stats: { words: wordTotal, distinctWords, bytes: byteTotal, merges: merges.length, vocabSize: firstAdded + addedTokens.length, stoppedBy },
   };
 }
 
