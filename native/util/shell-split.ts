@@ -25,200 +25,205 @@ const OPENERS: Record<string, 'fi' | 'esac' | 'done'> = { if: 'fi', case: 'esac'
 const LEADING = new Set(['then', 'do', 'else', 'elif', 'if', 'while', 'until', '!', 'time']);
 
 export function splitShellCommands(script: string): string[] {
-  const commands: string[] = [];
-  const stack: Frame[] = [];
-  const heredocs: { word: string; strip: boolean }[] = [];
-  let quote: '' | "'" | '"' | '`' | "$'" = '';
-  let current = '';
-  let i = 0;
-  let commandPosition = true;
-  let continued = false;
+  const splitter = new CommandSplitter(script);
+  while (!splitter.done) splitter.step();
+  return splitter.finish();
+}
 
-  const flush = () => {
-    const text = current.replace(/\s+$/, '');
-    if (text.trim() !== '') commands.push(text);
-    current = '';
-  };
+type Quote = '' | "'" | '"' | '`' | "$'";
 
-  while (i < script.length) {
+/** A scan of the script, a token per step, into the text of the command being read and the commands read. */
+class CommandSplitter {
+  private readonly commands: string[] = [];
+  private readonly stack: Frame[] = [];
+  private readonly heredocs: { word: string; strip: boolean }[] = [];
+  private quote: Quote = '';
+  private current = '';
+  private i = 0;
+  private commandPosition = true;
+  private continued = false;
+
+  constructor(private readonly script: string) {}
+
+  get done(): boolean {
+    return this.i >= this.script.length;
+  }
+
+  /** The commands, the last one included. */
+  finish(): string[] {
+    this.flush();
+    return this.commands;
+  }
+
+  /** Reads the next token: quoted text, an escape, a comment, a newline, an opener or closer, an operator, a blank or a word. */
+  step(): void {
+    const { script, i } = this;
     const c = script[i] as string;
-
-    if (quote) {
-      current += c;
-      if (c === '\\' && quote !== "'") {
-        current += script[i + 1] ?? '';
-        i += 2;
-        continue;
-      }
-      if ((quote === "$'" && c === "'") || c === quote) quote = '';
-      i++;
-      continue;
-    }
-
-    if (c === '\\') {
-      current += c + (script[i + 1] ?? '');
-      i += 2;
-      continue;
-    }
-    if (c === "'" || c === '"' || c === '`') {
-      quote = c;
-      current += c;
-      commandPosition = false;
-      continued = false;
-      i++;
-      continue;
-    }
+    if (this.quote) return this.quoted(c);
+    if (c === '\\') return this.take(c + (script[i + 1] ?? ''));
+    if (c === "'" || c === '"' || c === '`') return this.openQuote(c);
     if (c === '$' && script[i + 1] === "'") {
-      quote = "$'";
-      current += "$'";
-      i += 2;
-      continue;
+      this.quote = "$'";
+      return this.take("$'");
     }
-    if (c === '#' && (current === '' || /[\s;&|()]$/.test(current))) {
-      const end = script.indexOf('\n', i);
-      const stop = end === -1 ? script.length : end;
-      current += script.slice(i, stop);
-      i = stop;
-      continue;
-    }
-    if (c === '\n') {
-      current += c;
-      i++;
-      // Heredoc bodies start on the line after their operator.
-      while (heredocs.length) {
-        const doc = heredocs.shift() as { word: string; strip: boolean };
-        for (;;) {
-          if (i >= script.length) break;
-          const end = script.indexOf('\n', i);
-          const line = script.slice(i, end === -1 ? script.length : end);
-          current += line + (end === -1 ? '' : '\n');
-          i = end === -1 ? script.length : end + 1;
-          if ((doc.strip ? line.replace(/^\t+/, '') : line) === doc.word) break;
-        }
-      }
-      if (stack.length === 0 && !continued) flush();
-      commandPosition = true;
-      continue;
-    }
-    const top = stack[stack.length - 1];
-    if (top?.kind === 'arith') {
-      if (c === '(') top.depth++;
-      else if (c === ')' && top.depth > 0) top.depth--;
-      else if (c === ')' && script[i + 1] === ')') {
-        stack.pop();
-        current += '))';
-        i += 2;
-        commandPosition = false;
-        continue;
-      }
-      current += c;
-      i++;
-      continue;
-    }
-    if (script.startsWith('$((', i) || (commandPosition && script.startsWith('((', i))) {
-      const open = c === '$' ? '$((' : '((';
-      stack.push({ kind: 'arith', depth: 0 });
-      current += open;
-      i += open.length;
-      continued = false;
-      continue;
-    }
+    if (c === '#' && (this.current === '' || /[\s;&|()]$/.test(this.current))) return this.comment();
+    if (c === '\n') return this.newline();
+    const top = this.stack[this.stack.length - 1];
+    if (top?.kind === 'arith') return this.inArithmetic(c, top);
+    if (script.startsWith('$((', i) || (this.commandPosition && script.startsWith('((', i))) return this.openArithmetic(c === '$' ? '$((' : '((');
     if (c === '$' && script[i + 1] === '(') {
-      stack.push({ kind: 'subst' });
-      current += '$(';
-      i += 2;
-      commandPosition = true;
-      continue;
+      this.stack.push({ kind: 'subst' });
+      this.commandPosition = true;
+      return this.take('$(');
     }
     if (c === '$' && script[i + 1] === '{') {
-      stack.push({ kind: 'param' });
-      current += '${';
-      i += 2;
-      continue;
+      this.stack.push({ kind: 'param' });
+      return this.take('${');
     }
     if (c === '(') {
-      stack.push({ kind: 'paren' });
-      current += c;
-      i++;
-      commandPosition = true;
-      continued = false;
-      continue;
+      this.stack.push({ kind: 'paren' });
+      this.commandPosition = true;
+      this.continued = false;
+      return this.take(c);
     }
-    if (c === ')') {
-      current += c;
-      i++;
-      continued = false;
-      if (top?.kind === 'paren' || top?.kind === 'subst') {
-        stack.pop();
-        // After a subshell or `name()` a command word may follow (`name() {`); after `$(...)` an argument does.
-        commandPosition = top.kind === 'paren';
-      } else {
-        // A case pattern's `)`: the pattern's commands follow.
-        commandPosition = true;
-      }
-      continue;
-    }
-    if (c === '}') {
-      if (top?.kind === 'param' || (top?.kind === 'group' && commandPosition)) stack.pop();
-      current += c;
-      i++;
-      commandPosition = false;
-      continued = false;
-      continue;
-    }
-    if (c === '<' && script[i + 1] === '<' && script[i + 2] !== '<') {
-      const m = /^<<(-?)[ \t]*(?:'([^']*)'|"([^"]*)"|\\?([^\s;&|<>()]+))/.exec(script.slice(i));
-      if (m) {
-        heredocs.push({ word: m[2] ?? m[3] ?? m[4] ?? '', strip: m[1] === '-' });
-        current += m[0];
-        i += m[0].length;
-        continue;
-      }
-    }
-    if (c === ';' || c === '&' || c === '|') {
-      const two = script.slice(i, i + 2);
-      const op = two === '&&' || two === '||' || two === ';;' || two === ';&' || two === '|&' ? two : c;
-      current += op;
-      i += op.length;
-      commandPosition = true;
-      // A line ending in a pipe or a list operator continues on the next line.
-      continued = op === '|' || op === '&&' || op === '||' || op === '|&';
-      continue;
-    }
-    if (c === ' ' || c === '\t') {
-      current += c;
-      i++;
-      continue;
-    }
+    if (c === ')') return this.closeParen(top);
+    if (c === '}') return this.closeBrace(top);
+    if (c === '<' && script[i + 1] === '<' && script[i + 2] !== '<' && this.heredocOperator()) return;
+    if (c === ';' || c === '&' || c === '|') return this.operator(c);
+    if (c === ' ' || c === '\t') return this.take(c);
+    this.word(c, top);
+  }
 
-    // A word.
-    const m = /^[^\s;&|()<>'"`\\$#{}]+/.exec(script.slice(i));
-    if (!m) {
-      // `{`, `<`, `>`, a lone `$`, or a `#` inside a word.
-      if (c === '{' && commandPosition && /^\{\s/.test(script.slice(i))) {
-        stack.push({ kind: 'group' });
-        commandPosition = true;
-      } else commandPosition = false;
-      current += c;
-      i++;
-      continued = false;
-      continue;
-    }
-    const word = m[0];
-    current += word;
-    i += word.length;
-    continued = false;
-    if (commandPosition) {
-      if (word in OPENERS) stack.push({ kind: 'word', close: OPENERS[word] as 'fi' | 'esac' | 'done' });
-      else if (top?.kind === 'word' && top.close === word) stack.pop();
-      commandPosition = LEADING.has(word);
-      // `case WORD in`: patterns follow; `for x in ...`: words follow.
-    } else if (word === 'in' && stack[stack.length - 1]?.kind === 'word' && (stack[stack.length - 1] as { close: string }).close === 'esac') {
-      commandPosition = true;
+  /** Appends `text` (the script's next characters) to the current command. */
+  private take(text: string): void {
+    this.current += text;
+    this.i += text.length;
+  }
+
+  private flush(): void {
+    const text = this.current.replace(/\s+$/, '');
+    if (text.trim() !== '') this.commands.push(text);
+    this.current = '';
+  }
+
+  /** Inside quotes: a backslash escapes the next character (not in single quotes); the matching quote closes. */
+  private quoted(c: string): void {
+    if (c === '\\' && this.quote !== "'") return this.take(c + (this.script[this.i + 1] ?? ''));
+    if ((this.quote === "$'" && c === "'") || c === this.quote) this.quote = '';
+    this.take(c);
+  }
+
+  private openQuote(c: "'" | '"' | '`'): void {
+    this.quote = c;
+    this.commandPosition = false;
+    this.continued = false;
+    this.take(c);
+  }
+
+  /** A comment runs to the end of its line. */
+  private comment(): void {
+    const end = this.script.indexOf('\n', this.i);
+    this.take(this.script.slice(this.i, end === -1 ? this.script.length : end));
+  }
+
+  /** A newline reads the heredoc bodies it starts, and ends the command when nothing is open or continued. */
+  private newline(): void {
+    this.take('\n');
+    while (this.heredocs.length) this.heredocBody(this.heredocs.shift() as { word: string; strip: boolean });
+    if (this.stack.length === 0 && !this.continued) this.flush();
+    this.commandPosition = true;
+  }
+
+  /** A heredoc's lines up to and with its word (tabs stripped first for `<<-`). */
+  private heredocBody(doc: { word: string; strip: boolean }): void {
+    const { script } = this;
+    while (this.i < script.length) {
+      const end = script.indexOf('\n', this.i);
+      const line = script.slice(this.i, end === -1 ? script.length : end);
+      this.take(line + (end === -1 ? '' : '\n'));
+      if ((doc.strip ? line.replace(/^\t+/, '') : line) === doc.word) break;
     }
   }
-  flush();
-  return commands;
+
+  /** Inside `((...))`: parentheses nest, `))` at depth 0 closes, nothing else means anything. */
+  private inArithmetic(c: string, top: { kind: 'arith'; depth: number }): void {
+    if (c === '(') top.depth++;
+    else if (c === ')' && top.depth > 0) top.depth--;
+    else if (c === ')' && this.script[this.i + 1] === ')') {
+      this.stack.pop();
+      this.commandPosition = false;
+      return this.take('))');
+    }
+    this.take(c);
+  }
+
+  private openArithmetic(open: '$((' | '(('): void {
+    this.stack.push({ kind: 'arith', depth: 0 });
+    this.continued = false;
+    this.take(open);
+  }
+
+  private closeParen(top: Frame | undefined): void {
+    this.take(')');
+    this.continued = false;
+    if (top?.kind === 'paren' || top?.kind === 'subst') {
+      this.stack.pop();
+      // After a subshell or `name()` a command word may follow (`name() {`); after `$(...)` an argument does.
+      this.commandPosition = top.kind === 'paren';
+    } else {
+      // A case pattern's `)`: the pattern's commands follow.
+      this.commandPosition = true;
+    }
+  }
+
+  private closeBrace(top: Frame | undefined): void {
+    if (top?.kind === 'param' || (top?.kind === 'group' && this.commandPosition)) this.stack.pop();
+    this.commandPosition = false;
+    this.continued = false;
+    this.take('}');
+  }
+
+  /** `<<WORD`, `<<-WORD`, `<<'WORD'`: its body follows the next newline. False when no word follows. */
+  private heredocOperator(): boolean {
+    const m = /^<<(-?)[ \t]*(?:'([^']*)'|"([^"]*)"|\\?([^\s;&|<>()]+))/.exec(this.script.slice(this.i));
+    if (!m) return false;
+    this.heredocs.push({ word: m[2] ?? m[3] ?? m[4] ?? '', strip: m[1] === '-' });
+    this.take(m[0]);
+    return true;
+  }
+
+  private operator(c: string): void {
+    const two = this.script.slice(this.i, this.i + 2);
+    const op = two === '&&' || two === '||' || two === ';;' || two === ';&' || two === '|&' ? two : c;
+    this.take(op);
+    this.commandPosition = true;
+    // A line ending in a pipe or a list operator continues on the next line.
+    this.continued = op === '|' || op === '&&' || op === '||' || op === '|&';
+  }
+
+  /** A word, or a lone `{`, `<`, `>`, `$` or `#`; in command position a reserved word opens or closes a compound command. */
+  private word(c: string, top: Frame | undefined): void {
+    const m = /^[^\s;&|()<>'"`\\$#{}]+/.exec(this.script.slice(this.i));
+    this.continued = false;
+    if (!m) {
+      // `{`, `<`, `>`, a lone `$`, or a `#` inside a word.
+      if (c === '{' && this.commandPosition && /^\{\s/.test(this.script.slice(this.i))) {
+        this.stack.push({ kind: 'group' });
+        this.commandPosition = true;
+      } else this.commandPosition = false;
+      return this.take(c);
+    }
+    const word = m[0];
+    this.take(word);
+    if (this.commandPosition) {
+      if (word in OPENERS) this.stack.push({ kind: 'word', close: OPENERS[word] as 'fi' | 'esac' | 'done' });
+      else if (top?.kind === 'word' && top.close === word) this.stack.pop();
+      this.commandPosition = LEADING.has(word);
+      // `case WORD in`: patterns follow; `for x in ...`: words follow.
+    } else if (word === 'in' && this.stack[this.stack.length - 1]?.kind === 'word' && (this.stack[this.stack.length - 1] as { close: string }).close === 'esac') {
+      this.commandPosition = true;
+    }
+  }
 }
 
 /**
