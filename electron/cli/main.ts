@@ -8,6 +8,7 @@ import { registerDoctor } from './commands/doctor';
 import { registerSandbox } from './commands/sandbox';
 import { registerServe } from './commands/serve';
 import { registerEnv } from './commands/env';
+import { registerPolicy } from './commands/policy';
 import { registerRun } from './commands/run';
 import { registerEval } from './commands/eval';
 import { registerTasks } from './commands/tasks';
@@ -35,6 +36,7 @@ export function buildProgram(io: Io): Command {
   registerDoctor(program, io);
   registerServe(program, io);
   registerEnv(program, io);
+  registerPolicy(program, io);
   registerRun(program, io);
   registerEval(program, io);
   registerTasks(program, io);

@@ -470,7 +470,9 @@ export class BatchDecoder {
     const decode = this.options.decode;
     if (!decode) return false;
     const tail = decode(row.tokens.slice(-STOP_WINDOW_TOKENS).map((t) => t.id));
-    return row.options.stopSequences.some((s) => tail.endsWith(s));
+    // Anywhere in the tail, not only at its end: a stop string may end inside the token just sampled (an
+    // earlier occurrence would have stopped the row at its own step).
+    return row.options.stopSequences.some((s) => tail.includes(s));
   }
 
   /**

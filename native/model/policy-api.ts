@@ -21,7 +21,7 @@ export const GenerateOptions = z.object({
   seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
   /** Generation stops after sampling one of these ids (e.g. <|im_end|>); it is part of the output. */
   stopTokenIds: z.array(z.number().int().min(0)).default([]),
-  /** Generation stops once the decoded output ends with one of these (needs the checkpoint's tokenizer). */
+  /** Generation stops once the decoded output contains one of these (needs the checkpoint's tokenizer). */
   stopSequences: z.array(z.string().min(1)).default([]),
   /**
    * Also return, at each sampled position, this many most likely tokens with their log-probs (of the same

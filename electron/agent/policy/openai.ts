@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { LabError } from '../../ipc/common/errors';
 import type { ChatMessage, FinishReason } from '../../domain/trajectory';
 import { DEFAULT_RETRY, postJson } from './http-retry';
-import { PolicyError, type Policy, type PolicyEpisode, type PolicyOptions, type PolicyReply } from './types';
+import { PolicyError, wantsCompactPrompt, type Policy, type PolicyEpisode, type PolicyOptions, type PolicyReply } from './types';
 
 const Completion = z.object({
   choices: z
@@ -89,6 +89,9 @@ export function createOpenAiPolicy(spec: string, options: PolicyOptions = {}): P
     model,
     contextWindow: options.contextWindow ?? null,
     maxCompletionTokens: options.maxTokens ?? 2048,
+    // A small window given with --context-window gets the compact prompt, as the same model's `onnx:` policy
+    // does (a lab checkpoint behind `t1lab policy serve` is then prompted exactly as its local policy).
+    compactPrompt: options.contextWindow !== undefined && wantsCompactPrompt(options.contextWindow),
     async startEpisode(info): Promise<PolicyEpisode> {
       const seed = options.seed ?? info.seed;
       return {

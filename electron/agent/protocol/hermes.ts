@@ -24,8 +24,11 @@ export function toolsBlock(): string {
   );
 }
 
-/** Split off `<think>` blocks and find the tool-call bodies (the last one may be unclosed). */
-function scan(text: string): { reasoning: string; bodies: string[] } {
+/**
+ * Split off `<think>` blocks and find the tool-call bodies (the last one may be unclosed). Exported for
+ * `t1lab policy serve`, which turns the same bodies into OpenAI `tool_calls`.
+ */
+export function scanHermes(text: string): { reasoning: string; bodies: string[] } {
   let rest = text;
   const thoughts: string[] = [];
   rest = rest.replace(/<think>([\s\S]*?)(<\/think>|$)/g, (_m, inner: string) => {
@@ -52,7 +55,7 @@ function scan(text: string): { reasoning: string; bodies: string[] } {
 }
 
 export function parseHermes(text: string): ParsedTurn {
-  const { reasoning, bodies } = scan(text);
+  const { reasoning, bodies } = scanHermes(text);
   const why = reasoning || null;
   if (bodies.length === 0) {
     return failedTurn(`No tool call found in your reply. End every turn with exactly one tool call, for example:\n${EXAMPLE}\nCall "submit" when the task is done.`, why);
