@@ -133,37 +133,77 @@ export async function measureBandwidth(threads: number | undefined, quick: boole
 }
 
 export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, options: ModelBenchOptions): Promise<ModelBenchResult> {
-  const { quick, threads } = options;
-  const figures: BenchFigure[] = [];
-  const notes: string[] = [];
-  const note = (t: string) => {
-    notes.push(t);
-    options.onNote?.(t);
-  };
-  const roof = await measureGemmRoofline(threads, quick);
-  // Fractions are filled in at the end, against the better of the roofline measured before and after.
-  const useful = new Map<BenchFigure, { gflops: number; goal: number | undefined }>();
-  const figure = (f: BenchFigure) => figures.push(f);
-  const rooflineFigure: BenchFigure = { name: `fp32 GEMM ${roof.shape} (roofline)`, value: roof.gflops, unit: 'GFLOP/s' };
-  figure(rooflineFigure);
-  /** A rate with its useful FLOP/s; `goal`: the share of the roofline it should reach. */
-  const throughput = (f: Omit<BenchFigure, 'rooflineFraction' | 'goal' | 'met'>, flopsPerToken: number, goal?: number) => {
-    const full: BenchFigure = { ...f };
-    useful.set(full, { gflops: (f.value * flopsPerToken) / 1e9, goal });
-    figure(full);
-    note(`${f.name}: ${f.value.toFixed(0)} ${f.unit}`);
-  };
+  const roof = await measureGemmRoofline(options.threads, options.quick);
+  const bench = new BenchRun(config, weights, options, roof);
+  const decodeRates = await bench.decodeByExpertCompute();
+  await bench.policyGraph();
+  const trainRates = await bench.forwardBackward();
+  const shapeRates = await bench.decodeShapes();
+  const peak = await bench.finish(shapeRates);
+  const decode = (['dense', 'sparse', 'fused'] as const).reduce<ExpertCompute>((best, e) => ((decodeRates[`${e}-8`] ?? 0) > (decodeRates[`${best}-8`] ?? 0) ? e : best), 'dense');
+  const training: ExpertCompute = (trainRates.sparse ?? 0) > (trainRates.dense ?? 0) ? 'sparse' : 'dense';
+  bench.note(`faster expert compute here: decoding ${decode}, training ${training}`);
+  return { roofline: { gflops: peak, shape: roof.shape, threads: options.threads ?? 0 }, figures: bench.figures, notes: bench.notes, fasterExpertCompute: { decode, training } };
+}
 
-  // ---- decoding through the real batched decoder ----
-  const promptLength = quick ? 32 : 128;
-  const newTokens = quick ? 16 : 64;
-  const rounds = quick ? 2 : 4;
+type ShapeRate = { batch: number; rows: number; expertRate: number; projectionRate: number };
+
+/** One benchmark run: its settings, the figures and notes so far, and each throughput's useful GFLOP/s. */
+class BenchRun {
+  readonly figures: BenchFigure[] = [];
+  readonly notes: string[] = [];
+  /** Fractions are filled in at the end, against the better of the roofline measured before and after. */
+  private readonly useful = new Map<BenchFigure, { gflops: number; goal: number | undefined }>();
+  private readonly rooflineFigure: BenchFigure;
+  private readonly quick: boolean;
+  private readonly threads: number | undefined;
+  private readonly promptLength: number;
+  private readonly newTokens: number;
+  private readonly rounds: number;
+
+  constructor(
+    private readonly config: ModelConfig,
+    private readonly weights: ReadonlyMap<string, Float32Array>,
+    private readonly options: ModelBenchOptions,
+    private readonly roof: { gflops: number; shape: string },
+  ) {
+    this.quick = options.quick;
+    this.threads = options.threads;
+    this.promptLength = this.quick ? 32 : 128;
+    this.newTokens = this.quick ? 16 : 64;
+    this.rounds = this.quick ? 2 : 4;
+    this.rooflineFigure = { name: `fp32 GEMM ${roof.shape} (roofline)`, value: roof.gflops, unit: 'GFLOP/s' };
+    this.figure(this.rooflineFigure);
+  }
+
+  note(t: string): void {
+    this.notes.push(t);
+    this.options.onNote?.(t);
+  }
+
+  private figure(f: BenchFigure): void {
+    this.figures.push(f);
+  }
+
+  /** A rate with its useful FLOP/s; `goal`: the share of the roofline it should reach. */
+  private throughput(f: Omit<BenchFigure, 'rooflineFraction' | 'goal' | 'met'>, flopsPerToken: number, goal?: number): void {
+    const full: BenchFigure = { ...f };
+    this.useful.set(full, { gflops: (f.value * flopsPerToken) / 1e9, goal });
+    this.figure(full);
+    this.note(`${f.name}: ${f.value.toFixed(0)} ${f.unit}`);
+  }
+
+  private loadPolicy(expertCompute: ExpertCompute, extra?: Parameters<typeof loadT1Policy>[4]) {
+    return loadT1Policy(this.config, this.weights, { provider: 'cpu', intraOpThreads: this.threads }, expertCompute, extra);
+  }
+
   /**
    * Decode rates (tok/s) of `batch` concurrent requests on each model, the best of a few rounds after a
    * warm-up. The models' rounds alternate, so that a comparison is not decided by the load drifting
    * between two back-to-back measurements (0.8-1.4x between identical runs on this machine).
    */
-  const decodeRatesOf = async (models: readonly DecoderModel[], batch: number, prompt: number, tokens: number): Promise<number[]> => {
+  private async decodeRatesOf(models: readonly DecoderModel[], batch: number, prompt: number, tokens: number): Promise<number[]> {
+    const { config } = this;
     const decoders = models.map((m) => new BatchDecoder(m, { maxBatch: batch, prefixCacheFloats: 0 }));
     const run = (decoder: BatchDecoder) =>
       Promise.all(
@@ -176,7 +216,7 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
       );
     for (const d of decoders) await run(d); // warm-up
     const rates = models.map(() => 0);
-    for (let round = 0; round < rounds; round++) {
+    for (let round = 0; round < this.rounds; round++) {
       for (const [i, d] of decoders.entries()) {
         const results = await run(d);
         const decodeMs = Math.max(...results.map((r) => r.timing.decodeMs));
@@ -185,148 +225,186 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
     }
     for (const d of decoders) await d.close();
     return rates;
-  };
-  const decodeRate = async (model: DecoderModel, batch: number, prompt: number, tokens: number): Promise<number> => (await decodeRatesOf([model], batch, prompt, tokens))[0]!;
-  const decodeRates: Record<string, number> = {};
-  const shapeRates: { batch: number; rows: number; expertRate: number; projectionRate: number }[] = [];
-  for (const expertCompute of ['dense', 'sparse', 'fused'] as const) {
-    const policy = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, expertCompute);
-    for (const batch of [1, 8]) {
-      const rate = await decodeRate(policy.decoder, batch, promptLength, newTokens);
-      decodeRates[`${expertCompute}-${batch}`] = rate;
-      throughput({ name: `decode b${batch} (${expertCompute} experts)`, value: rate, unit: 'tok/s' }, forwardFlopsPerToken(config, promptLength + newTokens / 2));
-    }
-    await policy.decoder.session.release();
   }
 
-  // ---- the policy's own graph: batch sizes, the cache kept in place vs copied each step, prefill ----
-  const policyCompute = samplingExpertCompute(config);
-  const inPlace = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, policyCompute);
-  const copied = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, policyCompute, { cacheOutputs: 'present' });
-  const batches = quick ? [1, 8, 32] : [1, 8, 32, 64];
-  for (const batch of batches) {
-    const [rate, before] = (await decodeRatesOf([inPlace.decoder, copied.decoder], batch, promptLength, newTokens)) as [number, number];
-    throughput(
-      { name: `decode b${batch} (policy graph: ${policyCompute} experts, cache in place)`, value: rate, unit: 'tok/s', baseline: { name: 'cache copied through each step (common layout)', value: before, unit: 'tok/s' }, ratio: rate / before },
-      forwardFlopsPerToken(config, promptLength + newTokens / 2),
-      batch >= 32 ? 0.4 : undefined,
-    );
+  /** Decoding through the real batched decoder at batch 1 and 8, per expert compute. */
+  async decodeByExpertCompute(): Promise<Record<string, number>> {
+    const decodeRates: Record<string, number> = {};
+    for (const expertCompute of ['dense', 'sparse', 'fused'] as const) {
+      const policy = await this.loadPolicy(expertCompute);
+      for (const batch of [1, 8]) {
+        const rate = (await this.decodeRatesOf([policy.decoder], batch, this.promptLength, this.newTokens))[0]!;
+        decodeRates[`${expertCompute}-${batch}`] = rate;
+        this.throughput({ name: `decode b${batch} (${expertCompute} experts)`, value: rate, unit: 'tok/s' }, forwardFlopsPerToken(this.config, this.promptLength + this.newTokens / 2));
+      }
+      await policy.decoder.session.release();
+    }
+    return decodeRates;
   }
-  // Sampling in the graph against sampling every row in JavaScript, at the largest batch.
-  const largest = batches[batches.length - 1]!;
-  const jsSampled = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, policyCompute, { samplingHead: false });
-  const [headRate, jsRate] = (await decodeRatesOf([inPlace.decoder, jsSampled.decoder], largest, promptLength, newTokens)) as [number, number];
-  figure({ name: `decode b${largest}, sampling in the graph`, value: headRate, unit: 'tok/s', baseline: { name: 'every row sampled in JavaScript', value: jsRate, unit: 'tok/s' }, ratio: headRate / jsRate });
-  await jsSampled.decoder.session.release();
-  if (policyCompute === 'sparse') {
-    // Gate and up as one product per expert against two, at batch 32 (where it was measured to matter).
-    const separate = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads }, policyCompute, { fuseGateUp: false });
-    const [fusedRate, separateRate] = (await decodeRatesOf([inPlace.decoder, separate.decoder], 32, promptLength, newTokens)) as [number, number];
-    figure({ name: 'decode b32, gate and up as one product per expert', value: fusedRate, unit: 'tok/s', baseline: { name: 'two products', value: separateRate, unit: 'tok/s' }, ratio: fusedRate / separateRate });
+
+  /** The policy's own graph: batch sizes with the cache kept in place vs copied each step, the sampling head, gate+up, a long context, prefill. */
+  async policyGraph(): Promise<void> {
+    const policyCompute = samplingExpertCompute(this.config);
+    const inPlace = await this.loadPolicy(policyCompute);
+    const copied = await this.loadPolicy(policyCompute, { cacheOutputs: 'present' });
+    const batches = this.quick ? [1, 8, 32] : [1, 8, 32, 64];
+    for (const batch of batches) {
+      const [rate, before] = (await this.decodeRatesOf([inPlace.decoder, copied.decoder], batch, this.promptLength, this.newTokens)) as [number, number];
+      this.throughput(
+        { name: `decode b${batch} (policy graph: ${policyCompute} experts, cache in place)`, value: rate, unit: 'tok/s', baseline: { name: 'cache copied through each step (common layout)', value: before, unit: 'tok/s' }, ratio: rate / before },
+        forwardFlopsPerToken(this.config, this.promptLength + this.newTokens / 2),
+        batch >= 32 ? 0.4 : undefined,
+      );
+    }
+    await this.samplingHead(inPlace.decoder, policyCompute, batches[batches.length - 1]!);
+    if (policyCompute === 'sparse') await this.fusedGateUp(inPlace.decoder, policyCompute);
+    await this.longContext(inPlace.decoder, copied.decoder);
+    await copied.decoder.session.release();
+    await this.prefillAndCache(inPlace.decoder.session, policyCompute);
+    await inPlace.decoder.session.release();
+  }
+
+  /** Sampling in the graph against sampling every row in JavaScript, at the largest batch. */
+  private async samplingHead(inPlace: DecoderModel, policyCompute: ExpertCompute, largest: number): Promise<void> {
+    const jsSampled = await this.loadPolicy(policyCompute, { samplingHead: false });
+    const [headRate, jsRate] = (await this.decodeRatesOf([inPlace, jsSampled.decoder], largest, this.promptLength, this.newTokens)) as [number, number];
+    this.figure({ name: `decode b${largest}, sampling in the graph`, value: headRate, unit: 'tok/s', baseline: { name: 'every row sampled in JavaScript', value: jsRate, unit: 'tok/s' }, ratio: headRate / jsRate });
+    await jsSampled.decoder.session.release();
+  }
+
+  /** Gate and up as one product per expert against two, at batch 32 (where it was measured to matter). */
+  private async fusedGateUp(inPlace: DecoderModel, policyCompute: ExpertCompute): Promise<void> {
+    const separate = await this.loadPolicy(policyCompute, { fuseGateUp: false });
+    const [fusedRate, separateRate] = (await this.decodeRatesOf([inPlace, separate.decoder], 32, this.promptLength, this.newTokens)) as [number, number];
+    this.figure({ name: 'decode b32, gate and up as one product per expert', value: fusedRate, unit: 'tok/s', baseline: { name: 'two products', value: separateRate, unit: 'tok/s' }, ratio: fusedRate / separateRate });
     await separate.decoder.session.release();
   }
-  // Long episodes: the copied cache grows with the context, the in-place one does not.
-  const longPrompt = Math.min(quick ? 512 : 1024, config.max_position_embeddings - 64);
-  const longTokens = quick ? 8 : 16;
-  const [longRate, longBefore] = (await decodeRatesOf([inPlace.decoder, copied.decoder], 8, longPrompt, longTokens)) as [number, number];
-  throughput(
-    { name: `decode b8 at ${longPrompt} context (cache in place)`, value: longRate, unit: 'tok/s', baseline: { name: 'cache copied through each step', value: longBefore, unit: 'tok/s' }, ratio: longRate / longBefore },
-    forwardFlopsPerToken(config, longPrompt + longTokens / 2),
-  );
-  await copied.decoder.session.release();
-  {
-    // prefill and KV-cache speedup on the raw session of the policy's graph
-    const session = inPlace.decoder.session;
-    const L = config.num_hidden_layers;
-    const feedsFor = (S: number, past: number): Record<string, HostTensor> => {
-      const f: Record<string, HostTensor> = {
-        input_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from({ length: S }, (_, i) => BigInt((i * 13) % config.vocab_size)) },
-        position_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from({ length: S }, (_, i) => BigInt(past + i)) },
-        attention_mask: { dtype: 'int64', dims: [1, past + S], data: new BigInt64Array(past + S).fill(1n) },
-        [SAMPLE_UNIFORM]: { dtype: 'float32', dims: [1], data: Float32Array.from([0.5]) },
-        [SAMPLE_INV_TEMPERATURE]: { dtype: 'float32', dims: [1], data: Float32Array.from([1]) },
-      };
-      const dims = [1, config.num_key_value_heads, past, config.head_dim];
-      const size = dims.reduce((a, b) => a * b, 1);
-      for (let l = 0; l < L; l++) {
-        f[pastKeyName(l)] = { dtype: 'float32', dims, data: Float32Array.from({ length: size }, (_, i) => Math.sin(i)) };
-        f[pastValueName(l)] = { dtype: 'float32', dims, data: Float32Array.from({ length: size }, (_, i) => Math.cos(i)) };
-      }
-      return f;
-    };
+
+  /** Long episodes: the copied cache grows with the context, the in-place one does not. */
+  private async longContext(inPlace: DecoderModel, copied: DecoderModel): Promise<void> {
+    const longPrompt = Math.min(this.quick ? 512 : 1024, this.config.max_position_embeddings - 64);
+    const longTokens = this.quick ? 8 : 16;
+    const [longRate, longBefore] = (await this.decodeRatesOf([inPlace, copied], 8, longPrompt, longTokens)) as [number, number];
+    this.throughput(
+      { name: `decode b8 at ${longPrompt} context (cache in place)`, value: longRate, unit: 'tok/s', baseline: { name: 'cache copied through each step', value: longBefore, unit: 'tok/s' }, ratio: longRate / longBefore },
+      forwardFlopsPerToken(this.config, longPrompt + longTokens / 2),
+    );
+  }
+
+  /** Prefill and the KV-cache speedup on the raw session of the policy's graph. */
+  private async prefillAndCache(session: RuntimeSession, policyCompute: ExpertCompute): Promise<void> {
+    const { config, quick } = this;
     const prefillLength = Math.min(quick ? 256 : 512, config.max_position_embeddings);
-    const prefillFeeds = feedsFor(prefillLength, 0);
+    const prefillFeeds = decodeFeeds(config, prefillLength, 0);
     const prefillMs = await timeIt(() => session.run(prefillFeeds, ['logits']), quick ? 2 : 5);
     const prefillRate = (prefillLength / prefillMs) * 1000;
-    throughput({ name: `prefill ${prefillLength} tokens (policy graph: ${policyCompute} experts)`, value: prefillRate, unit: 'tok/s' }, forwardFlopsPerToken(config, prefillLength / 2), 0.5);
+    this.throughput({ name: `prefill ${prefillLength} tokens (policy graph: ${policyCompute} experts)`, value: prefillRate, unit: 'tok/s' }, forwardFlopsPerToken(config, prefillLength / 2), 0.5);
     const context = Math.min(1024, config.max_position_embeddings);
-    const stepFeeds = feedsFor(1, context - 1);
-    const recomputeFeeds = feedsFor(context, 0);
+    const stepFeeds = decodeFeeds(config, 1, context - 1);
+    const recomputeFeeds = decodeFeeds(config, context, 0);
     const stepMs = await timeIt(() => session.run(stepFeeds, ['logits']), quick ? 5 : 20);
     const recomputeMs = await timeIt(() => session.run(recomputeFeeds, ['logits']), quick ? 2 : 3);
-    figure({ name: `KV cache vs recompute at ${context} context`, value: recomputeMs / stepMs, unit: 'x faster' });
-    note(`one step at ${context} context: ${stepMs.toFixed(2)} ms with the cache, ${recomputeMs.toFixed(1)} ms recomputing the prefix`);
+    this.figure({ name: `KV cache vs recompute at ${context} context`, value: recomputeMs / stepMs, unit: 'x faster' });
+    this.note(`one step at ${context} context: ${stepMs.toFixed(2)} ms with the cache, ${recomputeMs.toFixed(1)} ms recomputing the prefix`);
   }
-  await inPlace.decoder.session.release();
 
-  // ---- forward + backward (SFT loss) ----
-  const B = quick ? 4 : 8;
-  const T = quick ? 32 : 64;
-  const trainRates: Record<string, number> = {};
-  for (const expertCompute of ['dense', 'sparse'] as const) {
-    const t0 = now();
-    const graph = buildTrainingGraph(config, { batch: B, length: T, dtype: 'float32', expertCompute, forcedRouting: false, loss: sftLoss });
-    const buildMs = now() - t0;
-    const t1 = now();
-    const session = await RuntimeSession.create(graph.bytes, { providers: ['cpu'], intraOpThreads: threads });
-    const createMs = now() - t1;
-    note(`training graph B=${B} T=${T} ${expertCompute}: ${graph.nodeCount} nodes, built in ${buildMs.toFixed(0)} ms, session in ${createMs.toFixed(0)} ms`);
-    const feeds: Record<string, HostTensor> = {
-      input_ids: { dtype: 'int64', dims: [B, T], data: BigInt64Array.from({ length: B * T }, (_, i) => BigInt((i * 17) % config.vocab_size)) },
-      targets: { dtype: 'int64', dims: [B, T], data: BigInt64Array.from({ length: B * T }, (_, i) => BigInt((i * 29) % config.vocab_size)) },
-      attention_mask: { dtype: 'float32', dims: [B, T], data: new Float32Array(B * T).fill(1) },
-      loss_mask: { dtype: 'float32', dims: [B, T], data: new Float32Array(B * T).fill(1) },
-      aux_coef: { dtype: 'float32', dims: [], data: Float32Array.from([0.01]) },
-    };
-    for (const p of parameterSpecs(config)) feeds[p.name] = { dtype: 'float32', dims: p.shape, data: weights.get(p.name)! };
-    const ms = await timeIt(() => session.run(feeds), quick ? 2 : 4);
-    await session.release();
-    const rate = ((B * T) / ms) * 1000;
-    trainRates[expertCompute] = rate;
-    throughput({ name: `forward+backward B=${B} T=${T} (${expertCompute} experts)`, value: rate, unit: 'tok/s' }, 3 * forwardFlopsPerToken(config, T / 2), 0.4);
-  }
-  // What the kernels reach at decoding's own shapes: the ceiling a decode step's GEMMs put on it.
-  for (const batch of quick ? [8, 32] : [8, 32, 64]) {
-    const rows = Math.max(1, Math.round((batch * config.num_experts_per_tok) / config.num_experts));
-    const expertRate = await measureGemmChain(rows, config.hidden_size, threads, quick);
-    shapeRates.push({ batch, rows, expertRate, projectionRate: await measureGemmChain(batch, config.hidden_size, threads, quick) });
-  }
-  // Measured again at the end: the roofline is the better of the two (the machine is shared and noisy).
-  const after = await measureGemmRoofline(threads, quick);
-  note(`roofline measured before and after: ${roof.gflops.toFixed(1)} and ${after.gflops.toFixed(1)} GFLOP/s; the better one is used`);
-  const peak = Math.max(roof.gflops, after.gflops);
-  rooflineFigure.value = peak;
-  // Decoding reads every weight once per step for B tokens (2B FLOP per 4-byte weight): memory bandwidth,
-  // not the GEMM rate, bounds it. This says how far the roofline goal is reachable at batch 8 at all.
-  const bandwidth = await measureBandwidth(threads, quick);
-  figure({ name: 'memory bandwidth (x + 1 over 64 MiB)', value: bandwidth, unit: 'GB/s' });
-  const ceiling = Math.min(1, (bandwidth * ((2 * 8) / 4)) / peak);
-  figure({ name: 'decode b8 ceiling from bandwidth', value: ceiling * 100, unit: '% of roofline' });
-  note(`decoding 8 tokens per step does 4 FLOP per weight byte: at ${bandwidth.toFixed(1)} GB/s that is at most ${(ceiling * 100).toFixed(0)}% of the GEMM roofline`);
-  for (const [f, u] of useful) {
-    f.rooflineFraction = u.gflops / peak;
-    if (u.goal !== undefined) {
-      f.goal = `>= ${(u.goal * 100).toFixed(0)}% of roofline`;
-      f.met = f.rooflineFraction >= u.goal;
+  /** Forward + backward of the SFT loss, dense and sparse experts. */
+  async forwardBackward(): Promise<Record<string, number>> {
+    const { config, quick } = this;
+    const B = quick ? 4 : 8;
+    const T = quick ? 32 : 64;
+    const trainRates: Record<string, number> = {};
+    for (const expertCompute of ['dense', 'sparse'] as const) {
+      const t0 = now();
+      const graph = buildTrainingGraph(config, { batch: B, length: T, dtype: 'float32', expertCompute, forcedRouting: false, loss: sftLoss });
+      const buildMs = now() - t0;
+      const t1 = now();
+      const session = await RuntimeSession.create(graph.bytes, { providers: ['cpu'], intraOpThreads: this.threads });
+      const createMs = now() - t1;
+      this.note(`training graph B=${B} T=${T} ${expertCompute}: ${graph.nodeCount} nodes, built in ${buildMs.toFixed(0)} ms, session in ${createMs.toFixed(0)} ms`);
+      const feeds = trainingFeeds(config, this.weights, B, T);
+      const ms = await timeIt(() => session.run(feeds), quick ? 2 : 4);
+      await session.release();
+      const rate = ((B * T) / ms) * 1000;
+      trainRates[expertCompute] = rate;
+      this.throughput({ name: `forward+backward B=${B} T=${T} (${expertCompute} experts)`, value: rate, unit: 'tok/s' }, 3 * forwardFlopsPerToken(config, T / 2), 0.4);
     }
+    return trainRates;
   }
-  for (const r of shapeRates) {
-    figure({ name: `MatMul ${r.rows}x${config.hidden_size}x${config.hidden_size} (an expert's rows at decode b${r.batch}), chained`, value: r.expertRate, unit: 'GFLOP/s', rooflineFraction: r.expertRate / peak });
-    figure({ name: `MatMul ${r.batch}x${config.hidden_size}x${config.hidden_size} (a projection at decode b${r.batch}), chained`, value: r.projectionRate, unit: 'GFLOP/s', rooflineFraction: r.projectionRate / peak });
+
+  /** What the kernels reach at decoding's own shapes: the ceiling a decode step's GEMMs put on it. */
+  async decodeShapes(): Promise<ShapeRate[]> {
+    const { config, threads, quick } = this;
+    const shapeRates: ShapeRate[] = [];
+    for (const batch of quick ? [8, 32] : [8, 32, 64]) {
+      const rows = Math.max(1, Math.round((batch * config.num_experts_per_tok) / config.num_experts));
+      const expertRate = await measureGemmChain(rows, config.hidden_size, threads, quick);
+      shapeRates.push({ batch, rows, expertRate, projectionRate: await measureGemmChain(batch, config.hidden_size, threads, quick) });
+    }
+    return shapeRates;
   }
-  for (const f of figures) options.onFigure?.(f);
-  const decode = (['dense', 'sparse', 'fused'] as const).reduce<ExpertCompute>((best, e) => ((decodeRates[`${e}-8`] ?? 0) > (decodeRates[`${best}-8`] ?? 0) ? e : best), 'dense');
-  const training: ExpertCompute = (trainRates.sparse ?? 0) > (trainRates.dense ?? 0) ? 'sparse' : 'dense';
-  note(`faster expert compute here: decoding ${decode}, training ${training}`);
-  return { roofline: { gflops: peak, shape: roof.shape, threads: threads ?? 0 }, figures, notes, fasterExpertCompute: { decode, training } };
+
+  /**
+   * The roofline measured again (the better of the two is used), memory bandwidth and the decode ceiling
+   * it implies, each throughput's share of the roofline, the shape figures; the figures reported. The peak.
+   */
+  async finish(shapeRates: ShapeRate[]): Promise<number> {
+    const { config, threads, quick, roof } = this;
+    // Measured again at the end: the roofline is the better of the two (the machine is shared and noisy).
+    const after = await measureGemmRoofline(threads, quick);
+    this.note(`roofline measured before and after: ${roof.gflops.toFixed(1)} and ${after.gflops.toFixed(1)} GFLOP/s; the better one is used`);
+    const peak = Math.max(roof.gflops, after.gflops);
+    this.rooflineFigure.value = peak;
+    // Decoding reads every weight once per step for B tokens (2B FLOP per 4-byte weight): memory bandwidth,
+    // not the GEMM rate, bounds it. This says how far the roofline goal is reachable at batch 8 at all.
+    const bandwidth = await measureBandwidth(threads, quick);
+    this.figure({ name: 'memory bandwidth (x + 1 over 64 MiB)', value: bandwidth, unit: 'GB/s' });
+    const ceiling = Math.min(1, (bandwidth * ((2 * 8) / 4)) / peak);
+    this.figure({ name: 'decode b8 ceiling from bandwidth', value: ceiling * 100, unit: '% of roofline' });
+    this.note(`decoding 8 tokens per step does 4 FLOP per weight byte: at ${bandwidth.toFixed(1)} GB/s that is at most ${(ceiling * 100).toFixed(0)}% of the GEMM roofline`);
+    for (const [f, u] of this.useful) {
+      f.rooflineFraction = u.gflops / peak;
+      if (u.goal !== undefined) {
+        f.goal = `>= ${(u.goal * 100).toFixed(0)}% of roofline`;
+        f.met = f.rooflineFraction >= u.goal;
+      }
+    }
+    for (const r of shapeRates) {
+      this.figure({ name: `MatMul ${r.rows}x${config.hidden_size}x${config.hidden_size} (an expert's rows at decode b${r.batch}), chained`, value: r.expertRate, unit: 'GFLOP/s', rooflineFraction: r.expertRate / peak });
+      this.figure({ name: `MatMul ${r.batch}x${config.hidden_size}x${config.hidden_size} (a projection at decode b${r.batch}), chained`, value: r.projectionRate, unit: 'GFLOP/s', rooflineFraction: r.projectionRate / peak });
+    }
+    for (const f of this.figures) this.options.onFigure?.(f);
+    return peak;
+  }
+}
+
+/** Feeds of the policy's sampling graph: S new tokens after `past` cached ones (the cache filled with sin and cos). */
+function decodeFeeds(config: ModelConfig, S: number, past: number): Record<string, HostTensor> {
+  const f: Record<string, HostTensor> = {
+    input_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from({ length: S }, (_, i) => BigInt((i * 13) % config.vocab_size)) },
+    position_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from({ length: S }, (_, i) => BigInt(past + i)) },
+    attention_mask: { dtype: 'int64', dims: [1, past + S], data: new BigInt64Array(past + S).fill(1n) },
+    [SAMPLE_UNIFORM]: { dtype: 'float32', dims: [1], data: Float32Array.from([0.5]) },
+    [SAMPLE_INV_TEMPERATURE]: { dtype: 'float32', dims: [1], data: Float32Array.from([1]) },
+  };
+  const dims = [1, config.num_key_value_heads, past, config.head_dim];
+  const size = dims.reduce((a, b) => a * b, 1);
+  for (let l = 0; l < config.num_hidden_layers; l++) {
+    f[pastKeyName(l)] = { dtype: 'float32', dims, data: Float32Array.from({ length: size }, (_, i) => Math.sin(i)) };
+    f[pastValueName(l)] = { dtype: 'float32', dims, data: Float32Array.from({ length: size }, (_, i) => Math.cos(i)) };
+  }
+  return f;
+}
+
+/** Feeds of the SFT training graph: a B x T batch of fixed tokens and targets, every position in the loss, and the weights. */
+function trainingFeeds(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, B: number, T: number): Record<string, HostTensor> {
+  const feeds: Record<string, HostTensor> = {
+    input_ids: { dtype: 'int64', dims: [B, T], data: BigInt64Array.from({ length: B * T }, (_, i) => BigInt((i * 17) % config.vocab_size)) },
+    targets: { dtype: 'int64', dims: [B, T], data: BigInt64Array.from({ length: B * T }, (_, i) => BigInt((i * 29) % config.vocab_size)) },
+    attention_mask: { dtype: 'float32', dims: [B, T], data: new Float32Array(B * T).fill(1) },
+    loss_mask: { dtype: 'float32', dims: [B, T], data: new Float32Array(B * T).fill(1) },
+    aux_coef: { dtype: 'float32', dims: [], data: Float32Array.from([0.01]) },
+  };
+  for (const p of parameterSpecs(config)) feeds[p.name] = { dtype: 'float32', dims: p.shape, data: weights.get(p.name)! };
+  return feeds;
 }
