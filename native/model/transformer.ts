@@ -85,161 +85,227 @@ export interface ForwardResult {
 const NEG_INF = -1e9;
 
 export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardResult {
-  const c = inp.config;
-  const g = ad.graph;
-  const P = (name: string): Value => {
-    const v = inp.params.get(name);
+  const layers = new LayerBuilder(ad, inp);
+  let x = ad.gather(layers.param(paramName.embed), inp.ids); // [B, S, H]
+  for (let l = 0; l < inp.config.num_hidden_layers; l++) {
+    x = ad.add(x, layers.attention(x, l));
+    x = ad.add(x, ad.reshapeAs(layers.feedForward(x, l), x));
+  }
+  return { hidden: layers.norm(x, layers.param(paramName.finalNorm)), routing: layers.routing, present: layers.present };
+}
+
+/**
+ * The values every layer shares (rotary tables, the mask as a bias, the fused ops' tables) and each layer's
+ * blocks: attention (fused ops or their composition) and the feed-forward (a dense MLP or the experts).
+ * The routing and the cache of the layers built so far are collected as they are built.
+ */
+class LayerBuilder {
+  readonly routing: LayerRouting[] = [];
+  readonly present: { key: Value; value: Value }[] = [];
+  private readonly c: ModelConfig;
+  private readonly g: AutoDiff['graph'];
+  private readonly hd: number;
+  private readonly nh: number;
+  private readonly nkv: number;
+  private readonly B: Dim;
+  private readonly S: Dim;
+  private readonly N: Dim;
+  /** Reshape targets: exact numbers when static, 0 ("copy this dim") when dynamic. */
+  private readonly bDim: number;
+  private readonly sDim: number;
+  /** [B, 1, S, hd] rotary tables gathered at the positions. */
+  private readonly cos: Value;
+  private readonly sin: Value;
+  private readonly rotate: Value;
+  private readonly scale: Value;
+  private readonly maskBias: Value;
+  private readonly fused: boolean;
+  private readonly cosHalf: string;
+  private readonly sinHalf: string;
+  private readonly qkvSplit: string | null;
+  private moeIndex = 0;
+  private prefillFlag: string | undefined;
+
+  constructor(
+    private readonly ad: AutoDiff,
+    private readonly inp: ForwardInputs,
+  ) {
+    const c = (this.c = inp.config);
+    const g = (this.g = ad.graph);
+    const hd = (this.hd = c.head_dim);
+    this.nh = c.num_attention_heads;
+    this.nkv = c.num_key_value_heads;
+    const { batch: B, length: S } = inp;
+    this.B = B;
+    this.S = S;
+    this.N = typeof B === 'number' && typeof S === 'number' ? B * S : 'tokens';
+    this.bDim = typeof B === 'number' ? B : 0;
+    this.sDim = typeof S === 'number' ? S : 0;
+
+    const tables = ropeTables(hd, c.max_position_embeddings, c.rope_theta, ad.dtype, c.rope_scaling);
+    const cosTable = g.initializer(g.fresh('rope_cos'), ad.dtype, [c.max_position_embeddings, hd], tables.cos);
+    const sinTable = g.initializer(g.fresh('rope_sin'), ad.dtype, [c.max_position_embeddings, hd], tables.sin);
+    this.cos = this.ropeAt(cosTable);
+    this.sin = this.ropeAt(sinTable);
+    this.rotate = ad.constant(rotateHalfMatrix(hd), [hd, hd]);
+    this.scale = ad.constant(1 / Math.sqrt(hd));
+    const negInf = ad.constant(NEG_INF);
+    // The mask as an additive bias, made once for all layers: Add passes its gradient to the scores as it is,
+    // where Where's backward cost two more full-size [B, kv, groups, S, T] Where nodes per layer (most of a
+    // training step's time at 512 tokens). Graphs that attend through the fused ops never read it, and
+    // GraphBuilder.toModel drops it there (liveNodes).
+    this.maskBias = ad.nondiff('Where', [inp.attentionMask, ad.constant(0), negInf], {}, [{ shape: inp.attentionMask.shape, dtype: ad.dtype }])[0]!;
+
+    const fused = (this.fused = inp.fused ?? false);
+    if (fused && (!inp.past || !inp.attentionMask4)) throw new Error('fused ops need a KV cache and a 4-D attention mask');
+    this.cosHalf = fused ? g.initializer(g.fresh('rope_cos_half'), 'float32', [c.max_position_embeddings, hd / 2], halfTable(tables.cos, c.max_position_embeddings, hd)) : '';
+    this.sinHalf = fused ? g.initializer(g.fresh('rope_sin_half'), 'float32', [c.max_position_embeddings, hd / 2], halfTable(tables.sin, c.max_position_embeddings, hd)) : '';
+    this.qkvSplit =
+      fused && inp.params.has(fusedQkvName(0)) ? g.initializer(g.fresh('qkv_split'), 'int64', [3], BigInt64Array.from([this.nh, this.nkv, this.nkv].map((n) => BigInt(n * hd)))) : null;
+  }
+
+  /** A parameter by name; a missing one is a bug of the graph's caller. */
+  param(name: string): Value {
+    const v = this.inp.params.get(name);
     if (!v) throw new Error(`parameter '${name}' is missing`);
     return v;
-  };
-  const H = c.hidden_size;
-  const hd = c.head_dim;
-  const nh = c.num_attention_heads;
-  const nkv = c.num_key_value_heads;
-  const groups = nh / nkv;
-  const k = c.num_experts_per_tok;
-  const { batch: B, length: S } = inp;
-  const N: Dim = typeof B === 'number' && typeof S === 'number' ? B * S : 'tokens';
-  // Reshape targets: exact numbers when static, 0 ("copy this dim") when dynamic.
-  const bDim = typeof B === 'number' ? B : 0;
-  const sDim = typeof S === 'number' ? S : 0;
+  }
 
-  // Rotary tables gathered at the positions: [B, 1, S, hd].
-  const tables = ropeTables(hd, c.max_position_embeddings, c.rope_theta, ad.dtype, c.rope_scaling);
-  const cosTable = g.initializer(g.fresh('rope_cos'), ad.dtype, [c.max_position_embeddings, hd], tables.cos);
-  const sinTable = g.initializer(g.fresh('rope_sin'), ad.dtype, [c.max_position_embeddings, hd], tables.sin);
-  const ropeAt = (table: string) => {
-    const [rows] = ad.nondiff('Gather', [table, inp.positions], { axis: 0 }, [{ shape: [B, S, hd], dtype: ad.dtype }]);
-    return ad.nondiff('Unsqueeze', [rows!, g.ints([1])], {}, [{ shape: [B, 1, S, hd], dtype: ad.dtype }])[0]!;
-  };
-  const cos = ropeAt(cosTable);
-  const sin = ropeAt(sinTable);
-  const rotate = ad.constant(rotateHalfMatrix(hd), [hd, hd]);
-  const rope = (x: Value) => ad.add(ad.mul(x, cos), ad.mul(ad.matmul(x, rotate), sin));
-  const heads = (x: Value, count: number) => ad.transpose(ad.reshape(x, [bDim, sDim, count, hd]), [0, 2, 1, 3]); // [B, count, S, hd]
-  const scale = ad.constant(1 / Math.sqrt(hd));
-  const negInf = ad.constant(NEG_INF);
-  // The mask as an additive bias, made once for all layers: Add passes its gradient to the scores as it is,
-  // where Where's backward cost two more full-size [B, kv, groups, S, T] Where nodes per layer (most of a
-  // training step's time at 512 tokens). Graphs that attend through the fused ops never read it, and
-  // GraphBuilder.toModel drops it there (liveNodes).
-  const maskBias = ad.nondiff('Where', [inp.attentionMask, ad.constant(0), negInf], {}, [{ shape: inp.attentionMask.shape, dtype: ad.dtype }])[0]!;
+  norm(x: Value, weight: Value): Value {
+    const { ad, c } = this;
+    return this.fused
+      ? ad.nondiff('RMSNormalization', [x, weight], { axis: -1, epsilon: floatAttr(c.rms_norm_eps) }, [{ shape: x.shape, dtype: ad.dtype }])[0]!
+      : ad.rmsNorm(x, weight, c.rms_norm_eps);
+  }
 
-  const fused = inp.fused ?? false;
-  if (fused && (!inp.past || !inp.attentionMask4)) throw new Error('fused ops need a KV cache and a 4-D attention mask');
-  const halfTable = (full: Float32Array | Float64Array) => {
-    const half = new Float32Array(c.max_position_embeddings * (hd / 2));
-    for (let p = 0; p < c.max_position_embeddings; p++) for (let i = 0; i < hd / 2; i++) half[p * (hd / 2) + i] = full[p * hd + i]!;
-    return half;
-  };
-  const cosHalf = fused ? g.initializer(g.fresh('rope_cos_half'), 'float32', [c.max_position_embeddings, hd / 2], halfTable(tables.cos)) : '';
-  const sinHalf = fused ? g.initializer(g.fresh('rope_sin_half'), 'float32', [c.max_position_embeddings, hd / 2], halfTable(tables.sin)) : '';
-  const norm = (x: Value, weight: Value) =>
-    fused ? ad.nondiff('RMSNormalization', [x, weight], { axis: -1, epsilon: floatAttr(c.rms_norm_eps) }, [{ shape: x.shape, dtype: ad.dtype }])[0]! : ad.rmsNorm(x, weight, c.rms_norm_eps);
-  const fusedRope = (x: Value, count: number) =>
-    ad.nondiff('RotaryEmbedding', [x, cosHalf, sinHalf, inp.positions], { num_heads: count, interleaved: 0 }, [{ shape: x.shape, dtype: ad.dtype }])[0]!;
+  /** Layer l's attention block on the residual stream x: what it adds to x. */
+  attention(x: Value, l: number): Value {
+    const { ad, c } = this;
+    const h = this.norm(x, this.param(paramName.attnNorm(l)));
+    const ctx = this.fused ? this.fusedAttention(h, l) : this.composedAttention(h, l);
+    return this.bias(ad.matmul(ctx, this.param(paramName.wo(l))), paramName.bo(l), c.attention_out_bias);
+  }
 
-  const qkvSplit = fused && inp.params.has(fusedQkvName(0)) ? g.initializer(g.fresh('qkv_split'), 'int64', [3], BigInt64Array.from([nh, nkv, nkv].map((n) => BigInt(n * hd)))) : null;
-  let x = ad.gather(P(paramName.embed), inp.ids); // [B, S, H]
-  const routing: LayerRouting[] = [];
-  const present: { key: Value; value: Value }[] = [];
+  /** Layer l's feed-forward block on the residual stream x: a dense SwiGLU MLP or the mixture of experts, [N, H]. */
+  feedForward(x: Value, l: number): Value {
+    const { ad, c } = this;
+    const P = (name: string) => this.param(name);
+    const h2 = ad.reshape(this.norm(x, P(paramName.ffnNorm(l))), [-1, c.hidden_size]); // [N, H]
+    if (!isMoeLayer(c, l)) return swiglu(ad, h2, P(paramName.mlpGate(l)), P(paramName.mlpUp(l)), P(paramName.mlpDown(l)));
+    return this.experts(h2, l);
+  }
+
+  private ropeAt(table: string): Value {
+    const { ad, B, S, hd } = this;
+    const [rows] = ad.nondiff('Gather', [table, this.inp.positions], { axis: 0 }, [{ shape: [B, S, hd], dtype: ad.dtype }]);
+    return ad.nondiff('Unsqueeze', [rows!, this.g.ints([1])], {}, [{ shape: [B, 1, S, hd], dtype: ad.dtype }])[0]!;
+  }
+
+  private rope(x: Value): Value {
+    const { ad } = this;
+    return ad.add(ad.mul(x, this.cos), ad.mul(ad.matmul(x, this.rotate), this.sin));
+  }
+
+  /** [B, S, count*hd] -> [B, count, S, hd]. */
+  private heads(x: Value, count: number): Value {
+    return this.ad.transpose(this.ad.reshape(x, [this.bDim, this.sDim, count, this.hd]), [0, 2, 1, 3]);
+  }
+
+  private fusedRope(x: Value, count: number): Value {
+    const { ad } = this;
+    return ad.nondiff('RotaryEmbedding', [x, this.cosHalf, this.sinHalf, this.inp.positions], { num_heads: count, interleaved: 0 }, [{ shape: x.shape, dtype: ad.dtype }])[0]!;
+  }
 
   // Optional pieces of the imported families (config.ts): biases, and query/key RMSNorm before rotary,
   // per head (`[.., heads, hd]`, weight [hd]) or over the whole projection (`[.., heads * hd]`).
-  const bias = (v: Value, name: string, on: boolean | undefined) => (on ? ad.add(v, P(name)) : v);
-  const projNorm = (v: Value, name: string) => (c.qk_norm === 'projection' ? norm(v, P(name)) : v);
-  const headNorm = (v: Value, name: string) => (c.qk_norm === 'head' ? norm(v, P(name)) : v);
+  private bias(v: Value, name: string, on: boolean | undefined): Value {
+    return on ? this.ad.add(v, this.param(name)) : v;
+  }
+
+  private projNorm(v: Value, name: string): Value {
+    return this.c.qk_norm === 'projection' ? this.norm(v, this.param(name)) : v;
+  }
+
+  private headNorm(v: Value, name: string): Value {
+    return this.c.qk_norm === 'head' ? this.norm(v, this.param(name)) : v;
+  }
+
   /** [B, S, count*hd] -> per-head norm -> [B, S, count*hd] (the fused path keeps heads in the last axis). */
-  const flatHeadNorm = (v: Value, name: string, count: number) =>
-    c.qk_norm === 'head' ? ad.reshape(norm(ad.reshape(v, [bDim, sDim, count, hd]), P(name)), [bDim, sDim, count * hd]) : v;
-  const qkvBias = c.attention_qkv_bias;
-  let moeIndex = 0;
+  private flatHeadNorm(v: Value, name: string, count: number): Value {
+    const { ad, bDim, sDim, hd } = this;
+    return this.c.qk_norm === 'head' ? ad.reshape(this.norm(ad.reshape(v, [bDim, sDim, count, hd]), this.param(name)), [bDim, sDim, count * hd]) : v;
+  }
 
-  let prefillFlag: string | undefined;
-  for (let l = 0; l < c.num_hidden_layers; l++) {
-    // ---- attention ----
-    const h = norm(x, P(paramName.attnNorm(l)));
-    const out = (ctx: Value) => bias(ad.matmul(ctx, P(paramName.wo(l))), paramName.bo(l), c.attention_out_bias);
-    if (fused) {
-      const past = inp.past![l]!;
-      // One [H, (nh+2kv)*hd] matmul and a Split where the sampler has the fused weight (fewer nodes per step).
-      const qkvWeight = inp.params.get(fusedQkvName(l));
-      const [qLin, kLin, vLin] = qkvWeight
-        ? ad.nondiff('Split', [ad.matmul(h, qkvWeight), qkvSplit!], { axis: -1 }, [nh, nkv, nkv].map((n) => ({ shape: [B, S, n * hd], dtype: ad.dtype })))
-        : [ad.matmul(h, P(paramName.wq(l))), ad.matmul(h, P(paramName.wk(l))), ad.matmul(h, P(paramName.wv(l)))];
-      const qn = flatHeadNorm(projNorm(bias(qLin!, paramName.bq(l), qkvBias), paramName.qNorm(l)), paramName.qNorm(l), nh);
-      const kn = flatHeadNorm(projNorm(bias(kLin!, paramName.bk(l), qkvBias), paramName.kNorm(l)), paramName.kNorm(l), nkv);
-      const q = fusedRope(qn, nh); // [B, S, nh*hd]
-      const key = fusedRope(kn, nkv);
-      const value = bias(vLin!, paramName.bv(l), qkvBias);
-      if (inp.cacheOutputs === 'new') {
-        prefillFlag ??= isPrefill(g, q);
-        const attended = newCacheAttention(ad, c, { q, key, value, past, mask: inp.attentionMask, mask4: inp.attentionMask4!, prefill: prefillFlag, bDim, sDim, B, S });
-        present.push({ key: attended.newKey, value: attended.newValue });
-        x = ad.add(x, out(attended.ctx));
-      } else {
-        const [ctx, presentKey, presentValue] = ad.nondiff(
-          'Attention',
-          [q, key, value, inp.attentionMask4!, past.key, past.value],
-          { q_num_heads: nh, kv_num_heads: nkv, scale: floatAttr(1 / Math.sqrt(hd)) },
-          [
-            { shape: [B, S, nh * hd], dtype: ad.dtype, name: past.presentKey ? g.fresh('attn') : undefined },
-            { shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentKey },
-            { shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentValue },
-          ],
-        );
-        present.push({ key: presentKey!, value: presentValue! });
-        x = ad.add(x, out(ctx!));
-      }
-    } else {
-      const qLin = projNorm(bias(ad.matmul(h, P(paramName.wq(l))), paramName.bq(l), qkvBias), paramName.qNorm(l));
-      const kLin = projNorm(bias(ad.matmul(h, P(paramName.wk(l))), paramName.bk(l), qkvBias), paramName.kNorm(l));
-      const q = rope(headNorm(heads(qLin, nh), paramName.qNorm(l))); // [B, nh, S, hd]
-      let key = rope(headNorm(heads(kLin, nkv), paramName.kNorm(l))); // [B, nkv, S, hd]
-      let value = heads(bias(ad.matmul(h, P(paramName.wv(l))), paramName.bv(l), qkvBias), nkv);
-      const past = inp.past?.[l];
-      if (past) {
-        // The cache is never differentiated: plain Concat nodes.
-        key = ad.nondiff('Concat', [past.key, key], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentKey }])[0]!;
-        value = ad.nondiff('Concat', [past.value, value], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentValue }])[0]!;
-        present.push({ key, value });
-      }
-      // Grouped heads: queries [B, nkv, groups, S, hd] against keys [B, nkv, 1, T, hd] (broadcast over groups).
-      const q5 = ad.reshape(q, [bDim, nkv, groups, sDim === 0 ? -1 : sDim, hd]);
-      const k5 = ad.reshape(key, [bDim, nkv, 1, past ? -1 : sDim, hd]);
-      const v5 = ad.reshape(value, [bDim, nkv, 1, past ? -1 : sDim, hd]);
-      // Scaling the queries, not the scores: the same product on [S, hd] instead of [S, T].
-      const chunk = inp.attentionChunk;
-      const ctx5 =
-        chunk && !past && typeof S === 'number' && S > chunk && S % chunk === 0
-          ? causalBlocks(ad, ad.mul(q5, scale), k5, v5, maskBias, S, chunk) // [B, nkv, groups, S, hd]
-          : ad.matmul(ad.softmax(ad.add(ad.matmul(ad.mul(q5, scale), ad.transpose(k5, [0, 1, 2, 4, 3])), maskBias), -1), v5);
-      const ctx = ad.reshape(ad.transpose(ad.reshape(ctx5, [bDim, nh, sDim === 0 ? -1 : sDim, hd]), [0, 2, 1, 3]), [bDim, sDim, nh * hd]);
-      x = ad.add(x, out(ctx));
+  /** Attention through the fused ops (inference, with a KV cache): the context [B, S, nh*hd]; the layer's cache output is collected. */
+  private fusedAttention(h: Value, l: number): Value {
+    const { ad, g, c, B, S, hd, nh, nkv } = this;
+    const qkvBias = c.attention_qkv_bias;
+    const past = this.inp.past![l]!;
+    // One [H, (nh+2kv)*hd] matmul and a Split where the sampler has the fused weight (fewer nodes per step).
+    const qkvWeight = this.inp.params.get(fusedQkvName(l));
+    const [qLin, kLin, vLin] = qkvWeight
+      ? ad.nondiff('Split', [ad.matmul(h, qkvWeight), this.qkvSplit!], { axis: -1 }, [nh, nkv, nkv].map((n) => ({ shape: [B, S, n * hd], dtype: ad.dtype })))
+      : [ad.matmul(h, this.param(paramName.wq(l))), ad.matmul(h, this.param(paramName.wk(l))), ad.matmul(h, this.param(paramName.wv(l)))];
+    const qn = this.flatHeadNorm(this.projNorm(this.bias(qLin!, paramName.bq(l), qkvBias), paramName.qNorm(l)), paramName.qNorm(l), nh);
+    const kn = this.flatHeadNorm(this.projNorm(this.bias(kLin!, paramName.bk(l), qkvBias), paramName.kNorm(l)), paramName.kNorm(l), nkv);
+    const q = this.fusedRope(qn, nh); // [B, S, nh*hd]
+    const key = this.fusedRope(kn, nkv);
+    const value = this.bias(vLin!, paramName.bv(l), qkvBias);
+    if (this.inp.cacheOutputs === 'new') {
+      this.prefillFlag ??= isPrefill(g, q);
+      const { bDim, sDim } = this;
+      const attended = newCacheAttention(ad, c, { q, key, value, past, mask: this.inp.attentionMask, mask4: this.inp.attentionMask4!, prefill: this.prefillFlag, bDim, sDim, B, S });
+      this.present.push({ key: attended.newKey, value: attended.newValue });
+      return attended.ctx;
     }
+    const [ctx, presentKey, presentValue] = ad.nondiff(
+      'Attention',
+      [q, key, value, this.inp.attentionMask4!, past.key, past.value],
+      { q_num_heads: nh, kv_num_heads: nkv, scale: floatAttr(1 / Math.sqrt(hd)) },
+      [
+        { shape: [B, S, nh * hd], dtype: ad.dtype, name: past.presentKey ? g.fresh('attn') : undefined },
+        { shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentKey },
+        { shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentValue },
+      ],
+    );
+    this.present.push({ key: presentKey!, value: presentValue! });
+    return ctx!;
+  }
 
-    // ---- mixture of experts ----
-    const h2 = ad.reshape(norm(x, P(paramName.ffnNorm(l))), [-1, H]); // [N, H]
-    if (!isMoeLayer(c, l)) {
-      x = ad.add(x, ad.reshapeAs(swiglu(ad, h2, P(paramName.mlpGate(l)), P(paramName.mlpUp(l)), P(paramName.mlpDown(l))), x));
-      continue;
+  /** Attention composed of differentiable ops (grouped heads, the cache concatenated when there is one): the context [B, S, nh*hd]. */
+  private composedAttention(h: Value, l: number): Value {
+    const { ad, c, B, S, bDim, sDim, hd, nh, nkv } = this;
+    const qkvBias = c.attention_qkv_bias;
+    const qLin = this.projNorm(this.bias(ad.matmul(h, this.param(paramName.wq(l))), paramName.bq(l), qkvBias), paramName.qNorm(l));
+    const kLin = this.projNorm(this.bias(ad.matmul(h, this.param(paramName.wk(l))), paramName.bk(l), qkvBias), paramName.kNorm(l));
+    const q = this.rope(this.headNorm(this.heads(qLin, nh), paramName.qNorm(l))); // [B, nh, S, hd]
+    let key = this.rope(this.headNorm(this.heads(kLin, nkv), paramName.kNorm(l))); // [B, nkv, S, hd]
+    let value = this.heads(this.bias(ad.matmul(h, this.param(paramName.wv(l))), paramName.bv(l), qkvBias), nkv);
+    const past = this.inp.past?.[l];
+    if (past) {
+      // The cache is never differentiated: plain Concat nodes.
+      key = ad.nondiff('Concat', [past.key, key], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentKey }])[0]!;
+      value = ad.nondiff('Concat', [past.value, value], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentValue }])[0]!;
+      this.present.push({ key, value });
     }
-    const routerLogits = ad.matmul(h2, P(paramName.router(l)));
-    const probs = ad.softmax(routerLogits, -1); // [N, E]
-    const [, topk] = ad.nondiff('TopK', [probs, g.ints([k])], { axis: -1, largest: 1, sorted: 1 }, [
-      { shape: [N, k], dtype: ad.dtype },
-      { shape: [N, k], dtype: 'int64' },
-    ]);
-    let experts = topk!;
-    if (inp.forcedExperts) {
-      // One entry per MoE layer (dense layers route nothing).
-      const [layer] = ad.nondiff('Gather', [inp.forcedExperts, g.int(moeIndex)], { axis: 0 }, [{ shape: [B, S, k], dtype: 'int64' }]);
-      experts = ad.nondiff('Reshape', [layer!, g.ints([-1, k])], {}, [{ shape: [N, k], dtype: 'int64' }])[0]!;
-    }
-    // Gate weights gathered from the full softmax (not a top-k-zeroed copy) so router gradients live.
-    const chosen = ad.gatherElements(probs, experts, 1);
-    // Renormalized over the k (Mixtral, Qwen3-MoE, t1-moe) or the plain softmax probabilities (norm_topk_prob false).
-    const gates = (c.norm_topk_prob ?? true) ? ad.div(chosen, ad.reduceSum(chosen, [1], true)) : chosen; // [N, k]
+    // Grouped heads: queries [B, nkv, groups, S, hd] against keys [B, nkv, 1, T, hd] (broadcast over groups).
+    const q5 = ad.reshape(q, [bDim, nkv, nh / nkv, sDim === 0 ? -1 : sDim, hd]);
+    const k5 = ad.reshape(key, [bDim, nkv, 1, past ? -1 : sDim, hd]);
+    const v5 = ad.reshape(value, [bDim, nkv, 1, past ? -1 : sDim, hd]);
+    // Scaling the queries, not the scores: the same product on [S, hd] instead of [S, T].
+    const chunk = this.inp.attentionChunk;
+    const ctx5 =
+      chunk && !past && typeof S === 'number' && S > chunk && S % chunk === 0
+        ? causalBlocks(ad, ad.mul(q5, this.scale), k5, v5, this.maskBias, S, chunk) // [B, nkv, groups, S, hd]
+        : ad.matmul(ad.softmax(ad.add(ad.matmul(ad.mul(q5, this.scale), ad.transpose(k5, [0, 1, 2, 4, 3])), this.maskBias), -1), v5);
+    return ad.reshape(ad.transpose(ad.reshape(ctx5, [bDim, nh, sDim === 0 ? -1 : sDim, hd]), [0, 2, 1, 3]), [bDim, sDim, nh * hd]);
+  }
+
+  /** The mixture of experts on h2 [N, H]: route, compute the chosen experts (and the shared one); the routing is collected. */
+  private experts(h2: Value, l: number): Value {
+    const { ad, c, inp } = this;
+    const P = (name: string) => this.param(name);
+    const { routerLogits, probs, topk, experts, gates } = this.route(h2, l);
     const routed =
       inp.expertCompute === 'dense'
         ? denseExperts(ad, c, l, P, h2, probs, experts, gates)
@@ -253,11 +319,40 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
           ad.mul(swiglu(ad, h2, P(paramName.sharedGate(l)), P(paramName.sharedUp(l)), P(paramName.sharedDown(l))), ad.sigmoid(ad.matmul(h2, P(paramName.sharedExpertGate(l))))),
         )
       : routed;
-    x = ad.add(x, ad.reshapeAs(moe, x));
-    routing.push({ probs, topk: topk!, experts, gates });
-    moeIndex++;
+    this.routing.push({ probs, topk, experts, gates });
+    this.moeIndex++;
+    return moe;
   }
-  return { hidden: norm(x, P(paramName.finalNorm)), routing, present };
+
+  /** The router: softmax over experts, its top-k (or the forced experts of R3), and the gate weights of the experts used. */
+  private route(h2: Value, l: number): LayerRouting & { routerLogits: Value } {
+    const { ad, g, c, inp, B, S, N } = this;
+    const k = c.num_experts_per_tok;
+    const routerLogits = ad.matmul(h2, this.param(paramName.router(l)));
+    const probs = ad.softmax(routerLogits, -1); // [N, E]
+    const [, topk] = ad.nondiff('TopK', [probs, g.ints([k])], { axis: -1, largest: 1, sorted: 1 }, [
+      { shape: [N, k], dtype: ad.dtype },
+      { shape: [N, k], dtype: 'int64' },
+    ]);
+    let experts = topk!;
+    if (inp.forcedExperts) {
+      // One entry per MoE layer (dense layers route nothing).
+      const [layer] = ad.nondiff('Gather', [inp.forcedExperts, g.int(this.moeIndex)], { axis: 0 }, [{ shape: [B, S, k], dtype: 'int64' }]);
+      experts = ad.nondiff('Reshape', [layer!, g.ints([-1, k])], {}, [{ shape: [N, k], dtype: 'int64' }])[0]!;
+    }
+    // Gate weights gathered from the full softmax (not a top-k-zeroed copy) so router gradients live.
+    const chosen = ad.gatherElements(probs, experts, 1);
+    // Renormalized over the k (Mixtral, Qwen3-MoE, t1-moe) or the plain softmax probabilities (norm_topk_prob false).
+    const gates = (c.norm_topk_prob ?? true) ? ad.div(chosen, ad.reduceSum(chosen, [1], true)) : chosen; // [N, k]
+    return { routerLogits, probs, topk: topk!, experts, gates };
+  }
+}
+
+/** The first half of each row of a [positions, hd] rotary table (the fused RotaryEmbedding's layout). */
+function halfTable(full: Float32Array | Float64Array, positions: number, hd: number): Float32Array {
+  const half = new Float32Array(positions * (hd / 2));
+  for (let p = 0; p < positions; p++) for (let i = 0; i < hd / 2; i++) half[p * (hd / 2) + i] = full[p * hd + i]!;
+  return half;
 }
 
 /**
