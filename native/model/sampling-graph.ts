@@ -15,7 +15,7 @@ import { AutoDiff, type Value } from '../onnx/autodiff';
 import { GraphBuilder } from '../onnx/graph';
 import { DEFAULT_OPSET } from '../onnx/proto';
 import { isMoeLayer, moeLayers, paramName, parameterSpecs, type ModelConfig } from './config';
-import { fusedGateUpName, fusedMoeName, fusedMoeWeights, fusedQkvName, sideBySide, transformerForward, type ExpertCompute } from './transformer';
+import { fusedGateUpName, fusedMoeName, fusedMoeWeights, fusedQkvName, sideBySide, transformerForward, type ExpertCompute, type LayerRouting } from './transformer';
 import { addSamplingHead } from './sampling-head';
 import type { BuiltGraph } from './training-graph';
 
@@ -58,72 +58,9 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
   if (cacheOutputs === 'new' && !fused) throw new Error("sampling graph: cacheOutputs 'new' needs the fused graph");
   const ad = new AutoDiff('float32', new GraphBuilder('sampling', { '': fused ? 23 : DEFAULT_OPSET }));
   const g = ad.graph;
-  const L = config.num_hidden_layers;
-  const k = config.num_experts_per_tok;
-  const nkv = config.num_key_value_heads;
-  const hd = config.head_dim;
-  const params = new Map<string, Value>();
-  const fusedMoe = options.expertCompute === 'fused';
-  const routed = moeLayers(config);
-  const expertWeights = new Set(routed.map((l) => [paramName.wGate(l), paramName.wUp(l), paramName.wDown(l)]).flat());
-  const fuseGateUp = (options.fuseGateUp ?? false) && options.expertCompute === 'sparse';
-  const gateUpWeights = new Set(routed.map((l) => [paramName.wGate(l), paramName.wUp(l)]).flat());
-  const attentionInputs = new Set(Array.from({ length: L }, (_, l) => [paramName.wq(l), paramName.wk(l), paramName.wv(l)]).flat());
-  const specs = new Map(parameterSpecs(config).map((p) => [p.name, p.shape]));
-  /** A checkpoint tensor by name, present and of its config's size (fused weights are built from these). */
-  const weight = (name: string): Float32Array => {
-    const data = weights.get(name);
-    if (!data) throw new Error(`weights: tensor '${name}' is missing`);
-    const shape = specs.get(name)!;
-    const expected = shape.reduce((a, b) => a * b, 1);
-    if (data.length !== expected) throw new Error(`weights: tensor '${name}' has ${data.length} values, [${shape.join(',')}] needs ${expected}`);
-    return data;
-  };
-  const initializer = (name: string, shape: number[], data: Float32Array) => params.set(name, ad.wrap(g.initializer(name, 'float32', shape, data), shape));
-  for (const [name, shape] of specs) {
-    if (name === paramName.valueHead || name === paramName.valueBias) continue; // the critic is not sampled
-    if (fusedMoe && expertWeights.has(name)) continue; // in the fused op's layout below
-    if (fuseGateUp && gateUpWeights.has(name)) continue; // as one [E, H, 2I] weight per layer below
-    if (fused && attentionInputs.has(name)) continue; // as one fused [H, (nh+2kv)*hd] weight below
-    initializer(name, shape, weight(name));
-  }
-  const H = config.hidden_size;
-  const I = config.moe_intermediate_size;
-  const E = config.num_experts;
-  for (let l = 0; l < L; l++) {
-    if (fusedMoe && isMoeLayer(config, l)) {
-      const { fc1, fc2 } = fusedMoeWeights(config, weight(paramName.wGate(l)), weight(paramName.wUp(l)), weight(paramName.wDown(l)));
-      initializer(fusedMoeName.fc1(l), [E, 2 * I, H], fc1);
-      initializer(fusedMoeName.fc2(l), [E, H, I], fc2);
-    }
-    if (fused) {
-      // The attention projections as one matmul (the fused path only; same values, fewer nodes per step).
-      const width = (config.num_attention_heads + 2 * config.num_key_value_heads) * hd;
-      initializer(fusedQkvName(l), [H, width], sideBySide(H, [weight(paramName.wq(l)), weight(paramName.wk(l)), weight(paramName.wv(l))]));
-    }
-    // Each expert's [H, I] gate and up side by side: [E * H] rows of gate | up.
-    if (fuseGateUp && isMoeLayer(config, l)) initializer(fusedGateUpName(l), [E, H, 2 * I], sideBySide(E * H, [weight(paramName.wGate(l)), weight(paramName.wUp(l))]));
-  }
-  const ids = ad.input('input_ids', ['batch', 'sequence'], 'int64');
-  const keyMask = ad.input('attention_mask', ['batch', 'total'], 'int64');
-  const positions = ad.input('position_ids', ['batch', 'sequence'], 'int64');
-  const past = Array.from({ length: L }, (_, l) => ({
-    key: ad.input(pastKeyName(l), ['batch', nkv, 'past', hd]),
-    value: ad.input(pastValueName(l), ['batch', nkv, 'past', hd]),
-    ...(cacheOutputs === 'new' ? { newKey: newKeyName(l), newValue: newValueName(l) } : { presentKey: presentKeyName(l), presentValue: presentValueName(l) }),
-  }));
-
-  // allowed[b, s, j] = attention_mask[b, j] && j <= (T - S) + s
-  const total = g.op('Gather', [g.op('Shape', [keyMask.name]), g.int(1)], { axis: 0 });
-  const seq = g.op('Gather', [g.op('Shape', [ids.name]), g.int(1)], { axis: 0 });
-  const pastLen = g.op('Sub', [total, seq]);
-  const keyPos = g.op('Range', [g.int(0), total, g.int(1)]);
-  const queryPos = g.op('Range', [pastLen, total, g.int(1)]);
-  const causal = g.op('LessOrEqual', [g.op('Unsqueeze', [keyPos, g.ints([0])]), g.op('Unsqueeze', [queryPos, g.ints([1])])]); // [S, T]
-  const valid = g.op('Unsqueeze', [g.op('Cast', [keyMask.name], { to: 9 }), g.ints([1])]); // [B, 1, T]
-  const allowed4 = g.op('Unsqueeze', [g.op('And', [g.op('Unsqueeze', [causal, g.ints([0])]), valid]), g.ints([1])]); // [B,1,S,T]
-  const allowed = g.op('Unsqueeze', [allowed4, g.ints([1])]); // [B,1,1,S,T]
-
+  const params = samplingParameters(ad, config, weights, { fused, expertCompute: options.expertCompute, fuseGateUp: (options.fuseGateUp ?? false) && options.expertCompute === 'sparse' });
+  const { ids, keyMask, positions, past } = samplingInputs(ad, config, cacheOutputs);
+  const { allowed, allowed4 } = causalMask(g, ids.name, keyMask.name);
   const fwd = transformerForward(ad, {
     config,
     params,
@@ -138,19 +75,122 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
     batch: 'batch',
     length: 'sequence',
   });
+  const flatLogits = addLogits(g, config, fwd.hidden.name, !!options.allLogits);
+  if (options.samplingHead) {
+    if (options.allLogits) throw new Error('sampling graph: the sampling head needs the last position only (not allLogits)');
+    addSamplingHead(g, flatLogits, config.vocab_size);
+  }
+  addCacheOutputs(g, config, fwd.present, cacheOutputs);
+  // A dense model routes nothing: no routing outputs (the decoder then records none).
+  if (!options.withoutRouting && moeLayers(config).length > 0) addRoutingOutputs(g, config, fwd.routing, ids.name);
+  const bytes = g.toModel({ docString: `t1-moe sampling graph (${options.expertCompute} experts)`, ...(options.externalData ? { externalData: options.externalData } : {}) });
+  return { bytes, inputNames: g.inputs.map((i) => i.name), outputNames: g.outputs.map((o) => o.name), nodeCount: g.nodes.length, buildMs: performance.now() - started };
+}
 
-  const hidden = options.allLogits ? fwd.hidden.name : g.op('Slice', [fwd.hidden.name, g.ints([-1]), g.ints([2 ** 31 - 1]), g.ints([1])]);
+/**
+ * The checkpoint's tensors as initializers (the critic left out), with the fused layouts where the graph
+ * uses them: the fused MoE op's fc1/fc2, one [H, (nh+2kv)*hd] attention projection, gate|up per expert.
+ */
+function samplingParameters(
+  ad: AutoDiff,
+  config: ModelConfig,
+  weights: ReadonlyMap<string, Float32Array>,
+  o: { fused: boolean; expertCompute: ExpertCompute; fuseGateUp: boolean },
+): Map<string, Value> {
+  const g = ad.graph;
+  const L = config.num_hidden_layers;
+  const params = new Map<string, Value>();
+  const fusedMoe = o.expertCompute === 'fused';
+  const routed = moeLayers(config);
+  const expertWeights = new Set(routed.map((l) => [paramName.wGate(l), paramName.wUp(l), paramName.wDown(l)]).flat());
+  const gateUpWeights = new Set(routed.map((l) => [paramName.wGate(l), paramName.wUp(l)]).flat());
+  const attentionInputs = new Set(Array.from({ length: L }, (_, l) => [paramName.wq(l), paramName.wk(l), paramName.wv(l)]).flat());
+  const specs = new Map(parameterSpecs(config).map((p) => [p.name, p.shape]));
+  const weight = (name: string) => checkedWeight(weights, specs, name);
+  const initializer = (name: string, shape: number[], data: Float32Array) => params.set(name, ad.wrap(g.initializer(name, 'float32', shape, data), shape));
+  for (const [name, shape] of specs) {
+    if (name === paramName.valueHead || name === paramName.valueBias) continue; // the critic is not sampled
+    if (fusedMoe && expertWeights.has(name)) continue; // in the fused op's layout below
+    if (o.fuseGateUp && gateUpWeights.has(name)) continue; // as one [E, H, 2I] weight per layer below
+    if (o.fused && attentionInputs.has(name)) continue; // as one fused [H, (nh+2kv)*hd] weight below
+    initializer(name, shape, weight(name));
+  }
+  const H = config.hidden_size;
+  const I = config.moe_intermediate_size;
+  const E = config.num_experts;
+  for (let l = 0; l < L; l++) {
+    if (fusedMoe && isMoeLayer(config, l)) {
+      const { fc1, fc2 } = fusedMoeWeights(config, weight(paramName.wGate(l)), weight(paramName.wUp(l)), weight(paramName.wDown(l)));
+      initializer(fusedMoeName.fc1(l), [E, 2 * I, H], fc1);
+      initializer(fusedMoeName.fc2(l), [E, H, I], fc2);
+    }
+    if (o.fused) {
+      // The attention projections as one matmul (the fused path only; same values, fewer nodes per step).
+      const width = (config.num_attention_heads + 2 * config.num_key_value_heads) * config.head_dim;
+      initializer(fusedQkvName(l), [H, width], sideBySide(H, [weight(paramName.wq(l)), weight(paramName.wk(l)), weight(paramName.wv(l))]));
+    }
+    // Each expert's [H, I] gate and up side by side: [E * H] rows of gate | up.
+    if (o.fuseGateUp && isMoeLayer(config, l)) initializer(fusedGateUpName(l), [E, H, 2 * I], sideBySide(E * H, [weight(paramName.wGate(l)), weight(paramName.wUp(l))]));
+  }
+  return params;
+}
+
+/** A checkpoint tensor by name, present and of its config's size (fused weights are built from these). */
+function checkedWeight(weights: ReadonlyMap<string, Float32Array>, specs: Map<string, number[]>, name: string): Float32Array {
+  const data = weights.get(name);
+  if (!data) throw new Error(`weights: tensor '${name}' is missing`);
+  const shape = specs.get(name)!;
+  const expected = shape.reduce((a, b) => a * b, 1);
+  if (data.length !== expected) throw new Error(`weights: tensor '${name}' has ${data.length} values, [${shape.join(',')}] needs ${expected}`);
+  return data;
+}
+
+/** The graph's inputs: token ids, the key mask, positions and each layer's past keys and values. */
+function samplingInputs(ad: AutoDiff, config: ModelConfig, cacheOutputs: 'present' | 'new') {
+  const nkv = config.num_key_value_heads;
+  const hd = config.head_dim;
+  const ids = ad.input('input_ids', ['batch', 'sequence'], 'int64');
+  const keyMask = ad.input('attention_mask', ['batch', 'total'], 'int64');
+  const positions = ad.input('position_ids', ['batch', 'sequence'], 'int64');
+  const past = Array.from({ length: config.num_hidden_layers }, (_, l) => ({
+    key: ad.input(pastKeyName(l), ['batch', nkv, 'past', hd]),
+    value: ad.input(pastValueName(l), ['batch', nkv, 'past', hd]),
+    ...(cacheOutputs === 'new' ? { newKey: newKeyName(l), newValue: newValueName(l) } : { presentKey: presentKeyName(l), presentValue: presentValueName(l) }),
+  }));
+  return { ids, keyMask, positions, past };
+}
+
+/** allowed[b, s, j] = attention_mask[b, j] && j <= (T - S) + s, as [B,1,S,T] (the fused op's layout) and [B,1,1,S,T]. */
+function causalMask(g: GraphBuilder, ids: string, keyMask: string): { allowed: string; allowed4: string } {
+  const total = g.op('Gather', [g.op('Shape', [keyMask]), g.int(1)], { axis: 0 });
+  const seq = g.op('Gather', [g.op('Shape', [ids]), g.int(1)], { axis: 0 });
+  const pastLen = g.op('Sub', [total, seq]);
+  const keyPos = g.op('Range', [g.int(0), total, g.int(1)]);
+  const queryPos = g.op('Range', [pastLen, total, g.int(1)]);
+  const causal = g.op('LessOrEqual', [g.op('Unsqueeze', [keyPos, g.ints([0])]), g.op('Unsqueeze', [queryPos, g.ints([1])])]); // [S, T]
+  const valid = g.op('Unsqueeze', [g.op('Cast', [keyMask], { to: 9 }), g.ints([1])]); // [B, 1, T]
+  const allowed4 = g.op('Unsqueeze', [g.op('And', [g.op('Unsqueeze', [causal, g.ints([0])]), valid]), g.ints([1])]); // [B,1,S,T]
+  const allowed = g.op('Unsqueeze', [allowed4, g.ints([1])]); // [B,1,1,S,T]
+  return { allowed, allowed4 };
+}
+
+/** The `logits` output (the last position, or every one); the [rows, V] logits before their reshape, for the sampling head. */
+function addLogits(g: GraphBuilder, config: ModelConfig, hiddenName: string, allLogits: boolean): string {
+  const hidden = allLogits ? hiddenName : g.op('Slice', [hiddenName, g.ints([-1]), g.ints([2 ** 31 - 1]), g.ints([1])]);
   // A tied head multiplies by the embedding transposed: Gemm's transB reads it in place (a Transpose
   // node would copy V x H floats on every step where onnxruntime does not fold it).
   const rows = g.op('Reshape', [hidden, g.ints([-1, config.hidden_size])]);
   const flatLogits = config.tie_word_embeddings ? g.op('Gemm', [rows, paramName.embed], { transB: 1 }) : g.op('MatMul', [rows, paramName.lmHead]);
   const logitsShape = g.op('Concat', [g.op('Shape', [hidden], { end: 2 }), g.ints([config.vocab_size])], { axis: 0 });
-  g.output(g.op('Reshape', [flatLogits, logitsShape]), 'logits', 'float32', ['batch', options.allLogits ? 'sequence' : 1, config.vocab_size]);
-  if (options.samplingHead) {
-    if (options.allLogits) throw new Error('sampling graph: the sampling head needs the last position only (not allLogits)');
-    addSamplingHead(g, flatLogits, config.vocab_size);
-  }
-  fwd.present.forEach((p, l) => {
+  g.output(g.op('Reshape', [flatLogits, logitsShape]), 'logits', 'float32', ['batch', allLogits ? 'sequence' : 1, config.vocab_size]);
+  return flatLogits;
+}
+
+/** Each layer's cache output: the new keys and values only, or past and new (the common layout). */
+function addCacheOutputs(g: GraphBuilder, config: ModelConfig, present: { key: Value; value: Value }[], cacheOutputs: 'present' | 'new'): void {
+  const nkv = config.num_key_value_heads;
+  const hd = config.head_dim;
+  present.forEach((p, l) => {
     if (cacheOutputs === 'new') {
       g.output(p.key.name, newKeyName(l), 'float32', ['batch', nkv, 'sequence', hd]);
       g.output(p.value.name, newValueName(l), 'float32', ['batch', nkv, 'sequence', hd]);
@@ -159,12 +199,12 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
       g.output(p.value.name, presentValueName(l), 'float32', ['batch', nkv, 'total', hd]);
     }
   });
-  // A dense model routes nothing: no routing outputs (the decoder then records none).
-  if (!options.withoutRouting && routed.length > 0) {
-    const stack = (vs: string[]) => g.op('Concat', vs.map((v) => g.op('Unsqueeze', [g.op('Reshape', [v, g.op('Concat', [g.op('Shape', [ids.name]), g.ints([k])], { axis: 0 })]), g.ints([0])])), { axis: 0 });
-    g.output(stack(fwd.routing.map((r) => r.experts.name)), 'routing.experts', 'int64', [routed.length, 'batch', 'sequence', k]);
-    g.output(stack(fwd.routing.map((r) => r.gates.name)), 'routing.gates', 'float32', [routed.length, 'batch', 'sequence', k]);
-  }
-  const bytes = g.toModel({ docString: `t1-moe sampling graph (${options.expertCompute} experts)`, ...(options.externalData ? { externalData: options.externalData } : {}) });
-  return { bytes, inputNames: g.inputs.map((i) => i.name), outputNames: g.outputs.map((o) => o.name), nodeCount: g.nodes.length, buildMs: performance.now() - started };
+}
+
+/** `routing.experts` and `routing.gates`: [MoE layers, B, S, k], each layer's reshaped and stacked. */
+function addRoutingOutputs(g: GraphBuilder, config: ModelConfig, routing: LayerRouting[], ids: string): void {
+  const k = config.num_experts_per_tok;
+  const stack = (vs: string[]) => g.op('Concat', vs.map((v) => g.op('Unsqueeze', [g.op('Reshape', [v, g.op('Concat', [g.op('Shape', [ids]), g.ints([k])], { axis: 0 })]), g.ints([0])])), { axis: 0 });
+  g.output(stack(routing.map((r) => r.experts.name)), 'routing.experts', 'int64', [routing.length, 'batch', 'sequence', k]);
+  g.output(stack(routing.map((r) => r.gates.name)), 'routing.gates', 'float32', [routing.length, 'batch', 'sequence', k]);
 }

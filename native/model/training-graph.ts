@@ -13,7 +13,7 @@ import { AutoDiff, type Value } from '../onnx/autodiff';
 import type { FloatType } from '../onnx/proto';
 import { moeLayers, paramName, parameterSpecs, type ModelConfig } from './config';
 import type { LossDefinition, TokenTerms } from './losses';
-import { loadBalance, transformerForward, type ExpertCompute } from './transformer';
+import { loadBalance, transformerForward, type ExpertCompute, type LayerRouting } from './transformer';
 
 export interface TrainingGraphOptions {
   batch: number;
@@ -69,38 +69,11 @@ export function lengthBucket(length: number): number {
 export function buildTrainingGraph(config: ModelConfig, options: TrainingGraphOptions): BuiltGraph {
   const started = performance.now();
   const { batch: B, length: T, dtype } = options;
-  if (T > config.max_position_embeddings) throw new Error(`sequence length ${T} exceeds max_position_embeddings ${config.max_position_embeddings}`);
-  // The trainer's routing records, R3 replay and load-balance metrics have one entry per layer: a model
-  // with dense layers (a dense import, or mlp_only_layers) samples and evaluates, but does not train yet.
-  const routed = moeLayers(config).length;
-  if (routed !== config.num_hidden_layers) {
-    throw new Error(
-      `training graph: ${config.num_hidden_layers - routed} of ${config.num_hidden_layers} layers are dense (num_experts ${config.num_experts}${config.mlp_only_layers?.length ? `, mlp_only_layers ${config.mlp_only_layers.join(',')}` : ''}); training covers models whose every layer is a mixture of experts`,
-    );
-  }
+  checkTrainable(config, T);
   const ad = new AutoDiff(dtype);
   const g = ad.graph;
-  const L = config.num_hidden_layers;
-  const k = config.num_experts_per_tok;
-  const params = new Map<string, Value>();
-  const paramList = parameterSpecs(config).map((p) => {
-    const v = ad.input(p.name, p.shape);
-    params.set(p.name, v);
-    return v;
-  });
-  const ids = ad.input('input_ids', [B, T], 'int64');
-  const targets = ad.input('targets', [B, T], 'int64');
-  const tokenMask = ad.input('attention_mask', [B, T]);
-  const forced = options.forcedRouting ? ad.input('forced_experts', [L, B, T, k], 'int64') : undefined;
-  const lossInputs: Record<string, Value> = {};
-  for (const i of options.loss?.inputs ?? []) {
-    lossInputs[i.name] = ad.input(i.name, i.kind === 'scalar-float' ? [] : [B, T], i.kind === 'tokens-int' ? 'int64' : dtype);
-  }
-
-  const positions = ad.wrap(g.constant('int64', [B, T], Array.from({ length: B * T }, (_, i) => i % T)), [B, T], 'int64');
-  const causal = Array.from({ length: T * T }, (_, i) => (i % T <= Math.floor(i / T) ? 1 : 0));
-  const attentionMask = ad.wrap(g.constant('bool', [1, 1, 1, T, T], causal), [1, 1, 1, T, T], 'bool');
-
+  const { params, paramList, ids, targets, tokenMask, forced, lossInputs } = trainingInputs(ad, config, options);
+  const { positions, attentionMask } = staticPositions(ad, B, T);
   const fwd = transformerForward(ad, {
     config,
     params,
@@ -113,58 +86,28 @@ export function buildTrainingGraph(config: ModelConfig, options: TrainingGraphOp
     batch: B,
     length: T,
   });
-
-  const lmHead = config.tie_word_embeddings ? ad.transpose(params.get(paramName.embed)!, [1, 0]) : params.get(paramName.lmHead)!;
-  const head = options.headPositions ? headAt(ad, fwd.hidden, targets, tokenMask, ad.input('head_positions', ['heads'], 'int64'), B, T, config.hidden_size) : null;
-  const logits = ad.matmul(head ? head.hidden : fwd.hidden, lmHead);
   const temperature = options.temperature ?? 1;
-  if (!(temperature > 0) || !Number.isFinite(temperature)) throw new Error(`temperature ${temperature}: must be a positive number`);
-  const logProbs = ad.logSoftmax(temperature === 1 ? logits : ad.mul(logits, ad.constant(1 / temperature)), -1); // [B, T, V] or [M, V]
-  const vocabAxis = head ? 1 : 2;
-  const targetIdx = head ? head.targets : ad.wrap(g.op('Unsqueeze', [targets.name, g.ints([-1])]), [B, T, 1], 'int64');
-  const picked = ad.gatherElements(logProbs, targetIdx, vocabAxis);
-  const logprobs = head ? head.scatter(picked) : ad.reshape(picked, [B, T]);
+  const scored = scoreTargets(ad, config, params, fwd.hidden, targets, tokenMask, options);
   const values = ad.reshape(ad.add(ad.matmul(fwd.hidden, params.get(paramName.valueHead)!), params.get(paramName.valueBias)!), [B, T]);
-
-  const flatMask = ad.reshape(tokenMask, [B * T]);
-  const balance = fwd.routing.map((r) => loadBalance(ad, config, r, flatMask));
-  let aux = balance[0]!.loss;
-  for (const b of balance.slice(1)) aux = ad.add(aux, b.loss);
-  aux = ad.mul(aux, ad.constant(1 / L));
-
+  const { balance, aux } = routerBalance(ad, config, fwd.routing, tokenMask, B * T);
   let entropy: Value | null = null;
   const terms: TokenTerms = {
     batch: B,
     length: T,
-    logprobs,
+    logprobs: scored.logprobs,
     values,
     tokenMask,
     auxLoss: aux,
     entropy() {
-      const perPosition = ad.neg(ad.reduceSum(ad.mul(ad.exp(logProbs), logProbs), [vocabAxis], !!head));
-      entropy ??= head ? head.scatter(perPosition) : perPosition;
+      entropy ??= scored.entropy();
       return entropy;
     },
   };
-
-  ad.output(logprobs, 'logprobs');
+  ad.output(scored.logprobs, 'logprobs');
   ad.output(values, 'values');
   ad.output(aux, 'aux_loss');
-  const stack = (vs: Value[], shape: number[], dtypeOut: 'int64' | FloatType) => {
-    const parts = vs.map((v) => g.op('Unsqueeze', [v.name, g.ints([0])]));
-    return ad.wrap(g.op('Concat', parts, { axis: 0 }), shape, dtypeOut);
-  };
-  const experts = stack(fwd.routing.map((r) => r.topk), [L, B * T, k], 'int64');
-  ad.output(ad.wrap(g.op('Reshape', [experts.name, g.ints([L, B, T, k])]), [L, B, T, k], 'int64'), 'experts');
-  ad.output(stack(balance.map((b) => b.load), [L, config.num_experts], dtype), 'router_load');
-
-  if (options.loss) {
-    const { loss, metrics } = options.loss.build(ad, terms, lossInputs);
-    ad.output(loss, 'loss');
-    for (const [name, v] of Object.entries(metrics)) ad.output(v, `metric.${name}`);
-    const grads = ad.backward(loss, paramList);
-    for (const p of paramList) ad.output(grads.get(p.name)!, `grad.${p.name}`);
-  }
+  addRoutingOutputs(ad, config, fwd.routing, balance, B, T);
+  if (options.loss) addLossAndGradients(ad, options.loss, terms, lossInputs, paramList);
   const bytes = g.toModel({ docString: `t1-moe training graph B=${B} T=${T} ${dtype} ${options.expertCompute}${options.forcedRouting ? ' forced' : ''} loss=${options.loss?.name ?? 'none'}${temperature === 1 ? '' : ` temperature=${temperature}`}` });
   return {
     bytes,
@@ -173,6 +116,115 @@ export function buildTrainingGraph(config: ModelConfig, options: TrainingGraphOp
     nodeCount: g.nodes.length,
     buildMs: performance.now() - started,
   };
+}
+
+/** The padded length fits the model's window, and every layer routes (training covers MoE models only). */
+function checkTrainable(config: ModelConfig, T: number): void {
+  if (T > config.max_position_embeddings) throw new Error(`sequence length ${T} exceeds max_position_embeddings ${config.max_position_embeddings}`);
+  // The trainer's routing records, R3 replay and load-balance metrics have one entry per layer: a model
+  // with dense layers (a dense import, or mlp_only_layers) samples and evaluates, but does not train yet.
+  const routed = moeLayers(config).length;
+  if (routed !== config.num_hidden_layers) {
+    throw new Error(
+      `training graph: ${config.num_hidden_layers - routed} of ${config.num_hidden_layers} layers are dense (num_experts ${config.num_experts}${config.mlp_only_layers?.length ? `, mlp_only_layers ${config.mlp_only_layers.join(',')}` : ''}); training covers models whose every layer is a mixture of experts`,
+    );
+  }
+}
+
+/** The graph's inputs: every parameter (parameterSpecs order), ids, targets, the token mask, R3's forced experts, the loss's own. */
+function trainingInputs(ad: AutoDiff, config: ModelConfig, options: TrainingGraphOptions) {
+  const { batch: B, length: T, dtype } = options;
+  const params = new Map<string, Value>();
+  const paramList = parameterSpecs(config).map((p) => {
+    const v = ad.input(p.name, p.shape);
+    params.set(p.name, v);
+    return v;
+  });
+  const ids = ad.input('input_ids', [B, T], 'int64');
+  const targets = ad.input('targets', [B, T], 'int64');
+  const tokenMask = ad.input('attention_mask', [B, T]);
+  const forced = options.forcedRouting ? ad.input('forced_experts', [config.num_hidden_layers, B, T, config.num_experts_per_tok], 'int64') : undefined;
+  const lossInputs: Record<string, Value> = {};
+  for (const i of options.loss?.inputs ?? []) {
+    lossInputs[i.name] = ad.input(i.name, i.kind === 'scalar-float' ? [] : [B, T], i.kind === 'tokens-int' ? 'int64' : dtype);
+  }
+  return { params, paramList, ids, targets, tokenMask, forced, lossInputs };
+}
+
+/** Positions 0..T-1 in every row and the causal [T, T] mask, as constants (right padding needs no more). */
+function staticPositions(ad: AutoDiff, B: number, T: number): { positions: Value; attentionMask: Value } {
+  const g = ad.graph;
+  const positions = ad.wrap(g.constant('int64', [B, T], Array.from({ length: B * T }, (_, i) => i % T)), [B, T], 'int64');
+  const causal = Array.from({ length: T * T }, (_, i) => (i % T <= Math.floor(i / T) ? 1 : 0));
+  const attentionMask = ad.wrap(g.constant('bool', [1, 1, 1, T, T], causal), [1, 1, 1, T, T], 'bool');
+  return { positions, attentionMask };
+}
+
+/**
+ * The vocabulary head at the temperature sampled at (at every position, or at head_positions only): the
+ * log-prob of each target [B, T], and the entropy per position when a loss asks for it.
+ */
+function scoreTargets(
+  ad: AutoDiff,
+  config: ModelConfig,
+  params: Map<string, Value>,
+  hidden: Value,
+  targets: Value,
+  tokenMask: Value,
+  options: TrainingGraphOptions,
+): { logprobs: Value; entropy(): Value } {
+  const g = ad.graph;
+  const { batch: B, length: T } = options;
+  const lmHead = config.tie_word_embeddings ? ad.transpose(params.get(paramName.embed)!, [1, 0]) : params.get(paramName.lmHead)!;
+  const head = options.headPositions ? headAt(ad, hidden, targets, tokenMask, ad.input('head_positions', ['heads'], 'int64'), B, T, config.hidden_size) : null;
+  const logits = ad.matmul(head ? head.hidden : hidden, lmHead);
+  const temperature = options.temperature ?? 1;
+  if (!(temperature > 0) || !Number.isFinite(temperature)) throw new Error(`temperature ${temperature}: must be a positive number`);
+  const logProbs = ad.logSoftmax(temperature === 1 ? logits : ad.mul(logits, ad.constant(1 / temperature)), -1); // [B, T, V] or [M, V]
+  const vocabAxis = head ? 1 : 2;
+  const targetIdx = head ? head.targets : ad.wrap(g.op('Unsqueeze', [targets.name, g.ints([-1])]), [B, T, 1], 'int64');
+  const picked = ad.gatherElements(logProbs, targetIdx, vocabAxis);
+  const logprobs = head ? head.scatter(picked) : ad.reshape(picked, [B, T]);
+  return {
+    logprobs,
+    entropy() {
+      const perPosition = ad.neg(ad.reduceSum(ad.mul(ad.exp(logProbs), logProbs), [vocabAxis], !!head));
+      return head ? head.scatter(perPosition) : perPosition;
+    },
+  };
+}
+
+/** Each layer's load-balance loss and expert load over the real tokens; aux_loss is their mean. */
+function routerBalance(ad: AutoDiff, config: ModelConfig, routing: LayerRouting[], tokenMask: Value, tokens: number) {
+  const flatMask = ad.reshape(tokenMask, [tokens]);
+  const balance = routing.map((r) => loadBalance(ad, config, r, flatMask));
+  let aux = balance[0]!.loss;
+  for (const b of balance.slice(1)) aux = ad.add(aux, b.loss);
+  aux = ad.mul(aux, ad.constant(1 / config.num_hidden_layers));
+  return { balance, aux };
+}
+
+/** `experts` [L, B, T, k] (the graph's own top-k) and `router_load` [L, E]. */
+function addRoutingOutputs(ad: AutoDiff, config: ModelConfig, routing: LayerRouting[], balance: { load: Value }[], B: number, T: number): void {
+  const g = ad.graph;
+  const L = config.num_hidden_layers;
+  const k = config.num_experts_per_tok;
+  const stack = (vs: Value[], shape: number[], dtypeOut: 'int64' | FloatType) => {
+    const parts = vs.map((v) => g.op('Unsqueeze', [v.name, g.ints([0])]));
+    return ad.wrap(g.op('Concat', parts, { axis: 0 }), shape, dtypeOut);
+  };
+  const experts = stack(routing.map((r) => r.topk), [L, B * T, k], 'int64');
+  ad.output(ad.wrap(g.op('Reshape', [experts.name, g.ints([L, B, T, k])]), [L, B, T, k], 'int64'), 'experts');
+  ad.output(stack(balance.map((b) => b.load), [L, config.num_experts], ad.dtype), 'router_load');
+}
+
+/** The loss, its metrics, and its gradient for every parameter, as outputs. */
+function addLossAndGradients(ad: AutoDiff, lossDef: LossDefinition, terms: TokenTerms, lossInputs: Record<string, Value>, paramList: Value[]): void {
+  const { loss, metrics } = lossDef.build(ad, terms, lossInputs);
+  ad.output(loss, 'loss');
+  for (const [name, v] of Object.entries(metrics)) ad.output(v, `metric.${name}`);
+  const grads = ad.backward(loss, paramList);
+  for (const p of paramList) ad.output(grads.get(p.name)!, `grad.${p.name}`);
 }
 
 /**
