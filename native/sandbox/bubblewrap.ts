@@ -3,14 +3,14 @@
  * capped by rlimits (RLIMIT_NPROC set inside its user namespace), a cgroup where one can be made
  * (cgroups.ts), and the host-side monitor (monitor.ts); a wall-clock timer kills the whole tree.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type * as Pty from 'node-pty';
 import { nodePty } from './lazy-pty';
 import { HeadTail } from '../util/head-tail';
 import { ALIAS_DIR, baseEnv, DEFAULT_WORKDIR, effectiveFileSizeMb, LAUNCHER_ENV, launchCommand, MIB, type LaunchPlan } from './bwrap-args';
 import { cgroupSupport, createSandboxCgroup, type SandboxCgroup } from './cgroups';
-import { childEnded } from './child-exit';
+import { childEnded, type ChildEnd } from './child-exit';
 import { detectBubblewrap, type BubblewrapStatus } from './detect';
 import { SandboxError } from './errors';
 import { describeLimit, validateLimits } from './limits';
@@ -160,144 +160,33 @@ export class BubblewrapBackend implements SandboxBackend {
   }
 
   async run(spec: SandboxSpec, argv: string[], options: RunOptions = {}): Promise<RunResult> {
-    const { plan, cgroup, workspaceAllowance: allowanceAtStart } = await this.prepare(spec, 'run', { argv });
-    let started = performance.now();
-    const maxChars = options.maxOutputChars ?? DEFAULT_RUN_OUTPUT_CHARS;
-    const out = { stdout: new HeadTail(maxChars), stderr: new HeadTail(maxChars) };
-    const limitsHit: LimitName[] = [];
-    const hit = (l: LimitName) => {
-      if (!limitsHit.includes(l)) limitsHit.push(l);
-    };
-    let stoppedBy: LimitName | null = null;
-    let aborted = false;
-    let timedOut = false;
-
-    const { file, args } = launchCommand(plan);
-    const child = spawn(file, args, { env: LAUNCHER_ENV, cwd: '/', stdio: ['pipe', 'pipe', 'pipe'] });
-    const rootPid = child.pid;
-    let reaped = false;
-    child.once('exit', () => (reaped = true));
-    const killTree = () => {
-      // Once reaped, the pid may belong to someone else: never signal it again.
-      if (rootPid === undefined || reaped) return;
-      // The sandbox's init dies with bwrap (--die-with-parent) and takes its pid namespace along; kill both to be quick.
-      killTreeNow(processTree(rootPid));
-    };
-    // Past the grace, whatever still holds the output is outside bwrap's tree (see child-exit.ts): it is in
-    // the sandbox's cgroup, which is emptied.
-    const exited = childEnded(child, STDIO_GRACE_MS, () => void cgroup?.kill());
-
-    decodeOutput(child, (stream, text) => {
-      out[stream].push(text);
-      options.onOutput?.(stream, text);
-    });
-    child.stdin.on('error', () => {}); // the command may exit without reading its input
-
+    const { plan, cgroup, workspaceAllowance } = await this.prepare(spec, 'run', { argv });
+    const run = startRun(plan, cgroup, options);
     // A gated run waits here, its command already started; it goes on with what the opening brings.
-    let go: RunGateOpen | null = { stdin: options.stdin ?? '', wallSeconds: plan.limits.wallSeconds, signal: options.signal };
-    let beforeGate = false;
-    let allowance = allowanceAtStart;
-    if (options.gate) {
-      const opened = await Promise.race([options.gate.then((open) => ({ open })), exited.then(() => null)]);
-      go = opened?.open ?? null;
-      if (go === null) {
-        // Ended on its own before the gate opened, or stopped unstarted by the gate's owner.
-        beforeGate = true;
-        aborted = opened !== null;
-        killTree();
-      } else {
-        // The workspace may have been filled while the gate was shut: its allowance is measured now.
-        allowance = await workspaceAllowance(plan.workspace, plan.limits);
-        plan.limits = { ...plan.limits, wallSeconds: go.wallSeconds };
-        started = performance.now();
-      }
-    }
-
-    const stopWatching =
-      rootPid === undefined || go === null
-        ? () => {}
-        : watchSandbox({
-            rootPid,
-            mode: 'run',
-            limits: plan.limits,
-            workspace: plan.workspace,
-            workdir: plan.workdir,
-            workspaceAllowance: allowance,
-            cgroup,
-            nprocEnforced: process.getuid?.() !== 0,
-            onFire: (e: LimitFired) => {
-              hit(e.limit);
-              if (e.action === 'sandbox' && !stoppedBy) stoppedBy = e.limit;
-            },
-          });
-    const wall =
-      go !== null && go.wallSeconds > 0
-        ? setTimeout(() => {
-            timedOut = true;
-            hit('wallSeconds');
-            stoppedBy ??= 'wallSeconds';
-            killTree();
-          }, go.wallSeconds * 1000)
-        : null;
-    const onAbort = () => {
-      aborted = true;
-      killTree();
-    };
-    const abortSignal = go?.signal;
-    if (abortSignal?.aborted) onAbort();
-    abortSignal?.addEventListener('abort', onAbort, { once: true });
-    child.stdin.end(go?.stdin ?? '');
-
-    const exit = await exited;
-    if (wall) clearTimeout(wall);
-    abortSignal?.removeEventListener('abort', onAbort);
-    stopWatching();
+    const { go, beforeGate, allowance } = await openGate(run, plan, workspaceAllowance, options);
+    const stopEnforcing = enforceLimits(run, plan, cgroup, go, allowance);
+    run.child.stdin.end(go?.stdin ?? '');
+    const exit = await run.exited;
+    stopEnforcing();
     // Nothing outlives the call: when bwrap exits, its init dies (--die-with-parent) and takes the pid namespace along.
     const events = cgroup?.events();
     await cgroup?.remove();
-    if (exit.error) throw new SandboxError('START_FAILED', `could not start the sandbox: ${exit.error.message}`);
-
-    const stderrText = out.stderr.text();
-    if (exit.code === 1 && /^bwrap: [^\n]*\n?$/.test(stderrText) && limitsHit.length === 0 && !aborted) {
-      throw new SandboxError('START_FAILED', `bubblewrap could not set up the sandbox: ${stderrText.trim()}`);
-    }
-    if (exit.code === 125 && stderrText.startsWith('t1lab: cannot join cgroup')) {
-      throw new SandboxError('START_FAILED', stderrText.trim(), 'set T1LAB_SANDBOX_CGROUPS=0 to run without cgroups');
-    }
-    if (exit.code === 125 && stderrText.startsWith('t1lab: cannot set limit')) {
-      throw new SandboxError('START_FAILED', stderrText.trim(), 'lower the limit, or raise the hard limit of the user running the lab (ulimit -H)');
-    }
-
-    // bwrap exits with 128+N when its command died of signal N.
-    let exitCode = exit.code;
-    let signal: string | null = exit.signal;
-    if (exitCode !== null && exitCode > 128 && SIGNAL_NAMES.has(exitCode - 128)) {
-      signal = SIGNAL_NAMES.get(exitCode - 128) as string;
-      exitCode = null;
-    }
-    if (signal === 'SIGXCPU') hit('cpuSeconds');
-    if (signal === 'SIGXFSZ') hit(effectiveFileSizeMb(plan.limits) < plan.limits.fileSizeMb ? 'workspaceMb' : 'fileSizeMb');
-    if (events?.oomKills) hit('memoryMb');
-    // Without a cgroup, a single process refused memory by RLIMIT_AS only sees ENOMEM: its own words are the evidence.
-    if (!cgroup && exitCode !== 0 && OUT_OF_MEMORY.test(stderrText.slice(-4096))) hit('memoryMb');
-    // A command may end before the monitor's next walk: check the workspace once more.
-    if (!limitsHit.includes('workspaceMb')) {
-      if ((await treeUsage(plan.workspace, allowance)).bytes > allowance) hit('workspaceMb');
-    }
-    if (events?.pidsMax) hit('processes');
-    const truncated = { stdout: out.stdout.truncatedChars, stderr: out.stderr.truncatedChars };
-    if (truncated.stdout || truncated.stderr) hit('output');
-    const decisive: LimitName | null = stoppedBy ?? (signal === 'SIGXCPU' ? 'cpuSeconds' : signal === 'SIGXFSZ' ? (limitsHit.find((l) => l === 'workspaceMb' || l === 'fileSizeMb') ?? null) : null) ?? limitsHit[0] ?? null;
+    const stderrText = run.out.stderr.text();
+    checkStarted(exit, stderrText, run);
+    const { exitCode, signal } = exitStatus(exit);
+    await limitsSeenAtExit(run, plan, { signal, exitCode, events, cgroup, stderrText, allowance });
+    const truncated = { stdout: run.out.stdout.truncatedChars, stderr: run.out.stderr.truncatedChars };
+    if (truncated.stdout || truncated.stderr) run.hit('output');
     return {
       exitCode,
       signal,
-      timedOut,
-      limit: decisive,
-      stdout: out.stdout.text(),
+      timedOut: run.timedOut,
+      limit: decisiveLimit(run.stoppedBy, signal, run.limitsHit),
+      stdout: run.out.stdout.text(),
       stderr: stderrText,
-      durationMs: Math.round(performance.now() - started),
-      limitsHit,
-      aborted,
+      durationMs: Math.round(performance.now() - run.started),
+      limitsHit: run.limitsHit,
+      aborted: run.aborted,
       truncatedChars: truncated,
       ...(options.gate ? { beforeGate } : {}),
     };
@@ -396,4 +285,171 @@ class BubblewrapPty extends SandboxPty {
     if (this.exited) return; // reaped: the pid may belong to someone else now
     killTreeNow(processTree(this.term.pid));
   }
+}
+
+/** A `run` in progress: its process, its output so far, the limits it hit and how it was stopped. */
+interface RunState {
+  child: ChildProcessWithoutNullStreams;
+  exited: Promise<ChildEnd>;
+  out: { stdout: HeadTail; stderr: HeadTail };
+  limitsHit: LimitName[];
+  stoppedBy: LimitName | null;
+  aborted: boolean;
+  timedOut: boolean;
+  /** When the command's time started counting (a gated run: when the gate opened). */
+  started: number;
+  rootPid: number | undefined;
+  hit(limit: LimitName): void;
+  killTree(): void;
+}
+
+/** Spawns the launcher and collects its output; the tree is killed only while bwrap is not yet reaped. */
+function startRun(plan: LaunchPlan, cgroup: SandboxCgroup | null, options: RunOptions): RunState {
+  const started = performance.now();
+  const maxChars = options.maxOutputChars ?? DEFAULT_RUN_OUTPUT_CHARS;
+  const { file, args } = launchCommand(plan);
+  const child = spawn(file, args, { env: LAUNCHER_ENV, cwd: '/', stdio: ['pipe', 'pipe', 'pipe'] });
+  const rootPid = child.pid;
+  let reaped = false;
+  child.once('exit', () => (reaped = true));
+  const run: RunState = {
+    child,
+    // Past the grace, whatever still holds the output is outside bwrap's tree (see child-exit.ts): it is in
+    // the sandbox's cgroup, which is emptied.
+    exited: childEnded(child, STDIO_GRACE_MS, () => void cgroup?.kill()),
+    out: { stdout: new HeadTail(maxChars), stderr: new HeadTail(maxChars) },
+    limitsHit: [],
+    stoppedBy: null,
+    aborted: false,
+    timedOut: false,
+    started,
+    rootPid,
+    hit(limit) {
+      if (!run.limitsHit.includes(limit)) run.limitsHit.push(limit);
+    },
+    killTree() {
+      // Once reaped, the pid may belong to someone else: never signal it again.
+      if (rootPid === undefined || reaped) return;
+      // The sandbox's init dies with bwrap (--die-with-parent) and takes its pid namespace along; kill both to be quick.
+      killTreeNow(processTree(rootPid));
+    },
+  };
+  decodeOutput(child, (stream, text) => {
+    run.out[stream].push(text);
+    options.onOutput?.(stream, text);
+  });
+  child.stdin.on('error', () => {}); // the command may exit without reading its input
+  return run;
+}
+
+/**
+ * What the run goes on with: at once (no gate), or what the gate's opening brings (its wall limit, and the
+ * workspace allowance measured again). Null when it ended before the gate opened or the gate's owner stopped it.
+ */
+async function openGate(run: RunState, plan: LaunchPlan, allowanceAtStart: number, options: RunOptions): Promise<{ go: RunGateOpen | null; beforeGate: boolean; allowance: number }> {
+  const go: RunGateOpen = { stdin: options.stdin ?? '', wallSeconds: plan.limits.wallSeconds, signal: options.signal };
+  if (!options.gate) return { go, beforeGate: false, allowance: allowanceAtStart };
+  const opened = await Promise.race([options.gate.then((open) => ({ open })), run.exited.then(() => null)]);
+  if (!opened) {
+    // Ended on its own before the gate opened.
+    run.killTree();
+    return { go: null, beforeGate: true, allowance: allowanceAtStart };
+  }
+  if (!opened.open) {
+    // Stopped unstarted by the gate's owner.
+    run.aborted = true;
+    run.killTree();
+    return { go: null, beforeGate: true, allowance: allowanceAtStart };
+  }
+  // The workspace may have been filled while the gate was shut: its allowance is measured now.
+  const allowance = await workspaceAllowance(plan.workspace, plan.limits);
+  plan.limits = { ...plan.limits, wallSeconds: opened.open.wallSeconds };
+  run.started = performance.now();
+  return { go: opened.open, beforeGate: false, allowance };
+}
+
+/** The monitor, the wall-clock timer and the caller's abort signal on a started run; the function returned stops all three. */
+function enforceLimits(run: RunState, plan: LaunchPlan, cgroup: SandboxCgroup | null, go: RunGateOpen | null, allowance: number): () => void {
+  const stopWatching =
+    run.rootPid === undefined || go === null
+      ? () => {}
+      : watchSandbox({
+          rootPid: run.rootPid,
+          mode: 'run',
+          limits: plan.limits,
+          workspace: plan.workspace,
+          workdir: plan.workdir,
+          workspaceAllowance: allowance,
+          cgroup,
+          nprocEnforced: process.getuid?.() !== 0,
+          onFire: (e: LimitFired) => {
+            run.hit(e.limit);
+            if (e.action === 'sandbox' && !run.stoppedBy) run.stoppedBy = e.limit;
+          },
+        });
+  const wall =
+    go !== null && go.wallSeconds > 0
+      ? setTimeout(() => {
+          run.timedOut = true;
+          run.hit('wallSeconds');
+          run.stoppedBy ??= 'wallSeconds';
+          run.killTree();
+        }, go.wallSeconds * 1000)
+      : null;
+  const onAbort = () => {
+    run.aborted = true;
+    run.killTree();
+  };
+  const abortSignal = go?.signal;
+  if (abortSignal?.aborted) onAbort();
+  abortSignal?.addEventListener('abort', onAbort, { once: true });
+  return () => {
+    if (wall) clearTimeout(wall);
+    abortSignal?.removeEventListener('abort', onAbort);
+    stopWatching();
+  };
+}
+
+/** Throws when the sandbox never ran its command: the launcher did not start, bwrap could not set up, a cgroup or limit was refused. */
+function checkStarted(exit: ChildEnd, stderrText: string, run: RunState): void {
+  if (exit.error) throw new SandboxError('START_FAILED', `could not start the sandbox: ${exit.error.message}`);
+  if (exit.code === 1 && /^bwrap: [^\n]*\n?$/.test(stderrText) && run.limitsHit.length === 0 && !run.aborted) {
+    throw new SandboxError('START_FAILED', `bubblewrap could not set up the sandbox: ${stderrText.trim()}`);
+  }
+  if (exit.code === 125 && stderrText.startsWith('t1lab: cannot join cgroup')) {
+    throw new SandboxError('START_FAILED', stderrText.trim(), 'set T1LAB_SANDBOX_CGROUPS=0 to run without cgroups');
+  }
+  if (exit.code === 125 && stderrText.startsWith('t1lab: cannot set limit')) {
+    throw new SandboxError('START_FAILED', stderrText.trim(), 'lower the limit, or raise the hard limit of the user running the lab (ulimit -H)');
+  }
+}
+
+/** The command's exit code or signal: bwrap exits with 128+N when its command died of signal N. */
+export function exitStatus(exit: Pick<ChildEnd, 'code' | 'signal'>): { exitCode: number | null; signal: string | null } {
+  if (exit.code !== null && exit.code > 128 && SIGNAL_NAMES.has(exit.code - 128)) return { exitCode: null, signal: SIGNAL_NAMES.get(exit.code - 128) as string };
+  return { exitCode: exit.code, signal: exit.signal };
+}
+
+/** The limits the exit shows: the rlimit signals, a cgroup's OOM kills and refused forks, an allocation failure, a workspace over its cap. */
+async function limitsSeenAtExit(
+  run: RunState,
+  plan: LaunchPlan,
+  e: { signal: string | null; exitCode: number | null; events: { oomKills: number; pidsMax: number } | undefined; cgroup: SandboxCgroup | null; stderrText: string; allowance: number },
+): Promise<void> {
+  if (e.signal === 'SIGXCPU') run.hit('cpuSeconds');
+  if (e.signal === 'SIGXFSZ') run.hit(effectiveFileSizeMb(plan.limits) < plan.limits.fileSizeMb ? 'workspaceMb' : 'fileSizeMb');
+  if (e.events?.oomKills) run.hit('memoryMb');
+  // Without a cgroup, a single process refused memory by RLIMIT_AS only sees ENOMEM: its own words are the evidence.
+  if (!e.cgroup && e.exitCode !== 0 && OUT_OF_MEMORY.test(e.stderrText.slice(-4096))) run.hit('memoryMb');
+  // A command may end before the monitor's next walk: check the workspace once more.
+  if (!run.limitsHit.includes('workspaceMb')) {
+    if ((await treeUsage(plan.workspace, e.allowance)).bytes > e.allowance) run.hit('workspaceMb');
+  }
+  if (e.events?.pidsMax) run.hit('processes');
+}
+
+/** The limit that decided the run: the one that stopped it, else the rlimit its signal names, else the first one hit. */
+export function decisiveLimit(stoppedBy: LimitName | null, signal: string | null, limitsHit: readonly LimitName[]): LimitName | null {
+  const bySignal = signal === 'SIGXCPU' ? 'cpuSeconds' : signal === 'SIGXFSZ' ? (limitsHit.find((l) => l === 'workspaceMb' || l === 'fileSizeMb') ?? null) : null;
+  return stoppedBy ?? bySignal ?? limitsHit[0] ?? null;
 }
