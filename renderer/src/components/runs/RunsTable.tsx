@@ -4,18 +4,19 @@
  * and a grouping (by stage, tag, training run, suite, policy or state) with a collapsible heading per group.
  * Fixed layout: at 1024 px nothing wraps into tall rows and the page never scrolls sideways.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { RunListing, RunProgress } from '../../../../electron/domain/runs';
 import { onRowKey } from '../common/row-keys';
-import { useSort } from '../common/sortable';
+import { useSort, type SortValue } from '../common/sortable';
 import { matchesRunFilter } from './run-filter';
-import { GROUP_KEYS, GROUP_LABELS, groupRuns, type GroupKey } from './run-groups';
+import { GROUP_KEYS, GROUP_LABELS, groupRuns, type GroupKey, type RunGroup } from './run-groups';
 import './run-groups.css';
 import { formatCount, formatDuration, formatNumber, formatRate, formatStarted } from './run-format';
 import { loadRunsTableView, MAX_EXTRA_COLUMNS, saveRunsTableView, type RunsTableView } from './runs-table-view';
 import { fieldKeys, formatField } from './run-fields-view';
 import { RunsScatter } from './RunsScatter';
 import { RunsParallel } from './RunsParallel';
+import { displayedRunState } from './run-state';
 
 type View = RunsTableView['columns'];
 
@@ -37,46 +38,256 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
   const [sort, setSort] = useState(stored.sort);
   const [extra, setExtra] = useState(stored.extra);
   useEffect(() => saveRunsTableView({ filter, columns: view, groupBy, sort, extra }), [filter, view, groupBy, sort, extra]);
-  const keys = fieldKeys(runs);
   const [collapsed, setCollapsed] = useState<string[]>([]);
-  // The live progress is newer than the list: an evaluation that just ended is not shown running.
-  const stateOf = (r: RunListing) => {
-    const live = progress[r.id]?.state;
-    if (live === 'running') return 'running';
-    if (live && r.state === 'running') return (progress[r.id]?.done ?? r.done) >= r.total ? 'complete' : 'incomplete';
-    return r.state;
-  };
+  const stateOf = (r: RunListing) => displayedRunState(r, progress[r.id]);
   const shown = runs.filter((r) => matchesRunFilter(r, filter, stateOf(r)));
-  const { sorted, header } = useSort(
-    shown,
-    {
-      run: (r) => r.title.toLowerCase(),
-      started: (r) => r.createdAt,
-      episodes: (r) => r.done,
-      resolved: (r) => r.resolvedRate,
-      reward: (r) => r.meanReward,
-      turns: (r) => r.meanTurns,
-      tokens: (r) => r.tokens,
-      duration: (r) => r.durationMs,
-      stage: (r) => r.lineage ? `${r.lineage.stage ?? ''} ${String(r.lineage.step).padStart(9, '0')}` : null,
-      tags: (r) => r.tags.join(' ') || null,
-      state: stateOf,
-      ...Object.fromEntries(extra.map((k) => [`f:${k}`, (r: RunListing) => r.fields?.[k] ?? null])),
-      policy: (r) => r.policy,
-      suite: (r) => r.suite,
-      attempts: (r) => r.attempts,
-      temperature: (r) => r.temperature,
-      maxTurns: (r) => r.maxTurns,
-      seed: (r) => r.seed,
-    },
-    stored.sort,
-    setSort,
-  );
+  const { sorted, header } = useSort(shown, runSortKeys(extra, stateOf), stored.sort, setSort);
   const addWord = (word: string) => setFilter((f) => (f.split(/\s+/).includes(word) ? f : `${f} ${word}`.trim()));
   const row = (r: RunListing) => (
-    <tr key={r.id} tabIndex={0} className={r.id === selected ? 'clickable selected' : 'clickable'} onClick={() => onPick(r.id)} onKeyDown={onRowKey(() => onPick(r.id))} data-testid="run-row" data-run={r.id}>
+    <RunRow key={r.id} run={r} done={progress[r.id]?.done ?? r.done} state={stateOf(r)} view={view} extra={extra} selected={r.id === selected} checked={checked.includes(r.id)} onPick={onPick} onCheck={onCheck} onTag={(t) => addWord(`tag:${t}`)} />
+  );
+
+  return (
+    <div className="runs-table-wrap">
+      <RunsToolbar
+        filter={filter}
+        onFilter={setFilter}
+        view={view}
+        onView={setView}
+        groupBy={groupBy}
+        onGroupBy={(g) => {
+          setGroupBy(g);
+          setCollapsed([]);
+        }}
+        keys={fieldKeys(runs)}
+        extra={extra}
+        onAddColumn={(k) => setExtra((x) => [...x, k].slice(0, MAX_EXTRA_COLUMNS))}
+        count={shown.length === runs.length ? `${runs.length} runs` : `${shown.length} of ${runs.length} runs`}
+      />
+      <div className={groupBy === 'none' ? 'runs-list-pane' : 'runs-list-pane grouped'}>
+        <table className={`grid runs runs-${view}`} data-testid="runs">
+          <RunsColumns view={view} extra={extra} />
+          <RunsHead header={header} view={view} extra={extra} />
+          {groupBy === 'none' ? (
+            <tbody>{sorted.map(row)}</tbody>
+          ) : (
+            groupRuns(sorted, groupBy, stateOf).map((g) => {
+              const closed = collapsed.includes(g.key);
+              const toggle = () => setCollapsed((c) => (closed ? c.filter((k) => k !== g.key) : [...c, g.key]));
+              return <RunGroupBody key={g.key} group={g} closed={closed} onToggle={toggle} columns={12 + extra.length} row={row} />;
+            })
+          )}
+        </table>
+      </div>
+      <RunsScatter runs={shown} checked={checked} onPick={onPick} />
+      <RunsParallel runs={shown} checked={checked} extra={extra} />
+    </div>
+  );
+}
+
+/** Sort keys by column: the results and settings columns, the added fields (`f:KEY`), stage, tags and state. */
+function runSortKeys(extra: string[], stateOf: (r: RunListing) => string): Record<string, (r: RunListing) => SortValue> {
+  return {
+    run: (r) => r.title.toLowerCase(),
+    started: (r) => r.createdAt,
+    episodes: (r) => r.done,
+    resolved: (r) => r.resolvedRate,
+    reward: (r) => r.meanReward,
+    turns: (r) => r.meanTurns,
+    tokens: (r) => r.tokens,
+    duration: (r) => r.durationMs,
+    stage: (r) => (r.lineage ? `${r.lineage.stage ?? ''} ${String(r.lineage.step).padStart(9, '0')}` : null),
+    tags: (r) => r.tags.join(' ') || null,
+    state: stateOf,
+    ...Object.fromEntries(extra.map((k) => [`f:${k}`, (r: RunListing) => r.fields?.[k] ?? null])),
+    policy: (r) => r.policy,
+    suite: (r) => r.suite,
+    attempts: (r) => r.attempts,
+    temperature: (r) => r.temperature,
+    maxTurns: (r) => r.maxTurns,
+    seed: (r) => r.seed,
+  };
+}
+
+interface ToolbarProps {
+  filter: string;
+  onFilter(filter: string): void;
+  view: View;
+  onView(view: View): void;
+  groupBy: GroupKey;
+  onGroupBy(groupBy: GroupKey): void;
+  keys: string[];
+  extra: string[];
+  onAddColumn(key: string): void;
+  count: string;
+}
+
+/** The filter, the columns (results or settings), the grouping, an added column, and how many runs are shown. */
+function RunsToolbar({ filter, onFilter, view, onView, groupBy, onGroupBy, keys, extra, onAddColumn, count }: ToolbarProps) {
+  return (
+    <div className="toolbar runs-filter-bar">
+      <input
+        type="search"
+        className="runs-filter"
+        data-testid="runs-filter"
+        placeholder="filter: words, tag:NAME, state:running, stage:sft"
+        aria-label="filter runs"
+        value={filter}
+        onChange={(e) => onFilter(e.target.value)}
+      />
+      <label className="filter">
+        columns
+        <select value={view} onChange={(e) => onView(e.target.value as View)} data-testid="runs-columns">
+          <option value="results">results</option>
+          <option value="settings">settings</option>
+        </select>
+      </label>
+      <label className="filter">
+        group
+        <select value={groupBy} onChange={(e) => onGroupBy(e.target.value as GroupKey)} data-testid="runs-group">
+          {GROUP_KEYS.map((k) => (
+            <option key={k} value={k}>
+              {GROUP_LABELS[k]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="filter">
+        + column
+        <select
+          value=""
+          onChange={(e) => e.target.value && onAddColumn(e.target.value)}
+          disabled={extra.length >= MAX_EXTRA_COLUMNS}
+          data-testid="runs-add-column"
+          title="a setting (config.…) or a result (summary.…) of the runs as a column: sortable, and filterable as KEY=VALUE, KEY>N, KEY<N"
+        >
+          <option value="">add…</option>
+          {keys
+            .filter((k) => !extra.includes(k))
+            .map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+        </select>
+      </label>
+      <span className="muted" data-testid="runs-count">
+        {count}
+      </span>
+    </div>
+  );
+}
+
+/** Column widths: fixed layout, so that at 1024 px nothing wraps. */
+function RunsColumns({ view, extra }: { view: View; extra: string[] }) {
+  return (
+    <colgroup>
+      <col className="c-check" />
+      <col className="c-run" />
+      <col className="c-started" />
+      {view === 'results' ? (
+        <>
+          <col className="c-num" />
+          <col className="c-num" />
+          <col className="c-num" />
+          <col className="c-num" />
+          <col className="c-num" />
+          <col className="c-num" />
+        </>
+      ) : (
+        <>
+          <col className="c-policy" />
+          <col className="c-suite" />
+          <col className="c-num" />
+          <col className="c-num" />
+          <col className="c-num" />
+          <col className="c-num" />
+        </>
+      )}
+      {extra.map((k) => (
+        <col key={k} className="c-extra" />
+      ))}
+      <col className="c-stage" />
+      <col className="c-tags" />
+      <col className="c-state" />
+    </colgroup>
+  );
+}
+
+/** The sortable headers of the shown columns. */
+function RunsHead({ header, view, extra }: { header: (key: string, label: string, title?: string) => ReactNode; view: View; extra: string[] }) {
+  return (
+    <thead>
+      <tr>
+        <th aria-label="compare" />
+        {header('run', 'run')}
+        {header('started', 'started')}
+        {view === 'results' ? (
+          <>
+            {header('episodes', 'eps')}
+            {header('resolved', 'resolved')}
+            {header('reward', 'reward')}
+            {header('turns', 'turns')}
+            {header('tokens', 'tokens')}
+            {header('duration', 'time')}
+          </>
+        ) : (
+          <>
+            {header('policy', 'policy')}
+            {header('suite', 'suite')}
+            {header('attempts', 'attempts')}
+            {header('temperature', 'temp')}
+            {header('maxTurns', 'max turns')}
+            {header('seed', 'seed')}
+          </>
+        )}
+        {extra.map((k) => header(`f:${k}`, k.split('.').slice(-1)[0]!, `${k} (click to sort)`))}
+        {header('stage', 'stage')}
+        {header('tags', 'tags')}
+        {header('state', 'state')}
+      </tr>
+    </thead>
+  );
+}
+
+/** A group's heading (click to fold; its count and mean resolved rate) over its runs. */
+function RunGroupBody({ group: g, closed, onToggle, columns, row }: { group: RunGroup; closed: boolean; onToggle(): void; columns: number; row(r: RunListing): ReactNode }) {
+  return (
+    <tbody data-testid="run-group" data-group={g.key} data-count={g.runs.length}>
+      <tr className="group-row clickable" onClick={onToggle} onKeyDown={onRowKey(onToggle)} tabIndex={0} aria-expanded={!closed} data-testid="run-group-head">
+        <td colSpan={columns}>
+          <span className="group-caret">{closed ? '▸' : '▾'}</span> <strong data-testid="run-group-label">{g.label}</strong>{' '}
+          <span className="muted">
+            {g.runs.length} run{g.runs.length === 1 ? '' : 's'}
+            {g.meanResolved !== null ? ` · mean resolved ${formatRate(g.meanResolved)}` : ''}
+          </span>
+        </td>
+      </tr>
+      {!closed && g.runs.map(row)}
+    </tbody>
+  );
+}
+
+interface RowProps {
+  run: RunListing;
+  /** Episodes done (the live count while it runs). */
+  done: number;
+  state: string;
+  view: View;
+  extra: string[];
+  selected: boolean;
+  checked: boolean;
+  onPick(runId: string): void;
+  onCheck(runId: string): void;
+  onTag(tag: string): void;
+}
+
+/** One run: its check box, title over id, start, the results or settings, the added fields, stage, tag chips and state. */
+function RunRow({ run: r, done, state, view, extra, selected, checked, onPick, onCheck, onTag }: RowProps) {
+  return (
+    <tr tabIndex={0} className={selected ? 'clickable selected' : 'clickable'} onClick={() => onPick(r.id)} onKeyDown={onRowKey(() => onPick(r.id))} data-testid="run-row" data-run={r.id}>
       <td onClick={(e) => e.stopPropagation()}>
-        <input type="checkbox" aria-label={`compare ${r.id}`} checked={checked.includes(r.id)} onChange={() => onCheck(r.id)} />
+        <input type="checkbox" aria-label={`compare ${r.id}`} checked={checked} onChange={() => onCheck(r.id)} />
       </td>
       <td data-key="run" title={`${r.title}\n${r.id}${r.notes ? `\n\n${r.notes}` : ''}`}>
         <div className="run-title" data-testid="run-title">
@@ -92,7 +303,7 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
       {view === 'results' ? (
         <>
           <td data-key="episodes">
-            {progress[r.id]?.done ?? r.done}/{r.total}
+            {done}/{r.total}
           </td>
           <td data-key="resolved">{formatRate(r.resolvedRate)}</td>
           <td data-key="reward" title={r.meanFraction === null ? '' : `mean dense reward; ${formatRate(r.meanFraction)} of assertions`}>
@@ -129,173 +340,23 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
       <td data-key="tags" title={r.tags.join(' ')}>
         <span className="tag-chips">
           {r.tags.map((t) => (
-          <button
-            key={t}
-            type="button"
-            className="tag-chip"
-            data-testid="tag-chip"
-            title={`show runs tagged ${t}`}
-            onClick={(e) => {
-              e.stopPropagation();
-              addWord(`tag:${t}`);
-            }}
-          >
+            <button
+              key={t}
+              type="button"
+              className="tag-chip"
+              data-testid="tag-chip"
+              title={`show runs tagged ${t}`}
+              onClick={(e) => {
+                e.stopPropagation();
+                onTag(t);
+              }}
+            >
               {t}
             </button>
           ))}
         </span>
       </td>
-      <td data-key="state">{stateOf(r)}</td>
+      <td data-key="state">{state}</td>
     </tr>
-  );
-
-  return (
-    <div className="runs-table-wrap">
-      <div className="toolbar runs-filter-bar">
-        <input
-          type="search"
-          className="runs-filter"
-          data-testid="runs-filter"
-          placeholder="filter: words, tag:NAME, state:running, stage:sft"
-          aria-label="filter runs"
-          value={filter}
-          onChange={(e) => setFilter(e.target.value)}
-        />
-        <label className="filter">
-          columns
-          <select value={view} onChange={(e) => setView(e.target.value as View)} data-testid="runs-columns">
-            <option value="results">results</option>
-            <option value="settings">settings</option>
-          </select>
-        </label>
-        <label className="filter">
-          group
-          <select
-            value={groupBy}
-            onChange={(e) => {
-              setGroupBy(e.target.value as GroupKey);
-              setCollapsed([]);
-            }}
-            data-testid="runs-group"
-          >
-            {GROUP_KEYS.map((k) => (
-              <option key={k} value={k}>
-                {GROUP_LABELS[k]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="filter">
-          + column
-          <select
-            value=""
-            onChange={(e) => e.target.value && setExtra((x) => [...x, e.target.value].slice(0, MAX_EXTRA_COLUMNS))}
-            disabled={extra.length >= MAX_EXTRA_COLUMNS}
-            data-testid="runs-add-column"
-            title="a setting (config.…) or a result (summary.…) of the runs as a column: sortable, and filterable as KEY=VALUE, KEY>N, KEY<N"
-          >
-            <option value="">add…</option>
-            {keys
-              .filter((k) => !extra.includes(k))
-              .map((k) => (
-                <option key={k} value={k}>
-                  {k}
-                </option>
-              ))}
-          </select>
-        </label>
-        <span className="muted" data-testid="runs-count">
-          {shown.length === runs.length ? `${runs.length} runs` : `${shown.length} of ${runs.length} runs`}
-        </span>
-      </div>
-      <div className={groupBy === 'none' ? 'runs-list-pane' : 'runs-list-pane grouped'}>
-        <table className={`grid runs runs-${view}`} data-testid="runs">
-          <colgroup>
-            <col className="c-check" />
-            <col className="c-run" />
-            <col className="c-started" />
-            {view === 'results' ? (
-              <>
-                <col className="c-num" />
-                <col className="c-num" />
-                <col className="c-num" />
-                <col className="c-num" />
-                <col className="c-num" />
-                <col className="c-num" />
-              </>
-            ) : (
-              <>
-                <col className="c-policy" />
-                <col className="c-suite" />
-                <col className="c-num" />
-                <col className="c-num" />
-                <col className="c-num" />
-                <col className="c-num" />
-              </>
-            )}
-            {extra.map((k) => (
-              <col key={k} className="c-extra" />
-            ))}
-            <col className="c-stage" />
-            <col className="c-tags" />
-            <col className="c-state" />
-          </colgroup>
-          <thead>
-            <tr>
-              <th aria-label="compare" />
-              {header('run', 'run')}
-              {header('started', 'started')}
-              {view === 'results' ? (
-                <>
-                  {header('episodes', 'eps')}
-                  {header('resolved', 'resolved')}
-                  {header('reward', 'reward')}
-                  {header('turns', 'turns')}
-                  {header('tokens', 'tokens')}
-                  {header('duration', 'time')}
-                </>
-              ) : (
-                <>
-                  {header('policy', 'policy')}
-                  {header('suite', 'suite')}
-                  {header('attempts', 'attempts')}
-                  {header('temperature', 'temp')}
-                  {header('maxTurns', 'max turns')}
-                  {header('seed', 'seed')}
-                </>
-              )}
-              {extra.map((k) => header(`f:${k}`, k.split('.').slice(-1)[0]!, `${k} (click to sort)`))}
-              {header('stage', 'stage')}
-              {header('tags', 'tags')}
-              {header('state', 'state')}
-            </tr>
-          </thead>
-          {groupBy === 'none' ? (
-            <tbody>{sorted.map(row)}</tbody>
-          ) : (
-            groupRuns(sorted, groupBy, stateOf).map((g) => {
-              const closed = collapsed.includes(g.key);
-              const toggle = () => setCollapsed((c) => (closed ? c.filter((k) => k !== g.key) : [...c, g.key]));
-              return (
-                <tbody key={g.key} data-testid="run-group" data-group={g.key} data-count={g.runs.length}>
-                  <tr className="group-row clickable" onClick={toggle} onKeyDown={onRowKey(toggle)} tabIndex={0} aria-expanded={!closed} data-testid="run-group-head">
-                    <td colSpan={12 + extra.length}>
-                      <span className="group-caret">{closed ? '▸' : '▾'}</span> <strong data-testid="run-group-label">{g.label}</strong>{' '}
-                      <span className="muted">
-                        {g.runs.length} run{g.runs.length === 1 ? '' : 's'}
-                        {g.meanResolved !== null ? ` · mean resolved ${formatRate(g.meanResolved)}` : ''}
-                      </span>
-                    </td>
-                  </tr>
-                  {!closed && g.runs.map(row)}
-                </tbody>
-              );
-            })
-          )}
-        </table>
-      </div>
-      <RunsScatter runs={shown} checked={checked} onPick={onPick} />
-      <RunsParallel runs={shown} checked={checked} extra={extra} />
-    </div>
   );
 }
