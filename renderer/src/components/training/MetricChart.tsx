@@ -10,6 +10,7 @@ import 'uplot/dist/uPlot.min.css';
 import type { SeriesPoints, XAxis } from '../../../../electron/domain/training-metrics';
 import { INTEGER_INCRS, SECOND_INCRS } from './panels';
 import { formatTicks, logRange, logTicks, planYScale, type YScalePlan } from './y-axis';
+import { nearestStep } from './chart-pick';
 
 export const SYNC_KEY = 'training-charts';
 const HEIGHT = 180;
@@ -164,124 +165,26 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRang
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    let xTicks: string[] = [];
-    let yTicks: string[] = [];
-    let yAxisPx = 0;
-    const plan = planRef.current;
-    const logKind = plan.kind === 'linear' ? null : plan.kind;
-    let zoomed = false;
-    const series: uPlot.Series[] = [{ label: xAxis, value: (_u, v) => (v === null ? '—' : formatX(xAxis, v)) }];
-    for (const r of runsRef.current) {
-      // The legend lists the smoothed series only (CSS hides the raw rows); the raw value is the tooltip's.
-      const label = r.label ?? shortId(r.runId);
-      series.push({ label: `${label} raw`, stroke: r.colour, alpha: 0.25, width: 1, spanGaps: true, show: r.showRaw !== false, value: (_u, v) => formatY(v) });
-      series.push({ label, stroke: r.colour, width: 2, spanGaps: true, ...(r.dash ? { dash: r.dash } : {}), value: (_u, v) => formatY(v) });
-    }
-    const opts: uPlot.Options = {
+    const drawn: Drawn = { xTicks: [], yTicks: [], yAxisPx: 0, zoomed: false };
+    const opts = chartOptions({
       width: Math.max(240, el.clientWidth),
-      height: HEIGHT,
-      series,
-      scales: {
-        x: {
-          time: false,
-          range: (_u, lo, hi) => {
-            // Until the user zooms, every panel shows the same x range: all charted runs, all metrics.
-            const r = extentRef.current && !zoomed ? xRange(extentRef.current.min, extentRef.current.max) : xRange(lo, hi);
-            return [r.min, r.max];
-          },
-        },
-        y: yScale(plan, () => yRangeRef.current),
-      },
-      axes: [
-        {
-          stroke: '#8a93a6',
-          font: AXIS_FONT,
-          grid: { stroke: '#262b36' },
-          ticks: { stroke: '#262b36' },
-          // Steps, tokens and seconds are whole numbers: no tick at 1.5 that reads "2" next to the 2.
-          incrs: xAxis === 'wall' ? SECOND_INCRS : INTEGER_INCRS,
-          values: (_u, vals) => (xTicks = vals.map((v) => formatX(xAxis, v))),
-        },
-        {
-          stroke: '#8a93a6',
-          font: AXIS_FONT,
-          gap: Y_GAP_PX,
-          space: Y_TICK_SPACE_PX,
-          grid: { stroke: '#262b36' },
-          ticks: { stroke: '#262b36', size: Y_TICK_PX },
-          size: (_u, values) => (yAxisPx = yAxisSize(values)),
-          // Log and arcsinh axes: our 1-2-5 or decade ticks, every one labelled (uPlot's own draw a grid line at
-          // each of 1..9 × 10^k, which reads as grey bands, and label only some).
-          ...(logKind ? { splits: (_u: uPlot, _i: number, min: number, max: number) => logTicks(min, max, logKind, plan.linthresh, MAX_Y_TICKS), filter: (_u: uPlot, splits: number[]) => splits } : {}),
-          values: (_u, vals) => (yTicks = formatTicks(vals)),
-        },
-      ],
-      cursor: { sync: { key: SYNC_KEY, setSeries: false }, drag: { x: true, y: false }, points: { size: 5 } },
-      legend: { show: true, live: true },
-      hooks: {
-        // What the canvas shows, readable by tests and assistive tools: the ranges and tick labels.
-        draw: [
-          (u) => {
-            const f = figure.current;
-            if (!f) return;
-            f.dataset.xRange = `${u.scales.x!.min} ${u.scales.x!.max}`;
-            f.dataset.yRange = `${u.scales.y!.min} ${u.scales.y!.max}`;
-            f.dataset.xTicks = xTicks.join(' ');
-            f.dataset.yTicks = yTicks.join('|');
-            f.dataset.yAxisWidth = String(yAxisPx);
-            f.dataset.scale = plan.kind;
-          },
-        ],
-        // Only a zoom the user dragged is shared (not the scale changes that new data makes).
-        setSelect: [
-          (u) => {
-            if (u.select.width <= 0) return;
-            const min = u.posToVal(u.select.left, 'x');
-            const max = u.posToVal(u.select.left + u.select.width, 'x');
-            zoomed = true;
-            for (const l of zoomListeners) l({ min, max }, u);
-          },
-        ],
-      },
-    };
+      runs: runsRef.current,
+      xAxis,
+      plan: planRef.current,
+      drawn,
+      figure: () => figure.current,
+      yRange: () => yRangeRef.current,
+      extent: () => extentRef.current,
+    });
     const u = new uPlot(opts, buildData(runsRef.current, xAxis), el);
     plot.current = u;
-    const fullRange = () => {
-      const xs = u.data[0];
-      return extentRef.current ? xRange(extentRef.current.min, extentRef.current.max) : xRange(xs[0] ?? 0, xs[xs.length - 1] ?? 1);
-    };
-    const onZoom: ZoomListener = (range, from) => {
-      zoomed = range !== null;
-      if (from !== u) u.setScale('x', range ?? fullRange());
-    };
-    zoomListeners.add(onZoom);
-    // A double-click resets this chart's zoom (uPlot's default); the others reset too.
-    const onDbl = () => {
-      for (const l of zoomListeners) l(null, u);
-    };
-    let down: { x: number; y: number } | null = null;
-    const onDown = (e: MouseEvent) => (down = { x: e.clientX, y: e.clientY });
-    const onClick = (e: MouseEvent) => {
-      const moved = down ? Math.hypot(e.clientX - down.x, e.clientY - down.y) : 0;
-      const idx = u.cursor.idx;
-      if (moved > CLICK_SLOP_PX || idx === null || idx === undefined || !pick.current) return;
-      const x = u.data[0][idx];
-      const primary = runsRef.current[0]?.points;
-      if (x === undefined || !primary?.step.length) return;
-      // The primary run's point nearest to the clicked x.
-      const xs = primary[xAxis];
-      let best = 0;
-      for (let i = 1; i < xs.length; i++) if (Math.abs(xs[i]! - x) < Math.abs(xs[best]! - x)) best = i;
-      pick.current(primary.step[best]!);
-    };
-    u.over.addEventListener('dblclick', onDbl);
-    u.over.addEventListener('mousedown', onDown);
-    u.over.addEventListener('click', onClick);
+    const leaveZoom = joinZoom(u, drawn, () => extentRef.current);
+    pickOnClick(u, xAxis, () => runsRef.current[0]?.points, () => pick.current);
     const resize = new ResizeObserver(() => u.setSize({ width: Math.max(240, el.clientWidth), height: HEIGHT }));
     resize.observe(el);
     return () => {
       resize.disconnect();
-      zoomListeners.delete(onZoom);
+      leaveZoom();
       u.destroy();
       plot.current = null;
     };
@@ -311,54 +214,228 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRang
       return;
     }
     stale.current = false;
-    u.setData(buildData(runs, xAxis), false);
-    const { min, max } = u.scales.x!;
-    const xs = u.data[0];
-    if (min !== undefined && max !== undefined && min !== null && max !== null && !(xs.length && max >= xs[xs.length - 1]! - 1e-9)) u.redraw();
-    else u.setScale('x', xExtent ? xRange(xExtent.min, xExtent.max) : xRange(xs[0] ?? 0, xs[xs.length - 1] ?? 1));
+    showData(u, buildData(runs, xAxis), xExtent);
   }, [runs, xAxis, seen, xExtent?.min, xExtent?.max]);
 
   const last = runs[0]?.points;
-  const headerValues = runs.length <= MAX_HEADER_VALUES ? runs : [];
   return (
     <figure ref={figure} className={pinned ? 'metric-chart pinned' : 'metric-chart'} data-testid="metric-chart" data-metric={metric} data-pinned={pinned} data-x-axis={xAxis} data-runs={runs.length} data-colours={[...new Set(runs.map((r) => r.colour))].join(' ')} data-log={log} data-points={last?.raw.length ?? 0} data-last-step={last && last.step.length ? last.step[last.step.length - 1] : ''}>
-      <figcaption>
-        <span className="metric-name">{metric}</span>
-        {headerValues.map((r) => (
-          <span key={`${r.runId}:${r.label ?? ''}`} className="last-value" style={{ color: r.colour }} title={`${r.label ?? r.runId}: last value`} data-testid="last-value" data-run={r.runId}>
-            {formatY(r.points.raw.at(-1))}
-          </span>
-        ))}
-        {plan.note && (
-          <span className="muted small" data-testid="scale-note">
-            {plan.note}
-          </span>
-        )}
-        {onRemove && (
-          <button type="button" className="pin" onClick={onRemove} title="remove this chart" data-testid="remove-chart">
-            ✕
-          </button>
-        )}
-        {onPin && !onRemove && (
-          <button type="button" className={pinned ? 'pin on' : 'pin'} onClick={onPin} title={pinned ? 'unpin' : 'pin to the top'} aria-pressed={pinned} data-testid="pin-toggle">
-            {pinned ? '★' : '☆'}
-          </button>
-        )}
-        <label className="log-toggle">
-          <input type="checkbox" checked={log} onChange={(e) => onLog(e.target.checked)} data-testid="log-toggle" /> log
-        </label>
-      </figcaption>
-      {runKey && runKey.length > 1 && (
-        <div className="run-key small muted" data-testid="run-key">
-          colour: category · line: run
-          {runKey.map((r) => (
-            <span key={r.runId} className="run-key-item" data-testid="run-key-item" data-run={r.runId} data-dash={(r.dash ?? []).join(' ')} title={r.runId}>
-              <DashSample colour={r.colour} dash={r.dash} /> {shortId(r.runId)}
-            </span>
-          ))}
-        </div>
-      )}
+      <ChartCaption metric={metric} runs={runs} note={plan.note} log={log} onLog={onLog} pinned={pinned} onPin={onPin} onRemove={onRemove} />
+      {runKey && runKey.length > 1 && <RunKey runKey={runKey} />}
       <div ref={box} className="chart-box" />
     </figure>
+  );
+}
+
+/** What the chart last drew (its tick labels and y axis width, read back into the figure's data attributes), and whether the user zoomed. */
+interface Drawn {
+  xTicks: string[];
+  yTicks: string[];
+  yAxisPx: number;
+  zoomed: boolean;
+}
+
+interface ChartSetup {
+  width: number;
+  runs: ChartRun[];
+  xAxis: XAxis;
+  plan: YScalePlan;
+  drawn: Drawn;
+  figure: () => HTMLElement | null;
+  yRange: () => [number, number] | null;
+  extent: () => { min: number; max: number } | null;
+}
+
+/** The x column, then per run its raw series (faint; the legend's CSS hides it) and its EMA. */
+function chartSeries(runs: ChartRun[], xAxis: XAxis): uPlot.Series[] {
+  const series: uPlot.Series[] = [{ label: xAxis, value: (_u, v) => (v === null ? '—' : formatX(xAxis, v)) }];
+  for (const r of runs) {
+    // The legend lists the smoothed series only (CSS hides the raw rows); the raw value is the tooltip's.
+    const label = r.label ?? shortId(r.runId);
+    series.push({ label: `${label} raw`, stroke: r.colour, alpha: 0.25, width: 1, spanGaps: true, show: r.showRaw !== false, value: (_u, v) => formatY(v) });
+    series.push({ label, stroke: r.colour, width: 2, spanGaps: true, ...(r.dash ? { dash: r.dash } : {}), value: (_u, v) => formatY(v) });
+  }
+  return series;
+}
+
+/** uPlot's options: the series, the shared x range until zoomed, the planned y scale, both axes, the cursor sync, the hooks. */
+function chartOptions(c: ChartSetup): uPlot.Options {
+  const { xAxis, plan, drawn } = c;
+  return {
+    width: c.width,
+    height: HEIGHT,
+    series: chartSeries(c.runs, xAxis),
+    scales: {
+      x: {
+        time: false,
+        range: (_u, lo, hi) => {
+          // Until the user zooms, every panel shows the same x range: all charted runs, all metrics.
+          const extent = c.extent();
+          const r = extent && !drawn.zoomed ? xRange(extent.min, extent.max) : xRange(lo, hi);
+          return [r.min, r.max];
+        },
+      },
+      y: yScale(plan, c.yRange),
+    },
+    axes: [xAxisOptions(xAxis, drawn), yAxisOptions(plan, drawn)],
+    cursor: { sync: { key: SYNC_KEY, setSeries: false }, drag: { x: true, y: false }, points: { size: 5 } },
+    legend: { show: true, live: true },
+    hooks: {
+      // What the canvas shows, readable by tests and assistive tools: the ranges and tick labels.
+      draw: [
+        (u) => {
+          const f = c.figure();
+          if (!f) return;
+          f.dataset.xRange = `${u.scales.x!.min} ${u.scales.x!.max}`;
+          f.dataset.yRange = `${u.scales.y!.min} ${u.scales.y!.max}`;
+          f.dataset.xTicks = drawn.xTicks.join(' ');
+          f.dataset.yTicks = drawn.yTicks.join('|');
+          f.dataset.yAxisWidth = String(drawn.yAxisPx);
+          f.dataset.scale = plan.kind;
+        },
+      ],
+      // Only a zoom the user dragged is shared (not the scale changes that new data makes).
+      setSelect: [
+        (u) => {
+          if (u.select.width <= 0) return;
+          const min = u.posToVal(u.select.left, 'x');
+          const max = u.posToVal(u.select.left + u.select.width, 'x');
+          drawn.zoomed = true;
+          for (const l of zoomListeners) l({ min, max }, u);
+        },
+      ],
+    },
+  };
+}
+
+function xAxisOptions(xAxis: XAxis, drawn: Drawn): uPlot.Axis {
+  return {
+    stroke: '#8a93a6',
+    font: AXIS_FONT,
+    grid: { stroke: '#262b36' },
+    ticks: { stroke: '#262b36' },
+    // Steps, tokens and seconds are whole numbers: no tick at 1.5 that reads "2" next to the 2.
+    incrs: xAxis === 'wall' ? SECOND_INCRS : INTEGER_INCRS,
+    values: (_u, vals) => (drawn.xTicks = vals.map((v) => formatX(xAxis, v))),
+  };
+}
+
+function yAxisOptions(plan: YScalePlan, drawn: Drawn): uPlot.Axis {
+  const logKind = plan.kind === 'linear' ? null : plan.kind;
+  return {
+    stroke: '#8a93a6',
+    font: AXIS_FONT,
+    gap: Y_GAP_PX,
+    space: Y_TICK_SPACE_PX,
+    grid: { stroke: '#262b36' },
+    ticks: { stroke: '#262b36', size: Y_TICK_PX },
+    size: (_u, values) => (drawn.yAxisPx = yAxisSize(values)),
+    // Log and arcsinh axes: our 1-2-5 or decade ticks, every one labelled (uPlot's own draw a grid line at
+    // each of 1..9 × 10^k, which reads as grey bands, and label only some).
+    ...(logKind ? { splits: (_u: uPlot, _i: number, min: number, max: number) => logTicks(min, max, logKind, plan.linthresh, MAX_Y_TICKS), filter: (_u: uPlot, splits: number[]) => splits } : {}),
+    values: (_u, vals) => (drawn.yTicks = formatTicks(vals)),
+  };
+}
+
+/** Joins the charts' shared zoom: another chart's zoom (or reset) moves this one; a double-click here resets them all. The function returned leaves. */
+function joinZoom(u: uPlot, drawn: Drawn, extent: () => { min: number; max: number } | null): () => void {
+  const fullRange = () => {
+    const xs = u.data[0];
+    const e = extent();
+    return e ? xRange(e.min, e.max) : xRange(xs[0] ?? 0, xs[xs.length - 1] ?? 1);
+  };
+  const onZoom: ZoomListener = (range, from) => {
+    drawn.zoomed = range !== null;
+    if (from !== u) u.setScale('x', range ?? fullRange());
+  };
+  zoomListeners.add(onZoom);
+  // A double-click resets this chart's zoom (uPlot's default); the others reset too.
+  u.over.addEventListener('dblclick', () => {
+    for (const l of zoomListeners) l(null, u);
+  });
+  return () => zoomListeners.delete(onZoom);
+}
+
+/** A click (not a drag) picks the primary run's step nearest to the cursor. */
+function pickOnClick(u: uPlot, xAxis: XAxis, primary: () => SeriesPoints | undefined, pick: () => ((step: number) => void) | undefined): void {
+  let down: { x: number; y: number } | null = null;
+  u.over.addEventListener('mousedown', (e: MouseEvent) => (down = { x: e.clientX, y: e.clientY }));
+  u.over.addEventListener('click', (e: MouseEvent) => {
+    const moved = down ? Math.hypot(e.clientX - down.x, e.clientY - down.y) : 0;
+    const idx = u.cursor.idx;
+    const onPick = pick();
+    if (moved > CLICK_SLOP_PX || idx === null || idx === undefined || !onPick) return;
+    const x = u.data[0][idx];
+    const points = primary();
+    if (x === undefined || !points) return;
+    const step = nearestStep(points, xAxis, x);
+    if (step !== null) onPick(step);
+  });
+}
+
+/** New data at the same shape: a zoomed-in view stays where it is; one that shows the newest point follows the data. */
+function showData(u: uPlot, data: uPlot.AlignedData, xExtent: { min: number; max: number } | null): void {
+  u.setData(data, false);
+  const { min, max } = u.scales.x!;
+  const xs = u.data[0];
+  if (min !== undefined && max !== undefined && min !== null && max !== null && !(xs.length && max >= xs[xs.length - 1]! - 1e-9)) u.redraw();
+  else u.setScale('x', xExtent ? xRange(xExtent.min, xExtent.max) : xRange(xs[0] ?? 0, xs[xs.length - 1] ?? 1));
+}
+
+interface CaptionProps {
+  metric: string;
+  runs: ChartRun[];
+  note: string | null;
+  log: boolean;
+  onLog: (on: boolean) => void;
+  pinned: boolean;
+  onPin?: () => void;
+  onRemove?: () => void;
+}
+
+/** The metric's name, each line's last value (up to a few lines), the scale's note, remove or pin, and the log toggle. */
+function ChartCaption({ metric, runs, note, log, onLog, pinned, onPin, onRemove }: CaptionProps) {
+  const headerValues = runs.length <= MAX_HEADER_VALUES ? runs : [];
+  return (
+    <figcaption>
+      <span className="metric-name">{metric}</span>
+      {headerValues.map((r) => (
+        <span key={`${r.runId}:${r.label ?? ''}`} className="last-value" style={{ color: r.colour }} title={`${r.label ?? r.runId}: last value`} data-testid="last-value" data-run={r.runId}>
+          {formatY(r.points.raw.at(-1))}
+        </span>
+      ))}
+      {note && (
+        <span className="muted small" data-testid="scale-note">
+          {note}
+        </span>
+      )}
+      {onRemove && (
+        <button type="button" className="pin" onClick={onRemove} title="remove this chart" data-testid="remove-chart">
+          ✕
+        </button>
+      )}
+      {onPin && !onRemove && (
+        <button type="button" className={pinned ? 'pin on' : 'pin'} onClick={onPin} title={pinned ? 'unpin' : 'pin to the top'} aria-pressed={pinned} data-testid="pin-toggle">
+          {pinned ? '★' : '☆'}
+        </button>
+      )}
+      <label className="log-toggle">
+        <input type="checkbox" checked={log} onChange={(e) => onLog(e.target.checked)} data-testid="log-toggle" /> log
+      </label>
+    </figcaption>
+  );
+}
+
+/** A family chart's key: which line style is which run. */
+function RunKey({ runKey }: { runKey: { runId: string; colour: string; dash?: number[] }[] }) {
+  return (
+    <div className="run-key small muted" data-testid="run-key">
+      colour: category · line: run
+      {runKey.map((r) => (
+        <span key={r.runId} className="run-key-item" data-testid="run-key-item" data-run={r.runId} data-dash={(r.dash ?? []).join(' ')} title={r.runId}>
+          <DashSample colour={r.colour} dash={r.dash} /> {shortId(r.runId)}
+        </span>
+      ))}
+    </div>
   );
 }
