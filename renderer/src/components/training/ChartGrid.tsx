@@ -3,17 +3,13 @@
  * groups, panel search and pins. A metric family (`reward_dense/<category>`) is one chart with a line per
  * category; every panel shares one x range; rates sit on [0, 1]; each run keeps its colour.
  */
-import { groupOf, METRIC_GROUPS, OTHER_GROUP, prefersLogScale, XAxis } from '../../../../electron/domain/training-metrics';
+import { METRIC_GROUPS, OTHER_GROUP, prefersLogScale, XAxis, type RunSeries } from '../../../../electron/domain/training-metrics';
 import { useTraining } from '../../stores/training';
 import { MetricChart, shortId, type ChartRun } from './MetricChart';
 import { categoryColour, RUN_DASHES, runColour, stableRunColour } from './palette';
 import { useState } from 'react';
 import { combinedPanel, COMBINE_SEPARATOR, isConstantPanel, panelMatcher, parseCombined, toPanels, yRangeFor, type Panel } from './panels';
-
-function orderPanels(panels: Panel[], groupKeys: readonly string[]): Panel[] {
-  const rank = (p: Panel) => (groupKeys.includes(p.id) ? groupKeys.indexOf(p.id) : groupKeys.length);
-  return [...panels].sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id, undefined, { numeric: true }));
-}
+import { arrangePanels, nearestRolloutStep, xExtentOf } from './panel-layout';
 
 export function ChartToolbar() {
   const { xAxis, setXAxis, smoothing, setSmoothing, hiddenGroups, toggleGroup, panelFilter, setPanelFilter } = useTraining();
@@ -104,37 +100,10 @@ export function ChartGrid() {
   const matcher = panelMatcher(panelFilter);
   const matching = toPanels(keys).filter((p) => matcher.test(p.id) || pinned.includes(p.id));
   // One x range for every panel: the extent of every charted run's x values, all metrics.
-  let xMin = Infinity;
-  let xMax = -Infinity;
-  for (const r of loaded)
-    for (const points of Object.values(series[r]!.series)) {
-      const xs = points[xAxis];
-      if (!xs.length) continue;
-      xMin = Math.min(xMin, xs[0]!);
-      xMax = Math.max(xMax, xs[xs.length - 1]!);
-    }
-  const xExtent = Number.isFinite(xMin) ? { min: xMin, max: xMax } : null;
-
-  const linesOf = (panel: Panel): ChartRun[] => {
-    const lines: ChartRun[] = [];
-    if (panel.family) {
-      loaded.forEach((r, ri) =>
-        panel.lines.forEach((line, li) => {
-          const points = series[r]!.series[line.key];
-          if (points) lines.push({ runId: r, label: loaded.length > 1 ? `${line.label} · ${shortId(r)}` : line.label, colour: categoryColour(li), dash: RUN_DASHES[ri % RUN_DASHES.length], showRaw: false, points });
-        }),
-      );
-    } else {
-      for (const r of loaded) {
-        const points = series[r]!.series[panel.id];
-        if (points) lines.push({ runId: r, colour: colourOf(r), points });
-      }
-    }
-    return lines;
-  };
+  const xExtent = xExtentOf(loaded.map((r) => series[r]!), xAxis);
   // Charts of several metrics the user made (their own section, never hidden by the search or as constant).
   const combinedPanels = combined.map((id) => combinedPanel(id, keys)).filter((p): p is Panel => !!p);
-  const panelLines = new Map([...matching, ...combinedPanels].map((p) => [p.id, linesOf(p)]));
+  const panelLines = new Map([...matching, ...combinedPanels].map((p) => [p.id, linesOf(p, loaded, series, colourOf)]));
   // A panel that holds one value throughout (lr without schedule, a drift that stays 0) is hidden unless asked
   // for or pinned.
   const constant = matching.filter((p) => !pinned.includes(p.id) && isConstantPanel(panelLines.get(p.id)!.map((l) => l.points.raw)));
@@ -151,7 +120,7 @@ export function ChartGrid() {
         xAxis={xAxis}
         log={logScale[panel.id] ?? prefersLogScale(panel.id)}
         onLog={(on) => setLog(panel.id, on)}
-        onPickStep={rolloutSteps.length ? (step) => void openStep(nearest(rolloutSteps, step)) : undefined}
+        onPickStep={rolloutSteps.length ? (step) => void openStep(nearestRolloutStep(rolloutSteps, step)) : undefined}
         yRange={y}
         xExtent={xExtent}
         pinned={pinned.includes(panel.id)}
@@ -162,23 +131,12 @@ export function ChartGrid() {
     );
   };
 
-  const pinnedPanels = pinned.map((id) => panels.find((p) => p.id === id)).filter((p): p is Panel => !!p);
-  const rest = panels.filter((p) => !pinned.includes(p.id));
-  const groups = [...METRIC_GROUPS, OTHER_GROUP]
-    .map((g) => ({ group: g, panels: orderPanels(rest.filter((p) => groupOf(p.lines[0]!.key).id === g.id), g.keys) }))
-    .filter((g) => g.panels.length && !hiddenGroups.includes(g.group.id));
+  const { pinnedPanels, groups } = arrangePanels(panels, pinned, hiddenGroups);
   const bad = loaded.flatMap((r) => series[r]!.badLines.map((b) => `${r}: metrics.jsonl line ${b.line}: ${b.problem}`));
   return (
     <div className="chart-grid" data-testid="chart-grid" data-panels={panels.length}>
       {bad.length > 0 && <div className="warn small">{bad.join(' · ')}</div>}
-      <div className="legend" data-testid="run-legend">
-        {loaded.map((r) => (
-          <span key={r} className="legend-item" data-testid="legend-run" data-run={r} data-colour={colourOf(r)}>
-            <span className="swatch" style={{ background: colourOf(r) }} /> {r}
-            {series[r]!.decimated ? <span className="muted"> ({series[r]!.rows.toLocaleString()} steps, decimated)</span> : null}
-          </span>
-        ))}
-      </div>
+      <RunLegend runs={loaded} series={series} colourOf={colourOf} />
       {constant.length > 0 && (
         <label className="small muted show-constant" data-testid="show-constant" title={constant.map((p) => p.id).join(' ')}>
           <input type="checkbox" checked={showConstant} onChange={(e) => setShowConstant(e.target.checked)} /> {`show constant metrics (${constant.length})`}
@@ -207,7 +165,35 @@ export function ChartGrid() {
   );
 }
 
-/** The step with rollouts nearest to a clicked step (rollouts may be kept every N steps). */
-function nearest(steps: number[], step: number): number {
-  return steps.reduce((best, s) => (Math.abs(s - step) < Math.abs(best - step) ? s : best), steps[0]!);
+/** A panel's lines: for a family, a line per category per run (colour: category, dashes: run); else one per run in its colour. */
+function linesOf(panel: Panel, loaded: string[], series: Record<string, RunSeries>, colourOf: (runId: string) => string): ChartRun[] {
+  const lines: ChartRun[] = [];
+  if (panel.family) {
+    loaded.forEach((r, ri) =>
+      panel.lines.forEach((line, li) => {
+        const points = series[r]!.series[line.key];
+        if (points) lines.push({ runId: r, label: loaded.length > 1 ? `${line.label} · ${shortId(r)}` : line.label, colour: categoryColour(li), dash: RUN_DASHES[ri % RUN_DASHES.length], showRaw: false, points });
+      }),
+    );
+  } else {
+    for (const r of loaded) {
+      const points = series[r]!.series[panel.id];
+      if (points) lines.push({ runId: r, colour: colourOf(r), points });
+    }
+  }
+  return lines;
+}
+
+/** The charted runs with their colours (and how many steps a decimated series stands for). */
+function RunLegend({ runs, series, colourOf }: { runs: string[]; series: Record<string, RunSeries>; colourOf: (runId: string) => string }) {
+  return (
+    <div className="legend" data-testid="run-legend">
+      {runs.map((r) => (
+        <span key={r} className="legend-item" data-testid="legend-run" data-run={r} data-colour={colourOf(r)}>
+          <span className="swatch" style={{ background: colourOf(r) }} /> {r}
+          {series[r]!.decimated ? <span className="muted"> ({series[r]!.rows.toLocaleString()} steps, decimated)</span> : null}
+        </span>
+      ))}
+    </div>
+  );
 }
