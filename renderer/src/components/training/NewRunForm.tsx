@@ -6,40 +6,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { getLabApi } from '../../lab/api';
 import { useTraining } from '../../stores/training';
+import { ABLATIONS, runOverrides, setTomlKey, type OverrideFields } from './run-config-edit';
 
 type Stage = 'lm' | 'sft' | 'ppo';
 const CHECK_DELAY_MS = 300;
-
-/** The ablation switches of issue 13 (`[ppo]` keys), each a cell's setting. */
-export const ABLATIONS: { key: string; values: string[] }[] = [
-  { key: 'reward', values: ['dense', 'fraction', 'binary'] },
-  { key: 'tito', values: ['exact', 'retokenize'] },
-  { key: 'r3', values: ['on', 'off'] },
-  { key: 'tis', values: ['on', 'off'] },
-  { key: 'advantage', values: ['gae', 'group'] },
-];
-
-/** Set `key = "value"` in a TOML section (added at the section's end, or with the section, when missing). */
-export function setTomlKey(toml: string, section: string, key: string, value: string): string {
-  const lines = toml.split('\n');
-  const head = lines.findIndex((l) => l.trim() === `[${section}]`);
-  const assignment = `${key} = "${value}"`;
-  if (head < 0) return `${toml.replace(/\n*$/, '\n')}\n[${section}]\n${assignment}\n`;
-  let end = lines.findIndex((l, i) => i > head && /^\s*\[/.test(l));
-  if (end < 0) end = lines.length;
-  const at = lines.findIndex((l, i) => i > head && i < end && new RegExp(`^\\s*${key}\\s*=`).test(l));
-  if (at >= 0) lines[at] = assignment;
-  else {
-    let last = end;
-    while (last > head + 1 && !lines[last - 1]!.trim()) last--;
-    lines.splice(last, 0, assignment);
-  }
-  return lines.join('\n');
-}
-
-function numberOrUndefined(s: string): number | undefined {
-  return s.trim() === '' ? undefined : Number(s);
-}
 
 /**
  * `onStarted` runs as soon as the trainer took the run, before the store lists and selects it (that waits on
@@ -50,53 +20,10 @@ export function NewRunForm({ onStarted }: { onStarted?: (runId: string) => void 
   const { start, starting } = useTraining();
   const [stage, setStage] = useState<Stage>('lm');
   const [preset, setPreset] = useState<'nano' | 'micro'>('nano');
-  const [toml, setToml] = useState('');
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [model, setModel] = useState('');
-  const [data, setData] = useState('');
-  const [steps, setSteps] = useState('');
-  const [seed, setSeed] = useState('');
-  const [every, setEvery] = useState('');
-  const [errors, setErrors] = useState<{ key: string; message: string }[]>([]);
-  const checkSeq = useRef(0);
-
-  useEffect(() => {
-    let stale = false;
-    setLoadError(null);
-    getLabApi()
-      .methods['training.defaultConfig']({ stage, preset })
-      .then(
-        ({ toml: text }) => !stale && setToml(text),
-        (e: Error) => !stale && setLoadError(e.message),
-      );
-    return () => {
-      stale = true;
-    };
-  }, [stage, preset]);
-
-  const overrides = {
-    ...(model.trim() ? { model: model.trim() } : {}),
-    ...(data.trim() ? { data: data.trim() } : {}),
-    ...(numberOrUndefined(steps) ? { steps: numberOrUndefined(steps) } : {}),
-    ...(numberOrUndefined(seed) !== undefined ? { seed: numberOrUndefined(seed) } : {}),
-    ...(numberOrUndefined(every) ? { checkpointEvery: numberOrUndefined(every) } : {}),
-  };
-  const overridesKey = JSON.stringify(overrides);
-
-  // Validate as the trainer will, once typing rests.
-  useEffect(() => {
-    if (!toml) return;
-    const seq = ++checkSeq.current;
-    const timer = setTimeout(() => {
-      getLabApi()
-        .methods['training.checkConfig']({ stage, configToml: toml, overrides: JSON.parse(overridesKey) as Record<string, unknown> })
-        .then(
-          (r) => seq === checkSeq.current && setErrors(r.errors),
-          (e: Error) => seq === checkSeq.current && setErrors([{ key: '(overrides)', message: e.message }]),
-        );
-    }, CHECK_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [toml, stage, overridesKey]);
+  const { toml, setToml, loadError } = useDefaultConfig(stage, preset);
+  const [fields, setFields] = useState<OverrideFields>({ model: '', data: '', steps: '', seed: '', every: '' });
+  const overrides = runOverrides(fields);
+  const errors = useConfigCheck(toml, stage, JSON.stringify(overrides));
 
   return (
     <form
@@ -123,39 +50,9 @@ export function NewRunForm({ onStarted }: { onStarted?: (runId: string) => void 
             <option value="micro">micro recipe</option>
           </select>
         </label>
-        {stage === 'ppo' && (
-          <span className="ablations" data-testid="ablations">
-            ablation cells:
-            {ABLATIONS.map((a) => (
-              <select key={a.key} defaultValue="" onChange={(e) => e.target.value && setToml(setTomlKey(toml, 'ppo', a.key, e.target.value))} aria-label={a.key}>
-                <option value="">{a.key}</option>
-                {a.values.map((v) => (
-                  <option key={v} value={v}>
-                    {a.key} = {v}
-                  </option>
-                ))}
-              </select>
-            ))}
-          </span>
-        )}
+        {stage === 'ppo' && <AblationCells onSet={(key, value) => setToml(setTomlKey(toml, 'ppo', key, value))} />}
       </div>
-      <div className="toolbar overrides">
-        <label>
-          model <input value={model} onChange={(e) => setModel(e.target.value)} placeholder="config's" name="model" size={24} />
-        </label>
-        <label>
-          data <input value={data} onChange={(e) => setData(e.target.value)} placeholder="config's" name="data" size={24} />
-        </label>
-        <label>
-          steps <input value={steps} onChange={(e) => setSteps(e.target.value.replace(/\D/g, ''))} name="steps" size={6} />
-        </label>
-        <label>
-          seed <input value={seed} onChange={(e) => setSeed(e.target.value.replace(/\D/g, ''))} name="seed" size={6} />
-        </label>
-        <label>
-          checkpoint every <input value={every} onChange={(e) => setEvery(e.target.value.replace(/\D/g, ''))} name="checkpointEvery" size={6} />
-        </label>
-      </div>
+      <OverrideInputs fields={fields} onChange={(f) => setFields({ ...fields, ...f })} />
       {loadError && <div className="error">{loadError}</div>}
       <textarea value={toml} onChange={(e) => setToml(e.target.value)} rows={12} spellCheck={false} aria-label="run config (TOML)" name="config" />
       {errors.length > 0 ? (
@@ -175,5 +72,88 @@ export function NewRunForm({ onStarted }: { onStarted?: (runId: string) => void 
         </button>
       </div>
     </form>
+  );
+}
+
+/** The complete default config of a stage and preset, as `t1lab train init-config` writes it, loaded again when either changes. */
+function useDefaultConfig(stage: Stage, preset: 'nano' | 'micro') {
+  const [toml, setToml] = useState('');
+  const [loadError, setLoadError] = useState<string | null>(null);
+  useEffect(() => {
+    let stale = false;
+    setLoadError(null);
+    getLabApi()
+      .methods['training.defaultConfig']({ stage, preset })
+      .then(
+        ({ toml: text }) => !stale && setToml(text),
+        (e: Error) => !stale && setLoadError(e.message),
+      );
+    return () => {
+      stale = true;
+    };
+  }, [stage, preset]);
+  return { toml, setToml, loadError };
+}
+
+/** The config's problems as the trainer will judge them (each naming its key), checked once typing rests. */
+function useConfigCheck(toml: string, stage: Stage, overridesKey: string): { key: string; message: string }[] {
+  const [errors, setErrors] = useState<{ key: string; message: string }[]>([]);
+  const checkSeq = useRef(0);
+  useEffect(() => {
+    if (!toml) return;
+    const seq = ++checkSeq.current;
+    const timer = setTimeout(() => {
+      getLabApi()
+        .methods['training.checkConfig']({ stage, configToml: toml, overrides: JSON.parse(overridesKey) as Record<string, unknown> })
+        .then(
+          (r) => seq === checkSeq.current && setErrors(r.errors),
+          (e: Error) => seq === checkSeq.current && setErrors([{ key: '(overrides)', message: e.message }]),
+        );
+    }, CHECK_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [toml, stage, overridesKey]);
+  return errors;
+}
+
+/** PPO's ablation cells, each a one-click edit of its `[ppo]` key. */
+function AblationCells({ onSet }: { onSet(key: string, value: string): void }) {
+  return (
+    <span className="ablations" data-testid="ablations">
+      ablation cells:
+      {ABLATIONS.map((a) => (
+        <select key={a.key} defaultValue="" onChange={(e) => e.target.value && onSet(a.key, e.target.value)} aria-label={a.key}>
+          <option value="">{a.key}</option>
+          {a.values.map((v) => (
+            <option key={v} value={v}>
+              {a.key} = {v}
+            </option>
+          ))}
+        </select>
+      ))}
+    </span>
+  );
+}
+
+/** The CLI's overrides: --model, --data, --steps, --seed, --checkpoint-every. */
+function OverrideInputs({ fields, onChange }: { fields: OverrideFields; onChange(f: Partial<OverrideFields>): void }) {
+  const digits = (v: string) => v.replace(/\D/g, '');
+  return (
+    <div className="toolbar overrides">
+      <label>
+        model <input value={fields.model} onChange={(e) => onChange({ model: e.target.value })} placeholder="config's" name="model" size={24} />
+      </label>
+      <label>
+        data <input value={fields.data} onChange={(e) => onChange({ data: e.target.value })} placeholder="config's" name="data" size={24} />
+      </label>
+      <label>
+        steps <input value={fields.steps} onChange={(e) => onChange({ steps: digits(e.target.value) })} name="steps" size={6} />
+      </label>
+      <label>
+        seed <input value={fields.seed} onChange={(e) => onChange({ seed: digits(e.target.value) })} name="seed" size={6} />
+      </label>
+      <label>
+        checkpoint every <input value={fields.every} onChange={(e) => onChange({ every: digits(e.target.value) })} name="checkpointEvery" size={6} />
+      </label>
+    </div>
   );
 }
