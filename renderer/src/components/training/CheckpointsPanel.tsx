@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { RunListing, RunProgress } from '../../../../electron/domain/runs';
+import type { TrainingCheckpoint } from '../../../../electron/domain/training-view';
 import { getLabApi } from '../../lab/api';
 import { useTraining } from '../../stores/training';
 import { useNav } from '../../stores/nav';
@@ -18,29 +19,11 @@ const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}
 
 export function CheckpointsPanel() {
   const { checkpoints, refreshCheckpoints } = useTraining();
-  const { link } = useNav();
   const [suite, setSuite] = useState('tasks/examples');
   const [settings, setSettings] = useState<EvalSettingsDraft>(DEFAULT_EVAL_SETTINGS);
   const [failure, setFailure] = useState<SettingFailure | null>(null);
-  const [progress, setProgress] = useState<Record<string, RunProgress>>({});
-  const [evals, setEvals] = useState<RunListing[]>([]);
-  const [pair, setPair] = useState<{ a: string; b: string }>({ a: '', b: '' });
   const [error, setError] = useState<string | null>(null);
-
-  const refreshEvals = () =>
-    getLabApi()
-      .methods['runs.list']({})
-      .then((runs) => setEvals(runs.filter((r) => r.kind === 'eval')), (e: Error) => setError(e.message));
-  useEffect(() => {
-    void refreshEvals();
-    return getLabApi().on('runs.progress', (p) => {
-      setProgress((all) => ({ ...all, [p.runId]: p }));
-      if (p.state !== 'running') {
-        void refreshCheckpoints();
-        void refreshEvals();
-      }
-    });
-  }, [refreshCheckpoints]);
+  const { evals, progress, setProgress, refreshEvals } = useEvalRuns(refreshCheckpoints, setError);
 
   const evaluate = async (path: string) => {
     setError(null);
@@ -59,11 +42,6 @@ export function CheckpointsPanel() {
       else setError(problem.message);
     }
   };
-
-  // Default pair: the first and the last checkpoint's finished evaluations.
-  const finished = checkpoints.flatMap((c) => c.evalRuns.filter((r) => r.state === 'complete'));
-  const a = pair.a || finished[0]?.runId || '';
-  const b = pair.b || finished[finished.length - 1]?.runId || '';
 
   return (
     <section className="checkpoints-panel" data-testid="checkpoints-panel">
@@ -98,54 +76,96 @@ export function CheckpointsPanel() {
           </thead>
           <tbody>
             {checkpoints.map((c) => (
-              <tr key={c.path} data-testid="checkpoint-row" data-step={c.step ?? ''} title={c.path}>
-                <td>
-                  {c.name} {c.best && <span className="badge verdict-ok">best</span>}
-                </td>
-                <td>{c.step ?? '—'}</td>
-                <td>{c.evalLoss === null ? '—' : c.evalLoss.toFixed(4)}</td>
-                <td>
-                  {c.evalRuns.map((r) => {
-                    const p = progress[r.runId];
-                    return (
-                      <div key={r.runId} className="small" data-testid="checkpoint-eval" data-run={r.runId} data-state={p?.state === 'running' ? 'running' : r.state}>
-                        {r.runId}: {p?.state === 'running' ? `running ${p.done}/${p.total}` : `${pct(r.resolvedRate)} resolved (${r.state})`}
-                      </div>
-                    );
-                  })}
-                </td>
-                <td>
-                  <button onClick={() => void evaluate(c.path)} data-testid="evaluate">
-                    Evaluate
-                  </button>
-                </td>
-              </tr>
+              <CheckpointRow key={c.path} checkpoint={c} progress={progress} onEvaluate={() => void evaluate(c.path)} />
             ))}
           </tbody>
         </table>
       )}
-      <div className="toolbar compare-bar">
-        compare
-        <select value={a} onChange={(e) => setPair({ a: e.target.value, b })} data-testid="compare-a" aria-label="eval run A">
-          <option value="">eval run A</option>
-          {evals.map((r) => (
-            <option key={r.id} value={r.id}>
-              {r.id} · {r.policy.split('/').slice(-2).join('/')} · {pct(r.resolvedRate)}
-            </option>
-          ))}
-        </select>
-        <select value={b} onChange={(e) => setPair({ a, b: e.target.value })} data-testid="compare-b" aria-label="eval run B">
-          <option value="">eval run B</option>
-          {evals.map((r) => (
-            <option key={r.id} value={r.id}>
-              {r.id} · {r.policy.split('/').slice(-2).join('/')} · {pct(r.resolvedRate)}
-            </option>
-          ))}
-        </select>
-        <button disabled={!a || !b || a === b} onClick={() => link('compare', [a, b])} data-testid="compare" title="opens the compare view: paired tests, forest plot, task diff">
-          Compare
-        </button>
-      </div>
+      <ComparePicker evals={evals} defaults={defaultPair(checkpoints)} />
     </section>
+  );
+}
+
+/** The eval runs (for the compare picker) and their live progress; a run that ends lists the checkpoints and runs again. */
+function useEvalRuns(refreshCheckpoints: () => Promise<void>, setError: (message: string) => void) {
+  const [progress, setProgress] = useState<Record<string, RunProgress>>({});
+  const [evals, setEvals] = useState<RunListing[]>([]);
+  const refreshEvals = () =>
+    getLabApi()
+      .methods['runs.list']({})
+      .then((runs) => setEvals(runs.filter((r) => r.kind === 'eval')), (e: Error) => setError(e.message));
+  useEffect(() => {
+    void refreshEvals();
+    return getLabApi().on('runs.progress', (p) => {
+      setProgress((all) => ({ ...all, [p.runId]: p }));
+      if (p.state !== 'running') {
+        void refreshCheckpoints();
+        void refreshEvals();
+      }
+    });
+  }, [refreshCheckpoints]);
+  return { evals, progress, setProgress, refreshEvals };
+}
+
+/** The default pair to compare: the first and the last of the checkpoints' finished evaluations. */
+function defaultPair(checkpoints: readonly Pick<TrainingCheckpoint, 'evalRuns'>[]): { a: string; b: string } {
+  const finished = checkpoints.flatMap((c) => c.evalRuns.filter((r) => r.state === 'complete'));
+  return { a: finished[0]?.runId || '', b: finished[finished.length - 1]?.runId || '' };
+}
+
+/** A checkpoint: its name (best marked), step, eval loss, its evaluations (live while running), and Evaluate. */
+function CheckpointRow({ checkpoint: c, progress, onEvaluate }: { checkpoint: TrainingCheckpoint; progress: Record<string, RunProgress>; onEvaluate(): void }) {
+  return (
+    <tr data-testid="checkpoint-row" data-step={c.step ?? ''} title={c.path}>
+      <td>
+        {c.name} {c.best && <span className="badge verdict-ok">best</span>}
+      </td>
+      <td>{c.step ?? '—'}</td>
+      <td>{c.evalLoss === null ? '—' : c.evalLoss.toFixed(4)}</td>
+      <td>
+        {c.evalRuns.map((r) => {
+          const p = progress[r.runId];
+          return (
+            <div key={r.runId} className="small" data-testid="checkpoint-eval" data-run={r.runId} data-state={p?.state === 'running' ? 'running' : r.state}>
+              {r.runId}: {p?.state === 'running' ? `running ${p.done}/${p.total}` : `${pct(r.resolvedRate)} resolved (${r.state})`}
+            </div>
+          );
+        })}
+      </td>
+      <td>
+        <button onClick={onEvaluate} data-testid="evaluate">
+          Evaluate
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+/** Two eval runs (by default the first and last checkpoint's) and the button that opens the compare view on them. */
+function ComparePicker({ evals, defaults }: { evals: RunListing[]; defaults: { a: string; b: string } }) {
+  const { link } = useNav();
+  const [pair, setPair] = useState<{ a: string; b: string }>({ a: '', b: '' });
+  const a = pair.a || defaults.a;
+  const b = pair.b || defaults.b;
+  const options = evals.map((r) => (
+    <option key={r.id} value={r.id}>
+      {r.id} · {r.policy.split('/').slice(-2).join('/')} · {pct(r.resolvedRate)}
+    </option>
+  ));
+  return (
+    <div className="toolbar compare-bar">
+      compare
+      <select value={a} onChange={(e) => setPair({ a: e.target.value, b })} data-testid="compare-a" aria-label="eval run A">
+        <option value="">eval run A</option>
+        {options}
+      </select>
+      <select value={b} onChange={(e) => setPair({ a, b: e.target.value })} data-testid="compare-b" aria-label="eval run B">
+        <option value="">eval run B</option>
+        {options}
+      </select>
+      <button disabled={!a || !b || a === b} onClick={() => link('compare', [a, b])} data-testid="compare" title="opens the compare view: paired tests, forest plot, task diff">
+        Compare
+      </button>
+    </div>
   );
 }
