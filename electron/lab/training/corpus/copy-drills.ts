@@ -37,7 +37,7 @@ function kvLine(r: FamilyRng): string {
   return `${r.pick(STEMS)}=${r.int(1, 9999)} ${r.word(r.int(3, 7))}`;
 }
 
-interface Drill {
+export interface Drill {
   instruction: string;
   /** Commands, each with the output the shell prints for it (empty: none). */
   steps: { command: string; output: string }[];
@@ -138,6 +138,11 @@ function repeatDocument(r: FamilyRng): string {
   return `${r.pick(['The list:', 'Items:', 'Names:', 'Paths:'])}\n${items.join(sep)}\n${r.pick(['Again:', 'Repeated:', 'Once more:', 'Copy:'])}\n${items.join(sep)}\n`;
 }
 
+/** One transcript drill, drawn from `r` (also the unit of SFT drill samples). */
+export function drillOf(r: FamilyRng): Drill {
+  return r.pick(DRILLS)(r);
+}
+
 export function copyDrills(documents = COPY_DRILL_DOCUMENTS, seed = 17): string[] {
   const protocol = createHermesProtocol();
   const out: string[] = [];
@@ -147,7 +152,7 @@ export function copyDrills(documents = COPY_DRILL_DOCUMENTS, seed = 17): string[
       out.push(repeatDocument(r));
       continue;
     }
-    const drill = r.pick(DRILLS)(r);
+    const drill = drillOf(r);
     const messages: ChatMessage[] = [{ role: 'user', content: drill.instruction }];
     for (const [i, step] of drill.steps.entries()) {
       messages.push({ role: 'assistant', content: protocol.writeAction({ tool: 'bash', command: step.command }, `call_${i}`).text });
