@@ -13,7 +13,7 @@ import { useNav } from '../stores/nav';
 import { useTerminal } from '../stores/terminal';
 import { sortDifficulties } from '../components/common/difficulty';
 import { onRowKey } from '../components/common/row-keys';
-import type { AssertionResult, AuditReport, AuditVerdict, TaskDetail, TaskSummary } from '../../../electron/domain/tasks';
+import type { AssertionResult, AuditReport, AuditVerdict, TaskDetail, TaskListing, TaskSummary } from '../../../electron/domain/tasks';
 import { KeyValue } from '../components/KeyValue';
 import { SkewChart } from '../components/SkewChart';
 import { matches, NO_FAMILY, NOT_AUDITED, refKey, useTasks, type TaskFilters } from '../stores/tasks';
@@ -197,7 +197,7 @@ function Detail({ detail, report }: { detail: TaskDetail; report: AuditReport | 
 }
 
 export function TasksPage() {
-  const { listing, loading, error, filters, setFilter, selected, select, detail, detailError, reports, audit, runAudit, load, passRates } = useTasks();
+  const { listing, error, filters, selected, select, detail, detailError, reports, audit, load, passRates } = useTasks();
   const { params, link } = useNav();
   useEffect(() => {
     void load();
@@ -238,20 +238,7 @@ export function TasksPage() {
 
   return (
     <section data-testid="page-tasks" className="tasks-page">
-      <div className="toolbar filters">
-        <FilterSelect label="Category" name="category" options={uniq(tasks.map((t) => t.category))} />
-        <FilterSelect label="Difficulty" name="difficulty" options={sortDifficulties(uniq(tasks.map((t) => t.difficulty ?? 'unknown')))} />
-        <FilterSelect label="Source" name="source" options={uniq(tasks.map((t) => t.source))} />
-        <FilterSelect label="Family" name="family" options={uniq(tasks.filter((t) => !filters.source || t.source === filters.source).map((t) => t.family ?? NO_FAMILY))} />
-        <FilterSelect label="Audit verdict" name="verdict" options={[...VERDICTS, NOT_AUDITED]} />
-        <input aria-label="Search" placeholder="search id, title, tags" value={filters.text} onChange={(e) => setFilter('text', e.target.value)} />
-        <button onClick={() => void load(true)} disabled={loading}>
-          {loading ? 'Loading…' : 'Reload'}
-        </button>
-        <button onClick={() => void runAudit(shown.map((t) => ({ source: t.source, id: t.id })))} disabled={!!audit || shown.length === 0}>
-          {`Audit ${shown.length} shown`}
-        </button>
-      </div>
+      <FilterBar tasks={tasks} shown={shown} />
       <PassRateFilter />
       {audit && (
         <div className="progress" data-testid="audit-progress">
@@ -285,52 +272,12 @@ export function TasksPage() {
               </thead>
               <tbody>
                 {sorted.map((t) => (
-                  <tr
-                    key={refKey(t)}
-                    className={selected && refKey(selected) === refKey(t) ? 'selected' : ''}
-                    onClick={() => open(t)}
-                    onKeyDown={onRowKey(() => open(t))}
-                    tabIndex={0}
-                    data-task={t.id}
-                  >
-                    <td title={`${t.id}: ${t.title}`} data-key="task">
-                      {t.id}
-                    </td>
-                    <td title={t.category}>{t.category}</td>
-                    <td>{t.difficulty ?? '—'}</td>
-                    <td title={t.family ?? undefined}>{t.family ?? '—'}</td>
-                    <td title={t.source} data-key="source">
-                      {t.source}
-                    </td>
-                    <td data-key="pass">
-                      <PassRate rate={passRates[t.id]} />
-                    </td>
-                    <td data-key="runs">{passRates[t.id]?.runs ?? 0}</td>
-                    <td>
-                      <VerdictBadge verdict={verdictOf(t)} />
-                    </td>
-                  </tr>
+                  <TaskRow key={refKey(t)} task={t} selected={!!selected && refKey(selected) === refKey(t)} passRate={passRates[t.id]} verdict={verdictOf(t)} onOpen={() => open(t)} />
                 ))}
               </tbody>
             </table>
           </div>
-          {listing && listing.invalid.length > 0 && (
-            <details className="invalid-tasks">
-              <summary className="warn">{`${listing.invalid.length} task(s) could not be loaded`}</summary>
-              <ul>
-                {listing.invalid.map((bad) => (
-                  <li key={`${bad.source}/${bad.id}`}>
-                    <strong>{`${bad.source}/${bad.id}`}</strong>
-                    <ul>
-                      {bad.problems.map((p, i) => (
-                        <li key={i}>{`${p.file}${p.field ? `: ${p.field}` : ''}: ${p.reason}`}</li>
-                      ))}
-                    </ul>
-                  </li>
-                ))}
-              </ul>
-            </details>
-          )}
+          {listing && listing.invalid.length > 0 && <InvalidTasks invalid={listing.invalid} />}
         </div>
         <div className="tasks-detail-pane">
           {!selected && <p className="muted">Select a task to read its instruction, assertions and oracle solution.</p>}
@@ -343,5 +290,71 @@ export function TasksPage() {
         </div>
       </div>
     </section>
+  );
+}
+
+/** The filters (category, difficulty, source, family, audit verdict, text), Reload, and an audit of the shown tasks. */
+function FilterBar({ tasks, shown }: { tasks: TaskSummary[]; shown: TaskSummary[] }) {
+  const { loading, filters, setFilter, audit, runAudit, load } = useTasks();
+  return (
+    <div className="toolbar filters">
+      <FilterSelect label="Category" name="category" options={uniq(tasks.map((t) => t.category))} />
+      <FilterSelect label="Difficulty" name="difficulty" options={sortDifficulties(uniq(tasks.map((t) => t.difficulty ?? 'unknown')))} />
+      <FilterSelect label="Source" name="source" options={uniq(tasks.map((t) => t.source))} />
+      <FilterSelect label="Family" name="family" options={uniq(tasks.filter((t) => !filters.source || t.source === filters.source).map((t) => t.family ?? NO_FAMILY))} />
+      <FilterSelect label="Audit verdict" name="verdict" options={[...VERDICTS, NOT_AUDITED]} />
+      <input aria-label="Search" placeholder="search id, title, tags" value={filters.text} onChange={(e) => setFilter('text', e.target.value)} />
+      <button onClick={() => void load(true)} disabled={loading}>
+        {loading ? 'Loading…' : 'Reload'}
+      </button>
+      <button onClick={() => void runAudit(shown.map((t) => ({ source: t.source, id: t.id })))} disabled={!!audit || shown.length === 0}>
+        {`Audit ${shown.length} shown`}
+      </button>
+    </div>
+  );
+}
+
+/** A task: id, category, difficulty, family, source, its pass rate over the runs, and its audit verdict. */
+function TaskRow({ task: t, selected, passRate, verdict, onOpen }: { task: TaskSummary; selected: boolean; passRate: TaskPassRate | undefined; verdict: AuditVerdict | null; onOpen(): void }) {
+  return (
+    <tr className={selected ? 'selected' : ''} onClick={onOpen} onKeyDown={onRowKey(onOpen)} tabIndex={0} data-task={t.id}>
+      <td title={`${t.id}: ${t.title}`} data-key="task">
+        {t.id}
+      </td>
+      <td title={t.category}>{t.category}</td>
+      <td>{t.difficulty ?? '—'}</td>
+      <td title={t.family ?? undefined}>{t.family ?? '—'}</td>
+      <td title={t.source} data-key="source">
+        {t.source}
+      </td>
+      <td data-key="pass">
+        <PassRate rate={passRate} />
+      </td>
+      <td data-key="runs">{passRate?.runs ?? 0}</td>
+      <td>
+        <VerdictBadge verdict={verdict} />
+      </td>
+    </tr>
+  );
+}
+
+/** The tasks that could not be loaded, each with its problems. */
+function InvalidTasks({ invalid }: { invalid: TaskListing['invalid'] }) {
+  return (
+    <details className="invalid-tasks">
+      <summary className="warn">{`${invalid.length} task(s) could not be loaded`}</summary>
+      <ul>
+        {invalid.map((bad) => (
+          <li key={`${bad.source}/${bad.id}`}>
+            <strong>{`${bad.source}/${bad.id}`}</strong>
+            <ul>
+              {bad.problems.map((p, i) => (
+                <li key={i}>{`${p.file}${p.field ? `: ${p.field}` : ''}: ${p.reason}`}</li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
