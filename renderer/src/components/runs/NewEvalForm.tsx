@@ -3,7 +3,7 @@
  * is shown next to the field it concerns and stays until that input changes or the user dismisses it; a
  * checkpoint whose window cannot hold the suite's prompts is reported before the run starts, with "Start anyway".
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { EvalRequest } from '../../../../electron/domain/runs';
 import { userError, type UserError } from '../../lab/errors';
 import { useRuns } from '../../stores/runs';
@@ -33,16 +33,10 @@ export function fieldOf(error: UserError, request: { suite: string; policy: stri
 
 export function NewEvalForm() {
   const { start, starting } = useRuns();
-  const draft = useEvalDraft();
-  const [suite, setSuite] = useState(draft.suite);
-  const [only, setOnly] = useState<string[] | null>(draft.only);
-  useEffect(() => {
-    setSuite(draft.suite);
-    setOnly(draft.only);
-  }, [draft.version, draft.suite, draft.only]);
+  const { suite, setSuite, only, setOnly } = useDraftSuite();
   const [policy, setPolicy] = useState('oracle');
   const [settings, setSettings] = useState<EvalSettingsDraft>(DEFAULT_EVAL_SETTINGS);
-  const [failure, setFailure] = useState<{ field: Field; message: string; unfit: boolean } | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
   const edited = (field: Field) => {
     if (failure?.field === field) setFailure(null);
   };
@@ -63,7 +57,6 @@ export function NewEvalForm() {
       setFailure({ field: fieldOf(e, request), message: e.message, unfit: Array.isArray(details?.unfit) });
     }
   };
-
   const errorFor = (field: Field) =>
     failure?.field === field ? (
       <FieldError message={failure.message} onDismiss={() => setFailure(null)} testId={`error-${field}`} />
@@ -78,60 +71,28 @@ export function NewEvalForm() {
         void submit(true);
       }}
     >
-      <div className={failure?.field === 'suite' ? 'field invalid' : 'field'}>
-        <label>
-          suite{' '}
-          <input
-            value={suite}
-            onChange={(e) => {
-              setSuite(e.target.value);
-              setOnly(null);
-              edited('suite');
-            }}
-            placeholder="a task folder, a folder of tasks, or a pack"
-            name="suite"
-            size={28}
-            aria-invalid={failure?.field === 'suite'}
-          />
-        </label>
-        {only && (
-          <span className="badge" data-testid="only-tasks">
-            only {only.join(', ')}{' '}
-            <button type="button" className="dismiss" aria-label="Run the whole suite" onClick={() => setOnly(null)}>
-              ×
-            </button>
-          </span>
-        )}
-        {errorFor('suite')}
-      </div>
-      <div className={failure?.field === 'policy' ? 'field invalid' : 'field'}>
-        <label>
-          policy{' '}
-          <input
-            value={policy}
-            onChange={(e) => {
-              setPolicy(e.target.value);
-              edited('policy');
-            }}
-            list="policy-specs"
-            name="policy"
-            size={32}
-            aria-invalid={failure?.field === 'policy'}
-          />
-          <datalist id="policy-specs">
-            <option value="oracle" />
-            <option value="replay:FILE" />
-            <option value="openai:http://127.0.0.1:8000/v1#MODEL" />
-            <option value="onnx:CHECKPOINT" />
-          </datalist>
-        </label>
-        {errorFor('policy')}
-        {failure?.field === 'policy' && failure.unfit && (
-          <button type="button" data-testid="start-anyway" onClick={() => void submit(false)}>
-            Start anyway
-          </button>
-        )}
-      </div>
+      <SuiteField
+        suite={suite}
+        onSuite={(value) => {
+          setSuite(value);
+          setOnly(null);
+          edited('suite');
+        }}
+        only={only}
+        onWholeSuite={() => setOnly(null)}
+        invalid={failure?.field === 'suite'}
+        error={errorFor('suite')}
+      />
+      <PolicyField
+        policy={policy}
+        onPolicy={(value) => {
+          setPolicy(value);
+          edited('policy');
+        }}
+        invalid={failure?.field === 'policy'}
+        error={errorFor('policy')}
+        onStartAnyway={failure?.field === 'policy' && failure.unfit ? () => void submit(false) : null}
+      />
       <EvalSettingsFields
         draft={settings}
         onChange={(setting, value) => {
@@ -145,5 +106,82 @@ export function NewEvalForm() {
         {starting ? 'Starting…' : 'Start evaluation'}
       </button>
     </form>
+  );
+}
+
+type Failure = { field: Field; message: string; unfit: boolean };
+
+/** The suite (and the tasks it is narrowed to) that another page handed over, followed each time it hands one again. */
+function useDraftSuite() {
+  const draft = useEvalDraft();
+  const [suite, setSuite] = useState(draft.suite);
+  const [only, setOnly] = useState<string[] | null>(draft.only);
+  useEffect(() => {
+    setSuite(draft.suite);
+    setOnly(draft.only);
+  }, [draft.version, draft.suite, draft.only]);
+  return { suite, setSuite, only, setOnly };
+}
+
+interface SuiteFieldProps {
+  suite: string;
+  onSuite(value: string): void;
+  only: string[] | null;
+  onWholeSuite(): void;
+  invalid: boolean;
+  error: ReactNode;
+}
+
+/** The suite, and the tasks it is narrowed to (a badge that goes back to the whole suite). */
+function SuiteField({ suite, onSuite, only, onWholeSuite, invalid, error }: SuiteFieldProps) {
+  return (
+    <div className={invalid ? 'field invalid' : 'field'}>
+      <label>
+        suite{' '}
+        <input value={suite} onChange={(e) => onSuite(e.target.value)} placeholder="a task folder, a folder of tasks, or a pack" name="suite" size={28} aria-invalid={invalid} />
+      </label>
+      {only && (
+        <span className="badge" data-testid="only-tasks">
+          only {only.join(', ')}{' '}
+          <button type="button" className="dismiss" aria-label="Run the whole suite" onClick={onWholeSuite}>
+            ×
+          </button>
+        </span>
+      )}
+      {error}
+    </div>
+  );
+}
+
+interface PolicyFieldProps {
+  policy: string;
+  onPolicy(value: string): void;
+  invalid: boolean;
+  error: ReactNode;
+  /** Offered when the checkpoint's window cannot hold the suite's prompts. */
+  onStartAnyway: (() => void) | null;
+}
+
+/** The policy spec (the kinds offered as suggestions), and "Start anyway" when the checkpoint does not fit the suite. */
+function PolicyField({ policy, onPolicy, invalid, error, onStartAnyway }: PolicyFieldProps) {
+  return (
+    <div className={invalid ? 'field invalid' : 'field'}>
+      <label>
+        policy{' '}
+        <input value={policy} onChange={(e) => onPolicy(e.target.value)} list="policy-specs" name="policy" size={32} aria-invalid={invalid} />
+        <datalist id="policy-specs">
+          <option value="oracle" />
+          <option value="replay:FILE" />
+          <option value="openai:http://127.0.0.1:8000/v1#MODEL" />
+          <option value="onnx:CHECKPOINT" />
+        </datalist>
+      </label>
+      {error}
+      {onStartAnyway && (
+        <button type="button" data-testid="start-anyway" onClick={onStartAnyway}>
+          Start anyway
+        </button>
+      )}
+    </div>
   );
 }

@@ -31,9 +31,46 @@ export function stepTicks(lo: number, hi: number, n = 6): number[] {
 }
 
 export function HeldOutChart({ runId, version }: { runId: string; version: string }) {
+  const { points, error } = useHeldOut(runId, version);
+  const { link } = useNav();
+  if (error) return <div className="error">{error}</div>;
+  if (!points) return null;
+  if (!points.length)
+    return (
+      <p className="muted" data-testid="held-out-empty">
+        No checkpoint of this run has been evaluated yet: evaluate one below (Checkpoints), or run <code>t1lab eval --policy onnx:CHECKPOINT</code>.
+      </p>
+    );
+
+  const suites = [...new Set(points.map((p) => p.suite))];
+  const open = (p: HeldOutPoint) => link('runs', [p.evalRunId]);
+  const plot = plotScales(points.map((p) => p.step));
+  return (
+    <div className="held-out" data-testid="held-out">
+      <svg className="held-out-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label="held-out resolved rate by training step" data-testid="held-out-chart" data-points={points.length}>
+        <Axes plot={plot} />
+        {suites.map((suite, si) => (
+          <SuiteLine key={suite} suite={suite} points={points.filter((p) => p.suite === suite)} colour={runColour(si)} plot={plot} onOpen={open} />
+        ))}
+      </svg>
+      <div className="legend">
+        {suites.map((s, i) => (
+          <span key={s} className="legend-item">
+            <span className="swatch" style={{ background: runColour(i) }} />
+            {suiteName(s)}
+          </span>
+        ))}
+        <span className="muted">bars: 95% interval (Wilson, over tasks) · hollow: evaluation still running · click a point to open its eval run</span>
+      </div>
+      <HeldOutTable points={points} onOpen={open} />
+    </div>
+  );
+}
+
+/** The run's held-out points, read again when `version` changes (an evaluation ended). */
+function useHeldOut(runId: string, version: string): { points: HeldOutPoint[] | null; error: string | null } {
   const [points, setPoints] = useState<HeldOutPoint[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const { link } = useNav();
   useEffect(() => {
     let stale = false;
     getLabApi()
@@ -46,113 +83,117 @@ export function HeldOutChart({ runId, version }: { runId: string; version: strin
       stale = true;
     };
   }, [runId, version]);
+  return { points, error };
+}
 
-  if (error) return <div className="error">{error}</div>;
-  if (!points) return null;
-  if (!points.length)
-    return (
-      <p className="muted" data-testid="held-out-empty">
-        No checkpoint of this run has been evaluated yet: evaluate one below (Checkpoints), or run <code>t1lab eval --policy onnx:CHECKPOINT</code>.
-      </p>
-    );
+interface Plot {
+  /** The steps' range (for the ticks). */
+  lo: number;
+  hi: number;
+  x(step: number): number;
+  y(rate: number): number;
+}
 
-  const suites = [...new Set(points.map((p) => p.suite))];
-  const steps = points.map((p) => p.step);
+/** Step and rate to SVG coordinates: the steps with a little room at either end (a lone step centred), rates 0 to 100%. */
+function plotScales(steps: number[]): Plot {
   const [lo, hi] = [Math.min(...steps), Math.max(...steps)];
   const span = hi - lo || 1;
   const x0 = hi === lo ? lo - 0.5 : lo - span * 0.04;
   const x1 = hi === lo ? hi + 0.5 : hi + span * 0.04;
-  const x = (s: number) => PAD.left + ((s - x0) / (x1 - x0)) * (W - PAD.left - PAD.right);
-  const y = (r: number) => PAD.top + (1 - r) * (H - PAD.top - PAD.bottom);
+  return {
+    lo,
+    hi,
+    x: (s) => PAD.left + ((s - x0) / (x1 - x0)) * (W - PAD.left - PAD.right),
+    y: (r) => PAD.top + (1 - r) * (H - PAD.top - PAD.bottom),
+  };
+}
+
+/** The rate grid with its labels, the step ticks, and both axis titles. */
+function Axes({ plot: { lo, hi, x, y } }: { plot: Plot }) {
   const plotMiddle = (PAD.top + H - PAD.bottom) / 2;
   return (
-    <div className="held-out" data-testid="held-out">
-      <svg className="held-out-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label="held-out resolved rate by training step" data-testid="held-out-chart" data-points={points.length}>
-        {RATE_TICKS.map((t) => (
-          <g key={t}>
-            <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} className="grid-line" />
-            <text x={PAD.left - 6} y={y(t) + 4} textAnchor="end" className="axis-label" data-testid="held-out-y-tick">
-              {`${Math.round(t * 100)}%`}
-            </text>
-          </g>
-        ))}
-        {stepTicks(lo, hi).map((t) => (
-          <text key={t} x={x(t)} y={H - PAD.bottom + 16} textAnchor="middle" className="axis-label">
-            {t}
+    <>
+      {RATE_TICKS.map((t) => (
+        <g key={t}>
+          <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} className="grid-line" />
+          <text x={PAD.left - 6} y={y(t) + 4} textAnchor="end" className="axis-label" data-testid="held-out-y-tick">
+            {`${Math.round(t * 100)}%`}
           </text>
-        ))}
-        <text x={(PAD.left + W - PAD.right) / 2} y={H - 10} textAnchor="middle" className="axis-label axis-title" data-testid="held-out-x-title">
-          training step
+        </g>
+      ))}
+      {stepTicks(lo, hi).map((t) => (
+        <text key={t} x={x(t)} y={H - PAD.bottom + 16} textAnchor="middle" className="axis-label">
+          {t}
         </text>
-        <text x={14} y={plotMiddle} textAnchor="middle" dominantBaseline="middle" transform={`rotate(-90 14 ${plotMiddle})`} className="axis-label axis-title" data-testid="held-out-y-title">
-          resolved (held-out)
-        </text>
-        {suites.map((suite, si) => {
-          const colour = runColour(si);
-          const mine = points.filter((p) => p.suite === suite);
-          return (
-            <g key={suite} data-suite={suite}>
-              <polyline points={mine.map((p) => `${x(p.step)},${y(p.resolvedRate)}`).join(' ')} fill="none" stroke={colour} strokeWidth={1.5} />
-              {mine.map((p) => (
-                <g
-                  key={p.evalRunId}
-                  className="held-out-point"
-                  data-testid="held-out-point"
-                  data-step={p.step}
-                  data-rate={p.resolvedRate}
-                  data-lo={p.ci95[0]}
-                  data-hi={p.ci95[1]}
-                  data-run={p.evalRunId}
-                  onClick={() => link('runs', [p.evalRunId])}
-                >
-                  <title>{`step ${p.step} · ${suiteName(p.suite)}: ${formatRate(p.resolvedRate)} resolved [95% ${formatRate(p.ci95[0])}, ${formatRate(p.ci95[1])}] over ${p.tasks} tasks${p.complete ? '' : ' (still running)'} · ${p.settings} · ${p.evalRunId}`}</title>
-                  <line x1={x(p.step)} x2={x(p.step)} y1={y(p.ci95[0])} y2={y(p.ci95[1])} stroke={colour} strokeWidth={2} data-testid="held-out-interval" />
-                  <line x1={x(p.step) - 4} x2={x(p.step) + 4} y1={y(p.ci95[0])} y2={y(p.ci95[0])} stroke={colour} />
-                  <line x1={x(p.step) - 4} x2={x(p.step) + 4} y1={y(p.ci95[1])} y2={y(p.ci95[1])} stroke={colour} />
-                  <circle cx={x(p.step)} cy={y(p.resolvedRate)} r={4} fill={p.complete ? colour : 'none'} stroke={colour} strokeWidth={1.5} />
-                </g>
-              ))}
-            </g>
-          );
-        })}
-      </svg>
-      <div className="legend">
-        {suites.map((s, i) => (
-          <span key={s} className="legend-item">
-            <span className="swatch" style={{ background: runColour(i) }} />
-            {suiteName(s)}
-          </span>
-        ))}
-        <span className="muted">bars: 95% interval (Wilson, over tasks) · hollow: evaluation still running · click a point to open its eval run</span>
-      </div>
-      <table className="grid held-out-table" data-testid="held-out-table">
-        <thead>
-          <tr>
-            <th>step</th>
-            <th>suite</th>
-            <th>resolved</th>
-            <th>95% interval</th>
-            <th>tasks</th>
-            <th>settings</th>
-            <th>eval run</th>
+      ))}
+      <text x={(PAD.left + W - PAD.right) / 2} y={H - 10} textAnchor="middle" className="axis-label axis-title" data-testid="held-out-x-title">
+        training step
+      </text>
+      <text x={14} y={plotMiddle} textAnchor="middle" dominantBaseline="middle" transform={`rotate(-90 14 ${plotMiddle})`} className="axis-label axis-title" data-testid="held-out-y-title">
+        resolved (held-out)
+      </text>
+    </>
+  );
+}
+
+/** A suite's line through its points, each with its interval (hollow while its evaluation runs); a point opens its eval run. */
+function SuiteLine({ suite, points, colour, plot: { x, y }, onOpen }: { suite: string; points: HeldOutPoint[]; colour: string; plot: Plot; onOpen(p: HeldOutPoint): void }) {
+  return (
+    <g data-suite={suite}>
+      <polyline points={points.map((p) => `${x(p.step)},${y(p.resolvedRate)}`).join(' ')} fill="none" stroke={colour} strokeWidth={1.5} />
+      {points.map((p) => (
+        <g
+          key={p.evalRunId}
+          className="held-out-point"
+          data-testid="held-out-point"
+          data-step={p.step}
+          data-rate={p.resolvedRate}
+          data-lo={p.ci95[0]}
+          data-hi={p.ci95[1]}
+          data-run={p.evalRunId}
+          onClick={() => onOpen(p)}
+        >
+          <title>{`step ${p.step} · ${suiteName(p.suite)}: ${formatRate(p.resolvedRate)} resolved [95% ${formatRate(p.ci95[0])}, ${formatRate(p.ci95[1])}] over ${p.tasks} tasks${p.complete ? '' : ' (still running)'} · ${p.settings} · ${p.evalRunId}`}</title>
+          <line x1={x(p.step)} x2={x(p.step)} y1={y(p.ci95[0])} y2={y(p.ci95[1])} stroke={colour} strokeWidth={2} data-testid="held-out-interval" />
+          <line x1={x(p.step) - 4} x2={x(p.step) + 4} y1={y(p.ci95[0])} y2={y(p.ci95[0])} stroke={colour} />
+          <line x1={x(p.step) - 4} x2={x(p.step) + 4} y1={y(p.ci95[1])} y2={y(p.ci95[1])} stroke={colour} />
+          <circle cx={x(p.step)} cy={y(p.resolvedRate)} r={4} fill={p.complete ? colour : 'none'} stroke={colour} strokeWidth={1.5} />
+        </g>
+      ))}
+    </g>
+  );
+}
+
+/** The same points in numbers, with each evaluation's settings; a row opens its eval run. */
+function HeldOutTable({ points, onOpen }: { points: HeldOutPoint[]; onOpen(p: HeldOutPoint): void }) {
+  return (
+    <table className="grid held-out-table" data-testid="held-out-table">
+      <thead>
+        <tr>
+          <th>step</th>
+          <th>suite</th>
+          <th>resolved</th>
+          <th>95% interval</th>
+          <th>tasks</th>
+          <th>settings</th>
+          <th>eval run</th>
+        </tr>
+      </thead>
+      <tbody>
+        {points.map((p) => (
+          <tr key={p.evalRunId} className="clickable" onClick={() => onOpen(p)}>
+            <td>{p.step}</td>
+            <td title={p.suite}>{suiteName(p.suite)}</td>
+            <td>{formatRate(p.resolvedRate)}</td>
+            <td>
+              {formatRate(p.ci95[0])} – {formatRate(p.ci95[1])}
+            </td>
+            <td>{p.tasks}</td>
+            <td data-testid="held-out-settings">{p.settings}</td>
+            <td className="run-id">{p.evalRunId}</td>
           </tr>
-        </thead>
-        <tbody>
-          {points.map((p) => (
-            <tr key={p.evalRunId} className="clickable" onClick={() => link('runs', [p.evalRunId])}>
-              <td>{p.step}</td>
-              <td title={p.suite}>{suiteName(p.suite)}</td>
-              <td>{formatRate(p.resolvedRate)}</td>
-              <td>
-                {formatRate(p.ci95[0])} – {formatRate(p.ci95[1])}
-              </td>
-              <td>{p.tasks}</td>
-              <td data-testid="held-out-settings">{p.settings}</td>
-              <td className="run-id">{p.evalRunId}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </table>
   );
 }
