@@ -3,7 +3,7 @@
  * (run-tabs.ts). The episode viewer opens inside the episodes tab, above the list it was opened from.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { RunListing } from '../../../../electron/domain/runs';
+import type { RunListing, RunProgress } from '../../../../electron/domain/runs';
 import { useNav } from '../../stores/nav';
 import { useRuns } from '../../stores/runs';
 import { EpisodeViewer } from './EpisodeViewer';
@@ -47,46 +47,18 @@ export function RunDetail({ runId, runs, onRemoved, onChanged }: { runId: string
 
   return (
     <div className="run-detail" ref={rootRef} data-testid="run-detail" data-run={runId} data-tab={view.tab}>
-      {current && (
-        <div className="run-progress" data-testid="run-progress" data-state={shownState}>
-          <progress max={current.total} value={current.done} />
-          <span>
-            {current.done}/{current.total} episodes · {current.resolved} resolved{current.cut ? ` · ${current.cut} cut at the deadline` : ''} · {shownState}
-          </span>
-          {current.message && <span className="muted">{current.message}</span>}
-          {current.state === 'running' && <button onClick={() => void cancel(runId)}>Cancel</button>}
-        </div>
-      )}
+      {current && <RunProgressBar progress={current} state={shownState} onCancel={() => void cancel(runId)} />}
       {listing?.state === 'incomplete' && current?.state !== 'running' && (
         <button onClick={() => void resume(runId)} data-testid="resume">
           Resume
         </button>
       )}
-      <div className="run-tabs" role="tablist" aria-label="Run detail">
-        {RUN_TABS.map((t) => (
-          <button key={t} type="button" role="tab" aria-selected={view.tab === t} className={view.tab === t ? 'tab selected' : 'tab'} onClick={() => tab(t)} data-testid={`run-tab-${t}`}>
-            {RUN_TAB_LABELS[t]}
-            {counts[t] !== undefined ? ` (${counts[t]})` : ''}
-          </button>
-        ))}
-      </div>
+      <RunTabs selected={view.tab} counts={counts} onTab={tab} />
       <div className="run-tab-panel" role="tabpanel" aria-label={RUN_TAB_LABELS[view.tab]}>
         {view.tab === 'overview' && (
           <>
             {detail && <RunConfigPanel manifest={detail.manifest} episodes={detail.episodes} running={current?.state === 'running'} />}
-            {current?.state === 'running' && (
-              <>
-                <ul className="running-list">
-                  {current.running.map((r) => (
-                    <li key={r.key}>
-                      {r.key}: turn {r.turns}
-                      {r.lastAction ? ` · ${r.lastAction}` : ''}
-                    </li>
-                  ))}
-                </ul>
-                <LiveGrid runId={runId} running={current.running.map((r) => r.key)} />
-              </>
-            )}
+            {current?.state === 'running' && <RunningEpisodes runId={runId} running={current.running} />}
             {listing && (
               <RunMetaEditor
                 runId={listing.id}
@@ -120,5 +92,50 @@ export function RunDetail({ runId, runs, onRemoved, onChanged }: { runId: string
         {view.tab === 'statistics' && (detail && episodes.length > 0 ? <RunStatistics runId={runId} runs={runs} stats={detail.stats} /> : <p className="muted">No finished episode yet.</p>)}
       </div>
     </div>
+  );
+}
+
+/** The run's progress: episodes done and resolved, cut at the deadline, its state and message; Cancel while it runs. */
+function RunProgressBar({ progress: current, state, onCancel }: { progress: RunProgress; state: string | undefined; onCancel(): void }) {
+  return (
+    <div className="run-progress" data-testid="run-progress" data-state={state}>
+      <progress max={current.total} value={current.done} />
+      <span>
+        {current.done}/{current.total} episodes · {current.resolved} resolved{current.cut ? ` · ${current.cut} cut at the deadline` : ''} · {state}
+      </span>
+      {current.message && <span className="muted">{current.message}</span>}
+      {current.state === 'running' && <button onClick={onCancel}>Cancel</button>}
+    </div>
+  );
+}
+
+/** The detail's tabs, each with its count where it has one. */
+function RunTabs({ selected, counts, onTab }: { selected: RunTab; counts: Partial<Record<RunTab, string>>; onTab(t: RunTab): void }) {
+  return (
+    <div className="run-tabs" role="tablist" aria-label="Run detail">
+      {RUN_TABS.map((t) => (
+        <button key={t} type="button" role="tab" aria-selected={selected === t} className={selected === t ? 'tab selected' : 'tab'} onClick={() => onTab(t)} data-testid={`run-tab-${t}`}>
+          {RUN_TAB_LABELS[t]}
+          {counts[t] !== undefined ? ` (${counts[t]})` : ''}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The episodes running now (turn, last action) and their live terminals. */
+function RunningEpisodes({ runId, running }: { runId: string; running: RunProgress['running'] }) {
+  return (
+    <>
+      <ul className="running-list">
+        {running.map((r) => (
+          <li key={r.key}>
+            {r.key}: turn {r.turns}
+            {r.lastAction ? ` · ${r.lastAction}` : ''}
+          </li>
+        ))}
+      </ul>
+      <LiveGrid runId={runId} running={running.map((r) => r.key)} />
+    </>
   );
 }
