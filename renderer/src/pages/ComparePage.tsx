@@ -6,7 +6,7 @@
  * (`#/compare/A/B/…`) names the runs.
  */
 import { useEffect, useState } from 'react';
-import type { EpisodeRecord, RunManifest } from '../../../electron/domain/runs';
+import type { EpisodeRecord, RunListing, RunManifest } from '../../../electron/domain/runs';
 import type { CompareResult } from '../../../electron/domain/stats';
 import { PairedComparison } from '../components/compare/PairedComparison';
 import { configDiff } from '../components/compare/config-diff';
@@ -71,28 +71,7 @@ export function ComparePage() {
 
   return (
     <section className="compare-page" data-testid="page-compare" data-runs={ids.join(',')}>
-      <div className="toolbar">
-        <ol className="compare-runs">
-          {ids.map((id, i) => (
-            <li key={id} data-testid="compare-run" data-run={id}>
-              <b>{letter(i)}</b> {title(id)} <span className="run-id">{id}</span>{' '}
-              <button type="button" aria-label={`remove ${id}`} onClick={() => link('compare', ids.filter((x) => x !== id))}>
-                ×
-              </button>
-            </li>
-          ))}
-        </ol>
-        <select value="" onChange={(e) => e.target.value && link('compare', [...ids, e.target.value])} data-testid="compare-add" aria-label="add a run">
-          <option value="">add a run…</option>
-          {runs
-            .filter((r) => !ids.includes(r.id) && r.done > 0)
-            .map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.title} · {r.id}
-              </option>
-            ))}
-        </select>
-      </div>
+      <ComparedRuns ids={ids} runs={runs} letter={letter} title={title} onRuns={(next) => link('compare', next)} />
       {ids.length < 2 && <p className="muted">Pick two or more runs: the first is the baseline (A). Or check runs on the Runs page and press Compare.</p>}
       {error && (
         <div className="error" role="alert">
@@ -123,36 +102,71 @@ export function ComparePage() {
           {sideRow && <SideBySide ids={ids} letters={letters} row={sideRow} onClose={() => link('compare', ids)} />}
           <TaskDiffTable ids={ids} letters={letters} rows={rows} />
           <h2>Settings that differ</h2>
-          {settings.length === 0 ? (
-            <p className="muted" data-testid="config-diff">
-              Same settings.
-            </p>
-          ) : (
-            <table className="grid" data-testid="config-diff">
-              <thead>
-                <tr>
-                  <th>setting</th>
-                  {ids.map((id, i) => (
-                    <th key={id}>{letter(i)}</th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {settings.map((s) => (
-                  <tr key={s.path} data-path={s.path}>
-                    <td>{s.path}</td>
-                    {s.values.map((v, i) => (
-                      <td key={i} title={v}>
-                        {v.length > 60 ? `…${v.slice(-59)}` : v}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <SettingsDiff ids={ids} letter={letter} settings={settings} />
         </>
       )}
     </section>
+  );
+}
+
+/** The compared runs, lettered from A (the baseline), each removable, and a picker that adds one. */
+function ComparedRuns({ ids, runs, letter, title, onRuns }: { ids: string[]; runs: RunListing[]; letter(i: number): string; title(id: string): string; onRuns(ids: string[]): void }) {
+  return (
+    <div className="toolbar">
+      <ol className="compare-runs">
+        {ids.map((id, i) => (
+          <li key={id} data-testid="compare-run" data-run={id}>
+            <b>{letter(i)}</b> {title(id)} <span className="run-id">{id}</span>{' '}
+            <button type="button" aria-label={`remove ${id}`} onClick={() => onRuns(ids.filter((x) => x !== id))}>
+              ×
+            </button>
+          </li>
+        ))}
+      </ol>
+      <select value="" onChange={(e) => e.target.value && onRuns([...ids, e.target.value])} data-testid="compare-add" aria-label="add a run">
+        <option value="">add a run…</option>
+        {runs
+          .filter((r) => !ids.includes(r.id) && r.done > 0)
+          .map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.title} · {r.id}
+            </option>
+          ))}
+      </select>
+    </div>
+  );
+}
+
+/** The settings whose values differ between the runs, a column per run (long values cut from the left). */
+function SettingsDiff({ ids, letter, settings }: { ids: string[]; letter(i: number): string; settings: { path: string; values: string[] }[] }) {
+  if (settings.length === 0)
+    return (
+      <p className="muted" data-testid="config-diff">
+        Same settings.
+      </p>
+    );
+  return (
+    <table className="grid" data-testid="config-diff">
+      <thead>
+        <tr>
+          <th>setting</th>
+          {ids.map((id, i) => (
+            <th key={id}>{letter(i)}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {settings.map((s) => (
+          <tr key={s.path} data-path={s.path}>
+            <td>{s.path}</td>
+            {s.values.map((v, i) => (
+              <td key={i} title={v}>
+                {v.length > 60 ? `…${v.slice(-59)}` : v}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
