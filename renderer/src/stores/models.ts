@@ -1,8 +1,12 @@
-/** The Models page's data: checkpoints as the host lists them, the selected one, and the playground's last sample. */
+/**
+ * The Models page's data: checkpoints as the host lists them, the selected one, and the playground's last
+ * sample; with a model picked to run beside it, that model's sample of the same request too.
+ */
 import { create } from 'zustand';
 import type { ModelSummary, PlaygroundRequest, PlaygroundResult, PlaygroundToken } from '../../../electron/domain/models';
 import { getLabApi } from '../lab/api';
 import { userError, type UserError } from '../lab/errors';
+import { sampleLanes, stopLanes, withToken } from './sample-lanes';
 
 const SAMPLE_LABELS: Record<string, string> = {
   maxTokens: 'Max tokens',
@@ -17,6 +21,17 @@ const SAMPLE_LABELS: Record<string, string> = {
   alternatives: 'Alternatives',
 };
 
+/** The model sampled beside the selected one on the same request (side by side), and its sample. */
+export interface BesideLane {
+  path: string;
+  sample: PlaygroundResult | null;
+  /** The tokens of its sample in flight. */
+  streamed: PlaygroundToken[];
+  /** The id of its sample in flight (what Stop names). */
+  sampleId: string | null;
+  error: UserError | null;
+}
+
 interface ModelsState {
   checkpoints: ModelSummary[];
   roots: string[];
@@ -30,11 +45,14 @@ interface ModelsState {
   sampling: boolean;
   /** The tokens of the sample in flight, as the policy worker samples them. */
   streamed: PlaygroundToken[];
-  /** The id of the sample in flight (what Stop names). */
+  /** The id of the sample in flight (what Stop names); null once it has its result, even while the model beside samples on. */
   sampleId: string | null;
   stopping: boolean;
   stopSample(): Promise<void>;
   sampleError: UserError | null;
+  /** A second model sampled on the same request, side by side with the selected one; null for one model. */
+  beside: BesideLane | null;
+  setBeside(path: string | null): void;
   /** Indices of the sampled tokens whose routing the heatmap shows (all when empty). */
   selectedTokens: number[];
   /** List the PPO policy worker's weight snapshots (policy/v-N) too. */
@@ -51,6 +69,7 @@ interface ModelsState {
 }
 
 let nextSample = 0;
+const newSampleId = () => `sample-${Date.now()}-${++nextSample}`;
 
 export const useModels = create<ModelsState>((set, get) => ({
   checkpoints: [],
@@ -66,17 +85,21 @@ export const useModels = create<ModelsState>((set, get) => ({
   sampleId: null,
   stopping: false,
   async stopSample() {
-    const sampleId = get().sampleId;
-    if (!sampleId || get().stopping) return;
+    const ids = [get().sampleId, get().beside?.sampleId].filter((id): id is string => !!id);
+    if (!ids.length || get().stopping) return;
     set({ stopping: true });
     try {
-      await getLabApi().methods['models.stopSample']({ sampleId });
+      await stopLanes(getLabApi(), ids);
     } catch (error) {
       set({ sampleError: userError(error, SAMPLE_LABELS) });
     }
   },
   sampleError: null,
   selectedTokens: [],
+  beside: null,
+  setBeside(path) {
+    set({ beside: path ? { path, sample: null, streamed: [], sampleId: null, error: null } : null });
+  },
   showSnapshots: false,
   setShowSnapshots(showSnapshots) {
     set({ showSnapshots });
@@ -122,30 +145,32 @@ export const useModels = create<ModelsState>((set, get) => ({
     set({ sampleError: null });
   },
   select(path) {
-    set({ selected: path, sample: null, sampleError: null, selectedTokens: [] });
+    const beside = get().beside;
+    set({ selected: path, sample: null, sampleError: null, selectedTokens: [], beside: beside && { ...beside, sample: null, error: null } });
   },
   async runSample(request) {
     const path = get().selected;
     if (!path) return;
-    const sampleId = `sample-${Date.now()}-${++nextSample}`;
-    set({ sampling: true, sampleError: null, streamed: [], sampleId, stopping: false, selectedTokens: [] });
-    const lab = getLabApi();
-    const off = lab.on('models.sampleToken', (e) => {
-      if (e.sampleId !== get().sampleId) return;
-      const streamed = get().streamed.slice();
-      streamed[e.index] = e.token;
-      set({ streamed });
-    });
+    const sampleId = newSampleId();
+    const besidePath = get().beside?.path ?? null;
+    const beside: BesideLane | null = besidePath ? { path: besidePath, sample: null, streamed: [], sampleId: newSampleId(), error: null } : null;
+    set({ sampling: true, sample: null, sampleError: null, streamed: [], sampleId, stopping: false, selectedTokens: [], beside });
+    const setBesideLane = (patch: Partial<BesideLane>) => set((s) => ({ beside: s.beside && { ...s.beside, ...patch } }));
+    // Each model is done (no sample id) once it has its result or its error.
     try {
-      const sample = await lab.methods['models.sample']({ ...request, path, sampleId }, { timeoutMs: 600_000 });
-      set({ sample, sampling: false, selectedTokens: [] });
-      await get().refresh(); // the provider is known once loaded
-    } catch (error) {
-      set({ sampling: false, sampleError: userError(error, SAMPLE_LABELS) });
+      await sampleLanes(getLabApi(), request, beside ? [{ path, sampleId }, { path: beside.path, sampleId: beside.sampleId! }] : [{ path, sampleId }], {
+        token: (lane, index, token) => {
+          const s = get();
+          if (lane === 0) set({ streamed: withToken(s.streamed, index, token) });
+          else if (s.beside) set({ beside: { ...s.beside, streamed: withToken(s.beside.streamed, index, token) } });
+        },
+        result: (lane, sample) => (lane === 0 ? set({ sample, selectedTokens: [], sampleId: null }) : setBesideLane({ sample, sampleId: null })),
+        error: (lane, error) => (lane === 0 ? set({ sampleError: userError(error, SAMPLE_LABELS), sampleId: null }) : setBesideLane({ error: userError(error, SAMPLE_LABELS), sampleId: null })),
+      });
     } finally {
-      off();
-      set({ sampleId: null, stopping: false, streamed: [] });
+      set((s) => ({ sampling: false, stopping: false, sampleId: null, streamed: [], beside: s.beside && { ...s.beside, sampleId: null, streamed: [] } }));
     }
+    if (!get().sampleError) await get().refresh(); // the provider is known once loaded
   },
   toggleToken(index, extend) {
     const current = get().selectedTokens;

@@ -4,47 +4,36 @@
  * seed, provider and threads. Tokens stream in as the policy worker samples them, and Stop ends the decoding
  * there. Tokens are coloured by log-prob (viridis, with a legend); hovering one lists the most likely tokens at
  * its position, clicking one shows them with their log-probs and picks which routing the expert heatmap shows.
+ * A second model picked **beside** samples the same request at the same time, in a column of its own
+ * (SideBySide); Stop stops both. A whole session (models, prompt or chat, settings) is saved under a name
+ * and opened again (PlaygroundSessions).
  */
 import { useState } from 'react';
+import type { ModelSummary } from '../../../../electron/domain/models';
 import { PlaygroundLibrary } from './PlaygroundLibrary';
-import type { PlaygroundToken } from '../../../../electron/domain/models';
+import { PlaygroundSessions } from './PlaygroundSessions';
+import { SideBySide } from './SideBySide';
+import { sessionModels, type PlaygroundSession } from './playground-sessions';
 import { useModels } from '../../stores/models';
 import { ExpertHeatmap } from '../ExpertHeatmap';
 import { FieldError } from '../common/FieldError';
-import { tokenDisplayText } from '../common/token-text';
 import { LogprobLegend } from './LogprobLegend';
-import { logprobColor } from './logprob-scale';
-import { alternativesTitle, TokenAlternatives } from './TokenAlternatives';
+import { TokenAlternatives } from './TokenAlternatives';
+import { rate, SampledTokens } from './SampledTokens';
 import { DEFAULT_SAMPLING, IM_END, sampleRequest, type ChatTurn, type SamplingSettings } from './playground-request';
 
 type Mode = 'completion' | 'chat';
 
-function SampledTokens({ tokens, selected, onToggle, streaming }: { tokens: PlaygroundToken[]; selected: number[]; onToggle: (i: number, extend: boolean) => void; streaming: boolean }) {
-  return (
-    <div className="tokens" data-testid="sampled-tokens" data-streaming={streaming ? '1' : '0'}>
-      {tokens.map((t, i) => (
-        <span
-          key={i}
-          className={selected.includes(i) ? 'token picked' : 'token'}
-          style={logprobColor(t.logprob)}
-          title={`id ${t.id}, log-prob ${t.logprob.toFixed(3)} (p ${Math.exp(t.logprob).toPrecision(2)})${t.experts ? `\n${t.experts.map((e, l) => `layer ${l}: ${e.join(', ')}`).join('\n')}` : ''}${alternativesTitle(t)}`}
-          onClick={(e) => onToggle(i, e.shiftKey)}
-          data-logprob={t.logprob}
-          data-id={t.id}
-        >
-          {tokenDisplayText(t.text)}
-        </span>
-      ))}
-    </div>
-  );
-}
-
-function rate(tokens: number, ms: number): string {
-  return ms > 0 ? `${((tokens * 1000) / ms).toFixed(1)} tokens/s` : '—';
+/** A checkpoint's name for a person: one from a training run says which run. */
+function labelOf(c: ModelSummary): string {
+  return c.lineage?.trainingRun ? `${c.name} (${c.lineage.trainingRun})` : c.name;
 }
 
 export function Playground() {
-  const { sample, sampling, sampleError, runSample, selectedTokens, toggleToken, clearSampleError, streamed, stopSample, stopping } = useModels();
+  const { sample, sampling, sampleError, runSample, selectedTokens, toggleToken, clearSampleError, streamed, stopSample, stopping, sampleId } = useModels();
+  const { checkpoints, selected, select, beside, setBeside } = useModels();
+  /** What a reopened session named and is not listed now. */
+  const [missing, setMissing] = useState<string[]>([]);
   /** The token whose alternatives are shown (the last one clicked). */
   const [focused, setFocused] = useState<number | null>(null);
   const [mode, setMode] = useState<Mode>('completion');
@@ -62,6 +51,25 @@ export function Playground() {
     if (field) touch(field);
   };
 
+  const usable = checkpoints.filter((c) => c.status === 'ok');
+  const nameOf = (path: string) => {
+    const c = checkpoints.find((x) => x.path === path);
+    return c ? labelOf(c) : path;
+  };
+  const openSession = (s: PlaygroundSession) => {
+    const found = sessionModels(s, usable.map((c) => c.path));
+    if (found.model) select(found.model);
+    setBeside(found.beside);
+    setMissing(found.missing);
+    setMode(s.mode);
+    setPrompt(s.prompt);
+    setChat(s.chat);
+    setMessage(s.message);
+    setSettings(s.settings);
+    setFocused(null);
+    clearSampleError();
+  };
+
   const sampleNow = async () => {
     setFocused(null);
     const conversation = mode === 'chat' ? [...chat, { role: 'user' as const, content: message }] : null;
@@ -77,12 +85,25 @@ export function Playground() {
   return (
     <div className="playground" data-testid="playground">
       <h2>Playground</h2>
-      <div className="toolbar" role="radiogroup" aria-label="mode">
-        {(['completion', 'chat'] as const).map((m) => (
-          <label key={m}>
-            <input type="radio" name="mode" checked={mode === m} onChange={() => setMode(m)} /> {m}
-          </label>
-        ))}
+      <div className="toolbar">
+        <span className="mode-radios" role="radiogroup" aria-label="mode">
+          {(['completion', 'chat'] as const).map((m) => (
+            <label key={m}>
+              <input type="radio" name="mode" checked={mode === m} onChange={() => setMode(m)} /> {m}
+            </label>
+          ))}
+        </span>
+        <label title="a second model samples the same prompt at the same time, side by side">
+          beside{' '}
+          <select className="beside-model" value={beside?.path ?? ''} onChange={(e) => setBeside(e.target.value || null)} disabled={sampling} aria-label="model beside" data-testid="beside-model">
+            <option value="">none (one model)</option>
+            {usable.map((c) => (
+              <option key={c.path} value={c.path} title={c.path}>
+                {labelOf(c)}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
       <PlaygroundLibrary
         settings={{ temperature: settings.temperature, topP: settings.topP, topK: settings.topK, maxTokens: settings.maxTokens, stop: settings.stop }}
@@ -95,6 +116,10 @@ export function Playground() {
           setMessage(p.message);
         }}
       />
+      <PlaygroundSessions current={selected ? { model: selected, beside: beside?.path ?? null, mode, prompt, chat, message, settings } : null} nameOf={nameOf} onOpen={openSession} />
+      {missing.length > 0 && (
+        <FieldError message={`Not listed now, so not opened: ${missing.join(', ')} (add its folder on this page).`} onDismiss={() => setMissing([])} testId="session-missing" />
+      )}
       {mode === 'completion' ? (
         <textarea value={prompt} onChange={(e) => { setPrompt(e.target.value); touch('prompt'); }} rows={4} aria-label="prompt" className={invalid('prompt')} />
       ) : (
@@ -111,14 +136,22 @@ export function Playground() {
           </button>
         )}
       </div>
-      {sampling && (
+      {beside && (
+        <SideBySide
+          lanes={[
+            { path: selected ?? '', label: nameOf(selected ?? ''), streamed, streaming: sampleId !== null, sample, error: sampleError },
+            { path: beside.path, label: nameOf(beside.path), streamed: beside.streamed, streaming: beside.sampleId !== null, sample: beside.sample, error: beside.error },
+          ]}
+        />
+      )}
+      {!beside && sampling && (
         <>
           <div className="muted" data-testid="stream-meta">{`${streamed.length} tokens so far…`}</div>
           <SampledTokens tokens={streamed} selected={[]} onToggle={() => {}} streaming />
         </>
       )}
-      {sampleError && <FieldError message={sampleError.message} onDismiss={clearSampleError} testId="sample-error" />}
-      {sample && !sampling && (
+      {!beside && sampleError && <FieldError message={sampleError.message} onDismiss={clearSampleError} testId="sample-error" />}
+      {!beside && sample && !sampling && (
         <SampleResult
           sample={sample}
           selected={selectedTokens}

@@ -3,7 +3,7 @@
  * sequences at once; **save preset** and **save prompt** keep the current ones under a name (browser storage).
  */
 import { useState } from 'react';
-import { BUILTIN_PRESETS, loadPresets, loadPrompts, PRESETS_KEY, PROMPTS_KEY, storeList, withEntry, type SamplingPreset, type SavedPrompt } from './playground-library';
+import { BUILTIN_PRESETS, presetList, promptList, type SamplingPreset, type SavedPrompt } from './playground-library';
 
 interface Props {
   settings: Omit<SamplingPreset, 'name'>;
@@ -12,7 +12,8 @@ interface Props {
   onPrompt: (p: Omit<SavedPrompt, 'name'>) => void;
 }
 
-function NameInput({ testid, label, onName }: { testid: string; label: string; onName: (name: string) => void }) {
+/** A name to save under: Enter saves. */
+export function NameInput({ testid, label, onName }: { testid: string; label: string; onName: (name: string) => void }) {
   const [name, setName] = useState('');
   return (
     <form
@@ -28,8 +29,8 @@ function NameInput({ testid, label, onName }: { testid: string; label: string; o
 }
 
 export function PlaygroundLibrary({ settings, onSettings, prompt, onPrompt }: Props) {
-  const [presets, setPresets] = useState(loadPresets);
-  const [prompts, setPrompts] = useState(loadPrompts);
+  const [presets, setPresets] = useState(presetList.load);
+  const [prompts, setPrompts] = useState(promptList.load);
   const [naming, setNaming] = useState<'preset' | 'prompt' | null>(null);
   const allPresets = [...BUILTIN_PRESETS, ...presets];
   return (
@@ -60,9 +61,9 @@ export function PlaygroundLibrary({ settings, onSettings, prompt, onPrompt }: Pr
           testid="preset-name"
           label="preset name"
           onName={(name) => {
-            const next = withEntry(presets, { name, ...settings });
+            const next = presetList.with(presets, { name, ...settings });
             setPresets(next);
-            storeList(PRESETS_KEY, next);
+            presetList.store(next);
             setNaming(null);
           }}
         />
@@ -96,9 +97,9 @@ export function PlaygroundLibrary({ settings, onSettings, prompt, onPrompt }: Pr
           testid="prompt-name"
           label="name to save the input under"
           onName={(name) => {
-            const next = withEntry(prompts, { name, ...prompt });
+            const next = promptList.with(prompts, { name, ...prompt });
             setPrompts(next);
-            storeList(PROMPTS_KEY, next);
+            promptList.store(next);
             setNaming(null);
           }}
         />

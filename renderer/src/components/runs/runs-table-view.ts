@@ -3,6 +3,7 @@
  * visit to another page comes back to the same table. What is read back is checked: a stored value from
  * an older version, or edited by hand, falls back to the default instead of breaking the page.
  */
+import { readStored, writeStored } from '../../lab/stored-list';
 import { GROUP_KEYS, type GroupKey } from './run-groups';
 
 export const RUNS_TABLE_VIEW_KEY = 't1lab.runs-table';
@@ -41,28 +42,10 @@ export function parseRunsTableView(text: string | null): RunsTableView {
   };
 }
 
-interface KeyValueStorage {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-}
-
-/** Storage can be missing or refuse writes (a private window, a full quota): the table then just forgets. */
-function storage(): KeyValueStorage | null {
-  try {
-    return (globalThis as { localStorage?: KeyValueStorage }).localStorage ?? null;
-  } catch {
-    return null;
-  }
-}
-
 export function loadRunsTableView(): RunsTableView {
-  return parseRunsTableView(storage()?.getItem(RUNS_TABLE_VIEW_KEY) ?? null);
+  return parseRunsTableView(readStored(RUNS_TABLE_VIEW_KEY));
 }
 
 export function saveRunsTableView(view: RunsTableView): void {
-  try {
-    storage()?.setItem(RUNS_TABLE_VIEW_KEY, JSON.stringify(view));
-  } catch {
-    // Not kept: the view still works for this visit.
-  }
+  writeStored(RUNS_TABLE_VIEW_KEY, view);
 }
