@@ -79,8 +79,6 @@ export function EpisodeViewer({ episode, onClose, turn: wanted = 0, onTurn }: { 
   const last = Math.max(0, t.turns.length - 1);
   const [index, setIndexState] = useState(Math.min(Math.max(0, wanted), last));
   const [whole, setWhole] = useState(false);
-  const [cast, setCast] = useState<string | null>(null);
-  const [castError, setCastError] = useState<string | null>(null);
   const root = useRef<HTMLElement>(null);
   const turn = t.turns[index];
   const setIndex = (i: number) => {
@@ -89,8 +87,6 @@ export function EpisodeViewer({ episode, onClose, turn: wanted = 0, onTurn }: { 
     onTurn?.(next);
   };
   useEffect(() => {
-    setCast(null);
-    setCastError(null);
     setWhole(false);
     root.current?.focus();
   }, [episode.runId, episode.key]);
@@ -118,28 +114,7 @@ export function EpisodeViewer({ episode, onClose, turn: wanted = 0, onTurn }: { 
         </h2>
         <button onClick={onClose}>Close</button>
       </div>
-      <KeyValue
-        rows={[
-          ['policy', `${t.policy.id} (${t.policy.protocol})`],
-          ['outcome', `${t.resolved ? 'resolved' : 'not resolved'} · ${t.stopReason}${t.error ? ` · ${t.error.kind}: ${t.error.message}` : ''}`],
-          ['reward', t.reward ? `dense ${t.reward.dense} · fraction ${t.reward.fraction.toFixed(2)} · binary ${t.reward.binary}` : '—'],
-          ['turns', String(t.turns.length)],
-          ['time', `${new Date(t.startedAt).toLocaleString()} · ${(t.durationMs / 1000).toFixed(1)} s`],
-          ...(t.ledger ? [['token ledger', `CLEAN ${t.ledger.counters.clean} · REPAIR ${t.ledger.counters.repair} · FORK ${t.ledger.counters.fork} · loss drift ${t.ledger.counters.lossDrift}`] as [string, string]] : []),
-          ...(t.contextEvents.length
-            ? [
-                [
-                  'context',
-                  <ul className="context-events" data-testid="context-events">
-                    {describeContext(t.contextEvents, t.stopReason).map((line, i) => (
-                      <li key={i}>{line}</li>
-                    ))}
-                  </ul>,
-                ] as [string, React.ReactNode],
-              ]
-            : []),
-        ]}
-      />
+      <EpisodeSummary trajectory={t} />
       <details className="episode-prompt" data-testid="episode-prompt">
         <summary>System prompt and instruction</summary>
         <h3>System prompt</h3>
@@ -147,40 +122,7 @@ export function EpisodeViewer({ episode, onClose, turn: wanted = 0, onTurn }: { 
         <h3>Instruction</h3>
         <Markdown text={t.instruction} />
       </details>
-      {t.turns.length > 0 && turn && (
-        <div className="turn-stepper" data-testid="turn-stepper">
-          <div className="toolbar">
-            <button onClick={() => setIndex(index - 1)} disabled={whole || index === 0} data-testid="turn-prev">
-              ◀ Prev
-            </button>
-            <input type="range" min={0} max={last} value={index} disabled={whole} onChange={(e) => setIndex(Number(e.target.value))} aria-label="turn" />
-            <button onClick={() => setIndex(index + 1)} disabled={whole || index === last} data-testid="turn-next">
-              Next ▶
-            </button>
-            <span data-testid="turn-label">{whole ? `all ${t.turns.length} turns` : `turn ${index + 1} / ${t.turns.length}`}</span>
-            {!whole && (
-              <span className="muted">
-                policy {turn.timing.policyMs.toFixed(0)} ms · env {turn.timing.envMs.toFixed(0)} ms
-              </span>
-            )}
-            <label>
-              <input type="checkbox" checked={whole} onChange={(e) => setWhole(e.target.checked)} data-testid="whole-transcript" /> whole transcript
-            </label>
-          </div>
-          {whole ? (
-            <ol className="transcript" data-testid="transcript">
-              {t.turns.map((x, i) => (
-                <li key={i}>
-                  <div className="muted small">turn {i + 1}</div>
-                  <TurnView turn={x} index={i} />
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <TurnView turn={turn} index={index} />
-          )}
-        </div>
-      )}
+      {t.turns.length > 0 && turn && <TurnStepper turns={t.turns} index={index} onIndex={setIndex} whole={whole} onWhole={setWhole} />}
       <h2>Verifier</h2>
       {t.verifier ? (
         <AssertionTable assertions={t.verifier.assertions} testId="assertions" />
@@ -194,6 +136,96 @@ export function EpisodeViewer({ episode, onClose, turn: wanted = 0, onTurn }: { 
         </details>
       )}
       <h2>Recording</h2>
+      <Recording key={`${episode.runId}/${episode.key}`} episode={episode} />
+    </section>
+  );
+}
+
+type Trajectory = OpenEpisode['trajectory'];
+
+/** Policy, outcome, reward, turns, time, the token ledger's counters and what happened to the context. */
+function EpisodeSummary({ trajectory: t }: { trajectory: Trajectory }) {
+  return (
+    <KeyValue
+      rows={[
+        ['policy', `${t.policy.id} (${t.policy.protocol})`],
+        ['outcome', `${t.resolved ? 'resolved' : 'not resolved'} · ${t.stopReason}${t.error ? ` · ${t.error.kind}: ${t.error.message}` : ''}`],
+        ['reward', t.reward ? `dense ${t.reward.dense} · fraction ${t.reward.fraction.toFixed(2)} · binary ${t.reward.binary}` : '—'],
+        ['turns', String(t.turns.length)],
+        ['time', `${new Date(t.startedAt).toLocaleString()} · ${(t.durationMs / 1000).toFixed(1)} s`],
+        ...(t.ledger ? [['token ledger', `CLEAN ${t.ledger.counters.clean} · REPAIR ${t.ledger.counters.repair} · FORK ${t.ledger.counters.fork} · loss drift ${t.ledger.counters.lossDrift}`] as [string, string]] : []),
+        ...(t.contextEvents.length
+          ? [
+              [
+                'context',
+                <ul className="context-events" data-testid="context-events">
+                  {describeContext(t.contextEvents, t.stopReason).map((line, i) => (
+                    <li key={i}>{line}</li>
+                  ))}
+                </ul>,
+              ] as [string, React.ReactNode],
+            ]
+          : []),
+      ]}
+    />
+  );
+}
+
+interface StepperProps {
+  turns: Trajectory['turns'];
+  index: number;
+  onIndex(i: number): void;
+  whole: boolean;
+  onWhole(whole: boolean): void;
+}
+
+/** One turn at a time (prev, next, a slider, its timing), or the whole transcript. */
+function TurnStepper({ turns, index, onIndex, whole, onWhole }: StepperProps) {
+  const last = Math.max(0, turns.length - 1);
+  const turn = turns[index]!;
+  return (
+    <div className="turn-stepper" data-testid="turn-stepper">
+      <div className="toolbar">
+        <button onClick={() => onIndex(index - 1)} disabled={whole || index === 0} data-testid="turn-prev">
+          ◀ Prev
+        </button>
+        <input type="range" min={0} max={last} value={index} disabled={whole} onChange={(e) => onIndex(Number(e.target.value))} aria-label="turn" />
+        <button onClick={() => onIndex(index + 1)} disabled={whole || index === last} data-testid="turn-next">
+          Next ▶
+        </button>
+        <span data-testid="turn-label">{whole ? `all ${turns.length} turns` : `turn ${index + 1} / ${turns.length}`}</span>
+        {!whole && (
+          <span className="muted">
+            policy {turn.timing.policyMs.toFixed(0)} ms · env {turn.timing.envMs.toFixed(0)} ms
+          </span>
+        )}
+        <label>
+          <input type="checkbox" checked={whole} onChange={(e) => onWhole(e.target.checked)} data-testid="whole-transcript" /> whole transcript
+        </label>
+      </div>
+      {whole ? (
+        <ol className="transcript" data-testid="transcript">
+          {turns.map((x, i) => (
+            <li key={i}>
+              <div className="muted small">turn {i + 1}</div>
+              <TurnView turn={x} index={i} />
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <TurnView turn={turn} index={index} />
+      )}
+    </div>
+  );
+}
+
+/** The episode's recording: loaded on request, then replayed with a marker per turn. Keyed by episode, so another episode starts unloaded. */
+function Recording({ episode }: { episode: OpenEpisode }) {
+  const [cast, setCast] = useState<string | null>(null);
+  const [castError, setCastError] = useState<string | null>(null);
+  const t = episode.trajectory;
+  return (
+    <>
       {!episode.hasRecording ? (
         <p className="muted">No recording.</p>
       ) : cast ? (
@@ -211,6 +243,6 @@ export function EpisodeViewer({ episode, onClose, turn: wanted = 0, onTurn }: { 
         </button>
       )}
       {castError && <div className="error">{castError}</div>}
-    </section>
+    </>
   );
 }
