@@ -129,6 +129,8 @@ export const EpisodeRecord = z.object({
   finishedAt: z.string(),
   /** Writing trajectory.json and the ATIF file, ms (absent in older runs). */
   writeMs: z.number().optional(),
+  /** The engine host that ran the episode's containers (`eval --hosts`); absent: this machine. */
+  host: z.string().optional(),
 });
 export type EpisodeRecord = z.infer<typeof EpisodeRecord>;
 

@@ -66,6 +66,8 @@ export async function startPodmanService(dir: string): Promise<PodmanService> {
     child,
     cli,
     async stop() {
+      // Containers first (a container outlives its service, conmon holding it), then the service, then storage.
+      cli(['rm', '--all', '--force', '--time', '0']);
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');

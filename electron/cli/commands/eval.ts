@@ -10,6 +10,9 @@ import { startEvaluation, resumeEvaluation, type EvalEnv, type EvalHooks, type E
 import { onnxPolicyFactory } from '../../lab/models/onnx-policy';
 import { policyWorker } from '../../lab/models/policy-engine';
 import { labDataDir } from '../../lab/paths';
+import { selectHosts } from '../../lab/hosts/store';
+import type { ContainerSettings } from '../../lab/containers/settings';
+import { LabError } from '../../ipc/common/errors';
 import { WorkerRegistry } from '../../lab/worker-registry';
 import { forkLauncher } from '../../processes/launcher';
 import { UsageError } from '../errors';
@@ -23,6 +26,7 @@ interface EvalOptions extends SharedOptions, BackendOptions {
   suite?: string;
   attempts?: string;
   concurrency?: string;
+  hosts?: string;
   out?: string;
   resume?: string;
   episodeDeadline?: string;
@@ -57,6 +61,20 @@ export function formatSummary(s: EvalSummary): string {
   return `${lines.join('\n')}\n${table(rows('category', s.byCategory))}\n${table(rows('difficulty', s.byDifficulty))}\nrun folder: ${s.runDir}\n`;
 }
 
+/** `--hosts a,b` (or "all") as the hosts' settings; a name not in the settings file is a usage error. */
+function withHosts(settings: ContainerSettings, list: string | undefined): ContainerSettings {
+  if (list === undefined) return settings;
+  const names = list === 'all' ? [] : list.split(',').map((n) => n.trim()).filter(Boolean);
+  try {
+    const hosts = selectHosts(labDataDir(), names);
+    if (!hosts.length) throw new UsageError('--hosts all: no host is enabled; add one with `t1lab hosts add NAME URL`');
+    return { ...settings, hosts };
+  } catch (error) {
+    if (error instanceof LabError && error.code === 'INVALID_PARAMS') throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 export function registerEval(program: Command, io: Io): void {
   addSharedOptions(
     addBackendOptions(program.command('eval'))
@@ -67,7 +85,8 @@ export function registerEval(program: Command, io: Io): void {
       .option('--concurrency <c>', 'episodes at once (default: the number of cores)')
       .option('--out <dir>', 'run folder (default: a new folder under the lab data dir runs/)')
       .option('--resume <dir>', 'continue a killed or cancelled run folder; finished episodes are not run again')
-      .option('--episode-deadline <sec>', 'hard limit per episode; stragglers are cut there and counted (default: agent + verifier timeouts + 120 s)'),
+      .option('--episode-deadline <sec>', 'hard limit per episode; stragglers are cut there and counted (default: agent + verifier timeouts + 120 s)')
+      .option('--hosts <names>', 'run container episodes on these engine hosts (comma-separated, from `t1lab hosts list`; "all": every enabled host), each in a free slot; bubblewrap tasks stay local'),
   ).action(async (opts: EvalOptions) => {
     const log = (m: string) => io.err(`t1lab: ${m}\n`);
     let bar: ReturnType<typeof progressBar> | null = null;
@@ -81,7 +100,7 @@ export function registerEval(program: Command, io: Io): void {
     };
     // The onnx: policy runs in a policy worker, started only if such a policy is used.
     const workers = new WorkerRegistry(forkLauncher);
-    const env = { dataDir: labDataDir(), onnx: onnxPolicyFactory(policyWorker(workers)), containers: opts.resume && opts.backend === 'auto' && !opts.baseImage && !opts.net ? undefined : backendSettings(opts) };
+    const env = { dataDir: labDataDir(), onnx: onnxPolicyFactory(policyWorker(workers)), containers: opts.resume && opts.backend === 'auto' && !opts.baseImage && !opts.net && !opts.hosts ? undefined : withHosts(backendSettings(opts), opts.hosts) };
     try {
       await evaluate(opts, io, env, hooks, log);
     } finally {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { ContainerBackend, createSandboxBackend, inspectImage, removeImage, sweepOrphanedContainers, type EngineName } from '../../../native/sandbox';
 import type { ContainerSpec, SandboxBackend } from '../../../native/sandbox/types';
+import { ApiContainerBackend } from '../../../native/sandbox/container/api/backend';
 import { LabError } from '../../ipc/common/errors';
 import type { Task } from '../tasks/model';
 import { resolveTaskImage, type ResolvedImage, type ResolveHooks } from './task-image';
@@ -16,6 +17,8 @@ import type { ContainerSettings } from './settings';
 export interface ContainerRuntime {
   engine: EngineName;
   image: ResolvedImage;
+  /** The engine host the phase runs on through the API (`eval --hosts`); absent: this machine's engine CLI. */
+  host?: { name: string; backend: ApiContainerBackend };
 }
 
 export interface PhaseRuntime {
@@ -103,9 +106,9 @@ export function containerWorkdir(task: Task, c: ContainerRuntime): string {
 /** The container part of a phase's spec: start from the saved state if there is one; commit to it when asked. */
 export async function containerSpec(task: Task, c: ContainerRuntime, workspace: string, options: { commit: boolean; cpus?: number; user?: string }): Promise<ContainerSpec> {
   const state = stateTag(workspace);
-  const backend = backendOf(c.engine);
-  if (backend instanceof ContainerBackend) await backend.settled(state);
-  const hasState = (await inspectImage(c.engine, state)) !== null;
+  const backend = c.host?.backend ?? backendOf(c.engine);
+  if (backend instanceof ContainerBackend || backend instanceof ApiContainerBackend) await backend.settled(state);
+  const hasState = c.host ? await c.host.backend.hasImage(state) : (await inspectImage(c.engine, state)) !== null;
   return {
     image: hasState ? state : c.image.ref,
     commitTo: options.commit ? state : undefined,
@@ -118,5 +121,6 @@ export async function containerSpec(task: Task, c: ContainerRuntime, workspace: 
 
 /** Remove the state a workspace's phases left (after the episode, or the audit of a task). */
 export async function dropState(c: ContainerRuntime | null, workspace: string): Promise<void> {
-  if (c) await removeImage(c.engine, stateTag(workspace));
+  if (c?.host) await c.host.backend.removeImage(stateTag(workspace));
+  else if (c) await removeImage(c.engine, stateTag(workspace));
 }

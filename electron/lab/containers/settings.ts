@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { LabError } from '../../ipc/common/errors';
 import { labDataDir } from '../paths';
+import type { HostConfig } from '../../../native/sandbox/container/api/client';
 
 export const BACKEND_CHOICES = ['auto', 'bubblewrap', 'podman', 'docker'] as const;
 export type BackendChoice = (typeof BACKEND_CHOICES)[number];
@@ -32,6 +33,8 @@ export interface ContainerSettings {
   pull: boolean;
   /** The agent's network for the whole run (a task's allow_internet turns it on for that task). */
   network: boolean;
+  /** Engine hosts that run the container episodes (`eval --hosts`); absent or empty: this machine's engine. */
+  hosts?: HostConfig[];
 }
 
 export function loadContainersConfig(dataDir = labDataDir()): ContainersConfig {

@@ -36,6 +36,7 @@ import { runTaskEpisode } from './run-episode';
 import { describeAction, runSchedule, type TaskRef } from './scheduler';
 import { containerSettings, type ContainerSettings } from '../containers/settings';
 import { resolvePhaseRuntime, type PhaseRuntime } from '../containers/runtime';
+import { openHostPool, runPlaced, type HostPool } from '../hosts/placement';
 import { computeStats } from './stats';
 import { episodeKey, RunStore } from './store';
 import { clearEvalRunning, markEvalRunning } from './meta';
@@ -296,7 +297,10 @@ async function runEvaluation(x: { store: RunStore; tasks: Task[]; policy: Policy
   const started = performance.now();
   const byId = new Map(x.tasks.map((task) => [task.id, task]));
   t.emit();
+  let pool: HostPool | null = null;
   try {
+    // Engine hosts (eval --hosts) for container episodes: asked and swept now, swept again at the end.
+    pool = await openHostPool(env.containers?.hosts, env.dataDir, manifest.id, x.hooks.log);
     const { cancelled } = await runSchedule<Task>({
       store,
       // Tasks that could not run have their records already; only the others are scheduled.
@@ -306,24 +310,31 @@ async function runEvaluation(x: { store: RunStore; tasks: Task[]; policy: Policy
       seed: config.seed,
       deadlineSec: (task) => config.episodeDeadlineSec ?? (config.harness.agentTimeoutSec ?? task.agent.timeoutSec) + task.verifier.timeoutSec + DEADLINE_MARGIN_SEC,
       signal: x.signal,
-      run: async (job) =>
-        (
-          await runTaskEpisode({
-            task: job.task,
-            policy,
-            harness: config.harness,
-            key: job.key,
-            attempt: job.attempt,
-            seed: job.seed,
-            dir: job.dir,
-            signal: job.signal,
-            onTurn: job.onTurn,
-            onData: job.onData,
-            sandbox: env.sandbox,
-            runtime: x.runtimes.get(job.task.id),
-            tmpDir: env.tmpDir,
-          })
-        ).record,
+      run: (job) =>
+        runPlaced(
+          pool,
+          x.runtimes.get(job.task.id),
+          async (runtime) =>
+            (
+              await runTaskEpisode({
+                task: job.task,
+                policy,
+                harness: config.harness,
+                key: job.key,
+                attempt: job.attempt,
+                seed: job.seed,
+                dir: job.dir,
+                signal: job.signal,
+                onTurn: job.onTurn,
+                onData: job.onData,
+                sandbox: env.sandbox,
+                runtime,
+                tmpDir: env.tmpDir,
+              })
+            ).record,
+          (reason) => skippedRecord(job.ref, job.attempt, reason, job.dir.rel),
+          x.hooks.log,
+        ),
       events: scheduleEvents(t, x.hooks),
     });
     for (const key of t.running.keys()) t.live.delete(key);
@@ -345,6 +356,7 @@ async function runEvaluation(x: { store: RunStore; tasks: Task[]; policy: Policy
     t.emit();
     throw error;
   } finally {
+    await pool?.close();
     clearEvalRunning(store.dir);
     await store.close();
     await policy.close().catch(() => {});

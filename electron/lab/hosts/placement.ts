@@ -1,0 +1,211 @@
+/**
+ * Container episodes placed on engine hosts (`eval --hosts a,b`): each episode takes a free slot on the
+ * host with the most free slots, runs there through the API backend, and gives the slot back. The task's
+ * image is put on the host that runs it the first time it is needed there (saved from this machine's
+ * engine, loaded there) and found there afterwards. Every host is swept at the start and at the end of the
+ * run. Bubblewrap tasks stay local. A host that fails is left for the rest of the run, and the episode is
+ * tried again on another one (bounded); with none left it is an infrastructure error.
+ */
+import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { ApiContainerBackend, isHostFailure } from '../../../native/sandbox/container/api/backend';
+import { EngineClient, type HostConfig, type SweepResult } from '../../../native/sandbox/container/api/client';
+import { engineCommand, type EngineName } from '../../../native/sandbox/container/engine';
+import type { PhaseRuntime } from '../containers/runtime';
+import { installId } from './store';
+
+export interface HostLease {
+  host: string;
+  backend: ApiContainerBackend;
+  release(): void;
+}
+
+interface HostState {
+  config: HostConfig;
+  client: EngineClient;
+  backend: ApiContainerBackend | null;
+  busy: number;
+  down: string | null;
+}
+
+export class HostPool {
+  private readonly hosts: HostState[];
+  private readonly waiting: Array<() => void> = [];
+  private readonly images = new Map<string, Promise<void>>();
+
+  constructor(
+    configs: HostConfig[],
+    private readonly ctx: { installId: string; runId: string },
+  ) {
+    this.hosts = configs.map((config) => ({ config, client: new EngineClient(config), backend: null, busy: 0, down: null }));
+  }
+
+  get names(): string[] {
+    return this.hosts.map((h) => h.config.name);
+  }
+
+  /** Hosts still usable. */
+  get alive(): string[] {
+    return this.hosts.filter((h) => !h.down).map((h) => h.config.name);
+  }
+
+  /** Ask each host what engine it runs; an unreachable one is marked down. Then sweep what dead runs left. */
+  async open(log: (m: string) => void): Promise<void> {
+    await Promise.all(
+      this.hosts.map(async (h) => {
+        try {
+          const info = await h.client.engineInfo(true);
+          h.backend = new ApiContainerBackend(h.client, info.engine, this.ctx);
+          const swept = await h.client.sweep(this.ctx.installId);
+          const n = countSwept(swept);
+          if (n) log(`host '${h.config.name}': swept ${n} objects left by dead runs`);
+        } catch (e) {
+          this.markDown(h.config.name, (e as Error).message);
+          log(`host '${h.config.name}' is not used: ${(e as Error).message}`);
+        }
+      }),
+    );
+  }
+
+  /** Sweep every live host (at the end of a run: what this run left, if anything, and what dead ones left). */
+  async close(): Promise<void> {
+    for (const h of this.hosts) if (!h.down) await h.client.sweep(this.ctx.installId).catch(() => {});
+  }
+
+  markDown(name: string, why: string): void {
+    const h = this.hosts.find((x) => x.config.name === name);
+    if (h && !h.down) h.down = why;
+    this.wake();
+  }
+
+  /** A slot on the live host with the most free slots (waits for one; null when every host is down or `avoid`ed). */
+  async acquire(avoid: ReadonlySet<string> = new Set()): Promise<HostLease | null> {
+    for (;;) {
+      const usable = this.hosts.filter((h) => !h.down && h.backend && !avoid.has(h.config.name));
+      if (!usable.length) return null;
+      const free = usable.filter((h) => h.busy < h.config.slots).sort((a, b) => b.config.slots - b.busy - (a.config.slots - a.busy));
+      const h = free[0];
+      if (h) {
+        h.busy++;
+        let released = false;
+        return {
+          host: h.config.name,
+          backend: h.backend as ApiContainerBackend,
+          release: () => {
+            if (released) return;
+            released = true;
+            h.busy--;
+            this.wake();
+          },
+        };
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  private wake(): void {
+    for (const w of this.waiting.splice(0)) w();
+  }
+
+  /** Put `ref` on the host when it lacks it: `save` from this machine's engine, `load` there (once per host and image). */
+  ensureImage(lease: HostLease, ref: string, localEngine: EngineName): Promise<void> {
+    const key = `${lease.host}\0${ref}`;
+    let p = this.images.get(key);
+    if (!p) {
+      p = copyImage(lease.backend, ref, localEngine);
+      this.images.set(key, p);
+      p.catch(() => this.images.delete(key));
+    }
+    return p;
+  }
+}
+
+function countSwept(s: SweepResult): number {
+  return s.containers.length + s.volumes.length + s.networks.length + s.images.length;
+}
+
+async function copyImage(backend: ApiContainerBackend, ref: string, localEngine: EngineName): Promise<void> {
+  if (await backend.hasImage(ref)) return;
+  const c = engineCommand(localEngine, ['save', ref]);
+  const child = spawn(c.file, c.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-1000)));
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('error', () => resolve(null));
+    child.once('close', resolve);
+  });
+  await backend.client.loadImage(child.stdout as Readable);
+  const code = await exited;
+  if (code !== 0) throw new Error(`could not save ${ref} from this machine's ${localEngine} to send it to host '${backend.host}': ${stderr.trim()}`);
+  if (!(await backend.hasImage(ref))) throw new Error(`host '${backend.host}' loaded the archive of ${ref} but has no such image after it`);
+}
+
+/** The task's runtime, moved to a host: the same image, run there. */
+export function onHost(runtime: PhaseRuntime, lease: HostLease): PhaseRuntime {
+  if (!runtime.container) return runtime;
+  return { ...runtime, sandbox: lease.backend, container: { ...runtime.container, host: { name: lease.host, backend: lease.backend } }, reason: `${runtime.reason}; on host '${lease.host}'` };
+}
+
+/** Whether an episode's sandbox error is the host's (unreachable, gone mid-run) rather than the task's. */
+export function hostFailed(error: { kind: string; message: string } | null, host: string): boolean {
+  if (!error || error.kind !== 'sandbox') return false;
+  return error.message.includes(`host '${host}'`) && /unavailable|failed mid-run|could not (start|create|copy)|unreachable|ECONN|socket hang up/.test(error.message);
+}
+
+export { isHostFailure };
+
+/** How many hosts one episode is tried on before it is given up as an infrastructure error. */
+export const MAX_HOST_TRIES = 3;
+
+/**
+ * Run one episode where it belongs: on this machine when the pool is absent or the task needs no
+ * container, else on a host with a free slot. A host that fails under the episode (unreachable, gone
+ * mid-run, cannot take the image) is left for the rest of the run and the episode is tried on another;
+ * `giveUp` makes the record when no host is left. The record names its host.
+ */
+export async function runPlaced<R extends { error: { kind: string; message: string } | null }>(
+  pool: HostPool | null,
+  runtime: PhaseRuntime | undefined,
+  run: (runtime: PhaseRuntime | undefined) => Promise<R>,
+  giveUp: (reason: string) => R,
+  log: (m: string) => void = () => {},
+): Promise<R & { host?: string }> {
+  if (!pool || !runtime?.container) return run(runtime);
+  const tried = new Set<string>();
+  const why: string[] = [];
+  for (let i = 0; i < MAX_HOST_TRIES; i++) {
+    const lease = await pool.acquire(tried);
+    if (!lease) break;
+    tried.add(lease.host);
+    try {
+      try {
+        await pool.ensureImage(lease, runtime.container.image.ref, runtime.container.engine);
+      } catch (e) {
+        why.push(`host '${lease.host}': ${(e as Error).message}`);
+        if (isHostFailure(e)) pool.markDown(lease.host, (e as Error).message);
+        log(`host '${lease.host}' could not take ${runtime.container.image.ref}: ${(e as Error).message}`);
+        continue;
+      }
+      const record = await run(onHost(runtime, lease));
+      if (hostFailed(record.error, lease.host)) {
+        why.push((record.error as { message: string }).message);
+        pool.markDown(lease.host, (record.error as { message: string }).message);
+        log(`host '${lease.host}' failed under an episode; it is not used for the rest of the run (${(record.error as { message: string }).message.slice(0, 200)})`);
+        continue;
+      }
+      return { ...record, host: lease.host };
+    } finally {
+      lease.release();
+    }
+  }
+  return giveUp(`infrastructure: no engine host could run it (${why.length ? why.join('; ') : `hosts ${pool.names.join(', ')} are down`})`);
+}
+
+/** The pool of a run's hosts, opened (engines asked, swept), or null when the run uses this machine's engine. */
+export async function openHostPool(hosts: HostConfig[] | undefined, dataDir: string, runId: string, log: (m: string) => void = () => {}): Promise<HostPool | null> {
+  if (!hosts?.length) return null;
+  const pool = new HostPool(hosts, { installId: installId(dataDir), runId });
+  await pool.open(log);
+  log(`container episodes run on host${pool.alive.length === 1 ? '' : 's'} ${pool.alive.join(', ') || '(none reachable)'}`);
+  return pool;
+}

@@ -1,0 +1,62 @@
+/**
+ * A SandboxSpec as an Engine API container-create body: the same contract as run-args.ts (the CLI path),
+ * field for field. The image's own file system, WORKDIR, USER and ENV apply; the lab adds its environment,
+ * the network switch and the limits (memory and swap, pids, CPUs, explicit ulimits: podman's API needs
+ * them). Mounts are not binds: the API backend copies them in and out (files.ts), since the engine may be
+ * on another machine.
+ */
+import type Docker from 'dockerode';
+import { MIB } from '../../bwrap-args';
+import type { SandboxSpec } from '../../types';
+import type { HardLimits } from '../engine';
+import { requireImage } from '../run-args';
+import { apiUlimits } from './client';
+
+export interface CreateMode {
+  tty: boolean;
+  stdin: boolean;
+}
+
+export function createOptions(spec: SandboxSpec, argv: string[], name: string, labels: Record<string, string>, mode: CreateMode, hard?: HardLimits): Docker.ContainerCreateOptions {
+  const c = requireImage(spec);
+  const l = spec.limits;
+  const env = Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`);
+  if (mode.tty) env.push(`TERM=${spec.env?.TERM ?? 'xterm-256color'}`);
+  const workdir = spec.cwd ?? spec.workdir;
+  return {
+    name,
+    Image: c.image,
+    Cmd: argv,
+    Entrypoint: [],
+    Env: env,
+    Labels: labels,
+    Tty: mode.tty,
+    OpenStdin: mode.stdin,
+    StdinOnce: mode.stdin && !mode.tty,
+    AttachStdin: mode.stdin,
+    AttachStdout: true,
+    AttachStderr: true,
+    ...(workdir ? { WorkingDir: workdir } : {}),
+    ...(c.user ? { User: c.user } : {}),
+    HostConfig: {
+      NetworkMode: spec.net ? (c.networkMode ?? 'bridge') : 'none',
+      Memory: l.memoryMb * MIB,
+      MemorySwap: l.memoryMb * MIB,
+      PidsLimit: l.processes,
+      ...(c.cpus && c.cpus > 0 ? { NanoCpus: Math.round(c.cpus * 1e9) } : {}),
+      Ulimits: [
+        ...(apiUlimits(l.openFiles, hard) ?? []),
+        { Name: 'cpu', Soft: l.cpuSeconds, Hard: l.cpuSeconds },
+        { Name: 'fsize', Soft: l.fileSizeMb * MIB, Hard: l.fileSizeMb * MIB },
+      ],
+    },
+  };
+}
+
+/** The folders a spec mounts, as copies: the bound workspace (when asked) and every mount. */
+export function copiedMounts(spec: SandboxSpec): Array<{ host: string; sandbox: string; readOnly: boolean }> {
+  const out: Array<{ host: string; sandbox: string; readOnly: boolean }> = [];
+  if (spec.container?.bindWorkspace && spec.workdir && spec.workdir !== '/') out.push({ host: spec.workspace, sandbox: spec.workdir, readOnly: false });
+  for (const m of spec.mounts ?? []) out.push(m);
+  return out;
+}

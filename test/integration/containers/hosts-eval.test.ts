@@ -1,0 +1,95 @@
+/**
+ * Container episodes over engine hosts (`eval --hosts`), on real engines: two podman API services of the
+ * test's own (separate sockets and storage), plus a host whose socket answers nothing. The oracle resolves
+ * both tasks, each record names the host that ran it, the dead host is left out with the reason, the task
+ * image is loaded on the hosts that ran it, and nothing of the lab remains on them after. Then a container
+ * left by a dead owner is swept by `t1lab hosts sweep` while a live owner's stays. Skipped, with the reason,
+ * where podman, mmdebstrap or root is missing.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EngineClient } from '../../../native/sandbox/container/api/client';
+import { LABEL_OWNER, labLabels } from '../../../native/sandbox/container/api/labels';
+import { pidNamespace } from '../../../native/sandbox/container/engine';
+import { installId } from '../../../electron/lab/hosts/store';
+import { parseJsonOutput, runT1lab } from '../../helpers/cli';
+import { podmanServiceSkip, startPodmanService, tinyRootfs, type PodmanService } from '../../helpers/podman-service';
+import { makeTempDir } from '../../helpers/tmp';
+
+const skip = podmanServiceSkip();
+if (skip) console.warn(`eval over engine hosts skipped: ${skip}`);
+
+/** On this machine's podman (the lab resolves task images there and sends them to the hosts). */
+const TINY = 'localhost/t1lab-test-tiny:v1';
+
+function writeTask(dir: string, word: string): void {
+  mkdirSync(join(dir, 'solution'), { recursive: true });
+  writeFileSync(join(dir, 'instruction.md'), `Write the word ${word} into answer.txt in the current directory.\n`);
+  writeFileSync(join(dir, 'solution', 'solve.sh'), `#!/bin/bash\necho ${word} > answer.txt\n`);
+  writeFileSync(join(dir, 'task.toml'), `[metadata]\ncategory = "testing"\ndifficulty = "easy"\n[verifier]\ntimeout_sec = 60\n[[verifier.assertions]]\nname = "answer"\nrun = "grep -qx ${word} answer.txt"\n`);
+}
+
+describe.skipIf(skip !== null)('eval over engine hosts (two podman services)', () => {
+  let tmp: { path: string; remove(): void };
+  const services: PodmanService[] = [];
+  let home: string;
+  const env = () => ({ T1LAB_HOME: home });
+  const labObjects = (s: PodmanService) => s.cli(['ps', '-a', '--filter', `label=t1lab.install=${installId(home)}`, '--format', '{{.ID}}']).stdout.split('\n').filter(Boolean);
+
+  beforeAll(async () => {
+    tmp = makeTempDir('t1lab-hosts-eval-');
+    home = join(tmp.path, 'home');
+    services.push(await startPodmanService(join(tmp.path, 'a')), await startPodmanService(join(tmp.path, 'b')));
+    execFileSync('podman', ['import', '--change', 'CMD ["bash"]', tinyRootfs(), TINY], { stdio: 'ignore', timeout: 120_000 });
+    for (const word of ['alpha', 'beta']) writeTask(join(tmp.path, 'suite', `echo-${word}`), word);
+    for (const [name, url] of [
+      ['a', services[0]!.url],
+      ['b', services[1]!.url],
+      ['gone', `unix://${join(tmp.path, 'nothing-here.sock')}`],
+    ] as const) {
+      const r = await runT1lab(['hosts', 'add', name, url, '--slots', '1'], { env: env() });
+      expect(r.code, r.stderr).toBe(0);
+    }
+  }, 240_000);
+  afterAll(async () => {
+    for (const s of services) await s.stop();
+    spawnSync('podman', ['rmi', '-f', TINY], { stdio: 'ignore' });
+    tmp?.remove();
+  }, 120_000);
+
+  it('places the container episodes on the live hosts, records each host, and leaves nothing there', async () => {
+    const out = join(tmp.path, 'run');
+    const args = ['eval', '--suite', join(tmp.path, 'suite'), '--policy', 'oracle', '--backend', 'podman', '--base-image', `*=${TINY}`];
+    const r = await runT1lab([...args, '--hosts', 'a,b,gone', '--concurrency', '2', '--episode-deadline', '180', '--out', out, '--json'], { env: env(), timeoutMs: 400_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(parseJsonOutput<{ resolvedRate: number }>(r).resolvedRate).toBe(1);
+    expect(r.stderr).toMatch(/host 'gone' is not used: .*unreachable/);
+    const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { key: string; resolved: boolean; host?: string });
+    expect(records.map((x) => x.resolved)).toEqual([true, true]);
+    for (const x of records) expect(['a', 'b']).toContain(x.host);
+    // The image went to the hosts that ran an episode, and is cached there; no container is left.
+    for (const [i, s] of services.entries()) {
+      const ran = records.some((x) => x.host === ['a', 'b'][i]);
+      expect(s.cli(['image', 'exists', TINY]).status === 0).toBe(ran);
+      expect(labObjects(s)).toEqual([]);
+    }
+  }, 420_000);
+
+  it('sweeps what a dead owner left and keeps what a live one runs (t1lab hosts sweep)', async () => {
+    const client = new EngineClient({ name: 'a', url: services[0]!.url, slots: 1 });
+    if (!(await client.imageId(TINY))) execFileSync('sh', ['-c', `podman save ${TINY} | podman --root ${join(services[0]!.dir, 'root')} --runroot ${join(services[0]!.dir, 'run')} load`], { stdio: 'ignore' });
+    const dead = spawnSync('true').pid as number;
+    const make = (owner: string) =>
+      client.docker.createContainer({ Image: TINY, Cmd: ['sleep', '600'], Labels: { ...labLabels({ installId: installId(home), runId: 'test' }, 'sandbox', 3600_000), [LABEL_OWNER]: owner } });
+    const orphan = await make(`${dead}@${pidNamespace()}`);
+    const live = await make(`${process.pid}@${pidNamespace()}`);
+    const r = await runT1lab(['hosts', 'sweep', 'a', '--json'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    const [result] = parseJsonOutput<Array<{ name: string; removed: { containers: string[] } }>>(r);
+    expect(result?.removed.containers).toEqual([orphan.id]);
+    expect(labObjects(services[0]!).map((id) => live.id.startsWith(id))).toEqual([true]);
+    await live.remove({ force: true });
+  }, 120_000);
+});
