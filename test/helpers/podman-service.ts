@@ -40,10 +40,12 @@ function ping(socket: string): Promise<boolean> {
   });
 }
 
-export async function startPodmanService(dir: string): Promise<PodmanService> {
+/** `sharedStorage`: the machine's own podman storage (as the CLI sees it); `stop()` then removes nothing there. */
+export async function startPodmanService(dir: string, options: { sharedStorage?: boolean } = {}): Promise<PodmanService> {
   mkdirSync(dir, { recursive: true });
   const socket = join(dir, 'podman.sock');
-  const storage = ['--root', join(dir, 'root'), '--runroot', join(dir, 'run'), ...(RUNC ? ['--runtime', RUNC] : [])];
+  const own = !options.sharedStorage;
+  const storage = [...(own ? ['--root', join(dir, 'root'), '--runroot', join(dir, 'run')] : []), ...(RUNC ? ['--runtime', RUNC] : [])];
   const child = spawn('podman', [...storage, 'system', 'service', '--time=0', `unix://${socket}`], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
@@ -67,14 +69,14 @@ export async function startPodmanService(dir: string): Promise<PodmanService> {
     cli,
     async stop() {
       // Containers first (a container outlives its service, conmon holding it), then the service, then storage.
-      cli(['rm', '--all', '--force', '--time', '0']);
+      if (own) cli(['rm', '--all', '--force', '--time', '0']);
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
-      cli(['system', 'reset', '--force']);
+      if (own) cli(['system', 'reset', '--force']);
     },
   };
 }

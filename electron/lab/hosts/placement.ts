@@ -72,6 +72,16 @@ export class HostPool {
     for (const h of this.hosts) if (!h.down) await h.client.sweep(this.ctx.installId).catch(() => {});
   }
 
+  /** Whether the host still answers (asked afresh): an episode that failed there may have failed with it. */
+  async reachable(name: string): Promise<boolean> {
+    const h = this.hosts.find((x) => x.config.name === name);
+    if (!h || h.down) return false;
+    return h.client.engineInfo(true).then(
+      () => true,
+      () => false,
+    );
+  }
+
   markDown(name: string, why: string): void {
     const h = this.hosts.find((x) => x.config.name === name);
     if (h && !h.down) h.down = why;
@@ -187,10 +197,13 @@ export async function runPlaced<R extends { error: { kind: string; message: stri
         continue;
       }
       const record = await run(onHost(runtime, lease));
-      if (hostFailed(record.error, lease.host)) {
-        why.push((record.error as { message: string }).message);
-        pool.markDown(lease.host, (record.error as { message: string }).message);
-        log(`host '${lease.host}' failed under an episode; it is not used for the rest of the run (${(record.error as { message: string }).message.slice(0, 200)})`);
+      // A failure that names the host, or any failure on a host that no longer answers, is the host's.
+      if (hostFailed(record.error, lease.host) || (record.error && !(await pool.reachable(lease.host)))) {
+        const said = (record.error as { message: string }).message;
+        const message = said.includes(`host '${lease.host}'`) ? said : `host '${lease.host}': ${said}`;
+        why.push(message);
+        pool.markDown(lease.host, message);
+        log(`host '${lease.host}' failed under an episode; it is not used for the rest of the run (${message.slice(0, 200)})`);
         continue;
       }
       return { ...record, host: lease.host };

@@ -5,7 +5,7 @@ import type { PhaseRuntime } from '../../../../electron/lab/containers/runtime';
 type Rec = { error: { kind: string; message: string } | null; host?: string };
 
 /** A pool of named hosts with one slot each; `down` marks what the placement gave up on. */
-function fakePool(names: string[]) {
+function fakePool(names: string[], unreachable = new Set<string>()) {
   const down = new Set<string>();
   const pool = {
     names,
@@ -16,6 +16,7 @@ function fakePool(names: string[]) {
     },
     async ensureImage() {},
     markDown: (n: string) => void down.add(n),
+    reachable: async (n: string) => !down.has(n) && !unreachable.has(n),
   };
   return pool as unknown as HostPool & { down: Set<string> };
 }
@@ -37,6 +38,12 @@ describe('placing an episode on a host', () => {
     expect(pool.down.has('a')).toBe(true);
     const none = await runPlaced(fakePool(['a']), runtime, run, (why) => ({ error: { kind: 'sandbox', message: why } }));
     expect(none.error?.message).toMatch(/^infrastructure: no engine host could run it \(host 'a' failed mid-run/);
+  });
+
+  it("takes any failure on a host that stopped answering as the host's", async () => {
+    const pool = fakePool(['a', 'b'], new Set(['a']));
+    const rec = await runPlaced(pool, runtime, async (r): Promise<Rec> => (r?.container?.host?.name === 'a' ? { error: { kind: 'sandbox', message: 'session ended (exit code 137) before its first prompt' } } : { error: null }), (): Rec => ({ error: null }));
+    expect(rec).toEqual({ error: null, host: 'b' });
   });
 
   it('keeps task failures and local tasks as they are', async () => {
