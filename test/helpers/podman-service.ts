@@ -4,7 +4,7 @@
  * mmdebstrap, cached in the temp dir) to import into it. `stop()` ends the service and resets its storage.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,7 +76,12 @@ export async function startPodmanService(dir: string, options: { sharedStorage?:
         await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
-      if (own) cli(['system', 'reset', '--force']);
+      if (own) {
+        cli(['system', 'reset', '--force']);
+        // The overlay driver bind-mounts its own folder; a reset can leave that mount, and then the folder cannot go.
+        const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] ?? '').filter((m) => m.startsWith(`${dir}/`));
+        for (const m of mounts.sort().reverse()) spawnSync('umount', ['-l', m], { stdio: 'ignore' });
+      }
     },
   };
 }

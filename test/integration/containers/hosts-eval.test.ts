@@ -92,4 +92,25 @@ describe.skipIf(skip !== null)('eval over engine hosts (two podman services)', (
     expect(labObjects(services[0]!).map((id) => live.id.startsWith(id))).toEqual([true]);
     await live.remove({ force: true });
   }, 120_000);
+
+  it('retries an episode on another host when its host dies under it (the record names the survivor)', async () => {
+    const suite = join(tmp.path, 'slow-suite');
+    writeTask(join(suite, 'echo-slow'), 'slow');
+    writeFileSync(join(suite, 'echo-slow', 'solution', 'solve.sh'), '#!/bin/bash\nsleep 6\necho slow > answer.txt\n');
+    const out = join(tmp.path, 'run-fault');
+    const args = ['eval', '--suite', suite, '--policy', 'oracle', '--backend', 'podman', '--base-image', `*=${TINY}`, '--hosts', 'a,b', '--concurrency', '1'];
+    const running = runT1lab([...args, '--episode-deadline', '180', '--out', out, '--json'], { env: env(), timeoutMs: 400_000 });
+    // Host a has the most free slots first (a tie, in order): once its container runs, its engine is killed.
+    const [a] = services;
+    const deadline = Date.now() + 120_000;
+    while (labObjects(a!).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 300));
+    expect(labObjects(a!).length).toBeGreaterThan(0);
+    a!.child.kill('SIGKILL');
+    const r = await running;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/host 'a' failed under an episode/);
+    const [record] = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { resolved: boolean; host?: string });
+    expect(record).toMatchObject({ resolved: true, host: 'b' });
+    expect(labObjects(services[1]!)).toEqual([]);
+  }, 420_000);
 });
