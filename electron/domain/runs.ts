@@ -153,7 +153,14 @@ export const AvgAtK = z.object({
 });
 export type AvgAtK = z.infer<typeof AvgAtK>;
 
-export const ErrorCounts = z.object({ policy: z.number().int(), sandbox: z.number().int(), verifier: z.number().int(), timeout: z.number().int() });
+export const ErrorCounts = z.object({
+  policy: z.number().int(),
+  sandbox: z.number().int(),
+  verifier: z.number().int(),
+  timeout: z.number().int(),
+  /** Episodes no engine host could run (present when any): not in the rates, the rewards or the task counts. */
+  infrastructure: z.number().int().optional(),
+});
 export type ErrorCounts = z.infer<typeof ErrorCounts>;
 
 /** `t1lab eval --json` prints exactly this (issue 5); `ci95Bootstrap` is there when attempts > 1. */

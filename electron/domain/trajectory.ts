@@ -113,7 +113,8 @@ export type Turn = z.infer<typeof Turn>;
 export const StopReason = z.enum(['submitted', 'max_turns', 'agent_timeout', 'context', 'deadline', 'cancelled', 'policy_error', 'sandbox_error']);
 export type StopReason = z.infer<typeof StopReason>;
 
-export const ErrorKind = z.enum(['policy', 'sandbox', 'verifier', 'timeout']);
+/** `infrastructure`: no engine host could run the episode (`eval --hosts`); left out of a run's statistics. */
+export const ErrorKind = z.enum(['policy', 'sandbox', 'verifier', 'timeout', 'infrastructure']);
 export type ErrorKind = z.infer<typeof ErrorKind>;
 
 export const EpisodeError = z.object({ kind: ErrorKind, message: z.string() });

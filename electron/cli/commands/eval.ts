@@ -52,7 +52,7 @@ export function formatSummary(s: EvalSummary): string {
     `resolved ${formatRate(s.resolvedRate)} (95% Wilson [${formatRate(s.ci95[0])}, ${formatRate(s.ci95[1])}]${s.ci95Bootstrap ? `; task-clustered bootstrap [${formatRate(s.ci95Bootstrap[0])}, ${formatRate(s.ci95Bootstrap[1])}]` : ''})`,
     `mean reward ${s.meanReward.toFixed(2)} · ${Object.entries(s.passAtK).map(([k, v]) => `pass@${k} ${formatRate(v)}`).join(' · ')}`,
     ...(s.avgAtK && s.avgAtK.k > 1 ? [formatAvgAtK(s.avgAtK)] : []),
-    `errors: ${Object.entries(s.errors).map(([k, n]) => `${k} ${n}`).join(', ')} · ${(s.durationMs / 1000).toFixed(1)} s`,
+    `errors: ${Object.entries(s.errors).map(([k, n]) => (k === 'infrastructure' ? `infrastructure ${n} (left out of the statistics)` : `${k} ${n}`)).join(', ')} · ${(s.durationMs / 1000).toFixed(1)} s`,
     ...(s.skipped ?? []).map((t) => `not run: ${t.task}: ${t.reason.split('\n')[0]}`),
     ...(s.fidelity ?? []).map((f) => `fidelity caveat: ${f}`),
     '',

@@ -332,7 +332,7 @@ async function runEvaluation(x: { store: RunStore; tasks: Task[]; policy: Policy
                 tmpDir: env.tmpDir,
               })
             ).record,
-          (reason) => skippedRecord(job.ref, job.attempt, reason, job.dir.rel),
+          (reason) => ({ ...skippedRecord(job.ref, job.attempt, reason, job.dir.rel), error: { kind: 'infrastructure', message: reason } }),
           x.hooks.log,
         ),
       events: scheduleEvents(t, x.hooks),

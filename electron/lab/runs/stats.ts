@@ -80,7 +80,10 @@ function groupStats(tasks: TaskTally[], key: 'category' | 'difficulty'): Record<
   return out;
 }
 
-export function computeStats(episodes: readonly EpisodeRecord[], seed = 1): RunStats {
+export function computeStats(all: readonly EpisodeRecord[], seed = 1): RunStats {
+  // An episode no engine host could run says nothing about the policy: counted as such, left out of the rest.
+  const infrastructure = all.filter((e) => e.error?.kind === 'infrastructure').length;
+  const episodes = infrastructure ? all.filter((e) => e.error?.kind !== 'infrastructure') : all;
   const tasks = tally(episodes);
   const rates = tasks.map(rate);
   const resolvedRate = mean(rates);
@@ -90,8 +93,9 @@ export function computeStats(episodes: readonly EpisodeRecord[], seed = 1): RunS
   for (let k = 1; k <= minAttempts; k++) passAt[String(k)] = mean(tasks.map((t) => passAtK(t.attempts, t.resolved, k)));
   const errors: ErrorCounts = { policy: 0, sandbox: 0, verifier: 0, timeout: 0 };
   const stopReasons: Record<string, number> = {};
+  if (infrastructure) errors.infrastructure = infrastructure;
   for (const e of episodes) {
-    if (e.error) errors[e.error.kind]++;
+    if (e.error) errors[e.error.kind as Exclude<typeof e.error.kind, 'infrastructure'>]++;
     stopReasons[e.stopReason] = (stopReasons[e.stopReason] ?? 0) + 1;
   }
   const costs = episodes.map((e) => e.costUsd).filter((c): c is number => c !== null);
