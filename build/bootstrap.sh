@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 # python3-jinja2: the reference renderer of published chat templates (test/integration/model/hf-tokenizer-llamacpp.test.ts).
 # podman, runc, mmdebstrap, uidmap (podman recommends it; bootstrap installs without recommends): the container backend (runc: crun refuses hybrid cgroup layouts) and its local Debian base image.
 # openssl: the engine-host tests make TLS client certificates (test/integration/containers/hosts-api.test.ts).
-PACKAGES=(bubblewrap chromium python3-pytest asciinema procps git sqlite3 make gcc podman runc mmdebstrap uidmap python3-jinja2 openssl)
+# docker.io: dockerd as an engine host beside podman's API service (test/integration/containers/hosts-eval.test.ts starts one of its own; none is left running).
+PACKAGES=(bubblewrap chromium python3-pytest asciinema procps git sqlite3 make gcc podman runc mmdebstrap uidmap python3-jinja2 openssl docker.io)
 
 step() { printf '\n==> %s\n' "$*"; }
 as_root() {
