@@ -69,3 +69,26 @@ export const WorkerStatus = z.object({
   since: z.string(),
 });
 export type WorkerStatus = z.infer<typeof WorkerStatus>;
+
+/** An engine host (`t1lab hosts`) as `hosts check` and the System page show it. */
+export const EngineHostReport = z.object({
+  name: z.string(),
+  url: z.string(),
+  slots: z.number().int(),
+  enabled: z.boolean(),
+  reachable: z.boolean(),
+  /** Why the host cannot be used, in words (null when reachable). */
+  error: z.string().nullable(),
+  engine: z.enum(['podman', 'docker']).nullable(),
+  version: z.string().nullable(),
+  apiVersion: z.string().nullable(),
+  rootless: z.boolean().nullable(),
+  cores: z.number().int().nullable(),
+  memoryBytes: z.number().nullable(),
+  /** This lab install's containers there. */
+  labContainers: z.object({ running: z.number().int(), total: z.number().int() }).nullable(),
+  /** Task images cached there. */
+  taskImages: z.array(z.string()),
+  durationMs: z.number(),
+});
+export type EngineHostReport = z.infer<typeof EngineHostReport>;

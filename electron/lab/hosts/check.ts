@@ -5,25 +5,11 @@
  * for the CLI and the System page.
  */
 import { EngineClient, type HostConfig, type SweepResult } from '../../../native/sandbox/container/api/client';
+import type { EngineHostReport } from '../../domain/system';
+import { installId, listHosts } from './store';
 
-export interface HostReport {
-  name: string;
-  url: string;
-  slots: number;
-  enabled: boolean;
-  reachable: boolean;
-  /** Why the host cannot be used, in words (null when reachable). */
-  error: string | null;
-  engine: 'podman' | 'docker' | null;
-  version: string | null;
-  apiVersion: string | null;
-  rootless: boolean | null;
-  cores: number | null;
-  memoryBytes: number | null;
-  labContainers: { running: number; total: number } | null;
-  taskImages: string[];
-  durationMs: number;
-}
+/** The report of one host (the contract's schema: the System page shows the same). */
+export type HostReport = EngineHostReport;
 
 export async function checkHost(config: HostConfig, installId: string): Promise<HostReport> {
   const started = performance.now();
@@ -72,4 +58,10 @@ export async function sweepHosts(hosts: HostConfig[], installId: string): Promis
       }
     }),
   );
+}
+
+/** Every configured host, asked at once (the System page's `system.hosts`). */
+export function checkAllHosts(dataDir: string): Promise<HostReport[]> {
+  const id = installId(dataDir);
+  return Promise.all(listHosts(dataDir).map((h) => checkHost(h, id)));
 }

@@ -11,6 +11,11 @@ import { join } from 'node:path';
 import { createServer as createTlsServer, type Server } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineClient } from '../../../native/sandbox/container/api/client';
+import { createClient } from '../../../electron/ipc/common/client';
+import type { LabContract } from '../../../electron/ipc/common/contract';
+import { createMemoryPair } from '../../../electron/ipc/common/memory';
+import { createLabHost } from '../../../electron/lab/host';
+import { forkLauncher } from '../../../electron/processes/launcher';
 import { parseJsonOutput, runT1lab } from '../../helpers/cli';
 import { podmanServiceSkip, startPodmanService, tinyRootfs, type PodmanService } from '../../helpers/podman-service';
 import { makeTempDir } from '../../helpers/tmp';
@@ -94,4 +99,19 @@ describe.skipIf(skip !== null)('engine hosts through the API (podman service)', 
     expect(down.code).toBe(1);
     expect(down.stdout).toMatch(/plain {2}tcp:\/\/127\.0\.0\.1:\d+\n {2}unreachable at/);
   }, 120_000);
+
+  it('shows the same on the System page (system.hosts over the contract)', async () => {
+    const host = createLabHost({ dataDir: env().T1LAB_HOME, launcher: forkLauncher, log: () => {} });
+    const pair = createMemoryPair('hosts-test');
+    host.attach(pair.server);
+    const client = createClient<LabContract>(pair.client);
+    try {
+      const reports = await client.call('system.hosts', {});
+      expect(Object.fromEntries(reports.map((r) => [r.name, r.reachable]))).toEqual({ pd: true, tls: true, plain: false });
+      expect(reports.find((r) => r.name === 'pd')).toMatchObject({ engine: 'podman', slots: 3, labContainers: { running: 0, total: 0 } });
+    } finally {
+      client.close();
+      await host.dispose();
+    }
+  }, 60_000);
 });
