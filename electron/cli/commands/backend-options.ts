@@ -1,15 +1,18 @@
 /**
  * `--backend auto|bubblewrap|podman|docker`, `--base-image FROM=LOCAL` (repeatable) and `--net`, shared by
- * run, eval, tasks audit and verify. Malformed values are usage errors (exit 2) naming the value.
+ * run, eval, tasks audit and verify; `--hosts a,b` (engine hosts for container episodes), taken by eval and run. Malformed values are usage errors (exit 2) naming the value.
  */
 import type { Command } from 'commander';
 import { LabError } from '../../ipc/common/errors';
 import { BACKEND_CHOICES, containerSettings, parseBackendChoice, type ContainerSettings } from '../../lab/containers/settings';
 import { labDataDir } from '../../lab/paths';
+import { selectHosts } from '../../lab/hosts/store';
 import { UsageError } from '../errors';
 
 export interface BackendOptions {
   backend?: string;
+  /** `--hosts a,b` (eval, run): engine hosts for container episodes. */
+  hosts?: string;
   baseImage?: string[];
   net?: boolean;
 }
@@ -32,3 +35,21 @@ export function backendSettings(opts: BackendOptions): ContainerSettings {
     throw error;
   }
 }
+
+/** `--hosts` as eval and run take it. */
+export const HOSTS_OPTION = ['--hosts <names>', 'run container episodes on these engine hosts (comma-separated, from `t1lab hosts list`; "all": every enabled host), each in a free slot; bubblewrap tasks stay local'] as const;
+
+/** `--hosts a,b` (or "all") as the hosts' settings; a name not in the settings file is a usage error. */
+export function withHosts(settings: ContainerSettings, list: string | undefined): ContainerSettings {
+  if (list === undefined) return settings;
+  const names = list === 'all' ? [] : list.split(',').map((n) => n.trim()).filter(Boolean);
+  try {
+    const hosts = selectHosts(labDataDir(), names);
+    if (!hosts.length) throw new UsageError('--hosts all: no host is enabled; add one with `t1lab hosts add NAME URL`');
+    return { ...settings, hosts };
+  } catch (error) {
+    if (error instanceof LabError && error.code === 'INVALID_PARAMS') throw new UsageError(error.message);
+    throw error;
+  }
+}
+

@@ -10,13 +10,10 @@ import { startEvaluation, resumeEvaluation, type EvalEnv, type EvalHooks, type E
 import { onnxPolicyFactory } from '../../lab/models/onnx-policy';
 import { policyWorker } from '../../lab/models/policy-engine';
 import { labDataDir } from '../../lab/paths';
-import { selectHosts } from '../../lab/hosts/store';
-import type { ContainerSettings } from '../../lab/containers/settings';
-import { LabError } from '../../ipc/common/errors';
 import { WorkerRegistry } from '../../lab/worker-registry';
 import { forkLauncher } from '../../processes/launcher';
 import { UsageError } from '../errors';
-import { addBackendOptions, backendSettings, type BackendOptions } from './backend-options';
+import { addBackendOptions, backendSettings, HOSTS_OPTION, withHosts, type BackendOptions } from './backend-options';
 import { printJson, progressBar, table, type Io } from '../output';
 import { addSharedOptions, harnessSettings, onInterrupt, policySettings, positiveInt, runSeed, type SharedOptions } from './policy-options';
 import { formatRate } from '../../domain/rates';
@@ -26,7 +23,6 @@ interface EvalOptions extends SharedOptions, BackendOptions {
   suite?: string;
   attempts?: string;
   concurrency?: string;
-  hosts?: string;
   out?: string;
   resume?: string;
   episodeDeadline?: string;
@@ -61,20 +57,6 @@ export function formatSummary(s: EvalSummary): string {
   return `${lines.join('\n')}\n${table(rows('category', s.byCategory))}\n${table(rows('difficulty', s.byDifficulty))}\nrun folder: ${s.runDir}\n`;
 }
 
-/** `--hosts a,b` (or "all") as the hosts' settings; a name not in the settings file is a usage error. */
-function withHosts(settings: ContainerSettings, list: string | undefined): ContainerSettings {
-  if (list === undefined) return settings;
-  const names = list === 'all' ? [] : list.split(',').map((n) => n.trim()).filter(Boolean);
-  try {
-    const hosts = selectHosts(labDataDir(), names);
-    if (!hosts.length) throw new UsageError('--hosts all: no host is enabled; add one with `t1lab hosts add NAME URL`');
-    return { ...settings, hosts };
-  } catch (error) {
-    if (error instanceof LabError && error.code === 'INVALID_PARAMS') throw new UsageError(error.message);
-    throw error;
-  }
-}
-
 export function registerEval(program: Command, io: Io): void {
   addSharedOptions(
     addBackendOptions(program.command('eval'))
@@ -86,7 +68,7 @@ export function registerEval(program: Command, io: Io): void {
       .option('--out <dir>', 'run folder (default: a new folder under the lab data dir runs/)')
       .option('--resume <dir>', 'continue a killed or cancelled run folder; finished episodes are not run again')
       .option('--episode-deadline <sec>', 'hard limit per episode; stragglers are cut there and counted (default: agent + verifier timeouts + 120 s)')
-      .option('--hosts <names>', 'run container episodes on these engine hosts (comma-separated, from `t1lab hosts list`; "all": every enabled host), each in a free slot; bubblewrap tasks stay local'),
+      .option(...HOSTS_OPTION),
   ).action(async (opts: EvalOptions) => {
     const log = (m: string) => io.err(`t1lab: ${m}\n`);
     let bar: ReturnType<typeof progressBar> | null = null;

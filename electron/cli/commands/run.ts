@@ -16,7 +16,7 @@ import { policyWorker } from '../../lab/models/policy-engine';
 import { WorkerRegistry } from '../../lab/worker-registry';
 import { forkLauncher } from '../../processes/launcher';
 import { UsageError } from '../errors';
-import { addBackendOptions, backendSettings, type BackendOptions } from './backend-options';
+import { addBackendOptions, backendSettings, HOSTS_OPTION, withHosts, type BackendOptions } from './backend-options';
 import { printJson, type Io } from '../output';
 import { addSharedOptions, harnessSettings, onInterrupt, policySettings, runSeed, type SharedOptions } from './policy-options';
 
@@ -31,7 +31,8 @@ export function registerRun(program: Command, io: Io): void {
       .description('run one episode of one task and show what the agent does')
       .argument('<task>', 'a task folder, or the id of a task in --suite')
       .option('--suite <path>', 'where to find TASK by id (default: the built-in examples)')
-      .option('--out <dir>', 'run folder (default: a new folder under the lab data dir runs/)'),
+      .option('--out <dir>', 'run folder (default: a new folder under the lab data dir runs/)')
+      .option(...HOSTS_OPTION),
   ).action(async (taskArg: string, opts: RunOptions) => {
     // The onnx: policy runs in a policy worker, started only if such a policy is used.
     const workers = new WorkerRegistry(forkLauncher);
@@ -60,7 +61,7 @@ async function runOne(taskArg: string, opts: RunOptions, io: Io, workers: Worker
       seed: runSeed(opts),
       out: opts.out,
     },
-    { dataDir: labDataDir(), onnx: onnxPolicyFactory(policyWorker(workers)), containers: backendSettings(opts) },
+    { dataDir: labDataDir(), onnx: onnxPolicyFactory(policyWorker(workers)), containers: withHosts(backendSettings(opts), opts.hosts) },
     {
       log: (m) => io.err(`t1lab: ${m}\n`),
       turn: (_key, turn) => io.err(`turn ${turn.index + 1}: ${describeAction(turn) ?? '(nothing)'}${turn.parseError ? ` — did not parse: ${turn.parseError.split('\n')[0]}` : ''}\n`),

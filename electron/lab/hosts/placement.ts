@@ -3,7 +3,7 @@
  * host with the most free slots, runs there through the API backend, and gives the slot back. The task's
  * image is put on the host that runs it the first time it is needed there (saved from this machine's
  * engine, loaded there) and found there afterwards. Every host is swept at the start and at the end of the
- * run. Bubblewrap tasks stay local. A host that fails is left for the rest of the run, and the episode is
+ * run, and every SWEEP_INTERVAL_MS while it runs. Bubblewrap tasks stay local. A host that fails is left for the rest of the run, and the episode is
  * tried again on another one (bounded); with none left it is an infrastructure error.
  */
 import { spawn } from 'node:child_process';
@@ -28,8 +28,12 @@ interface HostState {
   down: string | null;
 }
 
+/** How often a run sweeps its hosts while it runs (what other, dead runs left: they may share the hosts). */
+export const SWEEP_INTERVAL_MS = 10 * 60_000;
+
 export class HostPool {
   private readonly hosts: HostState[];
+  private sweeper: NodeJS.Timeout | null = null;
   private readonly waiting: Array<() => void> = [];
   private readonly images = new Map<string, Promise<void>>();
 
@@ -65,11 +69,19 @@ export class HostPool {
         }
       }),
     );
+    this.sweeper = setInterval(() => void this.sweepLive(), SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+  }
+
+  private async sweepLive(): Promise<void> {
+    for (const h of this.hosts) if (!h.down) await h.client.sweep(this.ctx.installId).catch(() => {});
   }
 
   /** Sweep every live host (at the end of a run: what this run left, if anything, and what dead ones left). */
   async close(): Promise<void> {
-    for (const h of this.hosts) if (!h.down) await h.client.sweep(this.ctx.installId).catch(() => {});
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    await this.sweepLive();
   }
 
   /** Whether the host still answers (asked afresh): an episode that failed there may have failed with it. */
