@@ -29,7 +29,7 @@ function Lane({ lane }: { lane: LaneView }) {
   const { sample } = lane;
   const tokens = lane.streaming ? lane.streamed : (sample?.tokens ?? []);
   return (
-    <div className="lane" data-testid="lane" data-path={lane.path}>
+    <div className="playground-lane" data-testid="lane" data-path={lane.path}>
       <div className="lane-head" title={lane.path}>
         {lane.label}
       </div>
@@ -54,7 +54,7 @@ export function SideBySide({ lanes }: { lanes: [LaneView, LaneView] }) {
   const shown = lanes.some((l) => l.streaming || l.sample || l.error);
   return (
     <div data-testid="side-by-side">
-      <div className="side-by-side">
+      <div className="playground-lanes">
         {lanes.map((lane, i) => (
           <Lane key={`${i}-${lane.path}`} lane={lane} />
         ))}
