@@ -6,6 +6,7 @@
  * then removed. Limits are engine flags (run-args.ts); the wall clock is a host timer that kills the
  * container.
  */
+import { PendingCommits } from './pending-commits';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,7 +34,7 @@ const RC_DIR = '/run/t1lab';
 export class ContainerBackend implements SandboxBackend {
   private probe: Promise<EngineProbe> | null = null;
   /** Commits in progress by tag: a phase that starts from that tag waits for its state to be saved. */
-  private readonly pending = new Map<string, Promise<unknown>>();
+  private readonly pending = new PendingCommits();
 
   constructor(readonly name: EngineName) {}
 
@@ -79,20 +80,12 @@ export class ContainerBackend implements SandboxBackend {
 
   /** Wait until no commit to `tag` is in progress (the state a shell left is saved before anyone reads it). */
   async settled(tag: string): Promise<void> {
-    for (let p = this.pending.get(tag); p; p = this.pending.get(tag)) await p.catch(() => {});
+    await this.pending.settled(tag);
   }
 
   /** Commit the stopped container when asked, then remove it; the old image under that tag is removed too. */
   private finishContainer(name: string, spec: SandboxSpec): Promise<string | null> {
-    const tag = spec.container?.commitTo;
-    const work = this.commitAndRemove(name, spec);
-    if (tag) {
-      this.pending.set(tag, work);
-      void work.finally(() => {
-        if (this.pending.get(tag) === work) this.pending.delete(tag);
-      });
-    }
-    return work;
+    return this.pending.track(spec.container?.commitTo, this.commitAndRemove(name, spec));
   }
 
   private async commitAndRemove(name: string, spec: SandboxSpec): Promise<string | null> {
@@ -205,13 +198,7 @@ export class ContainerBackend implements SandboxBackend {
       oomKilled: async () => (await engineExec(this.name, ['inspect', '--format', '{{.State.OOMKilled}}', name])).stdout.trim() === 'true',
     });
     // From now until the shell's container is committed, a phase that starts from that state waits for it.
-    const tag = spec.container?.commitTo;
-    if (tag) {
-      this.pending.set(tag, shell.done);
-      void shell.done.finally(() => {
-        if (this.pending.get(tag) === shell.done) this.pending.delete(tag);
-      });
-    }
+    this.pending.track(spec.container?.commitTo, shell.done);
     return shell;
   }
 }

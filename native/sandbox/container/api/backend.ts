@@ -5,6 +5,7 @@
  * writable ones back out after it stopped: files.ts), and ends with a commit to `spec.container.commitTo`
  * when asked, then the container's removal. The wall clock is a timer here that kills the container.
  */
+import { PendingCommits } from '../pending-commits';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,7 +78,7 @@ export function attach(docker: Docker, container: Docker.Container, stdin: boole
 
 export class ApiContainerBackend implements SandboxBackend {
   /** Commits in progress by tag: a phase that starts from that tag waits for its state to be saved. */
-  private readonly pending = new Map<string, Promise<unknown>>();
+  private readonly pending = new PendingCommits();
 
   constructor(
     readonly client: EngineClient,
@@ -139,7 +140,7 @@ export class ApiContainerBackend implements SandboxBackend {
 
   /** Wait until no commit to `tag` is in progress. */
   async settled(tag: string): Promise<void> {
-    for (let p = this.pending.get(tag); p; p = this.pending.get(tag)) await p.catch(() => {});
+    await this.pending.settled(tag);
   }
 
   async hasImage(ref: string): Promise<boolean> {
@@ -184,15 +185,7 @@ export class ApiContainerBackend implements SandboxBackend {
 
   /** After the container stopped: writable mounts back here, the state committed when asked, the container removed. */
   private finishContainer(container: Docker.Container, spec: SandboxSpec): Promise<string | null> {
-    const tag = spec.container?.commitTo;
-    const work = this.copyOutCommitRemove(container, spec);
-    if (tag) {
-      this.pending.set(tag, work);
-      void work.finally(() => {
-        if (this.pending.get(tag) === work) this.pending.delete(tag);
-      });
-    }
-    return work;
+    return this.pending.track(spec.container?.commitTo, this.copyOutCommitRemove(container, spec));
   }
 
   private async copyOutCommitRemove(container: Docker.Container, spec: SandboxSpec): Promise<string | null> {
@@ -348,13 +341,7 @@ export class ApiContainerBackend implements SandboxBackend {
       finish: () => this.finishContainer(container, { ...spec, mounts: (spec.mounts ?? []).filter((m) => !dropPaths.includes(m.sandbox)) }),
       oomKilled: () => container.inspect().then((i) => i.State.OOMKilled === true, () => false),
     });
-    const tag = spec.container?.commitTo;
-    if (tag) {
-      this.pending.set(tag, shell.done);
-      void shell.done.finally(() => {
-        if (this.pending.get(tag) === shell.done) this.pending.delete(tag);
-      });
-    }
+    this.pending.track(spec.container?.commitTo, shell.done);
     return shell;
   }
 }
