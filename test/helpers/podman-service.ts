@@ -4,10 +4,10 @@
  * mmdebstrap, cached in the temp dir) to import into it. `stop()` ends the service and resets its storage.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
-import { request } from 'node:http';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stopEngine, unmountUnder, waitForEngine } from './engine-service';
 import { missingProgram, optionalSkip } from './skip';
 
 const RUNC = ['/usr/bin/runc', '/usr/sbin/runc', '/usr/local/bin/runc'].find((p) => existsSync(p));
@@ -28,18 +28,6 @@ export interface PodmanService {
   stop(): Promise<void>;
 }
 
-function ping(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const req = request({ socketPath: socket, path: '/_ping', timeout: 2000 }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    });
-    req.on('error', () => resolve(false));
-    req.on('timeout', () => (req.destroy(), resolve(false)));
-    req.end();
-  });
-}
-
 /** `sharedStorage`: the machine's own podman storage (as the CLI sees it); `stop()` then removes nothing there. */
 export async function startPodmanService(dir: string, options: { sharedStorage?: boolean } = {}): Promise<PodmanService> {
   mkdirSync(dir, { recursive: true });
@@ -47,16 +35,7 @@ export async function startPodmanService(dir: string, options: { sharedStorage?:
   const own = !options.sharedStorage;
   const storage = [...(own ? ['--root', join(dir, 'root'), '--runroot', join(dir, 'run')] : []), ...(RUNC ? ['--runtime', RUNC] : [])];
   const child = spawn('podman', [...storage, 'system', 'service', '--time=0', `unix://${socket}`], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
-  const deadline = Date.now() + 30_000;
-  while (!(await ping(socket))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`podman system service did not answer on ${socket}:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitForEngine(child, socket, { what: 'podman system service', timeoutMs: 30_000, pollMs: 200 });
   const cli = (args: string[]) => {
     const r = spawnSync('podman', [...storage, ...args], { encoding: 'utf8', timeout: 120_000 });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -70,17 +49,11 @@ export async function startPodmanService(dir: string, options: { sharedStorage?:
     async stop() {
       // Containers first (a container outlives its service, conmon holding it), then the service, then storage.
       if (own) cli(['rm', '--all', '--force', '--time', '0']);
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await stopEngine(child, 10_000);
       if (own) {
         cli(['system', 'reset', '--force']);
         // The overlay driver bind-mounts its own folder; a reset can leave that mount, and then the folder cannot go.
-        const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] ?? '').filter((m) => m.startsWith(`${dir}/`));
-        for (const m of mounts.sort().reverse()) spawnSync('umount', ['-l', m], { stdio: 'ignore' });
+        unmountUnder(dir);
       }
     },
   };
