@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { ENV_DEFAULTS, EnvAction, EnvError, type EnvService } from './service';
+import { readJsonObject } from '../json-body';
 
 export interface EnvServerOptions {
   service: EnvService;
@@ -54,42 +55,8 @@ function sendError(res: ServerResponse, error: unknown, log?: (line: string) => 
 }
 
 /** The JSON body, at most `limit` bytes (413 beyond), an object (400 otherwise); an empty body is {}. */
-function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const type = req.headers['content-type'];
-    if (type !== undefined && !/^application\/json\b/i.test(type)) return reject(new EnvError(415, 'send the body as application/json'));
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limit) return reject(new EnvError(413, `the body is over ${limit} bytes`));
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let failed = false;
-    req.on('data', (chunk: Buffer) => {
-      if (failed) return;
-      size += chunk.length;
-      if (size > limit) {
-        failed = true;
-        reject(new EnvError(413, `the body is over ${limit} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('error', () => {
-      failed = true;
-      reject(new EnvError(400, 'the request body could not be read'));
-    });
-    req.on('end', () => {
-      if (failed) return;
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (!text.trim()) return resolve({});
-      try {
-        const value = JSON.parse(text) as unknown;
-        if (value === null || typeof value !== 'object' || Array.isArray(value)) return reject(new EnvError(400, 'the body must be a JSON object'));
-        resolve(value);
-      } catch (e) {
-        reject(new EnvError(400, `the body is not JSON: ${(e as Error).message.slice(0, 120)}`));
-      }
-    });
-  });
+async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  return (await readJsonObject(req, limit, (status, message) => new EnvError(status, message))) ?? {};
 }
 
 const SCHEMA = {

@@ -1,5 +1,6 @@
 /** JSON over node:http for the policy server: bodies read within a limit, answers and errors in OpenAI's shape. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readJsonObject, type BodyProblem } from '../json-body';
 import { ApiError, errorBody } from './errors';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -19,41 +20,18 @@ export function sendError(res: ServerResponse, error: unknown, log?: (line: stri
   sendJson(res, 500, errorBody(500, 'internal error (logged on the server)'));
 }
 
-/** The JSON body, at most `limit` bytes (413 beyond), a JSON object (400 otherwise). */
-export function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const type = req.headers['content-type'];
-    if (type !== undefined && !/^application\/json\b/i.test(type)) return reject(new ApiError(415, 'send the body as application/json', null, 'unsupported_media_type'));
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limit) return reject(new ApiError(413, `the body is over ${limit} bytes`, null, 'body_too_large'));
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let failed = false;
-    req.on('data', (chunk: Buffer) => {
-      if (failed) return;
-      size += chunk.length;
-      if (size > limit) {
-        failed = true;
-        reject(new ApiError(413, `the body is over ${limit} bytes`, null, 'body_too_large'));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('error', () => {
-      failed = true;
-      reject(new ApiError(400, 'the request body could not be read'));
-    });
-    req.on('end', () => {
-      if (failed) return;
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (!text.trim()) return reject(new ApiError(400, 'the body is empty: send a JSON object', 'body', 'invalid_json'));
-      try {
-        const value = JSON.parse(text) as unknown;
-        if (value === null || typeof value !== 'object' || Array.isArray(value)) return reject(new ApiError(400, 'the body must be a JSON object', 'body', 'invalid_json'));
-        resolve(value);
-      } catch (e) {
-        reject(new ApiError(400, `the body is not JSON: ${(e as Error).message.slice(0, 120)}`, 'body', 'invalid_json'));
-      }
-    });
-  });
+/** OpenAI's error codes and the field they name, per body problem. */
+const BODY_ERRORS: Record<BodyProblem, { param: string | null; code?: string }> = {
+  'media-type': { param: null, code: 'unsupported_media_type' },
+  'too-large': { param: null, code: 'body_too_large' },
+  unreadable: { param: null },
+  'not-json': { param: 'body', code: 'invalid_json' },
+  'not-object': { param: 'body', code: 'invalid_json' },
+};
+
+/** The JSON body, at most `limit` bytes (413 beyond), a JSON object (400 otherwise, an empty body too). */
+export async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  const body = await readJsonObject(req, limit, (status, message, problem) => new ApiError(status, message, BODY_ERRORS[problem].param, BODY_ERRORS[problem].code));
+  if (body === null) throw new ApiError(400, 'the body is empty: send a JSON object', 'body', 'invalid_json');
+  return body;
 }
