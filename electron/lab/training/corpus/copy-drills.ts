@@ -12,6 +12,7 @@ import type { FamilyRng } from '../../../../tasks/families/types';
 import { chatml } from '../../../agent/chat/chatml';
 import { createHermesProtocol } from '../../../agent/protocol/hermes';
 import type { ChatMessage } from '../../../domain/trajectory';
+import { shellWord } from '../../../domain/eval-command';
 
 /** Documents of the drill corpus: about 0.98M tokens with the nano tokenizer, as many as the builtin corpus (0.97M), so drills are half the stream. */
 export const COPY_DRILL_DOCUMENTS = 4_500;
@@ -19,10 +20,8 @@ export const COPY_DRILL_DOCUMENTS = 4_500;
 const STEMS = ['alpha', 'orbit', 'ledger', 'harbor', 'cedar', 'falcon', 'quartz', 'meadow', 'signal', 'vector', 'summit', 'pixel', 'ember', 'tundra', 'nimbus', 'copper', 'notes', 'config', 'hosts', 'todo', 'motd', 'readme', 'report', 'data'];
 const EXTS = ['txt', 'cfg', 'list', 'log', 'csv', 'json', 'md', 'ini', 'conf', 'dat'];
 
-/** Shell quoting as the oracles write it: bare when plain, else single quotes. */
-function q(word: string): string {
-  return /^[A-Za-z0-9_./=-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
+/** Shell words as `t1lab eval` command lines quote them: bare when plain, else single-quoted (the oracles always quote). */
+const q = shellWord;
 
 function span(r: FamilyRng): string {
   return r.bool(0.5) ? r.word(r.int(3, 7)) : `${r.pick(STEMS)}${r.pick(['_', '-', ''])}${r.word(r.int(2, 4))}`;
