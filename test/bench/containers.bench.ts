@@ -8,30 +8,15 @@ import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createShellSession } from '../../native/pty/index';
-import { buildBaseImage, createSandboxBackend, defaultLimits, removeImage, type SandboxBackend, type SandboxSpec } from '../../native/sandbox/index';
+import { buildBaseImage, createSandboxBackend, defaultLimits, removeImage, type SandboxSpec } from '../../native/sandbox/index';
 import { resolveTaskImage } from '../../electron/lab/containers/task-image';
 import { loadTaskFolder } from '../../electron/lab/tasks';
 import { makeTempDir } from '../helpers/tmp';
+import { timed, timeToPrompt } from './shell-timing';
 import { median, type Bench } from './reporter';
 
 const BASE = 'localhost/t1lab-test-base:bookworm-py';
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'tb-containers', 'harbor-image-state');
-
-async function timeToPrompt(backend: SandboxBackend, spec: SandboxSpec): Promise<number> {
-  const started = performance.now();
-  const s = await createShellSession({ backend, spec, cols: 120, rows: 40 });
-  await s.ready();
-  const ms = performance.now() - started;
-  await s.close();
-  return ms;
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
-}
 
 const bench: Bench = {
   name: 'containers',

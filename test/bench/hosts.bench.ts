@@ -8,31 +8,16 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createShellSession } from '../../native/pty/index';
-import { createSandboxBackend, defaultLimits, type SandboxBackend, type SandboxSpec } from '../../native/sandbox/index';
+import { createSandboxBackend, defaultLimits, type SandboxSpec } from '../../native/sandbox/index';
 import { ApiContainerBackend } from '../../native/sandbox/container/api/backend';
 import { EngineClient } from '../../native/sandbox/container/api/client';
 import { podmanServiceSkip, startPodmanService, tinyRootfs } from '../helpers/podman-service';
 import { makeTempDir } from '../helpers/tmp';
+import { timed, timeToPrompt } from './shell-timing';
 import { median, percentile, type Bench } from './reporter';
 
 const TINY = 'localhost/t1lab-test-tiny:v1';
 const GOAL_RATIO = 1.1;
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
-}
-
-async function timeToPrompt(backend: SandboxBackend, spec: SandboxSpec): Promise<number> {
-  const started = performance.now();
-  const s = await createShellSession({ backend, spec, cols: 120, rows: 40 });
-  await s.ready();
-  const ms = performance.now() - started;
-  await s.close();
-  return ms;
-}
 
 const bench: Bench = {
   name: 'hosts',

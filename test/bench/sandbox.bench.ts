@@ -9,6 +9,7 @@ import { UnsandboxedBenchBackend } from '../../native/pty/bench-baseline';
 import { createSandboxBackend, defaultLimits, type SandboxBackend } from '../../native/sandbox/index';
 import { cpus, loadavg } from 'node:os';
 import { makeTempDir } from '../helpers/tmp';
+import { timeToPrompt } from './shell-timing';
 import { median, percentile, type Bench } from './reporter';
 
 const sandboxed = createSandboxBackend();
@@ -18,13 +19,8 @@ async function openSession(backend: SandboxBackend, workspace: string, cols = 12
   return createShellSession({ backend, spec: { workspace, net: false, limits: defaultLimits({ wallSeconds: 0 }) }, cols, rows });
 }
 
-async function timeToPrompt(backend: SandboxBackend, workspace: string): Promise<number> {
-  const started = performance.now();
-  const s = await openSession(backend, workspace);
-  await s.ready();
-  const ms = performance.now() - started;
-  await s.close();
-  return ms;
+function timeToPromptIn(backend: SandboxBackend, workspace: string): Promise<number> {
+  return timeToPrompt(backend, { workspace, net: false, limits: defaultLimits({ wallSeconds: 0 }) });
 }
 
 /** Type one character into each session at once and time until its echo comes back; then erase it. */
@@ -112,14 +108,14 @@ const bench: Bench = {
     report.note(`load average at start: ${load()} on ${cpus().length} cores (other work on the machine moves every figure)`);
     try {
       // Warm both paths (bwrap detection, page cache) before measuring.
-      await timeToPrompt(sandboxed, ws.path);
-      await timeToPrompt(bare, ws.path);
+      await timeToPromptIn(sandboxed, ws.path);
+      await timeToPromptIn(bare, ws.path);
       const spawnRuns = quick ? 5 : 15;
       const sandboxedMs: number[] = [];
       const bareMs: number[] = [];
       for (let i = 0; i < spawnRuns; i++) {
-        bareMs.push(await timeToPrompt(bare, ws.path));
-        sandboxedMs.push(await timeToPrompt(sandboxed, ws.path));
+        bareMs.push(await timeToPromptIn(bare, ws.path));
+        sandboxedMs.push(await timeToPromptIn(sandboxed, ws.path));
       }
       const spawnRatio = median(sandboxedMs) / median(bareMs);
       report.figure({
