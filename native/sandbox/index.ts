@@ -26,6 +26,6 @@ export { BubblewrapBackend, DEFAULT_RUN_OUTPUT_CHARS } from './bubblewrap';
 export * from './container';
 export { DEFAULT_WORKDIR } from './bwrap-args';
 export { defaultProtectedPaths, checkWorkspace } from './workspace';
-export { watchedCount } from './monitor';
+export { watchedCount, watchedEver } from './monitor';
 export { readWorkspaceFile, writeWorkspaceFile, copyWorkspace, WorkspacePathError, type CopyReport } from './workspace-files';
 export type * from './types';

@@ -78,11 +78,14 @@ interface Watched {
 const watched = new Set<Watched>();
 let timer: ReturnType<typeof setInterval> | null = null;
 let tickCount = 0;
+/** Sandboxes ever watched by this process (system samples count those started between two samples). */
+let startedCount = 0;
 
 /** Start watching a sandbox; the returned function stops it (call it when the sandbox has ended). */
 export function watchSandbox(target: MonitorTarget): () => void {
   const w: Watched = { target, pinnedTicks: 0, lastOom: 0, lastPidsMax: 0, walking: false, nextWalkAt: 0, workspaceFiredAt: null, openFilesReported: false, forksRefusedReported: false, stopped: false, initPid: null, tmpFullReported: false };
   watched.add(w);
+  startedCount++;
   if (!timer) {
     timer = setInterval(tick, MONITOR_TICK_MS);
     timer.unref();
@@ -100,6 +103,11 @@ export function watchSandbox(target: MonitorTarget): () => void {
 /** Sandboxes watched right now (tests check nothing is left). */
 export function watchedCount(): number {
   return watched.size;
+}
+
+/** Sandboxes this process has started watching since it began (a counter that only grows). */
+export function watchedEver(): number {
+  return startedCount;
 }
 
 function tick(): void {

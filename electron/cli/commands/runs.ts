@@ -1,6 +1,6 @@
 /**
- * `t1lab runs list|tag|rename|note|rm`: name, tag, annotate and remove runs (eval and training alike), the
- * same service and the same meta.json the Runs and Training pages edit.
+ * `t1lab runs list|show|tag|rename|note|rm`: read, name, tag, annotate and remove runs (eval and training
+ * alike), the same service and the same meta.json the Runs and Training pages edit.
  */
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
@@ -8,6 +8,7 @@ import { RunMetaPatch, RunTag, type RunMetaResult } from '../../domain/run-meta'
 import { labDataDir } from '../../lab/paths';
 import { listRuns } from '../../lab/runs/library';
 import { removeRunFolder, updateMetaOf } from '../../lab/runs/meta';
+import { registerRunsShow } from './runs-show';
 import { RUN_ARG_HELP, runArg } from './run-arg';
 import { UsageError, WorkFailed } from '../errors';
 import { printJson, table, type Io } from '../output';
@@ -46,6 +47,7 @@ function ask(io: Io, question: string): Promise<string> {
 export function registerRuns(program: Command, io: Io): void {
   const runs = program.command('runs').description('list, name, tag, annotate and remove runs (eval and training)');
   registerRunsOutcomes(runs, io);
+  registerRunsShow(runs, io);
 
   runs
     .command('list')

@@ -40,6 +40,7 @@ import { openHostPool, runPlaced, type HostPool } from '../hosts/placement';
 import { computeStats } from './stats';
 import { episodeKey, RunStore } from './store';
 import { clearEvalRunning, markEvalRunning } from './meta';
+import { startSystemLog, type SystemLog } from './system-log';
 
 /** Set-up and slack added to a task's agent and verifier timeouts to make its default episode deadline. */
 const DEADLINE_MARGIN_SEC = 120;
@@ -298,7 +299,10 @@ async function runEvaluation(x: { store: RunStore; tasks: Task[]; policy: Policy
   const byId = new Map(x.tasks.map((task) => [task.id, task]));
   t.emit();
   let pool: HostPool | null = null;
+  // The machine every few seconds into system.jsonl while the episodes run (appended to on resume).
+  let system: SystemLog | null = null;
   try {
+    system = startSystemLog(store.dir, { episodes: () => t.running.size });
     // Engine hosts (eval --hosts) for container episodes: asked and swept now, swept again at the end.
     pool = await openHostPool(env.containers?.hosts, env.dataDir, manifest.id, x.hooks.log);
     const { cancelled } = await runSchedule<Task>({
@@ -339,6 +343,7 @@ async function runEvaluation(x: { store: RunStore; tasks: Task[]; policy: Policy
     });
     for (const key of t.running.keys()) t.live.delete(key);
     t.running.clear();
+    await system.stop();
     const stats = computeStats(store.finished(), config.seed);
     const summary = toSummary(stats, manifest, store.dir, performance.now() - started);
     const complete = store.finished().length >= t.total;
@@ -356,6 +361,7 @@ async function runEvaluation(x: { store: RunStore; tasks: Task[]; policy: Policy
     t.emit();
     throw error;
   } finally {
+    await system?.stop().catch(() => {});
     await pool?.close();
     clearEvalRunning(store.dir);
     await store.close();

@@ -14,6 +14,7 @@ import { taskHistory, taskPassRates } from './task-history';
 import { removeRun, updateRunMeta } from './meta';
 import { policyWorker } from '../models/policy-engine';
 import { servePolicyBridge } from './policy-bridge';
+import { runSystem } from './system-log';
 
 /** Starting an evaluation loads its suite and policy first: give it time. */
 const START_TIMEOUT_MS = 120_000;
@@ -63,6 +64,7 @@ export function runsHandlers(ctx: HostContext): Handlers<typeof runsContract> {
     'runs.taskPassRates': ({ filter }) => taskPassRates(ctx.dataDir, filter),
     'runs.setMeta': ({ runId, patch }) => updateRunMeta(ctx.dataDir, runId, patch),
     'runs.remove': ({ runId }) => removeRun(ctx.dataDir, runId, active()),
+    'runs.system': ({ runId }) => runSystem(runPath(ctx.dataDir, runId)),
     'runs.recording': ({ runId, key }) => readRecording(runPath(ctx.dataDir, runId), key),
   };
 }

@@ -4,6 +4,7 @@ import { defineContract, method } from '../define';
 import { EpisodeRecord, EvalRequest, LiveEpisode, RunId, RunListing, RunManifest, RunProgress, RunStats, TaskPassRate, TaskRunFilter, TaskRunHistory } from '../../../domain/runs';
 import { Trajectory } from '../../../domain/trajectory';
 import { RunMetaPatch, RunMetaResult, RunRemoved } from '../../../domain/run-meta';
+import { RunSystemSample, SystemSummary } from '../../../domain/system-samples';
 
 const EpisodeKey = z.string().min(1).max(600);
 
@@ -40,6 +41,11 @@ export const runsContract = defineContract({
       "Rename, tag or annotate a run (eval or training): meta.json in its folder, as `t1lab runs rename|tag|note`.",
     ),
     'runs.remove': method(z.object({ runId: RunId }), RunRemoved, 'Delete a run folder (eval or training); a running run is refused (CONFLICT), as `t1lab runs rm`.'),
+    'runs.system': method(
+      z.object({ runId: RunId }),
+      z.object({ samples: z.array(RunSystemSample), summary: SystemSummary.nullable() }),
+      "The machine during an evaluation (its system.jsonl: CPU, memory, RSS, disk, load, episodes, sandboxes, GPU) and a summary; none for runs made before it was sampled.",
+    ),
     'runs.recording': method(z.object({ runId: RunId, key: EpisodeKey }), z.object({ cast: z.string(), truncated: z.boolean() }), "An episode's asciicast v2 recording."),
   },
   events: {

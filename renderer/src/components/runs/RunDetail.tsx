@@ -1,5 +1,5 @@
 /**
- * One run in four tabs (overview, tasks × attempts, episodes with filters, statistics), the tab in the address
+ * One run in four tabs (overview with the machine during the run, tasks × attempts, episodes with filters, statistics), the tab in the address
  * (run-tabs.ts). The episode viewer opens inside the episodes tab, above the list it was opened from.
  */
 import { useEffect, useRef, useState } from 'react';
@@ -13,6 +13,7 @@ import { RunConfigPanel } from './RunConfig';
 import { RunMetaEditor } from './RunMetaEditor';
 import { EpisodeList, RunSummary, type EpisodeFilters } from './RunResults';
 import { RunStatistics } from './RunStatistics';
+import { RunSystem } from './RunSystem';
 import { parseRunView, RUN_TAB_LABELS, RUN_TABS, type RunTab } from './run-tabs';
 
 export function RunDetail({ runId, runs, onRemoved, onChanged }: { runId: string; runs: RunListing[]; onRemoved: () => void; onChanged: () => void }) {
@@ -71,6 +72,7 @@ export function RunDetail({ runId, runs, onRemoved, onChanged }: { runId: string
               />
             )}
             {detail && episodes.length > 0 && <RunSummary stats={detail.stats} episodes={episodes} manifest={detail.manifest} />}
+            {detail && <RunSystem runId={runId} running={current?.state === 'running'} />}
           </>
         )}
         {view.tab === 'tasks' &&
