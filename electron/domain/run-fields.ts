@@ -48,3 +48,10 @@ export function meetsFieldCondition(fields: RunFields, c: { key: string; op: '='
   if (typeof v !== 'number' || !Number.isFinite(n)) return false;
   return c.op === '>' ? v > n : v < n;
 }
+
+/** A field's value as a table cell shows it: numbers to 4 significant digits, none as a dash. */
+export function formatField(v: RunFieldValue | undefined): string {
+  if (v === undefined || v === null) return '—';
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4)));
+  return String(v);
+}

@@ -32,6 +32,9 @@ export const TrainingRunSummary = z.object({
   name: z.string().nullable().optional(),
   tags: z.array(z.string()).optional(),
   notes: z.string().optional(),
+  /** The run's config seed, and its stage and settings without seeds as one string: runs with the same key differ only in seed (additive). */
+  seed: z.number().nullable().optional(),
+  settingsKey: z.string().optional(),
 });
 export type TrainingRunSummary = z.infer<typeof TrainingRunSummary>;
 

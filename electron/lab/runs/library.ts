@@ -1,6 +1,6 @@
 /** Reading runs back from the lab's data folder: the list, one run's results, one episode, its recording. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
 import type { EpisodeRecord, RunListing, RunManifest, RunStats } from '../../domain/runs';
 import { runFields } from '../../domain/run-fields';
@@ -32,60 +32,67 @@ export function listRuns(dataDir: string, active: ReadonlySet<string>): RunListi
   if (!existsSync(root)) return [];
   const out: RunListing[] = [];
   for (const name of readdirSync(root)) {
-    const dir = join(root, name);
-    if (!existsSync(join(dir, 'run.json'))) continue;
-    try {
-      const store = RunStore.open(dir);
-      const episodes = store.finished();
-      const total = expected(store.manifest);
-      const config = store.manifest.config;
-      const meta = readRunMetaOrEmpty(dir);
-      const lineage = checkpointLineage(config.policy);
-      const mean = (f: (r: EpisodeRecord) => number | null) => {
-        const xs = episodes.map(f).filter((x): x is number => x !== null);
-        return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
-      };
-      out.push({
-        id: name,
-        dir,
-        kind: store.manifest.config.kind,
-        suite: store.manifest.config.suite,
-        policy: store.manifest.config.policy,
-        createdAt: store.manifest.createdAt,
-        total,
-        done: episodes.length,
-        resolvedRate: episodes.length ? computeStats(episodes).resolvedRate : null,
-        state: active.has(name) || evalRunActive(dir) ? 'running' : episodes.length >= total ? 'complete' : 'incomplete',
-        name: meta.name,
-        title: meta.name ?? runTitle(config.policy, config.suite, lineage),
-        tags: meta.tags,
-        notes: meta.notes,
-        meanReward: mean((r) => r.reward?.dense ?? null),
-        meanFraction: mean((r) => r.reward?.fraction ?? null),
-        meanTurns: mean((r) => r.turns),
-        tokens: episodes.reduce((a, r) => a + r.tokens.prompt + r.tokens.completion, 0),
-        durationMs: runDuration(dir, store.manifest.createdAt, episodes),
-        attempts: config.attempts,
-        seed: config.seed,
-        maxTurns: config.harness.maxTurns,
-        temperature: config.policySettings.temperature ?? null,
-        lineage,
-      });
-      const listed = out[out.length - 1]!;
-      listed.fields = runFields(config as unknown as Record<string, unknown>, {
-        episodes: listed.done,
-        resolvedRate: listed.resolvedRate,
-        meanReward: listed.meanReward,
-        meanFraction: listed.meanFraction,
-        meanTurns: listed.meanTurns,
-        tokens: listed.tokens,
-        durationMs: listed.durationMs,
-      });
-    } catch {
-      // a folder that is not a readable run is skipped, not fatal for the list
-    }
+    const listed = describeRun(join(root, name), active.has(name));
+    if (listed) out.push(listed);
   }
   return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** One eval run folder as the list shows it (its id: the folder's name); null for a folder that is not a readable run. */
+export function describeRun(dir: string, active = false): RunListing | null {
+  const name = basename(dir);
+  if (!existsSync(join(dir, 'run.json'))) return null;
+  try {
+    const store = RunStore.open(dir);
+    const episodes = store.finished();
+    const total = expected(store.manifest);
+    const config = store.manifest.config;
+    const meta = readRunMetaOrEmpty(dir);
+    const lineage = checkpointLineage(config.policy);
+    const mean = (f: (r: EpisodeRecord) => number | null) => {
+      const xs = episodes.map(f).filter((x): x is number => x !== null);
+      return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
+    };
+    const listed: RunListing = {
+      id: name,
+      dir,
+      kind: store.manifest.config.kind,
+      suite: store.manifest.config.suite,
+      policy: store.manifest.config.policy,
+      createdAt: store.manifest.createdAt,
+      total,
+      done: episodes.length,
+      resolvedRate: episodes.length ? computeStats(episodes).resolvedRate : null,
+      state: active || evalRunActive(dir) ? 'running' : episodes.length >= total ? 'complete' : 'incomplete',
+      name: meta.name,
+      title: meta.name ?? runTitle(config.policy, config.suite, lineage),
+      tags: meta.tags,
+      notes: meta.notes,
+      meanReward: mean((r) => r.reward?.dense ?? null),
+      meanFraction: mean((r) => r.reward?.fraction ?? null),
+      meanTurns: mean((r) => r.turns),
+      tokens: episodes.reduce((a, r) => a + r.tokens.prompt + r.tokens.completion, 0),
+      durationMs: runDuration(dir, store.manifest.createdAt, episodes),
+      attempts: config.attempts,
+      seed: config.seed,
+      maxTurns: config.harness.maxTurns,
+      temperature: config.policySettings.temperature ?? null,
+      lineage,
+    };
+    listed.fields = runFields(config as unknown as Record<string, unknown>, {
+      episodes: listed.done,
+      resolvedRate: listed.resolvedRate,
+      meanReward: listed.meanReward,
+      meanFraction: listed.meanFraction,
+      meanTurns: listed.meanTurns,
+      tokens: listed.tokens,
+      durationMs: listed.durationMs,
+    });
+    return listed;
+  } catch {
+    // a folder that is not a readable run is skipped, not fatal for the list
+    return null;
+  }
 }
 
 /** The finished run's own figure (summary.json), else creation to the last finished episode. */

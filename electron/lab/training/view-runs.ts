@@ -12,6 +12,8 @@ import { LabError } from '../../ipc/common/errors';
 import { TrainingRunState, type TrainingCheckpoint, type TrainingRunSummary } from '../../domain/training-view';
 import type { MetricRow } from '../../domain/training-metrics';
 import { RUN_META_FILE, RunMeta } from '../../domain/run-meta';
+import { runFields } from '../../domain/run-fields';
+import { settingsKey } from '../../domain/seed-groups';
 
 export const VIEW_FILES = {
   manifest: 'run.json',
@@ -118,7 +120,15 @@ export function describeTrainingRun(id: string, dir: string, last: MetricRow | n
     updatedAt: mtime ? new Date(mtime).toISOString() : null,
     message: live?.message ?? str(status.message),
     ...metaOf(dir),
+    ...seedOf(manifest),
   };
+}
+
+/** The config's seed, and the stage and settings without seeds (what runs pooled over seeds share). */
+function seedOf(manifest: Record<string, unknown>): { seed: number | null; settingsKey: string } {
+  const config = obj(manifest.config);
+  const fields = runFields(config, {});
+  return { seed: num(config.seed), settingsKey: settingsKey({ stage: str(manifest.stage), ...fields }) };
 }
 
 /** meta.json (name, tags, notes) as the list shows it; a damaged file shows as none. */

@@ -71,11 +71,11 @@ export function RunsPage() {
         <button type="button" disabled={compare.length < 2} onClick={() => link('compare', compare)} data-testid="compare-runs" title="the first run checked is the baseline (A)">
           {compare.length >= 2 ? `Compare the ${compare.length} checked runs` : 'Check two or more runs to compare them'}
         </button>
-        <button type="button" className="secondary" disabled={compare.length < 1} onClick={() => setReporting((r) => !r)} data-testid="report-open" title="a report of the checked runs, as one HTML file that opens offline">
+        <button type="button" className="secondary" onClick={() => setReporting((r) => !r)} data-testid="report-open" title="a live report of the checked runs and chosen training runs, exported as one HTML file that opens offline">
           Report…
         </button>
       </div>
-      {reporting && compare.length > 0 && <ReportForm runs={compare.map((id) => runs.find((r) => r.id === id)).filter((r): r is RunListing => !!r)} onClose={() => setReporting(false)} />}
+      {reporting && <ReportForm runs={compare.map((id) => runs.find((r) => r.id === id)).filter((r): r is RunListing => !!r)} onClose={() => setReporting(false)} />}
       {runs.length === 0 ? (
         <p className="muted">
           No runs yet. Start an evaluation above, or run <code>t1lab eval --suite tasks/examples --policy oracle</code>.

@@ -81,7 +81,7 @@ export function TrainingPage() {
     let last = '';
     const write = (s: ReturnType<typeof useTraining.getState>) => {
       if (!s.primary || useNav.getState().page !== 'training') return;
-      const encoded = encodeTrainingState({ overlays: s.charted.filter((r) => r !== s.primary), xAxis: s.xAxis, smoothing: s.smoothing, logScale: s.logScale, panelFilter: s.panelFilter, pinned: s.pinned, combined: s.combined, showConstant: s.showConstant, rolloutStep: s.rolloutStep?.step ?? null, rolloutKey: s.rollout?.key ?? null });
+      const encoded = encodeTrainingState({ overlays: s.charted.filter((r) => r !== s.primary), xAxis: s.xAxis, smoothing: s.smoothing, logScale: s.logScale, panelFilter: s.panelFilter, pinned: s.pinned, combined: s.combined, showConstant: s.showConstant, poolSeeds: s.poolSeeds, rolloutStep: s.rolloutStep?.step ?? null, rolloutKey: s.rollout?.key ?? null });
       const key = `${s.primary}\n${encoded}`;
       if (key === last) return;
       last = key;

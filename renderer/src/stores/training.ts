@@ -43,6 +43,9 @@ interface TrainingState {
   /** Show the panels whose every line holds one value (hidden by default). */
   showConstant: boolean;
   setShowConstant(show: boolean): void;
+  /** Charted runs that differ only in seed drawn as one mean line with a min–max band. */
+  poolSeeds: boolean;
+  setPoolSeeds(pool: boolean): void;
   setPanelFilter(filter: string): void;
   togglePin(panel: string): void;
   /** Restore what the address says (run, overlays, axis, smoothing, log scales, search, pins, constant panels, opened rollout). */
@@ -126,7 +129,7 @@ export const useTraining = create<TrainingState>((set, get) => ({
   ...runControl(set, get),
   ...rolloutViews(set, get),
   async restore(state) {
-    set({ xAxis: state.xAxis, smoothing: state.smoothing, logScale: state.logScale, panelFilter: state.panelFilter, pinned: state.pinned, combined: state.combined, showConstant: state.showConstant });
+    set({ xAxis: state.xAxis, smoothing: state.smoothing, logScale: state.logScale, panelFilter: state.panelFilter, pinned: state.pinned, combined: state.combined, showConstant: state.showConstant, poolSeeds: state.poolSeeds });
     if (!state.run) return;
     if (get().primary !== state.run) set({ charted: [state.run, ...state.overlays.filter((r) => r !== state.run)].slice(0, MAX_OVERLAY) });
     await get().selectPrimary(state.run);
@@ -162,6 +165,10 @@ function chartSettings(set: SetState, get: GetState) {
     pinned: [],
     combined: [],
     showConstant: false,
+    poolSeeds: false,
+    setPoolSeeds(poolSeeds) {
+      set({ poolSeeds });
+    },
     addCombined(id) {
       if (!get().combined.includes(id)) set({ combined: [...get().combined, id] });
     },

@@ -1,6 +1,6 @@
 /** The offline report: Markdown notes to HTML (escaped, never markup of their own), one self-contained file. */
 import { describe, expect, test } from 'vitest';
-import { markdownToHtml, reportHtml } from '../../../renderer/src/components/runs/report-html';
+import { markdownToHtml, reportHtml } from '../../../electron/domain/report-html';
 import type { RunListing } from '../../../electron/domain/runs';
 
 describe('report html', () => {

@@ -9,7 +9,8 @@ import type { RunListing, RunProgress } from '../../../../electron/domain/runs';
 import { onRowKey } from '../common/row-keys';
 import { useSort, type SortValue } from '../common/sortable';
 import { matchesRunFilter } from './run-filter';
-import { GROUP_KEYS, GROUP_LABELS, groupRuns, type GroupKey, type RunGroup } from './run-groups';
+import { GROUP_KEYS, GROUP_LABELS, groupRuns, groupSpreads, type GroupKey, type RunGroup } from './run-groups';
+import type { Spread } from '../../../../electron/domain/seed-groups';
 import './run-groups.css';
 import { formatCount, formatDuration, formatNumber, formatRate, formatStarted } from './run-format';
 import { loadRunsTableView, MAX_EXTRA_COLUMNS, saveRunsTableView, type RunsTableView } from './runs-table-view';
@@ -74,7 +75,7 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
             groupRuns(sorted, groupBy, stateOf).map((g) => {
               const closed = collapsed.includes(g.key);
               const toggle = () => setCollapsed((c) => (closed ? c.filter((k) => k !== g.key) : [...c, g.key]));
-              return <RunGroupBody key={g.key} group={g} closed={closed} onToggle={toggle} columns={12 + extra.length} row={row} />;
+              return <RunGroupBody key={g.key} group={g} closed={closed} onToggle={toggle} view={view} extra={extra} row={row} />;
             })
           )}
         </table>
@@ -250,21 +251,59 @@ function RunsHead({ header, view, extra }: { header: (key: string, label: string
   );
 }
 
-/** A group's heading (click to fold; its count and mean resolved rate) over its runs. */
-function RunGroupBody({ group: g, closed, onToggle, columns, row }: { group: RunGroup; closed: boolean; onToggle(): void; columns: number; row(r: RunListing): ReactNode }) {
+/** A group's heading (click to fold): its label and count, then under each metric column the runs' mean over their min..max. */
+function RunGroupBody({ group: g, closed, onToggle, view, extra, row }: { group: RunGroup; closed: boolean; onToggle(): void; view: View; extra: string[]; row(r: RunListing): ReactNode }) {
+  const spreads = groupSpreads(g.runs, extra);
+  const n = g.runs.length;
+  const cell = (key: string, format: (v: number) => string) => <SpreadCell key={key} columnKey={key} spread={spreads[key] ?? null} runs={n} format={format} />;
   return (
-    <tbody data-testid="run-group" data-group={g.key} data-count={g.runs.length}>
+    <tbody data-testid="run-group" data-group={g.key} data-count={n}>
       <tr className="group-row clickable" onClick={onToggle} onKeyDown={onRowKey(onToggle)} tabIndex={0} aria-expanded={!closed} data-testid="run-group-head">
-        <td colSpan={columns}>
+        <td colSpan={3} title={`${g.label}\n${n} run${n === 1 ? '' : 's'}; under each metric: the runs' mean, and their min–max`}>
           <span className="group-caret">{closed ? '▸' : '▾'}</span> <strong data-testid="run-group-label">{g.label}</strong>{' '}
           <span className="muted">
-            {g.runs.length} run{g.runs.length === 1 ? '' : 's'}
+            {n} run{n === 1 ? '' : 's'}
             {g.meanResolved !== null ? ` · mean resolved ${formatRate(g.meanResolved)}` : ''}
           </span>
         </td>
+        {view === 'results' ? (
+          <>
+            <td />
+            {cell('resolved', formatRate)}
+            {cell('reward', (v) => formatNumber(v))}
+            {cell('turns', (v) => formatNumber(v, 1))}
+            {cell('tokens', (v) => formatCount(Math.round(v)))}
+            {cell('duration', formatDuration)}
+          </>
+        ) : (
+          <td colSpan={6} />
+        )}
+        {extra.map((k) => cell(`f:${k}`, (v) => formatField(v)))}
+        <td colSpan={3} />
       </tr>
       {!closed && g.runs.map(row)}
     </tbody>
+  );
+}
+
+/** A group's metric: the mean, and under it the band (min–max) when the runs differ. */
+function SpreadCell({ columnKey, spread, runs, format }: { columnKey: string; spread: Spread | null; runs: number; format(v: number): string }) {
+  if (!spread) return <td data-key={columnKey} />;
+  const band = `${format(spread.min)}–${format(spread.max)}`;
+  return (
+    <td
+      data-key={columnKey}
+      className="group-spread"
+      data-testid="group-spread"
+      data-mean={spread.mean}
+      data-min={spread.min}
+      data-max={spread.max}
+      data-n={spread.n}
+      title={`mean ${format(spread.mean)} over ${spread.n} of ${runs} runs; min–max ${band}`}
+    >
+      <div className="spread-mean">{format(spread.mean)}</div>
+      {spread.n > 1 && <div className="spread-band">{band}</div>}
+    </td>
   );
 }
 

@@ -1,5 +1,4 @@
 /** The runs' fields as the table and the scatter plot show them: the keys the runs have, values as text. */
-import type { RunFieldValue } from '../../../../electron/domain/run-fields';
 import type { RunListing } from '../../../../electron/domain/runs';
 
 /** Every field key of the runs, results (`summary.…`) first, each once, sorted within its kind. */
@@ -14,8 +13,4 @@ export function numericKeys(runs: readonly RunListing[]): string[] {
   return fieldKeys(runs).filter((k) => runs.some((r) => typeof r.fields?.[k] === 'number'));
 }
 
-export function formatField(v: RunFieldValue | undefined): string {
-  if (v === undefined || v === null) return '—';
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4)));
-  return String(v);
-}
+export { formatField } from '../../../../electron/domain/run-fields';

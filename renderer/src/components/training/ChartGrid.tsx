@@ -10,9 +10,11 @@ import { categoryColour, RUN_DASHES, runColour, stableRunColour } from './palett
 import { useState } from 'react';
 import { combinedPanel, COMBINE_SEPARATOR, isConstantPanel, panelMatcher, parseCombined, toPanels, yRangeFor, type Panel } from './panels';
 import { arrangePanels, nearestRolloutStep, xExtentOf } from './panel-layout';
+import { poolSeries, seedGroups } from './seed-pool';
+import type { TrainingRunSummary } from '../../../../electron/domain/training-view';
 
 export function ChartToolbar() {
-  const { xAxis, setXAxis, smoothing, setSmoothing, hiddenGroups, toggleGroup, panelFilter, setPanelFilter } = useTraining();
+  const { xAxis, setXAxis, smoothing, setSmoothing, hiddenGroups, toggleGroup, panelFilter, setPanelFilter, poolSeeds, setPoolSeeds } = useTraining();
   const { error } = panelMatcher(panelFilter);
   return (
     <div className="toolbar chart-toolbar" data-testid="chart-toolbar">
@@ -33,6 +35,9 @@ export function ChartToolbar() {
         <input type="search" value={panelFilter} placeholder="regex: ^reward|kl" onChange={(e) => setPanelFilter(e.target.value)} data-testid="panel-search" aria-label="search panels" />
       </label>
       {error && <span className="warn small">{error}</span>}
+      <label title="charted runs that differ only in seed: one line, their mean, over a band from the lowest to the highest run at each step">
+        <input type="checkbox" checked={poolSeeds} onChange={(e) => setPoolSeeds(e.target.checked)} data-testid="pool-seeds" /> pool seeds (mean, min–max band)
+      </label>
       <span className="group-toggles">
         {[...METRIC_GROUPS, OTHER_GROUP].map((g) => (
           <label key={g.id} title={g.title}>
@@ -92,7 +97,7 @@ function CombineInput() {
 }
 
 export function ChartGrid() {
-  const { runs, charted, series, xAxis, logScale, setLog, hiddenGroups, openStep, rolloutSteps, panelFilter, pinned, togglePin, showConstant, setShowConstant, combined, removeCombined } = useTraining();
+  const { runs, charted, series, xAxis, logScale, setLog, hiddenGroups, openStep, rolloutSteps, panelFilter, pinned, togglePin, showConstant, setShowConstant, combined, removeCombined, poolSeeds } = useTraining();
   const loaded = charted.filter((r) => series[r]);
   if (!loaded.length) return <p className="muted">No metrics yet.</p>;
   const colourOf = (runId: string) => (runs.some((r) => r.id === runId) ? stableRunColour(runId, runs) : runColour(charted.indexOf(runId)));
@@ -103,7 +108,8 @@ export function ChartGrid() {
   const xExtent = xExtentOf(loaded.map((r) => series[r]!), xAxis);
   // Charts of several metrics the user made (their own section, never hidden by the search or as constant).
   const combinedPanels = combined.map((id) => combinedPanel(id, keys)).filter((p): p is Panel => !!p);
-  const panelLines = new Map([...matching, ...combinedPanels].map((p) => [p.id, linesOf(p, loaded, series, colourOf)]));
+  const pools = poolSeeds ? seedGroups(loaded, runs) : loaded.map((r) => [r]);
+  const panelLines = new Map([...matching, ...combinedPanels].map((p) => [p.id, linesOf(p, loaded, series, colourOf, pools)]));
   // A panel that holds one value throughout (lr without schedule, a drift that stays 0) is hidden unless asked
   // for or pinned.
   const constant = matching.filter((p) => !pinned.includes(p.id) && isConstantPanel(panelLines.get(p.id)!.map((l) => l.points.raw)));
@@ -137,6 +143,7 @@ export function ChartGrid() {
     <div className="chart-grid" data-testid="chart-grid" data-panels={panels.length}>
       {bad.length > 0 && <div className="warn small">{bad.join(' · ')}</div>}
       <RunLegend runs={loaded} series={series} colourOf={colourOf} />
+      {poolSeeds && <PoolLegend pools={pools} runs={runs} colourOf={colourOf} />}
       {constant.length > 0 && (
         <label className="small muted show-constant" data-testid="show-constant" title={constant.map((p) => p.id).join(' ')}>
           <input type="checkbox" checked={showConstant} onChange={(e) => setShowConstant(e.target.checked)} /> {`show constant metrics (${constant.length})`}
@@ -165,8 +172,12 @@ export function ChartGrid() {
   );
 }
 
-/** A panel's lines: for a family, a line per category per run (colour: category, dashes: run); else one per run in its colour. */
-function linesOf(panel: Panel, loaded: string[], series: Record<string, RunSeries>, colourOf: (runId: string) => string): ChartRun[] {
+/**
+ * A panel's lines: for a family, a line per category per run (colour: category, dashes: run); else one per
+ * pool of runs in its first run's colour: a run alone as logged, runs pooled over seeds as their mean over
+ * a min–max band.
+ */
+function linesOf(panel: Panel, loaded: string[], series: Record<string, RunSeries>, colourOf: (runId: string) => string, pools: string[][]): ChartRun[] {
   const lines: ChartRun[] = [];
   if (panel.family) {
     loaded.forEach((r, ri) =>
@@ -176,12 +187,31 @@ function linesOf(panel: Panel, loaded: string[], series: Record<string, RunSerie
       }),
     );
   } else {
-    for (const r of loaded) {
-      const points = series[r]!.series[panel.id];
-      if (points) lines.push({ runId: r, colour: colourOf(r), points });
+    for (const pool of pools) {
+      const members = pool.filter((r) => series[r]!.series[panel.id]);
+      if (members.length === 1) lines.push({ runId: members[0]!, colour: colourOf(members[0]!), points: series[members[0]!]!.series[panel.id]! });
+      if (members.length < 2) continue;
+      const pooled = poolSeries(members.map((r) => series[r]!.series[panel.id]!));
+      lines.push({ runId: members[0]!, label: `${shortId(members[0]!)} +${members.length - 1} (mean)`, colour: colourOf(pool[0]!), points: pooled.points, band: { lo: pooled.lo, hi: pooled.hi, n: pooled.n, runs: members } });
     }
   }
   return lines;
+}
+
+/** Which charted runs each pooled line stands for (runs alone are left out), and their seeds. */
+function PoolLegend({ pools, runs, colourOf }: { pools: string[][]; runs: TrainingRunSummary[]; colourOf: (runId: string) => string }) {
+  const pooled = pools.filter((p) => p.length > 1);
+  if (!pooled.length) return <p className="muted small" data-testid="pool-legend">No two charted runs differ only in seed: each is drawn alone.</p>;
+  const seedOf = (id: string) => runs.find((r) => r.id === id)?.seed ?? '?';
+  return (
+    <div className="legend small" data-testid="pool-legend">
+      {pooled.map((p) => (
+        <span key={p[0]} className="legend-item" data-testid="pool-item" data-runs={p.join(' ')}>
+          <span className="swatch" style={{ background: colourOf(p[0]!) }} /> {`mean of ${p.length} runs (seeds ${p.map(seedOf).join(', ')}), band min–max`}
+        </span>
+      ))}
+    </div>
+  );
 }
 
 /** The charted runs with their colours (and how many steps a decimated series stands for). */

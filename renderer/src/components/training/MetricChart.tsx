@@ -43,7 +43,15 @@ export interface ChartRun {
   dash?: number[];
   /** Draw the raw series faint behind the EMA (default true; family charts draw the EMA only). */
   showRaw?: boolean;
+  /**
+   * Runs pooled over seeds: `points` is their mean, drawn over a shaded band from `lo` to `hi` (the runs'
+   * min..max at each point, `n` runs pooled there), in place of the faint raw line.
+   */
+  band?: { lo: number[]; hi: number[]; n: number[]; runs: string[] };
 }
+
+/** Legend rows of series drawn for context only (a raw line behind its EMA, a band's edges): hidden by CSS. */
+const CONTEXT_SERIES_CLASS = 'context-series';
 
 /** Charts tell each other the x range they zoomed to. */
 type ZoomListener = (range: { min: number; max: number } | null, from: uPlot) => void;
@@ -73,14 +81,14 @@ export function shortId(runId: string): string {
 }
 
 function buildData(runs: ChartRun[], axis: XAxis): uPlot.AlignedData {
-  const tables = runs.map((r) => [r.points[axis], r.points.raw, r.points.ema] as uPlot.AlignedData);
+  const tables = runs.map((r) => (r.band ? [r.points[axis], r.band.hi, r.band.lo, r.points.ema] : [r.points[axis], r.points.raw, r.points.ema]) as uPlot.AlignedData);
   if (tables.length === 1) return tables[0]!;
   return uPlot.join(tables);
 }
 
 /** Every raw value the chart draws (what decides whether a log scale can hold them). */
 function rawValues(runs: ChartRun[]): number[] {
-  return runs.flatMap((r) => r.points.raw);
+  return runs.flatMap((r) => (r.band ? [...r.band.lo, ...r.band.hi] : r.points.raw));
 }
 
 /** The y scale uPlot is given for a plan: log and arcsinh ranges and ticks are ours (see y-axis.ts). */
@@ -159,7 +167,7 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRang
   const plan = planYScale(rawValues(runs), log);
   const planRef = useRef(plan);
   planRef.current = plan;
-  const shape = `${plan.kind}:${plan.linthresh}|${runs.map((r) => `${r.runId}:${r.label ?? ''}:${r.colour}:${(r.dash ?? []).join('.')}:${r.showRaw !== false}`).join(',')}|${log}|${xAxis}`;
+  const shape = `${plan.kind}:${plan.linthresh}|${runs.map((r) => `${r.runId}:${r.label ?? ''}:${r.colour}:${(r.dash ?? []).join('.')}:${r.showRaw !== false}:${r.band ? 'band' : ''}`).join(',')}|${log}|${xAxis}`;
 
   // (Re)create when the series or scales change shape; otherwise only the data changes (below).
   useEffect(() => {
@@ -219,7 +227,7 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRang
 
   const last = runs[0]?.points;
   return (
-    <figure ref={figure} className={pinned ? 'metric-chart pinned' : 'metric-chart'} data-testid="metric-chart" data-metric={metric} data-pinned={pinned} data-x-axis={xAxis} data-runs={runs.length} data-colours={[...new Set(runs.map((r) => r.colour))].join(' ')} data-log={log} data-points={last?.raw.length ?? 0} data-last-step={last && last.step.length ? last.step[last.step.length - 1] : ''}>
+    <figure ref={figure} className={pinned ? 'metric-chart pinned' : 'metric-chart'} data-testid="metric-chart" data-metric={metric} data-pinned={pinned} data-x-axis={xAxis} data-runs={runs.length} data-colours={[...new Set(runs.map((r) => r.colour))].join(' ')} data-bands={runs.filter((r) => r.band).length} data-log={log} data-points={last?.raw.length ?? 0} data-last-step={last && last.step.length ? last.step[last.step.length - 1] : ''}>
       <ChartCaption metric={metric} runs={runs} note={plan.note} log={log} onLog={onLog} pinned={pinned} onPin={onPin} onRemove={onRemove} />
       {runKey && runKey.length > 1 && <RunKey runKey={runKey} />}
       <div ref={box} className="chart-box" />
@@ -246,16 +254,35 @@ interface ChartSetup {
   extent: () => { min: number; max: number } | null;
 }
 
-/** The x column, then per run its raw series (faint; the legend's CSS hides it) and its EMA. */
+/**
+ * The x column, then per run its raw series (faint; the legend's CSS hides it) and its EMA; a pooled run
+ * (`band`) has its band's upper and lower edges instead of the raw series, then its mean.
+ */
 function chartSeries(runs: ChartRun[], xAxis: XAxis): uPlot.Series[] {
   const series: uPlot.Series[] = [{ label: xAxis, value: (_u, v) => (v === null ? '—' : formatX(xAxis, v)) }];
   for (const r of runs) {
     // The legend lists the smoothed series only (CSS hides the raw rows); the raw value is the tooltip's.
     const label = r.label ?? shortId(r.runId);
-    series.push({ label: `${label} raw`, stroke: r.colour, alpha: 0.25, width: 1, spanGaps: true, show: r.showRaw !== false, value: (_u, v) => formatY(v) });
+    if (r.band) {
+      series.push({ label: `${label} max`, class: CONTEXT_SERIES_CLASS, stroke: r.colour, alpha: 0.35, width: 1, spanGaps: true, value: (_u, v) => formatY(v) });
+      series.push({ label: `${label} min`, class: CONTEXT_SERIES_CLASS, stroke: r.colour, alpha: 0.35, width: 1, spanGaps: true, value: (_u, v) => formatY(v) });
+    } else {
+      series.push({ label: `${label} raw`, class: CONTEXT_SERIES_CLASS, stroke: r.colour, alpha: 0.25, width: 1, spanGaps: true, show: r.showRaw !== false, value: (_u, v) => formatY(v) });
+    }
     series.push({ label, stroke: r.colour, width: 2, spanGaps: true, ...(r.dash ? { dash: r.dash } : {}), value: (_u, v) => formatY(v) });
   }
   return series;
+}
+
+/** The shaded bands of pooled runs: between each one's upper and lower edge (series indices as chartSeries lays them out). */
+function chartBands(runs: ChartRun[]): uPlot.Band[] {
+  const bands: uPlot.Band[] = [];
+  let index = 1;
+  for (const r of runs) {
+    if (r.band) bands.push({ series: [index, index + 1], fill: `${r.colour}33` });
+    index += r.band ? 3 : 2;
+  }
+  return bands;
 }
 
 /** uPlot's options: the series, the shared x range until zoomed, the planned y scale, both axes, the cursor sync, the hooks. */
@@ -265,6 +292,7 @@ function chartOptions(c: ChartSetup): uPlot.Options {
     width: c.width,
     height: HEIGHT,
     series: chartSeries(c.runs, xAxis),
+    bands: chartBands(c.runs),
     scales: {
       x: {
         time: false,

@@ -1,5 +1,5 @@
 /**
- * The Training page's view in the address: `#/training/RUN/o=OVERLAY,…&x=wall&s=0.8&log=KEY:1,…&q=REGEX&pin=…&c=A+B,…&const=1&step=N&ep=KEY`,
+ * The Training page's view in the address: `#/training/RUN/o=OVERLAY,…&x=wall&s=0.8&log=KEY:1,…&q=REGEX&pin=…&c=A+B,…&const=1&seeds=1&step=N&ep=KEY`,
  * so a reload, a bookmark or a link shows the same charts and the same opened rollout step and rollout.
  */
 import type { XAxis } from '../../../../electron/domain/training-metrics';
@@ -17,6 +17,8 @@ export interface TrainingUrlState {
   combined: string[];
   /** Panels whose every value is the same are shown (hidden by default). */
   showConstant: boolean;
+  /** Runs that differ only in seed charted as a mean line with a min–max band. */
+  poolSeeds: boolean;
   /** The rollout step opened under the charts, and the rollout opened in it. */
   rolloutStep: number | null;
   rolloutKey: string | null;
@@ -27,7 +29,7 @@ export const DEFAULT_SMOOTHING = 0.6;
 
 const list = (v: string | null) => (v ? v.split(',').filter(Boolean) : []);
 
-export function encodeTrainingState(s: Omit<TrainingUrlState, 'run'>): string {
+export function encodeTrainingState(s: Omit<TrainingUrlState, 'run' | 'poolSeeds'> & { poolSeeds?: boolean }): string {
   const p = new URLSearchParams();
   if (s.overlays.length) p.set('o', s.overlays.join(','));
   if (s.xAxis !== 'step') p.set('x', s.xAxis);
@@ -38,6 +40,7 @@ export function encodeTrainingState(s: Omit<TrainingUrlState, 'run'>): string {
   if (s.pinned.length) p.set('pin', s.pinned.join(','));
   if (s.combined.length) p.set('c', s.combined.join(','));
   if (s.showConstant) p.set('const', '1');
+  if (s.poolSeeds) p.set('seeds', '1');
   if (s.rolloutStep !== null) p.set('step', String(s.rolloutStep));
   if (s.rolloutStep !== null && s.rolloutKey) p.set('ep', s.rolloutKey);
   return p.toString();
@@ -64,6 +67,7 @@ export function decodeTrainingState(run: string | undefined, text: string | unde
     pinned: list(p.get('pin')),
     combined: list(p.get('c')),
     showConstant: p.get('const') === '1',
+    poolSeeds: p.get('seeds') === '1',
     rolloutStep,
     rolloutKey: rolloutStep !== null ? p.get('ep') || null : null,
   };

@@ -1,11 +1,14 @@
 /**
  * A report of chosen runs as one HTML file that opens offline: a title, the researcher's notes (Markdown:
- * headings, paragraphs, lists, emphasis, code, links as text), a table of the runs with the table's columns
- * of your choosing, and a bar chart of their resolved rates with 95% intervals, as inline SVG. Nothing is
- * fetched: no script, no external style, font or image.
+ * headings, paragraphs, lists, emphasis, code, links as text), the training runs' metric charts by step
+ * (report-chart.ts: pooled over seeds when asked, mean over a min..max band), a table of the evaluation
+ * runs with the table's columns of your choosing, and a bar chart of their resolved rates with 95%
+ * intervals, as inline SVG. Nothing is fetched: no script, no external style, font or image. The Runs
+ * page's report and `t1lab runs report` both write it.
  */
-import type { RunListing } from '../../../../electron/domain/runs';
-import { formatField } from './run-fields-view';
+import type { RunListing } from './runs';
+import { formatField } from './run-fields';
+import { reportChartSvg, type ReportChart } from './report-chart';
 
 export interface ReportInput {
   title: string;
@@ -14,6 +17,8 @@ export interface ReportInput {
   /** Run field keys shown as extra columns (`config.seed`, `summary.meanTurns`). */
   columns: readonly string[];
   generatedAt: string;
+  /** The training runs' metric charts (absent or empty: no such section). */
+  charts?: readonly ReportChart[];
 }
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -81,7 +86,7 @@ function wilson(k: number, n: number): [number, number] {
   return [Math.max(0, c - h), Math.min(1, c + h)];
 }
 
-function resolvedChart(runs: readonly RunListing[]): string {
+export function resolvedChart(runs: readonly RunListing[]): string {
   const row = 26;
   const left = 220;
   const width = 640;
@@ -102,10 +107,12 @@ const STYLE = `body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Ari
 h1{font-size:22px;margin:0 0 4px}.meta{color:#667085;font-size:12px;margin-bottom:16px}
 table{border-collapse:collapse;width:100%;font-size:12px;margin:8px 0 16px}th,td{border-bottom:1px solid #e3e6ec;padding:4px 6px;text-align:left;vertical-align:top}th{background:#f5f6f8}
 td.num{text-align:right;font-variant-numeric:tabular-nums}code{background:#f1f2f5;padding:0 3px;border-radius:3px}
-.chart text{font-size:11px;fill:#344054}.chart rect{fill:#0072B2}.chart .ci{stroke:#1c2230;stroke-width:1.5}.chart .grid{stroke:#e3e6ec}`;
+.metric-svg{display:block;margin:6px 0 12px;max-width:100%;height:auto}.chart text{font-size:11px;fill:#344054}.chart rect{fill:#0072B2}.chart .ci{stroke:#1c2230;stroke-width:1.5}.chart .grid{stroke:#e3e6ec}`;
 
 export function reportHtml(input: ReportInput): string {
   const { runs, columns } = input;
+  const charts = input.charts ?? [];
+  const trainingRuns = new Set(charts.flatMap((c) => c.lines.flatMap((l) => l.runs))).size;
   const head = ['run', 'id', 'policy', 'suite', 'started', 'episodes', 'resolved', 'mean reward', ...columns];
   const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
   const rows = runs.map((r) =>
@@ -126,13 +133,18 @@ export function reportHtml(input: ReportInput): string {
 <title>${escape(input.title)}</title><style>${STYLE}</style></head>
 <body>
 <h1>${escape(input.title)}</h1>
-<div class="meta">T1 Lab report · ${runs.length} run${runs.length === 1 ? '' : 's'} · ${escape(input.generatedAt)}</div>
+<div class="meta">T1 Lab report · ${runs.length} evaluation run${runs.length === 1 ? '' : 's'}${trainingRuns ? ` · ${trainingRuns} training run${trainingRuns === 1 ? '' : 's'}` : ''} · ${escape(input.generatedAt)}</div>
 <section class="notes">${markdownToHtml(input.notes)}</section>
-<h2>Resolved rate</h2>
+${charts.length ? `<h2>Training metrics</h2>\n${charts.map((c) => `<h3>${escape(c.metric)}</h3>\n${reportChartSvg(c)}`).join('\n')}` : ''}
+${
+  runs.length
+    ? `<h2>Resolved rate</h2>
 ${resolvedChart(runs)}
 <h2>Runs</h2>
 <table class="runs"><thead><tr>${head.map((h) => `<th>${escape(h)}</th>`).join('')}</tr></thead>
-<tbody>${rows.map((r) => `<tr>${r}</tr>`).join('\n')}</tbody></table>
+<tbody>${rows.map((r) => `<tr>${r}</tr>`).join('\n')}</tbody></table>`
+    : ''
+}
 </body></html>
 `;
 }
