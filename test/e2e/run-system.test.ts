@@ -68,7 +68,6 @@ describe('Run page: system metrics', () => {
     expect(await page.getByTestId('run-system-summary').textContent()).toMatch(/samples over \d+ s · CPU mean \d+%.* · episodes peak [1-9] · sandboxes peak [1-9]/);
     // No GPU here: no GPU chart (absent, not zero).
     if (!(process.env.PATH ?? '').split(':').some((d) => d && existsSync(join(d, 'nvidia-smi')))) expect(metrics.some((m) => m?.startsWith('gpu.'))).toBe(false);
-    await section.screenshot({ path: '/tmp/run-system.png' });
   });
 
   test('a run made before sampling: a short note, no chart, no error', async () => {
