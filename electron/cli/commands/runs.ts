@@ -13,6 +13,7 @@ import { RUN_ARG_HELP, runArg } from './run-arg';
 import { UsageError, WorkFailed } from '../errors';
 import { printJson, table, type Io } from '../output';
 import { registerRunsOutcomes } from './runs-outcomes';
+import { registerRunsReport } from './runs-report';
 
 function patchOrUsage(patch: unknown): RunMetaPatch {
   const parsed = RunMetaPatch.safeParse(patch);
@@ -47,6 +48,7 @@ function ask(io: Io, question: string): Promise<string> {
 export function registerRuns(program: Command, io: Io): void {
   const runs = program.command('runs').description('list, name, tag, annotate and remove runs (eval and training)');
   registerRunsOutcomes(runs, io);
+  registerRunsReport(runs, io);
   registerRunsShow(runs, io);
 
   runs
