@@ -3,7 +3,8 @@
  * x 8 episodes, 6 turns x 576 tokens, 2 epochs x 2 minibatches, micro-batches of 4) for 3 steps from the
  * bundled SFT checkpoint, on a train pack of the families that checkpoint resolves part of the time, in real
  * bubblewrap sandboxes. Measured twice in the same run with the same seed: as the lab runs now, and on the
- * previous path (glibc's default allocator, the vocabulary head on every position, the full [T, T] attention). Prints each step's split,
+ * previous path (glibc's default allocator, the vocabulary head on every position, the full [T, T] attention,
+ * 2 episodes at a time, the next step's rollouts overlapping this step's update). Prints each step's split,
  * the update's FLOPs per trained token and its rate as a share of the GEMM roofline measured in this run, and
  * the step time against the previous path's.
  */
@@ -22,6 +23,8 @@ import type { BenchReporter } from './reporter';
 /** Families where the bundled SFT checkpoint's sampled success is mixed (neither 0 nor 1), so groups disagree. */
 const MIXED_FAMILIES = ['mail-merge', 'passwd-audit', 'number-theory-batch', 'numeric-integration'];
 const SFT = join(REPO_ROOT, 'models', 'nano-sft');
+/** Episodes the previous path ran (and decoded) at once. */
+const PREVIOUS_ROLLOUT_CONCURRENCY = 2;
 
 interface Row {
   step: number;
@@ -61,8 +64,13 @@ export async function runRecipeBench(report: BenchReporter, quick: boolean): Pro
     for (const [k, v] of Object.entries({ 'ppo.reward': 'dense', 'ppo.tito': 'exact', 'ppo.r3': 'on', ...REPRO_FULL.overrides.ppo, 'train.steps': steps, 'checkpoint.every': steps, seed: 7 })) setDotted(config, k, v);
     const configFile = join(root, 'ppo.toml');
     writeFileSync(configFile, stringifyToml(config));
+    // The previous path ran 2 episodes at a time, and the next step's rollouts during this step's update.
+    const previousConfigFile = join(root, 'ppo-previous.toml');
+    setDotted(config, 'ppo.concurrency', PREVIOUS_ROLLOUT_CONCURRENCY);
+    setDotted(config, 'ppo.async', true);
+    writeFileSync(previousConfigFile, stringifyToml(config));
 
-    const run = async (name: string, extraEnv: Record<string, string>) => {
+    const run = async (name: string, configFile: string, extraEnv: Record<string, string>) => {
       const out = join(root, name);
       const started = performance.now();
       const r = await runT1lab(['train', 'ppo', '--config', configFile, '--model', SFT, '--data', pack, '--steps', String(steps), '--out', out, '--json'], { env: { ...env, ...extraEnv }, timeoutMs: 3_600_000 });
@@ -71,11 +79,12 @@ export async function runRecipeBench(report: BenchReporter, quick: boolean): Pro
       return { rows, wall: (performance.now() - started) / 1000 };
     };
     const roof = await measureGemmRoofline(undefined, quick);
-    const now = await run('now', {});
-    const before = await run('before', { [ALLOCATOR_ENV]: 'system', [FULL_HEAD_ENV]: '1', [FULL_ATTENTION_ENV]: '1' });
+    const now = await run('now', configFile, {});
+    const before = await run('before', previousConfigFile, { [ALLOCATOR_ENV]: 'system', [FULL_HEAD_ENV]: '1', [FULL_ATTENTION_ENV]: '1' });
     const roofAfter = await measureGemmRoofline(undefined, quick);
     const peak = Math.max(roof.gflops, roofAfter.gflops);
 
+    report.note(`episodes at once (decoded in one batch): now ${String(REPRO_FULL.overrides.ppo['ppo.concurrency'])}, previous path ${PREVIOUS_ROLLOUT_CONCURRENCY}; rollouts overlapping the update: now ${String(REPRO_FULL.overrides.ppo['ppo.async'] ?? true)}, previous path true`);
     const model = loadCheckpoint(SFT).config;
     for (const [label, r] of [['now', now], ['before', before]] as const) {
       for (const row of r.rows) {

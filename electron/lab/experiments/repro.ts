@@ -41,7 +41,8 @@ export const NANO_FAMILIES = [
  * Evaluations decode greedily (temperature 0, recorded in each run's manifest).
  */
 const NANO_BUDGET = { turns: 6, tokens: 576, agentSec: 60 };
-const NANO_EVAL_ARGS = ['--max-turns', String(NANO_BUDGET.turns), '--max-tokens', String(NANO_BUDGET.tokens), '--agent-timeout', String(NANO_BUDGET.agentSec), '--temperature', '0', '--concurrency', '2'];
+// 8 episodes at a time: 130 episodes of id-nano at T 0.7 in 47-53 s against 59-69 s at 2 (docs/examples/ppo-step).
+const NANO_EVAL_ARGS = ['--max-turns', String(NANO_BUDGET.turns), '--max-tokens', String(NANO_BUDGET.tokens), '--agent-timeout', String(NANO_BUDGET.agentSec), '--temperature', '0', '--concurrency', '8'];
 /**
  * PPO as measured on the SFT warm start (docs/guide/recipe-learning.md): 4 tasks x 8 episodes per step from
  * the probe's pool (groups of 8 on families where attempts disagree are rarely flat), group advantages (no
@@ -52,7 +53,11 @@ const NANO_EVAL_ARGS = ['--max-turns', String(NANO_BUDGET.turns), '--max-tokens'
 const NANO_PPO = {
   'ppo.tasks_per_step': 4,
   'ppo.group_size': 8,
-  'ppo.concurrency': 2,
+  // 8 episodes at a time, decoded in one batch (a step's rollouts 16 s against 22 s at 2), and no overlap of
+  // the next step's rollouts with this step's update: on 2 cores both want the same cores (a step 41 s
+  // in turn against 44 s overlapped), and the samples stay on-policy. docs/reference/benchmarks.md.
+  'ppo.concurrency': 8,
+  'ppo.async': false,
   'ppo.max_turns': NANO_BUDGET.turns,
   'ppo.max_tokens': NANO_BUDGET.tokens,
   'ppo.agent_timeout_sec': NANO_BUDGET.agentSec,
@@ -75,10 +80,11 @@ export const REPRO_FULL: ReproSettings = {
   firstTurnTasks: 0,
   lmSteps: 400,
   sftSteps: 320,
-  // Two PPO runs of 12 steps (about 200 s a step on 2 cores, 40-46 min a run) keep the whole run under 3 hours
-  // here: measured end to end, 2 h 52 min with two resumes (docs/examples/repro-full).
-  // 24 steps moved no more tasks than 8 or 16 did (recipe-learning).
-  ppoSteps: 12,
+  // Two PPO runs of 24 steps. At 12 steps of about 220 s the whole run (without avg@8) took 2 h 52 min
+  // (docs/examples/repro-full); a step of these settings now takes about 45 s on the bench's tasks (npm run
+  // bench -- ppo --recipe), so 24 steps of up to 60 s and the avg@8 evaluations fit the same 3 hours
+  // (estimated from the stage times, docs/guide/recipe-learning.md).
+  ppoSteps: 24,
   probeTasksPerFamily: 6,
   probeAttempts: 4,
   overrides: {

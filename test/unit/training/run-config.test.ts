@@ -50,7 +50,7 @@ describe('run config', () => {
 
   it('the nano preset bounds a PPO step (4 tasks x 4 episodes, 6 turns x 576 tokens, 60 s, group advantages) and SFT batches whole episodes 8 at a time', () => {
     const ppo = parseRunConfigToml(defaultConfigToml({ stage: 'ppo', preset: 'nano' }), 'ppo.toml');
-    expect(ppo.ppo).toMatchObject({ tasks_per_step: 4, group_size: 8, concurrency: 2, max_turns: 6, max_tokens: 576, agent_timeout_sec: 60, episode_deadline_sec: 180, temperature: 0.7, advantage: 'group' });
+    expect(ppo.ppo).toMatchObject({ tasks_per_step: 4, group_size: 8, concurrency: 8, max_turns: 6, max_tokens: 576, agent_timeout_sec: 60, episode_deadline_sec: 180, temperature: 0.7, advantage: 'group' });
     expect(ppo.optimizer.lr).toBe(2e-5);
     expect(ppo.schedule.kind).toBe('constant');
     const sft = parseRunConfigToml(defaultConfigToml({ stage: 'sft', preset: 'nano' }), 'sft.toml');

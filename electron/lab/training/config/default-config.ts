@@ -30,7 +30,7 @@ const SIZES = {
     micro: 8,
     sftBatch: 8,
     sftMicro: 4,
-    ppo: { tasks: 4, group: 8, concurrency: 2, turns: 6, tokens: 576, agentSec: 60, deadlineSec: 180, temperature: 0.7, advantage: 'group', schedule: 'constant', dynamicMaxTasks: 0 },
+    ppo: { tasks: 4, group: 8, concurrency: 8, turns: 6, tokens: 576, agentSec: 60, deadlineSec: 180, temperature: 0.7, advantage: 'group', schedule: 'constant', dynamicMaxTasks: 0 },
   },
   micro: {
     lr: 6e-4,
