@@ -85,7 +85,7 @@ export function registerExperiments(program: Command, io: Io): void {
     .requiredOption('--out <dir>', 'the reproduction folder (rerun with the same folder to resume)')
     .option('--quick', 'small settings that finish in about 15 minutes on 2 cores (a smoke run, said in the output)')
     .option('--suites <list>', `eval suites as NAME=PATH, comma-separated (default: ${DEFAULT_REPRO_SUITES.map((s) => `tasks/suites/${s}.jsonl`).join(', ')})`)
-    .option('--settings <file>', 'a JSON file of settings laid over the preset (trainTasks, families, firstTurnTasks, lmSteps, sftSteps, ppoSteps, binarySteps, probeTasksPerFamily, probeAttempts, overrides, evalTasks, evalArgs, seed, preset)')
+    .option('--settings <file>', 'a JSON file of settings laid over the preset (trainTasks, families, firstTurnTasks, sftDrillSamples, lmSteps, sftSteps, ppoSteps, binarySteps, probeTasksPerFamily, probeAttempts, overrides, evalTasks, evalArgs, seed, preset)')
     .option('--json', 'print the table as JSON')
     .action(async (opts: { out: string; quick?: boolean; suites?: string; settings?: string; json?: boolean }) => {
       const suites = opts.suites

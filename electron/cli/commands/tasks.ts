@@ -11,6 +11,7 @@ import { UsageError, WorkFailed } from '../errors';
 import { formatBytes, printJson, table, type Io } from '../output';
 import { registerAudit } from './tasks-audit';
 import { registerSftData } from './tasks-sft-data';
+import { registerSftDrills } from './tasks-sft-drills';
 import { registerCorpus } from './tasks-corpus';
 import { registerSynth } from './tasks-synth';
 import { registerFeasible } from './tasks-feasible';
@@ -77,6 +78,7 @@ export function registerTasks(program: Command, io: Io): void {
   registerImportTb(tasks, io);
   registerAudit(tasks, io);
   registerSftData(tasks, io);
+  registerSftDrills(tasks, io);
   registerSynth(tasks, io);
   registerCorpus(tasks, io);
   registerFeasible(tasks, io);

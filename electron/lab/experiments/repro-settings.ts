@@ -14,6 +14,8 @@ export interface ReproSettings {
   /** Train tasks (more seeds of the same families) whose first turn alone becomes an SFT sample, made
    * without running anything (`tasks sft-data --first-turns`); 0: none. */
   firstTurnTasks: number;
+  /** Copy drills written as SFT samples beside the oracle episodes (`tasks sft-drills`); 0: none. */
+  sftDrillSamples: number;
   lmSteps: number;
   sftSteps: number;
   ppoSteps: number;
@@ -52,6 +54,7 @@ const settingsFile = z
     trainTasks: z.number().int().positive(),
     families: z.array(z.string().min(1)),
     firstTurnTasks: z.number().int().nonnegative(),
+    sftDrillSamples: z.number().int().nonnegative(),
     lmSteps: z.number().int().nonnegative(),
     sftSteps: z.number().int().nonnegative(),
     ppoSteps: z.number().int().positive(),

@@ -78,6 +78,7 @@ export const REPRO_FULL: ReproSettings = {
   trainTasks: 1500,
   families: NANO_FAMILIES,
   firstTurnTasks: 0,
+  sftDrillSamples: 0,
   lmSteps: 400,
   sftSteps: 320,
   // Two PPO runs of 24 steps. At 12 steps of about 220 s the whole run (without avg@8) took 2 h 52 min
@@ -114,6 +115,7 @@ export const REPRO_QUICK: ReproSettings = {
   trainTasks: 4,
   families: NANO_FAMILIES,
   firstTurnTasks: 240,
+  sftDrillSamples: 0,
   lmSteps: 20,
   sftSteps: 170,
   ppoSteps: 2,
@@ -268,6 +270,11 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
     const firstData = join(out, 'sft-first.jsonl');
     await stage('sft-first', ['tasks', 'sft-data', '--suite', firstPack, '--checkpoint', base, '--out', firstData, '--first-turns', ...budget, '--json']);
     sftFiles.push(firstData);
+  }
+  if (s.sftDrillSamples > 0) {
+    const drillData = join(out, 'sft-drills.jsonl');
+    await stage('sft-drills', ['tasks', 'sft-drills', '--like', sftData, '--checkpoint', base, '--count', String(s.sftDrillSamples), '--out', drillData, '--json']);
+    sftFiles.push(drillData);
   }
   const sft = await trainStage('sft', 'sft', ['--model', base, '--steps', String(s.sftSteps), '--seed', String(s.seed)], { 'data.path': sftFiles });
   const ppoPack = s.probeTasksPerFamily > 0 ? await ppoPool(sft) : pack;

@@ -37,6 +37,12 @@ describe('repro settings file', () => {
     expect(() => readReproSettings(file('{"firstTurnTasks": -1}'))).toThrow(/field 'firstTurnTasks'/);
   });
 
+  it('takes the copy drills beside the oracle episodes from the file (0: none)', () => {
+    expect(applyReproSettings(REPRO_FULL, readReproSettings(file('{"sftDrillSamples": 800}'))).sftDrillSamples).toBe(800);
+    expect(applyReproSettings(REPRO_QUICK, readReproSettings(file('{}'))).sftDrillSamples).toBe(REPRO_QUICK.sftDrillSamples);
+    expect(() => readReproSettings(file('{"sftDrillSamples": 1.5}'))).toThrow(/field 'sftDrillSamples'/);
+  });
+
   it('the PPO pool probe: off with 0 tasks per family; a probe of one attempt cannot see attempts disagree', () => {
     expect(applyReproSettings(REPRO_FULL, readReproSettings(file('{"probeTasksPerFamily": 0}'))).probeTasksPerFamily).toBe(0);
     expect(() => readReproSettings(file('{"probeAttempts": 1}'))).toThrow(/field 'probeAttempts'/);
