@@ -9,6 +9,7 @@
 import type { RunListing } from './runs';
 import { formatField } from './run-fields';
 import { reportChartSvg, type ReportChart } from './report-chart';
+import { escapeXml } from './svg-axes';
 
 export interface ReportInput {
   title: string;
@@ -21,11 +22,10 @@ export interface ReportInput {
   charts?: readonly ReportChart[];
 }
 
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Inline Markdown: `code`, **strong**, *em*, [text](url) kept as text with its address. */
 function inline(text: string): string {
-  return escape(text)
+  return escapeXml(text)
     .replace(/`([^`]+)`/g, '<code>$1</code>')
     .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
     .replace(/\*([^*]+)\*/g, '<em>$1</em>')
@@ -97,7 +97,7 @@ export function resolvedChart(runs: readonly RunListing[]): string {
     const y = 10 + i * row;
     const rate = r.resolvedRate ?? 0;
     const [lo, hi] = wilson(Math.round(rate * r.done), r.done);
-    return `<g class="bar" data-run="${escape(r.id)}"><text x="${left - 8}" y="${y + 14}" text-anchor="end">${escape(r.title.length > 32 ? `${r.title.slice(0, 31)}…` : r.title)}</text><rect x="${left}" y="${y + 3}" width="${(rate * barW).toFixed(1)}" height="14" /><line x1="${x(lo).toFixed(1)}" x2="${x(hi).toFixed(1)}" y1="${y + 10}" y2="${y + 10}" class="ci" /><text x="${(x(Math.max(rate, hi)) + 6).toFixed(1)}" y="${y + 14}">${r.resolvedRate === null ? '—' : `${(rate * 100).toFixed(1)}%`}</text></g>`;
+    return `<g class="bar" data-run="${escapeXml(r.id)}"><text x="${left - 8}" y="${y + 14}" text-anchor="end">${escapeXml(r.title.length > 32 ? `${r.title.slice(0, 31)}…` : r.title)}</text><rect x="${left}" y="${y + 3}" width="${(rate * barW).toFixed(1)}" height="14" /><line x1="${x(lo).toFixed(1)}" x2="${x(hi).toFixed(1)}" y1="${y + 10}" y2="${y + 10}" class="ci" /><text x="${(x(Math.max(rate, hi)) + 6).toFixed(1)}" y="${y + 14}">${r.resolvedRate === null ? '—' : `${(rate * 100).toFixed(1)}%`}</text></g>`;
   });
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((t) => `<line x1="${x(t)}" x2="${x(t)}" y1="6" y2="${h - 18}" class="grid" /><text x="${x(t)}" y="${h - 4}" text-anchor="middle">${t * 100}%</text>`);
   return `<svg class="chart" viewBox="0 0 ${width} ${h}" width="${width}" height="${h}" role="img" aria-label="resolved rate by run, with 95% intervals">${ticks.join('')}${bars.join('')}</svg>`;
@@ -117,31 +117,31 @@ export function reportHtml(input: ReportInput): string {
   const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
   const rows = runs.map((r) =>
     [
-      `<td>${escape(r.title)}</td>`,
-      `<td><code>${escape(r.id)}</code></td>`,
-      `<td>${escape(r.policy)}</td>`,
-      `<td>${escape(r.suite)}</td>`,
-      `<td>${escape(r.createdAt)}</td>`,
+      `<td>${escapeXml(r.title)}</td>`,
+      `<td><code>${escapeXml(r.id)}</code></td>`,
+      `<td>${escapeXml(r.policy)}</td>`,
+      `<td>${escapeXml(r.suite)}</td>`,
+      `<td>${escapeXml(r.createdAt)}</td>`,
       `<td class="num">${r.done}/${r.total}</td>`,
       `<td class="num">${pct(r.resolvedRate)}</td>`,
       `<td class="num">${r.meanReward === null ? '—' : r.meanReward.toFixed(2)}</td>`,
-      ...columns.map((k) => `<td class="num">${escape(formatField(r.fields?.[k]))}</td>`),
+      ...columns.map((k) => `<td class="num">${escapeXml(formatField(r.fields?.[k]))}</td>`),
     ].join(''),
   );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(input.title)}</title><style>${STYLE}</style></head>
+<title>${escapeXml(input.title)}</title><style>${STYLE}</style></head>
 <body>
-<h1>${escape(input.title)}</h1>
-<div class="meta">T1 Lab report · ${runs.length} evaluation run${runs.length === 1 ? '' : 's'}${trainingRuns ? ` · ${trainingRuns} training run${trainingRuns === 1 ? '' : 's'}` : ''} · ${escape(input.generatedAt)}</div>
+<h1>${escapeXml(input.title)}</h1>
+<div class="meta">T1 Lab report · ${runs.length} evaluation run${runs.length === 1 ? '' : 's'}${trainingRuns ? ` · ${trainingRuns} training run${trainingRuns === 1 ? '' : 's'}` : ''} · ${escapeXml(input.generatedAt)}</div>
 <section class="notes">${markdownToHtml(input.notes)}</section>
-${charts.length ? `<h2>Training metrics</h2>\n${charts.map((c) => `<h3>${escape(c.metric)}</h3>\n${reportChartSvg(c)}`).join('\n')}` : ''}
+${charts.length ? `<h2>Training metrics</h2>\n${charts.map((c) => `<h3>${escapeXml(c.metric)}</h3>\n${reportChartSvg(c)}`).join('\n')}` : ''}
 ${
   runs.length
     ? `<h2>Resolved rate</h2>
 ${resolvedChart(runs)}
 <h2>Runs</h2>
-<table class="runs"><thead><tr>${head.map((h) => `<th>${escape(h)}</th>`).join('')}</tr></thead>
+<table class="runs"><thead><tr>${head.map((h) => `<th>${escapeXml(h)}</th>`).join('')}</tr></thead>
 <tbody>${rows.map((r) => `<tr>${r}</tr>`).join('\n')}</tbody></table>`
     : ''
 }

@@ -7,6 +7,7 @@ import { guardFlags, metricSeries, pooledEpisodes, readMetrics, seedBand, tailMe
 import { cellLabel, cellName, type Cell, type GridAxis } from './grid';
 import { svgLineChart } from './svg-chart';
 import { formatPoints, formatRate } from '../../domain/rates';
+import { escapeXml } from '../../domain/svg-axes';
 
 export interface CellReport {
   cell: Cell;
@@ -25,16 +26,15 @@ export interface SuiteRow {
 }
 
 const num = (x: number | null) => (x === null ? '—' : x < 1e-3 ? x.toExponential(2) : x.toFixed(4));
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function markdownTable(rows: string[][]): string {
   return [`| ${rows[0]!.join(' | ')} |`, `|${rows[0]!.map(() => '---').join('|')}|`, ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
 function htmlTable(rows: string[][]): string {
-  return `<table><thead><tr>${rows[0]!.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>${rows
+  return `<table><thead><tr>${rows[0]!.map((c) => `<th>${escapeXml(c)}</th>`).join('')}</tr></thead><tbody>${rows
     .slice(1)
-    .map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
+    .map((r) => `<tr>${r.map((c) => `<td>${escapeXml(c)}</td>`).join('')}</tr>`)
     .join('')}</tbody></table>`;
 }
 
@@ -128,11 +128,11 @@ export function writeAblationReport(out: string, axes: readonly GridAxis[], base
 body{font-family:system-ui,sans-serif;max-width:1100px;margin:24px auto;padding:0 16px;color:#222}
 table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:4px 8px;font-size:13px;text-align:left}th{background:#f3f3f3}
 .charts{display:flex;flex-wrap:wrap;gap:16px}
-</style></head><body><h1>Ablation report</h1><p>${esc(intro)}</p>
+</style></head><body><h1>Ablation report</h1><p>${escapeXml(intro)}</p>
 <h2>Learning curves</h2><div class="charts">${svgLineChart('reward_dense by step', curves.reward_dense!, { x: 'step', y: 'mean dense reward' })}${svgLineChart('resolved by step', curves.resolved!, { x: 'step', y: 'resolved share' })}</div>
 <h2>Final resolved rates</h2>${htmlTable(resultRows)}
 <h2>Training: train-inference gap, final reward, dense-reward guard</h2>${htmlTable(gapRows)}
-<p>${esc(method)}</p></body></html>
+<p>${escapeXml(method)}</p></body></html>
 `;
   const mdPath = join(out, 'report.md');
   const htmlPath = join(out, 'report.html');

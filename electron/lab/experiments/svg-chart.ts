@@ -2,6 +2,8 @@
  * Static SVG line charts for reports (report.html opens anywhere, no script): one line per series with a
  * shaded band (seed min..max), axes with ticks, a legend. Colours: Okabe-Ito, safe for colour-blind readers.
  */
+import { escapeXml, niceTicks, OKABE_ITO } from '../../domain/svg-axes';
+
 export interface ChartPoint {
   x: number;
   y: number;
@@ -14,26 +16,14 @@ export interface ChartSeries {
   points: ChartPoint[];
 }
 
-export const OKABE_ITO = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#F0E442', '#000000'];
-
 const W = 640;
 const H = 300;
 const M = { left: 56, right: 16, top: 28, bottom: 40 };
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-function ticks(lo: number, hi: number, count = 5): number[] {
-  if (hi <= lo) return [lo];
-  const step = 10 ** Math.floor(Math.log10((hi - lo) / count));
-  const nice = [1, 2, 5, 10].map((m) => m * step).find((s) => (hi - lo) / s <= count) ?? step * 10;
-  const out: number[] = [];
-  for (let t = Math.ceil(lo / nice) * nice; t <= hi + 1e-12; t += nice) out.push(Number(t.toPrecision(12)));
-  return out;
-}
 
 export function svgLineChart(title: string, series: readonly ChartSeries[], axes: { x: string; y: string }): string {
   const all = series.flatMap((s) => s.points);
-  if (all.length === 0) return `<svg width="${W}" height="60" role="img"><text x="8" y="30">${esc(title)}: no data</text></svg>`;
+  if (all.length === 0) return `<svg width="${W}" height="60" role="img"><text x="8" y="30">${escapeXml(title)}: no data</text></svg>`;
   const xs = all.map((p) => p.x);
   const ys = all.flatMap((p) => [p.y, p.lo ?? p.y, p.hi ?? p.y]);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs, Math.min(...xs) + 1)];
@@ -41,14 +31,14 @@ export function svgLineChart(title: string, series: readonly ChartSeries[], axes
   if (y1 - y0 < 1e-9) [y0, y1] = [y0 - 0.5, y1 + 0.5];
   const px = (x: number) => M.left + ((x - x0) / (x1 - x0)) * (W - M.left - M.right);
   const py = (y: number) => H - M.bottom - ((y - y0) / (y1 - y0)) * (H - M.top - M.bottom);
-  const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H + 18 * series.length}" role="img" aria-label="${esc(title)}" font-family="sans-serif" font-size="11">`];
-  parts.push(`<text x="${M.left}" y="16" font-size="13" font-weight="bold">${esc(title)}</text>`);
-  for (const t of ticks(y0, y1)) {
+  const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H + 18 * series.length}" role="img" aria-label="${escapeXml(title)}" font-family="sans-serif" font-size="11">`];
+  parts.push(`<text x="${M.left}" y="16" font-size="13" font-weight="bold">${escapeXml(title)}</text>`);
+  for (const t of niceTicks(y0, y1)) {
     parts.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${py(t)}" y2="${py(t)}" stroke="#ddd"/><text x="${M.left - 6}" y="${py(t) + 4}" text-anchor="end">${t}</text>`);
   }
-  for (const t of ticks(x0, x1)) parts.push(`<text x="${px(t)}" y="${H - M.bottom + 16}" text-anchor="middle">${t}</text>`);
-  parts.push(`<text x="${(M.left + W - M.right) / 2}" y="${H - 6}" text-anchor="middle">${esc(axes.x)}</text>`);
-  parts.push(`<text transform="translate(14 ${(M.top + H - M.bottom) / 2}) rotate(-90)" text-anchor="middle">${esc(axes.y)}</text>`);
+  for (const t of niceTicks(x0, x1)) parts.push(`<text x="${px(t)}" y="${H - M.bottom + 16}" text-anchor="middle">${t}</text>`);
+  parts.push(`<text x="${(M.left + W - M.right) / 2}" y="${H - 6}" text-anchor="middle">${escapeXml(axes.x)}</text>`);
+  parts.push(`<text transform="translate(14 ${(M.top + H - M.bottom) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(axes.y)}</text>`);
   series.forEach((s, i) => {
     const colour = OKABE_ITO[i % OKABE_ITO.length]!;
     const pts = [...s.points].sort((a, b) => a.x - b.x);
@@ -60,7 +50,7 @@ export function svgLineChart(title: string, series: readonly ChartSeries[], axes
     }
     parts.push(`<polyline points="${pts.map((p) => `${px(p.x)},${py(p.y)}`).join(' ')}" fill="none" stroke="${colour}" stroke-width="2"/>`);
     const ly = H + 12 + 18 * i;
-    parts.push(`<rect x="${M.left}" y="${ly - 9}" width="14" height="4" fill="${colour}"/><text x="${M.left + 20}" y="${ly}">${esc(s.label)}</text>`);
+    parts.push(`<rect x="${M.left}" y="${ly - 9}" width="14" height="4" fill="${colour}"/><text x="${M.left + 20}" y="${ly}">${escapeXml(s.label)}</text>`);
   });
   parts.push('</svg>');
   return parts.join('');
