@@ -215,7 +215,7 @@ function openSocketSession(service: EnvService, req: IncomingMessage): SocketSes
   }
 }
 
-/** A WebSocket's messages, answered one at a time in order; its close ends the session (after a request in progress). */
+/** A WebSocket's messages, answered one at a time in order; its close ends the session at once (a command in progress is stopped with its sandbox). */
 function serveSocket(service: EnvService, ws: WebSocket, { session, ephemeral }: SocketSession, sockets: Set<WebSocket>, log?: (line: string) => void): void {
   sockets.add(ws);
   let queue = Promise.resolve();
@@ -241,8 +241,8 @@ function serveSocket(service: EnvService, ws: WebSocket, { session, ephemeral }:
   ws.on('error', () => {});
   ws.on('close', () => {
     sockets.delete(ws);
-    // The client is gone: its session ends and its sandbox is removed (after a request in progress).
-    void queue.then(() => service.closeSession(session, ephemeral ? 'its WebSocket (admin-opened session) closed' : 'its WebSocket closed'));
+    // The client is gone: its session ends and its sandbox is removed now, not when a command in progress ends.
+    void service.closeSession(session, ephemeral ? 'its WebSocket (admin-opened session) closed' : 'its WebSocket closed');
   });
 }
 
