@@ -20,7 +20,7 @@ export function registerSftDrills(tasks: Command, io: Io): void {
     .description('copy drills (instructions naming random paths, names, lines and modes that the tool calls repeat) as SFT samples beside the oracle episodes')
     .requiredOption('--like <file>', 'an SFT samples file made for --checkpoint (tasks sft-data): the drills take its system prompt and layout')
     .requiredOption('--checkpoint <dir>', 'the checkpoint to tokenize for')
-    .requiredOption('--count <n>', 'drills to write (the measured recipe lever: 800 beside 1,605 episode samples)')
+    .requiredOption('--count <n>', 'drills to write (docs/examples/copy-drills used 800 beside 1,605 episode samples)')
     .requiredOption('--out <file>', 'the samples file to write (.jsonl)')
     .option('--seed <n>', `drill d is drawn from the stream seeded seed x 1,000,003 + d (default ${DRILL_SFT_SEED})`)
     .option('--json', 'print the result as JSON')
