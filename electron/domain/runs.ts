@@ -44,6 +44,8 @@ export const RunContainers = z.object({
   /** The agent's network for the run (tasks with allow_internet have it regardless). */
   network: z.boolean(),
   baseImages: z.record(z.string(), z.string()),
+  /** The engine hosts the container episodes ran on (`eval --hosts`), by name; a resume uses them again unless told otherwise (additive). */
+  hosts: z.array(z.string()).optional(),
   tasks: z.record(
     z.string(),
     z.object({
@@ -187,6 +189,8 @@ export const EvalSummary = z.object({
   warnings: z.array(z.string()).optional(),
   /** Caveats on how faithfully tasks ran (a substituted base image, ...); absent when none. */
   fidelity: z.array(z.string()).optional(),
+  /** Episodes a resume ran again because they had ended in an infrastructure error; absent when none. */
+  rerun: z.number().int().optional(),
 });
 export type EvalSummary = z.infer<typeof EvalSummary>;
 

@@ -12,7 +12,7 @@ import { policyWorker } from '../../lab/models/policy-engine';
 import { labDataDir } from '../../lab/paths';
 import { WorkerRegistry } from '../../lab/worker-registry';
 import { forkLauncher } from '../../processes/launcher';
-import { UsageError } from '../errors';
+import { UsageError, WorkFailed } from '../errors';
 import { addBackendOptions, backendSettings, HOSTS_OPTION, withHosts, type BackendOptions } from './backend-options';
 import { printJson, progressBar, table, type Io } from '../output';
 import { addSharedOptions, harnessSettings, onInterrupt, policySettings, positiveInt, runSeed, type SharedOptions } from './policy-options';
@@ -51,6 +51,7 @@ export function formatSummary(s: EvalSummary): string {
     `errors: ${Object.entries(s.errors).map(([k, n]) => (k === 'infrastructure' ? `infrastructure ${n} (left out of the statistics)` : `${k} ${n}`)).join(', ')} · ${(s.durationMs / 1000).toFixed(1)} s`,
     ...(s.skipped ?? []).map((t) => `not run: ${t.task}: ${t.reason.split('\n')[0]}`),
     ...(s.fidelity ?? []).map((f) => `fidelity caveat: ${f}`),
+    ...(s.rerun ? [`re-ran ${s.rerun} episode(s) that infrastructure errors had ended`] : []),
     '',
   ];
   const rows = (title: string, groups: EvalSummary['byCategory']) => [[title, 'tasks', 'resolved'], ...Object.entries(groups).map(([k, g]) => [k, g.tasks, formatRate(g.resolvedRate)])];
@@ -66,7 +67,7 @@ export function registerEval(program: Command, io: Io): void {
       .option('--only <ids>', 'only these task ids of the suite, comma-separated')
       .option('--concurrency <c>', 'episodes at once (default: the number of cores)')
       .option('--out <dir>', 'run folder (default: a new folder under the lab data dir runs/)')
-      .option('--resume <dir>', 'continue a killed or cancelled run folder; finished episodes are not run again')
+      .option('--resume <dir>', 'continue a killed or cancelled run folder; finished episodes are not run again, those an infrastructure error ended are')
       .option('--episode-deadline <sec>', 'hard limit per episode; stragglers are cut there and counted (default: agent + verifier timeouts + 120 s)')
       .option(...HOSTS_OPTION),
   ).action(async (opts: EvalOptions) => {
@@ -82,7 +83,9 @@ export function registerEval(program: Command, io: Io): void {
     };
     // The onnx: policy runs in a policy worker, started only if such a policy is used.
     const workers = new WorkerRegistry(forkLauncher);
-    const env = { dataDir: labDataDir(), onnx: onnxPolicyFactory(policyWorker(workers)), containers: opts.resume && opts.backend === 'auto' && !opts.baseImage && !opts.net && !opts.hosts ? undefined : withHosts(backendSettings(opts), opts.hosts) };
+    // A resume keeps the run's backend and images unless they are given again; --hosts alone only moves its container episodes.
+    const sameBackend = opts.resume && opts.backend === 'auto' && !opts.baseImage && !opts.net;
+    const env = { dataDir: labDataDir(), onnx: onnxPolicyFactory(policyWorker(workers)), containers: sameBackend ? undefined : withHosts(backendSettings(opts), opts.hosts) };
     try {
       await evaluate(opts, io, env, hooks, log);
     } finally {
@@ -95,7 +98,7 @@ async function evaluate(opts: EvalOptions, io: Io, env: EvalEnv, hooks: EvalHook
   let evaluation: Evaluation;
   if (opts.resume) {
     if (opts.suite || opts.policy) log('--resume continues the run as it was configured; --suite and --policy are taken from its run.json');
-    evaluation = await resumeEvaluation(opts.resume, env, hooks);
+    evaluation = await resumeEvaluation(opts.resume, env, hooks, opts.hosts !== undefined ? { hosts: withHosts(backendSettings(opts), opts.hosts).hosts } : {});
   } else {
     if (!opts.suite) throw new UsageError('--suite PATH is required (or --resume DIR)');
     if (!opts.policy) throw new UsageError(`--policy is required: ${POLICY_SPECS}`);
@@ -127,7 +130,8 @@ async function evaluate(opts: EvalOptions, io: Io, env: EvalEnv, hooks: EvalHook
     else io.out(formatSummary(result.summary));
     if (result.cancelled || result.summary.episodes < evaluation.manifest.config.tasks.length * evaluation.manifest.config.attempts) {
       log(`the run is incomplete: continue it with  t1lab eval --resume ${evaluation.runDir}`);
-      process.exitCode = 1;
+      // Exit status 1 (process.exitCode would be overwritten by runCli's 0).
+      throw new WorkFailed('');
     }
   } finally {
     unhook();

@@ -37,6 +37,8 @@ import { describeAction, runSchedule, type TaskRef } from './scheduler';
 import { containerSettings, type ContainerSettings } from '../containers/settings';
 import { resolvePhaseRuntime, type PhaseRuntime } from '../containers/runtime';
 import { openHostPool, runPlaced, type HostPool } from '../hosts/placement';
+import { listHosts } from '../hosts/store';
+import type { HostConfig } from '../../../native/sandbox/container/api/client';
 import { computeStats } from './stats';
 import { episodeKey, RunStore } from './store';
 import { clearEvalRunning, markEvalRunning } from './meta';
@@ -117,7 +119,8 @@ function refOf(task: Task): TaskRef {
   return { id: task.id, category: task.metadata.category, difficulty: task.metadata.difficulty ?? 'unknown' };
 }
 
-export function toSummary(stats: RunStats, manifest: RunManifest, runDir: string, durationMs: number): EvalSummary {
+/** `rerun`: episodes this invocation ran again because an infrastructure error had ended them (resume). */
+export function toSummary(stats: RunStats, manifest: RunManifest, runDir: string, durationMs: number, rerun = 0): EvalSummary {
   const brief = (groups: RunStats['byCategory']) => Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, { tasks: g.tasks, resolvedRate: g.resolvedRate }]));
   return {
     suite: manifest.config.suite,
@@ -138,6 +141,7 @@ export function toSummary(stats: RunStats, manifest: RunManifest, runDir: string
     skipped: manifest.config.skipped ?? [],
     warnings: manifest.warnings ?? [],
     ...(fidelityNotes(manifest).length ? { fidelity: fidelityNotes(manifest) } : {}),
+    ...(rerun ? { rerun } : {}),
   };
 }
 
@@ -165,7 +169,8 @@ async function loadSuite(suite: string, log: (m: string) => void): Promise<{ tas
 async function resolveRuntimes(tasks: Task[], settings: ContainerSettings, log: (m: string) => void): Promise<{ runtimes: Map<string, PhaseRuntime>; skipped: SkippedTask[]; containers: RunContainers }> {
   const runtimes = new Map<string, PhaseRuntime>();
   const skipped: SkippedTask[] = [];
-  const containers: RunContainers = { backend: settings.backend, engine: settings.engine, network: settings.network, baseImages: settings.baseImages, tasks: {} };
+  const hosts = settings.hosts?.length ? { hosts: settings.hosts.map((h) => h.name) } : {};
+  const containers: RunContainers = { backend: settings.backend, engine: settings.engine, network: settings.network, baseImages: settings.baseImages, ...hosts, tasks: {} };
   for (const [i, task] of tasks.entries()) {
     try {
       const runtime = await resolvePhaseRuntime(task, settings, { onStage: (stage) => log(`[${i + 1}/${tasks.length}] ${task.id}: ${stage}`) });
@@ -210,13 +215,16 @@ interface EvalTracker {
   live: Map<string, { taskId: string; attempt: number; buffer: string }>;
   cut: number;
   ran: number;
+  /** Episodes an infrastructure error had ended, scheduled again by this invocation (resume), and how many of them finished. */
+  retry: ReadonlySet<string>;
+  rerun: number;
   state: RunProgress['state'];
   message: string | null;
   progress(): RunProgress;
   emit(): void;
 }
 
-function trackEvaluation(store: RunStore, hooks: EvalHooks): EvalTracker {
+function trackEvaluation(store: RunStore, hooks: EvalHooks, retry: ReadonlySet<string>): EvalTracker {
   const config = store.manifest.config;
   const t: EvalTracker = {
     total: config.tasks.length * config.attempts,
@@ -224,6 +232,8 @@ function trackEvaluation(store: RunStore, hooks: EvalHooks): EvalTracker {
     live: new Map(),
     cut: 0,
     ran: 0,
+    retry,
+    rerun: 0,
     state: 'running',
     message: null,
     progress: () => {
@@ -256,6 +266,7 @@ function scheduleEvents(t: EvalTracker, hooks: EvalHooks): Parameters<typeof run
     },
     finished(record) {
       t.ran++;
+      if (t.retry.has(record.key)) t.rerun++;
       if (record.stopReason === 'deadline') t.cut++;
       t.running.delete(record.key);
       t.live.delete(record.key);
@@ -271,10 +282,10 @@ function scheduleEvents(t: EvalTracker, hooks: EvalHooks): Parameters<typeof run
   };
 }
 
-function launch(store: RunStore, tasks: Task[], policy: Policy, env: EvalEnv, hooks: EvalHooks, runtimes: Map<string, PhaseRuntime> = new Map()): Evaluation {
+function launch(store: RunStore, tasks: Task[], policy: Policy, env: EvalEnv, hooks: EvalHooks, runtimes: Map<string, PhaseRuntime> = new Map(), retry: ReadonlySet<string> = new Set()): Evaluation {
   const { manifest } = store;
   const controller = new AbortController();
-  const tracker = trackEvaluation(store, hooks);
+  const tracker = trackEvaluation(store, hooks, retry);
   // Other processes (`t1lab runs rm`, the Runs page of another host) see that this run is busy.
   markEvalRunning(store.dir);
   const done = runEvaluation({ store, tasks, policy, env, hooks, runtimes, tracker, signal: controller.signal });
@@ -345,7 +356,7 @@ async function runEvaluation(x: { store: RunStore; tasks: Task[]; policy: Policy
     t.running.clear();
     await system.stop();
     const stats = computeStats(store.finished(), config.seed);
-    const summary = toSummary(stats, manifest, store.dir, performance.now() - started);
+    const summary = toSummary(stats, manifest, store.dir, performance.now() - started, t.rerun);
     const complete = store.finished().length >= t.total;
     t.state = cancelled ? 'cancelled' : complete ? 'done' : 'failed';
     if (!complete) t.message = `${t.total - store.finished().length} episode(s) not finished: resume with --resume ${store.dir}`;
@@ -444,8 +455,13 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
   }
 }
 
-/** Continue a run folder: exactly its tasks and attempts, skipping every recorded episode. */
-export async function resumeEvaluation(dir: string, env: EvalEnv, hooks: EvalHooks = {}): Promise<Evaluation> {
+/**
+ * Continue a run folder: exactly its tasks and attempts, skipping every episode that finished (resolved or
+ * not). Episodes that ended in an infrastructure error (a host died, an engine failed) are run again. The
+ * container episodes go to `options.hosts`, else to the hosts the run used (those still configured), else to
+ * this machine's engine.
+ */
+export async function resumeEvaluation(dir: string, env: EvalEnv, hooks: EvalHooks = {}, options: { hosts?: HostConfig[] } = {}): Promise<Evaluation> {
   const store = RunStore.open(dir);
   const config = store.manifest.config;
   try {
@@ -456,12 +472,25 @@ export async function resumeEvaluation(dir: string, env: EvalEnv, hooks: EvalHoo
     if (missing.length) throw new LabError('NOT_FOUND', `cannot resume ${store.dir}: ${config.suite} no longer has task(s) ${missing.join(', ')}`);
     const tasks = config.tasks.filter((t) => byId.has(t.id) && !skippedIds.has(t.id)).map((t) => byId.get(t.id) as Task);
     const c = config.containers;
-    const settings = env.containers ?? (c ? { backend: c.backend, engine: c.engine, baseImages: c.baseImages, network: c.network, pull: true } : containerSettings({ dataDir: env.dataDir }));
-    const { runtimes } = await resolveRuntimes(tasks, settings, hooks.log ?? (() => {}));
+    const log = hooks.log ?? (() => {});
+    const base = env.containers ?? (c ? { backend: c.backend, engine: c.engine, baseImages: c.baseImages, network: c.network, pull: true } : containerSettings({ dataDir: env.dataDir }));
+    const settings = { ...base, hosts: options.hosts ?? base.hosts ?? hostsOfRun(c?.hosts, env.dataDir, log) };
+    const { runtimes } = await resolveRuntimes(tasks, settings, log);
     const policy = await createPolicy(config.policy, config.policySettings, env.onnx);
-    return launch(store, tasks.filter((t) => runtimes.has(t.id)), policy, env, hooks, runtimes);
+    const retry = store.retryInfrastructureErrors();
+    if (retry.length) log(`${retry.length} episode(s) ended in an infrastructure error; they run again: ${retry.join(', ')}`);
+    return launch(store, tasks.filter((t) => runtimes.has(t.id)), policy, { ...env, containers: settings }, hooks, runtimes, new Set(retry));
   } catch (error) {
     await store.close();
     throw error;
   }
+}
+
+/** The hosts a run used, as the settings file has them now (a host removed since is left out, and said). */
+function hostsOfRun(names: string[] | undefined, dataDir: string, log: (m: string) => void): HostConfig[] | undefined {
+  if (!names?.length) return undefined;
+  const known = listHosts(dataDir);
+  const gone = names.filter((n) => !known.some((h) => h.name === n));
+  if (gone.length) log(`host(s) ${gone.join(', ')} of this run are no longer configured (t1lab hosts list); the others are used`);
+  return known.filter((h) => names.includes(h.name));
 }

@@ -12,7 +12,14 @@ import { join, resolve } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
 import { EpisodeRecord, RunManifest } from '../../domain/runs';
 
-export const RUN_FILES = { manifest: 'run.json', episodes: 'episodes.jsonl', summary: 'summary.json', episodesDir: 'episodes' } as const;
+export const RUN_FILES = {
+  manifest: 'run.json',
+  episodes: 'episodes.jsonl',
+  /** Records of infrastructure errors a resume took out of episodes.jsonl to run those episodes again (kept for the record). */
+  retried: 'episodes-retried.jsonl',
+  summary: 'summary.json',
+  episodesDir: 'episodes',
+} as const;
 
 /** Write a file so that a reader sees the old or the new content, never a mix (tmp + fsync + rename). */
 export function writeFileAtomic(path: string, data: string): void {
@@ -123,6 +130,29 @@ export class RunStore {
 
   has(key: string): boolean {
     return this.records.has(key);
+  }
+
+  /**
+   * Take the episodes that ended in an infrastructure error (no engine host could run them: not the
+   * policy's doing) out of the finished ones, so that the run schedules them again. Their records move to
+   * episodes-retried.jsonl (appended, fsync'd) before episodes.jsonl is rewritten without them (atomically):
+   * a kill in between leaves them in both files, never in neither. Returns the keys taken out.
+   */
+  retryInfrastructureErrors(): string[] {
+    const failed = [...this.records.values()].filter((r) => r.error?.kind === 'infrastructure');
+    if (!failed.length) return [];
+    if (this.handle) throw new LabError('CONFLICT', `${this.dir}: episodes are being recorded; infrastructure errors are taken out before a run starts`);
+    const retried = join(this.dir, RUN_FILES.retried);
+    writeFileSync(retried, failed.map((r) => `${JSON.stringify(r)}\n`).join(''), { flag: 'a' });
+    const fd = openSync(retried, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    for (const r of failed) this.records.delete(r.key);
+    writeFileAtomic(join(this.dir, RUN_FILES.episodes), [...this.records.values()].map((r) => `${JSON.stringify(r)}\n`).join(''));
+    return failed.map((r) => r.key);
   }
 
   /** A fresh, empty folder for an episode (whatever a killed attempt left there is removed). */

@@ -98,4 +98,29 @@ describe('run store', () => {
   it('names what is wrong with a folder that is not a run', () => {
     expect(() => RunStore.open(tmp())).toThrow(/is not a run folder \(no run.json\)/);
   });
+
+  it('takes infrastructure errors out for a resume: kept in episodes-retried.jsonl, recorded again once', async () => {
+    const dir = join(tmp(), 'run');
+    const store = RunStore.create(dir, manifest);
+    const lost = (id: string): EpisodeRecord => ({ ...record(id), resolved: false, reward: null, turns: 0, stopReason: 'sandbox_error', error: { kind: 'infrastructure', message: "infrastructure: no engine host could run it (host 'a' failed mid-run)" } });
+    const failed = { ...record('c'), resolved: false, error: { kind: 'sandbox' as const, message: 'the task broke its sandbox' } };
+    await store.append(record('a'));
+    await store.append(lost('b'));
+    await store.append(failed);
+    await store.append(lost('d'));
+    await store.close();
+
+    const reopened = RunStore.open(dir);
+    expect(reopened.retryInfrastructureErrors()).toEqual(['b@0', 'd@0']);
+    // The policy's outcomes stay (a sandbox error of the task's own included); the lost ones are to run again.
+    expect(reopened.finished().map((r) => r.key)).toEqual(['a@0', 'c@0']);
+    expect(reopened.has('b@0')).toBe(false);
+    expect(readFileSync(join(dir, 'episodes-retried.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as EpisodeRecord).key)).toEqual(['b@0', 'd@0']);
+    await reopened.append({ ...record('b'), finishedAt: '2026-01-02T00:00:00Z' });
+    await reopened.close();
+    const after = RunStore.open(dir);
+    expect(after.finished().map((r) => [r.key, r.resolved])).toEqual([['a@0', true], ['c@0', false], ['b@0', true]]);
+    expect(after.retryInfrastructureErrors()).toEqual([]);
+    await after.close();
+  });
 });
