@@ -14,21 +14,27 @@ export interface TinyPpoOptions {
   seed: number;
   steps: number;
   /** Keys of the `[ppo]` table. */
-  ppo: Record<string, number | boolean | string>;
+  ppo: Record<string, number | boolean | string | string[]>;
   /** `optimizer.lr`, when not the default. */
   lr?: number;
   /** `checkpoint.every`, when not the default. */
   checkpointEvery?: number;
+  /** A nano checkpoint made before (by an earlier call): used as it is, none is made. */
+  checkpoint?: string;
+  /** The config's file name under `root` (default ppo.toml). */
+  configName?: string;
 }
 
-const tomlValue = (v: number | boolean | string) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
+const tomlValue = (v: number | boolean | string | string[]) => (typeof v === 'string' || Array.isArray(v) ? JSON.stringify(v) : String(v));
 
-/** Writes `root/nano` and `root/ppo.toml`; throws with init's stderr if the checkpoint cannot be made. */
+/** Writes `root/nano` (unless `checkpoint` is given) and `root/ppo.toml`; throws with init's stderr if the checkpoint cannot be made. */
 export async function writeTinyPpoSetup(root: string, o: TinyPpoOptions): Promise<{ checkpoint: string; config: string }> {
-  const checkpoint = join(root, 'nano');
-  const init = await runT1lab(['model', 'init', '--preset', 'nano', '--out', checkpoint, '--set', 'num_hidden_layers=2'], { env: o.env, timeoutMs: 180_000 });
-  if (init.code !== 0) throw new Error(`model init failed (exit ${init.code}): ${init.stderr}`);
-  const config = join(root, 'ppo.toml');
+  const checkpoint = o.checkpoint ?? join(root, 'nano');
+  if (!o.checkpoint) {
+    const init = await runT1lab(['model', 'init', '--preset', 'nano', '--out', checkpoint, '--set', 'num_hidden_layers=2'], { env: o.env, timeoutMs: 180_000 });
+    if (init.code !== 0) throw new Error(`model init failed (exit ${init.code}): ${init.stderr}`);
+  }
+  const config = join(root, o.configName ?? 'ppo.toml');
   writeFileSync(
     config,
     [

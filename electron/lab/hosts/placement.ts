@@ -4,7 +4,8 @@
  * image is put on the host that runs it the first time it is needed there (saved from this machine's
  * engine, loaded there) and found there afterwards. Every host is swept at the start and at the end of the
  * run, and every SWEEP_INTERVAL_MS while it runs. Bubblewrap tasks stay local. A host that fails is left for the rest of the run, and the episode is
- * tried again on another one (bounded); with none left it is an infrastructure error.
+ * tried again on another one (bounded); with none left it is an infrastructure error. A host with running
+ * episodes is asked every HOST_PROBE_MS whether it still answers (PPO's rollouts place episodes here too).
  */
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
@@ -26,10 +27,20 @@ interface HostState {
   backend: ApiContainerBackend | null;
   busy: number;
   down: string | null;
+  /** Told once when the host is marked down (the episodes running there give it up). */
+  onDown: Set<(why: string) => void>;
+  /** Asks the host whether it still answers while episodes run there. */
+  probe: NodeJS.Timeout | null;
 }
 
 /** How often a run sweeps its hosts while it runs (what other, dead runs left: they may share the hosts). */
 export const SWEEP_INTERVAL_MS = 10 * 60_000;
+/**
+ * How often a host with running episodes is asked whether it still answers (`engineInfo`, itself bounded).
+ * One that does not is marked down, and the episodes running there are given up at once rather than at
+ * their deadline: a call to a dead engine can wait on a connection nothing closes.
+ */
+export const HOST_PROBE_MS = 5_000;
 
 export class HostPool {
   private readonly hosts: HostState[];
@@ -41,7 +52,7 @@ export class HostPool {
     configs: HostConfig[],
     private readonly ctx: { installId: string; runId: string },
   ) {
-    this.hosts = configs.map((config) => ({ config, client: new EngineClient(config), backend: null, busy: 0, down: null }));
+    this.hosts = configs.map((config) => ({ config, client: new EngineClient(config), backend: null, busy: 0, down: null, onDown: new Set(), probe: null }));
   }
 
   get names(): string[] {
@@ -81,6 +92,7 @@ export class HostPool {
   async close(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = null;
+    for (const h of this.hosts) this.stopProbe(h);
     await this.sweepLive();
   }
 
@@ -96,8 +108,46 @@ export class HostPool {
 
   markDown(name: string, why: string): void {
     const h = this.hosts.find((x) => x.config.name === name);
-    if (h && !h.down) h.down = why;
+    if (h && !h.down) {
+      h.down = why;
+      this.stopProbe(h);
+      for (const tell of [...h.onDown]) tell(why);
+      h.onDown.clear();
+    }
     this.wake();
+  }
+
+  /** Call `listener` with the reason once the host is marked down (at once if it is); returns the unsubscribe. */
+  onDown(name: string, listener: (why: string) => void): () => void {
+    const h = this.hosts.find((x) => x.config.name === name);
+    if (!h) return () => {};
+    if (h.down) {
+      listener(h.down);
+      return () => {};
+    }
+    h.onDown.add(listener);
+    return () => void h.onDown.delete(listener);
+  }
+
+  /** While episodes run on the host: ask it every HOST_PROBE_MS; no answer marks it down. */
+  private watch(h: HostState): void {
+    if (h.probe || h.down) return;
+    let asking = false;
+    h.probe = setInterval(() => {
+      if (h.busy === 0) return this.stopProbe(h);
+      if (asking) return;
+      asking = true;
+      h.client
+        .engineInfo(true)
+        .catch((e: Error) => this.markDown(h.config.name, `host '${h.config.name}' stopped answering: ${e.message}`))
+        .finally(() => (asking = false));
+    }, HOST_PROBE_MS);
+    h.probe.unref();
+  }
+
+  private stopProbe(h: HostState): void {
+    if (h.probe) clearInterval(h.probe);
+    h.probe = null;
   }
 
   /** A slot on the live host with the most free slots (waits for one; null when every host is down or `avoid`ed). */
@@ -109,6 +159,7 @@ export class HostPool {
       const h = free[0];
       if (h) {
         h.busy++;
+        this.watch(h);
         let released = false;
         return {
           host: h.config.name,
@@ -182,7 +233,8 @@ export const MAX_HOST_TRIES = 3;
 /**
  * Run one episode where it belongs: on this machine when the pool is absent or the task needs no
  * container, else on a host with a free slot. A host that fails under the episode (unreachable, gone
- * mid-run, cannot take the image) is left for the rest of the run and the episode is tried on another;
+ * mid-run, cannot take the image, or marked down while it runs: by the probe or another episode's failure,
+ * and the episode is then given up there at once) is left for the rest of the run and the episode is tried on another;
  * `giveUp` makes the record when no host is left. The record names its host.
  */
 export async function runPlaced<R extends { error: { kind: string; message: string } | null }>(
@@ -208,7 +260,18 @@ export async function runPlaced<R extends { error: { kind: string; message: stri
         log(`host '${lease.host}' could not take ${runtime.container.image.ref}: ${(e as Error).message}`);
         continue;
       }
-      const record = await run(onHost(runtime, lease));
+      // The episode, given up at once when the host is marked down under it (by the probe, or another episode).
+      let unsubscribe = () => {};
+      const down = new Promise<{ down: string }>((resolve) => (unsubscribe = pool.onDown(lease.host, (why) => resolve({ down: why }))));
+      const work = run(onHost(runtime, lease));
+      const ended = await Promise.race([work.then((record) => ({ record })), down]).finally(unsubscribe);
+      if ('down' in ended) {
+        work.catch(() => {}); // left to end on its own; the host is not used again
+        why.push(ended.down);
+        log(`host '${lease.host}' went down under an episode; the episode is given up there (${ended.down.slice(0, 200)})`);
+        continue;
+      }
+      const record = ended.record;
       // A failure that names the host, or any failure on a host that no longer answers, is the host's.
       if (hostFailed(record.error, lease.host) || (record.error && !(await pool.reachable(lease.host)))) {
         const said = (record.error as { message: string }).message;

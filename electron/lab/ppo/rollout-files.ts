@@ -41,6 +41,8 @@ export const RolloutEpisode = z.object({
   generationMs: z.number(),
   environmentMs: z.number(),
   dir: z.string(),
+  /** The engine host that ran its containers (`ppo.hosts`); absent: this machine. */
+  host: z.string().optional(),
 });
 export type RolloutEpisode = z.infer<typeof RolloutEpisode>;
 

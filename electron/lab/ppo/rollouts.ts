@@ -9,11 +9,14 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { SandboxBackend } from '../../../native/sandbox/types';
+import type { PhaseRuntime } from '../containers/runtime';
 import type { Policy } from '../../agent/policy/types';
 import type { HarnessSettings } from '../../domain/runs';
 import type { Trajectory } from '../../domain/trajectory';
-import { runTaskEpisode } from '../runs/run-episode';
+import { runPlaced } from '../hosts/placement';
+import { runTaskEpisode, type EpisodeOutcome } from '../runs/run-episode';
 import type { Task } from '../tasks';
+import type { RolloutHosts } from './hosts';
 import { JsonlAppender, readRolloutEpisodes, ROLLOUT_FILES, stepDir, type RolloutEpisode } from './rollout-files';
 
 export interface RolloutRequest {
@@ -32,6 +35,8 @@ export interface RolloutRequest {
   abortGraceSec: number;
   episodeDeadlineSec: number;
   sandbox?: SandboxBackend;
+  /** Engine hosts for the container tasks' episodes (`ppo.hosts`); absent: every episode on this machine. */
+  hosts?: RolloutHosts | null;
   tmpDir?: string;
   signal?: AbortSignal;
   log?(message: string): void;
@@ -68,7 +73,7 @@ export function rolloutKey(taskId: string, step: number, attempt: number): strin
   return `${taskId.replace(/[^A-Za-z0-9._-]/g, '_')}-s${step}-a${attempt}`;
 }
 
-function summarize(t: Trajectory, job: Job, version: number, temperature: number, aborted: boolean, dir: string): RolloutEpisode {
+function summarize(t: Trajectory, job: Job, version: number, temperature: number, aborted: boolean, dir: string, host: string | undefined): RolloutEpisode {
   const generationMs = t.turns.reduce((n, turn) => n + turn.timing.policyMs, 0);
   return {
     key: job.key,
@@ -90,6 +95,7 @@ function summarize(t: Trajectory, job: Job, version: number, temperature: number
     generationMs,
     environmentMs: Math.max(0, t.durationMs - generationMs),
     dir,
+    ...(host ? { host } : {}),
   };
 }
 
@@ -147,25 +153,42 @@ export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> 
   if (kept >= wanted) cutTail();
 
   const runOne = async (job: Job): Promise<void> => {
-    const abs = join(dir, ROLLOUT_FILES.episodeDir, job.key);
-    rmSync(abs, { recursive: true, force: true }); // a half-written folder of a killed attempt
-    mkdirSync(abs, { recursive: true });
     const deadline = AbortSignal.timeout(r.episodeDeadlineSec * 1000);
     const signal = r.signal ? AbortSignal.any([r.signal, deadline]) : deadline;
-    const outcome = await withBackstop(r.episodeDeadlineSec + BACKSTOP_GRACE_SEC, job.key, runTaskEpisode({
-      task: job.task,
-      policy: r.policy,
-      harness: r.harness,
-      key: job.key,
-      attempt: job.attempt,
-      seed: job.seed,
-      dir: { abs, rel: relative(r.runDir, abs) },
-      signal,
-      agentStop: cut.signal,
-      sandbox: r.sandbox,
-      tmpDir: r.tmpDir,
-    }));
+    let tries = 0;
+    const episode = async (runtime: PhaseRuntime | undefined): Promise<{ error: EpisodeOutcome['record']['error']; outcome: EpisodeOutcome | null; abs: string }> => {
+      // A try on another host (ppo.hosts) gets a folder of its own: one given up on a dead host may still write into its own later.
+      const abs = join(dir, ROLLOUT_FILES.episodeDir, tries++ === 0 ? job.key : `${job.key}-try${tries}`);
+      rmSync(abs, { recursive: true, force: true }); // a half-written folder of a killed attempt
+      mkdirSync(abs, { recursive: true });
+      const outcome = await runTaskEpisode({
+        task: job.task,
+        policy: r.policy,
+        harness: r.harness,
+        key: job.key,
+        attempt: job.attempt,
+        seed: job.seed,
+        dir: { abs, rel: relative(r.runDir, abs) },
+        signal,
+        agentStop: cut.signal,
+        sandbox: r.sandbox,
+        runtime,
+        tmpDir: r.tmpDir,
+      });
+      return { error: outcome.record.error, outcome, abs };
+    };
+    // On an engine host (ppo.hosts) when the task needs a container: a host that fails under the episode is
+    // left and the episode tried on another; with none left, no outcome (an infrastructure failure).
+    const placed = await withBackstop(r.episodeDeadlineSec + BACKSTOP_GRACE_SEC, job.key, (async () => {
+      const runtime = await r.hosts?.runtime(job.task);
+      return runPlaced(r.hosts?.pool ?? null, runtime, episode, (reason) => ({ error: { kind: 'infrastructure' as const, message: reason }, outcome: null, abs: '' }), r.log);
+    })());
     if (r.signal?.aborted) return; // the run is stopping: this episode is run again on resume
+    const outcome = placed.outcome;
+    if (!outcome) {
+      r.log?.(`episode ${job.key} not used: ${placed.error?.message ?? 'no engine host could run it'}`);
+      return;
+    }
     const t = outcome.trajectory;
     if (infrastructureFailure({ stopReason: t.stopReason, turns: t.turns.length, error: t.error?.message ?? null })) {
       // Not the policy's doing (a crashed worker, a sandbox that failed): not a sample of its behaviour.
@@ -174,11 +197,11 @@ export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> 
     }
     const aborted = kept >= wanted;
     if (!aborted) kept++;
-    const episode = summarize(outcome.trajectory, job, r.policyVersion, r.temperature, aborted, relative(r.runDir, abs));
-    appender.append(episode);
-    done.set(job.key, episode);
+    const summary = summarize(outcome.trajectory, job, r.policyVersion, r.temperature, aborted, relative(r.runDir, placed.abs), placed.host);
+    appender.append(summary);
+    done.set(job.key, summary);
     ran++;
-    r.onEpisode?.(episode);
+    r.onEpisode?.(summary);
     if (kept >= wanted) cutTail();
   };
 

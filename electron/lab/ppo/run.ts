@@ -40,6 +40,7 @@ import { denseGuard, writeGuardFile } from './guard-report';
 import { buildExperience, type Experience } from './experience';
 import { readRolloutEpisodes, ROLLOUT_FILES, stepDir, type RolloutEpisode } from './rollout-files';
 import { collectRollouts, type RolloutBatch } from './rollouts';
+import { openRolloutHosts, type RolloutHosts } from './hosts';
 import { collectDynamic } from './dynamic-sampling';
 import { sampleTasks } from './tasks';
 import { ppoMetricsRow, type StepEpisodes } from './step-metrics';
@@ -126,6 +127,8 @@ interface PpoRun extends OpenedRun {
   total: number;
   asyncRollouts: boolean;
   policy: Policy;
+  /** The engine hosts of the container tasks' episodes (`ppo.hosts`), or null: this machine. */
+  hosts: RolloutHosts | null;
   stop: AbortController;
   /** Weights of the last versions the sampler may still be using (at most max_staleness behind). */
   recent: Map<number, Map<string, Float32Array>>;
@@ -273,6 +276,10 @@ async function prepareRun(r: OpenedRun, tasks: Task[], env: PpoEnv, log: Log): P
 
   const { policy, version: workerVersion, swapTo } = await openPolicyWorker(r, env);
   await recordFeasibility(r, tasks, policy, log);
+  const hosts = await openRolloutHosts(ppo.hosts, { dataDir: env.dataDir, runId: manifest.id, log }).catch(async (error: unknown) => {
+    await policy.close().catch(() => {});
+    throw error;
+  });
 
   const stop = new AbortController();
   env.signal?.addEventListener('abort', () => stop.abort(), { once: true });
@@ -292,6 +299,7 @@ async function prepareRun(r: OpenedRun, tasks: Task[], env: PpoEnv, log: Log): P
       abortGraceSec: ppo.abort_grace_sec,
       episodeDeadlineSec: ppo.episode_deadline_sec,
       sandbox: env.sandbox,
+      hosts,
       tmpDir: env.tmpDir,
       signal: stop.signal,
       log,
@@ -329,6 +337,7 @@ async function prepareRun(r: OpenedRun, tasks: Task[], env: PpoEnv, log: Log): P
     total: config.train.steps,
     asyncRollouts: ppo.async && ppo.max_staleness >= 1,
     policy,
+    hosts,
     stop,
     recent: new Map(),
     history,
@@ -504,6 +513,7 @@ async function closeRun(run: PpoRun): Promise<void> {
   run.events.close();
   await run.cache.clear();
   await run.policy.close().catch(() => {});
+  await run.hosts?.close().catch(() => {});
 }
 
 /** The run's summary.json (assertions the policy may be farming) and the result `train ppo --json` prints. */

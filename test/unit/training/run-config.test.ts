@@ -24,9 +24,17 @@ describe('run config', () => {
     ['a PPO key (open for the PPO stage)', `${minimal}[ppo]\nclip = 0.2\n`, /ppo\.clip: unknown key/],
     ['dynamic sampling trying fewer tasks than a step needs', 'stage = "ppo"\n[model]\npreset = "nano"\n[data]\npath = "x"\n[ppo]\ntasks_per_step = 4\ndynamic_max_tasks = 2\n', /ppo\.dynamic_max_tasks: 2 is below tasks_per_step \(4\)/],
     ['dynamic sampling with over-sampling', 'stage = "ppo"\n[model]\npreset = "nano"\n[data]\npath = "x"\n[ppo]\ndynamic_max_tasks = 8\noversample = 0.5\n', /ppo\.dynamic_max_tasks: dynamic sampling judges whole groups, and oversample = 0\.5/],
+    ['engine hosts given as an empty list', 'stage = "ppo"\n[model]\npreset = "nano"\n[data]\npath = "x"\n[ppo]\nhosts = []\n', /ppo\.hosts: /],
   ])('%s is an error naming the key', (_what, text, message) => {
     expect(() => parseRunConfigToml(text, 'x.toml')).toThrow(RunConfigError);
     expect(() => parseRunConfigToml(text, 'x.toml')).toThrow(message);
+  });
+
+  it('takes ppo.hosts as names or "all", absent by default', () => {
+    const ppo = (extra: string) => parseRunConfigToml(`stage = "ppo"\n[model]\npreset = "nano"\n[data]\npath = "x"\n[ppo]\n${extra}`, 'x.toml').ppo.hosts;
+    expect(ppo('hosts = ["a", "b"]\n')).toEqual(['a', 'b']);
+    expect(ppo('hosts = "all"\n')).toBe('all');
+    expect(ppo('')).toBeUndefined();
   });
 
   it('bad TOML names the file', () => {

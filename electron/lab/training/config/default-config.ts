@@ -245,6 +245,9 @@ abort_grace_sec = 0.0
 episode_deadline_sec = ${s.ppo.deadlineSec}.0
 # Also score with free routing each step (the gap without R3 and routing agreement per layer).
 measure_free_gap = true
+# Container tasks' episodes on engine hosts (\`t1lab hosts list\`), each in a free slot as \`eval --hosts\` places
+# them: ["gpu1", "gpu2"] or "all"; absent: this machine. An episode no host could run is not trained on.
+# hosts = ["gpu1", "gpu2"]
 `;
 }
 

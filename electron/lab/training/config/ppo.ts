@@ -82,6 +82,12 @@ export const PpoSection = z.strictObject({
   episode_deadline_sec: z.number().positive().default(600),
   /** Measure the train-inference gap with free routing too (one extra scoring pass per step). */
   measure_free_gap: z.boolean().default(true),
+  /**
+   * Engine hosts (`t1lab hosts list`) that run the container tasks' episodes, each in a free slot, as
+   * `eval --hosts` places them: a list of names, or "all" (every enabled host). Absent: this machine. Tasks
+   * that need no image stay in bubblewrap here; an episode no host could run is not trained on.
+   */
+  hosts: z.union([z.literal('all'), z.array(z.string().min(1)).min(1)]).optional(),
 }).superRefine((p, ctx) => {
   // A group of one episode has no baseline: its group advantage is 0, so nothing would ever train.
   if (p.advantage === 'group' && p.group_size < 2) {

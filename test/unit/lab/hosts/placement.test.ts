@@ -7,15 +7,29 @@ type Rec = { error: { kind: string; message: string } | null; host?: string };
 /** A pool of named hosts with one slot each; `down` marks what the placement gave up on. */
 function fakePool(names: string[], unreachable = new Set<string>()) {
   const down = new Set<string>();
+  const listeners = new Map<string, Set<(why: string) => void>>();
   const pool = {
     names,
     down,
+    onDown(n: string, l: (why: string) => void) {
+      if (down.has(n)) {
+        l(`host '${n}' is down`);
+        return () => {};
+      }
+      const set = listeners.get(n) ?? new Set();
+      listeners.set(n, set.add(l));
+      return () => void set.delete(l);
+    },
     async acquire(avoid: ReadonlySet<string>) {
       const h = names.find((n) => !down.has(n) && !avoid.has(n));
       return h ? ({ host: h, backend: { host: h }, release() {} } as unknown as HostLease) : null;
     },
     async ensureImage() {},
-    markDown: (n: string) => void down.add(n),
+    markDown: (n: string, why = `host '${n}' is down`) => {
+      down.add(n);
+      for (const l of listeners.get(n) ?? []) l(why);
+      listeners.delete(n);
+    },
     reachable: async (n: string) => !down.has(n) && !unreachable.has(n),
   };
   return pool as unknown as HostPool & { down: Set<string> };
@@ -44,6 +58,31 @@ describe('placing an episode on a host', () => {
     const pool = fakePool(['a', 'b'], new Set(['a']));
     const rec = await runPlaced(pool, runtime, async (r): Promise<Rec> => (r?.container?.host?.name === 'a' ? { error: { kind: 'sandbox', message: 'session ended (exit code 137) before its first prompt' } } : { error: null }), (): Rec => ({ error: null }));
     expect(rec).toEqual({ error: null, host: 'b' });
+  });
+
+  it('gives up an episode at once when its host is marked down under it, and runs it on another', async () => {
+    const pool = fakePool(['a', 'b']);
+    const seen: string[] = [];
+    const run = (r: PhaseRuntime | undefined): Promise<Rec> => {
+      const host = r?.container?.host?.name as string;
+      seen.push(host);
+      // On a, the episode hangs (a call to a dead engine nothing answers) until the host is marked down.
+      if (host === 'a') {
+        setTimeout(() => pool.markDown('a', "host 'a' stopped answering: no answer within 10 s"), 10);
+        return new Promise<Rec>(() => {});
+      }
+      return Promise.resolve({ error: null });
+    };
+    const logged: string[] = [];
+    const rec = await runPlaced(pool, runtime, run, (why) => ({ error: { kind: 'infrastructure', message: why } }), (m) => logged.push(m));
+    expect(seen).toEqual(['a', 'b']);
+    expect(rec).toEqual({ error: null, host: 'b' });
+    expect(logged[0]).toMatch(/^host 'a' went down under an episode/);
+    // With no host left: an infrastructure error naming why.
+    const alone = fakePool(['a']);
+    const hung = (): Promise<Rec> => (setTimeout(() => alone.markDown('a', "host 'a' stopped answering"), 10), new Promise<Rec>(() => {}));
+    const lost = await runPlaced(alone, runtime, hung, (why) => ({ error: { kind: 'infrastructure', message: why } }));
+    expect(lost.error).toEqual({ kind: 'infrastructure', message: "infrastructure: no engine host could run it (host 'a' stopped answering)" });
   });
 
   it('keeps task failures and local tasks as they are', async () => {
