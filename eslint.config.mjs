@@ -17,26 +17,40 @@ const restrict = (files, { paths = [], patterns = [] }, ignores = []) => ({
   rules: { 'no-restricted-imports': ['error', { paths, patterns }] },
 });
 
-const electronOnly = { name: 'electron', message: "Only electron/main and electron/preload import 'electron'; inject what you need." };
+const electronOnly = {
+  name: 'electron',
+  message: "Only electron/main and electron/preload import 'electron'; inject what you need.",
+};
 const nativeOnly = [
   { name: 'node-pty', message: 'Only native/ imports node-pty.' },
   { name: 'onnxruntime-node', message: 'Only native/ imports onnxruntime-node.' },
 ];
 const up = (dirs, why) => ({ group: dirs.flatMap((d) => [`**/${d}`, `**/${d}/**`]), message: why });
-const notWorkerEntries = up(['workers'], 'Worker entry code (electron/workers) runs only in worker processes: start workers by name through electron/processes.');
+const notWorkerEntries = up(
+  ['workers'],
+  'Worker entry code (electron/workers) runs only in worker processes: start workers by name through electron/processes.',
+);
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'release/**', 'coverage/**', '**/*.d.ts', 'tasks/**/files/**'] },
+  {
+    ignores: ['dist/**', 'node_modules/**', '.tools/**', 'release/**', 'coverage/**', '**/*.d.ts', 'tasks/**/files/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-constant-condition': ['error', { checkLoops: false }],
     },
   },
-  { files: ['bin/**/*.js', 'build/**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } } },
+  {
+    files: ['bin/**/*.js', 'build/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
   {
     files: ['**/*.ts', '**/*.tsx'],
     plugins: { 'import-x': importX },
@@ -48,18 +62,37 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   // Everything but main and preload: no 'electron', no native runtimes outside native/.
-  restrict(['**/*.ts', '**/*.tsx'], { paths: [electronOnly, ...nativeOnly] }, ['electron/main/**', 'electron/preload/**', 'native/**']),
+  restrict(['**/*.ts', '**/*.tsx'], { paths: [electronOnly, ...nativeOnly] }, [
+    'electron/main/**',
+    'electron/preload/**',
+    'native/**',
+  ]),
   restrict(['electron/main/**', 'electron/preload/**'], { paths: nativeOnly }),
   // tasks/ sits on native/: the families and the suite tooling import nothing of the app.
-  restrict(['tasks/**'], { paths: [electronOnly, ...nativeOnly], patterns: [up(['electron', 'renderer'], 'tasks/ imports nothing above it (native/ and itself only): move what it needs down.')] }),
+  restrict(['tasks/**'], {
+    paths: [electronOnly, ...nativeOnly],
+    patterns: [
+      up(
+        ['electron', 'renderer'],
+        'tasks/ imports nothing above it (native/ and itself only): move what it needs down.',
+      ),
+    ],
+  }),
   // native/ is the bottom layer.
-  restrict(['native/**'], { paths: [electronOnly], patterns: [up(['electron', 'renderer'], 'native/ imports nothing above it.')] }),
+  restrict(['native/**'], {
+    paths: [electronOnly],
+    patterns: [up(['electron', 'renderer'], 'native/ imports nothing above it.')],
+  }),
   // The renderer reaches the Node side only through the pure contract code in electron/ipc/common.
   restrict(['renderer/**'], {
     paths: [electronOnly, ...nativeOnly, { name: 'ws', message: 'The renderer uses the browser WebSocket.' }],
     patterns: [
       { regex: '^node:', message: 'The renderer never touches Node.' },
-      { regex: '(^|/)electron/(?!(ipc/common|domain)(/|$))', message: 'The renderer imports only electron/domain (the data model) and electron/ipc/common (pure contract and client).' },
+      {
+        regex: '(^|/)electron/(?!(ipc/common|domain)(/|$))',
+        message:
+          'The renderer imports only electron/domain (the data model) and electron/ipc/common (pure contract and client).',
+      },
       { regex: '(^|/)native(/|$)', message: 'The renderer never imports native/.' },
     ],
   }),
@@ -69,7 +102,10 @@ export default tseslint.config(
     paths: [electronOnly, ...nativeOnly],
     patterns: [
       { regex: '^node:', message: 'electron/domain must run in a browser too.' },
-      up(['ipc', 'lab', 'agent', 'rl', 'main', 'web', 'cli', 'workers', 'processes', 'native'], 'electron/domain is the bottom of the app layer.'),
+      up(
+        ['ipc', 'lab', 'agent', 'rl', 'main', 'web', 'cli', 'workers', 'processes', 'native'],
+        'electron/domain is the bottom of the app layer.',
+      ),
     ],
   }),
   // electron/ipc/common runs anywhere (renderer included): no Node, nothing above it but the domain model.
@@ -77,33 +113,57 @@ export default tseslint.config(
     paths: [electronOnly, ...nativeOnly],
     patterns: [
       { regex: '^node:', message: 'electron/ipc/common must run in a browser too.' },
-      up(['lab', 'agent', 'rl', 'main', 'web', 'cli', 'workers', 'processes', 'native'], 'electron/ipc/common is below every Node layer.'),
+      up(
+        ['lab', 'agent', 'rl', 'main', 'web', 'cli', 'workers', 'processes', 'native'],
+        'electron/ipc/common is below every Node layer.',
+      ),
     ],
   }),
   restrict(['electron/lab/**'], {
     paths: [electronOnly, ...nativeOnly],
     patterns: [
       up(['main', 'web', 'cli', 'preload', 'renderer'], 'lab/ is below main, web and cli.'),
-      up(['workers'], 'lab/ starts workers by name (electron/processes) and never imports their entry code: a worker hosts lab services, not the reverse.'),
+      up(
+        ['workers'],
+        'lab/ starts workers by name (electron/processes) and never imports their entry code: a worker hosts lab services, not the reverse.',
+      ),
     ],
   }),
   // main, web and cli start workers through electron/processes; worker entry code runs only in worker processes.
   // (A later entry replaces an earlier one's options for the same files, so each repeats the paths it keeps.)
-  restrict(['electron/web/**', 'electron/cli/**'], { paths: [electronOnly, ...nativeOnly], patterns: [notWorkerEntries] }),
+  restrict(['electron/web/**', 'electron/cli/**'], {
+    paths: [electronOnly, ...nativeOnly],
+    patterns: [notWorkerEntries],
+  }),
   restrict(['electron/main/**'], { paths: nativeOnly, patterns: [notWorkerEntries] }),
   restrict(['electron/agent/**', 'electron/rl/**'], {
     paths: [electronOnly, ...nativeOnly],
-    patterns: [up(['lab', 'main', 'web', 'cli', 'preload', 'renderer', 'workers', 'processes'], 'agent/ and rl/ are below lab/.')],
+    patterns: [
+      up(
+        ['lab', 'main', 'web', 'cli', 'preload', 'renderer', 'workers', 'processes'],
+        'agent/ and rl/ are below lab/.',
+      ),
+    ],
   }),
   // electron/processes: worker contracts, launchers, the supervisor and where entries are. Lab imports it, so it
   // imports nothing of lab or above.
   restrict(['electron/processes/**'], {
     paths: [electronOnly, ...nativeOnly],
-    patterns: [up(['lab', 'agent', 'rl', 'workers', 'main', 'web', 'cli', 'preload', 'renderer'], 'electron/processes is below lab/: contracts and process plumbing only.')],
+    patterns: [
+      up(
+        ['lab', 'agent', 'rl', 'workers', 'main', 'web', 'cli', 'preload', 'renderer'],
+        'electron/processes is below lab/: contracts and process plumbing only.',
+      ),
+    ],
   }),
   // electron/workers: process entry points hosting lab services; they import lab, never what sits above it.
   restrict(['electron/workers/**'], {
     paths: [electronOnly, ...nativeOnly],
-    patterns: [up(['main', 'web', 'cli', 'preload', 'renderer'], 'A worker hosts lab services: it imports lab and processes, never main, web or cli.')],
+    patterns: [
+      up(
+        ['main', 'web', 'cli', 'preload', 'renderer'],
+        'A worker hosts lab services: it imports lab and processes, never main, web or cli.',
+      ),
+    ],
   }),
 );

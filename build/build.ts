@@ -45,7 +45,9 @@ async function buildNode() {
     format: 'esm',
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
-    banner: { js: "import { createRequire as __t1CreateRequire } from 'node:module'; const require = __t1CreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __t1CreateRequire } from 'node:module'; const require = __t1CreateRequire(import.meta.url);",
+    },
   });
   await build({
     ...common,

@@ -29,6 +29,8 @@ if (info.binary && info.binaryPath) {
   const child = spawn(info.binaryPath, args, { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
-  process.stderr.write("Electron's binary is not installed and could not be downloaded, so T1 Lab is starting in web mode: open the URL below in a browser.\n");
+  process.stderr.write(
+    "Electron's binary is not installed and could not be downloaded, so T1 Lab is starting in web mode: open the URL below in a browser.\n",
+  );
   process.exitCode = await runCli(['serve', ...process.argv.slice(2)]);
 }

@@ -31,7 +31,10 @@ export function exactMeter(codec: TokenCodec, template: ChatTemplate): ContextMe
 const MESSAGE_OVERHEAD = 4;
 
 function chars(messages: readonly ChatMessage[]): number {
-  return messages.reduce((n, m) => n + m.content.length + (m.toolCalls ?? []).reduce((k, c) => k + c.name.length + c.arguments.length, 0), 0);
+  return messages.reduce(
+    (n, m) => n + m.content.length + (m.toolCalls ?? []).reduce((k, c) => k + c.name.length + c.arguments.length, 0),
+    0,
+  );
 }
 
 /** An estimate: chars per token starts pessimistic (3) and follows what the server reports. */
@@ -81,10 +84,24 @@ export interface ContextDecision {
  * Fit `messages` ([system, instruction, ...turns]) into `budget` tokens. `turn` is the index of the turn
  * about to be asked for; `state` carries what was dropped before (messages passed in are already without it).
  */
-export function fitContext(messages: ChatMessage[], budget: number, meter: ContextMeter, strategy: ContextStrategy, turn: number, state: ContextState): ContextDecision {
+export function fitContext(
+  messages: ChatMessage[],
+  budget: number,
+  meter: ContextMeter,
+  strategy: ContextStrategy,
+  turn: number,
+  state: ContextState,
+): ContextDecision {
   const before = meter.measure(messages);
   if (before <= budget) return { messages, event: null, stop: false };
-  const event = (droppedTurns: number[], after: number): ContextEvent => ({ turn, strategy, droppedTurns, tokensBefore: before, tokensAfter: after, budget });
+  const event = (droppedTurns: number[], after: number): ContextEvent => ({
+    turn,
+    strategy,
+    droppedTurns,
+    tokensBefore: before,
+    tokensAfter: after,
+    budget,
+  });
   if (strategy === 'stop') return { messages, event: event([], before), stop: true };
   const [system, instruction] = messages as [ChatMessage, ChatMessage];
   const groups = turnGroups(messages);

@@ -33,20 +33,31 @@ export interface Formatted {
 
 /** The observation of a `bash` call. */
 export function formatCommand(o: CommandObservation, maxChars: number): Formatted {
-  const body = o.screen ? `[full-screen program running; current screen:]\n${trimScreen(o.screen).join('\n')}` : o.output;
+  const body = o.screen
+    ? `[full-screen program running; current screen:]\n${trimScreen(o.screen).join('\n')}`
+    : o.output;
   const cut = capHeadTail(body, maxChars);
   const truncatedChars = cut.truncatedChars + o.truncatedChars;
   let status: string;
-  if (o.timedOut) status = `[still running after ${o.timeoutSec} s; it keeps running: send keys (e.g. C-c) to interact with or stop it]`;
-  else if (o.incomplete) status = `[incomplete command: bash waited for more input (an unclosed quote, bracket, here-document or loop?); it was cancelled · exit code ${o.exitCode ?? 'unknown'}]`;
+  if (o.timedOut)
+    status = `[still running after ${o.timeoutSec} s; it keeps running: send keys (e.g. C-c) to interact with or stop it]`;
+  else if (o.incomplete)
+    status = `[incomplete command: bash waited for more input (an unclosed quote, bracket, here-document or loop?); it was cancelled · exit code ${o.exitCode ?? 'unknown'}]`;
   else status = `[exit code ${o.exitCode ?? 'unknown'} · ${seconds(o.durationMs)}]`;
   const text = `${cut.text}${cut.text.endsWith('\n') || cut.text.length === 0 ? '' : '\n'}${status}`;
   return { text, truncatedChars };
 }
 
 /** The observation of a `keys` call: new output, or the screen of a full-screen program. */
-export function formatKeys(o: { output: string; screen?: string[]; durationMs: number; truncatedChars: number }, maxChars: number): Formatted {
-  const body = o.screen ? `[current screen:]\n${trimScreen(o.screen).join('\n')}` : o.output.length ? o.output : '[no new output]';
+export function formatKeys(
+  o: { output: string; screen?: string[]; durationMs: number; truncatedChars: number },
+  maxChars: number,
+): Formatted {
+  const body = o.screen
+    ? `[current screen:]\n${trimScreen(o.screen).join('\n')}`
+    : o.output.length
+      ? o.output
+      : '[no new output]';
   const cut = capHeadTail(body, maxChars);
   return { text: cut.text, truncatedChars: cut.truncatedChars + o.truncatedChars };
 }
@@ -72,4 +83,3 @@ const BREAK = '\u200b';
 export function neutralizeControlTokens(text: string): string {
   return text.replace(CONTROL_STRINGS, (match) => `${match[0]}${BREAK}${match.slice(1)}`);
 }
-

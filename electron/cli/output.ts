@@ -22,7 +22,9 @@ export function printJson(io: Io, value: unknown): void {
 export function table(rows: (string | number)[][]): string {
   const cells = rows.map((r) => r.map(String));
   const widths = cells[0]?.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length))) ?? [];
-  return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')).join('\n') + '\n';
+  return (
+    cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')).join('\n') + '\n'
+  );
 }
 
 export function formatBytes(bytes: number): string {
@@ -49,11 +51,19 @@ export interface Progress {
 export function progressBar(io: Io, label: string, total: number): Progress {
   if (io.interactive) {
     const bar = new SingleBar(
-      { format: `${label} [{bar}] {value}/{total} {percentage}% | eta {eta_formatted} | {detail}`, stream: process.stderr, hideCursor: true },
+      {
+        format: `${label} [{bar}] {value}/{total} {percentage}% | eta {eta_formatted} | {detail}`,
+        stream: process.stderr,
+        hideCursor: true,
+      },
       Presets.shades_classic,
     );
     bar.start(total, 0, { detail: '' });
-    return { update: (done, detail = '') => bar.update(done, { detail }), setTotal: (t) => bar.setTotal(t), stop: () => bar.stop() };
+    return {
+      update: (done, detail = '') => bar.update(done, { detail }),
+      setTotal: (t) => bar.setTotal(t),
+      stop: () => bar.stop(),
+    };
   }
   let lastDecile = -1;
   let currentTotal = total;

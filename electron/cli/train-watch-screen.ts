@@ -40,7 +40,8 @@ const SMOOTHING = 0.6;
 
 export function sparkline(values: ArrayLike<number>, width = SPARK_WIDTH): string {
   const xs: number[] = [];
-  for (let i = Math.max(0, values.length - width); i < values.length; i++) if (Number.isFinite(values[i]!)) xs.push(values[i]!);
+  for (let i = Math.max(0, values.length - width); i < values.length; i++)
+    if (Number.isFinite(values[i]!)) xs.push(values[i]!);
   if (!xs.length) return '';
   const lo = Math.min(...xs);
   const hi = Math.max(...xs);
@@ -56,7 +57,11 @@ export function fmt(v: number | undefined): string {
 function duration(s: number | null): string {
   if (s === null || !Number.isFinite(s)) return '—';
   const t = Math.round(s);
-  return t >= 3600 ? `${Math.floor(t / 3600)}h${String(Math.floor((t % 3600) / 60)).padStart(2, '0')}m` : t >= 60 ? `${Math.floor(t / 60)}m${String(t % 60).padStart(2, '0')}s` : `${t}s`;
+  return t >= 3600
+    ? `${Math.floor(t / 3600)}h${String(Math.floor((t % 3600) / 60)).padStart(2, '0')}m`
+    : t >= 60
+      ? `${Math.floor(t / 60)}m${String(t % 60).padStart(2, '0')}s`
+      : `${t}s`;
 }
 
 export interface WatchFigure {
@@ -71,19 +76,32 @@ export interface WatchFigure {
 export function watchFigures(store: SeriesStore): WatchFigure[] {
   const keys = store.keys();
   const out: WatchFigure[] = [];
-  for (const key of [...WATCH_KEYS.filter((k) => keys.includes(k)), ...keys.filter((k) => k.startsWith('reward_') && !(WATCH_KEYS as readonly string[]).includes(k))]) {
+  for (const key of [
+    ...WATCH_KEYS.filter((k) => keys.includes(k)),
+    ...keys.filter((k) => k.startsWith('reward_') && !(WATCH_KEYS as readonly string[]).includes(k)),
+  ]) {
     const values = store.values(key);
     const defined = [...values].filter(Number.isFinite);
     if (!defined.length) continue;
     const ema = emaSeries(values, SMOOTHING);
-    out.push({ key, last: defined[defined.length - 1]!, smoothed: ema[ema.length - 1]!, min: Math.min(...defined), max: Math.max(...defined), spark: sparkline(values) });
+    out.push({
+      key,
+      last: defined[defined.length - 1]!,
+      smoothed: ema[ema.length - 1]!,
+      min: Math.min(...defined),
+      max: Math.max(...defined),
+      spark: sparkline(values),
+    });
   }
   // Grouped as the page groups them (extra reward_* keys join their group).
   const rank = (key: string) => {
     const i = METRIC_GROUPS.findIndex((g) => g.id === groupOf(key).id);
     return i < 0 ? METRIC_GROUPS.length : i;
   };
-  return out.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f.key) - rank(b.f.key) || a.i - b.i).map(({ f }) => f);
+  return out
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => rank(a.f.key) - rank(b.f.key) || a.i - b.i)
+    .map(({ f }) => f);
 }
 
 export function watchScreen(run: TrainingRunSummary, store: SeriesStore): string[] {
@@ -92,7 +110,9 @@ export function watchScreen(run: TrainingRunSummary, store: SeriesStore): string
   const share = total ? Math.min(1, run.step / total) : 0;
   const filled = Math.round(share * BAR_WIDTH);
   lines.push(`${run.id}  ${run.stage}  ${run.state.toUpperCase()}${run.message ? `  ${run.message}` : ''}`);
-  lines.push(`[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] step ${run.step}${total !== null ? `/${total} (${(share * 100).toFixed(0)}%)` : ''}  eta ${duration(run.etaS)}  elapsed ${duration(store.last()?.wall ?? null)}  tokens ${(store.last()?.tokens ?? 0).toLocaleString('en-US')}`);
+  lines.push(
+    `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] step ${run.step}${total !== null ? `/${total} (${(share * 100).toFixed(0)}%)` : ''}  eta ${duration(run.etaS)}  elapsed ${duration(store.last()?.wall ?? null)}  tokens ${(store.last()?.tokens ?? 0).toLocaleString('en-US')}`,
+  );
   const figures = watchFigures(store);
   const width = Math.max(6, ...figures.map((f) => f.key.length));
   let group = '';
@@ -102,9 +122,15 @@ export function watchScreen(run: TrainingRunSummary, store: SeriesStore): string
       group = g.id;
       lines.push('', (METRIC_GROUPS.find((m) => m.id === g.id)?.title ?? g.title).split(':')[0]!);
     }
-    lines.push(`  ${f.key.padEnd(width)}  ${fmt(f.last).padStart(10)}  ema ${fmt(f.smoothed).padStart(10)}  [${fmt(f.min)}, ${fmt(f.max)}]  ${f.spark}`);
+    lines.push(
+      `  ${f.key.padEnd(width)}  ${fmt(f.last).padStart(10)}  ema ${fmt(f.smoothed).padStart(10)}  [${fmt(f.min)}, ${fmt(f.max)}]  ${f.spark}`,
+    );
   }
   if (!figures.length) lines.push('', 'no metrics yet');
-  if (store.badLineCount) lines.push('', `${store.badLineCount} unreadable line(s) in metrics.jsonl, first: line ${store.badLines[0]?.line}: ${store.badLines[0]?.problem}`);
+  if (store.badLineCount)
+    lines.push(
+      '',
+      `${store.badLineCount} unreadable line(s) in metrics.jsonl, first: line ${store.badLines[0]?.line}: ${store.badLines[0]?.problem}`,
+    );
   return lines;
 }

@@ -44,7 +44,11 @@ export const CategoryRewards = z.object({
   fraction: z.object({ before: z.number().nullable(), after: z.number() }),
   binary: z.object({ before: z.number().nullable(), after: z.number() }),
   /** Means per step of the guard's `steps`; null where the category was not sampled. */
-  series: z.object({ dense: z.array(z.number().nullable()), fraction: z.array(z.number().nullable()), binary: z.array(z.number().nullable()) }),
+  series: z.object({
+    dense: z.array(z.number().nullable()),
+    fraction: z.array(z.number().nullable()),
+    binary: z.array(z.number().nullable()),
+  }),
 });
 export type CategoryRewards = z.infer<typeof CategoryRewards>;
 

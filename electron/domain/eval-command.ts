@@ -37,7 +37,14 @@ export function evalCommandArgs(config: EvalRunConfig): string[] {
   const h = config.harness;
   const args = ['--suite', config.suite, '--policy', config.policy];
   if (config.only?.length) args.push('--only', config.only.join(','));
-  args.push('--attempts', String(config.attempts), '--concurrency', String(config.concurrency), '--seed', String(config.seed));
+  args.push(
+    '--attempts',
+    String(config.attempts),
+    '--concurrency',
+    String(config.concurrency),
+    '--seed',
+    String(config.seed),
+  );
   const temperature = runTemperature(config);
   if (temperature !== null) args.push('--temperature', String(temperature));
   if (p.maxTokens !== undefined) args.push('--max-tokens', String(p.maxTokens));
@@ -48,7 +55,14 @@ export function evalCommandArgs(config: EvalRunConfig): string[] {
     args.push('--price-input', String(p.prices.inputPerMTok), '--price-output', String(p.prices.outputPerMTok));
     if (p.prices.cachedPerMTok !== undefined) args.push('--price-cached', String(p.prices.cachedPerMTok));
   }
-  args.push('--max-turns', String(h.maxTurns), '--context-strategy', h.contextStrategy, '--observation-chars', String(h.observationChars));
+  args.push(
+    '--max-turns',
+    String(h.maxTurns),
+    '--context-strategy',
+    h.contextStrategy,
+    '--observation-chars',
+    String(h.observationChars),
+  );
   if (h.agentTimeoutSec !== undefined) args.push('--agent-timeout', String(h.agentTimeoutSec));
   if (config.episodeDeadlineSec !== null) args.push('--episode-deadline', String(config.episodeDeadlineSec));
   if (config.containers && config.containers.backend !== 'auto') args.push('--backend', config.containers.backend);

@@ -45,7 +45,12 @@ export const PlaygroundRequest = z.object({
   temperature: z.number().min(0).max(10).default(1),
   topP: z.number().gt(0).max(1).default(1),
   topK: z.number().int().min(0).default(0),
-  seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .optional(),
   provider: z.enum(['auto', 'cpu', 'cuda']).default('auto'),
   /** onnxruntime intra-op threads; unset: the session's default. A change reloads the session. */
   threads: z.number().int().min(1).max(256).optional(),

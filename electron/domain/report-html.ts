@@ -22,7 +22,6 @@ export interface ReportInput {
   charts?: readonly ReportChart[];
 }
 
-
 /** Inline Markdown: `code`, **strong**, *em*, [text](url) kept as text with its address. */
 function inline(text: string): string {
   return escapeXml(text)
@@ -99,7 +98,10 @@ export function resolvedChart(runs: readonly RunListing[]): string {
     const [lo, hi] = wilson(Math.round(rate * r.done), r.done);
     return `<g class="bar" data-run="${escapeXml(r.id)}"><text x="${left - 8}" y="${y + 14}" text-anchor="end">${escapeXml(r.title.length > 32 ? `${r.title.slice(0, 31)}…` : r.title)}</text><rect x="${left}" y="${y + 3}" width="${(rate * barW).toFixed(1)}" height="14" /><line x1="${x(lo).toFixed(1)}" x2="${x(hi).toFixed(1)}" y1="${y + 10}" y2="${y + 10}" class="ci" /><text x="${(x(Math.max(rate, hi)) + 6).toFixed(1)}" y="${y + 14}">${r.resolvedRate === null ? '—' : `${(rate * 100).toFixed(1)}%`}</text></g>`;
   });
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((t) => `<line x1="${x(t)}" x2="${x(t)}" y1="6" y2="${h - 18}" class="grid" /><text x="${x(t)}" y="${h - 4}" text-anchor="middle">${t * 100}%</text>`);
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map(
+    (t) =>
+      `<line x1="${x(t)}" x2="${x(t)}" y1="6" y2="${h - 18}" class="grid" /><text x="${x(t)}" y="${h - 4}" text-anchor="middle">${t * 100}%</text>`,
+  );
   return `<svg class="chart" viewBox="0 0 ${width} ${h}" width="${width}" height="${h}" role="img" aria-label="resolved rate by run, with 95% intervals">${ticks.join('')}${bars.join('')}</svg>`;
 }
 

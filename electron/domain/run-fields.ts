@@ -15,7 +15,8 @@ const LEFT_OUT = new Set(['containers']);
 
 function flattenInto(value: unknown, path: string, out: RunFields): void {
   if (value === undefined) return;
-  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[path] = value;
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    out[path] = value;
   else if (Array.isArray(value)) out[path] = JSON.stringify(value);
   else if (typeof value === 'object') for (const [k, v] of Object.entries(value)) flattenInto(v, `${path}.${k}`, out);
 }
@@ -39,7 +40,10 @@ export function parseFieldCondition(word: string): { key: string; op: '=' | '>' 
 }
 
 /** Whether a run's fields meet a condition (keys compared case-insensitively; > and < on numbers only). */
-export function meetsFieldCondition(fields: RunFields, c: { key: string; op: '=' | '>' | '<'; value: string }): boolean {
+export function meetsFieldCondition(
+  fields: RunFields,
+  c: { key: string; op: '=' | '>' | '<'; value: string },
+): boolean {
   const key = Object.keys(fields).find((k) => k.toLowerCase() === c.key.toLowerCase());
   if (key === undefined) return false;
   const v = fields[key];

@@ -12,9 +12,16 @@ export const RUN_META_FILE = 'meta.json';
 /** A tag: one word people can type and filter on (`baseline`, `r3:on`, `lr=3e-5`). */
 export const RunTag = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:=+/-]{0,63}$/, 'a tag is 1-64 characters: letters, digits and . _ : = + / - (no spaces), starting with a letter or digit');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._:=+/-]{0,63}$/,
+    'a tag is 1-64 characters: letters, digits and . _ : = + / - (no spaces), starting with a letter or digit',
+  );
 
-export const RunName = z.string().trim().min(1, 'a run name is not empty').max(120, 'a run name is at most 120 characters');
+export const RunName = z
+  .string()
+  .trim()
+  .min(1, 'a run name is not empty')
+  .max(120, 'a run name is at most 120 characters');
 
 export const RunMeta = z
   .object({
@@ -48,7 +55,13 @@ export function applyRunMetaPatch(meta: RunMeta, patch: RunMetaPatch, now = new 
   for (const t of patch.addTags ?? []) if (!tags.includes(t)) tags.push(t);
   let notes = patch.notes ?? meta.notes;
   if (patch.appendNotes) notes = notes ? `${notes}\n\n${patch.appendNotes}` : patch.appendNotes;
-  return RunMeta.parse({ ...meta, name: patch.name === undefined ? meta.name : patch.name, tags, notes, updatedAt: now.toISOString() });
+  return RunMeta.parse({
+    ...meta,
+    name: patch.name === undefined ? meta.name : patch.name,
+    tags,
+    notes,
+    updatedAt: now.toISOString(),
+  });
 }
 
 /** Which kind of run an id names: an evaluation (`runs/`) or a training run (`training/`). */
@@ -60,5 +73,10 @@ export const RunMetaResult = z.object({ runId: z.string(), kind: RunKindOfFolder
 export type RunMetaResult = z.infer<typeof RunMetaResult>;
 
 /** What `t1lab runs rm --json` prints and `runs.remove` returns. */
-export const RunRemoved = z.object({ runId: z.string(), kind: RunKindOfFolder, dir: z.string(), removed: z.literal(true) });
+export const RunRemoved = z.object({
+  runId: z.string(),
+  kind: RunKindOfFolder,
+  dir: z.string(),
+  removed: z.literal(true),
+});
 export type RunRemoved = z.infer<typeof RunRemoved>;

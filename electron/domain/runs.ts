@@ -17,7 +17,13 @@ export const PolicySettings = z.object({
   maxTokens: z.number().int().positive().optional(),
   contextWindow: z.number().int().positive().optional(),
   apiKeyEnv: z.string().optional(),
-  prices: z.object({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0), cachedPerMTok: z.number().min(0).optional() }).optional(),
+  prices: z
+    .object({
+      inputPerMTok: z.number().min(0),
+      outputPerMTok: z.number().min(0),
+      cachedPerMTok: z.number().min(0).optional(),
+    })
+    .optional(),
 });
 export type PolicySettings = z.infer<typeof PolicySettings>;
 
@@ -136,7 +142,12 @@ export const EpisodeRecord = z.object({
 });
 export type EpisodeRecord = z.infer<typeof EpisodeRecord>;
 
-export const GroupStats = z.object({ tasks: z.number().int(), episodes: z.number().int(), resolvedRate: z.number(), ci95: z.tuple([z.number(), z.number()]) });
+export const GroupStats = z.object({
+  tasks: z.number().int(),
+  episodes: z.number().int(),
+  resolvedRate: z.number(),
+  ci95: z.tuple([z.number(), z.number()]),
+});
 export type GroupStats = z.infer<typeof GroupStats>;
 
 /**
@@ -348,7 +359,12 @@ export function policyKind(policy: string): string {
 }
 
 export function matchesTaskRunFilter(run: { policy: string; suite: string }, filter: TaskRunFilter): boolean {
-  if (filter.policy === '!oracle' ? policyKind(run.policy) === 'oracle' : filter.policy && policyKind(run.policy) !== filter.policy) return false;
+  if (
+    filter.policy === '!oracle'
+      ? policyKind(run.policy) === 'oracle'
+      : filter.policy && policyKind(run.policy) !== filter.policy
+  )
+    return false;
   if (filter.model && run.policy !== filter.model) return false;
   if (filter.suite && run.suite !== filter.suite) return false;
   return true;
@@ -364,7 +380,15 @@ export const TaskRunHistory = z.object({
   suite: z.string(),
   attempts: z.number().int(),
   episodes: z.array(
-    z.object({ key: z.string(), attempt: z.number().int(), resolved: z.boolean(), fraction: z.number().nullable(), turns: z.number().int(), stopReason: StopReason, durationMs: z.number() }),
+    z.object({
+      key: z.string(),
+      attempt: z.number().int(),
+      resolved: z.boolean(),
+      fraction: z.number().nullable(),
+      turns: z.number().int(),
+      stopReason: StopReason,
+      durationMs: z.number(),
+    }),
   ),
 });
 export type TaskRunHistory = z.infer<typeof TaskRunHistory>;

@@ -22,12 +22,19 @@ export const SftSample = z.object({
   ids: z.array(z.number().int().nonnegative()).min(2),
   /** Aligned with ids: 1 = assistant (sampled) token, trained on; 0 = prompt, observation, template. */
   mask: z.array(z.union([z.literal(0), z.literal(1)])),
-  segments: z.array(z.object({ kind: SegmentKind, start: z.number().int().nonnegative(), length: z.number().int().nonnegative() })),
+  segments: z.array(
+    z.object({ kind: SegmentKind, start: z.number().int().nonnegative(), length: z.number().int().nonnegative() }),
+  ),
   protocol: z.string(),
   reward: Reward.nullable(),
   resolved: z.boolean(),
   turns: z.number().int().nonnegative(),
   /** The ledger's checks over the episode (CLEAN / REPAIR / FORK). */
-  ledger: z.object({ clean: z.number().int(), repair: z.number().int(), fork: z.number().int(), lossDrift: z.number().int() }),
+  ledger: z.object({
+    clean: z.number().int(),
+    repair: z.number().int(),
+    fork: z.number().int(),
+    lossDrift: z.number().int(),
+  }),
 });
 export type SftSample = z.infer<typeof SftSample>;

@@ -4,7 +4,8 @@
 export const OKABE_ITO = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#F0E442', '#000000'];
 
 /** Text and attribute values inside SVG/HTML. */
-export const escapeXml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export const escapeXml = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** About `count` round tick values (steps of 1, 2 or 5 times a power of ten) from lo to hi. */
 export function niceTicks(lo: number, hi: number, count = 5): number[] {

@@ -80,7 +80,10 @@ export function summarizeSystem(samples: readonly RunSystemSample[]): SystemSumm
     cpuPercentPeak: peak(cpu),
     memUsedGbPeak: peak(samples.map((s) => s.mem_used_gb)) ?? 0,
     rssGbPeak: peak(samples.map((s) => s.rss_gb)) ?? 0,
-    diskFreeGbMin: present(samples.map((s) => s.disk_free_gb)).reduce<number | null>((m, v) => (m === null ? v : Math.min(m, v)), null),
+    diskFreeGbMin: present(samples.map((s) => s.disk_free_gb)).reduce<number | null>(
+      (m, v) => (m === null ? v : Math.min(m, v)),
+      null,
+    ),
     load1Peak: peak(samples.map((s) => s.load1)) ?? 0,
     episodesPeak: peak(present(samples.map((s) => s.episodes))),
     sandboxesPeak: peak(present(samples.map((s) => s.sandboxes))),
@@ -104,7 +107,11 @@ export function systemSeriesKeys(samples: readonly RunSystemSample[]): { key: st
   if (has((s) => s.episodes)) keys.push({ key: 'episodes', title: 'episodes running' });
   if (has((s) => s.sandboxes)) keys.push({ key: 'sandboxes', title: 'sandboxes alive' });
   const gpus = Math.max(0, ...samples.map((s) => s.gpu?.length ?? 0));
-  for (let i = 0; i < gpus; i++) keys.push({ key: `gpu.${i}.util_percent`, title: `GPU ${i} busy, %` }, { key: `gpu.${i}.mem_used_gb`, title: `GPU ${i} memory in use, GB` });
+  for (let i = 0; i < gpus; i++)
+    keys.push(
+      { key: `gpu.${i}.util_percent`, title: `GPU ${i} busy, %` },
+      { key: `gpu.${i}.mem_used_gb`, title: `GPU ${i} memory in use, GB` },
+    );
   return keys;
 }
 

@@ -149,8 +149,6 @@ export const TaskListing = z.object({
 });
 export type TaskListing = z.infer<typeof TaskListing>;
 
-
-
 /** An audit of one task as the app keeps it: the verdict plus what each run showed. */
 export const AuditReport = z.object({
   source: z.string(),

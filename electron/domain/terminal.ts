@@ -19,7 +19,17 @@ export const SandboxLimitsSchema = z.object({
 export type SandboxLimitsData = z.infer<typeof SandboxLimitsSchema>;
 export const PartialLimitsSchema = SandboxLimitsSchema.partial();
 
-export const LimitNameSchema = z.enum(['processes', 'memoryMb', 'fileSizeMb', 'openFiles', 'cpuSeconds', 'workspaceMb', 'tmpMb', 'wallSeconds', 'output']);
+export const LimitNameSchema = z.enum([
+  'processes',
+  'memoryMb',
+  'fileSizeMb',
+  'openFiles',
+  'cpuSeconds',
+  'workspaceMb',
+  'tmpMb',
+  'wallSeconds',
+  'output',
+]);
 export type LimitNameData = z.infer<typeof LimitNameSchema>;
 
 export const TerminalSize = { cols: int(2, 1000), rows: int(1, 500) };
@@ -68,7 +78,12 @@ export const TerminalOpenInput = z.object({
 
 export const TerminalDefaults = z.object({
   limits: SandboxLimitsSchema,
-  sandbox: z.object({ backend: z.string(), version: z.string().nullable(), ok: z.boolean(), hint: z.string().nullable() }),
+  sandbox: z.object({
+    backend: z.string(),
+    version: z.string().nullable(),
+    ok: z.boolean(),
+    hint: z.string().nullable(),
+  }),
   enforcement: EnforcementSchema.nullable(),
 });
 export type TerminalDefaults = z.infer<typeof TerminalDefaults>;

@@ -41,17 +41,59 @@ export interface MetricGroup {
 
 /** The page's groups, in the order of issue 14. A key belongs to the first group that claims it. */
 export const METRIC_GROUPS: readonly MetricGroup[] = [
-  { id: 'reward', title: 'Reward and resolution', keys: ['reward_dense', 'reward_fraction', 'reward_binary', 'resolved', 'reward', 'episode_turns', 'episode_tokens', 'eval_resolved'], prefixes: ['reward_', 'reward.', 'resolved_', 'resolved.', 'eval_resolved'] },
-  { id: 'policy', title: 'Policy: loss, clip fraction, KL, entropy', keys: ['pg_loss', 'pg_clipfrac', 'ppo_kl', 'entropy', 'kl_ref', 'loss', 'eval_loss'], prefixes: ['pg_', 'ppo_', 'kl'] },
-  { id: 'value', title: 'Value: loss and explained variance', keys: ['vf_loss', 'vf_clipfrac', 'vf_explained_var', 'advantage_mean', 'advantage_std', 'value_mean'], prefixes: ['vf_', 'advantage', 'return'] },
-  { id: 'optim', title: 'Optimization: gradient norm, learning rate', keys: ['grad_norm', 'lr', 'aux_loss'], prefixes: ['lr.', 'lr_', 'grad_'] },
+  {
+    id: 'reward',
+    title: 'Reward and resolution',
+    keys: [
+      'reward_dense',
+      'reward_fraction',
+      'reward_binary',
+      'resolved',
+      'reward',
+      'episode_turns',
+      'episode_tokens',
+      'eval_resolved',
+    ],
+    prefixes: ['reward_', 'reward.', 'resolved_', 'resolved.', 'eval_resolved'],
+  },
+  {
+    id: 'policy',
+    title: 'Policy: loss, clip fraction, KL, entropy',
+    keys: ['pg_loss', 'pg_clipfrac', 'ppo_kl', 'entropy', 'kl_ref', 'loss', 'eval_loss'],
+    prefixes: ['pg_', 'ppo_', 'kl'],
+  },
+  {
+    id: 'value',
+    title: 'Value: loss and explained variance',
+    keys: ['vf_loss', 'vf_clipfrac', 'vf_explained_var', 'advantage_mean', 'advantage_std', 'value_mean'],
+    prefixes: ['vf_', 'advantage', 'return'],
+  },
+  {
+    id: 'optim',
+    title: 'Optimization: gradient norm, learning rate',
+    keys: ['grad_norm', 'lr', 'aux_loss'],
+    prefixes: ['lr.', 'lr_', 'grad_'],
+  },
   {
     id: 'tito',
     title: 'TITO and R3: train-inference gap, drift, ledger, routing agreement',
-    keys: ['train_infer_gap_r3', 'train_infer_gap_free', 'loss_drift', 'routing_agreement', 'tis_weight_mean', 'tis_weight_max', 'tis_clipped_share'],
+    keys: [
+      'train_infer_gap_r3',
+      'train_infer_gap_free',
+      'loss_drift',
+      'routing_agreement',
+      'tis_weight_mean',
+      'tis_weight_max',
+      'tis_clipped_share',
+    ],
     prefixes: ['train_infer_gap', 'routing_agreement', 'ledger', 'tis_', 'drift'],
   },
-  { id: 'system', title: 'System: time split, throughput, staleness, aborted share', keys: ['tokens_per_s', 'staleness', 'aborted_share', 'step_s', 'loss_tokens'], prefixes: ['time.', 'time_', 'timing', 'aborted', 'staleness', 'perf', 'sys.'] },
+  {
+    id: 'system',
+    title: 'System: time split, throughput, staleness, aborted share',
+    keys: ['tokens_per_s', 'staleness', 'aborted_share', 'step_s', 'loss_tokens'],
+    prefixes: ['time.', 'time_', 'timing', 'aborted', 'staleness', 'perf', 'sys.'],
+  },
 ];
 export const OTHER_GROUP: MetricGroup = { id: 'other', title: 'Other', keys: [], prefixes: [] };
 
@@ -67,7 +109,20 @@ export function prefersLogScale(key: string): boolean {
 }
 
 /** Row fields that are coordinates or labels, not series. */
-const NOT_SERIES = new Set(['step', 'wall_time', 'timestamp', 'ts', 'wall_s', 'elapsed_s', 'tokens', 'tokens_total', 'stage', 'phase', 'kind', 'schema']);
+const NOT_SERIES = new Set([
+  'step',
+  'wall_time',
+  'timestamp',
+  'ts',
+  'wall_s',
+  'elapsed_s',
+  'tokens',
+  'tokens_total',
+  'stage',
+  'phase',
+  'kind',
+  'schema',
+]);
 
 /** One metrics line, made numeric: its x coordinates and its flattened values. */
 export interface MetricRow {
@@ -79,7 +134,12 @@ export interface MetricRow {
   values: Record<string, number>;
 }
 
-export const MetricRowSchema = z.object({ step: z.number(), wall: z.number(), tokens: z.number(), values: z.record(z.string(), z.number()) });
+export const MetricRowSchema = z.object({
+  step: z.number(),
+  wall: z.number(),
+  tokens: z.number(),
+  values: z.record(z.string(), z.number()),
+});
 
 /** What carries across lines to give each its x coordinates: the first line's time, the token count so far. */
 export interface RowCursor {
@@ -95,7 +155,8 @@ function visitValue(prefix: string, value: unknown, depth: number, visit: (key: 
   } else if (typeof value === 'boolean') {
     visit(prefix, value ? 1 : 0);
   } else if (value && typeof value === 'object' && depth < 3) {
-    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visitValue(`${prefix}.${i}`, value[i], depth + 1, visit);
+    if (Array.isArray(value))
+      for (let i = 0; i < value.length; i++) visitValue(`${prefix}.${i}`, value[i], depth + 1, visit);
     else for (const k in value) visitValue(`${prefix}.${k}`, (value as Record<string, unknown>)[k], depth + 1, visit);
   }
 }
@@ -127,7 +188,11 @@ function timeSeconds(line: Record<string, unknown>): number | null {
  * of tokens trained on so far (`tokens_total` is read the same way); a line without either keeps the
  * previous count. Returns a description of the problem for a line that is not a JSON object.
  */
-export function visitMetricLine(line: unknown, cursor: RowCursor, visit: (key: string, value: number) => void): Omit<MetricRow, 'values'> | string {
+export function visitMetricLine(
+  line: unknown,
+  cursor: RowCursor,
+  visit: (key: string, value: number) => void,
+): Omit<MetricRow, 'values'> | string {
   if (!line || typeof line !== 'object' || Array.isArray(line)) return 'not a JSON object';
   const obj = line as Record<string, unknown>;
   for (const k in obj) if (!NOT_SERIES.has(k)) visitValue(k, obj[k], 0, visit);

@@ -9,7 +9,16 @@ import { LedgerVerdict, SegmentKind } from './trajectory';
  * The trainer's states (electron/domain/training.ts) plus `incomplete`: a run whose files say it did not
  * finish and that no trainer works on (killed or stopped: it resumes).
  */
-export const TrainingRunState = z.enum(['starting', 'running', 'paused', 'stopping', 'stopped', 'completed', 'failed', 'incomplete']);
+export const TrainingRunState = z.enum([
+  'starting',
+  'running',
+  'paused',
+  'stopping',
+  'stopped',
+  'completed',
+  'failed',
+  'incomplete',
+]);
 export type TrainingRunState = z.infer<typeof TrainingRunState>;
 export const ENDED_STATES: readonly TrainingRunState[] = ['stopped', 'completed', 'failed', 'incomplete'];
 
@@ -72,7 +81,12 @@ export const RolloutToken = z.object({
 export type RolloutToken = z.infer<typeof RolloutToken>;
 
 /** A ledger event at a turn boundary: the check before the turn (CLEAN/REPAIR/FORK) and where it fell. */
-export const LedgerEvent = z.object({ turn: z.number().int(), verdict: LedgerVerdict, tokenIndex: z.number().int(), maskedSampled: z.number().int() });
+export const LedgerEvent = z.object({
+  turn: z.number().int(),
+  verdict: LedgerVerdict,
+  tokenIndex: z.number().int(),
+  maskedSampled: z.number().int(),
+});
 export type LedgerEvent = z.infer<typeof LedgerEvent>;
 
 export const RolloutView = z.object({
@@ -96,7 +110,9 @@ export const TrainingCheckpoint = z.object({
   best: z.boolean(),
   evalLoss: z.number().nullable(),
   /** Eval runs (ids under the lab's runs/) whose policy is this checkpoint. */
-  evalRuns: z.array(z.object({ runId: z.string(), suite: z.string(), resolvedRate: z.number().nullable(), state: z.string() })),
+  evalRuns: z.array(
+    z.object({ runId: z.string(), suite: z.string(), resolvedRate: z.number().nullable(), state: z.string() }),
+  ),
 });
 export type TrainingCheckpoint = z.infer<typeof TrainingCheckpoint>;
 
@@ -104,14 +120,35 @@ const Outcome = z.object({ resolved: z.number(), episodes: z.number().int(), rew
 
 /** Two eval runs side by side: per task, per category, and a slot for the paired test (the statistics issue). */
 export const RunComparison = z.object({
-  a: z.object({ runId: z.string(), policy: z.string(), suite: z.string(), resolvedRate: z.number(), tasks: z.number().int() }),
-  b: z.object({ runId: z.string(), policy: z.string(), suite: z.string(), resolvedRate: z.number(), tasks: z.number().int() }),
+  a: z.object({
+    runId: z.string(),
+    policy: z.string(),
+    suite: z.string(),
+    resolvedRate: z.number(),
+    tasks: z.number().int(),
+  }),
+  b: z.object({
+    runId: z.string(),
+    policy: z.string(),
+    suite: z.string(),
+    resolvedRate: z.number(),
+    tasks: z.number().int(),
+  }),
   tasks: z.array(z.object({ taskId: z.string(), category: z.string(), a: Outcome.nullable(), b: Outcome.nullable() })),
-  byCategory: z.array(z.object({ category: z.string(), tasks: z.number().int(), a: z.number(), b: z.number(), diff: z.number() })),
+  byCategory: z.array(
+    z.object({ category: z.string(), tasks: z.number().int(), a: z.number(), b: z.number(), diff: z.number() }),
+  ),
   /** Tasks both runs ran, and on how many each one resolved more. */
-  shared: z.object({ tasks: z.number().int(), aBetter: z.number().int(), bBetter: z.number().int(), same: z.number().int() }),
+  shared: z.object({
+    tasks: z.number().int(),
+    aBetter: z.number().int(),
+    bBetter: z.number().int(),
+    same: z.number().int(),
+  }),
   /** The paired test of the statistics issue, when it lands; null until then. */
-  pairedTest: z.object({ name: z.string(), pValue: z.number(), diff: z.number(), ci95: z.tuple([z.number(), z.number()]) }).nullable(),
+  pairedTest: z
+    .object({ name: z.string(), pValue: z.number(), diff: z.number(), ci95: z.tuple([z.number(), z.number()]) })
+    .nullable(),
 });
 export type RunComparison = z.infer<typeof RunComparison>;
 

@@ -23,7 +23,13 @@ export const MetricsRow = z
     grad_norm: z.number(),
     tokens_per_s: z.number(),
     /** Seconds of this step: data (batching), forward+backward, optimizer, checkpoint, eval. */
-    time: z.object({ data: z.number(), fwd_bwd: z.number(), optimizer: z.number(), checkpoint: z.number(), eval: z.number() }),
+    time: z.object({
+      data: z.number(),
+      fwd_bwd: z.number(),
+      optimizer: z.number(),
+      checkpoint: z.number(),
+      eval: z.number(),
+    }),
     eval_loss: z.number().optional(),
     wall_time: z.number(),
   })
@@ -50,10 +56,25 @@ export const TrainingRunManifest = z.object({
   /** The checkpoint training started from (its folder and manifest id). */
   init: z.object({ path: z.string(), id: z.string() }),
   code: z.object({ version: z.string(), commit: z.string().nullable() }),
-  machine: z.object({ platform: z.string(), cpu: z.string(), cores: z.number().int(), memoryBytes: z.number(), node: z.string(), hostname: z.string() }),
+  machine: z.object({
+    platform: z.string(),
+    cpu: z.string(),
+    cores: z.number().int(),
+    memoryBytes: z.number(),
+    node: z.string(),
+    hostname: z.string(),
+  }),
   provider: z.object({ name: z.string(), fallbackReason: z.string().nullable() }).nullable(),
   /** Parameters with their optimizer group (lr scale, weight decay, frozen). */
-  paramGroups: z.array(z.object({ pattern: z.string(), parameters: z.number().int(), lrScale: z.number(), weightDecay: z.number(), frozen: z.boolean() })),
+  paramGroups: z.array(
+    z.object({
+      pattern: z.string(),
+      parameters: z.number().int(),
+      lrScale: z.number(),
+      weightDecay: z.number(),
+      frozen: z.boolean(),
+    }),
+  ),
   data: z.record(z.string(), z.unknown()),
   checkpoints: z.array(TrainingCheckpointRef),
   /** Times the run was resumed after a stop or a kill. */

@@ -110,7 +110,16 @@ export const Turn = z.object({
 });
 export type Turn = z.infer<typeof Turn>;
 
-export const StopReason = z.enum(['submitted', 'max_turns', 'agent_timeout', 'context', 'deadline', 'cancelled', 'policy_error', 'sandbox_error']);
+export const StopReason = z.enum([
+  'submitted',
+  'max_turns',
+  'agent_timeout',
+  'context',
+  'deadline',
+  'cancelled',
+  'policy_error',
+  'sandbox_error',
+]);
 export type StopReason = z.infer<typeof StopReason>;
 
 /** `infrastructure`: no engine host could run the episode (`eval --hosts`); left out of a run's statistics. */
@@ -188,7 +197,12 @@ export type LedgerCounters = z.infer<typeof LedgerCounters>;
  * step's sandbox start, pytest start-up and the tests themselves), reading and parsing the reports, and
  * copying the logs into the episode folder.
  */
-export const VerifierTimings = z.object({ setupMs: z.number(), stepsMs: z.number(), reportsMs: z.number(), keepLogsMs: z.number() });
+export const VerifierTimings = z.object({
+  setupMs: z.number(),
+  stepsMs: z.number(),
+  reportsMs: z.number(),
+  keepLogsMs: z.number(),
+});
 export type VerifierTimings = z.infer<typeof VerifierTimings>;
 
 /** The verifier's verdict as the trajectory keeps it (the task layer's VerifierResult without step outputs). */
@@ -224,7 +238,16 @@ export const Trajectory = z.object({
   ledger: z.object({ samples: z.array(LedgerSample), counters: LedgerCounters }).nullable(),
   verifier: VerifierOutcome.nullable(),
   /** The episode's phases in ms (absent in older trajectories): workspace set-up, the first shell's start, the agent loop, closing the shells, verification, removing the temp folder. */
-  phases: z.object({ setupMs: z.number(), shellStartMs: z.number(), agentMs: z.number(), closeMs: z.number(), verifyMs: z.number(), cleanupMs: z.number() }).optional(),
+  phases: z
+    .object({
+      setupMs: z.number(),
+      shellStartMs: z.number(),
+      agentMs: z.number(),
+      closeMs: z.number(),
+      verifyMs: z.number(),
+      cleanupMs: z.number(),
+    })
+    .optional(),
   reward: Reward.nullable(),
   resolved: z.boolean(),
   tokens: z.object({ prompt: z.number().int(), completion: z.number().int() }),

@@ -11,10 +11,15 @@ export type BodyProblem = 'media-type' | 'too-large' | 'unreadable' | 'not-json'
 export type BodyFailure = (status: 400 | 413 | 415, message: string, problem: BodyProblem) => Error;
 
 /** The body as a JSON object, or null when it is empty (blank). */
-export function readJsonObject(req: IncomingMessage, limit: number, fail: BodyFailure): Promise<Record<string, unknown> | null> {
+export function readJsonObject(
+  req: IncomingMessage,
+  limit: number,
+  fail: BodyFailure,
+): Promise<Record<string, unknown> | null> {
   return new Promise((resolve, reject) => {
     const type = req.headers['content-type'];
-    if (type !== undefined && !/^application\/json\b/i.test(type)) return reject(fail(415, 'send the body as application/json', 'media-type'));
+    if (type !== undefined && !/^application\/json\b/i.test(type))
+      return reject(fail(415, 'send the body as application/json', 'media-type'));
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > limit) return reject(fail(413, `the body is over ${limit} bytes`, 'too-large'));
     const chunks: Buffer[] = [];
@@ -40,7 +45,8 @@ export function readJsonObject(req: IncomingMessage, limit: number, fail: BodyFa
       if (!text.trim()) return resolve(null);
       try {
         const value = JSON.parse(text) as unknown;
-        if (value === null || typeof value !== 'object' || Array.isArray(value)) return reject(fail(400, 'the body must be a JSON object', 'not-object'));
+        if (value === null || typeof value !== 'object' || Array.isArray(value))
+          return reject(fail(400, 'the body must be a JSON object', 'not-object'));
         resolve(value as Record<string, unknown>);
       } catch (e) {
         reject(fail(400, `the body is not JSON: ${(e as Error).message.slice(0, 120)}`, 'not-json'));

@@ -45,8 +45,13 @@ export function systemSampler(dir: string, options: SamplerOptions = {}): () => 
   let lastStarted = watchedEver();
   return () => {
     const now = cpuTimes();
-    const sample: SystemSample = { mem_used_gb: round((totalmem() - freemem()) / GB, 3), rss_gb: round(process.memoryUsage().rss / GB, 3), load1: round(loadavg()[0] ?? 0, 2) };
-    if (last && now.total > last.total) sample.cpu_percent = round((100 * (now.busy - last.busy)) / (now.total - last.total), 1);
+    const sample: SystemSample = {
+      mem_used_gb: round((totalmem() - freemem()) / GB, 3),
+      rss_gb: round(process.memoryUsage().rss / GB, 3),
+      load1: round(loadavg()[0] ?? 0, 2),
+    };
+    if (last && now.total > last.total)
+      sample.cpu_percent = round((100 * (now.busy - last.busy)) / (now.total - last.total), 1);
     last = now;
     const started = watchedEver();
     if (started > 0) {

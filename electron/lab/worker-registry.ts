@@ -20,7 +20,13 @@ export class WorkerRegistry {
   ): WorkerSupervisor<C> {
     let supervisor = this.supervisors.get(name) as WorkerSupervisor<C> | undefined;
     if (!supervisor) {
-      supervisor = new WorkerSupervisor({ spec: { name, ...workerEntry(name) }, launcher: this.launcher, contract, restart, ...health });
+      supervisor = new WorkerSupervisor({
+        spec: { name, ...workerEntry(name) },
+        launcher: this.launcher,
+        contract,
+        restart,
+        ...health,
+      });
       supervisor.onStatus((status) => {
         for (const l of this.listeners) l(status);
       });

@@ -49,7 +49,9 @@ export function startDesktopApp(electron: ElectronDeps): DesktopApp {
     denyAllPermissions(session.defaultSession);
     protocol.handle(APP_SCHEME, appProtocolHandler(join(root, 'dist', 'renderer')));
     const { Notification } = electron;
-    const notify = Notification?.isSupported() ? (title: string, body: string) => new Notification({ title, body }).show() : undefined;
+    const notify = Notification?.isSupported()
+      ? (title: string, body: string) => new Notification({ title, body }).show()
+      : undefined;
     const host = createLabHost({ dataDir: labDataDir(), launcher: utilityLauncher(utilityProcess), notify });
     serveElectronIpc(ipcMain, (connection) => host.attach(connection));
     const window = new BrowserWindow(windowOptions(join(root, 'dist', 'node', 'preload.cjs')));

@@ -6,13 +6,18 @@ import type { IpcMainLike } from '../ipc/electron/main-transport';
 
 export interface WebContentsHooks {
   readonly id: number;
-  on(event: 'will-navigate' | 'will-redirect', listener: (event: { preventDefault(): void }, url: string) => void): void;
+  on(
+    event: 'will-navigate' | 'will-redirect',
+    listener: (event: { preventDefault(): void }, url: string) => void,
+  ): void;
   on(event: 'will-attach-webview', listener: (event: { preventDefault(): void }) => void): void;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' | 'allow' }): void;
 }
 
 export interface SessionLike {
-  setPermissionRequestHandler(handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void) => void): void;
+  setPermissionRequestHandler(
+    handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void) => void,
+  ): void;
   setPermissionCheckHandler(handler: (webContents: unknown, permission: string) => boolean): void;
 }
 
@@ -72,6 +77,10 @@ export interface ElectronDeps {
   /** Desktop notifications (a training run ended); optional so older fakes still fit. */
   Notification?: { isSupported(): boolean; new (options: { title: string; body: string }): { show(): void } };
   utilityProcess: {
-    fork(modulePath: string, args: string[], options: { serviceName: string; env: Record<string, string | undefined>; execArgv: string[]; stdio: 'inherit' }): UtilityProcessLike;
+    fork(
+      modulePath: string,
+      args: string[],
+      options: { serviceName: string; env: Record<string, string | undefined>; execArgv: string[]; stdio: 'inherit' },
+    ): UtilityProcessLike;
   };
 }

@@ -8,7 +8,11 @@ export const APP_ORIGIN = 'app://lab';
 export const APP_URL = `${APP_ORIGIN}/index.html`;
 
 /** Links the UI may open in the user's browser; everything else is dropped. */
-export const EXTERNAL_ALLOWLIST = [/^https:\/\/github\.com\//, /^https:\/\/www\.tbench\.ai\//, /^https:\/\/harborframework\.com\//];
+export const EXTERNAL_ALLOWLIST = [
+  /^https:\/\/github\.com\//,
+  /^https:\/\/www\.tbench\.ai\//,
+  /^https:\/\/harborframework\.com\//,
+];
 
 export function isAppUrl(url: string): boolean {
   return url === APP_ORIGIN || url.startsWith(`${APP_ORIGIN}/`);

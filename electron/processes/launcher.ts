@@ -46,7 +46,10 @@ export function describeExit(info: ExitInfo): string {
  * The exit half of a WorkerHandle, shared by every launcher: exit listeners fire once, with the raw exit
  * (`onExitInfo`) or its description (`onExit`).
  */
-export function exitNotifier(): Pick<WorkerHandle, 'onExit' | 'onExitInfo'> & { fire(info: ExitInfo): void; readonly exited: boolean } {
+export function exitNotifier(): Pick<WorkerHandle, 'onExit' | 'onExitInfo'> & {
+  fire(info: ExitInfo): void;
+  readonly exited: boolean;
+} {
   let exited = false;
   const listeners = new Set<(info: ExitInfo) => void>();
   const add = (listener: (info: ExitInfo) => void) => {

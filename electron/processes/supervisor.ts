@@ -23,7 +23,13 @@ export interface RestartPolicy {
   maxBackoffMs: number;
 }
 
-export const DEFAULT_RESTART_POLICY: RestartPolicy = { mode: 'on-failure', maxRestarts: 5, windowMs: 60_000, baseBackoffMs: 200, maxBackoffMs: 5_000 };
+export const DEFAULT_RESTART_POLICY: RestartPolicy = {
+  mode: 'on-failure',
+  maxRestarts: 5,
+  windowMs: 60_000,
+  baseBackoffMs: 200,
+  maxBackoffMs: 5_000,
+};
 
 export interface SupervisorOptions<C extends Contract> {
   spec: WorkerSpec;
@@ -54,7 +60,10 @@ export class WorkerSupervisor<C extends Contract> {
   private stopping = false;
   private readonly statusListeners = new Set<(status: WorkerStatus) => void>();
   /** The supervisor's own listeners; the worker is asked for an event only while one of them listens. */
-  private readonly listeners = new EventListeners({ onFirst: (event) => this.subscribe(event), onLast: (event) => this.unsubscribe(event) });
+  private readonly listeners = new EventListeners({
+    onFirst: (event) => this.subscribe(event),
+    onLast: (event) => this.unsubscribe(event),
+  });
   /** The current worker client's subscription per event, each forwarding to `listeners`. */
   private readonly workerSubscriptions = new Map<string, () => void>();
 
@@ -68,7 +77,14 @@ export class WorkerSupervisor<C extends Contract> {
   }
 
   status(): WorkerStatus {
-    return { name: this.name, state: this.state, pid: this.handle?.pid ?? null, restarts: this.restarts, lastExit: this.lastExit, since: this.since };
+    return {
+      name: this.name,
+      state: this.state,
+      pid: this.handle?.pid ?? null,
+      restarts: this.restarts,
+      lastExit: this.lastExit,
+      since: this.since,
+    };
   }
 
   onStatus(listener: (status: WorkerStatus) => void): () => void {
@@ -96,14 +112,20 @@ export class WorkerSupervisor<C extends Contract> {
       return await client.call(method, input, options);
     } catch (error) {
       if (error instanceof LabError && error.code === 'DISCONNECTED') {
-        throw new LabError('WORKER_CRASHED', `worker '${this.name}' ended during '${method}': ${this.lastExit ?? 'connection lost'}`);
+        throw new LabError(
+          'WORKER_CRASHED',
+          `worker '${this.name}' ended during '${method}': ${this.lastExit ?? 'connection lost'}`,
+        );
       }
       throw error;
     }
   }
 
   /** Listen to a worker event; the subscription survives restarts and ends at the worker with its last listener. */
-  on<E extends EventName<WithPing<C>>>(event: E, listener: (payload: EventPayload<WithPing<C>, E>) => void): () => void {
+  on<E extends EventName<WithPing<C>>>(
+    event: E,
+    listener: (payload: EventPayload<WithPing<C>, E>) => void,
+  ): () => void {
     return this.listeners.add(event, listener as PayloadListener);
   }
 
@@ -126,7 +148,10 @@ export class WorkerSupervisor<C extends Contract> {
   /** Subscribe the current worker to `event` (a worker started later subscribes in `spawn`). */
   private subscribe(event: string) {
     if (!this.client) return;
-    this.workerSubscriptions.set(event, this.client.on(event as EventName<WithPing<C>>, (p) => this.listeners.emit(event, p)));
+    this.workerSubscriptions.set(
+      event,
+      this.client.on(event as EventName<WithPing<C>>, (p) => this.listeners.emit(event, p)),
+    );
   }
 
   private unsubscribe(event: string) {
@@ -153,7 +178,10 @@ export class WorkerSupervisor<C extends Contract> {
     try {
       await client.call('worker.ping', {} as never, { timeoutMs: this.options.startTimeoutMs ?? 30_000 });
     } catch (error) {
-      const reason = error instanceof LabError && error.code === 'TIMEOUT' ? 'did not answer its first ping' : (this.lastExit ?? String(error));
+      const reason =
+        error instanceof LabError && error.code === 'TIMEOUT'
+          ? 'did not answer its first ping'
+          : (this.lastExit ?? String(error));
       if (this.handle === handle) handle.kill('SIGKILL');
       throw new LabError('UNAVAILABLE', `worker '${this.name}' did not start: ${reason}`);
     }
@@ -205,7 +233,8 @@ export class WorkerSupervisor<C extends Contract> {
     this.restartTimes = this.restartTimes.filter((t) => now - t < this.policy.windowMs);
     if (this.policy.mode === 'never' || this.restartTimes.length >= this.policy.maxRestarts) {
       this.ready = null;
-      if (this.policy.mode !== 'never') this.lastExit = `${this.lastExit}; gave up after ${this.restartTimes.length} restarts in ${this.policy.windowMs / 1000} s`;
+      if (this.policy.mode !== 'never')
+        this.lastExit = `${this.lastExit}; gave up after ${this.restartTimes.length} restarts in ${this.policy.windowMs / 1000} s`;
       return this.setState('failed');
     }
     const delay = Math.min(this.policy.maxBackoffMs, this.policy.baseBackoffMs * 2 ** this.restartTimes.length);

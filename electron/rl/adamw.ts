@@ -30,7 +30,16 @@ export function zeroMoments(size: number): Moments {
  * One AdamW update of one parameter in place. `step` is the 1-based count of updates this parameter has
  * had including this one; `gradScale` multiplies the gradient first (global-norm clipping, accumulation).
  */
-export function adamwUpdate(weights: Float32Array, grad: ArrayLike<number>, moments: Moments, step: number, lr: number, weightDecay: number, hyper: AdamWHyper, gradScale = 1): void {
+export function adamwUpdate(
+  weights: Float32Array,
+  grad: ArrayLike<number>,
+  moments: Moments,
+  step: number,
+  lr: number,
+  weightDecay: number,
+  hyper: AdamWHyper,
+  gradScale = 1,
+): void {
   const { beta1: b1, beta2: b2, eps } = hyper;
   const { expAvg: m, expAvgSq: v } = moments;
   const c1 = 1 - b1 ** step;

@@ -47,7 +47,12 @@ export function stepPositions(mask: ArrayLike<number>): number[] {
  * GAE over a token sequence with a loss mask: the reward sits on the last masked-in token; values are read
  * at the masked-in positions only. Returns per-position arrays (0 where mask is 0).
  */
-export function maskedGae(values: ArrayLike<number>, mask: ArrayLike<number>, reward: number, options: GaeOptions): { advantages: Float64Array; returns: Float64Array } {
+export function maskedGae(
+  values: ArrayLike<number>,
+  mask: ArrayLike<number>,
+  reward: number,
+  options: GaeOptions,
+): { advantages: Float64Array; returns: Float64Array } {
   const steps = stepPositions(mask);
   const stepValues = steps.map((p) => values[p]!);
   const stepRewards = steps.map((_, i) => (i === steps.length - 1 ? reward : 0));
@@ -66,7 +71,11 @@ export function maskedGae(values: ArrayLike<number>, mask: ArrayLike<number>, re
  * G episodes of one task), divided by the group's standard deviation when `scale` (plus eps). A group of
  * one, or one whose rewards are all equal, gives 0: nothing to learn from it.
  */
-export function groupAdvantages(rewards: readonly number[], groups: readonly string[], options: { scale: boolean; eps?: number } = { scale: true }): number[] {
+export function groupAdvantages(
+  rewards: readonly number[],
+  groups: readonly string[],
+  options: { scale: boolean; eps?: number } = { scale: true },
+): number[] {
   const eps = options.eps ?? 1e-6;
   const byGroup = new Map<string, number[]>();
   groups.forEach((g, i) => byGroup.set(g, [...(byGroup.get(g) ?? []), i]));
@@ -75,7 +84,8 @@ export function groupAdvantages(rewards: readonly number[], groups: readonly str
     const xs = members.map((i) => rewards[i]!);
     const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
     const std = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / xs.length);
-    for (const i of members) out[i] = !options.scale ? rewards[i]! - mean : std + eps > 0 ? (rewards[i]! - mean) / (std + eps) : 0;
+    for (const i of members)
+      out[i] = !options.scale ? rewards[i]! - mean : std + eps > 0 ? (rewards[i]! - mean) / (std + eps) : 0;
   }
   return out;
 }
@@ -84,7 +94,11 @@ export function groupAdvantages(rewards: readonly number[], groups: readonly str
  * Whiten advantages over the loss tokens of a batch (mean 0, std 1 over mask-1 entries; others untouched).
  * Returns the statistics before whitening for the metrics.
  */
-export function normalizeAdvantages(rows: Float64Array[], masks: ArrayLike<number>[], eps = 1e-8): { mean: number; std: number } {
+export function normalizeAdvantages(
+  rows: Float64Array[],
+  masks: ArrayLike<number>[],
+  eps = 1e-8,
+): { mean: number; std: number } {
   let n = 0;
   let sum = 0;
   rows.forEach((a, r) => {
@@ -136,7 +150,12 @@ export function singletonGroups(groups: readonly (string | number)[]): boolean[]
  * `skipFlat`, rows of flat groups (`rowFlat`) get advantage 0 and stay out of the mean and std. Returns the
  * mean and std used (over the same tokens whether or not they were whitened).
  */
-export function whitenWithSignal(rows: Float64Array[], masks: readonly ArrayLike<number>[], rowFlat: readonly boolean[], o: { normalize: boolean; skipFlat: boolean }): { mean: number; std: number } {
+export function whitenWithSignal(
+  rows: Float64Array[],
+  masks: readonly ArrayLike<number>[],
+  rowFlat: readonly boolean[],
+  o: { normalize: boolean; skipFlat: boolean },
+): { mean: number; std: number } {
   const signal: ArrayLike<number>[] = masks.map((m, i) => (o.skipFlat && rowFlat[i] ? Array.from(m, () => 0) : m));
   const stats = normalizeAdvantages(o.normalize ? rows : rows.map((a) => Float64Array.from(a)), signal);
   if (o.skipFlat) rows.forEach((a, i) => rowFlat[i] && a.fill(0));

@@ -50,7 +50,12 @@ export interface PackedBatch {
 }
 
 /** Right-pad rows to one [B, T] bucket (T = lengthBucket of the longest row unless `length` is given). */
-export function packRows(rows: readonly TrainRow[], layers: number, k: number, options: { batch?: number; length?: number; fallbackExperts?: BigInt64Array } = {}): PackedBatch {
+export function packRows(
+  rows: readonly TrainRow[],
+  layers: number,
+  k: number,
+  options: { batch?: number; length?: number; fallbackExperts?: BigInt64Array } = {},
+): PackedBatch {
   const B = options.batch ?? rows.length;
   const T = options.length ?? lengthBucket(Math.max(1, ...rows.map((r) => r.inputIds.length)));
   if (rows.length > B) throw new Error(`packRows: ${rows.length} rows for a batch of ${B}`);

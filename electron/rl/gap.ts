@@ -9,7 +9,9 @@ import type { PackedBatch, TrainRow } from './batch';
 
 /** Per-row slices [B, T] -> the first `len` entries of each row. */
 export function unpack(data: ArrayLike<number>, batch: number, length: number, lengths: readonly number[]): number[][] {
-  return Array.from({ length: lengths.length }, (_, b) => Array.from({ length: lengths[b]! }, (_, t) => Number(data[b * length + t]!)));
+  return Array.from({ length: lengths.length }, (_, b) =>
+    Array.from({ length: lengths[b]! }, (_, t) => Number(data[b * length + t]!)),
+  );
 }
 
 export function gapOf(rows: readonly TrainRow[], trainer: readonly (readonly number[])[]): GapStats {
@@ -32,7 +34,13 @@ export function gapOf(rows: readonly TrainRow[], trainer: readonly (readonly num
  * Per layer: mean over routed input tokens of |own top-k ∩ sampler's k| / k. `own` is the graph's `experts`
  * output [L, B, T, k] (its own top-k, whether or not routing was forced).
  */
-export function routingAgreement(rows: readonly TrainRow[], packed: PackedBatch, own: BigInt64Array, layers: number, k: number): number[] {
+export function routingAgreement(
+  rows: readonly TrainRow[],
+  packed: PackedBatch,
+  own: BigInt64Array,
+  layers: number,
+  k: number,
+): number[] {
   const B = packed.batch;
   const T = packed.length;
   const out: number[] = [];

@@ -1,6 +1,9 @@
 /** Global gradient-norm clipping: one L2 norm over every trainable parameter's gradient. */
 
-export function globalGradNorm(grads: ReadonlyMap<string, ArrayLike<number>>, include: (name: string) => boolean = () => true): number {
+export function globalGradNorm(
+  grads: ReadonlyMap<string, ArrayLike<number>>,
+  include: (name: string) => boolean = () => true,
+): number {
   let sum = 0;
   for (const [name, g] of grads) {
     if (!include(name)) continue;

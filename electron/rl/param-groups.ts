@@ -79,7 +79,11 @@ export function matchesAny(name: string, patterns: readonly string[]): boolean {
 }
 
 /** Whether a pattern names the parameter: its own name, or all of its aliases (some of them: an error). */
-function appliesTo(pattern: string, name: string, aliases: ReadonlyMap<string, readonly string[]> | undefined): boolean {
+function appliesTo(
+  pattern: string,
+  name: string,
+  aliases: ReadonlyMap<string, readonly string[]> | undefined,
+): boolean {
   const re = globToRegExp(pattern);
   if (re.test(name)) return true;
   const other = aliases?.get(name);
@@ -88,7 +92,9 @@ function appliesTo(pattern: string, name: string, aliases: ReadonlyMap<string, r
   if (hit.length === 0) return false;
   if (hit.length < other.length) {
     const miss = other.find((a) => !re.test(a))!;
-    throw new ParamGroupError(`optimizer pattern '${pattern}' matches ${hit[0]} but not ${miss}, which the lab holds in the same tensor ${name} (${other.length} published tensors): name all of them or none`);
+    throw new ParamGroupError(
+      `optimizer pattern '${pattern}' matches ${hit[0]} but not ${miss}, which the lab holds in the same tensor ${name} (${other.length} published tensors): name all of them or none`,
+    );
   }
   return true;
 }
@@ -106,9 +112,17 @@ export function settingsFor(name: string, options: ParamGroupOptions): ParamSett
 }
 
 /** Settings of every parameter, in the given order; patterns that match nothing are reported (typos). */
-export function resolveParamGroups(names: readonly string[], options: ParamGroupOptions): { settings: Map<string, ParamSettings>; unmatched: string[] } {
+export function resolveParamGroups(
+  names: readonly string[],
+  options: ParamGroupOptions,
+): { settings: Map<string, ParamSettings>; unmatched: string[] } {
   const settings = new Map(names.map((n) => [n, settingsFor(n, options)]));
   const patterns = [...(options.freeze ?? []), ...(options.groups ?? []).map((g) => g.pattern)];
-  const unmatched = patterns.filter((p) => !names.some((n) => globToRegExp(p).test(n) || (options.aliases?.get(n) ?? []).some((a) => globToRegExp(p).test(a))));
+  const unmatched = patterns.filter(
+    (p) =>
+      !names.some(
+        (n) => globToRegExp(p).test(n) || (options.aliases?.get(n) ?? []).some((a) => globToRegExp(p).test(a)),
+      ),
+  );
   return { settings, unmatched };
 }

@@ -21,13 +21,40 @@
 import type { AutoDiff, Value } from '../../native/onnx/autodiff';
 import type { LossDefinition } from '../../native/model/losses';
 
-export const PPO_TOKEN_INPUTS = ['loss_mask', 'old_logprobs', 'advantages', 'returns', 'old_values', 'tis_weights', 'ref_logprobs'] as const;
-export const PPO_SCALAR_INPUTS = ['inv_tokens', 'pg_coef', 'eps_low', 'eps_high', 'vf_clip', 'vf_coef', 'ent_coef', 'kl_coef', 'aux_coef'] as const;
+export const PPO_TOKEN_INPUTS = [
+  'loss_mask',
+  'old_logprobs',
+  'advantages',
+  'returns',
+  'old_values',
+  'tis_weights',
+  'ref_logprobs',
+] as const;
+export const PPO_SCALAR_INPUTS = [
+  'inv_tokens',
+  'pg_coef',
+  'eps_low',
+  'eps_high',
+  'vf_clip',
+  'vf_coef',
+  'ent_coef',
+  'kl_coef',
+  'aux_coef',
+] as const;
 export type PpoTokenInput = (typeof PPO_TOKEN_INPUTS)[number];
 export type PpoScalarInput = (typeof PPO_SCALAR_INPUTS)[number];
 
 /** Metrics the graph returns; each is a sum over the micro-batch times inv_tokens (sum them over micro-batches). */
-export const PPO_METRICS = ['pg_loss', 'pg_clipfrac', 'ppo_kl', 'entropy', 'vf_loss', 'vf_clipfrac', 'kl_ref', 'aux_loss'] as const;
+export const PPO_METRICS = [
+  'pg_loss',
+  'pg_clipfrac',
+  'ppo_kl',
+  'entropy',
+  'vf_loss',
+  'vf_clipfrac',
+  'kl_ref',
+  'aux_loss',
+] as const;
 
 function clampBetween(ad: AutoDiff, x: Value, lo: Value, hi: Value): Value {
   return ad.minimum(ad.maximum(x, lo), hi);
@@ -45,9 +72,14 @@ function indicator(ad: AutoDiff, cond: Value): Value {
 
 export const ppoLoss: LossDefinition = {
   name: 'ppo',
-  inputs: [...PPO_TOKEN_INPUTS.map((name) => ({ name, kind: 'tokens-float' as const })), ...PPO_SCALAR_INPUTS.map((name) => ({ name, kind: 'scalar-float' as const }))],
+  inputs: [
+    ...PPO_TOKEN_INPUTS.map((name) => ({ name, kind: 'tokens-float' as const })),
+    ...PPO_SCALAR_INPUTS.map((name) => ({ name, kind: 'scalar-float' as const })),
+  ],
   build(ad, terms, x) {
-    const [inLoss] = ad.nondiff('Greater', [x.loss_mask!, ad.constant(0.5)], {}, [{ shape: x.loss_mask!.shape, dtype: 'bool' }]);
+    const [inLoss] = ad.nondiff('Greater', [x.loss_mask!, ad.constant(0.5)], {}, [
+      { shape: x.loss_mask!.shape, dtype: 'bool' },
+    ]);
     const mask = inLoss!;
     const inv = x.inv_tokens!;
     const one = ad.constant(1);
@@ -87,7 +119,16 @@ export const ppoLoss: LossDefinition = {
     loss = ad.add(loss, ad.mul(terms.auxLoss, x.aux_coef!));
     return {
       loss,
-      metrics: { pg_loss: pgLoss, pg_clipfrac: pgClipfrac, ppo_kl: ppoKl, entropy: ad.stopGradient(entropy), vf_loss: vfLoss, vf_clipfrac: vfClipfrac, kl_ref: ad.stopGradient(klRef), aux_loss: terms.auxLoss },
+      metrics: {
+        pg_loss: pgLoss,
+        pg_clipfrac: pgClipfrac,
+        ppo_kl: ppoKl,
+        entropy: ad.stopGradient(entropy),
+        vf_loss: vfLoss,
+        vf_clipfrac: vfClipfrac,
+        kl_ref: ad.stopGradient(klRef),
+        aux_loss: terms.auxLoss,
+      },
     };
   },
 };

@@ -14,7 +14,12 @@ export function trainingReward(reward: Reward | null, kind: RewardKind): number 
 }
 
 /** Normalise rewards to mean 0 / std 1 over the batch or within each group; 'none' returns a copy. */
-export function normalizeRewards(rewards: readonly number[], groups: readonly string[], mode: RewardNormalization, eps = 1e-6): number[] {
+export function normalizeRewards(
+  rewards: readonly number[],
+  groups: readonly string[],
+  mode: RewardNormalization,
+  eps = 1e-6,
+): number[] {
   if (mode === 'none') return [...rewards];
   const keys = mode === 'batch' ? rewards.map(() => '') : groups;
   const byGroup = new Map<string, number[]>();

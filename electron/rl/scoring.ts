@@ -25,13 +25,30 @@ export interface Scored {
  * `head`: 'loss' computes log-probs at the rows' loss positions only (0 elsewhere), what PPO and the gap read;
  * 'all' at every position.
  */
-export async function scoreRows(config: ModelConfig, cache: TrainingGraphCache, params: Params, rows: readonly TrainRow[], r3: boolean, fallbackExperts?: BigInt64Array, batch?: number, temperature = 1, head: 'loss' | 'all' = 'loss'): Promise<Scored> {
+export async function scoreRows(
+  config: ModelConfig,
+  cache: TrainingGraphCache,
+  params: Params,
+  rows: readonly TrainRow[],
+  r3: boolean,
+  fallbackExperts?: BigInt64Array,
+  batch?: number,
+  temperature = 1,
+  head: 'loss' | 'all' = 'loss',
+): Promise<Scored> {
   const L = config.num_hidden_layers;
   const k = config.num_experts_per_tok;
   const forced = r3 && rows.some((r) => r.routing);
   const packed = packRows(rows, L, k, { fallbackExperts, batch });
   // PPO's readers of these log-probs (old and reference log-probs, the gap) read them at loss positions only.
-  const entry = await cache.get({ batch: packed.batch, length: packed.length, forcedRouting: forced, loss: null, temperature, headPositions: head === 'loss' });
+  const entry = await cache.get({
+    batch: packed.batch,
+    length: packed.length,
+    forcedRouting: forced,
+    loss: null,
+    temperature,
+    headPositions: head === 'loss',
+  });
   const out = await runTrainingStep(config, entry, params, {
     inputIds: packed.inputIds,
     targets: packed.targets,
@@ -41,7 +58,12 @@ export async function scoreRows(config: ModelConfig, cache: TrainingGraphCache, 
     lossInputs: {},
   });
   const lengths = rows.map((r) => r.inputIds.length);
-  return { logprobs: unpack(out.logprobs, packed.batch, packed.length, lengths), values: unpack(out.values, packed.batch, packed.length, lengths), experts: out.experts, packed };
+  return {
+    logprobs: unpack(out.logprobs, packed.batch, packed.length, lengths),
+    values: unpack(out.values, packed.batch, packed.length, lengths),
+    experts: out.experts,
+    packed,
+  };
 }
 
 /** Flat positions (b * T + t) of the rows' loss tokens; position 0 when there is none (the head is never empty). */
@@ -64,7 +86,12 @@ export interface GapReport {
 }
 
 /** Score the batch free and with R3; compare both with the sampler's log-probs. */
-export async function measureGap(config: ModelConfig, cache: TrainingGraphCache, params: Params, rows: readonly TrainRow[]): Promise<GapReport> {
+export async function measureGap(
+  config: ModelConfig,
+  cache: TrainingGraphCache,
+  params: Params,
+  rows: readonly TrainRow[],
+): Promise<GapReport> {
   const free = await scoreRows(config, cache, params, rows, false);
   const r3 = await scoreRows(config, cache, params, rows, true, free.experts);
   return {

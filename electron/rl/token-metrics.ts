@@ -1,7 +1,11 @@
 /** Metrics over masked token arrays for PPO: the value head's explained variance, TIS weights, the trainer-sampler log-prob gap. */
 
 /** 1 - Var(returns - values) / Var(returns) over masked-in entries; NaN when returns do not vary. */
-export function explainedVariance(values: ArrayLike<number>[], returns: ArrayLike<number>[], masks: ArrayLike<number>[]): number {
+export function explainedVariance(
+  values: ArrayLike<number>[],
+  returns: ArrayLike<number>[],
+  masks: ArrayLike<number>[],
+): number {
   const v: number[] = [];
   const r: number[] = [];
   masks.forEach((m, row) => {
@@ -26,7 +30,12 @@ export function explainedVariance(values: ArrayLike<number>[], returns: ArrayLik
  * (1 where the mask is 0). They correct for the sampler being a slightly different policy than the
  * trainer's (kernels, precision, routing), and are constants of the loss (no gradient).
  */
-export function tisWeights(trainerOld: ArrayLike<number>, sampler: ArrayLike<number>, mask: ArrayLike<number>, cap: number): Float64Array {
+export function tisWeights(
+  trainerOld: ArrayLike<number>,
+  sampler: ArrayLike<number>,
+  mask: ArrayLike<number>,
+  cap: number,
+): Float64Array {
   const w = new Float64Array(mask.length).fill(1);
   for (let i = 0; i < mask.length; i++) if (mask[i] === 1) w[i] = Math.min(Math.exp(trainerOld[i]! - sampler[i]!), cap);
   return w;
@@ -39,7 +48,11 @@ export interface GapStats {
 }
 
 /** Train-inference gap: mean and max |logp_trainer - logp_sampler| over loss tokens. */
-export function logprobGap(trainer: ArrayLike<number>[], sampler: ArrayLike<number>[], masks: ArrayLike<number>[]): GapStats {
+export function logprobGap(
+  trainer: ArrayLike<number>[],
+  sampler: ArrayLike<number>[],
+  masks: ArrayLike<number>[],
+): GapStats {
   let sum = 0;
   let max = 0;
   let n = 0;

@@ -37,7 +37,12 @@ export function valueNormStats(s: ValueNormState): { mean: number; std: number }
 }
 
 /** The state after one batch of returns (masked-in entries only); unchanged when the batch has none. */
-export function updateValueNorm(s: ValueNormState, returns: readonly ArrayLike<number>[], masks: readonly ArrayLike<number>[], beta = VALUE_NORM_BETA): ValueNormState {
+export function updateValueNorm(
+  s: ValueNormState,
+  returns: readonly ArrayLike<number>[],
+  masks: readonly ArrayLike<number>[],
+  beta = VALUE_NORM_BETA,
+): ValueNormState {
   let n = 0;
   let sum = 0;
   let sq = 0;
@@ -51,7 +56,11 @@ export function updateValueNorm(s: ValueNormState, returns: readonly ArrayLike<n
     }
   });
   if (n === 0) return { ...s };
-  return { mean: beta * s.mean + (1 - beta) * (sum / n), meanSq: beta * s.meanSq + (1 - beta) * (sq / n), weight: beta * s.weight + (1 - beta) };
+  return {
+    mean: beta * s.mean + (1 - beta) * (sum / n),
+    meanSq: beta * s.meanSq + (1 - beta) * (sq / n),
+    weight: beta * s.weight + (1 - beta),
+  };
 }
 
 export const standardize = (x: number, st: { mean: number; std: number }): number => (x - st.mean) / st.std;

@@ -59,7 +59,8 @@ export interface Gate {
   wildcardBind: boolean;
 }
 
-export type Admission = { ok: true; target: URL; via: 'query' | 'cookie' } | { ok: false; status: 400 | 401 | 403; message: string };
+export type Admission =
+  { ok: true; target: URL; via: 'query' | 'cookie' } | { ok: false; status: 400 | 401 | 403; message: string };
 
 /**
  * Whether a request (HTTP or WebSocket upgrade) gets in: 400 when malformed, 403 for a foreign Host, 401
@@ -68,11 +69,16 @@ export type Admission = { ok: true; target: URL; via: 'query' | 'cookie' } | { o
 export function admit(req: IncomingMessage, gate: Gate): Admission {
   const target = requestTarget(req);
   if (!target) return { ok: false, status: 400, message: 'malformed request target' };
-  if (!hostAllowed(req, gate.allowed, gate.wildcardBind)) return { ok: false, status: 403, message: 'unexpected Host header' };
+  if (!hostAllowed(req, gate.allowed, gate.wildcardBind))
+    return { ok: false, status: 403, message: 'unexpected Host header' };
   const found = tokenFrom(target, req.headers.cookie);
   if ('malformed' in found) return { ok: false, status: 400, message: found.malformed };
   if (found.token === null || !safeEqual(found.token, gate.token)) {
-    return { ok: false, status: 401, message: 'T1 Lab: this page needs the token printed by `t1lab serve` (open the URL it printed)' };
+    return {
+      ok: false,
+      status: 401,
+      message: 'T1 Lab: this page needs the token printed by `t1lab serve` (open the URL it printed)',
+    };
   }
   return { ok: true, target, via: found.via! };
 }

@@ -67,7 +67,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const maxFrameChars = options.maxFrameChars ?? DEFAULT_MAX_FRAME_CHARS;
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
   const log = options.log ?? ((line: string) => process.stderr.write(`[web] ${line}\n`));
-  const gate: Gate = { token: options.token, allowed: new Set<string>(), wildcardBind: host === '0.0.0.0' || host === '::' };
+  const gate: Gate = {
+    token: options.token,
+    allowed: new Set<string>(),
+    wildcardBind: host === '0.0.0.0' || host === '::',
+  };
   const server = httpServer(limits, (req, res) => serveRequest(req, res, gate, options), log);
 
   // ws closes a connection whose message exceeds maxPayload (bytes); keep it above the router's limit (chars,
@@ -128,7 +132,11 @@ function serveRequest(req: IncomingMessage, res: ServerResponse, gate: Gate, opt
 }
 
 /** The HTTP server with its connection limits; a handler's bug answers 500, a malformed request 400/408/431. */
-function httpServer(limits: ConnectionLimits, handle: (req: IncomingMessage, res: ServerResponse) => void, log: (line: string) => void): Server {
+function httpServer(
+  limits: ConnectionLimits,
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  log: (line: string) => void,
+): Server {
   const server: Server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -152,7 +160,12 @@ function httpServer(limits: ConnectionLimits, handle: (req: IncomingMessage, res
   // a socket error on a connection that has no request yet only closes that connection.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (socket.writable && error.code !== 'ECONNRESET') {
-      const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+      const status =
+        error.code === 'HPE_HEADER_OVERFLOW'
+          ? '431 Request Header Fields Too Large'
+          : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? '408 Request Timeout'
+            : '400 Bad Request';
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     } else socket.destroy();
   });
@@ -160,12 +173,21 @@ function httpServer(limits: ConnectionLimits, handle: (req: IncomingMessage, res
 }
 
 /** The IPC WebSocket: admitted (token, Host), at IPC_PATH, from an allowed Origin; then attached to the router. */
-function acceptUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, x: { gate: Gate; wss: WebSocketServer; attach: WebHostOptions['attach']; log: (line: string) => void }): void {
+function acceptUpgrade(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  x: { gate: Gate; wss: WebSocketServer; attach: WebHostOptions['attach']; log: (line: string) => void },
+): void {
   const reject = (status: number, text: string) => {
     socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   };
   const admission = admit(req, x.gate);
-  if (!admission.ok) return reject(admission.status, admission.status === 400 ? 'Bad Request' : admission.status === 401 ? 'Unauthorized' : 'Forbidden');
+  if (!admission.ok)
+    return reject(
+      admission.status,
+      admission.status === 400 ? 'Bad Request' : admission.status === 401 ? 'Unauthorized' : 'Forbidden',
+    );
   if (admission.target.pathname !== IPC_PATH) return reject(404, 'Not Found');
   if (!originAllowed(req)) return reject(403, 'Forbidden');
   // ws answers 400 itself to an upgrade with a bad version, key or Upgrade header.

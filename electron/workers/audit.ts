@@ -10,5 +10,8 @@ import { serveWorker } from './rpc-server';
 
 const router = serveWorker('audit', auditWorkerContract, {
   'audit.run': ({ dataDir, examplesDir, ...request }, ctx) =>
-    runTaskAudit(new TaskLibrary(dataDir, examplesDir), request, { signal: ctx.signal, emit: (p) => router.emit('audit.progress', p) }),
+    runTaskAudit(new TaskLibrary(dataDir, examplesDir), request, {
+      signal: ctx.signal,
+      emit: (p) => router.emit('audit.progress', p),
+    }),
 });

@@ -72,7 +72,8 @@ function get(runId: string): Evaluation {
 const router = serveWorker('eval', evalWorkerContract, {
   'eval.start': async ({ request, dataDir }) => track(await startEvaluation(request, { dataDir, onnx }, hooks())),
   'eval.resume': async ({ runDir, dataDir }) => {
-    for (const e of active.values()) if (e.runDir === runDir) throw new LabError('CONFLICT', `${runDir} is already running`);
+    for (const e of active.values())
+      if (e.runDir === runDir) throw new LabError('CONFLICT', `${runDir} is already running`);
     return track(await resumeEvaluation(runDir, { dataDir, onnx }, hooks()));
   },
   'eval.cancel': ({ runId }) => {

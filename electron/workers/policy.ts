@@ -10,7 +10,12 @@ import { BatchDecoder } from '../../native/model/decoder';
 import { decodeSettingFor } from '../../native/model/decode-defaults';
 import { GenerateOptions, type PolicyInfo, type SampledToken } from '../../native/model/policy-api';
 import { openCheckpoint, type OpenedCheckpoint } from '../../native/model/policy-checkpoint';
-import { loadExternalPolicy, loadT1Policy, type LoadedPolicy, type SessionSettings } from '../../native/model/policy-model';
+import {
+  loadExternalPolicy,
+  loadT1Policy,
+  type LoadedPolicy,
+  type SessionSettings,
+} from '../../native/model/policy-model';
 import { ProviderUnavailableError } from '../../native/model/providers';
 import { randomSeed } from '../../native/model/sampler';
 import type { Tokenizer } from '../../native/model/tokenizer';
@@ -47,9 +52,12 @@ function fingerprintOf(dir: string): string {
  * provider the session is on; unset thread counts accept the session's.
  */
 function mismatch(h: Held, wanted: ReturnType<typeof PolicySettings.parse>, fingerprint: string): string | null {
-  if (wanted.provider !== 'auto' && wanted.provider !== h.policy.provider) return `it runs on ${h.policy.provider} and ${wanted.provider} was asked for`;
-  if (wanted.intraOpThreads !== undefined && wanted.intraOpThreads !== h.settings.intraOpThreads) return `it uses ${h.settings.intraOpThreads ?? 'the default number of'} threads and ${wanted.intraOpThreads} were asked for`;
-  if (wanted.interOpThreads !== undefined && wanted.interOpThreads !== h.settings.interOpThreads) return `it uses ${h.settings.interOpThreads ?? 'the default number of'} inter-op threads and ${wanted.interOpThreads} were asked for`;
+  if (wanted.provider !== 'auto' && wanted.provider !== h.policy.provider)
+    return `it runs on ${h.policy.provider} and ${wanted.provider} was asked for`;
+  if (wanted.intraOpThreads !== undefined && wanted.intraOpThreads !== h.settings.intraOpThreads)
+    return `it uses ${h.settings.intraOpThreads ?? 'the default number of'} threads and ${wanted.intraOpThreads} were asked for`;
+  if (wanted.interOpThreads !== undefined && wanted.interOpThreads !== h.settings.interOpThreads)
+    return `it uses ${h.settings.interOpThreads ?? 'the default number of'} inter-op threads and ${wanted.interOpThreads} were asked for`;
   if (fingerprint !== h.fingerprint) return 'its files changed on disk since it was loaded';
   return null;
 }
@@ -88,7 +96,9 @@ function decodeSessionSettings(parsed: ReturnType<typeof PolicySettings.parse>):
 
 async function loadPolicy(c: OpenedCheckpoint, settings: SessionSettings): Promise<LoadedPolicy> {
   try {
-    return c.kind === 't1-moe' ? await loadT1Policy(c.config, c.weights, settings) : await loadExternalPolicy(c.modelPath, c.hfConfig, settings);
+    return c.kind === 't1-moe'
+      ? await loadT1Policy(c.config, c.weights, settings)
+      : await loadExternalPolicy(c.modelPath, c.hfConfig, settings);
   } catch (error) {
     if (error instanceof ProviderUnavailableError) throw new LabError('UNAVAILABLE', error.message);
     throw error;
@@ -111,7 +121,10 @@ function info(h: Held): PolicyInfo {
     kind: c.kind,
     provider: h.policy.provider,
     providerFallbackReason: h.policy.fallbackReason,
-    vocabSize: h.policy.decoder.vocabSize === Number.MAX_SAFE_INTEGER ? (h.tokenizer?.vocabSize ?? 0) : h.policy.decoder.vocabSize,
+    vocabSize:
+      h.policy.decoder.vocabSize === Number.MAX_SAFE_INTEGER
+        ? (h.tokenizer?.vocabSize ?? 0)
+        : h.policy.decoder.vocabSize,
     maxPositions: h.policy.decoder.maxPositions,
     layers: h.policy.decoder.layers,
     expertsPerToken: config?.num_experts_per_tok ?? null,
@@ -134,7 +147,11 @@ const router = serveWorker('policy', policyContract, {
         return info(existing);
       }
       // Never swap a session under a running generation (an evaluation's episodes): say why instead.
-      if (existing.decoder.activeRows > 0) throw new LabError('CONFLICT', `${checkpoint} is in use by a running generation and cannot be reloaded now: ${why}`);
+      if (existing.decoder.activeRows > 0)
+        throw new LabError(
+          'CONFLICT',
+          `${checkpoint} is in use by a running generation and cannot be reloaded now: ${why}`,
+        );
       log(`reloading ${key}: ${why}`);
       held.delete(key);
       holders = new Set([...existing.holders, holder]);
@@ -144,7 +161,12 @@ const router = serveWorker('policy', policyContract, {
     const opened = open(key);
     const policy = await loadPolicy(opened, { ...decodeSessionSettings(parsed), log });
     const tokenizer = opened.tokenizer;
-    const decoder = new BatchDecoder(policy.decoder, { maxBatch: parsed.maxBatch, decode: tokenizer ? (ids) => tokenizer.decode(ids) : undefined, log, stepDelayMs });
+    const decoder = new BatchDecoder(policy.decoder, {
+      maxBatch: parsed.maxBatch,
+      decode: tokenizer ? (ids) => tokenizer.decode(ids) : undefined,
+      log,
+      stepDelayMs,
+    });
     const racing = held.get(key); // loaded by a concurrent call while this one awaited: share that one
     if (racing) {
       for (const h of holders) racing.holders.add(h);
@@ -152,7 +174,16 @@ const router = serveWorker('policy', policyContract, {
       await policy.decoder.session.release();
       return info(racing);
     }
-    const h: Held = { checkpoint: opened, policy, decoder, tokenizer, settings: parsed, weightsVersion: 1, holders, fingerprint };
+    const h: Held = {
+      checkpoint: opened,
+      policy,
+      decoder,
+      tokenizer,
+      settings: parsed,
+      weightsVersion: 1,
+      holders,
+      fingerprint,
+    };
     held.set(key, h);
     return info(h);
   },
@@ -162,7 +193,8 @@ const router = serveWorker('policy', policyContract, {
     let ids = promptIds;
     if (!ids) {
       if (prompt === undefined) throw new LabError('INVALID_PARAMS', 'policy.generate: give promptIds or prompt');
-      if (!h.tokenizer) throw new LabError('UNAVAILABLE', `checkpoint '${checkpoint}' has no tokenizer.json to encode a text prompt`);
+      if (!h.tokenizer)
+        throw new LabError('UNAVAILABLE', `checkpoint '${checkpoint}' has no tokenizer.json to encode a text prompt`);
       ids = h.tokenizer.encode(prompt);
     }
     const resolved = GenerateOptions.parse(options);
@@ -172,21 +204,39 @@ const router = serveWorker('policy', policyContract, {
     const text = (id: number) => (tokenizer ? tokenizer.decode([id]) : null);
     let hooks = {};
     if (streamId !== undefined) {
-      if (streams.has(streamId)) throw new LabError('CONFLICT', `policy.generate: stream '${streamId}' is already running`);
+      if (streams.has(streamId))
+        throw new LabError('CONFLICT', `policy.generate: stream '${streamId}' is already running`);
       const stop = new AbortController();
       streams.set(streamId, stop);
       hooks = {
         stop: stop.signal,
         onToken: (t: SampledToken, index: number) =>
-          router.emit('policy.token', { streamId, index, id: t.id, logprob: t.logprob, text: text(t.id), alternatives: (t.alternatives ?? []).map((a) => ({ ...a, text: text(a.id) })) }),
+          router.emit('policy.token', {
+            streamId,
+            index,
+            id: t.id,
+            logprob: t.logprob,
+            text: text(t.id),
+            alternatives: (t.alternatives ?? []).map((a) => ({ ...a, text: text(a.id) })),
+          }),
       };
     }
     try {
       const result = await h.decoder.generate(ids, { ...resolved, seed }, ctx.signal, hooks);
       const tokenTexts = withText && tokenizer ? result.tokens.map((t) => tokenizer.decode([t.id])) : null;
-      const alternativeTexts = withText && tokenizer && resolved.alternatives > 0 ? result.tokens.map((t) => (t.alternatives ?? []).map((a) => tokenizer.decode([a.id]))) : null;
+      const alternativeTexts =
+        withText && tokenizer && resolved.alternatives > 0
+          ? result.tokens.map((t) => (t.alternatives ?? []).map((a) => tokenizer.decode([a.id])))
+          : null;
       const elapsed = performance.now() - started;
-      return { ...result, timing: { ...result.timing, queueMs: Math.max(0, elapsed - result.timing.prefillMs - result.timing.decodeMs) }, promptIds: ids, tokenTexts, alternativeTexts, seed };
+      return {
+        ...result,
+        timing: { ...result.timing, queueMs: Math.max(0, elapsed - result.timing.prefillMs - result.timing.decodeMs) },
+        promptIds: ids,
+        tokenTexts,
+        alternativeTexts,
+        seed,
+      };
     } catch (error) {
       if ((error as { code?: string }).code === 'CANCELLED') throw new LabError('CANCELLED', 'generation cancelled');
       throw new LabError('INVALID_PARAMS', (error as Error).message);
@@ -201,10 +251,14 @@ const router = serveWorker('policy', policyContract, {
   },
   async 'policy.swap'({ checkpoint, weights }) {
     const h = get(checkpoint);
-    if (h.checkpoint.kind !== 't1-moe') throw new LabError('CONFLICT', 'weights of external ONNX checkpoints cannot be swapped');
+    if (h.checkpoint.kind !== 't1-moe')
+      throw new LabError('CONFLICT', 'weights of external ONNX checkpoints cannot be swapped');
     const next = open(weights);
     if (next.kind !== 't1-moe' || JSON.stringify(next.config) !== JSON.stringify(h.checkpoint.config)) {
-      throw new LabError('CONFLICT', `${weights}: a checkpoint with the same config.json as ${checkpoint} is needed to swap weights`);
+      throw new LabError(
+        'CONFLICT',
+        `${weights}: a checkpoint with the same config.json as ${checkpoint} is needed to swap weights`,
+      );
     }
     const policy = await loadPolicy(next, { ...h.settings, log });
     h.decoder.swap(policy.decoder);

@@ -7,7 +7,16 @@ import { randomUUID } from 'node:crypto';
 import { LabError } from '../ipc/common/errors';
 import { sandboxErrorToLab } from '../lab/sandbox/errors';
 import { createSandboxBackend, detectBubblewrap } from '../../native/sandbox/index';
-import { AckFlowController, createShellSession, DataBatcher, isNamedKey, SessionBusyError, SessionClosedError, type NamedKey, type SandboxShellSession } from '../../native/pty/index';
+import {
+  AckFlowController,
+  createShellSession,
+  DataBatcher,
+  isNamedKey,
+  SessionBusyError,
+  SessionClosedError,
+  type NamedKey,
+  type SandboxShellSession,
+} from '../../native/pty/index';
 import { ptyHostContract } from '../processes/contracts/pty-host';
 import { serveWorker } from './rpc-server';
 
@@ -42,7 +51,14 @@ const router = serveWorker('pty-host', ptyHostContract, {
       session = await createShellSession({
         backend,
         id,
-        spec: { workspace: input.workspace, workdir: input.workdir, net: input.net, limits: input.limits, env: input.env, mounts: input.mounts },
+        spec: {
+          workspace: input.workspace,
+          workdir: input.workdir,
+          net: input.net,
+          limits: input.limits,
+          env: input.env,
+          mounts: input.mounts,
+        },
         cols: input.cols,
         rows: input.rows,
         recordPath: input.recordPath ?? undefined,
@@ -78,7 +94,9 @@ const router = serveWorker('pty-host', ptyHostContract, {
   },
   'pty.keys': ({ id, keys }) => {
     const e = entry(id);
-    for (const k of keys) if (typeof k !== 'string' && !isNamedKey(k.key)) throw new LabError('INVALID_PARAMS', `keys: unknown key '${k.key}'`);
+    for (const k of keys)
+      if (typeof k !== 'string' && !isNamedKey(k.key))
+        throw new LabError('INVALID_PARAMS', `keys: unknown key '${k.key}'`);
     try {
       e.session.sendKeys(keys as (string | { key: NamedKey })[]);
     } catch (error) {
@@ -126,7 +144,15 @@ const router = serveWorker('pty-host', ptyHostContract, {
     return null;
   },
   'pty.list': () =>
-    [...sessions.entries()].map(([id, e]) => ({ id, pid: e.session.pid, streaming: e.streaming, busy: e.session.busy, exited: e.exited, unackedChars: e.flow.unackedChars, paused: e.flow.isPaused })),
+    [...sessions.entries()].map(([id, e]) => ({
+      id,
+      pid: e.session.pid,
+      streaming: e.streaming,
+      busy: e.session.busy,
+      exited: e.exited,
+      unackedChars: e.flow.unackedChars,
+      paused: e.flow.isPaused,
+    })),
   'pty.enforcement': async () => {
     const [status, enforcement] = await Promise.all([detectBubblewrap(), backend.enforcement?.()]);
     if (!enforcement) throw new LabError('INTERNAL', 'the sandbox backend does not report its enforcement');

@@ -13,7 +13,11 @@ export function serveWorker<C extends Contract>(name: string, contract: C, handl
   const full = withPing(contract);
   const allHandlers = {
     ...handlers,
-    'worker.ping': () => ({ pid: process.pid, uptimeMs: performance.now() - started, rssBytes: process.memoryUsage.rss() }),
+    'worker.ping': () => ({
+      pid: process.pid,
+      uptimeMs: performance.now() - started,
+      rssBytes: process.memoryUsage.rss(),
+    }),
   } as unknown as Handlers<WithPing<C>>;
   const router = createRouter(full, allHandlers, { log: (m) => process.stderr.write(`[${name}] ${m}\n`) });
   const connection = createParentConnection();
@@ -24,7 +28,9 @@ export function serveWorker<C extends Contract>(name: string, contract: C, handl
     process.exit(70);
   });
   process.on('unhandledRejection', (error) => {
-    process.stderr.write(`[${name}] fatal (unhandled rejection): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `[${name}] fatal (unhandled rejection): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(70);
   });
   return router;

@@ -38,11 +38,20 @@ function hooks(runId: () => string): TrainerHooks {
 
 function env(dataDir: string): SessionEnv {
   const log = (m: string) => process.stderr.write(`[trainer] ${m}\n`);
-  return { dataDir, workers, hooks: hooks(() => current?.session.runId ?? ''), evaluateSuite: suiteEvaluator({ dataDir, onnx: onnxPolicyFactory(policyWorker(workers)), log }) };
+  return {
+    dataDir,
+    workers,
+    hooks: hooks(() => current?.session.runId ?? ''),
+    evaluateSuite: suiteEvaluator({ dataDir, onnx: onnxPolicyFactory(policyWorker(workers)), log }),
+  };
 }
 
 function busy(): void {
-  if (current) throw new LabError('CONFLICT', `a training run is already in progress (${current.session.runId}): one run at a time; stop it first`);
+  if (current)
+    throw new LabError(
+      'CONFLICT',
+      `a training run is already in progress (${current.session.runId}): one run at a time; stop it first`,
+    );
 }
 
 function track(session: TrainingSession) {
@@ -56,7 +65,8 @@ function track(session: TrainingSession) {
 }
 
 function get(runId: string): TrainingSession {
-  if (!current || current.session.runId !== runId) throw new LabError('NOT_FOUND', `no training run '${runId}' is in progress`);
+  if (!current || current.session.runId !== runId)
+    throw new LabError('NOT_FOUND', `no training run '${runId}' is in progress`);
   return current.session;
 }
 

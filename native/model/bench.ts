@@ -50,7 +50,8 @@ export function forwardFlopsPerToken(c: ModelConfig, context: number): number {
   const H = c.hidden_size;
   const q = c.num_attention_heads * c.head_dim;
   const kv = c.num_key_value_heads * c.head_dim;
-  const perLayer = H * q + 2 * H * kv + q * H + H * c.num_experts + c.num_experts_per_tok * 3 * H * c.moe_intermediate_size;
+  const perLayer =
+    H * q + 2 * H * kv + q * H + H * c.num_experts + c.num_experts_per_tok * 3 * H * c.moe_intermediate_size;
   const attention = 2 * context * q; // scores + weighted values
   return 2 * (c.num_hidden_layers * perLayer + H * c.vocab_size) + 2 * c.num_hidden_layers * attention;
 }
@@ -69,16 +70,28 @@ async function timeIt(fn: () => Promise<unknown>, repeats: number, warmup = 1): 
   return best;
 }
 
-export async function measureGemmRoofline(threads: number | undefined, quick: boolean): Promise<{ gflops: number; shape: string }> {
+export async function measureGemmRoofline(
+  threads: number | undefined,
+  quick: boolean,
+): Promise<{ gflops: number; shape: string }> {
   const M = 256;
   const K = 512;
   const N = 2048;
   const g = new GraphBuilder('gemm');
   g.input('A', 'float32', [M, K]);
-  g.initializer('B', 'float32', [K, N], Float32Array.from({ length: K * N }, (_, i) => ((i * 7919) % 1000) / 1000 - 0.5));
+  g.initializer(
+    'B',
+    'float32',
+    [K, N],
+    Float32Array.from({ length: K * N }, (_, i) => ((i * 7919) % 1000) / 1000 - 0.5),
+  );
   g.output(g.op('MatMul', ['A', 'B']), 'Y', 'float32', [M, N]);
   const s = await RuntimeSession.create(g.toModel(), { providers: ['cpu'], intraOpThreads: threads });
-  const A: HostTensor = { dtype: 'float32', dims: [M, K], data: Float32Array.from({ length: M * K }, (_, i) => ((i * 104729) % 1000) / 1000 - 0.5) };
+  const A: HostTensor = {
+    dtype: 'float32',
+    dims: [M, K],
+    data: Float32Array.from({ length: M * K }, (_, i) => ((i * 104729) % 1000) / 1000 - 0.5),
+  };
   // The peak: the fastest of several runs (other processes share this machine's cores).
   for (let i = 0; i < 3; i++) await s.run({ A });
   let ms = Infinity;
@@ -97,19 +110,36 @@ export async function measureGemmRoofline(threads: number | undefined, quick: bo
  * 64 with 8 experts and top-2 an expert sees about 16 rows, and this says how far such products get
  * toward the roofline measured at 256 x 512 x 2048, whatever the graph around them does.
  */
-export async function measureGemmChain(M: number, K: number, threads: number | undefined, quick: boolean): Promise<number> {
+export async function measureGemmChain(
+  M: number,
+  K: number,
+  threads: number | undefined,
+  quick: boolean,
+): Promise<number> {
   const links = 32;
   const g = new GraphBuilder('gemm_chain');
   g.input('A', 'float32', [M, K]);
   let x = 'A';
   for (let i = 0; i < links; i++) {
     // Scaled so that values stay near 1 through the chain.
-    const w = g.initializer(`W${i}`, 'float32', [K, K], Float32Array.from({ length: K * K }, (_, j) => ((((j + i * 131) * 7919) % 1000) / 1000 - 0.5) * (2 / Math.sqrt(K))));
+    const w = g.initializer(
+      `W${i}`,
+      'float32',
+      [K, K],
+      Float32Array.from(
+        { length: K * K },
+        (_, j) => ((((j + i * 131) * 7919) % 1000) / 1000 - 0.5) * (2 / Math.sqrt(K)),
+      ),
+    );
     x = g.op('MatMul', [x, w]);
   }
   g.output(x, 'Y', 'float32', [M, K]);
   const s = await RuntimeSession.create(g.toModel(), { providers: ['cpu'], intraOpThreads: threads });
-  const A: HostTensor = { dtype: 'float32', dims: [M, K], data: Float32Array.from({ length: M * K }, (_, i) => ((i * 104729) % 1000) / 1000 - 0.5) };
+  const A: HostTensor = {
+    dtype: 'float32',
+    dims: [M, K],
+    data: Float32Array.from({ length: M * K }, (_, i) => ((i * 104729) % 1000) / 1000 - 0.5),
+  };
   const ms = await timeIt(() => s.run({ A }), quick ? 10 : 40, 3);
   await s.release();
   return (2 * M * K * K * links) / ms / 1e6;
@@ -123,7 +153,9 @@ export async function measureBandwidth(threads: number | undefined, quick: boole
   const n = 16 * 2 ** 20;
   const g = new GraphBuilder('bandwidth');
   g.input('shape', 'int64', [1]);
-  const filled = g.op('ConstantOfShape', ['shape'], { value: { kind: 'tensor', value: { name: '', dtype: 'float32', dims: [1], data: Float32Array.from([0.5]) } } });
+  const filled = g.op('ConstantOfShape', ['shape'], {
+    value: { kind: 'tensor', value: { name: '', dtype: 'float32', dims: [1], data: Float32Array.from([0.5]) } },
+  });
   g.output(g.op('ReduceSum', [g.op('Add', [filled, g.scalar('float32', 1)])], { keepdims: 0 }), 'y', 'float32', []);
   const s = await RuntimeSession.create(g.toModel(), { providers: ['cpu'], intraOpThreads: threads });
   const shape: HostTensor = { dtype: 'int64', dims: [1], data: BigInt64Array.from([BigInt(n)]) };
@@ -132,7 +164,11 @@ export async function measureBandwidth(threads: number | undefined, quick: boole
   return (16 * n) / ms / 1e6; // GB/s
 }
 
-export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, options: ModelBenchOptions): Promise<ModelBenchResult> {
+export async function runModelBenchmark(
+  config: ModelConfig,
+  weights: ReadonlyMap<string, Float32Array>,
+  options: ModelBenchOptions,
+): Promise<ModelBenchResult> {
   const roof = await measureGemmRoofline(options.threads, options.quick);
   const bench = new BenchRun(config, weights, options, roof);
   const decodeRates = await bench.decodeByExpertCompute();
@@ -140,10 +176,18 @@ export async function runModelBenchmark(config: ModelConfig, weights: ReadonlyMa
   const trainRates = await bench.forwardBackward();
   const shapeRates = await bench.decodeShapes();
   const peak = await bench.finish(shapeRates);
-  const decode = (['dense', 'sparse', 'fused'] as const).reduce<ExpertCompute>((best, e) => ((decodeRates[`${e}-8`] ?? 0) > (decodeRates[`${best}-8`] ?? 0) ? e : best), 'dense');
+  const decode = (['dense', 'sparse', 'fused'] as const).reduce<ExpertCompute>(
+    (best, e) => ((decodeRates[`${e}-8`] ?? 0) > (decodeRates[`${best}-8`] ?? 0) ? e : best),
+    'dense',
+  );
   const training: ExpertCompute = (trainRates.sparse ?? 0) > (trainRates.dense ?? 0) ? 'sparse' : 'dense';
   bench.note(`faster expert compute here: decoding ${decode}, training ${training}`);
-  return { roofline: { gflops: peak, shape: roof.shape, threads: options.threads ?? 0 }, figures: bench.figures, notes: bench.notes, fasterExpertCompute: { decode, training } };
+  return {
+    roofline: { gflops: peak, shape: roof.shape, threads: options.threads ?? 0 },
+    figures: bench.figures,
+    notes: bench.notes,
+    fasterExpertCompute: { decode, training },
+  };
 }
 
 type ShapeRate = { batch: number; rows: number; expertRate: number; projectionRate: number };
@@ -186,7 +230,11 @@ class BenchRun {
   }
 
   /** A rate with its useful FLOP/s; `goal`: the share of the roofline it should reach. */
-  private throughput(f: Omit<BenchFigure, 'rooflineFraction' | 'goal' | 'met'>, flopsPerToken: number, goal?: number): void {
+  private throughput(
+    f: Omit<BenchFigure, 'rooflineFraction' | 'goal' | 'met'>,
+    flopsPerToken: number,
+    goal?: number,
+  ): void {
     const full: BenchFigure = { ...f };
     this.useful.set(full, { gflops: (f.value * flopsPerToken) / 1e9, goal });
     this.figure(full);
@@ -194,7 +242,13 @@ class BenchRun {
   }
 
   private loadPolicy(expertCompute: ExpertCompute, extra?: Parameters<typeof loadT1Policy>[4]) {
-    return loadT1Policy(this.config, this.weights, { provider: 'cpu', intraOpThreads: this.threads }, expertCompute, extra);
+    return loadT1Policy(
+      this.config,
+      this.weights,
+      { provider: 'cpu', intraOpThreads: this.threads },
+      expertCompute,
+      extra,
+    );
   }
 
   /**
@@ -202,7 +256,12 @@ class BenchRun {
    * warm-up. The models' rounds alternate, so that a comparison is not decided by the load drifting
    * between two back-to-back measurements (0.8-1.4x between identical runs on this machine).
    */
-  private async decodeRatesOf(models: readonly DecoderModel[], batch: number, prompt: number, tokens: number): Promise<number[]> {
+  private async decodeRatesOf(
+    models: readonly DecoderModel[],
+    batch: number,
+    prompt: number,
+    tokens: number,
+  ): Promise<number[]> {
     const { config } = this;
     const decoders = models.map((m) => new BatchDecoder(m, { maxBatch: batch, prefixCacheFloats: 0 }));
     const run = (decoder: BatchDecoder) =>
@@ -235,7 +294,10 @@ class BenchRun {
       for (const batch of [1, 8]) {
         const rate = (await this.decodeRatesOf([policy.decoder], batch, this.promptLength, this.newTokens))[0]!;
         decodeRates[`${expertCompute}-${batch}`] = rate;
-        this.throughput({ name: `decode b${batch} (${expertCompute} experts)`, value: rate, unit: 'tok/s' }, forwardFlopsPerToken(this.config, this.promptLength + this.newTokens / 2));
+        this.throughput(
+          { name: `decode b${batch} (${expertCompute} experts)`, value: rate, unit: 'tok/s' },
+          forwardFlopsPerToken(this.config, this.promptLength + this.newTokens / 2),
+        );
       }
       await policy.decoder.session.release();
     }
@@ -249,9 +311,20 @@ class BenchRun {
     const copied = await this.loadPolicy(policyCompute, { cacheOutputs: 'present' });
     const batches = this.quick ? [1, 8, 32] : [1, 8, 32, 64];
     for (const batch of batches) {
-      const [rate, before] = (await this.decodeRatesOf([inPlace.decoder, copied.decoder], batch, this.promptLength, this.newTokens)) as [number, number];
+      const [rate, before] = (await this.decodeRatesOf(
+        [inPlace.decoder, copied.decoder],
+        batch,
+        this.promptLength,
+        this.newTokens,
+      )) as [number, number];
       this.throughput(
-        { name: `decode b${batch} (policy graph: ${policyCompute} experts, cache in place)`, value: rate, unit: 'tok/s', baseline: { name: 'cache copied through each step (common layout)', value: before, unit: 'tok/s' }, ratio: rate / before },
+        {
+          name: `decode b${batch} (policy graph: ${policyCompute} experts, cache in place)`,
+          value: rate,
+          unit: 'tok/s',
+          baseline: { name: 'cache copied through each step (common layout)', value: before, unit: 'tok/s' },
+          ratio: rate / before,
+        },
         forwardFlopsPerToken(this.config, this.promptLength + this.newTokens / 2),
         batch >= 32 ? 0.4 : undefined,
       );
@@ -267,16 +340,38 @@ class BenchRun {
   /** Sampling in the graph against sampling every row in JavaScript, at the largest batch. */
   private async samplingHead(inPlace: DecoderModel, policyCompute: ExpertCompute, largest: number): Promise<void> {
     const jsSampled = await this.loadPolicy(policyCompute, { samplingHead: false });
-    const [headRate, jsRate] = (await this.decodeRatesOf([inPlace, jsSampled.decoder], largest, this.promptLength, this.newTokens)) as [number, number];
-    this.figure({ name: `decode b${largest}, sampling in the graph`, value: headRate, unit: 'tok/s', baseline: { name: 'every row sampled in JavaScript', value: jsRate, unit: 'tok/s' }, ratio: headRate / jsRate });
+    const [headRate, jsRate] = (await this.decodeRatesOf(
+      [inPlace, jsSampled.decoder],
+      largest,
+      this.promptLength,
+      this.newTokens,
+    )) as [number, number];
+    this.figure({
+      name: `decode b${largest}, sampling in the graph`,
+      value: headRate,
+      unit: 'tok/s',
+      baseline: { name: 'every row sampled in JavaScript', value: jsRate, unit: 'tok/s' },
+      ratio: headRate / jsRate,
+    });
     await jsSampled.decoder.session.release();
   }
 
   /** Gate and up as one product per expert against two, at batch 32 (where it was measured to matter). */
   private async fusedGateUp(inPlace: DecoderModel, policyCompute: ExpertCompute): Promise<void> {
     const separate = await this.loadPolicy(policyCompute, { fuseGateUp: false });
-    const [fusedRate, separateRate] = (await this.decodeRatesOf([inPlace, separate.decoder], 32, this.promptLength, this.newTokens)) as [number, number];
-    this.figure({ name: 'decode b32, gate and up as one product per expert', value: fusedRate, unit: 'tok/s', baseline: { name: 'two products', value: separateRate, unit: 'tok/s' }, ratio: fusedRate / separateRate });
+    const [fusedRate, separateRate] = (await this.decodeRatesOf(
+      [inPlace, separate.decoder],
+      32,
+      this.promptLength,
+      this.newTokens,
+    )) as [number, number];
+    this.figure({
+      name: 'decode b32, gate and up as one product per expert',
+      value: fusedRate,
+      unit: 'tok/s',
+      baseline: { name: 'two products', value: separateRate, unit: 'tok/s' },
+      ratio: fusedRate / separateRate,
+    });
     await separate.decoder.session.release();
   }
 
@@ -284,9 +379,18 @@ class BenchRun {
   private async longContext(inPlace: DecoderModel, copied: DecoderModel): Promise<void> {
     const longPrompt = Math.min(this.quick ? 512 : 1024, this.config.max_position_embeddings - 64);
     const longTokens = this.quick ? 8 : 16;
-    const [longRate, longBefore] = (await this.decodeRatesOf([inPlace, copied], 8, longPrompt, longTokens)) as [number, number];
+    const [longRate, longBefore] = (await this.decodeRatesOf([inPlace, copied], 8, longPrompt, longTokens)) as [
+      number,
+      number,
+    ];
     this.throughput(
-      { name: `decode b8 at ${longPrompt} context (cache in place)`, value: longRate, unit: 'tok/s', baseline: { name: 'cache copied through each step', value: longBefore, unit: 'tok/s' }, ratio: longRate / longBefore },
+      {
+        name: `decode b8 at ${longPrompt} context (cache in place)`,
+        value: longRate,
+        unit: 'tok/s',
+        baseline: { name: 'cache copied through each step', value: longBefore, unit: 'tok/s' },
+        ratio: longRate / longBefore,
+      },
       forwardFlopsPerToken(this.config, longPrompt + longTokens / 2),
     );
   }
@@ -298,14 +402,24 @@ class BenchRun {
     const prefillFeeds = decodeFeeds(config, prefillLength, 0);
     const prefillMs = await timeIt(() => session.run(prefillFeeds, ['logits']), quick ? 2 : 5);
     const prefillRate = (prefillLength / prefillMs) * 1000;
-    this.throughput({ name: `prefill ${prefillLength} tokens (policy graph: ${policyCompute} experts)`, value: prefillRate, unit: 'tok/s' }, forwardFlopsPerToken(config, prefillLength / 2), 0.5);
+    this.throughput(
+      {
+        name: `prefill ${prefillLength} tokens (policy graph: ${policyCompute} experts)`,
+        value: prefillRate,
+        unit: 'tok/s',
+      },
+      forwardFlopsPerToken(config, prefillLength / 2),
+      0.5,
+    );
     const context = Math.min(1024, config.max_position_embeddings);
     const stepFeeds = decodeFeeds(config, 1, context - 1);
     const recomputeFeeds = decodeFeeds(config, context, 0);
     const stepMs = await timeIt(() => session.run(stepFeeds, ['logits']), quick ? 5 : 20);
     const recomputeMs = await timeIt(() => session.run(recomputeFeeds, ['logits']), quick ? 2 : 3);
     this.figure({ name: `KV cache vs recompute at ${context} context`, value: recomputeMs / stepMs, unit: 'x faster' });
-    this.note(`one step at ${context} context: ${stepMs.toFixed(2)} ms with the cache, ${recomputeMs.toFixed(1)} ms recomputing the prefix`);
+    this.note(
+      `one step at ${context} context: ${stepMs.toFixed(2)} ms with the cache, ${recomputeMs.toFixed(1)} ms recomputing the prefix`,
+    );
   }
 
   /** Forward + backward of the SFT loss, dense and sparse experts. */
@@ -316,18 +430,31 @@ class BenchRun {
     const trainRates: Record<string, number> = {};
     for (const expertCompute of ['dense', 'sparse'] as const) {
       const t0 = now();
-      const graph = buildTrainingGraph(config, { batch: B, length: T, dtype: 'float32', expertCompute, forcedRouting: false, loss: sftLoss });
+      const graph = buildTrainingGraph(config, {
+        batch: B,
+        length: T,
+        dtype: 'float32',
+        expertCompute,
+        forcedRouting: false,
+        loss: sftLoss,
+      });
       const buildMs = now() - t0;
       const t1 = now();
       const session = await RuntimeSession.create(graph.bytes, { providers: ['cpu'], intraOpThreads: this.threads });
       const createMs = now() - t1;
-      this.note(`training graph B=${B} T=${T} ${expertCompute}: ${graph.nodeCount} nodes, built in ${buildMs.toFixed(0)} ms, session in ${createMs.toFixed(0)} ms`);
+      this.note(
+        `training graph B=${B} T=${T} ${expertCompute}: ${graph.nodeCount} nodes, built in ${buildMs.toFixed(0)} ms, session in ${createMs.toFixed(0)} ms`,
+      );
       const feeds = trainingFeeds(config, this.weights, B, T);
       const ms = await timeIt(() => session.run(feeds), quick ? 2 : 4);
       await session.release();
       const rate = ((B * T) / ms) * 1000;
       trainRates[expertCompute] = rate;
-      this.throughput({ name: `forward+backward B=${B} T=${T} (${expertCompute} experts)`, value: rate, unit: 'tok/s' }, 3 * forwardFlopsPerToken(config, T / 2), 0.4);
+      this.throughput(
+        { name: `forward+backward B=${B} T=${T} (${expertCompute} experts)`, value: rate, unit: 'tok/s' },
+        3 * forwardFlopsPerToken(config, T / 2),
+        0.4,
+      );
     }
     return trainRates;
   }
@@ -339,7 +466,12 @@ class BenchRun {
     for (const batch of quick ? [8, 32] : [8, 32, 64]) {
       const rows = Math.max(1, Math.round((batch * config.num_experts_per_tok) / config.num_experts));
       const expertRate = await measureGemmChain(rows, config.hidden_size, threads, quick);
-      shapeRates.push({ batch, rows, expertRate, projectionRate: await measureGemmChain(batch, config.hidden_size, threads, quick) });
+      shapeRates.push({
+        batch,
+        rows,
+        expertRate,
+        projectionRate: await measureGemmChain(batch, config.hidden_size, threads, quick),
+      });
     }
     return shapeRates;
   }
@@ -352,7 +484,9 @@ class BenchRun {
     const { config, threads, quick, roof } = this;
     // Measured again at the end: the roofline is the better of the two (the machine is shared and noisy).
     const after = await measureGemmRoofline(threads, quick);
-    this.note(`roofline measured before and after: ${roof.gflops.toFixed(1)} and ${after.gflops.toFixed(1)} GFLOP/s; the better one is used`);
+    this.note(
+      `roofline measured before and after: ${roof.gflops.toFixed(1)} and ${after.gflops.toFixed(1)} GFLOP/s; the better one is used`,
+    );
     const peak = Math.max(roof.gflops, after.gflops);
     this.rooflineFigure.value = peak;
     // Decoding reads every weight once per step for B tokens (2B FLOP per 4-byte weight): memory bandwidth,
@@ -361,7 +495,9 @@ class BenchRun {
     this.figure({ name: 'memory bandwidth (x + 1 over 64 MiB)', value: bandwidth, unit: 'GB/s' });
     const ceiling = Math.min(1, (bandwidth * ((2 * 8) / 4)) / peak);
     this.figure({ name: 'decode b8 ceiling from bandwidth', value: ceiling * 100, unit: '% of roofline' });
-    this.note(`decoding 8 tokens per step does 4 FLOP per weight byte: at ${bandwidth.toFixed(1)} GB/s that is at most ${(ceiling * 100).toFixed(0)}% of the GEMM roofline`);
+    this.note(
+      `decoding 8 tokens per step does 4 FLOP per weight byte: at ${bandwidth.toFixed(1)} GB/s that is at most ${(ceiling * 100).toFixed(0)}% of the GEMM roofline`,
+    );
     for (const [f, u] of this.useful) {
       f.rooflineFraction = u.gflops / peak;
       if (u.goal !== undefined) {
@@ -370,8 +506,18 @@ class BenchRun {
       }
     }
     for (const r of shapeRates) {
-      this.figure({ name: `MatMul ${r.rows}x${config.hidden_size}x${config.hidden_size} (an expert's rows at decode b${r.batch}), chained`, value: r.expertRate, unit: 'GFLOP/s', rooflineFraction: r.expertRate / peak });
-      this.figure({ name: `MatMul ${r.batch}x${config.hidden_size}x${config.hidden_size} (a projection at decode b${r.batch}), chained`, value: r.projectionRate, unit: 'GFLOP/s', rooflineFraction: r.projectionRate / peak });
+      this.figure({
+        name: `MatMul ${r.rows}x${config.hidden_size}x${config.hidden_size} (an expert's rows at decode b${r.batch}), chained`,
+        value: r.expertRate,
+        unit: 'GFLOP/s',
+        rooflineFraction: r.expertRate / peak,
+      });
+      this.figure({
+        name: `MatMul ${r.batch}x${config.hidden_size}x${config.hidden_size} (a projection at decode b${r.batch}), chained`,
+        value: r.projectionRate,
+        unit: 'GFLOP/s',
+        rooflineFraction: r.projectionRate / peak,
+      });
     }
     for (const f of this.figures) this.options.onFigure?.(f);
     return peak;
@@ -381,7 +527,11 @@ class BenchRun {
 /** Feeds of the policy's sampling graph: S new tokens after `past` cached ones (the cache filled with sin and cos). */
 function decodeFeeds(config: ModelConfig, S: number, past: number): Record<string, HostTensor> {
   const f: Record<string, HostTensor> = {
-    input_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from({ length: S }, (_, i) => BigInt((i * 13) % config.vocab_size)) },
+    input_ids: {
+      dtype: 'int64',
+      dims: [1, S],
+      data: BigInt64Array.from({ length: S }, (_, i) => BigInt((i * 13) % config.vocab_size)),
+    },
     position_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from({ length: S }, (_, i) => BigInt(past + i)) },
     attention_mask: { dtype: 'int64', dims: [1, past + S], data: new BigInt64Array(past + S).fill(1n) },
     [SAMPLE_UNIFORM]: { dtype: 'float32', dims: [1], data: Float32Array.from([0.5]) },
@@ -397,14 +547,28 @@ function decodeFeeds(config: ModelConfig, S: number, past: number): Record<strin
 }
 
 /** Feeds of the SFT training graph: a B x T batch of fixed tokens and targets, every position in the loss, and the weights. */
-function trainingFeeds(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, B: number, T: number): Record<string, HostTensor> {
+function trainingFeeds(
+  config: ModelConfig,
+  weights: ReadonlyMap<string, Float32Array>,
+  B: number,
+  T: number,
+): Record<string, HostTensor> {
   const feeds: Record<string, HostTensor> = {
-    input_ids: { dtype: 'int64', dims: [B, T], data: BigInt64Array.from({ length: B * T }, (_, i) => BigInt((i * 17) % config.vocab_size)) },
-    targets: { dtype: 'int64', dims: [B, T], data: BigInt64Array.from({ length: B * T }, (_, i) => BigInt((i * 29) % config.vocab_size)) },
+    input_ids: {
+      dtype: 'int64',
+      dims: [B, T],
+      data: BigInt64Array.from({ length: B * T }, (_, i) => BigInt((i * 17) % config.vocab_size)),
+    },
+    targets: {
+      dtype: 'int64',
+      dims: [B, T],
+      data: BigInt64Array.from({ length: B * T }, (_, i) => BigInt((i * 29) % config.vocab_size)),
+    },
     attention_mask: { dtype: 'float32', dims: [B, T], data: new Float32Array(B * T).fill(1) },
     loss_mask: { dtype: 'float32', dims: [B, T], data: new Float32Array(B * T).fill(1) },
     aux_coef: { dtype: 'float32', dims: [], data: Float32Array.from([0.01]) },
   };
-  for (const p of parameterSpecs(config)) feeds[p.name] = { dtype: 'float32', dims: p.shape, data: weights.get(p.name)! };
+  for (const p of parameterSpecs(config))
+    feeds[p.name] = { dtype: 'float32', dims: p.shape, data: weights.get(p.name)! };
   return feeds;
 }

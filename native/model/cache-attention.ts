@@ -45,10 +45,16 @@ export function isPrefill(g: GraphBuilder, q: Value): string {
 
 /** [B, S, kv * hd] -> [B, kv, S, hd]. */
 function kvHeads(g: GraphBuilder, c: ModelConfig, x: Value, bDim: number, sOrRest: number): string {
-  return g.op('Transpose', [g.op('Reshape', [x.name, g.ints([bDim, sOrRest, c.num_key_value_heads, c.head_dim])])], { perm: [0, 2, 1, 3] });
+  return g.op('Transpose', [g.op('Reshape', [x.name, g.ints([bDim, sOrRest, c.num_key_value_heads, c.head_dim])])], {
+    perm: [0, 2, 1, 3],
+  });
 }
 
-export function newCacheAttention(ad: AutoDiff, c: ModelConfig, inp: CacheAttentionInputs): { ctx: Value; newKey: Value; newValue: Value } {
+export function newCacheAttention(
+  ad: AutoDiff,
+  c: ModelConfig,
+  inp: CacheAttentionInputs,
+): { ctx: Value; newKey: Value; newValue: Value } {
   const g = ad.graph;
   const hd = c.head_dim;
   const nh = c.num_attention_heads;
@@ -65,26 +71,49 @@ export function newCacheAttention(ad: AutoDiff, c: ModelConfig, inp: CacheAttent
 
   // Prefill: onnxruntime's Attention op (it insists on writing `present` when given a past; unused here).
   const prefill = g.subgraph(g.fresh('prefill_attention'));
-  const [prefillCtx] = prefill.ops('Attention', [inp.q.name, inp.key.name, inp.value.name, inp.mask4.name, inp.past.key.name, inp.past.value.name], { q_num_heads: nh, kv_num_heads: nkv, scale: floatAttr(1 / Math.sqrt(hd)) }, { outputCount: 3 });
-  const prefillGraph = declare(prefill, [prefillCtx!, kvHeads(prefill, c, inp.key, bDim, sOrRest), kvHeads(prefill, c, inp.value, bDim, sOrRest)]);
+  const [prefillCtx] = prefill.ops(
+    'Attention',
+    [inp.q.name, inp.key.name, inp.value.name, inp.mask4.name, inp.past.key.name, inp.past.value.name],
+    { q_num_heads: nh, kv_num_heads: nkv, scale: floatAttr(1 / Math.sqrt(hd)) },
+    { outputCount: 3 },
+  );
+  const prefillGraph = declare(prefill, [
+    prefillCtx!,
+    kvHeads(prefill, c, inp.key, bDim, sOrRest),
+    kvHeads(prefill, c, inp.value, bDim, sOrRest),
+  ]);
 
   // Decoding step: the past read in place.
   const step = g.subgraph(g.fresh('step_attention'));
   // Query head j uses kv head floor(j / groups), as in the composed and fused paths.
-  const q5 = step.op('Transpose', [step.op('Reshape', [inp.q.name, step.ints([bDim, sOrRest, nkv, groups, hd])])], { perm: [0, 2, 3, 1, 4] }); // [B, nkv, groups, S, hd]
+  const q5 = step.op('Transpose', [step.op('Reshape', [inp.q.name, step.ints([bDim, sOrRest, nkv, groups, hd])])], {
+    perm: [0, 2, 3, 1, 4],
+  }); // [B, nkv, groups, S, hd]
   const newKey = kvHeads(step, c, inp.key, bDim, sOrRest);
   const newValue = kvHeads(step, c, inp.value, bDim, sOrRest);
   const withGroupAxis = (x: string) => step.op('Unsqueeze', [x, step.ints([2])]); // [B, nkv, 1, ., hd]: broadcast over groups
   // Keys transposed in the MatMul's input: onnxruntime folds such a Transpose into FusedMatMul (transB).
-  const scoresOf = (k: string) => step.op('MatMul', [q5, step.op('Transpose', [withGroupAxis(k)], { perm: [0, 1, 2, 4, 3] })]);
-  const scores = step.op('Mul', [step.op('Concat', [scoresOf(inp.past.key.name), scoresOf(newKey)], { axis: 4 }), step.scalar('float32', 1 / Math.sqrt(hd))]); // [B, nkv, groups, S, P + S]
-  const attn = step.op('Softmax', [step.op('Where', [inp.mask.name, scores, step.scalar('float32', NEG_INF)])], { axis: -1 });
+  const scoresOf = (k: string) =>
+    step.op('MatMul', [q5, step.op('Transpose', [withGroupAxis(k)], { perm: [0, 1, 2, 4, 3] })]);
+  const scores = step.op('Mul', [
+    step.op('Concat', [scoresOf(inp.past.key.name), scoresOf(newKey)], { axis: 4 }),
+    step.scalar('float32', 1 / Math.sqrt(hd)),
+  ]); // [B, nkv, groups, S, P + S]
+  const attn = step.op('Softmax', [step.op('Where', [inp.mask.name, scores, step.scalar('float32', NEG_INF)])], {
+    axis: -1,
+  });
   const pastLength = step.op('Shape', [inp.past.key.name], { start: 2, end: 3 });
   const axis4 = step.ints([4]);
   const attnPast = step.op('Slice', [attn, step.ints([0]), pastLength, axis4]);
   const attnNew = step.op('Slice', [attn, pastLength, step.ints([2 ** 62]), axis4]);
-  const ctx5 = step.op('Add', [step.op('MatMul', [attnPast, withGroupAxis(inp.past.value.name)]), step.op('MatMul', [attnNew, withGroupAxis(newValue)])]); // [B, nkv, groups, S, hd]
-  const stepCtx = step.op('Reshape', [step.op('Transpose', [ctx5], { perm: [0, 3, 1, 2, 4] }), step.ints([bDim, sOrRest, nh * hd])]);
+  const ctx5 = step.op('Add', [
+    step.op('MatMul', [attnPast, withGroupAxis(inp.past.value.name)]),
+    step.op('MatMul', [attnNew, withGroupAxis(newValue)]),
+  ]); // [B, nkv, groups, S, hd]
+  const stepCtx = step.op('Reshape', [
+    step.op('Transpose', [ctx5], { perm: [0, 3, 1, 2, 4] }),
+    step.ints([bDim, sOrRest, nh * hd]),
+  ]);
   const stepGraph = declare(step, [stepCtx, newKey, newValue]);
 
   const [ctx, keyOut, valueOut] = g.ops(

@@ -32,7 +32,11 @@ export interface CheckOptions {
   provider?: ProviderChoice;
 }
 
-export async function checkSamplingAgainstScoring(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, options: CheckOptions): Promise<CheckReport> {
+export async function checkSamplingAgainstScoring(
+  config: ModelConfig,
+  weights: ReadonlyMap<string, Float32Array>,
+  options: CheckOptions,
+): Promise<CheckReport> {
   const choice = options.provider ?? 'cpu';
   const policy = await loadT1Policy(config, weights, { provider: choice, intraOpThreads: options.threads });
   const sampler = { provider: policy.provider, fallbackReason: policy.fallbackReason };
@@ -41,7 +45,12 @@ export async function checkSamplingAgainstScoring(config: ModelConfig, weights: 
   try {
     const decoder = new BatchDecoder(policy.decoder);
     samples = await Promise.all(
-      options.prompts.map((p, i) => decoder.generate(p, { ...GenerateOptions.parse({ maxTokens: options.newTokens, temperature: 1 }), seed: options.seed + i })),
+      options.prompts.map((p, i) =>
+        decoder.generate(p, {
+          ...GenerateOptions.parse({ maxTokens: options.newTokens, temperature: 1 }),
+          seed: options.seed + i,
+        }),
+      ),
     );
   } finally {
     await policy.decoder.session.release();
@@ -77,15 +86,26 @@ export async function checkSamplingAgainstScoring(config: ModelConfig, weights: 
     targets: { dtype: 'int64', dims: [B, T], data: targets },
     attention_mask: { dtype: 'float32', dims: [B, T], data: mask },
   };
-  for (const p of parameterSpecs(config)) feeds[p.name] = { dtype: 'float32', dims: p.shape, data: weights.get(p.name)! };
+  for (const p of parameterSpecs(config))
+    feeds[p.name] = { dtype: 'float32', dims: p.shape, data: weights.get(p.name)! };
 
   const score = async (forcedRouting: boolean) => {
-    const graph = buildTrainingGraph(config, { batch: B, length: T, dtype: 'float32', expertCompute: 'dense', forcedRouting, loss: null });
+    const graph = buildTrainingGraph(config, {
+      batch: B,
+      length: T,
+      dtype: 'float32',
+      expertCompute: 'dense',
+      forcedRouting,
+      loss: null,
+    });
     const placed = await createPlacedSession(graph.bytes, { choice, intraOpThreads: options.threads });
     const session = placed.session;
     scorer = { provider: placed.provider, fallbackReason: placed.fallbackReason };
     try {
-      const out = await session.run(forcedRouting ? { ...feeds, forced_experts: { dtype: 'int64', dims: [L, B, T, k], data: forced } } : feeds, ['logprobs', 'experts']);
+      const out = await session.run(
+        forcedRouting ? { ...feeds, forced_experts: { dtype: 'int64', dims: [L, B, T, k], data: forced } } : feeds,
+        ['logprobs', 'experts'],
+      );
       return { logprobs: out.logprobs!.data as Float32Array, experts: out.experts!.data as BigInt64Array };
     } finally {
       await session.release();

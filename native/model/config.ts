@@ -84,15 +84,27 @@ export const ModelConfigFields = z.object({
 export const ModelConfig = ModelConfigFields.superRefine((c, ctx) => {
   const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
   if (c.num_attention_heads % c.num_key_value_heads !== 0)
-    issue('num_key_value_heads', `num_key_value_heads (${c.num_key_value_heads}) must divide num_attention_heads (${c.num_attention_heads})`);
+    issue(
+      'num_key_value_heads',
+      `num_key_value_heads (${c.num_key_value_heads}) must divide num_attention_heads (${c.num_attention_heads})`,
+    );
   if (c.head_dim % 2 !== 0) issue('head_dim', `head_dim (${c.head_dim}) must be even for rotary embeddings`);
   if (c.num_experts_per_tok > c.num_experts)
-    issue('num_experts_per_tok', `num_experts_per_tok (${c.num_experts_per_tok}) exceeds num_experts (${c.num_experts})`);
+    issue(
+      'num_experts_per_tok',
+      `num_experts_per_tok (${c.num_experts_per_tok}) exceeds num_experts (${c.num_experts})`,
+    );
   if (c.num_experts > 0 && (c.num_experts_per_tok === 0 || c.moe_intermediate_size === 0))
-    issue('num_experts_per_tok', `num_experts ${c.num_experts} needs num_experts_per_tok and moe_intermediate_size above 0`);
-  for (const l of c.mlp_only_layers ?? []) if (l >= c.num_hidden_layers) issue('mlp_only_layers', `mlp_only_layers names layer ${l}; the model has ${c.num_hidden_layers}`);
+    issue(
+      'num_experts_per_tok',
+      `num_experts ${c.num_experts} needs num_experts_per_tok and moe_intermediate_size above 0`,
+    );
+  for (const l of c.mlp_only_layers ?? [])
+    if (l >= c.num_hidden_layers)
+      issue('mlp_only_layers', `mlp_only_layers names layer ${l}; the model has ${c.num_hidden_layers}`);
   const dense = Array.from({ length: c.num_hidden_layers }, (_, l) => l).filter((l) => !isMoeLayer(c, l));
-  if (dense.length > 0 && !c.intermediate_size) issue('intermediate_size', `layers ${dense.join(', ')} are dense MLPs and need intermediate_size above 0`);
+  if (dense.length > 0 && !c.intermediate_size)
+    issue('intermediate_size', `layers ${dense.join(', ')} are dense MLPs and need intermediate_size above 0`);
 });
 
 /** Whether layer l's feed-forward is a mixture of experts (else a dense SwiGLU MLP). */
@@ -101,7 +113,9 @@ export function isMoeLayer(c: Pick<ModelConfigFields, 'num_experts' | 'mlp_only_
 }
 
 /** The MoE layers in order; routing outputs and R3's forced experts have one entry per MoE layer. */
-export function moeLayers(c: Pick<ModelConfigFields, 'num_experts' | 'mlp_only_layers' | 'num_hidden_layers'>): number[] {
+export function moeLayers(
+  c: Pick<ModelConfigFields, 'num_experts' | 'mlp_only_layers' | 'num_hidden_layers'>,
+): number[] {
   return Array.from({ length: c.num_hidden_layers }, (_, l) => l).filter((l) => isMoeLayer(c, l));
 }
 type ModelConfigFields = z.infer<typeof ModelConfigFields>;
@@ -162,7 +176,10 @@ export type ConfigOverrides = z.infer<typeof ConfigOverrides>;
 export function configFromPreset(preset: PresetName, overrides: ConfigOverrides = {}): ModelConfig {
   const base = PRESETS[preset];
   const merged = { ...base, ...ConfigOverrides.parse(overrides) };
-  if (overrides.head_dim === undefined && (overrides.hidden_size !== undefined || overrides.num_attention_heads !== undefined)) {
+  if (
+    overrides.head_dim === undefined &&
+    (overrides.hidden_size !== undefined || overrides.num_attention_heads !== undefined)
+  ) {
     merged.head_dim = Math.floor(merged.hidden_size / merged.num_attention_heads);
   }
   return parseModelConfig(merged, `preset ${preset}`);
@@ -236,13 +253,20 @@ export function parameterSpecs(c: ModelConfig): ParameterSpec[] {
   const S = c.shared_expert_intermediate_size ?? 0;
   const D = c.intermediate_size ?? 0;
   for (let l = 0; l < c.num_hidden_layers; l++) {
-    specs.push({ name: paramName.attnNorm(l), shape: [H], init: 'ones' }, { name: paramName.wq(l), shape: [H, q], init: 'normal' });
+    specs.push(
+      { name: paramName.attnNorm(l), shape: [H], init: 'ones' },
+      { name: paramName.wq(l), shape: [H, q], init: 'normal' },
+    );
     if (c.attention_qkv_bias) specs.push({ name: paramName.bq(l), shape: [q], init: 'zeros' });
     specs.push({ name: paramName.wk(l), shape: [H, kv], init: 'normal' });
     if (c.attention_qkv_bias) specs.push({ name: paramName.bk(l), shape: [kv], init: 'zeros' });
     specs.push({ name: paramName.wv(l), shape: [H, kv], init: 'normal' });
     if (c.attention_qkv_bias) specs.push({ name: paramName.bv(l), shape: [kv], init: 'zeros' });
-    if (qkNorm) specs.push({ name: paramName.qNorm(l), shape: [qkNorm[0]!], init: 'ones' }, { name: paramName.kNorm(l), shape: [qkNorm[1]!], init: 'ones' });
+    if (qkNorm)
+      specs.push(
+        { name: paramName.qNorm(l), shape: [qkNorm[0]!], init: 'ones' },
+        { name: paramName.kNorm(l), shape: [qkNorm[1]!], init: 'ones' },
+      );
     specs.push({ name: paramName.wo(l), shape: [q, H], init: 'normal-scaled' });
     if (c.attention_out_bias) specs.push({ name: paramName.bo(l), shape: [H], init: 'zeros' });
     specs.push({ name: paramName.ffnNorm(l), shape: [H], init: 'ones' });
@@ -271,7 +295,10 @@ export function parameterSpecs(c: ModelConfig): ParameterSpec[] {
   }
   specs.push({ name: paramName.finalNorm, shape: [H], init: 'ones' });
   if (!c.tie_word_embeddings) specs.push({ name: paramName.lmHead, shape: [H, c.vocab_size], init: 'normal' });
-  specs.push({ name: paramName.valueHead, shape: [H, 1], init: 'zeros' }, { name: paramName.valueBias, shape: [1], init: 'zeros' });
+  specs.push(
+    { name: paramName.valueHead, shape: [H, 1], init: 'zeros' },
+    { name: paramName.valueBias, shape: [1], init: 'zeros' },
+  );
   return specs;
 }
 

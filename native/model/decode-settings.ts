@@ -26,13 +26,23 @@ export interface DecodeSettingRow {
 }
 
 /** The session settings the lab used before the measurement: onnxruntime's defaults (threads 0: one per core, spinning). */
-export const ONNXRUNTIME_DEFAULT_SETTING: DecodeSetting = { intraOpThreads: 0, spinning: true, graphOptimization: 'all', executionMode: 'sequential' };
+export const ONNXRUNTIME_DEFAULT_SETTING: DecodeSetting = {
+  intraOpThreads: 0,
+  spinning: true,
+  graphOptimization: 'all',
+  executionMode: 'sequential',
+};
 
 export function settingName(s: DecodeSetting): string {
   return `threads=${s.intraOpThreads || 'auto'} spin=${s.spinning ? 'on' : 'off'} opt=${s.graphOptimization} ${s.executionMode === 'parallel' ? 'par' : 'seq'}`;
 }
 
-export function sessionOptionsOf(s: DecodeSetting): Pick<RuntimeSessionOptions, 'intraOpThreads' | 'interOpThreads' | 'spinning' | 'graphOptimization' | 'executionMode'> {
+export function sessionOptionsOf(
+  s: DecodeSetting,
+): Pick<
+  RuntimeSessionOptions,
+  'intraOpThreads' | 'interOpThreads' | 'spinning' | 'graphOptimization' | 'executionMode'
+> {
   return {
     intraOpThreads: s.intraOpThreads,
     // Parallel execution gets a two-thread inter-op pool; sequential ignores the inter-op pool.
@@ -62,15 +72,27 @@ export function candidateSettings(cores: number): DecodeSetting[] {
 /** Feeds of one decode step: `batch` rows, each with one new token after `past` cached ones. */
 export function decodeStepFeeds(config: ModelConfig, batch: number, past: number): Record<string, HostTensor> {
   const feeds: Record<string, HostTensor> = {
-    input_ids: { dtype: 'int64', dims: [batch, 1], data: BigInt64Array.from({ length: batch }, (_, i) => BigInt((i * 13 + 5) % config.vocab_size)) },
+    input_ids: {
+      dtype: 'int64',
+      dims: [batch, 1],
+      data: BigInt64Array.from({ length: batch }, (_, i) => BigInt((i * 13 + 5) % config.vocab_size)),
+    },
     position_ids: { dtype: 'int64', dims: [batch, 1], data: new BigInt64Array(batch).fill(BigInt(past)) },
     attention_mask: { dtype: 'int64', dims: [batch, past + 1], data: new BigInt64Array(batch * (past + 1)).fill(1n) },
   };
   const dims = [batch, config.num_key_value_heads, past, config.head_dim];
   const size = dims.reduce((a, b) => a * b, 1);
   for (let l = 0; l < config.num_hidden_layers; l++) {
-    feeds[pastKeyName(l)] = { dtype: 'float32', dims, data: Float32Array.from({ length: size }, (_, i) => Math.sin(i + l)) };
-    feeds[pastValueName(l)] = { dtype: 'float32', dims, data: Float32Array.from({ length: size }, (_, i) => Math.cos(i + l)) };
+    feeds[pastKeyName(l)] = {
+      dtype: 'float32',
+      dims,
+      data: Float32Array.from({ length: size }, (_, i) => Math.sin(i + l)),
+    };
+    feeds[pastValueName(l)] = {
+      dtype: 'float32',
+      dims,
+      data: Float32Array.from({ length: size }, (_, i) => Math.cos(i + l)),
+    };
   }
   return feeds;
 }
@@ -91,17 +113,24 @@ export interface SweepOptions {
  * created first and the passes interleave them: the load of a shared machine drifts, and interleaving
  * spreads the drift over every setting instead of charging it to one.
  */
-export async function sweepDecodeSettings(model: Uint8Array, config: ModelConfig, options: SweepOptions): Promise<DecodeSettingRow[]> {
+export async function sweepDecodeSettings(
+  model: Uint8Array,
+  config: ModelConfig,
+  options: SweepOptions,
+): Promise<DecodeSettingRow[]> {
   const settings = options.settings ?? candidateSettings(options.cores);
   const feeds = new Map(options.batches.map((b) => [b, decodeStepFeeds(config, b, options.past)]));
   const sessions: RuntimeSession[] = [];
   try {
-    for (const setting of settings) sessions.push(await RuntimeSession.create(model, { providers: ['cpu'], ...sessionOptionsOf(setting) }));
+    for (const setting of settings)
+      sessions.push(await RuntimeSession.create(model, { providers: ['cpu'], ...sessionOptionsOf(setting) }));
     // A graph with the sampling head takes its inputs too (uniform 0.5, temperature 1).
     const inputs = new Set(sessions[0]?.inputNames ?? []);
     for (const [batch, f] of feeds) {
-      if (inputs.has(SAMPLE_UNIFORM)) f[SAMPLE_UNIFORM] = { dtype: 'float32', dims: [batch], data: new Float32Array(batch).fill(0.5) };
-      if (inputs.has(SAMPLE_INV_TEMPERATURE)) f[SAMPLE_INV_TEMPERATURE] = { dtype: 'float32', dims: [batch], data: new Float32Array(batch).fill(1) };
+      if (inputs.has(SAMPLE_UNIFORM))
+        f[SAMPLE_UNIFORM] = { dtype: 'float32', dims: [batch], data: new Float32Array(batch).fill(0.5) };
+      if (inputs.has(SAMPLE_INV_TEMPERATURE))
+        f[SAMPLE_INV_TEMPERATURE] = { dtype: 'float32', dims: [batch], data: new Float32Array(batch).fill(1) };
     }
     // Per setting and batch size: the best step of each block (one block per round).
     const blocks = settings.map(() => new Map<number, number[]>());

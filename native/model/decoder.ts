@@ -13,7 +13,14 @@ import type { HostTensor, RuntimeSession } from '../onnx/runtime';
 import type { GenerateResult, ResolvedGenerateOptions, SampledToken, StopReason, TokenRouting } from './policy-api';
 import { topAlternatives, TokenSampler, type TokenPick } from './sampler';
 import { SAMPLE_INV_TEMPERATURE, SAMPLE_OUTPUTS, SAMPLE_UNIFORM } from './sampling-head';
-import { newKeyName, newValueName, pastKeyName, pastValueName, presentKeyName, presentValueName } from './sampling-graph';
+import {
+  newKeyName,
+  newValueName,
+  pastKeyName,
+  pastValueName,
+  presentKeyName,
+  presentValueName,
+} from './sampling-graph';
 
 export interface DecoderModel {
   session: RuntimeSession;
@@ -135,11 +142,19 @@ export class BatchDecoder {
     return this.rows.length;
   }
 
-  generate(prompt: readonly number[], request: DecodeRequest, signal?: AbortSignal, hooks: DecodeHooks = {}): Promise<GenerateResult> {
+  generate(
+    prompt: readonly number[],
+    request: DecodeRequest,
+    signal?: AbortSignal,
+    hooks: DecodeHooks = {},
+  ): Promise<GenerateResult> {
     if (this.closed) return Promise.reject(new Error('the decoder is closed'));
     if (prompt.length === 0) return Promise.reject(new Error('the prompt is empty: at least one token id is needed'));
     const bad = prompt.find((id) => !Number.isInteger(id) || id < 0 || id >= this.model.vocabSize);
-    if (bad !== undefined) return Promise.reject(new Error(`prompt token id ${bad} is outside the vocabulary (0..${this.model.vocabSize - 1})`));
+    if (bad !== undefined)
+      return Promise.reject(
+        new Error(`prompt token id ${bad} is outside the vocabulary (0..${this.model.vocabSize - 1})`),
+      );
     return new Promise<GenerateResult>((resolve, reject) => {
       this.waiting.push({
         prompt,
@@ -169,8 +184,15 @@ export class BatchDecoder {
 
   /** Use new weights from the next step on (the sessions of the same architecture). */
   swap(model: DecoderModel): void {
-    if (model.layers !== this.model.layers || model.kvHeads !== this.model.kvHeads || model.headDim !== this.model.headDim || model.cacheOutputs !== this.model.cacheOutputs) {
-      throw new Error('swap: the new model has a different cache layout (layers, kv heads, head size or cache outputs)');
+    if (
+      model.layers !== this.model.layers ||
+      model.kvHeads !== this.model.kvHeads ||
+      model.headDim !== this.model.headDim ||
+      model.cacheOutputs !== this.model.cacheOutputs
+    ) {
+      throw new Error(
+        'swap: the new model has a different cache layout (layers, kv heads, head size or cache outputs)',
+      );
     }
     this.nextModel = model;
     this.kick();
@@ -264,7 +286,14 @@ export class BatchDecoder {
       tokens: row.tokens,
       stopReason: row.stop ?? 'max-tokens',
       promptRouting: row.promptRouting,
-      timing: { queueMs: 0, prefillMs: row.prefillMs, decodeMs: row.decodeMs, steps, meanBatch: steps ? row.batchSum / steps : 1, cachedPromptTokens: row.cachedPromptTokens },
+      timing: {
+        queueMs: 0,
+        prefillMs: row.prefillMs,
+        decodeMs: row.decodeMs,
+        steps,
+        meanBatch: steps ? row.batchSum / steps : 1,
+        cachedPromptTokens: row.cachedPromptTokens,
+      },
     });
   }
 
@@ -307,9 +336,11 @@ export class BatchDecoder {
 
   private outputNames(logits = true): string[] {
     const names = logits ? ['logits'] : [];
-    if (this.model.samplingHead) names.push(SAMPLE_OUTPUTS.id, SAMPLE_OUTPUTS.logprob, SAMPLE_OUTPUTS.argmax, SAMPLE_OUTPUTS.argmaxLogprob);
+    if (this.model.samplingHead)
+      names.push(SAMPLE_OUTPUTS.id, SAMPLE_OUTPUTS.logprob, SAMPLE_OUTPUTS.argmax, SAMPLE_OUTPUTS.argmaxLogprob);
     const newOnly = this.model.cacheOutputs === 'new';
-    for (let l = 0; l < this.model.layers; l++) names.push(newOnly ? newKeyName(l) : presentKeyName(l), newOnly ? newValueName(l) : presentValueName(l));
+    for (let l = 0; l < this.model.layers; l++)
+      names.push(newOnly ? newKeyName(l) : presentKeyName(l), newOnly ? newValueName(l) : presentValueName(l));
     if (this.model.routing) names.push('routing.experts', 'routing.gates');
     return names;
   }
@@ -331,8 +362,16 @@ export class BatchDecoder {
     const sampling = this.samplingFeeds([row]);
     const out = await m.session.run(
       {
-        input_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from(row.prompt.slice(cached), (v) => BigInt(v)) },
-        position_ids: { dtype: 'int64', dims: [1, S], data: BigInt64Array.from({ length: S }, (_, i) => BigInt(cached + i)) },
+        input_ids: {
+          dtype: 'int64',
+          dims: [1, S],
+          data: BigInt64Array.from(row.prompt.slice(cached), (v) => BigInt(v)),
+        },
+        position_ids: {
+          dtype: 'int64',
+          dims: [1, S],
+          data: BigInt64Array.from({ length: S }, (_, i) => BigInt(cached + i)),
+        },
         attention_mask: { dtype: 'int64', dims: [1, total], data: new BigInt64Array(total).fill(1n) },
         ...past,
         ...sampling.feeds,
@@ -340,7 +379,11 @@ export class BatchDecoder {
       this.outputNames(sampling.logits),
     );
     row.own = Array.from({ length: m.layers }, (_, l) => {
-      if (m.cacheOutputs === 'present') return { key: out[presentKeyName(l)]!.data as Float32Array, value: out[presentValueName(l)]!.data as Float32Array };
+      if (m.cacheOutputs === 'present')
+        return {
+          key: out[presentKeyName(l)]!.data as Float32Array,
+          value: out[presentValueName(l)]!.data as Float32Array,
+        };
       // Only the S new tokens came back: the cached prefix goes in front of them.
       const pastKey = past[pastKeyName(l)]!.data as Float32Array;
       const pastValue = past[pastValueName(l)]!.data as Float32Array;
@@ -382,8 +425,16 @@ export class BatchDecoder {
     const feeds: Record<string, HostTensor> = {};
     const dims = [1, m.kvHeads, length, m.headDim];
     entry.cache.forEach((c, l) => {
-      feeds[pastKeyName(l)] = { dtype: 'float32', dims, data: sliceSlots(c.key, m.kvHeads, entry.tokens.length, length, m.headDim) };
-      feeds[pastValueName(l)] = { dtype: 'float32', dims, data: sliceSlots(c.value, m.kvHeads, entry.tokens.length, length, m.headDim) };
+      feeds[pastKeyName(l)] = {
+        dtype: 'float32',
+        dims,
+        data: sliceSlots(c.key, m.kvHeads, entry.tokens.length, length, m.headDim),
+      };
+      feeds[pastValueName(l)] = {
+        dtype: 'float32',
+        dims,
+        data: sliceSlots(c.value, m.kvHeads, entry.tokens.length, length, m.headDim),
+      };
     });
     return feeds;
   }
@@ -446,7 +497,13 @@ export class BatchDecoder {
     if (row.options.alternatives > 0) {
       const logits = out.logits!;
       const [, S, V] = logits.dims as [number, number, number];
-      token.alternatives = topAlternatives(logits.data as Float32Array, (b * S + S - 1) * V, Math.min(V, this.model.vocabSize), row.options.alternatives, row.options.temperature);
+      token.alternatives = topAlternatives(
+        logits.data as Float32Array,
+        (b * S + S - 1) * V,
+        Math.min(V, this.model.vocabSize),
+        row.options.alternatives,
+        row.options.temperature,
+      );
     }
     row.tokens.push(token);
     try {
@@ -522,7 +579,10 @@ export class BatchDecoder {
     const B = this.rows.length;
     for (let l = 0; l < m.layers; l++) {
       const layer = this.cache[l]!;
-      for (const [target, name] of [[layer.key, newKeyName(l)], [layer.value, newValueName(l)]] as const) {
+      for (const [target, name] of [
+        [layer.key, newKeyName(l)],
+        [layer.value, newValueName(l)],
+      ] as const) {
         const fresh = out[name]!.data as Float32Array;
         // Element loops, not a subarray view per head: thousands of views per step at batch 64 cost more than the copy.
         const hd = m.headDim;
@@ -565,7 +625,10 @@ export class BatchDecoder {
       this.writeSlot(out, this.slots);
       this.slots += 1;
     } else {
-      this.cache = Array.from({ length: m.layers }, (_, l) => ({ key: out[presentKeyName(l)]!.data as Float32Array, value: out[presentValueName(l)]!.data as Float32Array }));
+      this.cache = Array.from({ length: m.layers }, (_, l) => ({
+        key: out[presentKeyName(l)]!.data as Float32Array,
+        value: out[presentValueName(l)]!.data as Float32Array,
+      }));
       this.slots = T;
       this.capacity = T;
     }
@@ -588,12 +651,20 @@ export class BatchDecoder {
 function sliceSlots(data: Float32Array, heads: number, slots: number, keep: number, headDim: number): Float32Array {
   if (keep === slots) return data;
   const out = new Float32Array(heads * keep * headDim);
-  for (let h = 0; h < heads; h++) out.set(data.subarray(h * slots * headDim, (h * slots + keep) * headDim), h * keep * headDim);
+  for (let h = 0; h < heads; h++)
+    out.set(data.subarray(h * slots * headDim, (h * slots + keep) * headDim), h * keep * headDim);
   return out;
 }
 
 /** [1, heads, a + b, headDim] from [1, heads, a, headDim] and [1, heads, b, headDim]. */
-function joinSlots(first: Float32Array, second: Float32Array, heads: number, a: number, b: number, headDim: number): Float32Array {
+function joinSlots(
+  first: Float32Array,
+  second: Float32Array,
+  heads: number,
+  a: number,
+  b: number,
+  headDim: number,
+): Float32Array {
   if (a === 0) return second;
   const out = new Float32Array(heads * (a + b) * headDim);
   for (let h = 0; h < heads; h++) {

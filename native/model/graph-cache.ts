@@ -78,14 +78,25 @@ export class TrainingGraphCache {
       return known;
     }
     this.stats.misses++;
-    const pending = this.create(key, { ...shape, length, dtype, expertCompute, temperature: shape.temperature ?? 1, headPositions: heads, causalBlocks: blocks });
+    const pending = this.create(key, {
+      ...shape,
+      length,
+      dtype,
+      expertCompute,
+      temperature: shape.temperature ?? 1,
+      headPositions: heads,
+      causalBlocks: blocks,
+    });
     this.entries.set(key, pending);
     pending.catch(() => this.entries.delete(key));
     await this.evict();
     return pending;
   }
 
-  private async create(key: string, shape: Required<Omit<TrainingShape, 'loss'>> & { loss: LossDefinition | null }): Promise<CachedGraph> {
+  private async create(
+    key: string,
+    shape: Required<Omit<TrainingShape, 'loss'>> & { loss: LossDefinition | null },
+  ): Promise<CachedGraph> {
     const { bytes, ...graph } = buildTrainingGraph(this.config, {
       batch: shape.batch,
       length: shape.length,

@@ -2,7 +2,6 @@
 import { parameterSpecs, type ModelConfig } from './config';
 import { seededNormal } from '../util/random';
 
-
 export function initParameters(config: ModelConfig, seed: number): Map<string, Float32Array> {
   const normal = seededNormal(seed);
   const std = config.initializer_range;

@@ -35,7 +35,11 @@ export interface LossDefinition {
   /** Part of the graph cache key. */
   name: string;
   inputs: readonly LossInput[];
-  build(ad: AutoDiff, terms: TokenTerms, inputs: Readonly<Record<string, Value>>): { loss: Value; metrics: Record<string, Value> };
+  build(
+    ad: AutoDiff,
+    terms: TokenTerms,
+    inputs: Readonly<Record<string, Value>>,
+  ): { loss: Value; metrics: Record<string, Value> };
 }
 
 /** Masked token mean: sum(x * mask) / max(sum(mask), 1). */

@@ -16,7 +16,7 @@ export type MemoryUse = 'sampling' | 'training';
 
 export const BYTES_PER_PARAMETER: Record<MemoryUse, number> = { sampling: 20, training: 16 };
 const WHAT: Record<MemoryUse, string> = {
-  sampling: 'sampling (float32 weights, the graph and onnxruntime\'s copies)',
+  sampling: "sampling (float32 weights, the graph and onnxruntime's copies)",
   training: 'training (float32 weights, gradients, AdamW moments; activations come on top)',
 };
 
@@ -27,7 +27,10 @@ export class MemoryFitError extends Error {
 const gib = (n: number) => `${(n / 2 ** 30).toFixed(1)} GiB`;
 
 /** The memory a model needs for these uses, and the machine's limit. */
-export function memoryNeed(parameters: number, uses: readonly MemoryUse[]): { need: number; limit: number; available: number } {
+export function memoryNeed(
+  parameters: number,
+  uses: readonly MemoryUse[],
+): { need: number; limit: number; available: number } {
   const need = uses.reduce((n, u) => n + parameters * BYTES_PER_PARAMETER[u], 0);
   const forced = Number(process.env.T1LAB_MEMORY_LIMIT_BYTES);
   return { need, limit: Number.isFinite(forced) && forced > 0 ? forced : totalmem(), available: freemem() };
@@ -38,7 +41,9 @@ export function checkMemoryFit(source: string, parameters: number, uses: readonl
   const { need, limit, available } = memoryNeed(parameters, uses);
   if (need <= limit) return;
   const parts = uses.map((u) => `${BYTES_PER_PARAMETER[u]} bytes per parameter for ${WHAT[u]}`).join(' plus ');
-  const machine = process.env.T1LAB_MEMORY_LIMIT_BYTES ? `the limit is ${gib(limit)} (T1LAB_MEMORY_LIMIT_BYTES)` : `this machine has ${gib(limit)} of memory`;
+  const machine = process.env.T1LAB_MEMORY_LIMIT_BYTES
+    ? `the limit is ${gib(limit)} (T1LAB_MEMORY_LIMIT_BYTES)`
+    : `this machine has ${gib(limit)} of memory`;
   throw new MemoryFitError(
     `${source}: ${(parameters / 1e6).toFixed(1)}M parameters need about ${gib(need)} (${parts}); ${machine}, ${gib(available)} available now. Not loading: use a machine with more memory or a smaller model.`,
   );

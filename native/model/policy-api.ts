@@ -18,7 +18,12 @@ export const GenerateOptions = z.object({
   /** Keep only the topK most likely tokens (0: off). */
   topK: z.number().int().min(0).default(0),
   /** Same seed, same prompt, same weights: same tokens. A random seed is drawn when absent. */
-  seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .optional(),
   /** Generation stops after sampling one of these ids (e.g. <|im_end|>); it is part of the output. */
   stopTokenIds: z.array(z.number().int().min(0)).default([]),
   /** Generation stops once the decoded output contains one of these (needs the checkpoint's tokenizer). */

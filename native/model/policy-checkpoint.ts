@@ -30,7 +30,14 @@ export class PolicyCheckpointError extends Error {
 }
 
 export type OpenedCheckpoint =
-  | { kind: 't1-moe'; dir: string; config: ModelConfig; weights: Map<string, Float32Array>; tokenizer: Tokenizer | null; hf?: HfOrigin }
+  | {
+      kind: 't1-moe';
+      dir: string;
+      config: ModelConfig;
+      weights: Map<string, Float32Array>;
+      tokenizer: Tokenizer | null;
+      hf?: HfOrigin;
+    }
   /** An external export is opened from its path (onnxruntime finds external data beside model.onnx). */
   | { kind: 'external-onnx'; dir: string; modelPath: string; hfConfig: ExternalConfig; tokenizer: Tokenizer | null };
 
@@ -102,7 +109,13 @@ export function openCheckpoint(dir: string, options: OpenCheckpointOptions = {})
     // hashes) before reading the weights.
     try {
       const loaded = loadCheckpoint(dir, { verifyHashes: options.verifyHashes ?? true });
-      return { kind: 't1-moe', dir: loaded.dir, config: loaded.config, weights: loaded.parameters, tokenizer: loaded.tokenizer };
+      return {
+        kind: 't1-moe',
+        dir: loaded.dir,
+        config: loaded.config,
+        weights: loaded.parameters,
+        tokenizer: loaded.tokenizer,
+      };
     } catch (error) {
       if (error instanceof CheckpointError) throw new PolicyCheckpointError(error.message);
       throw error;
@@ -113,7 +126,14 @@ export function openCheckpoint(dir: string, options: OpenCheckpointOptions = {})
     // replays routing and trains on the same paths as the lab's checkpoints.
     try {
       const c = loadHfCheckpoint(dir, { requireTokenizer: options.requireTokenizer ?? true });
-      return { kind: 't1-moe', dir: c.dir, config: c.config, weights: c.weights, tokenizer: c.tokenizer, hf: { family: c.family, architecture: c.architecture, dtype: c.dtype, eosTokenIds: c.eosTokenIds } };
+      return {
+        kind: 't1-moe',
+        dir: c.dir,
+        config: c.config,
+        weights: c.weights,
+        tokenizer: c.tokenizer,
+        hf: { family: c.family, architecture: c.architecture, dtype: c.dtype, eosTokenIds: c.eosTokenIds },
+      };
     } catch (error) {
       if (error instanceof HfCheckpointError) throw new PolicyCheckpointError(error.message);
       throw error;
@@ -122,5 +142,11 @@ export function openCheckpoint(dir: string, options: OpenCheckpointOptions = {})
   const modelPath = EXTERNAL_MODEL_FILES.map((f) => join(dir, f)).find((p) => existsSync(p));
   if (!modelPath) throw new PolicyCheckpointError(`${dir}: neither a t1-moe config.json nor a model.onnx`);
   const hfConfig = existsSync(join(dir, CONFIG_JSON)) ? (readJson(join(dir, CONFIG_JSON)) as ExternalConfig) : {};
-  return { kind: 'external-onnx', dir, modelPath, hfConfig, tokenizer: readTokenizer(dir, options.requireTokenizer ?? true) };
+  return {
+    kind: 'external-onnx',
+    dir,
+    modelPath,
+    hfConfig,
+    tokenizer: readTokenizer(dir, options.requireTokenizer ?? true),
+  };
 }

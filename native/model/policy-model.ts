@@ -59,7 +59,6 @@ export const DENSE_DECODE_MAX_EXPERT_WEIGHTS = 1_000_000;
 // routing is recomputed inside the op: the routing outputs equal the experts used only up to exact ties,
 // while dense and sparse use the very indices they output (what R3 replays must be what was computed).
 
-
 export function samplingExpertCompute(config: ModelConfig): ExpertCompute {
   if (config.num_experts === 0) return 'dense';
   const perLayer = config.num_experts * 3 * config.hidden_size * config.moe_intermediate_size;
@@ -92,7 +91,13 @@ export async function loadT1Policy(
   let placed: Awaited<ReturnType<typeof createPlacedSession>>;
   let graph: ReturnType<typeof buildSamplingGraph>;
   try {
-    graph = buildSamplingGraph(config, weights, { expertCompute, cacheOutputs, samplingHead, fuseGateUp: variant.fuseGateUp ?? true, ...(external ? { externalData: join(external, 'model.onnx.data') } : {}) });
+    graph = buildSamplingGraph(config, weights, {
+      expertCompute,
+      cacheOutputs,
+      samplingHead,
+      fuseGateUp: variant.fuseGateUp ?? true,
+      ...(external ? { externalData: join(external, 'model.onnx.data') } : {}),
+    });
     if (external) writeFileSync(join(external, 'model.onnx'), graph.bytes);
     placed = await createPlacedSession(external ? join(external, 'model.onnx') : graph.bytes, placement(settings));
   } finally {
@@ -139,14 +144,20 @@ function weightBytes(weights: ReadonlyMap<string, Float32Array>): number {
 }
 
 /** `model`: the model.onnx path (its external data, if any, beside it) or its bytes. */
-export async function loadExternalPolicy(model: Uint8Array | string, hfConfig: ExternalConfig, settings: SessionSettings): Promise<LoadedPolicy> {
+export async function loadExternalPolicy(
+  model: Uint8Array | string,
+  hfConfig: ExternalConfig,
+  settings: SessionSettings,
+): Promise<LoadedPolicy> {
   const placed = await createPlacedSession(model, placement(settings));
   const session = placed.session;
   const inputs = session.inputShapes();
   for (const required of ['input_ids', 'attention_mask', 'position_ids', 'past_key_values.0.key']) {
     if (!inputs[required]) {
       await session.release();
-      throw new Error(`model.onnx: input '${required}' is missing; expected the common layout (input_ids, attention_mask, position_ids, past_key_values.N.key/value)`);
+      throw new Error(
+        `model.onnx: input '${required}' is missing; expected the common layout (input_ids, attention_mask, position_ids, past_key_values.N.key/value)`,
+      );
     }
   }
   if (!session.outputNames.includes('logits') || !session.outputNames.includes('present.0.key')) {
@@ -157,7 +168,12 @@ export async function loadExternalPolicy(model: Uint8Array | string, hfConfig: E
   const pastShape = inputs['past_key_values.0.key']!.shape;
   const kvHeads = typeof pastShape[1] === 'number' ? pastShape[1] : hfConfig.num_key_value_heads;
   const headDim =
-    typeof pastShape[3] === 'number' ? pastShape[3] : (hfConfig.head_dim ?? (hfConfig.hidden_size && hfConfig.num_attention_heads ? hfConfig.hidden_size / hfConfig.num_attention_heads : undefined));
+    typeof pastShape[3] === 'number'
+      ? pastShape[3]
+      : (hfConfig.head_dim ??
+        (hfConfig.hidden_size && hfConfig.num_attention_heads
+          ? hfConfig.hidden_size / hfConfig.num_attention_heads
+          : undefined));
   if (!kvHeads || !headDim) {
     await session.release();
     throw new Error('model.onnx: the cache shape (kv heads, head size) is neither in the graph nor in config.json');

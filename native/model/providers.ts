@@ -17,7 +17,8 @@ export interface ProviderProbe {
 }
 
 const require = createRequire(import.meta.url);
-export const CUDA_SETUP_HINT = 'run `npm run setup:cuda` on a machine with an NVIDIA GPU, its driver and internet access (see docs/guide/install-and-doctor.md, "CUDA (opt-in)")';
+export const CUDA_SETUP_HINT =
+  'run `npm run setup:cuda` on a machine with an NVIDIA GPU, its driver and internet access (see docs/guide/install-and-doctor.md, "CUDA (opt-in)")';
 
 export function onnxruntimeBinDir(): string | null {
   try {
@@ -36,7 +37,9 @@ export function onnxruntimeBinDir(): string | null {
 export async function probeProviders(options: { hasNvidiaGpu: boolean }): Promise<ProviderProbe> {
   let version: string;
   try {
-    version = (JSON.parse(readFileSync(require.resolve('onnxruntime-node/package.json'), 'utf8')) as { version: string }).version;
+    version = (
+      JSON.parse(readFileSync(require.resolve('onnxruntime-node/package.json'), 'utf8')) as { version: string }
+    ).version;
   } catch {
     return {
       version: null,
@@ -52,21 +55,36 @@ export async function probeProviders(options: { hasNvidiaGpu: boolean }): Promis
     require('onnxruntime-node');
     cpu = { name: 'cpu', available: true, reason: null };
   } catch (error) {
-    cpu = { name: 'cpu', available: false, reason: `the onnxruntime binding failed to load: ${(error as Error).message.split('\n')[0]}` };
+    cpu = {
+      name: 'cpu',
+      available: false,
+      reason: `the onnxruntime binding failed to load: ${(error as Error).message.split('\n')[0]}`,
+    };
   }
   const binDir = onnxruntimeBinDir();
   const cudaLib = binDir ? join(binDir, 'libonnxruntime_providers_cuda.so') : null;
   let cuda: ProviderProbe['providers'][number];
-  if (process.platform !== 'linux' && process.platform !== 'win32') cuda = { name: 'cuda', available: false, reason: `CUDA is not offered on ${process.platform}` };
-  else if (!options.hasNvidiaGpu) cuda = { name: 'cuda', available: false, reason: 'no NVIDIA GPU found (nvidia-smi is missing or lists none)' };
-  else if (!cudaLib || !existsSync(cudaLib)) cuda = { name: 'cuda', available: false, reason: `the CUDA provider libraries are not installed; ${CUDA_SETUP_HINT}` };
+  if (process.platform !== 'linux' && process.platform !== 'win32')
+    cuda = { name: 'cuda', available: false, reason: `CUDA is not offered on ${process.platform}` };
+  else if (!options.hasNvidiaGpu)
+    cuda = { name: 'cuda', available: false, reason: 'no NVIDIA GPU found (nvidia-smi is missing or lists none)' };
+  else if (!cudaLib || !existsSync(cudaLib))
+    cuda = {
+      name: 'cuda',
+      available: false,
+      reason: `the CUDA provider libraries are not installed; ${CUDA_SETUP_HINT}`,
+    };
   else {
     const outcome = await tryCudaSession();
     cuda = outcome.ok
       ? { name: 'cuda', available: true, reason: null }
       : { name: 'cuda', available: false, reason: `the CUDA provider failed to start a session: ${outcome.reason}` };
   }
-  return { version, providers: [cpu, cuda], hint: cuda.available ? null : options.hasNvidiaGpu ? CUDA_SETUP_HINT : null };
+  return {
+    version,
+    providers: [cpu, cuda],
+    hint: cuda.available ? null : options.hasNvidiaGpu ? CUDA_SETUP_HINT : null,
+  };
 }
 
 /** Create and run a one-node session on CUDA only; its error, first line, when it fails. */
@@ -121,11 +139,16 @@ export class ProviderUnavailableError extends Error {
 
 /** Whether CUDA is worth trying here: an NVIDIA device node and the provider library beside the binding. */
 export function cudaLikely(): { possible: boolean; reason: string | null } {
-  if (process.platform !== 'linux' && process.platform !== 'win32') return { possible: false, reason: `CUDA is not offered on ${process.platform}` };
-  if (process.platform === 'linux' && !existsSync('/dev/nvidiactl')) return { possible: false, reason: 'no NVIDIA GPU found (no /dev/nvidiactl)' };
+  if (process.platform !== 'linux' && process.platform !== 'win32')
+    return { possible: false, reason: `CUDA is not offered on ${process.platform}` };
+  if (process.platform === 'linux' && !existsSync('/dev/nvidiactl'))
+    return { possible: false, reason: 'no NVIDIA GPU found (no /dev/nvidiactl)' };
   const binDir = onnxruntimeBinDir();
-  const lib = binDir ? join(binDir, process.platform === 'win32' ? 'onnxruntime_providers_cuda.dll' : 'libonnxruntime_providers_cuda.so') : null;
-  if (!lib || !existsSync(lib)) return { possible: false, reason: `the CUDA provider libraries are not installed; ${CUDA_SETUP_HINT}` };
+  const lib = binDir
+    ? join(binDir, process.platform === 'win32' ? 'onnxruntime_providers_cuda.dll' : 'libonnxruntime_providers_cuda.so')
+    : null;
+  if (!lib || !existsSync(lib))
+    return { possible: false, reason: `the CUDA provider libraries are not installed; ${CUDA_SETUP_HINT}` };
   return { possible: true, reason: null };
 }
 
@@ -133,7 +156,10 @@ export function cudaLikely(): { possible: boolean; reason: string | null } {
  * Create a session on the chosen provider. 'auto' tries CUDA (with CPU for the nodes CUDA lacks) where it
  * is possible and falls back to CPU with the reason recorded; an explicit 'cuda' fails with the reason.
  */
-export async function createPlacedSession(model: Uint8Array | string, options: PlacementOptions): Promise<SessionPlacement> {
+export async function createPlacedSession(
+  model: Uint8Array | string,
+  options: PlacementOptions,
+): Promise<SessionPlacement> {
   const threads = {
     intraOpThreads: options.intraOpThreads,
     interOpThreads: options.interOpThreads,
@@ -151,9 +177,13 @@ export async function createPlacedSession(model: Uint8Array | string, options: P
     createMs: performance.now() - started,
   });
   if (options.choice === 'cpu') return cpu(null);
-  const likely = options.cudaPossible === undefined ? cudaLikely() : { possible: options.cudaPossible, reason: 'CUDA is not possible on this machine' };
+  const likely =
+    options.cudaPossible === undefined
+      ? cudaLikely()
+      : { possible: options.cudaPossible, reason: 'CUDA is not possible on this machine' };
   if (!likely.possible) {
-    if (options.choice === 'cuda') throw new ProviderUnavailableError(`the CUDA execution provider was requested but ${likely.reason}`);
+    if (options.choice === 'cuda')
+      throw new ProviderUnavailableError(`the CUDA execution provider was requested but ${likely.reason}`);
     return cpu(likely.reason);
   }
   try {
@@ -162,7 +192,8 @@ export async function createPlacedSession(model: Uint8Array | string, options: P
     return { session, provider: 'cuda', fallbackReason: null, createMs: performance.now() - started };
   } catch (error) {
     const reason = `the CUDA provider failed to load: ${firstLine(error)}`;
-    if (options.choice === 'cuda') throw new ProviderUnavailableError(`the CUDA execution provider was requested but ${reason}`);
+    if (options.choice === 'cuda')
+      throw new ProviderUnavailableError(`the CUDA execution provider was requested but ${reason}`);
     return cpu(reason);
   }
 }

@@ -11,7 +11,12 @@ import type { RopeScaling } from './config';
  * The inverse frequencies f_i (i < head_dim/2) and the factor cos and sin are multiplied by, with the
  * scaling types of transformers' `ROPE_INIT_FUNCTIONS` that the supported families use.
  */
-export function ropeFrequencies(headDim: number, theta: number, scaling?: RopeScaling, maxPositions = 0): { inv: Float64Array; attentionFactor: number } {
+export function ropeFrequencies(
+  headDim: number,
+  theta: number,
+  scaling?: RopeScaling,
+  maxPositions = 0,
+): { inv: Float64Array; attentionFactor: number } {
   const half = headDim / 2;
   const base = Float64Array.from({ length: half }, (_, i) => theta ** (-(2 * i) / headDim));
   const type = scaling?.rope_type ?? 'default';
@@ -36,7 +41,8 @@ export function ropeFrequencies(headDim: number, theta: number, scaling?: RopeSc
   // yarn
   const betaFast = scaling.beta_fast ?? 32;
   const betaSlow = scaling.beta_slow ?? 1;
-  const correction = (rotations: number) => (headDim * Math.log(original / (rotations * 2 * Math.PI))) / (2 * Math.log(theta));
+  const correction = (rotations: number) =>
+    (headDim * Math.log(original / (rotations * 2 * Math.PI))) / (2 * Math.log(theta));
   const lo = Math.max(Math.floor(correction(betaFast)), 0);
   let hi = Math.min(Math.ceil(correction(betaSlow)), headDim - 1);
   if (lo === hi) hi += 0.001;

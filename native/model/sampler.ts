@@ -97,12 +97,17 @@ export class TokenSampler {
   }
 }
 
-
 /**
  * The `n` most likely tokens of `logits[offset, offset + vocab)` with their log-probs under temperature
  * `temperature` (greedy: 1), most likely first, ties by id: the same log-probs `TokenSampler.pick` returns.
  */
-export function topAlternatives(logits: Float32Array, offset: number, vocab: number, n: number, temperature: number): TokenPick[] {
+export function topAlternatives(
+  logits: Float32Array,
+  offset: number,
+  vocab: number,
+  n: number,
+  temperature: number,
+): TokenPick[] {
   const scale = temperature > 0 ? 1 / temperature : 1;
   let max = -Infinity;
   for (let i = 0; i < vocab; i++) max = Math.max(max, logits[offset + i]!);

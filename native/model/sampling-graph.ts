@@ -15,7 +15,16 @@ import { AutoDiff, type Value } from '../onnx/autodiff';
 import { GraphBuilder } from '../onnx/graph';
 import { DEFAULT_OPSET } from '../onnx/proto';
 import { isMoeLayer, moeLayers, paramName, parameterSpecs, type ModelConfig } from './config';
-import { fusedGateUpName, fusedMoeName, fusedMoeWeights, fusedQkvName, sideBySide, transformerForward, type ExpertCompute, type LayerRouting } from './transformer';
+import {
+  fusedGateUpName,
+  fusedMoeName,
+  fusedMoeWeights,
+  fusedQkvName,
+  sideBySide,
+  transformerForward,
+  type ExpertCompute,
+  type LayerRouting,
+} from './transformer';
 import { addSamplingHead } from './sampling-head';
 import type { BuiltGraph } from './training-graph';
 
@@ -51,14 +60,22 @@ export const presentValueName = (l: number) => `present.${l}.value`;
 export const newKeyName = (l: number) => `new_key_values.${l}.key`;
 export const newValueName = (l: number) => `new_key_values.${l}.value`;
 
-export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, options: SamplingGraphOptions): BuiltGraph {
+export function buildSamplingGraph(
+  config: ModelConfig,
+  weights: ReadonlyMap<string, Float32Array>,
+  options: SamplingGraphOptions,
+): BuiltGraph {
   const started = performance.now();
   const fused = options.fused ?? true;
   const cacheOutputs = options.cacheOutputs ?? 'present';
   if (cacheOutputs === 'new' && !fused) throw new Error("sampling graph: cacheOutputs 'new' needs the fused graph");
   const ad = new AutoDiff('float32', new GraphBuilder('sampling', { '': fused ? 23 : DEFAULT_OPSET }));
   const g = ad.graph;
-  const params = samplingParameters(ad, config, weights, { fused, expertCompute: options.expertCompute, fuseGateUp: (options.fuseGateUp ?? false) && options.expertCompute === 'sparse' });
+  const params = samplingParameters(ad, config, weights, {
+    fused,
+    expertCompute: options.expertCompute,
+    fuseGateUp: (options.fuseGateUp ?? false) && options.expertCompute === 'sparse',
+  });
   const { ids, keyMask, positions, past } = samplingInputs(ad, config, cacheOutputs);
   const { allowed, allowed4 } = causalMask(g, ids.name, keyMask.name);
   const fwd = transformerForward(ad, {
@@ -77,14 +94,24 @@ export function buildSamplingGraph(config: ModelConfig, weights: ReadonlyMap<str
   });
   const flatLogits = addLogits(g, config, fwd.hidden.name, !!options.allLogits);
   if (options.samplingHead) {
-    if (options.allLogits) throw new Error('sampling graph: the sampling head needs the last position only (not allLogits)');
+    if (options.allLogits)
+      throw new Error('sampling graph: the sampling head needs the last position only (not allLogits)');
     addSamplingHead(g, flatLogits, config.vocab_size);
   }
   addCacheOutputs(g, config, fwd.present, cacheOutputs);
   // A dense model routes nothing: no routing outputs (the decoder then records none).
   if (!options.withoutRouting && moeLayers(config).length > 0) addRoutingOutputs(g, config, fwd.routing, ids.name);
-  const bytes = g.toModel({ docString: `t1-moe sampling graph (${options.expertCompute} experts)`, ...(options.externalData ? { externalData: options.externalData } : {}) });
-  return { bytes, inputNames: g.inputs.map((i) => i.name), outputNames: g.outputs.map((o) => o.name), nodeCount: g.nodes.length, buildMs: performance.now() - started };
+  const bytes = g.toModel({
+    docString: `t1-moe sampling graph (${options.expertCompute} experts)`,
+    ...(options.externalData ? { externalData: options.externalData } : {}),
+  });
+  return {
+    bytes,
+    inputNames: g.inputs.map((i) => i.name),
+    outputNames: g.outputs.map((o) => o.name),
+    nodeCount: g.nodes.length,
+    buildMs: performance.now() - started,
+  };
 }
 
 /**
@@ -104,10 +131,13 @@ function samplingParameters(
   const routed = moeLayers(config);
   const expertWeights = new Set(routed.map((l) => [paramName.wGate(l), paramName.wUp(l), paramName.wDown(l)]).flat());
   const gateUpWeights = new Set(routed.map((l) => [paramName.wGate(l), paramName.wUp(l)]).flat());
-  const attentionInputs = new Set(Array.from({ length: L }, (_, l) => [paramName.wq(l), paramName.wk(l), paramName.wv(l)]).flat());
+  const attentionInputs = new Set(
+    Array.from({ length: L }, (_, l) => [paramName.wq(l), paramName.wk(l), paramName.wv(l)]).flat(),
+  );
   const specs = new Map(parameterSpecs(config).map((p) => [p.name, p.shape]));
   const weight = (name: string) => checkedWeight(weights, specs, name);
-  const initializer = (name: string, shape: number[], data: Float32Array) => params.set(name, ad.wrap(g.initializer(name, 'float32', shape, data), shape));
+  const initializer = (name: string, shape: number[], data: Float32Array) =>
+    params.set(name, ad.wrap(g.initializer(name, 'float32', shape, data), shape));
   for (const [name, shape] of specs) {
     if (name === paramName.valueHead || name === paramName.valueBias) continue; // the critic is not sampled
     if (fusedMoe && expertWeights.has(name)) continue; // in the fused op's layout below
@@ -120,28 +150,47 @@ function samplingParameters(
   const E = config.num_experts;
   for (let l = 0; l < L; l++) {
     if (fusedMoe && isMoeLayer(config, l)) {
-      const { fc1, fc2 } = fusedMoeWeights(config, weight(paramName.wGate(l)), weight(paramName.wUp(l)), weight(paramName.wDown(l)));
+      const { fc1, fc2 } = fusedMoeWeights(
+        config,
+        weight(paramName.wGate(l)),
+        weight(paramName.wUp(l)),
+        weight(paramName.wDown(l)),
+      );
       initializer(fusedMoeName.fc1(l), [E, 2 * I, H], fc1);
       initializer(fusedMoeName.fc2(l), [E, H, I], fc2);
     }
     if (o.fused) {
       // The attention projections as one matmul (the fused path only; same values, fewer nodes per step).
       const width = (config.num_attention_heads + 2 * config.num_key_value_heads) * config.head_dim;
-      initializer(fusedQkvName(l), [H, width], sideBySide(H, [weight(paramName.wq(l)), weight(paramName.wk(l)), weight(paramName.wv(l))]));
+      initializer(
+        fusedQkvName(l),
+        [H, width],
+        sideBySide(H, [weight(paramName.wq(l)), weight(paramName.wk(l)), weight(paramName.wv(l))]),
+      );
     }
     // Each expert's [H, I] gate and up side by side: [E * H] rows of gate | up.
-    if (o.fuseGateUp && isMoeLayer(config, l)) initializer(fusedGateUpName(l), [E, H, 2 * I], sideBySide(E * H, [weight(paramName.wGate(l)), weight(paramName.wUp(l))]));
+    if (o.fuseGateUp && isMoeLayer(config, l))
+      initializer(
+        fusedGateUpName(l),
+        [E, H, 2 * I],
+        sideBySide(E * H, [weight(paramName.wGate(l)), weight(paramName.wUp(l))]),
+      );
   }
   return params;
 }
 
 /** A checkpoint tensor by name, present and of its config's size (fused weights are built from these). */
-function checkedWeight(weights: ReadonlyMap<string, Float32Array>, specs: Map<string, number[]>, name: string): Float32Array {
+function checkedWeight(
+  weights: ReadonlyMap<string, Float32Array>,
+  specs: Map<string, number[]>,
+  name: string,
+): Float32Array {
   const data = weights.get(name);
   if (!data) throw new Error(`weights: tensor '${name}' is missing`);
   const shape = specs.get(name)!;
   const expected = shape.reduce((a, b) => a * b, 1);
-  if (data.length !== expected) throw new Error(`weights: tensor '${name}' has ${data.length} values, [${shape.join(',')}] needs ${expected}`);
+  if (data.length !== expected)
+    throw new Error(`weights: tensor '${name}' has ${data.length} values, [${shape.join(',')}] needs ${expected}`);
   return data;
 }
 
@@ -155,7 +204,9 @@ function samplingInputs(ad: AutoDiff, config: ModelConfig, cacheOutputs: 'presen
   const past = Array.from({ length: config.num_hidden_layers }, (_, l) => ({
     key: ad.input(pastKeyName(l), ['batch', nkv, 'past', hd]),
     value: ad.input(pastValueName(l), ['batch', nkv, 'past', hd]),
-    ...(cacheOutputs === 'new' ? { newKey: newKeyName(l), newValue: newValueName(l) } : { presentKey: presentKeyName(l), presentValue: presentValueName(l) }),
+    ...(cacheOutputs === 'new'
+      ? { newKey: newKeyName(l), newValue: newValueName(l) }
+      : { presentKey: presentKeyName(l), presentValue: presentValueName(l) }),
   }));
   return { ids, keyMask, positions, past };
 }
@@ -167,7 +218,10 @@ function causalMask(g: GraphBuilder, ids: string, keyMask: string): { allowed: s
   const pastLen = g.op('Sub', [total, seq]);
   const keyPos = g.op('Range', [g.int(0), total, g.int(1)]);
   const queryPos = g.op('Range', [pastLen, total, g.int(1)]);
-  const causal = g.op('LessOrEqual', [g.op('Unsqueeze', [keyPos, g.ints([0])]), g.op('Unsqueeze', [queryPos, g.ints([1])])]); // [S, T]
+  const causal = g.op('LessOrEqual', [
+    g.op('Unsqueeze', [keyPos, g.ints([0])]),
+    g.op('Unsqueeze', [queryPos, g.ints([1])]),
+  ]); // [S, T]
   const valid = g.op('Unsqueeze', [g.op('Cast', [keyMask], { to: 9 }), g.ints([1])]); // [B, 1, T]
   const allowed4 = g.op('Unsqueeze', [g.op('And', [g.op('Unsqueeze', [causal, g.ints([0])]), valid]), g.ints([1])]); // [B,1,S,T]
   const allowed = g.op('Unsqueeze', [allowed4, g.ints([1])]); // [B,1,1,S,T]
@@ -180,14 +234,25 @@ function addLogits(g: GraphBuilder, config: ModelConfig, hiddenName: string, all
   // A tied head multiplies by the embedding transposed: Gemm's transB reads it in place (a Transpose
   // node would copy V x H floats on every step where onnxruntime does not fold it).
   const rows = g.op('Reshape', [hidden, g.ints([-1, config.hidden_size])]);
-  const flatLogits = config.tie_word_embeddings ? g.op('Gemm', [rows, paramName.embed], { transB: 1 }) : g.op('MatMul', [rows, paramName.lmHead]);
+  const flatLogits = config.tie_word_embeddings
+    ? g.op('Gemm', [rows, paramName.embed], { transB: 1 })
+    : g.op('MatMul', [rows, paramName.lmHead]);
   const logitsShape = g.op('Concat', [g.op('Shape', [hidden], { end: 2 }), g.ints([config.vocab_size])], { axis: 0 });
-  g.output(g.op('Reshape', [flatLogits, logitsShape]), 'logits', 'float32', ['batch', allLogits ? 'sequence' : 1, config.vocab_size]);
+  g.output(g.op('Reshape', [flatLogits, logitsShape]), 'logits', 'float32', [
+    'batch',
+    allLogits ? 'sequence' : 1,
+    config.vocab_size,
+  ]);
   return flatLogits;
 }
 
 /** Each layer's cache output: the new keys and values only, or past and new (the common layout). */
-function addCacheOutputs(g: GraphBuilder, config: ModelConfig, present: { key: Value; value: Value }[], cacheOutputs: 'present' | 'new'): void {
+function addCacheOutputs(
+  g: GraphBuilder,
+  config: ModelConfig,
+  present: { key: Value; value: Value }[],
+  cacheOutputs: 'present' | 'new',
+): void {
   const nkv = config.num_key_value_heads;
   const hd = config.head_dim;
   present.forEach((p, l) => {
@@ -204,7 +269,27 @@ function addCacheOutputs(g: GraphBuilder, config: ModelConfig, present: { key: V
 /** `routing.experts` and `routing.gates`: [MoE layers, B, S, k], each layer's reshaped and stacked. */
 function addRoutingOutputs(g: GraphBuilder, config: ModelConfig, routing: LayerRouting[], ids: string): void {
   const k = config.num_experts_per_tok;
-  const stack = (vs: string[]) => g.op('Concat', vs.map((v) => g.op('Unsqueeze', [g.op('Reshape', [v, g.op('Concat', [g.op('Shape', [ids]), g.ints([k])], { axis: 0 })]), g.ints([0])])), { axis: 0 });
-  g.output(stack(routing.map((r) => r.experts.name)), 'routing.experts', 'int64', [routing.length, 'batch', 'sequence', k]);
-  g.output(stack(routing.map((r) => r.gates.name)), 'routing.gates', 'float32', [routing.length, 'batch', 'sequence', k]);
+  const stack = (vs: string[]) =>
+    g.op(
+      'Concat',
+      vs.map((v) =>
+        g.op('Unsqueeze', [
+          g.op('Reshape', [v, g.op('Concat', [g.op('Shape', [ids]), g.ints([k])], { axis: 0 })]),
+          g.ints([0]),
+        ]),
+      ),
+      { axis: 0 },
+    );
+  g.output(stack(routing.map((r) => r.experts.name)), 'routing.experts', 'int64', [
+    routing.length,
+    'batch',
+    'sequence',
+    k,
+  ]);
+  g.output(stack(routing.map((r) => r.gates.name)), 'routing.gates', 'float32', [
+    routing.length,
+    'batch',
+    'sequence',
+    k,
+  ]);
 }

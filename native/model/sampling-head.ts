@@ -15,7 +15,12 @@ import type { GraphBuilder } from '../onnx/graph';
 
 export const SAMPLE_UNIFORM = 'sample_uniform';
 export const SAMPLE_INV_TEMPERATURE = 'sample_inv_temperature';
-export const SAMPLE_OUTPUTS = { id: 'sample.id', logprob: 'sample.logprob', argmax: 'sample.argmax', argmaxLogprob: 'sample.argmax_logprob' } as const;
+export const SAMPLE_OUTPUTS = {
+  id: 'sample.id',
+  logprob: 'sample.logprob',
+  argmax: 'sample.argmax',
+  argmaxLogprob: 'sample.argmax_logprob',
+} as const;
 
 /** Adds the head on `logits` ([B, V], one row per sequence) with its inputs and outputs. */
 export function addSamplingHead(g: GraphBuilder, logits: string, vocab: number): void {
@@ -27,7 +32,10 @@ export function addSamplingHead(g: GraphBuilder, logits: string, vocab: number):
   const cdf = g.op('CumSum', [g.op('Exp', [logProbs]), g.int(1)]); // [B, V]
   const total = g.op('Slice', [cdf, g.ints([-1]), g.ints([vocab]), g.ints([1])]); // [B, 1], about 1
   const below = g.op('Cast', [g.op('LessOrEqual', [cdf, g.op('Mul', [column(u), total])])], { to: 7 });
-  const id = g.op('Min', [g.op('ReduceSum', [below, g.ints([1])], { keepdims: 0 }), g.constant('int64', [], [vocab - 1])]); // [B]
+  const id = g.op('Min', [
+    g.op('ReduceSum', [below, g.ints([1])], { keepdims: 0 }),
+    g.constant('int64', [], [vocab - 1]),
+  ]); // [B]
   const argmax = g.op('ArgMax', [logProbs], { axis: 1, keepdims: 0 }); // [B]
   const logprobAt = (ids: string) => row(g.op('GatherElements', [logProbs, column(ids)], { axis: 1 }));
   g.output(id, SAMPLE_OUTPUTS.id, 'int64', ['batch']);

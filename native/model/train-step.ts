@@ -32,7 +32,12 @@ export interface TrainingStepResult {
   gradients: Map<string, Float32Array | Float64Array>;
 }
 
-export async function runTrainingStep(config: ModelConfig, entry: CachedGraph, params: ReadonlyMap<string, Float32Array | Float64Array>, batch: TrainingBatch): Promise<TrainingStepResult> {
+export async function runTrainingStep(
+  config: ModelConfig,
+  entry: CachedGraph,
+  params: ReadonlyMap<string, Float32Array | Float64Array>,
+  batch: TrainingBatch,
+): Promise<TrainingStepResult> {
   const { batch: B, length: T } = entry;
   const dtype = params.values().next().value instanceof Float64Array ? 'float64' : 'float32';
   const feeds: Record<string, HostTensor> = {
@@ -42,10 +47,16 @@ export async function runTrainingStep(config: ModelConfig, entry: CachedGraph, p
     ...batch.lossInputs,
   };
   if (entry.graph.inputNames.includes('head_positions')) {
-    if (!batch.headPositions?.length) throw new Error(`training graph ${entry.key} runs its head at given positions, and the batch names none`);
+    if (!batch.headPositions?.length)
+      throw new Error(`training graph ${entry.key} runs its head at given positions, and the batch names none`);
     feeds.head_positions = { dtype: 'int64', dims: [batch.headPositions.length], data: batch.headPositions };
   }
-  if (batch.forcedExperts) feeds.forced_experts = { dtype: 'int64', dims: [config.num_hidden_layers, B, T, config.num_experts_per_tok], data: batch.forcedExperts };
+  if (batch.forcedExperts)
+    feeds.forced_experts = {
+      dtype: 'int64',
+      dims: [config.num_hidden_layers, B, T, config.num_experts_per_tok],
+      data: batch.forcedExperts,
+    };
   for (const p of parameterSpecs(config)) {
     const data = params.get(p.name);
     if (!data) throw new Error(`parameter '${p.name}' is missing`);

@@ -82,13 +82,21 @@ export function buildTrainingGraph(config: ModelConfig, options: TrainingGraphOp
     attentionMask,
     forcedExperts: forced,
     expertCompute: options.expertCompute,
-    attentionChunk: typeof options.causalBlocks === 'number' ? options.causalBlocks : options.causalBlocks !== false ? attentionBlock(T) : undefined,
+    attentionChunk:
+      typeof options.causalBlocks === 'number'
+        ? options.causalBlocks
+        : options.causalBlocks !== false
+          ? attentionBlock(T)
+          : undefined,
     batch: B,
     length: T,
   });
   const temperature = options.temperature ?? 1;
   const scored = scoreTargets(ad, config, params, fwd.hidden, targets, tokenMask, options);
-  const values = ad.reshape(ad.add(ad.matmul(fwd.hidden, params.get(paramName.valueHead)!), params.get(paramName.valueBias)!), [B, T]);
+  const values = ad.reshape(
+    ad.add(ad.matmul(fwd.hidden, params.get(paramName.valueHead)!), params.get(paramName.valueBias)!),
+    [B, T],
+  );
   const { balance, aux } = routerBalance(ad, config, fwd.routing, tokenMask, B * T);
   let entropy: Value | null = null;
   const terms: TokenTerms = {
@@ -108,7 +116,9 @@ export function buildTrainingGraph(config: ModelConfig, options: TrainingGraphOp
   ad.output(aux, 'aux_loss');
   addRoutingOutputs(ad, config, fwd.routing, balance, B, T);
   if (options.loss) addLossAndGradients(ad, options.loss, terms, lossInputs, paramList);
-  const bytes = g.toModel({ docString: `t1-moe training graph B=${B} T=${T} ${dtype} ${options.expertCompute}${options.forcedRouting ? ' forced' : ''} loss=${options.loss?.name ?? 'none'}${temperature === 1 ? '' : ` temperature=${temperature}`}` });
+  const bytes = g.toModel({
+    docString: `t1-moe training graph B=${B} T=${T} ${dtype} ${options.expertCompute}${options.forcedRouting ? ' forced' : ''} loss=${options.loss?.name ?? 'none'}${temperature === 1 ? '' : ` temperature=${temperature}`}`,
+  });
   return {
     bytes,
     inputNames: g.inputs.map((i) => i.name),
@@ -120,7 +130,8 @@ export function buildTrainingGraph(config: ModelConfig, options: TrainingGraphOp
 
 /** The padded length fits the model's window, and every layer routes (training covers MoE models only). */
 function checkTrainable(config: ModelConfig, T: number): void {
-  if (T > config.max_position_embeddings) throw new Error(`sequence length ${T} exceeds max_position_embeddings ${config.max_position_embeddings}`);
+  if (T > config.max_position_embeddings)
+    throw new Error(`sequence length ${T} exceeds max_position_embeddings ${config.max_position_embeddings}`);
   // The trainer's routing records, R3 replay and load-balance metrics have one entry per layer: a model
   // with dense layers (a dense import, or mlp_only_layers) samples and evaluates, but does not train yet.
   const routed = moeLayers(config).length;
@@ -143,10 +154,16 @@ function trainingInputs(ad: AutoDiff, config: ModelConfig, options: TrainingGrap
   const ids = ad.input('input_ids', [B, T], 'int64');
   const targets = ad.input('targets', [B, T], 'int64');
   const tokenMask = ad.input('attention_mask', [B, T]);
-  const forced = options.forcedRouting ? ad.input('forced_experts', [config.num_hidden_layers, B, T, config.num_experts_per_tok], 'int64') : undefined;
+  const forced = options.forcedRouting
+    ? ad.input('forced_experts', [config.num_hidden_layers, B, T, config.num_experts_per_tok], 'int64')
+    : undefined;
   const lossInputs: Record<string, Value> = {};
   for (const i of options.loss?.inputs ?? []) {
-    lossInputs[i.name] = ad.input(i.name, i.kind === 'scalar-float' ? [] : [B, T], i.kind === 'tokens-int' ? 'int64' : dtype);
+    lossInputs[i.name] = ad.input(
+      i.name,
+      i.kind === 'scalar-float' ? [] : [B, T],
+      i.kind === 'tokens-int' ? 'int64' : dtype,
+    );
   }
   return { params, paramList, ids, targets, tokenMask, forced, lossInputs };
 }
@@ -154,7 +171,15 @@ function trainingInputs(ad: AutoDiff, config: ModelConfig, options: TrainingGrap
 /** Positions 0..T-1 in every row and the causal [T, T] mask, as constants (right padding needs no more). */
 function staticPositions(ad: AutoDiff, B: number, T: number): { positions: Value; attentionMask: Value } {
   const g = ad.graph;
-  const positions = ad.wrap(g.constant('int64', [B, T], Array.from({ length: B * T }, (_, i) => i % T)), [B, T], 'int64');
+  const positions = ad.wrap(
+    g.constant(
+      'int64',
+      [B, T],
+      Array.from({ length: B * T }, (_, i) => i % T),
+    ),
+    [B, T],
+    'int64',
+  );
   const causal = Array.from({ length: T * T }, (_, i) => (i % T <= Math.floor(i / T) ? 1 : 0));
   const attentionMask = ad.wrap(g.constant('bool', [1, 1, 1, T, T], causal), [1, 1, 1, T, T], 'bool');
   return { positions, attentionMask };
@@ -175,11 +200,16 @@ function scoreTargets(
 ): { logprobs: Value; entropy(): Value } {
   const g = ad.graph;
   const { batch: B, length: T } = options;
-  const lmHead = config.tie_word_embeddings ? ad.transpose(params.get(paramName.embed)!, [1, 0]) : params.get(paramName.lmHead)!;
-  const head = options.headPositions ? headAt(ad, hidden, targets, tokenMask, ad.input('head_positions', ['heads'], 'int64'), B, T, config.hidden_size) : null;
+  const lmHead = config.tie_word_embeddings
+    ? ad.transpose(params.get(paramName.embed)!, [1, 0])
+    : params.get(paramName.lmHead)!;
+  const head = options.headPositions
+    ? headAt(ad, hidden, targets, tokenMask, ad.input('head_positions', ['heads'], 'int64'), B, T, config.hidden_size)
+    : null;
   const logits = ad.matmul(head ? head.hidden : hidden, lmHead);
   const temperature = options.temperature ?? 1;
-  if (!(temperature > 0) || !Number.isFinite(temperature)) throw new Error(`temperature ${temperature}: must be a positive number`);
+  if (!(temperature > 0) || !Number.isFinite(temperature))
+    throw new Error(`temperature ${temperature}: must be a positive number`);
   const logProbs = ad.logSoftmax(temperature === 1 ? logits : ad.mul(logits, ad.constant(1 / temperature)), -1); // [B, T, V] or [M, V]
   const vocabAxis = head ? 1 : 2;
   const targetIdx = head ? head.targets : ad.wrap(g.op('Unsqueeze', [targets.name, g.ints([-1])]), [B, T, 1], 'int64');
@@ -205,7 +235,14 @@ function routerBalance(ad: AutoDiff, config: ModelConfig, routing: LayerRouting[
 }
 
 /** `experts` [L, B, T, k] (the graph's own top-k) and `router_load` [L, E]. */
-function addRoutingOutputs(ad: AutoDiff, config: ModelConfig, routing: LayerRouting[], balance: { load: Value }[], B: number, T: number): void {
+function addRoutingOutputs(
+  ad: AutoDiff,
+  config: ModelConfig,
+  routing: LayerRouting[],
+  balance: { load: Value }[],
+  B: number,
+  T: number,
+): void {
   const g = ad.graph;
   const L = config.num_hidden_layers;
   const k = config.num_experts_per_tok;
@@ -213,13 +250,30 @@ function addRoutingOutputs(ad: AutoDiff, config: ModelConfig, routing: LayerRout
     const parts = vs.map((v) => g.op('Unsqueeze', [v.name, g.ints([0])]));
     return ad.wrap(g.op('Concat', parts, { axis: 0 }), shape, dtypeOut);
   };
-  const experts = stack(routing.map((r) => r.topk), [L, B * T, k], 'int64');
+  const experts = stack(
+    routing.map((r) => r.topk),
+    [L, B * T, k],
+    'int64',
+  );
   ad.output(ad.wrap(g.op('Reshape', [experts.name, g.ints([L, B, T, k])]), [L, B, T, k], 'int64'), 'experts');
-  ad.output(stack(balance.map((b) => b.load), [L, config.num_experts], ad.dtype), 'router_load');
+  ad.output(
+    stack(
+      balance.map((b) => b.load),
+      [L, config.num_experts],
+      ad.dtype,
+    ),
+    'router_load',
+  );
 }
 
 /** The loss, its metrics, and its gradient for every parameter, as outputs. */
-function addLossAndGradients(ad: AutoDiff, lossDef: LossDefinition, terms: TokenTerms, lossInputs: Record<string, Value>, paramList: Value[]): void {
+function addLossAndGradients(
+  ad: AutoDiff,
+  lossDef: LossDefinition,
+  terms: TokenTerms,
+  lossInputs: Record<string, Value>,
+  paramList: Value[],
+): void {
   const { loss, metrics } = lossDef.build(ad, terms, lossInputs);
   ad.output(loss, 'loss');
   for (const [name, v] of Object.entries(metrics)) ad.output(v, `metric.${name}`);
@@ -231,7 +285,16 @@ function addLossAndGradients(ad: AutoDiff, lossDef: LossDefinition, terms: Token
  * The head's rows: hidden states and targets at `positions` ([M] flat indices into B x T), and the way back
  * to [B, T] (zeros where the head did not run).
  */
-function headAt(ad: AutoDiff, hidden: Value, targets: Value, tokenMask: Value, positions: Value, B: number, T: number, H: number): { hidden: Value; targets: Value; scatter(perRow: Value): Value } {
+function headAt(
+  ad: AutoDiff,
+  hidden: Value,
+  targets: Value,
+  tokenMask: Value,
+  positions: Value,
+  B: number,
+  T: number,
+  H: number,
+): { hidden: Value; targets: Value; scatter(perRow: Value): Value } {
   const g = ad.graph;
   const rows = ad.gather(ad.reshape(hidden, [B * T, H]), positions); // [M, H]
   const [flatTargets] = ad.nondiff('Reshape', [targets, g.ints([B * T])], {}, [{ shape: [B * T], dtype: 'int64' }]);

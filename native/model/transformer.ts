@@ -33,7 +33,14 @@ export interface ForwardInputs {
    * Per layer [B, kv_heads, P, head_dim]; absent in the training graph (no cache). `presentKey/Value` name
    * the concatenated cache so it is a graph output as it is (no copy through an Identity node).
    */
-  past?: readonly { key: Value; value: Value; presentKey?: string; presentValue?: string; newKey?: string; newValue?: string }[];
+  past?: readonly {
+    key: Value;
+    value: Value;
+    presentKey?: string;
+    presentValue?: string;
+    newKey?: string;
+    newValue?: string;
+  }[];
   /**
    * What the cache outputs are (fused path): 'present' (default), past and new concatenated, the common
    * layout of ONNX LLM exports; 'new', only the keys and values of the tokens processed now
@@ -91,7 +98,11 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
     x = ad.add(x, layers.attention(x, l));
     x = ad.add(x, ad.reshapeAs(layers.feedForward(x, l), x));
   }
-  return { hidden: layers.norm(x, layers.param(paramName.finalNorm)), routing: layers.routing, present: layers.present };
+  return {
+    hidden: layers.norm(x, layers.param(paramName.finalNorm)),
+    routing: layers.routing,
+    present: layers.present,
+  };
 }
 
 /**
@@ -154,14 +165,38 @@ class LayerBuilder {
     // where Where's backward cost two more full-size [B, kv, groups, S, T] Where nodes per layer (most of a
     // training step's time at 512 tokens). Graphs that attend through the fused ops never read it, and
     // GraphBuilder.toModel drops it there (liveNodes).
-    this.maskBias = ad.nondiff('Where', [inp.attentionMask, ad.constant(0), negInf], {}, [{ shape: inp.attentionMask.shape, dtype: ad.dtype }])[0]!;
+    this.maskBias = ad.nondiff('Where', [inp.attentionMask, ad.constant(0), negInf], {}, [
+      { shape: inp.attentionMask.shape, dtype: ad.dtype },
+    ])[0]!;
 
     const fused = (this.fused = inp.fused ?? false);
-    if (fused && (!inp.past || !inp.attentionMask4)) throw new Error('fused ops need a KV cache and a 4-D attention mask');
-    this.cosHalf = fused ? g.initializer(g.fresh('rope_cos_half'), 'float32', [c.max_position_embeddings, hd / 2], halfTable(tables.cos, c.max_position_embeddings, hd)) : '';
-    this.sinHalf = fused ? g.initializer(g.fresh('rope_sin_half'), 'float32', [c.max_position_embeddings, hd / 2], halfTable(tables.sin, c.max_position_embeddings, hd)) : '';
+    if (fused && (!inp.past || !inp.attentionMask4))
+      throw new Error('fused ops need a KV cache and a 4-D attention mask');
+    this.cosHalf = fused
+      ? g.initializer(
+          g.fresh('rope_cos_half'),
+          'float32',
+          [c.max_position_embeddings, hd / 2],
+          halfTable(tables.cos, c.max_position_embeddings, hd),
+        )
+      : '';
+    this.sinHalf = fused
+      ? g.initializer(
+          g.fresh('rope_sin_half'),
+          'float32',
+          [c.max_position_embeddings, hd / 2],
+          halfTable(tables.sin, c.max_position_embeddings, hd),
+        )
+      : '';
     this.qkvSplit =
-      fused && inp.params.has(fusedQkvName(0)) ? g.initializer(g.fresh('qkv_split'), 'int64', [3], BigInt64Array.from([this.nh, this.nkv, this.nkv].map((n) => BigInt(n * hd)))) : null;
+      fused && inp.params.has(fusedQkvName(0))
+        ? g.initializer(
+            g.fresh('qkv_split'),
+            'int64',
+            [3],
+            BigInt64Array.from([this.nh, this.nkv, this.nkv].map((n) => BigInt(n * hd))),
+          )
+        : null;
   }
 
   /** A parameter by name; a missing one is a bug of the graph's caller. */
@@ -174,7 +209,9 @@ class LayerBuilder {
   norm(x: Value, weight: Value): Value {
     const { ad, c } = this;
     return this.fused
-      ? ad.nondiff('RMSNormalization', [x, weight], { axis: -1, epsilon: floatAttr(c.rms_norm_eps) }, [{ shape: x.shape, dtype: ad.dtype }])[0]!
+      ? ad.nondiff('RMSNormalization', [x, weight], { axis: -1, epsilon: floatAttr(c.rms_norm_eps) }, [
+          { shape: x.shape, dtype: ad.dtype },
+        ])[0]!
       : ad.rmsNorm(x, weight, c.rms_norm_eps);
   }
 
@@ -191,13 +228,16 @@ class LayerBuilder {
     const { ad, c } = this;
     const P = (name: string) => this.param(name);
     const h2 = ad.reshape(this.norm(x, P(paramName.ffnNorm(l))), [-1, c.hidden_size]); // [N, H]
-    if (!isMoeLayer(c, l)) return swiglu(ad, h2, P(paramName.mlpGate(l)), P(paramName.mlpUp(l)), P(paramName.mlpDown(l)));
+    if (!isMoeLayer(c, l))
+      return swiglu(ad, h2, P(paramName.mlpGate(l)), P(paramName.mlpUp(l)), P(paramName.mlpDown(l)));
     return this.experts(h2, l);
   }
 
   private ropeAt(table: string): Value {
     const { ad, B, S, hd } = this;
-    const [rows] = ad.nondiff('Gather', [table, this.inp.positions], { axis: 0 }, [{ shape: [B, S, hd], dtype: ad.dtype }]);
+    const [rows] = ad.nondiff('Gather', [table, this.inp.positions], { axis: 0 }, [
+      { shape: [B, S, hd], dtype: ad.dtype },
+    ]);
     return ad.nondiff('Unsqueeze', [rows!, this.g.ints([1])], {}, [{ shape: [B, 1, S, hd], dtype: ad.dtype }])[0]!;
   }
 
@@ -213,7 +253,12 @@ class LayerBuilder {
 
   private fusedRope(x: Value, count: number): Value {
     const { ad } = this;
-    return ad.nondiff('RotaryEmbedding', [x, this.cosHalf, this.sinHalf, this.inp.positions], { num_heads: count, interleaved: 0 }, [{ shape: x.shape, dtype: ad.dtype }])[0]!;
+    return ad.nondiff(
+      'RotaryEmbedding',
+      [x, this.cosHalf, this.sinHalf, this.inp.positions],
+      { num_heads: count, interleaved: 0 },
+      [{ shape: x.shape, dtype: ad.dtype }],
+    )[0]!;
   }
 
   // Optional pieces of the imported families (config.ts): biases, and query/key RMSNorm before rotary,
@@ -233,7 +278,9 @@ class LayerBuilder {
   /** [B, S, count*hd] -> per-head norm -> [B, S, count*hd] (the fused path keeps heads in the last axis). */
   private flatHeadNorm(v: Value, name: string, count: number): Value {
     const { ad, bDim, sDim, hd } = this;
-    return this.c.qk_norm === 'head' ? ad.reshape(this.norm(ad.reshape(v, [bDim, sDim, count, hd]), this.param(name)), [bDim, sDim, count * hd]) : v;
+    return this.c.qk_norm === 'head'
+      ? ad.reshape(this.norm(ad.reshape(v, [bDim, sDim, count, hd]), this.param(name)), [bDim, sDim, count * hd])
+      : v;
   }
 
   /** Attention through the fused ops (inference, with a KV cache): the context [B, S, nh*hd]; the layer's cache output is collected. */
@@ -244,17 +291,46 @@ class LayerBuilder {
     // One [H, (nh+2kv)*hd] matmul and a Split where the sampler has the fused weight (fewer nodes per step).
     const qkvWeight = this.inp.params.get(fusedQkvName(l));
     const [qLin, kLin, vLin] = qkvWeight
-      ? ad.nondiff('Split', [ad.matmul(h, qkvWeight), this.qkvSplit!], { axis: -1 }, [nh, nkv, nkv].map((n) => ({ shape: [B, S, n * hd], dtype: ad.dtype })))
-      : [ad.matmul(h, this.param(paramName.wq(l))), ad.matmul(h, this.param(paramName.wk(l))), ad.matmul(h, this.param(paramName.wv(l)))];
-    const qn = this.flatHeadNorm(this.projNorm(this.bias(qLin!, paramName.bq(l), qkvBias), paramName.qNorm(l)), paramName.qNorm(l), nh);
-    const kn = this.flatHeadNorm(this.projNorm(this.bias(kLin!, paramName.bk(l), qkvBias), paramName.kNorm(l)), paramName.kNorm(l), nkv);
+      ? ad.nondiff(
+          'Split',
+          [ad.matmul(h, qkvWeight), this.qkvSplit!],
+          { axis: -1 },
+          [nh, nkv, nkv].map((n) => ({ shape: [B, S, n * hd], dtype: ad.dtype })),
+        )
+      : [
+          ad.matmul(h, this.param(paramName.wq(l))),
+          ad.matmul(h, this.param(paramName.wk(l))),
+          ad.matmul(h, this.param(paramName.wv(l))),
+        ];
+    const qn = this.flatHeadNorm(
+      this.projNorm(this.bias(qLin!, paramName.bq(l), qkvBias), paramName.qNorm(l)),
+      paramName.qNorm(l),
+      nh,
+    );
+    const kn = this.flatHeadNorm(
+      this.projNorm(this.bias(kLin!, paramName.bk(l), qkvBias), paramName.kNorm(l)),
+      paramName.kNorm(l),
+      nkv,
+    );
     const q = this.fusedRope(qn, nh); // [B, S, nh*hd]
     const key = this.fusedRope(kn, nkv);
     const value = this.bias(vLin!, paramName.bv(l), qkvBias);
     if (this.inp.cacheOutputs === 'new') {
       this.prefillFlag ??= isPrefill(g, q);
       const { bDim, sDim } = this;
-      const attended = newCacheAttention(ad, c, { q, key, value, past, mask: this.inp.attentionMask, mask4: this.inp.attentionMask4!, prefill: this.prefillFlag, bDim, sDim, B, S });
+      const attended = newCacheAttention(ad, c, {
+        q,
+        key,
+        value,
+        past,
+        mask: this.inp.attentionMask,
+        mask4: this.inp.attentionMask4!,
+        prefill: this.prefillFlag,
+        bDim,
+        sDim,
+        B,
+        S,
+      });
       this.present.push({ key: attended.newKey, value: attended.newValue });
       return attended.ctx;
     }
@@ -276,16 +352,26 @@ class LayerBuilder {
   private composedAttention(h: Value, l: number): Value {
     const { ad, c, B, S, bDim, sDim, hd, nh, nkv } = this;
     const qkvBias = c.attention_qkv_bias;
-    const qLin = this.projNorm(this.bias(ad.matmul(h, this.param(paramName.wq(l))), paramName.bq(l), qkvBias), paramName.qNorm(l));
-    const kLin = this.projNorm(this.bias(ad.matmul(h, this.param(paramName.wk(l))), paramName.bk(l), qkvBias), paramName.kNorm(l));
+    const qLin = this.projNorm(
+      this.bias(ad.matmul(h, this.param(paramName.wq(l))), paramName.bq(l), qkvBias),
+      paramName.qNorm(l),
+    );
+    const kLin = this.projNorm(
+      this.bias(ad.matmul(h, this.param(paramName.wk(l))), paramName.bk(l), qkvBias),
+      paramName.kNorm(l),
+    );
     const q = this.rope(this.headNorm(this.heads(qLin, nh), paramName.qNorm(l))); // [B, nh, S, hd]
     let key = this.rope(this.headNorm(this.heads(kLin, nkv), paramName.kNorm(l))); // [B, nkv, S, hd]
     let value = this.heads(this.bias(ad.matmul(h, this.param(paramName.wv(l))), paramName.bv(l), qkvBias), nkv);
     const past = this.inp.past?.[l];
     if (past) {
       // The cache is never differentiated: plain Concat nodes.
-      key = ad.nondiff('Concat', [past.key, key], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentKey }])[0]!;
-      value = ad.nondiff('Concat', [past.value, value], { axis: 2 }, [{ shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentValue }])[0]!;
+      key = ad.nondiff('Concat', [past.key, key], { axis: 2 }, [
+        { shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentKey },
+      ])[0]!;
+      value = ad.nondiff('Concat', [past.value, value], { axis: 2 }, [
+        { shape: [B, nkv, 'total', hd], dtype: ad.dtype, name: past.presentValue },
+      ])[0]!;
       this.present.push({ key, value });
     }
     // Grouped heads: queries [B, nkv, groups, S, hd] against keys [B, nkv, 1, T, hd] (broadcast over groups).
@@ -297,8 +383,15 @@ class LayerBuilder {
     const ctx5 =
       chunk && !past && typeof S === 'number' && S > chunk && S % chunk === 0
         ? causalBlocks(ad, ad.mul(q5, this.scale), k5, v5, this.maskBias, S, chunk) // [B, nkv, groups, S, hd]
-        : ad.matmul(ad.softmax(ad.add(ad.matmul(ad.mul(q5, this.scale), ad.transpose(k5, [0, 1, 2, 4, 3])), this.maskBias), -1), v5);
-    return ad.reshape(ad.transpose(ad.reshape(ctx5, [bDim, nh, sDim === 0 ? -1 : sDim, hd]), [0, 2, 1, 3]), [bDim, sDim, nh * hd]);
+        : ad.matmul(
+            ad.softmax(ad.add(ad.matmul(ad.mul(q5, this.scale), ad.transpose(k5, [0, 1, 2, 4, 3])), this.maskBias), -1),
+            v5,
+          );
+    return ad.reshape(ad.transpose(ad.reshape(ctx5, [bDim, nh, sDim === 0 ? -1 : sDim, hd]), [0, 2, 1, 3]), [
+      bDim,
+      sDim,
+      nh * hd,
+    ]);
   }
 
   /** The mixture of experts on h2 [N, H]: route, compute the chosen experts (and the shared one); the routing is collected. */
@@ -316,7 +409,10 @@ class LayerBuilder {
     const moe = c.shared_expert_intermediate_size
       ? ad.add(
           routed,
-          ad.mul(swiglu(ad, h2, P(paramName.sharedGate(l)), P(paramName.sharedUp(l)), P(paramName.sharedDown(l))), ad.sigmoid(ad.matmul(h2, P(paramName.sharedExpertGate(l))))),
+          ad.mul(
+            swiglu(ad, h2, P(paramName.sharedGate(l)), P(paramName.sharedUp(l)), P(paramName.sharedDown(l))),
+            ad.sigmoid(ad.matmul(h2, P(paramName.sharedExpertGate(l)))),
+          ),
         )
       : routed;
     this.routing.push({ probs, topk, experts, gates });
@@ -337,7 +433,9 @@ class LayerBuilder {
     let experts = topk!;
     if (inp.forcedExperts) {
       // One entry per MoE layer (dense layers route nothing).
-      const [layer] = ad.nondiff('Gather', [inp.forcedExperts, g.int(this.moeIndex)], { axis: 0 }, [{ shape: [B, S, k], dtype: 'int64' }]);
+      const [layer] = ad.nondiff('Gather', [inp.forcedExperts, g.int(this.moeIndex)], { axis: 0 }, [
+        { shape: [B, S, k], dtype: 'int64' },
+      ]);
       experts = ad.nondiff('Reshape', [layer!, g.ints([-1, k])], {}, [{ shape: [N, k], dtype: 'int64' }])[0]!;
     }
     // Gate weights gathered from the full softmax (not a top-k-zeroed copy) so router gradients live.
@@ -365,7 +463,9 @@ function causalBlocks(ad: AutoDiff, q5: Value, k5: Value, v5: Value, maskBias: V
     const keys = ad.slice(k5, 3, 0, end);
     const values = ad.slice(v5, 3, 0, end);
     const g = ad.graph;
-    const [bias] = ad.nondiff('Slice', [maskBias, g.ints([c * chunk, 0]), g.ints([end, end]), g.ints([3, 4])], {}, [{ shape: [...maskBias.shape.slice(0, 3), chunk, end], dtype: ad.dtype }]);
+    const [bias] = ad.nondiff('Slice', [maskBias, g.ints([c * chunk, 0]), g.ints([end, end]), g.ints([3, 4])], {}, [
+      { shape: [...maskBias.shape.slice(0, 3), chunk, end], dtype: ad.dtype },
+    ]);
     const attn = ad.softmax(ad.add(ad.matmul(qc, ad.transpose(keys, [0, 1, 2, 4, 3])), bias!), -1);
     return ad.matmul(attn, values);
   });
@@ -377,7 +477,16 @@ function swiglu(ad: AutoDiff, x: Value, gate: Value, up: Value, down: Value): Va
   return ad.matmul(ad.mul(ad.silu(ad.matmul(x, gate)), ad.matmul(x, up)), down);
 }
 
-function denseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) => Value, h2: Value, probs: Value, experts: Value, gates: Value): Value {
+function denseExperts(
+  ad: AutoDiff,
+  c: ModelConfig,
+  l: number,
+  P: (n: string) => Value,
+  h2: Value,
+  probs: Value,
+  experts: Value,
+  gates: Value,
+): Value {
   const E = c.num_experts;
   const H = c.hidden_size;
   const gateMatrix = ad.scatterElementsIntoZeros(probs, experts, gates, 1); // [N, E], zero outside the chosen
@@ -413,13 +522,21 @@ export function sideBySide(rows: number, parts: readonly Float32Array[]): Float3
 /** The sampler's gate and up projections side by side per expert, [E, H, 2I]. */
 export const fusedGateUpName = (l: number) => `layers.${l}.moe.fused_gate_up`;
 
-export const fusedMoeName = { fc1: (l: number) => `layers.${l}.moe.fused_fc1`, fc2: (l: number) => `layers.${l}.moe.fused_fc2` } as const;
+export const fusedMoeName = {
+  fc1: (l: number) => `layers.${l}.moe.fused_fc1`,
+  fc2: (l: number) => `layers.${l}.moe.fused_fc2`,
+} as const;
 
 /**
  * The com.microsoft MoE op's weight layout: fc1 [E, 2I, H] with gate and up rows interleaved (SwiGLU
  * fusion), fc2 [E, H, I]; computed once from ours when the sampling graph is built.
  */
-export function fusedMoeWeights(c: ModelConfig, wGate: Float32Array, wUp: Float32Array, wDown: Float32Array): { fc1: Float32Array; fc2: Float32Array } {
+export function fusedMoeWeights(
+  c: ModelConfig,
+  wGate: Float32Array,
+  wUp: Float32Array,
+  wDown: Float32Array,
+): { fc1: Float32Array; fc2: Float32Array } {
   const E = c.num_experts;
   const H = c.hidden_size;
   const I = c.moe_intermediate_size;
@@ -429,8 +546,8 @@ export function fusedMoeWeights(c: ModelConfig, wGate: Float32Array, wUp: Float3
     for (let h = 0; h < H; h++) {
       for (let i = 0; i < I; i++) {
         const src = (e * H + h) * I + i;
-        fc1[((e * 2 * I + 2 * i) * H) + h] = wGate[src]!;
-        fc1[((e * 2 * I + 2 * i + 1) * H) + h] = wUp[src]!;
+        fc1[(e * 2 * I + 2 * i) * H + h] = wGate[src]!;
+        fc1[(e * 2 * I + 2 * i + 1) * H + h] = wUp[src]!;
         fc2[(e * H + h) * I + i] = wDown[(e * I + i) * H + h]!;
       }
     }
@@ -438,17 +555,41 @@ export function fusedMoeWeights(c: ModelConfig, wGate: Float32Array, wUp: Float3
   return { fc1, fc2 };
 }
 
-function fusedExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) => Value, h2: Value, routerLogits: Value): Value {
+function fusedExperts(
+  ad: AutoDiff,
+  c: ModelConfig,
+  l: number,
+  P: (n: string) => Value,
+  h2: Value,
+  routerLogits: Value,
+): Value {
   return ad.nondiff(
     'MoE',
     [h2, routerLogits, P(fusedMoeName.fc1(l)), '', P(fusedMoeName.fc2(l))],
-    { k: c.num_experts_per_tok, activation_type: 'swiglu', swiglu_fusion: 1, activation_alpha: floatAttr(1), activation_beta: floatAttr(0), normalize_routing_weights: (c.norm_topk_prob ?? true) ? 1 : 0 },
+    {
+      k: c.num_experts_per_tok,
+      activation_type: 'swiglu',
+      swiglu_fusion: 1,
+      activation_alpha: floatAttr(1),
+      activation_beta: floatAttr(0),
+      normalize_routing_weights: (c.norm_topk_prob ?? true) ? 1 : 0,
+    },
     [{ shape: h2.shape, dtype: ad.dtype }],
     'com.microsoft',
   )[0]!;
 }
 
-function sparseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) => Value, h2: Value, probs: Value, experts: Value, gates: Value, fusedGateUp = false): Value {
+function sparseExperts(
+  ad: AutoDiff,
+  c: ModelConfig,
+  l: number,
+  P: (n: string) => Value,
+  h2: Value,
+  probs: Value,
+  experts: Value,
+  gates: Value,
+  fusedGateUp = false,
+): Value {
   const E = c.num_experts;
   const g = ad.graph;
   const I = c.moe_intermediate_size;
@@ -472,7 +613,15 @@ function sparseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) =
     const tokens = ad.gather(h2, flat!); // [n, H]
     let act: Value;
     if (gateUp) {
-      const [gatePart, upPart] = ad.nondiff('Split', [ad.matmul(tokens, gateUp[e]!).name], { axis: 1, num_outputs: 2 }, [{ shape: [n, I], dtype: ad.dtype }, { shape: [n, I], dtype: ad.dtype }]);
+      const [gatePart, upPart] = ad.nondiff(
+        'Split',
+        [ad.matmul(tokens, gateUp[e]!).name],
+        { axis: 1, num_outputs: 2 },
+        [
+          { shape: [n, I], dtype: ad.dtype },
+          { shape: [n, I], dtype: ad.dtype },
+        ],
+      );
       act = ad.mul(ad.silu(gatePart!), upPart!);
     } else act = ad.mul(ad.silu(ad.matmul(tokens, wGate[e]!)), ad.matmul(tokens, wUp[e]!));
     const out = ad.mul(ad.matmul(act, wDown[e]!), ad.gather(column, flat!)); // [n, H]
@@ -486,18 +635,29 @@ function sparseExperts(ad: AutoDiff, c: ModelConfig, l: number, P: (n: string) =
  * slots that went to expert e (no gradient) and P_e the mean router probability, both over real tokens
  * (`tokenMask` [N], 1 for a real token). Returns the loss and f (the expert load, for metrics).
  */
-export function loadBalance(ad: AutoDiff, c: ModelConfig, r: LayerRouting, tokenMask: Value): { loss: Value; load: Value } {
+export function loadBalance(
+  ad: AutoDiff,
+  c: ModelConfig,
+  r: LayerRouting,
+  tokenMask: Value,
+): { loss: Value; load: Value } {
   const E = c.num_experts;
   const k = c.num_experts_per_tok;
   const g = ad.graph;
   const mask = ad.reshape(tokenMask, [-1, 1]); // [N, 1]
   const count = ad.stopGradient(ad.reduceSum(tokenMask, [0], false));
   const denom = ad.maximum(count, ad.constant(1));
-  const ones = ad.nondiff('Expand', [ad.constant(1), g.op('Shape', [r.experts.name])], {}, [{ shape: r.experts.shape, dtype: ad.dtype }])[0]!;
-  const zeros = ad.nondiff('ConstantOfShape', [g.op('Shape', [r.probs.name])], {}, [{ shape: r.probs.shape, dtype: ad.dtype }])[0]!;
+  const ones = ad.nondiff('Expand', [ad.constant(1), g.op('Shape', [r.experts.name])], {}, [
+    { shape: r.experts.shape, dtype: ad.dtype },
+  ])[0]!;
+  const zeros = ad.nondiff('ConstantOfShape', [g.op('Shape', [r.probs.name])], {}, [
+    { shape: r.probs.shape, dtype: ad.dtype },
+  ])[0]!;
   // ConstantOfShape defaults to float32 zeros; cast keeps float64 graphs consistent.
   const zerosTyped = ad.cast(zeros, ad.dtype);
-  const [slots] = ad.nondiff('ScatterElements', [zerosTyped, r.experts, ones], { axis: 1 }, [{ shape: r.probs.shape, dtype: ad.dtype }]);
+  const [slots] = ad.nondiff('ScatterElements', [zerosTyped, r.experts, ones], { axis: 1 }, [
+    { shape: r.probs.shape, dtype: ad.dtype },
+  ]);
   const load = ad.stopGradient(ad.div(ad.reduceSum(ad.mul(slots!, mask), [0], false), ad.mul(denom, ad.constant(k)))); // [E]
   const meanProb = ad.div(ad.reduceSum(ad.mul(r.probs, mask), [0], false), denom); // [E]
   return { loss: ad.mul(ad.reduceSum(ad.mul(load, meanProb), [0], false), ad.constant(E)), load };

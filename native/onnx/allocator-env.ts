@@ -54,5 +54,10 @@ export function reexecWithAllocatorTunables(): void {
   if (process.env[ALLOCATOR_ENV] === 'system' || hasAllocatorTunables(process.env) || !onGlibc()) return;
   const execve = (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }).execve;
   if (typeof execve !== 'function') return;
-  execve.call(process, process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], withAllocatorTunables(process.env));
+  execve.call(
+    process,
+    process.execPath,
+    [process.execPath, ...process.execArgv, ...process.argv.slice(1)],
+    withAllocatorTunables(process.env),
+  );
 }

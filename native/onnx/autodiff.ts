@@ -41,7 +41,8 @@ export function broadcastShapes(a: readonly Dim[], b: readonly Dim[]): Dim[] {
   return out;
 }
 
-const product = (dims: readonly Dim[]): number => dims.reduce<number>((p, d) => p * (typeof d === 'number' ? d : NaN), 1);
+const product = (dims: readonly Dim[]): number =>
+  dims.reduce<number>((p, d) => p * (typeof d === 'number' ? d : NaN), 1);
 
 export class AutoDiff {
   readonly graph: GraphBuilder;
@@ -86,11 +87,22 @@ export class AutoDiff {
     domain?: string,
   ): Value[] {
     const explicit = outputs.every((o) => o.name) ? outputs.map((o) => o.name!) : undefined;
-    const names = this.graph.ops(opType, inputs.map(nameOf), attributes, { domain, ...(explicit ? { outputs: explicit } : { outputCount: outputs.length }) });
+    const names = this.graph.ops(opType, inputs.map(nameOf), attributes, {
+      domain,
+      ...(explicit ? { outputs: explicit } : { outputCount: outputs.length }),
+    });
     return names.map((name, i) => ({ name, shape: outputs[i]!.shape, dtype: outputs[i]!.dtype }));
   }
 
-  private record(opType: string, inputs: readonly Value[], extraInputs: readonly string[], attributes: Record<string, AttributeInput | undefined>, shape: readonly Dim[], vjp: VectorJacobian | null, dtype: DataType = this.dtype): Value {
+  private record(
+    opType: string,
+    inputs: readonly Value[],
+    extraInputs: readonly string[],
+    attributes: Record<string, AttributeInput | undefined>,
+    shape: readonly Dim[],
+    vjp: VectorJacobian | null,
+    dtype: DataType = this.dtype,
+  ): Value {
     const name = this.graph.op(opType, [...inputs.map((v) => v.name), ...extraInputs], attributes);
     const output: Value = { name, shape, dtype };
     if (vjp) this.tape.push({ outputs: [output], inputs, vjp: (grads) => vjp(grads[0]!) });
@@ -98,7 +110,13 @@ export class AutoDiff {
   }
 
   /** A raw node for the backward pass (not taped). */
-  private emit(opType: string, inputs: readonly (Value | string)[], shape: readonly Dim[], attributes: Record<string, AttributeInput | undefined> = {}, dtype: DataType = this.dtype): Value {
+  private emit(
+    opType: string,
+    inputs: readonly (Value | string)[],
+    shape: readonly Dim[],
+    attributes: Record<string, AttributeInput | undefined> = {},
+    dtype: DataType = this.dtype,
+  ): Value {
     return { name: this.graph.op(opType, inputs.map(nameOf), attributes), shape, dtype };
   }
 
@@ -107,7 +125,15 @@ export class AutoDiff {
   }
 
   private zerosLike(v: Value): Value {
-    const zero = { kind: 'tensor' as const, value: { name: '', dtype: v.dtype, dims: [1], data: this.dtype === 'float64' ? new Float64Array(1) : new Float32Array(1) } };
+    const zero = {
+      kind: 'tensor' as const,
+      value: {
+        name: '',
+        dtype: v.dtype,
+        dims: [1],
+        data: this.dtype === 'float64' ? new Float64Array(1) : new Float32Array(1),
+      },
+    };
     return this.emit('ConstantOfShape', [this.shapeOf(v)], v.shape, { value: zero }, v.dtype);
   }
 
@@ -119,23 +145,37 @@ export class AutoDiff {
     const axes: number[] = [];
     for (let i = 0; i < gs.length; i++) if (i < extra || (ts[i - extra] === 1 && gs[i] !== 1)) axes.push(i);
     if (axes.length === 0) return grad;
-    const summed = this.emit('ReduceSum', [grad, this.graph.ints(axes)], gs.map((d, i) => (axes.includes(i) ? 1 : d)), { keepdims: 1 });
+    const summed = this.emit(
+      'ReduceSum',
+      [grad, this.graph.ints(axes)],
+      gs.map((d, i) => (axes.includes(i) ? 1 : d)),
+      { keepdims: 1 },
+    );
     return this.emit('Reshape', [summed, this.shapeOf(target)], ts);
   }
 
   // ---- elementwise ----
 
   add(a: Value, b: Value): Value {
-    return this.record('Add', [a, b], [], {}, broadcastShapes(a.shape, b.shape), (g) => [this.unbroadcast(g, a), this.unbroadcast(g, b)]);
+    return this.record('Add', [a, b], [], {}, broadcastShapes(a.shape, b.shape), (g) => [
+      this.unbroadcast(g, a),
+      this.unbroadcast(g, b),
+    ]);
   }
 
   sub(a: Value, b: Value): Value {
-    return this.record('Sub', [a, b], [], {}, broadcastShapes(a.shape, b.shape), (g) => [this.unbroadcast(g, a), this.unbroadcast(this.emit('Neg', [g], g.shape), b)]);
+    return this.record('Sub', [a, b], [], {}, broadcastShapes(a.shape, b.shape), (g) => [
+      this.unbroadcast(g, a),
+      this.unbroadcast(this.emit('Neg', [g], g.shape), b),
+    ]);
   }
 
   mul(a: Value, b: Value): Value {
     const s = broadcastShapes(a.shape, b.shape);
-    return this.record('Mul', [a, b], [], {}, s, (g) => [this.unbroadcast(this.emit('Mul', [g, b], s), a), this.unbroadcast(this.emit('Mul', [g, a], s), b)]);
+    return this.record('Mul', [a, b], [], {}, s, (g) => [
+      this.unbroadcast(this.emit('Mul', [g, b], s), a),
+      this.unbroadcast(this.emit('Mul', [g, a], s), b),
+    ]);
   }
 
   div(a: Value, b: Value): Value {
@@ -161,12 +201,16 @@ export class AutoDiff {
   }
 
   sqrt(a: Value): Value {
-    const y: Value = this.record('Sqrt', [a], [], {}, a.shape, (g) => [this.emit('Div', [this.emit('Mul', [g, this.constant(0.5)], a.shape), y], a.shape)]);
+    const y: Value = this.record('Sqrt', [a], [], {}, a.shape, (g) => [
+      this.emit('Div', [this.emit('Mul', [g, this.constant(0.5)], a.shape), y], a.shape),
+    ]);
     return y;
   }
 
   reciprocal(a: Value): Value {
-    const y: Value = this.record('Reciprocal', [a], [], {}, a.shape, (g) => [this.emit('Neg', [this.emit('Mul', [g, this.emit('Mul', [y, y], a.shape)], a.shape)], a.shape)]);
+    const y: Value = this.record('Reciprocal', [a], [], {}, a.shape, (g) => [
+      this.emit('Neg', [this.emit('Mul', [g, this.emit('Mul', [y, y], a.shape)], a.shape)], a.shape),
+    ]);
     return y;
   }
 
@@ -203,7 +247,9 @@ export class AutoDiff {
   }
 
   maximum(a: Value, b: Value): Value {
-    const [ge] = this.nondiff('GreaterOrEqual', [a, b], {}, [{ shape: broadcastShapes(a.shape, b.shape), dtype: 'bool' }]);
+    const [ge] = this.nondiff('GreaterOrEqual', [a, b], {}, [
+      { shape: broadcastShapes(a.shape, b.shape), dtype: 'bool' },
+    ]);
     return this.where(ge!, a, b);
   }
 
@@ -212,7 +258,16 @@ export class AutoDiff {
     const loC = this.constant(lo);
     const hiC = this.constant(hi);
     return this.record('Clip', [x], [loC.name, hiC.name], {}, x.shape, (g) => {
-      const inside = this.emit('And', [this.emit('GreaterOrEqual', [x, loC], x.shape, {}, 'bool'), this.emit('LessOrEqual', [x, hiC], x.shape, {}, 'bool')], x.shape, {}, 'bool');
+      const inside = this.emit(
+        'And',
+        [
+          this.emit('GreaterOrEqual', [x, loC], x.shape, {}, 'bool'),
+          this.emit('LessOrEqual', [x, hiC], x.shape, {}, 'bool'),
+        ],
+        x.shape,
+        {},
+        'bool',
+      );
       return [this.emit('Where', [inside, g, this.constant(0)], x.shape)];
     });
   }
@@ -273,7 +328,8 @@ export class AutoDiff {
   matmul(a: Value, b: Value): Value {
     const ra = a.shape.length;
     const rb = b.shape.length;
-    if (ra < 2 || rb < 2) throw new Error(`matmul needs rank >= 2, got [${a.shape.join(',')}] @ [${b.shape.join(',')}]`);
+    if (ra < 2 || rb < 2)
+      throw new Error(`matmul needs rank >= 2, got [${a.shape.join(',')}] @ [${b.shape.join(',')}]`);
     const batch = broadcastShapes(a.shape.slice(0, -2), b.shape.slice(0, -2));
     const shape = [...batch, a.shape[ra - 2]!, b.shape[rb - 1]!];
     return this.record('MatMul', [a, b], [], {}, shape, (g) => {
@@ -283,10 +339,17 @@ export class AutoDiff {
         // A weight shared across batch dims: one GEMM over the flattened rows instead of a batched
         // product and a reduction.
         const rows = this.emit('Reshape', [a, this.graph.ints([-1, Number(a.shape[ra - 1])])], [-1, a.shape[ra - 1]!]);
-        const grows = this.emit('Reshape', [g, this.graph.ints([-1, Number(shape[shape.length - 1])])], [-1, shape[shape.length - 1]!]);
+        const grows = this.emit(
+          'Reshape',
+          [g, this.graph.ints([-1, Number(shape[shape.length - 1])])],
+          [-1, shape[shape.length - 1]!],
+        );
         gb = this.emit('Gemm', [rows, grows], b.shape, { transA: 1 });
       } else {
-        gb = this.unbroadcast(this.emit('MatMul', [this.swapLast(a), g], [...batch, b.shape[rb - 2]!, b.shape[rb - 1]!]), b);
+        gb = this.unbroadcast(
+          this.emit('MatMul', [this.swapLast(a), g], [...batch, b.shape[rb - 2]!, b.shape[rb - 1]!]),
+          b,
+        );
       }
       return [this.unbroadcast(ga, a), gb];
     });
@@ -297,7 +360,13 @@ export class AutoDiff {
     const perm = [...Array(r).keys()];
     perm[r - 2] = r - 1;
     perm[r - 1] = r - 2;
-    return this.emit('Transpose', [x], perm.map((p) => x.shape[p]!), { perm }, x.dtype);
+    return this.emit(
+      'Transpose',
+      [x],
+      perm.map((p) => x.shape[p]!),
+      { perm },
+      x.dtype,
+    );
   }
 
   /** Reshape to a fixed shape (one -1 allowed, resolved when the input's size is known). */
@@ -310,36 +379,56 @@ export class AutoDiff {
       const known = product(x.shape);
       out[minus] = Number.isFinite(known) && Number.isFinite(rest) ? known / rest : `${x.name}_inferred`;
     }
-    return this.record('Reshape', [x], [this.graph.ints(shape)], {}, out, (g) => [this.emit('Reshape', [g, this.shapeOf(x)], x.shape)]);
+    return this.record('Reshape', [x], [this.graph.ints(shape)], {}, out, (g) => [
+      this.emit('Reshape', [g, this.shapeOf(x)], x.shape),
+    ]);
   }
 
   /** Reshape to the run-time shape of `like` (dynamic axes included); `shape` is what is known of it. */
   reshapeAs(x: Value, like: Value, shape: readonly Dim[] = like.shape): Value {
-    return this.record('Reshape', [x], [this.shapeOf(like)], {}, shape, (g) => [this.emit('Reshape', [g, this.shapeOf(x)], x.shape)]);
+    return this.record('Reshape', [x], [this.shapeOf(like)], {}, shape, (g) => [
+      this.emit('Reshape', [g, this.shapeOf(x)], x.shape),
+    ]);
   }
 
   transpose(x: Value, perm: readonly number[]): Value {
     const inverse: number[] = [];
     perm.forEach((p, i) => (inverse[p] = i));
-    return this.record('Transpose', [x], [], { perm }, perm.map((p) => x.shape[p]!), (g) => [this.emit('Transpose', [g], x.shape, { perm: inverse })]);
+    return this.record(
+      'Transpose',
+      [x],
+      [],
+      { perm },
+      perm.map((p) => x.shape[p]!),
+      (g) => [this.emit('Transpose', [g], x.shape, { perm: inverse })],
+    );
   }
 
   /** Equal parts along `axis` (with `squeeze`, size-1 parts lose that axis). Gradient: concatenation. */
   split(x: Value, axis: number, parts: number, squeeze = false): Value[] {
     const ax = axis < 0 ? axis + x.shape.length : axis;
     const size = x.shape[ax];
-    if (typeof size !== 'number' || size % parts !== 0) throw new Error(`split: axis ${ax} of [${x.shape.join(',')}] into ${parts}`);
+    if (typeof size !== 'number' || size % parts !== 0)
+      throw new Error(`split: axis ${ax} of [${x.shape.join(',')}] into ${parts}`);
     const partShape = x.shape.map((d, i) => (i === ax ? size / parts : d));
     const names = this.graph.ops('Split', [x.name], { axis: ax, num_outputs: parts }, { outputCount: parts });
     const outs: Value[] = names.map((name) => ({ name, shape: partShape, dtype: x.dtype }));
     this.tape.push({
       outputs: outs,
       inputs: [x],
-      vjp: (grads) => [this.emit('Concat', grads.map((g, i) => g ?? this.zerosLike(outs[i]!)), x.shape, { axis: ax })],
+      vjp: (grads) => [
+        this.emit(
+          'Concat',
+          grads.map((g, i) => g ?? this.zerosLike(outs[i]!)),
+          x.shape,
+          { axis: ax },
+        ),
+      ],
     });
     if (!squeeze) return outs;
     const squeezed = partShape.filter((_, i) => i !== ax);
-    if (size / parts !== 1 || squeezed.some((d) => typeof d !== 'number')) throw new Error(`split: cannot squeeze parts of [${partShape.join(',')}]`);
+    if (size / parts !== 1 || squeezed.some((d) => typeof d !== 'number'))
+      throw new Error(`split: cannot squeeze parts of [${partShape.join(',')}]`);
     return outs.map((o) => this.reshape(o, squeezed as number[]));
   }
 
@@ -347,14 +436,22 @@ export class AutoDiff {
   slice(x: Value, axis: number, start: number, end: number): Value {
     const ax = axis < 0 ? axis + x.shape.length : axis;
     const size = x.shape[ax];
-    if (typeof size !== 'number' || start < 0 || end > size || start >= end) throw new Error(`slice: [${start}, ${end}) of axis ${ax} of [${x.shape.join(',')}]`);
+    if (typeof size !== 'number' || start < 0 || end > size || start >= end)
+      throw new Error(`slice: [${start}, ${end}) of axis ${ax} of [${x.shape.join(',')}]`);
     const shape = x.shape.map((d, i) => (i === ax ? end - start : d));
-    return this.record('Slice', [x], [this.graph.ints([start]), this.graph.ints([end]), this.graph.ints([ax])], {}, shape, (g) => {
-      const pads = new Array<number>(2 * x.shape.length).fill(0);
-      pads[ax] = start;
-      pads[x.shape.length + ax] = size - end;
-      return [this.emit('Pad', [g, this.graph.ints(pads)], x.shape)];
-    });
+    return this.record(
+      'Slice',
+      [x],
+      [this.graph.ints([start]), this.graph.ints([end]), this.graph.ints([ax])],
+      {},
+      shape,
+      (g) => {
+        const pads = new Array<number>(2 * x.shape.length).fill(0);
+        pads[ax] = start;
+        pads[x.shape.length + ax] = size - end;
+        return [this.emit('Pad', [g, this.graph.ints(pads)], x.shape)];
+      },
+    );
   }
 
   /** Values side by side along `axis` (static sizes there). Gradient: the incoming gradient split back. */
@@ -364,13 +461,22 @@ export class AutoDiff {
     if (sizes.some((d) => typeof d !== 'number')) throw new Error(`concat: axis ${ax} must have static sizes`);
     const total = (sizes as number[]).reduce((a, b) => a + b, 0);
     const shape = values[0]!.shape.map((d, i) => (i === ax ? total : d));
-    const name = this.graph.op('Concat', values.map((v) => v.name), { axis: ax });
+    const name = this.graph.op(
+      'Concat',
+      values.map((v) => v.name),
+      { axis: ax },
+    );
     const output: Value = { name, shape, dtype: values[0]!.dtype };
     this.tape.push({
       outputs: [output],
       inputs: values,
       vjp: (grads) => {
-        const names = this.graph.ops('Split', [grads[0]!.name, this.graph.ints(sizes as number[])], { axis: ax }, { outputCount: values.length });
+        const names = this.graph.ops(
+          'Split',
+          [grads[0]!.name, this.graph.ints(sizes as number[])],
+          { axis: ax },
+          { outputCount: values.length },
+        );
         return names.map((n, i) => ({ name: n, shape: values[i]!.shape, dtype: values[i]!.dtype }));
       },
     });
@@ -401,18 +507,30 @@ export class AutoDiff {
    */
   scatterElementsIntoZeros(like: Value, indices: Value, updates: Value, axis: number): Value {
     const zeros = this.zerosLike(like);
-    return this.record('ScatterElements', [zeros, indices, updates], [], { axis }, like.shape, (g) => [null, null, this.emit('GatherElements', [g, indices], updates.shape, { axis })]);
+    return this.record('ScatterElements', [zeros, indices, updates], [], { axis }, like.shape, (g) => [
+      null,
+      null,
+      this.emit('GatherElements', [g, indices], updates.shape, { axis }),
+    ]);
   }
 
   /** `base` with `updates` added at rows `indices` [n, 1] (accumulating sparse expert outputs in one tensor). */
   scatterRowsAdd(base: Value, indices: Value, updates: Value): Value {
-    return this.record('ScatterND', [base, indices, updates], [], { reduction: 'add' }, base.shape, (g) => [g, null, this.emit('GatherND', [g, indices], updates.shape)]);
+    return this.record('ScatterND', [base, indices, updates], [], { reduction: 'add' }, base.shape, (g) => [
+      g,
+      null,
+      this.emit('GatherND', [g, indices], updates.shape),
+    ]);
   }
 
   /** `like`-shaped zeros plus `updates` added at row `indices` [n, 1] (sparse expert outputs back to tokens). */
   scatterRowsAddIntoZeros(like: Value, indices: Value, updates: Value): Value {
     const zeros = this.zerosLike(like);
-    return this.record('ScatterND', [zeros, indices, updates], [], { reduction: 'add' }, like.shape, (g) => [null, null, this.emit('GatherND', [g, indices], updates.shape)]);
+    return this.record('ScatterND', [zeros, indices, updates], [], { reduction: 'add' }, like.shape, (g) => [
+      null,
+      null,
+      this.emit('GatherND', [g, indices], updates.shape),
+    ]);
   }
 
   // ---- backward ----

@@ -41,7 +41,8 @@ export function writeExternalData(initializers: TensorProto[], dataPath: string)
       if (gap) offset += writeSync(fd, pad, 0, gap);
       const bytes = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
       // writeSync writes at most 2 GiB per call: a large tensor goes in pieces.
-      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, Math.min(bytes.length - done, 2 ** 30));
+      for (let done = 0; done < bytes.length;)
+        done += writeSync(fd, bytes, done, Math.min(bytes.length - done, 2 ** 30));
       t.external = { location, offset, length: bytes.length };
       offset += bytes.length;
     }

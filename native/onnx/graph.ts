@@ -28,7 +28,8 @@ export const tensorAttr = (value: TensorProto): AttributeValue => ({ kind: 'tens
 function toAttribute(name: string, value: AttributeInput): AttributeValue {
   if (typeof value === 'bigint') return { kind: 'int', value };
   if (typeof value === 'number') {
-    if (!Number.isInteger(value)) throw new TypeError(`attribute '${name}' = ${value}: wrap float attributes in floatAttr()`);
+    if (!Number.isInteger(value))
+      throw new TypeError(`attribute '${name}' = ${value}: wrap float attributes in floatAttr()`);
     return { kind: 'int', value };
   }
   if (typeof value === 'string') return { kind: 'string', value };
@@ -107,7 +108,13 @@ export class GraphBuilder {
 
   /** This builder's graph, for a 'graph' attribute (an If's branch). */
   toGraph(): GraphProto {
-    return { name: this.name, nodes: this.nodes, initializers: this.initializers, inputs: this.inputs, outputs: this.outputs };
+    return {
+      name: this.name,
+      nodes: this.nodes,
+      initializers: this.initializers,
+      inputs: this.inputs,
+      outputs: this.outputs,
+    };
   }
 
   input(name: string, dtype: DataType, shape: readonly Dim[]): string {
@@ -150,17 +157,34 @@ export class GraphBuilder {
   }
 
   /** Add a node; returns its output names. */
-  ops(opType: string, inputs: readonly string[], attributes: Record<string, AttributeInput | undefined> = {}, options: OpOptions = {}): string[] {
+  ops(
+    opType: string,
+    inputs: readonly string[],
+    attributes: Record<string, AttributeInput | undefined> = {},
+    options: OpOptions = {},
+  ): string[] {
     if (options.domain) this.useOpset(options.domain, 1);
     const outputs = options.outputs ?? Array.from({ length: options.outputCount ?? 1 }, () => this.fresh(opType));
     const attrs: Record<string, AttributeValue> = {};
     for (const [k, v] of Object.entries(attributes)) if (v !== undefined) attrs[k] = toAttribute(k, v);
-    this.nodes.push({ opType, inputs, outputs, name: this.fresh(`n_${opType}`), domain: options.domain ?? '', attributes: attrs });
+    this.nodes.push({
+      opType,
+      inputs,
+      outputs,
+      name: this.fresh(`n_${opType}`),
+      domain: options.domain ?? '',
+      attributes: attrs,
+    });
     return outputs;
   }
 
   /** Add a node with one output; returns its name. */
-  op(opType: string, inputs: readonly string[], attributes: Record<string, AttributeInput | undefined> = {}, options: OpOptions = {}): string {
+  op(
+    opType: string,
+    inputs: readonly string[],
+    attributes: Record<string, AttributeInput | undefined> = {},
+    options: OpOptions = {},
+  ): string {
     return this.ops(opType, inputs, attributes, options)[0] as string;
   }
 
@@ -171,7 +195,13 @@ export class GraphBuilder {
   toModel(options: { producer?: string; docString?: string; externalData?: string } = {}): Uint8Array {
     if (options.externalData) writeExternalData(this.initializers, options.externalData);
     return encodeModel({
-      graph: { name: this.name, nodes: liveNodes(this.nodes, this.outputs), initializers: this.initializers, inputs: this.inputs, outputs: this.outputs },
+      graph: {
+        name: this.name,
+        nodes: liveNodes(this.nodes, this.outputs),
+        initializers: this.initializers,
+        inputs: this.inputs,
+        outputs: this.outputs,
+      },
       opsets: this.opsets,
       ...(options.producer ? { producer: options.producer } : {}),
       ...(options.docString ? { docString: options.docString } : {}),

@@ -8,12 +8,22 @@ export const IR_VERSION = 10;
 export const MAX_OPSET = 26;
 export const DEFAULT_OPSET = 21;
 
-export const DATA_TYPES = { float32: 1, uint8: 2, int8: 3, int32: 6, int64: 7, bool: 9, float16: 10, float64: 11 } as const;
+export const DATA_TYPES = {
+  float32: 1,
+  uint8: 2,
+  int8: 3,
+  int32: 6,
+  int64: 7,
+  bool: 9,
+  float16: 10,
+  float64: 11,
+} as const;
 export type DataType = keyof typeof DATA_TYPES;
 /** The two float types graphs are built in: float32 for use, float64 for gradient checks. */
 export type FloatType = 'float32' | 'float64';
 
-export type TensorData = Float32Array | Float64Array | Int32Array | BigInt64Array | Uint8Array | Int8Array | Uint16Array;
+export type TensorData =
+  Float32Array | Float64Array | Int32Array | BigInt64Array | Uint8Array | Int8Array | Uint16Array;
 
 export interface TensorProto {
   name: string;
@@ -83,10 +93,17 @@ function encodeTensor(w: ProtobufWriter, t: TensorProto): void {
   w.fieldVarint(2, DATA_TYPES[t.dtype]);
   if (t.name) w.fieldString(8, t.name);
   const expected = t.dims.reduce((a, b) => a * b, 1);
-  if (t.data.length !== expected) throw new Error(`tensor '${t.name}': ${t.data.length} values for dims [${t.dims.join(',')}] (${expected} expected)`);
+  if (t.data.length !== expected)
+    throw new Error(
+      `tensor '${t.name}': ${t.data.length} values for dims [${t.dims.join(',')}] (${expected} expected)`,
+    );
   if (t.external) {
     // external_data (13): StringStringEntryProto {key 1, value 2}; data_location (14): EXTERNAL = 1.
-    const entries: [string, string][] = [['location', t.external.location], ['offset', String(t.external.offset)], ['length', String(t.external.length)]];
+    const entries: [string, string][] = [
+      ['location', t.external.location],
+      ['offset', String(t.external.offset)],
+      ['length', String(t.external.length)],
+    ];
     for (const [key, value] of entries) {
       w.fieldMessage(13, (e) => {
         e.fieldString(1, key);
@@ -105,7 +122,8 @@ function encodeValueInfo(w: ProtobufWriter, v: ValueInfo): void {
     type.fieldMessage(1, (tensorType) => {
       tensorType.fieldVarint(1, DATA_TYPES[v.dtype]);
       tensorType.fieldMessage(2, (shape) => {
-        for (const d of v.shape) shape.fieldMessage(1, (dim) => (typeof d === 'number' ? dim.fieldVarint(1, d) : dim.fieldString(2, d)));
+        for (const d of v.shape)
+          shape.fieldMessage(1, (dim) => (typeof d === 'number' ? dim.fieldVarint(1, d) : dim.fieldString(2, d)));
       });
     }),
   );
@@ -154,7 +172,8 @@ function encodeGraph(w: ProtobufWriter, g: GraphProto): void {
 
 export function encodeModel(model: ModelProto): Uint8Array {
   for (const [domain, version] of Object.entries(model.opsets)) {
-    if (domain === '' && (version < 1 || version > MAX_OPSET)) throw new RangeError(`ai.onnx opset ${version} is outside 1..${MAX_OPSET}`);
+    if (domain === '' && (version < 1 || version > MAX_OPSET))
+      throw new RangeError(`ai.onnx opset ${version} is outside 1..${MAX_OPSET}`);
   }
   const w = new ProtobufWriter();
   w.fieldVarint(1, IR_VERSION);

@@ -45,7 +45,8 @@ export function onnxruntimeVersion(): string {
 
 /** Providers this onnxruntime binary was built to use ('cuda' needs its libraries beside it to load). */
 export function supportedBackends(): { name: string; bundled: boolean }[] {
-  const list = (ort as unknown as { listSupportedBackends?: () => { name: string; bundled: boolean }[] }).listSupportedBackends;
+  const list = (ort as unknown as { listSupportedBackends?: () => { name: string; bundled: boolean }[] })
+    .listSupportedBackends;
   return list ? list() : [{ name: 'cpu', bundled: true }];
 }
 
@@ -55,7 +56,11 @@ function toOrt(t: HostTensor): ort.Tensor {
 }
 
 function fromOrt(t: ort.Tensor): HostTensor {
-  return { dtype: (t.type === 'float16' ? 'float16' : t.type) as DataType, dims: [...t.dims], data: t.data as TensorData };
+  return {
+    dtype: (t.type === 'float16' ? 'float16' : t.type) as DataType,
+    dims: [...t.dims],
+    data: t.data as TensorData,
+  };
 }
 
 export class RuntimeSession {
@@ -77,9 +82,14 @@ export class RuntimeSession {
       ...(options.executionMode ? { executionMode: options.executionMode } : {}),
       ...(options.memoryArena === false ? { enableCpuMemArena: false, enableMemPattern: false } : {}),
       // Session config entries (onnxruntime_session_options_config_keys.h), flattened by the binding.
-      ...(options.spinning === false ? { extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } } } : {}),
+      ...(options.spinning === false
+        ? { extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } } }
+        : {}),
     };
-    const session = typeof model === 'string' ? await ort.InferenceSession.create(model, sessionOptions) : await ort.InferenceSession.create(model, sessionOptions);
+    const session =
+      typeof model === 'string'
+        ? await ort.InferenceSession.create(model, sessionOptions)
+        : await ort.InferenceSession.create(model, sessionOptions);
     return new RuntimeSession(session, options.providers);
   }
 
@@ -95,7 +105,8 @@ export class RuntimeSession {
   inputShapes(): Record<string, { dtype: string; shape: (number | string)[] }> {
     const out: Record<string, { dtype: string; shape: (number | string)[] }> = {};
     for (const m of this.session.inputMetadata) {
-      if (m.isTensor) out[m.name] = { dtype: m.type, shape: m.shape.map((d) => (typeof d === 'number' ? d : String(d))) };
+      if (m.isTensor)
+        out[m.name] = { dtype: m.type, shape: m.shape.map((d) => (typeof d === 'number' ? d : String(d))) };
     }
     return out;
   }
@@ -119,11 +130,23 @@ export class RuntimeSession {
 }
 
 // Convenience constructors for feeds.
-export const f32 = (data: ArrayLike<number>, dims: readonly number[]): HostTensor => ({ dtype: 'float32', dims, data: Float32Array.from(data) });
-export const f64 = (data: ArrayLike<number>, dims: readonly number[]): HostTensor => ({ dtype: 'float64', dims, data: Float64Array.from(data) });
+export const f32 = (data: ArrayLike<number>, dims: readonly number[]): HostTensor => ({
+  dtype: 'float32',
+  dims,
+  data: Float32Array.from(data),
+});
+export const f64 = (data: ArrayLike<number>, dims: readonly number[]): HostTensor => ({
+  dtype: 'float64',
+  dims,
+  data: Float64Array.from(data),
+});
 export const i64 = (data: ArrayLike<number | bigint>, dims: readonly number[]): HostTensor => ({
   dtype: 'int64',
   dims,
   data: BigInt64Array.from(Array.from(data, (v) => BigInt(v))),
 });
-export const bool = (data: ArrayLike<boolean | number>, dims: readonly number[]): HostTensor => ({ dtype: 'bool', dims, data: Uint8Array.from(Array.from(data, (v) => (v ? 1 : 0))) });
+export const bool = (data: ArrayLike<boolean | number>, dims: readonly number[]): HostTensor => ({
+  dtype: 'bool',
+  dims,
+  data: Uint8Array.from(Array.from(data, (v) => (v ? 1 : 0))),
+});

@@ -51,7 +51,8 @@ export class ProtobufWriter {
       this.byte(v);
       return;
     }
-    if (typeof value === 'number' && !Number.isSafeInteger(value)) throw new RangeError(`varint needs an integer, got ${value}`);
+    if (typeof value === 'number' && !Number.isSafeInteger(value))
+      throw new RangeError(`varint needs an integer, got ${value}`);
     let b = BigInt.asUintN(64, BigInt(value));
     while (b > 127n) {
       this.byte(Number(b & 127n) | 128);

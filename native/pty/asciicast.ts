@@ -23,7 +23,14 @@ export class AsciicastRecorder {
   ) {
     this.stream = createWriteStream(path, { flags: 'w', mode: 0o644 });
     this.stream.on('error', () => {}); // a failed recording must not take the session down; close() reports it
-    const head = { version: 2, width: header.width, height: header.height, timestamp: Math.floor(Date.now() / 1000), ...(header.title ? { title: header.title } : {}), env: header.env ?? {} };
+    const head = {
+      version: 2,
+      width: header.width,
+      height: header.height,
+      timestamp: Math.floor(Date.now() / 1000),
+      ...(header.title ? { title: header.title } : {}),
+      env: header.env ?? {},
+    };
     this.stream.write(`${JSON.stringify(head)}\n`);
   }
 

@@ -22,7 +22,13 @@ export class UnsandboxedBenchBackend implements SandboxBackend {
     // Files the session mounts into the sandbox are read from their host paths instead.
     const mapped = argv.map((a) => spec.mounts?.find((m) => m.sandbox === a)?.host ?? a);
     const env = { ...baseEnv('pty'), HOME: spec.workspace, ...spec.env };
-    const term = pty.spawn(mapped[0] as string, mapped.slice(1), { name: 'xterm-256color', cols: size.cols, rows: size.rows, cwd: spec.workspace, env });
+    const term = pty.spawn(mapped[0] as string, mapped.slice(1), {
+      name: 'xterm-256color',
+      cols: size.cols,
+      rows: size.rows,
+      cwd: spec.workspace,
+      env,
+    });
     return {
       get pid() {
         return term.pid;
@@ -30,7 +36,8 @@ export class UnsandboxedBenchBackend implements SandboxBackend {
       write: (d) => term.write(d),
       resize: (c, r) => term.resize(c, r),
       onData: (l) => term.onData(l),
-      onExit: (l: (e: { exitCode: number; signal: number | null; limit: LimitName | null }) => void) => term.onExit((e) => l({ exitCode: e.exitCode, signal: e.signal ?? null, limit: null })),
+      onExit: (l: (e: { exitCode: number; signal: number | null; limit: LimitName | null }) => void) =>
+        term.onExit((e) => l({ exitCode: e.exitCode, signal: e.signal ?? null, limit: null })),
       pause: () => term.pause(),
       resume: () => term.resume(),
       kill: () => term.kill('SIGKILL'),

@@ -46,8 +46,15 @@ export class HeadlessScreen {
   snapshot(): ScreenSnapshot {
     const buffer = this.term.buffer.active;
     const lines: string[] = [];
-    for (let y = 0; y < this.term.rows; y++) lines.push(buffer.getLine(buffer.baseY + y)?.translateToString(true) ?? '');
-    return { lines, cols: this.term.cols, rows: this.term.rows, cursor: { x: buffer.cursorX, y: buffer.cursorY }, alternate: buffer.type === 'alternate' };
+    for (let y = 0; y < this.term.rows; y++)
+      lines.push(buffer.getLine(buffer.baseY + y)?.translateToString(true) ?? '');
+    return {
+      lines,
+      cols: this.term.cols,
+      rows: this.term.rows,
+      cursor: { x: buffer.cursorX, y: buffer.cursorY },
+      alternate: buffer.type === 'alternate',
+    };
   }
 
   dispose(): void {

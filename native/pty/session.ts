@@ -126,7 +126,16 @@ export class SandboxShellSession implements ShellSession {
     this.readSink = new HeadTail(this.maxReadChars);
     this.log = new TextLog((text) => this.onText(text));
     this.recorder = options.recordPath
-      ? new AsciicastRecorder(options.recordPath, { width: cols, height: rows, title: `t1lab session ${id}`, env: { SHELL: '/bin/bash', TERM: 'xterm-256color' } }, { recordInput: options.recordInput })
+      ? new AsciicastRecorder(
+          options.recordPath,
+          {
+            width: cols,
+            height: rows,
+            title: `t1lab session ${id}`,
+            env: { SHELL: '/bin/bash', TERM: 'xterm-256color' },
+          },
+          { recordInput: options.recordInput },
+        )
       : null;
     proc.onData((data) => this.onRaw(data));
     proc.onLimit?.((event) => {
@@ -263,8 +272,10 @@ export class SandboxShellSession implements ShellSession {
       p.limit ??= (exit.limit as LimitName | null) ?? null;
       p.finish({ exitCode: exit.exitCode, timedOut: false });
     }
-    for (const w of this.readyWaiters.splice(0)) w.reject(new SessionClosedError(`session ${this.id} ended (exit code ${exit.exitCode}) before its first prompt`));
-    for (const w of this.promptWaiters.splice(0)) w.reject(new SessionClosedError(`session ${this.id} ended (exit code ${exit.exitCode}) before its next prompt`));
+    for (const w of this.readyWaiters.splice(0))
+      w.reject(new SessionClosedError(`session ${this.id} ended (exit code ${exit.exitCode}) before its first prompt`));
+    for (const w of this.promptWaiters.splice(0))
+      w.reject(new SessionClosedError(`session ${this.id} ended (exit code ${exit.exitCode}) before its next prompt`));
     for (const l of this.exitListeners) l(exit);
   }
 
@@ -283,13 +294,24 @@ export class SandboxShellSession implements ShellSession {
 
   async run(command: string, options: { timeoutMs?: number; maxOutputChars?: number } = {}): Promise<CommandResult> {
     if (this.exited || this.closing) throw new SessionClosedError(`session ${this.id} has ended`);
-    if (this.pending || this.isBusy) throw new SessionBusyError(`session ${this.id}: a command is still running; send C-c or wait for it (readNew shows its output)`);
+    if (this.pending || this.isBusy)
+      throw new SessionBusyError(
+        `session ${this.id}: a command is still running; send C-c or wait for it (readNew shows its output)`,
+      );
     const timeoutMs = options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
     const started = performance.now();
-    await withTimeout(this.ready(), READY_TIMEOUT_MS, `session ${this.id}: the shell showed no prompt within ${READY_TIMEOUT_MS} ms`);
+    await withTimeout(
+      this.ready(),
+      READY_TIMEOUT_MS,
+      `session ${this.id}: the shell showed no prompt within ${READY_TIMEOUT_MS} ms`,
+    );
     // The previous command's end marker comes before readline is back (a slow PS1, a loaded machine):
     // typing then would show the paste markers and the command twice. Wait for the prompt itself.
-    await withTimeout(this.prompt(), READY_TIMEOUT_MS, `session ${this.id}: the shell showed no prompt within ${READY_TIMEOUT_MS} ms after the last command`);
+    await withTimeout(
+      this.prompt(),
+      READY_TIMEOUT_MS,
+      `session ${this.id}: the shell showed no prompt within ${READY_TIMEOUT_MS} ms after the last command`,
+    );
     if (this.pending || this.isBusy) throw new SessionBusyError(`session ${this.id}: a command is still running`);
     const maxChars = options.maxOutputChars ?? DEFAULT_OUTPUT_CHARS;
     return new Promise<CommandResult>((resolve) => {
@@ -309,15 +331,26 @@ export class SandboxShellSession implements ShellSession {
           }
           this.readSink = new HeadTail(this.maxReadChars);
           const limit = pending.limit ?? limitFromStatus(exitCode);
-          resolve({ output: acc.text(), exitCode, timedOut, durationMs: Math.round(performance.now() - started), truncatedChars: acc.truncatedChars, limit, ...(pending.incomplete ? { incomplete: true } : {}) });
+          resolve({
+            output: acc.text(),
+            exitCode,
+            timedOut,
+            durationMs: Math.round(performance.now() - started),
+            truncatedChars: acc.truncatedChars,
+            limit,
+            ...(pending.incomplete ? { incomplete: true } : {}),
+          });
         },
       };
       this.pending = pending;
-      timer = setTimeout(() => {
-        if (this.pending !== pending) return;
-        this.pending = null;
-        pending.finish({ exitCode: null, timedOut: true });
-      }, Math.max(0, timeoutMs - (performance.now() - started)));
+      timer = setTimeout(
+        () => {
+          if (this.pending !== pending) return;
+          this.pending = null;
+          pending.finish({ exitCode: null, timedOut: true });
+        },
+        Math.max(0, timeoutMs - (performance.now() - started)),
+      );
       const text = command.replaceAll(PASTE_END, '').replace(/\r\n?/g, '\n').replace(/\n+$/, '');
       this.write(`${PASTE_START}${text}${PASTE_END}\r`);
     });
@@ -325,7 +358,9 @@ export class SandboxShellSession implements ShellSession {
 
   sendKeys(keys: (string | { key: NamedKey })[]): void {
     if (this.exited) throw new SessionClosedError(`session ${this.id} has ended`);
-    const bytes = keys.map((k) => (typeof k === 'string' ? k : keyBytes(k.key, this.screenTerm.applicationCursor))).join('');
+    const bytes = keys
+      .map((k) => (typeof k === 'string' ? k : keyBytes(k.key, this.screenTerm.applicationCursor)))
+      .join('');
     this.write(bytes);
   }
 
@@ -348,7 +383,10 @@ export class SandboxShellSession implements ShellSession {
     if (text.length <= max) return { output: text, truncatedChars: sink.truncatedChars };
     const head = Math.ceil(max / 2);
     const cut = text.length - max;
-    return { output: `${text.slice(0, head)}\n[... ${cut + sink.truncatedChars} chars cut ...]\n${text.slice(text.length - (max - head))}`, truncatedChars: cut + sink.truncatedChars };
+    return {
+      output: `${text.slice(0, head)}\n[... ${cut + sink.truncatedChars} chars cut ...]\n${text.slice(text.length - (max - head))}`,
+      truncatedChars: cut + sink.truncatedChars,
+    };
   }
 
   screen() {

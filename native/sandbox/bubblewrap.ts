@@ -8,7 +8,16 @@ import { constants as osConstants } from 'node:os';
 import type * as Pty from 'node-pty';
 import { nodePty } from './lazy-pty';
 import { HeadTail } from '../util/head-tail';
-import { ALIAS_DIR, baseEnv, DEFAULT_WORKDIR, effectiveFileSizeMb, LAUNCHER_ENV, launchCommand, MIB, type LaunchPlan } from './bwrap-args';
+import {
+  ALIAS_DIR,
+  baseEnv,
+  DEFAULT_WORKDIR,
+  effectiveFileSizeMb,
+  LAUNCHER_ENV,
+  launchCommand,
+  MIB,
+  type LaunchPlan,
+} from './bwrap-args';
 import { cgroupSupport, createSandboxCgroup, type SandboxCgroup } from './cgroups';
 import { childEnded, type ChildEnd } from './child-exit';
 import { detectBubblewrap, type BubblewrapStatus } from './detect';
@@ -19,7 +28,19 @@ import { watchSandbox, type LimitFired } from './monitor';
 import { killTreeNow, processTree } from './proc';
 import { runtimeFiles, shellRcFile } from './runtime-files';
 import { SandboxPty, type PtyExit } from './sandbox-pty';
-import type { BackendStatus, Enforcement, LimitName, PtyProcess, RunGateOpen, RunOptions, RunResult, SandboxBackend, SandboxLimits, SandboxSpec, ShellStart } from './types';
+import type {
+  BackendStatus,
+  Enforcement,
+  LimitName,
+  PtyProcess,
+  RunGateOpen,
+  RunOptions,
+  RunResult,
+  SandboxBackend,
+  SandboxLimits,
+  SandboxSpec,
+  ShellStart,
+} from './types';
 import { checkSpecPaths, defaultProtectedPaths } from './workspace';
 import { smallTreeUsage, treeUsage } from './workspace-size';
 
@@ -30,7 +51,8 @@ export const DEFAULT_RUN_OUTPUT_CHARS = 1_000_000;
 const STDIO_GRACE_MS = 5_000;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** How programs say an allocation failed (Python, glibc/strerror, C++, Node/V8, Java, Go). */
-const OUT_OF_MEMORY = /MemoryError|Cannot allocate memory|out of memory|std::bad_alloc|allocation failed|OutOfMemoryError|ENOMEM/i;
+const OUT_OF_MEMORY =
+  /MemoryError|Cannot allocate memory|out of memory|std::bad_alloc|allocation failed|OutOfMemoryError|ENOMEM/i;
 
 export interface BubblewrapOptions {
   /** Paths no sandbox may expose (default: home directories, the data dir, the checkout). */
@@ -85,11 +107,14 @@ export class BubblewrapBackend implements SandboxBackend {
           : root
             ? 'host-side monitor only: the kernel does not apply RLIMIT_NPROC to the host root user (run the lab as a normal user, or where cgroups work)'
             : 'RLIMIT_NPROC inside the user namespace (counts only the sandbox); a tree pinned at the cap is stopped',
-        memoryMb: withCg ? `${cg.kind} memory limit for the whole sandbox; an OOM kill is reported` : 'RLIMIT_AS per process, plus the monitor: the sum over the sandbox above the cap stops the largest process',
+        memoryMb: withCg
+          ? `${cg.kind} memory limit for the whole sandbox; an OOM kill is reported`
+          : 'RLIMIT_AS per process, plus the monitor: the sum over the sandbox above the cap stops the largest process',
         fileSizeMb: 'RLIMIT_FSIZE per file (at most the workspace cap); SIGXFSZ is reported',
         openFiles: 'RLIMIT_NOFILE per process; a process seen at the cap is reported',
         cpuSeconds: 'RLIMIT_CPU per process; SIGXCPU is reported',
-        workspaceMb: 'host-side monitor: disk usage walked every 0.5 s or more; the processes writing into it are stopped',
+        workspaceMb:
+          'host-side monitor: disk usage walked every 0.5 s or more; the processes writing into it are stopped',
         tmpMb: 'size of the tmpfs at /tmp, /root and /dev/shm (each); a full one is reported',
         wallSeconds: 'host timer: kills the whole sandbox',
       },
@@ -100,33 +125,60 @@ export class BubblewrapBackend implements SandboxBackend {
   }
 
   /** `command`: an argv, or the lab's interactive bash with the rc text it reads at start-up. */
-  private async prepare(spec: SandboxSpec, mode: 'run' | 'pty', command: { argv: string[] } | { shellRc: string }): Promise<Prepared> {
+  private async prepare(
+    spec: SandboxSpec,
+    mode: 'run' | 'pty',
+    command: { argv: string[] } | { shellRc: string },
+  ): Promise<Prepared> {
     const status = await detectBubblewrap();
     if (!status.ok || !status.path || !status.prlimitPath) {
-      const code = status.problem === 'missing' ? 'BWRAP_MISSING' : status.problem === 'userns' ? 'USERNS_UNAVAILABLE' : 'START_FAILED';
-      throw new SandboxError(code, status.problem === 'missing' ? 'bubblewrap (bwrap) is not installed' : status.problem === 'userns' ? 'bubblewrap cannot create a sandbox here' : 'prlimit is missing', status.hint);
+      const code =
+        status.problem === 'missing'
+          ? 'BWRAP_MISSING'
+          : status.problem === 'userns'
+            ? 'USERNS_UNAVAILABLE'
+            : 'START_FAILED';
+      throw new SandboxError(
+        code,
+        status.problem === 'missing'
+          ? 'bubblewrap (bwrap) is not installed'
+          : status.problem === 'userns'
+            ? 'bubblewrap cannot create a sandbox here'
+            : 'prlimit is missing',
+        status.hint,
+      );
     }
     const argv = 'argv' in command ? command.argv : ['/bin/bash'];
     if (!Array.isArray(argv) || argv.length === 0 || argv.some((a) => typeof a !== 'string' || a.includes('\0'))) {
       throw new SandboxError('BAD_SPEC', 'argv: a non-empty list of strings without NUL bytes is required');
     }
     if (!spec || typeof spec !== 'object') throw new SandboxError('BAD_SPEC', 'spec: an object is required');
-    if ('shellRc' in command && typeof command.shellRc !== 'string') throw new SandboxError('BAD_SPEC', 'shell.rc: a string of bash commands is required');
+    if ('shellRc' in command && typeof command.shellRc !== 'string')
+      throw new SandboxError('BAD_SPEC', 'shell.rc: a string of bash commands is required');
     const limits = validateLimits({ ...spec.limits });
     const { workspace, mounts } = checkSpecPaths(spec, this.protectedPaths);
     const workdir = spec.workdir ?? DEFAULT_WORKDIR;
-    if (!workdir.startsWith('/') || workdir.split('/').includes('..') || ['/', '/usr', '/proc', '/dev', '/etc', '/tmp'].includes(workdir)) {
+    if (
+      !workdir.startsWith('/') ||
+      workdir.split('/').includes('..') ||
+      ['/', '/usr', '/proc', '/dev', '/etc', '/tmp'].includes(workdir)
+    ) {
       throw new SandboxError('BAD_SPEC', `workdir: '${workdir}' must be an absolute path of its own (e.g. /app)`);
     }
     const env = baseEnv(mode);
     for (const [k, v] of Object.entries(spec.env ?? {})) {
       if (!ENV_NAME.test(k)) throw new SandboxError('BAD_SPEC', `env: '${k}' is not a valid variable name`);
-      if (typeof v !== 'string' || v.includes('\0')) throw new SandboxError('BAD_SPEC', `env.${k}: the value must be a string without NUL bytes`);
+      if (typeof v !== 'string' || v.includes('\0'))
+        throw new SandboxError('BAD_SPEC', `env.${k}: the value must be a string without NUL bytes`);
       env[k] = v;
     }
     const aliases = spec.commandAliases ?? {};
     for (const [name, target] of Object.entries(aliases)) {
-      if (!/^[A-Za-z0-9._+-]+$/.test(name) || !target.startsWith('/') || target.includes('\0')) throw new SandboxError('BAD_SPEC', `commandAliases.${name}: a command name and an absolute target are required`);
+      if (!/^[A-Za-z0-9._+-]+$/.test(name) || !target.startsWith('/') || target.includes('\0'))
+        throw new SandboxError(
+          'BAD_SPEC',
+          `commandAliases.${name}: a command name and an absolute target are required`,
+        );
     }
     if (Object.keys(aliases).length) env.PATH = `${ALIAS_DIR}:${env.PATH}`;
     const cwd = spec.cwd;
@@ -204,11 +256,20 @@ export class BubblewrapBackend implements SandboxBackend {
     return this.startPty(await this.prepare(spec, 'pty', { shellRc: shell.rc }), size);
   }
 
-  private startPty({ plan, cgroup, workspaceAllowance }: Prepared, size: { cols: number; rows: number }): BubblewrapPty {
+  private startPty(
+    { plan, cgroup, workspaceAllowance }: Prepared,
+    size: { cols: number; rows: number },
+  ): BubblewrapPty {
     const { file, args } = launchCommand(plan);
     let term: Pty.IPty;
     try {
-      term = nodePty().spawn(file, args, { name: plan.env.TERM ?? 'xterm-256color', cols: size.cols, rows: size.rows, cwd: '/', env: LAUNCHER_ENV });
+      term = nodePty().spawn(file, args, {
+        name: plan.env.TERM ?? 'xterm-256color',
+        cols: size.cols,
+        rows: size.rows,
+        cwd: '/',
+        env: LAUNCHER_ENV,
+      });
     } catch (error) {
       void cgroup?.remove();
       throw new SandboxError('START_FAILED', `could not start the sandbox: ${(error as Error).message}`);
@@ -229,7 +290,10 @@ class BubblewrapPty extends SandboxPty {
     private readonly cgroup: SandboxCgroup | null,
     workspaceAllowance: number,
   ) {
-    super(term, { seconds: plan.limits.wallSeconds, notice: `${describeLimit('wallSeconds', plan.limits)} reached: the sandbox is closed` });
+    super(term, {
+      seconds: plan.limits.wallSeconds,
+      notice: `${describeLimit('wallSeconds', plan.limits)} reached: the sandbox is closed`,
+    });
     this.stopWatching = watchSandbox({
       rootPid: term.pid,
       mode: 'pty',
@@ -346,7 +410,12 @@ function startRun(plan: LaunchPlan, cgroup: SandboxCgroup | null, options: RunOp
  * What the run goes on with: at once (no gate), or what the gate's opening brings (its wall limit, and the
  * workspace allowance measured again). Null when it ended before the gate opened or the gate's owner stopped it.
  */
-async function openGate(run: RunState, plan: LaunchPlan, allowanceAtStart: number, options: RunOptions): Promise<{ go: RunGateOpen | null; beforeGate: boolean; allowance: number }> {
+async function openGate(
+  run: RunState,
+  plan: LaunchPlan,
+  allowanceAtStart: number,
+  options: RunOptions,
+): Promise<{ go: RunGateOpen | null; beforeGate: boolean; allowance: number }> {
   const go: RunGateOpen = { stdin: options.stdin ?? '', wallSeconds: plan.limits.wallSeconds, signal: options.signal };
   if (!options.gate) return { go, beforeGate: false, allowance: allowanceAtStart };
   const opened = await Promise.race([options.gate.then((open) => ({ open })), run.exited.then(() => null)]);
@@ -369,7 +438,13 @@ async function openGate(run: RunState, plan: LaunchPlan, allowanceAtStart: numbe
 }
 
 /** The monitor, the wall-clock timer and the caller's abort signal on a started run; the function returned stops all three. */
-function enforceLimits(run: RunState, plan: LaunchPlan, cgroup: SandboxCgroup | null, go: RunGateOpen | null, allowance: number): () => void {
+function enforceLimits(
+  run: RunState,
+  plan: LaunchPlan,
+  cgroup: SandboxCgroup | null,
+  go: RunGateOpen | null,
+  allowance: number,
+): () => void {
   const stopWatching =
     run.rootPid === undefined || go === null
       ? () => {}
@@ -420,13 +495,21 @@ function checkStarted(exit: ChildEnd, stderrText: string, run: RunState): void {
     throw new SandboxError('START_FAILED', stderrText.trim(), 'set T1LAB_SANDBOX_CGROUPS=0 to run without cgroups');
   }
   if (exit.code === 125 && stderrText.startsWith('t1lab: cannot set limit')) {
-    throw new SandboxError('START_FAILED', stderrText.trim(), 'lower the limit, or raise the hard limit of the user running the lab (ulimit -H)');
+    throw new SandboxError(
+      'START_FAILED',
+      stderrText.trim(),
+      'lower the limit, or raise the hard limit of the user running the lab (ulimit -H)',
+    );
   }
 }
 
 /** The command's exit code or signal: bwrap exits with 128+N when its command died of signal N. */
-export function exitStatus(exit: Pick<ChildEnd, 'code' | 'signal'>): { exitCode: number | null; signal: string | null } {
-  if (exit.code !== null && exit.code > 128 && SIGNAL_NAMES.has(exit.code - 128)) return { exitCode: null, signal: SIGNAL_NAMES.get(exit.code - 128) as string };
+export function exitStatus(exit: Pick<ChildEnd, 'code' | 'signal'>): {
+  exitCode: number | null;
+  signal: string | null;
+} {
+  if (exit.code !== null && exit.code > 128 && SIGNAL_NAMES.has(exit.code - 128))
+    return { exitCode: null, signal: SIGNAL_NAMES.get(exit.code - 128) as string };
   return { exitCode: exit.code, signal: exit.signal };
 }
 
@@ -434,10 +517,18 @@ export function exitStatus(exit: Pick<ChildEnd, 'code' | 'signal'>): { exitCode:
 async function limitsSeenAtExit(
   run: RunState,
   plan: LaunchPlan,
-  e: { signal: string | null; exitCode: number | null; events: { oomKills: number; pidsMax: number } | undefined; cgroup: SandboxCgroup | null; stderrText: string; allowance: number },
+  e: {
+    signal: string | null;
+    exitCode: number | null;
+    events: { oomKills: number; pidsMax: number } | undefined;
+    cgroup: SandboxCgroup | null;
+    stderrText: string;
+    allowance: number;
+  },
 ): Promise<void> {
   if (e.signal === 'SIGXCPU') run.hit('cpuSeconds');
-  if (e.signal === 'SIGXFSZ') run.hit(effectiveFileSizeMb(plan.limits) < plan.limits.fileSizeMb ? 'workspaceMb' : 'fileSizeMb');
+  if (e.signal === 'SIGXFSZ')
+    run.hit(effectiveFileSizeMb(plan.limits) < plan.limits.fileSizeMb ? 'workspaceMb' : 'fileSizeMb');
   if (e.events?.oomKills) run.hit('memoryMb');
   // Without a cgroup, a single process refused memory by RLIMIT_AS only sees ENOMEM: its own words are the evidence.
   if (!e.cgroup && e.exitCode !== 0 && OUT_OF_MEMORY.test(e.stderrText.slice(-4096))) run.hit('memoryMb');
@@ -449,7 +540,16 @@ async function limitsSeenAtExit(
 }
 
 /** The limit that decided the run: the one that stopped it, else the rlimit its signal names, else the first one hit. */
-export function decisiveLimit(stoppedBy: LimitName | null, signal: string | null, limitsHit: readonly LimitName[]): LimitName | null {
-  const bySignal = signal === 'SIGXCPU' ? 'cpuSeconds' : signal === 'SIGXFSZ' ? (limitsHit.find((l) => l === 'workspaceMb' || l === 'fileSizeMb') ?? null) : null;
+export function decisiveLimit(
+  stoppedBy: LimitName | null,
+  signal: string | null,
+  limitsHit: readonly LimitName[],
+): LimitName | null {
+  const bySignal =
+    signal === 'SIGXCPU'
+      ? 'cpuSeconds'
+      : signal === 'SIGXFSZ'
+        ? (limitsHit.find((l) => l === 'workspaceMb' || l === 'fileSizeMb') ?? null)
+        : null;
   return stoppedBy ?? bySignal ?? limitsHit[0] ?? null;
 }

@@ -198,7 +198,18 @@ export function bwrapArgs(plan: LaunchPlan): string[] {
 export function launchCommand(plan: LaunchPlan): { file: string; args: string[] } {
   return {
     file: '/bin/sh',
-    args: ['-c', LAUNCHER_SCRIPT, 't1lab-sandbox', plan.files.seccomp ?? '', ...plan.cgroupProcsFiles, '--', ...launcherLimits(plan), '--', plan.bwrapPath, ...bwrapArgs(plan)],
+    args: [
+      '-c',
+      LAUNCHER_SCRIPT,
+      't1lab-sandbox',
+      plan.files.seccomp ?? '',
+      ...plan.cgroupProcsFiles,
+      '--',
+      ...launcherLimits(plan),
+      '--',
+      plan.bwrapPath,
+      ...bwrapArgs(plan),
+    ],
   };
 }
 

@@ -42,7 +42,8 @@ let support: CgroupSupport | null = null;
 let counter = 0;
 
 export function cgroupSupport(options: { fresh?: boolean; disable?: boolean } = {}): CgroupSupport {
-  if (options.disable || process.env.T1LAB_SANDBOX_CGROUPS === '0') return { kind: 'none', reason: 'cgroups turned off (T1LAB_SANDBOX_CGROUPS=0)', bases: null };
+  if (options.disable || process.env.T1LAB_SANDBOX_CGROUPS === '0')
+    return { kind: 'none', reason: 'cgroups turned off (T1LAB_SANDBOX_CGROUPS=0)', bases: null };
   if (!support || options.fresh) support = detect();
   return support;
 }
@@ -110,7 +111,8 @@ function detect(): CgroupSupport {
   if (v2 && own.has('')) {
     const parent = dirname(join(v2.mountPoint, own.get('') as string));
     const enabled = readWords(join(parent, 'cgroup.subtree_control'));
-    if (!enabled.includes('memory') || !enabled.includes('pids')) reasons.push(`cgroup v2: ${parent} does not enable memory and pids for its children`);
+    if (!enabled.includes('memory') || !enabled.includes('pids'))
+      reasons.push(`cgroup v2: ${parent} does not enable memory and pids for its children`);
     else if (!writable(parent)) reasons.push(`cgroup v2: ${parent} is not writable by this user (no delegation)`);
     else {
       cleanStale(parent);
@@ -123,7 +125,12 @@ function detect(): CgroupSupport {
     const memory = join(v1Memory.mountPoint, own.get('memory') ?? '/');
     const pids = join(v1Pids.mountPoint, own.get('pids') ?? '/');
     // The root of a v1 hierarchy has no pids.max of its own; its children do.
-    if (existsSync(join(memory, 'cgroup.procs')) && existsSync(join(pids, 'cgroup.procs')) && writable(memory) && writable(pids)) {
+    if (
+      existsSync(join(memory, 'cgroup.procs')) &&
+      existsSync(join(pids, 'cgroup.procs')) &&
+      writable(memory) &&
+      writable(pids)
+    ) {
       cleanStale(memory);
       cleanStale(pids);
       return { kind: 'cgroup-v1', reason: `cgroup v1 groups under ${memory} and ${pids}`, bases: { memory, pids } };
@@ -152,7 +159,6 @@ function cleanStale(base: string): void {
   }
 }
 
-
 function counterIn(file: string, key: string): number {
   try {
     const m = new RegExp(`^${key}\\s+(\\d+)`, 'm').exec(readFileSync(file, 'utf8'));
@@ -167,7 +173,10 @@ function counterIn(file: string, key: string): number {
  * Asynchronous: creating and removing a memory cgroup can take the kernel tens of milliseconds, which must
  * not stop the event loop (every other episode's shell and timers wait on it).
  */
-export async function createSandboxCgroup(limits: { memoryMb: number; processes: number }, s: CgroupSupport = cgroupSupport()): Promise<SandboxCgroup | null> {
+export async function createSandboxCgroup(
+  limits: { memoryMb: number; processes: number },
+  s: CgroupSupport = cgroupSupport(),
+): Promise<SandboxCgroup | null> {
   if (s.kind === 'none' || !s.bases) return null;
   const name = `t1lab-${process.pid}-${++counter}`;
   const memDir = join(s.bases.memory, name);
@@ -199,7 +208,10 @@ export async function createSandboxCgroup(limits: { memoryMb: number; processes:
   const usageFile = s.kind === 'cgroup-v2' ? join(memDir, 'memory.current') : join(memDir, 'memory.usage_in_bytes');
   return {
     procsFiles: dirs.map((d) => join(d, 'cgroup.procs')),
-    events: () => ({ oomKills: counterIn(oomFile, 'oom_kill'), pidsMax: counterIn(join(pidsDir, 'pids.events'), 'max') }),
+    events: () => ({
+      oomKills: counterIn(oomFile, 'oom_kill'),
+      pidsMax: counterIn(join(pidsDir, 'pids.events'), 'max'),
+    }),
     tasks: () => {
       try {
         return Number(readFileSync(join(pidsDir, 'pids.current'), 'utf8').trim());
@@ -221,7 +233,11 @@ export async function createSandboxCgroup(limits: { memoryMb: number; processes:
           continue;
         }
         const pids = await readFile(join(dir, 'cgroup.procs'), 'utf8').catch(() => '');
-        for (const pid of pids.split('\n').map(Number).filter((n) => n > 0)) killQuietly(pid);
+        for (const pid of pids
+          .split('\n')
+          .map(Number)
+          .filter((n) => n > 0))
+          killQuietly(pid);
       }
     },
     async remove() {
@@ -244,4 +260,3 @@ async function removeDir(dir: string): Promise<boolean> {
     return (error as NodeJS.ErrnoException).code === 'ENOENT';
   }
 }
-

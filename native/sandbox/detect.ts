@@ -21,11 +21,13 @@ export interface BubblewrapStatus {
   prlimitPath?: string | null;
 }
 
-export const INSTALL_BWRAP_HINT = 'install bubblewrap: `sudo apt-get install bubblewrap` (Debian/Ubuntu) or `sudo dnf install bubblewrap` (Fedora)';
+export const INSTALL_BWRAP_HINT =
+  'install bubblewrap: `sudo apt-get install bubblewrap` (Debian/Ubuntu) or `sudo dnf install bubblewrap` (Fedora)';
 export const USERNS_HINT =
   'bubblewrap cannot create user namespaces here; allow them with `sudo sysctl -w kernel.unprivileged_userns_clone=1` ' +
   '(Debian) or `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` (Ubuntu 24.04+), or run inside a VM/container that permits them';
-export const PRLIMIT_HINT = 'install util-linux (it provides /usr/bin/prlimit, which sets the sandbox limits): `sudo apt-get install util-linux`';
+export const PRLIMIT_HINT =
+  'install util-linux (it provides /usr/bin/prlimit, which sets the sandbox limits): `sudo apt-get install util-linux`';
 
 let cached: Promise<BubblewrapStatus> | null = null;
 
@@ -37,18 +39,63 @@ export function detectBubblewrap(options: { fresh?: boolean } = {}): Promise<Bub
 async function probe(): Promise<BubblewrapStatus> {
   const which = await execQuiet('sh', ['-c', 'command -v bwrap']);
   const path = which.ok ? which.stdout.trim() : null;
-  if (!path) return { backend: 'bubblewrap', path: null, version: null, ok: false, hint: INSTALL_BWRAP_HINT, problem: 'missing' };
+  if (!path)
+    return {
+      backend: 'bubblewrap',
+      path: null,
+      version: null,
+      ok: false,
+      hint: INSTALL_BWRAP_HINT,
+      problem: 'missing',
+    };
   const [v, help] = await Promise.all([execQuiet(path, ['--version']), execQuiet(path, ['--help'])]);
   const version = v.ok ? v.stdout.trim().replace(/^bubblewrap\s+/, '') : null;
   const helpText = help.stdout + help.stderr;
-  const features: BwrapFeatures = { disableUserns: helpText.includes('--disable-userns'), tmpfsSize: helpText.includes('--size') && helpText.includes('--perms') };
+  const features: BwrapFeatures = {
+    disableUserns: helpText.includes('--disable-userns'),
+    tmpfsSize: helpText.includes('--size') && helpText.includes('--perms'),
+  };
   // The smallest real sandbox: new user + pid namespaces, read-only root, run `true`.
-  const trial = await execQuiet(path, ['--unshare-user', '--unshare-pid', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'], { timeoutMs: 10_000 });
+  const trial = await execQuiet(
+    path,
+    [
+      '--unshare-user',
+      '--unshare-pid',
+      '--die-with-parent',
+      '--ro-bind',
+      '/',
+      '/',
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
+      'true',
+    ],
+    { timeoutMs: 10_000 },
+  );
   if (!trial.ok) {
     const detail = trial.stderr.trim().split('\n')[0] ?? '';
-    return { backend: 'bubblewrap', path, version, ok: false, hint: `${USERNS_HINT} (bwrap said: ${detail})`, problem: 'userns', features };
+    return {
+      backend: 'bubblewrap',
+      path,
+      version,
+      ok: false,
+      hint: `${USERNS_HINT} (bwrap said: ${detail})`,
+      problem: 'userns',
+      features,
+    };
   }
   const prlimitPath = ['/usr/bin/prlimit', '/bin/prlimit'].find((p) => existsSync(p)) ?? null;
-  if (!prlimitPath) return { backend: 'bubblewrap', path, version, ok: false, hint: PRLIMIT_HINT, problem: 'prlimit', features, prlimitPath };
+  if (!prlimitPath)
+    return {
+      backend: 'bubblewrap',
+      path,
+      version,
+      ok: false,
+      hint: PRLIMIT_HINT,
+      problem: 'prlimit',
+      features,
+      prlimitPath,
+    };
   return { backend: 'bubblewrap', path, version, ok: true, hint: null, problem: null, features, prlimitPath };
 }

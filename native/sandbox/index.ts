@@ -8,7 +8,10 @@ import type { SandboxBackend } from './types';
 
 export type BackendName = 'bubblewrap' | 'docker' | 'podman';
 
-export function createSandboxBackend(name: BackendName = 'bubblewrap', options: BubblewrapOptions = {}): SandboxBackend {
+export function createSandboxBackend(
+  name: BackendName = 'bubblewrap',
+  options: BubblewrapOptions = {},
+): SandboxBackend {
   switch (name) {
     case 'bubblewrap':
       return new BubblewrapBackend(options);
@@ -27,5 +30,11 @@ export * from './container';
 export { DEFAULT_WORKDIR } from './bwrap-args';
 export { defaultProtectedPaths, checkWorkspace } from './workspace';
 export { watchedCount, watchedEver } from './monitor';
-export { readWorkspaceFile, writeWorkspaceFile, copyWorkspace, WorkspacePathError, type CopyReport } from './workspace-files';
+export {
+  readWorkspaceFile,
+  writeWorkspaceFile,
+  copyWorkspace,
+  WorkspacePathError,
+  type CopyReport,
+} from './workspace-files';
 export type * from './types';

@@ -35,10 +35,16 @@ export function defaultLimits(overrides: Partial<SandboxLimits> = {}): SandboxLi
 
 /** Throws BAD_SPEC naming the field and value when a limit is not an integer in its range. */
 export function validateLimits(limits: SandboxLimits): SandboxLimits {
-  for (const [name, range] of Object.entries(LIMIT_RANGES) as [keyof SandboxLimits, (typeof LIMIT_RANGES)[keyof SandboxLimits]][]) {
+  for (const [name, range] of Object.entries(LIMIT_RANGES) as [
+    keyof SandboxLimits,
+    (typeof LIMIT_RANGES)[keyof SandboxLimits],
+  ][]) {
     const value = limits[name];
     if (typeof value !== 'number' || !Number.isInteger(value) || value < range.min || value > range.max) {
-      throw new SandboxError('BAD_SPEC', `limits.${name}: ${String(value)} is not an integer between ${range.min} and ${range.max} (${range.unit})`);
+      throw new SandboxError(
+        'BAD_SPEC',
+        `limits.${name}: ${String(value)} is not an integer between ${range.min} and ${range.max} (${range.unit})`,
+      );
     }
   }
   return limits;

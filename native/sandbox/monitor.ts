@@ -16,7 +16,19 @@
 import type { SandboxCgroup } from './cgroups';
 import { describeLimit } from './limits';
 import { readdirSync, readFileSync, statfsSync } from 'node:fs';
-import { childrenIndex, childrenOf, descendants, hasChildrenLists, killQuietly, memoryBytes, openFileCount, readProcessTable, readStat, writesUnder, type ProcInfo } from './proc';
+import {
+  childrenIndex,
+  childrenOf,
+  descendants,
+  hasChildrenLists,
+  killQuietly,
+  memoryBytes,
+  openFileCount,
+  readProcessTable,
+  readStat,
+  writesUnder,
+  type ProcInfo,
+} from './proc';
 import type { LimitName, SandboxLimits } from './types';
 import { treeUsage } from './workspace-size';
 
@@ -83,7 +95,20 @@ let startedCount = 0;
 
 /** Start watching a sandbox; the returned function stops it (call it when the sandbox has ended). */
 export function watchSandbox(target: MonitorTarget): () => void {
-  const w: Watched = { target, pinnedTicks: 0, lastOom: 0, lastPidsMax: 0, walking: false, nextWalkAt: 0, workspaceFiredAt: null, openFilesReported: false, forksRefusedReported: false, stopped: false, initPid: null, tmpFullReported: false };
+  const w: Watched = {
+    target,
+    pinnedTicks: 0,
+    lastOom: 0,
+    lastPidsMax: 0,
+    walking: false,
+    nextWalkAt: 0,
+    workspaceFiredAt: null,
+    openFilesReported: false,
+    forksRefusedReported: false,
+    stopped: false,
+    initPid: null,
+    tmpFullReported: false,
+  };
   watched.add(w);
   startedCount++;
   if (!timer) {
@@ -153,7 +178,11 @@ function innerProcesses(initPid: number): InnerProcess[] {
     try {
       const stat = readFileSync(`${base}/${name}/stat`, 'latin1');
       const close = stat.lastIndexOf(')');
-      out.push({ pid: Number(name), threads: Number(stat.slice(close + 2).split(' ')[17]) || 1, comm: stat.slice(stat.indexOf('(') + 1, close) });
+      out.push({
+        pid: Number(name),
+        threads: Number(stat.slice(close + 2).split(' ')[17]) || 1,
+        comm: stat.slice(stat.indexOf('(') + 1, close),
+      });
     } catch {
       // exited meanwhile
     }
@@ -171,10 +200,18 @@ function fullTree(w: Watched): { table: Map<number, ProcInfo>; all: number[]; sp
 }
 
 /** The sandbox's processes (not its outer bwrap) and the ones a pty stop must spare: bwrap's init and the shell. */
-function sandboxTree(w: Watched, table: Map<number, ProcInfo>, index: Map<number, number[]>): { all: number[]; spared: Set<number> } {
+function sandboxTree(
+  w: Watched,
+  table: Map<number, ProcInfo>,
+  index: Map<number, number[]>,
+): { all: number[]; spared: Set<number> } {
   const tree = descendants(w.target.rootPid, index).slice(1);
   const oldest = (pids: number[] | undefined) =>
-    pids?.reduce<number | undefined>((best, p) => (best === undefined || (table.get(p)?.startTicks ?? 0) < (table.get(best)?.startTicks ?? 0) ? p : best), undefined);
+    pids?.reduce<number | undefined>(
+      (best, p) =>
+        best === undefined || (table.get(p)?.startTicks ?? 0) < (table.get(best)?.startTicks ?? 0) ? p : best,
+      undefined,
+    );
   const init = oldest(index.get(w.target.rootPid));
   // The shell is init's oldest child; orphans reparented to init come later.
   const shell = init !== undefined ? oldest(index.get(init)) : undefined;
@@ -205,7 +242,10 @@ function readSandbox(w: Watched): Reading {
   const initPid = w.initPid as number;
   const cgroupTasks = t.cgroup?.tasks();
   // Inner pids 1 and 2 are bwrap's init and the command (the shell): a pty stop spares them.
-  const inner = cgroupTasks === undefined || cgroupTasks === null || !t.cgroup || tickCount % FD_SAMPLE_TICKS === 0 ? innerProcesses(initPid) : null;
+  const inner =
+    cgroupTasks === undefined || cgroupTasks === null || !t.cgroup || tickCount % FD_SAMPLE_TICKS === 0
+      ? innerProcesses(initPid)
+      : null;
   // With a cgroup, pids.current counts the outer bwrap too.
   const tasks = cgroupTasks != null ? cgroupTasks - 1 : (inner ?? []).reduce((n, p) => n + p.threads, 0);
   return { initPid, inner, tasks, events: t.cgroup?.events() };
@@ -225,13 +265,24 @@ function checkProcesses(w: Watched, { tasks, events }: Reading): boolean {
     w.pinnedTicks = 0;
     w.forksRefusedReported = true;
     const tree = fullTree(w);
-    stop(w, 'processes', tree.all, tree.spared, `${describeLimit('processes', t.limits)} reached: a fork bomb or runaway spawning`);
+    stop(
+      w,
+      'processes',
+      tree.all,
+      tree.spared,
+      `${describeLimit('processes', t.limits)} reached: a fork bomb or runaway spawning`,
+    );
     return true;
   }
   if (refused && !w.forksRefusedReported) {
     // The kernel refused forks at the cap: report it even if the spawning dies down by itself.
     w.forksRefusedReported = true;
-    t.onFire({ limit: 'processes', action: 'none', killed: [], message: `${describeLimit('processes', t.limits)} reached: new processes were refused` });
+    t.onFire({
+      limit: 'processes',
+      action: 'none',
+      killed: [],
+      message: `${describeLimit('processes', t.limits)} reached: new processes were refused`,
+    });
   }
   return false;
 }
@@ -253,7 +304,8 @@ function checkMemory(w: Watched, { initPid, inner, events }: Reading): boolean {
   }
   if (t.cgroup || !inner) return false;
   let total = 0;
-  for (const p of inner) total += memoryBytes(innerPath(initPid, p.pid, 'smaps_rollup'), innerPath(initPid, p.pid, 'statm'));
+  for (const p of inner)
+    total += memoryBytes(innerPath(initPid, p.pid, 'smaps_rollup'), innerPath(initPid, p.pid, 'statm'));
   if (total <= t.limits.memoryMb * 1024 * 1024) return false;
   return stopLargest(w);
 }
@@ -273,7 +325,12 @@ function stopLargest(w: Watched): boolean {
     return true;
   }
   killQuietly(largest.pid);
-  t.onFire({ limit: 'memoryMb', action: 'processes', killed: [largest.pid], message: `${message}: stopped ${tree.table.get(largest.pid)?.comm ?? 'a process'}` });
+  t.onFire({
+    limit: 'memoryMb',
+    action: 'processes',
+    killed: [largest.pid],
+    message: `${message}: stopped ${tree.table.get(largest.pid)?.comm ?? 'a process'}`,
+  });
   return false;
 }
 
@@ -284,7 +341,12 @@ function checkOpenFiles(w: Watched, { initPid, inner }: Reading): void {
   for (const p of inner) {
     if (openFileCount(innerPath(initPid, p.pid, 'fd')) >= t.limits.openFiles - 1) {
       w.openFilesReported = true;
-      t.onFire({ limit: 'openFiles', action: 'none', killed: [], message: `${describeLimit('openFiles', t.limits)} reached by ${p.comm}` });
+      t.onFire({
+        limit: 'openFiles',
+        action: 'none',
+        killed: [],
+        message: `${describeLimit('openFiles', t.limits)} reached by ${p.comm}`,
+      });
       break;
     }
   }
@@ -301,7 +363,13 @@ function checkTmpfs(w: Watched, initPid: number): void {
       return false;
     }
   });
-  if (full && !w.tmpFullReported) w.target.onFire({ limit: 'tmpMb', action: 'none', killed: [], message: `${describeLimit('tmpMb', w.target.limits)} reached: ${full} is full` });
+  if (full && !w.tmpFullReported)
+    w.target.onFire({
+      limit: 'tmpMb',
+      action: 'none',
+      killed: [],
+      message: `${describeLimit('tmpMb', w.target.limits)} reached: ${full} is full`,
+    });
   w.tmpFullReported = full !== undefined;
 }
 
@@ -340,7 +408,12 @@ function stopWorkspaceWriters(w: Watched): void {
     return;
   }
   stopProcesses(new Set(victims), w, tree.spared, false);
-  t.onFire({ limit: 'workspaceMb', action: 'processes', killed: victims, message: `${message}: stopped ${victims.map((p) => fresh.get(p)?.comm ?? p).join(', ')}` });
+  t.onFire({
+    limit: 'workspaceMb',
+    action: 'processes',
+    killed: victims,
+    message: `${message}: stopped ${victims.map((p) => fresh.get(p)?.comm ?? p).join(', ')}`,
+  });
 }
 
 function stop(w: Watched, limit: LimitName, all: number[], spared: Set<number>, message: string): void {
@@ -352,7 +425,12 @@ function stop(w: Watched, limit: LimitName, all: number[], spared: Set<number>, 
     return;
   }
   const victims = stopProcesses(new Set(all.filter((p) => !spared.has(p))), w, spared, true);
-  t.onFire({ limit, action: 'processes', killed: victims, message: `${message}: stopped ${victims.length} process${victims.length === 1 ? '' : 'es'}` });
+  t.onFire({
+    limit,
+    action: 'processes',
+    killed: victims,
+    message: `${message}: stopped ${victims.length} process${victims.length === 1 ? '' : 'es'}`,
+  });
 }
 
 /**
@@ -364,7 +442,9 @@ function stopProcesses(victims: Set<number>, w: Watched, spared: Set<number>, sw
   for (let round = 0; round < 50; round++) {
     const table = readProcessTable();
     const tree = descendants(w.target.rootPid, childrenIndex(table)).slice(1);
-    const current = sweep ? tree.filter((p) => !spared.has(p)) : tree.filter((p) => victims.has(p) || isDescendantOfAny(p, victims, table));
+    const current = sweep
+      ? tree.filter((p) => !spared.has(p))
+      : tree.filter((p) => victims.has(p) || isDescendantOfAny(p, victims, table));
     const alive = current.filter((p) => table.get(p)?.state !== 'Z');
     if (alive.length === 0) break;
     for (const pid of alive) killQuietly(pid, 'SIGSTOP');

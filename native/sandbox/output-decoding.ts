@@ -10,7 +10,10 @@ import { StringDecoder } from 'node:string_decoder';
 export type OutputStreamName = 'stdout' | 'stderr';
 
 /** Calls `onText` with each non-empty piece of decoded text, in order, per stream. */
-export function decodeOutput(streams: Record<OutputStreamName, Readable>, onText: (stream: OutputStreamName, text: string) => void): void {
+export function decodeOutput(
+  streams: Record<OutputStreamName, Readable>,
+  onText: (stream: OutputStreamName, text: string) => void,
+): void {
   for (const stream of ['stdout', 'stderr'] as const) {
     const decoder = new StringDecoder('utf8');
     streams[stream].on('data', (chunk: Buffer) => {

@@ -48,7 +48,14 @@ export function readStat(pid: number): ProcInfo | null {
   const open = text.indexOf('(');
   if (close < 0 || open < 0) return null;
   const rest = text.slice(close + 2).split(' ');
-  return { pid, comm: text.slice(open + 1, close), state: rest[0] ?? '?', ppid: Number(rest[1]), threads: Number(rest[17]) || 1, startTicks: Number(rest[19]) || 0 };
+  return {
+    pid,
+    comm: text.slice(open + 1, close),
+    state: rest[0] ?? '?',
+    ppid: Number(rest[1]),
+    threads: Number(rest[17]) || 1,
+    startTicks: Number(rest[19]) || 0,
+  };
 }
 
 /** Children lists built once per table. */

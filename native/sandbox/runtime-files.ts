@@ -10,7 +10,16 @@
  *   - rc files of the lab's interactive shells (under /etc/t1lab, so no mount of their own is needed).
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { makeOwnedTempDirSync } from '../util/temp-dirs';
 import { seccompProgram } from './seccomp';
@@ -24,10 +33,41 @@ export const SANDBOX_HOSTNAME = 'sandbox';
  * (key material, readable to a lab running as root).
  */
 export const ETC_ALLOWLIST = [
-  'alternatives', 'bash.bashrc', 'ca-certificates', 'ca-certificates.conf', 'debian_version', 'gai.conf', 'host.conf',
-  'inputrc', 'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'locale.alias', 'localtime', 'login.defs', 'magic', 'magic.mime',
-  'mime.types', 'nanorc', 'networks', 'nsswitch.conf', 'os-release', 'perl', 'profile', 'protocols', 'python3', 'rpc',
-  'services', 'shells', 'skel', 'ssl/certs', 'ssl/openssl.cnf', 'terminfo', 'timezone', 'vim', 'xdg',
+  'alternatives',
+  'bash.bashrc',
+  'ca-certificates',
+  'ca-certificates.conf',
+  'debian_version',
+  'gai.conf',
+  'host.conf',
+  'inputrc',
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'locale.alias',
+  'localtime',
+  'login.defs',
+  'magic',
+  'magic.mime',
+  'mime.types',
+  'nanorc',
+  'networks',
+  'nsswitch.conf',
+  'os-release',
+  'perl',
+  'profile',
+  'protocols',
+  'python3',
+  'rpc',
+  'services',
+  'shells',
+  'skel',
+  'ssl/certs',
+  'ssl/openssl.cnf',
+  'terminfo',
+  'timezone',
+  'vim',
+  'xdg',
 ];
 
 const GENERATED: Record<string, string> = {
@@ -141,7 +181,8 @@ function copyShareableTree(from: string, to: string): boolean {
       const dst = join(to, e.name);
       if (e.isSymbolicLink()) symlinkSync(readlinkSync(src), dst);
       else if (e.isDirectory()) {
-        if ((lstatSync(src).mode & 0o005) === 0o005 && !copyShareableTree(src, dst)) throw new Error(`could not copy ${src}`);
+        if ((lstatSync(src).mode & 0o005) === 0o005 && !copyShareableTree(src, dst))
+          throw new Error(`could not copy ${src}`);
       } else if (e.isFile() && (lstatSync(src).mode & 0o004) !== 0) copyFileSync(src, dst);
     }
     return true;

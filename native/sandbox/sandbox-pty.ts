@@ -31,9 +31,21 @@ const EXIT_SOCKET_LIMIT_MS = 10_000;
  * the socket's close, or, at the latest, when it tries that destroy): the moment to drain the output.
  */
 function keepTailOnExit(term: Pty.IPty, onChildExit: () => void): void {
-  type Socket = { destroy?: (...args: unknown[]) => unknown; destroyed?: boolean; once?: (event: string, l: () => void) => unknown; on?: (event: string, l: (name: unknown) => void) => unknown };
+  type Socket = {
+    destroy?: (...args: unknown[]) => unknown;
+    destroyed?: boolean;
+    once?: (event: string, l: () => void) => unknown;
+    on?: (event: string, l: (name: unknown) => void) => unknown;
+  };
   const socket = (term as unknown as { _socket?: Socket })._socket;
-  if (process.platform !== 'linux' || !socket || typeof socket.destroy !== 'function' || typeof socket.once !== 'function' || typeof socket.on !== 'function') return;
+  if (
+    process.platform !== 'linux' ||
+    !socket ||
+    typeof socket.destroy !== 'function' ||
+    typeof socket.once !== 'function' ||
+    typeof socket.on !== 'function'
+  )
+    return;
   // node-pty's exit handler is the only one to add a 'close' listener to its socket after the spawn.
   socket.on('newListener', (name) => {
     if (name === 'close') onChildExit();

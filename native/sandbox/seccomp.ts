@@ -58,7 +58,10 @@ interface Abi {
 }
 
 const ABIS: Record<string, { native: Abi; compat: Abi }> = {
-  x64: { native: { arch: 0xc000003e, table: X86_64, refuseFrom: 0x40000000 }, compat: { arch: 0x40000003, table: I386 } },
+  x64: {
+    native: { arch: 0xc000003e, table: X86_64, refuseFrom: 0x40000000 },
+    compat: { arch: 0x40000003, table: I386 },
+  },
   arm64: { native: { arch: 0xc00000b7, table: AARCH64 }, compat: { arch: 0x40000028, table: ARM_EABI } },
 };
 
@@ -83,7 +86,9 @@ function abiBlock(abi: Abi): Insn[] {
   const jumpIf = (nr: number, to: Label): Insn => ({ code: BPF_JEQ_K, k: nr, jt: to, jf: 'next' });
   return [
     { code: BPF_LD_W_ABS, k: OFFSET_NR },
-    ...(abi.refuseFrom !== undefined ? [{ code: BPF_JGE_K, k: abi.refuseFrom, jt: 'eperm', jf: 'next' } satisfies Insn] : []),
+    ...(abi.refuseFrom !== undefined
+      ? [{ code: BPF_JGE_K, k: abi.refuseFrom, jt: 'eperm', jf: 'next' } satisfies Insn]
+      : []),
     jumpIf(t.ioctl, 'ioctl'),
     jumpIf(t.clone, 'clone'),
     jumpIf(t.personality, 'personality'),
@@ -175,7 +180,10 @@ function encode(program: Resolved[]): Buffer {
 export type SeccompVerdict = 'allow' | 'eperm' | 'enosys';
 
 /** Run the filter on a syscall, as the kernel would (for tests). */
-export function evaluateSeccomp(program: Buffer, call: { arch: number; nr: number; arg0?: number; arg1?: number }): SeccompVerdict {
+export function evaluateSeccomp(
+  program: Buffer,
+  call: { arch: number; nr: number; arg0?: number; arg1?: number },
+): SeccompVerdict {
   let acc = 0;
   let pc = 0;
   const n = program.length / 8;
@@ -185,7 +193,12 @@ export function evaluateSeccomp(program: Buffer, call: { arch: number; nr: numbe
     const jf = program.readUInt8(pc * 8 + 3);
     const k = program.readUInt32LE(pc * 8 + 4);
     if (code === BPF_LD_W_ABS) {
-      const words: Record<number, number> = { [OFFSET_NR]: call.nr, [OFFSET_ARCH]: call.arch, [OFFSET_ARG0_LOW]: call.arg0 ?? 0, [OFFSET_ARG1_LOW]: call.arg1 ?? 0 };
+      const words: Record<number, number> = {
+        [OFFSET_NR]: call.nr,
+        [OFFSET_ARCH]: call.arch,
+        [OFFSET_ARG0_LOW]: call.arg0 ?? 0,
+        [OFFSET_ARG1_LOW]: call.arg1 ?? 0,
+      };
       acc = (words[k] ?? 0) >>> 0;
     } else if (code === BPF_JEQ_K) pc += acc === k ? jt : jf;
     else if (code === BPF_JGE_K) pc += acc >= k ? jt : jf;

@@ -136,7 +136,9 @@ export interface PtyProcess {
   resize(cols: number, rows: number): void;
   /** Output as it arrives; exit is reported only after the output has drained (never rely on exit ordering). */
   onData(listener: (data: string) => void): { dispose(): void };
-  onExit(listener: (exit: { exitCode: number; signal: number | null; limit: LimitName | null }) => void): { dispose(): void };
+  onExit(listener: (exit: { exitCode: number; signal: number | null; limit: LimitName | null }) => void): {
+    dispose(): void;
+  };
   /**
    * The sandbox's processes are gone (reported before the output drain that precedes onExit): what they
    * wrote is final. Additive; without it, onExit is the first sign.

@@ -33,7 +33,8 @@ async function checkedPath(workspace: string, relPath: string): Promise<{ root: 
     dir = join(dir, part);
     const st = await fsp.lstat(dir).catch(() => null);
     if (!st) break; // the rest does not exist yet (a write creates it)
-    if (st.isSymbolicLink()) throw new WorkspacePathError(`${relPath}: ${relative(root, dir)} is a symlink (not followed)`);
+    if (st.isSymbolicLink())
+      throw new WorkspacePathError(`${relPath}: ${relative(root, dir)} is a symlink (not followed)`);
     if (!st.isDirectory()) throw new WorkspacePathError(`${relPath}: ${relative(root, dir)} is not a directory`);
   }
   return { root, full: join(root, ...parts) };
@@ -46,7 +47,11 @@ function assertFdInside(fd: number, root: string, relPath: string): void {
 }
 
 /** Read a regular file of the workspace, at most `maxBytes` (the rest is reported, not read). */
-export async function readWorkspaceFile(workspace: string, relPath: string, options: { maxBytes?: number } = {}): Promise<{ data: Buffer; size: number; truncated: boolean }> {
+export async function readWorkspaceFile(
+  workspace: string,
+  relPath: string,
+  options: { maxBytes?: number } = {},
+): Promise<{ data: Buffer; size: number; truncated: boolean }> {
   const { root, full } = await checkedPath(workspace, relPath);
   // O_NOFOLLOW refuses a symlink as the last component; O_NONBLOCK keeps a FIFO from blocking the open.
   const handle = await fsp.open(full, O_RDONLY | O_NOFOLLOW | O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
@@ -76,7 +81,12 @@ export async function readWorkspaceFile(workspace: string, relPath: string, opti
  * Write a file into the workspace (e.g. task files before the sandbox starts). Missing parent
  * directories are created; a symlink anywhere on the path is refused.
  */
-export async function writeWorkspaceFile(workspace: string, relPath: string, data: string | Uint8Array, options: { mode?: number; exclusive?: boolean } = {}): Promise<void> {
+export async function writeWorkspaceFile(
+  workspace: string,
+  relPath: string,
+  data: string | Uint8Array,
+  options: { mode?: number; exclusive?: boolean } = {},
+): Promise<void> {
   const { root, full } = await checkedPath(workspace, relPath);
   const parent = join(full, '..');
   await fsp.mkdir(parent, { recursive: true });
@@ -108,7 +118,11 @@ export interface CopyReport {
  * Copy a workspace tree to `dest` (e.g. into a run folder), regular files and directories only: symlinks
  * are recorded, never followed or recreated; FIFOs, sockets and devices are skipped.
  */
-export async function copyWorkspace(workspace: string, dest: string, options: { maxBytes?: number } = {}): Promise<CopyReport> {
+export async function copyWorkspace(
+  workspace: string,
+  dest: string,
+  options: { maxBytes?: number } = {},
+): Promise<CopyReport> {
   const root = realpathSync(workspace);
   const report: CopyReport = { files: 0, bytes: 0, skipped: [] };
   const budget = options.maxBytes ?? Number.POSITIVE_INFINITY;

@@ -58,15 +58,21 @@ function isSameOrInside(child: string, parent: string): boolean {
 
 /** Resolve and check the workspace; returns its real path (what is bind-mounted). */
 export function checkWorkspace(path: string, protectedPaths: string[]): string {
-  if (typeof path !== 'string' || path.length === 0) throw new SandboxError('BAD_SPEC', 'workspace: a directory path is required');
+  if (typeof path !== 'string' || path.length === 0)
+    throw new SandboxError('BAD_SPEC', 'workspace: a directory path is required');
   const abs = resolve(path);
   let st;
   try {
     st = statSync(abs);
   } catch {
-    throw new SandboxError('WORKSPACE_MISSING', `workspace ${abs} does not exist`, `create it first (mkdir -p ${abs}) or pass an existing directory`);
+    throw new SandboxError(
+      'WORKSPACE_MISSING',
+      `workspace ${abs} does not exist`,
+      `create it first (mkdir -p ${abs}) or pass an existing directory`,
+    );
   }
-  if (!st.isDirectory()) throw new SandboxError('WORKSPACE_NOT_DIR', `workspace ${abs} is not a directory`, 'pass a directory');
+  if (!st.isDirectory())
+    throw new SandboxError('WORKSPACE_NOT_DIR', `workspace ${abs} is not a directory`, 'pass a directory');
   const real = realpathSync(abs);
   checkExposure('workspace', real, protectedPaths);
   return real;
@@ -79,8 +85,16 @@ export function checkMount(mount: Mount, index: number, protectedPaths: string[]
     throw new SandboxError('BAD_SPEC', `${field}.sandbox: '${mount.sandbox}' must be an absolute path without '..'`);
   }
   const target = mount.sandbox.replace(/\/+$/, '') || '/';
-  if (['/', '/usr', '/proc', '/dev', '/etc', '/tmp', '/root', '/run'].includes(target) || target.startsWith('/etc/') || target.startsWith('/usr/') || target.startsWith('/proc/')) {
-    throw new SandboxError('BAD_SPEC', `${field}.sandbox: '${mount.sandbox}' would replace a system directory of the sandbox`);
+  if (
+    ['/', '/usr', '/proc', '/dev', '/etc', '/tmp', '/root', '/run'].includes(target) ||
+    target.startsWith('/etc/') ||
+    target.startsWith('/usr/') ||
+    target.startsWith('/proc/')
+  ) {
+    throw new SandboxError(
+      'BAD_SPEC',
+      `${field}.sandbox: '${mount.sandbox}' would replace a system directory of the sandbox`,
+    );
   }
   const abs = resolve(mount.host);
   if (!existsSync(abs)) throw new SandboxError('BAD_SPEC', `${field}.host: ${abs} does not exist`);
@@ -92,7 +106,11 @@ export function checkMount(mount: Mount, index: number, protectedPaths: string[]
 function checkExposure(field: string, real: string, protectedPaths: string[]): void {
   const systemRoots = ['/proc', '/sys', '/dev', '/usr', '/etc', '/boot', '/run', '/bin', '/sbin', '/lib', '/lib64'];
   if (real === sep || real === '/var' || real === '/tmp' || systemRoots.some((p) => isSameOrInside(real, p))) {
-    throw new SandboxError('WORKSPACE_UNSAFE', `${field} ${real} is a system directory`, 'use a directory of its own, e.g. one made with mktemp -d');
+    throw new SandboxError(
+      'WORKSPACE_UNSAFE',
+      `${field} ${real} is a system directory`,
+      'use a directory of its own, e.g. one made with mktemp -d',
+    );
   }
   for (const p of protectedPaths) {
     if (isSameOrInside(p, real)) {

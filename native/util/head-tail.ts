@@ -14,7 +14,8 @@ export class HeadTail {
   private readonly tailBudget: number;
 
   constructor(readonly maxChars: number) {
-    if (!Number.isInteger(maxChars) || maxChars < 0) throw new Error(`maxChars must be a non-negative integer, got ${maxChars}`);
+    if (!Number.isInteger(maxChars) || maxChars < 0)
+      throw new Error(`maxChars must be a non-negative integer, got ${maxChars}`);
     this.headBudget = Math.ceil(maxChars / 2);
     this.tailBudget = maxChars - this.headBudget;
   }
@@ -53,7 +54,9 @@ export class HeadTail {
   /** The kept text, with a line naming the cut where there was one. */
   text(): string {
     this.compact();
-    return this.cut > 0 ? `${this.head}${CUT_MARK(this.cut)}${this.tailParts.join('')}` : this.head + this.tailParts.join('');
+    return this.cut > 0
+      ? `${this.head}${CUT_MARK(this.cut)}${this.tailParts.join('')}`
+      : this.head + this.tailParts.join('');
   }
 }
 

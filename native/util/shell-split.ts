@@ -20,7 +20,14 @@ type Frame =
   /** `${ ... }`: closes on any `}` */
   | { kind: 'param' };
 
-const OPENERS: Record<string, 'fi' | 'esac' | 'done'> = { if: 'fi', case: 'esac', for: 'done', while: 'done', until: 'done', select: 'done' };
+const OPENERS: Record<string, 'fi' | 'esac' | 'done'> = {
+  if: 'fi',
+  case: 'esac',
+  for: 'done',
+  while: 'done',
+  until: 'done',
+  select: 'done',
+};
 /** Reserved words after which the next word is again in command position. */
 const LEADING = new Set(['then', 'do', 'else', 'elif', 'if', 'while', 'until', '!', 'time']);
 
@@ -70,7 +77,8 @@ class CommandSplitter {
     if (c === '\n') return this.newline();
     const top = this.stack[this.stack.length - 1];
     if (top?.kind === 'arith') return this.inArithmetic(c, top);
-    if (script.startsWith('$((', i) || (this.commandPosition && script.startsWith('((', i))) return this.openArithmetic(c === '$' ? '$((' : '((');
+    if (script.startsWith('$((', i) || (this.commandPosition && script.startsWith('((', i)))
+      return this.openArithmetic(c === '$' ? '$((' : '((');
     if (c === '$' && script[i + 1] === '(') {
       this.stack.push({ kind: 'subst' });
       this.commandPosition = true;
@@ -220,7 +228,11 @@ class CommandSplitter {
       else if (top?.kind === 'word' && top.close === word) this.stack.pop();
       this.commandPosition = LEADING.has(word);
       // `case WORD in`: patterns follow; `for x in ...`: words follow.
-    } else if (word === 'in' && this.stack[this.stack.length - 1]?.kind === 'word' && (this.stack[this.stack.length - 1] as { close: string }).close === 'esac') {
+    } else if (
+      word === 'in' &&
+      this.stack[this.stack.length - 1]?.kind === 'word' &&
+      (this.stack[this.stack.length - 1] as { close: string }).close === 'esac'
+    ) {
       this.commandPosition = true;
     }
   }

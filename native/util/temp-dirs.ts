@@ -12,7 +12,8 @@ import { processAlive } from './process-alive';
 const OWNED = /^t1lab-[a-z0-9]+(?:-[a-z0-9]+)*?-(\d+)-[A-Za-z0-9]{6}$/;
 
 function prefix(kind: string, parent?: string): string {
-  if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(kind)) throw new Error(`temp dir kind '${kind}': lower-case words joined by '-'`);
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(kind))
+    throw new Error(`temp dir kind '${kind}': lower-case words joined by '-'`);
   return join(parent ?? tmpdir(), `t1lab-${kind}-${process.pid}-`);
 }
 
@@ -29,7 +30,6 @@ export function tempDirOwner(name: string): number | null {
   const match = OWNED.exec(name);
   return match ? Number(match[1]) : null;
 }
-
 
 /**
  * Remove the lab's temporary folders whose owning process is gone. A reused pid keeps its folders (the

@@ -37,7 +37,11 @@ function PageView({ page }: { page: Page }) {
 function ConnectionBadge({ state }: { state: ReturnType<typeof useConnection> }) {
   return (
     <div className={`connection connection-${state.state}`} data-testid="connection" title={state.reason ?? ''}>
-      {state.state === 'open' ? 'connected' : state.state === 'connecting' ? 'connecting…' : `disconnected${state.reason ? `: ${state.reason}` : ''}`}
+      {state.state === 'open'
+        ? 'connected'
+        : state.state === 'connecting'
+          ? 'connecting…'
+          : `disconnected${state.reason ? `: ${state.reason}` : ''}`}
     </div>
   );
 }
@@ -53,7 +57,12 @@ export function App() {
       <nav className="sidebar" aria-label="Main">
         <div className="brand">T1 Lab</div>
         {PAGES.map((p) => (
-          <button key={p} className={p === page ? 'nav-item active' : 'nav-item'} aria-current={p === page ? 'page' : undefined} onClick={() => go(p)}>
+          <button
+            key={p}
+            className={p === page ? 'nav-item active' : 'nav-item'}
+            aria-current={p === page ? 'page' : undefined}
+            onClick={() => go(p)}
+          >
             {PAGE_TITLES[p]}
           </button>
         ))}
@@ -64,7 +73,11 @@ export function App() {
         <ConnectionBanner state={connection.state} reason={connection.reason} />
         <h1>{PAGE_TITLES[page]}</h1>
         {/* While the host is away every control of the page is disabled (a disabled fieldset disables them all). */}
-        <fieldset className="page-fieldset" disabled={offline && connection.reason !== undefined} data-testid="page-fieldset">
+        <fieldset
+          className="page-fieldset"
+          disabled={offline && connection.reason !== undefined}
+          data-testid="page-fieldset"
+        >
           <PageView page={page} />
         </fieldset>
       </main>

@@ -35,7 +35,9 @@ const bench: Bench = {
       let bytes = 0;
       for (let i = 0; i < reps; i++) {
         const dir = join(tmp.path, `ck-${i}`);
-        const [saved, saveMs] = time(() => saveCheckpoint(dir, { config, tokenizer: tokenizer.json, parameters, labVersion: 'bench' }));
+        const [saved, saveMs] = time(() =>
+          saveCheckpoint(dir, { config, tokenizer: tokenizer.json, parameters, labVersion: 'bench' }),
+        );
         saves.push(saveMs);
         bytes = Object.values(saved.manifest.files).reduce((n, f) => n + f.bytes, 0);
         const modelBytes = readFileSync(join(dir, 'model.safetensors'));
@@ -51,15 +53,37 @@ const bench: Bench = {
         loads.push(time(() => loadCheckpoint(dir))[1]);
       }
       const mb = bytes / 1e6;
-      report.note(`${quick ? 'nano' : 'micro'} preset: ${(parameters.size)} tensors, ${mb.toFixed(1)} MB on disk`);
+      report.note(`${quick ? 'nano' : 'micro'} preset: ${parameters.size} tensors, ${mb.toFixed(1)} MB on disk`);
       const save = median(saves);
       const raw = median(raws);
-      report.figure({ name: 'save checkpoint (validate, write, fsync, sha256, rename)', value: save, unit: 'ms', baseline: { name: 'raw write+fsync of model.safetensors', value: raw }, ratio: save / raw, goal: '<= 4x raw write', met: save / raw <= 4 });
+      report.figure({
+        name: 'save checkpoint (validate, write, fsync, sha256, rename)',
+        value: save,
+        unit: 'ms',
+        baseline: { name: 'raw write+fsync of model.safetensors', value: raw },
+        ratio: save / raw,
+        goal: '<= 4x raw write',
+        met: save / raw <= 4,
+      });
       const load = median(loads);
       const rawRead = median(rawReads);
-      report.figure({ name: 'load checkpoint (all checks + sha256 + float32)', value: load, unit: 'ms', baseline: { name: 'raw read of model.safetensors', value: rawRead }, ratio: load / rawRead, goal: '<= 10x raw read', met: load / rawRead <= 10 });
+      report.figure({
+        name: 'load checkpoint (all checks + sha256 + float32)',
+        value: load,
+        unit: 'ms',
+        baseline: { name: 'raw read of model.safetensors', value: rawRead },
+        ratio: load / rawRead,
+        goal: '<= 10x raw read',
+        met: load / rawRead <= 10,
+      });
       const [, inspectMs] = time(() => inspectCheckpoint(join(tmp.path, 'ck-0'), { tokenizer: false }));
-      report.figure({ name: 'inspect (manifest, config, headers; no weights)', value: inspectMs, unit: 'ms', baseline: { name: 'load', value: load }, ratio: inspectMs / load });
+      report.figure({
+        name: 'inspect (manifest, config, headers; no weights)',
+        value: inspectMs,
+        unit: 'ms',
+        baseline: { name: 'load', value: load },
+        ratio: inspectMs / load,
+      });
     } finally {
       tmp.remove();
     }

@@ -8,7 +8,13 @@ import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildBaseImage, createSandboxBackend, defaultLimits, removeImage, type SandboxSpec } from '../../native/sandbox/index';
+import {
+  buildBaseImage,
+  createSandboxBackend,
+  defaultLimits,
+  removeImage,
+  type SandboxSpec,
+} from '../../native/sandbox/index';
 import { resolveTaskImage } from '../../electron/lab/containers/task-image';
 import { loadTaskFolder } from '../../electron/lab/tasks';
 import { makeTempDir } from '../helpers/tmp';
@@ -37,7 +43,13 @@ const bench: Bench = {
       const limits = defaultLimits({ wallSeconds: 120 });
       const bwrap = createSandboxBackend('bubblewrap');
       const podman = createSandboxBackend('podman');
-      const sandboxSpec: SandboxSpec = { workspace: tmp.path, workdir: '/app', net: false, limits, mounts: [{ host: tests, sandbox: '/tests', readOnly: true }] };
+      const sandboxSpec: SandboxSpec = {
+        workspace: tmp.path,
+        workdir: '/app',
+        net: false,
+        limits,
+        mounts: [{ host: tests, sandbox: '/tests', readOnly: true }],
+      };
       const containerSpec: SandboxSpec = { ...sandboxSpec, container: { image: BASE, bindWorkspace: true } };
       const n = quick ? 3 : 7;
       const prompt = { bwrap: [] as number[], podman: [] as number[] };
@@ -58,17 +70,33 @@ const bench: Bench = {
       // Image cache: a task whose build context is new (a nonce file) is built; the same task again is a cache hit.
       const loaded = await loadTaskFolder(FIXTURE);
       if (!loaded.task) throw new Error(`fixture did not load: ${JSON.stringify(loaded.problems)}`);
-      const settings = { backend: 'podman' as const, engine: 'podman' as const, baseImages: { '*': BASE }, pull: false, network: false };
+      const settings = {
+        backend: 'podman' as const,
+        engine: 'podman' as const,
+        baseImages: { '*': BASE },
+        pull: false,
+        network: false,
+      };
       const misses: number[] = [];
       const hits: number[] = [];
       for (let i = 0; i < (quick ? 1 : 3); i++) {
-        const task = { ...loaded.task, id: `bench-cache-${randomBytes(3).toString('hex')}`, files: [...loaded.task.files, { path: 'environment/nonce.txt', data: randomBytes(16), executable: false }] };
+        const task = {
+          ...loaded.task,
+          id: `bench-cache-${randomBytes(3).toString('hex')}`,
+          files: [...loaded.task.files, { path: 'environment/nonce.txt', data: randomBytes(16), executable: false }],
+        };
         let ref = '';
         misses.push(await timed(async () => (ref = (await resolveTaskImage(task, settings)).ref)));
         hits.push(await timed(() => resolveTaskImage(task, settings)));
         await removeImage('podman', ref);
       }
-      report.figure({ name: 'image resolve: cache hit', value: median(hits), unit: 'ms', baseline: { name: 'cache miss (build)', value: median(misses) }, ratio: median(misses) / median(hits) });
+      report.figure({
+        name: 'image resolve: cache hit',
+        value: median(hits),
+        unit: 'ms',
+        baseline: { name: 'cache miss (build)', value: median(misses) },
+        ratio: median(misses) / median(hits),
+      });
       report.note('ratio for the cache = miss / hit (how many times faster a hit is)');
     } finally {
       tmp.remove();

@@ -16,7 +16,15 @@ import { fileURLToPath } from 'node:url';
 import { startEvaluation } from '../../electron/lab/runs/evaluate';
 import { filesUnder, loadTaskSource, solutionScript, TASK_PATHS, type Task } from '../../electron/lab/tasks';
 import { phaseRun } from '../../electron/lab/tasks/sandbox-spec';
-import { inSandboxTests, labPytestArgs, SYSTEM_PYTHON, verifierDirs, verifierEnv, verifierMounts, writeVerifierInputs } from '../../electron/lab/tasks/verifier-setup';
+import {
+  inSandboxTests,
+  labPytestArgs,
+  SYSTEM_PYTHON,
+  verifierDirs,
+  verifierEnv,
+  verifierMounts,
+  writeVerifierInputs,
+} from '../../electron/lab/tasks/verifier-setup';
 import { writeFiles } from '../../electron/lab/tasks/write-folder';
 import { BubblewrapBackend } from '../../native/sandbox';
 import type { Bench } from './reporter';
@@ -30,11 +38,14 @@ const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 /** The commands the harness runs for this task (set-up, oracle, verifier), as one bash script. */
 function bareScript(task: Task): string {
   const lines = ['set -u', 'fail=0'];
-  if (task.environment.setup) lines.push('(cd "$T1_WORKDIR" && bash --noprofile --norc /environment/setup.sh) >/dev/null || fail=1');
+  if (task.environment.setup)
+    lines.push('(cd "$T1_WORKDIR" && bash --noprofile --norc /environment/setup.sh) >/dev/null || fail=1');
   lines.push('(cd "$T1_START" && bash --noprofile --norc /solution/solve.sh) >/dev/null 2>&1 || true');
   const v = task.verifier;
-  if (v.testScript && v.runTestScript) lines.push(`bash --noprofile --norc ${quote(inSandboxTests(v.testScript))} >/dev/null 2>&1 || fail=1`);
-  if (v.pytest) lines.push(`${SYSTEM_PYTHON} -I -m pytest ${labPytestArgs(task).map(quote).join(' ')} >/dev/null 2>&1 || fail=1`);
+  if (v.testScript && v.runTestScript)
+    lines.push(`bash --noprofile --norc ${quote(inSandboxTests(v.testScript))} >/dev/null 2>&1 || fail=1`);
+  if (v.pytest)
+    lines.push(`${SYSTEM_PYTHON} -I -m pytest ${labPytestArgs(task).map(quote).join(' ')} >/dev/null 2>&1 || fail=1`);
   for (const a of v.assertions) lines.push(`bash --noprofile --norc -c ${quote(a.run)} >/dev/null 2>&1 || fail=1`);
   lines.push('exit $fail');
   return lines.join('\n');
@@ -49,15 +60,30 @@ async function bareTask(task: Task, root: string, sandbox: BubblewrapBackend): P
   const dirs = verifierDirs(join(dir, 'verify'));
   mkdirSync(workspace);
   await writeFiles(workspace, filesUnder(task, TASK_PATHS.filesDir));
-  await writeFiles(environment, filesUnder(task, TASK_PATHS.environmentDir).filter((f) => !f.path.startsWith('files/')));
-  const files = task.solution?.kind === 'script' && task.solution.path === TASK_PATHS.solve ? filesUnder(task, 'solution') : [];
-  if (!files.some((f) => f.path === 'solve.sh')) files.push({ path: 'solve.sh', data: new TextEncoder().encode(solutionScript(task) ?? 'true'), executable: true });
+  await writeFiles(
+    environment,
+    filesUnder(task, TASK_PATHS.environmentDir).filter((f) => !f.path.startsWith('files/')),
+  );
+  const files =
+    task.solution?.kind === 'script' && task.solution.path === TASK_PATHS.solve ? filesUnder(task, 'solution') : [];
+  if (!files.some((f) => f.path === 'solve.sh'))
+    files.push({ path: 'solve.sh', data: new TextEncoder().encode(solutionScript(task) ?? 'true'), executable: true });
   await writeFiles(solution, files);
   mkdirSync(dirs.root, { recursive: true });
   await writeVerifierInputs(task, dirs);
-  const mounts = [...verifierMounts(dirs), { host: environment, sandbox: '/environment', readOnly: true }, { host: solution, sandbox: '/solution', readOnly: true }];
+  const mounts = [
+    ...verifierMounts(dirs),
+    { host: environment, sandbox: '/environment', readOnly: true },
+    { host: solution, sandbox: '/solution', readOnly: true },
+  ];
   const wall = task.agent.timeoutSec + task.verifier.timeoutSec;
-  const { spec } = await phaseRun(task, workspace, wall, { mounts, env: { ...verifierEnv(task), ...task.solutionEnv } }, { sandbox });
+  const { spec } = await phaseRun(
+    task,
+    workspace,
+    wall,
+    { mounts, env: { ...verifierEnv(task), ...task.solutionEnv } },
+    { sandbox },
+  );
   const workdir = spec.workdir ?? '/app';
   spec.env = { ...spec.env, T1_WORKDIR: workdir, T1_START: spec.cwd ?? workdir };
   delete spec.cwd;
@@ -81,7 +107,10 @@ async function bare(tasks: Task[], root: string): Promise<{ seconds: number; pas
 
 async function harness(ids: string[], root: string, name: string): Promise<{ seconds: number; resolvedRate: number }> {
   const started = performance.now();
-  const evaluation = await startEvaluation({ suite: EXAMPLES, policy: 'oracle', concurrency: CONCURRENCY, only: ids, out: join(root, name) }, { dataDir: join(root, 'data') });
+  const evaluation = await startEvaluation(
+    { suite: EXAMPLES, policy: 'oracle', concurrency: CONCURRENCY, only: ids, out: join(root, name) },
+    { dataDir: join(root, 'data') },
+  );
   const { summary } = await evaluation.done;
   return { seconds: (performance.now() - started) / 1000, resolvedRate: summary.resolvedRate };
 }
@@ -100,18 +129,31 @@ const bench: Bench = {
       await harness(ids.slice(0, 1), root, 'warm-up');
       for (let round = 0; round < ROUNDS; round++) {
         const h = await harness(ids, root, `harness-${round}`);
-        if (h.resolvedRate !== 1) report.note(`harness round ${round}: resolved ${(h.resolvedRate * 100).toFixed(1)}% (expected 100%)`);
+        if (h.resolvedRate !== 1)
+          report.note(`harness round ${round}: resolved ${(h.resolvedRate * 100).toFixed(1)}% (expected 100%)`);
         rounds.harness.push(h);
         const b = await bare(tasks, root);
-        if (b.passed !== tasks.length) report.note(`bare round ${round}: ${b.passed}/${tasks.length} tasks passed their verifier's commands`);
+        if (b.passed !== tasks.length)
+          report.note(`bare round ${round}: ${b.passed}/${tasks.length} tasks passed their verifier's commands`);
         rounds.bare.push(b);
       }
-      const perMin = (rs: { seconds: number }[]) => (rs.length * tasks.length * 60) / rs.reduce((n, r) => n + r.seconds, 0);
+      const perMin = (rs: { seconds: number }[]) =>
+        (rs.length * tasks.length * 60) / rs.reduce((n, r) => n + r.seconds, 0);
       const harnessRate = perMin(rounds.harness);
       const bareRate = perMin(rounds.bare);
-      report.note(`${tasks.length} example tasks x ${ROUNDS} rounds each (harness, bare alternating), oracle policy, concurrency ${CONCURRENCY}`);
+      report.note(
+        `${tasks.length} example tasks x ${ROUNDS} rounds each (harness, bare alternating), oracle policy, concurrency ${CONCURRENCY}`,
+      );
       report.figure({ name: 'bare commands (one sandbox per task)', value: bareRate, unit: 'tasks/min' });
-      report.figure({ name: 'oracle eval (the harness)', value: harnessRate, unit: 'tasks/min', baseline: { name: 'bare commands', value: bareRate }, ratio: harnessRate / bareRate, goal: '>= 300 tasks/min on a quiet 2-core machine', met: harnessRate >= 300 });
+      report.figure({
+        name: 'oracle eval (the harness)',
+        value: harnessRate,
+        unit: 'tasks/min',
+        baseline: { name: 'bare commands', value: bareRate },
+        ratio: harnessRate / bareRate,
+        goal: '>= 300 tasks/min on a quiet 2-core machine',
+        met: harnessRate >= 300,
+      });
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -29,7 +29,8 @@ const bench: Bench = {
     const service = await startPodmanService(join(tmp.path, 'svc'), { sharedStorage: true });
     const imported = spawnSync('podman', ['image', 'exists', TINY]).status !== 0;
     try {
-      if (imported) execFileSync('podman', ['import', '--change', 'CMD ["bash"]', tinyRootfs(), TINY], { stdio: 'ignore' });
+      if (imported)
+        execFileSync('podman', ['import', '--change', 'CMD ["bash"]', tinyRootfs(), TINY], { stdio: 'ignore' });
       const client = new EngineClient({ name: 'bench', url: service.url, slots: 16 });
       const api = new ApiContainerBackend(client, 'podman', { installId: 'bench000bench000', runId: 'bench' });
       const cli = createSandboxBackend('podman');
@@ -37,7 +38,13 @@ const bench: Bench = {
       mkdirSync(workspace);
       writeFileSync(join(workspace, 'task.txt'), 'a task file\n');
       // As an episode on the base image: the workspace at /app (bound by the CLI path, copied by the API path).
-      const spec: SandboxSpec = { workspace, workdir: '/app', net: false, limits: defaultLimits({ wallSeconds: 120 }), container: { image: TINY, bindWorkspace: true } };
+      const spec: SandboxSpec = {
+        workspace,
+        workdir: '/app',
+        net: false,
+        limits: defaultLimits({ wallSeconds: 120 }),
+        container: { image: TINY, bindWorkspace: true },
+      };
       const n = quick ? 3 : 7;
       const run = { cli: [] as number[], api: [] as number[] };
       const prompt = { cli: [] as number[], api: [] as number[] };
@@ -48,14 +55,31 @@ const bench: Bench = {
         prompt.api.push(await timeToPrompt(api, spec));
       }
       const compare = (name: string, value: number, base: number) =>
-        report.figure({ name, value, unit: 'ms', baseline: { name: 'CLI path', value: base }, ratio: value / base, goal: `<= ${GOAL_RATIO}x`, met: value / base <= GOAL_RATIO });
+        report.figure({
+          name,
+          value,
+          unit: 'ms',
+          baseline: { name: 'CLI path', value: base },
+          ratio: value / base,
+          goal: `<= ${GOAL_RATIO}x`,
+          met: value / base <= GOAL_RATIO,
+        });
       compare('API run (`true`), median', median(run.api), median(run.cli));
       compare('API shell: start to first prompt, median', median(prompt.api), median(prompt.cli));
       for (const c of [1, 4, 16]) {
         const times: number[] = [];
-        for (let round = 0; round < (quick ? 1 : 3); round++) times.push(...(await Promise.all(Array.from({ length: c }, () => timed(() => api.run(spec, ['true']))))));
-        report.figure({ name: `API container start-up, concurrency ${c}: p50`, value: percentile(times, 50), unit: 'ms' });
-        report.figure({ name: `API container start-up, concurrency ${c}: p95`, value: percentile(times, 95), unit: 'ms' });
+        for (let round = 0; round < (quick ? 1 : 3); round++)
+          times.push(...(await Promise.all(Array.from({ length: c }, () => timed(() => api.run(spec, ['true']))))));
+        report.figure({
+          name: `API container start-up, concurrency ${c}: p50`,
+          value: percentile(times, 50),
+          unit: 'ms',
+        });
+        report.figure({
+          name: `API container start-up, concurrency ${c}: p95`,
+          value: percentile(times, 95),
+          unit: 'ms',
+        });
       }
       report.note(`${(await client.labContainers('bench000bench000')).length} lab containers left on the host`);
     } finally {

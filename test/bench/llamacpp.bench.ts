@@ -22,7 +22,8 @@ import type { Bench } from './reporter';
 
 const bench: Bench = {
   name: 'llamacpp',
-  about: 'issue 22: decode (batch 1, 8 sequences) and 512-token prefill, lab engine vs llama.cpp, same weights and threads',
+  about:
+    'issue 22: decode (batch 1, 8 sequences) and 512-token prefill, lab engine vs llama.cpp, same weights and threads',
   async run(report, { quick }) {
     const config = parseModelConfig({
       ...PRESETS.micro,
@@ -45,12 +46,17 @@ const bench: Bench = {
     try {
       const weights = initParameters(config, 1);
       // A small BPE vocabulary for the GGUF (ids are fed directly; rows past it are padding tokens).
-      writeFileSync(join(root, 'tokenizer.json'), JSON.stringify(trainByteLevelBpe(['ls -la /tmp && cat notes.txt | grep error'], { merges: 20 })));
+      writeFileSync(
+        join(root, 'tokenizer.json'),
+        JSON.stringify(trainByteLevelBpe(['ls -la /tmp && cat notes.txt | grep error'], { merges: 20 })),
+      );
       const hfDir = join(root, 'hf');
       exportHf(config, weights, hfDir, { sourceDir: root, family: 'qwen3_moe' });
       const gguf = join(root, 'model.gguf');
       exportGgufFromHf(hfDir, gguf, { dtype: 'f32' });
-      report.note(`model: ${(countParameters(config) / 1e6).toFixed(1)}M parameters, Qwen3-MoE-shaped, ${threads} threads on both sides`);
+      report.note(
+        `model: ${(countParameters(config) / 1e6).toFixed(1)}M parameters, Qwen3-MoE-shaped, ${threads} threads on both sides`,
+      );
       const u = seededUniform(3);
       const prompt = (n: number) => Array.from({ length: n }, () => Math.floor(u() * config.vocab_size));
       const newTokens = quick ? 16 : 48;
@@ -58,7 +64,8 @@ const bench: Bench = {
       // ---- the lab ----
       const policy = await loadT1Policy(config, weights, { provider: 'cpu', intraOpThreads: threads });
       const decoder = new BatchDecoder(policy.decoder, { maxBatch: 8 });
-      const greedy = (p: number[], max: number) => decoder.generate(p, { ...GenerateOptions.parse({ maxTokens: max, temperature: 0 }), seed: 1 });
+      const greedy = (p: number[], max: number) =>
+        decoder.generate(p, { ...GenerateOptions.parse({ maxTokens: max, temperature: 0 }), seed: 1 });
       await greedy(prompt(8), 4); // warm-up
       const one = await greedy(prompt(16), newTokens);
       const labB1 = one.tokens.length / (one.timing.decodeMs / 1000);

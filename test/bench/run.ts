@@ -14,7 +14,9 @@ const jsonIndex = args.indexOf('--json');
 const jsonFile = jsonIndex >= 0 ? args[jsonIndex + 1] : undefined;
 const names = args.filter((a, i) => !a.startsWith('--') && (jsonIndex < 0 || i !== jsonIndex + 1));
 
-const files = readdirSync(here).filter((f) => f.endsWith('.bench.ts')).sort();
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort();
 const results: { bench: string; figures: Figure[]; notes: string[] }[] = [];
 let failed = false;
 
@@ -29,7 +31,10 @@ for (const file of files) {
       {
         figure(f) {
           figures.push(f);
-          const ratio = f.ratio !== undefined ? `  ratio ${f.ratio.toFixed(2)}x${f.baseline ? ` vs ${f.baseline.name} (${fmt(f.baseline.value)} ${f.baseline.unit ?? f.unit})` : ''}` : '';
+          const ratio =
+            f.ratio !== undefined
+              ? `  ratio ${f.ratio.toFixed(2)}x${f.baseline ? ` vs ${f.baseline.name} (${fmt(f.baseline.value)} ${f.baseline.unit ?? f.unit})` : ''}`
+              : '';
           const goal = f.goal ? `  goal ${f.goal}: ${f.met ? 'met' : 'NOT met'}` : '';
           process.stdout.write(`  ${f.name.padEnd(48)} ${fmt(f.value).padStart(10)} ${f.unit}${ratio}${goal}\n`);
         },

@@ -15,8 +15,18 @@ import { median, percentile, type Bench } from './reporter';
 const sandboxed = createSandboxBackend();
 const bare = new UnsandboxedBenchBackend();
 
-async function openSession(backend: SandboxBackend, workspace: string, cols = 120, rows = 40): Promise<SandboxShellSession> {
-  return createShellSession({ backend, spec: { workspace, net: false, limits: defaultLimits({ wallSeconds: 0 }) }, cols, rows });
+async function openSession(
+  backend: SandboxBackend,
+  workspace: string,
+  cols = 120,
+  rows = 40,
+): Promise<SandboxShellSession> {
+  return createShellSession({
+    backend,
+    spec: { workspace, net: false, limits: defaultLimits({ wallSeconds: 0 }) },
+    cols,
+    rows,
+  });
 }
 
 function timeToPromptIn(backend: SandboxBackend, workspace: string): Promise<number> {
@@ -44,8 +54,13 @@ async function echoRound(sessions: SandboxShellSession[]): Promise<number[]> {
 }
 
 /** Both sets open at once and typed into in alternating rounds, so that changing load hits both alike. */
-async function echoLatencies(workspace: string, count: number, rounds: number): Promise<{ bare: number[]; sandboxed: number[] }> {
-  const open = (backend: SandboxBackend) => Promise.all(Array.from({ length: count }, () => openSession(backend, workspace, 80, 24)));
+async function echoLatencies(
+  workspace: string,
+  count: number,
+  rounds: number,
+): Promise<{ bare: number[]; sandboxed: number[] }> {
+  const open = (backend: SandboxBackend) =>
+    Promise.all(Array.from({ length: count }, () => openSession(backend, workspace, 80, 24)));
   const bareSessions = await open(bare);
   const boxSessions = await open(sandboxed);
   const all = [...bareSessions, ...boxSessions];
@@ -71,7 +86,10 @@ async function throughput(backend: SandboxBackend, workspace: string, megabytes:
     await s.ready();
     // Printable lines, as a build log or a test run would produce.
     const started = performance.now();
-    const r = await s.run(`head -c ${megabytes * 750_000} /dev/zero | base64 -w 100`, { timeoutMs: 120_000, maxOutputChars: 10_000 });
+    const r = await s.run(`head -c ${megabytes * 750_000} /dev/zero | base64 -w 100`, {
+      timeoutMs: 120_000,
+      maxOutputChars: 10_000,
+    });
     await s.flushed();
     const seconds = (performance.now() - started) / 1000;
     if (r.exitCode !== 0) throw new Error(`throughput command failed: ${r.output.slice(-200)}`);
@@ -83,7 +101,11 @@ async function throughput(backend: SandboxBackend, workspace: string, megabytes:
 
 /** MB/s of the same output read straight from a bare pty, bytes counted and dropped. */
 async function rawThroughput(workspace: string, megabytes: number): Promise<number> {
-  const proc = await bare.spawnPty({ workspace, net: false, limits: defaultLimits() }, ['/bin/sh', '-c', `head -c ${megabytes * 750_000} /dev/zero | base64 -w 100`], { cols: 120, rows: 40 });
+  const proc = await bare.spawnPty(
+    { workspace, net: false, limits: defaultLimits() },
+    ['/bin/sh', '-c', `head -c ${megabytes * 750_000} /dev/zero | base64 -w 100`],
+    { cols: 120, rows: 40 },
+  );
   const started = performance.now();
   let bytes = 0;
   const target = megabytes * 1_000_000 * 0.99;
@@ -105,7 +127,9 @@ const bench: Bench = {
   async run(report, { quick }) {
     const ws = makeTempDir('t1lab-bench-');
     const load = () => loadavg()[0]?.toFixed(2) ?? '?';
-    report.note(`load average at start: ${load()} on ${cpus().length} cores (other work on the machine moves every figure)`);
+    report.note(
+      `load average at start: ${load()} on ${cpus().length} cores (other work on the machine moves every figure)`,
+    );
     try {
       // Warm both paths (bwrap detection, page cache) before measuring.
       await timeToPromptIn(sandboxed, ws.path);
@@ -141,7 +165,9 @@ const bench: Bench = {
         goal: '<= 1.5x',
         met: echoRatio <= 1.5,
       });
-      report.note(`echo median: sandboxed ${median(boxEcho).toFixed(2)} ms, bare ${median(bareEcho).toFixed(2)} ms (${boxEcho.length} keystrokes each)`);
+      report.note(
+        `echo median: sandboxed ${median(boxEcho).toFixed(2)} ms, bare ${median(bareEcho).toFixed(2)} ms (${boxEcho.length} keystrokes each)`,
+      );
 
       const mb = quick ? 5 : 20;
       const raws: number[] = [];

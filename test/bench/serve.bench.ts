@@ -47,7 +47,8 @@ const messages = (i: number) => [
 
 const bench: Bench = {
   name: 'serve',
-  about: 'issue 37: policy serve (HTTP, batched) vs llama.cpp on the same weights, output tokens/s at 1, 8 and 32 requests',
+  about:
+    'issue 37: policy serve (HTTP, batched) vs llama.cpp on the same weights, output tokens/s at 1, 8 and 32 requests',
   async run(report, { quick }) {
     const threads = Number(process.env.T1LAB_BENCH_THREADS) || 1;
     const newTokens = quick ? 24 : 96;
@@ -58,16 +59,28 @@ const bench: Bench = {
       const gguf = exportGgufCheckpoint(CHECKPOINT, join(root, 'nano-sft.gguf'), { dtype: 'f32' });
       const tokenizer = loadTokenizerFile(CHECKPOINT);
       const promptIds = (i: number) => tokenizer.encode(chatml.render(messages(i), { addGenerationPrompt: true }));
-      report.note(`models/nano-sft (GGUF ${gguf.architecture}, F32), ${promptIds(0).length}-token prompts, ${newTokens} new tokens per request, ${threads} thread(s) on both sides`);
+      report.note(
+        `models/nano-sft (GGUF ${gguf.architecture}, F32), ${promptIds(0).length}-token prompts, ${newTokens} new tokens per request, ${threads} thread(s) on both sides`,
+      );
 
       // ---- the lab: the server in this process, the policy worker beside it ----
-      const model = await ServedModel.load({ checkpoint: CHECKPOINT, worker: workers.get('policy', policyContract), settings: { provider: 'cpu', maxBatch: 32, intraOpThreads: threads } });
+      const model = await ServedModel.load({
+        checkpoint: CHECKPOINT,
+        worker: workers.get('policy', policyContract),
+        settings: { provider: 'cpu', maxBatch: 32, intraOpThreads: threads },
+      });
       const server = await startPolicyServer({ model, host: '127.0.0.1', port: 0, maxConcurrency: 32 });
       const ask = async (i: number, max: number): Promise<number> => {
         const res = await fetch(`${server.url}/chat/completions`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ model: model.id, messages: messages(i), temperature: 0, max_tokens: max, ignore_eos: true }),
+          body: JSON.stringify({
+            model: model.id,
+            messages: messages(i),
+            temperature: 0,
+            max_tokens: max,
+            ignore_eos: true,
+          }),
         });
         if (res.status !== 200) throw new Error(`policy serve answered ${res.status}: ${await res.text()}`);
         return ((await res.json()) as { usage: { completion_tokens: number } }).usage.completion_tokens;
@@ -103,11 +116,25 @@ const bench: Bench = {
           let ref = 0;
           for (let r = 0; r < rounds; r++) {
             const offset = 1000 * (r + 1) + n;
-            lab = Math.max(lab, await timed(() => Promise.all(Array.from({ length: n }, (_, i) => ask(offset + i, newTokens)))));
-            ref = Math.max(ref, await timed(() => Promise.all(Array.from({ length: n }, (_, i) => generate(i, offset + i, newTokens)))));
+            lab = Math.max(
+              lab,
+              await timed(() => Promise.all(Array.from({ length: n }, (_, i) => ask(offset + i, newTokens)))),
+            );
+            ref = Math.max(
+              ref,
+              await timed(() => Promise.all(Array.from({ length: n }, (_, i) => generate(i, offset + i, newTokens)))),
+            );
           }
           const goal = GOALS[n];
-          report.figure({ name: `${n} concurrent request${n > 1 ? 's' : ''}, output tokens/s`, value: lab, unit: 'tok/s', baseline: { name: 'llama.cpp', value: ref }, ratio: lab / ref, goal: `>= ${goal}x llama.cpp`, met: lab / ref >= goal });
+          report.figure({
+            name: `${n} concurrent request${n > 1 ? 's' : ''}, output tokens/s`,
+            value: lab,
+            unit: 'tok/s',
+            baseline: { name: 'llama.cpp', value: ref },
+            ratio: lab / ref,
+            goal: `>= ${goal}x llama.cpp`,
+            met: lab / ref >= goal,
+          });
         }
       } finally {
         await context.dispose();

@@ -20,7 +20,13 @@ const bench: Bench = {
     try {
       const count = quick ? 3000 : 15000;
       const out = join(tmp.path, 'train.jsonl');
-      const summary = await runSynth({ out, count, seed: 1, split: 'train', families: chooseFamilies(ALL_FAMILIES, null, 'train') });
+      const summary = await runSynth({
+        out,
+        count,
+        seed: 1,
+        split: 'train',
+        families: chooseFamilies(ALL_FAMILIES, null, 'train'),
+      });
       const started = performance.now();
       const tasks: Task[] = [];
       for await (const e of readPack(out)) if (e.task) tasks.push(e.task);
@@ -34,8 +40,12 @@ const bench: Bench = {
         goal: '<= 4x loading it (15,000 under a minute here)',
         met: summary.durationMs / load <= 4,
       });
-      report.note(`distinct: ${summary.distinct.tasks} tasks, ${summary.distinct.instructions} instructions, ${summary.distinct.solutions} solutions, ${summary.distinct.fileTrees} file trees of ${summary.count}`);
-      report.note(`categories: ${JSON.stringify(summary.categories)}; difficulties: ${JSON.stringify(summary.difficulties)}`);
+      report.note(
+        `distinct: ${summary.distinct.tasks} tasks, ${summary.distinct.instructions} instructions, ${summary.distinct.solutions} solutions, ${summary.distinct.fileTrees} file trees of ${summary.count}`,
+      );
+      report.note(
+        `categories: ${JSON.stringify(summary.categories)}; difficulties: ${JSON.stringify(summary.difficulties)}`,
+      );
 
       const suite = tasks.slice(0, 89);
       const signStart = performance.now();
@@ -44,7 +54,15 @@ const bench: Bench = {
       const cmpStart = performance.now();
       measureOverlap(sigs, sigs.slice(0, suite.length));
       const cmp = performance.now() - cmpStart;
-      report.figure({ name: `overlap ${tasks.length} x ${suite.length} pairs, 3 kinds`, value: cmp / 1000, unit: 's', baseline: { name: 'signing the corpus', value: sign / 1000 }, ratio: cmp / sign, goal: '<= 2x signing', met: cmp / sign <= 2 });
+      report.figure({
+        name: `overlap ${tasks.length} x ${suite.length} pairs, 3 kinds`,
+        value: cmp / 1000,
+        unit: 's',
+        baseline: { name: 'signing the corpus', value: sign / 1000 },
+        ratio: cmp / sign,
+        goal: '<= 2x signing',
+        met: cmp / sign <= 2,
+      });
     } finally {
       tmp.remove();
     }

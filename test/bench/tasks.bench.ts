@@ -9,7 +9,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { auditTask, defaultSandbox, loadTaskFolder, packLineOf, phaseSpec, prepareWorkspace, readPack, runOracle, runVerifier, writePack, type Task } from '../../electron/lab/tasks';
+import {
+  auditTask,
+  defaultSandbox,
+  loadTaskFolder,
+  packLineOf,
+  phaseSpec,
+  prepareWorkspace,
+  readPack,
+  runOracle,
+  runVerifier,
+  writePack,
+  type Task,
+} from '../../electron/lab/tasks';
 import { REPO_ROOT } from '../helpers/cli';
 import { makeTempDir } from '../helpers/tmp';
 import { median, type Bench } from './reporter';
@@ -47,7 +59,15 @@ const bench: Bench = {
       const checks = inline.verifier.assertions.map((a) => a.run).join(' && ');
       const bare = await timeIt(reps, () => sandbox.run(phaseSpec(inline, ws1, 60), ['bash', '-c', checks]));
       const verify = await timeIt(reps, () => runVerifier(inline, ws1));
-      report.figure({ name: 'verify count-log-levels (4 inline assertions)', value: verify, unit: 'ms', baseline: { name: 'the same checks in one bare sandbox', value: bare }, ratio: verify / bare, goal: '<= 8x (one sandbox per assertion)', met: verify / bare <= 8 });
+      report.figure({
+        name: 'verify count-log-levels (4 inline assertions)',
+        value: verify,
+        unit: 'ms',
+        baseline: { name: 'the same checks in one bare sandbox', value: bare },
+        ratio: verify / bare,
+        goal: '<= 8x (one sandbox per assertion)',
+        met: verify / bare <= 8,
+      });
 
       // pytest: the verifier against the same pytest command in a bare sandbox (tests mounted by hand).
       const py = await example('csv-sales-report');
@@ -56,17 +76,42 @@ const bench: Bench = {
       await runOracle(py, ws2);
       const testsDir = join(tmp.path, 'tests');
       mkdirSync(testsDir);
-      writeFileSync(join(testsDir, 'test_outputs.py'), await readFile(join(REPO_ROOT, 'tasks/examples/csv-sales-report/tests/test_outputs.py')));
+      writeFileSync(
+        join(testsDir, 'test_outputs.py'),
+        await readFile(join(REPO_ROOT, 'tasks/examples/csv-sales-report/tests/test_outputs.py')),
+      );
       const spec = phaseSpec(py, ws2, 60, { mounts: [{ host: testsDir, sandbox: '/tests', readOnly: true }] });
-      const barePy = await timeIt(reps, () => sandbox.run(spec, ['/usr/bin/python3', '-I', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '/tests/test_outputs.py']));
+      const barePy = await timeIt(reps, () =>
+        sandbox.run(spec, [
+          '/usr/bin/python3',
+          '-I',
+          '-m',
+          'pytest',
+          '-q',
+          '-p',
+          'no:cacheprovider',
+          '/tests/test_outputs.py',
+        ]),
+      );
       const verifyPy = await timeIt(reps, () => runVerifier(py, ws2));
-      report.figure({ name: 'verify csv-sales-report (pytest, JUnit)', value: verifyPy, unit: 'ms', baseline: { name: 'the same pytest in a bare sandbox', value: barePy }, ratio: verifyPy / barePy, goal: '<= 1.5x', met: verifyPy / barePy <= 1.5 });
+      report.figure({
+        name: 'verify csv-sales-report (pytest, JUnit)',
+        value: verifyPy,
+        unit: 'ms',
+        baseline: { name: 'the same pytest in a bare sandbox', value: barePy },
+        ratio: verifyPy / barePy,
+        goal: '<= 1.5x',
+        met: verifyPy / barePy <= 1.5,
+      });
 
       // Pack loading: thousands of small tasks.
       const count = quick ? 500 : 3000;
       const pack = join(tmp.path, 'corpus.jsonl');
       const template = inline.files;
-      await writePack(pack, Array.from({ length: count }, (_, i) => ({ id: `synth-${i}`, files: template })));
+      await writePack(
+        pack,
+        Array.from({ length: count }, (_, i) => ({ id: `synth-${i}`, files: template })),
+      );
       const text = await readFile(pack, 'utf8');
       const parseOnly = await timeIt(3, async () => {
         for (const line of text.split('\n')) if (line) JSON.parse(line);
@@ -76,12 +121,28 @@ const bench: Bench = {
         for await (const e of readPack(pack)) if (e.task) n++;
         if (n !== count) throw new Error(`loaded ${n} of ${count}`);
       });
-      report.figure({ name: `load a pack of ${count} tasks`, value: (count / load) * 1000, unit: 'tasks/s', baseline: { name: 'JSON.parse of the same lines', value: (count / parseOnly) * 1000 }, ratio: load / parseOnly, goal: 'validation <= 20x the bare parse', met: load / parseOnly <= 20 });
+      report.figure({
+        name: `load a pack of ${count} tasks`,
+        value: (count / load) * 1000,
+        unit: 'tasks/s',
+        baseline: { name: 'JSON.parse of the same lines', value: (count / parseOnly) * 1000 },
+        ratio: load / parseOnly,
+        goal: 'validation <= 20x the bare parse',
+        met: load / parseOnly <= 20,
+      });
       report.note(`pack line size: ${Math.round(packLineOf({ id: 'x', files: template }).length / 1024)} KiB per task`);
 
       // A whole audit against one verifier run.
       const audit = await timeIt(quick ? 1 : 3, () => auditTask(inline));
-      report.figure({ name: 'audit count-log-levels (oracle, no-op, oracle again)', value: audit, unit: 'ms', baseline: { name: 'one verifier run', value: verify }, ratio: audit / verify, goal: '<= 6x (three episodes)', met: audit / verify <= 6 });
+      report.figure({
+        name: 'audit count-log-levels (oracle, no-op, oracle again)',
+        value: audit,
+        unit: 'ms',
+        baseline: { name: 'one verifier run', value: verify },
+        ratio: audit / verify,
+        goal: '<= 6x (three episodes)',
+        met: audit / verify <= 6,
+      });
     } finally {
       tmp.remove();
     }

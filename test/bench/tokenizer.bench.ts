@@ -62,29 +62,55 @@ const bench: Bench = {
     const mb = docs.reduce((n, d) => n + Buffer.byteLength(d), 0) / 1e6;
     const vocabSize = 8192;
     const reps = quick ? 1 : 3;
-    report.note(`corpus: ${mb.toFixed(2)} MB of .md/.d.ts text from node_modules in ${docs.length} files; vocabulary ${vocabSize}`);
+    report.note(
+      `corpus: ${mb.toFixed(2)} MB of .md/.d.ts text from node_modules in ${docs.length} files; vocabulary ${vocabSize}`,
+    );
 
     const countMs = median(
-      Array.from({ length: reps }, () =>
-        time(() => {
-          const counts = new Map<string, number>();
-          for (const d of docs) for (const w of splitWords(d)) counts.set(w, (counts.get(w) ?? 0) + 1);
-          return counts.size;
-        })[1],
+      Array.from(
+        { length: reps },
+        () =>
+          time(() => {
+            const counts = new Map<string, number>();
+            for (const d of docs) for (const w of splitWords(d)) counts.set(w, (counts.get(w) ?? 0) + 1);
+            return counts.size;
+          })[1],
       ),
     );
     const baseline = { name: 'word split + count pass', value: countMs / 1000 };
     const runs = Array.from({ length: reps }, () => time(() => trainBpe({ corpus: docs, vocabSize })));
     const trained = runs[0]![0];
     const trainMs = median(runs.map((r) => r[1]));
-    report.note(`trained: ${trained.stats.merges} merges, ${trained.stats.distinctWords} distinct words of ${trained.stats.words}, stopped by ${trained.stats.stoppedBy}`);
+    report.note(
+      `trained: ${trained.stats.merges} merges, ${trained.stats.distinctWords} distinct words of ${trained.stats.words}, stopped by ${trained.stats.stoppedBy}`,
+    );
     const ratio = trainMs / countMs;
-    report.figure({ name: 'BPE training time', value: trainMs / 1000, unit: 's', baseline, ratio, goal: '<= 5x the word-count pass', met: ratio <= 5 });
-    report.figure({ name: 'BPE training throughput', value: mb / (trainMs / 1000), unit: 'MB/s', goal: '>= 0.5 MB/s (a few MB in seconds)', met: mb / (trainMs / 1000) >= 0.5 });
+    report.figure({
+      name: 'BPE training time',
+      value: trainMs / 1000,
+      unit: 's',
+      baseline,
+      ratio,
+      goal: '<= 5x the word-count pass',
+      met: ratio <= 5,
+    });
+    report.figure({
+      name: 'BPE training throughput',
+      value: mb / (trainMs / 1000),
+      unit: 'MB/s',
+      goal: '>= 0.5 MB/s (a few MB in seconds)',
+      met: mb / (trainMs / 1000) >= 0.5,
+    });
 
     const [tok, loadMs] = time(() => loadTokenizer(trained.json));
     const [, parseMs] = time(() => JSON.parse(trained.json));
-    report.figure({ name: `load tokenizer.json (${vocabSize} tokens)`, value: loadMs, unit: 'ms', baseline: { name: 'JSON.parse of it', value: parseMs }, ratio: loadMs / parseMs });
+    report.figure({
+      name: `load tokenizer.json (${vocabSize} tokens)`,
+      value: loadMs,
+      unit: 'ms',
+      baseline: { name: 'JSON.parse of it', value: parseMs },
+      ratio: loadMs / parseMs,
+    });
 
     const sample = docs.slice(0, Math.max(1, Math.floor(docs.length / (quick ? 4 : 8))));
     const sampleMb = sample.reduce((n, d) => n + Buffer.byteLength(d), 0) / 1e6;
@@ -97,14 +123,22 @@ const bench: Bench = {
       baseline: { name: 'word split pass', value: sampleMb / (sampleCountMs / 1000) },
       ratio: sampleCountMs / encodeMs,
     });
-    report.note(`encoded ${sampleMb.toFixed(2)} MB to ${ids} tokens: ${((sampleMb * 1e6) / ids).toFixed(2)} bytes per token`);
+    report.note(
+      `encoded ${sampleMb.toFixed(2)} MB to ${ids} tokens: ${((sampleMb * 1e6) / ids).toFixed(2)} bytes per token`,
+    );
 
     const external = process.env.T1LAB_HF_TOKENIZER;
     if (external) {
       const text = readFileSync(external, 'utf8');
       const [, extParse] = time(() => JSON.parse(text));
       const [ext, extLoad] = time(() => loadTokenizerFile(external));
-      report.figure({ name: `load ${external.split('/').slice(-3).join('/')} (${ext.vocabSize} tokens)`, value: extLoad, unit: 'ms', baseline: { name: 'JSON.parse of it', value: extParse }, ratio: extLoad / extParse });
+      report.figure({
+        name: `load ${external.split('/').slice(-3).join('/')} (${ext.vocabSize} tokens)`,
+        value: extLoad,
+        unit: 'ms',
+        baseline: { name: 'JSON.parse of it', value: extParse },
+        ratio: extLoad / extParse,
+      });
     }
   },
 };

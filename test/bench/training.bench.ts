@@ -44,7 +44,13 @@ const bench: Bench = {
         const steps = quick ? 6 : 12;
         const config = { ...PRESETS[preset], vocab_size: 512 };
         const init = join(tmp.path, `${preset}-init`);
-        saveCheckpoint(init, { config, tokenizer: tokenizer.json, tokenizerConfig: tokenizer.config, parameters: initParameters(config, 1), labVersion: 'bench' });
+        saveCheckpoint(init, {
+          config,
+          tokenizer: tokenizer.json,
+          tokenizerConfig: tokenizer.config,
+          parameters: initParameters(config, 1),
+          labVersion: 'bench',
+        });
         const runDir = join(tmp.path, `${preset}-run`);
         const runConfig = parseRunConfig({
           stage: 'lm',
@@ -54,7 +60,9 @@ const bench: Bench = {
           checkpoint: { every: 1000 },
           lm: { seq_len: shape.seqLen },
         });
-        await (await startTraining({ config: runConfig, configSource: null, out: runDir }, { dataDir: tmp.path })).done;
+        await (
+          await startTraining({ config: runConfig, configSource: null, out: runDir }, { dataDir: tmp.path })
+        ).done;
         // Steps 2..N-1: the first builds the graph's session, the last saves the final checkpoint.
         const rows = readMetrics(runDir);
         const mid = rows.slice(1, -1);
@@ -72,15 +80,30 @@ const bench: Bench = {
           const window = ids.slice(i * shape.seqLen, i * shape.seqLen + shape.seqLen + 1);
           return { ids: window, tokenInputs: { loss_mask: new Float32Array(shape.seqLen).fill(1) } };
         });
-        const packs = planMicroBatches(seqs, shape.micro).map((g) => packMicroBatch(g, { rows: shape.micro, loss: sftLoss, scalars: { aux_coef: 0.01 }, maxLength: config.max_position_embeddings }));
-        const entry = await cache.get({ batch: shape.micro, length: shape.seqLen, forcedRouting: false, loss: sftLoss });
+        const packs = planMicroBatches(seqs, shape.micro).map((g) =>
+          packMicroBatch(g, {
+            rows: shape.micro,
+            loss: sftLoss,
+            scalars: { aux_coef: 0.01 },
+            maxLength: config.max_position_embeddings,
+          }),
+        );
+        const entry = await cache.get({
+          batch: shape.micro,
+          length: shape.seqLen,
+          forcedRouting: false,
+          loss: sftLoss,
+        });
         for (const p of packs) await runTrainingStep(config, entry, params, p.batch); // warm
         const t0 = performance.now();
-        for (let s = 0; s < mid.length; s++) for (const p of packs) await runTrainingStep(config, entry, params, p.batch);
+        for (let s = 0; s < mid.length; s++)
+          for (const p of packs) await runTrainingStep(config, entry, params, p.batch);
         const engineRate = tokens / ((performance.now() - t0) / 1000);
         await cache.clear();
         const overhead = engineRate / trainerRate - 1;
-        report.note(`${preset}: B=${shape.batch} (micro ${shape.micro}) T=${shape.seqLen}, median step split: data ${(split('data') * 1000).toFixed(1)} ms, fwd+bwd ${(split('fwd_bwd') * 1000).toFixed(0)} ms, optimizer ${(split('optimizer') * 1000).toFixed(1)} ms`);
+        report.note(
+          `${preset}: B=${shape.batch} (micro ${shape.micro}) T=${shape.seqLen}, median step split: data ${(split('data') * 1000).toFixed(1)} ms, fwd+bwd ${(split('fwd_bwd') * 1000).toFixed(0)} ms, optimizer ${(split('optimizer') * 1000).toFixed(1)} ms`,
+        );
         report.figure({
           name: `${preset}: trainer tokens/s (whole steps)`,
           value: trainerRate,
@@ -92,7 +115,15 @@ const bench: Bench = {
         });
 
         // Checkpoint save and resume (weights + AdamW moments + trainer state).
-        const state = { step: 1, tokens: 0, cursor: { epoch: 0, index: 0 }, rng: {}, bestEvalLoss: null, lastLoss: null, lastEvalLoss: null };
+        const state = {
+          step: 1,
+          tokens: 0,
+          cursor: { epoch: 0, index: 0 },
+          rng: {},
+          bestEvalLoss: null,
+          lastLoss: null,
+          lastEvalLoss: null,
+        };
         const optimizer = createOptimizerState(params);
         const saves: number[] = [];
         const loads: number[] = [];
@@ -101,7 +132,18 @@ const bench: Bench = {
         for (let i = 0; i < (quick ? 1 : 3); i++) {
           const dir = join(tmp.path, `${preset}-ck-${i}`);
           const t1 = performance.now();
-          const saved = saveTrainingCheckpoint({ runDir: dir, runId: 'bench', stage: 'lm', config, tokenizer: tok, params, optimizer, state: { ...state, step: i + 1 }, parent: null, evalLoss: null });
+          const saved = saveTrainingCheckpoint({
+            runDir: dir,
+            runId: 'bench',
+            stage: 'lm',
+            config,
+            tokenizer: tok,
+            params,
+            optimizer,
+            state: { ...state, step: i + 1 },
+            parent: null,
+            evalLoss: null,
+          });
           saves.push(performance.now() - t1);
           const model = readFileSync(join(saved.dir, 'model.safetensors'));
           const opt = readFileSync(join(saved.dir, 'optimizer.safetensors'));
@@ -120,8 +162,20 @@ const bench: Bench = {
           loadTrainingCheckpoint(saved.dir);
           loads.push(performance.now() - t4);
         }
-        report.figure({ name: `${preset}: save training checkpoint`, value: median(saves), unit: 'ms', baseline: { name: 'raw write+fsync of the same bytes', value: median(raws) }, ratio: median(saves) / median(raws) });
-        report.figure({ name: `${preset}: resume from a training checkpoint`, value: median(loads), unit: 'ms', baseline: { name: 'raw read of the same bytes', value: median(rawReads) }, ratio: median(loads) / median(rawReads) });
+        report.figure({
+          name: `${preset}: save training checkpoint`,
+          value: median(saves),
+          unit: 'ms',
+          baseline: { name: 'raw write+fsync of the same bytes', value: median(raws) },
+          ratio: median(saves) / median(raws),
+        });
+        report.figure({
+          name: `${preset}: resume from a training checkpoint`,
+          value: median(loads),
+          unit: 'ms',
+          baseline: { name: 'raw read of the same bytes', value: median(rawReads) },
+          ratio: median(loads) / median(rawReads),
+        });
       }
     } finally {
       tmp.remove();

@@ -13,7 +13,12 @@ afterAll(() => tmp.remove());
 
 test('the ablation report opens in Chromium with its learning curves and tables', async () => {
   const cells = await writeAblationFixture(tmp.path);
-  const { html } = writeAblationReport(tmp.path, [{ key: 'reward', values: ['dense', 'binary'] }], { reward: 'dense' }, cells);
+  const { html } = writeAblationReport(
+    tmp.path,
+    [{ key: 'reward', values: ['dense', 'binary'] }],
+    { reward: 'dense' },
+    cells,
+  );
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });

@@ -30,16 +30,66 @@ describe('t1lab ablate (2 cells x 1 seed)', () => {
       suite: train,
       seed: 0,
       steps: 1,
-      ppo: { tasks_per_step: 1, group_size: 2, concurrency: 2, max_turns: 1, max_tokens: 8, epochs: 1, minibatches: 1, async: false },
+      ppo: {
+        tasks_per_step: 1,
+        group_size: 2,
+        concurrency: 2,
+        max_turns: 1,
+        max_tokens: 8,
+        epochs: 1,
+        minibatches: 1,
+        async: false,
+      },
     }));
   }, 120_000);
   afterAll(() => tmp.remove());
 
   const ablate = () =>
-    runT1lab(['ablate', '--config', config, '--grid', 'reward=dense,binary', '--seeds', '1', '--out', out, '--eval', evalSuite, '--eval-max-turns', '1', '--eval-max-tokens', '8', '--eval-temperature', '0', '--eval-agent-timeout', '30', '--eval-concurrency', '1', '--json'], { env, timeoutMs: 400_000 });
+    runT1lab(
+      [
+        'ablate',
+        '--config',
+        config,
+        '--grid',
+        'reward=dense,binary',
+        '--seeds',
+        '1',
+        '--out',
+        out,
+        '--eval',
+        evalSuite,
+        '--eval-max-turns',
+        '1',
+        '--eval-max-tokens',
+        '8',
+        '--eval-temperature',
+        '0',
+        '--eval-agent-timeout',
+        '30',
+        '--eval-concurrency',
+        '1',
+        '--json',
+      ],
+      { env, timeoutMs: 400_000 },
+    );
 
   it('refuses a bad evaluation flag before any cell trains', async () => {
-    const bad = await runT1lab(['ablate', '--config', config, '--grid', 'reward=dense,binary', '--seeds', '1', '--out', join(tmp.path, 'bad'), '--eval-temperature', 'hot'], { env });
+    const bad = await runT1lab(
+      [
+        'ablate',
+        '--config',
+        config,
+        '--grid',
+        'reward=dense,binary',
+        '--seeds',
+        '1',
+        '--out',
+        join(tmp.path, 'bad'),
+        '--eval-temperature',
+        'hot',
+      ],
+      { env },
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--eval-temperature must be a number from 0 to 2, got 'hot'");
     expect(existsSync(join(tmp.path, 'bad'))).toBe(false);
@@ -53,14 +103,24 @@ describe('t1lab ablate (2 cells x 1 seed)', () => {
     for (const cell of summary.cells) {
       expect(cell.seeds).toHaveLength(1);
       const [seed] = cell.seeds;
-      const manifest = JSON.parse(readFileSync(join(seed!.trainDir, 'run.json'), 'utf8')) as { data: { switches: { reward: string } } };
+      const manifest = JSON.parse(readFileSync(join(seed!.trainDir, 'run.json'), 'utf8')) as {
+        data: { switches: { reward: string } };
+      };
       expect(manifest.data.switches.reward).toBe(cell.cell.reward);
       expect(existsSync(join(seed!.checkpoint, 'manifest.json'))).toBe(true);
       const evals = Object.values(seed!.evals);
       expect(evals).toHaveLength(1);
       expect(existsSync(evals[0]!)).toBe(true);
       // The evaluation flags reach each eval: greedy, one sandbox at a time, 30 s for the agent.
-      const run = (JSON.parse(readFileSync(join(evals[0]!, 'run.json'), 'utf8')) as { config: { policySettings?: { temperature?: number }; concurrency?: number; harness?: { agentTimeoutSec?: number } } }).config;
+      const run = (
+        JSON.parse(readFileSync(join(evals[0]!, 'run.json'), 'utf8')) as {
+          config: {
+            policySettings?: { temperature?: number };
+            concurrency?: number;
+            harness?: { agentTimeoutSec?: number };
+          };
+        }
+      ).config;
       expect(run.policySettings?.temperature).toBe(0);
       expect(run.concurrency).toBe(1);
       expect(run.harness?.agentTimeoutSec).toBe(30);

@@ -49,12 +49,38 @@ function writeTrajectory(dir: string, run: string): void {
 }
 
 beforeAll(async () => {
-  const task = (i: number, resolved: boolean, dense?: number) => ({ task: `t${i}`, category: i % 2 ? 'security' : 'debugging', resolved: [resolved], ...(dense !== undefined ? { dense: [dense] } : {}) });
+  const task = (i: number, resolved: boolean, dense?: number) => ({
+    task: `t${i}`,
+    category: i % 2 ? 'security' : 'debugging',
+    resolved: [resolved],
+    ...(dense !== undefined ? { dense: [dense] } : {}),
+  });
   // A: t0 and t3 resolved. B: the same tasks resolved, but t1 passes one more assertion.
   // C: gains t2, loses t3, and t4 passes one more assertion.
-  await writeRunFolder(runs, 'base', [task(0, true), task(1, false), task(2, false), task(3, true), task(4, false), task(5, false)]);
-  await writeRunFolder(runs, 'b-run', [task(0, true), task(1, false, 2), task(2, false), task(3, true), task(4, false), task(5, false)]);
-  await writeRunFolder(runs, 'c-run', [task(0, true), task(1, false), task(2, true), task(3, false), task(4, false, 2), task(5, false)]);
+  await writeRunFolder(runs, 'base', [
+    task(0, true),
+    task(1, false),
+    task(2, false),
+    task(3, true),
+    task(4, false),
+    task(5, false),
+  ]);
+  await writeRunFolder(runs, 'b-run', [
+    task(0, true),
+    task(1, false, 2),
+    task(2, false),
+    task(3, true),
+    task(4, false),
+    task(5, false),
+  ]);
+  await writeRunFolder(runs, 'c-run', [
+    task(0, true),
+    task(1, false),
+    task(2, true),
+    task(3, false),
+    task(4, false, 2),
+    task(5, false),
+  ]);
   // Runs as the lab names them: long ids and titles (checkpoint evaluations on a suite), one left to pick.
   for (const step of [1, 2, 3, 4])
     await writeRunFolder(runs, LONG(step), [task(0, step > 1), task(1, step > 2), task(2, false, step)], {
@@ -99,7 +125,14 @@ describe('Compare view with three runs', () => {
     expect(bText).toMatch(/changed tasks\s+t1 reward \+1\.00/);
 
     const rows = page.getByTestId('task-diff').locator('tbody tr');
-    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-task')))).toEqual(['t2', 't3', 't1', 't4', 't0', 't5']);
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-task')))).toEqual([
+      't2',
+      't3',
+      't1',
+      't4',
+      't0',
+      't5',
+    ]);
     const t1 = page.locator('[data-testid="task-diff"] tr[data-task="t1"]');
     expect(await t1.getAttribute('data-changes')).toBe('reward-up,same');
     expect(await t1.getByTestId('task-change').allInnerTexts()).toEqual(['reward +1.00', 'same']);
@@ -126,14 +159,21 @@ describe('Compare view with three runs', () => {
     expect(decodeURIComponent(page.url())).toContain('#/compare/base/b-run/c-run/task=t1');
     expect(await side.getAttribute('data-task')).toBe('t1');
     const columns = side.getByTestId('side-by-side-run');
-    await expect.poll(() => columns.evaluateAll((cs) => cs.map((c) => [c.getAttribute('data-run'), c.getAttribute('data-key')]))).toEqual([
-      ['base', 't1@0'],
-      ['b-run', 't1@0'],
-      ['c-run', 't1@0'],
-    ]);
+    await expect
+      .poll(() => columns.evaluateAll((cs) => cs.map((c) => [c.getAttribute('data-run'), c.getAttribute('data-key')])))
+      .toEqual([
+        ['base', 't1@0'],
+        ['b-run', 't1@0'],
+        ['c-run', 't1@0'],
+      ]);
     // Each column shows its own run's episode (the instruction its trajectory holds).
-    for (const run of ['base', 'b-run', 'c-run']) await expect.poll(() => side.locator(`[data-testid="side-by-side-run"][data-run="${run}"]`).textContent()).toContain(`instruction as ${run} saw it`);
-    expect((await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number).toBeLessThanOrEqual(0);
+    for (const run of ['base', 'b-run', 'c-run'])
+      await expect
+        .poll(() => side.locator(`[data-testid="side-by-side-run"][data-run="${run}"]`).textContent())
+        .toContain(`instruction as ${run} saw it`);
+    expect(
+      (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number,
+    ).toBeLessThanOrEqual(0);
     // A reload keeps it; close goes back to the runs alone.
     await page.reload();
     await side.waitFor({ timeout: 20_000 });

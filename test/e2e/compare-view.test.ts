@@ -26,9 +26,21 @@ const tasks = Array.from({ length: 16 }, (_, i) => `task-${i}`);
 const category = (i: number) => (i % 2 ? 'security' : 'debugging');
 
 beforeAll(async () => {
-  await writeRunFolder(runs, 'base', tasks.map((task, i) => ({ task, category: category(i), resolved: [i < 4] })));
-  await writeRunFolder(runs, 'better', tasks.map((task, i) => ({ task, category: category(i), resolved: [i < 12] })));
-  await writeRunFolder(runs, 'mixed', tasks.map((task, i) => ({ task, category: category(i), resolved: [i % 3 === 0] })));
+  await writeRunFolder(
+    runs,
+    'base',
+    tasks.map((task, i) => ({ task, category: category(i), resolved: [i < 4] })),
+  );
+  await writeRunFolder(
+    runs,
+    'better',
+    tasks.map((task, i) => ({ task, category: category(i), resolved: [i < 12] })),
+  );
+  await writeRunFolder(
+    runs,
+    'mixed',
+    tasks.map((task, i) => ({ task, category: category(i), resolved: [i % 3 === 0] })),
+  );
   // A setting that differs: the config diff names it.
   const file = join(runs, 'better', 'run.json');
   const manifest = JSON.parse(readFileSync(file, 'utf8'));
@@ -55,21 +67,32 @@ describe('Compare view', () => {
     await expect.poll(() => page.getByTestId('comparison').count(), { timeout: 20_000 }).toBe(2);
     const better = page.locator('[data-testid="comparison"][data-b="better"]');
     const text = await better.innerText();
-    const cli = parseJsonOutput<{ diff: number; mcnemar: { p: number } }>(await runT1lab(['compare', 'base', 'better', '--json'], { env: { T1LAB_HOME: data } }));
+    const cli = parseJsonOutput<{ diff: number; mcnemar: { p: number } }>(
+      await runT1lab(['compare', 'base', 'better', '--json'], { env: { T1LAB_HOME: data } }),
+    );
     expect(text).toContain(`${cli.diff >= 0 ? '+' : ''}${(cli.diff * 100).toFixed(1)} pp`);
     expect(text).toContain(`McNemar exact p = ${cli.mcnemar.p.toFixed(3)}`);
     expect(await better.getByTestId('forest-row').count()).toBe(2);
     // Forest labels in the page's light text colour, not SVG's default black on the dark page.
-    const fill = await better.getByTestId('forest-label').first().evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { fill: string } }).getComputedStyle(el).fill);
+    const fill = await better
+      .getByTestId('forest-label')
+      .first()
+      .evaluate(
+        (el) => (globalThis as unknown as { getComputedStyle(e: unknown): { fill: string } }).getComputedStyle(el).fill,
+      );
     const [r, g, b] = fill.match(/\d+/g)!.map(Number);
     expect(r! + g! + b!).toBeGreaterThan(3 * 150);
     // Per task: task-4 is resolved by `better` only; config diff names the seed.
-    expect(await page.locator('[data-testid="task-diff"] tr[data-task="task-4"]').getAttribute('data-change')).toBe('gained');
+    expect(await page.locator('[data-testid="task-diff"] tr[data-task="task-4"]').getAttribute('data-change')).toBe(
+      'gained',
+    );
     expect(await page.getByTestId('task-diff').locator('tbody tr').count()).toBe(16);
     const seed = page.locator('[data-testid="config-diff"] tr[data-path="seed"]');
     expect(await seed.locator('td').allTextContents()).toEqual(['seed', '1', '7', '1']);
     expect(await view.innerText()).not.toMatch(/not computed yet|statistics issue/);
-    const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+    const overflow = (await page.evaluate(
+      'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+    )) as number;
     expect(overflow).toBeLessThanOrEqual(0);
   });
 

@@ -34,14 +34,27 @@ afterAll(async () => {
 
 /** Split a POSIX command line of bare and single-quoted words (what the page prints). */
 function shellSplit(line: string): string[] {
-  return [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]!));
+  return [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) =>
+    m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]!,
+  );
 }
 
 const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as RunManifest;
 
 /** What makes two runs the same run (not where or when they were made). */
 const sameRun = (m: RunManifest) => {
-  const { suite: s, policy, policySettings, harness, attempts, concurrency, episodeDeadlineSec, seed, tasks, only } = m.config;
+  const {
+    suite: s,
+    policy,
+    policySettings,
+    harness,
+    attempts,
+    concurrency,
+    episodeDeadlineSec,
+    seed,
+    tasks,
+    only,
+  } = m.config;
   return { suite: s, policy, policySettings, harness, attempts, concurrency, episodeDeadlineSec, seed, tasks, only };
 };
 
@@ -64,12 +77,19 @@ describe('evaluation settings', () => {
     await form.getByRole('button', { name: 'Start evaluation' }).click();
 
     await page.getByTestId('run-detail').waitFor({ timeout: 60_000 });
-    await expect.poll(() => page.getByTestId('run-progress').getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+    await expect
+      .poll(() => page.getByTestId('run-progress').getAttribute('data-state'), { timeout: 120_000 })
+      .toBe('done');
     const runs = readdirSync(join(dataDir, 'runs'));
     expect(runs).toHaveLength(1);
     const pageRun = manifestOf(join(dataDir, 'runs', runs[0]!));
     expect(pageRun.config.policySettings).toEqual({ temperature: 0, maxTokens: 96 });
-    expect(pageRun.config.harness).toEqual({ maxTurns: 300, contextStrategy: 'drop-oldest', observationChars: 4000, agentTimeoutSec: 45 });
+    expect(pageRun.config.harness).toEqual({
+      maxTurns: 300,
+      contextStrategy: 'drop-oldest',
+      observationChars: 4000,
+      agentTimeoutSec: 45,
+    });
     expect(pageRun.config.seed).toBe(7);
     expect(pageRun.config.episodeDeadlineSec).toBe(200);
 
@@ -81,14 +101,20 @@ describe('evaluation settings', () => {
     const words = shellSplit(line);
     expect(words.slice(0, 2)).toEqual(['t1lab', 'eval']);
     const out = join(home.path, 'shell-run');
-    const shell = await runT1lab([...words.slice(1), '--out', out], { env: { T1LAB_HOME: dataDir }, timeoutMs: 120_000 });
+    const shell = await runT1lab([...words.slice(1), '--out', out], {
+      env: { T1LAB_HOME: dataDir },
+      timeoutMs: 120_000,
+    });
     expect(shell.code, shell.stderr).toBe(0);
     expect(sameRun(manifestOf(out))).toEqual(sameRun(pageRun));
   });
 
   test('an evaluation typed with no settings records the same defaults as the page', async () => {
     const out = join(home.path, 'plain-run');
-    const shell = await runT1lab(['eval', '--suite', suite, '--policy', 'oracle', '--concurrency', '1', '--out', out], { env: { T1LAB_HOME: dataDir }, timeoutMs: 120_000 });
+    const shell = await runT1lab(['eval', '--suite', suite, '--policy', 'oracle', '--concurrency', '1', '--out', out], {
+      env: { T1LAB_HOME: dataDir },
+      timeoutMs: 120_000,
+    });
     expect(shell.code, shell.stderr).toBe(0);
     const c = manifestOf(out).config;
     expect(c.policySettings).toEqual({ temperature: 0 });

@@ -23,10 +23,19 @@ const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000 
 function trainingRun(id: string, stage: string, folders: string[]): void {
   const dir = join(data, 'training', id);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'run.json'), JSON.stringify({ schema: 't1lab.training-run/1', id, stage, createdAt: '2026-12-01T10:00:00Z', config: {} }));
+  writeFileSync(
+    join(dir, 'run.json'),
+    JSON.stringify({ schema: 't1lab.training-run/1', id, stage, createdAt: '2026-12-01T10:00:00Z', config: {} }),
+  );
   writeFileSync(join(dir, 'status.json'), JSON.stringify({ state: 'completed', step: 2, totalSteps: 2 }));
   const config = tinyConfig();
-  for (const f of folders) saveCheckpoint(join(dir, f), { config, tokenizer: testTokenizer().json, parameters: tinyWeights(config, 1), labVersion: TEST_LAB_VERSION });
+  for (const f of folders)
+    saveCheckpoint(join(dir, f), {
+      config,
+      tokenizer: testTokenizer().json,
+      parameters: tinyWeights(config, 1),
+      labVersion: TEST_LAB_VERSION,
+    });
 }
 
 beforeAll(async () => {
@@ -45,7 +54,11 @@ describe('Models: checkpoint lineage', () => {
     await page.goto(`${serve.url}#/models`);
     const rows = page.locator('[data-testid="model-row"][data-path*="/training/"]');
     await poll(() => rows.count()).toBe(2);
-    const seen = await rows.evaluateAll((trs) => trs.map((tr) => ['name', 'run', 'stage', 'step'].map((k) => tr.querySelector(`td[data-key="${k}"]`)?.textContent)));
+    const seen = await rows.evaluateAll((trs) =>
+      trs.map((tr) =>
+        ['name', 'run', 'stage', 'step'].map((k) => tr.querySelector(`td[data-key="${k}"]`)?.textContent),
+      ),
+    );
     expect(seen.sort()).toEqual([
       ['step-0000002', '20261201-090000-sft-b', 'sft', '2'],
       ['step-0000002', '20261201-100000-ppo-a', 'ppo', '2'],

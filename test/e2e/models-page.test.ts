@@ -60,7 +60,11 @@ describe('Models page', () => {
     expect(await page.getByTestId('sample-meta').textContent()).toContain('on cpu');
     const cells = page.getByTestId('expert-heatmap').locator('rect[data-weight]');
     expect(await cells.count()).toBe(LAYERS * EXPERTS);
-    const total = async () => (await cells.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-weight'))))).reduce((a, b) => a + b, 0);
+    const total = async () =>
+      (await cells.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-weight'))))).reduce(
+        (a, b) => a + b,
+        0,
+      );
     // All tokens: each contributes gate weights summing to 1 per layer.
     expect(await total()).toBeCloseTo(count * LAYERS, 2);
     await tokens.first().click();

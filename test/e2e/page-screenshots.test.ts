@@ -25,10 +25,21 @@ beforeAll(async () => {
   const runs = join(data, 'runs');
   const tasks = Array.from({ length: 12 }, (_, i) => `task-${i}`);
   const category = (i: number) => ['debugging', 'security', 'file-operations'][i % 3]!;
-  await writeRunFolder(runs, '20261201-080000-eval-nano-sft-a1b2', tasks.map((task, i) => ({ task, category: category(i), resolved: [i < 4, i < 3] })));
-  await writeRunFolder(runs, '20261201-090000-eval-nano-rl-dense-c3d4', tasks.map((task, i) => ({ task, category: category(i), resolved: [i < 9, i < 8] })));
+  await writeRunFolder(
+    runs,
+    '20261201-080000-eval-nano-sft-a1b2',
+    tasks.map((task, i) => ({ task, category: category(i), resolved: [i < 4, i < 3] })),
+  );
+  await writeRunFolder(
+    runs,
+    '20261201-090000-eval-nano-rl-dense-c3d4',
+    tasks.map((task, i) => ({ task, category: category(i), resolved: [i < 9, i < 8] })),
+  );
   writeTrainingRun(data, TRAINING, { steps: 40, rollouts: [20], checkpoints: [20, 40] });
-  ({ serve, browser, page } = await openLabInChromium(data, { viewport: { width: 1024, height: 800 }, deviceScaleFactor: 1 }));
+  ({ serve, browser, page } = await openLabInChromium(data, {
+    viewport: { width: 1024, height: 800 },
+    deviceScaleFactor: 1,
+  }));
 });
 
 afterAll(async () => {
@@ -40,7 +51,11 @@ const PAGES: { name: string; hash: string; ready: string }[] = [
   { name: 'tasks', hash: '#/tasks', ready: 'page-tasks' },
   { name: 'runs', hash: '#/runs/20261201-090000-eval-nano-rl-dense-c3d4', ready: 'run-detail' },
   { name: 'training', hash: `#/training/${TRAINING}`, ready: 'chart-grid' },
-  { name: 'compare', hash: '#/compare/20261201-080000-eval-nano-sft-a1b2/20261201-090000-eval-nano-rl-dense-c3d4', ready: 'comparison' },
+  {
+    name: 'compare',
+    hash: '#/compare/20261201-080000-eval-nano-sft-a1b2/20261201-090000-eval-nano-rl-dense-c3d4',
+    ready: 'comparison',
+  },
   { name: 'models', hash: '#/models', ready: 'page-models' },
   { name: 'system', hash: '#/system', ready: 'page-system' },
 ];
@@ -53,10 +68,17 @@ describe('Pages at 1024 and 1440 px', () => {
         await page.goto(`${serve.url}${p.hash}`);
         await page.getByTestId(p.ready).first().waitFor({ timeout: 30_000 });
         await page.waitForTimeout(1_000);
-        const [scroll, client, contentScroll, contentClient] = (await page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth, document.querySelector('.content')?.scrollWidth, document.querySelector('.content')?.clientWidth]")) as number[];
+        const [scroll, client, contentScroll, contentClient] = (await page.evaluate(
+          "[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth, document.querySelector('.content')?.scrollWidth, document.querySelector('.content')?.clientWidth]",
+        )) as number[];
         expect(scroll, `${p.name} at ${width}`).toBeLessThanOrEqual(client!);
         // The pages scroll inside .content: sideways there is sideways too.
-        const wide = contentScroll! > contentClient! ? await page.evaluate(`[...document.querySelectorAll('.content *')].filter((e) => e.getBoundingClientRect().right > document.querySelector('.content').getBoundingClientRect().right + 1).slice(-5).map((e) => e.tagName + '.' + e.className + '[' + (e.getAttribute('data-testid') ?? '') + ']').join(' ')`) : '';
+        const wide =
+          contentScroll! > contentClient!
+            ? await page.evaluate(
+                `[...document.querySelectorAll('.content *')].filter((e) => e.getBoundingClientRect().right > document.querySelector('.content').getBoundingClientRect().right + 1).slice(-5).map((e) => e.tagName + '.' + e.className + '[' + (e.getAttribute('data-testid') ?? '') + ']').join(' ')`,
+              )
+            : '';
         expect(contentScroll, `${p.name} at ${width} (.content): ${wide}`).toBeLessThanOrEqual(contentClient!);
         if (shots) {
           mkdirSync(shots, { recursive: true });

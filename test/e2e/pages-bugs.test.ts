@@ -49,9 +49,20 @@ beforeAll(async () => {
     }),
   );
   // A checkpoint with a window far too small for the harness's prompts (bug 6), and one for the playground.
-  initCheckpoint({ preset: 'nano', out: join(dataDir, 'checkpoints', 'narrow'), seed: 3, overrides: { vocab_size: 400, num_hidden_layers: 2, num_experts: 4, max_position_embeddings: 128 }, corpus: [] });
-  ({ serve, browser, page } = await openLabInChromium(dataDir, { viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 }));
-  page.on('websocket', (ws) => ws.on('framesent', (f) => typeof f.payload === 'string' && f.payload.includes('"runs.list"') && listCalls++));
+  initCheckpoint({
+    preset: 'nano',
+    out: join(dataDir, 'checkpoints', 'narrow'),
+    seed: 3,
+    overrides: { vocab_size: 400, num_hidden_layers: 2, num_experts: 4, max_position_embeddings: 128 },
+    corpus: [],
+  });
+  ({ serve, browser, page } = await openLabInChromium(dataDir, {
+    viewport: { width: 1440, height: 900 },
+    deviceScaleFactor: 1,
+  }));
+  page.on('websocket', (ws) =>
+    ws.on('framesent', (f) => typeof f.payload === 'string' && f.payload.includes('"runs.list"') && listCalls++),
+  );
 });
 
 afterAll(async () => {
@@ -74,7 +85,10 @@ async function afterAListRefresh() {
 }
 
 /** Lit pixels (luminance above `threshold`) in a clip of a 1× screenshot, counted in the page's own canvas. */
-async function litPixels(clip: { x: number; y: number; width: number; height: number }, threshold = 90): Promise<number> {
+async function litPixels(
+  clip: { x: number; y: number; width: number; height: number },
+  threshold = 90,
+): Promise<number> {
   const png = await page.screenshot({ clip });
   // Decoded by the browser (no PNG library here); a string, since this file is typed for Node.
   return page.evaluate(`(async () => {
@@ -132,7 +146,9 @@ describe('bugs 2 and 3: what a human watches is what the shell showed, readably'
   test('bug 3: the recording has no bracketed-paste markers and shows each command once', async () => {
     await page.goto(`${serve.url}#/runs`);
     await startEval(suite, `replay:${script}`);
-    await expect.poll(() => page.getByTestId('run-progress').getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+    await expect
+      .poll(() => page.getByTestId('run-progress').getAttribute('data-state'), { timeout: 120_000 })
+      .toBe('done');
     await page.getByTestId('run-tab-episodes').click();
     await page.locator('[data-testid="episode-row"]').first().click({ timeout: 30_000 });
     await page.getByTestId('load-recording').click();
@@ -164,7 +180,12 @@ describe('bugs 2 and 3: what a human watches is what the shell showed, readably'
     const cell = screenBox.width / cols;
     const col = rowText.indexOf('write_text') + 'write'.length;
     const underscore = await litPixels({ x: rowBox.x + col * cell, y: rowBox.y, width: cell, height: rowBox.height });
-    const space = await litPixels({ x: rowBox.x + rowText.indexOf(' write_text') * cell, y: rowBox.y, width: cell, height: rowBox.height });
+    const space = await litPixels({
+      x: rowBox.x + rowText.indexOf(' write_text') * cell,
+      y: rowBox.y,
+      width: cell,
+      height: rowBox.height,
+    });
     expect(space).toBe(0);
     expect(underscore).toBeGreaterThan(2);
   });
@@ -176,9 +197,13 @@ describe('bug 6: an onnx checkpoint whose window cannot hold the prompts', () =>
     await startEval(suite, `onnx:${join(dataDir, 'checkpoints', 'narrow')}`);
     const error = page.getByTestId('error-policy');
     await error.waitFor({ timeout: 120_000 });
-    expect(await error.textContent()).toMatch(/1 of 1 task cannot fit .*\d+-token prompt.*window leaves \d+ \(128 positions less \d+ kept for the reply\)/);
+    expect(await error.textContent()).toMatch(
+      /1 of 1 task cannot fit .*\d+-token prompt.*window leaves \d+ \(128 positions less \d+ kept for the reply\)/,
+    );
     await page.getByTestId('start-anyway').click();
-    await expect.poll(() => page.getByTestId('run-progress').getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+    await expect
+      .poll(() => page.getByTestId('run-progress').getAttribute('data-state'), { timeout: 120_000 })
+      .toBe('done');
     await page.getByTestId('run-tab-episodes').click();
     await page.locator('[data-testid="episode-row"]').first().click({ timeout: 30_000 });
     const context = page.getByTestId('context-events');
@@ -200,7 +225,9 @@ describe('bugs 4, 5 and 8: Models', () => {
     await page.getByLabel('provider').selectOption('cuda');
     await button.click();
     await expect.poll(() => button.textContent(), { timeout: 60_000 }).toBe('Sample');
-    const meta = (await page.getByTestId('sample-meta').count()) ? await page.getByTestId('sample-meta').textContent() : '';
+    const meta = (await page.getByTestId('sample-meta').count())
+      ? await page.getByTestId('sample-meta').textContent()
+      : '';
     const alert = (await page.getByRole('alert').count()) ? await page.getByRole('alert').first().textContent() : '';
     // On a machine with CUDA the sample runs there; without, the request fails and says why.
     if (!/on cuda/.test(meta ?? '')) expect(alert).toMatch(/cuda/i);
@@ -219,7 +246,13 @@ describe('bugs 4, 5 and 8: Models', () => {
   test('"Add folder" validates, lists each checkpoint once, persists and removes', async () => {
     const outside = join(home.path, 'models', 'mine');
     mkdirSync(outside, { recursive: true });
-    initCheckpoint({ preset: 'nano', out: join(outside, 'tiny'), seed: 5, overrides: { vocab_size: 400, num_hidden_layers: 2, num_experts: 4, max_position_embeddings: 256 }, corpus: [] });
+    initCheckpoint({
+      preset: 'nano',
+      out: join(outside, 'tiny'),
+      seed: 5,
+      overrides: { vocab_size: 400, num_hidden_layers: 2, num_experts: 4, max_position_embeddings: 256 },
+      corpus: [],
+    });
     const input = page.getByLabel('checkpoint folder');
     const add = page.getByRole('button', { name: 'Add folder' });
     await input.fill('');
@@ -244,7 +277,9 @@ describe('bugs 4, 5 and 8: Models', () => {
     await page.getByTestId('checkpoints').getByText('tiny').waitFor({ timeout: 10_000 });
     expect(await page.getByTestId('model-folder').count()).toBe(1);
     await page.getByTestId('checkpoints').getByText('tiny').click();
-    expect(await page.getByTestId('checkpoint-details').locator('td[data-key="tokenizer"]').textContent()).toMatch(/^\d+ tokens$/);
+    expect(await page.getByTestId('checkpoint-details').locator('td[data-key="tokenizer"]').textContent()).toMatch(
+      /^\d+ tokens$/,
+    );
     await page.getByRole('button', { name: /^Remove / }).click();
     await expect.poll(() => page.getByTestId('model-folder').count()).toBe(0);
     await expect.poll(() => page.getByTestId('checkpoints').getByText('tiny', { exact: true }).count()).toBe(0);
@@ -282,11 +317,15 @@ describe('bug 7: a lost host connection', () => {
       const tab = await other.newPage();
       await tab.goto(`${host.url.replace(/#.*$/, '')}#/shell`);
       await tab.getByRole('button', { name: 'Open shell' }).click();
-      await expect.poll(() => tab.getByTestId('sandbox-panel').locator('td[data-key="state"]').textContent(), { timeout: 60_000 }).toBe('running');
+      await expect
+        .poll(() => tab.getByTestId('sandbox-panel').locator('td[data-key="state"]').textContent(), { timeout: 60_000 })
+        .toBe('running');
       await host.stop();
       const banner = tab.getByTestId('connection-banner');
       await banner.waitFor({ timeout: 15_000 });
-      expect(await tab.getByTestId('sandbox-panel').locator('td[data-key="state"]').textContent()).toMatch(/disconnected/);
+      expect(await tab.getByTestId('sandbox-panel').locator('td[data-key="state"]').textContent()).toMatch(
+        /disconnected/,
+      );
       expect(await tab.getByTestId('page-fieldset').getAttribute('disabled')).not.toBeNull();
       expect(await tab.getByLabel('workspace').isDisabled()).toBe(true);
       expect(await tab.locator('.xterm-helper-textarea').isDisabled()).toBe(true);

@@ -38,12 +38,26 @@ beforeAll(async () => {
     id: 'count-words',
     instruction: INSTRUCTION,
     files: { 'words.txt': 'one two three\n' },
-    assertions: { 'count is 3': `python3 -c "import sys; n = open('count.txt').read().strip(); assert n == '3', 'expected 3 words, found ' + repr(n)"` },
+    assertions: {
+      'count is 3': `python3 -c "import sys; n = open('count.txt').read().strip(); assert n == '3', 'expected 3 words, found ' + repr(n)"`,
+    },
     solution: 'cd /app\nwc -w < words.txt > count.txt',
   });
   giveUp = join(home.path, 'give-up.json');
-  writeFileSync(giveUp, JSON.stringify({ turns: [{ action: { tool: 'bash', command: 'ls' } }, { action: { tool: 'bash', command: 'echo 7 > count.txt; echo done' } }, { action: { tool: 'submit' } }] }));
-  ({ serve, browser, page } = await openLabInChromium(dataDir, { viewport: { width: 1024, height: 700 }, deviceScaleFactor: 1 }));
+  writeFileSync(
+    giveUp,
+    JSON.stringify({
+      turns: [
+        { action: { tool: 'bash', command: 'ls' } },
+        { action: { tool: 'bash', command: 'echo 7 > count.txt; echo done' } },
+        { action: { tool: 'submit' } },
+      ],
+    }),
+  );
+  ({ serve, browser, page } = await openLabInChromium(dataDir, {
+    viewport: { width: 1024, height: 700 },
+    deviceScaleFactor: 1,
+  }));
 });
 
 afterAll(async () => {
@@ -52,7 +66,9 @@ afterAll(async () => {
 });
 
 async function noHorizontalScroll() {
-  const [scroll, client] = await page.evaluate('[document.documentElement.scrollWidth, document.documentElement.clientWidth]') as [number, number];
+  const [scroll, client] = (await page.evaluate(
+    '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+  )) as [number, number];
   expect(scroll).toBeLessThanOrEqual(client);
 }
 
@@ -62,7 +78,9 @@ async function runEval(policy: string): Promise<string> {
   await form.locator('input[name="suite"]').fill(tasksDir);
   await form.locator('input[name="policy"]').fill(policy);
   await form.getByRole('button', { name: 'Start evaluation' }).click();
-  await expect.poll(() => page.getByTestId('run-progress').getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+  await expect
+    .poll(() => page.getByTestId('run-progress').getAttribute('data-state'), { timeout: 120_000 })
+    .toBe('done');
   return (await page.getByTestId('run-detail').getAttribute('data-run'))!;
 }
 
@@ -87,7 +105,9 @@ describe('Tasks', () => {
     const link = page.url();
     await page.goto(`${serve.url.replace(/\?.*$/, '')}#/system`);
     await page.goto(link);
-    await expect.poll(() => page.getByTestId('task-detail').locator('h2').first().textContent(), { timeout: 15_000 }).toBe('count-words');
+    await expect
+      .poll(() => page.getByTestId('task-detail').locator('h2').first().textContent(), { timeout: 15_000 })
+      .toBe('count-words');
   });
 });
 
@@ -97,10 +117,14 @@ describe('Tasks: actions', () => {
     await page.getByTestId('page-shell').waitFor();
     expect(await page.getByTestId('shell-task').textContent()).toContain('task count-words');
     await page.getByRole('button', { name: 'Open shell' }).click();
-    await expect.poll(() => page.getByTestId('sandbox-panel').locator('td[data-key="state"]').textContent(), { timeout: 60_000 }).toBe('running');
+    await expect
+      .poll(() => page.getByTestId('sandbox-panel').locator('td[data-key="state"]').textContent(), { timeout: 60_000 })
+      .toBe('running');
     await page.getByTestId('terminal-screen').click();
     await page.keyboard.type('cat words.txt\n');
-    await expect.poll(() => page.getByTestId('terminal-screen').innerText(), { timeout: 15_000 }).toContain('one two three');
+    await expect
+      .poll(() => page.getByTestId('terminal-screen').innerText(), { timeout: 15_000 })
+      .toContain('one two three');
     await page.getByRole('button', { name: 'Close' }).click();
 
     await page.goto(`${serve.url.replace(/\?.*$/, '')}#/tasks/${encodeURIComponent('count-words')}`);
@@ -109,7 +133,9 @@ describe('Tasks: actions', () => {
     await page.getByTestId('page-runs').waitFor();
     expect(await page.getByTestId('only-tasks').textContent()).toContain('only count-words');
     // The task's source: its own folder here (a task of a pack or a folder of tasks gets that path).
-    expect(await page.getByTestId('new-eval').locator('input[name="suite"]').inputValue()).toBe(join(tasksDir, 'count-words'));
+    expect(await page.getByTestId('new-eval').locator('input[name="suite"]').inputValue()).toBe(
+      join(tasksDir, 'count-words'),
+    );
   });
 });
 
@@ -125,7 +151,9 @@ describe('Runs', () => {
     expect(await page.getByTestId('run-config').locator('td[data-key="seed"]').textContent()).toMatch(/^\d+$/);
     await expect.poll(() => page.getByTestId('histogram').count(), { timeout: 15_000 }).toBe(3);
     await page.getByTestId('run-tab-tasks').click();
-    await expect.poll(() => page.getByTestId('pass-matrix').locator('button.cell.fail').count(), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByTestId('pass-matrix').locator('button.cell.fail').count(), { timeout: 15_000 })
+      .toBe(1);
     await page.getByTestId('pass-matrix').locator('button.cell').first().click();
     const failure = page.getByTestId('episode-viewer').getByTestId('failure-message');
     await failure.waitFor();

@@ -17,7 +17,13 @@ let page: Page;
 const home = makeTempDir();
 
 beforeAll(async () => {
-  initCheckpoint({ preset: 'nano', out: join(home.path, 'checkpoints', 'tiny'), seed: 4, overrides: { vocab_size: 400, num_hidden_layers: 2, num_experts: 4 }, corpus: [] });
+  initCheckpoint({
+    preset: 'nano',
+    out: join(home.path, 'checkpoints', 'tiny'),
+    seed: 4,
+    overrides: { vocab_size: 400, num_hidden_layers: 2, num_experts: 4 },
+    corpus: [],
+  });
   ({ serve, browser, page } = await openLabInChromium(home.path, { viewport: { width: 1024, height: 800 } }));
 }, 300_000);
 
@@ -30,7 +36,10 @@ const open = async () => {
   await page.goto(`${serve.url}#/models`);
   await page.getByTestId('playground').waitFor({ timeout: 30_000 });
 };
-const settings = async () => Promise.all(['temperature', 'top-p', 'top-k', 'max tokens'].map((l) => page.getByLabel(l, { exact: true }).inputValue()));
+const settings = async () =>
+  Promise.all(
+    ['temperature', 'top-p', 'top-k', 'max tokens'].map((l) => page.getByLabel(l, { exact: true }).inputValue()),
+  );
 
 describe('playground library', () => {
   test('a built-in preset sets the sampling settings; a saved one comes back after a reload', async () => {
@@ -63,7 +72,11 @@ describe('playground library', () => {
     await page.getByTestId('prompt-name').press('Enter');
     await page.reload();
     await page.getByTestId('playground').waitFor({ timeout: 30_000 });
-    expect(await page.getByTestId('saved-prompt').locator('option').allTextContents()).toEqual(['open…', 'hello', 'tmp listing']);
+    expect(await page.getByTestId('saved-prompt').locator('option').allTextContents()).toEqual([
+      'open…',
+      'hello',
+      'tmp listing',
+    ]);
     await page.getByTestId('saved-prompt').selectOption('tmp listing');
     expect(await page.getByLabel('chat').isChecked()).toBe(true);
     expect(await page.getByLabel('message').inputValue()).toBe('List the files in /tmp.');

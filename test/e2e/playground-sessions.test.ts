@@ -25,7 +25,11 @@ const LONG = 1500;
 const STEP_DELAY_MS = 50;
 
 beforeAll(async () => {
-  ({ serve, browser, page } = await openLabInChromium(home.path, { viewport: { width: 1024, height: 800 }, deviceScaleFactor: 1 }, { T1LAB_DECODE_STEP_DELAY_MS: String(STEP_DELAY_MS) }));
+  ({ serve, browser, page } = await openLabInChromium(
+    home.path,
+    { viewport: { width: 1024, height: 800 }, deviceScaleFactor: 1 },
+    { T1LAB_DECODE_STEP_DELAY_MS: String(STEP_DELAY_MS) },
+  ));
 }, 300_000);
 
 afterAll(async () => {
@@ -33,14 +37,18 @@ afterAll(async () => {
   home.remove();
 });
 
-const row = (name: string) => page.locator('[data-testid="model-row"]', { has: page.locator('td[data-key="name"]', { hasText: new RegExp(`^${name}$`) }) });
+const row = (name: string) =>
+  page.locator('[data-testid="model-row"]', {
+    has: page.locator('td[data-key="name"]', { hasText: new RegExp(`^${name}$`) }),
+  });
 const pathOf = async (name: string) => (await row(name).getAttribute('data-path'))!;
 const open = async () => {
   await page.goto(`${serve.url}#/models`);
   await row('nano-rl-dense').waitFor({ timeout: 30_000 });
   await page.getByTestId('playground').waitFor({ timeout: 30_000 });
 };
-const laneStrip = (i: number, streaming: '0' | '1') => page.getByTestId('lane').nth(i).locator(`[data-testid="sampled-tokens"][data-streaming="${streaming}"] .token`);
+const laneStrip = (i: number, streaming: '0' | '1') =>
+  page.getByTestId('lane').nth(i).locator(`[data-testid="sampled-tokens"][data-streaming="${streaming}"] .token`);
 
 describe('Playground: sessions and two models side by side', () => {
   test('one prompt samples on two models at once, each streaming its own token strip; Stop stops both; the page fits 1024 px', async () => {
@@ -48,12 +56,18 @@ describe('Playground: sessions and two models side by side', () => {
     await row('nano-sft').click();
     const rl = await pathOf('nano-rl-dense');
     await page.getByTestId('beside-model').selectOption(rl);
-    await page.getByLabel('prompt', { exact: true }).fill('<|im_start|>user\nList the files in /app.<|im_end|>\n<|im_start|>assistant\n');
+    await page
+      .getByLabel('prompt', { exact: true })
+      .fill('<|im_start|>user\nList the files in /app.<|im_end|>\n<|im_start|>assistant\n');
     await page.getByLabel('max tokens').fill(String(LONG));
     await page.getByRole('button', { name: 'Sample' }).click();
     // Both strips grow while both samples run: the two models sample at the same time.
-    await expect.poll(async () => Math.min(await laneStrip(0, '1').count(), await laneStrip(1, '1').count()), { timeout: 60_000 }).toBeGreaterThanOrEqual(24);
-    expect(await page.getByTestId('lane').evaluateAll((els) => els.map((e) => e.querySelector('.lane-head')?.textContent))).toEqual([expect.stringMatching(/^nano-sft/), expect.stringMatching(/^nano-rl-dense/)]);
+    await expect
+      .poll(async () => Math.min(await laneStrip(0, '1').count(), await laneStrip(1, '1').count()), { timeout: 60_000 })
+      .toBeGreaterThanOrEqual(24);
+    expect(
+      await page.getByTestId('lane').evaluateAll((els) => els.map((e) => e.querySelector('.lane-head')?.textContent)),
+    ).toEqual([expect.stringMatching(/^nano-sft/), expect.stringMatching(/^nano-rl-dense/)]);
     await page.getByTestId('stop-sample').click();
     const metas = page.getByTestId('lane-meta');
     await expect.poll(() => metas.count(), { timeout: 30_000 }).toBe(2);
@@ -73,8 +87,13 @@ describe('Playground: sessions and two models side by side', () => {
     // A click on a token lists the most likely tokens at its position, in that model's column.
     await laneStrip(1, '0').nth(1).click();
     await page.getByTestId('lane').nth(1).getByTestId('token-alternatives').waitFor();
-    const overflow = (await page.evaluate("[...document.querySelectorAll('.content, html')].map((e) => e.scrollWidth - e.clientWidth)")) as number[];
-    expect(overflow.every((o) => o <= 0), `overflow ${overflow.join(', ')}`).toBe(true);
+    const overflow = (await page.evaluate(
+      "[...document.querySelectorAll('.content, html')].map((e) => e.scrollWidth - e.clientWidth)",
+    )) as number[];
+    expect(
+      overflow.every((o) => o <= 0),
+      `overflow ${overflow.join(', ')}`,
+    ).toBe(true);
     if (shots) {
       mkdirSync(shots, { recursive: true });
       await page.evaluate("document.querySelector('[data-testid=playground]').scrollIntoView()");
@@ -111,8 +130,16 @@ describe('Playground: sessions and two models side by side', () => {
     await expect.poll(() => row('nano-sft').getAttribute('class')).toContain('selected');
     expect(await page.getByTestId('beside-model').inputValue()).toBe(rl);
     expect(await page.getByLabel('chat').isChecked()).toBe(true);
-    expect(await page.locator('.chat-turn .chat-content').allTextContents()).toEqual(['You are a helpful terminal agent.', 'List the files in /tmp.', expect.any(String)]);
-    expect(await Promise.all(['max tokens', 'temperature', 'seed'].map((l) => page.getByLabel(l, { exact: true }).inputValue()))).toEqual(['6', '0', '7']);
+    expect(await page.locator('.chat-turn .chat-content').allTextContents()).toEqual([
+      'You are a helpful terminal agent.',
+      'List the files in /tmp.',
+      expect.any(String),
+    ]);
+    expect(
+      await Promise.all(
+        ['max tokens', 'temperature', 'seed'].map((l) => page.getByLabel(l, { exact: true }).inputValue()),
+      ),
+    ).toEqual(['6', '0', '7']);
 
     await saved.getByTestId('delete-session').click();
     expect(await page.getByTestId('saved-session').count()).toBe(0);

@@ -34,7 +34,11 @@ beforeAll(async () => {
     overrides: { vocab_size: 400, num_hidden_layers: 2, num_experts: 4, max_position_embeddings: 4096 },
     corpus: [],
   });
-  ({ serve, browser, page } = await openLabInChromium(home.path, { viewport: { width: 1024, height: 800 }, deviceScaleFactor: 1 }, { T1LAB_DECODE_STEP_DELAY_MS: String(STEP_DELAY_MS) }));
+  ({ serve, browser, page } = await openLabInChromium(
+    home.path,
+    { viewport: { width: 1024, height: 800 }, deviceScaleFactor: 1 },
+    { T1LAB_DECODE_STEP_DELAY_MS: String(STEP_DELAY_MS) },
+  ));
   expect(MAX_TOKENS * STEP_DELAY_MS).toBeGreaterThan(120_000); // the e2e test timeout (vitest.config.ts)
 }, 300_000);
 
@@ -83,15 +87,23 @@ describe('Playground: streaming, Stop, alternatives', () => {
     expect(await panel.getAttribute('data-index')).toBe('2');
     const rows = panel.getByTestId('alternative');
     expect(await rows.count()).toBe(5);
-    const logprobs = (await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-logprob'))))) as number[];
+    const logprobs = (await rows.evaluateAll((els) =>
+      els.map((e) => Number(e.getAttribute('data-logprob'))),
+    )) as number[];
     for (let i = 1; i < logprobs.length; i++) expect(logprobs[i]).toBeLessThanOrEqual(logprobs[i - 1]!);
     expect(logprobs.every((l) => l <= 0)).toBe(true);
     expect(logprobs.reduce((s, l) => s + Math.exp(l), 0)).toBeLessThanOrEqual(1 + 1e-6);
     // The sampled token, when among them, has the log-prob the token shows.
     const same = panel.locator(`[data-testid="alternative"][data-id="${sampledId}"]`);
-    if (await same.count()) expect(Math.abs(Number(await same.getAttribute('data-logprob')) - sampledLogprob)).toBeLessThan(1e-3);
+    if (await same.count())
+      expect(Math.abs(Number(await same.getAttribute('data-logprob')) - sampledLogprob)).toBeLessThan(1e-3);
     else expect(await panel.textContent()).toContain('outside the 5 most likely');
-    const overflow = (await page.evaluate("[...document.querySelectorAll('.content, html')].map((e) => e.scrollWidth - e.clientWidth)")) as number[];
-    expect(overflow.every((o) => o <= 0), `overflow ${overflow.join(', ')}`).toBe(true);
+    const overflow = (await page.evaluate(
+      "[...document.querySelectorAll('.content, html')].map((e) => e.scrollWidth - e.clientWidth)",
+    )) as number[];
+    expect(
+      overflow.every((o) => o <= 0),
+      `overflow ${overflow.join(', ')}`,
+    ).toBe(true);
   });
 });

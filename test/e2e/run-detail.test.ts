@@ -27,7 +27,12 @@ beforeAll(async () => {
   suite = writeSuite(join(home.path, 'suite'));
   script = join(home.path, 'agent.json');
   // Solves make-hello, fails the others.
-  writeFileSync(script, JSON.stringify({ turns: [{ action: { tool: 'bash', command: 'echo hello > hello.txt' } }, { action: { tool: 'submit' } }] }));
+  writeFileSync(
+    script,
+    JSON.stringify({
+      turns: [{ action: { tool: 'bash', command: 'echo hello > hello.txt' } }, { action: { tool: 'submit' } }],
+    }),
+  );
   const run = writeTrainingRun(data, '20261201-100000-ppo-r', { steps: 12, rollouts: [5] });
   // A step the trainer has begun writing: a folder, no episode yet.
   mkdirSync(join(run, 'rollouts', 'step-000010'), { recursive: true });
@@ -62,7 +67,9 @@ describe('Run detail', () => {
       new MutationObserver(check).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     })()`);
     await poll(() => page.getByTestId('run-progress').getAttribute('data-state'), 180_000).toBe('done');
-    await poll(() => page.locator('[data-testid="run-row"].selected td[data-key="state"]').textContent()).toBe('complete');
+    await poll(() => page.locator('[data-testid="run-row"].selected td[data-key="state"]').textContent()).toBe(
+      'complete',
+    );
     expect(await page.evaluate('window.__doneMismatch')).toEqual([]);
     expect(await page.getByTestId('episodes-count').textContent()).toBe('3 of 3 episodes');
   });

@@ -16,8 +16,16 @@ beforeAll(async () => {
   const runs = join(home.path, 'data', 'runs');
   const tasks = Array.from({ length: 16 }, (_, i) => `task-${i}`);
   const category = (i: number) => (i % 2 ? 'security' : 'debugging');
-  await writeRunFolder(runs, 'sft-eval', tasks.map((task, i) => ({ task, category: category(i), resolved: [i < 4] })));
-  await writeRunFolder(runs, 'rl-eval', tasks.map((task, i) => ({ task, category: category(i), resolved: [i < 12] })));
+  await writeRunFolder(
+    runs,
+    'sft-eval',
+    tasks.map((task, i) => ({ task, category: category(i), resolved: [i < 4] })),
+  );
+  await writeRunFolder(
+    runs,
+    'rl-eval',
+    tasks.map((task, i) => ({ task, category: category(i), resolved: [i < 12] })),
+  );
   ({ serve, browser, page } = await openLabInChromium(join(home.path, 'data')));
 });
 

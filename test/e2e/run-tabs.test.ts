@@ -24,10 +24,32 @@ beforeAll(async () => {
   const suite = writeSuite(join(home.path, 'suite'));
   const script = join(home.path, 'agent.json');
   // Solves make-hello, fails the other two tasks; two attempts each.
-  writeFileSync(script, JSON.stringify({ turns: [{ action: { tool: 'bash', command: 'echo hello > hello.txt' } }, { action: { tool: 'submit' } }] }));
-  const r = await runT1lab(['eval', '--suite', suite, '--policy', `replay:${script}`, '--attempts', '2', '--out', join(data, 'runs', RUN), '--json'], { env: { T1LAB_HOME: data }, timeoutMs: 180_000 });
+  writeFileSync(
+    script,
+    JSON.stringify({
+      turns: [{ action: { tool: 'bash', command: 'echo hello > hello.txt' } }, { action: { tool: 'submit' } }],
+    }),
+  );
+  const r = await runT1lab(
+    [
+      'eval',
+      '--suite',
+      suite,
+      '--policy',
+      `replay:${script}`,
+      '--attempts',
+      '2',
+      '--out',
+      join(data, 'runs', RUN),
+      '--json',
+    ],
+    { env: { T1LAB_HOME: data }, timeoutMs: 180_000 },
+  );
   expect(parseJsonOutput<{ episodes: number }>(r).episodes).toBe(6);
-  ({ serve, browser, page } = await openLabInChromium(data, { viewport: { width: 1024, height: 800 }, deviceScaleFactor: 1 }));
+  ({ serve, browser, page } = await openLabInChromium(data, {
+    viewport: { width: 1024, height: 800 },
+    deviceScaleFactor: 1,
+  }));
 }, 240_000);
 
 afterAll(async () => {
@@ -37,8 +59,13 @@ afterAll(async () => {
 
 const selectedTab = () => page.locator('[role="tab"][aria-selected="true"]').getAttribute('data-testid');
 const noSideways = async () => {
-  const overflow = (await page.evaluate("[...document.querySelectorAll('.content, html')].map((e) => e.scrollWidth - e.clientWidth)")) as number[];
-  expect(overflow.every((o) => o <= 0), `overflow ${overflow.join(', ')}`).toBe(true);
+  const overflow = (await page.evaluate(
+    "[...document.querySelectorAll('.content, html')].map((e) => e.scrollWidth - e.clientWidth)",
+  )) as number[];
+  expect(
+    overflow.every((o) => o <= 0),
+    `overflow ${overflow.join(', ')}`,
+  ).toBe(true);
 };
 
 describe('Run detail in tabs', () => {
@@ -47,7 +74,8 @@ describe('Run detail in tabs', () => {
     await page.getByTestId('run-results').waitFor({ timeout: 30_000 });
     expect(await selectedTab()).toBe('run-tab-overview');
     expect(await page.getByTestId('run-config').count()).toBe(1);
-    for (const absent of ['pass-matrix', 'episodes', 'run-statistics']) expect(await page.getByTestId(absent).count(), absent).toBe(0);
+    for (const absent of ['pass-matrix', 'episodes', 'run-statistics'])
+      expect(await page.getByTestId(absent).count(), absent).toBe(0);
     expect(await page.getByTestId('run-tab-episodes').textContent()).toBe('Episodes (6)');
     await noSideways();
   });

@@ -38,20 +38,42 @@ function setPolicy(id: string, policy: string): void {
 
 beforeAll(async () => {
   const tasks = Array.from({ length: 6 }, (_, i) => `task-${i}`);
-  await writeRunFolder(runs, 'weak', tasks.map((task, i) => ({ task, resolved: [i < 1] })));
-  await writeRunFolder(runs, LONG_ID, tasks.map((task, i) => ({ task, resolved: [i < 5] })));
+  await writeRunFolder(
+    runs,
+    'weak',
+    tasks.map((task, i) => ({ task, resolved: [i < 1] })),
+  );
+  await writeRunFolder(
+    runs,
+    LONG_ID,
+    tasks.map((task, i) => ({ task, resolved: [i < 5] })),
+  );
   setPolicy(LONG_ID, 'onnx:/home/me/.local/share/t1-lab/models/nano-rl-dense');
   // A checkpoint of a training run, evaluated: its row names the stage and step.
   const training = join(data, 'training', '20261201-110000-ppo-dense');
   mkdirSync(join(training, 'checkpoints', 'step-0000003'), { recursive: true });
-  writeFileSync(join(training, 'run.json'), JSON.stringify({ stage: 'ppo', createdAt: '2026-12-01T11:00:00Z', config: {} }));
+  writeFileSync(
+    join(training, 'run.json'),
+    JSON.stringify({ stage: 'ppo', createdAt: '2026-12-01T11:00:00Z', config: {} }),
+  );
   writeFileSync(join(training, 'status.json'), JSON.stringify({ state: 'completed', step: 3, totalSteps: 3 }));
-  await writeRunFolder(runs, CKPT_ID, tasks.map((task, i) => ({ task, resolved: [i < 3] })));
+  await writeRunFolder(
+    runs,
+    CKPT_ID,
+    tasks.map((task, i) => ({ task, resolved: [i < 3] })),
+  );
   setPolicy(CKPT_ID, `onnx:${join(training, 'checkpoints', 'step-0000003')}`);
-  await writeRunFolder(runs, 'busy', tasks.map((task) => ({ task, resolved: [true] })));
+  await writeRunFolder(
+    runs,
+    'busy',
+    tasks.map((task) => ({ task, resolved: [true] })),
+  );
   // An evaluation at work on `busy`: a live process named in its running.json.
   sleeper = spawn('sleep', ['600'], { stdio: 'ignore' });
-  writeFileSync(join(runs, 'busy', 'running.json'), JSON.stringify({ pid: sleeper.pid, startedAt: new Date().toISOString() }));
+  writeFileSync(
+    join(runs, 'busy', 'running.json'),
+    JSON.stringify({ pid: sleeper.pid, startedAt: new Date().toISOString() }),
+  );
   ({ serve, browser, page } = await openLabInChromium(data, { viewport: { width: 1024, height: 900 } }));
 });
 
@@ -80,7 +102,9 @@ describe('Runs: names, tags, notes, columns, filter, delete', () => {
     const id = row(LONG_ID).getByTestId('run-id');
     const box = await id.boundingBox();
     expect(box!.height).toBeLessThan(20);
-    const overflow = (await page.evaluate("[...document.querySelectorAll('.content, .runs-list-pane, html')].map((e) => e.scrollWidth - e.clientWidth)")) as number[];
+    const overflow = (await page.evaluate(
+      "[...document.querySelectorAll('.content, .runs-list-pane, html')].map((e) => e.scrollWidth - e.clientWidth)",
+    )) as number[];
     for (const o of overflow) expect(o).toBeLessThanOrEqual(0);
     // Sorting by reward, best first.
     await page.locator('th[data-sort="reward"]').click();
@@ -105,20 +129,34 @@ describe('Runs: names, tags, notes, columns, filter, delete', () => {
     await page.getByTestId('run-meta-save').click();
     await poll(() => row('weak').getByTestId('run-title').textContent()).toBe('SFT baseline');
     const onDisk = JSON.parse(readFileSync(join(runs, 'weak', 'meta.json'), 'utf8'));
-    expect(onDisk).toMatchObject({ schema: 't1lab.run-meta/1', name: 'SFT baseline', tags: ['baseline', 'sft'], notes: 'reward = fraction' });
+    expect(onDisk).toMatchObject({
+      schema: 't1lab.run-meta/1',
+      name: 'SFT baseline',
+      tags: ['baseline', 'sft'],
+      notes: 'reward = fraction',
+    });
 
-    const listed = parseJsonOutput<{ id: string; name: string | null; tags: string[] }[]>(await cli(['runs', 'list', '--tag', 'baseline', '--json']));
+    const listed = parseJsonOutput<{ id: string; name: string | null; tags: string[] }[]>(
+      await cli(['runs', 'list', '--tag', 'baseline', '--json']),
+    );
     expect(listed.map((r) => [r.id, r.name])).toEqual([['weak', 'SFT baseline']]);
     const tagged = await cli(['runs', 'tag', LONG_ID, 'dense', 'r3:on', '--json']);
     expect(tagged.code).toBe(0);
-    expect(parseJsonOutput<{ kind: string; meta: { tags: string[] } }>(tagged)).toMatchObject({ kind: 'eval', meta: { tags: ['dense', 'r3:on'] } });
+    expect(parseJsonOutput<{ kind: string; meta: { tags: string[] } }>(tagged)).toMatchObject({
+      kind: 'eval',
+      meta: { tags: ['dense', 'r3:on'] },
+    });
     expect((await cli(['runs', 'rename', LONG_ID, 'RL dense', '--json'])).code).toBe(0);
     expect((await cli(['runs', 'note', LONG_ID, 'second try', '--append', '--json'])).code).toBe(0);
     const bad = await cli(['runs', 'tag', LONG_ID, 'has space']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("tag 'has space'");
     // A training run has a meta.json too.
-    expect(parseJsonOutput<{ kind: string }>(await cli(['runs', 'rename', '20261201-110000-ppo-dense', 'PPO dense', '--json'])).kind).toBe('training');
+    expect(
+      parseJsonOutput<{ kind: string }>(
+        await cli(['runs', 'rename', '20261201-110000-ppo-dense', 'PPO dense', '--json']),
+      ).kind,
+    ).toBe('training');
 
     // The page shows what the CLI wrote at its next refresh.
     await expect.poll(() => row(LONG_ID).getByTestId('run-title').textContent(), { timeout: 15_000 }).toBe('RL dense');
@@ -130,9 +168,13 @@ describe('Runs: names, tags, notes, columns, filter, delete', () => {
     expect(await page.getByTestId('runs-filter').inputValue()).toBe('tag:dense');
     await poll(() => page.getByTestId('run-row').count()).toBe(1);
     await page.getByTestId('runs-filter').fill('state:running');
-    await poll(() => page.getByTestId('run-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')))).toEqual(['busy']);
+    await poll(() =>
+      page.getByTestId('run-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run'))),
+    ).toEqual(['busy']);
     await page.getByTestId('runs-filter').fill('baseline');
-    await poll(() => page.getByTestId('run-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')))).toEqual(['weak']);
+    await poll(() =>
+      page.getByTestId('run-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run'))),
+    ).toEqual(['weak']);
     await page.getByTestId('runs-filter').fill('');
     await poll(() => page.getByTestId('run-row').count()).toBe(4);
   });
@@ -169,7 +211,10 @@ describe('Runs: names, tags, notes, columns, filter, delete', () => {
     const meta = page.getByTestId('run-meta');
     await meta.locator('input[name="run-tags"]').fill('ppo dense');
     await page.getByTestId('run-meta-save').click();
-    await poll(() => JSON.parse(readFileSync(join(data, 'training', training, 'meta.json'), 'utf8')).tags).toEqual(['ppo', 'dense']);
+    await poll(() => JSON.parse(readFileSync(join(data, 'training', training, 'meta.json'), 'utf8')).tags).toEqual([
+      'ppo',
+      'dense',
+    ]);
     await poll(() => row.innerText()).toContain('ppo · dense');
   });
 });

@@ -38,7 +38,10 @@ beforeAll(async () => {
     );
   ({ serve, browser, page } = await openLabInChromium(data, { viewport: { width: 1280, height: 900 } }));
   await page.goto(`${serve.url}#/runs`);
-  await page.getByTestId('run-row').nth(RUNS.length - 1).waitFor({ timeout: 20_000 });
+  await page
+    .getByTestId('run-row')
+    .nth(RUNS.length - 1)
+    .waitFor({ timeout: 20_000 });
 }, 120_000);
 
 afterAll(async () => {
@@ -65,7 +68,10 @@ describe('runs table: columns of your choosing', () => {
     await poll(ids).toEqual(['run-hot']);
     await page.getByTestId('runs-filter').fill('');
     await page.reload();
-    await page.getByTestId('run-row').nth(RUNS.length - 1).waitFor({ timeout: 20_000 });
+    await page
+      .getByTestId('run-row')
+      .nth(RUNS.length - 1)
+      .waitFor({ timeout: 20_000 });
     expect(await cells()).toEqual(['1', '0.5', '0']);
   });
 
@@ -73,7 +79,16 @@ describe('runs table: columns of your choosing', () => {
     await page.getByTestId('runs-scatter').locator('summary').click();
     await page.getByTestId('scatter-x').selectOption(TEMPERATURE);
     await page.getByTestId('scatter-y').selectOption('summary.resolvedRate');
-    const points = () => page.getByTestId('scatter-point').evaluateAll((ps) => ps.map((p) => [p.getAttribute('data-run'), Number(p.getAttribute('data-x')), Number(p.getAttribute('data-y'))]));
+    const points = () =>
+      page
+        .getByTestId('scatter-point')
+        .evaluateAll((ps) =>
+          ps.map((p) => [
+            p.getAttribute('data-run'),
+            Number(p.getAttribute('data-x')),
+            Number(p.getAttribute('data-y')),
+          ]),
+        );
     await poll(points).toHaveLength(3);
     expect((await points()).sort()).toEqual([
       ['run-cold', 0, 0.75],
@@ -83,17 +98,27 @@ describe('runs table: columns of your choosing', () => {
     await page.getByLabel('compare run-cold').check();
     await page.getByLabel('compare run-hot').check();
     await poll(points).toHaveLength(2);
-    expect(await page.getByTestId('runs-scatter').locator('summary').textContent()).toBe('Scatter of the 2 checked runs');
+    expect(await page.getByTestId('runs-scatter').locator('summary').textContent()).toBe(
+      'Scatter of the 2 checked runs',
+    );
   });
 
   test('parallel coordinates: an axis per added numeric column and result, a line per checked run', async () => {
     await page.getByTestId('runs-parallel').locator('summary').click();
     const plot = page.getByTestId('parallel-plot');
     expect(await plot.getAttribute('data-axes')).toBe(`${TEMPERATURE} summary.resolvedRate summary.meanReward`);
-    const lines = await page.getByTestId('parallel-line').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-run')).sort());
+    const lines = await page
+      .getByTestId('parallel-line')
+      .evaluateAll((ls) => ls.map((l) => l.getAttribute('data-run')).sort());
     expect(lines).toEqual(['run-cold', 'run-hot']);
     // run-cold: the lowest temperature, the highest resolved rate (the top of the axis).
-    const first = (id: string) => page.locator(`[data-testid="parallel-line"][data-run="${id}"]`).evaluate((l) => l.getAttribute('points')!.split(' ').map((p: string) => p.split(',').map(Number)));
+    const first = (id: string) =>
+      page.locator(`[data-testid="parallel-line"][data-run="${id}"]`).evaluate((l) =>
+        l
+          .getAttribute('points')!
+          .split(' ')
+          .map((p: string) => p.split(',').map(Number)),
+      );
     const [cold, hot] = [await first('run-cold'), await first('run-hot')];
     expect(cold[0]![1]).toBeGreaterThan(hot[0]![1]!);
     expect(cold[1]![1]).toBeLessThan(hot[1]![1]!);
@@ -117,7 +142,9 @@ describe('runs table: columns of your choosing', () => {
     expect(await offline.locator('h1').first().textContent()).toBe('Temperature sweep');
     expect(await offline.locator('.notes h2').textContent()).toBe('Findings');
     expect(await offline.locator('.notes li strong').textContent()).toBe('greedy');
-    const rows = await offline.locator('table.runs tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const rows = await offline
+      .locator('table.runs tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     expect(rows.map((r) => r[1]).sort()).toEqual(['run-cold', 'run-hot']);
     expect(await offline.locator('table.runs th').last().textContent()).toBe(TEMPERATURE);
     expect(rows.map((r) => r.at(-1)).sort()).toEqual(['0', '1']);

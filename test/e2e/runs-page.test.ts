@@ -52,35 +52,45 @@ describe('Runs page', () => {
     await form.getByRole('button', { name: 'Start evaluation' }).click();
 
     await page.getByTestId('run-detail').waitFor({ timeout: 60_000 });
-    await expect.poll(() => page.getByTestId('run-progress').getAttribute('data-state'), { timeout: 60_000 }).toBe('running');
+    await expect
+      .poll(() => page.getByTestId('run-progress').getAttribute('data-state'), { timeout: 60_000 })
+      .toBe('running');
     const terminals = page.getByTestId('live-terminal');
     await terminals.first().waitFor({ timeout: 60_000 });
     expect(await terminals.count()).toBeGreaterThanOrEqual(1);
   });
 
-  test('what the agent\'s shell prints reaches the read-only terminal as it happens', async () => {
+  test("what the agent's shell prints reaches the read-only terminal as it happens", async () => {
     const terminals = page.getByTestId('live-terminal');
     // No scrolling here: the page brings the run it started into view (xterm draws nothing off screen).
     await expect.poll(() => terminals.first().isVisible()).toBe(true);
     const box = await terminals.first().boundingBox();
     expect(box!.y).toBeLessThan(page.viewportSize()!.height);
-    await expect.poll(() => terminals.first().innerText({ timeout: 5_000 }), { timeout: 10_000 }).toContain('hello.txt');
+    await expect
+      .poll(() => terminals.first().innerText({ timeout: 5_000 }), { timeout: 10_000 })
+      .toContain('hello.txt');
     expect(await terminals.first().locator('textarea').count()).toBeLessThanOrEqual(1);
   });
 
   test('shows the results: tables and bar charts with 95% interval whiskers', async () => {
-    await expect.poll(() => page.getByTestId('run-progress').getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+    await expect
+      .poll(() => page.getByTestId('run-progress').getAttribute('data-state'), { timeout: 120_000 })
+      .toBe('done');
     const results = page.getByTestId('run-results');
     await results.waitFor({ timeout: 30_000 });
     // The results refresh as episodes finish: wait for the last one to be in.
-    await expect.poll(() => results.locator('td[data-key="resolved"]').textContent(), { timeout: 15_000 }).toMatch(/^33\.3% of 3 tasks \(95% Wilson \[/);
+    await expect
+      .poll(() => results.locator('td[data-key="resolved"]').textContent(), { timeout: 15_000 })
+      .toMatch(/^33\.3% of 3 tasks \(95% Wilson \[/);
     const rows = page.getByTestId('by-category').locator('tbody tr');
     expect(await rows.count()).toBe(2);
     const bars = page.locator('[data-testid="interval-bar"]');
     expect(await bars.count()).toBe(4); // 2 categories + 2 difficulties
     for (let i = 0; i < 4; i++) {
       const bar = bars.nth(i);
-      const [value, lo, hi] = await Promise.all(['data-value', 'data-lo', 'data-hi'].map(async (a) => Number(await bar.getAttribute(a))));
+      const [value, lo, hi] = await Promise.all(
+        ['data-value', 'data-lo', 'data-hi'].map(async (a) => Number(await bar.getAttribute(a))),
+      );
       expect(lo).toBeLessThanOrEqual(value!);
       expect(value).toBeLessThanOrEqual(hi!);
       expect(await bar.locator('line.whisker').count()).toBe(3);

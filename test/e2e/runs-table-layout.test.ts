@@ -19,19 +19,41 @@ let page: Page;
 const home = makeTempDir();
 const data = join(home.path, 'data');
 /** Enough runs that their rows and three group headings overflow the table's ungrouped box (38% of 900 px). */
-const RUNS = Array.from({ length: 16 }, (_, i) => ({ id: `20261201-${String(100000 + i * 100)}-eval-${i}`, suite: `/suites/suite-${i % 3}` }));
+const RUNS = Array.from({ length: 16 }, (_, i) => ({
+  id: `20261201-${String(100000 + i * 100)}-eval-${i}`,
+  suite: `/suites/suite-${i % 3}`,
+}));
 const TAGGED = RUNS[0]!.id;
 const UNTAGGED = RUNS[1]!.id;
 
 beforeAll(async () => {
   for (const [i, r] of RUNS.entries()) {
-    const dir = await writeRunFolder(join(data, 'runs'), r.id, [{ task: 'task-a', resolved: [i % 2 === 0] }], { suite: r.suite, createdAt: `2026-12-01T${String(10 + (i % 10)).padStart(2, '0')}:${String(i).padStart(2, '0')}:00Z` });
-    if (r.id === TAGGED) writeFileSync(join(dir, RUN_META_FILE), JSON.stringify({ schema: RUN_META_SCHEMA, name: null, tags: ['baseline', 'r3:on', 'lr=3e-5'], notes: '', updatedAt: null }));
+    const dir = await writeRunFolder(join(data, 'runs'), r.id, [{ task: 'task-a', resolved: [i % 2 === 0] }], {
+      suite: r.suite,
+      createdAt: `2026-12-01T${String(10 + (i % 10)).padStart(2, '0')}:${String(i).padStart(2, '0')}:00Z`,
+    });
+    if (r.id === TAGGED)
+      writeFileSync(
+        join(dir, RUN_META_FILE),
+        JSON.stringify({
+          schema: RUN_META_SCHEMA,
+          name: null,
+          tags: ['baseline', 'r3:on', 'lr=3e-5'],
+          notes: '',
+          updatedAt: null,
+        }),
+      );
   }
-  ({ serve, browser, page } = await openLabInChromium(data, { viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 }));
+  ({ serve, browser, page } = await openLabInChromium(data, {
+    viewport: { width: 1440, height: 900 },
+    deviceScaleFactor: 1,
+  }));
   await page.goto(`${serve.url}#/runs`);
   // (expect.poll is for tests only: wait for the last row instead.)
-  await page.getByTestId('run-row').nth(RUNS.length - 1).waitFor({ timeout: 20_000 });
+  await page
+    .getByTestId('run-row')
+    .nth(RUNS.length - 1)
+    .waitFor({ timeout: 20_000 });
 }, 120_000);
 
 afterAll(async () => {
@@ -43,7 +65,9 @@ const row = (id: string) => page.locator(`[data-testid="run-row"][data-run="${id
 
 describe('the runs table at 1440 px', () => {
   test('every start time is whole', async () => {
-    const cut = await page.locator('table.runs td[data-key="started"]').evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent));
+    const cut = await page
+      .locator('table.runs td[data-key="started"]')
+      .evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent));
     expect(cut).toEqual([]);
   });
 

@@ -33,7 +33,8 @@ afterAll(async () => {
 });
 
 const chart = (metric: string) => page.locator(`[data-testid="metric-chart"][data-metric="${metric}"]`);
-const shownMetrics = () => page.getByTestId('metric-chart').evaluateAll((els) => els.map((e) => e.getAttribute('data-metric')).sort());
+const shownMetrics = () =>
+  page.getByTestId('metric-chart').evaluateAll((els) => els.map((e) => e.getAttribute('data-metric')).sort());
 
 describe('saved views', () => {
   test('a named view opens again from another page and after a reload', async () => {

@@ -35,14 +35,39 @@ const SEED2 = '20261201-100100-ppo-seed2';
 const OTHER = '20261201-100200-ppo-otherlr';
 const T0 = Date.parse('2026-12-01T10:00:00Z') / 1000;
 
-const metricsLine = (step: number, reward: number) => `${JSON.stringify({ step, tokens: step * 1000, wall_time: T0 + step, reward_dense: reward, pg_loss: 0.1 / step })}\n`;
+const metricsLine = (step: number, reward: number) =>
+  `${JSON.stringify({ step, tokens: step * 1000, wall_time: T0 + step, reward_dense: reward, pg_loss: 0.1 / step })}\n`;
 
-function writeTrainingRun(id: string, seed: number, lr: number, rewards: number[], state: 'running' | 'completed'): void {
+function writeTrainingRun(
+  id: string,
+  seed: number,
+  lr: number,
+  rewards: number[],
+  state: 'running' | 'completed',
+): void {
   const dir = join(data, 'training', id);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'run.json'), JSON.stringify({ schema: 't1lab.training-run/1', id, stage: 'ppo', createdAt: '2026-12-01T10:00:00Z', config: { seed, optim: { lr }, schedule: { steps: 10 } }, checkpoints: [] }));
+  writeFileSync(
+    join(dir, 'run.json'),
+    JSON.stringify({
+      schema: 't1lab.training-run/1',
+      id,
+      stage: 'ppo',
+      createdAt: '2026-12-01T10:00:00Z',
+      config: { seed, optim: { lr }, schedule: { steps: 10 } },
+      checkpoints: [],
+    }),
+  );
   // A running run names a live process (this test's), so the list keeps it running.
-  writeFileSync(join(dir, 'status.json'), JSON.stringify({ state, step: rewards.length, totalSteps: 10, ...(state === 'running' ? { pid: process.pid } : {}) }));
+  writeFileSync(
+    join(dir, 'status.json'),
+    JSON.stringify({
+      state,
+      step: rewards.length,
+      totalSteps: 10,
+      ...(state === 'running' ? { pid: process.pid } : {}),
+    }),
+  );
   writeFileSync(join(dir, 'metrics.jsonl'), rewards.map((r, i) => metricsLine(i + 1, r)).join(''));
 }
 
@@ -68,14 +93,21 @@ afterAll(async () => {
 describe('runs pooled over seeds', () => {
   test('the runs table grouped by settings (seeds pooled): each metric as the mean over a min–max band', async () => {
     await page.goto(`${serve.url}#/runs`);
-    await page.getByTestId('run-row').nth(EVALS.length - 1).waitFor({ timeout: 20_000 });
+    await page
+      .getByTestId('run-row')
+      .nth(EVALS.length - 1)
+      .waitFor({ timeout: 20_000 });
     await page.getByTestId('runs-group').selectOption('seeds');
     const groups = page.getByTestId('run-group');
     await poll(() => groups.count()).toBe(2);
     const pooled = page.locator('[data-testid="run-group"][data-count="2"]');
     expect(await pooled.getByTestId('run-group-label').textContent()).toContain('temperature=0.7');
     const resolved = pooled.locator('td.group-spread[data-key="resolved"]');
-    expect([await resolved.getAttribute('data-mean'), await resolved.getAttribute('data-min'), await resolved.getAttribute('data-max')]).toEqual(['0.5', '0.25', '0.75']);
+    expect([
+      await resolved.getAttribute('data-mean'),
+      await resolved.getAttribute('data-min'),
+      await resolved.getAttribute('data-max'),
+    ]).toEqual(['0.5', '0.25', '0.75']);
     expect(await resolved.locator('.spread-mean').textContent()).toBe('50.0%');
     expect(await resolved.locator('.spread-band').textContent()).toBe('25.0%–75.0%');
     // A group of one run has its value and no band.
@@ -99,24 +131,33 @@ describe('runs pooled over seeds', () => {
     await chart.scrollIntoViewIfNeeded();
     const box = (await chart.locator('.u-over').boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await poll(() => chart.locator('.u-series:not(.context-series)').filter({ hasText: '(mean)' }).locator('.u-value').textContent()).toBe('3');
+    await poll(() =>
+      chart.locator('.u-series:not(.context-series)').filter({ hasText: '(mean)' }).locator('.u-value').textContent(),
+    ).toBe('3');
     // Kept in the address: a reload shows the band again.
     await poll(() => decodeURIComponent(page.url())).toContain('seeds=1');
     await page.reload();
-    await poll(() => page.locator('[data-testid="metric-chart"][data-metric="reward_dense"]').getAttribute('data-bands')).toBe('1');
+    await poll(() =>
+      page.locator('[data-testid="metric-chart"][data-metric="reward_dense"]').getAttribute('data-bands'),
+    ).toBe('1');
   });
 });
 
 describe('a live report', () => {
   test("a report's chart draws the step its run writes while the report is open, and exports offline with it", async () => {
     await page.goto(`${serve.url}#/runs`);
-    await page.getByTestId('run-row').nth(EVALS.length - 1).waitFor({ timeout: 20_000 });
+    await page
+      .getByTestId('run-row')
+      .nth(EVALS.length - 1)
+      .waitFor({ timeout: 20_000 });
     await page.getByLabel('compare eval-seed1').check();
     await page.getByTestId('report-open').click();
     await page.getByTestId('report-title').fill('Seeds');
     await page.getByTestId('report-metrics').fill('reward_dense');
     await page.getByLabel(`report ${SEED1}`).check();
-    const line = page.locator(`[data-testid="report-chart"][data-metric="reward_dense"] polyline.line[data-runs="${SEED1}"]`);
+    const line = page.locator(
+      `[data-testid="report-chart"][data-metric="reward_dense"] polyline.line[data-runs="${SEED1}"]`,
+    );
     await poll(() => line.getAttribute('data-last-step')).toBe('3');
     expect(await line.getAttribute('data-points')).toBe('3');
     // The run writes its next step.

@@ -17,7 +17,10 @@ const home = makeTempDir();
 const VIEWPORT = { width: 1024, height: 768 };
 
 beforeAll(async () => {
-  ({ serve, browser, page } = await openLabInChromium(join(home.path, 'data'), { viewport: VIEWPORT, deviceScaleFactor: 1 }));
+  ({ serve, browser, page } = await openLabInChromium(join(home.path, 'data'), {
+    viewport: VIEWPORT,
+    deviceScaleFactor: 1,
+  }));
 });
 
 afterAll(async () => {
@@ -45,7 +48,9 @@ const visibleRows = async () =>
 describe('the Tasks list at 1024×768', () => {
   test('shows a screenful of rows, and most of one with the sources panel open', async () => {
     await page.goto(`${serve.url}#/tasks`);
-    await expect.poll(() => page.locator('[data-testid="task-table"] tbody tr').count(), { timeout: 60_000 }).toBeGreaterThan(40);
+    await expect
+      .poll(() => page.locator('[data-testid="task-table"] tbody tr').count(), { timeout: 60_000 })
+      .toBeGreaterThan(40);
     const closed = await visibleRows();
     expect(closed).toBeGreaterThanOrEqual(14);
     await page.getByTestId('task-sources').locator('summary').click();

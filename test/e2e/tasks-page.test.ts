@@ -34,7 +34,10 @@ const count = () => page.getByTestId('task-count').textContent();
 describe('the Tasks page', () => {
   it('lists the built-in tasks and filters them', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Tasks', exact: true }).click();
-    await page.getByTestId('task-count').filter({ hasText: `${total} of ${total} tasks` }).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('task-count')
+      .filter({ hasText: `${total} of ${total} tasks` })
+      .waitFor({ timeout: 60_000 });
     await page.getByLabel('Source').selectOption('examples');
     await page.getByLabel('Category').selectOption('security');
     expect(await count()).toBe(`3 of ${total} tasks`);
@@ -73,7 +76,10 @@ describe('the Tasks page', () => {
 
   it('remembers the verdict after a reload', async () => {
     await page.reload();
-    await page.getByTestId('task-count').filter({ hasText: `of ${total} tasks` }).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('task-count')
+      .filter({ hasText: `of ${total} tasks` })
+      .waitFor({ timeout: 60_000 });
     await page.getByLabel('Source').selectOption('examples');
     await page.getByLabel('Audit verdict').selectOption('ok');
     expect(await count()).toBe(`1 of ${total} tasks`);

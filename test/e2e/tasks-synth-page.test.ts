@@ -16,13 +16,33 @@ let home: { path: string; remove(): void };
 let serve: ServeProcess;
 let browser: Browser;
 let page: Page;
-let summary: { count: number; families: Record<string, number>; categories: Record<string, number>; difficulties: Record<string, number> };
+let summary: {
+  count: number;
+  families: Record<string, number>;
+  categories: Record<string, number>;
+  difficulties: Record<string, number>;
+};
 
 beforeAll(async () => {
   home = makeTempDir('t1lab-e2e-synth-');
   mkdirSync(join(home.path, 'tasks'));
   let out = '';
-  const code = await runCli(['tasks', 'synth', '--out', join(home.path, 'tasks', 'synth.jsonl'), '--count', '40', '--seed', '2', '--split', 'eval', '--json'], { out: (t) => (out += t), err: () => {}, interactive: false });
+  const code = await runCli(
+    [
+      'tasks',
+      'synth',
+      '--out',
+      join(home.path, 'tasks', 'synth.jsonl'),
+      '--count',
+      '40',
+      '--seed',
+      '2',
+      '--split',
+      'eval',
+      '--json',
+    ],
+    { out: (t) => (out += t), err: () => {}, interactive: false },
+  );
   expect(code).toBe(0);
   summary = JSON.parse(out);
   ({ serve, browser, page } = await openLabInChromium(home.path));
@@ -38,16 +58,27 @@ describe('the Tasks page with a synthesized pack', () => {
   it('browses the pack by family and shows its category and difficulty mix', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Tasks', exact: true }).click();
     const total = (await libraryTaskCount()) + summary.count;
-    await page.getByTestId('task-count').filter({ hasText: `${total} of ${total} tasks` }).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('task-count')
+      .filter({ hasText: `${total} of ${total} tasks` })
+      .waitFor({ timeout: 60_000 });
     await page.getByLabel('Source').selectOption('synth.jsonl');
-    await page.getByTestId('task-count').filter({ hasText: `${summary.count} of ${total} tasks` }).waitFor();
+    await page
+      .getByTestId('task-count')
+      .filter({ hasText: `${summary.count} of ${total} tasks` })
+      .waitFor();
 
     // The skew chart of the pack: one bar per category with its count and share.
     const [topCategory, topCount] = Object.entries(summary.categories)[0]!;
     const row = page.getByTestId('skew-categories').locator(`[data-name="${topCategory}"] .skew-value`);
     expect(await row.textContent()).toBe(`${topCount} · ${((100 * topCount) / summary.count).toFixed(1)}%`);
-    expect(await page.getByTestId('skew-difficulties').locator('.skew-row').count()).toBe(Object.keys(summary.difficulties).length);
-    const top5 = Object.values(summary.categories).slice(0, 5).reduce((a, b) => a + b, 0) / summary.count;
+    expect(await page.getByTestId('skew-difficulties').locator('.skew-row').count()).toBe(
+      Object.keys(summary.difficulties).length,
+    );
+    const top5 =
+      Object.values(summary.categories)
+        .slice(0, 5)
+        .reduce((a, b) => a + b, 0) / summary.count;
     expect(await page.getByTestId('top5-share').textContent()).toBe(`${(100 * top5).toFixed(1)}%`);
 
     // Browse by family: the list and the chart follow the filter.

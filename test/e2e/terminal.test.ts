@@ -52,9 +52,14 @@ describe('Shell page', () => {
     await page.keyboard.type('stty size');
     await page.keyboard.press('Enter');
     await expect.poll(() => screenText(page)).toMatch(/\n\d+ \d+\n/);
-    const before = (await screenText(page)).match(/\n(\d+) (\d+)\n/)?.slice(1).map(Number);
+    const before = (await screenText(page))
+      .match(/\n(\d+) (\d+)\n/)
+      ?.slice(1)
+      .map(Number);
     await page.setViewportSize({ width: 900, height: 600 });
-    await expect.poll(() => page.getByTestId('sandbox-panel').locator('td[data-key="size"]').innerText()).not.toBe(`${before?.[1]}×${before?.[0]}`);
+    await expect
+      .poll(() => page.getByTestId('sandbox-panel').locator('td[data-key="size"]').innerText())
+      .not.toBe(`${before?.[1]}×${before?.[0]}`);
     await page.keyboard.type('clear; stty size');
     await page.keyboard.press('Enter');
     const size = await page.getByTestId('sandbox-panel').locator('td[data-key="size"]').innerText();
@@ -65,7 +70,9 @@ describe('Shell page', () => {
   it('shows when the shell exits, then closes it', async () => {
     await page.keyboard.type('exit 3');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByTestId('sandbox-panel').innerText(), { timeout: 15_000 }).toContain('exited (code 3)');
+    await expect
+      .poll(() => page.getByTestId('sandbox-panel').innerText(), { timeout: 15_000 })
+      .toContain('exited (code 3)');
     await page.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => page.getByTestId('sandbox-panel').innerText()).toContain('not open');
   });
@@ -73,6 +80,8 @@ describe('Shell page', () => {
   it('explains a workspace that cannot be used', async () => {
     await page.getByLabel('workspace').fill('/definitely/not/here');
     await page.getByRole('button', { name: 'Open shell' }).click();
-    await expect.poll(() => page.getByTestId('shell-error').innerText(), { timeout: 15_000 }).toMatch(/does not exist; create it first/);
+    await expect
+      .poll(() => page.getByTestId('shell-error').innerText(), { timeout: 15_000 })
+      .toMatch(/does not exist; create it first/);
   });
 });

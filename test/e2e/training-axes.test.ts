@@ -32,11 +32,22 @@ const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica
 
 beforeAll(async () => {
   const dir = writeTrainingRun(data, RUN, { steps: PPO_KL.length, checkpoints: [4] });
-  const rows = PPO_KL.map((kl, i) => ({ step: i + 1, tokens: (i + 1) * 4096, wall_time: T0 / 1000 + i, ppo_kl: kl, tis_weight_mean: TIS_WEIGHT_MEAN[i], vf_explained_var: VF_EXPLAINED_VAR[i], loss_drift: 0, lr: 1e-4 }));
+  const rows = PPO_KL.map((kl, i) => ({
+    step: i + 1,
+    tokens: (i + 1) * 4096,
+    wall_time: T0 / 1000 + i,
+    ppo_kl: kl,
+    tis_weight_mean: TIS_WEIGHT_MEAN[i],
+    vf_explained_var: VF_EXPLAINED_VAR[i],
+    loss_drift: 0,
+    lr: 1e-4,
+  }));
   writeFileSync(join(dir, 'metrics.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
   // A checkpoint evaluation that resolved 3 of 16 tasks: its interval tops out near 40%.
   const tasks = Array.from({ length: 16 }, (_, i) => ({ task: `task-${i}`, resolved: [i < 3] }));
-  await writeRunFolder(join(data, 'runs'), `eval-${RUN}-step-4`, tasks, { policy: `onnx:${join(dir, 'checkpoints', 'step-0000004')}` });
+  await writeRunFolder(join(data, 'runs'), `eval-${RUN}-step-4`, tasks, {
+    policy: `onnx:${join(dir, 'checkpoints', 'step-0000004')}`,
+  });
   ({ serve, browser, page } = await openLabInChromium(data, { viewport: { width: 1280, height: 1000 } }));
   // Unsmoothed (s=0), so the drawn values are the logged ones; constant panels shown (const=1: loss_drift is 0 throughout).
   await page.goto(`${serve.url}#/training/${RUN}/${encodeURIComponent('s=0&const=1')}`);
@@ -54,7 +65,8 @@ const yTicks = async (metric: string) => {
   await poll(() => chart(metric).getAttribute('data-y-ticks')).toBeTruthy();
   return (await chart(metric).getAttribute('data-y-ticks'))!.split('|');
 };
-const yRange = async (metric: string) => ((await chart(metric).getAttribute('data-y-range')) ?? '').split(' ').map(Number);
+const yRange = async (metric: string) =>
+  ((await chart(metric).getAttribute('data-y-range')) ?? '').split(' ').map(Number);
 
 /** The widest y label in the axes' font against the axis's width less its tick and gap. */
 async function labelRoom(metric: string): Promise<{ widest: number; room: number; labels: string[] }> {
@@ -79,7 +91,10 @@ describe('Training chart axes', () => {
     expect(max).toBeGreaterThanOrEqual(3.4e-5);
     expect(max).toBeLessThanOrEqual(1e-4);
     const ticks = await yTicks('ppo_kl');
-    expect(ticks.some((t) => /^[\u2212-]\d/.test(t)), ticks.join(' ')).toBe(true);
+    expect(
+      ticks.some((t) => /^[\u2212-]\d/.test(t)),
+      ticks.join(' '),
+    ).toBe(true);
     // Every grid line labelled, and not so many that they read as bands.
     expect(ticks.every(Boolean), ticks.join('|')).toBe(true);
     expect(ticks.length).toBeLessThanOrEqual(6);
@@ -106,7 +121,10 @@ describe('Training chart axes', () => {
     const [min, max] = await yRange('loss_drift');
     expect(Number.isFinite(min) && Number.isFinite(max) && min <= 0 && max > 0, `${min} ${max}`).toBe(true);
     const ticks = (await yTicks('loss_drift')).filter(Boolean);
-    expect(ticks.some((t) => /^0(\.0+)?$/.test(t)), ticks.join(' ')).toBe(true);
+    expect(
+      ticks.some((t) => /^0(\.0+)?$/.test(t)),
+      ticks.join(' '),
+    ).toBe(true);
   });
 
   test('the held-out resolved rate sits on 0-100% with both axis titles inside the chart', async () => {
@@ -119,7 +137,9 @@ describe('Training chart axes', () => {
       return [...el.querySelectorAll('text')]
         .filter((t) => {
           const r = t.getBoundingClientRect();
-          return r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5;
+          return (
+            r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5
+          );
         })
         .map((t) => t.textContent);
     });

@@ -28,12 +28,29 @@ const T0 = Date.parse('2026-12-01T10:00:00Z') / 1000;
 function writeRun(id: string, createdAt: string, steps: number, secondsPerStep: number): void {
   const dir = join(data, 'training', id);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'run.json'), JSON.stringify({ schema: 't1lab.training-run/1', id, stage: 'ppo', createdAt, config: { schedule: { steps } }, checkpoints: [] }));
+  writeFileSync(
+    join(dir, 'run.json'),
+    JSON.stringify({
+      schema: 't1lab.training-run/1',
+      id,
+      stage: 'ppo',
+      createdAt,
+      config: { schedule: { steps } },
+      checkpoints: [],
+    }),
+  );
   writeFileSync(join(dir, 'status.json'), JSON.stringify({ state: 'completed', step: steps, totalSteps: steps }));
   let text = '';
   for (let step = 1; step <= steps; step++) {
     // resolved moves (0, 0.25, 0.5): a panel that holds one value is hidden by default.
-    const row: Record<string, number> = { step, tokens: step * 4096, wall_time: T0 + step * secondsPerStep, reward_dense: step / 2, resolved: (step - 1) / 4, pg_loss: 0.1 / step };
+    const row: Record<string, number> = {
+      step,
+      tokens: step * 4096,
+      wall_time: T0 + step * secondsPerStep,
+      reward_dense: step / 2,
+      resolved: (step - 1) / 4,
+      pg_loss: 0.1 / step,
+    };
     // vf_loss is logged on the first steps only: its panel still spans the run's whole x range.
     if (step < steps) row.vf_loss = 1 / step;
     CATEGORIES.forEach((c, i) => (row[`reward_dense/${c}`] = (i + step) / 4));
@@ -54,7 +71,8 @@ afterAll(async () => {
 });
 
 const chart = (metric: string) => page.locator(`[data-testid="metric-chart"][data-metric="${metric}"]`);
-const ticks = async (metric: string) => ((await chart(metric).getAttribute('data-x-ticks')) ?? '').split(' ').filter(Boolean);
+const ticks = async (metric: string) =>
+  ((await chart(metric).getAttribute('data-x-ticks')) ?? '').split(' ').filter(Boolean);
 
 describe('Training charts', () => {
   test('a metric family is one chart with a line per category, with a legend that follows the mouse', async () => {
@@ -71,7 +89,13 @@ describe('Training charts', () => {
     const box = (await family.locator('.u-over').boundingBox())!;
     await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
     // At step 3, debugging (index 0) is (0 + 3) / 4.
-    await poll(() => family.locator('.u-series').filter({ has: page.locator('.u-label', { hasText: /^debugging$/ }) }).locator('.u-value').textContent()).toBe('0.75');
+    await poll(() =>
+      family
+        .locator('.u-series')
+        .filter({ has: page.locator('.u-label', { hasText: /^debugging$/ }) })
+        .locator('.u-value')
+        .textContent(),
+    ).toBe('0.75');
   });
 
   test('rates on [0, 1], x ticks that do not repeat, one x range across panels, no "decimated" for 3 steps', async () => {
@@ -84,7 +108,9 @@ describe('Training charts', () => {
         const labels = await ticks(metric);
         expect(new Set(labels).size, `${axis} ${metric}: ${labels.join(' ')}`).toBe(labels.length);
       }
-      expect(await chart('vf_loss').getAttribute('data-x-range')).toBe(await chart('pg_loss').getAttribute('data-x-range'));
+      expect(await chart('vf_loss').getAttribute('data-x-range')).toBe(
+        await chart('pg_loss').getAttribute('data-x-range'),
+      );
     }
     await page.getByTestId('x-axis').selectOption('step');
     expect(await page.getByTestId('run-legend').innerText()).not.toContain('decimated');
@@ -92,7 +118,9 @@ describe('Training charts', () => {
 
   test('panels are searched by regex and pinned', async () => {
     await page.getByTestId('panel-search').fill('^(pg|vf)_');
-    await poll(() => page.getByTestId('metric-chart').evaluateAll((els) => els.map((e) => e.getAttribute('data-metric')).sort())).toEqual(['pg_loss', 'vf_loss']);
+    await poll(() =>
+      page.getByTestId('metric-chart').evaluateAll((els) => els.map((e) => e.getAttribute('data-metric')).sort()),
+    ).toEqual(['pg_loss', 'vf_loss']);
     await page.getByTestId('panel-search').fill('(');
     await poll(() => page.getByTestId('chart-toolbar').innerText()).toContain('not a regular expression');
     await page.getByTestId('panel-search').fill('');
@@ -100,7 +128,9 @@ describe('Training charts', () => {
     await poll(() => page.getByTestId('group-pinned').locator('[data-metric="resolved"]').count()).toBe(1);
     // A pinned panel stays when the search would hide it.
     await page.getByTestId('panel-search').fill('^pg_');
-    await poll(() => page.getByTestId('metric-chart').evaluateAll((els) => els.map((e) => e.getAttribute('data-metric')).sort())).toEqual(['pg_loss', 'resolved']);
+    await poll(() =>
+      page.getByTestId('metric-chart').evaluateAll((els) => els.map((e) => e.getAttribute('data-metric')).sort()),
+    ).toEqual(['pg_loss', 'resolved']);
   });
 
   test('the view lives in the URL: run, overlays, x axis, smoothing, log scale, search and pins survive a reload', async () => {
@@ -118,11 +148,14 @@ describe('Training charts', () => {
     await poll(() => chart('pg_loss').getAttribute('data-runs')).toBe('2');
     expect(await chart('pg_loss').getAttribute('data-log')).toBe('false');
     expect(await page.getByTestId('group-pinned').locator('[data-metric="resolved"]').count()).toBe(1);
-    expect(await page.locator(`[data-testid="training-run-row"][data-run="${SMALL}"]`).getAttribute('class')).toContain('selected');
+    expect(await page.locator(`[data-testid="training-run-row"][data-run="${SMALL}"]`).getAttribute('class')).toContain(
+      'selected',
+    );
   });
 
   test('a run keeps its colour whichever run is primary', async () => {
-    const colourOf = (id: string) => page.locator(`[data-testid="legend-run"][data-run="${id}"]`).getAttribute('data-colour');
+    const colourOf = (id: string) =>
+      page.locator(`[data-testid="legend-run"][data-run="${id}"]`).getAttribute('data-colour');
     const before = [await colourOf(SMALL), await colourOf(OTHER)];
     expect(before[0]).not.toBe(before[1]);
     await page.locator(`[data-testid="training-run-row"][data-run="${OTHER}"]`).click();
@@ -137,10 +170,14 @@ describe('Training charts', () => {
     await poll(() => family.getAttribute('data-runs')).toBe(String(2 * CATEGORIES.length));
     const colours = (await family.getAttribute('data-colours'))!.split(' ');
     expect(colours).toHaveLength(CATEGORIES.length);
-    const runColours = await page.getByTestId('legend-run').evaluateAll((els) => els.map((e) => e.getAttribute('data-colour')));
+    const runColours = await page
+      .getByTestId('legend-run')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-colour')));
     expect(runColours).toHaveLength(2);
     expect(colours.filter((c) => runColours.includes(c))).toEqual([]);
-    const key = await family.getByTestId('run-key-item').evaluateAll((els) => els.map((e) => [e.getAttribute('data-run'), e.getAttribute('data-dash')]));
+    const key = await family
+      .getByTestId('run-key-item')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-run'), e.getAttribute('data-dash')]));
     expect(key.map(([run]) => run).sort()).toEqual([OTHER, SMALL].sort());
     expect(new Set(key.map(([, dash]) => dash)).size).toBe(2);
     // A one-metric chart keeps the runs' own colours and needs no key.

@@ -47,7 +47,13 @@ describe('Training page: dense-reward guard', () => {
     expect((await flags.first().locator('td').allTextContents()).slice(2)).toEqual(['0% → 100%', '0% → 0%']);
 
     const category = (c: string) => panel.locator(`[data-testid="guard-category"][data-category="${c}"] td`);
-    expect((await category(FARMED.category).allTextContents()).slice(0, 5)).toEqual([FARMED.category, '12', '0.00 → 1.00', '0% → 50%', '0% → 0%']);
+    expect((await category(FARMED.category).allTextContents()).slice(0, 5)).toEqual([
+      FARMED.category,
+      '12',
+      '0.00 → 1.00',
+      '0% → 50%',
+      '0% → 0%',
+    ]);
     expect((await category('file-operations').allTextContents()).slice(4, 5)).toEqual(['0% → 100%']);
 
     const rows = panel.getByTestId('guard-assertion');
@@ -55,7 +61,9 @@ describe('Training page: dense-reward guard', () => {
     // Largest rise first: the farmed one and the learnt one both rose 100 points; only the farmed is flagged.
     expect(await rows.first().getAttribute('data-assertion')).toBe(FARMED.assertion);
     expect(await panel.locator('[data-testid="guard-assertion"][data-flagged="true"]').count()).toBe(1);
-    expect(await panel.locator('[data-testid="guard-assertion"][data-assertion="file_exists"]').getAttribute('data-flagged')).toBe('false');
+    expect(
+      await panel.locator('[data-testid="guard-assertion"][data-assertion="file_exists"]').getAttribute('data-flagged'),
+    ).toBe('false');
     await panel.getByTestId('guard-sort-rise').click();
     expect(await rows.first().getAttribute('data-assertion')).toBe('count_correct');
 

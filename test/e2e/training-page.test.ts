@@ -37,13 +37,28 @@ async function shot(name: string, target?: ReturnType<Page['getByTestId']>) {
 
 beforeAll(async () => {
   suite = writeSuite(join(home.path, 'suite'));
-  runDir = writeTrainingRun(data, '20261201-100000-ppo-live', { steps: 60, totalSteps: 200, state: 'running', rollouts: [20, 40], checkpoints: [] });
+  runDir = writeTrainingRun(data, '20261201-100000-ppo-live', {
+    steps: 60,
+    totalSteps: 200,
+    state: 'running',
+    rollouts: [20, 40],
+    checkpoints: [],
+  });
   writeTrainingRun(data, '20261201-090000-ppo-ablation', { steps: 80, seed: 2 });
   // Real checkpoints (tiny, random): the eval run drives real episodes with them.
   const config = tinyConfig();
-  for (const step of [20, 40]) saveCheckpoint(join(runDir, 'checkpoints', `step-${String(step).padStart(7, '0')}`), { config, tokenizer: testTokenizer().json, parameters: tinyWeights(config, step), labVersion: TEST_LAB_VERSION });
+  for (const step of [20, 40])
+    saveCheckpoint(join(runDir, 'checkpoints', `step-${String(step).padStart(7, '0')}`), {
+      config,
+      tokenizer: testTokenizer().json,
+      parameters: tinyWeights(config, step),
+      labVersion: TEST_LAB_VERSION,
+    });
   // The baseline to compare with: the oracle on the same suite.
-  const oracle = await runT1lab(['eval', '--suite', suite, '--policy', 'oracle', '--out', join(data, 'runs', 'oracle-baseline'), '--json'], { env: { T1LAB_HOME: data }, timeoutMs: 120_000 });
+  const oracle = await runT1lab(
+    ['eval', '--suite', suite, '--policy', 'oracle', '--out', join(data, 'runs', 'oracle-baseline'), '--json'],
+    { env: { T1LAB_HOME: data }, timeoutMs: 120_000 },
+  );
   expect(oracle.code, oracle.stderr).toBe(0);
   ({ serve, browser, page } = await openLabInChromium(data, { viewport: { width: 1400, height: 1000 } }));
 });
@@ -63,7 +78,8 @@ describe('Training page', () => {
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 20_000 }).toBe('running');
     expect(await row.getByTestId('run-step').textContent()).toBe('59/200');
     await chart('reward_dense').waitFor({ timeout: 20_000 });
-    for (const group of ['reward', 'policy', 'value', 'optim', 'tito', 'system']) expect(await page.getByTestId(`group-${group}`).count()).toBe(1);
+    for (const group of ['reward', 'policy', 'value', 'optim', 'tito', 'system'])
+      expect(await page.getByTestId(`group-${group}`).count()).toBe(1);
     // Metrics that hold one value (loss_drift is 0 throughout here) are charted once asked for.
     expect(await chart('loss_drift').count()).toBe(0);
     await page.getByTestId('show-constant').locator('input').check();
@@ -88,7 +104,10 @@ describe('Training page', () => {
     await expect.poll(() => chart('entropy').getAttribute('data-log')).toBe('true');
     await page.getByTestId('x-axis').selectOption('step');
 
-    await page.locator('[data-testid="training-run-row"][data-run="20261201-090000-ppo-ablation"]').getByTestId('overlay-toggle').check();
+    await page
+      .locator('[data-testid="training-run-row"][data-run="20261201-090000-ppo-ablation"]')
+      .getByTestId('overlay-toggle')
+      .check();
     await expect.poll(() => chart('reward_dense').getAttribute('data-runs'), { timeout: 20_000 }).toBe('2');
     expect(await page.getByTestId('run-legend').locator('.legend-item').count()).toBe(2);
     await shot('overlay');
@@ -122,7 +141,9 @@ describe('Training page', () => {
     await page.getByTestId('colour-logprob').click();
     expect(await viewer.getAttribute('data-colour-by')).toBe('logprob');
     expect(await page.getByTestId('token-legend').textContent()).toContain('log-prob');
-    const colours = await viewer.locator('[data-testid="rollout-token"][data-mask="1"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-colour')));
+    const colours = await viewer
+      .locator('[data-testid="rollout-token"][data-mask="1"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-colour')));
     expect(colours.every((c) => c?.startsWith('rgb('))).toBe(true);
     expect(await sampled.getAttribute('data-colour')).not.toBe(byAdvantage);
   });
@@ -163,51 +184,58 @@ describe('Training page', () => {
     const form = page.getByTestId('new-training-run');
     if (!(await form.isVisible())) await page.locator('details.new-run > summary').click();
     // The editor starts from the stage's default config and checks it as the trainer will.
-    await expect.poll(() => form.locator('textarea[name="config"]').inputValue(), { timeout: 20_000 }).toContain('stage = "lm"');
+    await expect
+      .poll(() => form.locator('textarea[name="config"]').inputValue(), { timeout: 20_000 })
+      .toContain('stage = "lm"');
     await form.locator('textarea[name="config"]').fill('stage = "lm"\n[train]\nsteps = "many"\nbogus = 1\n');
     const errors = form.getByTestId('config-errors');
     await expect.poll(() => errors.textContent(), { timeout: 20_000 }).toContain('train.steps');
     expect(await errors.textContent()).toContain('train.bogus: unknown key');
     expect(await form.getByTestId('start-training').isDisabled()).toBe(true);
 
-    await form.locator('textarea[name="config"]').fill(
-      [
-        'stage = "lm"',
-        '[model]',
-        `checkpoint = "${model}"`,
-        '[data]',
-        `path = "${corpus}"`,
-        'eval_fraction = 0.3',
-        '[train]',
-        'steps = 100000',
-        'batch_size = 4',
-        'micro_batch_size = 2',
-        'eval_every = 20',
-        'eval_batches = 1',
-        'threads = 1',
-        'provider = "cpu"',
-        '[optimizer]',
-        'lr = 0.01',
-        '[schedule]',
-        'kind = "constant"',
-        'warmup_steps = 0',
-        '[checkpoint]',
-        'every = 50',
-        '[lm]',
-        'seq_len = 32',
-      ].join('\n'),
-    );
+    await form
+      .locator('textarea[name="config"]')
+      .fill(
+        [
+          'stage = "lm"',
+          '[model]',
+          `checkpoint = "${model}"`,
+          '[data]',
+          `path = "${corpus}"`,
+          'eval_fraction = 0.3',
+          '[train]',
+          'steps = 100000',
+          'batch_size = 4',
+          'micro_batch_size = 2',
+          'eval_every = 20',
+          'eval_batches = 1',
+          'threads = 1',
+          'provider = "cpu"',
+          '[optimizer]',
+          'lr = 0.01',
+          '[schedule]',
+          'kind = "constant"',
+          'warmup_steps = 0',
+          '[checkpoint]',
+          'every = 50',
+          '[lm]',
+          'seq_len = 32',
+        ].join('\n'),
+      );
     await form.getByTestId('config-ok').waitFor({ timeout: 20_000 });
     await form.getByTestId('start-training').click();
 
     // The new run becomes the page's run (its id names its stage).
     const actions = page.locator('[data-testid="run-actions"][data-run*="-lm-"]');
     await expect
-      .poll(async () => {
-        const error = await page.locator('.training-page > .error').allTextContents();
-        if (error.length) throw new Error(`the page says: ${error.join(' | ')}`);
-        return actions.getAttribute('data-state', { timeout: 1_000 }).catch(() => null);
-      }, { timeout: 180_000 })
+      .poll(
+        async () => {
+          const error = await page.locator('.training-page > .error').allTextContents();
+          if (error.length) throw new Error(`the page says: ${error.join(' | ')}`);
+          return actions.getAttribute('data-state', { timeout: 1_000 }).catch(() => null);
+        },
+        { timeout: 180_000 },
+      )
       .toBe('running');
     const loss = chart('loss');
     await loss.waitFor({ timeout: 120_000 });
@@ -218,7 +246,10 @@ describe('Training page', () => {
     await actions.getByTestId('pause').click();
     await expect.poll(() => actions.getAttribute('data-state'), { timeout: 120_000 }).toBe('paused');
     // Paused at a step boundary: the chart has every step the trainer logged, and no more come.
-    const pausedAt = (await page.locator('[data-testid="training-run-row"][data-state="paused"]').getByTestId('run-step').textContent())!;
+    const pausedAt = (await page
+      .locator('[data-testid="training-run-row"][data-state="paused"]')
+      .getByTestId('run-step')
+      .textContent())!;
     await expect.poll(async () => `${await stepOf()}/100000`, { timeout: 20_000 }).toBe(pausedAt);
     await actions.getByTestId('resume').click();
     await expect.poll(() => actions.getAttribute('data-state'), { timeout: 60_000 }).toBe('running');

@@ -66,7 +66,9 @@ describe('Training panels', () => {
     await poll(() => chart('pg_loss').getAttribute('data-runs')).toBe('2');
     const values = chart('pg_loss').locator('figcaption [data-testid="last-value"]');
     await poll(() => values.count()).toBe(2);
-    const byRun = Object.fromEntries(await values.evaluateAll((els) => els.map((e) => [e.getAttribute('data-run'), e.textContent])));
+    const byRun = Object.fromEntries(
+      await values.evaluateAll((els) => els.map((e) => [e.getAttribute('data-run'), e.textContent])),
+    );
     expect(byRun).toEqual({ [RUN]: lastLogged(RUN, 'pg_loss'), [OTHER]: lastLogged(OTHER, 'pg_loss') });
   });
 
@@ -74,7 +76,9 @@ describe('Training panels', () => {
     // OTHER is overlaid (the header test): 2 metrics × 2 runs.
     await page.getByTestId('combine-input').fill('pg_loss + vf_loss');
     await page.getByTestId('combine-add').click();
-    const combined = page.getByTestId('group-combined').locator('[data-testid="metric-chart"][data-metric="pg_loss+vf_loss"]');
+    const combined = page
+      .getByTestId('group-combined')
+      .locator('[data-testid="metric-chart"][data-metric="pg_loss+vf_loss"]');
     await combined.waitFor();
     expect(await combined.getAttribute('data-runs')).toBe('4');
     expect((await combined.getAttribute('data-colours'))!.split(' ')).toHaveLength(2);
@@ -97,7 +101,9 @@ describe('Training panels', () => {
     const details = (await page.getByTestId('run-details').boundingBox())!;
     expect(details.height).toBeLessThanOrEqual(300);
     // A long config (a full PPO recipe is ~80 lines) scrolls inside a box of about ten lines, not 360 px.
-    const maxHeight = (await page.evaluate(`parseFloat(getComputedStyle(document.querySelector('[data-testid="run-config-toml"]')).maxHeight)`)) as number;
+    const maxHeight = (await page.evaluate(
+      `parseFloat(getComputedStyle(document.querySelector('[data-testid="run-config-toml"]')).maxHeight)`,
+    )) as number;
     expect(maxHeight).toBeLessThanOrEqual(200);
   });
 });

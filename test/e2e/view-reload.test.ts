@@ -54,7 +54,9 @@ describe('a reload keeps the view', () => {
     await page.reload();
     await page.getByTestId('rollout-viewer').waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('rollout-step').inputValue()).toBe('40');
-    expect(await page.locator('[data-testid="rollout-row"][data-key="sum-numbers-g1"]').getAttribute('class')).toContain('selected');
+    expect(
+      await page.locator('[data-testid="rollout-row"][data-key="sum-numbers-g1"]').getAttribute('class'),
+    ).toContain('selected');
   });
 
   test('Runs: the table’s filter, grouping, columns and sort', async () => {

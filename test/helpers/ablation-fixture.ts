@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import type { CellReport } from '../../electron/lab/experiments/ablate-report';
 import { writeRunFolder } from './runs';
 
-export async function writeAblationFixture(root: string, solvedBy: { dense: number; binary: number } = { dense: 7, binary: 3 }): Promise<CellReport[]> {
+export async function writeAblationFixture(
+  root: string,
+  solvedBy: { dense: number; binary: number } = { dense: 7, binary: 3 },
+): Promise<CellReport[]> {
   const cells: CellReport[] = [];
   const tasks = Array.from({ length: 10 }, (_, i) => `task-${i}`);
   for (const [name, reward, solved] of [
@@ -26,9 +29,27 @@ export async function writeAblationFixture(root: string, solvedBy: { dense: numb
       writeFileSync(join(trainDir, 'metrics.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
       writeFileSync(
         join(trainDir, 'summary.json'),
-        JSON.stringify({ flaggedAssertions: reward === 'dense' ? [{ taskId: 'task-3', assertion: 'output exists', passRateBefore: 0.2, passRateAfter: 0.9, binaryBefore: 0, binaryAfter: 0 }] : [] }),
+        JSON.stringify({
+          flaggedAssertions:
+            reward === 'dense'
+              ? [
+                  {
+                    taskId: 'task-3',
+                    assertion: 'output exists',
+                    passRateBefore: 0.2,
+                    passRateAfter: 0.9,
+                    binaryBefore: 0,
+                    binaryAfter: 0,
+                  },
+                ]
+              : [],
+        }),
       );
-      const evalDir = await writeRunFolder(join(root, name, `seed-${seed}`), 'eval-nano-bench', tasks.map((task, i) => ({ task, category: i % 2 ? 'security' : 'debugging', resolved: [i < solved] })));
+      const evalDir = await writeRunFolder(
+        join(root, name, `seed-${seed}`),
+        'eval-nano-bench',
+        tasks.map((task, i) => ({ task, category: i % 2 ? 'security' : 'debugging', resolved: [i < solved] })),
+      );
       seeds.push({ seed, trainDir, checkpoint: join(trainDir, 'final'), evals: { 'nano-bench': evalDir } });
     }
     cells.push({ cell: { reward }, name, seeds });

@@ -8,6 +8,11 @@ import { CHATML } from '../../native/model/tokenizer/special';
 
 export function trainByteLevelBpe(corpus: string[], options: { merges: number }): object {
   const addedTokens = Object.values(CHATML).map((content) => ({ content, special: true }));
-  const trained = trainBpe({ corpus, vocabSize: 256 + options.merges + addedTokens.length, minFrequency: 1, addedTokens });
+  const trained = trainBpe({
+    corpus,
+    vocabSize: 256 + options.merges + addedTokens.length,
+    minFrequency: 1,
+    addedTokens,
+  });
   return JSON.parse(trained.json) as object;
 }

@@ -10,7 +10,15 @@ export function chromiumPath(): string {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -22,7 +30,11 @@ export interface LabInChromium {
 }
 
 /** `env`: more variables for the host (and the workers it starts), e.g. T1LAB_DECODE_STEP_DELAY_MS. */
-export async function openLabInChromium(dataDir: string, pageOptions?: Parameters<Browser['newPage']>[0], env: NodeJS.ProcessEnv = {}): Promise<LabInChromium> {
+export async function openLabInChromium(
+  dataDir: string,
+  pageOptions?: Parameters<Browser['newPage']>[0],
+  env: NodeJS.ProcessEnv = {},
+): Promise<LabInChromium> {
   const serve = await startServe({ env: { ...env, T1LAB_HOME: dataDir } });
   try {
     const browser = await launchChromium();

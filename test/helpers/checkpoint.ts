@@ -19,7 +19,16 @@ export function testTokenizer(): { json: string; config: Record<string, unknown>
 
 /** A MoE config small enough to save and load in milliseconds; `overrides` may grow it. */
 export function tinyConfig(overrides: Parameters<typeof configFromPreset>[1] = {}): ModelConfig {
-  return configFromPreset('nano', { vocab_size: 512, hidden_size: 32, num_hidden_layers: 2, num_attention_heads: 2, num_key_value_heads: 1, num_experts: 4, moe_intermediate_size: 16, ...overrides });
+  return configFromPreset('nano', {
+    vocab_size: 512,
+    hidden_size: 32,
+    num_hidden_layers: 2,
+    num_attention_heads: 2,
+    num_key_value_heads: 1,
+    num_experts: 4,
+    moe_intermediate_size: 16,
+    ...overrides,
+  });
 }
 
 export function tinyWeights(config: ModelConfig, seed = 1): Map<string, Float32Array> {

@@ -11,7 +11,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runT1lab(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runT1lab(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
       cwd: options.cwd ?? REPO_ROOT,
@@ -37,6 +40,8 @@ export function parseJsonOutput<T = unknown>(result: CliResult): T {
   try {
     return JSON.parse(result.stdout) as T;
   } catch {
-    throw new Error(`CLI did not print JSON (exit ${result.code}).\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
+    throw new Error(
+      `CLI did not print JSON (exit ${result.code}).\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`,
+    );
   }
 }

@@ -9,12 +9,59 @@ import { seededUniform } from '../../native/util/random';
 export const seededRandom = seededUniform;
 
 const COMMANDS = [
-  'ls -la', 'cat README.md', 'grep -rn "TODO" src/', 'python3 -m pytest -q', 'make -j2', 'git status', 'git diff --stat',
-  'cd /app && ./configure', 'pip install -r requirements.txt', 'find . -name "*.py" | head', 'echo $PATH', 'wc -l data.csv',
-  'sed -n 1,20p main.c', 'gcc -O2 -o main main.c', './main --input data.csv', 'cargo build --release', 'npm test', 'tail -n 50 /var/log/app.log',
+  'ls -la',
+  'cat README.md',
+  'grep -rn "TODO" src/',
+  'python3 -m pytest -q',
+  'make -j2',
+  'git status',
+  'git diff --stat',
+  'cd /app && ./configure',
+  'pip install -r requirements.txt',
+  'find . -name "*.py" | head',
+  'echo $PATH',
+  'wc -l data.csv',
+  'sed -n 1,20p main.c',
+  'gcc -O2 -o main main.c',
+  './main --input data.csv',
+  'cargo build --release',
+  'npm test',
+  'tail -n 50 /var/log/app.log',
 ];
-const WORDS = ['file', 'error', 'warning', 'test', 'passed', 'failed', 'data', 'config', 'server', 'request', 'value', 'index', 'result', 'output', 'module', 'function', 'return', 'import', 'class', 'self'];
-const NAMES = ['main.c', 'utils.py', 'README.md', 'data.csv', 'Makefile', 'app.log', 'config.toml', 'index.ts', 'test_app.py', 'server.rs'];
+const WORDS = [
+  'file',
+  'error',
+  'warning',
+  'test',
+  'passed',
+  'failed',
+  'data',
+  'config',
+  'server',
+  'request',
+  'value',
+  'index',
+  'result',
+  'output',
+  'module',
+  'function',
+  'return',
+  'import',
+  'class',
+  'self',
+];
+const NAMES = [
+  'main.c',
+  'utils.py',
+  'README.md',
+  'data.csv',
+  'Makefile',
+  'app.log',
+  'config.toml',
+  'index.ts',
+  'test_app.py',
+  'server.rs',
+];
 
 function pick<T>(rand: () => number, list: readonly T[]): T {
   return list[Math.floor(rand() * list.length)] as T;
@@ -24,7 +71,8 @@ function output(rand: () => number): string {
   switch (Math.floor(rand() * 5)) {
     case 0: {
       let s = `total ${Math.floor(rand() * 200)}\n`;
-      for (let i = 0; i < 3 + rand() * 6; i++) s += `-rw-r--r-- 1 root root ${Math.floor(rand() * 99999)} Jan ${1 + Math.floor(rand() * 28)} 12:${10 + Math.floor(rand() * 49)} ${pick(rand, NAMES)}\n`;
+      for (let i = 0; i < 3 + rand() * 6; i++)
+        s += `-rw-r--r-- 1 root root ${Math.floor(rand() * 99999)} Jan ${1 + Math.floor(rand() * 28)} 12:${10 + Math.floor(rand() * 49)} ${pick(rand, NAMES)}\n`;
       return s;
     }
     case 1:
@@ -34,10 +82,21 @@ function output(rand: () => number): string {
       return `${'.'.repeat(n)}F${'.'.repeat(Math.floor(rand() * 10))}\n\n=== ${n} passed, 1 failed in ${(rand() * 9).toFixed(2)}s ===\n`;
     }
     case 3:
-      return JSON.stringify({ status: pick(rand, ['ok', 'error']), [pick(rand, WORDS)]: Math.floor(rand() * 1000), items: [pick(rand, WORDS), pick(rand, WORDS)] }, null, 2) + '\n';
+      return (
+        JSON.stringify(
+          {
+            status: pick(rand, ['ok', 'error']),
+            [pick(rand, WORDS)]: Math.floor(rand() * 1000),
+            items: [pick(rand, WORDS), pick(rand, WORDS)],
+          },
+          null,
+          2,
+        ) + '\n'
+      );
     default: {
       let s = '';
-      for (let i = 0; i < 2 + rand() * 5; i++) s += `${pick(rand, WORDS)} ${pick(rand, WORDS)} = ${Math.floor(rand() * 1e6)}\n`;
+      for (let i = 0; i < 2 + rand() * 5; i++)
+        s += `${pick(rand, WORDS)} ${pick(rand, WORDS)} = ${Math.floor(rand() * 1e6)}\n`;
       return s + '\n';
     }
   }

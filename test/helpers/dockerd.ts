@@ -24,7 +24,19 @@ export interface Dockerd {
 export async function startDockerd(dir: string): Promise<Dockerd> {
   mkdirSync(dir, { recursive: true });
   const socket = join(dir, 'docker.sock');
-  const args = ['--data-root', join(dir, 'data'), '--exec-root', join(dir, 'exec'), '--pidfile', join(dir, 'docker.pid'), '-H', `unix://${socket}`, '--iptables=false', '--ip6tables=false', '--bridge=none'];
+  const args = [
+    '--data-root',
+    join(dir, 'data'),
+    '--exec-root',
+    join(dir, 'exec'),
+    '--pidfile',
+    join(dir, 'docker.pid'),
+    '-H',
+    `unix://${socket}`,
+    '--iptables=false',
+    '--ip6tables=false',
+    '--bridge=none',
+  ];
   const child = spawn('dockerd', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   await waitForEngine(child, socket, { what: 'dockerd', timeoutMs: 60_000, pollMs: 250 });
   return {
@@ -33,7 +45,8 @@ export async function startDockerd(dir: string): Promise<Dockerd> {
     url: `unix://${socket}`,
     child,
     async stop() {
-      const docker = (a: string[]) => spawnSync('docker', ['-H', `unix://${socket}`, ...a], { encoding: 'utf8', timeout: 60_000 });
+      const docker = (a: string[]) =>
+        spawnSync('docker', ['-H', `unix://${socket}`, ...a], { encoding: 'utf8', timeout: 60_000 });
       const ids = docker(['ps', '-aq']).stdout.split('\n').filter(Boolean);
       if (ids.length) docker(['rm', '-f', ...ids]);
       await stopEngine(child, 20_000);

@@ -56,7 +56,8 @@ export function codeSpans(markdown: string): { spans: CodeSpan[]; prose: string[
     }
     if (fence !== null) {
       const previous = spans[spans.length - 1];
-      const continues = previous?.fenced && previous.line === i && (/\\\s*$/.test(previous.text) || /^\s+(\[--|--)/.test(line));
+      const continues =
+        previous?.fenced && previous.line === i && (/\\\s*$/.test(previous.text) || /^\s+(\[--|--)/.test(line));
       if (continues) {
         previous.text = previous.text.replace(/\\\s*$/, '') + ' ' + line.trim();
         previous.line = i + 1; // the next continuation joins this line
@@ -112,7 +113,11 @@ function resolveCommand(root: HelpNode, words: string[]): { nodes: HelpNode[]; r
     for (const node of withSubs) {
       for (const name of names) {
         const sub = node.subcommands.get(name);
-        if (!sub) return `unknown command: t1lab ${[...words.slice(0, i), name].join(' ')} (not in \`t1lab ${words.slice(0, i).join(' ')} --help\`)`.replace('t1lab  ', 't1lab ');
+        if (!sub)
+          return `unknown command: t1lab ${[...words.slice(0, i), name].join(' ')} (not in \`t1lab ${words.slice(0, i).join(' ')} --help\`)`.replace(
+            't1lab  ',
+            't1lab ',
+          );
         next.push(sub);
       }
     }
@@ -136,7 +141,19 @@ export function helpHasFlag(help: string, flag: string): boolean {
 }
 
 /** Flags that appear alone in inline code but belong to other programs (bwrap, podman, pytest, npm bench, node). */
-export const FOREIGN_FLAGS = new Set(['--die-with-parent', '--new-session', '--memory-swap', '--pids-limit', '--cpus', '--ulimit', '--runtime', '--junitxml', '--tb', '--logdir', '--import']);
+export const FOREIGN_FLAGS = new Set([
+  '--die-with-parent',
+  '--new-session',
+  '--memory-swap',
+  '--pids-limit',
+  '--cpus',
+  '--ulimit',
+  '--runtime',
+  '--junitxml',
+  '--tb',
+  '--logdir',
+  '--import',
+]);
 
 /** Problems with the `t1lab` commands and flags one Markdown text shows. */
 export function checkCommands(file: string, markdown: string, root: HelpNode): DocProblem[] {
@@ -152,7 +169,12 @@ export function checkCommands(file: string, markdown: string, root: HelpNode): D
       }
       for (const flag of longFlags(resolved.rest)) {
         for (const node of resolved.nodes) {
-          if (!helpHasFlag(node.help, flag)) problems.push({ file, line: span.line, message: `\`${flag}\` is not in \`${commandPath(root, node)} --help\`: \`${span.text.trim()}\`` });
+          if (!helpHasFlag(node.help, flag))
+            problems.push({
+              file,
+              line: span.line,
+              message: `\`${flag}\` is not in \`${commandPath(root, node)} --help\`: \`${span.text.trim()}\``,
+            });
         }
       }
     }
@@ -214,7 +236,8 @@ export function checkLinks(file: string, markdown: string, repoRoot: string): Do
       const path = pathPart === '' ? file : resolve(dirname(file), decodeURIComponent(pathPart));
       const shown = relative(repoRoot, file);
       if (pathPart === '') {
-        if (anchor !== undefined && !headingAnchors(markdown).has(anchor)) problems.push({ file: shown, line: i + 1, message: `link to a missing heading: ${target}` });
+        if (anchor !== undefined && !headingAnchors(markdown).has(anchor))
+          problems.push({ file: shown, line: i + 1, message: `link to a missing heading: ${target}` });
         continue;
       }
       if (!existsSync(path)) {

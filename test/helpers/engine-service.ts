@@ -21,7 +21,11 @@ function ping(socket: string): Promise<boolean> {
 }
 
 /** Resolves once the engine answers on `socket`; kills it and throws with its stderr tail when it exits or `timeoutMs` passes. */
-export async function waitForEngine(child: ChildProcess, socket: string, o: { what: string; timeoutMs: number; pollMs: number }): Promise<void> {
+export async function waitForEngine(
+  child: ChildProcess,
+  socket: string,
+  o: { what: string; timeoutMs: number; pollMs: number },
+): Promise<void> {
   let log = '';
   child.stderr?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
   const deadline = Date.now() + o.timeoutMs;
@@ -45,6 +49,9 @@ export async function stopEngine(child: ChildProcess, graceMs: number): Promise<
 
 /** Lazily unmount every mount under `dir`, deepest first. */
 export function unmountUnder(dir: string): void {
-  const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] ?? '').filter((m) => m.startsWith(`${dir}/`));
+  const mounts = readFileSync('/proc/mounts', 'utf8')
+    .split('\n')
+    .map((l) => l.split(' ')[1] ?? '')
+    .filter((m) => m.startsWith(`${dir}/`));
   for (const m of mounts.sort().reverse()) spawnSync('umount', ['-l', m], { stdio: 'ignore' });
 }

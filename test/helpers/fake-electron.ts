@@ -43,20 +43,33 @@ export class FakeIpcMain implements IpcMainLike {
     this.listeners.set(channel, [...(this.listeners.get(channel) ?? []), listener]);
   }
   removeListener(channel: string, listener: (event: IpcMainEventLike, frame: unknown) => void) {
-    this.listeners.set(channel, (this.listeners.get(channel) ?? []).filter((l) => l !== listener));
+    this.listeners.set(
+      channel,
+      (this.listeners.get(channel) ?? []).filter((l) => l !== listener),
+    );
   }
   /** A frame arriving from `sender`, as if from the given frame URL. */
-  receive(channel: string, sender: FakeWebContents, frame: unknown, senderFrame: { url: string } | null = sender.mainFrame) {
+  receive(
+    channel: string,
+    sender: FakeWebContents,
+    frame: unknown,
+    senderFrame: { url: string } | null = sender.mainFrame,
+  ) {
     for (const l of this.listeners.get(channel) ?? []) l({ sender, senderFrame }, frame);
   }
 }
 
 /** A preload-side ipcRenderer wired to a FakeIpcMain through one FakeWebContents. */
-export function fakeIpcRenderer(ipcMain: FakeIpcMain, contents: FakeWebContents, senderFrame?: { url: string }): IpcRendererLike {
+export function fakeIpcRenderer(
+  ipcMain: FakeIpcMain,
+  contents: FakeWebContents,
+  senderFrame?: { url: string },
+): IpcRendererLike {
   const listeners: ((event: unknown, frame: unknown) => void)[] = [];
   contents.deliver = (frame) => setImmediate(() => listeners.forEach((l) => l({}, frame)));
   return {
-    send: (channel, frame) => setImmediate(() => ipcMain.receive(channel, contents, frame, senderFrame ?? contents.mainFrame)),
+    send: (channel, frame) =>
+      setImmediate(() => ipcMain.receive(channel, contents, frame, senderFrame ?? contents.mainFrame)),
     on: (_channel, listener) => listeners.push(listener),
   };
 }
@@ -99,7 +112,10 @@ export function fakeElectron() {
     once() {}
     show() {}
   }
-  const permission = { request: null as null | ((wc: unknown, p: string, cb: (g: boolean) => void) => void), check: null as null | ((wc: unknown, p: string) => boolean) };
+  const permission = {
+    request: null as null | ((wc: unknown, p: string, cb: (g: boolean) => void) => void),
+    check: null as null | ((wc: unknown, p: string) => boolean),
+  };
   const session: ElectronDeps['session'] = {
     defaultSession: {
       setPermissionRequestHandler: (h) => (permission.request = h),

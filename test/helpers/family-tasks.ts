@@ -8,12 +8,19 @@ export function generateFamilyTask(family: TaskFamily, seed: number, split: Spli
 }
 
 export function familyPackLine(task: GeneratedTask): string {
-  return JSON.stringify({ format: PACK_FORMAT, id: task.id, files: task.files.map((f) => ({ path: f.path, text: f.text, ...(f.executable ? { executable: true } : {}) })) });
+  return JSON.stringify({
+    format: PACK_FORMAT,
+    id: task.id,
+    files: task.files.map((f) => ({ path: f.path, text: f.text, ...(f.executable ? { executable: true } : {}) })),
+  });
 }
 
 /** Load a generated task the way a pack line is loaded; throws with the problems when it does not load. */
 export function loadFamilyTask(task: GeneratedTask): Task {
   const entry = parsePackLine('families.jsonl', 1, familyPackLine(task));
-  if (!entry.task) throw new Error(`${task.id} did not load: ${entry.problems.map((p) => `${p.file} ${p.field ?? ''} ${p.reason}`).join('; ')}`);
+  if (!entry.task)
+    throw new Error(
+      `${task.id} did not load: ${entry.problems.map((p) => `${p.file} ${p.field ?? ''} ${p.reason}`).join('; ')}`,
+    );
   return entry.task;
 }

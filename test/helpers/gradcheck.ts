@@ -26,7 +26,12 @@ export interface GradCheckResult {
 export async function gradCheck(
   inputs: GradInput[],
   build: (ad: AutoDiff, x: Record<string, Value>) => Value,
-  options: { seed?: number; extraFeeds?: Record<string, HostTensor>; eps?: number; declareExtra?: (ad: AutoDiff) => Record<string, Value> } = {},
+  options: {
+    seed?: number;
+    extraFeeds?: Record<string, HostTensor>;
+    eps?: number;
+    declareExtra?: (ad: AutoDiff) => Record<string, Value>;
+  } = {},
 ): Promise<GradCheckResult> {
   const random = seededRandom(options.seed ?? 1);
   const ad = new AutoDiff('float64');
@@ -39,21 +44,42 @@ export async function gradCheck(
     return d;
   });
   const size = shape.reduce((a, b) => a * b, 1);
-  const weights = ad.constant(Array.from({ length: size }, () => random() * 2 - 1), shape);
-  const loss = ad.reduceSum(ad.mul(y, weights), shape.map((_, i) => i), false);
+  const weights = ad.constant(
+    Array.from({ length: size }, () => random() * 2 - 1),
+    shape,
+  );
+  const loss = ad.reduceSum(
+    ad.mul(y, weights),
+    shape.map((_, i) => i),
+    false,
+  );
   ad.output(loss, 'loss');
-  const grads = ad.backward(loss, inputs.map((i) => x[i.name]!));
+  const grads = ad.backward(
+    loss,
+    inputs.map((i) => x[i.name]!),
+  );
   for (const i of inputs) ad.output(grads.get(i.name)!, `grad.${i.name}`);
-  const session = await RuntimeSession.create(ad.graph.toModel(), { providers: ['cpu'], intraOpThreads: 1, graphOptimization: 'basic' });
+  const session = await RuntimeSession.create(ad.graph.toModel(), {
+    providers: ['cpu'],
+    intraOpThreads: 1,
+    graphOptimization: 'basic',
+  });
   try {
     const values: Record<string, Float64Array> = {};
     for (const i of inputs) {
       const n = i.shape.reduce((a, b) => a * b, 1);
-      values[i.name] = Float64Array.from({ length: n }, () => (i.range === 'positive' ? 0.5 + random() : random() * 2 - 1));
+      values[i.name] = Float64Array.from({ length: n }, () =>
+        i.range === 'positive' ? 0.5 + random() : random() * 2 - 1,
+      );
     }
     const feeds = (override?: { name: string; data: Float64Array }): Record<string, HostTensor> => {
       const f: Record<string, HostTensor> = { ...options.extraFeeds };
-      for (const i of inputs) f[i.name] = { dtype: 'float64', dims: i.shape, data: override?.name === i.name ? override.data : values[i.name]! };
+      for (const i of inputs)
+        f[i.name] = {
+          dtype: 'float64',
+          dims: i.shape,
+          data: override?.name === i.name ? override.data : values[i.name]!,
+        };
       return f;
     };
     const analytic = await session.run(feeds());

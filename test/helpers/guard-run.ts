@@ -15,14 +15,35 @@ import { writeTrainingRun } from './training-run';
 export const GUARD_STEPS = 6;
 export const FARMED = { taskId: 'count-lines', assertion: 'output_exists', category: 'text-processing' } as const;
 
-function episode(step: number, i: number, taskId: string, category: string, passed: Record<string, boolean>, binary: number, aborted = false): RolloutEpisode {
+function episode(
+  step: number,
+  i: number,
+  taskId: string,
+  category: string,
+  passed: Record<string, boolean>,
+  binary: number,
+  aborted = false,
+): RolloutEpisode {
   const n = Object.values(passed).filter(Boolean).length;
   const key = `${taskId}-s${step}-${i}`;
   return {
-    key, taskId, category, group: taskId, attempt: i, policyVersion: step - 1,
-    reward: { dense: n, fraction: n / Object.keys(passed).length, binary }, resolved: binary === 1,
+    key,
+    taskId,
+    category,
+    group: taskId,
+    attempt: i,
+    policyVersion: step - 1,
+    reward: { dense: n, fraction: n / Object.keys(passed).length, binary },
+    resolved: binary === 1,
     assertions: Object.entries(passed).map(([name, p]) => ({ name, passed: p })),
-    turns: 2, completionTokens: 40, stopReason: 'submitted', error: null, aborted, durationMs: 1000, generationMs: 700, environmentMs: 300,
+    turns: 2,
+    completionTokens: 40,
+    stopReason: 'submitted',
+    error: null,
+    aborted,
+    durationMs: 1000,
+    generationMs: 700,
+    environmentMs: 300,
     dir: `${ROLLOUT_FILES.episodeDir}/${key}`,
   };
 }
@@ -32,9 +53,27 @@ function stepEpisodes(step: number): RolloutEpisode[] {
   const collecting = step > GUARD_STEPS;
   const out: RolloutEpisode[] = [];
   for (let i = 0; i < 2; i++) {
-    out.push(episode(step, i, 'count-lines', 'text-processing', { output_exists: late && !collecting, count_correct: false }, 0));
+    out.push(
+      episode(
+        step,
+        i,
+        'count-lines',
+        'text-processing',
+        { output_exists: late && !collecting, count_correct: false },
+        0,
+      ),
+    );
     const learnt = late && !collecting;
-    out.push(episode(step, i, 'make-hello', 'file-operations', { file_exists: learnt, greeting_ok: learnt || i === 0 }, learnt ? 1 : 0));
+    out.push(
+      episode(
+        step,
+        i,
+        'make-hello',
+        'file-operations',
+        { file_exists: learnt, greeting_ok: learnt || i === 0 },
+        learnt ? 1 : 0,
+      ),
+    );
   }
   out.push(episode(step, 9, 'count-lines', 'text-processing', { output_exists: false, count_correct: false }, 0, true));
   return out;

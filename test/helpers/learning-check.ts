@@ -31,10 +31,25 @@ import { scoreRows } from '../../electron/rl/scoring';
  * instruction, the tool calls), so prompts are tens of tokens, not hundreds, and each training step is cheap.
  */
 export function writeChoiceCheckpoint(dir: string, texts: readonly string[], seed = 1): string {
-  const config = tinyTrainConfig({ vocab_size: 640, hidden_size: 32, head_dim: 16, moe_intermediate_size: 32, max_position_embeddings: 256 });
+  const config = tinyTrainConfig({
+    vocab_size: 640,
+    hidden_size: 32,
+    head_dim: 16,
+    moe_intermediate_size: 32,
+    max_position_embeddings: 256,
+  });
   const sample = texts.join('\n');
-  const trained = trainBpe({ corpus: [sample, sample, TINY_TEXT, '<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\nok<|im_end|>\n'], vocabSize: config.vocab_size });
-  saveCheckpoint(dir, { config, tokenizer: trained.json, tokenizerConfig: trained.config, parameters: initParameters(config, seed), labVersion: 'test' });
+  const trained = trainBpe({
+    corpus: [sample, sample, TINY_TEXT, '<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\nok<|im_end|>\n'],
+    vocabSize: config.vocab_size,
+  });
+  saveCheckpoint(dir, {
+    config,
+    tokenizer: trained.json,
+    tokenizerConfig: trained.config,
+    parameters: initParameters(config, seed),
+    labVersion: 'test',
+  });
   return dir;
 }
 
@@ -77,13 +92,28 @@ export async function firstTurnPrompt(dir: string, suite: string, maxTurns: numb
         async turn(request) {
           seen ??= [...request.promptIds!];
           const ids = codec.encode('<tool_call>\n{"name": "submit", "arguments": {}}\n</tool_call>');
-          return { text: codec.decode(ids), tokens: { ids, logprobs: ids.map(() => 0) }, fed: { ids: request.promptIds!, routing: null }, usage: { prompt: 0, completion: ids.length, cached: 0 }, costUsd: null, finishReason: 'stop' };
+          return {
+            text: codec.decode(ids),
+            tokens: { ids, logprobs: ids.map(() => 0) },
+            fed: { ids: request.promptIds!, routing: null },
+            usage: { prompt: 0, completion: ids.length, cached: 0 },
+            costUsd: null,
+            finishReason: 'stop',
+          };
         },
       };
     },
     close: async () => {},
   };
-  await runTaskEpisode({ task, policy: probe, harness: { maxTurns, contextStrategy: 'drop-oldest', observationChars: 10_000, tito: 'exact' }, key: 'probe', attempt: 0, seed: 1, dir: { abs: join(work, 'probe'), rel: 'probe' } });
+  await runTaskEpisode({
+    task,
+    policy: probe,
+    harness: { maxTurns, contextStrategy: 'drop-oldest', observationChars: 10_000, tito: 'exact' },
+    key: 'probe',
+    attempt: 0,
+    seed: 1,
+    dir: { abs: join(work, 'probe'), rel: 'probe' },
+  });
   if (!seen) throw new Error('the probe episode never asked for a turn');
   return seen;
 }
@@ -99,18 +129,35 @@ export function completionSequence(prompt: readonly number[], completion: readon
  * `batchOf(step)` gives each step's sequences (one micro-batch); `decay`: the rate falls linearly to 0.
  * Returns the last step's loss.
  */
-export async function supervisedSteps(config: ModelConfig, params: Map<string, Float32Array>, batchOf: (step: number) => readonly TokenSequence[], o: { steps: number; lr: number; decay?: boolean }): Promise<number> {
+export async function supervisedSteps(
+  config: ModelConfig,
+  params: Map<string, Float32Array>,
+  batchOf: (step: number) => readonly TokenSequence[],
+  o: { steps: number; lr: number; decay?: boolean },
+): Promise<number> {
   const cache = new TrainingGraphCache(config, { provider: 'cpu', intraOpThreads: 1 });
   const optimizer = createOptimizerState(params);
   let loss = NaN;
   try {
     for (let step = 0; step < o.steps; step++) {
       const sequences = batchOf(step);
-      const pack = packMicroBatch(sequences, { rows: sequences.length, loss: sftLoss, scalars: { aux_coef: 0 }, maxLength: config.max_position_embeddings });
+      const pack = packMicroBatch(sequences, {
+        rows: sequences.length,
+        loss: sftLoss,
+        scalars: { aux_coef: 0 },
+        maxLength: config.max_position_embeddings,
+      });
       const entry = await cache.get({ batch: pack.rows, length: pack.length, forcedRouting: false, loss: sftLoss });
       const out = await runTrainingStep(config, entry, params, pack.batch);
       loss = out.loss;
-      adamwStep(params, out.gradients, optimizer, new Map(), o.decay ? o.lr * (1 - step / o.steps) : o.lr, DEFAULT_ADAMW);
+      adamwStep(
+        params,
+        out.gradients,
+        optimizer,
+        new Map(),
+        o.decay ? o.lr * (1 - step / o.steps) : o.lr,
+        DEFAULT_ADAMW,
+      );
     }
   } finally {
     await cache.clear();
@@ -119,18 +166,39 @@ export async function supervisedSteps(config: ModelConfig, params: Map<string, F
 }
 
 /** Supervised steps on `sequences` (the whole set each step) from checkpoint `from`; the result saved as `to`. */
-export async function supervisedWarmStart(from: string, to: string, sequences: readonly TokenSequence[], o: { steps: number; lr: number; decay?: boolean }): Promise<{ loss: number }> {
+export async function supervisedWarmStart(
+  from: string,
+  to: string,
+  sequences: readonly TokenSequence[],
+  o: { steps: number; lr: number; decay?: boolean },
+): Promise<{ loss: number }> {
   const point = loadCheckpoint(from);
   const loss = await supervisedSteps(point.config, point.parameters, () => sequences, o);
-  saveCheckpoint(to, { config: point.config, tokenizer: point.tokenizer, tokenizerConfig: readTokenizerConfig(from), parameters: point.parameters, labVersion: 'test' });
+  saveCheckpoint(to, {
+    config: point.config,
+    tokenizer: point.tokenizer,
+    tokenizerConfig: readTokenizerConfig(from),
+    parameters: point.parameters,
+    labVersion: 'test',
+  });
   return { loss };
 }
 
 /** Per row, the log-probs of its loss positions (the model's probability of each completion token). */
-export async function completionLogprobs(config: ModelConfig, params: ReadonlyMap<string, Float32Array>, sequences: readonly TokenSequence[]): Promise<number[][]> {
+export async function completionLogprobs(
+  config: ModelConfig,
+  params: ReadonlyMap<string, Float32Array>,
+  sequences: readonly TokenSequence[],
+): Promise<number[][]> {
   const cache = new TrainingGraphCache(config, { provider: 'cpu', intraOpThreads: 1 });
   try {
-    const rows: TrainRow[] = sequences.map((s) => ({ inputIds: s.ids.slice(0, -1), targets: s.ids.slice(1), lossMask: Array.from(s.tokenInputs.loss_mask!), samplerLogprobs: [], routing: null }));
+    const rows: TrainRow[] = sequences.map((s) => ({
+      inputIds: s.ids.slice(0, -1),
+      targets: s.ids.slice(1),
+      lossMask: Array.from(s.tokenInputs.loss_mask!),
+      samplerLogprobs: [],
+      routing: null,
+    }));
     const scored = await scoreRows(config, cache, params, rows, false);
     return rows.map((r, i) => r.lossMask.flatMap((m, t) => (m === 1 ? [scored.logprobs[i]![t]!] : [])));
   } finally {
@@ -139,8 +207,16 @@ export async function completionLogprobs(config: ModelConfig, params: ReadonlyMa
 }
 
 /** Per completion, the probability that the checkpoint's policy (temperature 1) samples exactly it after `prompt`. */
-export async function completionProbabilities(dir: string, prompt: readonly number[], completions: readonly (readonly number[])[]): Promise<number[]> {
+export async function completionProbabilities(
+  dir: string,
+  prompt: readonly number[],
+  completions: readonly (readonly number[])[],
+): Promise<number[]> {
   const point = loadCheckpoint(dir);
-  const logps = await completionLogprobs(point.config, point.parameters, completions.map((c) => completionSequence(prompt, c)));
+  const logps = await completionLogprobs(
+    point.config,
+    point.parameters,
+    completions.map((c) => completionSequence(prompt, c)),
+  );
   return logps.map((l) => Math.exp(l.reduce((a, b) => a + b, 0)));
 }

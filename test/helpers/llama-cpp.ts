@@ -30,7 +30,13 @@ export class LlamaReference {
 
   static async open(ggufPath: string, contextSize = 256): Promise<LlamaReference> {
     const model = await (await llama()).loadModel({ modelPath: ggufPath });
-    const context = await model.createContext({ contextSize, threads: 1, flashAttention: false, experimentalKvCacheKeyType: 'F32', experimentalKvCacheValueType: 'F32' });
+    const context = await model.createContext({
+      contextSize,
+      threads: 1,
+      flashAttention: false,
+      experimentalKvCacheKeyType: 'F32',
+      experimentalKvCacheValueType: 'F32',
+    });
     return new LlamaReference(model, context, context.getSequence());
   }
 
@@ -39,7 +45,13 @@ export class LlamaReference {
     const seq = this.seq;
     await seq.clearHistory();
     {
-      const items = prompt.map((t) => [t, { generateNext: { probabilities: true, options: { temperature: 1, topK: 0, topP: 1, minP: 0 } } }] as const);
+      const items = prompt.map(
+        (t) =>
+          [
+            t,
+            { generateNext: { probabilities: true, options: { temperature: 1, topK: 0, topP: 1, minP: 0 } } },
+          ] as const,
+      );
       const results = await seq.controlledEvaluate(items as never);
       return results.map((r, i) => {
         const probs = r?.next?.probabilities;
@@ -75,15 +87,37 @@ export class LlamaReference {
 }
 
 /** The lab's log-probabilities at every position of each prompt (the sampling graph with all logits, production options). */
-export async function labLogprobs(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, prompt: readonly number[]): Promise<Float64Array[]> {
-  const graph = buildSamplingGraph(config, weights, { expertCompute: samplingExpertCompute(config), allLogits: true, fused: true, withoutRouting: true });
+export async function labLogprobs(
+  config: ModelConfig,
+  weights: ReadonlyMap<string, Float32Array>,
+  prompt: readonly number[],
+): Promise<Float64Array[]> {
+  const graph = buildSamplingGraph(config, weights, {
+    expertCompute: samplingExpertCompute(config),
+    allLogits: true,
+    fused: true,
+    withoutRouting: true,
+  });
   const session = await RuntimeSession.create(graph.bytes, { providers: ['cpu'] });
   try {
     const S = prompt.length;
-    const ints = (values: number[]): HostTensor => ({ dtype: 'int64', dims: [1, S], data: BigInt64Array.from(values.map(BigInt)) });
-    const feeds: Record<string, HostTensor> = { input_ids: ints([...prompt]), attention_mask: ints(prompt.map(() => 1)), position_ids: ints(prompt.map((_, i) => i)) };
+    const ints = (values: number[]): HostTensor => ({
+      dtype: 'int64',
+      dims: [1, S],
+      data: BigInt64Array.from(values.map(BigInt)),
+    });
+    const feeds: Record<string, HostTensor> = {
+      input_ids: ints([...prompt]),
+      attention_mask: ints(prompt.map(() => 1)),
+      position_ids: ints(prompt.map((_, i) => i)),
+    };
     for (let l = 0; l < config.num_hidden_layers; l++) {
-      for (const kv of ['key', 'value']) feeds[`past_key_values.${l}.${kv}`] = { dtype: 'float32', dims: [1, config.num_key_value_heads, 0, config.head_dim], data: new Float32Array(0) };
+      for (const kv of ['key', 'value'])
+        feeds[`past_key_values.${l}.${kv}`] = {
+          dtype: 'float32',
+          dims: [1, config.num_key_value_heads, 0, config.head_dim],
+          data: new Float32Array(0),
+        };
     }
     const logits = (await session.run(feeds, ['logits'])).logits!.data as Float32Array;
     const V = config.vocab_size;
@@ -102,11 +136,20 @@ export async function labLogprobs(config: ModelConfig, weights: ReadonlyMap<stri
 }
 
 /** The lab's greedy continuation through the policy's decoder (KV cache, sampling head). */
-export async function labGreedy(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, prompts: readonly (readonly number[])[], n: number): Promise<number[][]> {
+export async function labGreedy(
+  config: ModelConfig,
+  weights: ReadonlyMap<string, Float32Array>,
+  prompts: readonly (readonly number[])[],
+  n: number,
+): Promise<number[][]> {
   const policy = await loadT1Policy(config, weights, { provider: 'cpu' });
   try {
     const decoder = new BatchDecoder(policy.decoder);
-    const results = await Promise.all(prompts.map((p) => decoder.generate([...p], { ...GenerateOptions.parse({ maxTokens: n, temperature: 0 }), seed: 1 })));
+    const results = await Promise.all(
+      prompts.map((p) =>
+        decoder.generate([...p], { ...GenerateOptions.parse({ maxTokens: n, temperature: 0 }), seed: 1 }),
+      ),
+    );
     await decoder.close();
     return results.map((r) => r.tokens.map((t) => t.id));
   } finally {
@@ -117,9 +160,11 @@ export async function labGreedy(config: ModelConfig, weights: ReadonlyMap<string
 /** Largest |a - b| over tokens whose reference probability is above `floor` (log-probs of ~0 mass are noise in either engine). */
 export function maxLogprobGap(a: readonly Float64Array[], b: readonly Float64Array[], floor = -30): number {
   let worst = 0;
-  a.forEach((row, s) => row.forEach((x, t) => {
-    const y = b[s]![t]!;
-    if (y > floor) worst = Math.max(worst, Math.abs(x - y));
-  }));
+  a.forEach((row, s) =>
+    row.forEach((x, t) => {
+      const y = b[s]![t]!;
+      if (y > floor) worst = Math.max(worst, Math.abs(x - y));
+    }),
+  );
   return worst;
 }

@@ -10,7 +10,12 @@ export interface FixtureRequest {
   headers: IncomingMessage['headers'];
   body: {
     model: string;
-    messages: { role: string; content: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string }[];
+    messages: {
+      role: string;
+      content: string | null;
+      tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+      tool_call_id?: string;
+    }[];
     tools?: unknown[];
     temperature?: number;
     seed?: number;
@@ -19,7 +24,13 @@ export interface FixtureRequest {
 }
 
 export type FixtureReply =
-  | { kind: 'message'; content?: string | null; toolCalls?: { id?: string; name: string; arguments: string }[]; usage?: { prompt: number; completion: number; cached?: number }; finish?: string }
+  | {
+      kind: 'message';
+      content?: string | null;
+      toolCalls?: { id?: string; name: string; arguments: string }[];
+      usage?: { prompt: number; completion: number; cached?: number };
+      finish?: string;
+    }
   | { kind: 'status'; status: number; body?: string; retryAfter?: string }
   | { kind: 'raw'; body: string }
   /** Never answer (until the client gives up). */
@@ -46,12 +57,25 @@ export function completion(reply: Extract<FixtureReply, { kind: 'message' }>, mo
         message: {
           role: 'assistant',
           content: reply.content ?? null,
-          ...(reply.toolCalls ? { tool_calls: reply.toolCalls.map((c, i) => ({ id: c.id ?? `call_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } })) } : {}),
+          ...(reply.toolCalls
+            ? {
+                tool_calls: reply.toolCalls.map((c, i) => ({
+                  id: c.id ?? `call_${i}`,
+                  type: 'function',
+                  function: { name: c.name, arguments: c.arguments },
+                })),
+              }
+            : {}),
         },
         finish_reason: reply.finish ?? (reply.toolCalls ? 'tool_calls' : 'stop'),
       },
     ],
-    usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion, prompt_tokens_details: { cached_tokens: usage.cached ?? 0 } },
+    usage: {
+      prompt_tokens: usage.prompt,
+      completion_tokens: usage.completion,
+      total_tokens: usage.prompt + usage.completion,
+      prompt_tokens_details: { cached_tokens: usage.cached ?? 0 },
+    },
   };
 }
 
@@ -81,20 +105,28 @@ export async function startOpenAiFixture(): Promise<OpenAiFixture> {
       }
       const request: FixtureRequest = { headers: req.headers, body: JSON.parse(raw) as FixtureRequest['body'] };
       requests.push(request);
-      const reply = queue.shift() ?? fixture.fallback?.(request) ?? { kind: 'status', status: 500, body: 'fixture: nothing scripted' };
+      const reply = queue.shift() ??
+        fixture.fallback?.(request) ?? { kind: 'status', status: 500, body: 'fixture: nothing scripted' };
       switch (reply.kind) {
         case 'hang':
           hanging.add(res);
           res.on('close', () => hanging.delete(res));
           return;
         case 'status':
-          res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.retryAfter ? { 'retry-after': reply.retryAfter } : {}) }).end(reply.body ?? '{"error":{"message":"fixture error"}}');
+          res
+            .writeHead(reply.status, {
+              'content-type': 'application/json',
+              ...(reply.retryAfter ? { 'retry-after': reply.retryAfter } : {}),
+            })
+            .end(reply.body ?? '{"error":{"message":"fixture error"}}');
           return;
         case 'raw':
           res.writeHead(200, { 'content-type': 'application/json' }).end(reply.body);
           return;
         case 'message':
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(reply, request.body.model)));
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify(completion(reply, request.body.model)));
       }
     });
   });

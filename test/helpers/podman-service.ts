@@ -14,8 +14,13 @@ const RUNC = ['/usr/bin/runc', '/usr/sbin/runc', '/usr/local/bin/runc'].find((p)
 
 /** Why podman API tests cannot run here, or null. */
 export function podmanServiceSkip(): string | null {
-  if (process.getuid?.() !== 0) return optionalSkip('the podman API service is tested as root (rootless podman needs /etc/subuid set up)');
-  return missingProgram('podman', 'podman') ?? missingProgram('mmdebstrap', 'mmdebstrap') ?? (RUNC ? null : missingProgram('runc', 'runc'));
+  if (process.getuid?.() !== 0)
+    return optionalSkip('the podman API service is tested as root (rootless podman needs /etc/subuid set up)');
+  return (
+    missingProgram('podman', 'podman') ??
+    missingProgram('mmdebstrap', 'mmdebstrap') ??
+    (RUNC ? null : missingProgram('runc', 'runc'))
+  );
 }
 
 export interface PodmanService {
@@ -29,12 +34,20 @@ export interface PodmanService {
 }
 
 /** `sharedStorage`: the machine's own podman storage (as the CLI sees it); `stop()` then removes nothing there. */
-export async function startPodmanService(dir: string, options: { sharedStorage?: boolean } = {}): Promise<PodmanService> {
+export async function startPodmanService(
+  dir: string,
+  options: { sharedStorage?: boolean } = {},
+): Promise<PodmanService> {
   mkdirSync(dir, { recursive: true });
   const socket = join(dir, 'podman.sock');
   const own = !options.sharedStorage;
-  const storage = [...(own ? ['--root', join(dir, 'root'), '--runroot', join(dir, 'run')] : []), ...(RUNC ? ['--runtime', RUNC] : [])];
-  const child = spawn('podman', [...storage, 'system', 'service', '--time=0', `unix://${socket}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const storage = [
+    ...(own ? ['--root', join(dir, 'root'), '--runroot', join(dir, 'run')] : []),
+    ...(RUNC ? ['--runtime', RUNC] : []),
+  ];
+  const child = spawn('podman', [...storage, 'system', 'service', '--time=0', `unix://${socket}`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   await waitForEngine(child, socket, { what: 'podman system service', timeoutMs: 30_000, pollMs: 200 });
   const cli = (args: string[]) => {
     const r = spawnSync('podman', [...storage, ...args], { encoding: 'utf8', timeout: 120_000 });

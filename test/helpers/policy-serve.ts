@@ -22,8 +22,15 @@ export interface ServeProcess extends ServeLine {
   stop(ms?: number): Promise<number | null>;
 }
 
-export function startPolicyServe(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'policy', 'serve', ...args, '--json'], { cwd: REPO_ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startPolicyServe(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<ServeProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'policy', 'serve', ...args, '--json'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));

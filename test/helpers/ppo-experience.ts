@@ -36,7 +36,10 @@ export function writeHandEpisodes(runDir: string, episodes: readonly HandEpisode
     const ids = [...e.prompt, ...e.sampled];
     const mask = ids.map((_, i) => (i >= e.prompt.length ? 1 : 0));
     const logprobs = ids.map((_, i) => (i >= e.prompt.length ? (e.samplerLogprobs?.[i - e.prompt.length] ?? 0) : null));
-    const ledger = { samples: [{ ids, mask, logprobs, segments: [] }], counters: { clean: 0, repair: 0, fork: 0, maskedSampled: 0, lossDrift: 0 } };
+    const ledger = {
+      samples: [{ ids, mask, logprobs, segments: [] }],
+      counters: { clean: 0, repair: 0, fork: 0, maskedSampled: 0, lossDrift: 0 },
+    };
     writeFileSync(join(runDir, dir, 'trajectory.json'), JSON.stringify({ ledger }));
     return {
       key: e.key,

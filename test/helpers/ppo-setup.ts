@@ -25,13 +25,20 @@ export interface TinyPpoOptions {
   configName?: string;
 }
 
-const tomlValue = (v: number | boolean | string | string[]) => (typeof v === 'string' || Array.isArray(v) ? JSON.stringify(v) : String(v));
+const tomlValue = (v: number | boolean | string | string[]) =>
+  typeof v === 'string' || Array.isArray(v) ? JSON.stringify(v) : String(v);
 
 /** Writes `root/nano` (unless `checkpoint` is given) and `root/ppo.toml`; throws with init's stderr if the checkpoint cannot be made. */
-export async function writeTinyPpoSetup(root: string, o: TinyPpoOptions): Promise<{ checkpoint: string; config: string }> {
+export async function writeTinyPpoSetup(
+  root: string,
+  o: TinyPpoOptions,
+): Promise<{ checkpoint: string; config: string }> {
   const checkpoint = o.checkpoint ?? join(root, 'nano');
   if (!o.checkpoint) {
-    const init = await runT1lab(['model', 'init', '--preset', 'nano', '--out', checkpoint, '--set', 'num_hidden_layers=2'], { env: o.env, timeoutMs: 180_000 });
+    const init = await runT1lab(
+      ['model', 'init', '--preset', 'nano', '--out', checkpoint, '--set', 'num_hidden_layers=2'],
+      { env: o.env, timeoutMs: 180_000 },
+    );
     if (init.code !== 0) throw new Error(`model init failed (exit ${init.code}): ${init.stderr}`);
   }
   const config = join(root, o.configName ?? 'ppo.toml');
@@ -46,7 +53,9 @@ export async function writeTinyPpoSetup(root: string, o: TinyPpoOptions): Promis
       ...(o.lr !== undefined ? [`[optimizer]\nlr = ${o.lr}`] : []),
       '[schedule]\nkind = "constant"\nwarmup_steps = 0',
       ...(o.checkpointEvery !== undefined ? [`[checkpoint]\nevery = ${o.checkpointEvery}`] : []),
-      `[ppo]\n${Object.entries(o.ppo).map(([k, v]) => `${k} = ${tomlValue(v)}`).join('\n')}`,
+      `[ppo]\n${Object.entries(o.ppo)
+        .map(([k, v]) => `${k} = ${tomlValue(v)}`)
+        .join('\n')}`,
     ].join('\n'),
   );
   return { checkpoint, config };

@@ -10,7 +10,10 @@ import { optionalSkip } from './skip';
 export function findPython(modules: string[]): string | null {
   const candidates = [process.env.T1LAB_PYTHON, 'python3'].filter((x): x is string => !!x);
   for (const python of candidates) {
-    const probe = spawnSync(python, ['-c', modules.map((m) => `import ${m}`).join('; ')], { stdio: 'ignore', timeout: 20_000 });
+    const probe = spawnSync(python, ['-c', modules.map((m) => `import ${m}`).join('; ')], {
+      stdio: 'ignore',
+      timeout: 20_000,
+    });
     if (probe.status === 0) return python;
   }
   return null;
@@ -18,12 +21,19 @@ export function findPython(modules: string[]): string | null {
 
 /** Run a Python script with JSON on stdin; returns its stdout parsed as JSON. Throws with stderr on failure. */
 export function runPythonJson(python: string, script: string, input: unknown): unknown {
-  const result = spawnSync(python, ['-c', script], { input: JSON.stringify(input), encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20 });
+  const result = spawnSync(python, ['-c', script], {
+    input: JSON.stringify(input),
+    encoding: 'utf8',
+    timeout: 60_000,
+    maxBuffer: 64 << 20,
+  });
   if (result.status !== 0) throw new Error(`python failed (${result.status}): ${result.stderr}`);
   return JSON.parse(result.stdout);
 }
 
 /** The skip note of a cross-check whose Python modules are missing (Debian 12 packages neither safetensors nor tokenizers). */
 export function pythonSkipNote(modules: string[]): string {
-  return optionalSkip(`no Python with ${modules.join(', ')} (Debian does not package them: pip install ${modules.join(' ')}, or set T1LAB_PYTHON to an interpreter that has them)`);
+  return optionalSkip(
+    `no Python with ${modules.join(', ')} (Debian does not package them: pip install ${modules.join(' ')}, or set T1LAB_PYTHON to an interpreter that has them)`,
+  );
 }

@@ -21,7 +21,12 @@ export interface FixtureRunOptions {
   policySettings?: RunManifest['config']['policySettings'];
 }
 
-export async function writeRunFolder(root: string, id: string, outcomes: readonly FixtureOutcome[], options: FixtureRunOptions = {}): Promise<string> {
+export async function writeRunFolder(
+  root: string,
+  id: string,
+  outcomes: readonly FixtureOutcome[],
+  options: FixtureRunOptions = {},
+): Promise<string> {
   const attempts = Math.max(...outcomes.map((o) => o.resolved.length));
   const manifest: RunManifest = {
     schema: RUN_SCHEMA,
@@ -53,7 +58,11 @@ export async function writeRunFolder(root: string, id: string, outcomes: readonl
         category: o.category ?? 'debugging',
         difficulty: 'medium',
         resolved,
-        reward: { dense: o.dense?.[attempt] ?? (resolved ? 3 : 1), fraction: (o.dense?.[attempt] ?? (resolved ? 3 : 1)) / 3, binary: resolved ? 1 : 0 },
+        reward: {
+          dense: o.dense?.[attempt] ?? (resolved ? 3 : 1),
+          fraction: (o.dense?.[attempt] ?? (resolved ? 3 : 1)) / 3,
+          binary: resolved ? 1 : 0,
+        },
         turns: 2,
         stopReason: 'submitted',
         error: null,

@@ -1,16 +1,34 @@
 /** Shared bits for tests that start real sandboxes: a backend, small limits, and a check that nothing is left. */
 import { readdirSync, readFileSync } from 'node:fs';
-import { createSandboxBackend, defaultLimits, watchedCount, type SandboxLimits, type SandboxSpec } from '../../native/sandbox/index';
+import {
+  createSandboxBackend,
+  defaultLimits,
+  watchedCount,
+  type SandboxLimits,
+  type SandboxSpec,
+} from '../../native/sandbox/index';
 
 export const backend = createSandboxBackend();
 export const backendWithoutCgroups = createSandboxBackend('bubblewrap', { cgroups: false });
 
 /** Limits small enough that every test finishes in seconds. */
 export function testLimits(overrides: Partial<SandboxLimits> = {}): SandboxLimits {
-  return defaultLimits({ wallSeconds: 30, processes: 64, memoryMb: 256, workspaceMb: 64, tmpMb: 64, cpuSeconds: 30, ...overrides });
+  return defaultLimits({
+    wallSeconds: 30,
+    processes: 64,
+    memoryMb: 256,
+    workspaceMb: 64,
+    tmpMb: 64,
+    cpuSeconds: 30,
+    ...overrides,
+  });
 }
 
-export function specFor(workspace: string, overrides: Partial<SandboxLimits> = {}, extra: Partial<SandboxSpec> = {}): SandboxSpec {
+export function specFor(
+  workspace: string,
+  overrides: Partial<SandboxLimits> = {},
+  extra: Partial<SandboxSpec> = {},
+): SandboxSpec {
   return { workspace, net: false, limits: testLimits(overrides), ...extra };
 }
 
@@ -30,7 +48,8 @@ export function leftoverSandboxes(): number[] {
     }
   }
   const ours = (pid: number): boolean => {
-    for (let p = parents.get(pid), depth = 0; p !== undefined && p > 1 && depth < 64; p = parents.get(p), depth++) if (p === process.pid) return true;
+    for (let p = parents.get(pid), depth = 0; p !== undefined && p > 1 && depth < 64; p = parents.get(p), depth++)
+      if (p === process.pid) return true;
     return false;
   };
   return [...comms.entries()].filter(([pid, comm]) => comm === 'bwrap' && ours(pid)).map(([pid]) => pid);

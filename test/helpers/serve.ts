@@ -15,11 +15,21 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-export function startServe(options: { args?: string[]; env?: NodeJS.ProcessEnv; fromSource?: boolean; command?: string[] } = {}): Promise<ServeProcess> {
+export function startServe(
+  options: { args?: string[]; env?: NodeJS.ProcessEnv; fromSource?: boolean; command?: string[] } = {},
+): Promise<ServeProcess> {
   const bin = fileURLToPath(new URL('../../bin/t1lab.js', import.meta.url));
   const source = fileURLToPath(new URL('../../electron/cli/t1lab.ts', import.meta.url));
-  const argv = options.command ?? (options.fromSource ? ['--import', 'tsx', source, 'serve', ...(options.args ?? [])] : [bin, 'serve', ...(options.args ?? [])]);
-  const child = spawn(process.execPath, argv, { cwd: REPO_ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const argv =
+    options.command ??
+    (options.fromSource
+      ? ['--import', 'tsx', source, 'serve', ...(options.args ?? [])]
+      : [bin, 'serve', ...(options.args ?? [])]);
+  const child = spawn(process.execPath, argv, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -44,11 +54,20 @@ export function startServe(options: { args?: string[]; env?: NodeJS.ProcessEnv; 
       if (!match) return;
       clearTimeout(timer);
       const url = match[1] as string;
-      resolve({ url, origin: new URL(url).origin, token: decodeURIComponent(match[2] as string), child, stderr: () => stderr, stop });
+      resolve({
+        url,
+        origin: new URL(url).origin,
+        token: decodeURIComponent(match[2] as string),
+        child,
+        stderr: () => stderr,
+        stop,
+      });
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`t1lab serve exited with ${code} before printing its URL.\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(`t1lab serve exited with ${code} before printing its URL.\nstdout: ${stdout}\nstderr: ${stderr}`),
+      );
     });
   });
 }

@@ -9,7 +9,9 @@ export const LIKE_SYSTEM_PROMPT = '<|im_start|>system\nYou drive a bash shell. B
 
 export function writeLikeSample(checkpoint: string, path: string, over: Record<string, unknown> = {}): string {
   const tokenizer = loadTokenizerFile(checkpoint);
-  const prompt = tokenizer.encode(`${LIKE_SYSTEM_PROMPT}<|im_start|>user\nWrite hello to a.txt\n<|im_end|>\n<|im_start|>assistant\n`);
+  const prompt = tokenizer.encode(
+    `${LIKE_SYSTEM_PROMPT}<|im_start|>user\nWrite hello to a.txt\n<|im_end|>\n<|im_start|>assistant\n`,
+  );
   const call = tokenizer.encode('<tool_call>\n{"name":"submit","arguments":{}}\n</tool_call><|im_end|>');
   const sample = {
     schema: SFT_SAMPLE_SCHEMA,

@@ -40,10 +40,13 @@ export default class SkipReporter implements Reporter {
     if (noted.length + silent.length === 0) return;
     const lines = ['', `Skipped tests (${noted.length + silent.length}):`];
     for (const s of noted) lines.push(`  - ${s.name}: ${s.note}`);
-    for (const s of silent) lines.push(`  - ${s.name}: skipped without a reason (say why: ctx.skip(condition, note), test/helpers/skip.ts)`);
+    for (const s of silent)
+      lines.push(`  - ${s.name}: skipped without a reason (say why: ctx.skip(condition, note), test/helpers/skip.ts)`);
     process.stdout.write(`${lines.join('\n')}\n`);
     if (missing.length > 0 && process.env.CI) {
-      process.stderr.write(`\nCI: ${missing.length} test(s) skipped for a program that npm run bootstrap installs; bootstrap is incomplete.\n`);
+      process.stderr.write(
+        `\nCI: ${missing.length} test(s) skipped for a program that npm run bootstrap installs; bootstrap is incomplete.\n`,
+      );
       process.exitCode = 1;
     }
   }

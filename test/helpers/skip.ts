@@ -17,7 +17,9 @@ function onPath(program: string): boolean {
 
 /** Null when `program` is on PATH; else the skip note naming the Debian package that bootstrap installs. */
 export function missingProgram(program: string, debianPackage: string): string | null {
-  return onPath(program) ? null : `${MISSING_TOOL} ${program} is not installed (Debian package ${debianPackage}; npm run bootstrap installs it)`;
+  return onPath(program)
+    ? null
+    : `${MISSING_TOOL} ${program} is not installed (Debian package ${debianPackage}; npm run bootstrap installs it)`;
 }
 
 /** A skip note for what bootstrap cannot install; `why` says what is missing and how to provide it. */

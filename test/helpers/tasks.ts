@@ -52,7 +52,10 @@ export const QUICK_SUITE: TestTask[] = [
     category: 'data-processing',
     difficulty: 'medium',
     files: { 'numbers.txt': '1\n2\n3\n4\n5\n' },
-    assertions: { 'total is 15': '[ "$(cat total.txt)" = 15 ]', 'numbers.txt untouched': '[ "$(wc -l < numbers.txt)" = 5 ]' },
+    assertions: {
+      'total is 15': '[ "$(cat total.txt)" = 15 ]',
+      'numbers.txt untouched': '[ "$(wc -l < numbers.txt)" = 5 ]',
+    },
     solution: "cd /app\nawk '{s += $1} END {print s}' numbers.txt > total.txt",
   },
   {
@@ -77,6 +80,7 @@ export async function libraryTaskCount(): Promise<number> {
   const { loadTaskSource } = await import('../../electron/lab/tasks');
   const suites = join(process.cwd(), 'tasks', 'suites');
   let n = 18;
-  for (const name of readdirSync(suites).filter((f) => f.endsWith('.jsonl'))) n += (await loadTaskSource(join(suites, name))).tasks.length;
+  for (const name of readdirSync(suites).filter((f) => f.endsWith('.jsonl')))
+    n += (await loadTaskSource(join(suites, name))).tasks.length;
   return n;
 }

@@ -4,7 +4,10 @@ import { parseModelConfig, PRESETS, type ModelConfig } from '../../native/model/
 import { initParameters } from '../../native/model/init';
 import { trainBpe } from '../../native/model/tokenizer';
 
-export const TINY_TEXT = Array.from({ length: 60 }, (_, i) => `$ ls -la /app\nfile_${i % 7}.txt data.csv README.md\n$ cat data.csv | wc -l\n${i * 3}\n`).join('');
+export const TINY_TEXT = Array.from(
+  { length: 60 },
+  (_, i) => `$ ls -la /app\nfile_${i % 7}.txt data.csv README.md\n$ cat data.csv | wc -l\n${i * 3}\n`,
+).join('');
 
 export function tinyTrainConfig(overrides: Partial<ModelConfig> = {}): ModelConfig {
   return parseModelConfig({
@@ -26,7 +29,16 @@ export function tinyTrainConfig(overrides: Partial<ModelConfig> = {}): ModelConf
 
 export function writeTinyCheckpoint(dir: string, seed = 1, overrides: Partial<ModelConfig> = {}): string {
   const config = tinyTrainConfig(overrides);
-  const trained = trainBpe({ corpus: [TINY_TEXT, '<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\nok<|im_end|>\n'], vocabSize: config.vocab_size });
-  saveCheckpoint(dir, { config, tokenizer: trained.json, tokenizerConfig: trained.config, parameters: initParameters(config, seed), labVersion: 'test' });
+  const trained = trainBpe({
+    corpus: [TINY_TEXT, '<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\nok<|im_end|>\n'],
+    vocabSize: config.vocab_size,
+  });
+  saveCheckpoint(dir, {
+    config,
+    tokenizer: trained.json,
+    tokenizerConfig: trained.config,
+    parameters: initParameters(config, seed),
+    labVersion: 'test',
+  });
   return dir;
 }

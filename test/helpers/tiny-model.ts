@@ -26,11 +26,20 @@ export function tinyWeights(config: ModelConfig, seed = 1): Map<string, Float32A
   const w = initParameters(config, seed);
   let s = seed;
   const jitter = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 0.4;
-  for (const p of parameterSpecs(config)) if (p.init === 'ones' || p.init === 'zeros') w.set(p.name, w.get(p.name)!.map((v) => v + jitter()));
+  for (const p of parameterSpecs(config))
+    if (p.init === 'ones' || p.init === 'zeros')
+      w.set(
+        p.name,
+        w.get(p.name)!.map((v) => v + jitter()),
+      );
   return w;
 }
 
-export function weightFeeds(config: ModelConfig, weights: Map<string, Float32Array>, dtype: 'float32' | 'float64'): Record<string, HostTensor> {
+export function weightFeeds(
+  config: ModelConfig,
+  weights: Map<string, Float32Array>,
+  dtype: 'float32' | 'float64',
+): Record<string, HostTensor> {
   const feeds: Record<string, HostTensor> = {};
   for (const p of parameterSpecs(config)) {
     const data = weights.get(p.name)!;

@@ -22,7 +22,11 @@ export function seeded(seed: number): () => number {
 export const T0 = Date.parse('2026-12-01T10:00:00Z');
 
 /** One metrics line of step `step`: trends plus noise, every fixed key, a time split and per-layer agreement. */
-export function metricsLine(step: number, rand: () => number, options: { tokensPerStep?: number; secondsPerStep?: number } = {}): Record<string, unknown> {
+export function metricsLine(
+  step: number,
+  rand: () => number,
+  options: { tokensPerStep?: number; secondsPerStep?: number } = {},
+): Record<string, unknown> {
   const progress = 1 - Math.exp(-step / 200);
   const noise = () => (rand() - 0.5) * 0.2;
   const values: Record<string, number> = {
@@ -84,17 +88,46 @@ export function writeTrainingRun(dataDir: string, id: string, o: FixtureRunOptio
   mkdirSync(dir, { recursive: true });
   const steps = o.steps ?? 50;
   const total = o.totalSteps ?? steps;
-  const checkpoints = (o.checkpoints ?? []).map((step, i, all) => ({ step, dir: `checkpoints/${ckName(step)}`, id: `ck${step}`, evalLoss: 1 / (step + 1), best: i === all.length - 1 }));
+  const checkpoints = (o.checkpoints ?? []).map((step, i, all) => ({
+    step,
+    dir: `checkpoints/${ckName(step)}`,
+    id: `ck${step}`,
+    evalLoss: 1 / (step + 1),
+    best: i === all.length - 1,
+  }));
   writeFileSync(
     join(dir, 'run.json'),
-    JSON.stringify({ schema: 't1lab.training-run/1', id, stage: o.stage ?? 'ppo', createdAt: new Date(T0).toISOString(), config: { schedule: { steps: total }, seed: o.seed ?? 1 }, checkpoints }, null, 2),
+    JSON.stringify(
+      {
+        schema: 't1lab.training-run/1',
+        id,
+        stage: o.stage ?? 'ppo',
+        createdAt: new Date(T0).toISOString(),
+        config: { schedule: { steps: total }, seed: o.seed ?? 1 },
+        checkpoints,
+      },
+      null,
+      2,
+    ),
   );
-  if (o.state !== null) writeFileSync(join(dir, 'status.json'), JSON.stringify({ state: o.state ?? 'completed', step: steps, totalSteps: total }));
+  if (o.state !== null)
+    writeFileSync(
+      join(dir, 'status.json'),
+      JSON.stringify({ state: o.state ?? 'completed', step: steps, totalSteps: total }),
+    );
   writeFileSync(join(dir, 'metrics.jsonl'), metricsText(0, steps, o.seed ?? 1));
   for (const step of o.checkpoints ?? []) {
     const ck = join(dir, 'checkpoints', ckName(step));
     mkdirSync(ck, { recursive: true });
-    writeFileSync(join(ck, 'manifest.json'), JSON.stringify({ id: `ck${step}`, kind: 'training', created_at: new Date(T0 + step * 2000).toISOString(), files: {} }));
+    writeFileSync(
+      join(ck, 'manifest.json'),
+      JSON.stringify({
+        id: `ck${step}`,
+        kind: 'training',
+        created_at: new Date(T0 + step * 2000).toISOString(),
+        files: {},
+      }),
+    );
   }
   for (const step of o.rollouts ?? []) writeRolloutStep(dir, step, o.seed ?? 1);
   return dir;
@@ -106,7 +139,26 @@ export function appendMetrics(dir: string, from: number, to: number, seed = 1): 
   appendFileSync(join(dir, 'metrics.jsonl'), metricsText(from, to, seed));
 }
 
-const WORDS = ['ls', ' -la', '\n', 'cat', ' hello', '.txt', ' >', ' out', '<tool_call>', '{"name":', ' "bash"', '}', '</tool_call>', ' echo', ' 42', ' |', ' wc', ' -l'];
+const WORDS = [
+  'ls',
+  ' -la',
+  '\n',
+  'cat',
+  ' hello',
+  '.txt',
+  ' >',
+  ' out',
+  '<tool_call>',
+  '{"name":',
+  ' "bash"',
+  '}',
+  '</tool_call>',
+  ' echo',
+  ' 42',
+  ' |',
+  ' wc',
+  ' -l',
+];
 const OBS = ['total', ' 8', '\n', 'hello', '\n', '[exit', ' code', ' 0]', '\n'];
 export const FIXTURE_LAYERS = 4;
 export const FIXTURE_EXPERTS = 8;
@@ -147,7 +199,12 @@ export function writeRolloutStep(dir: string, step: number, seed = 1): void {
         return [a, (a + 1 + Math.floor(rand() * (FIXTURE_EXPERTS - 1))) % FIXTURE_EXPERTS];
       });
       experts.push(route);
-      gates.push(route.map(() => { const w = 0.5 + rand() * 0.4; return [w, 1 - w]; }));
+      gates.push(
+        route.map(() => {
+          const w = 0.5 + rand() * 0.4;
+          return [w, 1 - w];
+        }),
+      );
       logprobs.push(sampled ? -rand() * 4 : null);
       advantages.push(sampled ? (reward - 1.5) * (0.5 + rand()) : null);
       values.push(sampled ? rand() * 3 : null);
@@ -163,8 +220,20 @@ export function writeRolloutStep(dir: string, step: number, seed = 1): void {
     writeFileSync(
       join(folder, `${key}.json`),
       JSON.stringify({
-        ids, text, kinds, mask, logprobs, advantages, values, tisWeights, experts, gates, turnStarts,
-        ledgerEvents: [{ turn: 1, verdict: g === 1 ? 'REPAIR' : 'CLEAN', tokenIndex: turnStarts[1], maskedSampled: g === 1 ? 2 : 0 }],
+        ids,
+        text,
+        kinds,
+        mask,
+        logprobs,
+        advantages,
+        values,
+        tisWeights,
+        experts,
+        gates,
+        turnStarts,
+        ledgerEvents: [
+          { turn: 1, verdict: g === 1 ? 'REPAIR' : 'CLEAN', tokenIndex: turnStarts[1], maskedSampled: g === 1 ? 2 : 0 },
+        ],
         numExperts: FIXTURE_EXPERTS,
       }),
     );

@@ -14,26 +14,64 @@ const pad = Number(padArg ?? 0);
 const ck = openCheckpoint(dir!, { verifyHashes: false });
 if (ck.kind !== 't1-moe') throw new Error('t1-moe');
 const tok = ck.tokenizer!;
-const T = 512, B = 4;
+const T = 512,
+  B = 4;
 const filler = 'ls -la /var/log\n'.repeat(200);
 const docs: { ids: number[]; from: number }[] = [];
 for (let d = 0; d < 64; d++) {
   const r = createFamilyRng(900000 + d);
-  const items = Array.from({ length: 6 }, () => `${r.pick(['cedar', 'ember', 'notes', 'pixel'])}/${r.word(5)}/${r.word(3)}_${r.word(3)}.txt`);
+  const items = Array.from(
+    { length: 6 },
+    () => `${r.pick(['cedar', 'ember', 'notes', 'pixel'])}/${r.word(5)}/${r.word(3)}_${r.word(3)}.txt`,
+  );
   const head = tok.encode(filler).slice(0, pad);
   const first = tok.encode(`Paths:\n${items.join('\n')}\nAgain:\n`);
   const second = tok.encode(items.join('\n'));
   docs.push({ ids: [...head, ...first, ...second].slice(0, T + 1), from: head.length + first.length });
 }
-let nll = 0, n = 0, sure = 0;
-const session = await createPlacedSession(buildTrainingGraph(ck.config, { batch: B, length: T, dtype: 'float32', expertCompute: 'dense', forcedRouting: false, loss: null }).bytes, { choice: 'cpu', intraOpThreads: 1 });
+let nll = 0,
+  n = 0,
+  sure = 0;
+const session = await createPlacedSession(
+  buildTrainingGraph(ck.config, {
+    batch: B,
+    length: T,
+    dtype: 'float32',
+    expertCompute: 'dense',
+    forcedRouting: false,
+    loss: null,
+  }).bytes,
+  { choice: 'cpu', intraOpThreads: 1 },
+);
 for (let at = 0; at < docs.length; at += B) {
   const batch = docs.slice(at, at + B);
-  const ids = new BigInt64Array(B * T), targets = new BigInt64Array(B * T), mask = new Float32Array(B * T);
-  batch.forEach((r, b) => { for (let t = 0; t < r.ids.length - 1; t++) { ids[b * T + t] = BigInt(r.ids[t]!); targets[b * T + t] = BigInt(r.ids[t + 1]!); mask[b * T + t] = 1; } });
-  const feeds: Record<string, HostTensor> = { input_ids: { dtype: 'int64', dims: [B, T], data: ids }, targets: { dtype: 'int64', dims: [B, T], data: targets }, attention_mask: { dtype: 'float32', dims: [B, T], data: mask } };
-  for (const p of parameterSpecs(ck.config)) feeds[p.name] = { dtype: 'float32', dims: p.shape, data: ck.weights.get(p.name)! };
+  const ids = new BigInt64Array(B * T),
+    targets = new BigInt64Array(B * T),
+    mask = new Float32Array(B * T);
+  batch.forEach((r, b) => {
+    for (let t = 0; t < r.ids.length - 1; t++) {
+      ids[b * T + t] = BigInt(r.ids[t]!);
+      targets[b * T + t] = BigInt(r.ids[t + 1]!);
+      mask[b * T + t] = 1;
+    }
+  });
+  const feeds: Record<string, HostTensor> = {
+    input_ids: { dtype: 'int64', dims: [B, T], data: ids },
+    targets: { dtype: 'int64', dims: [B, T], data: targets },
+    attention_mask: { dtype: 'float32', dims: [B, T], data: mask },
+  };
+  for (const p of parameterSpecs(ck.config))
+    feeds[p.name] = { dtype: 'float32', dims: p.shape, data: ck.weights.get(p.name)! };
   const lp = (await session.session.run(feeds, ['logprobs'])).logprobs!.data as Float32Array;
-  batch.forEach((r, b) => { for (let t = r.from; t < r.ids.length; t++) { const x = -lp[b * T + t - 1]!; nll += x; n++; if (x < Math.LN2) sure++; } });
+  batch.forEach((r, b) => {
+    for (let t = r.from; t < r.ids.length; t++) {
+      const x = -lp[b * T + t - 1]!;
+      nll += x;
+      n++;
+      if (x < Math.LN2) sure++;
+    }
+  });
 }
-console.log(JSON.stringify({ checkpoint: dir, pad, copyNats: +(nll / n).toFixed(3), tokens: n, sure: +(sure / n).toFixed(3) }));
+console.log(
+  JSON.stringify({ checkpoint: dir, pad, copyNats: +(nll / n).toFixed(3), tokens: n, sure: +(sure / n).toFixed(3) }),
+);

@@ -41,7 +41,10 @@ export function jinjaTemplate(source: string, options: JinjaTemplateOptions = {}
   try {
     template = new Template(source);
   } catch (error) {
-    throw new LabError('INVALID_PARAMS', `chat template ${options.name ?? ''}: cannot parse: ${(error as Error).message}`);
+    throw new LabError(
+      'INVALID_PARAMS',
+      `chat template ${options.name ?? ''}: cannot parse: ${(error as Error).message}`,
+    );
   }
   const special = options.specialTokens ?? {};
   return {
@@ -62,7 +65,8 @@ export function jinjaTemplate(source: string, options: JinjaTemplateOptions = {}
 /** `tokenizer_config.json`'s special tokens may be strings or `{content: ...}` objects. */
 function tokenText(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
-  if (value && typeof value === 'object' && typeof (value as { content?: unknown }).content === 'string') return (value as { content: string }).content;
+  if (value && typeof value === 'object' && typeof (value as { content?: unknown }).content === 'string')
+    return (value as { content: string }).content;
   return undefined;
 }
 
@@ -92,7 +96,8 @@ export function loadChatTemplate(dir: string): ChatTemplate {
   if (Array.isArray(raw)) {
     const named = raw as { name?: string; template?: string }[];
     const chosen = named.find((t) => t.name === 'default') ?? named[0];
-    if (chosen?.template) return jinjaTemplate(chosen.template, { name: `${configPath}#chat_template.${chosen.name ?? 0}`, specialTokens });
+    if (chosen?.template)
+      return jinjaTemplate(chosen.template, { name: `${configPath}#chat_template.${chosen.name ?? 0}`, specialTokens });
   }
   return chatml;
 }

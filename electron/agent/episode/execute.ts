@@ -51,26 +51,50 @@ export function toKeys(keys: readonly string[]): (string | { key: NamedKey })[] 
   return keys.map((k) => (isNamedKey(k) ? { key: k } : k));
 }
 
-export async function executeAction(action: Exclude<Action, { tool: 'submit' }>, ctx: ExecuteContext): Promise<Executed> {
+export async function executeAction(
+  action: Exclude<Action, { tool: 'submit' }>,
+  ctx: ExecuteContext,
+): Promise<Executed> {
   const { session } = ctx;
   if (action.tool === 'bash') {
     if (session.busy) {
       // Typing a new command into a running program would feed it as input: say so instead.
       return {
-        observation: '[a command is still running, so nothing was run: use keys to interact with it, C-c to stop it, or keys [] with a duration to wait]',
-        execution: { action: ctx.index, exitCode: null, timedOut: false, durationMs: 0, truncatedChars: 0, screen: false },
+        observation:
+          '[a command is still running, so nothing was run: use keys to interact with it, C-c to stop it, or keys [] with a duration to wait]',
+        execution: {
+          action: ctx.index,
+          exitCode: null,
+          timedOut: false,
+          durationMs: 0,
+          truncatedChars: 0,
+          screen: false,
+        },
         reachedDeadline: false,
       };
     }
     const requestedSec = action.timeoutSec ?? DEFAULT_COMMAND_TIMEOUT_SEC;
     const boundedByDeadline = ctx.remainingMs / 1000 <= requestedSec;
     const timeoutSec = Math.max(0.001, Math.min(requestedSec, ctx.remainingMs / 1000));
-    const result = await untilAborted(session.run(action.command, { timeoutMs: Math.ceil(timeoutSec * 1000), maxOutputChars: ctx.observationChars }), ctx.signal);
+    const result = await untilAborted(
+      session.run(action.command, { timeoutMs: Math.ceil(timeoutSec * 1000), maxOutputChars: ctx.observationChars }),
+      ctx.signal,
+    );
     const screen = result.timedOut && session.alternateScreen ? session.screen().lines : undefined;
-    const formatted = formatCommand({ ...result, timeoutSec: Math.round(timeoutSec * 100) / 100, screen }, ctx.observationChars);
+    const formatted = formatCommand(
+      { ...result, timeoutSec: Math.round(timeoutSec * 100) / 100, screen },
+      ctx.observationChars,
+    );
     return {
       observation: formatted.text,
-      execution: { action: ctx.index, exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, truncatedChars: formatted.truncatedChars, screen: !!screen },
+      execution: {
+        action: ctx.index,
+        exitCode: result.exitCode,
+        timedOut: result.timedOut,
+        durationMs: result.durationMs,
+        truncatedChars: formatted.truncatedChars,
+        screen: !!screen,
+      },
       reachedDeadline: result.timedOut && boundedByDeadline,
     };
   }
@@ -82,10 +106,25 @@ export async function executeAction(action: Exclude<Action, { tool: 'submit' }>,
   const alternate = session.alternateScreen;
   const fresh = session.readNew({ maxOutputChars: ctx.observationChars });
   const durationMs = performance.now() - started;
-  const formatted = formatKeys({ output: fresh.output, screen: alternate ? session.screen().lines : undefined, durationMs, truncatedChars: fresh.truncatedChars }, ctx.observationChars);
+  const formatted = formatKeys(
+    {
+      output: fresh.output,
+      screen: alternate ? session.screen().lines : undefined,
+      durationMs,
+      truncatedChars: fresh.truncatedChars,
+    },
+    ctx.observationChars,
+  );
   return {
     observation: formatted.text,
-    execution: { action: ctx.index, exitCode: null, timedOut: false, durationMs, truncatedChars: formatted.truncatedChars, screen: alternate },
+    execution: {
+      action: ctx.index,
+      exitCode: null,
+      timedOut: false,
+      durationMs,
+      truncatedChars: formatted.truncatedChars,
+      screen: alternate,
+    },
     reachedDeadline: ctx.remainingMs <= requestedMs && !ctx.signal.aborted,
   };
 }

@@ -6,8 +6,23 @@
  * kills the agent's processes and runs the verifier.
  */
 import type { ShellSession } from '../../../native/pty/types';
-import type { ChatMessage, ContextEvent, EpisodeError, LedgerCounters, LedgerSample, StopReason, Turn } from '../../domain/trajectory';
-import { estimatingMeter, exactMeter, fitContext, type ContextMeter, type ContextState, type ContextStrategy } from '../context';
+import type {
+  ChatMessage,
+  ContextEvent,
+  EpisodeError,
+  LedgerCounters,
+  LedgerSample,
+  StopReason,
+  Turn,
+} from '../../domain/trajectory';
+import {
+  estimatingMeter,
+  exactMeter,
+  fitContext,
+  type ContextMeter,
+  type ContextState,
+  type ContextStrategy,
+} from '../context';
 import { DEFAULT_OBSERVATION_CHARS, neutralizeControlTokens } from '../observation';
 import type { Policy, PolicyEpisode, PolicyReply } from '../policy/types';
 import { createProtocol } from '../protocol';
@@ -72,7 +87,10 @@ export interface AgentLoopResult {
 function stopFromSignal(outer: AbortSignal): { stopReason: StopReason; error: EpisodeError | null } {
   const reason: unknown = outer.reason;
   if (outer.aborted && reason instanceof EpisodeStop) {
-    return { stopReason: reason.stopReason, error: reason.stopReason === 'deadline' ? { kind: 'timeout', message: reason.message } : null };
+    return {
+      stopReason: reason.stopReason,
+      error: reason.stopReason === 'deadline' ? { kind: 'timeout', message: reason.message } : null,
+    };
   }
   if (outer.aborted) return { stopReason: 'cancelled', error: null };
   return { stopReason: 'agent_timeout', error: { kind: 'timeout', message: 'the agent ran out of time' } };
@@ -139,7 +157,13 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   }
   st.shellWatch.dispose();
   await episode?.close?.().catch(() => {});
-  const ledgerOut = setup.ledger && setup.template ? { samples: setup.ledger.finish(render(setup, st, false), st.pendingObservations), counters: setup.ledger.counters } : null;
+  const ledgerOut =
+    setup.ledger && setup.template
+      ? {
+          samples: setup.ledger.finish(render(setup, st, false), st.pendingObservations),
+          counters: setup.ledger.counters,
+        }
+      : null;
   return {
     system: setup.system,
     instruction: options.instruction,
@@ -173,7 +197,12 @@ function setUpLoop(options: AgentLoopOptions): LoopSetup {
     template,
     nativeTools: protocol.name === 'tools' ? protocol.tools : [],
     templateTools,
-    system: protocol.systemPrompt({ maxTurns, timeoutSec: options.agentTimeoutSec, toolsInTemplate: !!templateTools, compact: compactPrompt(policy) }),
+    system: protocol.systemPrompt({
+      maxTurns,
+      timeoutSec: options.agentTimeoutSec,
+      toolsInTemplate: !!templateTools,
+      compact: compactPrompt(policy),
+    }),
     meter: policy.tokenLevel ? exactMeter(policy.tokenLevel.codec, policy.tokenLevel.template) : estimatingMeter(),
     budget: policy.contextWindow ? policy.contextWindow - policy.maxCompletionTokens : null,
     ledger: policy.tokenLevel ? new TokenLedger(policy.tokenLevel.codec, { mode: options.tito ?? 'exact' }) : null,
@@ -214,8 +243,10 @@ function initialState(setup: LoopSetup): LoopState {
 }
 
 const watchShell = (st: LoopState, s: ShellSession) => s.onExit((exit) => (st.shellExit = exit));
-const expired = (setup: LoopSetup, st: LoopState) => st.outOfTime || setup.signal.aborted || performance.now() >= setup.deadlineAt;
-const render = (setup: LoopSetup, st: LoopState, addGenerationPrompt: boolean) => setup.template!.render(st.messages, { addGenerationPrompt, tools: setup.templateTools });
+const expired = (setup: LoopSetup, st: LoopState) =>
+  st.outOfTime || setup.signal.aborted || performance.now() >= setup.deadlineAt;
+const render = (setup: LoopSetup, st: LoopState, addGenerationPrompt: boolean) =>
+  setup.template!.render(st.messages, { addGenerationPrompt, tools: setup.templateTools });
 
 /** The stop reason and error when the caller aborted or the agent's time ran out. */
 function stopFrom(setup: LoopSetup, st: LoopState): void {
@@ -315,9 +346,22 @@ function syncLedger(setup: LoopSetup, st: LoopState): { ids?: number[]; text?: s
 }
 
 /** The policy's assistant turn, or null with the stop recorded (its failure, or the agent's time ran out meanwhile). */
-async function askPolicy(setup: LoopSetup, st: LoopState, episode: PolicyEpisode, index: number, prompt: { ids?: number[]; text?: string }): Promise<PolicyReply | null> {
+async function askPolicy(
+  setup: LoopSetup,
+  st: LoopState,
+  episode: PolicyEpisode,
+  index: number,
+  prompt: { ids?: number[]; text?: string },
+): Promise<PolicyReply | null> {
   try {
-    return await episode.turn({ messages: st.messages, tools: setup.nativeTools, promptIds: prompt.ids, promptText: prompt.text, signal: setup.signal, turn: index });
+    return await episode.turn({
+      messages: st.messages,
+      tools: setup.nativeTools,
+      promptIds: prompt.ids,
+      promptText: prompt.text,
+      signal: setup.signal,
+      turn: index,
+    });
   } catch (e) {
     if (expired(setup, st)) stopFrom(setup, st);
     else {
@@ -334,7 +378,8 @@ function recordUsage(setup: LoopSetup, st: LoopState, reply: PolicyReply, prompt
   st.tokens.completion += reply.usage.completion;
   if (reply.costUsd !== null) st.costUsd = (st.costUsd ?? 0) + reply.costUsd;
   // What the sampler ran on: as the policy reports it, else what the harness sent it.
-  if (setup.ledger && reply.tokens) setup.ledger.appendSampled(reply.tokens, reply.fed ?? (promptIds ? { ids: promptIds, routing: null } : undefined));
+  if (setup.ledger && reply.tokens)
+    setup.ledger.appendSampled(reply.tokens, reply.fed ?? (promptIds ? { ids: promptIds, routing: null } : undefined));
 }
 
 interface Acted {
@@ -346,7 +391,11 @@ interface Acted {
 }
 
 /** Run the turn's actions in the shell, in order, until a submit, the agent's time, or a shell failure. */
-async function runActions(setup: LoopSetup, st: LoopState, parsed: ReturnType<LoopSetup['protocol']['parse']>): Promise<Acted> {
+async function runActions(
+  setup: LoopSetup,
+  st: LoopState,
+  parsed: ReturnType<LoopSetup['protocol']['parse']>,
+): Promise<Acted> {
   const acted: Acted = { executions: [], parts: [], submitted: false, failure: null };
   if (parsed.error) acted.parts.push(parsed.error);
   for (const [i, action] of parsed.actions.entries()) {
@@ -358,12 +407,19 @@ async function runActions(setup: LoopSetup, st: LoopState, parsed: ReturnType<Lo
     try {
       // The agent's deadline bounds each action by its remaining time (so the turn is recorded); cancelling
       // or cutting the episode interrupts it at once.
-      const done = await executeAction(action, { session: st.session, observationChars: setup.observationChars, remainingMs: Math.max(0, setup.deadlineAt - performance.now()), signal: setup.interrupt, index: i });
+      const done = await executeAction(action, {
+        session: st.session,
+        observationChars: setup.observationChars,
+        remainingMs: Math.max(0, setup.deadlineAt - performance.now()),
+        signal: setup.interrupt,
+        index: i,
+      });
       acted.parts.push(done.observation);
       acted.executions.push(done.execution);
       if (done.reachedDeadline) st.outOfTime = true;
     } catch (e) {
-      if (!setup.signal.aborted) acted.failure = { kind: 'sandbox', message: `the shell failed: ${(e as Error).message}` };
+      if (!setup.signal.aborted)
+        acted.failure = { kind: 'sandbox', message: `the shell failed: ${(e as Error).message}` };
       break;
     }
     const restarted = await restartExitedShell(setup, st);
@@ -382,22 +438,43 @@ async function restartExitedShell(setup: LoopSetup, st: LoopState): Promise<{ no
   const code = st.shellExit.exitCode;
   st.shellExit = null;
   const restartShell = setup.options.restartShell;
-  if (!restartShell) return { failure: { kind: 'sandbox', message: `the shell exited (code ${code}) and cannot be restarted` } };
+  if (!restartShell)
+    return { failure: { kind: 'sandbox', message: `the shell exited (code ${code}) and cannot be restarted` } };
   st.shellWatch.dispose();
   try {
     st.session = await restartShell();
   } catch (e) {
-    return { failure: { kind: 'sandbox', message: `the shell exited (code ${code}) and could not be restarted: ${(e as Error).message}` } };
+    return {
+      failure: {
+        kind: 'sandbox',
+        message: `the shell exited (code ${code}) and could not be restarted: ${(e as Error).message}`,
+      },
+    };
   }
   st.shellWatch = watchShell(st, st.session);
-  return { note: `[the shell exited with code ${code}; a new shell was started: the working directory and variables were reset]` };
+  return {
+    note: `[the shell exited with code ${code}; a new shell was started: the working directory and variables were reset]`,
+  };
 }
 
 /** The assistant's turn and the observation into the conversation; returns the observation as recorded. */
-function answer(setup: LoopSetup, st: LoopState, reply: PolicyReply, parsed: ReturnType<LoopSetup['protocol']['parse']>, assistant: { text: string; toolCalls?: PolicyReply['toolCalls'] }, acted: Acted): string {
+function answer(
+  setup: LoopSetup,
+  st: LoopState,
+  reply: PolicyReply,
+  parsed: ReturnType<LoopSetup['protocol']['parse']>,
+  assistant: { text: string; toolCalls?: PolicyReply['toolCalls'] },
+  acted: Acted,
+): string {
   // Program output never carries chat-control tokens into the conversation (see neutralizeControlTokens).
-  const observation = acted.submitted ? '[submitted]' : [neutralizeControlTokens(acted.parts.join('\n')), parsed.note].filter(Boolean).join('\n\n');
-  st.messages.push({ role: 'assistant', content: reply.text, ...(reply.toolCalls ? { toolCalls: reply.toolCalls } : {}) });
+  const observation = acted.submitted
+    ? '[submitted]'
+    : [neutralizeControlTokens(acted.parts.join('\n')), parsed.note].filter(Boolean).join('\n\n');
+  st.messages.push({
+    role: 'assistant',
+    content: reply.text,
+    ...(reply.toolCalls ? { toolCalls: reply.toolCalls } : {}),
+  });
   if (!acted.submitted) {
     const back = setup.protocol.observationMessages(observation, { parsed, turn: assistant });
     st.messages.push(...back);

@@ -22,7 +22,13 @@ function retryAfterMs(header: string | null): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
-export async function postJson(url: string, payload: unknown, headers: Record<string, string>, signal: AbortSignal, options: RetryOptions): Promise<PostResult> {
+export async function postJson(
+  url: string,
+  payload: unknown,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  options: RetryOptions,
+): Promise<PostResult> {
   const retries: string[] = [];
   for (let attempt = 0; ; attempt++) {
     let reason: string;
@@ -40,19 +46,25 @@ export async function postJson(url: string, payload: unknown, headers: Record<st
         try {
           return { body: JSON.parse(text) as unknown, attempts: attempt + 1, retries };
         } catch {
-          throw new PolicyError(`${url} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+          throw new PolicyError(
+            `${url} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`,
+          );
         }
       }
       reason = `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`;
-      if (response.status !== 429 && response.status < 500) throw new PolicyError(`${url} refused the request: ${reason}`);
+      if (response.status !== 429 && response.status < 500)
+        throw new PolicyError(`${url} refused the request: ${reason}`);
       waitMs = retryAfterMs(response.headers.get('retry-after'));
     } catch (error) {
       if (error instanceof PolicyError) throw error;
       if (signal.aborted) throw signal.reason ?? error;
-      reason = timeout.aborted ? `no answer within ${options.timeoutMs} ms` : `network error: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`;
+      reason = timeout.aborted
+        ? `no answer within ${options.timeoutMs} ms`
+        : `network error: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`;
     }
     retries.push(reason);
-    if (attempt >= options.maxRetries) throw new PolicyError(`${url}: gave up after ${attempt + 1} attempts; last: ${reason}`);
+    if (attempt >= options.maxRetries)
+      throw new PolicyError(`${url}: gave up after ${attempt + 1} attempts; last: ${reason}`);
     const backoff = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** attempt) * (0.75 + Math.random() * 0.5);
     await sleep(Math.min(options.maxDelayMs, waitMs ?? backoff), undefined, { signal });
   }

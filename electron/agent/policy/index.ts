@@ -13,15 +13,32 @@ export type OnnxPolicyFactory = (checkpoint: string, options: PolicyOptions) => 
 
 export const POLICY_SPECS = 'oracle | replay:FILE | openai:BASE_URL#MODEL | onnx:CHECKPOINT';
 
-export async function createPolicy(spec: string, options: PolicyOptions = {}, onnx?: OnnxPolicyFactory): Promise<Policy> {
+export async function createPolicy(
+  spec: string,
+  options: PolicyOptions = {},
+  onnx?: OnnxPolicyFactory,
+): Promise<Policy> {
   if (spec === 'oracle') return createOraclePolicy({ protocol: options.protocol });
-  if (spec.startsWith('replay:')) return createReplayPolicy(spec.slice('replay:'.length), { protocol: options.protocol });
+  if (spec.startsWith('replay:'))
+    return createReplayPolicy(spec.slice('replay:'.length), { protocol: options.protocol });
   if (spec.startsWith('openai:')) return createOpenAiPolicy(spec, options);
   if (spec.startsWith('onnx:')) {
-    if (!onnx) throw new LabError('UNAVAILABLE', `policy '${spec}': the local ONNX policy is not available in this build (it comes with the policy engine)`);
+    if (!onnx)
+      throw new LabError(
+        'UNAVAILABLE',
+        `policy '${spec}': the local ONNX policy is not available in this build (it comes with the policy engine)`,
+      );
     return onnx(spec.slice('onnx:'.length), options);
   }
   throw new LabError('INVALID_PARAMS', `unknown policy '${spec}': use ${POLICY_SPECS}`);
 }
 
-export { PolicyError, type Policy, type PolicyEpisode, type PolicyOptions, type PolicyReply, type PolicyRequest, type EpisodeInfo } from './types';
+export {
+  PolicyError,
+  type Policy,
+  type PolicyEpisode,
+  type PolicyOptions,
+  type PolicyReply,
+  type PolicyRequest,
+  type EpisodeInfo,
+} from './types';

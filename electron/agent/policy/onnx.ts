@@ -7,7 +7,14 @@ import type { OnnxPolicyEngine } from '../../../native/model/policy-api';
 import { LabError } from '../../ipc/common/errors';
 import type { ChatTemplate } from '../chat/template';
 import type { TokenCodec } from '../tokens/codec';
-import { PolicyError, wantsCompactPrompt, type Policy, type PolicyEpisode, type PolicyOptions, type PolicyReply } from './types';
+import {
+  PolicyError,
+  wantsCompactPrompt,
+  type Policy,
+  type PolicyEpisode,
+  type PolicyOptions,
+  type PolicyReply,
+} from './types';
 
 export interface OnnxParts {
   checkpoint: string;
@@ -28,12 +35,19 @@ const DEFAULT_REPLY_SHARE = 1 / 8;
 
 /** Completion tokens per turn for a window: `maxTokens` when set (at most half the window), else the default. */
 export function onnxReplyBudget(contextWindow: number, maxTokens?: number): number {
-  return Math.min(maxTokens ?? Math.min(DEFAULT_MAX_TOKENS, Math.floor(contextWindow * DEFAULT_REPLY_SHARE)), Math.floor(contextWindow / 2));
+  return Math.min(
+    maxTokens ?? Math.min(DEFAULT_MAX_TOKENS, Math.floor(contextWindow * DEFAULT_REPLY_SHARE)),
+    Math.floor(contextWindow / 2),
+  );
 }
 
 export async function createOnnxPolicy(parts: OnnxParts, options: PolicyOptions = {}): Promise<Policy> {
   const protocol = options.protocol ?? 'hermes';
-  if (protocol === 'tools') throw new LabError('INVALID_PARAMS', 'onnx: policies write their tool calls as text: use --protocol hermes or terminus');
+  if (protocol === 'tools')
+    throw new LabError(
+      'INVALID_PARAMS',
+      'onnx: policies write their tool calls as text: use --protocol hermes or terminus',
+    );
   const info = await parts.engine.info();
   const contextWindow = Math.min(options.contextWindow ?? info.maxPositions, info.maxPositions);
   const maxCompletionTokens = onnxReplyBudget(contextWindow, options.maxTokens);
@@ -54,7 +68,10 @@ export async function createOnnxPolicy(parts: OnnxParts, options: PolicyOptions 
           const promptIds = request.promptIds;
           if (!promptIds) throw new PolicyError('the onnx policy needs the token ledger (promptIds)');
           const room = contextWindow - promptIds.length;
-          if (room <= 0) throw new PolicyError(`the prompt (${promptIds.length} tokens) fills the context window (${contextWindow})`);
+          if (room <= 0)
+            throw new PolicyError(
+              `the prompt (${promptIds.length} tokens) fills the context window (${contextWindow})`,
+            );
           const result = await parts.engine.generate(
             promptIds,
             {
@@ -66,17 +83,23 @@ export async function createOnnxPolicy(parts: OnnxParts, options: PolicyOptions 
             },
             request.signal,
           );
-          if (result.stopReason === 'cancelled') throw request.signal.reason ?? new PolicyError('generation was cancelled');
+          if (result.stopReason === 'cancelled')
+            throw request.signal.reason ?? new PolicyError('generation was cancelled');
           const ids = result.tokens.map((t) => t.id);
           const routed = result.tokens.every((t) => t.routing !== null);
           const content = ids.length && stops.has(ids[ids.length - 1]!) ? ids.slice(0, -1) : ids;
           return {
             text: parts.codec.decode(content),
-            tokens: { ids, logprobs: result.tokens.map((t) => t.logprob), ...(routed ? { routing: result.tokens.map((t) => t.routing!.experts) } : {}) },
+            tokens: {
+              ids,
+              logprobs: result.tokens.map((t) => t.logprob),
+              ...(routed ? { routing: result.tokens.map((t) => t.routing!.experts) } : {}),
+            },
             fed: { ids: result.promptIds ?? promptIds, routing: result.promptRouting?.map((r) => r.experts) ?? null },
             usage: { prompt: promptIds.length, completion: ids.length, cached: 0 },
             costUsd: null,
-            finishReason: result.stopReason === 'stop-token' || result.stopReason === 'stop-sequence' ? 'stop' : 'length',
+            finishReason:
+              result.stopReason === 'stop-token' || result.stopReason === 'stop-sequence' ? 'stop' : 'length',
           };
         },
       };

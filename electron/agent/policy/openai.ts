@@ -8,7 +8,14 @@ import { z } from 'zod';
 import { LabError } from '../../ipc/common/errors';
 import type { ChatMessage, FinishReason } from '../../domain/trajectory';
 import { DEFAULT_RETRY, postJson } from './http-retry';
-import { PolicyError, wantsCompactPrompt, type Policy, type PolicyEpisode, type PolicyOptions, type PolicyReply } from './types';
+import {
+  PolicyError,
+  wantsCompactPrompt,
+  type Policy,
+  type PolicyEpisode,
+  type PolicyOptions,
+  type PolicyReply,
+} from './types';
 
 const Completion = z.object({
   choices: z
@@ -18,7 +25,15 @@ const Completion = z.object({
           content: z.string().nullable().optional(),
           reasoning_content: z.string().nullable().optional(),
           tool_calls: z
-            .array(z.object({ id: z.string().optional(), function: z.object({ name: z.string(), arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).optional() }) }))
+            .array(
+              z.object({
+                id: z.string().optional(),
+                function: z.object({
+                  name: z.string(),
+                  arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+                }),
+              }),
+            )
             .nullable()
             .optional(),
         }),
@@ -40,7 +55,11 @@ const Completion = z.object({
 export function parseOpenAiSpec(spec: string): { baseUrl: string; model: string } {
   const body = spec.replace(/^openai:/, '');
   const hash = body.lastIndexOf('#');
-  if (hash <= 0 || hash === body.length - 1) throw new LabError('INVALID_PARAMS', `policy '${spec}': write it as openai:BASE_URL#MODEL, e.g. openai:http://127.0.0.1:8000/v1#qwen3-8b`);
+  if (hash <= 0 || hash === body.length - 1)
+    throw new LabError(
+      'INVALID_PARAMS',
+      `policy '${spec}': write it as openai:BASE_URL#MODEL, e.g. openai:http://127.0.0.1:8000/v1#qwen3-8b`,
+    );
   const baseUrl = body.slice(0, hash).replace(/\/+$/, '');
   try {
     const url = new URL(baseUrl);
@@ -56,7 +75,11 @@ function wireMessage(m: ChatMessage): Record<string, unknown> {
     return {
       role: 'assistant',
       content: m.content || null,
-      tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+      tool_calls: m.toolCalls.map((c) => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.name, arguments: c.arguments },
+      })),
     };
   }
   if (m.role === 'tool') {
@@ -78,7 +101,8 @@ export function createOpenAiPolicy(spec: string, options: PolicyOptions = {}): P
   const { baseUrl, model } = parseOpenAiSpec(spec);
   const env = options.env ?? process.env;
   const keyVar = options.apiKeyEnv ?? 'OPENAI_API_KEY';
-  if (options.apiKeyEnv && !env[keyVar]) throw new LabError('INVALID_PARAMS', `--api-key-env ${keyVar}: that environment variable is not set`);
+  if (options.apiKeyEnv && !env[keyVar])
+    throw new LabError('INVALID_PARAMS', `--api-key-env ${keyVar}: that environment variable is not set`);
   const retry = { ...DEFAULT_RETRY, ...options.retry };
   const protocol = options.protocol ?? 'tools';
   const url = `${baseUrl}/chat/completions`;
@@ -101,9 +125,18 @@ export function createOpenAiPolicy(spec: string, options: PolicyOptions = {}): P
           if (options.maxTokens !== undefined) payload.max_tokens = options.maxTokens;
           if (request.tools.length) payload.tools = request.tools;
           const key = env[keyVar];
-          const result = await postJson(url, payload, key ? { authorization: `Bearer ${key}` } : {}, request.signal, retry);
+          const result = await postJson(
+            url,
+            payload,
+            key ? { authorization: `Bearer ${key}` } : {},
+            request.signal,
+            retry,
+          );
           const parsed = Completion.safeParse(result.body);
-          if (!parsed.success) throw new PolicyError(`${url} answered with something that is not a chat completion: ${JSON.stringify(result.body).slice(0, 300)}`);
+          if (!parsed.success)
+            throw new PolicyError(
+              `${url} answered with something that is not a chat completion: ${JSON.stringify(result.body).slice(0, 300)}`,
+            );
           const choice = parsed.data.choices[0]!;
           const usage = parsed.data.usage;
           const prompt = usage?.prompt_tokens ?? 0;
@@ -111,12 +144,18 @@ export function createOpenAiPolicy(spec: string, options: PolicyOptions = {}): P
           const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
           const prices = options.prices;
           const costUsd = prices
-            ? ((prompt - cached) * prices.inputPerMTok + cached * (prices.cachedPerMTok ?? prices.inputPerMTok) + completion * prices.outputPerMTok) / 1e6
+            ? ((prompt - cached) * prices.inputPerMTok +
+                cached * (prices.cachedPerMTok ?? prices.inputPerMTok) +
+                completion * prices.outputPerMTok) /
+              1e6
             : null;
           const toolCalls = choice.message.tool_calls?.map((c, i) => ({
             id: c.id ?? `call_${request.turn}_${i}`,
             name: c.function.name,
-            arguments: typeof c.function.arguments === 'string' ? c.function.arguments : JSON.stringify(c.function.arguments ?? {}),
+            arguments:
+              typeof c.function.arguments === 'string'
+                ? c.function.arguments
+                : JSON.stringify(c.function.arguments ?? {}),
           }));
           const reasoning = choice.message.reasoning_content;
           const content = choice.message.content ?? '';

@@ -19,7 +19,11 @@ export interface OracleOptions {
 
 export function createOraclePolicy(options: OracleOptions = {}): Policy {
   const protocol = options.protocol ?? 'hermes';
-  if (protocol === 'terminus') throw new LabError('INVALID_PARAMS', 'the oracle runs commands to completion: use --protocol hermes or tools (Terminus-2 only sends keystrokes)');
+  if (protocol === 'terminus')
+    throw new LabError(
+      'INVALID_PARAMS',
+      'the oracle runs commands to completion: use --protocol hermes or tools (Terminus-2 only sends keystrokes)',
+    );
   return {
     id: 'oracle',
     protocol,
@@ -34,8 +38,20 @@ export function createOraclePolicy(options: OracleOptions = {}): Policy {
       return {
         async turn(request) {
           const command = commands[next++];
-          const action = command === undefined ? ({ tool: 'submit' } as const) : ({ tool: 'bash', command, ...(options.callTimeout === false ? {} : { timeoutSec: info.agentTimeoutSec }) } as const);
-          return { ...info.protocol.writeAction(action, `call_${request.turn}`), usage: ZERO_USAGE, costUsd: null, finishReason: 'scripted' };
+          const action =
+            command === undefined
+              ? ({ tool: 'submit' } as const)
+              : ({
+                  tool: 'bash',
+                  command,
+                  ...(options.callTimeout === false ? {} : { timeoutSec: info.agentTimeoutSec }),
+                } as const);
+          return {
+            ...info.protocol.writeAction(action, `call_${request.turn}`),
+            usage: ZERO_USAGE,
+            costUsd: null,
+            finishReason: 'scripted',
+          };
         },
       };
     },

@@ -18,11 +18,21 @@ import { PolicyError, ZERO_USAGE, type Policy, type PolicyEpisode, type PolicyRe
 const ReplayTurn = z
   .object({
     text: z.string().optional(),
-    toolCalls: z.array(z.object({ id: z.string().optional(), name: z.string(), arguments: z.union([z.string(), z.record(z.string(), z.unknown())]) })).optional(),
+    toolCalls: z
+      .array(
+        z.object({
+          id: z.string().optional(),
+          name: z.string(),
+          arguments: z.union([z.string(), z.record(z.string(), z.unknown())]),
+        }),
+      )
+      .optional(),
     action: Action.optional(),
     delayMs: z.number().min(0).optional(),
   })
-  .refine((t) => t.text !== undefined || t.toolCalls !== undefined || t.action !== undefined, { message: 'a turn needs "text", "toolCalls" or "action"' });
+  .refine((t) => t.text !== undefined || t.toolCalls !== undefined || t.action !== undefined, {
+    message: 'a turn needs "text", "toolCalls" or "action"',
+  });
 export type ReplayTurn = z.infer<typeof ReplayTurn>;
 
 export const ReplayScript = z.object({
@@ -47,9 +57,17 @@ export function readReplayScript(file: string): ReplayScript {
     raw = JSON.parse(text);
   } catch {
     try {
-      raw = { turns: text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown) };
+      raw = {
+        turns: text
+          .split('\n')
+          .filter((l) => l.trim())
+          .map((l) => JSON.parse(l) as unknown),
+      };
     } catch (error) {
-      throw new LabError('INVALID_PARAMS', `replay script ${file}: neither JSON nor JSONL (${(error as Error).message})`);
+      throw new LabError(
+        'INVALID_PARAMS',
+        `replay script ${file}: neither JSON nor JSONL (${(error as Error).message})`,
+      );
     }
   }
   if (Array.isArray(raw)) raw = { turns: raw };
@@ -91,19 +109,39 @@ export function createReplayPolicy(file: string, options: ReplayOptions = {}): P
       return {
         async turn(request): Promise<PolicyReply> {
           if (next >= script.turns.length) {
-            if (!script.loop) throw new PolicyError(`the replay script ${file} ran out after ${script.turns.length} turns`);
+            if (!script.loop)
+              throw new PolicyError(`the replay script ${file} ran out after ${script.turns.length} turns`);
             next = 0;
           }
           const turn = script.turns[next++]!;
           if (turn.delayMs) await sleep(turn.delayMs, undefined, { signal: request.signal });
           let reply: PolicyReply;
-          if (turn.action) reply = { ...info.protocol.writeAction(turn.action, `call_${request.turn}`), usage: ZERO_USAGE, costUsd: null, finishReason: 'scripted' };
+          if (turn.action)
+            reply = {
+              ...info.protocol.writeAction(turn.action, `call_${request.turn}`),
+              usage: ZERO_USAGE,
+              costUsd: null,
+              finishReason: 'scripted',
+            };
           else {
-            const toolCalls = turn.toolCalls?.map((c, i) => ({ id: c.id ?? `call_${request.turn}_${i}`, name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) }));
-            reply = { text: turn.text ?? '', ...(toolCalls ? { toolCalls } : {}), usage: ZERO_USAGE, costUsd: null, finishReason: 'scripted' };
+            const toolCalls = turn.toolCalls?.map((c, i) => ({
+              id: c.id ?? `call_${request.turn}_${i}`,
+              name: c.name,
+              arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+            }));
+            reply = {
+              text: turn.text ?? '',
+              ...(toolCalls ? { toolCalls } : {}),
+              usage: ZERO_USAGE,
+              costUsd: null,
+              finishReason: 'scripted',
+            };
           }
           if (tokenLevel) {
-            const ids = [...tokenLevel.codec.encode(reply.text), ...tokenLevel.codec.encode(tokenLevel.template.endOfTurn)];
+            const ids = [
+              ...tokenLevel.codec.encode(reply.text),
+              ...tokenLevel.codec.encode(tokenLevel.template.endOfTurn),
+            ];
             reply.tokens = { ids, logprobs: ids.map(() => 0) };
             reply.usage = { prompt: request.promptIds?.length ?? 0, completion: ids.length, cached: 0 };
           }

@@ -39,7 +39,12 @@ export function createTokenizedOraclePolicy(o: TokenizedOracleOptions): Policy {
         async turn(request) {
           const reply = await inner.turn(request);
           const ids = [...o.codec.encode(reply.text), o.endOfTurnId];
-          return { ...reply, tokens: { ids, logprobs: ids.map(() => 0) }, usage: { prompt: request.promptIds?.length ?? 0, completion: ids.length, cached: 0 }, finishReason: 'stop' };
+          return {
+            ...reply,
+            tokens: { ids, logprobs: ids.map(() => 0) },
+            usage: { prompt: request.promptIds?.length ?? 0, completion: ids.length, cached: 0 },
+            finishReason: 'stop',
+          };
         },
       };
     },

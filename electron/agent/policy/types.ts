@@ -5,7 +5,14 @@
  * chat template so the harness can keep the TITO ledger.
  */
 import type { PolicySettings } from '../../domain/runs';
-import type { ChatMessage, FinishReason, ProtocolName, SampledTokens, TokenUsage, ToolCall } from '../../domain/trajectory';
+import type {
+  ChatMessage,
+  FinishReason,
+  ProtocolName,
+  SampledTokens,
+  TokenUsage,
+  ToolCall,
+} from '../../domain/trajectory';
 import type { ChatTemplate } from '../chat/template';
 import type { ActionProtocol } from '../protocol/types';
 import type { ToolSpec } from '../protocol/tools';

@@ -8,7 +8,14 @@ import type { Action, ChatMessage } from '../../domain/trajectory';
 import { actionToToolCall, toolCallToAction } from './actions';
 import { agentIntro, limitsLine } from './prompt';
 import { AGENT_TOOLS } from './tools';
-import { failedTurn, type ActionProtocol, type AssistantTurn, type ObservationContext, type ParsedTurn, type PromptContext } from './types';
+import {
+  failedTurn,
+  type ActionProtocol,
+  type AssistantTurn,
+  type ObservationContext,
+  type ParsedTurn,
+  type PromptContext,
+} from './types';
 
 const OPEN = '<tool_call>';
 const CLOSE = '</tool_call>';
@@ -58,18 +65,28 @@ export function parseHermes(text: string): ParsedTurn {
   const { reasoning, bodies } = scanHermes(text);
   const why = reasoning || null;
   if (bodies.length === 0) {
-    return failedTurn(`No tool call found in your reply. End every turn with exactly one tool call, for example:\n${EXAMPLE}\nCall "submit" when the task is done.`, why);
+    return failedTurn(
+      `No tool call found in your reply. End every turn with exactly one tool call, for example:\n${EXAMPLE}\nCall "submit" when the task is done.`,
+      why,
+    );
   }
-  if (bodies.length > 1) return failedTurn(`Your reply has ${bodies.length} tool calls; make exactly one per turn. Nothing was run.`, why);
+  if (bodies.length > 1)
+    return failedTurn(`Your reply has ${bodies.length} tool calls; make exactly one per turn. Nothing was run.`, why);
   const body = (bodies[0] as string).trim();
   let call: unknown;
   try {
     call = JSON.parse(body);
   } catch (error) {
-    return failedTurn(`The tool call is not valid JSON (${(error as Error).message}). It was:\n${body.slice(0, 500)}\nWrite it as:\n${EXAMPLE}`, why);
+    return failedTurn(
+      `The tool call is not valid JSON (${(error as Error).message}). It was:\n${body.slice(0, 500)}\nWrite it as:\n${EXAMPLE}`,
+      why,
+    );
   }
   if (typeof call !== 'object' || call === null || Array.isArray(call)) {
-    return failedTurn(`The tool call must be a JSON object with "name" and "arguments", got: ${body.slice(0, 200)}`, why);
+    return failedTurn(
+      `The tool call must be a JSON object with "name" and "arguments", got: ${body.slice(0, 200)}`,
+      why,
+    );
   }
   const { name, arguments: args } = call as { name?: unknown; arguments?: unknown };
   const result = toolCallToAction(name, args);
@@ -99,7 +116,9 @@ export function createHermesProtocol(): ActionProtocol {
       if (context.compact) return compactHermesPrompt(context);
       const parts = [agentIntro(), limitsLine(context)];
       if (!context.toolsInTemplate) parts.push(toolsBlock());
-      parts.push('Each turn: think briefly if you need to, then make exactly one tool call. Call "submit" when the task is done.');
+      parts.push(
+        'Each turn: think briefly if you need to, then make exactly one tool call. Call "submit" when the task is done.',
+      );
       return parts.join('\n\n');
     },
     parse(turn: AssistantTurn): ParsedTurn {

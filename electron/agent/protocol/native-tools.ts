@@ -7,7 +7,14 @@ import type { Action, ChatMessage } from '../../domain/trajectory';
 import { actionToToolCall, toolCallToAction } from './actions';
 import { agentIntro, limitsLine } from './prompt';
 import { AGENT_TOOLS } from './tools';
-import { failedTurn, type ActionProtocol, type AssistantTurn, type ObservationContext, type ParsedTurn, type PromptContext } from './types';
+import {
+  failedTurn,
+  type ActionProtocol,
+  type AssistantTurn,
+  type ObservationContext,
+  type ParsedTurn,
+  type PromptContext,
+} from './types';
 
 export function createNativeToolsProtocol(): ActionProtocol {
   return {
@@ -23,8 +30,16 @@ export function createNativeToolsProtocol(): ActionProtocol {
     parse(turn: AssistantTurn): ParsedTurn {
       const calls = turn.toolCalls ?? [];
       const reasoning = turn.text.trim() || null;
-      if (calls.length === 0) return failedTurn('You did not call a tool. Make exactly one tool call per turn (bash, keys or submit).', reasoning);
-      if (calls.length > 1) return failedTurn(`You made ${calls.length} tool calls; make exactly one per turn. Nothing was run.`, reasoning);
+      if (calls.length === 0)
+        return failedTurn(
+          'You did not call a tool. Make exactly one tool call per turn (bash, keys or submit).',
+          reasoning,
+        );
+      if (calls.length > 1)
+        return failedTurn(
+          `You made ${calls.length} tool calls; make exactly one per turn. Nothing was run.`,
+          reasoning,
+        );
       const call = calls[0]!;
       const result = toolCallToAction(call.name, call.arguments);
       if (!result.ok) return failedTurn(result.error, reasoning);

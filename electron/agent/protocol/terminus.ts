@@ -8,7 +8,14 @@ import type { Action, ChatMessage } from '../../domain/trajectory';
 import { agentIntro, limitsLine } from './prompt';
 import { NAMED_KEYS } from '../../../native/pty/keys';
 import { DEFAULT_KEYS_DURATION_SEC, MAX_KEYS_DURATION_SEC } from './tools';
-import { failedTurn, type ActionProtocol, type AssistantTurn, type ObservationContext, type ParsedTurn, type PromptContext } from './types';
+import {
+  failedTurn,
+  type ActionProtocol,
+  type AssistantTurn,
+  type ObservationContext,
+  type ParsedTurn,
+  type PromptContext,
+} from './types';
 
 const FORMAT = `{
   "analysis": "what the terminal shows and what it means",
@@ -51,18 +58,25 @@ export function createTerminusProtocol(): ActionProtocol {
     },
     parse(turn: AssistantTurn): ParsedTurn {
       const found = extractJson(turn.text);
-      if (!found) return failedTurn(`No JSON object found in your reply. Answer with exactly one JSON object:\n${FORMAT}`);
+      if (!found)
+        return failedTurn(`No JSON object found in your reply. Answer with exactly one JSON object:\n${FORMAT}`);
       let value: unknown;
       try {
         value = JSON.parse(found.json);
       } catch (error) {
-        return failedTurn(`Your reply is not valid JSON (${(error as Error).message}). Answer with exactly one JSON object:\n${FORMAT}`);
+        return failedTurn(
+          `Your reply is not valid JSON (${(error as Error).message}). Answer with exactly one JSON object:\n${FORMAT}`,
+        );
       }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return failedTurn(`Your reply must be a JSON object:\n${FORMAT}`);
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return failedTurn(`Your reply must be a JSON object:\n${FORMAT}`);
       const v = value as Record<string, unknown>;
-      const reasoning = [v.analysis, v.plan].filter((s): s is string => typeof s === 'string' && s.length > 0).join('\n\n') || null;
-      if (!Array.isArray(v.commands)) return failedTurn('"commands" is missing or not an array (use [] to send nothing).', reasoning);
-      if (v.task_complete !== undefined && typeof v.task_complete !== 'boolean') return failedTurn('"task_complete" must be true or false.', reasoning);
+      const reasoning =
+        [v.analysis, v.plan].filter((s): s is string => typeof s === 'string' && s.length > 0).join('\n\n') || null;
+      if (!Array.isArray(v.commands))
+        return failedTurn('"commands" is missing or not an array (use [] to send nothing).', reasoning);
+      if (v.task_complete !== undefined && typeof v.task_complete !== 'boolean')
+        return failedTurn('"task_complete" must be true or false.', reasoning);
       const actions: Action[] = [];
       for (const [i, c] of v.commands.entries()) {
         const cmd = c as { keystrokes?: unknown; duration?: unknown };
@@ -72,10 +86,15 @@ export function createTerminusProtocol(): ActionProtocol {
         if (cmd.duration !== undefined && (typeof cmd.duration !== 'number' || !(cmd.duration >= 0))) {
           return failedTurn(`commands[${i}].duration must be a number of seconds >= 0. Nothing was sent.`, reasoning);
         }
-        const durationSec = Math.min(MAX_KEYS_DURATION_SEC, (cmd.duration as number | undefined) ?? DEFAULT_KEYS_DURATION_SEC);
+        const durationSec = Math.min(
+          MAX_KEYS_DURATION_SEC,
+          (cmd.duration as number | undefined) ?? DEFAULT_KEYS_DURATION_SEC,
+        );
         actions.push({ tool: 'keys', keys: [cmd.keystrokes], durationSec });
       }
-      let note: string | null = found.extra ? 'Note: your reply had text outside the JSON object; answer with the JSON object only.' : null;
+      let note: string | null = found.extra
+        ? 'Note: your reply had text outside the JSON object; answer with the JSON object only.'
+        : null;
       if (v.task_complete === true) {
         if (completionPending) actions.push({ tool: 'submit' });
         else note = note ? `${note}\n\n${CONFIRM_COMPLETION}` : CONFIRM_COMPLETION;
@@ -84,7 +103,14 @@ export function createTerminusProtocol(): ActionProtocol {
       return { actions, callIds: actions.map(() => null), reasoning, error: null, note };
     },
     observationMessages(observation: string, context: ObservationContext): ChatMessage[] {
-      return [{ role: 'user', content: context.parsed.error ? `Your previous reply could not be used: ${observation}` : `New Terminal Output:\n\n${observation}` }];
+      return [
+        {
+          role: 'user',
+          content: context.parsed.error
+            ? `Your previous reply could not be used: ${observation}`
+            : `New Terminal Output:\n\n${observation}`,
+        },
+      ];
     },
     writeAction(action: Action): AssistantTurn {
       const commands =
@@ -93,7 +119,9 @@ export function createTerminusProtocol(): ActionProtocol {
           : action.tool === 'keys'
             ? action.keys.map((k) => ({ keystrokes: k, duration: action.durationSec ?? DEFAULT_KEYS_DURATION_SEC }))
             : [];
-      return { text: JSON.stringify({ analysis: '', plan: '', commands, task_complete: action.tool === 'submit' }, null, 2) };
+      return {
+        text: JSON.stringify({ analysis: '', plan: '', commands, task_complete: action.tool === 'submit' }, null, 2),
+      };
     },
   };
 }

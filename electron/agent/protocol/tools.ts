@@ -27,7 +27,10 @@ export const AGENT_TOOLS: ToolSpec[] = [
         type: 'object',
         properties: {
           command: { type: 'string', description: 'The command line to run.' },
-          timeout: { type: 'number', description: `Seconds to wait before giving up waiting (default ${DEFAULT_COMMAND_TIMEOUT_SEC}).` },
+          timeout: {
+            type: 'number',
+            description: `Seconds to wait before giving up waiting (default ${DEFAULT_COMMAND_TIMEOUT_SEC}).`,
+          },
         },
         required: ['command'],
       },
@@ -43,8 +46,11 @@ export const AGENT_TOOLS: ToolSpec[] = [
       parameters: {
         type: 'object',
         properties: {
-          keys: { type: 'array', items: { type: 'string' }, description: "e.g. [\"q\"], [\"C-c\"], [\"ls -la\", \"Enter\"]" },
-          duration: { type: 'number', description: `Seconds to wait for output afterwards (default ${DEFAULT_KEYS_DURATION_SEC}, at most ${MAX_KEYS_DURATION_SEC}).` },
+          keys: { type: 'array', items: { type: 'string' }, description: 'e.g. ["q"], ["C-c"], ["ls -la", "Enter"]' },
+          duration: {
+            type: 'number',
+            description: `Seconds to wait for output afterwards (default ${DEFAULT_KEYS_DURATION_SEC}, at most ${MAX_KEYS_DURATION_SEC}).`,
+          },
         },
         required: ['keys'],
       },

@@ -44,10 +44,19 @@ export function splitTokensOf(tokenizerJson: unknown): SplitToken[] | null {
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Pieces of text between added tokens, each tokenized once; the cache is dropped when it grows large. */
-export function chunkedCodec(codec: TokenCodec, splitTokens: readonly SplitToken[], maxCachedPieces = 20_000): TokenCodec {
+export function chunkedCodec(
+  codec: TokenCodec,
+  splitTokens: readonly SplitToken[],
+  maxCachedPieces = 20_000,
+): TokenCodec {
   if (splitTokens.length === 0) return codec;
   const ids = new Map(splitTokens.map((t) => [t.content, t.id]));
-  const splitter = new RegExp(`(${[...ids.keys()].sort((a, b) => b.length - a.length).map(escape).join('|')})`);
+  const splitter = new RegExp(
+    `(${[...ids.keys()]
+      .sort((a, b) => b.length - a.length)
+      .map(escape)
+      .join('|')})`,
+  );
   const cache = new Map<string, number[]>();
   return {
     encode(text) {

@@ -9,7 +9,9 @@ import type { FedTurn, LedgerSample } from '../../domain/trajectory';
 
 /** sha1 of the ids as little-endian int32 (ids are < 2^31). */
 export function hashIds(ids: readonly number[]): string {
-  return createHash('sha1').update(new Uint8Array(Int32Array.from(ids).buffer)).digest('hex');
+  return createHash('sha1')
+    .update(new Uint8Array(Int32Array.from(ids).buffer))
+    .digest('hex');
 }
 
 export function fedTurn(promptIds: readonly number[], sampled: readonly number[]): FedTurn {

@@ -19,7 +19,15 @@
  * every token it processed (R3). `lossDrift` counts loss positions of closed samples that do not reproduce
  * that record (checkLossDrift): an independent check, must stay 0.
  */
-import type { FedTurn, LedgerCheck, LedgerCounters, LedgerSample, LedgerVerdict, SampledTokens, SegmentKind } from '../../domain/trajectory';
+import type {
+  FedTurn,
+  LedgerCheck,
+  LedgerCounters,
+  LedgerSample,
+  LedgerVerdict,
+  SampledTokens,
+  SegmentKind,
+} from '../../domain/trajectory';
 import type { TokenCodec } from './codec';
 import { checkLossDrift, fedTurn } from './drift';
 
@@ -75,7 +83,15 @@ export class TokenLedger {
   private readonly closed: LedgerSample[] = [];
   private readonly window: number;
   readonly mode: TitoMode;
-  readonly counters: LedgerCounters = { clean: 0, repair: 0, fork: 0, maskedSampled: 0, lossDrift: 0, exact: 0, retokenized: 0 };
+  readonly counters: LedgerCounters = {
+    clean: 0,
+    repair: 0,
+    fork: 0,
+    maskedSampled: 0,
+    lossDrift: 0,
+    exact: 0,
+    retokenized: 0,
+  };
   /** The turns of the current sample as the sampler saw them. */
   private fed: FedTurn[] = [];
   /** The rendering the ledger's ids stood for before the last sampled turn (exact mode)... */
@@ -136,7 +152,13 @@ export class TokenLedger {
       this.fed.push(fedTurn(fed.ids, tokens.ids));
       if (fed.routing) this.fillRouting(fed.routing);
     }
-    this.push({ kind: 'sampled', ids: [...tokens.ids], text: this.codec.decode(tokens.ids), logprobs: [...tokens.logprobs], routing: tokens.routing ? [...tokens.routing] : undefined });
+    this.push({
+      kind: 'sampled',
+      ids: [...tokens.ids],
+      text: this.codec.decode(tokens.ids),
+      logprobs: [...tokens.logprobs],
+      routing: tokens.routing ? [...tokens.routing] : undefined,
+    });
   }
 
   private fillRouting(routing: readonly number[][][]): void {
@@ -189,14 +211,22 @@ export class TokenLedger {
     // Template text cut from the end (a generation prompt, a re-rendered turn end) is re-rendered, not drift.
     const repairable = start >= boundary && ledgerSpan + removed.content <= this.window && freshSpan <= this.window;
     if (repairable) {
-      const masked = d === null ? 0 : this.replace(d, d + ledgerSpan, fresh.slice(d, d + freshSpan)) + this.maskFrom(d + freshSpan);
+      const masked =
+        d === null ? 0 : this.replace(d, d + ledgerSpan, fresh.slice(d, d + freshSpan)) + this.maskFrom(d + freshSpan);
       if (this.text() === rendered) {
         this.counters.repair++;
         this.counters.retokenized!++;
         this.counters.maskedSampled += masked + removed.sampled;
         this.rendered = rendered;
         this.ledgerChars = rendered.length;
-        return { verdict: 'REPAIR', divergenceAt: start, ledgerSpan: ledgerSpan + removed.tokens, freshSpan, maskedSampled: masked + removed.sampled, applied: true };
+        return {
+          verdict: 'REPAIR',
+          divergenceAt: start,
+          ledgerSpan: ledgerSpan + removed.tokens,
+          freshSpan,
+          maskedSampled: masked + removed.sampled,
+          applied: true,
+        };
       }
     }
     // Fork: keep the sample exactly as it was sampled, start a new one from the fresh tokenization.
@@ -207,7 +237,14 @@ export class TokenLedger {
     this.ledgerChars = rendered.length;
     this.counters.fork++;
     this.counters.retokenized!++;
-    return { verdict: 'FORK', divergenceAt: start, ledgerSpan: ledgerSpan + removed.tokens, freshSpan, maskedSampled: 0, applied: true };
+    return {
+      verdict: 'FORK',
+      divergenceAt: start,
+      ledgerSpan: ledgerSpan + removed.tokens,
+      freshSpan,
+      maskedSampled: 0,
+      applied: true,
+    };
   }
 
   /**
@@ -395,7 +432,9 @@ export class TokenLedger {
     }
     insert();
     // Texts of cut segments are re-derived from their ids; `sync` checks they still add up to the rendering.
-    this.segments = out.filter((s) => s.ids.length > 0).map((s) => (s.text === '' || s.ids.length === 0 ? { ...s, text: this.codec.decode(s.ids) } : s));
+    this.segments = out
+      .filter((s) => s.ids.length > 0)
+      .map((s) => (s.text === '' || s.ids.length === 0 ? { ...s, text: this.codec.decode(s.ids) } : s));
     this.changed();
     return masked;
   }
@@ -431,7 +470,14 @@ export class TokenLedger {
         routing.push(r);
       }
     }
-    const sample: LedgerSample = { ids, mask, logprobs, segments: spans, ...(hasRouting ? { routing } : {}), fed: this.fed };
+    const sample: LedgerSample = {
+      ids,
+      mask,
+      logprobs,
+      segments: spans,
+      ...(hasRouting ? { routing } : {}),
+      fed: this.fed,
+    };
     this.counters.lossDrift += checkLossDrift(sample).drift;
     this.closed.push(sample);
     this.fed = [];

@@ -42,14 +42,25 @@ export interface AtifTrajectory {
   agent: { name: string; version: string; model_name?: string; extra?: Record<string, unknown> };
   steps: AtifStep[];
   notes?: string;
-  final_metrics?: { total_prompt_tokens?: number; total_completion_tokens?: number; total_cached_tokens?: number; total_cost_usd?: number; total_steps?: number; extra?: Record<string, unknown> };
+  final_metrics?: {
+    total_prompt_tokens?: number;
+    total_completion_tokens?: number;
+    total_cached_tokens?: number;
+    total_cost_usd?: number;
+    total_steps?: number;
+    extra?: Record<string, unknown>;
+  };
   extra?: Record<string, unknown>;
 }
 
 function agentStep(turn: Turn, stepId: number, model: string | null): AtifStep {
   const calls: AtifToolCall[] = turn.actions.map((action, i) => {
     const call = actionToToolCall(action);
-    return { tool_call_id: turn.toolCalls?.[i]?.id ?? `turn${turn.index}_call${i}`, function_name: call.name, arguments: call.arguments };
+    return {
+      tool_call_id: turn.toolCalls?.[i]?.id ?? `turn${turn.index}_call${i}`,
+      function_name: call.name,
+      arguments: call.arguments,
+    };
   });
   const step: AtifStep = {
     step_id: stepId,
@@ -59,7 +70,11 @@ function agentStep(turn: Turn, stepId: number, model: string | null): AtifStep {
     ...(model ? { model_name: model } : {}),
     ...(turn.reasoning ? { reasoning_content: turn.reasoning } : {}),
     ...(calls.length ? { tool_calls: calls } : {}),
-    observation: { results: [{ ...(calls.length === 1 ? { source_call_id: calls[0]!.tool_call_id } : {}), content: turn.observation }] },
+    observation: {
+      results: [
+        { ...(calls.length === 1 ? { source_call_id: calls[0]!.tool_call_id } : {}), content: turn.observation },
+      ],
+    },
     metrics: {
       prompt_tokens: turn.usage.prompt,
       completion_tokens: turn.usage.completion,
@@ -90,7 +105,12 @@ export function toAtif(t: Trajectory, agentVersion: string): AtifTrajectory {
   return {
     schema_version: ATIF_VERSION,
     session_id: t.id,
-    agent: { name: 't1lab', version: agentVersion, ...(t.policy.model ? { model_name: t.policy.model } : {}), extra: { policy: t.policy.id, protocol: t.policy.protocol } },
+    agent: {
+      name: 't1lab',
+      version: agentVersion,
+      ...(t.policy.model ? { model_name: t.policy.model } : {}),
+      extra: { policy: t.policy.id, protocol: t.policy.protocol },
+    },
     steps,
     notes: `Exported from ${TRAJECTORY_SCHEMA}; task ${t.task.id}; stop reason ${t.stopReason}.`,
     final_metrics: {

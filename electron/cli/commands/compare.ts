@@ -25,10 +25,13 @@ const DESIGN_WORDS: Record<CompareResult['design'], string> = {
 };
 
 function testLine(r: CompareResult): string {
-  if (r.mcnemar) return `McNemar exact: b = ${r.mcnemar.b} (A only), c = ${r.mcnemar.c} (B only), p = ${pValue(r.mcnemar.p)}`;
+  if (r.mcnemar)
+    return `McNemar exact: b = ${r.mcnemar.b} (A only), c = ${r.mcnemar.c} (B only), p = ${pValue(r.mcnemar.p)}`;
   if (r.taskShares) {
     const t = r.taskShares.test;
-    const how = t.exact ? `exact over ${t.permutations} sign patterns` : `Monte-Carlo, ${t.permutations} sign patterns, seed ${t.seed}`;
+    const how = t.exact
+      ? `exact over ${t.permutations} sign patterns`
+      : `Monte-Carlo, ${t.permutations} sign patterns, seed ${t.seed}`;
     const dense = r.taskShares.dense.test;
     return `sign-flip permutation test on per-task share differences: ${t.nonZero} of ${r.taskShares.tasks} tasks changed, p = ${pValue(t.p)} (${how}); dense reward p = ${pValue(dense.p)}`;
   }
@@ -46,10 +49,27 @@ export function formatCompare(r: CompareResult): string {
     ...r.warnings.map((w) => `warning: ${w}`),
     '',
   ];
-  const rows: (string | number)[][] = [['category', 'tasks', 'A', 'B', 'B - A', '95% CI', r.taskShares ? 'sign-flip p' : 'McNemar p']];
-  for (const [name, c] of Object.entries(r.byCategory)) rows.push([name, c.tasks, formatRate(c.a), formatRate(c.b), formatPoints(c.diff), ci(c.diffCi95, formatPoints), pValue(c.test.p)]);
-  const passAt = r.a.passAtK.length > 1 ? `\npass@k  A: ${r.a.passAtK.map((p) => `@${p.k} ${formatRate(p.value)}`).join(' ')}\n        B: ${r.b.passAtK.map((p) => `@${p.k} ${formatRate(p.value)}`).join(' ')}\n` : '';
-  const only = r.onlyA.length || r.onlyB.length ? `\nonly in A: ${r.onlyA.join(', ') || '-'}\nonly in B: ${r.onlyB.join(', ') || '-'}\n` : '';
+  const rows: (string | number)[][] = [
+    ['category', 'tasks', 'A', 'B', 'B - A', '95% CI', r.taskShares ? 'sign-flip p' : 'McNemar p'],
+  ];
+  for (const [name, c] of Object.entries(r.byCategory))
+    rows.push([
+      name,
+      c.tasks,
+      formatRate(c.a),
+      formatRate(c.b),
+      formatPoints(c.diff),
+      ci(c.diffCi95, formatPoints),
+      pValue(c.test.p),
+    ]);
+  const passAt =
+    r.a.passAtK.length > 1
+      ? `\npass@k  A: ${r.a.passAtK.map((p) => `@${p.k} ${formatRate(p.value)}`).join(' ')}\n        B: ${r.b.passAtK.map((p) => `@${p.k} ${formatRate(p.value)}`).join(' ')}\n`
+      : '';
+  const only =
+    r.onlyA.length || r.onlyB.length
+      ? `\nonly in A: ${r.onlyA.join(', ') || '-'}\nonly in B: ${r.onlyB.join(', ') || '-'}\n`
+      : '';
   return `${lines.join('\n')}\n${Object.keys(r.byCategory).length ? table(rows) : ''}${passAt}${only}${r.method}\n`;
 }
 
@@ -62,7 +82,9 @@ export function formatPower(r: PowerResult): string {
     `minimum detectable difference, avg@${r.avgAtK.attempts} paired by task (sign-flip):  ${mde(r.avgAtK.mde)}  (attempt noise ${r.avgAtK.attemptNoise.toFixed(2)}, ${r.avgAtK.attemptNoiseSource}; task sd ${r.avgAtK.taskSd.toFixed(3)})`,
   ];
   if (r.detect !== null) {
-    lines.push(`tasks needed to detect ${formatPoints(r.detect)}: independent ${r.independent.tasksNeeded ?? '-'}, greedy paired ${r.paired.tasksNeeded ?? '-'}, avg@${r.avgAtK.attempts} ${r.avgAtK.tasksNeeded ?? '-'}`);
+    lines.push(
+      `tasks needed to detect ${formatPoints(r.detect)}: independent ${r.independent.tasksNeeded ?? '-'}, greedy paired ${r.paired.tasksNeeded ?? '-'}, avg@${r.avgAtK.attempts} ${r.avgAtK.tasksNeeded ?? '-'}`,
+    );
   }
   lines.push(r.approximation);
   return `${lines.join('\n')}\n`;
@@ -79,14 +101,18 @@ function measuredShares(ref: string): MeasuredShares & { run: string } {
     byTask.set(e.taskId, t);
   }
   const m = measureAttemptNoise([...byTask.values()]);
-  if (!m) throw new UsageError(`run ${ref} has fewer than 2 tasks with 2 or more attempts: it cannot measure the attempt noise (evaluate with --attempts K)`);
+  if (!m)
+    throw new UsageError(
+      `run ${ref} has fewer than 2 tasks with 2 or more attempts: it cannot measure the attempt noise (evaluate with --attempts K)`,
+    );
   return { ...m, run };
 }
 
 function fraction(name: string, value: string | undefined, { open = false } = {}): number | undefined {
   if (value === undefined) return undefined;
   const x = Number(value);
-  if (!Number.isFinite(x) || x <= 0 || (open ? x >= 1 : x > 1)) throw new UsageError(`${name} must be a number in (0, 1${open ? ')' : ']'}, got '${value}'`);
+  if (!Number.isFinite(x) || x <= 0 || (open ? x >= 1 : x > 1))
+    throw new UsageError(`${name} must be a number in (0, 1${open ? ')' : ']'}, got '${value}'`);
   return x;
 }
 
@@ -100,60 +126,88 @@ export function registerCompare(program: Command, io: Io): void {
     .option('--resamples <n>', 'bootstrap resamples (default 10000)')
     .option('--seed <n>', 'bootstrap seed (default 1)')
     .option('--json', 'print the result as JSON')
-    .action((runA: string, runB: string, opts: { suite?: string; resamples?: string; seed?: string; json?: boolean }) => {
-      const resamples = opts.resamples === undefined ? undefined : Number(opts.resamples);
-      if (resamples !== undefined && (!Number.isInteger(resamples) || resamples < 100)) throw new UsageError(`--resamples must be an integer >= 100, got '${opts.resamples}'`);
-      const seed = opts.seed === undefined ? undefined : Number(opts.seed);
-      if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got '${opts.seed}'`);
-      const dataDir = labDataDir();
-      const load = (ref: string) => {
-        const fromFile = parseOutcomesRef(ref);
-        if (fromFile) return outcomesRun(fromFile.file, fromFile.model, opts.suite);
-        if (opts.suite !== undefined) throw new UsageError(`--suite applies to FILE#MODEL outcomes, not to the run '${ref}'`);
-        return loadRunOutcomes(dataDir, ref);
-      };
-      const result = compareRuns(load(runA), load(runB), { resamples, seed });
-      if (opts.json) printJson(io, result);
-      else io.out(formatCompare(result));
-    });
+    .action(
+      (runA: string, runB: string, opts: { suite?: string; resamples?: string; seed?: string; json?: boolean }) => {
+        const resamples = opts.resamples === undefined ? undefined : Number(opts.resamples);
+        if (resamples !== undefined && (!Number.isInteger(resamples) || resamples < 100))
+          throw new UsageError(`--resamples must be an integer >= 100, got '${opts.resamples}'`);
+        const seed = opts.seed === undefined ? undefined : Number(opts.seed);
+        if (seed !== undefined && !Number.isInteger(seed))
+          throw new UsageError(`--seed must be an integer, got '${opts.seed}'`);
+        const dataDir = labDataDir();
+        const load = (ref: string) => {
+          const fromFile = parseOutcomesRef(ref);
+          if (fromFile) return outcomesRun(fromFile.file, fromFile.model, opts.suite);
+          if (opts.suite !== undefined)
+            throw new UsageError(`--suite applies to FILE#MODEL outcomes, not to the run '${ref}'`);
+          return loadRunOutcomes(dataDir, ref);
+        };
+        const result = compareRuns(load(runA), load(runB), { resamples, seed });
+        if (opts.json) printJson(io, result);
+        else io.out(formatCompare(result));
+      },
+    );
 
   program
     .command('power')
-    .description('the minimum detectable difference between two checkpoints on N tasks: greedy paired (McNemar), avg@K paired by task, independent')
+    .description(
+      'the minimum detectable difference between two checkpoints on N tasks: greedy paired (McNemar), avg@K paired by task, independent',
+    )
     .option('--tasks <n>', 'tasks in the benchmark (required unless --run gives them)')
     .option('--base <p>', "the baseline's resolved rate, in (0, 1) (required unless --run gives it)")
-    .option('--attempts <k>', 'avg@K design: attempts per task under each checkpoint (default 1, or the --run\'s)')
-    .option('--attempt-noise <w>', "avg@K design: share of base(1 - base) that lies between attempts of a task, in [0, 1] (default 0.5, or measured by --run)")
-    .option('--run <dir>', "a baseline run with several attempts per task: its tasks, avg@K and attempt noise (what --tasks, --base, --attempts, --attempt-noise leave out)")
+    .option('--attempts <k>', "avg@K design: attempts per task under each checkpoint (default 1, or the --run's)")
+    .option(
+      '--attempt-noise <w>',
+      'avg@K design: share of base(1 - base) that lies between attempts of a task, in [0, 1] (default 0.5, or measured by --run)',
+    )
+    .option(
+      '--run <dir>',
+      'a baseline run with several attempts per task: its tasks, avg@K and attempt noise (what --tasks, --base, --attempts, --attempt-noise leave out)',
+    )
     .option('--alpha <a>', 'two-sided significance level (default 0.05)')
     .option('--power <p>', 'power (default 0.8)')
     .option('--discordance <d>', 'share of tasks whose outcome differs between the checkpoints (paired design)')
-    .option('--rho <r>', "correlation of the two checkpoints' outcomes on a task, when --discordance is not given (default 0.5)")
+    .option(
+      '--rho <r>',
+      "correlation of the two checkpoints' outcomes on a task, when --discordance is not given (default 0.5)",
+    )
     .option('--runs <a,b>', 'measure the discordance from two real runs (their McNemar discordant share)')
     .option('--detect <d>', 'a difference to detect: also print the tasks needed')
     .option('--json', 'print the result as JSON')
     .action((opts: Record<string, string | boolean | undefined>) => {
       const measured = typeof opts.run === 'string' ? measuredShares(opts.run) : null;
       const tasks = opts.tasks === undefined && measured ? measured.tasks : Number(opts.tasks);
-      if (!Number.isInteger(tasks) || tasks < 2) throw new UsageError(`--tasks must be an integer >= 2, got '${String(opts.tasks)}'`);
+      if (!Number.isInteger(tasks) || tasks < 2)
+        throw new UsageError(`--tasks must be an integer >= 2, got '${String(opts.tasks)}'`);
       const attempts = opts.attempts === undefined ? measured?.attempts : Number(opts.attempts);
-      if (attempts !== undefined && (!Number.isInteger(attempts) || attempts < 1)) throw new UsageError(`--attempts must be an integer >= 1, got '${String(opts.attempts)}'`);
+      if (attempts !== undefined && (!Number.isInteger(attempts) || attempts < 1))
+        throw new UsageError(`--attempts must be an integer >= 1, got '${String(opts.attempts)}'`);
       const attemptNoise = opts.attemptNoise === undefined ? measured?.attemptNoise : Number(opts.attemptNoise);
-      if (attemptNoise !== undefined && !(attemptNoise >= 0 && attemptNoise <= 1)) throw new UsageError(`--attempt-noise must be in [0, 1], got '${String(opts.attemptNoise)}'`);
-      const base = opts.base === undefined && measured ? Math.min(0.999, Math.max(0.001, measured.base)) : fraction('--base', opts.base as string | undefined, { open: true });
+      if (attemptNoise !== undefined && !(attemptNoise >= 0 && attemptNoise <= 1))
+        throw new UsageError(`--attempt-noise must be in [0, 1], got '${String(opts.attemptNoise)}'`);
+      const base =
+        opts.base === undefined && measured
+          ? Math.min(0.999, Math.max(0.001, measured.base))
+          : fraction('--base', opts.base as string | undefined, { open: true });
       if (base === undefined) throw new UsageError("--base P is required (or --run DIR to take the baseline's avg@K)");
       const rho = opts.rho === undefined ? undefined : Number(opts.rho);
-      if (rho !== undefined && !(rho >= 0 && rho < 1)) throw new UsageError(`--rho must be in [0, 1), got '${String(opts.rho)}'`);
+      if (rho !== undefined && !(rho >= 0 && rho < 1))
+        throw new UsageError(`--rho must be in [0, 1), got '${String(opts.rho)}'`);
       let discordance = fraction('--discordance', opts.discordance as string | undefined);
       let discordanceSource: string | undefined;
       if (typeof opts.runs === 'string') {
         if (discordance !== undefined) throw new UsageError('give --discordance or --runs, not both');
         const [a, b, ...rest] = opts.runs.split(',');
-        if (!a || !b || rest.length) throw new UsageError(`--runs takes two runs separated by a comma, got '${opts.runs}'`);
+        if (!a || !b || rest.length)
+          throw new UsageError(`--runs takes two runs separated by a comma, got '${opts.runs}'`);
         const dataDir = labDataDir();
         const r = compareRuns(loadRunOutcomes(dataDir, a), loadRunOutcomes(dataDir, b), { resamples: 200 });
-        if (r.design === 'paired-task-shares') throw new UsageError(`runs ${a} and ${b} have several attempts per task: --runs measures the greedy design's discordance from one-attempt runs; give the baseline as --run for the avg@K design`);
-        if (!r.mcnemar || r.pairs === 0) throw new UsageError(`runs ${a} and ${b} share no task: no discordance to measure`);
+        if (r.design === 'paired-task-shares')
+          throw new UsageError(
+            `runs ${a} and ${b} have several attempts per task: --runs measures the greedy design's discordance from one-attempt runs; give the baseline as --run for the avg@K design`,
+          );
+        if (!r.mcnemar || r.pairs === 0)
+          throw new UsageError(`runs ${a} and ${b} share no task: no discordance to measure`);
         discordance = Math.max((r.mcnemar.b + r.mcnemar.c) / r.pairs, 1 / r.pairs);
         discordanceSource = `measured: ${r.mcnemar.b + r.mcnemar.c} of ${r.pairs} attempt pairs differ between ${a} and ${b}`;
       }
@@ -162,7 +216,10 @@ export function registerCompare(program: Command, io: Io): void {
         base,
         attempts,
         attemptNoise,
-        attemptNoiseSource: measured && opts.attemptNoise === undefined ? `measured: ${measured.tasks} tasks x ${measured.attempts} attempts of ${measured.run}` : undefined,
+        attemptNoiseSource:
+          measured && opts.attemptNoise === undefined
+            ? `measured: ${measured.tasks} tasks x ${measured.attempts} attempts of ${measured.run}`
+            : undefined,
         alpha: fraction('--alpha', opts.alpha as string | undefined, { open: true }),
         power: fraction('--power', opts.power as string | undefined, { open: true }),
         discordance,

@@ -11,7 +11,10 @@ import { formatBytes, printJson, table, type Io } from '../output';
 export async function doctorReport(): Promise<DoctorReport> {
   const workers = new WorkerRegistry(forkLauncher);
   try {
-    return await runDoctor({ dataDir: labDataDir(), probeOnnxruntime: (gpu) => probeOnnxruntimeInWorker(workers, gpu) });
+    return await runDoctor({
+      dataDir: labDataDir(),
+      probeOnnxruntime: (gpu) => probeOnnxruntimeInWorker(workers, gpu),
+    });
   } finally {
     await workers.stopAll();
   }
@@ -24,12 +27,24 @@ export function formatDoctor(r: DoctorReport): string {
     ['node', r.node, r.platform],
     ['electron', r.electron.version ?? 'not installed', `binary: ${yes(r.electron.binary)}`],
     ['sandbox', r.sandbox.ok ? 'ok' : 'unusable', `${r.sandbox.backend} ${r.sandbox.version ?? ''}`.trim()],
-    ['onnxruntime', r.onnxruntime.version ?? 'not installed', r.onnxruntime.providers.map((p) => `${p.name}: ${p.available ? 'yes' : 'no'}`).join(', ')],
+    [
+      'onnxruntime',
+      r.onnxruntime.version ?? 'not installed',
+      r.onnxruntime.providers.map((p) => `${p.name}: ${p.available ? 'yes' : 'no'}`).join(', '),
+    ],
     ['cpu', `${r.cpu.cores} cores`, r.cpu.model],
     ['memory', formatBytes(r.memoryBytes), ''],
-    ['gpus', String(r.gpus.length), r.gpus.map((g) => `${g.name} (${formatBytes(g.memoryBytes)})`).join(', ') || 'none'],
+    [
+      'gpus',
+      String(r.gpus.length),
+      r.gpus.map((g) => `${g.name} (${formatBytes(g.memoryBytes)})`).join(', ') || 'none',
+    ],
     ['data dir', r.dataDir, ''],
-    ...(r.containers ?? []).map((c) => [c.engine, c.canRun ? 'runs containers' : c.version ? 'answers' : c.installed ? 'no engine' : 'not installed', c.detail]),
+    ...(r.containers ?? []).map((c) => [
+      c.engine,
+      c.canRun ? 'runs containers' : c.version ? 'answers' : c.installed ? 'no engine' : 'not installed',
+      c.detail,
+    ]),
   ];
   let text = table(rows);
   if (r.missing.length) {

@@ -64,10 +64,14 @@ function positiveInt(flag: string, value: string | undefined, fallback: number):
   return n;
 }
 
-export async function envServe(opts: EnvServeOptions, io: Io): Promise<{ server: EnvServer; tokenFile: string | null; runDir: string; startup: EnvServeStartup }> {
+export async function envServe(
+  opts: EnvServeOptions,
+  io: Io,
+): Promise<{ server: EnvServer; tokenFile: string | null; runDir: string; startup: EnvServeStartup }> {
   const host = opts.host ?? LOOPBACK;
   const port = opts.port === undefined ? 0 : Number(opts.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: '${opts.port}' is not a port number (0-65535)`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port: '${opts.port}' is not a port number (0-65535)`);
   const reward = RewardName.safeParse(opts.reward ?? 'dense');
   if (!reward.success) throw new UsageError(`--reward: '${opts.reward}' is not dense, fraction or binary`);
   const maxSessions = positiveInt('--max-sessions', opts.maxSessions, ENV_DEFAULTS.maxSessions);
@@ -83,7 +87,8 @@ export async function envServe(opts: EnvServeOptions, io: Io): Promise<{ server:
   if (source.tasks.length === 0) throw new WorkFailed(`no tasks found in ${opts.suite}`);
   const dataDir = labDataDir();
   const fromEnv = process.env[ADMIN_TOKEN_ENV] || undefined;
-  if (fromEnv !== undefined && fromEnv.length < 16) throw new UsageError(`$${ADMIN_TOKEN_ENV}: the admin token needs at least 16 characters`);
+  if (fromEnv !== undefined && fromEnv.length < 16)
+    throw new UsageError(`$${ADMIN_TOKEN_ENV}: the admin token needs at least 16 characters`);
   const adminToken = fromEnv ?? randomBytes(32).toString('base64url');
   let tokenFile: string | null = null;
   if (fromEnv === undefined) {
@@ -92,7 +97,10 @@ export async function envServe(opts: EnvServeOptions, io: Io): Promise<{ server:
     writeFileSync(tokenFile, `${adminToken}\n`, { mode: 0o600 });
     chmodSync(tokenFile, 0o600);
   }
-  if (!isLoopback(host)) io.err(`warning: serving on ${host}, not loopback: anyone who reaches it with a session token runs shells in this machine's sandboxes. Prefer an SSH tunnel.\n`);
+  if (!isLoopback(host))
+    io.err(
+      `warning: serving on ${host}, not loopback: anyone who reaches it with a session token runs shells in this machine's sandboxes. Prefer an SSH tunnel.\n`,
+    );
   const runDir = resolve(opts.out ?? join(runsDir(dataDir), newRunId('eval', 'env-serve')));
   const log = (line: string) => io.err(`t1lab env: ${line}\n`);
   const notice = await containerNotice(source.tasks, containers);
@@ -100,7 +108,19 @@ export async function envServe(opts: EnvServeOptions, io: Io): Promise<{ server:
   // Engine hosts: asked and swept now (an unreachable one is left out, with the reason), swept again at the end.
   const pool = await openHostPool(containers.hosts, dataDir, basename(runDir), log);
   const hosts = pool ? new EnvHosts(pool, containers.hosts ?? []) : undefined;
-  const service = new EnvService({ tasks: source.tasks, suite, runDir, adminToken, maxSessions, ttlSec, idleSec, reward: reward.data, containers, hosts, log });
+  const service = new EnvService({
+    tasks: source.tasks,
+    suite,
+    runDir,
+    adminToken,
+    maxSessions,
+    ttlSec,
+    idleSec,
+    reward: reward.data,
+    containers,
+    hosts,
+    log,
+  });
   const server = await startEnvServer({ service, host, port, log });
   const startup: EnvServeStartup = {
     url: server.url,
@@ -123,23 +143,51 @@ export function registerEnv(program: Command, io: Io): void {
   addBackendOptions(
     env
       .command('serve')
-      .description('serve the tasks of a suite or pack over OpenEnv\'s protocol (/reset, /step, /state, /ws), one sandbox and bearer token per session')
-      .requiredOption('--suite <suite>', 'a suite name (nano-bench, id-nano, ...), a pack (.jsonl), a task folder or a folder of tasks')
+      .description(
+        "serve the tasks of a suite or pack over OpenEnv's protocol (/reset, /step, /state, /ws), one sandbox and bearer token per session",
+      )
+      .requiredOption(
+        '--suite <suite>',
+        'a suite name (nano-bench, id-nano, ...), a pack (.jsonl), a task folder or a folder of tasks',
+      )
       .option('--host <host>', 'address to bind (default 127.0.0.1)')
       .option('--port <port>', 'port to bind (default: a free one)')
-      .option('--max-sessions <n>', `sessions at once; the next gets 429 with Retry-After (default ${ENV_DEFAULTS.maxSessions})`)
+      .option(
+        '--max-sessions <n>',
+        `sessions at once; the next gets 429 with Retry-After (default ${ENV_DEFAULTS.maxSessions})`,
+      )
       .option('--ttl <seconds>', `a session's whole life (default ${ENV_DEFAULTS.ttlSec})`)
-      .option('--idle-timeout <seconds>', `a session without a request for this long is ended (default ${ENV_DEFAULTS.idleSec})`)
-      .option('--reward <name>', 'the reward of the final step: dense, fraction or binary (all three are in its observation; default dense)')
+      .option(
+        '--idle-timeout <seconds>',
+        `a session without a request for this long is ended (default ${ENV_DEFAULTS.idleSec})`,
+      )
+      .option(
+        '--reward <name>',
+        'the reward of the final step: dense, fraction or binary (all three are in its observation; default dense)',
+      )
       .option('--out <dir>', 'the run folder the episodes are recorded in (default: a new run under $T1LAB_HOME/runs)')
-      .option('--admin-token-file <file>', `where the per-launch admin token is written, mode 0600 (default $T1LAB_HOME/env/admin-token; $${ADMIN_TOKEN_ENV} gives one instead)`)
-      .option(HOSTS_OPTION[0], 'run the sessions\' container episodes on these engine hosts (comma-separated, from `t1lab hosts list`; "all": every enabled host), one free slot each; sessions are bounded also by the live hosts\' slots; bubblewrap tasks stay local')
-      .option('--json', 'print one JSON line {url, runDir, adminTokenFile, suite, tasks, maxSessions, sessionCap, backend, containerTasks, hosts [{name, url, slots, alive}], unservable} instead of the URL'),
+      .option(
+        '--admin-token-file <file>',
+        `where the per-launch admin token is written, mode 0600 (default $T1LAB_HOME/env/admin-token; $${ADMIN_TOKEN_ENV} gives one instead)`,
+      )
+      .option(
+        HOSTS_OPTION[0],
+        'run the sessions\' container episodes on these engine hosts (comma-separated, from `t1lab hosts list`; "all": every enabled host), one free slot each; sessions are bounded also by the live hosts\' slots; bubblewrap tasks stay local',
+      )
+      .option(
+        '--json',
+        'print one JSON line {url, runDir, adminTokenFile, suite, tasks, maxSessions, sessionCap, backend, containerTasks, hosts [{name, url, slots, alive}], unservable} instead of the URL',
+      ),
   ).action(async (opts: EnvServeOptions) => {
     const { server, tokenFile, runDir, startup } = await envServe(opts, io);
     keepServingOnUncaught((line) => io.err(`t1lab env: ${line}\n`));
-    io.err(`t1lab env: admin token ${tokenFile ? `in ${tokenFile}` : `from $${ADMIN_TOKEN_ENV}`}; episodes recorded in ${runDir}\n`);
-    if (startup.hosts.length) io.err(`t1lab env: container episodes on ${startup.hosts.map((h) => `${h.name} (${h.alive ? `${h.slots} slot${h.slots === 1 ? '' : 's'}` : 'down'})`).join(', ')}; at most ${startup.sessionCap} sessions at once\n`);
+    io.err(
+      `t1lab env: admin token ${tokenFile ? `in ${tokenFile}` : `from $${ADMIN_TOKEN_ENV}`}; episodes recorded in ${runDir}\n`,
+    );
+    if (startup.hosts.length)
+      io.err(
+        `t1lab env: container episodes on ${startup.hosts.map((h) => `${h.name} (${h.alive ? `${h.slots} slot${h.slots === 1 ? '' : 's'}` : 'down'})`).join(', ')}; at most ${startup.sessionCap} sessions at once\n`,
+      );
     io.out(opts.json ? `${JSON.stringify(startup)}\n` : `${server.url}\n`);
     await new Promise<void>((done) => {
       process.once('SIGINT', () => done());

@@ -14,7 +14,6 @@ import { printJson, table, type Io } from '../output';
 import { join } from 'node:path';
 import { reproTableCells } from '../../lab/experiments/repro-report';
 
-
 /** The suites the reproduction evaluates on by default (committed under tasks/suites/): held-out seeds of
  * the families it trains on (id-nano-wide, 10 tasks per family: 130) and held-out families (nano-bench). id-heldout and
  * long-horizon draw on families the nano curriculum does not train on; pass them with --suites. */
@@ -30,9 +29,14 @@ export function formatReproTable(t: ReproTable): string {
 export function registerExperiments(program: Command, io: Io): void {
   program
     .command('ablate')
-    .description('run every cell of a grid of PPO settings for several seeds, evaluate each, and write report.md/report.html')
+    .description(
+      'run every cell of a grid of PPO settings for several seeds, evaluate each, and write report.md/report.html',
+    )
     .requiredOption('--config <file>', 'the PPO config every cell starts from')
-    .requiredOption('--grid <spec>', 'axes and values, e.g. "reward=dense,binary tito=exact,retokenize r3=on,off" (first value = baseline)')
+    .requiredOption(
+      '--grid <spec>',
+      'axes and values, e.g. "reward=dense,binary tito=exact,retokenize r3=on,off" (first value = baseline)',
+    )
     .option('--seeds <n>', 'seeds per cell (default 3)', '3')
     .requiredOption('--out <dir>', 'the ablation folder (rerun with the same folder to resume)')
     .option('--eval <suites>', 'suites to evaluate every final checkpoint on, comma-separated')
@@ -40,52 +44,93 @@ export function registerExperiments(program: Command, io: Io): void {
     .option('--eval-max-turns <n>', 'turn limit of the evaluations (default: the harness default, 300)')
     .option('--eval-max-tokens <n>', 'completion tokens per turn in the evaluations')
     .option('--eval-agent-timeout <s>', "the agent's seconds per evaluation episode (default: the task's own timeout)")
-    .option('--eval-temperature <t>', 'sampling temperature of the evaluations (0: greedy; default: the policy default, 1)')
+    .option(
+      '--eval-temperature <t>',
+      'sampling temperature of the evaluations (0: greedy; default: the policy default, 1)',
+    )
     .option('--eval-concurrency <n>', 'sandboxes at once in each evaluation')
     .option('--json', 'print the summary as JSON')
-    .action(async (opts: { config: string; grid: string; seeds: string; out: string; eval?: string; steps?: string; evalMaxTurns?: string; evalMaxTokens?: string; evalAgentTimeout?: string; evalTemperature?: string; evalConcurrency?: string; json?: boolean }) => {
-      const seeds = Number(opts.seeds);
-      if (!Number.isInteger(seeds) || seeds < 1) throw new UsageError(`--seeds must be a positive integer, got '${opts.seeds}'`);
-      if (opts.steps !== undefined && !/^[1-9]\d*$/.test(opts.steps)) throw new UsageError(`--steps must be a positive integer, got '${opts.steps}'`);
-      // Checked here, not by the first eval: a bad value would otherwise surface only after the first cell's training.
-      for (const [flag, value] of [['--eval-max-turns', opts.evalMaxTurns], ['--eval-max-tokens', opts.evalMaxTokens], ['--eval-agent-timeout', opts.evalAgentTimeout], ['--eval-concurrency', opts.evalConcurrency]] as const) {
-        if (value !== undefined && !/^[1-9]\d*$/.test(value)) throw new UsageError(`${flag} must be a positive integer, got '${value}'`);
-      }
-      if (opts.evalTemperature !== undefined && !(/^\d+(\.\d+)?$/.test(opts.evalTemperature) && Number(opts.evalTemperature) <= 2)) throw new UsageError(`--eval-temperature must be a number from 0 to 2, got '${opts.evalTemperature}'`);
-      let summary;
-      try {
-        summary = await runAblation({
-          config: opts.config,
-          grid: opts.grid,
-          seeds,
-          out: opts.out,
-          evalSuites: opts.eval ? opts.eval.split(',').filter(Boolean) : [],
-          trainArgs: opts.steps ? ['--steps', opts.steps] : [],
-          evalArgs: [
-            ...(opts.evalMaxTurns ? ['--max-turns', opts.evalMaxTurns] : []),
-            ...(opts.evalMaxTokens ? ['--max-tokens', opts.evalMaxTokens] : []),
-            ...(opts.evalAgentTimeout ? ['--agent-timeout', opts.evalAgentTimeout] : []),
-            ...(opts.evalTemperature !== undefined ? ['--temperature', opts.evalTemperature] : []),
-            ...(opts.evalConcurrency ? ['--concurrency', opts.evalConcurrency] : []),
-          ],
-          log: (l) => io.err(`t1lab ablate: ${l}\n`),
-        });
-      } catch (error) {
-        const message = (error as Error).message;
-        if (message.startsWith('--grid') || message.startsWith('--seeds')) throw new UsageError(message);
-        throw error;
-      }
-      if (opts.json) printJson(io, summary);
-      else io.out(`${summary.cells.length} cells × ${seeds} seed(s) done: ${summary.report.markdown}, ${summary.report.html}\n`);
-    });
+    .action(
+      async (opts: {
+        config: string;
+        grid: string;
+        seeds: string;
+        out: string;
+        eval?: string;
+        steps?: string;
+        evalMaxTurns?: string;
+        evalMaxTokens?: string;
+        evalAgentTimeout?: string;
+        evalTemperature?: string;
+        evalConcurrency?: string;
+        json?: boolean;
+      }) => {
+        const seeds = Number(opts.seeds);
+        if (!Number.isInteger(seeds) || seeds < 1)
+          throw new UsageError(`--seeds must be a positive integer, got '${opts.seeds}'`);
+        if (opts.steps !== undefined && !/^[1-9]\d*$/.test(opts.steps))
+          throw new UsageError(`--steps must be a positive integer, got '${opts.steps}'`);
+        // Checked here, not by the first eval: a bad value would otherwise surface only after the first cell's training.
+        for (const [flag, value] of [
+          ['--eval-max-turns', opts.evalMaxTurns],
+          ['--eval-max-tokens', opts.evalMaxTokens],
+          ['--eval-agent-timeout', opts.evalAgentTimeout],
+          ['--eval-concurrency', opts.evalConcurrency],
+        ] as const) {
+          if (value !== undefined && !/^[1-9]\d*$/.test(value))
+            throw new UsageError(`${flag} must be a positive integer, got '${value}'`);
+        }
+        if (
+          opts.evalTemperature !== undefined &&
+          !(/^\d+(\.\d+)?$/.test(opts.evalTemperature) && Number(opts.evalTemperature) <= 2)
+        )
+          throw new UsageError(`--eval-temperature must be a number from 0 to 2, got '${opts.evalTemperature}'`);
+        let summary;
+        try {
+          summary = await runAblation({
+            config: opts.config,
+            grid: opts.grid,
+            seeds,
+            out: opts.out,
+            evalSuites: opts.eval ? opts.eval.split(',').filter(Boolean) : [],
+            trainArgs: opts.steps ? ['--steps', opts.steps] : [],
+            evalArgs: [
+              ...(opts.evalMaxTurns ? ['--max-turns', opts.evalMaxTurns] : []),
+              ...(opts.evalMaxTokens ? ['--max-tokens', opts.evalMaxTokens] : []),
+              ...(opts.evalAgentTimeout ? ['--agent-timeout', opts.evalAgentTimeout] : []),
+              ...(opts.evalTemperature !== undefined ? ['--temperature', opts.evalTemperature] : []),
+              ...(opts.evalConcurrency ? ['--concurrency', opts.evalConcurrency] : []),
+            ],
+            log: (l) => io.err(`t1lab ablate: ${l}\n`),
+          });
+        } catch (error) {
+          const message = (error as Error).message;
+          if (message.startsWith('--grid') || message.startsWith('--seeds')) throw new UsageError(message);
+          throw error;
+        }
+        if (opts.json) printJson(io, summary);
+        else
+          io.out(
+            `${summary.cells.length} cells × ${seeds} seed(s) done: ${summary.report.markdown}, ${summary.report.html}\n`,
+          );
+      },
+    );
 
   program
     .command('repro')
-    .description("the paper's base → SFT → RL table at nano scale: LM pretraining, SFT, PPO (dense and binary), evaluated with intervals")
+    .description(
+      "the paper's base → SFT → RL table at nano scale: LM pretraining, SFT, PPO (dense and binary), evaluated with intervals",
+    )
     .requiredOption('--out <dir>', 'the reproduction folder (rerun with the same folder to resume)')
     .option('--quick', 'small settings that finish in about 15 minutes on 2 cores (a smoke run, said in the output)')
-    .option('--suites <list>', `eval suites as NAME=PATH, comma-separated (default: ${DEFAULT_REPRO_SUITES.map((s) => `tasks/suites/${s}.jsonl`).join(', ')})`)
-    .option('--settings <file>', 'a JSON file of settings laid over the preset (trainTasks, families, firstTurnTasks, sftDrillSamples, lmSteps, sftSteps, ppoSteps, binarySteps, probeTasksPerFamily, probeAttempts, overrides, evalTasks, evalArgs, seed, preset)')
+    .option(
+      '--suites <list>',
+      `eval suites as NAME=PATH, comma-separated (default: ${DEFAULT_REPRO_SUITES.map((s) => `tasks/suites/${s}.jsonl`).join(', ')})`,
+    )
+    .option(
+      '--settings <file>',
+      'a JSON file of settings laid over the preset (trainTasks, families, firstTurnTasks, sftDrillSamples, lmSteps, sftSteps, ppoSteps, binarySteps, probeTasksPerFamily, probeAttempts, overrides, evalTasks, evalArgs, seed, preset)',
+    )
     .option('--json', 'print the table as JSON')
     .action(async (opts: { out: string; quick?: boolean; suites?: string; settings?: string; json?: boolean }) => {
       const suites = opts.suites
@@ -101,7 +146,13 @@ export function registerExperiments(program: Command, io: Io): void {
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
-      const t = await runRepro({ out: opts.out, quick: !!opts.quick, suites, settings, log: (l) => io.err(`t1lab repro: ${l}\n`) });
+      const t = await runRepro({
+        out: opts.out,
+        quick: !!opts.quick,
+        suites,
+        settings,
+        log: (l) => io.err(`t1lab repro: ${l}\n`),
+      });
       if (opts.json) printJson(io, t);
       else io.out(formatReproTable(t));
     });

@@ -17,25 +17,39 @@ function usage<T>(work: () => T): T {
   try {
     return work();
   } catch (error) {
-    if (error instanceof LabError && (error.code === 'INVALID_PARAMS' || error.code === 'NOT_FOUND')) throw new UsageError(error.message);
+    if (error instanceof LabError && (error.code === 'INVALID_PARAMS' || error.code === 'NOT_FOUND'))
+      throw new UsageError(error.message);
     throw error;
   }
 }
 
-const names = (list?: string) => (list ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const names = (list?: string) =>
+  (list ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function registerHosts(program: Command, io: Io): void {
-  const hosts = program.command('hosts').description('container engine hosts (dockerd, podman) reached through the Docker Engine API');
+  const hosts = program
+    .command('hosts')
+    .description('container engine hosts (dockerd, podman) reached through the Docker Engine API');
   hosts
     .command('add <name> <url>')
-    .description('add a host: unix:///PATH, tcp://HOST:PORT with --tls-dir (plain tcp:// only to loopback), or ssh://[USER@]HOST[:PORT]')
+    .description(
+      'add a host: unix:///PATH, tcp://HOST:PORT with --tls-dir (plain tcp:// only to loopback), or ssh://[USER@]HOST[:PORT]',
+    )
     .option('--slots <n>', 'episodes the host runs at once', '2')
     .option('--tls-dir <dir>', 'tcp:// only: a folder with ca.pem, cert.pem and key.pem (the client certificate)')
     .option('--json', 'print the stored host as JSON')
     .action((name: string, url: string, opts: { slots: string; tlsDir?: string; json?: boolean }) => {
-      const host = usage(() => addHost(labDataDir(), { name, url, slots: parseSlots(opts.slots), tlsDir: opts.tlsDir }));
+      const host = usage(() =>
+        addHost(labDataDir(), { name, url, slots: parseSlots(opts.slots), tlsDir: opts.tlsDir }),
+      );
       if (opts.json) printJson(io, host);
-      else io.out(`added host '${host.name}' (${host.url}, ${host.slots} slots); check it with \`t1lab hosts check ${host.name}\`\n`);
+      else
+        io.out(
+          `added host '${host.name}' (${host.url}, ${host.slots} slots); check it with \`t1lab hosts check ${host.name}\`\n`,
+        );
     });
   hosts
     .command('list')
@@ -45,21 +59,37 @@ export function registerHosts(program: Command, io: Io): void {
       const list = listHosts(labDataDir());
       if (opts.json) return printJson(io, list);
       if (!list.length) return io.out('no hosts; add one with `t1lab hosts add NAME URL`\n');
-      io.out(table([['NAME', 'URL', 'SLOTS', 'TLS', 'ENABLED'], ...list.map((h) => [h.name, h.url, h.slots, h.tlsDir ?? '-', h.enabled === false ? 'no' : 'yes'])]));
+      io.out(
+        table([
+          ['NAME', 'URL', 'SLOTS', 'TLS', 'ENABLED'],
+          ...list.map((h) => [h.name, h.url, h.slots, h.tlsDir ?? '-', h.enabled === false ? 'no' : 'yes']),
+        ]),
+      );
     });
   hosts
     .command('check [names]')
-    .description('ask each host (comma-separated names; default all): reachable, engine and version, rootless, cores and memory, slots, lab containers, cached task images')
-    .option('--json', 'print JSON: [{name, url, slots, enabled, reachable, error, engine, version, apiVersion, rootless, cores, memoryBytes, labContainers, taskImages, durationMs}]')
+    .description(
+      'ask each host (comma-separated names; default all): reachable, engine and version, rootless, cores and memory, slots, lab containers, cached task images',
+    )
+    .option(
+      '--json',
+      'print JSON: [{name, url, slots, enabled, reachable, error, engine, version, apiVersion, rootless, cores, memoryBytes, labContainers, taskImages, durationMs}]',
+    )
     .action(async (list: string | undefined, opts: { json?: boolean }) => {
       const dataDir = labDataDir();
       const all = names(list).length ? usage(() => selectHosts(dataDir, names(list))) : listHosts(dataDir);
       const id = installId(dataDir);
       const reports = await Promise.all(all.map((h) => checkHost(h, id)));
       if (opts.json) printJson(io, reports);
-      else io.out(reports.length ? reports.map(describe).join('') : 'no hosts; add one with `t1lab hosts add NAME URL`\n');
+      else
+        io.out(reports.length ? reports.map(describe).join('') : 'no hosts; add one with `t1lab hosts add NAME URL`\n');
       const down = reports.filter((r) => !r.reachable);
-      if (down.length) throw new WorkFailed(opts.json ? '' : `${down.length} of ${reports.length} hosts unreachable: ${down.map((r) => r.name).join(', ')}`);
+      if (down.length)
+        throw new WorkFailed(
+          opts.json
+            ? ''
+            : `${down.length} of ${reports.length} hosts unreachable: ${down.map((r) => r.name).join(', ')}`,
+        );
     });
   hosts
     .command('remove <name>')
@@ -72,7 +102,9 @@ export function registerHosts(program: Command, io: Io): void {
     });
   hosts
     .command('sweep [names]')
-    .description("remove what this lab's dead runs left on each host (comma-separated names; default all): containers, volumes, networks and images whose owner process is gone or whose deadline passed")
+    .description(
+      "remove what this lab's dead runs left on each host (comma-separated names; default all): containers, volumes, networks and images whose owner process is gone or whose deadline passed",
+    )
     .option('--json', 'print JSON: [{name, removed: {containers, volumes, networks, images} | null, error}]')
     .action(async (list: string | undefined, opts: { json?: boolean }) => {
       const dataDir = labDataDir();
@@ -83,7 +115,10 @@ export function registerHosts(program: Command, io: Io): void {
       else
         for (const r of results) {
           if (!r.removed) io.out(`${r.name}: unreachable: ${r.error}\n`);
-          else io.out(`${r.name}: removed ${r.removed.containers.length} containers, ${r.removed.volumes.length} volumes, ${r.removed.networks.length} networks, ${r.removed.images.length} images\n`);
+          else
+            io.out(
+              `${r.name}: removed ${r.removed.containers.length} containers, ${r.removed.volumes.length} volumes, ${r.removed.networks.length} networks, ${r.removed.images.length} images\n`,
+            );
         }
       const down = results.filter((r) => !r.removed);
       if (down.length) throw new WorkFailed(opts.json ? '' : `${down.length} of ${results.length} hosts unreachable`);

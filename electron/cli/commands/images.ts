@@ -5,12 +5,28 @@
  * Map task images onto it with `--base-image FROM=TAG` or `$T1LAB_HOME/containers.json`.
  */
 import type { Command } from 'commander';
-import { buildBaseImage, DEFAULT_BASE_PACKAGES, DEFAULT_BASE_TAG, detectContainerEngine } from '../../../native/sandbox/container';
+import {
+  buildBaseImage,
+  DEFAULT_BASE_PACKAGES,
+  DEFAULT_BASE_TAG,
+  detectContainerEngine,
+} from '../../../native/sandbox/container';
 import { UsageError, WorkFailed } from '../errors';
 import { formatBytes, printJson, progressBar, type Io } from '../output';
 
 /** mmdebstrap's own stages ("I: ..." lines), for the progress bar. */
-const MMDEBSTRAP_STAGES = ['I: automatically chosen', 'I: finding correct signed-by', 'I: skipping', 'I: downloading packages', 'I: extracting archives', 'I: installing essential', 'I: installing remaining', 'I: running --customize-hook', 'I: creating tarball', 'I: success'];
+const MMDEBSTRAP_STAGES = [
+  'I: automatically chosen',
+  'I: finding correct signed-by',
+  'I: skipping',
+  'I: downloading packages',
+  'I: extracting archives',
+  'I: installing essential',
+  'I: installing remaining',
+  'I: running --customize-hook',
+  'I: creating tarball',
+  'I: success',
+];
 
 export function registerImages(program: Command, io: Io): void {
   const images = program.command('images').description('container images for tasks (podman/docker)');
@@ -23,11 +39,16 @@ export function registerImages(program: Command, io: Io): void {
     .option('--rebuild', 'build even if the tag exists')
     .option('--json', 'print JSON: {tag, sizeBytes, durationMs, cached}')
     .action(async (opts: { tag: string; include?: string; engine: string; rebuild?: boolean; json?: boolean }) => {
-      if (opts.engine !== 'podman' && opts.engine !== 'docker') throw new UsageError(`--engine '${opts.engine}': expected podman or docker`);
-      const extra = (opts.include ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+      if (opts.engine !== 'podman' && opts.engine !== 'docker')
+        throw new UsageError(`--engine '${opts.engine}': expected podman or docker`);
+      const extra = (opts.include ?? '')
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean);
       const bad = extra.find((p) => !/^[a-z0-9][a-z0-9+.-]+$/.test(p));
       if (bad) throw new UsageError(`--include: '${bad}' is not a Debian package name`);
-      if (!/^[a-z0-9][a-z0-9._/:-]*$/.test(opts.tag)) throw new UsageError(`--tag '${opts.tag}': not an image name (lower-case letters, digits, . _ / : -)`);
+      if (!/^[a-z0-9][a-z0-9._/:-]*$/.test(opts.tag))
+        throw new UsageError(`--tag '${opts.tag}': not an image name (lower-case letters, digits, . _ / : -)`);
       const engine = await detectContainerEngine(opts.engine);
       if (!engine.serverVersion) throw new WorkFailed(`${engine.detail}; ${engine.hint ?? ''}`);
       const bar = progressBar(io, 'base image', MMDEBSTRAP_STAGES.length + 1);
@@ -52,7 +73,16 @@ export function registerImages(program: Command, io: Io): void {
         throw new WorkFailed((error as Error).message);
       }
       bar.stop();
-      if (opts.json) printJson(io, { tag: result.tag, sizeBytes: result.sizeBytes, durationMs: result.durationMs, cached: result.cached });
-      else io.out(`${result.tag}: ${formatBytes(result.sizeBytes)}, ${result.cached ? 'already built (--rebuild to build again)' : `built in ${(result.durationMs / 1000).toFixed(1)} s`}\nuse it for tasks whose images cannot be pulled: --base-image '*=${result.tag}'\n`);
+      if (opts.json)
+        printJson(io, {
+          tag: result.tag,
+          sizeBytes: result.sizeBytes,
+          durationMs: result.durationMs,
+          cached: result.cached,
+        });
+      else
+        io.out(
+          `${result.tag}: ${formatBytes(result.sizeBytes)}, ${result.cached ? 'already built (--rebuild to build again)' : `built in ${(result.durationMs / 1000).toFixed(1)} s`}\nuse it for tasks whose images cannot be pulled: --base-image '*=${result.tag}'\n`,
+        );
     });
 }

@@ -7,7 +7,15 @@ import { resolve } from 'node:path';
 import { ConfigOverrides, PresetName } from '../../../native/model/config';
 import { LabError } from '../../ipc/common/errors';
 import { policyWorker } from '../../lab/models/policy-engine';
-import { benchCheckpoint, checkCheckpoint, describeCheckpoint, exportGgufCheckpoint, exportHfCheckpoint, exportOnnx, initCheckpoint } from '../../lab/models/operations';
+import {
+  benchCheckpoint,
+  checkCheckpoint,
+  describeCheckpoint,
+  exportGgufCheckpoint,
+  exportHfCheckpoint,
+  exportOnnx,
+  initCheckpoint,
+} from '../../lab/models/operations';
 import { convertCheckpoint } from '../../lab/models/convert';
 import { bundledModelsDir, listModels } from '../../lab/models/handlers';
 import { labDataDir } from '../../lab/paths';
@@ -40,15 +48,21 @@ export function parseOverrides(pairs: string[]): ConfigOverrides {
     if (eq <= 0) throw new UsageError(`--set: '${pair}' is not key=value`);
     const key = pair.slice(0, eq);
     const value = pair.slice(eq + 1);
-    raw[key] = value === 'true' ? true : value === 'false' ? false : Number.isNaN(Number(value)) ? value : Number(value);
+    raw[key] =
+      value === 'true' ? true : value === 'false' ? false : Number.isNaN(Number(value)) ? value : Number(value);
   }
   const parsed = ConfigOverrides.safeParse(raw);
-  if (!parsed.success) throw new UsageError(`--set: ${parsed.error.issues.map((i) => `${i.path.join('.') || i.message}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new UsageError(
+      `--set: ${parsed.error.issues.map((i) => `${i.path.join('.') || i.message}: ${i.message}`).join('; ')}`,
+    );
   return parsed.data;
 }
 
 export function registerModel(program: Command, io: Io): void {
-  const model = program.command('model').description('the local MoE policy: create, inspect, sample, check, benchmark, export checkpoints');
+  const model = program
+    .command('model')
+    .description('the local MoE policy: create, inspect, sample, check, benchmark, export checkpoints');
   registerConvert(model, io);
   registerInit(model, io);
   registerList(model, io);
@@ -65,11 +79,15 @@ export function registerModel(program: Command, io: Io): void {
 function registerConvert(model: Command, io: Io): void {
   model
     .command('convert <dir> <out>')
-    .description('a model-only copy of a checkpoint stored as f16, bf16 or f32 (f16 halves the file; loading converts back)')
+    .description(
+      'a model-only copy of a checkpoint stored as f16, bf16 or f32 (f16 halves the file; loading converts back)',
+    )
     .option('--dtype <dtype>', 'f16 | bf16 | f32', 'f16')
     .option('--json', 'print the result as JSON')
     .action((dir: string, out: string, o: { dtype: string; json?: boolean }) => {
-      const dtype = ({ f16: 'F16', bf16: 'BF16', f32: 'F32' } as const)[o.dtype.toLowerCase() as 'f16' | 'bf16' | 'f32'];
+      const dtype = ({ f16: 'F16', bf16: 'BF16', f32: 'F32' } as const)[
+        o.dtype.toLowerCase() as 'f16' | 'bf16' | 'f32'
+      ];
       if (!dtype) throw new UsageError(`--dtype: '${o.dtype}' is not one of f16, bf16, f32`);
       const r = convertCheckpoint(resolve(dir), resolve(out), dtype);
       if (o.json) return printJson(io, r);
@@ -85,12 +103,23 @@ function registerInit(model: Command, io: Io): void {
     .option('--preset <name>', 'nano (~3M params) or micro (~13M)', 'nano')
     .requiredOption('--out <dir>', 'checkpoint folder to create')
     .option('--seed <n>', 'weights seed', '0')
-    .option('--set <key=value>', 'override a config.json field (repeatable), e.g. --set num_hidden_layers=2', collect, [])
-    .option('--corpus <file>', 'text file to train the tokenizer on (repeatable; default: a built-in terminal corpus)', collect, [])
+    .option(
+      '--set <key=value>',
+      'override a config.json field (repeatable), e.g. --set num_hidden_layers=2',
+      collect,
+      [],
+    )
+    .option(
+      '--corpus <file>',
+      'text file to train the tokenizer on (repeatable; default: a built-in terminal corpus)',
+      collect,
+      [],
+    )
     .option('--json', 'print the result as JSON')
     .action((o: { preset: string; out: string; seed: string; set: string[]; corpus: string[]; json?: boolean }) => {
       const preset = PresetName.safeParse(o.preset);
-      if (!preset.success) throw new UsageError(`--preset: '${o.preset}' is not one of ${PresetName.options.join(', ')}`);
+      if (!preset.success)
+        throw new UsageError(`--preset: '${o.preset}' is not one of ${PresetName.options.join(', ')}`);
       const bar = progressBar(io, 'tokenizer', 1);
       let result;
       try {
@@ -112,7 +141,9 @@ function registerInit(model: Command, io: Io): void {
         bar.stop();
       }
       if (o.json) return printJson(io, result);
-      io.out(`created ${result.path}: ${result.preset}, ${(result.parameters / 1e6).toFixed(2)}M parameters (${(result.activeParameters / 1e6).toFixed(2)}M active), tokenizer ${result.tokenizerVocab} tokens\n`);
+      io.out(
+        `created ${result.path}: ${result.preset}, ${(result.parameters / 1e6).toFixed(2)}M parameters (${(result.activeParameters / 1e6).toFixed(2)}M active), tokenizer ${result.tokenizerVocab} tokens\n`,
+      );
     });
 }
 
@@ -120,16 +151,27 @@ function registerInit(model: Command, io: Io): void {
 function registerList(model: Command, io: Io): void {
   model
     .command('list')
-    .description('every checkpoint the Models page lists: the lab\'s own, training runs\', added folders and the ones shipped with the app')
+    .description(
+      "every checkpoint the Models page lists: the lab's own, training runs', added folders and the ones shipped with the app",
+    )
     .option('--folder <dir>', 'also search this folder (repeatable)', collect, [])
     .option('--json', 'print {roots, checkpoints} as JSON')
     .action((o: { folder: string[]; json?: boolean }) => {
-      const list = listModels(labDataDir(), o.folder.map((f) => resolve(f)));
+      const list = listModels(
+        labDataDir(),
+        o.folder.map((f) => resolve(f)),
+      );
       if (o.json) return printJson(io, list);
       const bundled = bundledModelsDir();
       const rows: (string | number)[][] = [['name', 'status', 'parameters', 'size', 'path']];
       for (const c of list.checkpoints) {
-        rows.push([c.name + (c.path.startsWith(bundled) ? ' (bundled)' : ''), c.status, c.parameters === null ? '-' : `${(c.parameters / 1e6).toFixed(2)}M`, formatBytes(c.totalBytes), c.path]);
+        rows.push([
+          c.name + (c.path.startsWith(bundled) ? ' (bundled)' : ''),
+          c.status,
+          c.parameters === null ? '-' : `${(c.parameters / 1e6).toFixed(2)}M`,
+          formatBytes(c.totalBytes),
+          c.path,
+        ]);
       }
       io.out(table(rows));
     });
@@ -147,11 +189,17 @@ function registerInfo(model: Command, io: Io): void {
       if (o.json) return printJson(io, s);
       const rows: (string | number)[][] = [['field', 'value']];
       rows.push(['path', s.path], ['format', s.format], ['status', s.status + (s.error ? `: ${s.error.message}` : '')]);
-      if (s.parameters !== null) rows.push(['parameters', `${(s.parameters / 1e6).toFixed(2)}M (${((s.activeParameters ?? 0) / 1e6).toFixed(2)}M active)`]);
+      if (s.parameters !== null)
+        rows.push([
+          'parameters',
+          `${(s.parameters / 1e6).toFixed(2)}M (${((s.activeParameters ?? 0) / 1e6).toFixed(2)}M active)`,
+        ]);
       if (s.config) for (const [k, v] of Object.entries(s.config)) rows.push([k, String(v)]);
       if (s.tokenizer) rows.push(['tokenizer', `${s.tokenizer.vocabSize} tokens`]);
       io.out(table(rows));
-      io.out(table([['file', 'bytes', 'sha256'], ...s.files.map((f) => [f.name, formatBytes(f.bytes), f.sha256 ?? '-'])]));
+      io.out(
+        table([['file', 'bytes', 'sha256'], ...s.files.map((f) => [f.name, formatBytes(f.bytes), f.sha256 ?? '-'])]),
+      );
     });
 }
 
@@ -171,11 +219,14 @@ function registerSample(model: Command, io: Io): void {
     .option('--json', 'print the result as JSON')
     .action(async (dir: string, o: SampleOptions) => {
       const provider = String(o.provider);
-      if (!['auto', 'cpu', 'cuda'].includes(provider)) throw new UsageError(`--provider: '${provider}' is not auto, cpu or cuda`);
+      if (!['auto', 'cpu', 'cuda'].includes(provider))
+        throw new UsageError(`--provider: '${provider}' is not auto, cpu or cuda`);
       const result = await sampleInWorker(resolve(dir), provider as 'auto', o);
       if (o.json) return printJson(io, result);
       io.out(`${result.text}\n`);
-      io.err(`[${result.tokens.length} tokens, ${result.stopReason}, seed ${result.seed}, ${result.provider}${result.providerFallbackReason ? ` (${result.providerFallbackReason})` : ''}]\n`);
+      io.err(
+        `[${result.tokens.length} tokens, ${result.stopReason}, seed ${result.seed}, ${result.provider}${result.providerFallbackReason ? ` (${result.providerFallbackReason})` : ''}]\n`,
+      );
     });
 }
 
@@ -188,7 +239,13 @@ async function sampleInWorker(checkpoint: string, provider: 'auto' | 'cpu' | 'cu
     const worker = policyWorker(workers);
     const info = await worker.call(
       'policy.load',
-      { checkpoint, settings: { provider, intraOpThreads: o.threads === undefined ? undefined : intOption('--threads', String(o.threads), 0) } },
+      {
+        checkpoint,
+        settings: {
+          provider,
+          intraOpThreads: o.threads === undefined ? undefined : intOption('--threads', String(o.threads), 0),
+        },
+      },
       { timeoutMs: 300_000 },
     );
     const r = await worker.call('policy.generate', {
@@ -204,7 +261,12 @@ async function sampleInWorker(checkpoint: string, provider: 'auto' | 'cpu' | 'cu
         stopTokenIds: info.eosTokenIds,
       },
     });
-    const tokens = r.tokens.map((t, i) => ({ id: t.id, text: r.tokenTexts?.[i] ?? '', logprob: t.logprob, routing: t.routing }));
+    const tokens = r.tokens.map((t, i) => ({
+      id: t.id,
+      text: r.tokenTexts?.[i] ?? '',
+      logprob: t.logprob,
+      routing: t.routing,
+    }));
     return {
       checkpoint,
       prompt: String(o.prompt),
@@ -232,28 +294,32 @@ function registerCheck(model: Command, io: Io): void {
     .option('--seed <n>', 'sampling seed', '0')
     .option('--provider <name>', 'auto, cpu or cuda (both graphs; the report says where each ran)', 'cpu')
     .option('--json', 'print the report as JSON')
-    .action(async (dir: string, o: { samples: string; tokens: string; seed: string; provider: string; json?: boolean }) => {
-      if (!['auto', 'cpu', 'cuda'].includes(o.provider)) throw new UsageError(`--provider: '${o.provider}' is not auto, cpu or cuda`);
-      const report = await checkCheckpoint(resolve(dir), {
-        provider: o.provider as 'auto' | 'cpu' | 'cuda',
-        samples: intOption('--samples', o.samples, 4, 1),
-        tokens: intOption('--tokens', o.tokens, 32, 1),
-        seed: intOption('--seed', o.seed, 0),
-      });
-      if (o.json) return printJson(io, report);
-      io.out(
-        table([
-          ['figure', 'value'],
-          ['tokens', report.tokens],
-          ['max |logp sample - logp score|', report.maxAbsLogprobDiff.toExponential(2)],
-          ['mean |logp sample - logp score|', report.meanAbsLogprobDiff.toExponential(2)],
-          ['routing agreement', report.routingAgreement.toFixed(4)],
-          ['routing agreement with replay', report.routingAgreementWithReplay.toFixed(4)],
-          ['providers (sampler / scorer)', `${report.sampler.provider} / ${report.scorer.provider}`],
-        ]),
-      );
-      if (report.maxAbsLogprobDiff >= 1e-4 || report.routingAgreementWithReplay !== 1) throw new LabError('INTERNAL', 'sampling and scoring disagree beyond tolerance (1e-4, replayed routing 1)');
-    });
+    .action(
+      async (dir: string, o: { samples: string; tokens: string; seed: string; provider: string; json?: boolean }) => {
+        if (!['auto', 'cpu', 'cuda'].includes(o.provider))
+          throw new UsageError(`--provider: '${o.provider}' is not auto, cpu or cuda`);
+        const report = await checkCheckpoint(resolve(dir), {
+          provider: o.provider as 'auto' | 'cpu' | 'cuda',
+          samples: intOption('--samples', o.samples, 4, 1),
+          tokens: intOption('--tokens', o.tokens, 32, 1),
+          seed: intOption('--seed', o.seed, 0),
+        });
+        if (o.json) return printJson(io, report);
+        io.out(
+          table([
+            ['figure', 'value'],
+            ['tokens', report.tokens],
+            ['max |logp sample - logp score|', report.maxAbsLogprobDiff.toExponential(2)],
+            ['mean |logp sample - logp score|', report.meanAbsLogprobDiff.toExponential(2)],
+            ['routing agreement', report.routingAgreement.toFixed(4)],
+            ['routing agreement with replay', report.routingAgreementWithReplay.toFixed(4)],
+            ['providers (sampler / scorer)', `${report.sampler.provider} / ${report.scorer.provider}`],
+          ]),
+        );
+        if (report.maxAbsLogprobDiff >= 1e-4 || report.routingAgreementWithReplay !== 1)
+          throw new LabError('INTERNAL', 'sampling and scoring disagree beyond tolerance (1e-4, replayed routing 1)');
+      },
+    );
 }
 
 /** `model bench`: throughput against the GEMM roofline. */
@@ -268,7 +334,10 @@ function registerBench(model: Command, io: Io): void {
       const result = await benchCheckpoint(resolve(dir), {
         quick: !!o.quick,
         threads: o.threads === undefined ? undefined : intOption('--threads', o.threads, 0),
-        onFigure: (f) => io.err(`${f.name}: ${f.value.toFixed(f.value < 10 ? 2 : 0)} ${f.unit}${f.rooflineFraction !== undefined ? ` (${(f.rooflineFraction * 100).toFixed(1)}% of roofline)` : ''}\n`),
+        onFigure: (f) =>
+          io.err(
+            `${f.name}: ${f.value.toFixed(f.value < 10 ? 2 : 0)} ${f.unit}${f.rooflineFraction !== undefined ? ` (${(f.rooflineFraction * 100).toFixed(1)}% of roofline)` : ''}\n`,
+          ),
       });
       if (o.json) return printJson(io, result);
       io.out(
@@ -279,7 +348,9 @@ function registerBench(model: Command, io: Io): void {
             f.value.toFixed(f.value < 10 ? 2 : 0),
             f.unit,
             f.rooflineFraction === undefined ? '' : `${(f.rooflineFraction * 100).toFixed(1)}%`,
-            f.baseline && f.ratio !== undefined ? `${f.ratio.toFixed(2)}x ${f.baseline.name} (${f.baseline.value.toFixed(0)} ${f.baseline.unit})` : '',
+            f.baseline && f.ratio !== undefined
+              ? `${f.ratio.toFixed(2)}x ${f.baseline.name} (${f.baseline.value.toFixed(0)} ${f.baseline.unit})`
+              : '',
             f.goal ? `${f.goal}: ${f.met ? 'met' : 'not met'}` : '',
           ]),
         ]),
@@ -297,7 +368,9 @@ function registerExportOnnx(model: Command, io: Io): void {
     .action((dir: string, out: string, o: { json?: boolean }) => {
       const result = exportOnnx(resolve(dir), resolve(out));
       if (o.json) return printJson(io, result);
-      io.out(`wrote ${result.path} (${formatBytes(result.bytes)}, ${result.nodes} nodes)${result.externalData ? ` and its weights ${result.externalData.path} (${formatBytes(result.externalData.bytes)}, ONNX external data)` : ''}\n`);
+      io.out(
+        `wrote ${result.path} (${formatBytes(result.bytes)}, ${result.nodes} nodes)${result.externalData ? ` and its weights ${result.externalData.path} (${formatBytes(result.externalData.bytes)}, ONNX external data)` : ''}\n`,
+      );
     });
 }
 
@@ -305,8 +378,14 @@ function registerExportOnnx(model: Command, io: Io): void {
 function registerExportHf(model: Command, io: Io): void {
   model
     .command('export-hf <dir> <out>')
-    .description('write a checkpoint in a published Hugging Face layout (config.json, safetensors, tokenizer) for transformers, vLLM and SGLang')
-    .option('--architecture <name>', 'auto | qwen3_moe | mixtral | qwen2_moe | olmoe | qwen3 | qwen2 | llama (auto: the family that computes exactly this model)', 'auto')
+    .description(
+      'write a checkpoint in a published Hugging Face layout (config.json, safetensors, tokenizer) for transformers, vLLM and SGLang',
+    )
+    .option(
+      '--architecture <name>',
+      'auto | qwen3_moe | mixtral | qwen2_moe | olmoe | qwen3 | qwen2 | llama (auto: the family that computes exactly this model)',
+      'auto',
+    )
     .option('--dtype <dtype>', 'f32 | bf16 | f16', 'f32')
     .option('--json', 'print the result as JSON')
     .action((dir: string, out: string, o: { architecture: string; dtype: string; json?: boolean }) => {
@@ -326,6 +405,8 @@ function registerExportGguf(model: Command, io: Io): void {
     .action((dir: string, out: string, o: { dtype: string; json?: boolean }) => {
       const result = exportGgufCheckpoint(resolve(dir), resolve(out), { dtype: o.dtype });
       if (o.json) return printJson(io, result);
-      io.out(`wrote ${result.path} (${formatBytes(result.bytes)}, ${result.tensors} tensors, architecture ${result.architecture})\n`);
+      io.out(
+        `wrote ${result.path} (${formatBytes(result.bytes)}, ${result.tensors} tensors, architecture ${result.architecture})\n`,
+      );
     });
 }

@@ -5,7 +5,8 @@
 import { sep } from 'node:path';
 import { locateRun, runAtPath, type LocatedRun } from '../../lab/runs/meta';
 
-export const RUN_ARG_HELP = 'run id (a folder under runs/ or training/ of the data folder) or a run folder path (with a /, e.g. ./out/run or /data/run)';
+export const RUN_ARG_HELP =
+  'run id (a folder under runs/ or training/ of the data folder) or a run folder path (with a /, e.g. ./out/run or /data/run)';
 
 /** With a slash (or `.`/`..`) it is a path; a bare name is always an id, so a folder in the current directory never shadows a run. */
 export function runArg(dataDir: string, arg: string): LocatedRun {

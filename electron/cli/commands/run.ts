@@ -18,7 +18,14 @@ import { forkLauncher } from '../../processes/launcher';
 import { UsageError } from '../errors';
 import { addBackendOptions, backendSettings, HOSTS_OPTION, withHosts, type BackendOptions } from './backend-options';
 import { printJson, type Io } from '../output';
-import { addSharedOptions, harnessSettings, onInterrupt, policySettings, runSeed, type SharedOptions } from './policy-options';
+import {
+  addSharedOptions,
+  harnessSettings,
+  onInterrupt,
+  policySettings,
+  runSeed,
+  type SharedOptions,
+} from './policy-options';
 
 interface RunOptions extends SharedOptions, BackendOptions {
   suite?: string;
@@ -61,10 +68,17 @@ async function runOne(taskArg: string, opts: RunOptions, io: Io, workers: Worker
       seed: runSeed(opts),
       out: opts.out,
     },
-    { dataDir: labDataDir(), onnx: onnxPolicyFactory(policyWorker(workers)), containers: withHosts(backendSettings(opts), opts.hosts) },
+    {
+      dataDir: labDataDir(),
+      onnx: onnxPolicyFactory(policyWorker(workers)),
+      containers: withHosts(backendSettings(opts), opts.hosts),
+    },
     {
       log: (m) => io.err(`t1lab: ${m}\n`),
-      turn: (_key, turn) => io.err(`turn ${turn.index + 1}: ${describeAction(turn) ?? '(nothing)'}${turn.parseError ? ` — did not parse: ${turn.parseError.split('\n')[0]}` : ''}\n`),
+      turn: (_key, turn) =>
+        io.err(
+          `turn ${turn.index + 1}: ${describeAction(turn) ?? '(nothing)'}${turn.parseError ? ` — did not parse: ${turn.parseError.split('\n')[0]}` : ''}\n`,
+        ),
     },
   );
   const unhook = onInterrupt(() => evaluation.cancel());

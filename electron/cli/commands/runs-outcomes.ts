@@ -19,10 +19,12 @@ const suiteName = (suite: string) => basename(suite).replace(/\.jsonl$/, '') || 
 export function registerRunsOutcomes(runs: Command, io: Io): void {
   runs
     .command('outcomes')
-    .description('write eval runs as one outcomes.jsonl (one line per task and attempt) for `t1lab compare FILE#MODEL ...`')
+    .description(
+      'write eval runs as one outcomes.jsonl (one line per task and attempt) for `t1lab compare FILE#MODEL ...`',
+    )
     .argument('<runs...>', 'run folders or ids, each optionally named as MODEL=RUN (default model name: the run id)')
     .requiredOption('--out <file>', 'the outcomes.jsonl to write')
-    .option('--suite <name>', 'the suite name written on every line (default: each run\'s suite file name)')
+    .option('--suite <name>', "the suite name written on every line (default: each run's suite file name)")
     .option('--json', 'print what was written as JSON')
     .action((refs: string[], opts: { out: string; suite?: string; json?: boolean }) => {
       const dataDir = labDataDir();

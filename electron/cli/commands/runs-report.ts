@@ -37,7 +37,7 @@ interface ReportOptions {
 export function registerRunsReport(runs: Command, io: Io): void {
   runs
     .command('report')
-    .description('a report of eval and training runs as one HTML file that opens offline (the Runs page\'s report)')
+    .description("a report of eval and training runs as one HTML file that opens offline (the Runs page's report)")
     .argument('<runs...>', RUN_ARG_HELP)
     .requiredOption('--out <file>', 'the HTML file to write')
     .option('--title <title>', 'the report title', 'Evaluation report')
@@ -62,23 +62,47 @@ export function registerRunsReport(runs: Command, io: Io): void {
           const store = new SeriesStore(join(run.dir, VIEW_FILES.metrics));
           store.refresh();
           const { series } = seriesView(run.runId, store, { keys: metrics, maxPoints: REPORT_POINTS, smoothing: 0 });
-          training.push({ id: run.runId, label: summary.name || run.runId, ...(summary.settingsKey !== undefined ? { settingsKey: summary.settingsKey } : {}), series });
+          training.push({
+            id: run.runId,
+            label: summary.name || run.runId,
+            ...(summary.settingsKey !== undefined ? { settingsKey: summary.settingsKey } : {}),
+            series,
+          });
         }
       }
       const charts = reportCharts(training, metrics, !!opts.poolSeeds);
       const notes = opts.notes ? readFileSync(opts.notes, 'utf8') : '';
       const out = resolve(opts.out);
       const generatedAt = new Date().toISOString();
-      writeFileSync(out, reportHtml({ title: opts.title, notes, runs: evalRuns, columns: opts.column ?? [], generatedAt, charts }));
+      writeFileSync(
+        out,
+        reportHtml({ title: opts.title, notes, runs: evalRuns, columns: opts.column ?? [], generatedAt, charts }),
+      );
       const result = {
         file: out,
         title: opts.title,
         generatedAt,
-        evalRuns: evalRuns.map((r) => ({ id: r.id, dir: r.dir, resolvedRate: r.resolvedRate, done: r.done, total: r.total })),
+        evalRuns: evalRuns.map((r) => ({
+          id: r.id,
+          dir: r.dir,
+          resolvedRate: r.resolvedRate,
+          done: r.done,
+          total: r.total,
+        })),
         trainingRuns: training.map((t) => t.id),
-        charts: charts.map((c) => ({ metric: c.metric, lines: c.lines.map((l) => ({ label: l.label, runs: l.runs, points: l.points.length, last: l.points.at(-1) ?? null })) })),
+        charts: charts.map((c) => ({
+          metric: c.metric,
+          lines: c.lines.map((l) => ({
+            label: l.label,
+            runs: l.runs,
+            points: l.points.length,
+            last: l.points.at(-1) ?? null,
+          })),
+        })),
       };
       if (opts.json) return printJson(io, result);
-      io.out(`wrote ${out}: ${evalRuns.length} eval run(s), ${training.length} training run(s), ${charts.length} chart(s)\n`);
+      io.out(
+        `wrote ${out}: ${evalRuns.length} eval run(s), ${training.length} training run(s), ${charts.length} chart(s)\n`,
+      );
     });
 }

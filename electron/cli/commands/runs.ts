@@ -25,7 +25,9 @@ function patchOrUsage(patch: unknown): RunMetaPatch {
 function printMeta(io: Io, result: RunMetaResult, json: boolean | undefined): void {
   if (json) return printJson(io, result);
   const m = result.meta;
-  io.out(`${result.runId} (${result.kind})\n  name:  ${m.name ?? '—'}\n  tags:  ${m.tags.join(', ') || '—'}\n  notes: ${m.notes ? m.notes.replace(/\n/g, '\n         ') : '—'}\n`);
+  io.out(
+    `${result.runId} (${result.kind})\n  name:  ${m.name ?? '—'}\n  tags:  ${m.tags.join(', ') || '—'}\n  notes: ${m.notes ? m.notes.replace(/\n/g, '\n         ') : '—'}\n`,
+  );
 }
 
 /** One line from stdin: the answer to a confirmation (a closed stdin answers no). */
@@ -63,7 +65,13 @@ export function registerRuns(program: Command, io: Io): void {
       io.out(
         table([
           ['id', 'name', 'tags', 'resolved', 'state'],
-          ...list.map((r) => [r.id, r.title, r.tags.join(',') || '—', r.resolvedRate === null ? '—' : `${(r.resolvedRate * 100).toFixed(1)}%`, r.state]),
+          ...list.map((r) => [
+            r.id,
+            r.title,
+            r.tags.join(',') || '—',
+            r.resolvedRate === null ? '—' : `${(r.resolvedRate * 100).toFixed(1)}%`,
+            r.state,
+          ]),
         ]),
       );
     });
@@ -75,7 +83,11 @@ export function registerRuns(program: Command, io: Io): void {
     .argument('<name>', 'the new name')
     .option('--json', 'print the run id, kind, folder and meta as JSON')
     .action((runId: string, name: string, opts: { json?: boolean }) => {
-      printMeta(io, updateMetaOf(runArg(labDataDir(), runId), patchOrUsage({ name: name.trim() === '' ? null : name })), opts.json);
+      printMeta(
+        io,
+        updateMetaOf(runArg(labDataDir(), runId), patchOrUsage({ name: name.trim() === '' ? null : name })),
+        opts.json,
+      );
     });
 
   runs
@@ -86,8 +98,14 @@ export function registerRuns(program: Command, io: Io): void {
     .option('--remove', 'remove these tags instead of adding them')
     .option('--json', 'print the run id, kind, folder and meta as JSON')
     .action((runId: string, tags: string[], opts: { remove?: boolean; json?: boolean }) => {
-      for (const t of tags) if (!opts.remove && !RunTag.safeParse(t).success) throw new UsageError(`tag '${t}': ${RunTag.safeParse(t).error?.issues[0]?.message}`);
-      printMeta(io, updateMetaOf(runArg(labDataDir(), runId), patchOrUsage(opts.remove ? { removeTags: tags } : { addTags: tags })), opts.json);
+      for (const t of tags)
+        if (!opts.remove && !RunTag.safeParse(t).success)
+          throw new UsageError(`tag '${t}': ${RunTag.safeParse(t).error?.issues[0]?.message}`);
+      printMeta(
+        io,
+        updateMetaOf(runArg(labDataDir(), runId), patchOrUsage(opts.remove ? { removeTags: tags } : { addTags: tags })),
+        opts.json,
+      );
     });
 
   runs
@@ -98,7 +116,11 @@ export function registerRuns(program: Command, io: Io): void {
     .option('--append', 'add the text as a new paragraph instead of replacing the notes')
     .option('--json', 'print the run id, kind, folder and meta as JSON')
     .action((runId: string, text: string, opts: { append?: boolean; json?: boolean }) => {
-      printMeta(io, updateMetaOf(runArg(labDataDir(), runId), patchOrUsage(opts.append ? { appendNotes: text } : { notes: text })), opts.json);
+      printMeta(
+        io,
+        updateMetaOf(runArg(labDataDir(), runId), patchOrUsage(opts.append ? { appendNotes: text } : { notes: text })),
+        opts.json,
+      );
     });
 
   runs

@@ -28,7 +28,8 @@ interface RunOptions {
 function positiveInt(flag: string, value: string | undefined, min = 1): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`${flag}: '${value}' is not a whole number of at least ${min}`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min)
+    throw new UsageError(`${flag}: '${value}' is not a whole number of at least ${min}`);
   return n;
 }
 
@@ -94,8 +95,10 @@ export function registerSandbox(program: Command, io: Io): void {
           printJson(io, { exitCode, signal, timedOut, limit, stdout, stderr, durationMs });
           return;
         }
-        if (result.limit && result.limit !== 'output') io.err(`t1lab: the sandbox's ${describeLimit(result.limit)} limit fired\n`);
-        const status = result.exitCode ?? 128 + (result.signal ? (constants.signals[result.signal as NodeJS.Signals] ?? 9) : 9);
+        if (result.limit && result.limit !== 'output')
+          io.err(`t1lab: the sandbox's ${describeLimit(result.limit)} limit fired\n`);
+        const status =
+          result.exitCode ?? 128 + (result.signal ? (constants.signals[result.signal as NodeJS.Signals] ?? 9) : 9);
         if (status !== 0) throw new ExitStatus(status);
       } finally {
         process.off('SIGINT', onSignal);
@@ -121,7 +124,9 @@ export function registerSandbox(program: Command, io: Io): void {
         rows: stdout.rows || 24,
         recordPath: opts.record,
       });
-      io.err(`t1lab: sandboxed shell on ${shell.workspace} (at /app); network ${opts.net ? 'on' : 'off'}; memory ${shell.limits.memoryMb} MiB; exit or Ctrl-D to leave\n`);
+      io.err(
+        `t1lab: sandboxed shell on ${shell.workspace} (at /app); network ${opts.net ? 'on' : 'off'}; memory ${shell.limits.memoryMb} MiB; exit or Ctrl-D to leave\n`,
+      );
       const { session } = shell;
       session.onData((data) => stdout.write(data));
       const wasRaw = stdin.isTTY ? stdin.isRaw : false;
@@ -131,7 +136,9 @@ export function registerSandbox(program: Command, io: Io): void {
       stdin.on('data', onInput);
       stdin.resume();
       stdout.on('resize', onResize);
-      const exit = await new Promise<{ exitCode: number | null; limit: string | null }>((resolve) => session.onExit(resolve));
+      const exit = await new Promise<{ exitCode: number | null; limit: string | null }>((resolve) =>
+        session.onExit(resolve),
+      );
       stdin.off('data', onInput);
       stdout.off('resize', onResize);
       if (stdin.isTTY) stdin.setRawMode(wasRaw);

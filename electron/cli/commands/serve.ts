@@ -21,11 +21,13 @@ export interface ServeOptions {
 export async function serve(opts: ServeOptions, io: Io): Promise<{ web: WebHost; stop: () => Promise<void> }> {
   const host = opts.host ?? LOOPBACK;
   const port = opts.port === undefined ? 0 : Number(opts.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: '${opts.port}' is not a port number (0-65535)`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port: '${opts.port}' is not a port number (0-65535)`);
   const token = opts.token ?? process.env.T1LAB_TOKEN ?? newToken();
   if (token.length < 16) throw new UsageError('--token / T1LAB_TOKEN: a token needs at least 16 characters');
   const staticDir = rendererDir();
-  if (!existsSync(join(staticDir, 'index.html'))) throw new UsageError(`the UI is not built (${staticDir} has no index.html): run \`npm run build\``);
+  if (!existsSync(join(staticDir, 'index.html')))
+    throw new UsageError(`the UI is not built (${staticDir} has no index.html): run \`npm run build\``);
   if (!isLoopback(host)) {
     io.err(
       `warning: serving on ${host}, not loopback: anyone who can reach this address and has the token can run shells as you. ` +

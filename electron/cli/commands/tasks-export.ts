@@ -24,13 +24,19 @@ export function resolveTaskArg(arg: string, suitesDir = builtinSuitesDir()): str
 export function registerExport(tasks: Command, io: Io): void {
   tasks
     .command('export')
-    .argument('<suite-or-pack>', 'a suite name (nano-bench, id-nano, ...), a pack (.jsonl), a task folder or a folder of tasks')
+    .argument(
+      '<suite-or-pack>',
+      'a suite name (nano-bench, id-nano, ...), a pack (.jsonl), a task folder or a folder of tasks',
+    )
     .requiredOption('--out <dir>', 'where to write one task folder per task')
     .option('--format <format>', `the layout to write: ${EXPORT_FORMATS.join(', ')}`, 'harbor')
     .option('--json', 'print JSON')
-    .description('write tasks as Harbor task folders (Dockerfile, oracle, tests/test.sh writing binary and dense rewards)')
+    .description(
+      'write tasks as Harbor task folders (Dockerfile, oracle, tests/test.sh writing binary and dense rewards)',
+    )
     .action(async (arg: string, opts: { out: string; format: string; json?: boolean }) => {
-      if (!(EXPORT_FORMATS as readonly string[]).includes(opts.format)) throw new UsageError(`--format ${opts.format}: unknown (expected ${EXPORT_FORMATS.join(', ')})`);
+      if (!(EXPORT_FORMATS as readonly string[]).includes(opts.format))
+        throw new UsageError(`--format ${opts.format}: unknown (expected ${EXPORT_FORMATS.join(', ')})`);
       const source = await loadTaskSource(resolveTaskArg(arg));
       for (const bad of source.invalid) {
         io.err(`invalid task ${bad.id} (not exported):\n`);
@@ -48,8 +54,19 @@ export function registerExport(tasks: Command, io: Io): void {
           if (!opts.json) io.err(`t1lab: ${task.id}: ${(error as Error).message}\n`);
         }
       }
-      if (opts.json) printJson(io, { format: opts.format, out: opts.out, exported: written, failed, invalid: source.invalid.map((b) => b.id) });
-      else io.out(`exported ${written.length} task(s) to ${opts.out} (${opts.format})${failed.length ? `; ${failed.length} failed` : ''}\n`);
-      if (failed.length || source.invalid.length) throw new WorkFailed(`${failed.length + source.invalid.length} task(s) not exported`);
+      if (opts.json)
+        printJson(io, {
+          format: opts.format,
+          out: opts.out,
+          exported: written,
+          failed,
+          invalid: source.invalid.map((b) => b.id),
+        });
+      else
+        io.out(
+          `exported ${written.length} task(s) to ${opts.out} (${opts.format})${failed.length ? `; ${failed.length} failed` : ''}\n`,
+        );
+      if (failed.length || source.invalid.length)
+        throw new WorkFailed(`${failed.length + source.invalid.length} task(s) not exported`);
     });
 }

@@ -17,7 +17,10 @@ import { positiveInt } from './policy-options';
 
 export function formatFeasibility(r: FeasibilityReport, suite: string): string {
   const { maxTurns, maxTokens, contextWindow, promptBudget } = r.budget;
-  const rows = [['family', 'tasks', 'feasible', 'share'], ...Object.entries(r.byFamily).map(([f, g]) => [f, g.tasks, g.feasible, formatRate(g.share)])];
+  const rows = [
+    ['family', 'tasks', 'feasible', 'share'],
+    ...Object.entries(r.byFamily).map(([f, g]) => [f, g.tasks, g.feasible, formatRate(g.share)]),
+  ];
   return [
     `${suite}: ${r.feasible} of ${r.tasks} tasks feasible for the oracle (${formatRate(r.share)}) at ${maxTurns} turns x ${maxTokens} tokens`,
     `not feasible: ${r.reasons.turns} need more turns, ${r.reasons.tokens} have a longer call, ${r.reasons.prompt} have a first prompt over ${promptBudget} tokens (window ${contextWindow}), ${r.reasons['no-oracle']} have no oracle`,
@@ -30,28 +33,70 @@ export function formatFeasibility(r: FeasibilityReport, suite: string): string {
 export function registerFeasible(tasks: Command, io: Io): void {
   tasks
     .command('feasible')
-    .description("how many tasks of a suite the oracle itself can finish within a turn and per-turn token budget, in a checkpoint's tokenizer (static: nothing runs)")
-    .requiredOption('--suite <path>', 'the tasks: a task folder, a folder of tasks, or a pack (.jsonl), as for t1lab eval')
-    .requiredOption('--checkpoint <dir>', 'the checkpoint whose tokenizer, chat template and window count (a t1-moe checkpoint folder)')
+    .description(
+      "how many tasks of a suite the oracle itself can finish within a turn and per-turn token budget, in a checkpoint's tokenizer (static: nothing runs)",
+    )
+    .requiredOption(
+      '--suite <path>',
+      'the tasks: a task folder, a folder of tasks, or a pack (.jsonl), as for t1lab eval',
+    )
+    .requiredOption(
+      '--checkpoint <dir>',
+      'the checkpoint whose tokenizer, chat template and window count (a t1-moe checkpoint folder)',
+    )
     .option('--max-turns <n>', 'turn limit per episode, as t1lab eval --max-turns (default 300)')
-    .option('--max-tokens <n>', 'completion tokens per turn, as t1lab eval --max-tokens (default: min(1024, window / 8); at most window / 2)')
-    .option('--agent-timeout <sec>', "the agent's time budget the oracle writes into each call (default: each task's [agent].timeout_sec)")
-    .option('--keep-preamble', "count the solution's leading set -... / cd /app lines as calls of their own, as tasks sft-data --keep-preamble trains them (default: left out, as SFT data leaves them out)")
-    .option('--json', 'print JSON: {tasks, feasible, share, byFamily, cutCalls, budget, reasons, callTokens, commands, invalid, perTask}')
-    .action(async (o: { suite: string; checkpoint: string; maxTurns?: string; maxTokens?: string; agentTimeout?: string; keepPreamble?: boolean; json?: boolean }) => {
-      const maxTurns = positiveInt('--max-turns', o.maxTurns) ?? 300;
-      const maxTokens = positiveInt('--max-tokens', o.maxTokens);
-      const agentTimeoutSec = positiveInt('--agent-timeout', o.agentTimeout);
-      const policy = checkpointOraclePolicy(o.checkpoint, { maxTokens });
-      if (maxTokens !== undefined && policy.maxCompletionTokens < maxTokens) {
-        io.err(`t1lab: --max-tokens ${maxTokens} is more than half the window (${policy.contextWindow}); onnx: replies get ${policy.maxCompletionTokens}, and that is what is measured\n`);
-      }
-      const source = await loadTaskSource(o.suite);
-      for (const bad of source.invalid) io.err(`t1lab: skipped invalid task '${bad.id}'\n`);
-      if (source.tasks.length === 0) throw new UsageError(`--suite ${o.suite}: no valid task found`);
-      const report = await measureFeasibility(policy, source.tasks, { maxTurns, keepPreamble: o.keepPreamble === true, ...(agentTimeoutSec ? { agentTimeoutSec } : {}) });
-      if (!report) throw new WorkFailed('the checkpoint is not a token-level policy');
-      if (o.json) printJson(io, { ...report, suite: resolve(o.suite), checkpoint: resolve(o.checkpoint), invalid: source.invalid.length });
-      else io.out(formatFeasibility(report, o.suite));
-    });
+    .option(
+      '--max-tokens <n>',
+      'completion tokens per turn, as t1lab eval --max-tokens (default: min(1024, window / 8); at most window / 2)',
+    )
+    .option(
+      '--agent-timeout <sec>',
+      "the agent's time budget the oracle writes into each call (default: each task's [agent].timeout_sec)",
+    )
+    .option(
+      '--keep-preamble',
+      "count the solution's leading set -... / cd /app lines as calls of their own, as tasks sft-data --keep-preamble trains them (default: left out, as SFT data leaves them out)",
+    )
+    .option(
+      '--json',
+      'print JSON: {tasks, feasible, share, byFamily, cutCalls, budget, reasons, callTokens, commands, invalid, perTask}',
+    )
+    .action(
+      async (o: {
+        suite: string;
+        checkpoint: string;
+        maxTurns?: string;
+        maxTokens?: string;
+        agentTimeout?: string;
+        keepPreamble?: boolean;
+        json?: boolean;
+      }) => {
+        const maxTurns = positiveInt('--max-turns', o.maxTurns) ?? 300;
+        const maxTokens = positiveInt('--max-tokens', o.maxTokens);
+        const agentTimeoutSec = positiveInt('--agent-timeout', o.agentTimeout);
+        const policy = checkpointOraclePolicy(o.checkpoint, { maxTokens });
+        if (maxTokens !== undefined && policy.maxCompletionTokens < maxTokens) {
+          io.err(
+            `t1lab: --max-tokens ${maxTokens} is more than half the window (${policy.contextWindow}); onnx: replies get ${policy.maxCompletionTokens}, and that is what is measured\n`,
+          );
+        }
+        const source = await loadTaskSource(o.suite);
+        for (const bad of source.invalid) io.err(`t1lab: skipped invalid task '${bad.id}'\n`);
+        if (source.tasks.length === 0) throw new UsageError(`--suite ${o.suite}: no valid task found`);
+        const report = await measureFeasibility(policy, source.tasks, {
+          maxTurns,
+          keepPreamble: o.keepPreamble === true,
+          ...(agentTimeoutSec ? { agentTimeoutSec } : {}),
+        });
+        if (!report) throw new WorkFailed('the checkpoint is not a token-level policy');
+        if (o.json)
+          printJson(io, {
+            ...report,
+            suite: resolve(o.suite),
+            checkpoint: resolve(o.checkpoint),
+            invalid: source.invalid.length,
+          });
+        else io.out(formatFeasibility(report, o.suite));
+      },
+    );
 }

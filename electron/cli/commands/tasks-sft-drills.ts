@@ -17,8 +17,13 @@ function positiveInt(flag: string, v: string): number {
 export function registerSftDrills(tasks: Command, io: Io): void {
   tasks
     .command('sft-drills')
-    .description('copy drills (instructions naming random paths, names, lines and modes that the tool calls repeat) as SFT samples beside the oracle episodes')
-    .requiredOption('--like <file>', 'an SFT samples file made for --checkpoint (tasks sft-data): the drills take its system prompt and layout')
+    .description(
+      'copy drills (instructions naming random paths, names, lines and modes that the tool calls repeat) as SFT samples beside the oracle episodes',
+    )
+    .requiredOption(
+      '--like <file>',
+      'an SFT samples file made for --checkpoint (tasks sft-data): the drills take its system prompt and layout',
+    )
     .requiredOption('--checkpoint <dir>', 'the checkpoint to tokenize for')
     .requiredOption('--count <n>', 'drills to write (docs/examples/copy-drills used 800 beside 1,605 episode samples)')
     .requiredOption('--out <file>', 'the samples file to write (.jsonl)')
@@ -26,9 +31,19 @@ export function registerSftDrills(tasks: Command, io: Io): void {
     .option('--json', 'print the result as JSON')
     .action((o: { like: string; checkpoint: string; count: string; out: string; seed?: string; json?: boolean }) => {
       const seed = o.seed === undefined ? undefined : Number(o.seed);
-      if (seed !== undefined && (!Number.isInteger(seed) || seed < 0)) throw new UsageError(`--seed: '${o.seed}' is not a non-negative integer`);
-      const result = makeDrillSftSamples({ like: o.like, checkpoint: o.checkpoint, out: o.out, count: positiveInt('--count', o.count), ...(seed === undefined ? {} : { seed }) });
+      if (seed !== undefined && (!Number.isInteger(seed) || seed < 0))
+        throw new UsageError(`--seed: '${o.seed}' is not a non-negative integer`);
+      const result = makeDrillSftSamples({
+        like: o.like,
+        checkpoint: o.checkpoint,
+        out: o.out,
+        count: positiveInt('--count', o.count),
+        ...(seed === undefined ? {} : { seed }),
+      });
       if (o.json) printJson(io, result);
-      else io.out(`${result.samples} drill samples (${result.tokens} tokens, ${result.lossTokens} trained) -> ${result.out}\n`);
+      else
+        io.out(
+          `${result.samples} drill samples (${result.tokens} tokens, ${result.lossTokens} trained) -> ${result.out}\n`,
+        );
     });
 }

@@ -14,7 +14,9 @@ export function registerSources(tasks: Command, io: Io): void {
   tasks
     .command('sources')
     .option('--json', 'print JSON')
-    .description("list every task source of the lab's library (what the Tasks page shows), with task counts and pass rates")
+    .description(
+      "list every task source of the lab's library (what the Tasks page shows), with task counts and pass rates",
+    )
     .action(async (opts: { json?: boolean }) => {
       const dataDir = labDataDir();
       const loaded = await new TaskLibrary(dataDir).load();
@@ -26,13 +28,28 @@ export function registerSources(tasks: Command, io: Io): void {
           episodes += rates.get(task.id)?.episodes ?? 0;
           resolved += rates.get(task.id)?.resolved ?? 0;
         }
-        return { label: source.label, kind: source.kind, path: source.path, tasks: t.tasks.length, invalid: t.invalid.length, episodes, resolved };
+        return {
+          label: source.label,
+          kind: source.kind,
+          path: source.path,
+          tasks: t.tasks.length,
+          invalid: t.invalid.length,
+          episodes,
+          resolved,
+        };
       });
       if (opts.json) return printJson(io, { sources, passRates: [...rates.values()] });
       io.out(
         table([
           ['source', 'kind', 'tasks', 'invalid', 'resolved', 'path'],
-          ...sources.map((s) => [s.label, s.kind, String(s.tasks), String(s.invalid), s.episodes ? `${s.resolved}/${s.episodes}` : '-', s.path]),
+          ...sources.map((s) => [
+            s.label,
+            s.kind,
+            String(s.tasks),
+            String(s.invalid),
+            s.episodes ? `${s.resolved}/${s.episodes}` : '-',
+            s.path,
+          ]),
         ]),
       );
       io.out(`${sources.length} source(s), ${sources.reduce((n, s) => n + s.tasks, 0)} task(s)\n`);
@@ -44,7 +61,11 @@ export function registerSources(tasks: Command, io: Io): void {
     .description('add a folder or pack to the lab library (the Tasks page lists it)')
     .action(async (path: string) => {
       let count = 0;
-      const added = await addTaskSource(labDataDir(), path, async (p) => (count = (await loadTaskSource(p)).tasks.length));
+      const added = await addTaskSource(
+        labDataDir(),
+        path,
+        async (p) => (count = (await loadTaskSource(p)).tasks.length),
+      );
       io.out(`added ${added.at(-1)} (${count} task(s)); ${added.length} added source(s)\n`);
     });
 

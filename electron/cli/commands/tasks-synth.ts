@@ -27,25 +27,44 @@ export async function asUsage<T>(work: () => Promise<T>): Promise<T> {
 export function intOption(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${name}: '${raw}' is not a whole number from ${min} to ${max}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${name}: '${raw}' is not a whole number from ${min} to ${max}`);
   return n;
 }
 
 /** A progress line with an ETA from the rate so far, for logs without a terminal (the bar has its own). */
 export function withEta(started: number, done: number, total: number, detail: string): string {
   if (done <= 0) return detail;
-  const secs = ((performance.now() - started) / done) * (total - done) / 1000;
-  const eta = secs >= 3600 ? `${(secs / 3600).toFixed(1)} h` : secs >= 60 ? `${Math.round(secs / 60)} min` : `${Math.round(secs)} s`;
+  const secs = (((performance.now() - started) / done) * (total - done)) / 1000;
+  const eta =
+    secs >= 3600
+      ? `${(secs / 3600).toFixed(1)} h`
+      : secs >= 60
+        ? `${Math.round(secs / 60)} min`
+        : `${Math.round(secs)} s`;
   return `${detail} | eta ${eta}`;
 }
 
 function formatSummary(s: SynthSummary): string {
-  const mix = (m: Record<string, number>) => Object.entries(m).map(([k, v]) => `${k} ${v}`).join(', ') || '-';
+  const mix = (m: Record<string, number>) =>
+    Object.entries(m)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || '-';
   let text = `wrote ${s.count} task(s) to ${s.pack} in ${(s.durationMs / 1000).toFixed(1)} s\n`;
   text += `  categories:   ${mix(s.categories)}\n  difficulties: ${mix(s.difficulties)}\n  families:     ${Object.keys(s.families).length}\n`;
   text += `  distinct:     ${s.distinct.tasks} tasks, ${s.distinct.instructions} instructions, ${s.distinct.solutions} solutions, ${s.distinct.fileTrees} file trees\n`;
   text += `  rejected:     ${mix(s.rejected)}\n`;
-  if (s.audit) text += table([['family', 'audited', 'ok', 'ok-rate', 'cached'], ...Object.entries(s.audit).map(([f, a]) => [f, a.audited, a.ok, a.audited ? `${((100 * a.ok) / a.audited).toFixed(1)}%` : '-', a.cached])]);
+  if (s.audit)
+    text += table([
+      ['family', 'audited', 'ok', 'ok-rate', 'cached'],
+      ...Object.entries(s.audit).map(([f, a]) => [
+        f,
+        a.audited,
+        a.ok,
+        a.audited ? `${((100 * a.ok) / a.audited).toFixed(1)}%` : '-',
+        a.cached,
+      ]),
+    ]);
   return text;
 }
 
@@ -55,10 +74,23 @@ export function registerSynth(tasks: Command, io: Io): void {
     .option('--json', 'print JSON: [{name, category, difficulty, heldOut, summary}]')
     .description('list the task families the synthesizer draws from')
     .action((opts: { json?: boolean }) => {
-      const rows = ALL_FAMILIES.map((f) => ({ name: f.name, category: f.category, difficulty: f.difficulty, heldOut: f.heldOut, summary: f.summary }));
+      const rows = ALL_FAMILIES.map((f) => ({
+        name: f.name,
+        category: f.category,
+        difficulty: f.difficulty,
+        heldOut: f.heldOut,
+        summary: f.summary,
+      }));
       if (opts.json) return printJson(io, rows);
-      io.out(table([['family', 'category', 'difficulty', 'split', 'summary'], ...rows.map((r) => [r.name, r.category, r.difficulty, r.heldOut ? 'held out' : 'train+eval', r.summary])]));
-      io.out(`${rows.length} families, ${new Set(rows.map((r) => r.category)).size} categories, ${rows.filter((r) => r.heldOut).length} held out\n`);
+      io.out(
+        table([
+          ['family', 'category', 'difficulty', 'split', 'summary'],
+          ...rows.map((r) => [r.name, r.category, r.difficulty, r.heldOut ? 'held out' : 'train+eval', r.summary]),
+        ]),
+      );
+      io.out(
+        `${rows.length} families, ${new Set(rows.map((r) => r.category)).size} categories, ${rows.filter((r) => r.heldOut).length} held out\n`,
+      );
     });
 
   tasks
@@ -70,43 +102,96 @@ export function registerSynth(tasks: Command, io: Io): void {
     .option('--split <split>', 'train (never held-out families or eval seeds) or eval', 'train')
     .option('--min-commands <n>', 'keep only tasks whose oracle needs at least N commands (long-horizon suites)')
     .option('--audit', 'audit every task by execution (oracle, no-op, oracle again); write only ok tasks')
-    .option('--audit-cache <file>', 'verdicts by content hash (default $T1LAB_HOME/synth-audits.jsonl): a rerun resumes')
+    .option(
+      '--audit-cache <file>',
+      'verdicts by content hash (default $T1LAB_HOME/synth-audits.jsonl): a rerun resumes',
+    )
     .option('--concurrency <n>', 'audits at once', '1')
-    .option('--llm <spec>', 'propose tasks with a model instead of the families: openai:BASE_URL#MODEL (always audited)')
+    .option(
+      '--llm <spec>',
+      'propose tasks with a model instead of the families: openai:BASE_URL#MODEL (always audited)',
+    )
     .option('--seeds <dir>', 'with --llm: example tasks (folder or pack) shown to the model')
     .option('--api-key-env <var>', 'with --llm: environment variable holding the API key (default OPENAI_API_KEY)')
-    .option('--json', 'print JSON: {pack, count, families, categories, difficulties, rejected, distinct, audit, durationMs}')
+    .option(
+      '--json',
+      'print JSON: {pack, count, families, categories, difficulties, rejected, distinct, audit, durationMs}',
+    )
     .description('write a pack of tasks synthesized from task families (or proposed by a model), optionally audited')
-    .action(async (opts: { out: string; count: string; seed: string; families?: string; split: string; audit?: boolean; auditCache?: string; concurrency: string; llm?: string; seeds?: string; minCommands?: string; apiKeyEnv?: string; json?: boolean }) => {
-      if (!opts.out.endsWith('.jsonl')) throw new UsageError(`--out: ${opts.out}: a pack file name ends in .jsonl`);
-      if (opts.split !== 'train' && opts.split !== 'eval') throw new UsageError(`--split: '${opts.split}' is not train or eval`);
-      const split = opts.split as Split;
-      const count = intOption('--count', opts.count, 100, 1, 10_000_000);
-      const seed = intOption('--seed', opts.seed, 1, 0, 2 ** 31 - 1);
-      const minCommands = intOption('--min-commands', opts.minCommands, 0, 0, 100_000);
-      const concurrency = intOption('--concurrency', opts.concurrency, 1, 1, 64);
-      const cache = opts.auditCache ? new AuditCache(resolve(opts.auditCache)) : AuditCache.in(labDataDir());
-      const started = performance.now();
-      const bar = opts.audit || opts.llm ? progressBar(io, opts.llm ? 'propose' : 'audit', count) : null;
-      const onProgress = (done: number, total: number, detail: string) => {
-        bar?.setTotal(total);
-        bar?.update(done, io.interactive ? detail : withEta(started, done, total, detail));
-      };
+    .action(
+      async (opts: {
+        out: string;
+        count: string;
+        seed: string;
+        families?: string;
+        split: string;
+        audit?: boolean;
+        auditCache?: string;
+        concurrency: string;
+        llm?: string;
+        seeds?: string;
+        minCommands?: string;
+        apiKeyEnv?: string;
+        json?: boolean;
+      }) => {
+        if (!opts.out.endsWith('.jsonl')) throw new UsageError(`--out: ${opts.out}: a pack file name ends in .jsonl`);
+        if (opts.split !== 'train' && opts.split !== 'eval')
+          throw new UsageError(`--split: '${opts.split}' is not train or eval`);
+        const split = opts.split as Split;
+        const count = intOption('--count', opts.count, 100, 1, 10_000_000);
+        const seed = intOption('--seed', opts.seed, 1, 0, 2 ** 31 - 1);
+        const minCommands = intOption('--min-commands', opts.minCommands, 0, 0, 100_000);
+        const concurrency = intOption('--concurrency', opts.concurrency, 1, 1, 64);
+        const cache = opts.auditCache ? new AuditCache(resolve(opts.auditCache)) : AuditCache.in(labDataDir());
+        const started = performance.now();
+        const bar = opts.audit || opts.llm ? progressBar(io, opts.llm ? 'propose' : 'audit', count) : null;
+        const onProgress = (done: number, total: number, detail: string) => {
+          bar?.setTotal(total);
+          bar?.update(done, io.interactive ? detail : withEta(started, done, total, detail));
+        };
 
-      let summary: SynthSummary;
-      if (opts.llm) {
-        if (!opts.seeds) throw new UsageError('--llm needs --seeds DIR (example tasks shown to the model)');
-        if (opts.families) throw new UsageError('--llm and --families do not mix: the model, not the families, writes the tasks');
-        summary = await asUsage(() => proposeWithLlm({ spec: opts.llm!, seeds: opts.seeds!, count, seed, split, out: opts.out, cache, concurrency, apiKeyEnv: opts.apiKeyEnv, onProgress }));
-      } else {
-        if (opts.seeds) throw new UsageError('--seeds is for --llm');
-        const names = opts.families ? opts.families.split(',').map((s) => s.trim()).filter(Boolean) : null;
-        const families = await asUsage(async () => chooseFamilies(ALL_FAMILIES, names, split));
-        summary = await runSynth({ out: opts.out, count, seed, split, families, minCommands, ...(opts.audit ? { audit: { cache, concurrency, onProgress } } : {}) });
-      }
-      bar?.stop();
-      if (opts.json) printJson(io, summary);
-      else io.out(formatSummary(summary));
-      if (summary.count === 0) throw new WorkFailed(opts.json ? '' : 'no task was written');
-    });
+        let summary: SynthSummary;
+        if (opts.llm) {
+          if (!opts.seeds) throw new UsageError('--llm needs --seeds DIR (example tasks shown to the model)');
+          if (opts.families)
+            throw new UsageError('--llm and --families do not mix: the model, not the families, writes the tasks');
+          summary = await asUsage(() =>
+            proposeWithLlm({
+              spec: opts.llm!,
+              seeds: opts.seeds!,
+              count,
+              seed,
+              split,
+              out: opts.out,
+              cache,
+              concurrency,
+              apiKeyEnv: opts.apiKeyEnv,
+              onProgress,
+            }),
+          );
+        } else {
+          if (opts.seeds) throw new UsageError('--seeds is for --llm');
+          const names = opts.families
+            ? opts.families
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean)
+            : null;
+          const families = await asUsage(async () => chooseFamilies(ALL_FAMILIES, names, split));
+          summary = await runSynth({
+            out: opts.out,
+            count,
+            seed,
+            split,
+            families,
+            minCommands,
+            ...(opts.audit ? { audit: { cache, concurrency, onProgress } } : {}),
+          });
+        }
+        bar?.stop();
+        if (opts.json) printJson(io, summary);
+        else io.out(formatSummary(summary));
+        if (summary.count === 0) throw new WorkFailed(opts.json ? '' : 'no task was written');
+      },
+    );
 }

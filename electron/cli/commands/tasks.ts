@@ -6,7 +6,19 @@ import type { Command } from 'commander';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TaskProblem } from '../../domain/tasks';
-import { formatProblem, hasErrors, importTerminalBench, loadTaskSource, readPack, verifierKinds, writePack, writeTaskFolder, taskTitle, type Task, type TaskSource } from '../../lab/tasks';
+import {
+  formatProblem,
+  hasErrors,
+  importTerminalBench,
+  loadTaskSource,
+  readPack,
+  verifierKinds,
+  writePack,
+  writeTaskFolder,
+  taskTitle,
+  type Task,
+  type TaskSource,
+} from '../../lab/tasks';
 import { UsageError, WorkFailed } from '../errors';
 import { formatBytes, printJson, table, type Io } from '../output';
 import { registerAudit } from './tasks-audit';
@@ -52,7 +64,11 @@ export function listJson(source: TaskSource) {
       hasOracle: t.solution !== null,
       origin: where(t),
     })),
-    invalid: source.invalid.map((b) => ({ id: b.id, origin: b.origin.kind === 'pack' ? `${b.origin.path}:${b.origin.line}` : b.origin.path, problems: b.problems })),
+    invalid: source.invalid.map((b) => ({
+      id: b.id,
+      origin: b.origin.kind === 'pack' ? `${b.origin.path}:${b.origin.line}` : b.origin.path,
+      problems: b.problems,
+    })),
   };
 }
 
@@ -87,7 +103,6 @@ export function registerTasks(program: Command, io: Io): void {
   registerExport(tasks, io);
 }
 
-
 /** `tasks list`: the tasks at a path, a row each. */
 function registerList(tasks: Command, io: Io): void {
   tasks
@@ -102,11 +117,21 @@ function registerList(tasks: Command, io: Io): void {
         io.out(
           table([
             ['id', 'category', 'difficulty', 'layout', 'runtime', 'verifier', 'oracle'],
-            ...source.tasks.map((t) => [t.id, t.metadata.category, t.metadata.difficulty ?? '-', t.layout, runtimeLabel(t), verifierKinds(t).join('+'), t.solution ? 'yes' : 'no']),
+            ...source.tasks.map((t) => [
+              t.id,
+              t.metadata.category,
+              t.metadata.difficulty ?? '-',
+              t.layout,
+              runtimeLabel(t),
+              verifierKinds(t).join('+'),
+              t.solution ? 'yes' : 'no',
+            ]),
           ]),
         );
       }
-      io.out(`${source.tasks.length} task(s)${source.invalid.length ? `, ${source.invalid.length} invalid (see \`t1lab tasks validate ${path}\`)` : ''}\n`);
+      io.out(
+        `${source.tasks.length} task(s)${source.invalid.length ? `, ${source.invalid.length} invalid (see \`t1lab tasks validate ${path}\`)` : ''}\n`,
+      );
     });
 }
 
@@ -144,10 +169,14 @@ function registerPack(tasks: Command, io: Io): void {
     .action(async (dir: string, out: string, opts: { skipInvalid?: boolean }) => {
       if (!out.endsWith('.jsonl')) throw new UsageError(`${out}: a pack file name ends in .jsonl`);
       const info = await stat(dir).catch(() => null);
-      if (!info?.isDirectory()) throw new UsageError(`${dir}: not a folder (pack takes a task folder or a folder of tasks)`);
+      if (!info?.isDirectory())
+        throw new UsageError(`${dir}: not a folder (pack takes a task folder or a folder of tasks)`);
       const source = await load(dir);
       printInvalid(io, source);
-      if (source.invalid.length && !opts.skipInvalid) throw new WorkFailed(`${source.invalid.length} invalid task(s); nothing written (fix them, or pass --skip-invalid)`);
+      if (source.invalid.length && !opts.skipInvalid)
+        throw new WorkFailed(
+          `${source.invalid.length} invalid task(s); nothing written (fix them, or pass --skip-invalid)`,
+        );
       if (source.tasks.length === 0) throw new WorkFailed(`no tasks found in ${dir}`);
       const count = await writePack(out, source.tasks);
       const size = (await stat(out)).size;
@@ -202,7 +231,12 @@ function registerImportTb(tasks: Command, io: Io): void {
           io.out(
             table([
               ['id', 'from', 'runtime', 'reason / notes'],
-              ...report.imported.map((t) => [t.id, t.from, t.runtime.kind, t.runtime.kind === 'container' ? t.runtime.reason : `${t.notes.length} note(s)`]),
+              ...report.imported.map((t) => [
+                t.id,
+                t.from,
+                t.runtime.kind,
+                t.runtime.kind === 'container' ? t.runtime.reason : `${t.notes.length} note(s)`,
+              ]),
             ]),
           );
         }
@@ -212,7 +246,9 @@ function registerImportTb(tasks: Command, io: Io): void {
           for (const p of f.problems) io.err(`  ${formatProblem(p)}\n`);
         }
         const container = report.imported.filter((t) => t.runtime.kind === 'container').length;
-        io.out(`imported ${report.imported.length} task(s) into ${dest}: ${report.imported.length - container} run in the sandbox, ${container} need a container; ${report.failed.length} failed\n`);
+        io.out(
+          `imported ${report.imported.length} task(s) into ${dest}: ${report.imported.length - container} run in the sandbox, ${container} need a container; ${report.failed.length} failed\n`,
+        );
       }
       if (report.failed.length) throw new WorkFailed(`${report.failed.length} task(s) could not be imported`);
     });

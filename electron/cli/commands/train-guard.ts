@@ -21,15 +21,54 @@ const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 const span = (f: (x: number | null) => string, before: number | null, after: number) => `${f(before)} -> ${f(after)}`;
 
 export function guardText(runDir: string, g: DenseGuard, top: number): string {
-  const out = [`${runDir}: ${g.steps.length} trained steps, ${g.episodes} episodes; flagged when a pass rate rises by >= ${pct(g.minRise)} while the binary reward does not`, ''];
+  const out = [
+    `${runDir}: ${g.steps.length} trained steps, ${g.episodes} episodes; flagged when a pass rate rises by >= ${pct(g.minRise)} while the binary reward does not`,
+    '',
+  ];
   out.push(`Flagged assertions: ${g.flags.length || 'none'}`);
-  if (g.flags.length) out.push(table([['task', 'assertion', 'pass rate', 'binary'], ...g.flags.map((f) => [f.taskId, f.assertion, span(pct, f.passRateBefore, f.passRateAfter), span(pct, f.binaryBefore, f.binaryAfter)])]).trimEnd());
+  if (g.flags.length)
+    out.push(
+      table([
+        ['task', 'assertion', 'pass rate', 'binary'],
+        ...g.flags.map((f) => [
+          f.taskId,
+          f.assertion,
+          span(pct, f.passRateBefore, f.passRateAfter),
+          span(pct, f.binaryBefore, f.binaryAfter),
+        ]),
+      ]).trimEnd(),
+    );
   out.push('', 'Rewards per category (first half -> second half of its steps)');
   if (!g.categories.length) out.push('no trained episodes yet');
-  else out.push(table([['category', 'episodes', 'dense', 'fraction', 'binary'], ...g.categories.map((c) => [c.category, c.episodes, span(num, c.dense.before, c.dense.after), span(pct, c.fraction.before, c.fraction.after), span(pct, c.binary.before, c.binary.after)])]).trimEnd());
+  else
+    out.push(
+      table([
+        ['category', 'episodes', 'dense', 'fraction', 'binary'],
+        ...g.categories.map((c) => [
+          c.category,
+          c.episodes,
+          span(num, c.dense.before, c.dense.after),
+          span(pct, c.fraction.before, c.fraction.after),
+          span(pct, c.binary.before, c.binary.after),
+        ]),
+      ]).trimEnd(),
+    );
   if (g.assertions.length) {
     out.push('', `Assertions by pass-rate rise (top ${Math.min(top, g.assertions.length)} of ${g.assertions.length})`);
-    out.push(table([['task', 'assertion', 'pass rate', 'rise', 'flag'], ...g.assertions.slice(0, top).map((a) => [a.taskId, a.assertion, span(pct, a.passRateBefore, a.passRateAfter), a.rise === null ? '—' : `${a.rise >= 0 ? '+' : ''}${Math.round(a.rise * 100)} pp`, a.flagged ? 'FLAGGED' : ''])]).trimEnd());
+    out.push(
+      table([
+        ['task', 'assertion', 'pass rate', 'rise', 'flag'],
+        ...g.assertions
+          .slice(0, top)
+          .map((a) => [
+            a.taskId,
+            a.assertion,
+            span(pct, a.passRateBefore, a.passRateAfter),
+            a.rise === null ? '—' : `${a.rise >= 0 ? '+' : ''}${Math.round(a.rise * 100)} pp`,
+            a.flagged ? 'FLAGGED' : '',
+          ]),
+      ]).trimEnd(),
+    );
   }
   // An empty last column (an unflagged row) leaves no trailing blanks.
   return out.map((l) => l.replace(/ +$/gm, '')).join('\n') + '\n';
@@ -38,7 +77,9 @@ export function guardText(runDir: string, g: DenseGuard, top: number): string {
 export function registerTrainGuard(train: Command, io: Io): void {
   train
     .command('guard')
-    .description('the dense-reward guard of a PPO run: assertions whose pass rate rose while the binary reward did not, dense vs binary reward per category')
+    .description(
+      'the dense-reward guard of a PPO run: assertions whose pass rate rose while the binary reward did not, dense vs binary reward per category',
+    )
     .argument('<dir>', 'the run folder, or its id under the lab data folder')
     .option('--min-rise <x>', 'pass-rate rise (0..1) that flags an assertion', String(DEFAULT_MIN_RISE))
     .option('--top <n>', 'assertions listed by rise', String(DEFAULT_TOP))
@@ -46,7 +87,8 @@ export function registerTrainGuard(train: Command, io: Io): void {
     .option('--json', 'print the whole guard as JSON')
     .action((arg: string, o: { minRise: string; top: string; strict?: boolean; json?: boolean }) => {
       const minRise = Number(o.minRise);
-      if (!Number.isFinite(minRise) || minRise < 0 || minRise > 1) throw new UsageError(`--min-rise ${o.minRise}: a number from 0 to 1`);
+      if (!Number.isFinite(minRise) || minRise < 0 || minRise > 1)
+        throw new UsageError(`--min-rise ${o.minRise}: a number from 0 to 1`);
       const top = Number(o.top);
       if (!Number.isInteger(top) || top < 0) throw new UsageError(`--top ${o.top}: a whole number`);
       const runDir = resolveRunDir(arg);

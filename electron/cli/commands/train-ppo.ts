@@ -21,7 +21,9 @@ import { overridesOf, type StageOptions } from './train-options';
 export function registerTrainPpo(train: Command, io: Io): void {
   train
     .command('ppo')
-    .description('PPO on executable tasks: rollouts in real sandboxes, verifier reward, R3, exact TITO, TIS, async steps')
+    .description(
+      'PPO on executable tasks: rollouts in real sandboxes, verifier reward, R3, exact TITO, TIS, async steps',
+    )
     .option('--config <file>', 'run config (TOML; `t1lab train init-config --stage ppo` writes one)')
     .option('--out <dir>', 'run folder (default: a new folder under the lab data dir training/)')
     .option('--resume <dir>', 'continue a stopped or killed run from its last checkpoint')
@@ -35,7 +37,10 @@ export function registerTrainPpo(train: Command, io: Io): void {
       const log = (m: string) => io.err(`t1lab: ${m}\n`);
       let config;
       if (!o.resume) {
-        if (!o.config) throw new UsageError('--config FILE is required (or --resume DIR); `t1lab train init-config --stage ppo` writes one');
+        if (!o.config)
+          throw new UsageError(
+            '--config FILE is required (or --resume DIR); `t1lab train init-config --stage ppo` writes one',
+          );
         const overrides = overridesOf(o);
         try {
           config = loadRunConfig(o.config, overrides);
@@ -43,8 +48,12 @@ export function registerTrainPpo(train: Command, io: Io): void {
           if (error instanceof RunConfigError) throw new UsageError(error.message);
           throw error;
         }
-        if (config.stage !== 'ppo') throw new UsageError(`${o.config}: stage is "${config.stage}", not "ppo": use \`t1lab train ${config.stage}\``);
-      } else if (o.config || o.model || o.data || o.seed) log('--resume continues the run as it was configured (run.json)');
+        if (config.stage !== 'ppo')
+          throw new UsageError(
+            `${o.config}: stage is "${config.stage}", not "ppo": use \`t1lab train ${config.stage}\``,
+          );
+      } else if (o.config || o.model || o.data || o.seed)
+        log('--resume continues the run as it was configured (run.json)');
       let bar: ReturnType<typeof progressBar> | null = null;
       const workers = new WorkerRegistry(forkLauncher);
       const stop = new AbortController();
@@ -78,7 +87,10 @@ export function registerTrainPpo(train: Command, io: Io): void {
               `${report.flaggedAssertions.length ? `flagged assertions (pass rate up, binary not): ${report.flaggedAssertions.map((a) => `${a.taskId}::${a.assertion}`).join(', ')}\n` : ''}checkpoint: ${report.checkpoint ?? '-'}\nrun folder: ${report.runDir}\n`,
           );
         }
-        if (state === 'stopped') throw new WorkFailed(`stopped at step ${result.steps}: continue with  t1lab train ppo --resume ${result.runDir}`);
+        if (state === 'stopped')
+          throw new WorkFailed(
+            `stopped at step ${result.steps}: continue with  t1lab train ppo --resume ${result.runDir}`,
+          );
       } finally {
         unhook();
         (bar as ReturnType<typeof progressBar> | null)?.stop();

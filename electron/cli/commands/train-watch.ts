@@ -19,8 +19,11 @@ const ENDED = new Set(['completed', 'failed', 'stopped', 'incomplete']);
 const CLEAR = '\x1b[H\x1b[2J';
 
 export function resolveRunDir(arg: string, dataDir = labDataDir()): string {
-  for (const dir of [resolve(arg), join(viewRunsDir(dataDir), arg)]) if (existsSync(dir) && isTrainingRun(dir)) return dir;
-  throw new UsageError(`${arg}: not a training run folder (a folder with a run.json that names its "stage"), nor a run id under ${viewRunsDir(dataDir)}`);
+  for (const dir of [resolve(arg), join(viewRunsDir(dataDir), arg)])
+    if (existsSync(dir) && isTrainingRun(dir)) return dir;
+  throw new UsageError(
+    `${arg}: not a training run folder (a folder with a run.json that names its "stage"), nor a run id under ${viewRunsDir(dataDir)}`,
+  );
 }
 
 export function registerTrainWatch(train: Command, io: Io, isTty: () => boolean = () => !!process.stdout.isTTY): void {
@@ -33,7 +36,8 @@ export function registerTrainWatch(train: Command, io: Io, isTty: () => boolean 
     .option('--json', 'one JSON object per update (NDJSON) instead of the text view')
     .action(async (arg: string, opts: { interval: string; once?: boolean; json?: boolean }) => {
       const interval = Number(opts.interval);
-      if (!Number.isFinite(interval) || interval <= 0) throw new UsageError(`--interval ${opts.interval}: a positive number of seconds`);
+      if (!Number.isFinite(interval) || interval <= 0)
+        throw new UsageError(`--interval ${opts.interval}: a positive number of seconds`);
       const dir = resolveRunDir(arg);
       const store = new SeriesStore(join(dir, VIEW_FILES.metrics));
       const id = basename(dir);
@@ -44,7 +48,8 @@ export function registerTrainWatch(train: Command, io: Io, isTty: () => boolean 
         const run = describeTrainingRun(id, dir, store.last());
         if (store.rows !== lastRows || ENDED.has(run.state) || opts.once) {
           lastRows = store.rows;
-          if (opts.json) io.out(`${JSON.stringify({ run, figures: watchFigures(store).map(({ spark: _s, ...f }) => f) })}\n`);
+          if (opts.json)
+            io.out(`${JSON.stringify({ run, figures: watchFigures(store).map(({ spark: _s, ...f }) => f) })}\n`);
           else io.out(`${tty ? CLEAR : ''}${watchScreen(run, store).join('\n')}\n${tty ? '' : '\n'}`);
         }
         if (opts.once) return;
@@ -59,5 +64,8 @@ export function registerTrainWatch(train: Command, io: Io, isTty: () => boolean 
 
 /** The `train` command group: the trainer's when registered first, else created here. */
 export function trainCommand(program: Command): Command {
-  return program.commands.find((c) => c.name() === 'train') ?? program.command('train').description('train the policy: LM pretraining, SFT, PPO; follow runs');
+  return (
+    program.commands.find((c) => c.name() === 'train') ??
+    program.command('train').description('train the policy: LM pretraining, SFT, PPO; follow runs')
+  );
 }

@@ -49,19 +49,31 @@ export function registerTrainStage(train: Command, io: Io, stage: Stage, descrip
         progress(p: TrainingProgress) {
           bar ??= progressBar(io, `train ${stage}`, p.totalSteps);
           bar.setTotal(p.totalSteps);
-          bar.update(p.step, `loss ${fmt(p.loss)} eval ${fmt(p.evalLoss)} | ${p.tokensPerS ? `${(p.tokensPerS / 1000).toFixed(1)}k tok/s` : '-'}`);
+          bar.update(
+            p.step,
+            `loss ${fmt(p.loss)} eval ${fmt(p.evalLoss)} | ${p.tokensPerS ? `${(p.tokensPerS / 1000).toFixed(1)}k tok/s` : '-'}`,
+          );
         },
       };
       const workers = new WorkerRegistry(forkLauncher);
       const dataDir = labDataDir();
-      const env = { dataDir, hooks, workers, evaluateSuite: suiteEvaluator({ dataDir, onnx: onnxPolicyFactory(policyWorker(workers)), log }) };
+      const env = {
+        dataDir,
+        hooks,
+        workers,
+        evaluateSuite: suiteEvaluator({ dataDir, onnx: onnxPolicyFactory(policyWorker(workers)), log }),
+      };
       let session: TrainingSession;
       try {
         if (o.resume) {
-          if (o.config || o.model || o.data || o.seed) log('--resume continues the run as it was configured (run.json); only --steps may change');
+          if (o.config || o.model || o.data || o.seed)
+            log('--resume continues the run as it was configured (run.json); only --steps may change');
           session = await resumeTraining(o.resume, env, overrides.steps ? { steps: overrides.steps } : {});
         } else {
-          if (!o.config) throw new UsageError('--config FILE is required (or --resume DIR); `t1lab train init-config --stage ' + stage + '` writes one');
+          if (!o.config)
+            throw new UsageError(
+              '--config FILE is required (or --resume DIR); `t1lab train init-config --stage ' + stage + '` writes one',
+            );
           let config;
           try {
             config = loadRunConfig(o.config, overrides);
@@ -69,7 +81,10 @@ export function registerTrainStage(train: Command, io: Io, stage: Stage, descrip
             if (error instanceof RunConfigError) throw new UsageError(error.message);
             throw error;
           }
-          if (config.stage !== stage) throw new UsageError(`${o.config}: stage is "${config.stage}", not "${stage}": use \`t1lab train ${config.stage}\``);
+          if (config.stage !== stage)
+            throw new UsageError(
+              `${o.config}: stage is "${config.stage}", not "${stage}": use \`t1lab train ${config.stage}\``,
+            );
           session = await startTraining({ config, configSource: resolve(o.config), out: o.out }, env);
         }
         log(`run folder: ${session.runDir}`);
@@ -82,8 +97,14 @@ export function registerTrainStage(train: Command, io: Io, stage: Stage, descrip
           (bar as ReturnType<typeof progressBar> | null)?.stop();
           const { state, ...report } = result;
           if (o.json) printJson(io, report);
-          else io.out(`${stage}: ${result.steps} steps, ${result.tokens} tokens, loss ${fmt(result.finalLoss)}, eval loss ${fmt(result.evalLoss)}\ncheckpoint: ${result.checkpoint ?? '-'}\nrun folder: ${result.runDir}\n`);
-          if (state === 'stopped') throw new WorkFailed(`stopped at step ${result.steps}: continue with  t1lab train ${stage} --resume ${result.runDir}`);
+          else
+            io.out(
+              `${stage}: ${result.steps} steps, ${result.tokens} tokens, loss ${fmt(result.finalLoss)}, eval loss ${fmt(result.evalLoss)}\ncheckpoint: ${result.checkpoint ?? '-'}\nrun folder: ${result.runDir}\n`,
+            );
+          if (state === 'stopped')
+            throw new WorkFailed(
+              `stopped at step ${result.steps}: continue with  t1lab train ${stage} --resume ${result.runDir}`,
+            );
         } finally {
           unhook();
         }
@@ -95,15 +116,21 @@ export function registerTrainStage(train: Command, io: Io, stage: Stage, descrip
 }
 
 export function registerTrain(program: Command, io: Io): void {
-  const train = program.command('train').description('train the local MoE policy: LM pretraining, SFT warm start, PPO; watch a run; guard the dense reward');
+  const train = program
+    .command('train')
+    .description(
+      'train the local MoE policy: LM pretraining, SFT warm start, PPO; watch a run; guard the dense reward',
+    );
   train
     .command('init-config')
     .description('print a complete, commented default run config')
     .requiredOption('--stage <stage>', 'lm | sft | ppo')
     .option('--preset <name>', 'nano | micro', 'nano')
     .action((o: { stage: string; preset: string }) => {
-      if (!['lm', 'sft', 'ppo'].includes(o.stage)) throw new UsageError(`--stage: '${o.stage}' is not one of lm, sft, ppo`);
-      if (!['nano', 'micro'].includes(o.preset)) throw new UsageError(`--preset: '${o.preset}' is not one of nano, micro`);
+      if (!['lm', 'sft', 'ppo'].includes(o.stage))
+        throw new UsageError(`--stage: '${o.stage}' is not one of lm, sft, ppo`);
+      if (!['nano', 'micro'].includes(o.preset))
+        throw new UsageError(`--preset: '${o.preset}' is not one of nano, micro`);
       io.out(defaultConfigToml({ stage: o.stage as Stage, preset: o.preset as 'nano' | 'micro' }));
     });
   registerTrainStage(train, io, 'lm', 'next-token pretraining on plain text (a base model)');

@@ -15,7 +15,11 @@ export interface CallOptions {
 }
 
 export interface Client<C extends Contract> {
-  call<M extends MethodName<C>>(method: M, input: MethodInput<C, M>, options?: CallOptions): Promise<MethodOutput<C, M>>;
+  call<M extends MethodName<C>>(
+    method: M,
+    input: MethodInput<C, M>,
+    options?: CallOptions,
+  ): Promise<MethodOutput<C, M>>;
   /** Listen to an event; the subscription is sent to the host on the first listener and dropped after the last. */
   on<E extends EventName<C>>(event: E, listener: (payload: EventPayload<C, E>) => void): () => void;
   /** Frames the host could not attribute to a call (e.g. an answer to a malformed frame). */
@@ -43,10 +47,19 @@ interface Connection {
 }
 
 export function createClient<C extends Contract>(transport: ClientTransport): Client<C> {
-  const conn: Connection = { transport, pending: new Map(), protocolListeners: new Set(), nextId: 1, closed: false, subscriptions: [] };
+  const conn: Connection = {
+    transport,
+    pending: new Map(),
+    protocolListeners: new Set(),
+    nextId: 1,
+    closed: false,
+    subscriptions: [],
+  };
   const listeners = new EventListeners({
     onFirst: (event) => {
-      request(conn, { t: 'sub', event }).catch((error: LabError) => reportProtocolError(conn, `subscribing to '${event}' failed: ${error.message}`));
+      request(conn, { t: 'sub', event }).catch((error: LabError) =>
+        reportProtocolError(conn, `subscribing to '${event}' failed: ${error.message}`),
+      );
     },
     onLast: (event) => void request(conn, { t: 'unsub', event }).catch(() => {}),
   });
@@ -144,7 +157,8 @@ function request(conn: Connection, frame: OutboundFrame, options: CallOptions = 
       if (timer) clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     };
-    if (timeoutMs !== undefined) timer = setTimeout(() => abandon(new LabError('TIMEOUT', `no answer within ${timeoutMs} ms`)), timeoutMs);
+    if (timeoutMs !== undefined)
+      timer = setTimeout(() => abandon(new LabError('TIMEOUT', `no answer within ${timeoutMs} ms`)), timeoutMs);
     signal?.addEventListener('abort', onAbort, { once: true });
     conn.pending.set(id, { resolve, reject, cleanup });
     safeSend(conn, { ...frame, id } as Parameters<typeof encodeFrame>[0]);

@@ -2,7 +2,14 @@
  * The app's one contract: every method and event between the UI (Electron renderer or browser tab) and
  * the host (Electron main or `t1lab serve`). Each domain adds its part in `contracts/`.
  */
-import { mergeContracts, type MethodInput, type MethodName, type MethodOutput, type EventName, type EventPayload } from './define';
+import {
+  mergeContracts,
+  type MethodInput,
+  type MethodName,
+  type MethodOutput,
+  type EventName,
+  type EventPayload,
+} from './define';
 import { systemContract } from './contracts/system';
 import { runsContract } from './contracts/runs';
 import { modelsContract } from './contracts/models';
@@ -12,7 +19,16 @@ import { statsContract } from './contracts/stats';
 import { trainingContract } from './contracts/training';
 import { trainingViewContract } from './contracts/training-view';
 
-export const labContract = mergeContracts(systemContract, runsContract, modelsContract, tasksContract, terminalContract, statsContract, trainingContract, trainingViewContract);
+export const labContract = mergeContracts(
+  systemContract,
+  runsContract,
+  modelsContract,
+  tasksContract,
+  terminalContract,
+  statsContract,
+  trainingContract,
+  trainingViewContract,
+);
 export type LabContract = typeof labContract;
 export type LabMethod = MethodName<LabContract>;
 export type LabEvent = EventName<LabContract>;

@@ -17,7 +17,11 @@ export interface Contract {
   readonly events: Readonly<Record<string, z.ZodType>>;
 }
 
-export function method<I extends z.ZodType, O extends z.ZodType>(input: I, output: O, summary: string): MethodSpec<I, O> {
+export function method<I extends z.ZodType, O extends z.ZodType>(
+  input: I,
+  output: O,
+  summary: string,
+): MethodSpec<I, O> {
   return { input, output, summary };
 }
 
@@ -52,6 +56,9 @@ export function mergeContracts<const Cs extends readonly Contract[]>(...parts: C
 }
 
 /** The contract of several parts; an intersection of their method and event maps. */
-export type MergedContract<Cs extends readonly Contract[]> = Cs extends readonly [infer H extends Contract, ...infer R extends readonly Contract[]]
+export type MergedContract<Cs extends readonly Contract[]> = Cs extends readonly [
+  infer H extends Contract,
+  ...infer R extends readonly Contract[],
+]
   ? { methods: H['methods'] & MergedContract<R>['methods']; events: H['events'] & MergedContract<R>['events'] }
   : { methods: Record<never, MethodSpec>; events: Record<never, z.ZodType> };

@@ -4,9 +4,22 @@
  * (Actual Budget's one API type for Electron and web).
  */
 import type { Client } from './client';
-import { labContract, type LabContract, type LabEvent, type LabEventPayload, type LabInput, type LabMethod, type LabOutput } from './contract';
+import {
+  labContract,
+  type LabContract,
+  type LabEvent,
+  type LabEventPayload,
+  type LabInput,
+  type LabMethod,
+  type LabOutput,
+} from './contract';
 
-export type LabMethods = { [M in LabMethod]: (input: LabInput<M>, options?: { signal?: AbortSignal; timeoutMs?: number }) => Promise<LabOutput<M>> };
+export type LabMethods = {
+  [M in LabMethod]: (
+    input: LabInput<M>,
+    options?: { signal?: AbortSignal; timeoutMs?: number },
+  ) => Promise<LabOutput<M>>;
+};
 
 export interface LabApi {
   readonly mode: 'electron' | 'web';
@@ -19,7 +32,11 @@ export const labEventNames = Object.keys(labContract.events) as LabEvent[];
 
 export function labApiFromClient(client: Client<LabContract>, mode: LabApi['mode']): LabApi {
   const methods = Object.fromEntries(
-    labMethodNames.map((name) => [name, (input: unknown, options?: { signal?: AbortSignal; timeoutMs?: number }) => client.call(name, input as never, options)]),
+    labMethodNames.map((name) => [
+      name,
+      (input: unknown, options?: { signal?: AbortSignal; timeoutMs?: number }) =>
+        client.call(name, input as never, options),
+    ]),
   ) as LabMethods;
   return { mode, methods, on: (event, listener) => client.on(event, listener) };
 }
@@ -68,7 +85,11 @@ export function labApiFromPreload(lab: PreloadLab): LabApi {
       (input: unknown, options?: { signal?: AbortSignal; timeoutMs?: number }) => {
         const callId = `r${++next}`;
         options?.signal?.addEventListener('abort', () => lab.cancel(callId), { once: true });
-        return (lab[name] as (input: unknown, callId?: string, timeoutMs?: number) => Promise<unknown>)(input, callId, options?.timeoutMs);
+        return (lab[name] as (input: unknown, callId?: string, timeoutMs?: number) => Promise<unknown>)(
+          input,
+          callId,
+          options?.timeoutMs,
+        );
       },
     ]),
   ) as LabMethods;

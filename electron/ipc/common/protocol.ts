@@ -17,7 +17,12 @@ export const DEFAULT_MAX_FRAME_CHARS = 16 * 1024 * 1024;
 
 export const RequestId = z.string().min(1).max(64);
 
-export const RequestFrame = z.object({ t: z.literal('req'), id: RequestId, method: z.string().max(128), params: z.unknown() });
+export const RequestFrame = z.object({
+  t: z.literal('req'),
+  id: RequestId,
+  method: z.string().max(128),
+  params: z.unknown(),
+});
 export const CancelFrame = z.object({ t: z.literal('cancel'), id: RequestId });
 export const SubscribeFrame = z.object({ t: z.enum(['sub', 'unsub']), id: RequestId, event: z.string().max(128) });
 export const ClientFrame = z.discriminatedUnion('t', [RequestFrame, CancelFrame, SubscribeFrame]);

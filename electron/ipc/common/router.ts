@@ -60,7 +60,11 @@ interface RouterCore {
   log: (message: string) => void;
 }
 
-export function createRouter<C extends Contract>(contract: C, handlers: Handlers<C>, options: RouterOptions = {}): Router<C> {
+export function createRouter<C extends Contract>(
+  contract: C,
+  handlers: Handlers<C>,
+  options: RouterOptions = {},
+): Router<C> {
   const core: RouterCore = {
     events: contract.events,
     methods: contract.methods as Record<string, MethodSchemas>,
@@ -142,12 +146,21 @@ export function readClientFrame(text: string, maxFrameChars: number): ReadFrame 
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { ok: false, id: null, error: { code: 'MALFORMED', message: `frame is not JSON: ${(error as Error).message}` } };
+    return {
+      ok: false,
+      id: null,
+      error: { code: 'MALFORMED', message: `frame is not JSON: ${(error as Error).message}` },
+    };
   }
   const parsed = ClientFrame.safeParse(json);
   if (!parsed.success) {
-    const id = typeof (json as { id?: unknown })?.id === 'string' ? ((json as { id: string }).id.slice(0, 64) || null) : null;
-    return { ok: false, id, error: { code: 'MALFORMED', message: 'frame is not a known envelope', details: parsed.error.issues } };
+    const id =
+      typeof (json as { id?: unknown })?.id === 'string' ? (json as { id: string }).id.slice(0, 64) || null : null;
+    return {
+      ok: false,
+      id,
+      error: { code: 'MALFORMED', message: 'frame is not a known envelope', details: parsed.error.issues },
+    };
   }
   return { ok: true, frame: parsed.data };
 }
@@ -155,7 +168,8 @@ export function readClientFrame(text: string, maxFrameChars: number): ReadFrame 
 async function onFrame(core: RouterCore, a: Attached, text: string, peer: Peer): Promise<void> {
   const read = readClientFrame(text, core.maxFrameChars);
   if (!read.ok) {
-    if (read.error.code === 'MESSAGE_TOO_LARGE') core.log(`refused a ${text.length}-char frame from ${a.connection.id}`);
+    if (read.error.code === 'MESSAGE_TOO_LARGE')
+      core.log(`refused a ${text.length}-char frame from ${a.connection.id}`);
     return fail(core, a, read.id, read.error);
   }
   const frame = read.frame;
@@ -179,7 +193,12 @@ function cancelRequest(core: RouterCore, a: Attached, id: string): void {
   fail(core, a, id, { code: 'CANCELLED', message: 'cancelled by the caller' });
 }
 
-function changeSubscription(core: RouterCore, a: Attached, frame: { t: 'sub' | 'unsub'; id: string; event: string }, peer: Peer): void {
+function changeSubscription(
+  core: RouterCore,
+  a: Attached,
+  frame: { t: 'sub' | 'unsub'; id: string; event: string },
+  peer: Peer,
+): void {
   if (!Object.hasOwn(core.events, frame.event)) {
     return fail(core, a, frame.id, { code: 'UNKNOWN_METHOD', message: `unknown event '${frame.event}'` });
   }
@@ -191,14 +210,16 @@ function changeSubscription(core: RouterCore, a: Attached, frame: { t: 'sub' | '
   send(core, a, { t: 'res', id: frame.id, ok: true, result: null });
 }
 
-type AdmittedCall = { ok: true; spec: MethodSchemas; handler: AnyHandler; input: unknown } | { ok: false; error: WireError };
+type AdmittedCall =
+  { ok: true; spec: MethodSchemas; handler: AnyHandler; input: unknown } | { ok: false; error: WireError };
 
 /** A request's method, its sender's permission and its params checked: the handler to call with parsed input, or the error. */
 function admitCall(core: RouterCore, name: string, params: unknown, peer: Peer): AdmittedCall {
   const spec = Object.hasOwn(core.methods, name) ? core.methods[name] : undefined;
   const handler = Object.hasOwn(core.handlers, name) ? core.handlers[name] : undefined;
   if (!spec || !handler) return { ok: false, error: { code: 'UNKNOWN_METHOD', message: `unknown method '${name}'` } };
-  if (!core.authorize(peer, name)) return { ok: false, error: { code: 'FORBIDDEN', message: `this sender may not call '${name}'` } };
+  if (!core.authorize(peer, name))
+    return { ok: false, error: { code: 'FORBIDDEN', message: `this sender may not call '${name}'` } };
   const input = spec.input.safeParse(params ?? {});
   if (!input.success) {
     const where = input.error.issues.map((i) => `${i.path.join('.') || '(params)'}: ${i.message}`).join('; ');
@@ -207,10 +228,18 @@ function admitCall(core: RouterCore, name: string, params: unknown, peer: Peer):
   return { ok: true, spec, handler, input: input.data };
 }
 
-async function handleRequest(core: RouterCore, a: Attached, id: string, name: string, params: unknown, peer: Peer): Promise<void> {
+async function handleRequest(
+  core: RouterCore,
+  a: Attached,
+  id: string,
+  name: string,
+  params: unknown,
+  peer: Peer,
+): Promise<void> {
   const call = admitCall(core, name, params, peer);
   if (!call.ok) return fail(core, a, id, call.error);
-  if (a.inflight.has(id)) return fail(core, a, id, { code: 'CONFLICT', message: `request id '${id}' is already in flight` });
+  if (a.inflight.has(id))
+    return fail(core, a, id, { code: 'CONFLICT', message: `request id '${id}' is already in flight` });
   const controller = new AbortController();
   a.inflight.set(id, controller);
   try {
@@ -219,7 +248,11 @@ async function handleRequest(core: RouterCore, a: Attached, id: string, name: st
     const output = call.spec.output.safeParse(result);
     if (!output.success) {
       core.log(`handler '${name}' returned data that fails its own schema: ${output.error.message}`);
-      return fail(core, a, id, { code: 'INTERNAL', message: `handler '${name}' returned an invalid result`, details: output.error.issues });
+      return fail(core, a, id, {
+        code: 'INTERNAL',
+        message: `handler '${name}' returned an invalid result`,
+        details: output.error.issues,
+      });
     }
     send(core, a, { t: 'res', id, ok: true, result: output.data });
   } catch (error) {

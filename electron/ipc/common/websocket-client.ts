@@ -8,7 +8,10 @@ export interface WebSocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: 'open' | 'close' | 'error', listener: (event: { code?: number; reason?: string }) => void): void;
+  addEventListener(
+    type: 'open' | 'close' | 'error',
+    listener: (event: { code?: number; reason?: string }) => void,
+  ): void;
   addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
 }
 
@@ -30,7 +33,9 @@ export function createWebSocketClientTransport(socket: WebSocketLike): ClientTra
     isClosed = true;
     closed.fire(reason);
   };
-  socket.addEventListener('close', (event) => onClose(`socket closed (${event.code ?? '?'}${event.reason ? `: ${event.reason}` : ''})`));
+  socket.addEventListener('close', (event) =>
+    onClose(`socket closed (${event.code ?? '?'}${event.reason ? `: ${event.reason}` : ''})`),
+  );
   socket.addEventListener('error', () => onClose('socket error'));
   return {
     send(frame) {

@@ -25,7 +25,10 @@ export interface IpcMainLike {
   removeListener(channel: string, listener: (event: IpcMainEventLike, frame: unknown) => void): void;
 }
 
-export function serveElectronIpc(ipcMain: IpcMainLike, onConnection: (connection: ServerConnection) => void): Disposable {
+export function serveElectronIpc(
+  ipcMain: IpcMainLike,
+  onConnection: (connection: ServerConnection) => void,
+): Disposable {
   const connections = new Map<number, { frames: Emitter<[string, Peer]>; closed: Emitter<[]> }>();
 
   const connectionFor = (contents: WebContentsLike) => {

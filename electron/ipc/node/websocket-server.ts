@@ -4,7 +4,10 @@ import { Emitter, type Peer, type ServerConnection } from '../common/transport';
 
 let counter = 0;
 
-export function createWebSocketConnection(socket: WebSocket, peer: Extract<Peer, { kind: 'websocket' }>): ServerConnection {
+export function createWebSocketConnection(
+  socket: WebSocket,
+  peer: Extract<Peer, { kind: 'websocket' }>,
+): ServerConnection {
   const frames = new Emitter<[string, Peer]>();
   const closed = new Emitter<[]>();
   socket.on('message', (data, isBinary) => {

@@ -45,7 +45,11 @@ export const VERIFIER_SUPPORT_LAYER = [
 ].join('\n');
 
 /** Replace the FROM images named in `substitute` (image -> local image); line numbers are 1-based. */
-export function rewriteDockerfile(dockerfile: string, substitute: Map<string, string>, options: { verifierLayer: boolean }): string {
+export function rewriteDockerfile(
+  dockerfile: string,
+  substitute: Map<string, string>,
+  options: { verifierLayer: boolean },
+): string {
   const lines = dockerfile.split('\n');
   for (const f of fromLines(dockerfile)) {
     const to = substitute.get(f.image);

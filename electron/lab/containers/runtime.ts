@@ -6,7 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { ContainerBackend, createSandboxBackend, inspectImage, removeImage, sweepOrphanedContainers, type EngineName } from '../../../native/sandbox';
+import {
+  ContainerBackend,
+  createSandboxBackend,
+  inspectImage,
+  removeImage,
+  sweepOrphanedContainers,
+  type EngineName,
+} from '../../../native/sandbox';
 import type { ContainerSpec, SandboxBackend } from '../../../native/sandbox/types';
 import { ApiContainerBackend } from '../../../native/sandbox/container/api/backend';
 import { LabError } from '../../ipc/common/errors';
@@ -57,19 +64,36 @@ function sweepOnce(engine: EngineName): Promise<unknown> {
   return s;
 }
 
-export async function resolvePhaseRuntime(task: Task, settings: ContainerSettings, hooks: ResolveHooks = {}): Promise<PhaseRuntime> {
+export async function resolvePhaseRuntime(
+  task: Task,
+  settings: ContainerSettings,
+  hooks: ResolveHooks = {},
+): Promise<PhaseRuntime> {
   const network = settings.network || task.environment.allowInternet;
   const choice = settings.backend;
   if (choice === 'bubblewrap' || (choice === 'auto' && !needsImage(task))) {
     if (needsImage(task) && task.environment.runtime.kind === 'container') {
-      throw new LabError('UNAVAILABLE', `task '${task.id}' needs a container: it ${task.environment.runtime.reason}; run it with --backend auto or --backend ${settings.engine}`);
+      throw new LabError(
+        'UNAVAILABLE',
+        `task '${task.id}' needs a container: it ${task.environment.runtime.reason}; run it with --backend auto or --backend ${settings.engine}`,
+      );
     }
-    return { backend: 'bubblewrap', sandbox: backendOf('bubblewrap'), container: null, network, reason: choice === 'auto' ? 'the task needs no image' : '--backend bubblewrap' };
+    return {
+      backend: 'bubblewrap',
+      sandbox: backendOf('bubblewrap'),
+      container: null,
+      network,
+      reason: choice === 'auto' ? 'the task needs no image' : '--backend bubblewrap',
+    };
   }
   const engine = settings.engine;
   const sandbox = backendOf(engine);
   const status = await sandbox.status();
-  if (!status.available) throw new LabError('UNAVAILABLE', `task '${task.id}' needs the ${engine} backend, which is unavailable: ${status.hint ?? 'no engine'}`);
+  if (!status.available)
+    throw new LabError(
+      'UNAVAILABLE',
+      `task '${task.id}' needs the ${engine} backend, which is unavailable: ${status.hint ?? 'no engine'}`,
+    );
   await sweepOnce(engine);
   const content = createHash('sha256');
   for (const f of task.files) content.update(`${f.path}\0`).update(f.data).update('\0');
@@ -86,10 +110,23 @@ export async function resolvePhaseRuntime(task: Task, settings: ContainerSetting
     ready = await image;
   } catch (error) {
     const why = task.environment.runtime.kind === 'container' ? ` (it ${task.environment.runtime.reason})` : '';
-    const inner = (error as Error).message.replace(new RegExp(`^task '${task.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'(: | )`), '');
-    throw new LabError('UNAVAILABLE', `task '${task.id}' needs a container${why}, and its image cannot be had here: ${inner}`, (error as LabError).details);
+    const inner = (error as Error).message.replace(
+      new RegExp(`^task '${task.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'(: | )`),
+      '',
+    );
+    throw new LabError(
+      'UNAVAILABLE',
+      `task '${task.id}' needs a container${why}, and its image cannot be had here: ${inner}`,
+      (error as LabError).details,
+    );
   }
-  return { backend: engine, sandbox, container: { engine, image: ready }, network, reason: choice === 'auto' ? 'the task needs its image' : `--backend ${choice}` };
+  return {
+    backend: engine,
+    sandbox,
+    container: { engine, image: ready },
+    network,
+    reason: choice === 'auto' ? 'the task needs its image' : `--backend ${choice}`,
+  };
 }
 
 /** The tag under which a workspace's container state is committed between phases. */
@@ -104,7 +141,12 @@ export function containerWorkdir(task: Task, c: ContainerRuntime): string {
 }
 
 /** The container part of a phase's spec: start from the saved state if there is one; commit to it when asked. */
-export async function containerSpec(task: Task, c: ContainerRuntime, workspace: string, options: { commit: boolean; cpus?: number; user?: string }): Promise<ContainerSpec> {
+export async function containerSpec(
+  task: Task,
+  c: ContainerRuntime,
+  workspace: string,
+  options: { commit: boolean; cpus?: number; user?: string },
+): Promise<ContainerSpec> {
   const state = stateTag(workspace);
   const backend = c.host?.backend ?? backendOf(c.engine);
   if (backend instanceof ContainerBackend || backend instanceof ApiContainerBackend) await backend.settled(state);

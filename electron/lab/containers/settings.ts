@@ -64,17 +64,24 @@ export function parseBaseImageArgs(pairs: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const pair of pairs) {
     const at = pair.indexOf('=');
-    if (at <= 0 || at === pair.length - 1) throw new LabError('INVALID_PARAMS', `--base-image '${pair}': expected FROM_IMAGE=LOCAL_IMAGE (e.g. python:3.13-slim-bookworm=localhost/t1lab-base:bookworm)`);
+    if (at <= 0 || at === pair.length - 1)
+      throw new LabError(
+        'INVALID_PARAMS',
+        `--base-image '${pair}': expected FROM_IMAGE=LOCAL_IMAGE (e.g. python:3.13-slim-bookworm=localhost/t1lab-base:bookworm)`,
+      );
     out[pair.slice(0, at)] = pair.slice(at + 1);
   }
   return out;
 }
 
-export function containerSettings(options: { backend?: BackendChoice; baseImages?: string[]; network?: boolean; dataDir?: string } = {}): ContainerSettings {
+export function containerSettings(
+  options: { backend?: BackendChoice; baseImages?: string[]; network?: boolean; dataDir?: string } = {},
+): ContainerSettings {
   const config = loadContainersConfig(options.dataDir);
   return {
     backend: options.backend ?? 'auto',
-    engine: options.backend === 'docker' ? 'docker' : options.backend === 'podman' ? 'podman' : (config.engine ?? 'podman'),
+    engine:
+      options.backend === 'docker' ? 'docker' : options.backend === 'podman' ? 'podman' : (config.engine ?? 'podman'),
     baseImages: { ...(config.baseImages ?? {}), ...parseBaseImageArgs(options.baseImages ?? []) },
     pull: config.pull ?? true,
     network: options.network ?? false,

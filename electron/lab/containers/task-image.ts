@@ -49,7 +49,11 @@ export interface ResolveHooks {
 
 const pulls = new Map<string, Promise<boolean>>();
 
-async function availableLocally(engine: EngineName, ref: string, settings: ContainerSettings): Promise<{ ok: boolean; pulled: boolean; detail: string }> {
+async function availableLocally(
+  engine: EngineName,
+  ref: string,
+  settings: ContainerSettings,
+): Promise<{ ok: boolean; pulled: boolean; detail: string }> {
   if (await inspectImage(engine, ref)) return { ok: true, pulled: false, detail: 'local' };
   if (!settings.pull) return { ok: false, pulled: false, detail: 'not local, and pulling is off' };
   let p = pulls.get(ref);
@@ -57,28 +61,56 @@ async function availableLocally(engine: EngineName, ref: string, settings: Conta
     p = pullImage(engine, ref, 60_000).then((r) => r.ok);
     pulls.set(ref, p);
   }
-  return (await p) ? { ok: true, pulled: true, detail: 'pulled' } : { ok: false, pulled: false, detail: 'not local and cannot be pulled' };
+  return (await p)
+    ? { ok: true, pulled: true, detail: 'pulled' }
+    : { ok: false, pulled: false, detail: 'not local and cannot be pulled' };
 }
 
 export function imageTagFor(taskId: string, hash: string): string {
-  const name = taskId.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 100) || 'task';
+  const name =
+    taskId
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^[^a-z0-9]+/, '')
+      .slice(0, 100) || 'task';
   return `localhost/t1lab-task-${name}:${hash.slice(0, 16)}`;
 }
 
-export async function resolveTaskImage(task: Task, settings: ContainerSettings, hooks: ResolveHooks = {}): Promise<ResolvedImage> {
+export async function resolveTaskImage(
+  task: Task,
+  settings: ContainerSettings,
+  hooks: ResolveHooks = {},
+): Promise<ResolvedImage> {
   const started = performance.now();
   const engine = settings.engine;
-  const done = async (ref: string, source: ResolvedImage['source'], substitutions: Substitution[], taskImage: boolean): Promise<ResolvedImage> => {
+  const done = async (
+    ref: string,
+    source: ResolvedImage['source'],
+    substitutions: Substitution[],
+    taskImage: boolean,
+  ): Promise<ResolvedImage> => {
     const info = await inspectImage(engine, ref);
     if (!info) throw new LabError('UNAVAILABLE', `image ${ref} is missing after it was resolved`);
-    return { ref, source, substitutions, workdir: info.workdir, user: info.user, durationMs: Math.round(performance.now() - started), taskImage };
+    return {
+      ref,
+      source,
+      substitutions,
+      workdir: info.workdir,
+      user: info.user,
+      durationMs: Math.round(performance.now() - started),
+      taskImage,
+    };
   };
   const source = task.environment.image ?? null;
-  if (source?.problem) throw new LabError('UNAVAILABLE', `task '${task.id}' cannot run in a container: ${source.problem}`);
+  if (source?.problem)
+    throw new LabError('UNAVAILABLE', `task '${task.id}' cannot run in a container: ${source.problem}`);
   if (!source) {
     const base = settings.baseImages['*'] ?? DEFAULT_BASE_TAG;
     if (!(await inspectImage(engine, base))) {
-      throw new LabError('UNAVAILABLE', `task '${task.id}' has no image of its own and the base image ${base} is missing; build it with \`t1lab images base\` (or map "*" to a local image)`);
+      throw new LabError(
+        'UNAVAILABLE',
+        `task '${task.id}' has no image of its own and the base image ${base} is missing; build it with \`t1lab images base\` (or map "*" to a local image)`,
+      );
     }
     return done(base, 'base', [], false);
   }
@@ -88,8 +120,17 @@ export async function resolveTaskImage(task: Task, settings: ContainerSettings, 
     const have = mapped ? null : await availableLocally(engine, source.dockerImage, settings);
     if (have?.ok) return done(source.dockerImage, have.pulled ? 'pulled' : 'local', [], true);
     if (!source.dockerfile) {
-      if (mapped) return done(mapped, 'local', [{ from: source.dockerImage, to: mapped, why: 'mapped by the base-image map' }], true);
-      throw new LabError('UNAVAILABLE', `task '${task.id}': image ${source.dockerImage} is not here, cannot be pulled, and the task ships no Dockerfile to build it from`);
+      if (mapped)
+        return done(
+          mapped,
+          'local',
+          [{ from: source.dockerImage, to: mapped, why: 'mapped by the base-image map' }],
+          true,
+        );
+      throw new LabError(
+        'UNAVAILABLE',
+        `task '${task.id}': image ${source.dockerImage} is not here, cannot be pulled, and the task ships no Dockerfile to build it from`,
+      );
     }
   }
   const dockerfilePath = source.dockerfile as string;
@@ -123,7 +164,11 @@ export async function resolveTaskImage(task: Task, settings: ContainerSettings, 
   const hash = createHash('sha256').update(BUILD_FORMAT).update('\0').update(text).update('\0');
   for (const [to] of replace) hash.update(`${to}\0`);
   for (const to of new Set(replace.values())) hash.update(`${(await inspectImage(engine, to))?.id ?? to}\0`);
-  for (const f of [...context].sort((a, b) => (a.path < b.path ? -1 : 1))) hash.update(`${f.path}\0${f.executable ? 1 : 0}\0`).update(f.data).update('\0');
+  for (const f of [...context].sort((a, b) => (a.path < b.path ? -1 : 1)))
+    hash
+      .update(`${f.path}\0${f.executable ? 1 : 0}\0`)
+      .update(f.data)
+      .update('\0');
   const tag = imageTagFor(task.id, hash.digest('hex'));
   if (await inspectImage(engine, tag)) return done(tag, 'cached', substitutions, true);
 
@@ -132,10 +177,20 @@ export async function resolveTaskImage(task: Task, settings: ContainerSettings, 
   try {
     await mkdir(join(dir, 'ctx'));
     await writeFiles(join(dir, 'ctx'), context);
-    const built = await buildImage(engine, { contextDir: join(dir, 'ctx'), dockerfile: text, tag, labels: { [LABEL_KIND]: 'task', 't1lab.task': task.id }, onOutput: hooks.onOutput });
+    const built = await buildImage(engine, {
+      contextDir: join(dir, 'ctx'),
+      dockerfile: text,
+      tag,
+      labels: { [LABEL_KIND]: 'task', 't1lab.task': task.id },
+      onOutput: hooks.onOutput,
+    });
     if (!built.ok) {
       const tail = built.log.trim().split('\n').slice(-15).join('\n');
-      throw new LabError('UNAVAILABLE', `task '${task.id}': building ${dockerfilePath} failed${substitutions.length ? ` (with ${substitutions.map((s) => `${s.from} -> ${s.to}`).join(', ')})` : ''}:\n${tail}`, { log: built.log });
+      throw new LabError(
+        'UNAVAILABLE',
+        `task '${task.id}': building ${dockerfilePath} failed${substitutions.length ? ` (with ${substitutions.map((s) => `${s.from} -> ${s.to}`).join(', ')})` : ''}:\n${tail}`,
+        { log: built.log },
+      );
     }
   } finally {
     await removeTree(dir);

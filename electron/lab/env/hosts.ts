@@ -39,7 +39,9 @@ export class EnvHosts {
   /** Free slots on live hosts, leaving out `avoid`. */
   free(avoid: ReadonlySet<string> = new Set()): number {
     const alive = new Set(this.pool.alive);
-    return this.configs.filter((h) => alive.has(h.name) && !avoid.has(h.name)).reduce((n, h) => n + Math.max(0, h.slots - (this.held.get(h.name) ?? 0)), 0);
+    return this.configs
+      .filter((h) => alive.has(h.name) && !avoid.has(h.name))
+      .reduce((n, h) => n + Math.max(0, h.slots - (this.held.get(h.name) ?? 0)), 0);
   }
 
   /** Slots on live hosts, taken or not: the most sessions that can hold a container at once. */
@@ -58,7 +60,10 @@ export class EnvHosts {
    * no such host has a free slot, 'none' when no such host is left, or the reason the host could not take
    * the image (a host failure leaves the host out from then on).
    */
-  async place(runtime: PhaseRuntime, avoid: ReadonlySet<string>): Promise<Placement | 'full' | 'none' | { host: string; error: string }> {
+  async place(
+    runtime: PhaseRuntime,
+    avoid: ReadonlySet<string>,
+  ): Promise<Placement | 'full' | 'none' | { host: string; error: string }> {
     const container = runtime.container;
     if (!container) throw new Error('only container episodes are placed on hosts');
     if (!this.pool.alive.some((h) => !avoid.has(h))) return 'none';
@@ -80,7 +85,10 @@ export class EnvHosts {
       release();
       const message = (e as Error).message;
       if (isHostFailure(e)) this.pool.markDown(lease.host, message);
-      return { host: lease.host, error: message.includes(`host '${lease.host}'`) ? message : `host '${lease.host}': ${message}` };
+      return {
+        host: lease.host,
+        error: message.includes(`host '${lease.host}'`) ? message : `host '${lease.host}': ${message}`,
+      };
     }
     return { host: lease.host, runtime: onHost(runtime, lease), release };
   }
@@ -113,14 +121,27 @@ export function usesContainer(task: Task, containers: ContainerSettings): boolea
  * What the operator is told at start when tasks that need a container cannot be served: without hosts,
  * they need this machine's podman or docker (and not --backend bubblewrap). Null when every task can run.
  */
-export async function containerNotice(tasks: Task[], containers: ContainerSettings): Promise<{ tasks: string[]; message: string } | null> {
+export async function containerNotice(
+  tasks: Task[],
+  containers: ContainerSettings,
+): Promise<{ tasks: string[]; message: string } | null> {
   if (containers.hosts?.length) return null;
-  const need = tasks.filter((t) => (containers.backend === 'bubblewrap' ? needsImage(t) : usesContainer(t, containers))).map((t) => t.id);
+  const need = tasks
+    .filter((t) => (containers.backend === 'bubblewrap' ? needsImage(t) : usesContainer(t, containers)))
+    .map((t) => t.id);
   if (!need.length) return null;
   const list = `${need.slice(0, 5).join(', ')}${need.length > 5 ? `, ... (${need.length})` : ''}`;
-  const fix = 'serve them with --hosts a,b (engine hosts from `t1lab hosts add`) or with this machine\'s podman or docker (--backend auto)';
-  if (containers.backend === 'bubblewrap') return { tasks: need, message: `${need.length} task(s) need a container and are not served with --backend bubblewrap (a reset of one answers 503): ${list}; ${fix}` };
+  const fix =
+    "serve them with --hosts a,b (engine hosts from `t1lab hosts add`) or with this machine's podman or docker (--backend auto)";
+  if (containers.backend === 'bubblewrap')
+    return {
+      tasks: need,
+      message: `${need.length} task(s) need a container and are not served with --backend bubblewrap (a reset of one answers 503): ${list}; ${fix}`,
+    };
   const status = await createSandboxBackend(containers.engine).status();
   if (status.available) return null;
-  return { tasks: need, message: `${need.length} task(s) run in a container, and this machine's ${containers.engine} is unavailable (${status.hint ?? 'no engine'}), so a reset of one answers 503: ${list}; ${fix}` };
+  return {
+    tasks: need,
+    message: `${need.length} task(s) run in a container, and this machine's ${containers.engine} is unavailable (${status.hint ?? 'no engine'}), so a reset of one answers 503: ${list}; ${fix}`,
+  };
 }

@@ -15,9 +15,12 @@ import type { EpisodeOutcome, EpisodeSpec } from '../runs/run-episode';
 import { runTaskEpisode } from '../runs/run-episode';
 
 /** What the policy reports to the driver, in order. */
-type Event = { kind: 'ask' } | { kind: 'turn'; turn: Turn } | { kind: 'end'; outcome: EpisodeOutcome | null; error: Error | null };
+type Event =
+  { kind: 'ask' } | { kind: 'turn'; turn: Turn } | { kind: 'end'; outcome: EpisodeOutcome | null; error: Error | null };
 
-export type StepResult = { kind: 'turn'; turn: Turn } | { kind: 'end'; outcome: EpisodeOutcome | null; error: Error | null; turn: Turn | null };
+export type StepResult =
+  | { kind: 'turn'; turn: Turn }
+  | { kind: 'end'; outcome: EpisodeOutcome | null; error: Error | null; turn: Turn | null };
 
 /** The policy id recorded in trajectories of episodes driven through the environment service. */
 export const REMOTE_POLICY_ID = 'env:remote';
@@ -51,7 +54,13 @@ export class RemoteEpisode {
 
   constructor(spec: Omit<EpisodeSpec, 'policy' | 'signal' | 'onTurn' | 'onShell'>) {
     const policy = this.policy();
-    this.outcome = runTaskEpisode({ ...spec, policy, signal: this.abort.signal, onTurn: (turn) => this.events.push({ kind: 'turn', turn }), onShell: (s) => (this.shell = s) }).then(
+    this.outcome = runTaskEpisode({
+      ...spec,
+      policy,
+      signal: this.abort.signal,
+      onTurn: (turn) => this.events.push({ kind: 'turn', turn }),
+      onShell: (s) => (this.shell = s),
+    }).then(
       (outcome) => {
         this.ended = true;
         this.events.push({ kind: 'end', outcome, error: null });
@@ -117,7 +126,13 @@ export class RemoteEpisode {
     this.pending = null;
     this.turns++;
     const call = actionToToolCall(action);
-    pending.resolve({ text: '', toolCalls: [{ id: `call_${this.turns}`, name: call.name, arguments: JSON.stringify(call.arguments) }], usage: ZERO_USAGE, costUsd: null, finishReason: 'tool_calls' });
+    pending.resolve({
+      text: '',
+      toolCalls: [{ id: `call_${this.turns}`, name: call.name, arguments: JSON.stringify(call.arguments) }],
+      usage: ZERO_USAGE,
+      costUsd: null,
+      finishReason: 'tool_calls',
+    });
     let last: Turn | null = null;
     for (;;) {
       const e = await this.events.next();

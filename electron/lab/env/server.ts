@@ -41,13 +41,23 @@ export function bearer(req: IncomingMessage): string | null {
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
 function sendError(res: ServerResponse, error: unknown, log?: (line: string) => void): void {
   if (error instanceof EnvError) {
-    send(res, error.status, { error: { status: error.status, message: error.message } }, error.retryAfterSec !== undefined ? { 'retry-after': String(error.retryAfterSec) } : {});
+    send(
+      res,
+      error.status,
+      { error: { status: error.status, message: error.message } },
+      error.retryAfterSec !== undefined ? { 'retry-after': String(error.retryAfterSec) } : {},
+    );
     return;
   }
   log?.(`internal error: ${(error as Error)?.message ?? String(error)}`);
@@ -63,7 +73,8 @@ const SCHEMA = {
   action: z.toJSONSchema(EnvAction),
   observation: {
     type: 'object',
-    description: 'task_id, episode_id, step, output (what the action printed, head and tail), screen (the terminal lines), exit_code, timed_out; at reset also instruction; when done also resolved, rewards {dense, fraction, binary}, stop_reason, verifier {status, passed, total, assertions [{name, status, message}]}',
+    description:
+      'task_id, episode_id, step, output (what the action printed, head and tail), screen (the terminal lines), exit_code, timed_out; at reset also instruction; when done also resolved, rewards {dense, fraction, binary}, stop_reason, verifier {status, passed, total, assertions [{name, status, message}]}',
   },
   state: { type: 'object', description: 'session_id, episode_id, task_id, step_count, done, expires_at, last_episode' },
 };
@@ -142,7 +153,8 @@ async function route(service: EnvService, limit: number, req: IncomingMessage, r
       return send(res, 200, { tasks: service.taskIds() });
     case '/sessions': {
       allow(['POST']);
-      if (!service.isAdmin(bearer(req))) throw new EnvError(401, 'POST /sessions needs the admin token (Authorization: Bearer ...)');
+      if (!service.isAdmin(bearer(req)))
+        throw new EnvError(401, 'POST /sessions needs the admin token (Authorization: Bearer ...)');
       await readJson(req, limit);
       return send(res, 201, service.createSession());
     }
@@ -195,7 +207,9 @@ interface SocketSession {
 
 /** The session a `/ws` upgrade joins (the admin token opens one of its own), or the HTTP answer that refuses it. */
 function openSocketSession(service: EnvService, req: IncomingMessage): SocketSession | { refusal: string } {
-  const refuse = (status: number, text: string) => ({ refusal: `HTTP/1.1 ${status} ${text}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n` });
+  const refuse = (status: number, text: string) => ({
+    refusal: `HTTP/1.1 ${status} ${text}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`,
+  });
   const path = (req.url ?? '/').split('?')[0];
   if (path !== '/ws') return refuse(404, 'Not Found');
   const token = bearer(req);
@@ -208,7 +222,9 @@ function openSocketSession(service: EnvService, req: IncomingMessage): SocketSes
     return { session: service.sessionOf(token), ephemeral: false };
   } catch (error) {
     if (error instanceof EnvError && error.status === 429) {
-      return { refusal: `HTTP/1.1 429 Too Many Requests\r\nretry-after: ${error.retryAfterSec ?? 1}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n` };
+      return {
+        refusal: `HTTP/1.1 429 Too Many Requests\r\nretry-after: ${error.retryAfterSec ?? 1}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`,
+      };
     }
     if (error instanceof EnvError && error.status === 503) return refuse(503, 'Service Unavailable');
     return refuse(401, 'Unauthorized');
@@ -216,7 +232,13 @@ function openSocketSession(service: EnvService, req: IncomingMessage): SocketSes
 }
 
 /** A WebSocket's messages, answered one at a time in order; its close ends the session at once (a command in progress is stopped with its sandbox). */
-function serveSocket(service: EnvService, ws: WebSocket, { session, ephemeral }: SocketSession, sockets: Set<WebSocket>, log?: (line: string) => void): void {
+function serveSocket(
+  service: EnvService,
+  ws: WebSocket,
+  { session, ephemeral }: SocketSession,
+  sockets: Set<WebSocket>,
+  log?: (line: string) => void,
+): void {
   sockets.add(ws);
   let queue = Promise.resolve();
   const reply = (type: string, data: unknown) => {
@@ -242,7 +264,10 @@ function serveSocket(service: EnvService, ws: WebSocket, { session, ephemeral }:
   ws.on('close', () => {
     sockets.delete(ws);
     // The client is gone: its session ends and its sandbox is removed now, not when a command in progress ends.
-    void service.closeSession(session, ephemeral ? 'its WebSocket (admin-opened session) closed' : 'its WebSocket closed');
+    void service.closeSession(
+      session,
+      ephemeral ? 'its WebSocket (admin-opened session) closed' : 'its WebSocket closed',
+    );
   });
 }
 
@@ -255,7 +280,8 @@ export function readSocketMessage(raw: RawData, isBinary: boolean): { type?: unk
   } catch {
     throw new EnvError(400, 'a message is a JSON object {type, data}');
   }
-  if (!message || typeof message !== 'object' || Array.isArray(message)) throw new EnvError(400, 'a message is a JSON object {type, data}');
+  if (!message || typeof message !== 'object' || Array.isArray(message))
+    throw new EnvError(400, 'a message is a JSON object {type, data}');
   return message;
 }
 
@@ -277,6 +303,9 @@ async function answerMessage(
       ws.close(1000, 'closed');
       return;
     default:
-      throw new EnvError(400, `unknown message type ${JSON.stringify(message.type)?.slice(0, 40)} (reset, step, state, close)`);
+      throw new EnvError(
+        400,
+        `unknown message type ${JSON.stringify(message.type)?.slice(0, 40)} (reset, step, state, close)`,
+      );
   }
 }

@@ -73,17 +73,48 @@ export interface EnvServiceOptions {
 
 /** An action as a client sends it (OpenEnv's `action`): a command, keystrokes, or the submit. */
 export const EnvAction = z.union([
-  z.object({ command: z.string().min(1).max(64 * 1024), timeout_s: z.number().positive().max(3600).optional() }).strict(),
-  z.object({ keystrokes: z.union([z.string().max(64 * 1024), z.array(z.string().max(64 * 1024)).min(1).max(256)]), duration_s: z.number().min(0).max(60).optional() }).strict(),
+  z
+    .object({
+      command: z
+        .string()
+        .min(1)
+        .max(64 * 1024),
+      timeout_s: z.number().positive().max(3600).optional(),
+    })
+    .strict(),
+  z
+    .object({
+      keystrokes: z.union([
+        z.string().max(64 * 1024),
+        z
+          .array(z.string().max(64 * 1024))
+          .min(1)
+          .max(256),
+      ]),
+      duration_s: z.number().min(0).max(60).optional(),
+    })
+    .strict(),
   z.object({ submit: z.literal(true) }).strict(),
 ]);
 export type EnvAction = z.infer<typeof EnvAction>;
 
-export const ResetParams = z.object({ task_id: z.string().min(1).max(256).optional(), seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(), episode_id: z.string().max(256).optional() }).passthrough();
+export const ResetParams = z
+  .object({
+    task_id: z.string().min(1).max(256).optional(),
+    seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+    episode_id: z.string().max(256).optional(),
+  })
+  .passthrough();
 
 export function toAction(a: EnvAction): Action {
-  if ('command' in a) return { tool: 'bash', command: a.command, ...(a.timeout_s !== undefined ? { timeoutSec: a.timeout_s } : {}) };
-  if ('keystrokes' in a) return { tool: 'keys', keys: typeof a.keystrokes === 'string' ? [a.keystrokes] : a.keystrokes, ...(a.duration_s !== undefined ? { durationSec: a.duration_s } : {}) };
+  if ('command' in a)
+    return { tool: 'bash', command: a.command, ...(a.timeout_s !== undefined ? { timeoutSec: a.timeout_s } : {}) };
+  if ('keystrokes' in a)
+    return {
+      tool: 'keys',
+      keys: typeof a.keystrokes === 'string' ? [a.keystrokes] : a.keystrokes,
+      ...(a.duration_s !== undefined ? { durationSec: a.duration_s } : {}),
+    };
   return { tool: 'submit' };
 }
 
@@ -160,11 +191,21 @@ export class EnvService {
         concurrency: this.maxSessions,
         episodeDeadlineSec: null,
         seed: 0,
-        tasks: this.sorted.map((t) => ({ id: t.id, category: t.metadata.category, difficulty: t.metadata.difficulty ?? 'unknown' })),
+        tasks: this.sorted.map((t) => ({
+          id: t.id,
+          category: t.metadata.category,
+          difficulty: t.metadata.difficulty ?? 'unknown',
+        })),
       },
       code: { version: appVersion(root), commit: null },
-      host: { platform: `${process.platform}-${process.arch}`, cores: availableParallelism(), node: process.versions.node },
-      warnings: ['episodes driven by clients of `t1lab env serve` (OpenEnv protocol): attempts number each task\'s episodes in order'],
+      host: {
+        platform: `${process.platform}-${process.arch}`,
+        cores: availableParallelism(),
+        node: process.versions.node,
+      },
+      warnings: [
+        "episodes driven by clients of `t1lab env serve` (OpenEnv protocol): attempts number each task's episodes in order",
+      ],
     };
     this.store = RunStore.create(options.runDir, manifest);
     this.timer = setInterval(() => this.reap(), 1000);
@@ -236,17 +277,41 @@ export class EnvService {
   createSession(): { session_id: string; token: string; expires_at: string; ttl_s: number; idle_timeout_s: number } {
     if (this.stopped) throw new EnvError(503, 'the service is shutting down');
     const cap = this.sessionCap();
-    if (cap === 0) throw new EnvError(503, `no engine host is live (${this.hostNames()}): \`t1lab hosts check\` says why; restart the service when one is back`);
+    if (cap === 0)
+      throw new EnvError(
+        503,
+        `no engine host is live (${this.hostNames()}): \`t1lab hosts check\` says why; restart the service when one is back`,
+      );
     if (this.sessions.size >= cap) {
-      const bound = cap < this.maxSessions ? ` (bounded by the ${cap} slot${cap === 1 ? '' : 's'} of the live engine hosts)` : '';
+      const bound =
+        cap < this.maxSessions ? ` (bounded by the ${cap} slot${cap === 1 ? '' : 's'} of the live engine hosts)` : '';
       throw new EnvError(429, `all ${cap} sessions are in use${bound}; retry later`, this.retryAfter());
     }
     const token = randomBytes(32).toString('base64url');
     const now = Date.now();
-    const session: Session = { id: `s-${randomUUID()}`, tokenHash: hashOf(token), createdAt: now, lastSeen: now, expiresAt: now + this.ttlSec * 1000, episode: null, episodeId: null, task: null, placed: null, last: null, busy: false, closed: false };
+    const session: Session = {
+      id: `s-${randomUUID()}`,
+      tokenHash: hashOf(token),
+      createdAt: now,
+      lastSeen: now,
+      expiresAt: now + this.ttlSec * 1000,
+      episode: null,
+      episodeId: null,
+      task: null,
+      placed: null,
+      last: null,
+      busy: false,
+      closed: false,
+    };
     this.sessions.set(session.id, session);
     this.log(`session ${session.id} opened (${this.sessions.size}/${this.maxSessions})`);
-    return { session_id: session.id, token, expires_at: new Date(session.expiresAt).toISOString(), ttl_s: this.ttlSec, idle_timeout_s: this.idleSec };
+    return {
+      session_id: session.id,
+      token,
+      expires_at: new Date(session.expiresAt).toISOString(),
+      ttl_s: this.ttlSec,
+      idle_timeout_s: this.idleSec,
+    };
   }
 
   /** One request at a time per session; marks it seen. */
@@ -293,7 +358,8 @@ export class EnvService {
       const runtime = await this.runtimeOf(task).catch((e: Error) => {
         throw new EnvError(503, this.cannotRun(task, e));
       });
-      if (!this.hosts || !runtime.container) return this.answerReset(session, task, await this.begin(session, task, runtime, params.data, null));
+      if (!this.hosts || !runtime.container)
+        return this.answerReset(session, task, await this.begin(session, task, runtime, params.data, null));
       return this.resetOnHost(session, task, runtime, params.data);
     });
   }
@@ -316,13 +382,23 @@ export class EnvService {
    * cannot take the image or fails before the first action is left out and the next live one is tried;
    * with none left, a 503 that names each host and why.
    */
-  private async resetOnHost(session: Session, task: Task, runtime: PhaseRuntime, params: z.infer<typeof ResetParams>): Promise<EnvResponse> {
+  private async resetOnHost(
+    session: Session,
+    task: Task,
+    runtime: PhaseRuntime,
+    params: z.infer<typeof ResetParams>,
+  ): Promise<EnvResponse> {
     const hosts = this.hosts as EnvHosts;
     const tried = new Set<string>();
     const why: string[] = [];
     for (let i = 0; i < MAX_HOST_TRIES; i++) {
       const placed = await hosts.place(runtime, tried);
-      if (placed === 'full') throw new EnvError(429, `every slot of the engine hosts (${this.hostNames()}) is taken; retry later`, this.retryAfter());
+      if (placed === 'full')
+        throw new EnvError(
+          429,
+          `every slot of the engine hosts (${this.hostNames()}) is taken; retry later`,
+          this.retryAfter(),
+        );
       if (placed === 'none') break;
       tried.add(placed.host);
       if ('error' in placed) {
@@ -334,14 +410,25 @@ export class EnvService {
       const failure = first ? await session.placed?.failure : null;
       if (!failure) return this.answerReset(session, task, first);
       why.push(failure);
-      this.log(`host '${placed.host}' failed while task '${task.id}' was set up; it is not used any more (${failure.slice(0, 200)})`);
+      this.log(
+        `host '${placed.host}' failed while task '${task.id}' was set up; it is not used any more (${failure.slice(0, 200)})`,
+      );
     }
     session.episode = null;
-    throw new EnvError(503, `no engine host could run task '${task.id}': ${why.length ? why.join('; ') : `hosts ${this.hostNames()} are down`}`);
+    throw new EnvError(
+      503,
+      `no engine host could run task '${task.id}': ${why.length ? why.join('; ') : `hosts ${this.hostNames()} are down`}`,
+    );
   }
 
   /** Start an episode of `task` on `runtime` (recorded however it ends): null once it waits for the first action, or its end. */
-  private async begin(session: Session, task: Task, runtime: PhaseRuntime, params: z.infer<typeof ResetParams>, placement: Placement | null): Promise<Extract<StepResult, { kind: 'end' }> | null> {
+  private async begin(
+    session: Session,
+    task: Task,
+    runtime: PhaseRuntime,
+    params: z.infer<typeof ResetParams>,
+    placement: Placement | null,
+  ): Promise<Extract<StepResult, { kind: 'end' }> | null> {
     const attempt = this.attempts.get(task.id) ?? 0;
     this.attempts.set(task.id, attempt + 1);
     const episode = new RemoteEpisode({
@@ -361,7 +448,12 @@ export class EnvService {
     if (placement) {
       const hosts = this.hosts as EnvHosts;
       // The slot is given back once the episode ended (its container removed); whether the host failed is asked then.
-      const failure = episode.outcome.then((o) => hosts.failure(placement.host, o ? o.record.error : { kind: 'sandbox', message: 'the episode failed before it had a record' }));
+      const failure = episode.outcome.then((o) =>
+        hosts.failure(
+          placement.host,
+          o ? o.record.error : { kind: 'sandbox', message: 'the episode failed before it had a record' },
+        ),
+      );
       void failure.catch(() => null).finally(() => placement.release());
       session.placed = { host: placement.host, failure: failure.catch(() => null) };
     }
@@ -377,26 +469,62 @@ export class EnvService {
     return first;
   }
 
-  private answerReset(session: Session, task: Task, first: Extract<StepResult, { kind: 'end' }> | null): Promise<EnvResponse> | EnvResponse {
-    const base = { task_id: task.id, episode_id: session.episodeId, instruction: task.instruction, agent_timeout_s: task.agent.timeoutSec, ...(session.placed ? { host: session.placed.host } : {}) };
+  private answerReset(
+    session: Session,
+    task: Task,
+    first: Extract<StepResult, { kind: 'end' }> | null,
+  ): Promise<EnvResponse> | EnvResponse {
+    const base = {
+      task_id: task.id,
+      episode_id: session.episodeId,
+      instruction: task.instruction,
+      agent_timeout_s: task.agent.timeoutSec,
+      ...(session.placed ? { host: session.placed.host } : {}),
+    };
     if (first) return this.ended(session, first, base);
-    return { observation: { ...base, output: '', screen: session.episode?.screen() ?? [], step: 0 }, reward: null, done: false };
+    return {
+      observation: { ...base, output: '', screen: session.episode?.screen() ?? [], step: 0 },
+      reward: null,
+      done: false,
+    };
   }
 
   async step(session: Session, raw: unknown): Promise<EnvResponse> {
-    const body = z.object({ action: z.unknown(), timeout_s: z.number().positive().max(3600).optional(), request_id: z.string().max(255).optional() }).passthrough().safeParse(raw);
+    const body = z
+      .object({
+        action: z.unknown(),
+        timeout_s: z.number().positive().max(3600).optional(),
+        request_id: z.string().max(255).optional(),
+      })
+      .passthrough()
+      .safeParse(raw);
     if (!body.success) throw new EnvError(400, `bad step request: ${issues(body.error)}`);
     const parsed = EnvAction.safeParse(body.data.action);
-    if (!parsed.success) throw new EnvError(400, 'bad action: expected {"command": "...", "timeout_s"?: N}, {"keystrokes": "..." | ["...", "Enter"], "duration_s"?: N} or {"submit": true}');
+    if (!parsed.success)
+      throw new EnvError(
+        400,
+        'bad action: expected {"command": "...", "timeout_s"?: N}, {"keystrokes": "..." | ["...", "Enter"], "duration_s"?: N} or {"submit": true}',
+      );
     let action = toAction(parsed.data);
-    if (action.tool === 'bash' && action.timeoutSec === undefined && body.data.timeout_s !== undefined) action = { ...action, timeoutSec: body.data.timeout_s };
+    if (action.tool === 'bash' && action.timeoutSec === undefined && body.data.timeout_s !== undefined)
+      action = { ...action, timeoutSec: body.data.timeout_s };
     return this.serve(session, async () => {
       const episode = session.episode;
       if (!episode) throw new EnvError(409, 'no episode: call /reset first');
       if (episode.done) throw new EnvError(409, 'the episode is done: call /reset to start another');
       const result = await episode.act(action);
-      const base = { task_id: session.task?.id, episode_id: session.episodeId, step: episode.steps, ...(session.placed ? { host: session.placed.host } : {}) };
-      if (result.kind === 'turn') return { observation: { ...base, ...turnView(result.turn), screen: episode.screen() }, reward: null, done: false };
+      const base = {
+        task_id: session.task?.id,
+        episode_id: session.episodeId,
+        step: episode.steps,
+        ...(session.placed ? { host: session.placed.host } : {}),
+      };
+      if (result.kind === 'turn')
+        return {
+          observation: { ...base, ...turnView(result.turn), screen: episode.screen() },
+          reward: null,
+          done: false,
+        };
       return this.ended(session, result, base);
     });
   }
@@ -411,17 +539,31 @@ export class EnvService {
       done: session.episode ? session.episode.done : null,
       expires_at: new Date(session.expiresAt).toISOString(),
       host: session.placed?.host ?? null,
-      last_episode: session.last ? { key: session.last.key, resolved: session.last.resolved, reward: session.last.reward, stop_reason: session.last.stopReason } : null,
+      last_episode: session.last
+        ? {
+            key: session.last.key,
+            resolved: session.last.resolved,
+            reward: session.last.reward,
+            stop_reason: session.last.stopReason,
+          }
+        : null,
     };
   }
 
   /** The final observation: the verifier's verdict with the three rewards; a 502 naming the host when the episode's host failed under it. */
-  private async ended(session: Session, result: Extract<StepResult, { kind: 'end' }>, base: Record<string, unknown>): Promise<EnvResponse> {
+  private async ended(
+    session: Session,
+    result: Extract<StepResult, { kind: 'end' }>,
+    base: Record<string, unknown>,
+  ): Promise<EnvResponse> {
     const outcome = result.outcome;
     const failure = session.placed ? await session.placed.failure : null;
     if (failure) {
       session.last = outcome ? infrastructure(outcome.record, failure) : session.last;
-      throw new EnvError(502, `engine host '${session.placed?.host}' failed under this episode (${failure.slice(0, 500)}); the episode is over and recorded as an infrastructure error, not a task failure; POST /reset starts another on a live host`);
+      throw new EnvError(
+        502,
+        `engine host '${session.placed?.host}' failed under this episode (${failure.slice(0, 500)}); the episode is over and recorded as an infrastructure error, not a task failure; POST /reset starts another on a live host`,
+      );
     }
     if (outcome) session.last = outcome.record;
     const reward = outcome?.record.reward ?? null;
@@ -434,7 +576,18 @@ export class EnvService {
         rewards: reward,
         stop_reason: outcome?.record.stopReason ?? 'sandbox_error',
         error: outcome?.record.error ?? (result.error ? { kind: 'sandbox', message: result.error.message } : null),
-        verifier: verifier ? { status: verifier.status, passed: verifier.passed, total: verifier.total, assertions: verifier.assertions.map((a) => ({ name: a.name, status: a.status, message: a.message ?? null })) } : null,
+        verifier: verifier
+          ? {
+              status: verifier.status,
+              passed: verifier.passed,
+              total: verifier.total,
+              assertions: verifier.assertions.map((a) => ({
+                name: a.name,
+                status: a.status,
+                message: a.message ?? null,
+              })),
+            }
+          : null,
       },
       reward: reward ? reward[this.rewardName] : null,
       done: true,
@@ -447,8 +600,12 @@ export class EnvService {
     if (!outcome) return;
     const failure = placed ? await placed.failure : null;
     const record = failure ? infrastructure(outcome.record, failure) : outcome.record;
-    await this.store.append(placed ? { ...record, host: placed.host } : record).catch((e: Error) => this.log(`could not record episode ${outcome.record.key}: ${e.message}`));
-    this.log(`episode ${outcome.record.key}: ${outcome.record.stopReason}, ${outcome.record.resolved ? 'resolved' : 'not resolved'}${outcome.record.reward ? ` (dense ${outcome.record.reward.dense})` : ''}`);
+    await this.store
+      .append(placed ? { ...record, host: placed.host } : record)
+      .catch((e: Error) => this.log(`could not record episode ${outcome.record.key}: ${e.message}`));
+    this.log(
+      `episode ${outcome.record.key}: ${outcome.record.stopReason}, ${outcome.record.resolved ? 'resolved' : 'not resolved'}${outcome.record.reward ? ` (dense ${outcome.record.reward.dense})` : ''}`,
+    );
   }
 
   private async endEpisode(session: Session): Promise<void> {
@@ -470,7 +627,8 @@ export class EnvService {
     const now = Date.now();
     for (const s of this.sessions.values()) {
       if (now >= s.expiresAt) void this.closeSession(s, 'time-to-live reached');
-      else if (!s.busy && now - s.lastSeen >= this.idleSec * 1000) void this.closeSession(s, `idle for ${this.idleSec} s`);
+      else if (!s.busy && now - s.lastSeen >= this.idleSec * 1000)
+        void this.closeSession(s, `idle for ${this.idleSec} s`);
     }
   }
 
@@ -492,7 +650,12 @@ function infrastructure(record: EpisodeRecord, reason: string): EpisodeRecord {
 
 function turnView(turn: Turn): Record<string, unknown> {
   const ex = turn.executions[0];
-  return { output: turn.observation, exit_code: ex?.exitCode ?? null, timed_out: ex?.timedOut ?? false, duration_ms: ex ? Math.round(ex.durationMs) : 0 };
+  return {
+    output: turn.observation,
+    exit_code: ex?.exitCode ?? null,
+    timed_out: ex?.timedOut ?? false,
+    duration_ms: ex ? Math.round(ex.durationMs) : 0,
+  };
 }
 
 function issues(error: z.ZodError): string {

@@ -28,7 +28,11 @@ export interface SuiteRow {
 const num = (x: number | null) => (x === null ? '—' : x < 1e-3 ? x.toExponential(2) : x.toFixed(4));
 
 function markdownTable(rows: string[][]): string {
-  return [`| ${rows[0]!.join(' | ')} |`, `|${rows[0]!.map(() => '---').join('|')}|`, ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  return [
+    `| ${rows[0]!.join(' | ')} |`,
+    `|${rows[0]!.map(() => '---').join('|')}|`,
+    ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 }
 
 function htmlTable(rows: string[][]): string {
@@ -48,7 +52,10 @@ export function suiteRows(cells: readonly CellReport[], baseline: Cell): SuiteRo
     for (const c of cells) {
       const episodes = pooledEpisodes(c.seeds.map((s) => s.evals[suite]!).filter(Boolean));
       const stats = computeStats(episodes);
-      const cmp = c.name !== baseName && baseEpisodes.length ? compareRuns({ run: baseName, episodes: baseEpisodes }, { run: c.name, episodes }, { resamples: 4000 }) : null;
+      const cmp =
+        c.name !== baseName && baseEpisodes.length
+          ? compareRuns({ run: baseName, episodes: baseEpisodes }, { run: c.name, episodes }, { resamples: 4000 })
+          : null;
       rows.push({
         cell: c.name,
         suite,
@@ -65,10 +72,20 @@ export function suiteRows(cells: readonly CellReport[], baseline: Cell): SuiteRo
   return rows;
 }
 
-export function writeAblationReport(out: string, axes: readonly GridAxis[], baseline: Cell, cells: readonly CellReport[]): { markdown: string; html: string } {
+export function writeAblationReport(
+  out: string,
+  axes: readonly GridAxis[],
+  baseline: Cell,
+  cells: readonly CellReport[],
+): { markdown: string; html: string } {
   const rows = suiteRows(cells, baseline);
-  const gapRows: string[][] = [['cell', 'seeds', 'train-infer gap (R3)', 'train-infer gap (free)', 'final reward', 'flagged assertions']];
-  const curves: Record<string, { label: string; points: ReturnType<typeof seedBand> }[]> = { reward_dense: [], resolved: [] };
+  const gapRows: string[][] = [
+    ['cell', 'seeds', 'train-infer gap (R3)', 'train-infer gap (free)', 'final reward', 'flagged assertions'],
+  ];
+  const curves: Record<string, { label: string; points: ReturnType<typeof seedBand> }[]> = {
+    reward_dense: [],
+    resolved: [],
+  };
   for (const c of cells) {
     const metrics = c.seeds.map((s) => readMetrics(s.trainDir));
     const mean = (xs: (number | null)[]) => {
@@ -84,9 +101,12 @@ export function writeAblationReport(out: string, axes: readonly GridAxis[], base
       num(mean(metrics.map((m) => tailMean(m, 'reward_dense', 5)))),
       flags.length ? flags.join(', ') : 'none',
     ]);
-    for (const key of Object.keys(curves)) curves[key]!.push({ label: cellLabel(c.cell), points: seedBand(metrics.map((m) => metricSeries(m, key))) });
+    for (const key of Object.keys(curves))
+      curves[key]!.push({ label: cellLabel(c.cell), points: seedBand(metrics.map((m) => metricSeries(m, key))) });
   }
-  const resultRows: string[][] = [['cell', 'suite', 'tasks', 'resolved', '95% CI', 'mean reward', 'vs baseline', '95% CI', 'p (McNemar)']];
+  const resultRows: string[][] = [
+    ['cell', 'suite', 'tasks', 'resolved', '95% CI', 'mean reward', 'vs baseline', '95% CI', 'p (McNemar)'],
+  ];
   for (const r of rows) {
     resultRows.push([
       r.cell,
@@ -97,7 +117,11 @@ export function writeAblationReport(out: string, axes: readonly GridAxis[], base
       r.meanReward.toFixed(2),
       r.vsBaseline ? formatPoints(r.vsBaseline.diff) : 'baseline',
       r.vsBaseline ? `[${formatPoints(r.vsBaseline.ci95[0])}, ${formatPoints(r.vsBaseline.ci95[1])}]` : '',
-      r.vsBaseline?.p === null || r.vsBaseline === null ? '' : r.vsBaseline.p < 0.001 ? r.vsBaseline.p.toExponential(1) : r.vsBaseline.p.toFixed(3),
+      r.vsBaseline?.p === null || r.vsBaseline === null
+        ? ''
+        : r.vsBaseline.p < 0.001
+          ? r.vsBaseline.p.toExponential(1)
+          : r.vsBaseline.p.toFixed(3),
     ]);
   }
   const seeds = Math.max(0, ...cells.map((c) => c.seeds.length));

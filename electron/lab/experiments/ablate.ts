@@ -47,7 +47,8 @@ interface TrainDone {
 
 /** Sections of the PPO config the grid's keys may live in: a key is set where the config has it, else in [ppo]. */
 function setKey(config: Record<string, unknown>, key: string, value: string): void {
-  const raw: unknown = value === 'true' ? true : value === 'false' ? false : /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+  const raw: unknown =
+    value === 'true' ? true : value === 'false' ? false : /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
   for (const section of Object.values(config)) {
     if (section && typeof section === 'object' && !Array.isArray(section) && key in section) {
       (section as Record<string, unknown>)[key] = raw;
@@ -65,17 +66,30 @@ export function cellConfig(baseToml: string, cell: Cell): string {
 }
 
 function suiteName(suite: string): string {
-  return basename(suite).replace(/\.jsonl$/, '').replace(/[^A-Za-z0-9._-]/g, '_') || 'suite';
+  return (
+    basename(suite)
+      .replace(/\.jsonl$/, '')
+      .replace(/[^A-Za-z0-9._-]/g, '_') || 'suite'
+  );
 }
 
-async function step(label: string, doneFile: string, args: string[], resumeArgs: string[] | null, log: (l: string) => void): Promise<unknown> {
+async function step(
+  label: string,
+  doneFile: string,
+  args: string[],
+  resumeArgs: string[] | null,
+  log: (l: string) => void,
+): Promise<unknown> {
   const done = readDone<unknown>(doneFile);
   if (done) {
     log(`${label}: done before, skipped`);
     return done;
   }
   const result = await runT1labStep(resumeArgs ?? args, { log });
-  if (result.code !== 0 || result.json === null) throw new Error(`${label} failed (exit ${result.code}); rerun the same command to resume it.\n${result.stdout.slice(-2000)}`);
+  if (result.code !== 0 || result.json === null)
+    throw new Error(
+      `${label} failed (exit ${result.code}); rerun the same command to resume it.\n${result.stdout.slice(-2000)}`,
+    );
   writeDone(doneFile, result.json);
   return result.json;
 }
@@ -85,16 +99,24 @@ export async function runAblation(options: AblateOptions): Promise<AblateSummary
   const log = options.log ?? (() => {});
   const out = resolve(options.out);
   const axes = parseGrid(options.grid);
-  if (!Number.isInteger(options.seeds) || options.seeds < 1) throw new Error(`--seeds must be a positive integer, got ${options.seeds}`);
+  if (!Number.isInteger(options.seeds) || options.seeds < 1)
+    throw new Error(`--seeds must be a positive integer, got ${options.seeds}`);
   const baseToml = readFileSync(resolve(options.config), 'utf8');
   parseToml(baseToml); // a malformed config fails here, before any run starts
   mkdirSync(out, { recursive: true });
   const planFile = join(out, 'ablation.json');
-  const plan = { grid: options.grid, seeds: options.seeds, config: resolve(options.config), evalSuites: options.evalSuites.map((s) => resolve(s)) };
+  const plan = {
+    grid: options.grid,
+    seeds: options.seeds,
+    config: resolve(options.config),
+    evalSuites: options.evalSuites.map((s) => resolve(s)),
+  };
   if (existsSync(planFile)) {
     const before = JSON.parse(readFileSync(planFile, 'utf8')) as typeof plan;
     if (before.grid !== plan.grid || before.seeds !== plan.seeds || before.config !== plan.config) {
-      throw new Error(`${out} holds another ablation (${before.grid}, ${before.seeds} seeds, ${before.config}): choose another --out`);
+      throw new Error(
+        `${out} holds another ablation (${before.grid}, ${before.seeds} seeds, ${before.config}): choose another --out`,
+      );
     }
   } else writeFileSync(planFile, `${JSON.stringify({ ...plan, createdAt: new Date().toISOString() }, null, 2)}\n`);
 
@@ -113,13 +135,44 @@ export async function runAblation(options: AblateOptions): Promise<AblateSummary
       writeFileSync(configFile, cellConfig(baseToml, cell));
       const trainDir = join(dir, 'train');
       log(`[${index}/${total}] ${cellLabel(cell)} seed ${seed}`);
-      const trainArgs = ['train', 'ppo', '--config', configFile, '--out', trainDir, '--seed', String(seed), '--json', ...(options.trainArgs ?? [])];
-      const resumeArgs = existsSync(join(trainDir, 'run.json')) ? ['train', 'ppo', '--config', configFile, '--resume', trainDir, '--json', ...(options.trainArgs ?? [])] : null;
-      const train = (await step(`train ${name} seed ${seed}`, join(dir, 'train.done.json'), trainArgs, resumeArgs, log)) as TrainDone;
+      const trainArgs = [
+        'train',
+        'ppo',
+        '--config',
+        configFile,
+        '--out',
+        trainDir,
+        '--seed',
+        String(seed),
+        '--json',
+        ...(options.trainArgs ?? []),
+      ];
+      const resumeArgs = existsSync(join(trainDir, 'run.json'))
+        ? ['train', 'ppo', '--config', configFile, '--resume', trainDir, '--json', ...(options.trainArgs ?? [])]
+        : null;
+      const train = (await step(
+        `train ${name} seed ${seed}`,
+        join(dir, 'train.done.json'),
+        trainArgs,
+        resumeArgs,
+        log,
+      )) as TrainDone;
       const evals: Record<string, string> = {};
       for (const suite of plan.evalSuites) {
         const evalDir = join(dir, `eval-${suiteName(suite)}`);
-        const args = ['eval', '--suite', suite, '--policy', `onnx:${train.checkpoint}`, '--out', evalDir, '--seed', String(seed), '--json', ...(options.evalArgs ?? [])];
+        const args = [
+          'eval',
+          '--suite',
+          suite,
+          '--policy',
+          `onnx:${train.checkpoint}`,
+          '--out',
+          evalDir,
+          '--seed',
+          String(seed),
+          '--json',
+          ...(options.evalArgs ?? []),
+        ];
         const resume = existsSync(join(evalDir, 'run.json')) ? ['eval', '--resume', evalDir, '--json'] : null;
         await step(`eval ${name} seed ${seed} on ${suiteName(suite)}`, `${evalDir}.done.json`, args, resume, log);
         evals[suiteName(suite)] = evalDir;
@@ -131,11 +184,22 @@ export async function runAblation(options: AblateOptions): Promise<AblateSummary
   // Per-task outcomes of every cell, its seeds pooled as attempts as the report pools them: `t1lab compare
   // outcomes.jsonl#BASELINE outcomes.jsonl#CELL --suite SUITE` reruns a row's test from this file alone.
   const lines = reports.flatMap((c) =>
-    c.seeds.flatMap((s, index) => Object.entries(s.evals).flatMap(([suite, runDir]) => outcomeLines({ runDir, model: c.name, suite, seed: { value: s.seed, index } }))),
+    c.seeds.flatMap((s, index) =>
+      Object.entries(s.evals).flatMap(([suite, runDir]) =>
+        outcomeLines({ runDir, model: c.name, suite, seed: { value: s.seed, index } }),
+      ),
+    ),
   );
   writeOutcomes(join(out, OUTCOMES_FILE), lines);
   const report = writeAblationReport(out, axes, baselineCell(axes), reports);
-  const summary: AblateSummary = { out, axes, baseline: cellName(baselineCell(axes)), cells: reports, report, durationMs: Date.now() - started };
+  const summary: AblateSummary = {
+    out,
+    axes,
+    baseline: cellName(baselineCell(axes)),
+    cells: reports,
+    report,
+    durationMs: Date.now() - started,
+  };
   writeFileSync(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   return summary;
 }

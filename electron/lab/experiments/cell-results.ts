@@ -36,7 +36,9 @@ export function metricSeries(rows: readonly MetricsRow[], key: string): { x: num
 
 /** Mean of a metric over the last `window` rows that have it (null if none). */
 export function tailMean(rows: readonly MetricsRow[], key: string, window = 10): number | null {
-  const ys = metricSeries(rows, key).slice(-window).map((p) => p.y);
+  const ys = metricSeries(rows, key)
+    .slice(-window)
+    .map((p) => p.y);
   return ys.length ? ys.reduce((a, b) => a + b, 0) / ys.length : null;
 }
 
@@ -66,12 +68,18 @@ export function guardFlags(runDir: string): string[] {
 /** Episodes of several seeds' eval runs as one run whose attempt index is the seed's position. */
 export function pooledEpisodes(evalDirs: readonly string[]): EpisodeRecord[] {
   return evalDirs.flatMap((dir, seedIndex) =>
-    readRun(dir).episodes.map((e) => ({ ...e, attempt: seedIndex * 1000 + e.attempt, key: `${e.taskId}@${seedIndex * 1000 + e.attempt}` })),
+    readRun(dir).episodes.map((e) => ({
+      ...e,
+      attempt: seedIndex * 1000 + e.attempt,
+      key: `${e.taskId}@${seedIndex * 1000 + e.attempt}`,
+    })),
   );
 }
 
 /** Mean and min..max over seeds at each step: the band of a learning curve. */
-export function seedBand(curves: readonly { x: number; y: number }[][]): { x: number; y: number; lo: number; hi: number }[] {
+export function seedBand(
+  curves: readonly { x: number; y: number }[][],
+): { x: number; y: number; lo: number; hi: number }[] {
   const byStep = new Map<number, number[]>();
   for (const c of curves) for (const p of c) byStep.set(p.x, [...(byStep.get(p.x) ?? []), p.y]);
   return [...byStep.entries()]

@@ -19,11 +19,17 @@ export function selfCommand(): { command: string; args: string[] } {
   return { command: process.execPath, args: [...process.execArgv, process.argv[1]!] };
 }
 
-export function runT1labStep(args: string[], options: { log?: (line: string) => void; env?: NodeJS.ProcessEnv } = {}): Promise<StepResult> {
+export function runT1labStep(
+  args: string[],
+  options: { log?: (line: string) => void; env?: NodeJS.ProcessEnv } = {},
+): Promise<StepResult> {
   const self = selfCommand();
   options.log?.(`t1lab ${args.join(' ')}`);
   return new Promise((resolve, reject) => {
-    const child = spawn(self.command, [...self.args, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...options.env } });
+    const child = spawn(self.command, [...self.args, ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...options.env },
+    });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.on('error', reject);

@@ -22,7 +22,11 @@ export function parseGrid(spec: string): GridAxis[] {
     const values = part.slice(eq + 1).split(',');
     if (!KEY.test(key)) throw new Error(`--grid: '${key}' is not a config key (lowercase letters, digits, _)`);
     if (axes.some((a) => a.key === key)) throw new Error(`--grid: axis '${key}' is given twice`);
-    for (const v of values) if (!VALUE.test(v)) throw new Error(`--grid: value '${v}' of '${key}' is empty or has characters other than letters, digits, '.', '_', '-'`);
+    for (const v of values)
+      if (!VALUE.test(v))
+        throw new Error(
+          `--grid: value '${v}' of '${key}' is empty or has characters other than letters, digits, '.', '_', '-'`,
+        );
     if (new Set(values).size !== values.length) throw new Error(`--grid: axis '${key}' repeats a value`);
     axes.push({ key, values });
   }

@@ -37,22 +37,51 @@ export function evalBudget(args: readonly string[]): BudgetArgs {
   };
   const maxTokens = value('--max-tokens');
   const agentTimeoutSec = value('--agent-timeout');
-  return { maxTurns: value('--max-turns') ?? 300, ...(maxTokens ? { maxTokens } : {}), ...(agentTimeoutSec ? { agentTimeoutSec } : {}) };
+  return {
+    maxTurns: value('--max-turns') ?? 300,
+    ...(maxTokens ? { maxTokens } : {}),
+    ...(agentTimeoutSec ? { agentTimeoutSec } : {}),
+  };
 }
 
 /** The budget of a PPO config file (ppo.max_turns, ppo.max_tokens, ppo.agent_timeout_sec; 0 = unset). */
 export function ppoBudget(configFile: string): BudgetArgs | null {
   if (!existsSync(configFile)) return null;
-  const ppo = ((parseToml(readFileSync(configFile, 'utf8')) as { ppo?: Record<string, unknown> }).ppo ?? {}) as Record<string, unknown>;
+  const ppo = ((parseToml(readFileSync(configFile, 'utf8')) as { ppo?: Record<string, unknown> }).ppo ?? {}) as Record<
+    string,
+    unknown
+  >;
   const n = (k: string) => (typeof ppo[k] === 'number' && (ppo[k] as number) > 0 ? (ppo[k] as number) : undefined);
   const maxTokens = n('max_tokens');
   const agentTimeoutSec = n('agent_timeout_sec');
-  return { maxTurns: n('max_turns') ?? 8, ...(maxTokens ? { maxTokens } : {}), ...(agentTimeoutSec ? { agentTimeoutSec } : {}) };
+  return {
+    maxTurns: n('max_turns') ?? 8,
+    ...(maxTokens ? { maxTokens } : {}),
+    ...(agentTimeoutSec ? { agentTimeoutSec } : {}),
+  };
 }
 
-export async function suiteFeasibility(checkpoint: string, suite: string, path: string, budget: BudgetArgs, whose: ReproFeasibility['budget']): Promise<ReproFeasibility> {
+export async function suiteFeasibility(
+  checkpoint: string,
+  suite: string,
+  path: string,
+  budget: BudgetArgs,
+  whose: ReproFeasibility['budget'],
+): Promise<ReproFeasibility> {
   const policy = checkpointOraclePolicy(checkpoint, { maxTokens: budget.maxTokens });
   const tasks = (await loadTaskSource(path)).tasks;
-  const r = (await measureFeasibility(policy, tasks, { maxTurns: budget.maxTurns, ...(budget.agentTimeoutSec ? { agentTimeoutSec: budget.agentTimeoutSec } : {}) }))!;
-  return { suite, budget: whose, tasks: r.tasks, feasible: r.feasible, share: r.share, maxTurns: r.budget.maxTurns, maxTokens: r.budget.maxTokens, cutCalls: r.cutCalls };
+  const r = (await measureFeasibility(policy, tasks, {
+    maxTurns: budget.maxTurns,
+    ...(budget.agentTimeoutSec ? { agentTimeoutSec: budget.agentTimeoutSec } : {}),
+  }))!;
+  return {
+    suite,
+    budget: whose,
+    tasks: r.tasks,
+    feasible: r.feasible,
+    share: r.share,
+    maxTurns: r.budget.maxTurns,
+    maxTokens: r.budget.maxTokens,
+    cutCalls: r.cutCalls,
+  };
 }

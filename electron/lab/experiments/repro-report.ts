@@ -11,7 +11,8 @@ import type { ReproTable } from './repro-table';
 import { svgLineChart, type ChartPoint, type ChartSeries } from './svg-chart';
 import { formatRate } from '../../domain/rates';
 
-const fix = (x: number | null, digits = 3) => (x === null ? '—' : Math.abs(x) < 1e-3 && x !== 0 ? x.toExponential(2) : x.toFixed(digits));
+const fix = (x: number | null, digits = 3) =>
+  x === null ? '—' : Math.abs(x) < 1e-3 && x !== 0 ? x.toExponential(2) : x.toFixed(digits);
 
 /** A moving mean over `window` steps; lo/hi are the window's min and max. */
 export function smoothed(points: readonly { x: number; y: number }[], window = 5): ChartPoint[] {
@@ -38,14 +39,26 @@ export function formatWallTime(seconds: number): string {
  * alike: resolved rate [95% CI] and mean dense reward per model and suite, the paired tests, the
  * oracle's feasibility and each stage's wall time.
  */
-export function reproTableCells(t: ReproTable): { results: string[][]; tests: string[][]; sampled: string[][]; feasibility: string[][]; stages: string[][] } {
+export function reproTableCells(t: ReproTable): {
+  results: string[][];
+  tests: string[][];
+  sampled: string[][];
+  feasibility: string[][];
+  stages: string[][];
+} {
   const suites = [...new Set(t.rows.map((r) => r.suite))];
   const cell = (model: string, suite: string) => {
     const r = t.rows.find((x) => x.model === model && x.suite === suite);
-    const calls = r?.validCallShare === undefined || r.validCallShare === null ? '' : `; valid calls ${formatRate(r.validCallShare)}`;
-    return r ? `${formatRate(r.resolvedRate)} [${formatRate(r.ci95[0])}, ${formatRate(r.ci95[1])}]; reward ${r.meanReward.toFixed(2)}${calls}` : '—';
+    const calls =
+      r?.validCallShare === undefined || r.validCallShare === null
+        ? ''
+        : `; valid calls ${formatRate(r.validCallShare)}`;
+    return r
+      ? `${formatRate(r.resolvedRate)} [${formatRate(r.ci95[0])}, ${formatRate(r.ci95[1])}]; reward ${r.meanReward.toFixed(2)}${calls}`
+      : '—';
   };
-  const interval = (lo: number, hi: number, scale: number, digits: number) => `[${(lo * scale).toFixed(digits)}, ${(hi * scale).toFixed(digits)}]`;
+  const interval = (lo: number, hi: number, scale: number, digits: number) =>
+    `[${(lo * scale).toFixed(digits)}, ${(hi * scale).toFixed(digits)}]`;
   return {
     results: [['model', ...suites], ...REPRO_MODELS.map((m) => [m, ...suites.map((s) => cell(m, s))])],
     sampled: t.sampled
@@ -71,7 +84,13 @@ export function reproTableCells(t: ReproTable): { results: string[][]; tests: st
       : [],
     feasibility: [
       ['suite', 'budget', 'turns x tokens', 'oracle-feasible', 'oracle calls cut'],
-      ...(t.feasibility ?? []).map((f) => [f.suite, f.budget, `${f.maxTurns} x ${f.maxTokens}`, `${f.feasible}/${f.tasks} (${formatRate(f.share)})`, `${f.cutCalls.count}/${f.cutCalls.calls} (${formatRate(f.cutCalls.share)})`]),
+      ...(t.feasibility ?? []).map((f) => [
+        f.suite,
+        f.budget,
+        `${f.maxTurns} x ${f.maxTokens}`,
+        `${f.feasible}/${f.tasks} (${formatRate(f.share)})`,
+        `${f.cutCalls.count}/${f.cutCalls.calls} (${formatRate(f.cutCalls.share)})`,
+      ]),
     ],
     stages: t.stages?.length
       ? [
@@ -81,14 +100,25 @@ export function reproTableCells(t: ReproTable): { results: string[][]; tests: st
         ]
       : [],
     tests: [
-      ['comparison', 'suite', 'resolved diff [95% CI]', 'McNemar p', 'dense reward diff [95% CI]', 'valid calls diff [95% CI]'],
+      [
+        'comparison',
+        'suite',
+        'resolved diff [95% CI]',
+        'McNemar p',
+        'dense reward diff [95% CI]',
+        'valid calls diff [95% CI]',
+      ],
       ...t.tests.map((x) => [
         x.comparison,
         x.suite,
         `${(x.diff * 100).toFixed(1)} pp ${interval(x.ci95[0], x.ci95[1], 100, 1)}`,
         x.p.toFixed(3),
-        x.rewardDiff === undefined ? '—' : `${x.rewardDiff.toFixed(3)} ${interval(x.rewardCi95![0], x.rewardCi95![1], 1, 3)}`,
-        x.validCallDiff === undefined ? '—' : `${(x.validCallDiff * 100).toFixed(1)} pp ${interval(x.validCallCi95![0], x.validCallCi95![1], 100, 1)}`,
+        x.rewardDiff === undefined
+          ? '—'
+          : `${x.rewardDiff.toFixed(3)} ${interval(x.rewardCi95![0], x.rewardCi95![1], 1, 3)}`,
+        x.validCallDiff === undefined
+          ? '—'
+          : `${(x.validCallDiff * 100).toFixed(1)} pp ${interval(x.validCallCi95![0], x.validCallCi95![1], 100, 1)}`,
       ]),
     ],
   };
@@ -97,7 +127,11 @@ export function reproTableCells(t: ReproTable): { results: string[][]; tests: st
 /** Rows of cells as a markdown table (the first row is the header). */
 function markdownTable(rows: readonly string[][]): string[] {
   const [header, ...body] = rows;
-  return [`| ${header!.join(' | ')} |`, `|${header!.map(() => '---').join('|')}|`, ...body.map((r) => `| ${r.join(' | ')} |`)];
+  return [
+    `| ${header!.join(' | ')} |`,
+    `|${header!.map(() => '---').join('|')}|`,
+    ...body.map((r) => `| ${r.join(' | ')} |`),
+  ];
 }
 
 export function writeReproReport(t: ReproTable): { markdown: string; charts: string[] } {
@@ -112,8 +146,20 @@ export function writeReproReport(t: ReproTable): { markdown: string; charts: str
     { label: 'free routing', points: metricSeries(metrics['rl-dense']!, 'train_infer_gap_free') },
   ];
   const charts = [
-    ['curves-reward.svg', svgLineChart('training reward by PPO step (5-step moving mean, band: min..max)', reward, { x: 'PPO step', y: 'reward per episode' })],
-    ['curves-gap.svg', svgLineChart('train-inference gap of rl-dense: mean |logp_trainer - logp_sampler|', gap, { x: 'PPO step', y: 'nats per loss token' })],
+    [
+      'curves-reward.svg',
+      svgLineChart('training reward by PPO step (5-step moving mean, band: min..max)', reward, {
+        x: 'PPO step',
+        y: 'reward per episode',
+      }),
+    ],
+    [
+      'curves-gap.svg',
+      svgLineChart('train-inference gap of rl-dense: mean |logp_trainer - logp_sampler|', gap, {
+        x: 'PPO step',
+        y: 'nats per loss token',
+      }),
+    ],
   ] as const;
   for (const [name, svg] of charts) writeFileSync(join(t.out, name), `${svg}\n`);
 
@@ -132,7 +178,7 @@ export function writeReproReport(t: ReproTable): { markdown: string; charts: str
     '',
     ...(cells.sampled.length
       ? [
-          'avg@K: each trained model run K times per task at PPO\'s sampling temperature; the mean of per-task success shares with a task-bootstrap interval, and the differences paired by task (sign-flip permutation test).',
+          "avg@K: each trained model run K times per task at PPO's sampling temperature; the mean of per-task success shares with a task-bootstrap interval, and the differences paired by task (sign-flip permutation test).",
           '',
           ...markdownTable(cells.sampled),
           '',
@@ -140,14 +186,19 @@ export function writeReproReport(t: ReproTable): { markdown: string; charts: str
       : []),
     ...(t.feasibility?.length
       ? [
-          'What the oracle itself can finish at the budgets of the evaluations (eval) and of PPO (the train pack), in the models\' tokenizer (`t1lab tasks feasible`): no policy can resolve more than this share.',
+          "What the oracle itself can finish at the budgets of the evaluations (eval) and of PPO (the train pack), in the models' tokenizer (`t1lab tasks feasible`): no policy can resolve more than this share.",
           '',
           ...markdownTable(cells.feasibility),
           '',
         ]
       : []),
     ...(cells.stages.length
-      ? ['Wall time of each stage over every invocation (runs > 1: the stage was resumed):', '', ...markdownTable(cells.stages), '']
+      ? [
+          'Wall time of each stage over every invocation (runs > 1: the stage was resumed):',
+          '',
+          ...markdownTable(cells.stages),
+          '',
+        ]
       : []),
     `Train-inference gap (rl-dense, mean of the last 10 steps): R3 + TITO ${fix(t.gap.r3Tito)}, free routing ${fix(t.gap.free)}; loss drift ${fix(t.gap.lossDrift)}.`,
     '',

@@ -54,14 +54,37 @@ export function sampledEvalArgs(evalArgs: readonly string[], temperature: number
   return [...kept, '--temperature', String(temperature), '--attempts', String(attempts)];
 }
 
-export function sampledRow(model: SampledModel, suite: string, attempts: number, temperature: number, episodes: readonly EpisodeRecord[]): SampledRow {
+export function sampledRow(
+  model: SampledModel,
+  suite: string,
+  attempts: number,
+  temperature: number,
+  episodes: readonly EpisodeRecord[],
+): SampledRow {
   const avg = computeStats(episodes).avgAtK;
   if (!avg) throw new Error(`the sampled evaluation of ${model} on ${suite} has no episodes`);
   return { model, suite, attempts, temperature, avgAtK: avg, episodes: episodes.length };
 }
 
-export function sampledTest(pair: readonly [SampledModel, SampledModel], suite: string, attempts: number, temperature: number, episodesA: readonly EpisodeRecord[], episodesB: readonly EpisodeRecord[]): SampledTest {
+export function sampledTest(
+  pair: readonly [SampledModel, SampledModel],
+  suite: string,
+  attempts: number,
+  temperature: number,
+  episodesA: readonly EpisodeRecord[],
+  episodesB: readonly EpisodeRecord[],
+): SampledTest {
   const [a, b] = pair;
   const c = compareRuns({ run: a, episodes: episodesA }, { run: b, episodes: episodesB });
-  return { comparison: `${b} vs ${a}`, suite, attempts, temperature, diff: c.diff, ci95: c.diffCi95, test: c.test, rewardDiff: c.reward.diff, rewardCi95: c.reward.ci95 };
+  return {
+    comparison: `${b} vs ${a}`,
+    suite,
+    attempts,
+    temperature,
+    diff: c.diff,
+    ci95: c.diffCi95,
+    test: c.test,
+    rewardDiff: c.reward.diff,
+    rewardCi95: c.reward.ci95,
+  };
 }

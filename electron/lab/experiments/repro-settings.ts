@@ -96,6 +96,10 @@ export function applyReproSettings(base: ReproSettings, file: ReproSettingsFile 
   return {
     ...base,
     ...rest,
-    overrides: { lm: { ...base.overrides.lm, ...o?.lm }, sft: { ...base.overrides.sft, ...o?.sft }, ppo: { ...base.overrides.ppo, ...o?.ppo } },
+    overrides: {
+      lm: { ...base.overrides.lm, ...o?.lm },
+      sft: { ...base.overrides.sft, ...o?.sft },
+      ppo: { ...base.overrides.ppo, ...o?.ppo },
+    },
   };
 }

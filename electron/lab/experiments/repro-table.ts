@@ -22,7 +22,17 @@ export interface ReproTable {
   settings: ReproSettings;
   rows: ReproRow[];
   /** Paired tests on resolved (McNemar) and on mean dense reward (paired bootstrap over tasks). */
-  tests: { comparison: string; suite: string; diff: number; ci95: [number, number]; p: number; rewardDiff?: number; rewardCi95?: [number, number]; validCallDiff?: number; validCallCi95?: [number, number] }[];
+  tests: {
+    comparison: string;
+    suite: string;
+    diff: number;
+    ci95: [number, number];
+    p: number;
+    rewardDiff?: number;
+    rewardCi95?: [number, number];
+    validCallDiff?: number;
+    validCallCi95?: [number, number];
+  }[];
   /** avg@K of the trained models at PPO's temperature (settings.sampledAttempts > 0), and its paired tests. */
   sampled?: { rows: SampledRow[]; tests: SampledTest[] };
   /** Per eval suite (at the evaluations' budget) and for the train pack (at PPO's): what the oracle can finish. */

@@ -27,12 +27,20 @@ export function readStageTimes(dir: string): StageTime[] {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`${file}: not JSON (${(error as Error).message}); delete it to start the stage times afresh`, { cause: error });
+    throw new Error(`${file}: not JSON (${(error as Error).message}); delete it to start the stage times afresh`, {
+      cause: error,
+    });
   }
   if (!Array.isArray(raw)) throw new Error(`${file}: expected a list of {stage, wallSeconds, runs}`);
   return raw.map((entry: unknown, i) => {
     const e = entry as Partial<StageTime>;
-    if (typeof e?.stage !== 'string' || typeof e.wallSeconds !== 'number' || !Number.isFinite(e.wallSeconds) || e.wallSeconds < 0 || typeof e.runs !== 'number') {
+    if (
+      typeof e?.stage !== 'string' ||
+      typeof e.wallSeconds !== 'number' ||
+      !Number.isFinite(e.wallSeconds) ||
+      e.wallSeconds < 0 ||
+      typeof e.runs !== 'number'
+    ) {
       throw new Error(`${file}: entry ${i} is not {stage, wallSeconds ≥ 0, runs}`);
     }
     return { stage: e.stage, wallSeconds: e.wallSeconds, runs: e.runs };
@@ -53,4 +61,5 @@ export function addStageTime(dir: string, stage: string, seconds: number): Stage
   return times;
 }
 
-export const totalWallSeconds = (times: readonly StageTime[]): number => times.reduce((sum, t) => sum + t.wallSeconds, 0);
+export const totalWallSeconds = (times: readonly StageTime[]): number =>
+  times.reduce((sum, t) => sum + t.wallSeconds, 0);

@@ -26,11 +26,14 @@ export function episodeCalls(runDir: string, e: EpisodeRecord): TaskCalls | null
   if (!existsSync(file)) return null;
   let turns: TurnFile[];
   try {
-    turns = ((JSON.parse(readFileSync(file, 'utf8')) as { turns?: TurnFile[] }).turns ?? []);
+    turns = (JSON.parse(readFileSync(file, 'utf8')) as { turns?: TurnFile[] }).turns ?? [];
   } catch (error) {
     throw new Error(`${file}: not a readable trajectory (${(error as Error).message})`, { cause: error });
   }
-  return { turns: turns.length, valid: turns.filter((turn) => (turn.parseError ?? null) === null && (turn.actions?.length ?? 0) > 0).length };
+  return {
+    turns: turns.length,
+    valid: turns.filter((turn) => (turn.parseError ?? null) === null && (turn.actions?.length ?? 0) > 0).length,
+  };
 }
 
 /** Per task of an eval run: its episodes' turns, and those that held a valid tool call. */
@@ -62,7 +65,11 @@ export function validCallShare(byTask: ReadonlyMap<string, TaskCalls>): number |
  * b's share minus a's, over the tasks where both models took turns, with a paired bootstrap interval over
  * tasks (each task's share is one observation, so a long episode does not outweigh the others).
  */
-export function compareValidCalls(a: ReadonlyMap<string, TaskCalls>, b: ReadonlyMap<string, TaskCalls>, seed = 1): { diff: number; ci95: [number, number]; tasks: number } | null {
+export function compareValidCalls(
+  a: ReadonlyMap<string, TaskCalls>,
+  b: ReadonlyMap<string, TaskCalls>,
+  seed = 1,
+): { diff: number; ci95: [number, number]; tasks: number } | null {
   const diffs: number[] = [];
   for (const [task, x] of a) {
     const y = b.get(task);
@@ -70,5 +77,9 @@ export function compareValidCalls(a: ReadonlyMap<string, TaskCalls>, b: Readonly
     diffs.push(y.valid / y.turns - x.valid / x.turns);
   }
   if (!diffs.length) return null;
-  return { diff: diffs.reduce((s, d) => s + d, 0) / diffs.length, ci95: pairedBootstrap(diffs, 2000, seed), tasks: diffs.length };
+  return {
+    diff: diffs.reduce((s, d) => s + d, 0) / diffs.length,
+    ci95: pairedBootstrap(diffs, 2000, seed),
+    tasks: diffs.length,
+  };
 }

@@ -14,7 +14,16 @@ export type HostReport = EngineHostReport;
 export async function checkHost(config: HostConfig, installId: string): Promise<HostReport> {
   const started = performance.now();
   const base = { name: config.name, url: config.url, slots: config.slots, enabled: config.enabled !== false };
-  const empty = { engine: null, version: null, apiVersion: null, rootless: null, cores: null, memoryBytes: null, labContainers: null, taskImages: [] };
+  const empty = {
+    engine: null,
+    version: null,
+    apiVersion: null,
+    rootless: null,
+    cores: null,
+    memoryBytes: null,
+    labContainers: null,
+    taskImages: [],
+  };
   try {
     const client = new EngineClient(config);
     const info = await client.engineInfo(true);
@@ -34,7 +43,13 @@ export async function checkHost(config: HostConfig, installId: string): Promise<
       durationMs: Math.round(performance.now() - started),
     };
   } catch (error) {
-    return { ...base, ...empty, reachable: false, error: (error as Error).message.replace(/^host '[^']*': /, ''), durationMs: Math.round(performance.now() - started) };
+    return {
+      ...base,
+      ...empty,
+      reachable: false,
+      error: (error as Error).message.replace(/^host '[^']*': /, ''),
+      durationMs: Math.round(performance.now() - started),
+    };
   }
 }
 

@@ -52,7 +52,15 @@ export class HostPool {
     configs: HostConfig[],
     private readonly ctx: { installId: string; runId: string },
   ) {
-    this.hosts = configs.map((config) => ({ config, client: new EngineClient(config), backend: null, busy: 0, down: null, onDown: new Set(), probe: null }));
+    this.hosts = configs.map((config) => ({
+      config,
+      client: new EngineClient(config),
+      backend: null,
+      busy: 0,
+      down: null,
+      onDown: new Set(),
+      probe: null,
+    }));
   }
 
   get names(): string[] {
@@ -155,7 +163,9 @@ export class HostPool {
     for (;;) {
       const usable = this.hosts.filter((h) => !h.down && h.backend && !avoid.has(h.config.name));
       if (!usable.length) return null;
-      const free = usable.filter((h) => h.busy < h.config.slots).sort((a, b) => b.config.slots - b.busy - (a.config.slots - a.busy));
+      const free = usable
+        .filter((h) => h.busy < h.config.slots)
+        .sort((a, b) => b.config.slots - b.busy - (a.config.slots - a.busy));
       const h = free[0];
       if (h) {
         h.busy++;
@@ -209,20 +219,32 @@ async function copyImage(backend: ApiContainerBackend, ref: string, localEngine:
   });
   await backend.client.loadImage(child.stdout as Readable);
   const code = await exited;
-  if (code !== 0) throw new Error(`could not save ${ref} from this machine's ${localEngine} to send it to host '${backend.host}': ${stderr.trim()}`);
-  if (!(await backend.hasImage(ref))) throw new Error(`host '${backend.host}' loaded the archive of ${ref} but has no such image after it`);
+  if (code !== 0)
+    throw new Error(
+      `could not save ${ref} from this machine's ${localEngine} to send it to host '${backend.host}': ${stderr.trim()}`,
+    );
+  if (!(await backend.hasImage(ref)))
+    throw new Error(`host '${backend.host}' loaded the archive of ${ref} but has no such image after it`);
 }
 
 /** The task's runtime, moved to a host: the same image, run there. */
 export function onHost(runtime: PhaseRuntime, lease: HostLease): PhaseRuntime {
   if (!runtime.container) return runtime;
-  return { ...runtime, sandbox: lease.backend, container: { ...runtime.container, host: { name: lease.host, backend: lease.backend } }, reason: `${runtime.reason}; on host '${lease.host}'` };
+  return {
+    ...runtime,
+    sandbox: lease.backend,
+    container: { ...runtime.container, host: { name: lease.host, backend: lease.backend } },
+    reason: `${runtime.reason}; on host '${lease.host}'`,
+  };
 }
 
 /** Whether an episode's sandbox error is the host's (unreachable, gone mid-run) rather than the task's. */
 export function hostFailed(error: { kind: string; message: string } | null, host: string): boolean {
   if (!error || error.kind !== 'sandbox') return false;
-  return error.message.includes(`host '${host}'`) && /unavailable|failed mid-run|could not (start|create|copy)|unreachable|ECONN|socket hang up/.test(error.message);
+  return (
+    error.message.includes(`host '${host}'`) &&
+    /unavailable|failed mid-run|could not (start|create|copy)|unreachable|ECONN|socket hang up/.test(error.message)
+  );
 }
 
 export { isHostFailure };
@@ -262,13 +284,17 @@ export async function runPlaced<R extends { error: { kind: string; message: stri
       }
       // The episode, given up at once when the host is marked down under it (by the probe, or another episode).
       let unsubscribe = () => {};
-      const down = new Promise<{ down: string }>((resolve) => (unsubscribe = pool.onDown(lease.host, (why) => resolve({ down: why }))));
+      const down = new Promise<{ down: string }>(
+        (resolve) => (unsubscribe = pool.onDown(lease.host, (why) => resolve({ down: why }))),
+      );
       const work = run(onHost(runtime, lease));
       const ended = await Promise.race([work.then((record) => ({ record })), down]).finally(unsubscribe);
       if ('down' in ended) {
         work.catch(() => {}); // left to end on its own; the host is not used again
         why.push(ended.down);
-        log(`host '${lease.host}' went down under an episode; the episode is given up there (${ended.down.slice(0, 200)})`);
+        log(
+          `host '${lease.host}' went down under an episode; the episode is given up there (${ended.down.slice(0, 200)})`,
+        );
         continue;
       }
       const record = ended.record;
@@ -278,7 +304,9 @@ export async function runPlaced<R extends { error: { kind: string; message: stri
         const message = said.includes(`host '${lease.host}'`) ? said : `host '${lease.host}': ${said}`;
         why.push(message);
         pool.markDown(lease.host, message);
-        log(`host '${lease.host}' failed under an episode; it is not used for the rest of the run (${message.slice(0, 200)})`);
+        log(
+          `host '${lease.host}' failed under an episode; it is not used for the rest of the run (${message.slice(0, 200)})`,
+        );
         continue;
       }
       return { ...record, host: lease.host };
@@ -286,14 +314,23 @@ export async function runPlaced<R extends { error: { kind: string; message: stri
       lease.release();
     }
   }
-  return giveUp(`infrastructure: no engine host could run it (${why.length ? why.join('; ') : `hosts ${pool.names.join(', ')} are down`})`);
+  return giveUp(
+    `infrastructure: no engine host could run it (${why.length ? why.join('; ') : `hosts ${pool.names.join(', ')} are down`})`,
+  );
 }
 
 /** The pool of a run's hosts, opened (engines asked, swept), or null when the run uses this machine's engine. */
-export async function openHostPool(hosts: HostConfig[] | undefined, dataDir: string, runId: string, log: (m: string) => void = () => {}): Promise<HostPool | null> {
+export async function openHostPool(
+  hosts: HostConfig[] | undefined,
+  dataDir: string,
+  runId: string,
+  log: (m: string) => void = () => {},
+): Promise<HostPool | null> {
   if (!hosts?.length) return null;
   const pool = new HostPool(hosts, { installId: installId(dataDir), runId });
   await pool.open(log);
-  log(`container episodes run on host${pool.alive.length === 1 ? '' : 's'} ${pool.alive.join(', ') || '(none reachable)'}`);
+  log(
+    `container episodes run on host${pool.alive.length === 1 ? '' : 's'} ${pool.alive.join(', ') || '(none reachable)'}`,
+  );
   return pool;
 }

@@ -31,24 +31,35 @@ export function listHosts(dataDir: string): HostConfig[] {
   const parsed = z.array(HostEntry).safeParse(raw);
   if (!parsed.success) {
     const i = parsed.error.issues[0];
-    throw new LabError('CONFLICT', `settings.json: hosts.${i?.path.join('.')}: ${i?.message}; fix it or remove the host with \`t1lab hosts remove\``);
+    throw new LabError(
+      'CONFLICT',
+      `settings.json: hosts.${i?.path.join('.')}: ${i?.message}; fix it or remove the host with \`t1lab hosts remove\``,
+    );
   }
   return parsed.data;
 }
 
 export function checkHostName(name: string): string {
-  if (!NAME.test(name)) throw new LabError('INVALID_PARAMS', `NAME '${name}': expected 1-32 lower-case letters, digits, - or _, starting with a letter or digit`);
+  if (!NAME.test(name))
+    throw new LabError(
+      'INVALID_PARAMS',
+      `NAME '${name}': expected 1-32 lower-case letters, digits, - or _, starting with a letter or digit`,
+    );
   return name;
 }
 
 export function parseSlots(text: string | number): number {
   const n = typeof text === 'number' ? text : Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_SLOTS) throw new LabError('INVALID_PARAMS', `--slots '${text}': expected a whole number from 1 to ${MAX_SLOTS}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_SLOTS)
+    throw new LabError('INVALID_PARAMS', `--slots '${text}': expected a whole number from 1 to ${MAX_SLOTS}`);
   return n;
 }
 
 /** Check a new host's fields (the URL's scheme and loopback rule, the TLS folder's files) and store it. */
-export function addHost(dataDir: string, input: { name: string; url: string; slots?: number; tlsDir?: string }): HostConfig {
+export function addHost(
+  dataDir: string,
+  input: { name: string; url: string; slots?: number; tlsDir?: string },
+): HostConfig {
   const name = checkHostName(input.name);
   const tlsDir = input.tlsDir ? resolve(input.tlsDir) : undefined;
   try {
@@ -59,8 +70,18 @@ export function addHost(dataDir: string, input: { name: string; url: string; slo
     throw e;
   }
   const hosts = listHosts(dataDir);
-  if (hosts.some((h) => h.name === name)) throw new LabError('INVALID_PARAMS', `NAME '${name}': a host of that name exists; \`t1lab hosts remove ${name}\` first`);
-  const entry: HostConfig = { name, url: input.url, slots: parseSlots(input.slots ?? DEFAULT_SLOTS), ...(tlsDir ? { tlsDir } : {}), enabled: true };
+  if (hosts.some((h) => h.name === name))
+    throw new LabError(
+      'INVALID_PARAMS',
+      `NAME '${name}': a host of that name exists; \`t1lab hosts remove ${name}\` first`,
+    );
+  const entry: HostConfig = {
+    name,
+    url: input.url,
+    slots: parseSlots(input.slots ?? DEFAULT_SLOTS),
+    ...(tlsDir ? { tlsDir } : {}),
+    enabled: true,
+  };
   writeSetting(dataDir, HOSTS_KEY, [...hosts, entry]);
   return entry;
 }
@@ -68,8 +89,16 @@ export function addHost(dataDir: string, input: { name: string; url: string; slo
 export function removeHost(dataDir: string, name: string): HostConfig {
   const hosts = listHosts(dataDir);
   const found = hosts.find((h) => h.name === name);
-  if (!found) throw new LabError('NOT_FOUND', `no host named '${name}' (${hosts.length ? `hosts: ${hosts.map((h) => h.name).join(', ')}` : 'none is configured'})`);
-  writeSetting(dataDir, HOSTS_KEY, hosts.filter((h) => h.name !== name));
+  if (!found)
+    throw new LabError(
+      'NOT_FOUND',
+      `no host named '${name}' (${hosts.length ? `hosts: ${hosts.map((h) => h.name).join(', ')}` : 'none is configured'})`,
+    );
+  writeSetting(
+    dataDir,
+    HOSTS_KEY,
+    hosts.filter((h) => h.name !== name),
+  );
   return found;
 }
 
@@ -79,7 +108,11 @@ export function selectHosts(dataDir: string, names: string[]): HostConfig[] {
   if (!names.length) return hosts.filter((h) => h.enabled !== false);
   return names.map((n) => {
     const h = hosts.find((x) => x.name === n);
-    if (!h) throw new LabError('INVALID_PARAMS', `--hosts: no host named '${n}' (${hosts.length ? `hosts: ${hosts.map((x) => x.name).join(', ')}` : 'add one with `t1lab hosts add NAME URL`'})`);
+    if (!h)
+      throw new LabError(
+        'INVALID_PARAMS',
+        `--hosts: no host named '${n}' (${hosts.length ? `hosts: ${hosts.map((x) => x.name).join(', ')}` : 'add one with `t1lab hosts add NAME URL`'})`,
+      );
     return h;
   });
 }

@@ -28,7 +28,14 @@ export function convertCheckpoint(from: string, to: string, dtype: WeightsDtype)
     config: loaded.config,
     tokenizer: loaded.tokenizer,
     // eos and pad names live here: without it the copy would stop on <|endoftext|>, not <|im_end|>.
-    ...(existsSync(join(from, TOKENIZER_CONFIG_FILE)) ? { tokenizerConfig: JSON.parse(readFileSync(join(from, TOKENIZER_CONFIG_FILE), 'utf8')) as Record<string, unknown> } : {}),
+    ...(existsSync(join(from, TOKENIZER_CONFIG_FILE))
+      ? {
+          tokenizerConfig: JSON.parse(readFileSync(join(from, TOKENIZER_CONFIG_FILE), 'utf8')) as Record<
+            string,
+            unknown
+          >,
+        }
+      : {}),
     parameters: loaded.parameters,
     weightsDtype: dtype,
     parent: from,

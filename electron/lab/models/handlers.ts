@@ -29,7 +29,10 @@ export function tokenizerSize(dir: string): number | null {
   if (cached?.mtimeMs === mtimeMs) return cached.size;
   let size: number | null;
   try {
-    const json = JSON.parse(readFileSync(file, 'utf8')) as { model?: { vocab?: Record<string, number> | unknown[] }; added_tokens?: { content: string }[] };
+    const json = JSON.parse(readFileSync(file, 'utf8')) as {
+      model?: { vocab?: Record<string, number> | unknown[] };
+      added_tokens?: { content: string }[];
+    };
     const vocab = json.model?.vocab;
     const words = Array.isArray(vocab) ? vocab.length : vocab ? Object.keys(vocab).length : 0;
     const inVocab = (t: string) => (vocab && !Array.isArray(vocab) ? Object.hasOwn(vocab, t) : false);
@@ -92,8 +95,21 @@ export function bundledModelsDir(): string {
  * (training/<run>/checkpoints/step-N), the user's model folders, `roots`, and the bundled models last. A
  * checkpoint reached through two folders (a folder and its parent, a link) is listed once.
  */
-export function listModels(dataDir: string, roots: readonly string[], placedOf: (path: string) => PolicyInfo | undefined = () => undefined, snapshots = false): { roots: string[]; checkpoints: ModelSummary[] } {
-  const all = [...new Set([checkpointsRoot(dataDir), trainingRunsDir(dataDir), ...modelFolders(dataDir), ...roots, bundledModelsDir()])];
+export function listModels(
+  dataDir: string,
+  roots: readonly string[],
+  placedOf: (path: string) => PolicyInfo | undefined = () => undefined,
+  snapshots = false,
+): { roots: string[]; checkpoints: ModelSummary[] } {
+  const all = [
+    ...new Set([
+      checkpointsRoot(dataDir),
+      trainingRunsDir(dataDir),
+      ...modelFolders(dataDir),
+      ...roots,
+      bundledModelsDir(),
+    ]),
+  ];
   const checkpoints: ModelSummary[] = [];
   const seen = new Set<string>();
   for (const root of all) {
@@ -123,7 +139,14 @@ export function modelsHandlers(ctx: HostContext): Handlers<typeof modelsContract
       w.on('policy.token', (e) => {
         const route = streams.get(e.streamId);
         if (!route) return;
-        const token = { id: e.id, text: e.text ?? '', logprob: e.logprob, experts: null, gates: null, alternatives: e.alternatives.map((a) => ({ id: a.id, text: a.text ?? '', logprob: a.logprob })) };
+        const token = {
+          id: e.id,
+          text: e.text ?? '',
+          logprob: e.logprob,
+          experts: null,
+          gates: null,
+          alternatives: e.alternatives.map((a) => ({ id: a.id, text: a.text ?? '', logprob: a.logprob })),
+        };
         ctx.emitTo(route.connectionId, 'models.sampleToken', { sampleId: route.sampleId, index: e.index, token });
       });
     }
@@ -143,7 +166,15 @@ export function modelsHandlers(ctx: HostContext): Handlers<typeof modelsContract
       const policy = worker();
       const streamId = input.sampleId !== undefined ? streamKey(connectionId, input.sampleId) : undefined;
       // The Models page holds what it sampled (one holder for the page); onnx evaluations share the same session.
-      const info = await policy.call('policy.load', { checkpoint: input.path, settings: { provider: input.provider, ...(input.threads ? { intraOpThreads: input.threads } : {}) }, holder: 'models-page' }, { timeoutMs: 300_000 });
+      const info = await policy.call(
+        'policy.load',
+        {
+          checkpoint: input.path,
+          settings: { provider: input.provider, ...(input.threads ? { intraOpThreads: input.threads } : {}) },
+          holder: 'models-page',
+        },
+        { timeoutMs: 300_000 },
+      );
       placed.set(input.path, info);
       if (streamId !== undefined) streams.set(streamId, { connectionId, sampleId: input.sampleId! });
       const r = await policy
@@ -152,7 +183,15 @@ export function modelsHandlers(ctx: HostContext): Handlers<typeof modelsContract
           {
             checkpoint: input.path,
             prompt: input.prompt,
-            options: { maxTokens: input.maxTokens, temperature: input.temperature, topP: input.topP, topK: input.topK, seed: input.seed, stopSequences: input.stop, alternatives: input.alternatives },
+            options: {
+              maxTokens: input.maxTokens,
+              temperature: input.temperature,
+              topP: input.topP,
+              topK: input.topK,
+              seed: input.seed,
+              stopSequences: input.stop,
+              alternatives: input.alternatives,
+            },
             withText: true,
             ...(streamId !== undefined ? { streamId } : {}),
           },
@@ -168,7 +207,15 @@ export function modelsHandlers(ctx: HostContext): Handlers<typeof modelsContract
           logprob: t.logprob,
           experts: t.routing?.experts ?? null,
           gates: t.routing?.gates ?? null,
-          ...(t.alternatives ? { alternatives: t.alternatives.map((a, j) => ({ id: a.id, text: r.alternativeTexts?.[i]?.[j] ?? '', logprob: a.logprob })) } : {}),
+          ...(t.alternatives
+            ? {
+                alternatives: t.alternatives.map((a, j) => ({
+                  id: a.id,
+                  text: r.alternativeTexts?.[i]?.[j] ?? '',
+                  logprob: a.logprob,
+                })),
+              }
+            : {}),
         })),
         stopReason: r.stopReason,
         seed: r.seed,

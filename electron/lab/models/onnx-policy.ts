@@ -15,7 +15,11 @@ export function onnxPolicyFactory(caller: PolicyCaller): OnnxPolicyFactory {
 }
 
 /** The `onnx:` policy and the engine under it (a trainer swaps the engine's weights between steps). */
-export async function createOnnxPolicyWithEngine(caller: PolicyCaller, checkpoint: string, options: Parameters<OnnxPolicyFactory>[1]): Promise<{ policy: Policy; engine: OnnxPolicyEngine }> {
+export async function createOnnxPolicyWithEngine(
+  caller: PolicyCaller,
+  checkpoint: string,
+  options: Parameters<OnnxPolicyFactory>[1],
+): Promise<{ policy: Policy; engine: OnnxPolicyEngine }> {
   {
     const dir = resolve(checkpoint);
     let tokenizer;
@@ -29,7 +33,10 @@ export async function createOnnxPolicyWithEngine(caller: PolicyCaller, checkpoin
     const codec = split ? chunkedCodec(plain, split) : plain;
     const engine = await createOnnxPolicyEngine(caller, dir);
     try {
-      const policy = await createOnnxPolicy({ checkpoint: dir, engine, codec, template: loadChatTemplate(dir), stopTokenIds: tokenizer.stopTokenIds }, options);
+      const policy = await createOnnxPolicy(
+        { checkpoint: dir, engine, codec, template: loadChatTemplate(dir), stopTokenIds: tokenizer.stopTokenIds },
+        options,
+      );
       return { policy, engine };
     } catch (error) {
       await engine.close();

@@ -3,12 +3,28 @@
  * sampling against scoring, benchmark. These run in the calling process (the CLI); the app goes through
  * the policy worker instead (handlers.ts), since onnxruntime never runs in main or the web host.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { inspectCheckpoint, saveCheckpoint, type CheckpointSummary } from '../../../native/model/checkpoint';
 import type { CheckReport } from '../../../native/model/check';
-import { configFromPreset, countActiveParameters, countParameters, type ConfigOverrides, type ModelConfig, type PresetName } from '../../../native/model/config';
+import {
+  configFromPreset,
+  countActiveParameters,
+  countParameters,
+  type ConfigOverrides,
+  type ModelConfig,
+  type PresetName,
+} from '../../../native/model/config';
 import { initParameters } from '../../../native/model/init';
 import { GgufExportError, exportGgufFromHf } from '../../../native/model/gguf/from-hf';
 import { HfCheckpointError, isHfCheckpoint } from '../../../native/model/hf/hf-checkpoint';
@@ -50,7 +66,11 @@ export interface InitResult {
 export function initCheckpoint(o: InitOptions): InitResult {
   const asked = configFromPreset(o.preset, o.overrides);
   const corpus = o.corpus.length ? o.corpus.map((f) => readFileSync(f, 'utf8')) : defaultCorpus();
-  const trained = trainBpe({ corpus, vocabSize: asked.vocab_size, onProgress: (p) => o.onProgress?.(p.merges, p.targetMerges) });
+  const trained = trainBpe({
+    corpus,
+    vocabSize: asked.vocab_size,
+    onProgress: (p) => o.onProgress?.(p.merges, p.targetMerges),
+  });
   // A small corpus runs out of merges before the preset's vocabulary (micro: 7933 of 8192). Embedding rows
   // that no token maps to would still be sampled (ids the tokenizer cannot decode), so the model's
   // vocabulary is the tokenizer's.
@@ -76,7 +96,10 @@ export function initCheckpoint(o: InitOptions): InitResult {
   };
 }
 
-export function describeCheckpoint(dir: string, verify: boolean): CheckpointSummary & { activeParameters: number | null } {
+export function describeCheckpoint(
+  dir: string,
+  verify: boolean,
+): CheckpointSummary & { activeParameters: number | null } {
   const summary = isHfCheckpoint(dir) ? summarizeHf(dir, { verify }) : inspectCheckpoint(dir, { verify });
   if (summary.status === 'invalid' && summary.error) throw new LabError('INVALID_PARAMS', summary.error.message);
   let active: number | null = null;
@@ -89,14 +112,23 @@ export function openForUse(dir: string, memory: readonly MemoryUse[] = ['samplin
   try {
     return openCheckpoint(dir, { memory });
   } catch (error) {
-    if (error instanceof PolicyCheckpointError || error instanceof Error) throw new LabError('INVALID_PARAMS', error.message);
+    if (error instanceof PolicyCheckpointError || error instanceof Error)
+      throw new LabError('INVALID_PARAMS', error.message);
     throw error;
   }
 }
 
-function ours(dir: string, what: string, memory: readonly MemoryUse[] = ['sampling']): Extract<OpenedCheckpoint, { kind: 't1-moe' }> {
+function ours(
+  dir: string,
+  what: string,
+  memory: readonly MemoryUse[] = ['sampling'],
+): Extract<OpenedCheckpoint, { kind: 't1-moe' }> {
   const c = openForUse(dir, memory);
-  if (c.kind !== 't1-moe') throw new LabError('CONFLICT', `${dir} is an external ONNX checkpoint: ${what} needs a t1-moe checkpoint (routing outputs, weights)`);
+  if (c.kind !== 't1-moe')
+    throw new LabError(
+      'CONFLICT',
+      `${dir} is an external ONNX checkpoint: ${what} needs a t1-moe checkpoint (routing outputs, weights)`,
+    );
   return c;
 }
 
@@ -123,7 +155,8 @@ export function exportOnnx(dir: string, out: string): ExportResult {
   if (!out.endsWith('.onnx')) {
     mkdirSync(out, { recursive: true });
     file = join(out, 'model.onnx');
-    for (const name of ['tokenizer.json', 'tokenizer_config.json']) if (existsSync(join(dir, name))) copyFileSync(join(dir, name), join(out, name));
+    for (const name of ['tokenizer.json', 'tokenizer_config.json'])
+      if (existsSync(join(dir, name))) copyFileSync(join(dir, name), join(out, name));
     const hf = {
       architectures: ['T1MoeForCausalLM'],
       model_type: 't1-moe-onnx',
@@ -141,12 +174,27 @@ export function exportOnnx(dir: string, out: string): ExportResult {
   let weightBytes = 0;
   for (const w of c.weights.values()) weightBytes += w.byteLength;
   const externalData = weightBytes > externalDataThreshold() ? `${file}.data` : null;
-  const built = buildSamplingGraph(c.config, c.weights, { expertCompute: samplingExpertCompute(c.config), allLogits: true, ...(externalData ? { externalData } : {}) });
+  const built = buildSamplingGraph(c.config, c.weights, {
+    expertCompute: samplingExpertCompute(c.config),
+    allLogits: true,
+    ...(externalData ? { externalData } : {}),
+  });
   writeFileSync(file, built.bytes);
-  return { path: file, bytes: statSync(file).size, externalData: externalData ? { path: externalData, bytes: statSync(externalData).size } : null, nodes: built.nodeCount, inputs: built.inputNames.filter((n) => !n.includes('.weight') && !n.startsWith('layers.')), outputs: built.outputNames, buildMs: built.buildMs };
+  return {
+    path: file,
+    bytes: statSync(file).size,
+    externalData: externalData ? { path: externalData, bytes: statSync(externalData).size } : null,
+    nodes: built.nodeCount,
+    inputs: built.inputNames.filter((n) => !n.includes('.weight') && !n.startsWith('layers.')),
+    outputs: built.outputNames,
+    buildMs: built.buildMs,
+  };
 }
 
-export async function checkCheckpoint(dir: string, options: { samples: number; tokens: number; seed: number; threads?: number; provider?: 'auto' | 'cpu' | 'cuda' }): Promise<CheckReport> {
+export async function checkCheckpoint(
+  dir: string,
+  options: { samples: number; tokens: number; seed: number; threads?: number; provider?: 'auto' | 'cpu' | 'cuda' },
+): Promise<CheckReport> {
   const c = ours(dir, 'model check');
   const tokenizer = c.tokenizer!;
   const texts = [
@@ -158,10 +206,19 @@ export async function checkCheckpoint(dir: string, options: { samples: number; t
   const prompts = Array.from({ length: options.samples }, (_, i) => tokenizer.encode(texts[i % texts.length]!));
   // onnxruntime loads on use: the CLI bundle also hosts `t1lab serve`, which must stay free of native modules.
   const { checkSamplingAgainstScoring } = await import('../../../native/model/check');
-  return checkSamplingAgainstScoring(c.config, c.weights, { prompts, newTokens: options.tokens, seed: options.seed, threads: options.threads, provider: options.provider });
+  return checkSamplingAgainstScoring(c.config, c.weights, {
+    prompts,
+    newTokens: options.tokens,
+    seed: options.seed,
+    threads: options.threads,
+    provider: options.provider,
+  });
 }
 
-export async function benchCheckpoint(dir: string, options: ModelBenchOptions): Promise<ModelBenchResult & { parameters: number }> {
+export async function benchCheckpoint(
+  dir: string,
+  options: ModelBenchOptions,
+): Promise<ModelBenchResult & { parameters: number }> {
   const c = ours(dir, 'model bench');
   const { runModelBenchmark } = await import('../../../native/model/bench');
   const result = await runModelBenchmark(c.config, c.weights, options);
@@ -175,13 +232,24 @@ export interface ExportHfResult {
 }
 
 /** `model export-hf`: the checkpoint in a published layout (native/model/hf/export-hf.ts picks the family). */
-export function exportHfCheckpoint(dir: string, out: string, options: { architecture?: string; dtype?: string }): ExportHfResult {
+export function exportHfCheckpoint(
+  dir: string,
+  out: string,
+  options: { architecture?: string; dtype?: string },
+): ExportHfResult {
   const c = ours(dir, 'export-hf', []); // weights only: no graph, no session
   const family = options.architecture && options.architecture !== 'auto' ? hfFamilyOf(options.architecture) : undefined;
-  const dtype = ({ f32: 'F32', bf16: 'BF16', f16: 'F16' } as const)[(options.dtype ?? 'f32').toLowerCase() as 'f32' | 'bf16' | 'f16'];
+  const dtype = ({ f32: 'F32', bf16: 'BF16', f16: 'F16' } as const)[
+    (options.dtype ?? 'f32').toLowerCase() as 'f32' | 'bf16' | 'f16'
+  ];
   if (!dtype) throw new LabError('INVALID_PARAMS', `--dtype: '${options.dtype}' is not one of f32, bf16, f16`);
   try {
-    const written = exportHf(c.config, c.weights, out, { family, dtype, sourceDir: dir, eosTokenIds: c.hf?.eosTokenIds ?? c.tokenizer?.stopTokenIds });
+    const written = exportHf(c.config, c.weights, out, {
+      family,
+      dtype,
+      sourceDir: dir,
+      eosTokenIds: c.hf?.eosTokenIds ?? c.tokenizer?.stopTokenIds,
+    });
     return { path: written.path, architecture: HF_ARCHITECTURE_OF[written.family], files: written.files };
   } catch (error) {
     if (error instanceof ExportHfError) throw new LabError('INVALID_PARAMS', error.message);
@@ -192,7 +260,11 @@ export function exportHfCheckpoint(dir: string, out: string, options: { architec
 function hfFamilyOf(name: string): HfFamily {
   const byArch = Object.entries(HF_ARCHITECTURE_OF).find(([, a]) => a.toLowerCase() === name.toLowerCase());
   const family = (byArch?.[0] ?? name.toLowerCase().replace('-', '_')) as HfFamily;
-  if (!(family in HF_ARCHITECTURE_OF)) throw new LabError('INVALID_PARAMS', `--architecture: '${name}' is not one of auto, ${Object.keys(HF_ARCHITECTURE_OF).join(', ')}`);
+  if (!(family in HF_ARCHITECTURE_OF))
+    throw new LabError(
+      'INVALID_PARAMS',
+      `--architecture: '${name}' is not one of auto, ${Object.keys(HF_ARCHITECTURE_OF).join(', ')}`,
+    );
   return family;
 }
 
@@ -209,7 +281,8 @@ export interface ExportGgufResult {
  */
 export function exportGgufCheckpoint(dir: string, out: string, options: { dtype?: string }): ExportGgufResult {
   const dtype = (options.dtype ?? 'f32').toLowerCase();
-  if (dtype !== 'f32' && dtype !== 'f16') throw new LabError('INVALID_PARAMS', `--dtype: '${options.dtype}' is not one of f32, f16`);
+  if (dtype !== 'f32' && dtype !== 'f16')
+    throw new LabError('INVALID_PARAMS', `--dtype: '${options.dtype}' is not one of f32, f16`);
   let source = dir;
   let temp: string | null = null;
   try {
@@ -220,7 +293,8 @@ export function exportGgufCheckpoint(dir: string, out: string, options: { dtype?
     const written = exportGgufFromHf(source, out, { dtype, name: basename(resolve(dir)) });
     return { path: resolve(out), ...written };
   } catch (error) {
-    if (error instanceof GgufExportError || error instanceof HfCheckpointError) throw new LabError('INVALID_PARAMS', error.message);
+    if (error instanceof GgufExportError || error instanceof HfCheckpointError)
+      throw new LabError('INVALID_PARAMS', error.message);
     throw error;
   } finally {
     if (temp) rmSync(temp, { recursive: true, force: true });

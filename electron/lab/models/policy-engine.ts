@@ -22,7 +22,11 @@ export type PolicyMethod = Exclude<MethodName<PolicyContract>, 'policy.stop'>;
  * that asks the host to call its own policy worker (so the weights are never loaded twice).
  */
 export interface PolicyCaller {
-  call<M extends PolicyMethod>(method: M, input: MethodInput<PolicyContract, M>, options?: CallOptions): Promise<MethodOutput<PolicyContract, M>>;
+  call<M extends PolicyMethod>(
+    method: M,
+    input: MethodInput<PolicyContract, M>,
+    options?: CallOptions,
+  ): Promise<MethodOutput<PolicyContract, M>>;
 }
 
 /** The host's policy worker, one per registry. A crashed one is restarted; its callers see WORKER_CRASHED and load again. */
@@ -31,7 +35,11 @@ export function policyWorker(workers: WorkerRegistry): PolicyCaller {
 }
 
 /** Load `checkpoint` in the policy worker and return an engine bound to it (a holder of its own). */
-export async function createOnnxPolicyEngine(worker: PolicyCaller, checkpoint: string, settings: PolicySettings = {}): Promise<OnnxPolicyEngine> {
+export async function createOnnxPolicyEngine(
+  worker: PolicyCaller,
+  checkpoint: string,
+  settings: PolicySettings = {},
+): Promise<OnnxPolicyEngine> {
   const holder = `engine-${randomUUID()}`;
   // A worker that did not come up in time (a machine under heavy load) is given two more chances.
   for (let attempt = 0; ; attempt++) {
@@ -56,7 +64,11 @@ export async function createOnnxPolicyEngine(worker: PolicyCaller, checkpoint: s
   const lost = (error: unknown) => {
     const code = (error as { code?: string }).code;
     const message = (error as Error).message;
-    return code === 'WORKER_CRASHED' || (code === 'NOT_FOUND' && /is not loaded/.test(message)) || /did not start|could not start/.test(message);
+    return (
+      code === 'WORKER_CRASHED' ||
+      (code === 'NOT_FOUND' && /is not loaded/.test(message)) ||
+      /did not start|could not start/.test(message)
+    );
   };
   const withReload = async <T>(call: () => Promise<T>, signal?: AbortSignal): Promise<T> => {
     try {
@@ -69,13 +81,28 @@ export async function createOnnxPolicyEngine(worker: PolicyCaller, checkpoint: s
   };
   return {
     info: (): Promise<PolicyInfo> => withReload(() => worker.call('policy.info', { checkpoint })),
-    async generate(promptIds: readonly number[], options: GenerateOptions, signal?: AbortSignal): Promise<GenerateResult> {
+    async generate(
+      promptIds: readonly number[],
+      options: GenerateOptions,
+      signal?: AbortSignal,
+    ): Promise<GenerateResult> {
       if (closed) throw new Error('the policy engine is closed');
-      const r = await withReload(() => worker.call('policy.generate', { checkpoint, promptIds: [...promptIds], options }, { signal }), signal);
-      return { tokens: r.tokens, stopReason: r.stopReason, promptRouting: r.promptRouting, promptIds: r.promptIds, timing: r.timing };
+      const r = await withReload(
+        () => worker.call('policy.generate', { checkpoint, promptIds: [...promptIds], options }, { signal }),
+        signal,
+      );
+      return {
+        tokens: r.tokens,
+        stopReason: r.stopReason,
+        promptRouting: r.promptRouting,
+        promptIds: r.promptIds,
+        timing: r.timing,
+      };
     },
     async swapWeights(weights: string) {
-      const info = await withReload(() => worker.call('policy.swap', { checkpoint, weights }, { timeoutMs: LOAD_TIMEOUT_MS }));
+      const info = await withReload(() =>
+        worker.call('policy.swap', { checkpoint, weights }, { timeoutMs: LOAD_TIMEOUT_MS }),
+      );
       swapped = weights;
       return info;
     },

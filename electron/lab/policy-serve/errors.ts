@@ -29,6 +29,11 @@ function typeOf(status: number): string {
   return 'invalid_request_error';
 }
 
-export function errorBody(status: number, message: string, param: string | null = null, code: string | null = null): { error: Record<string, unknown> } {
+export function errorBody(
+  status: number,
+  message: string,
+  param: string | null = null,
+  code: string | null = null,
+): { error: Record<string, unknown> } {
   return { error: { message, type: typeOf(status), param, code } };
 }

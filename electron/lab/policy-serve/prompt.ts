@@ -31,7 +31,10 @@ export function toChatMessages(messages: readonly RequestMessage[]): ChatMessage
         const calls = (m.tool_calls ?? []).map((c, j) => ({
           id: c.id ?? `call_${i}_${j}`,
           name: c.function.name,
-          arguments: typeof c.function.arguments === 'string' ? c.function.arguments : JSON.stringify(c.function.arguments ?? {}),
+          arguments:
+            typeof c.function.arguments === 'string'
+              ? c.function.arguments
+              : JSON.stringify(c.function.arguments ?? {}),
         }));
         return { role: 'assistant', content, ...(calls.length ? { toolCalls: calls } : {}) };
       }
@@ -43,12 +46,20 @@ export function toChatMessages(messages: readonly RequestMessage[]): ChatMessage
  * The prompt text. Tools go to a template that lists them itself; otherwise their Hermes block is added
  * to the system message (a new one first when there is none), as Qwen's templates place it.
  */
-export function renderPrompt(template: ChatTemplate, messages: readonly RequestMessage[], tools: readonly RequestTool[]): string {
+export function renderPrompt(
+  template: ChatTemplate,
+  messages: readonly RequestMessage[],
+  tools: readonly RequestTool[],
+): string {
   const chat = toChatMessages(messages);
   if (!tools.length) return template.render(chat, { addGenerationPrompt: true });
-  if (template.rendersTools) return template.render(chat, { addGenerationPrompt: true, tools: tools as unknown as ToolSpec[] });
+  if (template.rendersTools)
+    return template.render(chat, { addGenerationPrompt: true, tools: tools as unknown as ToolSpec[] });
   const block = toolsSystemBlock(tools);
   const first = chat[0];
-  const withTools = first?.role === 'system' ? [{ ...first, content: first.content ? `${first.content}\n\n${block}` : block }, ...chat.slice(1)] : [{ role: 'system' as const, content: block }, ...chat];
+  const withTools =
+    first?.role === 'system'
+      ? [{ ...first, content: first.content ? `${first.content}\n\n${block}` : block }, ...chat.slice(1)]
+      : [{ role: 'system' as const, content: block }, ...chat];
   return template.render(withTools, { addGenerationPrompt: true });
 }

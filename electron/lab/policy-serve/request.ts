@@ -17,7 +17,10 @@ const Content = z.union([Text, z.array(TextPart).max(10_000)]);
 const ToolCallIn = z.object({
   id: z.string().max(200).optional(),
   type: z.literal('function').optional(),
-  function: z.object({ name: z.string().min(1).max(200), arguments: z.union([Text, z.record(z.string(), z.unknown())]).optional() }),
+  function: z.object({
+    name: z.string().min(1).max(200),
+    arguments: z.union([Text, z.record(z.string(), z.unknown())]).optional(),
+  }),
 });
 
 const Message = z.object({
@@ -52,7 +55,10 @@ export const ChatCompletionRequest = z.object({
   max_tokens: z.number().int().min(1).nullable().optional(),
   max_completion_tokens: z.number().int().min(1).nullable().optional(),
   seed: z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
-  stop: z.union([z.string().min(1).max(1000), z.array(z.string().min(1).max(1000)).max(REQUEST_LIMITS.stops)]).nullable().optional(),
+  stop: z
+    .union([z.string().min(1).max(1000), z.array(z.string().min(1).max(1000)).max(REQUEST_LIMITS.stops)])
+    .nullable()
+    .optional(),
   n: z.number().int().nullable().optional(),
   presence_penalty: z.number().nullable().optional(),
   frequency_penalty: z.number().nullable().optional(),
@@ -111,20 +117,29 @@ export function parseChatRequest(raw: unknown): ParsedRequest {
   const bad = (field: string, message: string): never => {
     throw new ApiError(400, `${field}: ${message}`, field, 'invalid_value');
   };
-  if ((body.n ?? 1) !== 1) bad('n', 'only n = 1 is supported (one choice per request; send requests in parallel instead, they are batched)');
+  if ((body.n ?? 1) !== 1)
+    bad('n', 'only n = 1 is supported (one choice per request; send requests in parallel instead, they are batched)');
   if ((body.presence_penalty ?? 0) !== 0) bad('presence_penalty', 'penalties are not supported (only 0)');
   if ((body.frequency_penalty ?? 0) !== 0) bad('frequency_penalty', 'penalties are not supported (only 0)');
   if (body.logit_bias && Object.keys(body.logit_bias).length) bad('logit_bias', 'not supported');
-  if (body.response_format && body.response_format.type !== 'text') bad('response_format.type', `'${body.response_format.type.slice(0, 40)}' is not supported (only text)`);
+  if (body.response_format && body.response_format.type !== 'text')
+    bad('response_format.type', `'${body.response_format.type.slice(0, 40)}' is not supported (only text)`);
   if (body.top_logprobs != null && body.top_logprobs > 0 && !body.logprobs) bad('top_logprobs', 'needs logprobs: true');
   if (body.stream_options && !body.stream) bad('stream_options', 'is only allowed with stream: true');
   const choice = body.tool_choice ?? 'auto';
-  if (choice !== 'auto' && choice !== 'none') bad('tool_choice', `only "auto" and "none" are supported (the model is not constrained to call a tool), got ${JSON.stringify(choice).slice(0, 80)}`);
+  if (choice !== 'auto' && choice !== 'none')
+    bad(
+      'tool_choice',
+      `only "auto" and "none" are supported (the model is not constrained to call a tool), got ${JSON.stringify(choice).slice(0, 80)}`,
+    );
   body.messages.forEach((m, i) => {
     const at = `messages[${i}]`;
-    if (m.role !== 'assistant' && (m.content === null || m.content === undefined)) bad(`${at}.content`, `a ${m.role} message needs content`);
-    if (m.role !== 'assistant' && m.tool_calls?.length) bad(`${at}.tool_calls`, 'only assistant messages carry tool calls');
-    if (m.role === 'assistant' && (m.content === null || m.content === undefined) && !m.tool_calls?.length) bad(`${at}.content`, 'an assistant message needs content or tool_calls');
+    if (m.role !== 'assistant' && (m.content === null || m.content === undefined))
+      bad(`${at}.content`, `a ${m.role} message needs content`);
+    if (m.role !== 'assistant' && m.tool_calls?.length)
+      bad(`${at}.tool_calls`, 'only assistant messages carry tool calls');
+    if (m.role === 'assistant' && (m.content === null || m.content === undefined) && !m.tool_calls?.length)
+      bad(`${at}.content`, 'an assistant message needs content or tool_calls');
   });
   const names = new Set<string>();
   (body.tools ?? []).forEach((t, i) => {

@@ -19,11 +19,22 @@ function usage(c: Completion): Record<string, unknown> {
 /** The decoder's account of the request, beside OpenAI's fields (clients ignore what they do not know). */
 function t1lab(c: Completion): Record<string, unknown> {
   const t = c.timing;
-  return { queue_ms: t.queueMs, prefill_ms: t.prefillMs, decode_ms: t.decodeMs, steps: t.steps, mean_batch: t.meanBatch, cached_prompt_tokens: t.cachedPromptTokens };
+  return {
+    queue_ms: t.queueMs,
+    prefill_ms: t.prefillMs,
+    decode_ms: t.decodeMs,
+    steps: t.steps,
+    mean_batch: t.meanBatch,
+    cached_prompt_tokens: t.cachedPromptTokens,
+  };
 }
 
 function toolCalls(c: Completion, ctx: ResponseContext) {
-  return c.toolCalls.map((call, i) => ({ id: `call_${ctx.id.slice(-12)}_${i}`, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+  return c.toolCalls.map((call, i) => ({
+    id: `call_${ctx.id.slice(-12)}_${i}`,
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments },
+  }));
 }
 
 export function completionBody(c: Completion, ctx: ResponseContext): Record<string, unknown> {
@@ -36,7 +47,11 @@ export function completionBody(c: Completion, ctx: ResponseContext): Record<stri
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: calls.length && !c.content ? null : c.content, ...(calls.length ? { tool_calls: calls } : {}) },
+        message: {
+          role: 'assistant',
+          content: calls.length && !c.content ? null : c.content,
+          ...(calls.length ? { tool_calls: calls } : {}),
+        },
         logprobs: c.logprobs ? { content: c.logprobs } : null,
         finish_reason: c.finishReason,
       },
@@ -54,15 +69,31 @@ export function roleChunk(ctx: ResponseContext): Record<string, unknown> {
   return chunk(ctx, [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]);
 }
 
-export function deltaChunk(ctx: ResponseContext, content: string, logprobs: TokenLogprob[] | null): Record<string, unknown> {
-  return chunk(ctx, [{ index: 0, delta: { content }, logprobs: logprobs ? { content: logprobs } : null, finish_reason: null }]);
+export function deltaChunk(
+  ctx: ResponseContext,
+  content: string,
+  logprobs: TokenLogprob[] | null,
+): Record<string, unknown> {
+  return chunk(ctx, [
+    { index: 0, delta: { content }, logprobs: logprobs ? { content: logprobs } : null, finish_reason: null },
+  ]);
 }
 
 /** The end of a stream: the tool calls (each whole, in one chunk), the finish reason, and usage when asked. */
 export function finalChunks(c: Completion, ctx: ResponseContext, includeUsage: boolean): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   const calls = toolCalls(c, ctx);
-  if (calls.length) out.push(chunk(ctx, [{ index: 0, delta: { tool_calls: calls.map((call, index) => ({ index, ...call })) }, logprobs: null, finish_reason: null }]));
+  if (calls.length)
+    out.push(
+      chunk(ctx, [
+        {
+          index: 0,
+          delta: { tool_calls: calls.map((call, index) => ({ index, ...call })) },
+          logprobs: null,
+          finish_reason: null,
+        },
+      ]),
+    );
   out.push(chunk(ctx, [{ index: 0, delta: {}, logprobs: null, finish_reason: c.finishReason }], { t1lab: t1lab(c) }));
   if (includeUsage) out.push(chunk(ctx, [], { usage: usage(c) }));
   return out;

@@ -27,7 +27,11 @@ type Contract = typeof policyContract;
 
 /** The policy worker as this server uses it: calls, and the token events of streamed requests. */
 export interface PolicyWorkerClient {
-  call<M extends 'policy.load' | 'policy.generate' | 'policy.unload'>(method: M, input: MethodInput<Contract, M>, options?: CallOptions): Promise<MethodOutput<Contract, M>>;
+  call<M extends 'policy.load' | 'policy.generate' | 'policy.unload'>(
+    method: M,
+    input: MethodInput<Contract, M>,
+    options?: CallOptions,
+  ): Promise<MethodOutput<Contract, M>>;
   on(event: 'policy.token', listener: (e: PolicyTokenEvent) => void): () => void;
 }
 
@@ -101,7 +105,11 @@ export class ServedModel {
     const codec = split ? chunkedCodec(plain, split) : plain;
     const template = loadChatTemplate(dir);
     const holder = `policy-serve-${randomUUID()}`;
-    const info = await options.worker.call('policy.load', { checkpoint: dir, settings: options.settings ?? {}, holder }, { timeoutMs: LOAD_TIMEOUT_MS });
+    const info = await options.worker.call(
+      'policy.load',
+      { checkpoint: dir, settings: options.settings ?? {}, holder },
+      { timeoutMs: LOAD_TIMEOUT_MS },
+    );
     return new ServedModel({ ...options, checkpoint: dir }, holder, info, tokenizer, codec, template);
   }
 
@@ -112,16 +120,31 @@ export class ServedModel {
     try {
       ids = this.codec.encode(text);
     } catch (error) {
-      throw new ApiError(400, `messages: the tokenizer cannot encode them: ${(error as Error).message.slice(0, 200)}`, 'messages', 'invalid_value');
+      throw new ApiError(
+        400,
+        `messages: the tokenizer cannot encode them: ${(error as Error).message.slice(0, 200)}`,
+        'messages',
+        'invalid_value',
+      );
     }
     if (ids.length >= this.info.maxPositions) {
-      throw new ApiError(400, `messages: the prompt is ${ids.length} tokens and the model's context window is ${this.info.maxPositions}`, 'messages', 'context_length_exceeded');
+      throw new ApiError(
+        400,
+        `messages: the prompt is ${ids.length} tokens and the model's context window is ${this.info.maxPositions}`,
+        'messages',
+        'context_length_exceeded',
+      );
     }
     return ids;
   }
 
   /** `promptIds` from `promptIds(request)`, taken first so that a bad prompt is a 400 before a stream starts. */
-  async complete(request: ParsedRequest, promptIds: readonly number[], signal: AbortSignal, sink?: CompletionSink): Promise<Completion> {
+  async complete(
+    request: ParsedRequest,
+    promptIds: readonly number[],
+    signal: AbortSignal,
+    sink?: CompletionSink,
+  ): Promise<Completion> {
     const s = request.sampling;
     const room = this.info.maxPositions - promptIds.length;
     // Unset: the `onnx:` policy's reply budget, so `eval --policy openai:` against this server asks what `onnx:` asks.
@@ -129,7 +152,12 @@ export class ServedModel {
     // The tokenizer's end-of-turn ids, as the `onnx:` policy stops on.
     const stopIds = new Set(this.tokenizer.stopTokenIds);
     const tools = request.tools;
-    const text = new TextStream({ decode: (ids) => this.codec.decode(ids), stopTokenIds: stopIds, stops: s.stop, ...(tools.length ? { holdFrom: toolCallStart } : {}) });
+    const text = new TextStream({
+      decode: (ids) => this.codec.decode(ids),
+      stopTokenIds: stopIds,
+      stops: s.stop,
+      ...(tools.length ? { holdFrom: toolCallStart } : {}),
+    });
     const top = s.logprobs?.top ?? 0;
     const streamId = sink ? `serve-${randomUUID()}` : undefined;
     let heard = 0;
@@ -146,7 +174,16 @@ export class ServedModel {
         {
           checkpoint: this.checkpoint,
           promptIds: [...promptIds],
-          options: { maxTokens, temperature: s.temperature, topP: s.topP, topK: s.topK, seed: s.seed, stopTokenIds: s.ignoreEos ? [] : [...stopIds], stopSequences: s.stop, alternatives: top },
+          options: {
+            maxTokens,
+            temperature: s.temperature,
+            topP: s.topP,
+            topK: s.topK,
+            seed: s.seed,
+            stopTokenIds: s.ignoreEos ? [] : [...stopIds],
+            stopSequences: s.stop,
+            alternatives: top,
+          },
           ...(streamId ? { streamId } : {}),
         },
         signal,
@@ -161,7 +198,11 @@ export class ServedModel {
     const { delta, text: content } = text.finish();
     const parsed = parseToolCalls(content, tools);
     if (sink && delta && !parsed.calls.length) sink.delta(delta, []);
-    const finishReason: FinishReason = parsed.calls.length ? 'tool_calls' : result.stopReason === 'max-tokens' || result.stopReason === 'context-full' ? 'length' : 'stop';
+    const finishReason: FinishReason = parsed.calls.length
+      ? 'tool_calls'
+      : result.stopReason === 'max-tokens' || result.stopReason === 'context-full'
+        ? 'length'
+        : 'stop';
     return {
       content: parsed.content,
       toolCalls: parsed.calls,
@@ -176,29 +217,45 @@ export class ServedModel {
    * One `policy.generate`. A policy worker that crashed is restarted empty by its supervisor: load the
    * checkpoint again (once for all the requests that saw it) and retry, unless tokens were already streamed.
    */
-  private async generate(input: MethodInput<Contract, 'policy.generate'>, signal: AbortSignal, retriable: () => boolean): Promise<MethodOutput<Contract, 'policy.generate'>> {
+  private async generate(
+    input: MethodInput<Contract, 'policy.generate'>,
+    signal: AbortSignal,
+    retriable: () => boolean,
+  ): Promise<MethodOutput<Contract, 'policy.generate'>> {
     try {
       return await this.worker.call('policy.generate', input, { signal });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'CANCELLED' || signal.aborted) throw error;
-      const lost = code === 'WORKER_CRASHED' || (code === 'NOT_FOUND' && /is not loaded/.test((error as Error).message));
+      const lost =
+        code === 'WORKER_CRASHED' || (code === 'NOT_FOUND' && /is not loaded/.test((error as Error).message));
       if (!lost || !retriable()) throw error;
-      this.reloading ??= this.worker.call('policy.load', { checkpoint: this.checkpoint, settings: this.settings, holder: this.holder }, { timeoutMs: LOAD_TIMEOUT_MS }).finally(() => (this.reloading = null));
+      this.reloading ??= this.worker
+        .call(
+          'policy.load',
+          { checkpoint: this.checkpoint, settings: this.settings, holder: this.holder },
+          { timeoutMs: LOAD_TIMEOUT_MS },
+        )
+        .finally(() => (this.reloading = null));
       await this.reloading;
       return this.worker.call('policy.generate', input, { signal });
     }
   }
 
   private tokenText(id: number): { token: string; bytes: number[] | null } {
-    return { token: this.tokenizer.decode([id]), bytes: this.tokenizer.byteLevel ? Array.from(this.tokenizer.tokenBytes(id)) : null };
+    return {
+      token: this.tokenizer.decode([id]),
+      bytes: this.tokenizer.byteLevel ? Array.from(this.tokenizer.tokenBytes(id)) : null,
+    };
   }
 
   private logprobOf(t: Pick<SampledToken, 'id' | 'logprob' | 'alternatives'>, top: number): TokenLogprob {
     return {
       ...this.tokenText(t.id),
       logprob: Math.max(LOGPROB_FLOOR, t.logprob),
-      top_logprobs: (t.alternatives ?? []).slice(0, top).map((a) => ({ ...this.tokenText(a.id), logprob: Math.max(LOGPROB_FLOOR, a.logprob) })),
+      top_logprobs: (t.alternatives ?? [])
+        .slice(0, top)
+        .map((a) => ({ ...this.tokenText(a.id), logprob: Math.max(LOGPROB_FLOOR, a.logprob) })),
     };
   }
 

@@ -53,7 +53,8 @@ function authorized(req: IncomingMessage, key: Buffer | null): boolean {
 }
 
 function writeEvent(res: ServerResponse, data: unknown): void {
-  if (!res.writableEnded && !res.destroyed) res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+  if (!res.writableEnded && !res.destroyed)
+    res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
 }
 
 export async function startPolicyServer(options: PolicyServerOptions): Promise<PolicyServer> {
@@ -64,12 +65,31 @@ export async function startPolicyServer(options: PolicyServerOptions): Promise<P
   const key = options.apiKey ? digest(options.apiKey) : null;
   const running = new Set<AbortController>();
 
-  const modelCard = () => ({ id: model.id, object: 'model', created: model.created, owned_by: 't1lab', max_model_len: model.info.maxPositions });
+  const modelCard = () => ({
+    id: model.id,
+    object: 'model',
+    created: model.created,
+    owned_by: 't1lab',
+    max_model_len: model.info.maxPositions,
+  });
 
   const chat = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (running.size >= admitted) throw new ApiError(429, `the server is busy (${running.size} requests in flight); retry shortly`, null, 'rate_limit_exceeded', 1);
+    if (running.size >= admitted)
+      throw new ApiError(
+        429,
+        `the server is busy (${running.size} requests in flight); retry shortly`,
+        null,
+        'rate_limit_exceeded',
+        1,
+      );
     const request = parseChatRequest(await readJson(req, limit));
-    if (request.body.model !== model.id) throw new ApiError(404, `model: '${request.body.model.slice(0, 200)}' is not served here (this server serves '${model.id}')`, 'model', 'model_not_found');
+    if (request.body.model !== model.id)
+      throw new ApiError(
+        404,
+        `model: '${request.body.model.slice(0, 200)}' is not served here (this server serves '${model.id}')`,
+        'model',
+        'model_not_found',
+      );
     const promptIds = model.promptIds(request);
     const abort = new AbortController();
     running.add(abort);
@@ -77,16 +97,28 @@ export async function startPolicyServer(options: PolicyServerOptions): Promise<P
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    const ctx: ResponseContext = { id: `chatcmpl-${randomUUID().replaceAll('-', '')}`, created: Math.floor(Date.now() / 1000), model: model.id };
+    const ctx: ResponseContext = {
+      id: `chatcmpl-${randomUUID().replaceAll('-', '')}`,
+      created: Math.floor(Date.now() / 1000),
+      model: model.id,
+    };
     try {
       if (!request.stream) {
         sendJson(res, 200, completionBody(await model.complete(request, promptIds, abort.signal), ctx));
         return;
       }
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
       writeEvent(res, roleChunk(ctx));
       try {
-        const done = await model.complete(request, promptIds, abort.signal, { delta: (content, logprobs) => writeEvent(res, deltaChunk(ctx, content, request.sampling.logprobs ? logprobs : null)) });
+        const done = await model.complete(request, promptIds, abort.signal, {
+          delta: (content, logprobs) =>
+            writeEvent(res, deltaChunk(ctx, content, request.sampling.logprobs ? logprobs : null)),
+        });
         for (const c of finalChunks(done, ctx, request.includeUsage)) writeEvent(res, c);
       } catch (error) {
         if (abort.signal.aborted) return;
@@ -104,14 +136,17 @@ export async function startPolicyServer(options: PolicyServerOptions): Promise<P
     const path = (req.url ?? '/').split('?')[0] as string;
     const method = req.method ?? 'GET';
     const allow = (methods: string[]) => {
-      if (!methods.includes(method)) throw new ApiError(405, `${path} takes ${methods.join(' or ')}`, null, 'method_not_allowed');
+      if (!methods.includes(method))
+        throw new ApiError(405, `${path} takes ${methods.join(' or ')}`, null, 'method_not_allowed');
     };
     if (path === '/health') {
       allow(['GET']);
       return sendJson(res, 200, { status: 'ok', model: model.id, in_flight: running.size });
     }
-    if (!path.startsWith('/v1/')) throw new ApiError(404, `no such endpoint: ${path.slice(0, 100)} (the API is under /v1)`, null, 'not_found');
-    if (!authorized(req, key)) throw new ApiError(401, 'this server needs its API key as Authorization: Bearer ...', null, 'invalid_api_key');
+    if (!path.startsWith('/v1/'))
+      throw new ApiError(404, `no such endpoint: ${path.slice(0, 100)} (the API is under /v1)`, null, 'not_found');
+    if (!authorized(req, key))
+      throw new ApiError(401, 'this server needs its API key as Authorization: Bearer ...', null, 'invalid_api_key');
     if (path === '/v1/models') {
       allow(['GET']);
       return sendJson(res, 200, { object: 'list', data: [modelCard()] });
@@ -124,14 +159,25 @@ export async function startPolicyServer(options: PolicyServerOptions): Promise<P
       } catch {
         throw new ApiError(400, 'the model id is not valid percent-encoding', 'model', 'invalid_value');
       }
-      if (id !== model.id) throw new ApiError(404, `model '${id.slice(0, 200)}' is not served here (this server serves '${model.id}')`, 'model', 'model_not_found');
+      if (id !== model.id)
+        throw new ApiError(
+          404,
+          `model '${id.slice(0, 200)}' is not served here (this server serves '${model.id}')`,
+          'model',
+          'model_not_found',
+        );
       return sendJson(res, 200, modelCard());
     }
     if (path === '/v1/chat/completions') {
       allow(['POST']);
       return chat(req, res);
     }
-    throw new ApiError(404, `no such endpoint: ${path.slice(0, 100)} (served: /v1/models, /v1/chat/completions)`, null, 'not_found');
+    throw new ApiError(
+      404,
+      `no such endpoint: ${path.slice(0, 100)} (served: /v1/models, /v1/chat/completions)`,
+      null,
+      'not_found',
+    );
   };
 
   const server: Server = createServer((req, res) => {

@@ -32,7 +32,10 @@ export interface ParsedCall {
  * the offered tools; otherwise nothing is taken as a call and the whole text stays content (as vLLM's
  * Hermes parser does), so a client sees exactly what the model wrote.
  */
-export function parseToolCalls(text: string, offered: readonly RequestTool[]): { content: string; calls: ParsedCall[] } {
+export function parseToolCalls(
+  text: string,
+  offered: readonly RequestTool[],
+): { content: string; calls: ParsedCall[] } {
   if (!offered.length || !text.includes(TOOL_CALL_OPEN)) return { content: text, calls: [] };
   const names = new Set(offered.map((t) => t.function.name));
   const calls: ParsedCall[] = [];
@@ -44,7 +47,8 @@ export function parseToolCalls(text: string, offered: readonly RequestTool[]): {
       return { content: text, calls: [] };
     }
     const { name, arguments: args } = (call ?? {}) as { name?: unknown; arguments?: unknown };
-    if (typeof call !== 'object' || Array.isArray(call) || typeof name !== 'string' || !names.has(name)) return { content: text, calls: [] };
+    if (typeof call !== 'object' || Array.isArray(call) || typeof name !== 'string' || !names.has(name))
+      return { content: text, calls: [] };
     calls.push({ name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) });
   }
   if (!calls.length) return { content: text, calls: [] };
@@ -58,6 +62,7 @@ export function parseToolCalls(text: string, offered: readonly RequestTool[]): {
 export function toolCallStart(text: string): number {
   const at = text.indexOf(TOOL_CALL_OPEN);
   if (at >= 0) return at;
-  for (let k = Math.min(TOOL_CALL_OPEN.length - 1, text.length); k > 0; k--) if (text.endsWith(TOOL_CALL_OPEN.slice(0, k))) return text.length - k;
+  for (let k = Math.min(TOOL_CALL_OPEN.length - 1, text.length); k > 0; k--)
+    if (text.endsWith(TOOL_CALL_OPEN.slice(0, k))) return text.length - k;
   return -1;
 }

@@ -68,7 +68,14 @@ export function assertionSplits(history: readonly (readonly RolloutEpisode[])[])
     const binaryAfter = mean(after.map((e) => e.reward?.binary ?? 0));
     const rb = assertionPassRates(before);
     for (const [key, rate] of Object.entries(assertionPassRates(after))) {
-      out.push({ taskId, assertion: key.slice(taskId.length + 2), passRateBefore: rb[key] ?? null, passRateAfter: rate, binaryBefore, binaryAfter });
+      out.push({
+        taskId,
+        assertion: key.slice(taskId.length + 2),
+        passRateBefore: rb[key] ?? null,
+        passRateAfter: rate,
+        binaryBefore,
+        binaryAfter,
+      });
     }
   }
   return out;
@@ -76,10 +83,18 @@ export function assertionSplits(history: readonly (readonly RolloutEpisode[])[])
 
 /** Farming: the pass rate rose by at least `minRise` while the task's binary reward did not rise. */
 export function isFarmed(s: AssertionSplit, minRise = DEFAULT_MIN_RISE): s is AssertionFlag {
-  return s.passRateBefore !== null && s.binaryBefore !== null && s.binaryAfter <= s.binaryBefore && s.passRateAfter - s.passRateBefore >= minRise;
+  return (
+    s.passRateBefore !== null &&
+    s.binaryBefore !== null &&
+    s.binaryAfter <= s.binaryBefore &&
+    s.passRateAfter - s.passRateBefore >= minRise
+  );
 }
 
 /** `history`: per step (in order), its kept episodes. */
-export function flagFarmedAssertions(history: readonly (readonly RolloutEpisode[])[], minRise = DEFAULT_MIN_RISE): AssertionFlag[] {
+export function flagFarmedAssertions(
+  history: readonly (readonly RolloutEpisode[])[],
+  minRise = DEFAULT_MIN_RISE,
+): AssertionFlag[] {
   return assertionSplits(history).filter((s) => isFarmed(s, minRise));
 }

@@ -63,9 +63,18 @@ export async function collectDynamic(o: {
     wallMs += batch.wallMs;
     episodes.push(...batch.episodes);
     for (const task of round) {
-      if (groupDisagrees(batch.episodes.filter((e) => e.taskId === task.id), o.reward)) mixed.add(task.id);
+      if (
+        groupDisagrees(
+          batch.episodes.filter((e) => e.taskId === task.id),
+          o.reward,
+        )
+      )
+        mixed.add(task.id);
     }
   }
-  if (mixed.size < o.needed && !o.signal?.aborted) o.log?.(`dynamic sampling: ${mixed.size} of ${o.needed} groups disagree after ${next} tasks (dynamic_max_tasks); the step trains on those`);
+  if (mixed.size < o.needed && !o.signal?.aborted)
+    o.log?.(
+      `dynamic sampling: ${mixed.size} of ${o.needed} groups disagree after ${next} tasks (dynamic_max_tasks); the step trains on those`,
+    );
   return { batch: { step: o.step, episodes, ran, wallMs }, mixed, tried: next, rounds };
 }

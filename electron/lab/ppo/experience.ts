@@ -17,7 +17,15 @@ import { gapOf, routingAgreement } from '../../rl/gap';
 import { normalizeRewards, trainingReward } from '../../rl/rewards';
 import { scoreRows, type Params, type Scored } from '../../rl/scoring';
 import { explainedVariance, tisWeights, type GapStats } from '../../rl/token-metrics';
-import { destandardize, initialValueNorm, standardize, updateValueNorm, valueNormStats, VALUE_NORM_IDENTITY, type ValueNormState } from '../../rl/value-norm';
+import {
+  destandardize,
+  initialValueNorm,
+  standardize,
+  updateValueNorm,
+  valueNormStats,
+  VALUE_NORM_IDENTITY,
+  type ValueNormState,
+} from '../../rl/value-norm';
 import { LabError } from '../../ipc/common/errors';
 import { microBatchRows, type TokenSequence } from '../training/batching';
 import type { PpoSection } from '../training/config/ppo';
@@ -70,33 +78,61 @@ function readTrajectory(runDir: string, e: RolloutEpisode): Trajectory {
 /** The input with the episodes' one sampling temperature, which every scoring pass uses. */
 type ScoringInput = ExperienceInput & { temperature: number };
 
-async function scoreAll(x: ScoringInput, rows: readonly TrainRow[], params: Params, r3: boolean, fallback: (BigInt64Array | undefined)[] = []): Promise<Scored[]> {
+async function scoreAll(
+  x: ScoringInput,
+  rows: readonly TrainRow[],
+  params: Params,
+  r3: boolean,
+  fallback: (BigInt64Array | undefined)[] = [],
+): Promise<Scored[]> {
   const out: Scored[] = [];
   for (let i = 0, c = 0; i < rows.length; i += x.rows, c++) {
     const chunk = rows.slice(i, i + x.rows);
-    out.push(await scoreRows(x.model, x.cache, params, chunk, r3, fallback[c], microBatchRows(chunk.length, x.rows), x.temperature));
+    out.push(
+      await scoreRows(
+        x.model,
+        x.cache,
+        params,
+        chunk,
+        r3,
+        fallback[c],
+        microBatchRows(chunk.length, x.rows),
+        x.temperature,
+      ),
+    );
   }
   return out;
 }
 
 /** The one temperature the episodes were sampled at (older runs recorded none: the config's). */
-export function episodesTemperature(episodes: readonly Pick<RolloutEpisode, 'key' | 'temperature'>[], configured: number): number {
+export function episodesTemperature(
+  episodes: readonly Pick<RolloutEpisode, 'key' | 'temperature'>[],
+  configured: number,
+): number {
   const temps = new Set(episodes.map((e) => e.temperature ?? configured));
-  if (temps.size > 1) throw new LabError('INVALID_PARAMS', `the step's episodes were sampled at different temperatures (${[...temps].join(', ')}): the trainer scores one tempered policy per batch`);
+  if (temps.size > 1)
+    throw new LabError(
+      'INVALID_PARAMS',
+      `the step's episodes were sampled at different temperatures (${[...temps].join(', ')}): the trainer scores one tempered policy per batch`,
+    );
   return temps.size ? [...temps][0]! : configured;
 }
 
 const flat = <T>(chunks: T[][]): T[] => chunks.flat();
 
 export async function buildExperience(input: ExperienceInput): Promise<Experience> {
-  const temperature = episodesTemperature(input.episodes.filter((e) => !e.aborted), input.ppo.temperature);
+  const temperature = episodesTemperature(
+    input.episodes.filter((e) => !e.aborted),
+    input.ppo.temperature,
+  );
   const x = { ...input, temperature };
   const warnings: string[] = [];
   const valueNormIn = x.valueNorm ?? initialValueNorm();
   const trainable = x.episodes.filter((e) => !e.aborted);
   const { refs, episodeOf, metrics } = readSamples(x, trainable);
   const rows = refs.map((r) => r.row);
-  if (rows.length === 0) return { sequences: [], refs, perToken: [], metrics, lossTokens: 0, temperature, valueNorm: valueNormIn, warnings };
+  if (rows.length === 0)
+    return { sequences: [], refs, perToken: [], metrics, lossTokens: 0, temperature, valueNorm: valueNormIn, warnings };
 
   const r3 = x.ppo.r3 === 'on';
   const current = await measureGap(x, refs, metrics);
@@ -109,16 +145,37 @@ export async function buildExperience(input: ExperienceInput): Promise<Experienc
   const running = x.ppo.value_norm === 'running';
   // Rewards: one per kept episode; group = its task.
   const rewardsRaw = trainable.map((e) => trainingReward(e.reward, x.ppo.reward));
-  const rewards = normalizeRewards(rewardsRaw, trainable.map((e) => e.group), x.ppo.reward_norm);
+  const rewards = normalizeRewards(
+    rewardsRaw,
+    trainable.map((e) => e.group),
+    x.ppo.reward_norm,
+  );
   // Before any statistics exist, the head's outputs mean nothing in reward units: seed them with this batch's
   // episode rewards (the returns of gamma = lambda = 1), so that even the first step is scale-free.
   const seeded = running && valueNormIn.weight === 0;
-  const normState = seeded ? updateValueNorm(valueNormIn, rows.map((r, i) => r.lossMask.map(() => rewards[episodeOf[i]!]!)), rows.map((r) => r.lossMask)) : valueNormIn;
+  const normState = seeded
+    ? updateValueNorm(
+        valueNormIn,
+        rows.map((r, i) => r.lossMask.map(() => rewards[episodeOf[i]!]!)),
+        rows.map((r) => r.lossMask),
+      )
+    : valueNormIn;
   const normBefore = running ? valueNormStats(normState) : VALUE_NORM_IDENTITY;
   const oldValues = headValues.map((row) => row.map((v) => destandardize(v, normBefore)));
-  const refLogp = x.reference && x.ppo.kl_coef > 0 ? flat((await scoreAll(x, rows, x.reference, r3, free?.map((s) => s.experts) ?? [])).map((s) => s.logprobs)) : null;
+  const refLogp =
+    x.reference && x.ppo.kl_coef > 0
+      ? flat((await scoreAll(x, rows, x.reference, r3, free?.map((s) => s.experts) ?? [])).map((s) => s.logprobs))
+      : null;
 
-  const { advantages, returns } = advantagesAndReturns(x, { rows, episodeOf, trainable, rewards, oldValues, metrics, warnings });
+  const { advantages, returns } = advantagesAndReturns(x, {
+    rows,
+    episodeOf,
+    trainable,
+    rewards,
+    oldValues,
+    metrics,
+    warnings,
+  });
   const masks = rows.map((r) => r.lossMask);
   metrics.vf_explained_var = explainedVariance(oldValues, returns, masks);
   whitenAdvantages(x, { advantages, masks, episodeOf, trainable, rewardsRaw, metrics, warnings });
@@ -131,21 +188,44 @@ export async function buildExperience(input: ExperienceInput): Promise<Experienc
   metrics.value_norm_mean = normAfter.mean;
   metrics.value_norm_std = normAfter.std;
 
-  const { sequences, perToken, lossTokens } = assembleSequences(x, { refs, free, oldLogp, oldValues, headValues, refLogp, advantages, returns, targets, metrics });
+  const { sequences, perToken, lossTokens } = assembleSequences(x, {
+    refs,
+    free,
+    oldLogp,
+    oldValues,
+    headValues,
+    refLogp,
+    advantages,
+    returns,
+    targets,
+    metrics,
+  });
   return { sequences, refs, perToken, metrics, lossTokens, temperature, valueNorm, warnings };
 }
 
 /** The ledger's loss-bearing samples of the kept episodes, the independent loss-drift check, and the ledger's counters. */
-function readSamples(x: ExperienceInput, trainable: readonly RolloutEpisode[]): { refs: SampleRef[]; episodeOf: number[]; metrics: Record<string, number> } {
+function readSamples(
+  x: ExperienceInput,
+  trainable: readonly RolloutEpisode[],
+): { refs: SampleRef[]; episodeOf: number[]; metrics: Record<string, number> } {
   const refs: SampleRef[] = [];
-  const counters: LedgerCounters = { clean: 0, repair: 0, fork: 0, maskedSampled: 0, lossDrift: 0, exact: 0, retokenized: 0 };
+  const counters: LedgerCounters = {
+    clean: 0,
+    repair: 0,
+    fork: 0,
+    maskedSampled: 0,
+    lossDrift: 0,
+    exact: 0,
+    retokenized: 0,
+  };
   let drift = 0;
   let unrecorded = 0;
   const episodeOf: number[] = [];
   trainable.forEach((e, ei) => {
     const t = readTrajectory(x.runDir, e);
     if (!t.ledger) return;
-    for (const key of Object.keys(counters) as (keyof LedgerCounters)[]) counters[key] = (counters[key] ?? 0) + (t.ledger.counters[key] ?? 0);
+    for (const key of Object.keys(counters) as (keyof LedgerCounters)[])
+      counters[key] = (counters[key] ?? 0) + (t.ledger.counters[key] ?? 0);
     t.ledger.samples.forEach((sample: LedgerSample, si) => {
       if (!sample.mask.some((m) => m === 1) || sample.ids.length < 2) return;
       const report = checkLossDrift(sample);
@@ -175,7 +255,11 @@ function readSamples(x: ExperienceInput, trainable: readonly RolloutEpisode[]): 
  * (asynchronous rollouts) are scored for it with that version's weights. Returns the current version's
  * scores when they cover every row (PPO's old log-probs then reuse them), else null.
  */
-async function measureGap(x: ScoringInput, refs: readonly SampleRef[], metrics: Record<string, number>): Promise<{ free: Scored[] | null; replayed: Scored[] | null } | null> {
+async function measureGap(
+  x: ScoringInput,
+  refs: readonly SampleRef[],
+  metrics: Record<string, number>,
+): Promise<{ free: Scored[] | null; replayed: Scored[] | null } | null> {
   const L = x.model.num_hidden_layers;
   const k = x.model.num_experts_per_tok;
   const r3 = x.ppo.r3 === 'on';
@@ -236,7 +320,10 @@ interface AdvantageInput {
 }
 
 /** Advantages and returns per position of each row: group-relative (`advantage = "group"`), or GAE per episode. */
-function advantagesAndReturns(x: ExperienceInput, a: AdvantageInput): { advantages: Float64Array[]; returns: Float64Array[] } {
+function advantagesAndReturns(
+  x: ExperienceInput,
+  a: AdvantageInput,
+): { advantages: Float64Array[]; returns: Float64Array[] } {
   const { rows, episodeOf, trainable, rewards } = a;
   const advantages = rows.map((r) => new Float64Array(r.lossMask.length));
   const returns = rows.map((r) => new Float64Array(r.lossMask.length));
@@ -245,12 +332,17 @@ function advantagesAndReturns(x: ExperienceInput, a: AdvantageInput): { advantag
     const adv = groupAdvantages([...rewards], groups, { scale: true });
     const singles = singletonGroups(groups).filter(Boolean).length;
     a.metrics.singleton_group_share = trainable.length ? singles / trainable.length : 0;
-    if (singles > 0) a.warnings.push(`${singles} of ${trainable.length} kept episodes are alone in their group (aborted or failed group mates): a group advantage has no baseline for them, they get 0 and do not train the policy`);
-    rows.forEach((r, i) => r.lossMask.forEach((m, t) => {
-      if (m !== 1) return;
-      advantages[i]![t] = adv[episodeOf[i]!]!;
-      returns[i]![t] = rewards[episodeOf[i]!]!;
-    }));
+    if (singles > 0)
+      a.warnings.push(
+        `${singles} of ${trainable.length} kept episodes are alone in their group (aborted or failed group mates): a group advantage has no baseline for them, they get 0 and do not train the policy`,
+      );
+    rows.forEach((r, i) =>
+      r.lossMask.forEach((m, t) => {
+        if (m !== 1) return;
+        advantages[i]![t] = adv[episodeOf[i]!]!;
+        returns[i]![t] = rewards[episodeOf[i]!]!;
+      }),
+    );
     return { advantages, returns };
   }
   // GAE per episode over its samples' loss tokens in order (a fork's samples are one chain of steps).
@@ -278,13 +370,35 @@ function advantagesAndReturns(x: ExperienceInput, a: AdvantageInput): { advantag
  * each group: whitening them again over the batch's tokens would reweight groups by their episodes'
  * lengths. Only GAE advantages are whitened.
  */
-function whitenAdvantages(x: ExperienceInput, a: { advantages: Float64Array[]; masks: number[][]; episodeOf: readonly number[]; trainable: readonly RolloutEpisode[]; rewardsRaw: number[]; metrics: Record<string, number>; warnings: string[] }): void {
+function whitenAdvantages(
+  x: ExperienceInput,
+  a: {
+    advantages: Float64Array[];
+    masks: number[][];
+    episodeOf: readonly number[];
+    trainable: readonly RolloutEpisode[];
+    rewardsRaw: number[];
+    metrics: Record<string, number>;
+    warnings: string[];
+  },
+): void {
   const { trainable, metrics } = a;
-  const flatGroup = flatGroups(a.rewardsRaw, trainable.map((e) => e.group));
+  const flatGroup = flatGroups(
+    a.rewardsRaw,
+    trainable.map((e) => e.group),
+  );
   metrics.flat_group_share = trainable.length ? trainable.filter((_, e) => flatGroup[e]).length / trainable.length : 0;
   const whiten = x.ppo.normalize_advantages && x.ppo.advantage === 'gae';
-  const advStats = whitenWithSignal(a.advantages, a.masks, a.episodeOf.map((e) => flatGroup[e]!), { normalize: whiten, skipFlat: x.ppo.flat_groups === 'skip' });
-  if (trainable.length > 0 && metrics.flat_group_share === 1 && x.ppo.flat_groups === 'skip') a.warnings.push(`every group of this step got equal rewards (${trainable.length} kept episodes): no policy signal, only the critic trains`);
+  const advStats = whitenWithSignal(
+    a.advantages,
+    a.masks,
+    a.episodeOf.map((e) => flatGroup[e]!),
+    { normalize: whiten, skipFlat: x.ppo.flat_groups === 'skip' },
+  );
+  if (trainable.length > 0 && metrics.flat_group_share === 1 && x.ppo.flat_groups === 'skip')
+    a.warnings.push(
+      `every group of this step got equal rewards (${trainable.length} kept episodes): no policy signal, only the critic trains`,
+    );
   metrics.advantage_mean = advStats.mean;
   metrics.advantage_std = advStats.std;
 }
@@ -316,7 +430,10 @@ function assembleSequences(
   const staleness: number[] = [];
   const perToken: Experience['perToken'] = [];
   const sequences: TokenSequence[] = a.refs.map(({ row }, i) => {
-    const w = x.ppo.tis === 'on' ? tisWeights(oldLogp[i]!, row.samplerLogprobs, row.lossMask, x.ppo.tis_cap) : new Float64Array(row.lossMask.length).fill(1);
+    const w =
+      x.ppo.tis === 'on'
+        ? tisWeights(oldLogp[i]!, row.samplerLogprobs, row.lossMask, x.ppo.tis_cap)
+        : new Float64Array(row.lossMask.length).fill(1);
     row.lossMask.forEach((m, t) => {
       if (m !== 1) return;
       lossTokens++;
@@ -326,8 +443,15 @@ function assembleSequences(
       if (raw > x.ppo.tis_cap) tisClipped++;
     });
     staleness.push(x.version - a.refs[i]!.policyVersion);
-    perToken.push({ old: oldLogp[i]!, values: a.oldValues[i]!, advantages: Array.from(a.advantages[i]!), returns: Array.from(a.returns[i]!), tis: Array.from(w) });
-    const routing = r3 && row.routing ? row.routing.map((route, t) => route ?? fallbackRoute(a.free, i, t, x.rows, k, L)) : undefined;
+    perToken.push({
+      old: oldLogp[i]!,
+      values: a.oldValues[i]!,
+      advantages: Array.from(a.advantages[i]!),
+      returns: Array.from(a.returns[i]!),
+      tis: Array.from(w),
+    });
+    const routing =
+      r3 && row.routing ? row.routing.map((route, t) => route ?? fallbackRoute(a.free, i, t, x.rows, k, L)) : undefined;
     return {
       ids: [...row.inputIds, row.targets[row.targets.length - 1]!],
       tokenInputs: {
@@ -355,5 +479,9 @@ function assembleSequences(
 function fallbackRoute(free: Scored[] | null, row: number, t: number, rows: number, k: number, L: number): number[][] {
   const s = free?.[Math.floor(row / rows)];
   const b = row % rows;
-  return Array.from({ length: L }, (_, l) => Array.from({ length: k }, (_, j) => (s ? Number(s.experts[((l * s.packed.batch + b) * s.packed.length + t) * k + j]!) : j)));
+  return Array.from({ length: L }, (_, l) =>
+    Array.from({ length: k }, (_, j) =>
+      s ? Number(s.experts[((l * s.packed.batch + b) * s.packed.length + t) * k + j]!) : j,
+    ),
+  );
 }

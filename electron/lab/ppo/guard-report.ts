@@ -61,7 +61,14 @@ function categoryRewards(steps: readonly GuardStep[]): CategoryRewards[] {
     const dense = seriesOf((e) => e.reward?.dense ?? 0);
     const fraction = seriesOf((e) => e.reward?.fraction ?? 0);
     const binary = seriesOf((e) => e.reward?.binary ?? 0);
-    return { category, episodes: per.reduce((n, es) => n + es.length, 0), dense: halves(dense), fraction: halves(fraction), binary: halves(binary), series: { dense, fraction, binary } };
+    return {
+      category,
+      episodes: per.reduce((n, es) => n + es.length, 0),
+      dense: halves(dense),
+      fraction: halves(fraction),
+      binary: halves(binary),
+      series: { dense, fraction, binary },
+    };
   });
 }
 
@@ -82,10 +89,31 @@ export function denseGuard(all: readonly GuardStep[], minRise = DEFAULT_MIN_RISE
       series: rates.map((r) => r[key] ?? null),
     };
   });
-  const flags = splits.filter((s) => isFarmed(s, minRise)).map(({ taskId, assertion, passRateBefore, passRateAfter, binaryBefore, binaryAfter }) => ({ taskId, assertion, passRateBefore: passRateBefore!, passRateAfter, binaryBefore: binaryBefore!, binaryAfter }));
+  const flags = splits
+    .filter((s) => isFarmed(s, minRise))
+    .map(({ taskId, assertion, passRateBefore, passRateAfter, binaryBefore, binaryAfter }) => ({
+      taskId,
+      assertion,
+      passRateBefore: passRateBefore!,
+      passRateAfter,
+      binaryBefore: binaryBefore!,
+      binaryAfter,
+    }));
   // Flagged first, then by rise (unknown rises last), then by name: the table's "top by rise".
-  assertions.sort((a, b) => Number(b.flagged) - Number(a.flagged) || (b.rise ?? -Infinity) - (a.rise ?? -Infinity) || `${a.taskId}::${a.assertion}`.localeCompare(`${b.taskId}::${b.assertion}`));
-  return { steps: steps.map((s) => s.step), episodes: steps.reduce((n, s) => n + s.episodes.length, 0), minRise, flags, assertions, categories: categoryRewards(steps) };
+  assertions.sort(
+    (a, b) =>
+      Number(b.flagged) - Number(a.flagged) ||
+      (b.rise ?? -Infinity) - (a.rise ?? -Infinity) ||
+      `${a.taskId}::${a.assertion}`.localeCompare(`${b.taskId}::${b.assertion}`),
+  );
+  return {
+    steps: steps.map((s) => s.step),
+    episodes: steps.reduce((n, s) => n + s.episodes.length, 0),
+    minRise,
+    flags,
+    assertions,
+    categories: categoryRewards(steps),
+  };
 }
 
 /** Steps with rollouts, ascending, through the last trained step (all of them without a metrics.jsonl). */

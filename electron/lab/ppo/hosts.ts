@@ -24,16 +24,24 @@ export interface RolloutHosts {
 function hostsOf(setting: 'all' | string[], dataDir: string) {
   try {
     const hosts = selectHosts(dataDir, setting === 'all' ? [] : setting);
-    if (!hosts.length) throw new LabError('INVALID_PARAMS', 'ppo.hosts = "all": no host is enabled; add one with `t1lab hosts add NAME URL`');
+    if (!hosts.length)
+      throw new LabError(
+        'INVALID_PARAMS',
+        'ppo.hosts = "all": no host is enabled; add one with `t1lab hosts add NAME URL`',
+      );
     return hosts;
   } catch (error) {
-    if (error instanceof LabError && error.message.startsWith('--hosts')) throw new LabError('INVALID_PARAMS', `ppo.hosts${error.message.slice('--hosts'.length)}`);
+    if (error instanceof LabError && error.message.startsWith('--hosts'))
+      throw new LabError('INVALID_PARAMS', `ppo.hosts${error.message.slice('--hosts'.length)}`);
     throw error;
   }
 }
 
 /** The run's hosts, asked and swept, or null when `ppo.hosts` is absent (every episode on this machine). */
-export async function openRolloutHosts(setting: 'all' | string[] | undefined, o: { dataDir: string; runId: string; log(message: string): void }): Promise<RolloutHosts | null> {
+export async function openRolloutHosts(
+  setting: 'all' | string[] | undefined,
+  o: { dataDir: string; runId: string; log(message: string): void },
+): Promise<RolloutHosts | null> {
   if (!setting) return null;
   const pool = await openHostPool(hostsOf(setting, o.dataDir), o.dataDir, o.runId, o.log);
   if (!pool) return null;

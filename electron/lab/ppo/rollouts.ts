@@ -73,7 +73,15 @@ export function rolloutKey(taskId: string, step: number, attempt: number): strin
   return `${taskId.replace(/[^A-Za-z0-9._-]/g, '_')}-s${step}-a${attempt}`;
 }
 
-function summarize(t: Trajectory, job: Job, version: number, temperature: number, aborted: boolean, dir: string, host: string | undefined): RolloutEpisode {
+function summarize(
+  t: Trajectory,
+  job: Job,
+  version: number,
+  temperature: number,
+  aborted: boolean,
+  dir: string,
+  host: string | undefined,
+): RolloutEpisode {
   const generationMs = t.turns.reduce((n, turn) => n + turn.timing.policyMs, 0);
   return {
     key: job.key,
@@ -105,7 +113,10 @@ function summarize(t: Trajectory, job: Job, version: number, temperature: number
  */
 export function infrastructureFailure(e: { stopReason: string; turns: number; error: string | null }): boolean {
   if (e.stopReason === 'sandbox_error') return true;
-  return e.stopReason === 'policy_error' && (e.turns === 0 || /worker '[^']+' ended|is not loaded|WORKER_CRASHED/.test(e.error ?? ''));
+  return (
+    e.stopReason === 'policy_error' &&
+    (e.turns === 0 || /worker '[^']+' ended|is not loaded|WORKER_CRASHED/.test(e.error ?? ''))
+  );
 }
 
 /** Past the episode deadline, the seconds an episode gets to wind down (kill its shells, clean up) before it is given up. */
@@ -119,7 +130,11 @@ export const BACKSTOP_GRACE_SEC = 60;
 export function withBackstop<T>(seconds: number, key: string, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | null = null;
   const backstop = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`episode ${key} did not end ${seconds} s after it started; given up (it is not recorded)`)), seconds * 1000);
+    timer = setTimeout(
+      () =>
+        reject(new Error(`episode ${key} did not end ${seconds} s after it started; given up (it is not recorded)`)),
+      seconds * 1000,
+    );
   });
   return Promise.race([work, backstop]).finally(() => {
     if (timer) clearTimeout(timer);
@@ -134,12 +149,18 @@ export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> 
   const perTask = Math.ceil(r.groupSize * (1 + r.oversample));
   const jobs: Job[] = [];
   for (let a = 0; a < perTask; a++) {
-    r.tasks.forEach((task, i) => jobs.push({ task, attempt: a, key: rolloutKey(task.id, r.step, a), seed: mix(r.seed, r.step, i, a) }));
+    r.tasks.forEach((task, i) =>
+      jobs.push({ task, attempt: a, key: rolloutKey(task.id, r.step, a), seed: mix(r.seed, r.step, i, a) }),
+    );
   }
   // Episodes recorded before a crash that carry no behaviour (older runs recorded them) are run again. Only
   // this request's jobs count: with dynamic sampling a step runs several requests (rounds) into one folder.
   const keys = new Set(jobs.map((j) => j.key));
-  const done = new Map(readRolloutEpisodes(r.runDir, r.step).filter((e) => keys.has(e.key) && !infrastructureFailure(e)).map((e) => [e.key, e]));
+  const done = new Map(
+    readRolloutEpisodes(r.runDir, r.step)
+      .filter((e) => keys.has(e.key) && !infrastructureFailure(e))
+      .map((e) => [e.key, e]),
+  );
   let kept = [...done.values()].filter((e) => !e.aborted).length;
   const queue = jobs.filter((j) => !done.has(j.key));
   const appender = new JsonlAppender(join(dir, ROLLOUT_FILES.episodes));
@@ -156,7 +177,9 @@ export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> 
     const deadline = AbortSignal.timeout(r.episodeDeadlineSec * 1000);
     const signal = r.signal ? AbortSignal.any([r.signal, deadline]) : deadline;
     let tries = 0;
-    const episode = async (runtime: PhaseRuntime | undefined): Promise<{ error: EpisodeOutcome['record']['error']; outcome: EpisodeOutcome | null; abs: string }> => {
+    const episode = async (
+      runtime: PhaseRuntime | undefined,
+    ): Promise<{ error: EpisodeOutcome['record']['error']; outcome: EpisodeOutcome | null; abs: string }> => {
       // A try on another host (ppo.hosts) gets a folder of its own: one given up on a dead host may still write into its own later.
       const abs = join(dir, ROLLOUT_FILES.episodeDir, tries++ === 0 ? job.key : `${job.key}-try${tries}`);
       rmSync(abs, { recursive: true, force: true }); // a half-written folder of a killed attempt
@@ -179,10 +202,20 @@ export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> 
     };
     // On an engine host (ppo.hosts) when the task needs a container: a host that fails under the episode is
     // left and the episode tried on another; with none left, no outcome (an infrastructure failure).
-    const placed = await withBackstop(r.episodeDeadlineSec + BACKSTOP_GRACE_SEC, job.key, (async () => {
-      const runtime = await r.hosts?.runtime(job.task);
-      return runPlaced(r.hosts?.pool ?? null, runtime, episode, (reason) => ({ error: { kind: 'infrastructure' as const, message: reason }, outcome: null, abs: '' }), r.log);
-    })());
+    const placed = await withBackstop(
+      r.episodeDeadlineSec + BACKSTOP_GRACE_SEC,
+      job.key,
+      (async () => {
+        const runtime = await r.hosts?.runtime(job.task);
+        return runPlaced(
+          r.hosts?.pool ?? null,
+          runtime,
+          episode,
+          (reason) => ({ error: { kind: 'infrastructure' as const, message: reason }, outcome: null, abs: '' }),
+          r.log,
+        );
+      })(),
+    );
     if (r.signal?.aborted) return; // the run is stopping: this episode is run again on resume
     const outcome = placed.outcome;
     if (!outcome) {
@@ -197,7 +230,15 @@ export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> 
     }
     const aborted = kept >= wanted;
     if (!aborted) kept++;
-    const summary = summarize(outcome.trajectory, job, r.policyVersion, r.temperature, aborted, relative(r.runDir, placed.abs), placed.host);
+    const summary = summarize(
+      outcome.trajectory,
+      job,
+      r.policyVersion,
+      r.temperature,
+      aborted,
+      relative(r.runDir, placed.abs),
+      placed.host,
+    );
     appender.append(summary);
     done.set(job.key, summary);
     ran++;

@@ -17,7 +17,12 @@ import type { OnnxPolicyEngine } from '../../../native/model/policy-api';
 import type { SandboxBackend } from '../../../native/sandbox/types';
 import type { Tokenizer } from '../../../native/model/tokenizer';
 import type { Policy } from '../../agent/policy/types';
-import { type MetricsRow, type TrainingCheckpointRef, type TrainingProgress, type TrainingRunManifest } from '../../domain/training';
+import {
+  type MetricsRow,
+  type TrainingCheckpointRef,
+  type TrainingProgress,
+  type TrainingRunManifest,
+} from '../../domain/training';
 import { LabError } from '../../ipc/common/errors';
 import { createOptimizerState, type OptimizerState } from '../../rl/adamw';
 import { ResumableRng } from '../../rl/rng';
@@ -28,10 +33,24 @@ import { createOnnxPolicyWithEngine } from '../models/onnx-policy';
 import { feasibilityWarning, measureFeasibility, runFeasibility } from '../runs/feasibility';
 import { policyWorker } from '../models/policy-engine';
 import { loadTaskSource, type Task } from '../tasks';
-import { dropUnloggedCheckpoints, loadTrainingCheckpoint, pruneRunCheckpoints, saveTrainingCheckpoint, type TrainerState } from '../training/checkpoints';
+import {
+  dropUnloggedCheckpoints,
+  loadTrainingCheckpoint,
+  pruneRunCheckpoints,
+  saveTrainingCheckpoint,
+  type TrainerState,
+} from '../training/checkpoints';
 import { parseRunConfig, type TrainingRunConfig } from '../training/config/run-config';
 import type { TrainingControl } from '../training/control';
-import { createRunFolder, MetricsLog, newTrainingManifest, newTrainingRunId, readTrainingManifest, trainingRunsDir, writeTrainingManifest } from '../training/run-folder';
+import {
+  createRunFolder,
+  MetricsLog,
+  newTrainingManifest,
+  newTrainingRunId,
+  readTrainingManifest,
+  trainingRunsDir,
+  writeTrainingManifest,
+} from '../training/run-folder';
 import { TfEventsWriter } from '../tensorboard/tfevents';
 import { describeGroups, paramSettings, readTokenizerConfig } from '../training/trainer';
 import type { WorkerRegistry } from '../worker-registry';
@@ -96,7 +115,13 @@ function policyDir(runDir: string, version: number): string {
   return join(runDir, 'policy', `v-${String(version).padStart(7, '0')}`);
 }
 
-type RunOptions = { config: TrainingRunConfig; configSource: string | null; out?: string; resume?: string; steps?: number };
+type RunOptions = {
+  config: TrainingRunConfig;
+  configSource: string | null;
+  out?: string;
+  resume?: string;
+  steps?: number;
+};
 type Log = (message: string) => void;
 
 /** What a run starts from, new or resumed: its folder and manifest, the weights, the optimizer, the step reached. */
@@ -178,7 +203,17 @@ export async function runPpo(o: RunOptions, env: PpoEnv): Promise<PpoResult> {
       const trained = performance.now();
       const checkpointSeconds = recordStep(run, step, exp, upd, episodes);
       const times = { start, rolloutsDone, scored, trained, checkpointSeconds, end: performance.now() };
-      const row = ppoMetricsRow({ step, tokens: run.state.tokens, lr, criticOnly, reward: run.ppo.reward, episodes, experience: exp, update: upd, times });
+      const row = ppoMetricsRow({
+        step,
+        tokens: run.state.tokens,
+        lr,
+        criticOnly,
+        reward: run.ppo.reward,
+        episodes,
+        experience: exp,
+        update: upd,
+        times,
+      });
       logStep(run, row, episodes.kept, exp);
       await pauseIfRequested(run);
       if (stopRequested(env)) {
@@ -200,7 +235,15 @@ export async function runPpo(o: RunOptions, env: PpoEnv): Promise<PpoResult> {
 
 const stopRequested = (env: PpoEnv): boolean => !!env.signal?.aborted || !!env.control?.stopRequested;
 
-const freshState = (): TrainerState => ({ step: 0, tokens: 0, cursor: null, rng: {}, bestEvalLoss: null, lastLoss: null, lastEvalLoss: null });
+const freshState = (): TrainerState => ({
+  step: 0,
+  tokens: 0,
+  cursor: null,
+  rng: {},
+  bestEvalLoss: null,
+  lastLoss: null,
+  lastEvalLoss: null,
+});
 
 /** `--resume`: the run folder's manifest and its last checkpoint that the metrics log reached (or the init). */
 function resumeRun(o: RunOptions, logFile: ReturnType<typeof runLog>): OpenedRun {
@@ -217,10 +260,30 @@ function resumeRun(o: RunOptions, logFile: ReturnType<typeof runLog>): OpenedRun
   if (last) {
     const point = loadTrainingCheckpoint(last.dir);
     const { config: model, tokenizer, parameters: params } = point.checkpoint;
-    opened = { config, runDir, manifest, model, tokenizer, params, tokenizerConfig: readTokenizerConfig(last.dir), optimizer: point.optimizer, state: point.state };
+    opened = {
+      config,
+      runDir,
+      manifest,
+      model,
+      tokenizer,
+      params,
+      tokenizerConfig: readTokenizerConfig(last.dir),
+      optimizer: point.optimizer,
+      state: point.state,
+    };
   } else {
     const { config: model, tokenizer, parameters: params } = loadCheckpoint(manifest.init.path);
-    opened = { config, runDir, manifest, model, tokenizer, params, tokenizerConfig: readTokenizerConfig(manifest.init.path), optimizer: createOptimizerState(params), state: freshState() };
+    opened = {
+      config,
+      runDir,
+      manifest,
+      model,
+      tokenizer,
+      params,
+      tokenizerConfig: readTokenizerConfig(manifest.init.path),
+      optimizer: createOptimizerState(params),
+      state: freshState(),
+    };
   }
   manifest.resumes.push({ at: new Date().toISOString(), fromStep: opened.state.step });
   logFile.log(`resuming ${runDir} from step ${opened.state.step}`);
@@ -230,7 +293,8 @@ function resumeRun(o: RunOptions, logFile: ReturnType<typeof runLog>): OpenedRun
 /** A new run: a fresh run folder and manifest, the weights of `model.checkpoint`, a fresh optimizer. */
 function startRun(o: RunOptions, env: PpoEnv, logFile: ReturnType<typeof runLog>): OpenedRun {
   const config = o.config;
-  if (!config.model.checkpoint) throw new LabError('INVALID_PARAMS', 'model.checkpoint: PPO starts from a checkpoint (an SFT checkpoint, usually)');
+  if (!config.model.checkpoint)
+    throw new LabError('INVALID_PARAMS', 'model.checkpoint: PPO starts from a checkpoint (an SFT checkpoint, usually)');
   const initDir = resolve(config.model.checkpoint);
   if (!existsSync(initDir)) throw new LabError('INVALID_PARAMS', `model.checkpoint: ${initDir} does not exist`);
   checkRunFits(initDir, ['training', 'sampling']); // the trainer here, the sampling policy in its worker
@@ -239,8 +303,25 @@ function startRun(o: RunOptions, env: PpoEnv, logFile: ReturnType<typeof runLog>
   const { config: model, tokenizer, parameters: params } = loadCheckpoint(initDir);
   const tokenizerConfig = readTokenizerConfig(initDir);
   const { settings } = paramSettings(config, model);
-  const manifest = newTrainingManifest({ runDir, stage: 'ppo', config, configSource: o.configSource, initDir, paramGroups: describeGroups(model, settings) });
-  return { config, runDir, manifest, model, tokenizer, params, tokenizerConfig, optimizer: createOptimizerState(params), state: freshState() };
+  const manifest = newTrainingManifest({
+    runDir,
+    stage: 'ppo',
+    config,
+    configSource: o.configSource,
+    initDir,
+    paramGroups: describeGroups(model, settings),
+  });
+  return {
+    config,
+    runDir,
+    manifest,
+    model,
+    tokenizer,
+    params,
+    tokenizerConfig,
+    optimizer: createOptimizerState(params),
+    state: freshState(),
+  };
 }
 
 /** The task suite the run samples from, recorded in the manifest with the run's switches. */
@@ -268,18 +349,32 @@ async function prepareRun(r: OpenedRun, tasks: Task[], env: PpoEnv, log: Log): P
   const rng = new ResumableRng(cursor.rng);
   const { settings, unmatched } = paramSettings(config, model);
   for (const p of unmatched) log(`warning: optimizer pattern '${p}' matches no parameter`);
-  const schedule: Schedule = { kind: config.schedule.kind, lr: config.optimizer.lr, warmupSteps: config.schedule.warmup_steps, totalSteps: config.train.steps, minLrRatio: config.schedule.min_lr_ratio };
-  const cache = new TrainingGraphCache(model, { provider: config.train.provider, intraOpThreads: config.train.threads || undefined, interOpThreads: 1, capacity: 10, log });
+  const schedule: Schedule = {
+    kind: config.schedule.kind,
+    lr: config.optimizer.lr,
+    warmupSteps: config.schedule.warmup_steps,
+    totalSteps: config.train.steps,
+    minLrRatio: config.schedule.min_lr_ratio,
+  };
+  const cache = new TrainingGraphCache(model, {
+    provider: config.train.provider,
+    intraOpThreads: config.train.threads || undefined,
+    interOpThreads: 1,
+    capacity: 10,
+    log,
+  });
   const reference = ppo.kl_coef > 0 ? loadCheckpoint(manifest.init.path).parameters : null;
   const metricsLog = new MetricsLog(runDir, state.step);
   const events = new TfEventsWriter(runDir);
 
   const { policy, version: workerVersion, swapTo } = await openPolicyWorker(r, env);
   await recordFeasibility(r, tasks, policy, log);
-  const hosts = await openRolloutHosts(ppo.hosts, { dataDir: env.dataDir, runId: manifest.id, log }).catch(async (error: unknown) => {
-    await policy.close().catch(() => {});
-    throw error;
-  });
+  const hosts = await openRolloutHosts(ppo.hosts, { dataDir: env.dataDir, runId: manifest.id, log }).catch(
+    async (error: unknown) => {
+      await policy.close().catch(() => {});
+      throw error;
+    },
+  );
 
   const stop = new AbortController();
   env.signal?.addEventListener('abort', () => stop.abort(), { once: true });
@@ -293,7 +388,13 @@ async function prepareRun(r: OpenedRun, tasks: Task[], env: PpoEnv, log: Log): P
       policy,
       policyVersion: workerVersion(),
       temperature: ppo.temperature,
-      harness: { maxTurns: ppo.max_turns, contextStrategy: 'drop-oldest', observationChars: 10_000, ...(ppo.agent_timeout_sec ? { agentTimeoutSec: ppo.agent_timeout_sec } : {}), tito: ppo.tito },
+      harness: {
+        maxTurns: ppo.max_turns,
+        contextStrategy: 'drop-oldest',
+        observationChars: 10_000,
+        ...(ppo.agent_timeout_sec ? { agentTimeoutSec: ppo.agent_timeout_sec } : {}),
+        tito: ppo.tito,
+      },
       concurrency: ppo.concurrency,
       seed: config.seed,
       abortGraceSec: ppo.abort_grace_sec,
@@ -306,7 +407,11 @@ async function prepareRun(r: OpenedRun, tasks: Task[], env: PpoEnv, log: Log): P
     });
   /** A step's rollouts; with dynamic sampling, in rounds until tasks_per_step groups disagree (`mixed`: the groups that train). */
   const rollouts = async (step: number): Promise<StepRollouts> => {
-    if (ppo.dynamic_max_tasks === 0) return { ...(await collect(step, sampleTasks(tasks, ppo.tasks_per_step, ppo.sampling, config.seed, step))), dynamic: null };
+    if (ppo.dynamic_max_tasks === 0)
+      return {
+        ...(await collect(step, sampleTasks(tasks, ppo.tasks_per_step, ppo.sampling, config.seed, step))),
+        dynamic: null,
+      };
     const d = await collectDynamic({
       step,
       candidates: sampleTasks(tasks, ppo.dynamic_max_tasks, ppo.sampling, config.seed, step),
@@ -351,17 +456,29 @@ async function prepareRun(r: OpenedRun, tasks: Task[], env: PpoEnv, log: Log): P
 }
 
 /** The policy worker on a weights folder of the run's current version; `swapTo` moves it to another version's. */
-async function openPolicyWorker(r: OpenedRun, env: PpoEnv): Promise<{ policy: Policy; version(): number; swapTo(version: number): Promise<void> }> {
+async function openPolicyWorker(
+  r: OpenedRun,
+  env: PpoEnv,
+): Promise<{ policy: Policy; version(): number; swapTo(version: number): Promise<void> }> {
   const { runDir, model, manifest, state } = r;
   const ppo = r.config.ppo;
   const baseVersion = state.step;
   const writePolicy = (version: number): string => {
     const dir = policyDir(runDir, version);
     if (!existsSync(join(dir, 'manifest.json'))) {
-      saveCheckpoint(dir, { config: model, tokenizer: r.tokenizer, tokenizerConfig: r.tokenizerConfig, parameters: r.params, labVersion: appVersion(), metadata: { run_id: manifest.id, policy_version: version }, overwrite: true });
+      saveCheckpoint(dir, {
+        config: model,
+        tokenizer: r.tokenizer,
+        tokenizerConfig: r.tokenizerConfig,
+        parameters: r.params,
+        labVersion: appVersion(),
+        metadata: { run_id: manifest.id, policy_version: version },
+        overwrite: true,
+      });
     }
     // Old versions go, except the one the engine was loaded from (a restarted worker loads it again).
-    for (const v of [version - 3, version - 4]) if (v >= 0 && v !== baseVersion) rmSync(policyDir(runDir, v), { recursive: true, force: true });
+    for (const v of [version - 3, version - 4])
+      if (v >= 0 && v !== baseVersion) rmSync(policyDir(runDir, v), { recursive: true, force: true });
     return dir;
   };
   let workerVersion = state.step;
@@ -385,14 +502,18 @@ async function openPolicyWorker(r: OpenedRun, env: PpoEnv): Promise<{ policy: Po
 /** Tasks the oracle itself cannot finish at this budget give no reachable reward: say so, and record it. */
 async function recordFeasibility(r: OpenedRun, tasks: Task[], policy: Policy, log: Log): Promise<void> {
   const ppo = r.config.ppo;
-  const feasibility = await measureFeasibility(policy, tasks, { maxTurns: ppo.max_turns, ...(ppo.agent_timeout_sec ? { agentTimeoutSec: ppo.agent_timeout_sec } : {}) }).catch((error: Error) => {
+  const feasibility = await measureFeasibility(policy, tasks, {
+    maxTurns: ppo.max_turns,
+    ...(ppo.agent_timeout_sec ? { agentTimeoutSec: ppo.agent_timeout_sec } : {}),
+  }).catch((error: Error) => {
     log(`warning: the oracle's feasible share was not measured: ${error.message}`);
     return null;
   });
   const unreachable = feasibilityWarning(feasibility, `data.path ${r.manifest.data!.suite}`);
   if (unreachable) log(unreachable);
   if (feasibility) r.manifest.data = { ...r.manifest.data!, feasibility: runFeasibility(feasibility) };
-  if (unreachable && !r.manifest.warnings?.includes(unreachable)) r.manifest.warnings = [...(r.manifest.warnings ?? []), unreachable];
+  if (unreachable && !r.manifest.warnings?.includes(unreachable))
+    r.manifest.warnings = [...(r.manifest.warnings ?? []), unreachable];
   writeTrainingManifest(r.runDir, r.manifest);
 }
 
@@ -402,7 +523,9 @@ function stepEpisodes(batch: StepRollouts): StepEpisodes {
   const aborted = batch.episodes.filter((e) => e.aborted);
   const mixed = batch.dynamic?.mixed;
   const trained = mixed ? kept.filter((e) => mixed.has(e.taskId)) : kept;
-  const dynamic = batch.dynamic ? { tried: batch.dynamic.tried, rounds: batch.dynamic.rounds, mixedGroups: batch.dynamic.mixed.size } : null;
+  const dynamic = batch.dynamic
+    ? { tried: batch.dynamic.tried, rounds: batch.dynamic.rounds, mixedGroups: batch.dynamic.mixed.size }
+    : null;
   return { all: batch.episodes, kept, aborted, trained, dynamic };
 }
 
@@ -412,9 +535,22 @@ async function score(run: PpoRun, step: number, trained: RolloutEpisode[]): Prom
   // Earlier versions' weights (in memory, or the policy folder on disk after a resume), for the gap.
   for (const v of new Set(trained.map((e) => e.policyVersion))) {
     if (v === state.step || recent.has(v)) continue;
-    if (existsSync(join(policyDir(runDir, v), 'manifest.json'))) recent.set(v, loadCheckpoint(policyDir(runDir, v)).parameters);
+    if (existsSync(join(policyDir(runDir, v), 'manifest.json')))
+      recent.set(v, loadCheckpoint(policyDir(runDir, v)).parameters);
   }
-  const exp = await buildExperience({ runDir, model: run.model, cache: run.cache, params: run.params, reference: run.reference, ppo: run.ppo, rows: run.config.train.micro_batch_size, version: state.step, paramsByVersion: recent, episodes: trained, valueNorm: run.valueNorm });
+  const exp = await buildExperience({
+    runDir,
+    model: run.model,
+    cache: run.cache,
+    params: run.params,
+    reference: run.reference,
+    ppo: run.ppo,
+    rows: run.config.train.micro_batch_size,
+    version: state.step,
+    paramsByVersion: recent,
+    episodes: trained,
+    valueNorm: run.valueNorm,
+  });
   run.valueNorm = exp.valueNorm;
   for (const w of exp.warnings) run.log(`warning: step ${step}: ${w}`);
   recent.set(state.step, new Map([...run.params].map(([name, w]) => [name, Float32Array.from(w)])));
@@ -424,7 +560,8 @@ async function score(run: PpoRun, step: number, trained: RolloutEpisode[]): Prom
 
 /** Update: the PPO epochs over the experience (the critic alone during the warm-up); no sequence, no update. */
 async function update(run: PpoRun, exp: Experience, lr: number, criticOnly: boolean): Promise<UpdateResult> {
-  if (!exp.sequences.length) return { metrics: {}, optimizerSteps: 0, trainedTokens: 0, lossTokens: 0, computedTokens: 0 };
+  if (!exp.sequences.length)
+    return { metrics: {}, optimizerSteps: 0, trainedTokens: 0, lossTokens: 0, computedTokens: 0 };
   const { config } = run;
   return ppoUpdate({
     model: run.model,
@@ -467,12 +604,17 @@ function logStep(run: PpoRun, row: MetricsRow, kept: RolloutEpisode[], exp: Expe
   run.metricsLog.append(row);
   prune(run);
   const scalars: Record<string, number> = {};
-  for (const [k, v] of Object.entries(row)) if (typeof v === 'number' && Number.isFinite(v) && k !== 'step' && k !== 'wall_time') scalars[k.includes('/') ? k : `ppo/${k}`] = v;
+  for (const [k, v] of Object.entries(row))
+    if (typeof v === 'number' && Number.isFinite(v) && k !== 'step' && k !== 'wall_time')
+      scalars[k.includes('/') ? k : `ppo/${k}`] = v;
   run.events.scalars(row.step, scalars);
   run.lastRow = row;
   run.env.metrics?.(row);
   writeFileSync(join(stepDir(run.runDir, row.step), 'assertions.json'), JSON.stringify(assertionPassRates(kept)));
-  progress(run, `reward ${(row.reward_dense as number).toFixed(2)} resolved ${((row.resolved as number) * 100).toFixed(0)}% gap ${exp.metrics.train_infer_gap_r3?.toExponential(1) ?? '-'}`);
+  progress(
+    run,
+    `reward ${(row.reward_dense as number).toFixed(2)} resolved ${((row.resolved as number) * 100).toFixed(0)}% gap ${exp.metrics.train_infer_gap_r3?.toExponential(1) ?? '-'}`,
+  );
 }
 
 /** A pause request waits at the step boundary, after a checkpoint of this step. */
@@ -491,13 +633,40 @@ function progress(run: PpoRun, message: string | null = null, s: TrainingProgres
   const { state } = run;
   const lr = state.step ? learningRate(run.schedule, state.step) : null;
   const tokensPerS = (run.lastRow?.tokens_per_s as number | undefined) ?? null;
-  run.env.progress?.({ runId: run.manifest.id, runDir: run.runDir, stage: 'ppo', state: s, step: state.step, totalSteps: run.total, tokens: state.tokens, loss: state.lastLoss, evalLoss: null, lr, tokensPerS, etaS: null, lastCheckpoint: run.lastCheckpoint, message });
+  run.env.progress?.({
+    runId: run.manifest.id,
+    runDir: run.runDir,
+    stage: 'ppo',
+    state: s,
+    step: state.step,
+    totalSteps: run.total,
+    tokens: state.tokens,
+    loss: state.lastLoss,
+    evalLoss: null,
+    lr,
+    tokensPerS,
+    etaS: null,
+    lastCheckpoint: run.lastCheckpoint,
+    message,
+  });
 }
 
 function checkpoint(run: PpoRun): void {
   const { state, manifest, runDir } = run;
   state.cursor = { rng: run.rng.state, episodes: run.episodesTrained, valueNorm: run.valueNorm } satisfies PpoCursor;
-  const saved = saveTrainingCheckpoint({ runDir, runId: manifest.id, stage: 'ppo', config: run.model, tokenizer: run.tokenizer, tokenizerConfig: run.tokenizerConfig, params: run.params, optimizer: run.optimizer, state, parent: manifest.init.path, evalLoss: null });
+  const saved = saveTrainingCheckpoint({
+    runDir,
+    runId: manifest.id,
+    stage: 'ppo',
+    config: run.model,
+    tokenizer: run.tokenizer,
+    tokenizerConfig: run.tokenizerConfig,
+    params: run.params,
+    optimizer: run.optimizer,
+    state,
+    parent: manifest.init.path,
+    evalLoss: null,
+  });
   const ref: TrainingCheckpointRef = { step: state.step, dir: saved.dir, id: saved.id, evalLoss: null, best: false };
   manifest.checkpoints = [...manifest.checkpoints.filter((r) => r.step !== state.step), ref];
   writeTrainingManifest(runDir, manifest);
@@ -520,7 +689,10 @@ async function closeRun(run: PpoRun): Promise<void> {
 function finish(run: PpoRun, stoppedEarly: boolean, started: number): PpoResult {
   const { state, lastRow } = run;
   const flags = flagFarmedAssertions(run.history);
-  writeFileSync(join(run.runDir, 'summary.json'), JSON.stringify({ flaggedAssertions: flags, steps: state.step, episodes: run.episodesTrained }, null, 2));
+  writeFileSync(
+    join(run.runDir, 'summary.json'),
+    JSON.stringify({ flaggedAssertions: flags, steps: state.step, episodes: run.episodesTrained }, null, 2),
+  );
   progress(run, null, stoppedEarly ? 'stopped' : 'completed');
   return {
     stage: 'ppo',
@@ -532,7 +704,10 @@ function finish(run: PpoRun, stoppedEarly: boolean, started: number): PpoResult 
     final: {
       reward: (lastRow?.reward_dense as number | undefined) ?? null,
       resolved: (lastRow?.resolved as number | undefined) ?? null,
-      trainInferGap: (lastRow?.train_infer_gap_r3 as number | null | undefined) ?? (lastRow?.train_infer_gap_free as number | null | undefined) ?? null,
+      trainInferGap:
+        (lastRow?.train_infer_gap_r3 as number | null | undefined) ??
+        (lastRow?.train_infer_gap_free as number | null | undefined) ??
+        null,
     },
     durationMs: performance.now() - started,
     flaggedAssertions: flags,

@@ -11,10 +11,23 @@ import { forkLauncher } from '../../processes/launcher';
 import { runPpo, type PpoResult } from './run';
 
 function asTrainingResult(r: PpoResult): TrainingResult {
-  return { stage: 'ppo', steps: r.steps, tokens: r.tokens, finalLoss: null, evalLoss: null, checkpoint: r.checkpoint, runDir: r.runDir, durationMs: r.durationMs, state: r.state };
+  return {
+    stage: 'ppo',
+    steps: r.steps,
+    tokens: r.tokens,
+    finalLoss: null,
+    evalLoss: null,
+    checkpoint: r.checkpoint,
+    runDir: r.runDir,
+    durationMs: r.durationMs,
+    state: r.state,
+  };
 }
 
-function launch(o: { config: TrainingRunConfig; configSource: string | null; out?: string; resume?: string; steps?: number }, env: SessionEnv): Promise<TrainingSession> {
+function launch(
+  o: { config: TrainingRunConfig; configSource: string | null; out?: string; resume?: string; steps?: number },
+  env: SessionEnv,
+): Promise<TrainingSession> {
   const control = new TrainingControl();
   const workers = new WorkerRegistry(forkLauncher);
   return new Promise<TrainingSession>((resolveSession, reject) => {
@@ -37,10 +50,18 @@ function launch(o: { config: TrainingRunConfig; configSource: string | null; out
   });
 }
 
-export function startPpoSession(o: { config: TrainingRunConfig; configSource: string | null; out?: string }, env: SessionEnv): Promise<TrainingSession> {
+export function startPpoSession(
+  o: { config: TrainingRunConfig; configSource: string | null; out?: string },
+  env: SessionEnv,
+): Promise<TrainingSession> {
   return launch(o, env);
 }
 
-export function resumePpoSession(runDir: string, config: TrainingRunConfig, env: SessionEnv, steps?: number): Promise<TrainingSession> {
+export function resumePpoSession(
+  runDir: string,
+  config: TrainingRunConfig,
+  env: SessionEnv,
+  steps?: number,
+): Promise<TrainingSession> {
   return launch({ config, configSource: null, resume: runDir, steps }, env);
 }

@@ -59,7 +59,13 @@ export function ppoMetricsRow(x: StepMetricsInput): MetricsRow {
     lr: x.lr,
     grad_norm: upd.metrics.grad_norm ?? 0,
     tokens_per_s: upd.trainedTokens / Math.max(busy, 1e-9),
-    time: { data: seconds(times.scored - times.rolloutsDone), fwd_bwd: seconds(times.trained - times.scored), optimizer: 0, checkpoint: times.checkpointSeconds, eval: 0 },
+    time: {
+      data: seconds(times.scored - times.rolloutsDone),
+      fwd_bwd: seconds(times.trained - times.scored),
+      optimizer: 0,
+      checkpoint: times.checkpointSeconds,
+      eval: 0,
+    },
     wall_time: Date.now() / 1000,
     ...fixedKeys(x),
     // More.
@@ -112,7 +118,8 @@ function fixedKeys(x: StepMetricsInput): Record<string, number | null> {
     ppo_kl: upd.ppo_kl ?? null,
     entropy: upd.entropy ?? null,
     vf_loss: upd.vf_loss ?? null,
-    vf_explained_var: exp.vf_explained_var !== undefined && Number.isFinite(exp.vf_explained_var) ? exp.vf_explained_var : null,
+    vf_explained_var:
+      exp.vf_explained_var !== undefined && Number.isFinite(exp.vf_explained_var) ? exp.vf_explained_var : null,
     tis_weight_mean: exp.tis_weight_mean ?? null,
     train_infer_gap_r3: exp.train_infer_gap_r3 ?? null,
     train_infer_gap_free: exp.train_infer_gap_free ?? null,

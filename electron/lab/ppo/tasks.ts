@@ -2,7 +2,13 @@
 import { ResumableRng } from '../../rl/rng';
 import type { Task } from '../tasks';
 
-export function sampleTasks(tasks: readonly Task[], count: number, mode: 'uniform' | 'stratified', seed: number, step: number): Task[] {
+export function sampleTasks(
+  tasks: readonly Task[],
+  count: number,
+  mode: 'uniform' | 'stratified',
+  seed: number,
+  step: number,
+): Task[] {
   const rng = new ResumableRng((seed * 0x9e3779b1 + step * 0x85ebca6b) >>> 0);
   if (mode === 'uniform') {
     const order = rng.shuffle(tasks.map((_, i) => i));

@@ -57,7 +57,9 @@ export interface UpdateResult {
 }
 
 export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
-  const settings = u.criticOnly ? new Map([...u.settings].map(([n, s]) => [n, { ...s, frozen: s.frozen || !VALUE_HEAD_PATTERN.test(n) }])) : u.settings;
+  const settings = u.criticOnly
+    ? new Map([...u.settings].map(([n, s]) => [n, { ...s, frozen: s.frozen || !VALUE_HEAD_PATTERN.test(n) }]))
+    : u.settings;
   const trainable = (name: string) => !settings.get(name)?.frozen;
   const sums: Record<string, number> = {};
   let gradNormSum = 0;
@@ -73,7 +75,10 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
     const parts = Math.min(u.ppo.minibatches, order.length);
     for (let m = 0; m < parts; m++) {
       const members = order.filter((_, i) => i % parts === m).map((i) => u.sequences[i]!);
-      const lossTokens = members.reduce((n, s) => n + Array.from(s.tokenInputs.loss_mask!).reduce((a, b) => a + b, 0), 0);
+      const lossTokens = members.reduce(
+        (n, s) => n + Array.from(s.tokenInputs.loss_mask!).reduce((a, b) => a + b, 0),
+        0,
+      );
       if (lossTokens === 0) continue;
       const scalars = {
         inv_tokens: 1 / lossTokens,
@@ -94,7 +99,9 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
       if (!Number.isFinite(norm)) {
         // Clipping cannot bound a NaN/Inf norm, and one such step would turn every weight it touches to NaN.
         skipped++;
-        u.log?.(`warning: PPO minibatch skipped: gradient norm is ${norm} (epoch ${epoch + 1}, minibatch ${m + 1}); weights and optimizer state unchanged`);
+        u.log?.(
+          `warning: PPO minibatch skipped: gradient norm is ${norm} (epoch ${epoch + 1}, minibatch ${m + 1}); weights and optimizer state unchanged`,
+        );
         continue;
       }
       const scale = clipScale(norm, u.gradClip || null);
@@ -129,9 +136,24 @@ export async function minibatchGradients(
   let tokens = 0;
   let computed = 0;
   for (const group of planMicroBatches(members, u.rows)) {
-    const share = group.reduce((n, s) => n + Array.from(s.tokenInputs.loss_mask!).reduce((a, b) => a + b, 0), 0) / lossTokens;
-    const pack = packMicroBatch(group, { rows: u.rows, loss: ppoLoss, scalars: { ...scalars, aux_coef: scalars.aux_coef! * share }, maxLength: u.maxLength, layers: u.model.num_hidden_layers, topK: u.model.num_experts_per_tok });
-    const entry = await u.cache.get({ batch: pack.rows, length: pack.length, forcedRouting: forced, loss: ppoLoss, temperature: u.temperature ?? 1, headPositions: true });
+    const share =
+      group.reduce((n, s) => n + Array.from(s.tokenInputs.loss_mask!).reduce((a, b) => a + b, 0), 0) / lossTokens;
+    const pack = packMicroBatch(group, {
+      rows: u.rows,
+      loss: ppoLoss,
+      scalars: { ...scalars, aux_coef: scalars.aux_coef! * share },
+      maxLength: u.maxLength,
+      layers: u.model.num_hidden_layers,
+      topK: u.model.num_experts_per_tok,
+    });
+    const entry = await u.cache.get({
+      batch: pack.rows,
+      length: pack.length,
+      forcedRouting: forced,
+      loss: ppoLoss,
+      temperature: u.temperature ?? 1,
+      headPositions: true,
+    });
     const out = await runTrainingStep(u.model, entry, u.params, pack.batch);
     tokens += pack.tokens;
     computed += pack.rows * pack.length;

@@ -23,14 +23,19 @@ export interface CheckpointOracleOptions {
 
 export function checkpointOraclePolicy(checkpoint: string, options: CheckpointOracleOptions = {}): Policy {
   const dir = resolve(checkpoint);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new LabError('NOT_FOUND', `--checkpoint ${checkpoint}: no such checkpoint folder`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new LabError('NOT_FOUND', `--checkpoint ${checkpoint}: no such checkpoint folder`);
   let config;
   try {
     config = readModelConfig(dir);
   } catch (error) {
     throw new LabError('INVALID_PARAMS', `--checkpoint ${checkpoint}: ${(error as Error).message}`);
   }
-  if (!config) throw new LabError('INVALID_PARAMS', `--checkpoint ${checkpoint}: neither a t1-moe checkpoint nor a published Hugging Face folder (${dir}/config.json)`);
+  if (!config)
+    throw new LabError(
+      'INVALID_PARAMS',
+      `--checkpoint ${checkpoint}: neither a t1-moe checkpoint nor a published Hugging Face folder (${dir}/config.json)`,
+    );
   let tokenizer;
   try {
     tokenizer = loadTokenizerFile(dir);
@@ -38,7 +43,11 @@ export function checkpointOraclePolicy(checkpoint: string, options: CheckpointOr
     throw new LabError('INVALID_PARAMS', `--checkpoint ${checkpoint}: ${(error as Error).message}`);
   }
   const endOfTurnId = tokenizer.special.imEnd;
-  if (endOfTurnId === undefined) throw new LabError('INVALID_PARAMS', `--checkpoint ${checkpoint}: ${dir}/tokenizer.json has no <|im_end|> token to end assistant turns`);
+  if (endOfTurnId === undefined)
+    throw new LabError(
+      'INVALID_PARAMS',
+      `--checkpoint ${checkpoint}: ${dir}/tokenizer.json has no <|im_end|> token to end assistant turns`,
+    );
   const plain: TokenCodec = { encode: (t) => tokenizer.encode(t), decode: (ids) => tokenizer.decode(ids) };
   const split = splitTokensOf(JSON.parse(tokenizer.json));
   const contextWindow = config.max_position_embeddings;

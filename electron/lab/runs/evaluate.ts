@@ -90,7 +90,14 @@ export interface Evaluation {
 function commitOf(root: string): string | null {
   if (!existsSync(join(root, '.git'))) return null;
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', timeout: 2_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+    return (
+      execFileSync('git', ['rev-parse', 'HEAD'], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 2_000,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() || null
+    );
   } catch {
     return null;
   }
@@ -98,7 +105,10 @@ function commitOf(root: string): string | null {
 
 /** The policy's last words, whole (`onnx:…/models/nano-rl-dense` -> `models-nano-rl-dense`, never `ain-models-…`). */
 export function slug(text: string): string {
-  const words = text.replace(/^[a-z]+:/, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const words = text
+    .replace(/^[a-z]+:/, '')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
   const kept: string[] = [];
   let length = 0;
   for (const word of words.reverse()) {
@@ -120,8 +130,15 @@ function refOf(task: Task): TaskRef {
 }
 
 /** `rerun`: episodes this invocation ran again because an infrastructure error had ended them (resume). */
-export function toSummary(stats: RunStats, manifest: RunManifest, runDir: string, durationMs: number, rerun = 0): EvalSummary {
-  const brief = (groups: RunStats['byCategory']) => Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, { tasks: g.tasks, resolvedRate: g.resolvedRate }]));
+export function toSummary(
+  stats: RunStats,
+  manifest: RunManifest,
+  runDir: string,
+  durationMs: number,
+  rerun = 0,
+): EvalSummary {
+  const brief = (groups: RunStats['byCategory']) =>
+    Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, { tasks: g.tasks, resolvedRate: g.resolvedRate }]));
   return {
     suite: manifest.config.suite,
     policy: manifest.config.policy,
@@ -149,7 +166,10 @@ export function toSummary(stats: RunStats, manifest: RunManifest, runDir: string
 export function fidelityNotes(manifest: RunManifest): string[] {
   const notes: string[] = [];
   for (const [id, t] of Object.entries(manifest.config.containers?.tasks ?? {})) {
-    if (t.substitutions.length) notes.push(`${id}: built with ${t.substitutions.map((x) => `${x.from} replaced by ${x.to}`).join(', ')} — not the task's published image`);
+    if (t.substitutions.length)
+      notes.push(
+        `${id}: built with ${t.substitutions.map((x) => `${x.from} replaced by ${x.to}`).join(', ')} — not the task's published image`,
+      );
   }
   return notes;
 }
@@ -157,7 +177,13 @@ export function fidelityNotes(manifest: RunManifest): string[] {
 /** Load the suite: every task, and those that cannot load with the reason (they stay in the denominator). */
 async function loadSuite(suite: string, log: (m: string) => void): Promise<{ tasks: Task[]; invalid: SkippedTask[] }> {
   const source = await loadTaskSource(suite);
-  const invalid = source.invalid.map((bad) => ({ task: bad.id, reason: `invalid task: ${bad.problems.filter((p) => p.severity === 'error').map((p) => `${p.file}${p.field ? ` ${p.field}` : ''}: ${p.reason}`).join('; ')}` }));
+  const invalid = source.invalid.map((bad) => ({
+    task: bad.id,
+    reason: `invalid task: ${bad.problems
+      .filter((p) => p.severity === 'error')
+      .map((p) => `${p.file}${p.field ? ` ${p.field}` : ''}: ${p.reason}`)
+      .join('; ')}`,
+  }));
   for (const bad of invalid) log(`skipped '${bad.task}': ${bad.reason}`);
   return { tasks: source.tasks, invalid };
 }
@@ -166,18 +192,38 @@ async function loadSuite(suite: string, log: (m: string) => void): Promise<{ tas
  * Each task's backend and image (built here when needed, one at a time, with its progress logged). A task
  * whose runtime cannot be had is skipped with the reason; it stays in the denominator.
  */
-async function resolveRuntimes(tasks: Task[], settings: ContainerSettings, log: (m: string) => void): Promise<{ runtimes: Map<string, PhaseRuntime>; skipped: SkippedTask[]; containers: RunContainers }> {
+async function resolveRuntimes(
+  tasks: Task[],
+  settings: ContainerSettings,
+  log: (m: string) => void,
+): Promise<{ runtimes: Map<string, PhaseRuntime>; skipped: SkippedTask[]; containers: RunContainers }> {
   const runtimes = new Map<string, PhaseRuntime>();
   const skipped: SkippedTask[] = [];
   const hosts = settings.hosts?.length ? { hosts: settings.hosts.map((h) => h.name) } : {};
-  const containers: RunContainers = { backend: settings.backend, engine: settings.engine, network: settings.network, baseImages: settings.baseImages, ...hosts, tasks: {} };
+  const containers: RunContainers = {
+    backend: settings.backend,
+    engine: settings.engine,
+    network: settings.network,
+    baseImages: settings.baseImages,
+    ...hosts,
+    tasks: {},
+  };
   for (const [i, task] of tasks.entries()) {
     try {
-      const runtime = await resolvePhaseRuntime(task, settings, { onStage: (stage) => log(`[${i + 1}/${tasks.length}] ${task.id}: ${stage}`) });
+      const runtime = await resolvePhaseRuntime(task, settings, {
+        onStage: (stage) => log(`[${i + 1}/${tasks.length}] ${task.id}: ${stage}`),
+      });
       runtimes.set(task.id, runtime);
       const image = runtime.container?.image ?? null;
-      containers.tasks[task.id] = { backend: runtime.backend, network: runtime.network, image: image?.ref ?? null, imageSource: image?.source ?? null, substitutions: image?.substitutions ?? [] };
-      if (image?.substitutions.length) log(`${task.id}: fidelity caveat: ${image.substitutions.map((x) => `${x.from} -> ${x.to}`).join(', ')}`);
+      containers.tasks[task.id] = {
+        backend: runtime.backend,
+        network: runtime.network,
+        image: image?.ref ?? null,
+        imageSource: image?.source ?? null,
+        substitutions: image?.substitutions ?? [],
+      };
+      if (image?.substitutions.length)
+        log(`${task.id}: fidelity caveat: ${image.substitutions.map((x) => `${x.from} -> ${x.to}`).join(', ')}`);
     } catch (error) {
       const reason = (error as Error).message;
       skipped.push({ task: task.id, reason });
@@ -238,7 +284,17 @@ function trackEvaluation(store: RunStore, hooks: EvalHooks, retry: ReadonlySet<s
     message: null,
     progress: () => {
       const done = store.finished();
-      return { runId: store.manifest.id, runDir: store.dir, state: t.state, total: t.total, done: done.length, resolved: done.filter((r) => r.resolved).length, cut: t.cut, running: [...t.running.values()], message: t.message };
+      return {
+        runId: store.manifest.id,
+        runDir: store.dir,
+        state: t.state,
+        total: t.total,
+        done: done.length,
+        resolved: done.filter((r) => r.resolved).length,
+        cut: t.cut,
+        running: [...t.running.values()],
+        message: t.message,
+      };
     },
     emit: () => hooks.progress?.(t.progress()),
   };
@@ -282,7 +338,15 @@ function scheduleEvents(t: EvalTracker, hooks: EvalHooks): Parameters<typeof run
   };
 }
 
-function launch(store: RunStore, tasks: Task[], policy: Policy, env: EvalEnv, hooks: EvalHooks, runtimes: Map<string, PhaseRuntime> = new Map(), retry: ReadonlySet<string> = new Set()): Evaluation {
+function launch(
+  store: RunStore,
+  tasks: Task[],
+  policy: Policy,
+  env: EvalEnv,
+  hooks: EvalHooks,
+  runtimes: Map<string, PhaseRuntime> = new Map(),
+  retry: ReadonlySet<string> = new Set(),
+): Evaluation {
   const { manifest } = store;
   const controller = new AbortController();
   const tracker = trackEvaluation(store, hooks, retry);
@@ -295,14 +359,24 @@ function launch(store: RunStore, tasks: Task[], policy: Policy, env: EvalEnv, ho
     manifest,
     progress: tracker.progress,
     records: () => store.finished(),
-    live: () => [...tracker.live.entries()].map(([key, l]) => ({ key, taskId: l.taskId, attempt: l.attempt, buffer: l.buffer })),
+    live: () =>
+      [...tracker.live.entries()].map(([key, l]) => ({ key, taskId: l.taskId, attempt: l.attempt, buffer: l.buffer })),
     cancel: () => controller.abort(),
     done,
   };
 }
 
 /** Schedule every episode not finished yet, then the statistics and the summary; the run is marked idle again whatever happens. */
-async function runEvaluation(x: { store: RunStore; tasks: Task[]; policy: Policy; env: EvalEnv; hooks: EvalHooks; runtimes: Map<string, PhaseRuntime>; tracker: EvalTracker; signal: AbortSignal }): Promise<EvalResult> {
+async function runEvaluation(x: {
+  store: RunStore;
+  tasks: Task[];
+  policy: Policy;
+  env: EvalEnv;
+  hooks: EvalHooks;
+  runtimes: Map<string, PhaseRuntime>;
+  tracker: EvalTracker;
+  signal: AbortSignal;
+}): Promise<EvalResult> {
   const { store, policy, env, tracker: t } = x;
   const { manifest } = store;
   const config = manifest.config;
@@ -323,7 +397,9 @@ async function runEvaluation(x: { store: RunStore; tasks: Task[]; policy: Policy
       attempts: config.attempts,
       concurrency: config.concurrency,
       seed: config.seed,
-      deadlineSec: (task) => config.episodeDeadlineSec ?? (config.harness.agentTimeoutSec ?? task.agent.timeoutSec) + task.verifier.timeoutSec + DEADLINE_MARGIN_SEC,
+      deadlineSec: (task) =>
+        config.episodeDeadlineSec ??
+        (config.harness.agentTimeoutSec ?? task.agent.timeoutSec) + task.verifier.timeoutSec + DEADLINE_MARGIN_SEC,
       signal: x.signal,
       run: (job) =>
         runPlaced(
@@ -347,7 +423,10 @@ async function runEvaluation(x: { store: RunStore; tasks: Task[]; policy: Policy
                 tmpDir: env.tmpDir,
               })
             ).record,
-          (reason) => ({ ...skippedRecord(job.ref, job.attempt, reason, job.dir.rel), error: { kind: 'infrastructure', message: reason } }),
+          (reason) => ({
+            ...skippedRecord(job.ref, job.attempt, reason, job.dir.rel),
+            error: { kind: 'infrastructure', message: reason },
+          }),
           x.hooks.log,
         ),
       events: scheduleEvents(t, x.hooks),
@@ -359,7 +438,8 @@ async function runEvaluation(x: { store: RunStore; tasks: Task[]; policy: Policy
     const summary = toSummary(stats, manifest, store.dir, performance.now() - started, t.rerun);
     const complete = store.finished().length >= t.total;
     t.state = cancelled ? 'cancelled' : complete ? 'done' : 'failed';
-    if (!complete) t.message = `${t.total - store.finished().length} episode(s) not finished: resume with --resume ${store.dir}`;
+    if (!complete)
+      t.message = `${t.total - store.finished().length} episode(s) not finished: resume with --resume ${store.dir}`;
     if (complete) store.writeSummary({ summary, stats });
     // Not running any more before anyone hears "done": a list read on that event must not say running.
     clearEvalRunning(store.dir);
@@ -381,10 +461,20 @@ async function runEvaluation(x: { store: RunStore; tasks: Task[]; policy: Policy
 }
 
 /** `only`: keep just these task ids of the suite (t1lab run, benchmarks). */
-export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'run'; only?: readonly string[] }, env: EvalEnv, hooks: EvalHooks = {}): Promise<Evaluation> {
+export async function startEvaluation(
+  input: EvalRequest & { kind?: 'eval' | 'run'; only?: readonly string[] },
+  env: EvalEnv,
+  hooks: EvalHooks = {},
+): Promise<Evaluation> {
   const parsed = EvalRequest.parse(input);
   // Greedy unless a temperature is asked for, whoever starts the run (shell or page); run.json records it.
-  const request: EvalRequestParsed = { ...parsed, policySettings: { ...parsed.policySettings, temperature: parsed.policySettings.temperature ?? EVAL_DEFAULTS.temperature } };
+  const request: EvalRequestParsed = {
+    ...parsed,
+    policySettings: {
+      ...parsed.policySettings,
+      temperature: parsed.policySettings.temperature ?? EVAL_DEFAULTS.temperature,
+    },
+  };
   const log = hooks.log ?? (() => {});
   const policy = await createPolicy(request.policy, request.policySettings, env.onnx);
   try {
@@ -396,22 +486,39 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
       tasks = tasks.filter((t) => only.includes(t.id));
       invalid = invalid.filter((t) => only.includes(t.task));
     }
-    if (tasks.length + invalid.length === 0) throw new LabError('NOT_FOUND', `${request.suite}: no task${only ? ` ${only.map((id) => `'${id}'`).join(', ')}` : ''} found`);
+    if (tasks.length + invalid.length === 0)
+      throw new LabError(
+        'NOT_FOUND',
+        `${request.suite}: no task${only ? ` ${only.map((id) => `'${id}'`).join(', ')}` : ''} found`,
+      );
     if (request.checkFit) {
-      const unfit = promptsThatDoNotFit(policy, tasks.map((t) => ({ id: t.id, instruction: t.instruction, agentTimeoutSec: t.agent.timeoutSec })), request.harness);
+      const unfit = promptsThatDoNotFit(
+        policy,
+        tasks.map((t) => ({ id: t.id, instruction: t.instruction, agentTimeoutSec: t.agent.timeoutSec })),
+        request.harness,
+      );
       if (unfit.length) throw new LabError('CONFLICT', describeUnfit(unfit, tasks.length), { field: 'policy', unfit });
     }
     const fit = promptFitWarning(policy, tasks, request.harness.maxTurns);
     if (fit) log(fit);
-    const feasibility = await measureFeasibility(policy, tasks, { maxTurns: request.harness.maxTurns, agentTimeoutSec: request.harness.agentTimeoutSec });
+    const feasibility = await measureFeasibility(policy, tasks, {
+      maxTurns: request.harness.maxTurns,
+      agentTimeoutSec: request.harness.agentTimeoutSec,
+    });
     const unreachable = feasibilityWarning(feasibility, `the suite ${request.suite}`);
     if (unreachable) log(unreachable);
     const kind = input.kind ?? 'eval';
-    if (kind === 'run' && tasks.length + invalid.length !== 1) throw new LabError('INVALID_PARAMS', `${request.suite} holds ${tasks.length} tasks: give one task folder, or a task id with --suite`);
-    if (kind === 'run' && tasks.length === 0) throw new LabError('INVALID_PARAMS', `task '${invalid[0]?.task}' cannot run: ${invalid[0]?.reason}`);
+    if (kind === 'run' && tasks.length + invalid.length !== 1)
+      throw new LabError(
+        'INVALID_PARAMS',
+        `${request.suite} holds ${tasks.length} tasks: give one task folder, or a task id with --suite`,
+      );
+    if (kind === 'run' && tasks.length === 0)
+      throw new LabError('INVALID_PARAMS', `task '${invalid[0]?.task}' cannot run: ${invalid[0]?.reason}`);
     const settings = env.containers ?? containerSettings({ dataDir: env.dataDir });
     const { runtimes, skipped, containers } = await resolveRuntimes(tasks, settings, log);
-    if (kind === 'run' && skipped.length) throw new LabError('UNAVAILABLE', skipped[0]?.reason ?? 'the task cannot run');
+    if (kind === 'run' && skipped.length)
+      throw new LabError('UNAVAILABLE', skipped[0]?.reason ?? 'the task cannot run');
     const runDir = resolve(request.out ?? join(runsDir(env.dataDir), newRunId(kind, request.policy)));
     const allSkipped = [...invalid, ...skipped];
     const config: EvalRunConfig = {
@@ -424,7 +531,10 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
       concurrency: request.concurrency ?? availableParallelism(),
       episodeDeadlineSec: request.episodeDeadlineSec ?? null,
       seed: request.seed ?? randomInt(2 ** 31 - 1),
-      tasks: [...tasks.map(refOf), ...invalid.map((t) => ({ id: t.task, category: 'uncategorized', difficulty: 'unknown' }))],
+      tasks: [
+        ...tasks.map(refOf),
+        ...invalid.map((t) => ({ id: t.task, category: 'uncategorized', difficulty: 'unknown' })),
+      ],
       containers,
       skipped: allSkipped,
       ...(only ? { only: [...only] } : {}),
@@ -436,7 +546,11 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
       createdAt: new Date().toISOString(),
       config,
       code: { version: appVersion(root), commit: commitOf(root) },
-      host: { platform: `${process.platform}-${process.arch}`, cores: availableParallelism(), node: process.versions.node },
+      host: {
+        platform: `${process.platform}-${process.arch}`,
+        cores: availableParallelism(),
+        node: process.versions.node,
+      },
       ...(feasibility ? { feasibility: runFeasibility(feasibility) } : {}),
       warnings: [fit, unreachable].filter((w): w is string => w !== null),
     };
@@ -445,7 +559,8 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
     for (const ref of config.tasks) {
       const reason = why.get(ref.id);
       if (reason === undefined) continue;
-      for (let attempt = 0; attempt < config.attempts; attempt++) await store.append(skippedRecord(ref, attempt, reason, store.prepareEpisodeDir(ref.id, attempt).rel));
+      for (let attempt = 0; attempt < config.attempts; attempt++)
+        await store.append(skippedRecord(ref, attempt, reason, store.prepareEpisodeDir(ref.id, attempt).rel));
     }
     const runnable = tasks.filter((t) => runtimes.has(t.id));
     return launch(store, runnable, policy, env, hooks, runtimes);
@@ -461,7 +576,12 @@ export async function startEvaluation(input: EvalRequest & { kind?: 'eval' | 'ru
  * container episodes go to `options.hosts`, else to the hosts the run used (those still configured), else to
  * this machine's engine.
  */
-export async function resumeEvaluation(dir: string, env: EvalEnv, hooks: EvalHooks = {}, options: { hosts?: HostConfig[] } = {}): Promise<Evaluation> {
+export async function resumeEvaluation(
+  dir: string,
+  env: EvalEnv,
+  hooks: EvalHooks = {},
+  options: { hosts?: HostConfig[] } = {},
+): Promise<Evaluation> {
   const store = RunStore.open(dir);
   const config = store.manifest.config;
   try {
@@ -469,17 +589,36 @@ export async function resumeEvaluation(dir: string, env: EvalEnv, hooks: EvalHoo
     const byId = new Map(loaded.tasks.map((t) => [t.id, t]));
     const skippedIds = new Set((config.skipped ?? []).map((t) => t.task));
     const missing = config.tasks.filter((t) => !byId.has(t.id) && !skippedIds.has(t.id)).map((t) => t.id);
-    if (missing.length) throw new LabError('NOT_FOUND', `cannot resume ${store.dir}: ${config.suite} no longer has task(s) ${missing.join(', ')}`);
-    const tasks = config.tasks.filter((t) => byId.has(t.id) && !skippedIds.has(t.id)).map((t) => byId.get(t.id) as Task);
+    if (missing.length)
+      throw new LabError(
+        'NOT_FOUND',
+        `cannot resume ${store.dir}: ${config.suite} no longer has task(s) ${missing.join(', ')}`,
+      );
+    const tasks = config.tasks
+      .filter((t) => byId.has(t.id) && !skippedIds.has(t.id))
+      .map((t) => byId.get(t.id) as Task);
     const c = config.containers;
     const log = hooks.log ?? (() => {});
-    const base = env.containers ?? (c ? { backend: c.backend, engine: c.engine, baseImages: c.baseImages, network: c.network, pull: true } : containerSettings({ dataDir: env.dataDir }));
+    const base =
+      env.containers ??
+      (c
+        ? { backend: c.backend, engine: c.engine, baseImages: c.baseImages, network: c.network, pull: true }
+        : containerSettings({ dataDir: env.dataDir }));
     const settings = { ...base, hosts: options.hosts ?? base.hosts ?? hostsOfRun(c?.hosts, env.dataDir, log) };
     const { runtimes } = await resolveRuntimes(tasks, settings, log);
     const policy = await createPolicy(config.policy, config.policySettings, env.onnx);
     const retry = store.retryInfrastructureErrors();
-    if (retry.length) log(`${retry.length} episode(s) ended in an infrastructure error; they run again: ${retry.join(', ')}`);
-    return launch(store, tasks.filter((t) => runtimes.has(t.id)), policy, { ...env, containers: settings }, hooks, runtimes, new Set(retry));
+    if (retry.length)
+      log(`${retry.length} episode(s) ended in an infrastructure error; they run again: ${retry.join(', ')}`);
+    return launch(
+      store,
+      tasks.filter((t) => runtimes.has(t.id)),
+      policy,
+      { ...env, containers: settings },
+      hooks,
+      runtimes,
+      new Set(retry),
+    );
   } catch (error) {
     await store.close();
     throw error;
@@ -491,6 +630,7 @@ function hostsOfRun(names: string[] | undefined, dataDir: string, log: (m: strin
   if (!names?.length) return undefined;
   const known = listHosts(dataDir);
   const gone = names.filter((n) => !known.some((h) => h.name === n));
-  if (gone.length) log(`host(s) ${gone.join(', ')} of this run are no longer configured (t1lab hosts list); the others are used`);
+  if (gone.length)
+    log(`host(s) ${gone.join(', ')} of this run are no longer configured (t1lab hosts list); the others are used`);
   return known.filter((h) => names.includes(h.name));
 }

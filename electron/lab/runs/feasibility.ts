@@ -85,19 +85,42 @@ function quantile(xs: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
-const spread = (xs: readonly number[]) => ({ median: quantile(xs, 0.5), p90: quantile(xs, 0.9), max: xs.length ? Math.max(...xs) : 0 });
+const spread = (xs: readonly number[]) => ({
+  median: quantile(xs, 0.5),
+  p90: quantile(xs, 0.9),
+  max: xs.length ? Math.max(...xs) : 0,
+});
 const share = (n: number, of: number) => (of ? n / of : 0);
 
 /**
  * Tokens of each of the oracle's calls for a task (its closing `submit` excluded), as the token-level oracle
  * samples them in `level`'s tokenizer (the calls SFT data is made of), less the end-of-turn token.
  */
-async function oracleCallTokens(task: Task, level: TokenLevel, agentTimeoutSec: number, keepPreamble: boolean): Promise<number[]> {
+async function oracleCallTokens(
+  task: Task,
+  level: TokenLevel,
+  agentTimeoutSec: number,
+  keepPreamble: boolean,
+): Promise<number[]> {
   const commands = solutionCommands(task);
   const protocol = createProtocol('hermes');
   // Only the replies' ids are used: the window and the end-of-turn id do not change them.
-  const oracle = createTokenizedOraclePolicy({ codec: level.codec, template: level.template, endOfTurnId: END_OF_TURN, contextWindow: 1, maxCompletionTokens: 1, skipPreamble: !keepPreamble });
-  const episode = await oracle.startEpisode({ taskId: task.id, instruction: task.instruction, solutionCommands: commands, agentTimeoutSec, protocol, seed: 0 });
+  const oracle = createTokenizedOraclePolicy({
+    codec: level.codec,
+    template: level.template,
+    endOfTurnId: END_OF_TURN,
+    contextWindow: 1,
+    maxCompletionTokens: 1,
+    skipPreamble: !keepPreamble,
+  });
+  const episode = await oracle.startEpisode({
+    taskId: task.id,
+    instruction: task.instruction,
+    solutionCommands: commands,
+    agentTimeoutSec,
+    protocol,
+    seed: 0,
+  });
   const signal = new AbortController().signal;
   const calls: number[] = [];
   for (let turn = 0; turn <= commands.length; turn++) {
@@ -116,23 +139,52 @@ const END_OF_TURN = -1;
  * budget are the budget measured against), or null when the policy is not token-level or cannot run the
  * oracle's protocol (terminus sends keystrokes).
  */
-export async function measureFeasibility(policy: Policy, tasks: readonly Task[], options: FeasibilityOptions): Promise<FeasibilityReport | null> {
+export async function measureFeasibility(
+  policy: Policy,
+  tasks: readonly Task[],
+  options: FeasibilityOptions,
+): Promise<FeasibilityReport | null> {
   const level = policy.tokenLevel;
   if (!level || policy.contextWindow === null || policy.protocol === 'terminus') return null;
   const maxTokens = policy.maxCompletionTokens;
-  const prompts = measurePrompts(policy, tasks.map((t) => ({ id: t.id, instruction: t.instruction, agentTimeoutSec: t.agent.timeoutSec })), options.maxTurns, options.agentTimeoutSec);
+  const prompts = measurePrompts(
+    policy,
+    tasks.map((t) => ({ id: t.id, instruction: t.instruction, agentTimeoutSec: t.agent.timeoutSec })),
+    options.maxTurns,
+    options.agentTimeoutSec,
+  );
   const perTask: TaskFeasibility[] = [];
   for (const [i, task] of tasks.entries()) {
-    const callTokens = task.solution ? await oracleCallTokens(task, level, options.agentTimeoutSec ?? task.agent.timeoutSec, options.keepPreamble === true) : [];
+    const callTokens = task.solution
+      ? await oracleCallTokens(
+          task,
+          level,
+          options.agentTimeoutSec ?? task.agent.timeoutSec,
+          options.keepPreamble === true,
+        )
+      : [];
     const prompt = prompts![i]!;
     const reasons: InfeasibleReason[] = [];
     if (!task.solution || callTokens.length === 0) reasons.push('no-oracle');
     if (callTokens.length > options.maxTurns) reasons.push('turns');
     if (callTokens.some((n) => n > maxTokens)) reasons.push('tokens');
     if (prompt.tokens > prompt.budget) reasons.push('prompt');
-    perTask.push({ id: task.id, family: taskFamily(task), feasible: reasons.length === 0, reasons, commands: callTokens.length, callTokens, promptTokens: prompt.tokens });
+    perTask.push({
+      id: task.id,
+      family: taskFamily(task),
+      feasible: reasons.length === 0,
+      reasons,
+      commands: callTokens.length,
+      callTokens,
+      promptTokens: prompt.tokens,
+    });
   }
-  return summarize(perTask, { maxTurns: options.maxTurns, maxTokens, contextWindow: policy.contextWindow, promptBudget: policy.contextWindow - maxTokens });
+  return summarize(perTask, {
+    maxTurns: options.maxTurns,
+    maxTokens,
+    contextWindow: policy.contextWindow,
+    promptBudget: policy.contextWindow - maxTokens,
+  });
 }
 
 export function summarize(perTask: TaskFeasibility[], budget: FeasibilityReport['budget']): FeasibilityReport {
@@ -154,7 +206,12 @@ export function summarize(perTask: TaskFeasibility[], budget: FeasibilityReport[
     byFamily: Object.fromEntries(Object.entries(byFamily).sort(([a], [b]) => a.localeCompare(b))),
     cutCalls: { count: cut, calls: calls.length, share: share(cut, calls.length) },
     budget,
-    reasons: { 'no-oracle': count('no-oracle'), turns: count('turns'), tokens: count('tokens'), prompt: count('prompt') },
+    reasons: {
+      'no-oracle': count('no-oracle'),
+      turns: count('turns'),
+      tokens: count('tokens'),
+      prompt: count('prompt'),
+    },
     callTokens: spread(calls),
     commands: spread(perTask.map((t) => t.commands)),
     perTask,
@@ -168,7 +225,9 @@ export function summarize(perTask: TaskFeasibility[], budget: FeasibilityReport[
 export function feasibilityWarning(report: FeasibilityReport | null, what: string): string | null {
   if (!report || report.tasks === 0 || report.share >= FEASIBLE_WARN_SHARE) return null;
   const { maxTurns, maxTokens } = report.budget;
-  const why = (['turns', 'tokens', 'prompt', 'no-oracle'] as const).filter((r) => report.reasons[r]).map((r) => `${report.reasons[r]} ${REASON_TEXT[r]}`);
+  const why = (['turns', 'tokens', 'prompt', 'no-oracle'] as const)
+    .filter((r) => report.reasons[r])
+    .map((r) => `${report.reasons[r]} ${REASON_TEXT[r]}`);
   return (
     `warning: only ${report.feasible} of ${report.tasks} tasks of ${what} (${(100 * report.share).toFixed(0)}%) can be finished by the oracle itself ` +
     `at ${maxTurns} turns x ${maxTokens} tokens (${why.join('; ')}; ${report.cutCalls.count} of ${report.cutCalls.calls} oracle calls are longer than ${maxTokens} tokens). ` +
@@ -185,5 +244,12 @@ const REASON_TEXT: Record<InfeasibleReason, string> = {
 
 /** What a run records of the report (run.json). */
 export function runFeasibility(r: FeasibilityReport): RunFeasibility {
-  return { tasks: r.tasks, feasible: r.feasible, share: r.share, maxTurns: r.budget.maxTurns, maxTokens: r.budget.maxTokens, cutCalls: r.cutCalls };
+  return {
+    tasks: r.tasks,
+    feasible: r.feasible,
+    share: r.share,
+    maxTurns: r.budget.maxTurns,
+    maxTokens: r.budget.maxTokens,
+    cutCalls: r.cutCalls,
+  };
 }

@@ -39,7 +39,12 @@ export function runsHandlers(ctx: HostContext): Handlers<typeof runsContract> {
         if (status.state !== 'crashed' && status.state !== 'failed') return;
         for (const p of progress.values()) {
           if (p.state !== 'running') continue;
-          const failed: RunProgress = { ...p, state: 'failed', running: [], message: `the eval worker ended (${status.lastExit ?? 'unknown'}); resume the run to finish it` };
+          const failed: RunProgress = {
+            ...p,
+            state: 'failed',
+            running: [],
+            message: `the eval worker ended (${status.lastExit ?? 'unknown'}); resume the run to finish it`,
+          };
           progress.set(p.runId, failed);
           ctx.emit('runs.progress', failed);
         }
@@ -55,9 +60,22 @@ export function runsHandlers(ctx: HostContext): Handlers<typeof runsContract> {
     'runs.list': () => listRuns(ctx.dataDir, active()),
     'runs.get': ({ runId }) => ({ ...readRun(runPath(ctx.dataDir, runId)), progress: progress.get(runId) ?? null }),
     'runs.start': (request) =>
-      worker().call('eval.start', { request: { ...request, suite: fromApp(request.suite), ...(request.out ? { out: fromApp(request.out) } : {}) }, dataDir: ctx.dataDir }, { timeoutMs: START_TIMEOUT_MS }),
-    'runs.resume': ({ runId }) => worker().call('eval.resume', { runDir: runPath(ctx.dataDir, runId), dataDir: ctx.dataDir }, { timeoutMs: START_TIMEOUT_MS }),
-    'runs.cancel': async ({ runId }) => (active().has(runId) ? worker().call('eval.cancel', { runId }) : { cancelled: false }),
+      worker().call(
+        'eval.start',
+        {
+          request: { ...request, suite: fromApp(request.suite), ...(request.out ? { out: fromApp(request.out) } : {}) },
+          dataDir: ctx.dataDir,
+        },
+        { timeoutMs: START_TIMEOUT_MS },
+      ),
+    'runs.resume': ({ runId }) =>
+      worker().call(
+        'eval.resume',
+        { runDir: runPath(ctx.dataDir, runId), dataDir: ctx.dataDir },
+        { timeoutMs: START_TIMEOUT_MS },
+      ),
+    'runs.cancel': async ({ runId }) =>
+      active().has(runId) ? worker().call('eval.cancel', { runId }) : { cancelled: false },
     'runs.live': async ({ runId }) => (active().has(runId) ? worker().call('eval.live', { runId }) : { episodes: [] }),
     'runs.episode': ({ runId, key }) => readEpisode(runPath(ctx.dataDir, runId), key),
     'runs.taskHistory': ({ taskId, filter }) => taskHistory(ctx.dataDir, taskId, filter),

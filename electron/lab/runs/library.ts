@@ -18,7 +18,8 @@ export { runsDir };
 /** The folder of a run id; ids are folder names, never paths. */
 export function runPath(dataDir: string, runId: string): string {
   const dir = resolve(runsDir(dataDir), runId);
-  if (!dir.startsWith(resolve(runsDir(dataDir)) + sep)) throw new LabError('INVALID_PARAMS', `run id '${runId}' is not a folder name`);
+  if (!dir.startsWith(resolve(runsDir(dataDir)) + sep))
+    throw new LabError('INVALID_PARAMS', `run id '${runId}' is not a folder name`);
   if (!existsSync(join(dir, 'run.json'))) throw new LabError('NOT_FOUND', `no run '${runId}' in ${runsDir(dataDir)}`);
   return dir;
 }
@@ -98,7 +99,9 @@ export function describeRun(dir: string, active = false): RunListing | null {
 /** The finished run's own figure (summary.json), else creation to the last finished episode. */
 function runDuration(dir: string, createdAt: string, episodes: readonly EpisodeRecord[]): number | null {
   try {
-    const summary = JSON.parse(readFileSync(join(dir, RUN_FILES.summary), 'utf8')) as { summary?: { durationMs?: unknown } };
+    const summary = JSON.parse(readFileSync(join(dir, RUN_FILES.summary), 'utf8')) as {
+      summary?: { durationMs?: unknown };
+    };
     if (typeof summary.summary?.durationMs === 'number') return summary.summary.durationMs;
   } catch {
     // not finished
@@ -133,7 +136,9 @@ export function readEpisode(dir: string, key: string) {
   const slim: Trajectory = {
     ...trajectory,
     // Sampled ids and log-probs stay (the viewer shows them per turn); per-token routing is left out.
-    turns: trajectory.turns.map(({ tokens, ...turn }) => (tokens ? { ...turn, tokens: { ids: tokens.ids, logprobs: tokens.logprobs } } : turn)),
+    turns: trajectory.turns.map(({ tokens, ...turn }) =>
+      tokens ? { ...turn, tokens: { ids: tokens.ids, logprobs: tokens.logprobs } } : turn,
+    ),
     ledger: trajectory.ledger ? { samples: [], counters: trajectory.ledger.counters } : null,
   };
   return { record, trajectory: slim, verifierOutput: readVerifierOutput(abs), hasRecording: hasRecording(abs) };

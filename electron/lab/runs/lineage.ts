@@ -18,7 +18,9 @@ export function trainingFolderLineage(path: string): (RunLineage & { snapshot: b
   const match = CHECKPOINT_PATH.exec(path);
   if (!match) return null;
   const snapshot = match[3] === 'v';
-  const lineage = checkpointLineage(snapshot ? path.replace(/[\\/]policy[\\/]v-(\d+)[\\/]?$/, '/checkpoints/step-$1') : path);
+  const lineage = checkpointLineage(
+    snapshot ? path.replace(/[\\/]policy[\\/]v-(\d+)[\\/]?$/, '/checkpoints/step-$1') : path,
+  );
   return lineage ? { ...lineage, snapshot } : null;
 }
 

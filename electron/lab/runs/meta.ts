@@ -7,7 +7,16 @@ import { existsSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'nod
 import { basename, join, resolve, sep } from 'node:path';
 import { processAlive } from '../../../native/util/process-alive';
 import { LabError } from '../../ipc/common/errors';
-import { applyRunMetaPatch, EMPTY_RUN_META, RUN_META_FILE, RunMeta, type RunKindOfFolder, type RunMetaPatch, type RunMetaResult, type RunRemoved } from '../../domain/run-meta';
+import {
+  applyRunMetaPatch,
+  EMPTY_RUN_META,
+  RUN_META_FILE,
+  RunMeta,
+  type RunKindOfFolder,
+  type RunMetaPatch,
+  type RunMetaResult,
+  type RunRemoved,
+} from '../../domain/run-meta';
 import { describeTrainingRun, isTrainingRun, viewRunsDir } from '../training/view-runs';
 import { runsDir } from './dirs';
 import { writeFileAtomic } from './store';
@@ -27,7 +36,10 @@ export function readRunMeta(dir: string): RunMeta {
   const parsed = RunMeta.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new LabError('INVALID_PARAMS', `${file}: field '${issue?.path.join('.') || '(root)'}': ${issue?.message ?? 'invalid'}`);
+    throw new LabError(
+      'INVALID_PARAMS',
+      `${file}: field '${issue?.path.join('.') || '(root)'}': ${issue?.message ?? 'invalid'}`,
+    );
   }
   return parsed.data;
 }
@@ -44,7 +56,8 @@ export function readRunMetaOrEmpty(dir: string): RunMeta {
 function inside(root: string, id: string): string {
   const base = resolve(root);
   const dir = resolve(base, id);
-  if (!dir.startsWith(base + sep) || dir === base) throw new LabError('INVALID_PARAMS', `run id '${id}' is not a folder name`);
+  if (!dir.startsWith(base + sep) || dir === base)
+    throw new LabError('INVALID_PARAMS', `run id '${id}' is not a folder name`);
   return dir;
 }
 
@@ -86,7 +99,10 @@ export function updateMetaOf({ runId, kind, dir }: LocatedRun, patch: RunMetaPat
 }
 
 export function markEvalRunning(dir: string): void {
-  writeFileSync(join(dir, RUNNING_FILE), `${JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() })}\n`);
+  writeFileSync(
+    join(dir, RUNNING_FILE),
+    `${JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() })}\n`,
+  );
 }
 
 export function clearEvalRunning(dir: string): void {
@@ -118,7 +134,9 @@ export function removeRun(dataDir: string, runId: string, busy: ReadonlySet<stri
 }
 
 export function removeRunFolder({ runId, kind, dir }: LocatedRun, busy: ReadonlySet<string> = new Set()): RunRemoved {
-  const running = busy.has(runId) || (kind === 'eval' ? evalRunActive(dir) : ACTIVE_TRAINING.has(describeTrainingRun(runId, dir, null).state));
+  const running =
+    busy.has(runId) ||
+    (kind === 'eval' ? evalRunActive(dir) : ACTIVE_TRAINING.has(describeTrainingRun(runId, dir, null).state));
   if (running) throw new LabError('CONFLICT', `run '${runId}' is running: cancel or stop it before removing it`);
   rmSync(dir, { recursive: true, force: true });
   return { runId, kind, dir, removed: true };

@@ -21,7 +21,11 @@ export class PolicyBridgeClient implements PolicyCaller {
 
   constructor(private readonly send: { call(call: PolicyCall): void; cancel(callId: string): void }) {}
 
-  call<M extends PolicyMethod>(method: M, input: MethodInput<typeof policyContract, M>, options: CallOptions = {}): Promise<MethodOutput<typeof policyContract, M>> {
+  call<M extends PolicyMethod>(
+    method: M,
+    input: MethodInput<typeof policyContract, M>,
+    options: CallOptions = {},
+  ): Promise<MethodOutput<typeof policyContract, M>> {
     const callId = randomUUID();
     const { signal, timeoutMs } = options;
     if (signal?.aborted) return Promise.reject(new LabError('CANCELLED', `${method} cancelled`));
@@ -58,12 +62,22 @@ export class PolicyBridgeClient implements PolicyCaller {
 }
 
 interface EvalWorkerLike {
-  on<E extends 'eval.policyCall' | 'eval.policyCancel'>(event: E, listener: (payload: EventPayload<typeof evalWorkerContract, E>) => void): () => void;
-  call(method: Extract<MethodName<typeof evalWorkerContract>, 'eval.policyReply'>, input: PolicyReply): Promise<unknown>;
+  on<E extends 'eval.policyCall' | 'eval.policyCancel'>(
+    event: E,
+    listener: (payload: EventPayload<typeof evalWorkerContract, E>) => void,
+  ): () => void;
+  call(
+    method: Extract<MethodName<typeof evalWorkerContract>, 'eval.policyReply'>,
+    input: PolicyReply,
+  ): Promise<unknown>;
 }
 
 /** Host side: answer the eval worker's policy calls with the host's policy worker. Returns the way to stop. */
-export function servePolicyBridge(evalWorker: EvalWorkerLike, policy: PolicyCaller, log: (message: string) => void): () => void {
+export function servePolicyBridge(
+  evalWorker: EvalWorkerLike,
+  policy: PolicyCaller,
+  log: (message: string) => void,
+): () => void {
   const inflight = new Map<string, AbortController>();
   const offCall = evalWorker.on('eval.policyCall', (call) => {
     const controller = new AbortController();
@@ -72,7 +86,10 @@ export function servePolicyBridge(evalWorker: EvalWorkerLike, policy: PolicyCall
       let reply: PolicyReply;
       try {
         // The policy worker validates `input` against its own contract on receipt.
-        const output: unknown = await policy.call(call.method, call.input as never, { signal: controller.signal, timeoutMs: call.timeoutMs });
+        const output: unknown = await policy.call(call.method, call.input as never, {
+          signal: controller.signal,
+          timeoutMs: call.timeoutMs,
+        });
         reply = { callId: call.callId, ok: true, output };
       } catch (error) {
         const code = error instanceof LabError ? error.code : 'INTERNAL';
@@ -80,7 +97,9 @@ export function servePolicyBridge(evalWorker: EvalWorkerLike, policy: PolicyCall
       } finally {
         inflight.delete(call.callId);
       }
-      await evalWorker.call('eval.policyReply', reply).catch((error: Error) => log(`policy reply to the eval worker failed: ${error.message}`));
+      await evalWorker
+        .call('eval.policyReply', reply)
+        .catch((error: Error) => log(`policy reply to the eval worker failed: ${error.message}`));
     })();
   });
   const offCancel = evalWorker.on('eval.policyCancel', ({ callId }) => inflight.get(callId)?.abort());

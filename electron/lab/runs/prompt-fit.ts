@@ -31,7 +31,12 @@ interface FitTask {
 }
 
 /** Every task's first-prompt size against the budget (null for policies that are not token-level). */
-export function measurePrompts(policy: Policy, tasks: readonly FitTask[], maxTurns: number, agentTimeoutSec?: number): PromptFit[] | null {
+export function measurePrompts(
+  policy: Policy,
+  tasks: readonly FitTask[],
+  maxTurns: number,
+  agentTimeoutSec?: number,
+): PromptFit[] | null {
   const level = policy.tokenLevel;
   if (!level || policy.contextWindow === null) return null;
   const protocol = createProtocol(policy.protocol);
@@ -39,17 +44,30 @@ export function measurePrompts(policy: Policy, tasks: readonly FitTask[], maxTur
   const meter = exactMeter(level.codec, level.template);
   const budget = policy.contextWindow - policy.maxCompletionTokens;
   return tasks.map((task) => {
-    const system = protocol.systemPrompt({ maxTurns, timeoutSec: agentTimeoutSec ?? task.agentTimeoutSec, toolsInTemplate: !!templateTools, compact: compactPrompt(policy) });
+    const system = protocol.systemPrompt({
+      maxTurns,
+      timeoutSec: agentTimeoutSec ?? task.agentTimeoutSec,
+      toolsInTemplate: !!templateTools,
+      compact: compactPrompt(policy),
+    });
     const messages: ChatMessage[] = [
       { role: 'system', content: system },
       { role: 'user', content: task.instruction },
     ];
-    return { taskId: task.id, tokens: meter.measure(messages), budget, window: policy.contextWindow!, reserve: policy.maxCompletionTokens };
+    return {
+      taskId: task.id,
+      tokens: meter.measure(messages),
+      budget,
+      window: policy.contextWindow!,
+      reserve: policy.maxCompletionTokens,
+    };
   });
 }
 
 export function promptsThatDoNotFit(policy: Policy, tasks: FitTask[], harness: HarnessSettings): PromptFit[] {
-  return (measurePrompts(policy, tasks, harness.maxTurns, harness.agentTimeoutSec) ?? []).filter((f) => f.tokens > f.budget);
+  return (measurePrompts(policy, tasks, harness.maxTurns, harness.agentTimeoutSec) ?? []).filter(
+    (f) => f.tokens > f.budget,
+  );
 }
 
 /** One sentence for the user: how many tasks cannot start, the worst case, and what to do. */
@@ -70,7 +88,11 @@ export interface SuiteFit {
 }
 
 export function measurePromptFit(policy: Policy, tasks: readonly Task[], maxTurns: number): SuiteFit | null {
-  const fits = measurePrompts(policy, tasks.map((t) => ({ id: t.id, instruction: t.instruction, agentTimeoutSec: t.agent.timeoutSec })), maxTurns);
+  const fits = measurePrompts(
+    policy,
+    tasks.map((t) => ({ id: t.id, instruction: t.instruction, agentTimeoutSec: t.agent.timeoutSec })),
+    maxTurns,
+  );
   if (!fits) return null;
   return {
     budget: policy.contextWindow! - policy.maxCompletionTokens,

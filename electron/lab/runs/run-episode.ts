@@ -13,11 +13,29 @@ import type { Policy } from '../../agent/policy/types';
 import { toAtif } from '../../agent/trajectory/atif';
 import { LabError } from '../../ipc/common/errors';
 import type { EpisodeRecord, HarnessSettings } from '../../domain/runs';
-import { TRAJECTORY_SCHEMA, type EpisodeError, type Trajectory, type Turn, type VerifierOutcome } from '../../domain/trajectory';
+import {
+  TRAJECTORY_SCHEMA,
+  type EpisodeError,
+  type Trajectory,
+  type Turn,
+  type VerifierOutcome,
+} from '../../domain/trajectory';
 import { appVersion } from '../app-paths';
 import { dropState, type PhaseRuntime } from '../containers/runtime';
 import { phaseRun } from '../tasks/sandbox-spec';
-import { defaultSandbox, filesUnder, prepareWorkspace, prestartVerifier, removeTree, runVerifier, solutionCommands, solutionScript, TASK_PATHS, type Task, type WarmVerifier } from '../tasks';
+import {
+  defaultSandbox,
+  filesUnder,
+  prepareWorkspace,
+  prestartVerifier,
+  removeTree,
+  runVerifier,
+  solutionCommands,
+  solutionScript,
+  TASK_PATHS,
+  type Task,
+  type WarmVerifier,
+} from '../tasks';
 import { EPISODE_FILES } from './episode-files';
 import { writeFileAtomicAsync } from './store';
 import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
@@ -61,9 +79,11 @@ export interface EpisodeOutcome {
 
 /** solution/ written where the oracle's shell can read it (read-only), as the task layer's oracle sees it. */
 async function writeSolution(task: Task, dir: string): Promise<void> {
-  const files = task.solution?.kind === 'script' && task.solution.path === TASK_PATHS.solve ? filesUnder(task, 'solution') : [];
+  const files =
+    task.solution?.kind === 'script' && task.solution.path === TASK_PATHS.solve ? filesUnder(task, 'solution') : [];
   const script = solutionScript(task);
-  if (script !== null && !files.some((f) => f.path === 'solve.sh')) files.push({ path: 'solve.sh', data: new TextEncoder().encode(script), executable: true });
+  if (script !== null && !files.some((f) => f.path === 'solve.sh'))
+    files.push({ path: 'solve.sh', data: new TextEncoder().encode(script), executable: true });
   for (const f of files) {
     const path = join(dir, f.path);
     await mkdir(dirname(path), { recursive: true });
@@ -181,7 +201,12 @@ async function runAgent(st: EpisodeState): Promise<void> {
 async function setUpWorkspace(st: EpisodeState): Promise<void> {
   const { spec } = st;
   try {
-    await prepareWorkspace(spec.task, st.workspace, { sandbox: st.sandbox, runtime: spec.runtime, signal: spec.signal, tmpDir: st.root });
+    await prepareWorkspace(spec.task, st.workspace, {
+      sandbox: st.sandbox,
+      runtime: spec.runtime,
+      signal: spec.signal,
+      tmpDir: st.root,
+    });
   } catch (e) {
     const stop = stopOf(spec.signal);
     if (stop) throw stop;
@@ -206,12 +231,24 @@ async function shellOpener(st: EpisodeState): Promise<() => Promise<ShellSession
     mounts.push({ host: solution, sandbox: ORACLE_SOLUTION_DIR, readOnly: true });
   }
   // In a container, each shell commits its state when it ends: the verifier (or a restarted shell) starts from it.
-  const agentRun = () => phaseRun(task, st.workspace, st.agentTimeoutSec + SANDBOX_SLACK_SEC, { mounts, env: oracle ? task.solutionEnv : {} }, { runtime: spec.runtime, sandbox: st.sandbox, commit: true });
+  const agentRun = () =>
+    phaseRun(
+      task,
+      st.workspace,
+      st.agentTimeoutSec + SANDBOX_SLACK_SEC,
+      { mounts, env: oracle ? task.solutionEnv : {} },
+      { runtime: spec.runtime, sandbox: st.sandbox, commit: true },
+    );
   const agent = await agentRun();
   return async (): Promise<ShellSession> => {
     const n = st.sessions.length;
     const agentSpec = n === 0 ? agent.spec : (await agentRun()).spec;
-    const session = await createShellSession({ backend: agent.sandbox, spec: agentSpec, id: `${spec.key}#${n}`, recordPath: join(spec.dir.abs, n === 0 ? EPISODE_FILES.recording : `recording.${n}.cast`) });
+    const session = await createShellSession({
+      backend: agent.sandbox,
+      spec: agentSpec,
+      id: `${spec.key}#${n}`,
+      recordPath: join(spec.dir.abs, n === 0 ? EPISODE_FILES.recording : `recording.${n}.cast`),
+    });
     st.sessions.push(session);
     if (spec.onData) session.onData(spec.onData);
     spec.onShell?.(session);
@@ -224,7 +261,11 @@ async function shellOpener(st: EpisodeState): Promise<() => Promise<ShellSession
 function startWarmVerifier(st: EpisodeState): void {
   if (!st.overlap || st.warmStarted) return;
   st.warmStarted = true;
-  st.warmStart = prestartVerifier(st.spec.task, { sandbox: st.sandbox, runtime: st.spec.runtime, tmpDir: st.root }).catch(() => null);
+  st.warmStart = prestartVerifier(st.spec.task, {
+    sandbox: st.sandbox,
+    runtime: st.spec.runtime,
+    tmpDir: st.root,
+  }).catch(() => null);
 }
 
 /**
@@ -251,10 +292,28 @@ async function verifyAndCleanUp(st: EpisodeState): Promise<void> {
 async function runEpisodeVerifier(st: EpisodeState): Promise<void> {
   const { spec } = st;
   try {
-    const result = await runVerifier(spec.task, st.workspace, { sandbox: st.sandbox, runtime: spec.runtime, signal: spec.signal, tmpDir: st.root, keepLogsDir: join(spec.dir.abs, EPISODE_FILES.verifierDir), warm: await st.warmStart });
-    st.verifier = { status: result.status, error: result.error, assertions: result.assertions, passed: result.passed, total: result.total, source: result.source, notes: result.notes, durationMs: result.durationMs, timings: result.timings };
+    const result = await runVerifier(spec.task, st.workspace, {
+      sandbox: st.sandbox,
+      runtime: spec.runtime,
+      signal: spec.signal,
+      tmpDir: st.root,
+      keepLogsDir: join(spec.dir.abs, EPISODE_FILES.verifierDir),
+      warm: await st.warmStart,
+    });
+    st.verifier = {
+      status: result.status,
+      error: result.error,
+      assertions: result.assertions,
+      passed: result.passed,
+      total: result.total,
+      source: result.source,
+      notes: result.notes,
+      durationMs: result.durationMs,
+      timings: result.timings,
+    };
     st.reward = result.reward;
-    if (result.status === 'error' && !st.error) st.error = { kind: 'verifier', message: result.error ?? 'the verifier failed' };
+    if (result.status === 'error' && !st.error)
+      st.error = { kind: 'verifier', message: result.error ?? 'the verifier failed' };
   } catch (e) {
     const stop = stopOf(spec.signal);
     if (stop) {
@@ -295,7 +354,10 @@ async function writeEpisode(st: EpisodeState, started: number, startedAt: string
   const writeStarted = performance.now();
   await Promise.all([
     writeFileAtomicAsync(join(spec.dir.abs, EPISODE_FILES.trajectory), JSON.stringify(trajectory)),
-    writeFileAtomicAsync(join(spec.dir.abs, EPISODE_FILES.atif), JSON.stringify(toAtif(trajectory, appVersion()), null, 1)),
+    writeFileAtomicAsync(
+      join(spec.dir.abs, EPISODE_FILES.atif),
+      JSON.stringify(toAtif(trajectory, appVersion()), null, 1),
+    ),
   ]);
   const writeMs = performance.now() - writeStarted;
   const record: EpisodeRecord = {
@@ -320,12 +382,22 @@ async function writeEpisode(st: EpisodeState, started: number, startedAt: string
 }
 
 /** Each phase's length from the marks; a phase that did not run keeps the previous mark, so it counts 0. */
-function phasesOf(started: number, m: { setup: number; shell: number; agent: number; close: number; verify: number; cleanup: number }): NonNullable<Trajectory['phases']> {
+function phasesOf(
+  started: number,
+  m: { setup: number; shell: number; agent: number; close: number; verify: number; cleanup: number },
+): NonNullable<Trajectory['phases']> {
   const setup = Math.max(m.setup, started);
   const shell = Math.max(m.shell, setup);
   const agent = Math.max(m.agent, shell);
   const close = Math.max(m.close, agent);
   const verify = Math.max(m.verify, close);
   const cleanup = Math.max(m.cleanup, verify);
-  return { setupMs: setup - started, shellStartMs: shell - setup, agentMs: agent - shell, closeMs: close - agent, verifyMs: verify - close, cleanupMs: cleanup - verify };
+  return {
+    setupMs: setup - started,
+    shellStartMs: shell - setup,
+    agentMs: agent - shell,
+    closeMs: close - agent,
+    verifyMs: verify - close,
+    cleanupMs: cleanup - verify,
+  };
 }

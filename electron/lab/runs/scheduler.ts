@@ -69,7 +69,12 @@ export function describeAction(turn: Turn): string | null {
 export async function runSchedule<T>(options: ScheduleOptions<T>): Promise<{ cancelled: boolean }> {
   const { store, events = {} } = options;
   const pending = options.tasks.flatMap(({ ref, task }) =>
-    Array.from({ length: options.attempts }, (_, attempt) => ({ ref, task, attempt, key: episodeKey(ref.id, attempt) })).filter((j) => !store.has(j.key)),
+    Array.from({ length: options.attempts }, (_, attempt) => ({
+      ref,
+      task,
+      attempt,
+      key: episodeKey(ref.id, attempt),
+    })).filter((j) => !store.has(j.key)),
   );
   const controllers = new Set<AbortController>();
   const cancel = () => {
@@ -86,7 +91,14 @@ export async function runSchedule<T>(options: ScheduleOptions<T>): Promise<{ can
       controllers.add(controller);
       const limit = options.deadlineSec(job.task);
       const deadline = limit ? setTimeout(() => controller.abort(new EpisodeStop('deadline')), limit * 1000) : null;
-      const running: RunningEpisode = { key: job.key, taskId: job.ref.id, attempt: job.attempt, startedAt: new Date().toISOString(), turns: 0, lastAction: null };
+      const running: RunningEpisode = {
+        key: job.key,
+        taskId: job.ref.id,
+        attempt: job.attempt,
+        startedAt: new Date().toISOString(),
+        turns: 0,
+        lastAction: null,
+      };
       events.started?.(running);
       try {
         const record = await options.run({

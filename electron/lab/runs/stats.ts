@@ -28,7 +28,6 @@ export function passAtK(n: number, c: number, k: number): number {
   return 1 - miss;
 }
 
-
 /** Percentile interval of the mean of per-task rates, resampling tasks (clusters) with replacement. */
 export function clusteredBootstrap(taskRates: readonly number[], resamples = 4000, seed = 1): [number, number] {
   const n = taskRates.length;
@@ -57,7 +56,14 @@ interface TaskTally {
 function tally(episodes: readonly EpisodeRecord[]): TaskTally[] {
   const byTask = new Map<string, TaskTally>();
   for (const e of episodes) {
-    const t = byTask.get(e.taskId) ?? { id: e.taskId, category: e.category, difficulty: e.difficulty, attempts: 0, resolved: 0, denseSum: 0 };
+    const t = byTask.get(e.taskId) ?? {
+      id: e.taskId,
+      category: e.category,
+      difficulty: e.difficulty,
+      attempts: 0,
+      resolved: 0,
+      denseSum: 0,
+    };
     t.attempts++;
     if (e.resolved) t.resolved++;
     t.denseSum += e.reward?.dense ?? 0;
@@ -75,7 +81,12 @@ function groupStats(tasks: TaskTally[], key: 'category' | 'difficulty'): Record<
   const out: Record<string, GroupStats> = {};
   for (const [name, members] of [...groups.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const r = mean(members.map(rate));
-    out[name] = { tasks: members.length, episodes: members.reduce((n, t) => n + t.attempts, 0), resolvedRate: r, ci95: wilson(r, members.length) };
+    out[name] = {
+      tasks: members.length,
+      episodes: members.reduce((n, t) => n + t.attempts, 0),
+      resolvedRate: r,
+      ci95: wilson(r, members.length),
+    };
   }
   return out;
 }
@@ -113,7 +124,10 @@ export function computeStats(all: readonly EpisodeRecord[], seed = 1): RunStats 
     byDifficulty: groupStats(tasks, 'difficulty'),
     errors,
     stopReasons,
-    tokens: { prompt: episodes.reduce((n, e) => n + e.tokens.prompt, 0), completion: episodes.reduce((n, e) => n + e.tokens.completion, 0) },
+    tokens: {
+      prompt: episodes.reduce((n, e) => n + e.tokens.prompt, 0),
+      completion: episodes.reduce((n, e) => n + e.tokens.completion, 0),
+    },
     costUsd: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
   };
 }

@@ -6,7 +6,18 @@
  * record is redone from scratch.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, closeSync, fsyncSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  fsyncSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { open, rename, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LabError } from '../../ipc/common/errors';
@@ -78,7 +89,11 @@ function readRecords(path: string): EpisodeRecord[] {
       throw new LabError('INVALID_PARAMS', `${path}:${i + 1}: not JSON (${(error as Error).message})`);
     }
     const record = EpisodeRecord.safeParse(parsed);
-    if (!record.success) throw new LabError('INVALID_PARAMS', `${path}:${i + 1}: not an episode record (${record.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')})`);
+    if (!record.success)
+      throw new LabError(
+        'INVALID_PARAMS',
+        `${path}:${i + 1}: not an episode record (${record.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')})`,
+      );
     records.push(record.data);
   }
   return records;
@@ -95,14 +110,19 @@ export class RunStore {
     records: EpisodeRecord[],
   ) {
     for (const r of records) {
-      if (this.records.has(r.key)) throw new LabError('CONFLICT', `${join(dir, RUN_FILES.episodes)}: episode ${r.key} is recorded twice`);
+      if (this.records.has(r.key))
+        throw new LabError('CONFLICT', `${join(dir, RUN_FILES.episodes)}: episode ${r.key} is recorded twice`);
       this.records.set(r.key, r);
     }
   }
 
   static create(dir: string, manifest: RunManifest): RunStore {
     const abs = resolve(dir);
-    if (existsSync(join(abs, RUN_FILES.manifest))) throw new LabError('CONFLICT', `${abs} already holds a run: resume it with --resume ${abs}, or choose another --out`);
+    if (existsSync(join(abs, RUN_FILES.manifest)))
+      throw new LabError(
+        'CONFLICT',
+        `${abs} already holds a run: resume it with --resume ${abs}, or choose another --out`,
+      );
     mkdirSync(join(abs, RUN_FILES.episodesDir), { recursive: true });
     writeFileAtomic(join(abs, RUN_FILES.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
     writeFileSync(join(abs, RUN_FILES.episodes), '', { flag: 'a' });
@@ -120,7 +140,11 @@ export class RunStore {
       throw new LabError('INVALID_PARAMS', `${path}: not JSON (${(error as Error).message})`);
     }
     const manifest = RunManifest.safeParse(raw);
-    if (!manifest.success) throw new LabError('INVALID_PARAMS', `${path}: not a run manifest (${manifest.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')})`);
+    if (!manifest.success)
+      throw new LabError(
+        'INVALID_PARAMS',
+        `${path}: not a run manifest (${manifest.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')})`,
+      );
     return new RunStore(abs, manifest.data, readRecords(join(abs, RUN_FILES.episodes)));
   }
 
@@ -141,7 +165,11 @@ export class RunStore {
   retryInfrastructureErrors(): string[] {
     const failed = [...this.records.values()].filter((r) => r.error?.kind === 'infrastructure');
     if (!failed.length) return [];
-    if (this.handle) throw new LabError('CONFLICT', `${this.dir}: episodes are being recorded; infrastructure errors are taken out before a run starts`);
+    if (this.handle)
+      throw new LabError(
+        'CONFLICT',
+        `${this.dir}: episodes are being recorded; infrastructure errors are taken out before a run starts`,
+      );
     const retried = join(this.dir, RUN_FILES.retried);
     writeFileSync(retried, failed.map((r) => `${JSON.stringify(r)}\n`).join(''), { flag: 'a' });
     const fd = openSync(retried, 'r');
@@ -151,7 +179,10 @@ export class RunStore {
       closeSync(fd);
     }
     for (const r of failed) this.records.delete(r.key);
-    writeFileAtomic(join(this.dir, RUN_FILES.episodes), [...this.records.values()].map((r) => `${JSON.stringify(r)}\n`).join(''));
+    writeFileAtomic(
+      join(this.dir, RUN_FILES.episodes),
+      [...this.records.values()].map((r) => `${JSON.stringify(r)}\n`).join(''),
+    );
     return failed.map((r) => r.key);
   }
 
@@ -166,7 +197,8 @@ export class RunStore {
 
   /** Append a finished episode: one line, fsync'd before this resolves. Appends are serialized. */
   append(record: EpisodeRecord): Promise<void> {
-    if (this.records.has(record.key)) return Promise.reject(new LabError('CONFLICT', `episode ${record.key} is already recorded in ${this.dir}`));
+    if (this.records.has(record.key))
+      return Promise.reject(new LabError('CONFLICT', `episode ${record.key} is already recorded in ${this.dir}`));
     this.records.set(record.key, record);
     const line = `${JSON.stringify(EpisodeRecord.parse(record))}\n`;
     const write = this.writes.then(async () => {

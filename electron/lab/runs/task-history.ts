@@ -25,14 +25,23 @@ export function taskHistory(dataDir: string, taskId: string, filter: TaskRunFilt
         const episodes = store.finished().filter((e) => e.taskId === taskId);
         out.push({
           runId: name,
-          title: readRunMetaOrEmpty(dir).name ?? runTitle(config.policy, config.suite, checkpointLineage(config.policy)),
+          title:
+            readRunMetaOrEmpty(dir).name ?? runTitle(config.policy, config.suite, checkpointLineage(config.policy)),
           createdAt: store.manifest.createdAt,
           policy: config.policy,
           suite: config.suite,
           attempts: config.attempts,
           episodes: episodes
             .sort((a, b) => a.attempt - b.attempt)
-            .map((e) => ({ key: e.key, attempt: e.attempt, resolved: e.resolved, fraction: e.reward?.fraction ?? null, turns: e.turns, stopReason: e.stopReason, durationMs: e.durationMs })),
+            .map((e) => ({
+              key: e.key,
+              attempt: e.attempt,
+              resolved: e.resolved,
+              fraction: e.reward?.fraction ?? null,
+              turns: e.turns,
+              stopReason: e.stopReason,
+              durationMs: e.durationMs,
+            })),
         });
       }
     } catch {

@@ -47,13 +47,26 @@ export interface InteractiveShell {
 }
 
 /** An interactive sandboxed shell for a person (no wall-clock deadline unless asked for). */
-export async function openInteractiveShell(options: { workspace?: string; net: boolean; limits: Partial<SandboxLimits>; cols: number; rows: number; recordPath?: string }): Promise<InteractiveShell> {
+export async function openInteractiveShell(options: {
+  workspace?: string;
+  net: boolean;
+  limits: Partial<SandboxLimits>;
+  cols: number;
+  rows: number;
+  recordPath?: string;
+}): Promise<InteractiveShell> {
   const temp = options.workspace ? null : makeOwnedTempDirSync('shell');
   const workspace = options.workspace ?? (temp as string);
   const removeTemp = () => temp && rmSync(temp, { recursive: true, force: true });
   try {
     const limits = defaultLimits({ wallSeconds: 0, ...options.limits });
-    const session = await createShellSession({ backend: createSandboxBackend(), spec: { workspace, net: options.net, limits }, cols: options.cols, rows: options.rows, recordPath: options.recordPath });
+    const session = await createShellSession({
+      backend: createSandboxBackend(),
+      spec: { workspace, net: options.net, limits },
+      cols: options.cols,
+      rows: options.rows,
+      recordPath: options.recordPath,
+    });
     return {
       session,
       workspace,

@@ -17,7 +17,9 @@ import { pairedShares, signFlip, signFlipName, type TaskPair } from './paired-sh
 import { passAtKCurve } from './pass-at-k';
 
 /** What a comparison reads of an episode: a run's episodes.jsonl or a committed outcomes.jsonl alike. */
-export type ComparableEpisode = Pick<EpisodeRecord, 'taskId' | 'category' | 'attempt' | 'resolved'> & { reward: { dense: number } | null };
+export type ComparableEpisode = Pick<EpisodeRecord, 'taskId' | 'category' | 'attempt' | 'resolved'> & {
+  reward: { dense: number } | null;
+};
 
 export interface RunOutcomes {
   /** How the run is named in the output (its id or folder). */
@@ -62,7 +64,12 @@ function percentile(sorted: Float64Array, q: number): number {
 export const pairedBootstrap = taskBootstrap;
 
 /** Percentile interval of mean(b) - mean(a), resampling each run's tasks on its own (the unpaired fallback). */
-function unpairedBootstrap(a: readonly number[], b: readonly number[], resamples: number, seed: number): [number, number] {
+function unpairedBootstrap(
+  a: readonly number[],
+  b: readonly number[],
+  resamples: number,
+  seed: number,
+): [number, number] {
   if (a.length === 0 || b.length === 0) return [0, 0];
   const random = seededUniform(seed);
   const draw = (xs: readonly number[]) => {
@@ -101,7 +108,11 @@ function side(run: string, tasks: readonly TaskOutcome[], seed: number): RunSide
     meanReward: mean(tasks.map(rewardOf)),
     tasks: tasks.length,
     episodes: tasks.reduce((n, t) => n + t.resolved.length, 0),
-    passAtK: passAtKCurve(tasks.map((t) => ({ id: t.id, attempts: t.resolved.length, resolved: t.resolved.filter(Boolean).length })), 1000, seed),
+    passAtK: passAtKCurve(
+      tasks.map((t) => ({ id: t.id, attempts: t.resolved.length, resolved: t.resolved.filter(Boolean).length })),
+      1000,
+      seed,
+    ),
   };
 }
 
@@ -115,9 +126,13 @@ export function compareRuns(a: RunOutcomes, b: RunOutcomes, options: CompareOpti
   const common = [...ta.keys()].filter((id) => tb.has(id)).sort();
   const onlyA = [...ta.keys()].filter((id) => !tb.has(id)).sort();
   const onlyB = [...tb.keys()].filter((id) => !ta.has(id)).sort();
-  if (common.length === 0) return compareUnpaired(a.run, b.run, [...ta.values()], [...tb.values()], { onlyA, onlyB, resamples, seed });
+  if (common.length === 0)
+    return compareUnpaired(a.run, b.run, [...ta.values()], [...tb.values()], { onlyA, onlyB, resamples, seed });
   const warnings: string[] = [];
-  if (onlyA.length || onlyB.length) warnings.push(`${onlyA.length + onlyB.length} task(s) are in one run only and are left out of the paired comparison`);
+  if (onlyA.length || onlyB.length)
+    warnings.push(
+      `${onlyA.length + onlyB.length} task(s) are in one run only and are left out of the paired comparison`,
+    );
   const pairs = common.map((id) => [ta.get(id)!, tb.get(id)!] as const);
   return comparePaired(a.run, b.run, pairs, { onlyA, onlyB, resamples, seed, warnings });
 }
@@ -130,12 +145,21 @@ interface DesignOptions {
 }
 
 /** No task in common: independent task bootstrap and a two-proportion z-test, said to need a far larger difference. */
-function compareUnpaired(runA: string, runB: string, tasksA: TaskOutcome[], tasksB: TaskOutcome[], o: DesignOptions): CompareResult {
+function compareUnpaired(
+  runA: string,
+  runB: string,
+  tasksA: TaskOutcome[],
+  tasksB: TaskOutcome[],
+  o: DesignOptions,
+): CompareResult {
   const { resamples, seed } = o;
-  const warnings = [`the runs share no task (${tasksA.length} vs ${tasksB.length} tasks): compared unpaired, which needs a far larger difference to detect`];
+  const warnings = [
+    `the runs share no task (${tasksA.length} vs ${tasksB.length} tasks): compared unpaired, which needs a far larger difference to detect`,
+  ];
   const sa = side(runA, tasksA, seed);
   const sb = side(runB, tasksB, seed);
-  const pooled = (sa.resolvedRate * tasksA.length + sb.resolvedRate * tasksB.length) / Math.max(1, tasksA.length + tasksB.length);
+  const pooled =
+    (sa.resolvedRate * tasksA.length + sb.resolvedRate * tasksB.length) / Math.max(1, tasksA.length + tasksB.length);
   const se = Math.sqrt(pooled * (1 - pooled) * (1 / Math.max(1, tasksA.length) + 1 / Math.max(1, tasksB.length)));
   const z = se > 0 ? (sb.resolvedRate - sa.resolvedRate) / se : 0;
   return {
@@ -170,20 +194,42 @@ function compareUnpaired(runA: string, runB: string, tasksA: TaskOutcome[], task
  * Paired by task. One attempt per task: McNemar exact on attempt pairs. Several: each task's success share is
  * one observation (its attempts are not independent pairs), tested by sign flips.
  */
-function comparePaired(runA: string, runB: string, pairs: Pair[], o: DesignOptions & { warnings: string[] }): CompareResult {
+function comparePaired(
+  runA: string,
+  runB: string,
+  pairs: Pair[],
+  o: DesignOptions & { warnings: string[] },
+): CompareResult {
   const { resamples, seed, warnings } = o;
   const byShares = pairs.some(([x, y]) => x.resolved.length > 1 || y.resolved.length > 1);
   const uneven = unevenAttempts(pairs, byShares);
   if (uneven) warnings.push(uneven);
-  const sa = side(runA, pairs.map(([x]) => x), seed);
-  const sb = side(runB, pairs.map(([, y]) => y), seed);
+  const sa = side(
+    runA,
+    pairs.map(([x]) => x),
+    seed,
+  );
+  const sb = side(
+    runB,
+    pairs.map(([, y]) => y),
+    seed,
+  );
   const rateDiffs = pairs.map(([x, y]) => rateOf(y) - rateOf(x));
   const rewardDiffs = pairs.map(([x, y]) => rewardOf(y) - rewardOf(x));
-  const taskPair = ([x, y]: Pair): TaskPair => ({ id: x.id, category: x.category, resolvedA: x.resolved, resolvedB: y.resolved, denseA: x.rewards, denseB: y.rewards });
+  const taskPair = ([x, y]: Pair): TaskPair => ({
+    id: x.id,
+    category: x.category,
+    resolvedA: x.resolved,
+    resolvedB: y.resolved,
+    denseA: x.rewards,
+    denseB: y.rewards,
+  });
   const shares = byShares ? pairedShares(pairs.map(taskPair), resamples, seed) : null;
   const byCategory = categoryComparisons(pairs, byShares, resamples, seed);
   const { pairs: pairCount, ...mc } = mcnemar(pairs);
-  const designTest: CompareTest = shares ? { name: signFlipName(shares.test), p: shares.test.p } : { name: 'mcnemar-exact', p: mc.p };
+  const designTest: CompareTest = shares
+    ? { name: signFlipName(shares.test), p: shares.test.p }
+    : { name: 'mcnemar-exact', p: mc.p };
   return {
     a: sa,
     b: sb,
@@ -199,7 +245,12 @@ function comparePaired(runA: string, runB: string, pairs: Pair[], o: DesignOptio
     mcnemar: shares ? null : mc,
     taskShares: shares,
     unpairedTest: null,
-    reward: { a: sa.meanReward, b: sb.meanReward, diff: mean(rewardDiffs), ci95: pairedBootstrap(rewardDiffs, resamples, seed + 1) },
+    reward: {
+      a: sa.meanReward,
+      b: sb.meanReward,
+      diff: mean(rewardDiffs),
+      ci95: pairedBootstrap(rewardDiffs, resamples, seed + 1),
+    },
     byCategory,
     changed: pairs
       .filter(([x, y]) => rateOf(x) !== rateOf(y))
@@ -222,7 +273,12 @@ function unevenAttempts(pairs: Pair[], byShares: boolean): string | null {
 }
 
 /** Per category (sorted): the rates, their paired difference with its interval, and the design's test. */
-function categoryComparisons(pairs: Pair[], byShares: boolean, resamples: number, seed: number): Record<string, CategoryComparison> {
+function categoryComparisons(
+  pairs: Pair[],
+  byShares: boolean,
+  resamples: number,
+  seed: number,
+): Record<string, CategoryComparison> {
   const categories = new Map<string, Pair[]>();
   for (const p of pairs) categories.set(p[0].category, [...(categories.get(p[0].category) ?? []), p]);
   const byCategory: Record<string, CategoryComparison> = {};

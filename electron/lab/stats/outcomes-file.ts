@@ -29,8 +29,14 @@ export function readOutcomes(file: string): OutcomeLine[] {
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
         const field = issue.path.join('.') || '(the line)';
-        const value = issue.path.length && json && typeof json === 'object' ? JSON.stringify((json as Record<string, unknown>)[String(issue.path[0])]) : JSON.stringify(json);
-        throw new LabError('INVALID_PARAMS', `${file}:${i + 1}: field '${field}' ${issue.message.toLowerCase()} (got ${value ?? 'nothing'})`);
+        const value =
+          issue.path.length && json && typeof json === 'object'
+            ? JSON.stringify((json as Record<string, unknown>)[String(issue.path[0])])
+            : JSON.stringify(json);
+        throw new LabError(
+          'INVALID_PARAMS',
+          `${file}:${i + 1}: field '${field}' ${issue.message.toLowerCase()} (got ${value ?? 'nothing'})`,
+        );
       }
       out.push(parsed.data);
     });
@@ -49,14 +55,31 @@ export function parseOutcomesRef(ref: string): { file: string; model: string } |
 export function outcomesRun(file: string, model: string, suite?: string): RunOutcomes {
   const lines = readOutcomes(file);
   const suites = [...new Set(lines.map((l) => l.suite))].sort();
-  if (suite !== undefined && !suites.includes(suite)) throw new LabError('NOT_FOUND', `${file}: no suite '${suite}' (it holds ${suites.join(', ') || 'no line'})`);
-  if (suite === undefined && suites.length > 1) throw new LabError('INVALID_PARAMS', `${file} holds several suites (${suites.join(', ')}): choose one with --suite`);
+  if (suite !== undefined && !suites.includes(suite))
+    throw new LabError('NOT_FOUND', `${file}: no suite '${suite}' (it holds ${suites.join(', ') || 'no line'})`);
+  if (suite === undefined && suites.length > 1)
+    throw new LabError(
+      'INVALID_PARAMS',
+      `${file} holds several suites (${suites.join(', ')}): choose one with --suite`,
+    );
   const chosen = suite ?? suites[0];
   const ofSuite = lines.filter((l) => l.suite === chosen);
   const models = [...new Set(ofSuite.map((l) => l.model))].sort();
-  if (!models.includes(model)) throw new LabError('NOT_FOUND', `${file}: no model '${model}' in suite '${chosen}' (models: ${models.join(', ') || 'none'})`);
+  if (!models.includes(model))
+    throw new LabError(
+      'NOT_FOUND',
+      `${file}: no model '${model}' in suite '${chosen}' (models: ${models.join(', ') || 'none'})`,
+    );
   return {
     run: `${model} (${chosen})`,
-    episodes: ofSuite.filter((l) => l.model === model).map((l) => ({ taskId: l.task, category: l.family, attempt: l.attempt, resolved: l.resolved, reward: { dense: l.dense } })),
+    episodes: ofSuite
+      .filter((l) => l.model === model)
+      .map((l) => ({
+        taskId: l.task,
+        category: l.family,
+        attempt: l.attempt,
+        resolved: l.resolved,
+        reward: { dense: l.dense },
+      })),
   };
 }

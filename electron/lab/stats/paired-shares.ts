@@ -25,7 +25,14 @@ export function signFlip(diffs: readonly number[], seed: number): SignFlip {
 }
 
 export function pairedShares(pairs: readonly TaskPair[], resamples: number, seed: number): PairedShares {
-  const perTask: TaskShares[] = pairs.map((t) => ({ task: t.id, category: t.category, a: share(t.resolvedA), b: share(t.resolvedB), attemptsA: t.resolvedA.length, attemptsB: t.resolvedB.length }));
+  const perTask: TaskShares[] = pairs.map((t) => ({
+    task: t.id,
+    category: t.category,
+    a: share(t.resolvedA),
+    b: share(t.resolvedB),
+    attemptsA: t.resolvedA.length,
+    attemptsB: t.resolvedB.length,
+  }));
   const diffs = perTask.map((t) => t.b - t.a);
   const denseDiffs = pairs.map((t) => mean(t.denseB) - mean(t.denseA));
   return {
@@ -33,7 +40,11 @@ export function pairedShares(pairs: readonly TaskPair[], resamples: number, seed
     diff: mean(diffs),
     ci95: taskBootstrap(diffs, resamples, seed),
     test: signFlip(diffs, seed),
-    dense: { diff: mean(denseDiffs), ci95: taskBootstrap(denseDiffs, resamples, seed + 1), test: signFlip(denseDiffs, seed + 1) },
+    dense: {
+      diff: mean(denseDiffs),
+      ci95: taskBootstrap(denseDiffs, resamples, seed + 1),
+      test: signFlip(denseDiffs, seed + 1),
+    },
     perTask,
   };
 }

@@ -64,7 +64,8 @@ export function measureAttemptNoise(tasks: readonly { attempts: number; resolved
   const shares = usable.map((t) => t.resolved / t.attempts);
   const base = shares.reduce((a, b) => a + b, 0) / shares.length;
   // ŝ(1 − ŝ)·K/(K − 1) is unbiased for p(1 − p) of a task: the within-task (between attempts) variance.
-  const within = usable.reduce((s, t, i) => s + (shares[i]! * (1 - shares[i]!) * t.attempts) / (t.attempts - 1), 0) / usable.length;
+  const within =
+    usable.reduce((s, t, i) => s + (shares[i]! * (1 - shares[i]!) * t.attempts) / (t.attempts - 1), 0) / usable.length;
   const total = base * (1 - base);
   return {
     tasks: usable.length,

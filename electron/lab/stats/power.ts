@@ -63,7 +63,10 @@ export function powerAnalysis(input: PowerInput): PowerResult {
   const p1 = req.base;
   const dMax = 1 - p1;
   const psiAt = (d: number) => req.discordance ?? assumedDiscordance(p1, d, req.rho);
-  const source = req.discordance !== undefined ? (input.discordanceSource ?? 'given') : `assumed from rho = ${req.rho} between the two checkpoints' outcomes`;
+  const source =
+    req.discordance !== undefined
+      ? (input.discordanceSource ?? 'given')
+      : `assumed from rho = ${req.rho} between the two checkpoints' outcomes`;
 
   const indMde = smallestDetectable((d) => independentPower(req.tasks, p1, d, zAlpha), req.power, dMax);
   const pairHi = Math.min(dMax, req.discordance ?? 1);
@@ -75,9 +78,12 @@ export function powerAnalysis(input: PowerInput): PowerResult {
   if (d !== null && d <= dMax) {
     const p2 = p1 + d;
     const pBar = (p1 + p2) / 2;
-    indNeeded = Math.ceil(((zAlpha * Math.sqrt(2 * pBar * (1 - pBar)) + zBeta * Math.sqrt(p1 * (1 - p1) + p2 * (1 - p2))) / d) ** 2);
+    indNeeded = Math.ceil(
+      ((zAlpha * Math.sqrt(2 * pBar * (1 - pBar)) + zBeta * Math.sqrt(p1 * (1 - p1) + p2 * (1 - p2))) / d) ** 2,
+    );
     const psi = psiAt(d);
-    if (d <= psi) pairNeeded = Math.ceil(((zAlpha * Math.sqrt(psi) + zBeta * Math.sqrt(Math.max(psi - d * d, 0))) / d) ** 2);
+    if (d <= psi)
+      pairNeeded = Math.ceil(((zAlpha * Math.sqrt(psi) + zBeta * Math.sqrt(Math.max(psi - d * d, 0))) / d) ** 2);
   }
 
   const sd = taskDifferenceSd({ base: p1, attempts: req.attempts, attemptNoise: req.attemptNoise, rho: req.rho });
@@ -85,7 +91,9 @@ export function powerAnalysis(input: PowerInput): PowerResult {
     attempts: req.attempts,
     mde: avgAtKMde(req.tasks, sd, zAlpha, zBeta, dMax),
     attemptNoise: req.attemptNoise,
-    attemptNoiseSource: input.attemptNoiseSource ?? (input.attemptNoise === undefined ? `assumed (${req.attemptNoise} of base(1 - base) between attempts)` : 'given'),
+    attemptNoiseSource:
+      input.attemptNoiseSource ??
+      (input.attemptNoise === undefined ? `assumed (${req.attemptNoise} of base(1 - base) between attempts)` : 'given'),
     taskSd: sd,
     tasksNeeded: d !== null && d <= dMax ? avgAtKTasksNeeded(d, sd, zAlpha, zBeta) : null,
   };
@@ -96,7 +104,12 @@ export function powerAnalysis(input: PowerInput): PowerResult {
     alpha: req.alpha,
     power: req.power,
     independent: { mde: indMde, tasksNeeded: indNeeded },
-    paired: { mde: pairMde, discordance: pairMde === null ? (req.discordance ?? null) : psiAt(pairMde), discordanceSource: source, tasksNeeded: pairNeeded },
+    paired: {
+      mde: pairMde,
+      discordance: pairMde === null ? (req.discordance ?? null) : psiAt(pairMde),
+      discordanceSource: source,
+      tasksNeeded: pairNeeded,
+    },
     avgAtK,
     detect: d,
     approximation:

@@ -53,7 +53,10 @@ function monteCarloTest(d: readonly number[], observed: number, draws: number, s
   return { p: (atLeast + 1) / (draws + 1), exact: false, permutations: draws, nonZero: d.length };
 }
 
-export function signFlipTest(diffs: readonly number[], options: { seed?: number; exactMax?: number; draws?: number } = {}): SignFlipResult {
+export function signFlipTest(
+  diffs: readonly number[],
+  options: { seed?: number; exactMax?: number; draws?: number } = {},
+): SignFlipResult {
   const d = diffs.filter((x) => Math.abs(x) > TIE_TOLERANCE);
   if (d.length === 0) return { p: 1, exact: true, permutations: 1, nonZero: 0 };
   const observed = Math.abs(d.reduce((a, b) => a + b, 0));

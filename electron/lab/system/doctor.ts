@@ -18,9 +18,20 @@ async function probeEngines(dataDir: string): Promise<NonNullable<DoctorReport['
   return Promise.all(
     (['podman', 'docker'] as const).map(async (engine) => {
       const first = await detectContainerEngine(engine);
-      const trial = first.serverVersion && (await inspectImage(engine, base)) ? await detectContainerEngine(engine, base) : first;
-      const detail = first.serverVersion && trial.canRun === null ? `${trial.detail}; not tried on a container (no local image ${base}: \`t1lab images base\` builds it)` : trial.detail;
-      return { engine, installed: trial.cli, version: trial.serverVersion, canRun: trial.canRun, detail, hint: trial.hint };
+      const trial =
+        first.serverVersion && (await inspectImage(engine, base)) ? await detectContainerEngine(engine, base) : first;
+      const detail =
+        first.serverVersion && trial.canRun === null
+          ? `${trial.detail}; not tried on a container (no local image ${base}: \`t1lab images base\` builds it)`
+          : trial.detail;
+      return {
+        engine,
+        installed: trial.cli,
+        version: trial.serverVersion,
+        canRun: trial.canRun,
+        detail,
+        hint: trial.hint,
+      };
     }),
   );
 }
@@ -38,21 +49,37 @@ export interface DoctorDeps {
 }
 
 export async function runDoctor(deps: DoctorDeps): Promise<DoctorReport> {
-  const [sandbox, gpus, containers] = await Promise.all([detectBubblewrap({ fresh: true }), listNvidiaGpus(), probeEngines(deps.dataDir)]);
+  const [sandbox, gpus, containers] = await Promise.all([
+    detectBubblewrap({ fresh: true }),
+    listNvidiaGpus(),
+    probeEngines(deps.dataDir),
+  ]);
   let onnxruntime: OnnxruntimeProbe;
   try {
     onnxruntime = await deps.probeOnnxruntime(gpus.length > 0);
   } catch (error) {
     const reason = `the probe worker failed: ${(error as Error).message}`;
-    onnxruntime = { version: null, providers: [{ name: 'cpu', available: false, reason }, { name: 'cuda', available: false, reason }], hint: 'run `npm ci`' };
+    onnxruntime = {
+      version: null,
+      providers: [
+        { name: 'cpu', available: false, reason },
+        { name: 'cuda', available: false, reason },
+      ],
+      hint: 'run `npm ci`',
+    };
   }
   const electron = electronInfo();
   const cpuList = cpus();
   const missing: DoctorReport['missing'] = [];
   if (!electron.binary && electron.hint) missing.push({ part: 'electron binary', hint: electron.hint });
   if (!sandbox.ok && sandbox.hint) missing.push({ part: 'sandbox', hint: sandbox.hint });
-  for (const p of onnxruntime.providers) if (!p.available && p.reason) missing.push({ part: `onnxruntime ${p.name}`, hint: p.reason });
-  if (!containers.some((c) => c.version !== null) && containers[0]) missing.push({ part: 'container engine', hint: `${containers[0].detail}; ${containers[0].hint ?? ''} (tasks that ship an image need it)` });
+  for (const p of onnxruntime.providers)
+    if (!p.available && p.reason) missing.push({ part: `onnxruntime ${p.name}`, hint: p.reason });
+  if (!containers.some((c) => c.version !== null) && containers[0])
+    missing.push({
+      part: 'container engine',
+      hint: `${containers[0].detail}; ${containers[0].hint ?? ''} (tasks that ship an image need it)`,
+    });
   return {
     node: process.versions.node,
     platform: `${process.platform}-${process.arch}`,

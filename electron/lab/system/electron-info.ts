@@ -14,10 +14,12 @@ export interface ElectronInfo {
 }
 
 const require = createRequire(import.meta.url);
-export const ELECTRON_BINARY_HINT = 'the Electron binary is not installed; on a connected machine run `npx install-electron`, or use web mode (`t1lab serve`)';
+export const ELECTRON_BINARY_HINT =
+  'the Electron binary is not installed; on a connected machine run `npx install-electron`, or use web mode (`t1lab serve`)';
 
 export function electronInfo(): ElectronInfo {
-  if (process.versions.electron) return { version: process.versions.electron, binary: true, binaryPath: process.execPath, hint: null };
+  if (process.versions.electron)
+    return { version: process.versions.electron, binary: true, binaryPath: process.execPath, hint: null };
   let dir: string;
   try {
     dir = dirname(require.resolve('electron/package.json'));

@@ -4,7 +4,11 @@ import { execFileSync } from 'node:child_process';
 import { execQuiet } from '../../../native/util/exec';
 
 export async function listNvidiaGpus(): Promise<GpuInfo[]> {
-  const r = await execQuiet('nvidia-smi', ['--query-gpu=index,name,memory.total,driver_version', '--format=csv,noheader,nounits'], { timeoutMs: 10_000 });
+  const r = await execQuiet(
+    'nvidia-smi',
+    ['--query-gpu=index,name,memory.total,driver_version', '--format=csv,noheader,nounits'],
+    { timeoutMs: 10_000 },
+  );
   if (!r.ok) return [];
   return parseNvidiaSmi(r.stdout);
 }
@@ -44,7 +48,11 @@ export function parseGpuUsage(csv: string): GpuUsage[] {
     if (!/^\d+$/.test(index ?? '')) continue;
     const [u, m, t] = [Number(util), Number(used), Number(total)];
     if (![u, m, t].every(Number.isFinite) || util === '' || used === '' || total === '') continue;
-    out.push({ util_percent: u, mem_used_gb: Number((m / GIB).toFixed(3)), mem_total_gb: Number((t / GIB).toFixed(2)) });
+    out.push({
+      util_percent: u,
+      mem_used_gb: Number((m / GIB).toFixed(3)),
+      mem_total_gb: Number((t / GIB).toFixed(2)),
+    });
   }
   return out;
 }
@@ -73,7 +81,16 @@ export async function gpuUsage(): Promise<GpuUsage[] | null> {
 export function gpuUsageSync(): GpuUsage[] | null {
   if (!usable(performance.now())) return null;
   try {
-    return settle(parseGpuUsage(execFileSync('nvidia-smi', USAGE_QUERY, { encoding: 'utf8', timeout: USAGE_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] })), false);
+    return settle(
+      parseGpuUsage(
+        execFileSync('nvidia-smi', USAGE_QUERY, {
+          encoding: 'utf8',
+          timeout: USAGE_TIMEOUT_MS,
+          stdio: ['ignore', 'pipe', 'ignore'],
+        }),
+      ),
+      false,
+    );
   } catch (error) {
     return settle(null, (error as NodeJS.ErrnoException).code === 'ENOENT');
   }

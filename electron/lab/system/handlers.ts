@@ -8,7 +8,8 @@ import { probeOnnxruntimeInWorker } from './probe-onnxruntime';
 
 export function systemHandlers(ctx: HostContext): Handlers<typeof systemContract> {
   return {
-    'system.doctor': () => runDoctor({ dataDir: ctx.dataDir, probeOnnxruntime: (gpu) => probeOnnxruntimeInWorker(ctx.workers, gpu) }),
+    'system.doctor': () =>
+      runDoctor({ dataDir: ctx.dataDir, probeOnnxruntime: (gpu) => probeOnnxruntimeInWorker(ctx.workers, gpu) }),
     'system.workers': () => ctx.workers.list(),
     'system.hosts': () => checkAllHosts(ctx.dataDir),
     'system.ping': ({ echo }) => ({ echo: echo ?? null, at: new Date().toISOString() }),

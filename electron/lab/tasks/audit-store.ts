@@ -26,7 +26,15 @@ export class AuditStore {
     const text = await readFile(this.file, 'utf8').catch(() => null);
     if (text) {
       // A damaged file loses the history, not the app: start empty.
-      const parsed = StoreFile.safeParse((() => { try { return JSON.parse(text); } catch { return null; } })());
+      const parsed = StoreFile.safeParse(
+        (() => {
+          try {
+            return JSON.parse(text);
+          } catch {
+            return null;
+          }
+        })(),
+      );
       if (parsed.success) for (const r of parsed.data.reports) map.set(this.key(r.source, r.result.id), r);
     }
     this.reports = map;

@@ -40,7 +40,10 @@ export interface AuditOutcome {
 const MAX_NAMES = 5;
 
 function names(list: string[]): string {
-  const shown = list.slice(0, MAX_NAMES).map((n) => `'${n}'`).join(', ');
+  const shown = list
+    .slice(0, MAX_NAMES)
+    .map((n) => `'${n}'`)
+    .join(', ');
   return list.length > MAX_NAMES ? `${shown} and ${list.length - MAX_NAMES} more` : shown;
 }
 
@@ -48,7 +51,17 @@ const count = (v: VerifierResult | null) => (v ? { passed: v.passed, total: v.to
 
 export function invalidAudit(bad: InvalidTask): AuditOutcome {
   return {
-    result: { id: bad.id, oracle: null, noop: null, flaky: false, verdict: 'invalid', reason: bad.problems.filter((p) => p.severity === 'error').map(formatProblem).join('; ') },
+    result: {
+      id: bad.id,
+      oracle: null,
+      noop: null,
+      flaky: false,
+      verdict: 'invalid',
+      reason: bad.problems
+        .filter((p) => p.severity === 'error')
+        .map(formatProblem)
+        .join('; '),
+    },
     oracle: null,
     noop: null,
     oracleAgain: null,
@@ -60,8 +73,24 @@ export async function auditTask(task: Task, options: AuditOptions = {}): Promise
   const started = performance.now();
   const root = await makeOwnedTempDir('audit', options.tmpDir);
   let n = 0;
-  const finish = (verdict: AuditVerdict, reason: string, runs: { oracle?: VerifierResult | null; noop?: VerifierResult | null; again?: VerifierResult | null; flaky?: boolean }): AuditOutcome => ({
-    result: { id: task.id, oracle: count(runs.oracle ?? null), noop: count(runs.noop ?? null), flaky: runs.flaky ?? false, verdict, reason },
+  const finish = (
+    verdict: AuditVerdict,
+    reason: string,
+    runs: {
+      oracle?: VerifierResult | null;
+      noop?: VerifierResult | null;
+      again?: VerifierResult | null;
+      flaky?: boolean;
+    },
+  ): AuditOutcome => ({
+    result: {
+      id: task.id,
+      oracle: count(runs.oracle ?? null),
+      noop: count(runs.noop ?? null),
+      flaky: runs.flaky ?? false,
+      verdict,
+      reason,
+    },
     oracle: runs.oracle?.assertions ?? null,
     noop: runs.noop?.assertions ?? null,
     oracleAgain: runs.again?.assertions ?? null,
@@ -86,12 +115,22 @@ export async function auditTask(task: Task, options: AuditOptions = {}): Promise
     if (withOracle) {
       options.onStep?.(`${label}: solution`);
       const step = await runOracle(task, workspace, options);
-      if (options.keepDir) await writeFile(`${workspace}.oracle.log`, `exit ${step.exitCode ?? step.signal}${step.timedOut ? ' (timed out)' : ''}\n--- stdout\n${step.stdout}\n--- stderr\n${step.stderr}\n`);
+      if (options.keepDir)
+        await writeFile(
+          `${workspace}.oracle.log`,
+          `exit ${step.exitCode ?? step.signal}${step.timedOut ? ' (timed out)' : ''}\n--- stdout\n${step.stdout}\n--- stderr\n${step.stderr}\n`,
+        );
       const crashed = stepCrashed(step);
-      if (crashed) throw new OracleFailed(`the oracle solution did not finish: ${crashed} (agent timeout ${task.agent.timeoutSec} s):\n${outputTail(step, 1500)}`);
+      if (crashed)
+        throw new OracleFailed(
+          `the oracle solution did not finish: ${crashed} (agent timeout ${task.agent.timeoutSec} s):\n${outputTail(step, 1500)}`,
+        );
     }
     options.onStep?.(`${label}: verifier`);
-    return runVerifier(task, workspace, { ...options, keepLogsDir: options.keepDir ? `${workspace}.verifier` : undefined });
+    return runVerifier(task, workspace, {
+      ...options,
+      keepLogsDir: options.keepDir ? `${workspace}.verifier` : undefined,
+    });
   };
 
   try {
@@ -108,8 +147,13 @@ export async function auditTask(task: Task, options: AuditOptions = {}): Promise
 
     if (!task.solution) {
       const noop = await episode('no-op', false);
-      if (noop.status === 'error') return finish('error', `the verifier failed on the no-op run: ${noop.error}`, { noop });
-      return finish('no-oracle', 'the task has no oracle solution (solution/solve.sh), so its verifier cannot be checked', { noop });
+      if (noop.status === 'error')
+        return finish('error', `the verifier failed on the no-op run: ${noop.error}`, { noop });
+      return finish(
+        'no-oracle',
+        'the task has no oracle solution (solution/solve.sh), so its verifier cannot be checked',
+        { noop },
+      );
     }
 
     let oracle: VerifierResult;
@@ -119,9 +163,11 @@ export async function auditTask(task: Task, options: AuditOptions = {}): Promise
       if (error instanceof OracleFailed) return finish('broken-oracle', error.message, {});
       throw error;
     }
-    if (oracle.status === 'error') return finish('error', `the verifier failed on the oracle run: ${oracle.error}`, { oracle });
+    if (oracle.status === 'error')
+      return finish('error', `the verifier failed on the oracle run: ${oracle.error}`, { oracle });
     const noop = await episode('no-op', false);
-    if (noop.status === 'error') return finish('error', `the verifier failed on the no-op run: ${noop.error}`, { oracle, noop });
+    if (noop.status === 'error')
+      return finish('error', `the verifier failed on the no-op run: ${noop.error}`, { oracle, noop });
     const { again, flakyNames } = await runOracleAgain(episode, oracle);
     return judge(finish, { oracle, noop, again, flaky: flakyNames.length > 0 }, flakyNames);
   } catch (error) {
@@ -139,7 +185,10 @@ type AuditRuns = { oracle: VerifierResult; noop: VerifierResult; again: Verifier
 type Finish = (verdict: AuditVerdict, reason: string, runs: Partial<AuditRuns>) => AuditOutcome;
 
 /** The oracle a second time: the assertions whose result changed (flaky), or the oracle itself when it did not finish again. */
-async function runOracleAgain(episode: (label: string, withOracle: boolean) => Promise<VerifierResult>, oracle: VerifierResult): Promise<{ again: VerifierResult | null; flakyNames: string[] }> {
+async function runOracleAgain(
+  episode: (label: string, withOracle: boolean) => Promise<VerifierResult>,
+  oracle: VerifierResult,
+): Promise<{ again: VerifierResult | null; flakyNames: string[] }> {
   let again: VerifierResult | null = null;
   let flakyNames: string[];
   try {
@@ -159,17 +208,37 @@ function judge(finish: Finish, runs: AuditRuns, flakyNames: string[]): AuditOutc
   const failing = oracle.assertions.filter((a) => a.status !== 'passed');
   if (failing.length) {
     const first = failing[0] as AssertionResult;
-    return finish('broken-oracle', `with the oracle solution ${failing.length} of ${oracle.total} assertion(s) fail: ${names(failing.map((a) => a.name))} (first: ${first.message.split('\n')[0] || first.status})`, runs);
+    return finish(
+      'broken-oracle',
+      `with the oracle solution ${failing.length} of ${oracle.total} assertion(s) fail: ${names(failing.map((a) => a.name))} (first: ${first.message.split('\n')[0] || first.status})`,
+      runs,
+    );
   }
   // trivial = the no-op run resolves the task (binary reward 1). Assertions a no-op passes while the task
   // stays unresolved are guards (e.g. "the input file is untouched"): warnings, listed, not a verdict.
   const passedByNoop = noop.assertions.filter((a) => a.status === 'passed').map((a) => a.name);
   const guards = noop.reward.binary === 1 ? [] : passedByNoop;
-  const warn = guards.length ? `; warning: ${guards.length} guard assertion(s) pass without work: ${names(guards)}` : '';
+  const warn = guards.length
+    ? `; warning: ${guards.length} guard assertion(s) pass without work: ${names(guards)}`
+    : '';
   const withGuards = (o: AuditOutcome): AuditOutcome => (guards.length ? { ...o, result: { ...o.result, guards } } : o);
-  if (noop.reward.binary === 1) return finish('trivial', `the no-op agent resolves the task: all ${noop.total} assertion(s) pass without any work`, runs);
-  if (runs.flaky) return withGuards(finish('flaky', `a second oracle run changed ${flakyNames.length} result(s): ${names(flakyNames)}${warn}`, runs));
-  return withGuards(finish('ok', `all ${oracle.total} assertion(s) pass with the oracle, the no-op agent does not resolve the task, and the same twice${warn}`, runs));
+  if (noop.reward.binary === 1)
+    return finish(
+      'trivial',
+      `the no-op agent resolves the task: all ${noop.total} assertion(s) pass without any work`,
+      runs,
+    );
+  if (runs.flaky)
+    return withGuards(
+      finish('flaky', `a second oracle run changed ${flakyNames.length} result(s): ${names(flakyNames)}${warn}`, runs),
+    );
+  return withGuards(
+    finish(
+      'ok',
+      `all ${oracle.total} assertion(s) pass with the oracle, the no-op agent does not resolve the task, and the same twice${warn}`,
+      runs,
+    ),
+  );
 }
 
 /** Names of assertions whose status differs between two runs (or that exist in only one). */
@@ -192,7 +261,10 @@ export interface AuditProgressEvent {
 }
 
 /** Audit many tasks, `concurrency` at a time, reporting progress; results in the order of `tasks`. */
-export async function auditTasks(tasks: Task[], options: AuditOptions & { concurrency?: number; onProgress?: (e: AuditProgressEvent) => void } = {}): Promise<AuditOutcome[]> {
+export async function auditTasks(
+  tasks: Task[],
+  options: AuditOptions & { concurrency?: number; onProgress?: (e: AuditProgressEvent) => void } = {},
+): Promise<AuditOutcome[]> {
   const results: AuditOutcome[] = new Array(tasks.length);
   let next = 0;
   let done = 0;
@@ -202,7 +274,10 @@ export async function auditTasks(tasks: Task[], options: AuditOptions & { concur
       const index = next++;
       const task = tasks[index] as Task;
       options.onProgress?.({ done, total, current: { id: task.id, step: 'starting' }, finished: null, index });
-      const outcome = await auditTask(task, { ...options, onStep: (step) => options.onProgress?.({ done, total, current: { id: task.id, step }, finished: null, index }) });
+      const outcome = await auditTask(task, {
+        ...options,
+        onStep: (step) => options.onProgress?.({ done, total, current: { id: task.id, step }, finished: null, index }),
+      });
       results[index] = outcome;
       done++;
       options.onProgress?.({ done, total, current: null, finished: outcome, index });

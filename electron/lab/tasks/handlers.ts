@@ -30,7 +30,10 @@ export function tasksServices(dataDir: string, examplesDir?: string): TasksServi
   return { library: new TaskLibrary(dataDir, examplesDir), audits: AuditStore.in(dataDir), examplesDir };
 }
 
-export function tasksHandlers(ctx: HostContext, services: TasksServices = tasksServices(ctx.dataDir)): Handlers<typeof tasksContract> {
+export function tasksHandlers(
+  ctx: HostContext,
+  services: TasksServices = tasksServices(ctx.dataDir),
+): Handlers<typeof tasksContract> {
   const { library, audits } = services;
   const lastAudit = async (source: string, id: string) => {
     const r = await audits.get(source, id);
@@ -47,7 +50,12 @@ export function tasksHandlers(ctx: HostContext, services: TasksServices = tasksS
         const route = routes.get(p.auditId);
         if (!route) return;
         const r = p.report;
-        if (r) route.saving.push(audits.put(r).catch((error) => ctx.log(`could not save the audit of ${r.result.id}: ${(error as Error).message}`)));
+        if (r)
+          route.saving.push(
+            audits
+              .put(r)
+              .catch((error) => ctx.log(`could not save the audit of ${r.result.id}: ${(error as Error).message}`)),
+          );
         ctx.emitTo(route.connectionId, 'tasks.auditProgress', p);
       });
     }
@@ -74,7 +82,11 @@ export function tasksHandlers(ctx: HostContext, services: TasksServices = tasksS
       const route = { connectionId: call.connectionId, saving: [] as Promise<void>[] };
       routes.set(input.auditId, route);
       try {
-        const request = { ...input, dataDir: ctx.dataDir, ...(services.examplesDir ? { examplesDir: services.examplesDir } : {}) };
+        const request = {
+          ...input,
+          dataDir: ctx.dataDir,
+          ...(services.examplesDir ? { examplesDir: services.examplesDir } : {}),
+        };
         // No timeout: an audit of many tasks takes as long as it takes; the caller's cancel reaches the worker.
         const result = await auditWorker().call('audit.run', request, { signal: call.signal });
         await Promise.all(route.saving);
@@ -89,7 +101,12 @@ export function tasksHandlers(ctx: HostContext, services: TasksServices = tasksS
       const file = findFile(await library.find(source, id), path);
       if (!file) throw new LabError('NOT_FOUND', `task '${id}' has no file ${path}`);
       const text = decodeText(file.data);
-      return { path, bytes: file.data.byteLength, text: text === null ? null : text.slice(0, MAX_FILE_CHARS), truncated: text !== null && text.length > MAX_FILE_CHARS };
+      return {
+        path,
+        bytes: file.data.byteLength,
+        text: text === null ? null : text.slice(0, MAX_FILE_CHARS),
+        truncated: text !== null && text.length > MAX_FILE_CHARS,
+      };
     },
 
     async 'tasks.audits'() {
@@ -98,7 +115,12 @@ export function tasksHandlers(ctx: HostContext, services: TasksServices = tasksS
 
     async 'tasks.addSource'({ path }) {
       let tasks = 0;
-      const added = await addTaskSource(ctx.dataDir, path, async (p) => (tasks = (await loadTaskSource(p)).tasks.length), services.examplesDir);
+      const added = await addTaskSource(
+        ctx.dataDir,
+        path,
+        async (p) => (tasks = (await loadTaskSource(p)).tasks.length),
+        services.examplesDir,
+      );
       await library.load(true);
       return { added, tasks };
     },

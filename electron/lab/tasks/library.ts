@@ -32,8 +32,21 @@ export class TaskLibrary {
           try {
             map.set(source.label, { source, tasks: await loadTaskSource(source.path) });
           } catch (error) {
-            const problem = { file: source.path, field: null, reason: (error as Error).message, severity: 'error' as const };
-            map.set(source.label, { source, tasks: { path: source.path, kind: 'folder', tasks: [], invalid: [{ id: source.label, origin: { kind: 'folder', path: source.path }, problems: [problem] }] } });
+            const problem = {
+              file: source.path,
+              field: null,
+              reason: (error as Error).message,
+              severity: 'error' as const,
+            };
+            map.set(source.label, {
+              source,
+              tasks: {
+                path: source.path,
+                kind: 'folder',
+                tasks: [],
+                invalid: [{ id: source.label, origin: { kind: 'folder', path: source.path }, problems: [problem] }],
+              },
+            });
           }
         }
         return map;
@@ -47,7 +60,8 @@ export class TaskLibrary {
     const entry = (await this.load()).get(source);
     const task = entry?.tasks.tasks.find((t) => t.id === id);
     if (task) return task;
-    if (entry?.tasks.invalid.some((t) => t.id === id)) throw new LabError('CONFLICT', `task '${id}' in ${source} is invalid; see its problems in the list`);
+    if (entry?.tasks.invalid.some((t) => t.id === id))
+      throw new LabError('CONFLICT', `task '${id}' in ${source} is invalid; see its problems in the list`);
     throw new LabError('NOT_FOUND', `no task '${id}' in source '${source}'`);
   }
 }

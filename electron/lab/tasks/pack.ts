@@ -46,7 +46,12 @@ export function packLocation(packPath: string, line: number, file?: string): str
 }
 
 /** Decode and check one line; never throws. */
-export function parsePackLine(packPath: string, lineNo: number, text: string, limits: SizeLimits = DEFAULT_SIZE_LIMITS): PackEntry {
+export function parsePackLine(
+  packPath: string,
+  lineNo: number,
+  text: string,
+  limits: SizeLimits = DEFAULT_SIZE_LIMITS,
+): PackEntry {
   const at = packLocation(packPath, lineNo);
   const problems = new Problems();
   const fallbackId = `line-${lineNo}`;
@@ -70,12 +75,17 @@ export function parsePackLine(packPath: string, lineNo: number, text: string, li
   const files: TaskFile[] = [];
   const seen = new Set<string>();
   let total = 0;
-  if (parsed.data.files.length > limits.maxFiles) problems.error(at, 'files', `has ${parsed.data.files.length} files, over the limit of ${limits.maxFiles}`);
+  if (parsed.data.files.length > limits.maxFiles)
+    problems.error(at, 'files', `has ${parsed.data.files.length} files, over the limit of ${limits.maxFiles}`);
   parsed.data.files.slice(0, limits.maxFiles).forEach((raw, i) => {
     const field = `files[${i}]`;
     const file = PackFile.safeParse(raw);
     if (!file.success) {
-      problems.error(at, field, 'must be {"path": ..., "text": ...} or {"path": ..., "base64": ...} (optionally "executable": true)');
+      problems.error(
+        at,
+        field,
+        'must be {"path": ..., "text": ...} or {"path": ..., "base64": ...} (optionally "executable": true)',
+      );
       return;
     }
     const { path } = file.data;
@@ -87,15 +97,22 @@ export function parsePackLine(packPath: string, lineNo: number, text: string, li
     if ('text' in file.data) data = new TextEncoder().encode(file.data.text);
     else {
       const b64 = file.data.base64.replace(/\s+/g, '');
-      if (b64.length % 4 !== 0 || !BASE64.test(b64)) return problems.error(at, `${field}.base64`, `is not valid base64 (${path})`);
+      if (b64.length % 4 !== 0 || !BASE64.test(b64))
+        return problems.error(at, `${field}.base64`, `is not valid base64 (${path})`);
       const buf = Buffer.from(b64, 'base64');
       data = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     }
-    if (data.byteLength > limits.maxFileBytes) return problems.error(at, field, `'${path}' is ${data.byteLength} bytes, over the ${limits.maxFileBytes}-byte limit for one file`);
+    if (data.byteLength > limits.maxFileBytes)
+      return problems.error(
+        at,
+        field,
+        `'${path}' is ${data.byteLength} bytes, over the ${limits.maxFileBytes}-byte limit for one file`,
+      );
     total += data.byteLength;
     files.push({ path, data, executable: file.data.executable ?? false });
   });
-  if (total > limits.maxTaskBytes) problems.error(at, 'files', `total ${total} bytes, over the ${limits.maxTaskBytes}-byte limit for one task`);
+  if (total > limits.maxTaskBytes)
+    problems.error(at, 'files', `total ${total} bytes, over the ${limits.maxTaskBytes}-byte limit for one task`);
   // A file path that is also a folder of another (`a` and `a/b`) cannot be written out.
   for (const path of seen) {
     const parts = path.split('/');
@@ -127,7 +144,14 @@ export async function* readPack(packPath: string, limits: SizeLimits = DEFAULT_S
         line: lineNo,
         id: entry.id,
         task: null,
-        problems: [{ file: packLocation(packPath, lineNo), field: 'id', reason: `duplicate id '${entry.id}' (first on line ${first})`, severity: 'error' }],
+        problems: [
+          {
+            file: packLocation(packPath, lineNo),
+            field: 'id',
+            reason: `duplicate id '${entry.id}' (first on line ${first})`,
+            severity: 'error',
+          },
+        ],
       };
       continue;
     }

@@ -24,7 +24,9 @@ export function taskPathProblem(path: string): string | null {
 export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 export function taskIdProblem(id: string): string | null {
-  return TASK_ID_PATTERN.test(id) ? null : `'${id}' is not a valid task id (letters, digits, '.', '_', '-'; at most 128; no leading dot)`;
+  return TASK_ID_PATTERN.test(id)
+    ? null
+    : `'${id}' is not a valid task id (letters, digits, '.', '_', '-'; at most 128; no leading dot)`;
 }
 
 /** Is `path` equal to `dir` or inside it (both POSIX, normalized)? */

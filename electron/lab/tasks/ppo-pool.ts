@@ -29,7 +29,11 @@ export interface FamilyProbe {
 }
 
 /** Per family, from a probe's episodes; `familyOf` maps a task id to its family (undefined: not in the pool). */
-export function probeFamilies(episodes: readonly ProbeEpisode[], familyOf: (taskId: string) => string | undefined, reward: PoolReward): Record<string, FamilyProbe> {
+export function probeFamilies(
+  episodes: readonly ProbeEpisode[],
+  familyOf: (taskId: string) => string | undefined,
+  reward: PoolReward,
+): Record<string, FamilyProbe> {
   const byTask = new Map<string, ProbeEpisode[]>();
   for (const e of episodes) {
     if (familyOf(e.taskId) === undefined) continue;
@@ -39,7 +43,14 @@ export function probeFamilies(episodes: readonly ProbeEpisode[], familyOf: (task
   }
   const out: Record<string, FamilyProbe> = {};
   for (const [taskId, eps] of [...byTask].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    const f = (out[familyOf(taskId)!] ??= { tasks: 0, episodes: 0, resolved: 0, meanReward: 0, mixedTasks: 0, probedTasks: 0 });
+    const f = (out[familyOf(taskId)!] ??= {
+      tasks: 0,
+      episodes: 0,
+      resolved: 0,
+      meanReward: 0,
+      mixedTasks: 0,
+      probedTasks: 0,
+    });
     const rewards = eps.map((e) => e.reward?.[reward] ?? 0);
     f.tasks += 1;
     f.episodes += eps.length;

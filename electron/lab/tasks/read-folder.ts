@@ -30,7 +30,8 @@ export async function readTaskFolder(dir: string, limits: SizeLimits = DEFAULT_S
 
   async function addFile(rel: string, abs: string): Promise<void> {
     const info = await stat(abs);
-    if (info.size > limits.maxFileBytes) return fail(rel, `is ${mb(info.size)}, over the ${mb(limits.maxFileBytes)} limit for one file`);
+    if (info.size > limits.maxFileBytes)
+      return fail(rel, `is ${mb(info.size)}, over the ${mb(limits.maxFileBytes)} limit for one file`);
     if (files.length >= limits.maxFiles) {
       stopped = true;
       return fail('.', `has more than ${limits.maxFiles} files`);
@@ -41,7 +42,11 @@ export async function readTaskFolder(dir: string, limits: SizeLimits = DEFAULT_S
     }
     const data = await readFile(abs);
     total += data.byteLength;
-    files.push({ path: rel, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), executable: (info.mode & 0o111) !== 0 });
+    files.push({
+      path: rel,
+      data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+      executable: (info.mode & 0o111) !== 0,
+    });
   }
 
   async function walk(abs: string, rel: string): Promise<void> {
@@ -81,7 +86,8 @@ export async function readTaskFolder(dir: string, limits: SizeLimits = DEFAULT_S
       return fail(rel, `is a symlink pointing outside the task (to ${target})`);
     }
     const info = await lstat(target);
-    if (!info.isFile()) return fail(rel, 'is a symlink to a folder or special file; only symlinks to files inside the task are allowed');
+    if (!info.isFile())
+      return fail(rel, 'is a symlink to a folder or special file; only symlinks to files inside the task are allowed');
     await addFile(rel, target);
   }
 

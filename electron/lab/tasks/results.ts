@@ -21,13 +21,24 @@ export const StepResult = z.object({
 export type StepResult = z.infer<typeof StepResult>;
 
 export function stepResult(name: string, argv: string[], r: RunResult): StepResult {
-  return { name, argv, exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, limit: r.limit, durationMs: Math.round(r.durationMs), stdout: r.stdout, stderr: r.stderr };
+  return {
+    name,
+    argv,
+    exitCode: r.exitCode,
+    signal: r.signal,
+    timedOut: r.timedOut,
+    limit: r.limit,
+    durationMs: Math.round(r.durationMs),
+    stdout: r.stdout,
+    stderr: r.stderr,
+  };
 }
 
 /** A step that did not end by itself: killed by the deadline, a signal or a limit. */
 export function stepCrashed(step: StepResult): string | null {
   if (step.timedOut) return `${step.name} timed out`;
-  if (step.exitCode === null) return `${step.name} was killed${step.signal ? ` by ${step.signal}` : ''}${step.limit ? ` (${step.limit} limit)` : ''}`;
+  if (step.exitCode === null)
+    return `${step.name} was killed${step.signal ? ` by ${step.signal}` : ''}${step.limit ? ` (${step.limit} limit)` : ''}`;
   return null;
 }
 

@@ -13,7 +13,15 @@ export interface AuditRequest {
 }
 
 export function auditReport(source: string, outcome: AuditOutcome): AuditReport {
-  return { source, result: outcome.result, oracle: outcome.oracle, noop: outcome.noop, oracleAgain: outcome.oracleAgain, durationMs: outcome.durationMs, at: new Date().toISOString() };
+  return {
+    source,
+    result: outcome.result,
+    oracle: outcome.oracle,
+    noop: outcome.noop,
+    oracleAgain: outcome.oracleAgain,
+    durationMs: outcome.durationMs,
+    at: new Date().toISOString(),
+  };
 }
 
 export async function runTaskAudit(
@@ -32,7 +40,18 @@ export async function runTaskAudit(
       const bad = entry?.tasks.invalid.find((t) => t.id === ref.id);
       const outcome = bad
         ? invalidAudit(bad)
-        : invalidAudit({ id: ref.id, origin: { kind: 'folder', path: ref.source }, problems: [{ file: ref.source, field: null, reason: `no task '${ref.id}' in source '${ref.source}'`, severity: 'error' }] });
+        : invalidAudit({
+            id: ref.id,
+            origin: { kind: 'folder', path: ref.source },
+            problems: [
+              {
+                file: ref.source,
+                field: null,
+                reason: `no task '${ref.id}' in source '${ref.source}'`,
+                severity: 'error',
+              },
+            ],
+          });
       reports.push(auditReport(ref.source, outcome));
     }
   }
@@ -46,7 +65,13 @@ export async function runTaskAudit(
       concurrency: concurrency ?? DEFAULT_AUDIT_CONCURRENCY,
       onProgress: (e) => {
         if (!e.finished) return emit({ auditId, done: e.done, total, current: e.current, report: null });
-        emit({ auditId, done: e.done, total, current: null, report: auditReport(chosen[e.index]?.source ?? '', e.finished) });
+        emit({
+          auditId,
+          done: e.done,
+          total,
+          current: null,
+          report: auditReport(chosen[e.index]?.source ?? '', e.finished),
+        });
       },
     },
   );

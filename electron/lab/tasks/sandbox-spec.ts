@@ -50,7 +50,12 @@ export function taskLimits(task: Task, wallSeconds: number): SandboxLimits {
   });
 }
 
-export function phaseSpec(task: Task, workspace: string, wallSeconds: number, extra: { mounts?: Mount[]; env?: Record<string, string> } = {}): SandboxSpec {
+export function phaseSpec(
+  task: Task,
+  workspace: string,
+  wallSeconds: number,
+  extra: { mounts?: Mount[]; env?: Record<string, string> } = {},
+): SandboxSpec {
   return {
     workspace,
     workdir: task.environment.workdir,
@@ -59,7 +64,9 @@ export function phaseSpec(task: Task, workspace: string, wallSeconds: number, ex
     net: task.environment.allowInternet,
     limits: taskLimits(task, wallSeconds),
     ...(task.environment.startDir ? { cwd: task.environment.startDir } : {}),
-    ...(Object.keys(task.environment.commandAliases ?? {}).length ? { commandAliases: task.environment.commandAliases } : {}),
+    ...(Object.keys(task.environment.commandAliases ?? {}).length
+      ? { commandAliases: task.environment.commandAliases }
+      : {}),
   };
 }
 
@@ -86,11 +93,17 @@ export async function phaseRun(
   if (!runtime) return { sandbox: options.sandbox ?? defaultSandbox(), spec: base };
   base.net = runtime.network;
   if (!runtime.container) return { sandbox: runtime.sandbox, spec: base };
-  const container = await containerSpec(task, runtime.container, workspace, { commit: options.commit ?? false, user: options.user });
+  const container = await containerSpec(task, runtime.container, workspace, {
+    commit: options.commit ?? false,
+    user: options.user,
+  });
   const workdir = containerWorkdir(task, runtime.container);
   // A container has its image's own commands and its own start directory (the image's WORKDIR).
   const { commandAliases: _aliases, cwd: _cwd, ...rest } = base;
-  return { sandbox: runtime.sandbox, spec: { ...rest, workdir, ...(runtime.container.image.taskImage ? {} : _cwd ? { cwd: _cwd } : {}), container } };
+  return {
+    sandbox: runtime.sandbox,
+    spec: { ...rest, workdir, ...(runtime.container.image.taskImage ? {} : _cwd ? { cwd: _cwd } : {}), container },
+  };
 }
 
 /**
@@ -105,7 +118,10 @@ export function agentSandboxSpec(task: Task, workspace: string): SandboxSpec {
 export async function assertRunnable(task: Task, runtime?: PhaseRuntime): Promise<void> {
   if (runtime?.container) return;
   if (task.environment.runtime.kind === 'container') {
-    throw new LabError('UNAVAILABLE', `task '${task.id}' needs a container: it ${task.environment.runtime.reason}; run it with --backend auto (or podman/docker) where a container engine runs`);
+    throw new LabError(
+      'UNAVAILABLE',
+      `task '${task.id}' needs a container: it ${task.environment.runtime.reason}; run it with --backend auto (or podman/docker) where a container engine runs`,
+    );
   }
   const missing: string[] = [];
   for (const command of task.environment.requires) {
@@ -117,6 +133,9 @@ export async function assertRunnable(task: Task, runtime?: PhaseRuntime): Promis
     if (!found) missing.push(command);
   }
   if (missing.length) {
-    throw new LabError('UNAVAILABLE', `task '${task.id}' needs ${missing.map((m) => `'${m}'`).join(', ')}, which this machine lacks (install the Debian package that provides it)`);
+    throw new LabError(
+      'UNAVAILABLE',
+      `task '${task.id}' needs ${missing.map((m) => `'${m}'`).join(', ')}, which this machine lacks (install the Debian package that provides it)`,
+    );
   }
 }

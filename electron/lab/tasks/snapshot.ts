@@ -5,7 +5,19 @@
  * would resolve, inside the verifier's sandbox, into its /tests or /logs (or /proc, or an ancestor of
  * them such as `/`) are left out and reported: they are the way to make a test compare a file with itself.
  */
-import { chmod, copyFile, lstat, mkdir, readdir, readlink, realpath, rm, symlink, utimes, constants } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  lstat,
+  mkdir,
+  readdir,
+  readlink,
+  realpath,
+  rm,
+  symlink,
+  utimes,
+  constants,
+} from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { isWithin } from './paths';
 
@@ -84,8 +96,12 @@ export async function snapshotWorkspace(source: string, dest: string, workdir: s
       } else if (info.isSymbolicLink()) {
         const target = await readlink(s);
         const end = await resolveInSandbox(inside, target);
-        if (end === null) report.notes.push(`left out symlink ${inside} -> ${target}: more than ${MAX_LINK_HOPS} links deep`);
-        else if (forbidden(end)) report.notes.push(`left out symlink ${inside} -> ${target}: it reaches ${end}, which belongs to the verifier`);
+        if (end === null)
+          report.notes.push(`left out symlink ${inside} -> ${target}: more than ${MAX_LINK_HOPS} links deep`);
+        else if (forbidden(end))
+          report.notes.push(
+            `left out symlink ${inside} -> ${target}: it reaches ${end}, which belongs to the verifier`,
+          );
         else await symlink(target, d);
       } else {
         report.notes.push(`left out ${inside}: not a regular file, folder or symlink (FIFO, socket or device)`);
@@ -109,7 +125,8 @@ export async function removeTree(path: string): Promise<void> {
   }
   const open = async (dir: string): Promise<void> => {
     await chmod(dir, 0o700).catch(() => {});
-    for (const e of await readdir(dir, { withFileTypes: true }).catch(() => [])) if (e.isDirectory()) await open(join(dir, e.name));
+    for (const e of await readdir(dir, { withFileTypes: true }).catch(() => []))
+      if (e.isDirectory()) await open(join(dir, e.name));
   };
   await open(path);
   await rm(path, { recursive: true, force: true });

@@ -40,13 +40,18 @@ export async function isTaskFolder(dir: string): Promise<boolean> {
 }
 
 /** Load one task folder (its id is the folder name). */
-export async function loadTaskFolder(dir: string, options: LoadOptions = {}): Promise<{ task: Task | null; problems: TaskProblem[]; id: string }> {
+export async function loadTaskFolder(
+  dir: string,
+  options: LoadOptions = {},
+): Promise<{ task: Task | null; problems: TaskProblem[]; id: string }> {
   const path = resolve(dir);
   const id = basename(path);
   const origin: TaskOrigin = { kind: 'folder', path };
   const read = await readTaskFolder(path, options.limits ?? DEFAULT_SIZE_LIMITS);
   const idProblem = taskIdProblem(id);
-  const inherited: TaskProblem[] = idProblem ? [...read.problems, { file: '.', field: null, reason: `folder name: ${idProblem}`, severity: 'error' }] : read.problems;
+  const inherited: TaskProblem[] = idProblem
+    ? [...read.problems, { file: '.', field: null, reason: `folder name: ${idProblem}`, severity: 'error' }]
+    : read.problems;
   const built = buildTask(id, read.files, origin, inherited);
   return { task: built.task, problems: built.problems, id };
 }
@@ -62,7 +67,13 @@ export async function loadTaskSource(path: string, options: LoadOptions = {}): P
     const where = origin.kind === 'pack' ? `${origin.path}:${origin.line}` : origin.path;
     const first = seen.get(id);
     if (task && first !== undefined) {
-      source.invalid.push({ id, origin, problems: [{ file: where, field: 'id', reason: `duplicate task id '${id}' (also at ${first})`, severity: 'error' }] });
+      source.invalid.push({
+        id,
+        origin,
+        problems: [
+          { file: where, field: 'id', reason: `duplicate task id '${id}' (also at ${first})`, severity: 'error' },
+        ],
+      });
       return;
     }
     if (task) {
@@ -72,7 +83,8 @@ export async function loadTaskSource(path: string, options: LoadOptions = {}): P
   };
 
   const addPack = async (file: string) => {
-    for await (const entry of readPack(file, options.limits)) add(entry.task, entry.id, { kind: 'pack', path: file, line: entry.line }, entry.problems);
+    for await (const entry of readPack(file, options.limits))
+      add(entry.task, entry.id, { kind: 'pack', path: file, line: entry.line }, entry.problems);
   };
 
   const addFolder = async (dir: string) => {
@@ -81,7 +93,8 @@ export async function loadTaskSource(path: string, options: LoadOptions = {}): P
   };
 
   if (info.isFile()) {
-    if (!root.endsWith('.jsonl')) throw new LabError('INVALID_PARAMS', `${path}: a task source is a folder or a .jsonl pack`);
+    if (!root.endsWith('.jsonl'))
+      throw new LabError('INVALID_PARAMS', `${path}: a task source is a folder or a .jsonl pack`);
     source.kind = 'pack';
     await addPack(root);
     return source;
@@ -113,6 +126,10 @@ export function findTask(source: TaskSource, id: string): Task {
   const task = source.tasks.find((t) => t.id === id);
   if (task) return task;
   const bad = source.invalid.find((t) => t.id === id);
-  if (bad) throw new LabError('CONFLICT', `task '${id}' is invalid: ${bad.problems.map((p) => `${p.file}${p.field ? `: ${p.field}` : ''}: ${p.reason}`).join('; ')}`);
+  if (bad)
+    throw new LabError(
+      'CONFLICT',
+      `task '${id}' is invalid: ${bad.problems.map((p) => `${p.file}${p.field ? `: ${p.field}` : ''}: ${p.reason}`).join('; ')}`,
+    );
   throw new LabError('NOT_FOUND', `no task '${id}' in ${source.path}`);
 }

@@ -63,7 +63,8 @@ function runSuites(dataDir: string): string[] {
   const seen = new Set<string>();
   for (const name of readdirSync(root).sort().reverse()) {
     try {
-      const suite = (JSON.parse(readFileSync(join(root, name, 'run.json'), 'utf8')) as { config?: { suite?: unknown } }).config?.suite;
+      const suite = (JSON.parse(readFileSync(join(root, name, 'run.json'), 'utf8')) as { config?: { suite?: unknown } })
+        .config?.suite;
       if (typeof suite === 'string' && isAbsolute(suite)) seen.add(suite);
     } catch {
       // not a readable run: nothing to learn from it
@@ -72,7 +73,11 @@ function runSuites(dataDir: string): string[] {
   return [...seen];
 }
 
-export function listTaskSources(dataDir: string, examplesDir = builtinExamplesDir(), suitesDir = builtinSuitesDir()): LibrarySource[] {
+export function listTaskSources(
+  dataDir: string,
+  examplesDir = builtinExamplesDir(),
+  suitesDir = builtinSuitesDir(),
+): LibrarySource[] {
   const out: LibrarySource[] = [{ label: EXAMPLES_LABEL, path: examplesDir, kind: 'examples' }];
   const labels = new Set([EXAMPLES_LABEL]);
   const unique = (label: string) => {
@@ -81,13 +86,25 @@ export function listTaskSources(dataDir: string, examplesDir = builtinExamplesDi
     labels.add(name);
     return name;
   };
-  const suites = existsSync(suitesDir) ? readdirSync(suitesDir).filter((n) => n.endsWith('.jsonl')).sort() : [];
-  for (const name of suites) out.push({ label: unique(`suites/${name.replace(/\.jsonl$/, '')}`), path: join(suitesDir, name), kind: 'suite' });
+  const suites = existsSync(suitesDir)
+    ? readdirSync(suitesDir)
+        .filter((n) => n.endsWith('.jsonl'))
+        .sort()
+    : [];
+  for (const name of suites)
+    out.push({ label: unique(`suites/${name.replace(/\.jsonl$/, '')}`), path: join(suitesDir, name), kind: 'suite' });
   const user = userTasksDir(dataDir);
-  const entries = existsSync(user) ? readdirSync(user, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1)) : [];
+  const entries = existsSync(user)
+    ? readdirSync(user, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))
+    : [];
   for (const e of entries) {
     if (e.name.startsWith('.')) continue;
-    if (e.isDirectory() || (e.isFile() && e.name.endsWith('.jsonl'))) out.push({ label: unique(e.name === EXAMPLES_LABEL ? `user/${e.name}` : e.name), path: join(user, e.name), kind: 'user' });
+    if (e.isDirectory() || (e.isFile() && e.name.endsWith('.jsonl')))
+      out.push({
+        label: unique(e.name === EXAMPLES_LABEL ? `user/${e.name}` : e.name),
+        path: join(user, e.name),
+        kind: 'user',
+      });
   }
   const covered = () => out.map((s) => real(s.path));
   for (const path of addedTaskSources(dataDir)) {
@@ -104,11 +121,20 @@ export function listTaskSources(dataDir: string, examplesDir = builtinExamplesDi
 /** Check a path typed by the user (an absolute, existing folder or .jsonl pack); returns its real path. */
 function checkSourcePath(path: string): string {
   const typed = path.trim();
-  if (!typed) throw new LabError('INVALID_PARAMS', 'Type the path of a task folder, a folder of tasks, or a pack (.jsonl).', { field: 'path' });
-  if (!isAbsolute(typed)) throw new LabError('INVALID_PARAMS', `"${typed}" is a relative path: give the full path, starting with /.`, { field: 'path' });
+  if (!typed)
+    throw new LabError('INVALID_PARAMS', 'Type the path of a task folder, a folder of tasks, or a pack (.jsonl).', {
+      field: 'path',
+    });
+  if (!isAbsolute(typed))
+    throw new LabError('INVALID_PARAMS', `"${typed}" is a relative path: give the full path, starting with /.`, {
+      field: 'path',
+    });
   if (!existsSync(typed)) throw new LabError('NOT_FOUND', `There is nothing at ${typed}.`, { field: 'path' });
   const info = statSync(typed);
-  if (info.isFile() && !typed.endsWith('.jsonl')) throw new LabError('INVALID_PARAMS', `${typed} is a file but not a pack (a pack's name ends in .jsonl).`, { field: 'path' });
+  if (info.isFile() && !typed.endsWith('.jsonl'))
+    throw new LabError('INVALID_PARAMS', `${typed} is a file but not a pack (a pack's name ends in .jsonl).`, {
+      field: 'path',
+    });
   return realpathSync(typed);
 }
 
@@ -116,13 +142,29 @@ function checkSourcePath(path: string): string {
  * Add a source to the settings. `countTasks` loads it (the caller's loader) so that a path without a single
  * task is refused with the reason instead of listed empty.
  */
-export async function addTaskSource(dataDir: string, path: string, countTasks: (path: string) => Promise<number>, examplesDir?: string, suitesDir?: string): Promise<string[]> {
+export async function addTaskSource(
+  dataDir: string,
+  path: string,
+  countTasks: (path: string) => Promise<number>,
+  examplesDir?: string,
+  suitesDir?: string,
+): Promise<string[]> {
   const path0 = checkSourcePath(path);
   const listed = listTaskSources(dataDir, examplesDir, suitesDir).filter((s) => s.kind !== 'run');
   const covering = listed.find((s) => isWithin(path0, real(s.path)));
-  if (covering) throw new LabError('CONFLICT', `${path} is already listed${real(covering.path) === path0 ? '' : ` (it is inside ${covering.path})`} as ${covering.label}.`, { field: 'path' });
+  if (covering)
+    throw new LabError(
+      'CONFLICT',
+      `${path} is already listed${real(covering.path) === path0 ? '' : ` (it is inside ${covering.path})`} as ${covering.label}.`,
+      { field: 'path' },
+    );
   const found = await countTasks(path0);
-  if (found === 0) throw new LabError('NOT_FOUND', `${path} holds no task (a folder with task.toml or instruction.md, or a pack of tasks).`, { field: 'path' });
+  if (found === 0)
+    throw new LabError(
+      'NOT_FOUND',
+      `${path} holds no task (a folder with task.toml or instruction.md, or a pack of tasks).`,
+      { field: 'path' },
+    );
   const next = [...addedTaskSources(dataDir).filter((p) => !isWithin(p, path0)), path0];
   writeSetting(dataDir, SETTINGS_KEY, next);
   return next;
@@ -131,7 +173,8 @@ export async function addTaskSource(dataDir: string, path: string, countTasks: (
 export function removeTaskSource(dataDir: string, path: string): string[] {
   const added = addedTaskSources(dataDir);
   const next = added.filter((p) => p !== path);
-  if (next.length === added.length) throw new LabError('NOT_FOUND', `${path} is not an added task source.`, { field: 'path' });
+  if (next.length === added.length)
+    throw new LabError('NOT_FOUND', `${path} is not an added task source.`, { field: 'path' });
   writeSetting(dataDir, SETTINGS_KEY, next);
   return next;
 }

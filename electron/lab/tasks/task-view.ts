@@ -26,8 +26,12 @@ export function pytestTests(source: string): { name: string; body: string }[] {
     const indent = (m[1] as string).length;
     if (indent === 0) cls = null;
     let end = i + 1;
-    while (end < lines.length && (/^\s*$/.test(lines[end] as string) || ((lines[end] as string).search(/\S/) > indent))) end++;
-    tests.push({ name: cls && indent > 0 ? `${cls}::${m[2]}` : (m[2] as string), body: lines.slice(i, end).join('\n').trimEnd() });
+    while (end < lines.length && (/^\s*$/.test(lines[end] as string) || (lines[end] as string).search(/\S/) > indent))
+      end++;
+    tests.push({
+      name: cls && indent > 0 ? `${cls}::${m[2]}` : (m[2] as string),
+      body: lines.slice(i, end).join('\n').trimEnd(),
+    });
   }
   return tests;
 }
@@ -35,16 +39,25 @@ export function pytestTests(source: string): { name: string; body: string }[] {
 export function declaredAssertions(task: Task): DeclaredAssertion[] {
   const out: DeclaredAssertion[] = [];
   if (task.verifier.testScript && task.verifier.runTestScript && !task.verifier.pytest) {
-    out.push({ name: task.verifier.testScript, kind: 'test-script', detail: fileText(task, task.verifier.testScript) ?? '' });
+    out.push({
+      name: task.verifier.testScript,
+      kind: 'test-script',
+      detail: fileText(task, task.verifier.testScript) ?? '',
+    });
   }
   if (task.verifier.pytest) {
-    for (const t of pytestTests(fileText(task, task.verifier.pytest) ?? '')) out.push({ name: t.name, kind: 'pytest', detail: t.body });
+    for (const t of pytestTests(fileText(task, task.verifier.pytest) ?? ''))
+      out.push({ name: t.name, kind: 'pytest', detail: t.body });
   }
   for (const a of task.verifier.assertions) out.push({ name: a.name, kind: 'inline', detail: a.run });
   return out;
 }
 
-export function taskSummary(task: Task, source: string, audit: { result: AuditResult; at: string } | null = null): TaskSummary {
+export function taskSummary(
+  task: Task,
+  source: string,
+  audit: { result: AuditResult; at: string } | null = null,
+): TaskSummary {
   return {
     id: task.id,
     source,
@@ -62,14 +75,20 @@ export function taskSummary(task: Task, source: string, audit: { result: AuditRe
   };
 }
 
-export function taskDetail(task: Task, source: string, audit: { result: AuditResult; at: string } | null = null): TaskDetail {
+export function taskDetail(
+  task: Task,
+  source: string,
+  audit: { result: AuditResult; at: string } | null = null,
+): TaskDetail {
   return {
     ...taskSummary(task, source, audit),
     instruction: task.instruction,
     assertions: declaredAssertions(task),
     solution: solutionScript(task),
     testScript: task.verifier.testScript ? fileText(task, task.verifier.testScript) : null,
-    files: task.files.map((f) => ({ path: f.path, bytes: f.data.byteLength })).sort((a, b) => (a.path < b.path ? -1 : 1)),
+    files: task.files
+      .map((f) => ({ path: f.path, bytes: f.data.byteLength }))
+      .sort((a, b) => (a.path < b.path ? -1 : 1)),
     agentTimeoutSec: task.agent.timeoutSec,
     verifierTimeoutSec: task.verifier.timeoutSec,
     warnings: task.warnings,

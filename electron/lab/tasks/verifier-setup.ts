@@ -16,7 +16,10 @@ export const SYSTEM_PYTHON = '/usr/bin/python3';
 /** How verifier steps run bash: no profile or rc file the workspace could plant. */
 export const VERIFIER_BASH = ['bash', '--noprofile', '--norc'];
 
-export type ContainerMode = { kind: 'test-sh'; why: string } | { kind: 'offline-script'; script: string; why: string } | { kind: 'pytest'; why: string };
+export type ContainerMode =
+  | { kind: 'test-sh'; why: string }
+  | { kind: 'offline-script'; script: string; why: string }
+  | { kind: 'pytest'; why: string };
 
 /** A verifier's temp folder: workspace/ (the snapshot), tests/ (the pristine copy), logs/ (its /logs/verifier). */
 export interface VerifierDirs {
@@ -57,7 +60,11 @@ export function sandboxMode(task: Task): ContainerMode | null {
   const text = fileText(task, script);
   const offline = text === null ? null : offlineTestScript(text);
   if (!offline?.ok) return null;
-  return { kind: 'offline-script', script: withPytestFunction(offline.script, [SYSTEM_PYTHON], `${VERIFIER_LOGS_DIR}/junit.xml`), why: `${script} without its ${offline.dropped.length} install step(s), the system pytest in place of the installed one` };
+  return {
+    kind: 'offline-script',
+    script: withPytestFunction(offline.script, [SYSTEM_PYTHON], `${VERIFIER_LOGS_DIR}/junit.xml`),
+    why: `${script} without its ${offline.dropped.length} install step(s), the system pytest in place of the installed one`,
+  };
 }
 
 /** A sandboxed verifier whose first step is the lab's pytest run (no test script before it). */

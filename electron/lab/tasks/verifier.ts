@@ -23,7 +23,19 @@ import { unreachableHost } from '../containers/reachable';
 import { removeTree, snapshotWorkspace } from './snapshot';
 import { DEFAULT_STEP_OUTPUT_CHARS, type PhaseOptions } from './workspace';
 import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
-import { inSandboxTests, labPytestArgs, makeReadOnly, sandboxMode, SYSTEM_PYTHON, VERIFIER_BASH, verifierDirs, verifierEnv, verifierMounts, writeVerifierInputs, type ContainerMode } from './verifier-setup';
+import {
+  inSandboxTests,
+  labPytestArgs,
+  makeReadOnly,
+  sandboxMode,
+  SYSTEM_PYTHON,
+  VERIFIER_BASH,
+  verifierDirs,
+  verifierEnv,
+  verifierMounts,
+  writeVerifierInputs,
+  type ContainerMode,
+} from './verifier-setup';
 import type { WarmStep, WarmVerifier } from './warm-verifier';
 
 export { SYSTEM_PYTHON } from './verifier-setup';
@@ -63,13 +75,22 @@ async function containerMode(task: Task, network: boolean): Promise<ContainerMod
   const script = task.verifier.testScript;
   const text = script ? fileText(task, script) : null;
   const missing = network && text !== null ? await unreachableHost(text) : null;
-  if (script && network && !missing) return { kind: 'test-sh', why: `${script} as written: the network is on and what it fetches answers` };
+  if (script && network && !missing)
+    return { kind: 'test-sh', why: `${script} as written: the network is on and what it fetches answers` };
   if (script) {
     const offline = text === null ? null : offlineTestScript(text);
     if (offline?.ok) {
-      return { kind: 'offline-script', script: withPytestFunction(offline.script, CONTAINER_PYTHONS, `${VERIFIER_LOGS_DIR}/junit.xml`), why: `${missing ? `network on but ${missing} does not answer` : 'network off'}: ${script} without its ${offline.dropped.length} install step(s), pytest run by the lab` };
+      return {
+        kind: 'offline-script',
+        script: withPytestFunction(offline.script, CONTAINER_PYTHONS, `${VERIFIER_LOGS_DIR}/junit.xml`),
+        why: `${missing ? `network on but ${missing} does not answer` : 'network off'}: ${script} without its ${offline.dropped.length} install step(s), pytest run by the lab`,
+      };
     }
-    if (task.verifier.pytest) return { kind: 'pytest', why: `network off and ${script} cannot run offline (${offline?.reason ?? 'not text'}): the lab runs ${task.verifier.pytest}` };
+    if (task.verifier.pytest)
+      return {
+        kind: 'pytest',
+        why: `network off and ${script} cannot run offline (${offline?.reason ?? 'not text'}): the lab runs ${task.verifier.pytest}`,
+      };
     return { kind: 'test-sh', why: `${script} as written (network off; it has no pytest run to replace)` };
   }
   return { kind: 'pytest', why: `no test script: the lab runs ${task.verifier.pytest ?? 'the inline assertions'}` };
@@ -91,7 +112,11 @@ interface Verification {
   errors: string[];
 }
 
-export async function runVerifier(task: Task, workspaceDir: string, options: VerifyOptions = {}): Promise<VerifierResult> {
+export async function runVerifier(
+  task: Task,
+  workspaceDir: string,
+  options: VerifyOptions = {},
+): Promise<VerifierResult> {
   await assertRunnable(task, options.runtime);
   const source = resolve(workspaceDir);
   const info = await stat(source).catch(() => null);
@@ -101,7 +126,19 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
   const warm = container ? null : (options.warm ?? null);
   if (options.warm && !warm) await options.warm.dispose();
   const dirs = warm?.dirs ?? verifierDirs(await makeOwnedTempDir('verify', options.tmpDir));
-  const v: Verification = { task, options, source, container, dirs, warm, mode: null, deadline: started + task.verifier.timeoutSec * 1000, steps: [], notes: [], errors: [] };
+  const v: Verification = {
+    task,
+    options,
+    source,
+    container,
+    dirs,
+    warm,
+    mode: null,
+    deadline: started + task.verifier.timeoutSec * 1000,
+    steps: [],
+    notes: [],
+    errors: [],
+  };
   try {
     await prepare(v);
     const setupMs = performance.now() - started;
@@ -113,7 +150,13 @@ export async function runVerifier(task: Task, workspaceDir: string, options: Ver
     v.notes.push(...rewardNotes);
     const reportsMs = performance.now() - reportsStarted;
     // A test script without per-test reports is one assertion: its reward file if it wrote one, else its exit code.
-    if (sourceKind === 'none' && scriptStep && !stepCrashed(scriptStep) && !pytestStep && v.mode?.kind !== 'offline-script') {
+    if (
+      sourceKind === 'none' &&
+      scriptStep &&
+      !stepCrashed(scriptStep) &&
+      !pytestStep &&
+      v.mode?.kind !== 'offline-script'
+    ) {
       sourceKind = 'test-script';
       assertions = [scriptAssertion(task.verifier.testScript as string, scriptStep, taskReward)];
     }
@@ -163,7 +206,8 @@ async function prepare(v: Verification): Promise<void> {
   v.mode = container ? await containerMode(task, v.options.runtime?.network ?? false) : sandboxMode(task);
   if (v.mode) {
     v.notes.push(`verifier mode: ${v.mode.kind} (${v.mode.why})`);
-    if (v.mode.kind === 'offline-script') await writeFile(join(dirs.tests, OFFLINE_SCRIPT), v.mode.script, { mode: 0o755 });
+    if (v.mode.kind === 'offline-script')
+      await writeFile(join(dirs.tests, OFFLINE_SCRIPT), v.mode.script, { mode: 0o755 });
   }
   // The sandbox's /tests is read-only (a pristine copy); a container's is a fresh writable one.
   // (Again after a warm start: the offline script was just added.)
@@ -171,11 +215,27 @@ async function prepare(v: Verification): Promise<void> {
 }
 
 /** One step in its own sandbox (or the warm one), with what is left of the verifier's deadline (or less). */
-async function runStep(v: Verification, name: string, argv: string[], capSeconds?: number, warmStep?: WarmStep | null): Promise<StepResult> {
+async function runStep(
+  v: Verification,
+  name: string,
+  argv: string[],
+  capSeconds?: number,
+  warmStep?: WarmStep | null,
+): Promise<StepResult> {
   v.options.onStep?.(name);
   const left = (v.deadline - performance.now()) / 1000;
   if (left <= 0.05) {
-    const step: StepResult = { name, argv, exitCode: null, signal: null, timedOut: true, limit: 'wallSeconds', durationMs: 0, stdout: '', stderr: 'not started: the verifier deadline had passed' };
+    const step: StepResult = {
+      name,
+      argv,
+      exitCode: null,
+      signal: null,
+      timedOut: true,
+      limit: 'wallSeconds',
+      durationMs: 0,
+      stdout: '',
+      stderr: 'not started: the verifier deadline had passed',
+    };
     v.steps.push(step);
     return step;
   }
@@ -193,17 +253,31 @@ async function runStep(v: Verification, name: string, argv: string[], capSeconds
 async function coldRun(v: Verification, seconds: number, argv: string[]) {
   const { task, options, container, dirs } = v;
   // In a container the verifier starts from the state the agent left (committed when its shell ended), as root.
-  const { sandbox, spec } = await phaseRun(task, container ? v.source : dirs.work, seconds, { mounts: verifierMounts(dirs), env: verifierEnv(task) }, { runtime: options.runtime, sandbox: options.sandbox, user: container ? '0' : undefined });
+  const { sandbox, spec } = await phaseRun(
+    task,
+    container ? v.source : dirs.work,
+    seconds,
+    { mounts: verifierMounts(dirs), env: verifierEnv(task) },
+    { runtime: options.runtime, sandbox: options.sandbox, user: container ? '0' : undefined },
+  );
   if (container) spec.workspace = dirs.work;
-  return sandbox.run(spec, argv, { signal: options.signal, maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS });
+  return sandbox.run(spec, argv, {
+    signal: options.signal,
+    maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS,
+  });
 }
 
 /** 1. The task's test script (tests/test.sh; TB1 run-tests.sh), unless replaced by the lab's pytest run. */
 async function runTestScript(v: Verification): Promise<StepResult | null> {
   const { task, mode } = v;
   let step: StepResult | null = null;
-  if (mode?.kind === 'offline-script') step = await runStep(v, `${task.verifier.testScript} (offline)`, [...BASH, `${VERIFIER_TESTS_DIR}/${OFFLINE_SCRIPT}`]);
-  else if (task.verifier.testScript && (mode ? mode.kind === 'test-sh' : task.verifier.runTestScript)) step = await runStep(v, task.verifier.testScript, [...BASH, inSandboxTests(task.verifier.testScript)]);
+  if (mode?.kind === 'offline-script')
+    step = await runStep(v, `${task.verifier.testScript} (offline)`, [
+      ...BASH,
+      `${VERIFIER_TESTS_DIR}/${OFFLINE_SCRIPT}`,
+    ]);
+  else if (task.verifier.testScript && (mode ? mode.kind === 'test-sh' : task.verifier.runTestScript))
+    step = await runStep(v, task.verifier.testScript, [...BASH, inSandboxTests(task.verifier.testScript)]);
   const crashed = step && stepCrashed(step);
   if (step && crashed) v.errors.push(`${crashed}:\n${outputTail(step)}`);
   return step;
@@ -212,26 +286,43 @@ async function runTestScript(v: Verification): Promise<StepResult | null> {
 /** 2. tests/test_outputs.py with the system pytest (the image's in a container), unless the test script already wrote a report. */
 async function runPytest(v: Verification): Promise<StepResult | null> {
   const { task, dirs } = v;
-  const reported = (await readReport(dirs.logs, 'ctrf.json')).kind !== 'missing' || (await readReport(dirs.logs, 'junit.xml')).kind !== 'missing';
+  const reported =
+    (await readReport(dirs.logs, 'ctrf.json')).kind !== 'missing' ||
+    (await readReport(dirs.logs, 'junit.xml')).kind !== 'missing';
   if (!task.verifier.pytest || reported) return null;
   let step: StepResult;
   if (v.container) {
-    const fn = withPytestFunction(`${LAB_PYTEST_FUNCTION} ${inSandboxTests(task.verifier.pytest)} --rootdir=${VERIFIER_TESTS_DIR}`, CONTAINER_PYTHONS, `${VERIFIER_LOGS_DIR}/junit.xml`);
+    const fn = withPytestFunction(
+      `${LAB_PYTEST_FUNCTION} ${inSandboxTests(task.verifier.pytest)} --rootdir=${VERIFIER_TESTS_DIR}`,
+      CONTAINER_PYTHONS,
+      `${VERIFIER_LOGS_DIR}/junit.xml`,
+    );
     step = await runStep(v, 'pytest', [...BASH, '-c', fn]);
   } else {
     // -I: isolated, no cwd or user site on sys.path, PYTHON* variables ignored. A warm start runs the same.
-    step = await runStep(v, 'pytest', [SYSTEM_PYTHON, '-I', '-m', 'pytest', ...labPytestArgs(task)], undefined, v.warm?.pytest);
+    step = await runStep(
+      v,
+      'pytest',
+      [SYSTEM_PYTHON, '-I', '-m', 'pytest', ...labPytestArgs(task)],
+      undefined,
+      v.warm?.pytest,
+    );
   }
   const crashed = stepCrashed(step);
   if (crashed) v.errors.push(`${crashed}:\n${outputTail(step)}`);
   else if (step.exitCode !== 0 && step.exitCode !== 1) {
-    v.errors.push(`pytest exited with ${step.exitCode}: ${PYTEST_EXIT_MEANING[step.exitCode as number] ?? 'an unknown failure'}:\n${outputTail(step)}`);
+    v.errors.push(
+      `pytest exited with ${step.exitCode}: ${PYTEST_EXIT_MEANING[step.exitCode as number] ?? 'an unknown failure'}:\n${outputTail(step)}`,
+    );
   }
   return step;
 }
 
 /** The per-test reports, in order: CTRF, then JUnit. */
-async function readReports(v: Verification, pytestStep: StepResult | null): Promise<{ assertions: AssertionResult[]; source: VerifierResult['source'] }> {
+async function readReports(
+  v: Verification,
+  pytestStep: StepResult | null,
+): Promise<{ assertions: AssertionResult[]; source: VerifierResult['source'] }> {
   const { logs } = v.dirs;
   const ctrf = await readReport(logs, 'ctrf.json');
   const junit = ctrf.kind === 'ok' ? ({ kind: 'missing' } as const) : await readReport(logs, 'junit.xml');
@@ -251,18 +342,36 @@ async function readReports(v: Verification, pytestStep: StepResult | null): Prom
 }
 
 /** A test script's one assertion: its reward file if it wrote one, else its exit code. */
-function scriptAssertion(name: string, step: StepResult, taskReward: Awaited<ReturnType<typeof readTaskReward>>['reward']): AssertionResult {
+function scriptAssertion(
+  name: string,
+  step: StepResult,
+  taskReward: Awaited<ReturnType<typeof readTaskReward>>['reward'],
+): AssertionResult {
   if (taskReward?.value !== null && taskReward?.value !== undefined) {
-    return { name, status: taskReward.value >= 1 ? 'passed' : 'failed', message: taskReward.value >= 1 ? '' : `${taskReward.source} says ${taskReward.value}` };
+    return {
+      name,
+      status: taskReward.value >= 1 ? 'passed' : 'failed',
+      message: taskReward.value >= 1 ? '' : `${taskReward.source} says ${taskReward.value}`,
+    };
   }
-  return { name, status: step.exitCode === 0 ? 'passed' : 'failed', message: step.exitCode === 0 ? '' : clip(`exit ${step.exitCode}: ${outputTail(step, 1000)}`) };
+  return {
+    name,
+    status: step.exitCode === 0 ? 'passed' : 'failed',
+    message: step.exitCode === 0 ? '' : clip(`exit ${step.exitCode}: ${outputTail(step, 1000)}`),
+  };
 }
 
 /** 3. Inline assertions: each in its own sandbox; the exit code the host sees is the verdict. */
 async function runInlineAssertions(v: Verification): Promise<AssertionResult[]> {
   const out: AssertionResult[] = [];
   for (const [i, a] of v.task.verifier.assertions.entries()) {
-    const step = await runStep(v, `assertion: ${a.name}`, [...BASH, '-c', a.run], a.timeoutSec ?? undefined, v.warm?.assertions[i]);
+    const step = await runStep(
+      v,
+      `assertion: ${a.name}`,
+      [...BASH, '-c', a.run],
+      a.timeoutSec ?? undefined,
+      v.warm?.assertions[i],
+    );
     if (step.timedOut && step.limit === 'assertion timeout') {
       out.push({ name: a.name, status: 'failed', message: `did not finish within its ${a.timeoutSec} s` });
     } else if (stepCrashed(step)) {
@@ -270,7 +379,11 @@ async function runInlineAssertions(v: Verification): Promise<AssertionResult[]> 
       out.push({ name: a.name, status: 'error', message: clip(`${stepCrashed(step)}: ${outputTail(step, 1000)}`) });
     } else {
       const why = outputTail(step, 1000);
-      out.push({ name: a.name, status: step.exitCode === 0 ? 'passed' : 'failed', message: step.exitCode === 0 ? '' : clip(`exit ${step.exitCode}${why ? `: ${why}` : ''}`) });
+      out.push({
+        name: a.name,
+        status: step.exitCode === 0 ? 'passed' : 'failed',
+        message: step.exitCode === 0 ? '' : clip(`exit ${step.exitCode}${why ? `: ${why}` : ''}`),
+      });
     }
   }
   return out;
@@ -283,6 +396,11 @@ async function keepLogs(logs: string, steps: StepResult[], dest: string): Promis
     const r = await readReport(logs, name);
     if (r.kind === 'ok') await writeFile(join(dest, name), r.text);
   }
-  const text = steps.map((s) => `## ${s.name} (exit ${s.exitCode ?? s.signal ?? 'none'}${s.timedOut ? ', timed out' : ''}, ${s.durationMs} ms)\n$ ${s.argv.join(' ')}\n--- stdout\n${s.stdout}\n--- stderr\n${s.stderr}\n`).join('\n');
+  const text = steps
+    .map(
+      (s) =>
+        `## ${s.name} (exit ${s.exitCode ?? s.signal ?? 'none'}${s.timedOut ? ', timed out' : ''}, ${s.durationMs} ms)\n$ ${s.argv.join(' ')}\n--- stdout\n${s.stdout}\n--- stderr\n${s.stderr}\n`,
+    )
+    .join('\n');
   await writeFile(join(dest, 'steps.log'), text);
 }

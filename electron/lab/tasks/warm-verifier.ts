@@ -22,7 +22,18 @@ import type { PhaseRuntime } from '../containers/runtime';
 import type { Task } from './model';
 import { phaseRun, taskLimits } from './sandbox-spec';
 import { removeTree } from './snapshot';
-import { labPytestArgs, makeReadOnly, pytestRunsFirst, SYSTEM_PYTHON, VERIFIER_BASH, verifierDirs, verifierEnv, verifierMounts, writeVerifierInputs, type VerifierDirs } from './verifier-setup';
+import {
+  labPytestArgs,
+  makeReadOnly,
+  pytestRunsFirst,
+  SYSTEM_PYTHON,
+  VERIFIER_BASH,
+  verifierDirs,
+  verifierEnv,
+  verifierMounts,
+  writeVerifierInputs,
+  type VerifierDirs,
+} from './verifier-setup';
 import { DEFAULT_STEP_OUTPUT_CHARS } from './workspace';
 
 /** Inline assertions started ahead at most (each holds a small sandbox while the agent works). */
@@ -54,7 +65,8 @@ const PYTEST_DRIVER = [
  * The bash of a warm inline assertion: the same go line and CPU rlimit (soft first: the new hard may be
  * below the old soft), then `exec bash --noprofile --norc -c RUN` ($1), the cold step's command.
  */
-const ASSERTION_GATE = 'read -r word soft hard && [ "$word" = go ] || exit 0; ulimit -St "$soft" && ulimit -Ht "$hard" || exit 125; exec bash --noprofile --norc -c "$1"';
+const ASSERTION_GATE =
+  'read -r word soft hard && [ "$word" = go ] || exit 0; ulimit -St "$soft" && ulimit -Ht "$hard" || exit 125; exec bash --noprofile --norc -c "$1"';
 
 /** One verifier step started ahead. */
 export interface WarmStep {
@@ -98,8 +110,16 @@ export async function prestartVerifier(task: Task, options: PrestartOptions): Pr
   const gated = async (capSeconds: number | undefined, argv: string[]): Promise<GatedStep> => {
     // The most a cold step could get (the whole verifier deadline, or its own cap): lowered at the opening.
     const most = capSeconds === undefined ? task.verifier.timeoutSec : Math.min(capSeconds, task.verifier.timeoutSec);
-    const { sandbox, spec } = await phaseRun(task, dirs.work, most, { mounts: verifierMounts(dirs), env: verifierEnv(task) }, { runtime: options.runtime, sandbox: options.sandbox });
-    const step = gatedStep(task, (gate) => sandbox.run(spec, argv, { gate, maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS }));
+    const { sandbox, spec } = await phaseRun(
+      task,
+      dirs.work,
+      most,
+      { mounts: verifierMounts(dirs), env: verifierEnv(task) },
+      { runtime: options.runtime, sandbox: options.sandbox },
+    );
+    const step = gatedStep(task, (gate) =>
+      sandbox.run(spec, argv, { gate, maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS }),
+    );
     started.push(step);
     return step;
   };
@@ -121,8 +141,12 @@ export async function prestartVerifier(task: Task, options: PrestartOptions): Pr
     await makeReadOnly(dirs.tests);
     // The workspace folder is bound as it is now (empty) and filled by the snapshot before a gate opens.
     await mkdir(dirs.work);
-    if (pytestFirst) verifier.pytest = await gated(undefined, [SYSTEM_PYTHON, '-I', '-c', PYTEST_DRIVER, ...labPytestArgs(task)]);
-    for (const a of inline) verifier.assertions.push(await gated(a.timeoutSec ?? undefined, [...VERIFIER_BASH, '-c', ASSERTION_GATE, 't1lab-gate', a.run]));
+    if (pytestFirst)
+      verifier.pytest = await gated(undefined, [SYSTEM_PYTHON, '-I', '-c', PYTEST_DRIVER, ...labPytestArgs(task)]);
+    for (const a of inline)
+      verifier.assertions.push(
+        await gated(a.timeoutSec ?? undefined, [...VERIFIER_BASH, '-c', ASSERTION_GATE, 't1lab-gate', a.run]),
+      );
   } catch (error) {
     await verifier.dispose();
     throw error;

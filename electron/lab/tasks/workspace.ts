@@ -10,7 +10,13 @@ import type { SandboxBackend } from '../../../native/sandbox/types';
 import { filesUnder, TASK_PATHS, type Task } from './model';
 import { outputTail, stepCrashed, stepResult, type StepResult } from './results';
 import { dropState, type PhaseRuntime } from '../containers/runtime';
-import { assertRunnable, DEFAULT_SETUP_TIMEOUT_SEC, ORACLE_SOLUTION_DIR, phaseRun, SETUP_ENVIRONMENT_DIR } from './sandbox-spec';
+import {
+  assertRunnable,
+  DEFAULT_SETUP_TIMEOUT_SEC,
+  ORACLE_SOLUTION_DIR,
+  phaseRun,
+  SETUP_ENVIRONMENT_DIR,
+} from './sandbox-spec';
 import { removeTree } from './snapshot';
 import { solutionScript } from './solution';
 import { writeFiles } from './write-folder';
@@ -34,11 +40,16 @@ const BASH = ['bash', '--noprofile', '--norc'];
  * Fill `dir` (created if missing; must be empty) with the task's starting state. Throws LabError when the
  * task cannot run here or setup.sh fails (the message holds its output).
  */
-export async function prepareWorkspace(task: Task, dir: string, options: PhaseOptions = {}): Promise<{ setup: StepResult | null }> {
+export async function prepareWorkspace(
+  task: Task,
+  dir: string,
+  options: PhaseOptions = {},
+): Promise<{ setup: StepResult | null }> {
   await assertRunnable(task, options.runtime);
   const workspace = resolve(dir);
   await mkdir(workspace, { recursive: true });
-  if ((await readdir(workspace)).length > 0) throw new LabError('CONFLICT', `workspace ${workspace} is not empty; prepareWorkspace needs a fresh folder`);
+  if ((await readdir(workspace)).length > 0)
+    throw new LabError('CONFLICT', `workspace ${workspace} is not empty; prepareWorkspace needs a fresh folder`);
   const container = options.runtime?.container ?? null;
   // A fresh workspace starts from the image, never from a state an earlier user of the path left.
   await dropState(container, workspace);
@@ -49,7 +60,11 @@ export async function prepareWorkspace(task: Task, dir: string, options: PhaseOp
 
   const envDir = await makeOwnedTempDir('setup', options.tmpDir);
   try {
-    await writeFiles(envDir, filesUnder(task, TASK_PATHS.environmentDir).filter((f) => !f.path.startsWith('files/')), { readOnly: true });
+    await writeFiles(
+      envDir,
+      filesUnder(task, TASK_PATHS.environmentDir).filter((f) => !f.path.startsWith('files/')),
+      { readOnly: true },
+    );
     const argv = [...BASH, `${SETUP_ENVIRONMENT_DIR}/setup.sh`];
     const { sandbox, spec } = await phaseRun(
       task,
@@ -60,12 +75,19 @@ export async function prepareWorkspace(task: Task, dir: string, options: PhaseOp
     );
     // setup.sh starts in the workdir: the start folder of the agent may be one it creates.
     delete spec.cwd;
-    const run = await sandbox.run(spec, argv, { signal: options.signal, maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS });
+    const run = await sandbox.run(spec, argv, {
+      signal: options.signal,
+      maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS,
+    });
     const step = stepResult('setup', argv, run);
     if (run.aborted) throw new LabError('CANCELLED', `setup of '${task.id}' was cancelled`);
     const crashed = stepCrashed(step);
     if (crashed || step.exitCode !== 0) {
-      throw new LabError('INTERNAL', `environment/setup.sh of '${task.id}' failed (${crashed ?? `exit ${step.exitCode}`}):\n${outputTail(step)}`, { step });
+      throw new LabError(
+        'INTERNAL',
+        `environment/setup.sh of '${task.id}' failed (${crashed ?? `exit ${step.exitCode}`}):\n${outputTail(step)}`,
+        { step },
+      );
     }
     return { setup: step };
   } finally {
@@ -83,8 +105,10 @@ export async function runOracle(task: Task, workspaceDir: string, options: Phase
   if (script === null) throw new LabError('NOT_FOUND', `task '${task.id}' has no oracle solution`);
   const solutionDir = await makeOwnedTempDir('solution', options.tmpDir);
   try {
-    const files = task.solution?.kind === 'script' && task.solution.path === TASK_PATHS.solve ? filesUnder(task, 'solution') : [];
-    if (!files.some((f) => f.path === 'solve.sh')) files.push({ path: 'solve.sh', data: new TextEncoder().encode(script), executable: true });
+    const files =
+      task.solution?.kind === 'script' && task.solution.path === TASK_PATHS.solve ? filesUnder(task, 'solution') : [];
+    if (!files.some((f) => f.path === 'solve.sh'))
+      files.push({ path: 'solve.sh', data: new TextEncoder().encode(script), executable: true });
     await writeFiles(solutionDir, files, { readOnly: true });
     const argv = [...BASH, `${ORACLE_SOLUTION_DIR}/solve.sh`];
     const { sandbox, spec } = await phaseRun(
@@ -94,7 +118,10 @@ export async function runOracle(task: Task, workspaceDir: string, options: Phase
       { mounts: [{ host: solutionDir, sandbox: ORACLE_SOLUTION_DIR, readOnly: true }], env: task.solutionEnv },
       { runtime: options.runtime, sandbox: options.sandbox, commit: true },
     );
-    const run = await sandbox.run(spec, argv, { signal: options.signal, maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS });
+    const run = await sandbox.run(spec, argv, {
+      signal: options.signal,
+      maxOutputChars: options.maxOutputChars ?? DEFAULT_STEP_OUTPUT_CHARS,
+    });
     if (run.aborted) throw new LabError('CANCELLED', `oracle of '${task.id}' was cancelled`);
     return stepResult('oracle', argv, run);
   } finally {

@@ -84,11 +84,13 @@ export function readTfEvents(path: string): ReadEvent[] {
   let offset = 0;
   while (offset + 12 <= data.length) {
     const length = Number(view.getBigUint64(offset, true));
-    if (view.getUint32(offset + 8, true) !== maskedCrc32c(data.subarray(offset, offset + 8))) throw new TfEventsFormatError(`${path}: bad length CRC at byte ${offset}`);
+    if (view.getUint32(offset + 8, true) !== maskedCrc32c(data.subarray(offset, offset + 8)))
+      throw new TfEventsFormatError(`${path}: bad length CRC at byte ${offset}`);
     const start = offset + 12;
     if (start + length + 4 > data.length) break; // torn last record
     const payload = data.subarray(start, start + length);
-    if (view.getUint32(start + length, true) !== maskedCrc32c(payload)) throw new TfEventsFormatError(`${path}: bad data CRC at byte ${offset}`);
+    if (view.getUint32(start + length, true) !== maskedCrc32c(payload))
+      throw new TfEventsFormatError(`${path}: bad data CRC at byte ${offset}`);
     out.push(parseEvent(payload));
     offset = start + length + 4;
   }

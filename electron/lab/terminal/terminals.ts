@@ -58,7 +58,8 @@ export class TerminalService {
       });
       w.onStatus((status) => {
         // The worker died: its sessions are gone with it.
-        if (status.state === 'crashed' || status.state === 'failed') for (const id of this.terminals.keys()) this.exited(id, null, null);
+        if (status.state === 'crashed' || status.state === 'failed')
+          for (const id of this.terminals.keys()) this.exited(id, null, null);
       });
     }
     return w;
@@ -73,7 +74,8 @@ export class TerminalService {
 
   private owned(id: string, connectionId: string): Terminal {
     const t = this.terminals.get(id);
-    if (!t || t.connectionId !== connectionId) throw new LabError('NOT_FOUND', `no terminal '${id}' on this connection`);
+    if (!t || t.connectionId !== connectionId)
+      throw new LabError('NOT_FOUND', `no terminal '${id}' on this connection`);
     return t;
   }
 
@@ -87,19 +89,38 @@ export class TerminalService {
         enforcement: { cgroup: e.cgroup, cgroupReason: e.cgroupReason, limits: e.limits, network: e.network },
       };
     } catch (error) {
-      return { limits, sandbox: { backend: 'bubblewrap', version: null, ok: false, hint: (error as Error).message }, enforcement: null };
+      return {
+        limits,
+        sandbox: { backend: 'bubblewrap', version: null, ok: false, hint: (error as Error).message },
+        enforcement: null,
+      };
     }
   }
 
   async open(
-    input: { workspace?: string; net: boolean; limits: Partial<SandboxLimitsData>; cols: number; rows: number; record: boolean; task?: { source: string; id: string } },
+    input: {
+      workspace?: string;
+      net: boolean;
+      limits: Partial<SandboxLimitsData>;
+      cols: number;
+      rows: number;
+      record: boolean;
+      task?: { source: string; id: string };
+    },
     connectionId: string,
   ): Promise<TerminalInfo> {
     // A relative path would resolve against wherever the host was started (often the app's own checkout).
     if (input.workspace !== undefined && !isAbsolute(input.workspace)) {
-      throw new LabError('INVALID_PARAMS', `The workspace "${input.workspace}" is a relative path: give the full path of a folder on this machine, starting with /.`, { field: 'workspace' });
+      throw new LabError(
+        'INVALID_PARAMS',
+        `The workspace "${input.workspace}" is a relative path: give the full path of a folder on this machine, starting with /.`,
+        { field: 'workspace' },
+      );
     }
-    if (input.workspace !== undefined && input.task) throw new LabError('INVALID_PARAMS', 'Give a workspace or a task to start from, not both.', { field: 'workspace' });
+    if (input.workspace !== undefined && input.task)
+      throw new LabError('INVALID_PARAMS', 'Give a workspace or a task to start from, not both.', {
+        field: 'workspace',
+      });
     const limits = terminalDefaultLimits(input.limits);
     const tempDir = input.workspace ? null : makeOwnedTempDirSync('terminal');
     if (tempDir) tempDirs.add(tempDir);
@@ -122,7 +143,15 @@ export class TerminalService {
     }
     let opened: { id: string; pid: number };
     try {
-      opened = await this.worker().call('pty.open', { workspace, net: input.net, limits, cols: input.cols, rows: input.rows, recordPath: recordingPath, stream: true });
+      opened = await this.worker().call('pty.open', {
+        workspace,
+        net: input.net,
+        limits,
+        cols: input.cols,
+        rows: input.rows,
+        recordPath: recordingPath,
+        stream: true,
+      });
     } catch (error) {
       if (tempDir) this.removeTemp(tempDir);
       throw error;

@@ -69,10 +69,12 @@ export function bucketFloor(max: number): number {
 }
 
 export function packMicroBatch(sequences: readonly TokenSequence[], o: PackOptions): PackedMicroBatch {
-  if (sequences.length === 0 || sequences.length > o.rows) throw new Error(`a micro-batch holds 1..${o.rows} sequences, got ${sequences.length}`);
+  if (sequences.length === 0 || sequences.length > o.rows)
+    throw new Error(`a micro-batch holds 1..${o.rows} sequences, got ${sequences.length}`);
   const longest = Math.max(...sequences.map((s) => s.ids.length - 1));
   if (longest < 1) throw new Error('a training sequence needs at least 2 tokens');
-  if (longest > o.maxLength) throw new Error(`a sequence of ${longest + 1} tokens exceeds the window of ${o.maxLength}`);
+  if (longest > o.maxLength)
+    throw new Error(`a sequence of ${longest + 1} tokens exceeds the window of ${o.maxLength}`);
   const coarse = trainingBucket(longest);
   const T = coarse <= o.maxLength ? coarse : lengthBucket(longest);
   const B = microBatchRows(sequences.length, o.rows);
@@ -87,7 +89,10 @@ export function packMicroBatch(sequences: readonly TokenSequence[], o: PackOptio
     if (i.kind === 'tokens-int') intInputs.set(i.name, new BigInt64Array(B * T));
     else floatInputs.set(i.name, new Float32Array(B * T));
   }
-  const forced = o.layers && o.topK && sequences.some((s) => s.forcedExperts) ? new BigInt64Array(o.layers * B * T * o.topK) : undefined;
+  const forced =
+    o.layers && o.topK && sequences.some((s) => s.forcedExperts)
+      ? new BigInt64Array(o.layers * B * T * o.topK)
+      : undefined;
   let tokens = 0;
   for (const [r, s] of sequences.entries()) {
     const n = s.ids.length - 1;
@@ -100,7 +105,8 @@ export function packMicroBatch(sequences: readonly TokenSequence[], o: PackOptio
     for (const i of perToken) {
       const values = s.tokenInputs[i.name];
       if (!values) throw new Error(`loss '${o.loss.name}' needs per-token input '${i.name}', which the sequence lacks`);
-      if (values.length !== n) throw new Error(`per-token input '${i.name}' has ${values.length} values for ${n} positions`);
+      if (values.length !== n)
+        throw new Error(`per-token input '${i.name}' has ${values.length} values for ${n} positions`);
       const fl = floatInputs.get(i.name);
       const it = intInputs.get(i.name);
       for (let t = 0; t < n; t++) {
@@ -111,7 +117,9 @@ export function packMicroBatch(sequences: readonly TokenSequence[], o: PackOptio
     if (forced && s.forcedExperts) {
       const L = o.layers!;
       const k = o.topK!;
-      for (let t = 0; t < n; t++) for (let l = 0; l < L; l++) for (let j = 0; j < k; j++) forced[((l * B + r) * T + t) * k + j] = BigInt(s.forcedExperts[t]![l]![j]!);
+      for (let t = 0; t < n; t++)
+        for (let l = 0; l < L; l++)
+          for (let j = 0; j < k; j++) forced[((l * B + r) * T + t) * k + j] = BigInt(s.forcedExperts[t]![l]![j]!);
     }
   }
   for (const [name, data] of floatInputs) lossInputs[name] = { dtype: 'float32', dims: [B, T], data };
@@ -129,7 +137,20 @@ export function packMicroBatch(sequences: readonly TokenSequence[], o: PackOptio
     for (const v of lm) lossTokens += v;
   }
   const headPositions = headPositionsOf(lm ?? mask);
-  return { batch: { inputIds, targets, attentionMask: mask, headPositions, ...(forced ? { forcedExperts: forced } : {}), lossInputs }, rows: B, length: T, tokens, lossTokens };
+  return {
+    batch: {
+      inputIds,
+      targets,
+      attentionMask: mask,
+      headPositions,
+      ...(forced ? { forcedExperts: forced } : {}),
+      lossInputs,
+    },
+    rows: B,
+    length: T,
+    tokens,
+    lossTokens,
+  };
 }
 
 /**

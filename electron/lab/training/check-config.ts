@@ -12,12 +12,14 @@ export interface ConfigCheck {
 const SOURCE = 'config';
 
 export function checkRunConfig(stage: string, toml: string, overrides: ConfigOverrides): ConfigCheck {
-  const fromApp = (p: string | undefined) => (p === undefined || isBuiltinCorpus(p) || isAbsolute(p) ? p : resolve(appRoot(), p));
+  const fromApp = (p: string | undefined) =>
+    p === undefined || isBuiltinCorpus(p) || isAbsolute(p) ? p : resolve(appRoot(), p);
   const o = { ...overrides, model: fromApp(overrides.model), data: fromApp(overrides.data) };
   for (const k of ['model', 'data'] as const) if (o[k] === undefined) delete o[k];
   try {
     const parsed = parseRunConfigToml(toml, SOURCE, o);
-    if (parsed.stage !== stage) return { ok: false, errors: [{ key: 'stage', message: `is "${parsed.stage}" but the form says "${stage}"` }] };
+    if (parsed.stage !== stage)
+      return { ok: false, errors: [{ key: 'stage', message: `is "${parsed.stage}" but the form says "${stage}"` }] };
     return { ok: true, errors: [] };
   } catch (error) {
     if (!(error instanceof RunConfigError)) throw error;

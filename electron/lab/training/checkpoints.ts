@@ -61,7 +61,14 @@ export function saveTrainingCheckpoint(o: SaveTrainingOptions): { dir: string; i
     tokenizer: o.tokenizer,
     tokenizerConfig: o.tokenizerConfig,
     parameters: o.params,
-    optimizer: { state: optimizerTensors, metadata: { optimizer: 'adamw', optimizer_step: String(o.optimizer.step), trainer_state: JSON.stringify(o.state) } },
+    optimizer: {
+      state: optimizerTensors,
+      metadata: {
+        optimizer: 'adamw',
+        optimizer_step: String(o.optimizer.step),
+        trainer_state: JSON.stringify(o.state),
+      },
+    },
     parent: o.parent,
     labVersion: appVersion(),
     metadata: { run_id: o.runId, stage: o.stage, step: o.state.step, tokens: o.state.tokens, eval_loss: o.evalLoss },

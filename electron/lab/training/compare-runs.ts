@@ -15,7 +15,10 @@ interface TaskOutcome {
 }
 
 function byTask(episodes: EpisodeRecord[]): Map<string, TaskOutcome> {
-  const acc = new Map<string, { category: string; resolved: number; episodes: number; reward: number; rewarded: number }>();
+  const acc = new Map<
+    string,
+    { category: string; resolved: number; episodes: number; reward: number; rewarded: number }
+  >();
   for (const e of episodes) {
     const t = acc.get(e.taskId) ?? { category: e.category, resolved: 0, episodes: 0, reward: 0, rewarded: 0 };
     t.episodes++;
@@ -26,7 +29,17 @@ function byTask(episodes: EpisodeRecord[]): Map<string, TaskOutcome> {
     }
     acc.set(e.taskId, t);
   }
-  return new Map([...acc].map(([id, t]) => [id, { category: t.category, resolved: t.resolved / t.episodes, episodes: t.episodes, reward: t.rewarded ? t.reward / t.rewarded : null }]));
+  return new Map(
+    [...acc].map(([id, t]) => [
+      id,
+      {
+        category: t.category,
+        resolved: t.resolved / t.episodes,
+        episodes: t.episodes,
+        reward: t.rewarded ? t.reward / t.rewarded : null,
+      },
+    ]),
+  );
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
@@ -38,7 +51,12 @@ export function compareRuns(aId: string, aDir: string, bId: string, bDir: string
   const tasks = ids.map((taskId) => {
     const a = ta.get(taskId) ?? null;
     const b = tb.get(taskId) ?? null;
-    return { taskId, category: (a ?? b)!.category, a: a && { resolved: a.resolved, episodes: a.episodes, reward: a.reward }, b: b && { resolved: b.resolved, episodes: b.episodes, reward: b.reward } };
+    return {
+      taskId,
+      category: (a ?? b)!.category,
+      a: a && { resolved: a.resolved, episodes: a.episodes, reward: a.reward },
+      b: b && { resolved: b.resolved, episodes: b.episodes, reward: b.reward },
+    };
   });
   const shared = tasks.filter((t) => t.a && t.b);
   const categories = [...new Set(shared.map((t) => t.category))].sort();
@@ -48,7 +66,13 @@ export function compareRuns(aId: string, aDir: string, bId: string, bDir: string
     const b = mean(ts.map((t) => t.b!.resolved));
     return { category, tasks: ts.length, a, b, diff: b - a };
   });
-  const side = (id: string, r: ReturnType<typeof readRun>) => ({ runId: id, policy: r.manifest.config.policy, suite: r.manifest.config.suite, resolvedRate: r.stats.resolvedRate, tasks: r.stats.tasks });
+  const side = (id: string, r: ReturnType<typeof readRun>) => ({
+    runId: id,
+    policy: r.manifest.config.policy,
+    suite: r.manifest.config.suite,
+    resolvedRate: r.stats.resolvedRate,
+    tasks: r.stats.tasks,
+  });
   return {
     a: side(aId, ra),
     b: side(bId, rb),

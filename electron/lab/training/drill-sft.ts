@@ -42,10 +42,18 @@ const USER_TURN = '<|im_start|>user\n';
 /** The text before the first user turn of a sample: the system prompt the harness wrote for this budget. */
 function systemPromptOf(like: SftSample, decode: (ids: number[]) => string, path: string): string {
   const prompt = like.segments[0];
-  if (!prompt || prompt.kind !== 'prompt') throw new LabError('INVALID_PARAMS', `${path}:1: the first segment is '${prompt?.kind ?? 'missing'}', not the prompt`);
+  if (!prompt || prompt.kind !== 'prompt')
+    throw new LabError(
+      'INVALID_PARAMS',
+      `${path}:1: the first segment is '${prompt?.kind ?? 'missing'}', not the prompt`,
+    );
   const text = decode(like.ids.slice(prompt.start, prompt.start + prompt.length));
   const at = text.indexOf(USER_TURN);
-  if (at < 0) throw new LabError('INVALID_PARAMS', `${path}:1: the prompt has no '<|im_start|>user' turn (a chat-template layout the drills do not know)`);
+  if (at < 0)
+    throw new LabError(
+      'INVALID_PARAMS',
+      `${path}:1: the prompt has no '<|im_start|>user' turn (a chat-template layout the drills do not know)`,
+    );
   return text.slice(0, at);
 }
 
@@ -59,9 +67,14 @@ interface DrillLayout {
 /** Drill `d` as one SFT sample: the user turn states it, every tool call is trained, every output is not. */
 function drillSample(d: number, seed: number, l: DrillLayout): SftSample {
   const drill = drillOf(createFamilyRng((seed * 1_000_003 + d) >>> 0));
-  const pieces: [string, SegmentKind][] = [[`${l.system}${USER_TURN}${drill.instruction.replace(/\n*$/, '\n')}<|im_end|>\n<|im_start|>assistant\n`, 'prompt']];
+  const pieces: [string, SegmentKind][] = [
+    [`${l.system}${USER_TURN}${drill.instruction.replace(/\n*$/, '\n')}<|im_end|>\n<|im_start|>assistant\n`, 'prompt'],
+  ];
   for (const [i, step] of drill.steps.entries()) {
-    pieces.push([`${l.protocol.writeAction({ tool: 'bash', command: step.command }, `call_${i}`).text}<|im_end|>`, 'sampled']);
+    pieces.push([
+      `${l.protocol.writeAction({ tool: 'bash', command: step.command }, `call_${i}`).text}<|im_end|>`,
+      'sampled',
+    ]);
     pieces.push(['\n<|im_start|>user\n<tool_response>\n', 'template']);
     pieces.push([`${step.output ? `${step.output}\n` : ''}[exit code 0 · 0.01 s]`, 'observation']);
     pieces.push(['\n</tool_response><|im_end|>\n<|im_start|>assistant\n', 'template']);
@@ -79,11 +92,26 @@ function drillSample(d: number, seed: number, l: DrillLayout): SftSample {
     }
   }
   const ledger = { clean: 1, repair: 0, fork: 0, lossDrift: 0 };
-  return { schema: SFT_SAMPLE_SCHEMA, id: `drill-${d}@0#0`, task: `drill-${d}`, source: 'copy-drill', tokenizer: l.sha, ids, mask, segments, protocol: 'hermes', reward: null, resolved: true, turns: drill.steps.length + 1, ledger };
+  return {
+    schema: SFT_SAMPLE_SCHEMA,
+    id: `drill-${d}@0#0`,
+    task: `drill-${d}`,
+    source: 'copy-drill',
+    tokenizer: l.sha,
+    ids,
+    mask,
+    segments,
+    protocol: 'hermes',
+    reward: null,
+    resolved: true,
+    turns: drill.steps.length + 1,
+    ledger,
+  };
 }
 
 export function makeDrillSftSamples(o: DrillSftOptions): DrillSftResult {
-  if (!Number.isInteger(o.count) || o.count < 1) throw new LabError('INVALID_PARAMS', `count: ${o.count} is not a positive integer`);
+  if (!Number.isInteger(o.count) || o.count < 1)
+    throw new LabError('INVALID_PARAMS', `count: ${o.count} is not a positive integer`);
   const dir = resolve(o.checkpoint);
   let tokenizer: ReturnType<typeof loadTokenizerFile>;
   try {
@@ -94,9 +122,22 @@ export function makeDrillSftSamples(o: DrillSftOptions): DrillSftResult {
   const sha = hashFile(join(dir, 'tokenizer.json')).sha256;
   const like = readSftSamples(o.like)[0];
   if (!like) throw new LabError('INVALID_PARAMS', `${o.like}: no SFT sample to take the layout from`);
-  if (like.tokenizer !== sha) throw new LabError('INVALID_PARAMS', `${o.like}:1: made for tokenizer ${like.tokenizer.slice(0, 12)}…, not ${dir}/tokenizer.json (${sha.slice(0, 12)}…)`);
-  if (like.protocol !== 'hermes') throw new LabError('INVALID_PARAMS', `${o.like}:1: protocol '${like.protocol}'; drills are written as hermes tool calls`);
-  const layout: DrillLayout = { system: systemPromptOf(like, (ids) => tokenizer.decode(ids), o.like), protocol: createHermesProtocol(), encode: (text) => tokenizer.encode(text), sha };
+  if (like.tokenizer !== sha)
+    throw new LabError(
+      'INVALID_PARAMS',
+      `${o.like}:1: made for tokenizer ${like.tokenizer.slice(0, 12)}…, not ${dir}/tokenizer.json (${sha.slice(0, 12)}…)`,
+    );
+  if (like.protocol !== 'hermes')
+    throw new LabError(
+      'INVALID_PARAMS',
+      `${o.like}:1: protocol '${like.protocol}'; drills are written as hermes tool calls`,
+    );
+  const layout: DrillLayout = {
+    system: systemPromptOf(like, (ids) => tokenizer.decode(ids), o.like),
+    protocol: createHermesProtocol(),
+    encode: (text) => tokenizer.encode(text),
+    sha,
+  };
   const samples = Array.from({ length: o.count }, (_, d) => drillSample(d, o.seed ?? DRILL_SFT_SEED, layout));
   const writer = new SftSampleWriter(o.out);
   try {

@@ -40,7 +40,11 @@ export function trainingHandlers(ctx: HostContext): Handlers<typeof trainingCont
         if (status.state !== 'crashed' && status.state !== 'failed') return;
         for (const p of progress.values()) {
           if (p.state !== 'running' && p.state !== 'paused') continue;
-          const failed: TrainingProgress = { ...p, state: 'failed', message: `the trainer worker ended (${status.lastExit ?? 'unknown'}); resume the run to continue from its last checkpoint` };
+          const failed: TrainingProgress = {
+            ...p,
+            state: 'failed',
+            message: `the trainer worker ended (${status.lastExit ?? 'unknown'}); resume the run to continue from its last checkpoint`,
+          };
           progress.set(p.runId, failed);
           ctx.emit('training.progress', failed);
         }
@@ -50,20 +54,28 @@ export function trainingHandlers(ctx: HostContext): Handlers<typeof trainingCont
   };
   const runDir = (runId: string) => {
     const dir = join(trainingRunsDir(ctx.dataDir), runId);
-    if (!existsSync(join(dir, TRAINING_FILES.manifest))) throw new LabError('NOT_FOUND', `no training run '${runId}' in ${trainingRunsDir(ctx.dataDir)}`);
+    if (!existsSync(join(dir, TRAINING_FILES.manifest)))
+      throw new LabError('NOT_FOUND', `no training run '${runId}' in ${trainingRunsDir(ctx.dataDir)}`);
     return dir;
   };
   const live = (runId: string) => {
     const p = progress.get(runId);
-    return p && (p.state === 'running' || p.state === 'paused' || p.state === 'starting' || p.state === 'stopping') ? p : null;
+    return p && (p.state === 'running' || p.state === 'paused' || p.state === 'starting' || p.state === 'stopping')
+      ? p
+      : null;
   };
   // The UI's paths are relative to the app (tasks/examples), not to wherever the host was started.
   const fromApp = (path: string) => (isBuiltinCorpus(path) || isAbsolute(path) ? path : resolve(appRoot(), path));
 
   return {
     'training.start': async ({ stage, configToml, config, overrides }) => {
-      if (!configToml && !config) throw new LabError('INVALID_PARAMS', 'give the run config: configToml (TOML text) or config (data)');
-      const o = { ...overrides, ...(overrides.model ? { model: fromApp(overrides.model) } : {}), ...(overrides.data ? { data: fromApp(overrides.data) } : {}) };
+      if (!configToml && !config)
+        throw new LabError('INVALID_PARAMS', 'give the run config: configToml (TOML text) or config (data)');
+      const o = {
+        ...overrides,
+        ...(overrides.model ? { model: fromApp(overrides.model) } : {}),
+        ...(overrides.data ? { data: fromApp(overrides.data) } : {}),
+      };
       let parsed: TrainingRunConfig;
       try {
         parsed = configToml ? parseRunConfigToml(configToml, 'config', o) : parseRunConfig(config, 'config', o);
@@ -71,10 +83,16 @@ export function trainingHandlers(ctx: HostContext): Handlers<typeof trainingCont
         if (error instanceof RunConfigError) throw new LabError('INVALID_PARAMS', error.message);
         throw error;
       }
-      if (parsed.stage !== stage) throw new LabError('INVALID_PARAMS', `config: stage is "${parsed.stage}" but "${stage}" was asked for`);
-      return worker().call('trainer.start', { config: parsed as unknown as Record<string, unknown>, configSource: null, dataDir: ctx.dataDir }, { timeoutMs: START_TIMEOUT_MS });
+      if (parsed.stage !== stage)
+        throw new LabError('INVALID_PARAMS', `config: stage is "${parsed.stage}" but "${stage}" was asked for`);
+      return worker().call(
+        'trainer.start',
+        { config: parsed as unknown as Record<string, unknown>, configSource: null, dataDir: ctx.dataDir },
+        { timeoutMs: START_TIMEOUT_MS },
+      );
     },
-    'training.pause': async ({ runId }) => (live(runId) ? worker().call('trainer.pause', { runId }) : { paused: false }),
+    'training.pause': async ({ runId }) =>
+      live(runId) ? worker().call('trainer.pause', { runId }) : { paused: false },
     'training.resume': async ({ runId, steps }) => {
       const p = live(runId);
       if (p?.state === 'paused') {
@@ -82,9 +100,14 @@ export function trainingHandlers(ctx: HostContext): Handlers<typeof trainingCont
         return { runId, runDir: p.runDir };
       }
       if (p) throw new LabError('CONFLICT', `training run '${runId}' is already running`);
-      return worker().call('trainer.resume', { runDir: runDir(runId), dataDir: ctx.dataDir, ...(steps ? { steps } : {}) }, { timeoutMs: START_TIMEOUT_MS });
+      return worker().call(
+        'trainer.resume',
+        { runDir: runDir(runId), dataDir: ctx.dataDir, ...(steps ? { steps } : {}) },
+        { timeoutMs: START_TIMEOUT_MS },
+      );
     },
-    'training.stop': async ({ runId }) => (live(runId) ? worker().call('trainer.stop', { runId }) : { stopping: false }),
+    'training.stop': async ({ runId }) =>
+      live(runId) ? worker().call('trainer.stop', { runId }) : { stopping: false },
     'training.status': ({ runId }) => {
       const { message: _message, ...run } = trainingStatus(runDir(runId));
       const p = live(runId);
@@ -95,7 +118,9 @@ export function trainingHandlers(ctx: HostContext): Handlers<typeof trainingCont
         const p = live(r.runId);
         return p ? { ...r, state: p.state, step: p.step, tokens: p.tokens, loss: p.loss, evalLoss: p.evalLoss } : r;
       }),
-    'training.metrics': ({ runId, afterStep }) => ({ rows: readMetrics(runDir(runId)).filter((r) => r.step > afterStep) }),
+    'training.metrics': ({ runId, afterStep }) => ({
+      rows: readMetrics(runDir(runId)).filter((r) => r.step > afterStep),
+    }),
     'training.defaultConfig': ({ stage, preset }) => ({ toml: defaultConfigToml({ stage, preset }) }),
   };
 }

@@ -44,5 +44,7 @@ export function heldOutPoints(dataDir: string, trainingRun: string): HeldOutPoin
       settings: evalSettingsText(config),
     });
   }
-  return points.sort((a, b) => a.step - b.step || a.suite.localeCompare(b.suite) || a.evalRunId.localeCompare(b.evalRunId));
+  return points.sort(
+    (a, b) => a.step - b.step || a.suite.localeCompare(b.suite) || a.evalRunId.localeCompare(b.evalRunId),
+  );
 }

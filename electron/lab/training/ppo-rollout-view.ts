@@ -38,14 +38,26 @@ function tokenizerOf(runDir: string): { decode(ids: readonly number[]): string }
 
 /** The episode folder of a PPO rollout, or null when the step keeps none. */
 export function ppoEpisodeDir(stepFolder: string, key: string, dir: string | null): string | null {
-  for (const d of [dir && join(stepFolder, dir), dir, join(stepFolder, 'episodes', key)]) if (d && existsSync(join(d, 'trajectory.json'))) return d;
+  for (const d of [dir && join(stepFolder, dir), dir, join(stepFolder, 'episodes', key)])
+    if (d && existsSync(join(d, 'trajectory.json'))) return d;
   return null;
 }
 
-export function readPpoRollout(runId: string, runDir: string, stepFolder: string, step: number, episode: RolloutEpisode, episodeDir: string): RolloutView {
+export function readPpoRollout(
+  runId: string,
+  runDir: string,
+  stepFolder: string,
+  step: number,
+  episode: RolloutEpisode,
+  episodeDir: string,
+): RolloutView {
   const file = join(episodeDir, 'trajectory.json');
   const parsed = Trajectory.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!parsed.success) throw new LabError('UNAVAILABLE', `${file}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new LabError(
+      'UNAVAILABLE',
+      `${file}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`,
+    );
   const t = parsed.data;
   const samples = t.ledger?.samples ?? [];
   const lines: SampleLine[] = [];
@@ -86,7 +98,27 @@ export function readPpoRollout(runId: string, runDir: string, stepFolder: string
       });
     });
   });
-  const ledgerEvents = t.turns.flatMap((turn) => (turn.ledger ? [{ turn: turn.index, verdict: turn.ledger.verdict, tokenIndex: turnStarts[turn.index] ?? 0, maskedSampled: turn.ledger.maskedSampled }] : []));
+  const ledgerEvents = t.turns.flatMap((turn) =>
+    turn.ledger
+      ? [
+          {
+            turn: turn.index,
+            verdict: turn.ledger.verdict,
+            tokenIndex: turnStarts[turn.index] ?? 0,
+            maskedSampled: turn.ledger.maskedSampled,
+          },
+        ]
+      : [],
+  );
   const numExperts = tokens.reduce((n, tk) => Math.max(n, ...(tk.experts?.flat() ?? [-1])), -1) + 1;
-  return { runId, step, key: episode.key, episode, tokens, turnStarts, ledgerEvents, numExperts: numExperts > 0 ? numExperts : null };
+  return {
+    runId,
+    step,
+    key: episode.key,
+    episode,
+    tokens,
+    turnStarts,
+    ledgerEvents,
+    numExperts: numExperts > 0 ? numExperts : null,
+  };
 }

@@ -13,16 +13,25 @@ import { rolloutEpisodeFolder } from './view-rollouts';
 
 function folderOf(dir: string, step: number, key: string) {
   const found = rolloutEpisodeFolder(dir, step, key);
-  if (!found.folder) throw new LabError('NOT_FOUND', `episode '${key}' of step ${step} keeps no episode folder (trajectory, recording, verifier output): only its tokens`);
+  if (!found.folder)
+    throw new LabError(
+      'NOT_FOUND',
+      `episode '${key}' of step ${step} keeps no episode folder (trajectory, recording, verifier output): only its tokens`,
+    );
   return { ...found, folder: found.folder };
 }
 
 export function readRolloutEpisode(runId: string, dir: string, step: number, key: string): RolloutEpisodeFiles {
   const { episode, folder } = folderOf(dir, step, key);
   const file = join(folder, EPISODE_FILES.trajectory);
-  if (!existsSync(file)) throw new LabError('NOT_FOUND', `episode '${key}' of step ${step} has no trajectory (${file})`);
+  if (!existsSync(file))
+    throw new LabError('NOT_FOUND', `episode '${key}' of step ${step} has no trajectory (${file})`);
   const parsed = Trajectory.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!parsed.success) throw new LabError('UNAVAILABLE', `${file}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new LabError(
+      'UNAVAILABLE',
+      `${file}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`,
+    );
   const t = parsed.data;
   return {
     runId,

@@ -43,7 +43,11 @@ export function flattenConfig(config: Json, prefix = ''): { key: string; value: 
 function dropNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(dropNulls);
   if (!isObject(v)) return v;
-  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== undefined).map(([k, x]) => [k, dropNulls(x)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([, x]) => x !== null && x !== undefined)
+      .map(([k, x]) => [k, dropNulls(x)]),
+  );
 }
 
 export function configAsToml(config: Json): string {
@@ -67,7 +71,12 @@ function provenance(manifest: Json): { key: string; value: string }[] {
   add('from checkpoint', init.path);
   add('code', [code.version, code.commit ? String(code.commit).slice(0, 12) : null].filter(Boolean).join(' · '));
   add('provider', [provider.name, provider.fallbackReason].filter(Boolean).join(' · '));
-  add('machine', [machine.cpu, machine.cores ? `${String(machine.cores)} cores` : null, machine.hostname].filter(Boolean).join(' · '));
+  add(
+    'machine',
+    [machine.cpu, machine.cores ? `${String(machine.cores)} cores` : null, machine.hostname]
+      .filter(Boolean)
+      .join(' · '),
+  );
   if (Array.isArray(manifest.resumes) && manifest.resumes.length) add('resumed', `${manifest.resumes.length}×`);
   return rows;
 }

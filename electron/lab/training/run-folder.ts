@@ -15,7 +15,12 @@ import { LabError } from '../../ipc/common/errors';
 import { appRoot, appVersion } from '../app-paths';
 import { writeFileAtomic } from '../runs/store';
 
-export const TRAINING_FILES = { manifest: 'run.json', metrics: 'metrics.jsonl', checkpoints: 'checkpoints', status: 'status.json' } as const;
+export const TRAINING_FILES = {
+  manifest: 'run.json',
+  metrics: 'metrics.jsonl',
+  checkpoints: 'checkpoints',
+  status: 'status.json',
+} as const;
 
 export function trainingRunsDir(dataDir: string): string {
   return join(dataDir, 'training');
@@ -28,7 +33,14 @@ export function newTrainingRunId(stage: string, now = new Date()): string {
 
 export function gitCommit(root = appRoot()): string | null {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', timeout: 2_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+    return (
+      execFileSync('git', ['rev-parse', 'HEAD'], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 2_000,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() || null
+    );
   } catch {
     return null;
   }
@@ -36,7 +48,14 @@ export function gitCommit(root = appRoot()): string | null {
 
 export function machineInfo(): TrainingRunManifest['machine'] {
   const list = cpus();
-  return { platform: `${process.platform}-${process.arch}`, cpu: list[0]?.model ?? 'unknown', cores: list.length, memoryBytes: totalmem(), node: process.versions.node, hostname: hostname() };
+  return {
+    platform: `${process.platform}-${process.arch}`,
+    cpu: list[0]?.model ?? 'unknown',
+    cores: list.length,
+    memoryBytes: totalmem(),
+    node: process.versions.node,
+    hostname: hostname(),
+  };
 }
 
 /**
@@ -79,7 +98,11 @@ export function readTrainingManifest(runDir: string): TrainingRunManifest {
     throw new LabError('INVALID_PARAMS', `${path}: not JSON (${(error as Error).message})`);
   }
   const parsed = TrainingRunManifest.safeParse(raw);
-  if (!parsed.success) throw new LabError('INVALID_PARAMS', `${path}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new LabError(
+      'INVALID_PARAMS',
+      `${path}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return parsed.data;
 }
 
@@ -133,7 +156,11 @@ export class MetricsLog {
 
 export function createRunFolder(dir: string): string {
   const runDir = resolve(dir);
-  if (existsSync(runDir) && readdirSync(runDir).length > 0) throw new LabError('CONFLICT', `${runDir} already exists and is not empty: pass --resume to continue it, or another --out`);
+  if (existsSync(runDir) && readdirSync(runDir).length > 0)
+    throw new LabError(
+      'CONFLICT',
+      `${runDir} already exists and is not empty: pass --resume to continue it, or another --out`,
+    );
   mkdirSync(join(runDir, TRAINING_FILES.checkpoints), { recursive: true });
   return runDir;
 }

@@ -44,6 +44,8 @@ export function readRunLogTail(runDir: string, max: number): { lines: string[]; 
   const file = join(runDir, RUN_LOG_FILE);
   if (!existsSync(file)) return { lines: [], total: 0 };
   // A log holds a line per warning, resume or evaluation (kilobytes): read whole.
-  const all = readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0);
+  const all = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0);
   return { lines: all.slice(-max), total: all.length };
 }

@@ -27,7 +27,13 @@ export function seriesView(runId: string, store: SeriesStore, request: SeriesReq
     let defined = 0;
     for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i]!)) defined++;
     if (idx.length < defined) decimated = true;
-    series[key] = { step: pick(step, idx), wall: pick(wall, idx), tokens: pick(tokens, idx), raw: pick(values, idx), ema: pick(smoothed, idx) };
+    series[key] = {
+      step: pick(step, idx),
+      wall: pick(wall, idx),
+      tokens: pick(tokens, idx),
+      raw: pick(values, idx),
+      ema: pick(smoothed, idx),
+    };
     ema[key] = state;
   }
   return { runId, rows: store.rows, badLines: store.badLines, smoothing: request.smoothing, series, ema, decimated };

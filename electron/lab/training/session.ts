@@ -18,7 +18,14 @@ import { dropUnloggedCheckpoints, loadTrainingCheckpoint, type TrainerState } fr
 import { parseRunConfig, type TrainingRunConfig } from './config/run-config';
 import { TrainingControl } from './control';
 import { loadCorpus } from './corpus';
-import { createRunFolder, newTrainingManifest, newTrainingRunId, readTrainingManifest, trainingRunsDir, writeTrainingManifest } from './run-folder';
+import {
+  createRunFolder,
+  newTrainingManifest,
+  newTrainingRunId,
+  readTrainingManifest,
+  trainingRunsDir,
+  writeTrainingManifest,
+} from './run-folder';
 import { driverFactory } from './stages';
 import { resumePpoSession, startPpoSession } from '../ppo/session';
 import type { SessionEnv, TrainingSession } from './session-types';
@@ -37,7 +44,6 @@ function freshState(): TrainerState {
   return { step: 0, tokens: 0, cursor: null, rng: {}, bestEvalLoss: null, lastLoss: null, lastEvalLoss: null };
 }
 
-
 /** A preset's fresh checkpoint in RUN/init: its tokenizer trained on the stage's text (LM) or the default corpus. */
 async function initFromPreset(config: TrainingRunConfig, runDir: string, log: (m: string) => void): Promise<string> {
   const preset = config.model.preset!;
@@ -48,7 +54,9 @@ async function initFromPreset(config: TrainingRunConfig, runDir: string, log: (m
     texts = (await loadCorpus(paths, null)).flatMap((d) => (d.text ? [d.text] : []));
   }
   if (!texts.length) texts = defaultCorpus();
-  log(`model: fresh ${preset} weights (seed ${config.model.init_seed}), tokenizer trained on ${texts.length} documents`);
+  log(
+    `model: fresh ${preset} weights (seed ${config.model.init_seed}), tokenizer trained on ${texts.length} documents`,
+  );
   const trained = trainBpe({ corpus: texts, vocabSize: model.vocab_size });
   const dir = join(runDir, 'init');
   saveCheckpoint(dir, {
@@ -72,7 +80,13 @@ interface Prepared {
 
 function loadInit(dir: string): Prepared {
   const loaded = loadCheckpoint(dir);
-  return { model: loaded.config, tokenizer: loaded.tokenizer, tokenizerConfig: readTokenizerConfig(dir), tokenizerSha: hashFile(join(dir, 'tokenizer.json')).sha256, params: loaded.parameters };
+  return {
+    model: loaded.config,
+    tokenizer: loaded.tokenizer,
+    tokenizerConfig: readTokenizerConfig(dir),
+    tokenizerSha: hashFile(join(dir, 'tokenizer.json')).sha256,
+    params: loaded.parameters,
+  };
 }
 
 async function launch(
@@ -138,7 +152,9 @@ export async function startTraining(o: StartTrainingOptions, env: SessionEnv): P
   const runDir = createRunFolder(o.out ?? join(trainingRunsDir(env.dataDir), newTrainingRunId(config.stage)));
   env = withRunLog(env, runDir);
   const log = env.hooks?.log ?? (() => {});
-  const initDir = config.model.checkpoint ? resolve(config.model.checkpoint) : await initFromPreset(config, runDir, log);
+  const initDir = config.model.checkpoint
+    ? resolve(config.model.checkpoint)
+    : await initFromPreset(config, runDir, log);
   let prepared: Prepared;
   try {
     prepared = loadInit(initDir);
@@ -146,13 +162,24 @@ export async function startTraining(o: StartTrainingOptions, env: SessionEnv): P
     throw new LabError('INVALID_PARAMS', `model.checkpoint: ${(error as Error).message}`);
   }
   const { settings } = paramSettings(config, prepared.model);
-  const manifest = newTrainingManifest({ runDir, stage: config.stage, config, configSource: o.configSource, initDir, paramGroups: describeGroups(prepared.model, settings) });
+  const manifest = newTrainingManifest({
+    runDir,
+    stage: config.stage,
+    config,
+    configSource: o.configSource,
+    initDir,
+    paramGroups: describeGroups(prepared.model, settings),
+  });
   writeTrainingManifest(runDir, manifest);
   return launch(runDir, manifest, config, prepared, createOptimizerState(prepared.params), freshState(), false, env);
 }
 
 /** Continue a run folder from its newest checkpoint (or from the start when it has none yet). */
-export async function resumeTraining(dir: string, env: SessionEnv, overrides: { steps?: number } = {}): Promise<TrainingSession> {
+export async function resumeTraining(
+  dir: string,
+  env: SessionEnv,
+  overrides: { steps?: number } = {},
+): Promise<TrainingSession> {
   const runDir = resolve(dir);
   const manifest = readTrainingManifest(runDir);
   const config = parseRunConfig(manifest.config, join(runDir, 'run.json config'), overrides);
@@ -165,7 +192,14 @@ export async function resumeTraining(dir: string, env: SessionEnv, overrides: { 
   const latest = onDisk.at(-1) ?? null;
   const known = new Map(manifest.checkpoints.map((r) => [r.dir, r]));
   manifest.checkpoints = onDisk.map(
-    (c): TrainingCheckpointRef => known.get(c.dir) ?? { step: c.step, dir: c.dir, id: readManifest(c.dir).id, evalLoss: (readManifest(c.dir).metadata.eval_loss as number | null) ?? null, best: false },
+    (c): TrainingCheckpointRef =>
+      known.get(c.dir) ?? {
+        step: c.step,
+        dir: c.dir,
+        id: readManifest(c.dir).id,
+        evalLoss: (readManifest(c.dir).metadata.eval_loss as number | null) ?? null,
+        best: false,
+      },
   );
   manifest.resumes.push({ at: new Date().toISOString(), fromStep: latest?.step ?? 0 });
   if (!latest) {

@@ -90,10 +90,15 @@ interface Target {
 function openTarget(checkpoint: string): Target {
   const dir = resolve(checkpoint);
   const config = readModelConfig(dir);
-  if (!config) throw new LabError('INVALID_PARAMS', `--checkpoint ${dir}: neither a t1-moe checkpoint nor a published Hugging Face folder (config.json)`);
+  if (!config)
+    throw new LabError(
+      'INVALID_PARAMS',
+      `--checkpoint ${dir}: neither a t1-moe checkpoint nor a published Hugging Face folder (config.json)`,
+    );
   const tokenizer = loadTokenizerFile(dir);
   const endOfTurnId = tokenizer.special.imEnd;
-  if (endOfTurnId === undefined) throw new LabError('INVALID_PARAMS', `${dir}/tokenizer.json has no <|im_end|> token to end assistant turns`);
+  if (endOfTurnId === undefined)
+    throw new LabError('INVALID_PARAMS', `${dir}/tokenizer.json has no <|im_end|> token to end assistant turns`);
   const plain: TokenCodec = { encode: (t) => tokenizer.encode(t), decode: (ids) => tokenizer.decode(ids) };
   const split = splitTokensOf(JSON.parse(tokenizer.json));
   const window = config.max_position_embeddings;
@@ -109,7 +114,11 @@ function openTarget(checkpoint: string): Target {
   };
 }
 
-function toSample(s: LedgerSample, n: number, base: Omit<SftSample, 'id' | 'ids' | 'mask' | 'segments' | 'schema'> & { key: string }): SftSample {
+function toSample(
+  s: LedgerSample,
+  n: number,
+  base: Omit<SftSample, 'id' | 'ids' | 'mask' | 'segments' | 'schema'> & { key: string },
+): SftSample {
   const { key, ...rest } = base;
   return { schema: SFT_SAMPLE_SCHEMA, id: `${key}#${n}`, ids: s.ids, mask: s.mask, segments: s.segments, ...rest };
 }
@@ -119,9 +128,18 @@ function counters(c: LedgerCounters | null | undefined) {
 }
 
 /** A finished conversation replayed through a fresh ledger with the target's tokenizer and system prompt. */
-function retokenize(t: Trajectory, target: Target, maxTurns: number): { samples: LedgerSample[]; counters: LedgerCounters } {
+function retokenize(
+  t: Trajectory,
+  target: Target,
+  maxTurns: number,
+): { samples: LedgerSample[]; counters: LedgerCounters } {
   const protocol = createProtocol(t.policy.protocol === 'tools' ? 'hermes' : t.policy.protocol);
-  const system = protocol.systemPrompt({ maxTurns, timeoutSec: 900, toolsInTemplate: false, compact: wantsCompactPrompt(target.window) });
+  const system = protocol.systemPrompt({
+    maxTurns,
+    timeoutSec: 900,
+    toolsInTemplate: false,
+    compact: wantsCompactPrompt(target.window),
+  });
   const messages: ChatMessage[] = [
     { role: 'system', content: system },
     { role: 'user', content: t.instruction },
@@ -130,9 +148,14 @@ function retokenize(t: Trajectory, target: Target, maxTurns: number): { samples:
   let pending: string[] = [];
   for (const turn of t.turns) {
     ledger.sync(target.template.render(messages, { addGenerationPrompt: true }), pending);
-    const text = turn.toolCalls?.length ? protocol.writeAction(turn.actions[0] ?? { tool: 'submit' }, 'call').text : turn.text;
+    const text = turn.toolCalls?.length
+      ? protocol.writeAction(turn.actions[0] ?? { tool: 'submit' }, 'call').text
+      : turn.text;
     // No sampler ran: what one would have been fed is the ledger's ids (the loss-drift check's record).
-    ledger.appendSampled({ ids: [...target.codec.encode(text), target.endOfTurnId], logprobs: [] }, { ids: ledger.ids(), routing: null });
+    ledger.appendSampled(
+      { ids: [...target.codec.encode(text), target.endOfTurnId], logprobs: [] },
+      { ids: ledger.ids(), routing: null },
+    );
     messages.push({ role: 'assistant', content: text });
     const parsed = protocol.parse({ text });
     if (turn.observation !== '[submitted]') {
@@ -150,7 +173,18 @@ export async function makeSftData(o: SftDataOptions): Promise<SftDataResult> {
   const maxTurns = o.maxTurns ?? 30;
   const out = resolve(o.out);
   const writer = new SftSampleWriter(out);
-  const result: SftDataResult = { samples: 0, tokens: 0, lossTokens: 0, out, episodes: 0, resolved: 0, tooLong: 0, longest: 0, window: target.window, ledger: { clean: 0, repair: 0, fork: 0, lossDrift: 0 } };
+  const result: SftDataResult = {
+    samples: 0,
+    tokens: 0,
+    lossTokens: 0,
+    out,
+    episodes: 0,
+    resolved: 0,
+    tooLong: 0,
+    longest: 0,
+    window: target.window,
+    ledger: { clean: 0, repair: 0, fork: 0, lossDrift: 0 },
+  };
   const add = (samples: SftSample[]) => {
     writer.write(samples);
     for (const s of samples) {
@@ -171,18 +205,38 @@ export async function makeSftData(o: SftDataOptions): Promise<SftDataResult> {
   } finally {
     writer.close();
   }
-  if (result.tooLong) o.log?.(`${result.tooLong} of ${result.samples} samples are longer than the checkpoint's window (${target.window} tokens; the longest has ${result.longest}): training skips them`);
+  if (result.tooLong)
+    o.log?.(
+      `${result.tooLong} of ${result.samples} samples are longer than the checkpoint's window (${target.window} tokens; the longest has ${result.longest}): training skips them`,
+    );
   return result;
 }
 
-async function fromOracle(o: SftDataOptions, target: Target, maxTurns: number, result: SftDataResult, add: (s: SftSample[]) => void, tally: (c: ReturnType<typeof counters>) => void): Promise<void> {
+async function fromOracle(
+  o: SftDataOptions,
+  target: Target,
+  maxTurns: number,
+  result: SftDataResult,
+  add: (s: SftSample[]) => void,
+  tally: (c: ReturnType<typeof counters>) => void,
+): Promise<void> {
   if (!o.suite) throw new LabError('INVALID_PARAMS', '--suite is required (or --from-run)');
   const source = await loadTaskSource(o.suite);
   for (const bad of source.invalid) o.log?.(`skipped invalid task '${bad.id}'`);
   const tasks = source.tasks.filter((t) => t.environment.runtime.kind === 'sandbox' && t.solution);
   if (!tasks.length) throw new LabError('NOT_FOUND', `${o.suite}: no runnable task with a reference solution`);
-  const policy = createTokenizedOraclePolicy({ codec: target.codec, template: target.template, endOfTurnId: target.endOfTurnId, contextWindow: target.window, maxCompletionTokens: target.maxCompletionTokens, skipPreamble: !o.keepPreamble });
-  const harness = HarnessSettings.parse({ maxTurns, ...(o.agentTimeoutSec ? { agentTimeoutSec: o.agentTimeoutSec } : {}) });
+  const policy = createTokenizedOraclePolicy({
+    codec: target.codec,
+    template: target.template,
+    endOfTurnId: target.endOfTurnId,
+    contextWindow: target.window,
+    maxCompletionTokens: target.maxCompletionTokens,
+    skipPreamble: !o.keepPreamble,
+  });
+  const harness = HarnessSettings.parse({
+    maxTurns,
+    ...(o.agentTimeoutSec ? { agentTimeoutSec: o.agentTimeoutSec } : {}),
+  });
   const root = o.keep ? resolve(o.keep) : await makeOwnedTempDir('sft-data');
   const concurrency = Math.max(1, o.concurrency ?? Math.min(4, availableParallelism()));
   let next = 0;
@@ -191,14 +245,40 @@ async function fromOracle(o: SftDataOptions, target: Target, maxTurns: number, r
     const rel = episodeFolder(task.id, 1);
     const abs = join(root, rel);
     mkdirSync(abs, { recursive: true });
-    const episode = await runTaskEpisode({ task, policy, harness, key: `${task.id}@1`, attempt: 1, seed: 0, dir: { abs, rel }, signal: o.signal });
+    const episode = await runTaskEpisode({
+      task,
+      policy,
+      harness,
+      key: `${task.id}@1`,
+      attempt: 1,
+      seed: 0,
+      dir: { abs, rel },
+      signal: o.signal,
+    });
     const t = episode.trajectory;
     result.episodes++;
     if (t.resolved && t.ledger) {
       result.resolved++;
       tally(counters(t.ledger.counters));
-      add(t.ledger.samples.map((s, n) => toSample(s, n, { key: `${task.id}@1`, task: task.id, source: 'oracle', tokenizer: target.sha, protocol: t.policy.protocol, reward: t.reward, resolved: true, turns: t.turns.length, ledger: counters(t.ledger?.counters) })));
-    } else o.log?.(`task ${task.id}: the oracle episode did not resolve (${t.stopReason}${t.error ? `: ${t.error.message}` : ''}); no sample`);
+      add(
+        t.ledger.samples.map((s, n) =>
+          toSample(s, n, {
+            key: `${task.id}@1`,
+            task: task.id,
+            source: 'oracle',
+            tokenizer: target.sha,
+            protocol: t.policy.protocol,
+            reward: t.reward,
+            resolved: true,
+            turns: t.turns.length,
+            ledger: counters(t.ledger?.counters),
+          }),
+        ),
+      );
+    } else
+      o.log?.(
+        `task ${task.id}: the oracle episode did not resolve (${t.stopReason}${t.error ? `: ${t.error.message}` : ''}); no sample`,
+      );
   };
   try {
     await Promise.all(
@@ -219,7 +299,14 @@ async function fromOracle(o: SftDataOptions, target: Target, maxTurns: number, r
   }
 }
 
-async function fromFirstTurns(o: SftDataOptions, target: Target, maxTurns: number, result: SftDataResult, add: (s: SftSample[]) => void, tally: (c: ReturnType<typeof counters>) => void): Promise<void> {
+async function fromFirstTurns(
+  o: SftDataOptions,
+  target: Target,
+  maxTurns: number,
+  result: SftDataResult,
+  add: (s: SftSample[]) => void,
+  tally: (c: ReturnType<typeof counters>) => void,
+): Promise<void> {
   if (!o.suite) throw new LabError('INVALID_PARAMS', '--suite is required (or --from-run)');
   const source = await loadTaskSource(o.suite);
   for (const bad of source.invalid) o.log?.(`skipped invalid task '${bad.id}'`);
@@ -236,29 +323,64 @@ async function fromFirstTurns(o: SftDataOptions, target: Target, maxTurns: numbe
     // The prompt exactly as the harness's first turn renders it (agent/episode/loop.ts), then the reply as
     // the tokenized oracle writes it (no `timeout`), then the end of the turn.
     const messages: ChatMessage[] = [
-      { role: 'system', content: protocol.systemPrompt({ maxTurns, timeoutSec, toolsInTemplate: false, compact: wantsCompactPrompt(target.window) }) },
+      {
+        role: 'system',
+        content: protocol.systemPrompt({
+          maxTurns,
+          timeoutSec,
+          toolsInTemplate: false,
+          compact: wantsCompactPrompt(target.window),
+        }),
+      },
       { role: 'user', content: task.instruction },
     ];
     const ledger = new TokenLedger(target.codec);
     ledger.sync(target.template.render(messages, { addGenerationPrompt: true }), []);
     const text = protocol.writeAction({ tool: 'bash', command }, 'call_0').text;
-    ledger.appendSampled({ ids: [...target.codec.encode(text), target.endOfTurnId], logprobs: [] }, { ids: ledger.ids(), routing: null });
+    ledger.appendSampled(
+      { ids: [...target.codec.encode(text), target.endOfTurnId], logprobs: [] },
+      { ids: ledger.ids(), routing: null },
+    );
     messages.push({ role: 'assistant', content: text });
     const samples = ledger.finish(target.template.render(messages, { addGenerationPrompt: false }), []);
     result.episodes++;
     tally(counters(ledger.counters));
     // Not run, so nothing was measured: no reward, not resolved.
-    add(samples.map((s, n) => toSample(s, n, { key: `${task.id}@first`, task: task.id, source: 'oracle-first-turn', tokenizer: target.sha, protocol: 'hermes', reward: null, resolved: false, turns: 1, ledger: counters(ledger.counters) })));
+    add(
+      samples.map((s, n) =>
+        toSample(s, n, {
+          key: `${task.id}@first`,
+          task: task.id,
+          source: 'oracle-first-turn',
+          tokenizer: target.sha,
+          protocol: 'hermes',
+          reward: null,
+          resolved: false,
+          turns: 1,
+          ledger: counters(ledger.counters),
+        }),
+      ),
+    );
   }
   o.onProgress?.(tasks.length, tasks.length, 'done');
 }
 
-async function fromRun(o: SftDataOptions, target: Target, maxTurns: number, result: SftDataResult, add: (s: SftSample[]) => void, tally: (c: ReturnType<typeof counters>) => void): Promise<void> {
+async function fromRun(
+  o: SftDataOptions,
+  target: Target,
+  maxTurns: number,
+  result: SftDataResult,
+  add: (s: SftSample[]) => void,
+  tally: (c: ReturnType<typeof counters>) => void,
+): Promise<void> {
   const dir = resolve(o.fromRun!);
   const run = readRun(dir);
   const policySpec = run.manifest.config.policy;
   const policyDir = policySpec.startsWith('onnx:') ? resolve(policySpec.slice(5)) : null;
-  const sameTokenizer = !!policyDir && existsSync(join(policyDir, 'tokenizer.json')) && hashFile(join(policyDir, 'tokenizer.json')).sha256 === target.sha;
+  const sameTokenizer =
+    !!policyDir &&
+    existsSync(join(policyDir, 'tokenizer.json')) &&
+    hashFile(join(policyDir, 'tokenizer.json')).sha256 === target.sha;
   const resolved = run.episodes.filter((e) => e.resolved);
   let done = 0;
   for (const record of resolved) {
@@ -272,9 +394,22 @@ async function fromRun(o: SftDataOptions, target: Target, maxTurns: number, resu
     const ledger = keep ? t.ledger! : retokenize(t, target, maxTurns);
     tally(counters(ledger.counters));
     const source = `run:${run.manifest.id}${keep ? '' : ' (retokenized)'}`;
-    add(ledger.samples.map((s, n) => toSample(s, n, { key: record.key, task: record.taskId, source, tokenizer: target.sha, protocol: t.policy.protocol, reward: t.reward, resolved: true, turns: t.turns.length, ledger: counters(ledger.counters) })));
+    add(
+      ledger.samples.map((s, n) =>
+        toSample(s, n, {
+          key: record.key,
+          task: record.taskId,
+          source,
+          tokenizer: target.sha,
+          protocol: t.policy.protocol,
+          reward: t.reward,
+          resolved: true,
+          turns: t.turns.length,
+          ledger: counters(ledger.counters),
+        }),
+      ),
+    );
   }
   o.onProgress?.(resolved.length, resolved.length, 'done');
   if (!resolved.length) o.log?.(`${dir}: no resolved episode`);
 }
-

@@ -21,8 +21,16 @@ export function readSftSamples(path: string): SftSample[] {
       throw new LabError('INVALID_PARAMS', `${path}:${i + 1}: not JSON (${(error as Error).message})`);
     }
     const parsed = SftSample.safeParse(raw);
-    if (!parsed.success) throw new LabError('INVALID_PARAMS', `${path}:${i + 1}: not an SFT sample (${parsed.error.issues.map((x) => `${x.path.join('.') || '(root)'}: ${x.message}`).join('; ')})`);
-    if (parsed.data.mask.length !== parsed.data.ids.length) throw new LabError('INVALID_PARAMS', `${path}:${i + 1}: mask has ${parsed.data.mask.length} entries for ${parsed.data.ids.length} ids`);
+    if (!parsed.success)
+      throw new LabError(
+        'INVALID_PARAMS',
+        `${path}:${i + 1}: not an SFT sample (${parsed.error.issues.map((x) => `${x.path.join('.') || '(root)'}: ${x.message}`).join('; ')})`,
+      );
+    if (parsed.data.mask.length !== parsed.data.ids.length)
+      throw new LabError(
+        'INVALID_PARAMS',
+        `${path}:${i + 1}: mask has ${parsed.data.mask.length} entries for ${parsed.data.ids.length} ids`,
+      );
     out.push(parsed.data);
   }
   return out;

@@ -19,7 +19,10 @@ interface StatusFile {
 }
 
 export function writeStatusFile(runDir: string, s: Omit<StatusFile, 'pid' | 'updatedAt'>): void {
-  writeFileAtomic(join(runDir, TRAINING_FILES.status), JSON.stringify({ ...s, pid: process.pid, updatedAt: new Date().toISOString() }) + '\n');
+  writeFileAtomic(
+    join(runDir, TRAINING_FILES.status),
+    JSON.stringify({ ...s, pid: process.pid, updatedAt: new Date().toISOString() }) + '\n',
+  );
 }
 
 function readStatusFile(runDir: string): StatusFile | null {
@@ -40,7 +43,13 @@ export function trainingStatus(runDir: string): TrainingRunListing & { message: 
   const checkpoints = manifest.checkpoints.filter((c) => existsSync(c.dir));
   const file = readStatusFile(runDir);
   let state: TrainingRunListing['state'] = file?.state ?? 'incomplete';
-  if ((state === 'running' || state === 'paused' || state === 'starting' || state === 'stopping') && file && file.pid !== process.pid && !processAlive(file.pid)) state = 'incomplete';
+  if (
+    (state === 'running' || state === 'paused' || state === 'starting' || state === 'stopping') &&
+    file &&
+    file.pid !== process.pid &&
+    !processAlive(file.pid)
+  )
+    state = 'incomplete';
   return {
     runId: manifest.id,
     runDir,

@@ -15,7 +15,14 @@ import { ExportHfError, familyFor } from '../../../native/model/hf/export-hf';
 import { publishedNames } from '../../../native/model/hf/hf-names';
 import { runTrainingStep } from '../../../native/model/train-step';
 import type { Tokenizer } from '../../../native/model/tokenizer';
-import type { MetricsRow, TrainingCheckpointRef, TrainingProgress, TrainingResult, TrainingRunManifest, TrainingState } from '../../domain/training';
+import type {
+  MetricsRow,
+  TrainingCheckpointRef,
+  TrainingProgress,
+  TrainingResult,
+  TrainingRunManifest,
+  TrainingState,
+} from '../../domain/training';
 import { adamwStep, type AdamWHyper, type OptimizerState } from '../../rl/adamw';
 import { clipScale, globalGradNorm } from '../../rl/grad-clip';
 import { LabError } from '../../ipc/common/errors';
@@ -56,7 +63,11 @@ export interface TrainerSetup {
 
 /** Positions a training sequence may have: data.max_seq_len or the window, down to a graph shape. */
 export function maxTrainingLength(config: TrainingRunConfig, model: ModelConfig): number {
-  return bucketFloor(config.data.max_seq_len > 0 ? Math.min(config.data.max_seq_len, model.max_position_embeddings) : model.max_position_embeddings);
+  return bucketFloor(
+    config.data.max_seq_len > 0
+      ? Math.min(config.data.max_seq_len, model.max_position_embeddings)
+      : model.max_position_embeddings,
+  );
 }
 
 export function readTokenizerConfig(dir: string): Record<string, unknown> | undefined {
@@ -77,15 +88,21 @@ function publishedAliases(model: ModelConfig): Map<string, string[]> | undefined
   }
 }
 
-export function paramSettings(config: TrainingRunConfig, model: ModelConfig): { settings: Map<string, ParamSettings>; unmatched: string[] } {
+export function paramSettings(
+  config: TrainingRunConfig,
+  model: ModelConfig,
+): { settings: Map<string, ParamSettings>; unmatched: string[] } {
   const o = config.optimizer;
   try {
-    return resolveParamGroups(parameterSpecs(model).map((p) => p.name), {
-      weightDecay: o.weight_decay,
-      freeze: o.freeze,
-      groups: o.groups.map((g) => ({ pattern: g.pattern, lrScale: g.lr_scale, weightDecay: g.weight_decay })),
-      aliases: publishedAliases(model),
-    });
+    return resolveParamGroups(
+      parameterSpecs(model).map((p) => p.name),
+      {
+        weightDecay: o.weight_decay,
+        freeze: o.freeze,
+        groups: o.groups.map((g) => ({ pattern: g.pattern, lrScale: g.lr_scale, weightDecay: g.weight_decay })),
+        aliases: publishedAliases(model),
+      },
+    );
   } catch (error) {
     if (error instanceof ParamGroupError) throw new LabError('INVALID_PARAMS', error.message);
     throw error;
@@ -93,12 +110,21 @@ export function paramSettings(config: TrainingRunConfig, model: ModelConfig): { 
 }
 
 /** run.json's summary of the parameter groups. */
-export function describeGroups(model: ModelConfig, settings: Map<string, ParamSettings>): TrainingRunManifest['paramGroups'] {
+export function describeGroups(
+  model: ModelConfig,
+  settings: Map<string, ParamSettings>,
+): TrainingRunManifest['paramGroups'] {
   const sizes = new Map(parameterSpecs(model).map((p) => [p.name, p.shape.reduce((a, b) => a * b, 1)]));
   const groups = new Map<string, TrainingRunManifest['paramGroups'][number]>();
   for (const [name, s] of settings) {
     const key = `${s.group ?? 'default'}|${s.lrScale}|${s.weightDecay}|${s.frozen}`;
-    const g = groups.get(key) ?? { pattern: s.group ?? (s.weightDecay === 0 ? 'default (no decay: norms, biases, router)' : 'default'), parameters: 0, lrScale: s.lrScale, weightDecay: s.weightDecay, frozen: s.frozen };
+    const g = groups.get(key) ?? {
+      pattern: s.group ?? (s.weightDecay === 0 ? 'default (no decay: norms, biases, router)' : 'default'),
+      parameters: 0,
+      lrScale: s.lrScale,
+      weightDecay: s.weightDecay,
+      frozen: s.frozen,
+    };
     g.parameters += sizes.get(name) ?? 0;
     groups.set(key, g);
   }
@@ -106,12 +132,30 @@ export function describeGroups(model: ModelConfig, settings: Map<string, ParamSe
 }
 
 /** Masked mean NLL of sequences under the current weights (a scoring graph: no gradients). */
-async function evalLoss(cache: TrainingGraphCache, model: ModelConfig, params: ReadonlyMap<string, Float32Array>, seqs: readonly TokenSequence[], rows: number, maxLength: number): Promise<number | null> {
+async function evalLoss(
+  cache: TrainingGraphCache,
+  model: ModelConfig,
+  params: ReadonlyMap<string, Float32Array>,
+  seqs: readonly TokenSequence[],
+  rows: number,
+  maxLength: number,
+): Promise<number | null> {
   if (seqs.length === 0) return null;
   let nll = 0;
   let count = 0;
   for (const group of planMicroBatches(seqs, rows)) {
-    const pack = packMicroBatch(group, { rows, loss: { name: 'score', inputs: [], build: () => { throw new Error('unused'); } }, scalars: {}, maxLength });
+    const pack = packMicroBatch(group, {
+      rows,
+      loss: {
+        name: 'score',
+        inputs: [],
+        build: () => {
+          throw new Error('unused');
+        },
+      },
+      scalars: {},
+      maxLength,
+    });
     const entry = await cache.get({ batch: pack.rows, length: pack.length, forcedRouting: false, loss: null });
     const out = await runTrainingStep(model, entry, params, pack.batch);
     for (const [r, s] of group.entries()) {
@@ -189,12 +233,37 @@ export async function runTrainer(s: TrainerSetup): Promise<TrainingResult> {
       const checkpointSeconds = step % t.config.checkpoint.every === 0 || last ? checkpoint(t, ev.value ?? null) : 0;
       // After the checkpoint: a stage's own evaluation (e.g. SFT's suite eval) may run the newest checkpoint.
       const te = performance.now();
-      const extra: Record<string, number> = driver.afterStep ? await driver.afterStep({ step, params: t.params, lastCheckpoint: t.lastCheckpoint?.dir ?? null }) : {};
+      const extra: Record<string, number> = driver.afterStep
+        ? await driver.afterStep({ step, params: t.params, lastCheckpoint: t.lastCheckpoint?.dir ?? null })
+        : {};
       const evalSeconds = ev.seconds + (performance.now() - te) / 1000;
       t.lastRate = stepTokens / Math.max((tOpt - t0) / 1000, 1e-9);
-      const time = { data: (tData - t0) / 1000, fwd_bwd: (tFwd - tData) / 1000, optimizer: (tOpt - tFwd) / 1000, checkpoint: checkpointSeconds, eval: evalSeconds };
-      const row = trainerMetricsRow({ step, tokens: state.tokens, tokensPerS: t.lastRate, packs, gradients: g, optimizer: opt, evalLoss: ev.value, extra, time });
-      logStep(t, row, { loss: g.loss, lr: opt.lr, gradNorm: opt.gradNorm, metricSums: g.metricSums, extra, evalLoss: ev.value });
+      const time = {
+        data: (tData - t0) / 1000,
+        fwd_bwd: (tFwd - tData) / 1000,
+        optimizer: (tOpt - tFwd) / 1000,
+        checkpoint: checkpointSeconds,
+        eval: evalSeconds,
+      };
+      const row = trainerMetricsRow({
+        step,
+        tokens: state.tokens,
+        tokensPerS: t.lastRate,
+        packs,
+        gradients: g,
+        optimizer: opt,
+        evalLoss: ev.value,
+        extra,
+        time,
+      });
+      logStep(t, row, {
+        loss: g.loss,
+        lr: opt.lr,
+        gradNorm: opt.gradNorm,
+        metricSums: g.metricSums,
+        extra,
+        evalLoss: ev.value,
+      });
       if (driver.exhausted?.()) break;
     }
     finishStates(t);
@@ -229,7 +298,9 @@ function prepareTrainer(s: TrainerSetup): TrainerRun {
   const total = config.train.steps;
   const { settings, unmatched } = paramSettings(config, model);
   for (const p of unmatched) log(`warning: optimizer pattern '${p}' matches no parameter`);
-  log(`${manifest.stage}: ${state.step > 0 ? `resuming at step ${state.step}` : 'starting'} toward step ${total} (batch ${config.train.batch_size}, lr ${config.optimizer.lr}, provider ${config.train.provider})`);
+  log(
+    `${manifest.stage}: ${state.step > 0 ? `resuming at step ${state.step}` : 'starting'} toward step ${total} (batch ${config.train.batch_size}, lr ${config.optimizer.lr}, provider ${config.train.provider})`,
+  );
   const cache = new TrainingGraphCache(model, {
     provider: config.train.provider,
     intraOpThreads: config.train.threads || undefined,
@@ -245,7 +316,13 @@ function prepareTrainer(s: TrainerSetup): TrainerRun {
     maxLength: maxTrainingLength(config, model),
     settings,
     hyper: { beta1: config.optimizer.beta1, beta2: config.optimizer.beta2, eps: config.optimizer.eps },
-    schedule: { kind: config.schedule.kind, lr: config.optimizer.lr, warmupSteps: config.schedule.warmup_steps, totalSteps: total, minLrRatio: config.schedule.min_lr_ratio },
+    schedule: {
+      kind: config.schedule.kind,
+      lr: config.optimizer.lr,
+      warmupSteps: config.schedule.warmup_steps,
+      totalSteps: total,
+      minLrRatio: config.schedule.min_lr_ratio,
+    },
     cache,
     metricsLog: new MetricsLog(runDir, state.step),
     events: new TfEventsWriter(runDir),
@@ -271,7 +348,16 @@ async function pauseIfRequested(t: TrainerRun): Promise<void> {
 async function nextBatch(t: TrainerRun, step: number): Promise<ReturnType<typeof packMicroBatch>[]> {
   const { driver, rows, model } = t;
   const sequences = await driver.nextBatch(step);
-  return planMicroBatches(sequences, rows).map((g) => packMicroBatch(g, { rows, loss: driver.loss, scalars: driver.scalars(step), maxLength: t.maxLength, layers: model.num_hidden_layers, topK: model.num_experts_per_tok }));
+  return planMicroBatches(sequences, rows).map((g) =>
+    packMicroBatch(g, {
+      rows,
+      loss: driver.loss,
+      scalars: driver.scalars(step),
+      maxLength: t.maxLength,
+      layers: model.num_hidden_layers,
+      topK: model.num_experts_per_tok,
+    }),
+  );
 }
 
 /** Forward+backward of each micro-batch, gradients accumulated by each one's share of the loss tokens. */
@@ -282,7 +368,13 @@ async function forwardBackward(t: TrainerRun, packs: ReturnType<typeof packMicro
   const metricSums: Record<string, number> = {};
   for (const pack of packs) {
     // The vocabulary head at the loss positions only (both losses read log-probs where loss_mask is set).
-    const entry = await t.cache.get({ batch: pack.rows, length: pack.length, forcedRouting: t.driver.forcedRouting, loss: t.driver.loss, headPositions: true });
+    const entry = await t.cache.get({
+      batch: pack.rows,
+      length: pack.length,
+      forcedRouting: t.driver.forcedRouting,
+      loss: t.driver.loss,
+      headPositions: true,
+    });
     if (!t.providerRecorded) {
       t.manifest.provider = { name: entry.placement.provider, fallbackReason: entry.placement.fallbackReason ?? null };
       writeTrainingManifest(t.runDir, t.manifest);
@@ -316,7 +408,11 @@ function optimizerStep(t: TrainerRun, step: number, grads: Map<string, ArrayLike
 }
 
 /** The held-out loss, every `eval_every` steps and at the last one. */
-async function evaluate(t: TrainerRun, step: number, last: boolean): Promise<{ value: number | undefined; seconds: number }> {
+async function evaluate(
+  t: TrainerRun,
+  step: number,
+  last: boolean,
+): Promise<{ value: number | undefined; seconds: number }> {
   const every = t.config.train.eval_every;
   if (!t.evalSeqs.length || !((every > 0 && step % every === 0) || last)) return { value: undefined, seconds: 0 };
   const te = performance.now();
@@ -358,11 +454,28 @@ export function trainerMetricsRow(x: {
 }
 
 /** The row to metrics.jsonl, the step's scalars to TensorBoard, the row to the app; old checkpoints pruned; the progress line. */
-function logStep(t: TrainerRun, row: MetricsRow, x: { loss: number; lr: number; gradNorm: number; metricSums: Record<string, number>; extra: Record<string, number>; evalLoss: number | undefined }): void {
+function logStep(
+  t: TrainerRun,
+  row: MetricsRow,
+  x: {
+    loss: number;
+    lr: number;
+    gradNorm: number;
+    metricSums: Record<string, number>;
+    extra: Record<string, number>;
+    evalLoss: number | undefined;
+  },
+): void {
   row.sys = sampleSystem(t.runDir);
   t.metricsLog.append(row);
   prune(t);
-  const scalars: Record<string, number> = { 'train/loss': x.loss, 'train/lr': x.lr, 'train/grad_norm': x.gradNorm, 'perf/tokens_per_s': t.lastRate!, 'train/tokens': t.state.tokens };
+  const scalars: Record<string, number> = {
+    'train/loss': x.loss,
+    'train/lr': x.lr,
+    'train/grad_norm': x.gradNorm,
+    'perf/tokens_per_s': t.lastRate!,
+    'train/tokens': t.state.tokens,
+  };
   for (const [k, v] of Object.entries(x.metricSums)) scalars[`train/${k}`] = v;
   for (const [k, v] of Object.entries(x.extra)) scalars[k.includes('/') ? k : `eval/${k}`] = v;
   if (x.evalLoss !== undefined) scalars['eval/loss'] = x.evalLoss;
@@ -397,7 +510,8 @@ function progress(t: TrainerRun, message: string | null = null): TrainingProgres
     evalLoss: state.lastEvalLoss,
     lr: state.step > 0 ? learningRate(t.schedule, state.step) : null,
     tokensPerS: lastRate,
-    etaS: lastRate && lastRate > 0 && state.step > 0 ? ((total - state.step) * state.tokens) / state.step / lastRate : null,
+    etaS:
+      lastRate && lastRate > 0 && state.step > 0 ? ((total - state.step) * state.tokens) / state.step / lastRate : null,
     lastCheckpoint: t.lastCheckpoint,
     message,
   };
@@ -429,7 +543,11 @@ function checkpoint(t: TrainerRun, evalLossValue: number | null): number {
     evalLoss: evalLossValue,
   });
   let best = false;
-  if (config.checkpoint.keep_best && evalLossValue !== null && (state.bestEvalLoss === null || evalLossValue <= state.bestEvalLoss)) {
+  if (
+    config.checkpoint.keep_best &&
+    evalLossValue !== null &&
+    (state.bestEvalLoss === null || evalLossValue <= state.bestEvalLoss)
+  ) {
     state.bestEvalLoss = evalLossValue;
     best = true;
   }

@@ -21,7 +21,13 @@ import { lastMetricRow } from './metrics-tail';
 import { SeriesStore } from './series-store';
 import { seriesView } from './series-view';
 import { listRolloutSteps, readRollout, readRolloutStep } from './view-rollouts';
-import { describeTrainingRun, listTrainingCheckpoints, listTrainingRunDirs, viewRunPath, VIEW_FILES } from './view-runs';
+import {
+  describeTrainingRun,
+  listTrainingCheckpoints,
+  listTrainingRunDirs,
+  viewRunPath,
+  VIEW_FILES,
+} from './view-runs';
 
 /** How often followed metrics files are checked for new lines. */
 const TAIL_MS = 1_000;
@@ -173,7 +179,8 @@ class TrainingRunsView {
     const fromRow = store.rows;
     const rows: MetricRow[] = store.refresh(this.followers.size > 0);
     if (!rows.length) return;
-    for (const [connection, runs] of this.followers) if (runs.has(runId)) this.ctx.emitTo(connection, 'training.rows', { runId, fromRow, rows });
+    for (const [connection, runs] of this.followers)
+      if (runs.has(runId)) this.ctx.emitTo(connection, 'training.rows', { runId, fromRow, rows });
   }
 
   private listing(): TrainingRunSummary[] {
@@ -189,7 +196,13 @@ class TrainingRunsView {
 
   private announceEnded(runs = this.listing()): void {
     for (const run of newlyEnded(this.states, runs)) {
-      this.ctx.emit('training.ended', { runId: run.id, stage: run.stage, state: run.state, step: run.step, message: run.message });
+      this.ctx.emit('training.ended', {
+        runId: run.id,
+        stage: run.stage,
+        state: run.state,
+        step: run.step,
+        message: run.message,
+      });
       const notice = endedNotice(run);
       this.ctx.notify?.(notice.title, notice.body);
     }

@@ -8,7 +8,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { LabError } from '../../ipc/common/errors';
-import { LedgerEvent, RolloutEpisode, type RolloutStep, type RolloutToken, type RolloutView } from '../../domain/training-view';
+import {
+  LedgerEvent,
+  RolloutEpisode,
+  type RolloutStep,
+  type RolloutToken,
+  type RolloutView,
+} from '../../domain/training-view';
 import { SegmentKind } from '../../domain/trajectory';
 import { ppoEpisodeDir, readPpoRollout } from './ppo-rollout-view';
 import { VIEW_FILES } from './view-runs';
@@ -28,7 +34,10 @@ const EpisodeLine = z.object({
   key: z.string(),
   taskId: z.string(),
   category: z.string().default('uncategorized'),
-  reward: z.union([z.number(), z.object({ dense: z.number(), binary: z.number().optional() }).passthrough()]).nullable().default(null),
+  reward: z
+    .union([z.number(), z.object({ dense: z.number(), binary: z.number().optional() }).passthrough()])
+    .nullable()
+    .default(null),
   resolved: z.boolean().default(false),
   turns: z.number().int().default(0),
   tokens: z.number().int().optional(),
@@ -41,7 +50,12 @@ const EpisodeLine = z.object({
 function toEpisode(line: z.infer<typeof EpisodeLine>): RolloutEpisode {
   const reward = line.reward === null ? null : typeof line.reward === 'number' ? line.reward : line.reward.dense;
   const rewardBinary = line.reward !== null && typeof line.reward === 'object' ? (line.reward.binary ?? null) : null;
-  return RolloutEpisode.parse({ ...line, tokens: line.tokens ?? line.completionTokens ?? 0, reward, rewardBinary: rewardBinary ?? (line.resolved ? 1 : 0) });
+  return RolloutEpisode.parse({
+    ...line,
+    tokens: line.tokens ?? line.completionTokens ?? 0,
+    reward,
+    rewardBinary: rewardBinary ?? (line.resolved ? 1 : 0),
+  });
 }
 
 function issue(file: string, error: z.ZodError): LabError {
@@ -55,7 +69,9 @@ export function listRolloutSteps(dir: string): number[] {
   if (!existsSync(root)) return [];
   return readdirSync(root)
     .map((n) => ({ m: STEP_DIR.exec(n), n }))
-    .filter((x): x is { m: RegExpExecArray; n: string } => x.m !== null && hasEpisodes(join(root, x.n, 'episodes.jsonl')))
+    .filter(
+      (x): x is { m: RegExpExecArray; n: string } => x.m !== null && hasEpisodes(join(root, x.n, 'episodes.jsonl')),
+    )
     .map((x) => Number(x.m[1]))
     .sort((a, b) => a - b);
 }
@@ -97,13 +113,20 @@ function readEpisodeLines(dir: string, step: number): { episode: RolloutEpisode;
  * The episode folder of a step's rollout (trajectory, recording.cast, verifier/), or null when the step
  * keeps tokens only.
  */
-export function rolloutEpisodeFolder(dir: string, step: number, key: string): { episode: RolloutEpisode; folder: string | null } {
+export function rolloutEpisodeFolder(
+  dir: string,
+  step: number,
+  key: string,
+): { episode: RolloutEpisode; folder: string | null } {
   const folder = stepDir(dir, step);
   const line = readEpisodeLines(dir, step).find((e) => e.episode.key === key);
   if (!line) throw new LabError('NOT_FOUND', `step ${step} has no episode '${key}'`);
   const found = ppoEpisodeDir(folder, key, line.dir);
   // The episode line's folder is relative to the step (or absolute); it must stay inside the run.
-  return { episode: line.episode, folder: found && resolve(found).startsWith(resolve(dir) + sep) ? resolve(found) : null };
+  return {
+    episode: line.episode,
+    folder: found && resolve(found).startsWith(resolve(dir) + sep) ? resolve(found) : null,
+  };
 }
 
 const nullableNums = z.array(z.number().nullable());
@@ -124,23 +147,36 @@ const TokenFile = z
     numExperts: z.number().int().nullable().default(null),
   })
   .superRefine((f, ctx) => {
-    for (const k of ['text', 'kinds', 'mask', 'logprobs', 'advantages', 'values', 'tisWeights', 'experts', 'gates'] as const) {
+    for (const k of [
+      'text',
+      'kinds',
+      'mask',
+      'logprobs',
+      'advantages',
+      'values',
+      'tisWeights',
+      'experts',
+      'gates',
+    ] as const) {
       const a = f[k];
-      if (a && a.length !== f.ids.length) ctx.addIssue({ code: 'custom', path: [k], message: `has ${a.length} entries for ${f.ids.length} ids` });
+      if (a && a.length !== f.ids.length)
+        ctx.addIssue({ code: 'custom', path: [k], message: `has ${a.length} entries for ${f.ids.length} ids` });
     }
   });
 
 export function readRollout(runId: string, dir: string, step: number, key: string): RolloutView {
   const folder = stepDir(dir, step);
   const file = resolve(folder, `${key}.json`);
-  if (!file.startsWith(resolve(folder) + sep)) throw new LabError('INVALID_PARAMS', `episode key '${key}' is not a file name`);
+  if (!file.startsWith(resolve(folder) + sep))
+    throw new LabError('INVALID_PARAMS', `episode key '${key}' is not a file name`);
   const line = readEpisodeLines(dir, step).find((e) => e.episode.key === key);
   if (!line) throw new LabError('NOT_FOUND', `step ${step} has no episode '${key}'`);
   const episode = line.episode;
   // The PPO stage's layout: the episode's folder with its trajectory, and the step's samples.jsonl.
   const ppoDir = existsSync(file) ? null : ppoEpisodeDir(folder, key, line.dir);
   if (ppoDir) return readPpoRollout(runId, dir, folder, step, episode, ppoDir);
-  if (!existsSync(file)) throw new LabError('NOT_FOUND', `episode '${key}' of step ${step} has no token file (${file})`);
+  if (!existsSync(file))
+    throw new LabError('NOT_FOUND', `episode '${key}' of step ${step} has no token file (${file})`);
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
@@ -162,5 +198,14 @@ export function readRollout(runId: string, dir: string, step: number, key: strin
     experts: f.experts?.[i] ?? null,
     gates: f.gates?.[i] ?? null,
   }));
-  return { runId, step, key, episode, tokens, turnStarts: f.turnStarts, ledgerEvents: f.ledgerEvents, numExperts: f.numExperts };
+  return {
+    runId,
+    step,
+    key,
+    episode,
+    tokens,
+    turnStarts: f.turnStarts,
+    ledgerEvents: f.ledgerEvents,
+    numExperts: f.numExperts,
+  };
 }

@@ -49,18 +49,29 @@ export function viewRunPath(dataDir: string, runId: string): string {
   const root = resolve(viewRunsDir(dataDir));
   const dir = resolve(root, runId);
   if (!dir.startsWith(root + sep)) throw new LabError('INVALID_PARAMS', `run id '${runId}' is not a folder name`);
-  if (!isTrainingRun(dir)) throw new LabError('NOT_FOUND', `no training run '${runId}' in ${root} (a training run has a run.json with a "stage")`);
+  if (!isTrainingRun(dir))
+    throw new LabError(
+      'NOT_FOUND',
+      `no training run '${runId}' in ${root} (a training run has a run.json with a "stage")`,
+    );
   return dir;
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /** The run's planned step count, wherever its config keeps it (`[schedule] steps`, `steps`, `[stage] steps`). */
 function totalSteps(manifest: Record<string, unknown>): number | null {
   const config = obj(manifest.config);
-  for (const section of [config, obj(config.schedule), obj(config.train), obj(config[str(manifest.stage) ?? '']), obj(config.training)]) {
+  for (const section of [
+    config,
+    obj(config.schedule),
+    obj(config.train),
+    obj(config[str(manifest.stage) ?? '']),
+    obj(config.training),
+  ]) {
     const n = num(section.steps) ?? num(section.total_steps) ?? num(section.totalSteps);
     if (n !== null) return n;
   }
@@ -80,7 +91,12 @@ export interface LiveRunState {
  * What the list says of a run, from its files and its last metrics row (`last`); `live` is the trainer's
  * word when it runs it.
  */
-export function describeTrainingRun(id: string, dir: string, last: MetricRow | null, live?: LiveRunState): TrainingRunSummary {
+export function describeTrainingRun(
+  id: string,
+  dir: string,
+  last: MetricRow | null,
+  live?: LiveRunState,
+): TrainingRunSummary {
   const manifest = readJson(join(dir, VIEW_FILES.manifest)) ?? {};
   const status = readJson(join(dir, VIEW_FILES.status)) ?? {};
   const total = live?.totalSteps ?? num(status.totalSteps) ?? totalSteps(manifest);
@@ -103,10 +119,21 @@ export function describeTrainingRun(id: string, dir: string, last: MetricRow | n
   // pid), or, without a pid, nothing moved for long: it was killed, and resumes.
   const active = state === 'running' || state === 'starting' || state === 'paused' || state === 'stopping';
   const pid = num(status.pid);
-  if (!live && active && (pid !== null ? pid !== process.pid && !processAlive(pid) : state !== 'paused' && mtime > 0 && Date.now() - mtime > STALE_RUNNING_MS)) state = 'incomplete';
+  if (
+    !live &&
+    active &&
+    (pid !== null
+      ? pid !== process.pid && !processAlive(pid)
+      : state !== 'paused' && mtime > 0 && Date.now() - mtime > STALE_RUNNING_MS)
+  )
+    state = 'incomplete';
   const figureKey = ['reward_dense', 'reward', 'eval_loss', 'loss'].find((k) => last && k in last.values);
   const wall = last?.wall ?? 0;
-  const etaS = live ? live.etaS : state === 'running' && total !== null && step > 0 && wall > 0 ? ((total - step) * wall) / step : null;
+  const etaS = live
+    ? live.etaS
+    : state === 'running' && total !== null && step > 0 && wall > 0
+      ? ((total - step) * wall) / step
+      : null;
   return {
     id,
     dir,
@@ -135,7 +162,9 @@ function seedOf(manifest: Record<string, unknown>): { seed: number | null; setti
 function metaOf(dir: string): { name: string | null; tags: string[]; notes: string } {
   const meta = readJson(join(dir, RUN_META_FILE));
   const parsed = RunMeta.safeParse(meta);
-  return parsed.success ? { name: parsed.data.name, tags: parsed.data.tags, notes: parsed.data.notes } : { name: null, tags: [], notes: '' };
+  return parsed.success
+    ? { name: parsed.data.name, tags: parsed.data.tags, notes: parsed.data.notes }
+    : { name: null, tags: [], notes: '' };
 }
 
 export function listTrainingRunDirs(dataDir: string): { id: string; dir: string }[] {
@@ -154,7 +183,8 @@ export function listTrainingCheckpoints(dir: string): Omit<TrainingCheckpoint, '
   if (!existsSync(root)) return [];
   const refs = new Map<number, Record<string, unknown>>();
   const manifestRefs = readJson(join(dir, VIEW_FILES.manifest))?.checkpoints;
-  if (Array.isArray(manifestRefs)) for (const r of manifestRefs.map(obj)) if (num(r.step) !== null) refs.set(num(r.step)!, r);
+  if (Array.isArray(manifestRefs))
+    for (const r of manifestRefs.map(obj)) if (num(r.step) !== null) refs.set(num(r.step)!, r);
   const out: Omit<TrainingCheckpoint, 'evalRuns'>[] = [];
   for (const name of readdirSync(root)) {
     const match = STEP_DIR.exec(name);
@@ -163,7 +193,14 @@ export function listTrainingCheckpoints(dir: string): Omit<TrainingCheckpoint, '
     if (!match || !manifest) continue; // a partial (being written) or foreign folder
     const step = Number(match[1]);
     const ref = refs.get(step) ?? {};
-    out.push({ name, path, step, createdAt: str(manifest.created_at), best: ref.best === true, evalLoss: num(ref.evalLoss) });
+    out.push({
+      name,
+      path,
+      step,
+      createdAt: str(manifest.created_at),
+      best: ref.best === true,
+      evalLoss: num(ref.evalLoss),
+    });
   }
   return out.sort((a, b) => (a.step ?? 0) - (b.step ?? 0));
 }

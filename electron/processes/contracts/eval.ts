@@ -12,7 +12,13 @@ import { ErrorCode } from '../../ipc/common/errors';
  * Models page): it asks with `eval.policyCall`, the host calls its policy worker (which validates the input
  * against its own contract) and answers with `eval.policyReply`.
  */
-export const POLICY_BRIDGE_METHODS = ['policy.load', 'policy.info', 'policy.generate', 'policy.swap', 'policy.unload'] as const;
+export const POLICY_BRIDGE_METHODS = [
+  'policy.load',
+  'policy.info',
+  'policy.generate',
+  'policy.swap',
+  'policy.unload',
+] as const;
 export const PolicyCall = z.object({
   callId: z.string().min(1).max(64),
   method: z.enum(POLICY_BRIDGE_METHODS),
@@ -30,10 +36,22 @@ const Started = z.object({ runId: z.string(), runDir: z.string() });
 
 export const evalWorkerContract = defineContract({
   methods: {
-    'eval.start': method(z.object({ request: EvalRequest, dataDir: z.string() }), Started, 'Start an evaluation; resolves once its run folder exists.'),
+    'eval.start': method(
+      z.object({ request: EvalRequest, dataDir: z.string() }),
+      Started,
+      'Start an evaluation; resolves once its run folder exists.',
+    ),
     'eval.resume': method(z.object({ runDir: z.string(), dataDir: z.string() }), Started, 'Continue a run folder.'),
-    'eval.cancel': method(z.object({ runId: z.string() }), z.object({ cancelled: z.boolean() }), 'Cancel a running evaluation.'),
-    'eval.live': method(z.object({ runId: z.string() }), z.object({ episodes: z.array(LiveEpisode) }), 'Recent terminal bytes of the running episodes.'),
+    'eval.cancel': method(
+      z.object({ runId: z.string() }),
+      z.object({ cancelled: z.boolean() }),
+      'Cancel a running evaluation.',
+    ),
+    'eval.live': method(
+      z.object({ runId: z.string() }),
+      z.object({ episodes: z.array(LiveEpisode) }),
+      'Recent terminal bytes of the running episodes.',
+    ),
     'eval.active': method(z.object({}), z.array(RunProgress), 'Progress of every evaluation this worker runs.'),
     'eval.policyReply': method(PolicyReply, z.object({}), "The host's answer to an eval.policyCall."),
   },

@@ -35,8 +35,20 @@ const Holder = z.string().min(1).max(200).default('default');
 
 export const policyContract = defineContract({
   methods: {
-    'policy.load': method(z.object({ checkpoint: Checkpoint, settings: PolicySettings.default({ provider: 'auto', maxBatch: 16 }), holder: Holder }), PolicyInfo, 'Load a checkpoint (ours or an external ONNX export) onto the chosen execution provider.'),
-    'policy.info': method(z.object({ checkpoint: Checkpoint }), PolicyInfo, 'Describe a loaded checkpoint: provider, sizes, stop ids.'),
+    'policy.load': method(
+      z.object({
+        checkpoint: Checkpoint,
+        settings: PolicySettings.default({ provider: 'auto', maxBatch: 16 }),
+        holder: Holder,
+      }),
+      PolicyInfo,
+      'Load a checkpoint (ours or an external ONNX export) onto the chosen execution provider.',
+    ),
+    'policy.info': method(
+      z.object({ checkpoint: Checkpoint }),
+      PolicyInfo,
+      'Describe a loaded checkpoint: provider, sizes, stop ids.',
+    ),
     'policy.generate': method(
       z.object({
         checkpoint: Checkpoint,
@@ -63,7 +75,11 @@ export const policyContract = defineContract({
       z.object({ stopped: z.boolean() }),
       "End a streamed request after the current step; it resolves with what was sampled (stopReason 'stopped'). False when no such request runs.",
     ),
-    'policy.swap': method(z.object({ checkpoint: Checkpoint, weights: Checkpoint }), PolicyInfo, 'Swap in the weights of another checkpoint of the same architecture, between decoding steps.'),
+    'policy.swap': method(
+      z.object({ checkpoint: Checkpoint, weights: Checkpoint }),
+      PolicyInfo,
+      'Swap in the weights of another checkpoint of the same architecture, between decoding steps.',
+    ),
     'policy.unload': method(
       z.object({ checkpoint: Checkpoint, holder: Holder }),
       z.object({ unloaded: z.boolean(), holders: z.number().int() }),

@@ -5,7 +5,13 @@
  */
 import { z } from 'zod';
 import { defineContract, method } from '../../ipc/common/define';
-import { EnforcementSchema, LimitNameSchema, MAX_INPUT_CHARS, SandboxLimitsSchema, TerminalSize } from '../../domain/terminal';
+import {
+  EnforcementSchema,
+  LimitNameSchema,
+  MAX_INPUT_CHARS,
+  SandboxLimitsSchema,
+  TerminalSize,
+} from '../../domain/terminal';
 
 const Id = z.object({ id: z.string().min(1).max(64) });
 
@@ -52,22 +58,52 @@ export const PtySessionInfo = z.object({
 
 export const ptyHostContract = defineContract({
   methods: {
-    'pty.open': method(PtyOpenInput, z.object({ id: z.string(), pid: z.number().int() }), 'Start a sandboxed shell session.'),
-    'pty.input': method(Id.extend({ data: z.string().max(MAX_INPUT_CHARS) }), z.null(), 'Write raw input (keystrokes) to a session.'),
-    'pty.keys': method(Id.extend({ keys: z.array(z.union([z.string().max(MAX_INPUT_CHARS), z.object({ key: z.string().max(32) })])).max(1000) }), z.null(), 'Send text and named keys.'),
+    'pty.open': method(
+      PtyOpenInput,
+      z.object({ id: z.string(), pid: z.number().int() }),
+      'Start a sandboxed shell session.',
+    ),
+    'pty.input': method(
+      Id.extend({ data: z.string().max(MAX_INPUT_CHARS) }),
+      z.null(),
+      'Write raw input (keystrokes) to a session.',
+    ),
+    'pty.keys': method(
+      Id.extend({
+        keys: z.array(z.union([z.string().max(MAX_INPUT_CHARS), z.object({ key: z.string().max(32) })])).max(1000),
+      }),
+      z.null(),
+      'Send text and named keys.',
+    ),
     'pty.run': method(
-      Id.extend({ command: z.string().max(MAX_INPUT_CHARS), timeoutMs: z.number().int().min(1).max(86_400_000).optional(), maxOutputChars: z.number().int().min(0).max(100_000_000).optional() }),
+      Id.extend({
+        command: z.string().max(MAX_INPUT_CHARS),
+        timeoutMs: z.number().int().min(1).max(86_400_000).optional(),
+        maxOutputChars: z.number().int().min(0).max(100_000_000).optional(),
+      }),
       CommandResultSchema,
       'Run a command and wait for it (or the timeout, leaving it running).',
     ),
-    'pty.readNew': method(Id.extend({ maxOutputChars: z.number().int().min(0).max(100_000_000).optional() }), z.object({ output: z.string(), truncatedChars: z.number().int() }), 'Output since the last read.'),
+    'pty.readNew': method(
+      Id.extend({ maxOutputChars: z.number().int().min(0).max(100_000_000).optional() }),
+      z.object({ output: z.string(), truncatedChars: z.number().int() }),
+      'Output since the last read.',
+    ),
     'pty.screen': method(Id, ScreenSchema, 'The visible screen.'),
     'pty.resize': method(Id.extend(TerminalSize), z.null(), 'Resize a session.'),
     'pty.ack': method(Id.extend({ chars: z.number().int().min(0) }), z.null(), 'Acknowledge streamed output.'),
-    'pty.stream': method(Id.extend({ on: z.boolean() }), z.null(), 'Start or stop streaming a session (a UI attaching to a harness session).'),
+    'pty.stream': method(
+      Id.extend({ on: z.boolean() }),
+      z.null(),
+      'Start or stop streaming a session (a UI attaching to a harness session).',
+    ),
     'pty.close': method(Id, z.null(), 'Kill a session and close its recording.'),
     'pty.list': method(z.object({}), z.array(PtySessionInfo), 'Sessions of this worker.'),
-    'pty.enforcement': method(z.object({}), EnforcementSchema.extend({ sandboxOk: z.boolean(), hint: z.string().nullable(), version: z.string().nullable() }), 'Whether sandboxes work here and how limits are enforced.'),
+    'pty.enforcement': method(
+      z.object({}),
+      EnforcementSchema.extend({ sandboxOk: z.boolean(), hint: z.string().nullable(), version: z.string().nullable() }),
+      'Whether sandboxes work here and how limits are enforced.',
+    ),
   },
   events: {
     'pty.data': z.object({ id: z.string(), data: z.string() }),

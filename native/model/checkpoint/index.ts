@@ -24,4 +24,10 @@ export { saveCheckpoint, type SaveCheckpointOptions, type SavedCheckpoint, type 
 export { loadCheckpoint, checkHashes, type LoadCheckpointOptions, type LoadedCheckpoint } from './load';
 export { readManifest, readConfig } from './read-manifest';
 export { inspectCheckpoint, CheckpointSummary, CheckpointFileInfo, type InspectOptions } from './summary';
-export { listCheckpoints, recoverPartialSaves, type CheckpointListing, type ListOptions, type PartialSave } from './registry';
+export {
+  listCheckpoints,
+  recoverPartialSaves,
+  type CheckpointListing,
+  type ListOptions,
+  type PartialSave,
+} from './registry';

@@ -10,7 +10,15 @@ import type { ModelConfig } from '../config';
 import { SafetensorsError, openSafetensors, toFloat32, type SafetensorsFile } from '../safetensors/index';
 import { loadTokenizerFile, type Tokenizer } from '../tokenizer/index';
 import { CheckpointError } from './errors';
-import { MODEL_FILE, OPTIMIZER_FILE, CONFIG_FILE, TOKENIZER_FILE, MANIFEST_FILE, hashFile, type Manifest } from './manifest';
+import {
+  MODEL_FILE,
+  OPTIMIZER_FILE,
+  CONFIG_FILE,
+  TOKENIZER_FILE,
+  MANIFEST_FILE,
+  hashFile,
+  type Manifest,
+} from './manifest';
 import { HfCheckpointError, isHfCheckpoint, loadHfCheckpoint } from '../hf/hf-checkpoint';
 import { publishedManifest, readConfig, readManifest } from './read-manifest';
 import { checkOptimizerState, checkParameters, expectedParameters } from './tensors';
@@ -34,13 +42,20 @@ export interface LoadedCheckpoint {
 
 /** Required files of a checkpoint of this kind. */
 export function requiredFiles(kind: Manifest['kind']): string[] {
-  return kind === 'training' ? [CONFIG_FILE, TOKENIZER_FILE, MODEL_FILE, OPTIMIZER_FILE] : [CONFIG_FILE, TOKENIZER_FILE, MODEL_FILE];
+  return kind === 'training'
+    ? [CONFIG_FILE, TOKENIZER_FILE, MODEL_FILE, OPTIMIZER_FILE]
+    : [CONFIG_FILE, TOKENIZER_FILE, MODEL_FILE];
 }
 
 /** Each file of the manifest exists with its recorded size; required files are listed. */
 export function checkFilesPresent(dir: string, manifest: Manifest): void {
   for (const name of requiredFiles(manifest.kind)) {
-    if (!manifest.files[name]) throw new CheckpointError('BAD_MANIFEST', `${join(dir, 'manifest.json')}: does not list ${name}, which a ${manifest.kind} checkpoint needs`, join(dir, 'manifest.json'));
+    if (!manifest.files[name])
+      throw new CheckpointError(
+        'BAD_MANIFEST',
+        `${join(dir, 'manifest.json')}: does not list ${name}, which a ${manifest.kind} checkpoint needs`,
+        join(dir, 'manifest.json'),
+      );
   }
   for (const [name, entry] of Object.entries(manifest.files)) {
     const path = join(dir, name);
@@ -50,7 +65,11 @@ export function checkFilesPresent(dir: string, manifest: Manifest): void {
     }
     const size = statSync(path).size;
     if (size !== entry.bytes) {
-      throw new CheckpointError('HASH_MISMATCH', `${path}: ${size} bytes but the manifest records ${entry.bytes}: ${size < entry.bytes ? 'truncated' : 'changed'} since it was saved`, path);
+      throw new CheckpointError(
+        'HASH_MISMATCH',
+        `${path}: ${size} bytes but the manifest records ${entry.bytes}: ${size < entry.bytes ? 'truncated' : 'changed'} since it was saved`,
+        path,
+      );
     }
   }
 }
@@ -60,7 +79,12 @@ export function checkHashes(dir: string, manifest: Manifest): void {
   for (const [name, entry] of Object.entries(manifest.files)) {
     const path = join(dir, name);
     const actual = hashFile(path);
-    if (actual.sha256 !== entry.sha256) throw new CheckpointError('HASH_MISMATCH', `${path}: sha256 ${actual.sha256} differs from the manifest's ${entry.sha256}: the file changed or is corrupt`, path);
+    if (actual.sha256 !== entry.sha256)
+      throw new CheckpointError(
+        'HASH_MISMATCH',
+        `${path}: sha256 ${actual.sha256} differs from the manifest's ${entry.sha256}: the file changed or is corrupt`,
+        path,
+      );
   }
 }
 
@@ -82,7 +106,11 @@ export function loadCheckpointTokenizer(dir: string, config: ModelConfig): Token
     throw new CheckpointError('BAD_TOKENIZER', (error as Error).message, path);
   }
   if (tokenizer.vocabSize > config.vocab_size) {
-    throw new CheckpointError('BAD_TOKENIZER', `${path}: the tokenizer has ${tokenizer.vocabSize} tokens but config.json vocab_size is ${config.vocab_size}: ids above it would have no embedding row`, path);
+    throw new CheckpointError(
+      'BAD_TOKENIZER',
+      `${path}: the tokenizer has ${tokenizer.vocabSize} tokens but config.json vocab_size is ${config.vocab_size}: ids above it would have no embedding row`,
+      path,
+    );
   }
   return tokenizer;
 }
@@ -134,6 +162,11 @@ function loadPublished(root: string): LoadedCheckpoint {
     if (error instanceof HfCheckpointError) throw new CheckpointError('BAD_CONFIG', error.message, error.file);
     throw error;
   }
-  if (!c.tokenizer) throw new CheckpointError('MISSING_FILE', `${join(root, TOKENIZER_FILE)}: missing (a checkpoint needs its tokenizer)`, join(root, TOKENIZER_FILE));
+  if (!c.tokenizer)
+    throw new CheckpointError(
+      'MISSING_FILE',
+      `${join(root, TOKENIZER_FILE)}: missing (a checkpoint needs its tokenizer)`,
+      join(root, TOKENIZER_FILE),
+    );
   return { dir: root, manifest, config: c.config, tokenizer: c.tokenizer, parameters: c.weights, optimizer: null };
 }

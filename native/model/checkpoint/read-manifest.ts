@@ -3,7 +3,17 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseModelConfig, type ModelConfig } from '../config';
 import { CheckpointError } from './errors';
-import { CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_VERSION, CONFIG_FILE, MANIFEST_FILE, MODEL_FILE, TOKENIZER_FILE, Manifest, contentId, hashFile } from './manifest';
+import {
+  CHECKPOINT_FORMAT,
+  CHECKPOINT_FORMAT_VERSION,
+  CONFIG_FILE,
+  MANIFEST_FILE,
+  MODEL_FILE,
+  TOKENIZER_FILE,
+  Manifest,
+  contentId,
+  hashFile,
+} from './manifest';
 import { countParameters } from '../config';
 import { HF_INDEX_FILE, HfCheckpointError, checkHfHeaders, isHfCheckpoint, readHfModel } from '../hf/hf-checkpoint';
 import { tensorRoutes } from '../hf/hf-names';
@@ -18,16 +28,23 @@ function readJson(path: string, code: 'BAD_MANIFEST' | 'BAD_CONFIG'): unknown {
 }
 
 export function readManifest(dir: string): Manifest {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new CheckpointError('MISSING_FILE', `${dir}: no such checkpoint folder`, dir);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new CheckpointError('MISSING_FILE', `${dir}: no such checkpoint folder`, dir);
   const path = join(dir, MANIFEST_FILE);
   if (!existsSync(path) && isHfCheckpoint(dir)) return publishedManifest(dir);
-  if (!existsSync(path)) throw new CheckpointError('MISSING_FILE', `${path}: missing; not a T1 checkpoint folder (every saved checkpoint has one)`, path);
+  if (!existsSync(path))
+    throw new CheckpointError(
+      'MISSING_FILE',
+      `${path}: missing; not a T1 checkpoint folder (every saved checkpoint has one)`,
+      path,
+    );
   const parsed = Manifest.safeParse(readJson(path, 'BAD_MANIFEST'));
   if (!parsed.success) {
     const where = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw new CheckpointError('BAD_MANIFEST', `${path}: ${where}`, path);
   }
-  if (contentId(parsed.data.files) !== parsed.data.id) throw new CheckpointError('BAD_MANIFEST', `${path}: id does not match the files it lists (edited by hand?)`, path);
+  if (contentId(parsed.data.files) !== parsed.data.id)
+    throw new CheckpointError('BAD_MANIFEST', `${path}: id does not match the files it lists (edited by hand?)`, path);
   return parsed.data;
 }
 
@@ -49,10 +66,18 @@ export function readConfig(dir: string): ModelConfig {
 export function publishedManifest(dir: string): Manifest {
   try {
     const m = readHfModel(dir);
-    const headers = checkHfHeaders(dir, { architecture: m.architecture, config: m.config, routes: tensorRoutes(m.config, m.family) });
+    const headers = checkHfHeaders(dir, {
+      architecture: m.architecture,
+      config: m.config,
+      routes: tensorRoutes(m.config, m.family),
+    });
     for (const f of headers.opened) f.close();
     const files: Manifest['files'] = {};
-    for (const name of [CONFIG_FILE, TOKENIZER_FILE, existsSync(join(dir, HF_INDEX_FILE)) ? HF_INDEX_FILE : MODEL_FILE]) {
+    for (const name of [
+      CONFIG_FILE,
+      TOKENIZER_FILE,
+      existsSync(join(dir, HF_INDEX_FILE)) ? HF_INDEX_FILE : MODEL_FILE,
+    ]) {
       if (existsSync(join(dir, name))) files[name] = hashFile(join(dir, name));
     }
     const dtype = [...headers.dtypes][0];

@@ -76,7 +76,13 @@ export function listCheckpoints(root: string, options: ListOptions = {}): Checkp
       const partial = PARTIAL.exec(name);
       if (partial) {
         const pid = Number(partial[3]);
-        listing.partial.push({ path, target: join(dir, partial[1]!), kind: partial[2] as PartialSave['kind'], pid, running: processAlive(pid) });
+        listing.partial.push({
+          path,
+          target: join(dir, partial[1]!),
+          kind: partial[2] as PartialSave['kind'],
+          pid,
+          running: processAlive(pid),
+        });
         continue;
       }
       if (name.startsWith('.') || name === 'node_modules') continue;
@@ -92,7 +98,10 @@ export function listCheckpoints(root: string, options: ListOptions = {}): Checkp
  * checkpoint is deleted; an old checkpoint that an overwriting save had moved aside is put back when the
  * save never published its replacement (so `latest` is never lost), and deleted when it did.
  */
-export function recoverPartialSaves(root: string, options: Pick<ListOptions, 'maxDepth'> = {}): { removed: string[]; restored: string[] } {
+export function recoverPartialSaves(
+  root: string,
+  options: Pick<ListOptions, 'maxDepth'> = {},
+): { removed: string[]; restored: string[] } {
   const result = { removed: [] as string[], restored: [] as string[] };
   const partial = listCheckpoints(root, options).partial.filter((p) => !p.running);
   // Restore first: a replaced folder goes back only where no checkpoint took its place.
@@ -120,4 +129,3 @@ function summarize(dir: string, verify: boolean): CheckpointSummary {
     return unreadSummary(dir, 't1', { code: error.code, message: error.message });
   }
 }
-

@@ -77,28 +77,58 @@ export function saveCheckpoint(dir: string, options: SaveCheckpointOptions): Sav
   const tokenizerJson = typeof options.tokenizer === 'string' ? options.tokenizer : options.tokenizer.json;
   let tokenizer: Tokenizer;
   try {
-    tokenizer = typeof options.tokenizer === 'string' ? loadTokenizer(tokenizerJson, { source: TOKENIZER_FILE }) : options.tokenizer;
+    tokenizer =
+      typeof options.tokenizer === 'string'
+        ? loadTokenizer(tokenizerJson, { source: TOKENIZER_FILE })
+        : options.tokenizer;
   } catch (error) {
     throw new CheckpointError('BAD_TOKENIZER', `${TOKENIZER_FILE}: ${(error as Error).message}`, TOKENIZER_FILE);
   }
   if (tokenizer.vocabSize > config.vocab_size) {
-    throw new CheckpointError('BAD_TOKENIZER', `${TOKENIZER_FILE}: the tokenizer has ${tokenizer.vocabSize} tokens but config.json vocab_size is ${config.vocab_size}: ids above it would have no embedding row`, TOKENIZER_FILE);
+    throw new CheckpointError(
+      'BAD_TOKENIZER',
+      `${TOKENIZER_FILE}: the tokenizer has ${tokenizer.vocabSize} tokens but config.json vocab_size is ${config.vocab_size}: ids above it would have no embedding row`,
+      TOKENIZER_FILE,
+    );
   }
   const weightsDtype = options.weightsDtype ?? 'F32';
   const expected = expectedParameters(config);
   const modelTensors: [string, Tensor][] = [];
   for (const [name, shape] of expected) {
     const data = options.parameters.get(name);
-    if (!data) throw new CheckpointError('SHAPE_MISMATCH', `${MODEL_FILE}: parameter "${name}" is missing from the weights to save`, MODEL_FILE);
+    if (!data)
+      throw new CheckpointError(
+        'SHAPE_MISMATCH',
+        `${MODEL_FILE}: parameter "${name}" is missing from the weights to save`,
+        MODEL_FILE,
+      );
     const elements = shape.reduce((a, b) => a * b, 1);
     if (data.length !== elements) {
-      throw new CheckpointError('SHAPE_MISMATCH', `${MODEL_FILE}: parameter "${name}" has ${data.length} values but config.json calls for [${shape.join(', ')}] = ${elements}`, MODEL_FILE);
+      throw new CheckpointError(
+        'SHAPE_MISMATCH',
+        `${MODEL_FILE}: parameter "${name}" has ${data.length} values but config.json calls for [${shape.join(', ')}] = ${elements}`,
+        MODEL_FILE,
+      );
     }
-    modelTensors.push([name, weightsDtype === 'F32' ? { dtype: 'F32', shape, data } : { dtype: weightsDtype, shape, data: fromFloat32(weightsDtype, data) }]);
+    modelTensors.push([
+      name,
+      weightsDtype === 'F32'
+        ? { dtype: 'F32', shape, data }
+        : { dtype: weightsDtype, shape, data: fromFloat32(weightsDtype, data) },
+    ]);
   }
-  checkParameters(config, modelTensors.map(([name, t]) => ({ name, dtype: t.dtype, shape: t.shape })), MODEL_FILE);
+  checkParameters(
+    config,
+    modelTensors.map(([name, t]) => ({ name, dtype: t.dtype, shape: t.shape })),
+    MODEL_FILE,
+  );
   for (const name of options.parameters.keys()) {
-    if (!expected.has(name)) throw new CheckpointError('SHAPE_MISMATCH', `${MODEL_FILE}: parameter "${name}" is not part of the model config.json describes`, MODEL_FILE);
+    if (!expected.has(name))
+      throw new CheckpointError(
+        'SHAPE_MISMATCH',
+        `${MODEL_FILE}: parameter "${name}" is not part of the model config.json describes`,
+        MODEL_FILE,
+      );
   }
   let optimizerTensors: [string, Tensor][] | null = null;
   if (options.optimizer) {
@@ -107,7 +137,11 @@ export function saveCheckpoint(dir: string, options: SaveCheckpointOptions): Sav
       const shape = param && param.reduce((a, b) => a * b, 1) === data.length ? param : [data.length];
       return [name, { dtype: 'F32', shape, data }];
     });
-    checkOptimizerState(config, optimizerTensors.map(([name, t]) => ({ name, dtype: t.dtype, shape: t.shape })), OPTIMIZER_FILE);
+    checkOptimizerState(
+      config,
+      optimizerTensors.map(([name, t]) => ({ name, dtype: t.dtype, shape: t.shape })),
+      OPTIMIZER_FILE,
+    );
   }
   const parent = resolveParent(options.parent, target);
   if (existsSync(target) && !options.overwrite) {
@@ -123,10 +157,19 @@ export function saveCheckpoint(dir: string, options: SaveCheckpointOptions): Sav
     const files: Record<string, ManifestFile> = {};
     files[CONFIG_FILE] = writeFileSynced(join(partial, CONFIG_FILE), JSON.stringify(config, null, 2) + '\n');
     files[TOKENIZER_FILE] = writeFileSynced(join(partial, TOKENIZER_FILE), tokenizerJson);
-    if (options.tokenizerConfig) files[TOKENIZER_CONFIG_FILE] = writeFileSynced(join(partial, TOKENIZER_CONFIG_FILE), JSON.stringify(options.tokenizerConfig, null, 2) + '\n');
+    if (options.tokenizerConfig)
+      files[TOKENIZER_CONFIG_FILE] = writeFileSynced(
+        join(partial, TOKENIZER_CONFIG_FILE),
+        JSON.stringify(options.tokenizerConfig, null, 2) + '\n',
+      );
     // "format": "pt" is what Hugging Face loaders look for in safetensors metadata.
-    files[MODEL_FILE] = writeSafetensors(join(partial, MODEL_FILE), modelTensors, { metadata: { format: 'pt', model_type: config.model_type } });
-    if (optimizerTensors) files[OPTIMIZER_FILE] = writeSafetensors(join(partial, OPTIMIZER_FILE), optimizerTensors, { metadata: options.optimizer?.metadata });
+    files[MODEL_FILE] = writeSafetensors(join(partial, MODEL_FILE), modelTensors, {
+      metadata: { format: 'pt', model_type: config.model_type },
+    });
+    if (optimizerTensors)
+      files[OPTIMIZER_FILE] = writeSafetensors(join(partial, OPTIMIZER_FILE), optimizerTensors, {
+        metadata: options.optimizer?.metadata,
+      });
     const manifest: Manifest = {
       format: CHECKPOINT_FORMAT,
       format_version: CHECKPOINT_FORMAT_VERSION,

@@ -43,7 +43,14 @@ export const CheckpointSummary = z.object({
   config: ModelConfigFields.nullable(),
   metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   /** When inspected with the tokenizer: its size, byte-level flag and well-known ids. */
-  tokenizer: z.object({ vocabSize: z.number().int(), byteLevel: z.boolean(), roundTrip: z.string(), special: z.record(z.string(), z.number().int()) }).nullable(),
+  tokenizer: z
+    .object({
+      vocabSize: z.number().int(),
+      byteLevel: z.boolean(),
+      roundTrip: z.string(),
+      special: z.record(z.string(), z.number().int()),
+    })
+    .nullable(),
   /** When inspected with tensors: model.safetensors as its header lists it. */
   tensors: z.array(z.object({ name: z.string(), dtype: Dtype, shape: z.array(z.number().int()) })).nullable(),
 });
@@ -64,12 +71,13 @@ export function inspectCheckpoint(dir: string, options: InspectOptions = {}): Ch
   const manifest = readManifest(root);
   checkFilesPresent(root, manifest);
   const config = readConfig(root);
-  const tokenizer = options.tokenizer ?? true ? loadCheckpointTokenizer(root, config) : null;
+  const tokenizer = (options.tokenizer ?? true) ? loadCheckpointTokenizer(root, config) : null;
   const model = openTensorFile(join(root, MODEL_FILE));
   let tensors: CheckpointSummary['tensors'];
   try {
     checkParameters(config, model.tensors, model.path);
-    tensors = options.tensors ?? true ? model.tensors.map((t) => ({ name: t.name, dtype: t.dtype, shape: t.shape })) : null;
+    tensors =
+      (options.tensors ?? true) ? model.tensors.map((t) => ({ name: t.name, dtype: t.dtype, shape: t.shape })) : null;
   } finally {
     model.close();
   }
@@ -82,7 +90,12 @@ export function inspectCheckpoint(dir: string, options: InspectOptions = {}): Ch
     }
   }
   if (options.verify) checkHashes(root, manifest);
-  const files = Object.entries(manifest.files).map(([name, f]) => ({ name, bytes: f.bytes, sha256: f.sha256, verified: options.verify ? true : null }));
+  const files = Object.entries(manifest.files).map(([name, f]) => ({
+    name,
+    bytes: f.bytes,
+    sha256: f.sha256,
+    verified: options.verify ? true : null,
+  }));
   return {
     path: root,
     name: basename(root),
@@ -101,7 +114,12 @@ export function inspectCheckpoint(dir: string, options: InspectOptions = {}): Ch
     config,
     metadata: manifest.metadata,
     tokenizer: tokenizer
-      ? { vocabSize: tokenizer.vocabSize, byteLevel: tokenizer.byteLevel, roundTrip: tokenizer.roundTrip, special: { ...tokenizer.special } as Record<string, number> }
+      ? {
+          vocabSize: tokenizer.vocabSize,
+          byteLevel: tokenizer.byteLevel,
+          roundTrip: tokenizer.roundTrip,
+          special: { ...tokenizer.special } as Record<string, number>,
+        }
       : null,
     tensors,
   };
@@ -114,7 +132,9 @@ export function listFolderFiles(root: string, verify: boolean): CheckpointSummar
     .sort()
     .map((name) => {
       const path = join(root, name);
-      return verify ? { name, ...hashFile(path), verified: null } : { name, bytes: statSync(path).size, sha256: null, verified: null };
+      return verify
+        ? { name, ...hashFile(path), verified: null }
+        : { name, bytes: statSync(path).size, sha256: null, verified: null };
     });
 }
 
@@ -126,14 +146,20 @@ export function summarizeExternal(dir: string, options: { verify?: boolean } = {
   return {
     ...unreadSummary(root, 'external-onnx'),
     status: tokenizerMissing ? 'invalid' : 'ok',
-    error: tokenizerMissing ? { code: 'MISSING_FILE', message: `${join(root, TOKENIZER_FILE)}: missing (a checkpoint needs its tokenizer)` } : null,
+    error: tokenizerMissing
+      ? { code: 'MISSING_FILE', message: `${join(root, TOKENIZER_FILE)}: missing (a checkpoint needs its tokenizer)` }
+      : null,
     totalBytes: files.reduce((n, f) => n + f.bytes, 0),
     files,
   };
 }
 
 /** A summary of a folder whose manifest was not (or could not be) read: every manifest field null. */
-export function unreadSummary(dir: string, format: CheckpointSummary['format'], error: CheckpointSummary['error'] = null): CheckpointSummary {
+export function unreadSummary(
+  dir: string,
+  format: CheckpointSummary['format'],
+  error: CheckpointSummary['error'] = null,
+): CheckpointSummary {
   return {
     path: dir,
     name: basename(dir),

@@ -31,20 +31,46 @@ export function checkParameters(config: ModelConfig, found: readonly TensorShape
   for (const t of found) {
     const shape = expected.get(t.name);
     if (!shape) {
-      const hint = t.name === 'lm_head.weight' && config.tie_word_embeddings ? ' (config.json has tie_word_embeddings: true, so the LM head is the embedding and is not stored)' : '';
-      throw new CheckpointError('SHAPE_MISMATCH', `${file}: tensor "${t.name}" is not a parameter of the model config.json describes${hint}`, file);
+      const hint =
+        t.name === 'lm_head.weight' && config.tie_word_embeddings
+          ? ' (config.json has tie_word_embeddings: true, so the LM head is the embedding and is not stored)'
+          : '';
+      throw new CheckpointError(
+        'SHAPE_MISMATCH',
+        `${file}: tensor "${t.name}" is not a parameter of the model config.json describes${hint}`,
+        file,
+      );
     }
-    if (!FLOAT_DTYPES.includes(t.dtype)) throw new CheckpointError('SHAPE_MISMATCH', `${file}: tensor "${t.name}" is ${t.dtype}; weights must be F32, F16 or BF16`, file);
+    if (!FLOAT_DTYPES.includes(t.dtype))
+      throw new CheckpointError(
+        'SHAPE_MISMATCH',
+        `${file}: tensor "${t.name}" is ${t.dtype}; weights must be F32, F16 or BF16`,
+        file,
+      );
     if (!same(t.shape, shape)) {
-      throw new CheckpointError('SHAPE_MISMATCH', `${file}: tensor "${t.name}" has shape ${fmt(t.shape)} but config.json (${describe(config)}) calls for ${fmt(shape)}`, file);
+      throw new CheckpointError(
+        'SHAPE_MISMATCH',
+        `${file}: tensor "${t.name}" has shape ${fmt(t.shape)} but config.json (${describe(config)}) calls for ${fmt(shape)}`,
+        file,
+      );
     }
     seen.add(t.name);
     dtypes.add(t.dtype);
   }
   for (const name of expected.keys()) {
-    if (!seen.has(name)) throw new CheckpointError('SHAPE_MISMATCH', `${file}: tensor "${name}" is missing; config.json (${describe(config)}) calls for it`, file);
+    if (!seen.has(name))
+      throw new CheckpointError(
+        'SHAPE_MISMATCH',
+        `${file}: tensor "${name}" is missing; config.json (${describe(config)}) calls for it`,
+        file,
+      );
   }
-  if (dtypes.size > 1) throw new CheckpointError('SHAPE_MISMATCH', `${file}: weights mix dtypes (${[...dtypes].join(', ')}); one dtype per file`, file);
+  if (dtypes.size > 1)
+    throw new CheckpointError(
+      'SHAPE_MISMATCH',
+      `${file}: weights mix dtypes (${[...dtypes].join(', ')}); one dtype per file`,
+      file,
+    );
 }
 
 /**
@@ -58,10 +84,24 @@ export function checkOptimizerState(config: ModelConfig, found: readonly TensorS
     const param = dot > 0 ? t.name.slice(0, dot) : '';
     const shape = expected.get(param);
     if (!shape || dot === t.name.length - 1) {
-      throw new CheckpointError('SHAPE_MISMATCH', `${file}: tensor "${t.name}" is not named <parameter>.<slot> after a parameter of config.json`, file);
+      throw new CheckpointError(
+        'SHAPE_MISMATCH',
+        `${file}: tensor "${t.name}" is not named <parameter>.<slot> after a parameter of config.json`,
+        file,
+      );
     }
-    if (t.dtype !== 'F32') throw new CheckpointError('SHAPE_MISMATCH', `${file}: tensor "${t.name}" is ${t.dtype}; optimizer state is F32`, file);
-    if (!same(t.shape, shape)) throw new CheckpointError('SHAPE_MISMATCH', `${file}: tensor "${t.name}" has shape ${fmt(t.shape)} but its parameter "${param}" has ${fmt(shape)}`, file);
+    if (t.dtype !== 'F32')
+      throw new CheckpointError(
+        'SHAPE_MISMATCH',
+        `${file}: tensor "${t.name}" is ${t.dtype}; optimizer state is F32`,
+        file,
+      );
+    if (!same(t.shape, shape))
+      throw new CheckpointError(
+        'SHAPE_MISMATCH',
+        `${file}: tensor "${t.name}" has shape ${fmt(t.shape)} but its parameter "${param}" has ${fmt(shape)}`,
+        file,
+      );
   }
 }
 

@@ -15,11 +15,32 @@ import { readHfModel, weightFiles, HfCheckpointError } from '../hf/hf-checkpoint
 import type { HfFamily } from '../hf/hf-config';
 import { writeGguf, type GgufTensor, type GgufValue } from './writer';
 
-export const GGUF_ARCH: Record<HfFamily, string> = { qwen3_moe: 'qwen3moe', qwen2_moe: 'qwen2moe', olmoe: 'olmoe', mixtral: 'llama', qwen3: 'qwen3', qwen2: 'qwen2', llama: 'llama' };
+export const GGUF_ARCH: Record<HfFamily, string> = {
+  qwen3_moe: 'qwen3moe',
+  qwen2_moe: 'qwen2moe',
+  olmoe: 'olmoe',
+  mixtral: 'llama',
+  qwen3: 'qwen3',
+  qwen2: 'qwen2',
+  llama: 'llama',
+};
 /** llama.cpp's pre-tokenizer names for these families' regexes. */
-const GGUF_PRE: Record<HfFamily, string> = { qwen3_moe: 'qwen2', qwen2_moe: 'qwen2', olmoe: 'olmo', mixtral: 'default', qwen3: 'qwen2', qwen2: 'qwen2', llama: 'llama-bpe' };
+const GGUF_PRE: Record<HfFamily, string> = {
+  qwen3_moe: 'qwen2',
+  qwen2_moe: 'qwen2',
+  olmoe: 'olmo',
+  mixtral: 'default',
+  qwen3: 'qwen2',
+  qwen2: 'qwen2',
+  llama: 'llama-bpe',
+};
 /** Whether llama.cpp renormalizes the top-k weights for the architecture (fixed per architecture there). */
-const LLAMA_CPP_NORM_TOPK: Partial<Record<HfFamily, boolean>> = { qwen3_moe: true, qwen2_moe: false, olmoe: false, mixtral: true };
+const LLAMA_CPP_NORM_TOPK: Partial<Record<HfFamily, boolean>> = {
+  qwen3_moe: true,
+  qwen2_moe: false,
+  olmoe: false,
+  mixtral: true,
+};
 
 export class GgufExportError extends Error {
   override readonly name = 'GgufExportError';
@@ -105,11 +126,17 @@ function tokenizerMeta(dir: string, vocabSize: number, eosIds: number[]): Tokeni
     model: { type?: string; vocab: Record<string, number>; merges?: (string | [string, string])[] };
     added_tokens?: { id: number; content: string; special?: boolean }[];
   };
-  if (json.model.type !== 'BPE') throw new GgufExportError(`${path}: model.type ${JSON.stringify(json.model.type)}; the GGUF export writes BPE vocabularies`);
+  if (json.model.type !== 'BPE')
+    throw new GgufExportError(
+      `${path}: model.type ${JSON.stringify(json.model.type)}; the GGUF export writes BPE vocabularies`,
+    );
   const tokens = new Array<string>(vocabSize).fill('');
   const types = new Array<number>(vocabSize).fill(0);
   const put = (id: number, content: string, type: number) => {
-    if (id >= vocabSize) throw new GgufExportError(`${path}: token ${JSON.stringify(content)} has id ${id}, outside config.json vocab_size ${vocabSize}`);
+    if (id >= vocabSize)
+      throw new GgufExportError(
+        `${path}: token ${JSON.stringify(content)} has id ${id}, outside config.json vocab_size ${vocabSize}`,
+      );
     tokens[id] = content;
     types[id] = type;
   };
@@ -128,8 +155,20 @@ function tokenizerMeta(dir: string, vocabSize: number, eosIds: number[]): Tokeni
     return i >= 0 ? i : null;
   };
   const jinja = join(dir, 'chat_template.jinja');
-  const template = existsSync(jinja) ? readFileSync(jinja, 'utf8') : typeof config.chat_template === 'string' ? config.chat_template : null;
-  return { tokens, types, merges, eos: eosIds[0] ?? idOf(config.eos_token), bos: idOf(config.bos_token), pad: idOf(config.pad_token), template };
+  const template = existsSync(jinja)
+    ? readFileSync(jinja, 'utf8')
+    : typeof config.chat_template === 'string'
+      ? config.chat_template
+      : null;
+  return {
+    tokens,
+    types,
+    merges,
+    eos: eosIds[0] ?? idOf(config.eos_token),
+    bos: idOf(config.bos_token),
+    pad: idOf(config.pad_token),
+    template,
+  };
 }
 
 /** Every published tensor, float32 (shard by shard). */
@@ -156,18 +195,28 @@ export interface ExportGgufOptions {
   name?: string;
 }
 
-export function exportGgufFromHf(dirArg: string, outPath: string, options: ExportGgufOptions): { bytes: number; tensors: number; architecture: string } {
+export function exportGgufFromHf(
+  dirArg: string,
+  outPath: string,
+  options: ExportGgufOptions,
+): { bytes: number; tensors: number; architecture: string } {
   const dir = resolve(dirArg);
   const { family, config: c, raw } = readHfModel(dir);
   const arch = GGUF_ARCH[family];
   const refuse = (what: string) => {
-    throw new GgufExportError(`${join(dir, 'config.json')}: ${what}; llama.cpp's ${arch} would compute something else, so no GGUF is written`);
+    throw new GgufExportError(
+      `${join(dir, 'config.json')}: ${what}; llama.cpp's ${arch} would compute something else, so no GGUF is written`,
+    );
   };
-  const denseLayers = Array.from({ length: c.num_hidden_layers }, (_, l) => l).filter((l) => c.num_experts > 0 && !isMoeLayer(c, l));
+  const denseLayers = Array.from({ length: c.num_hidden_layers }, (_, l) => l).filter(
+    (l) => c.num_experts > 0 && !isMoeLayer(c, l),
+  );
   if (denseLayers.length) refuse(`"mlp_only_layers"/"decoder_sparse_step" make layers ${denseLayers.join(', ')} dense`);
   const norm = LLAMA_CPP_NORM_TOPK[family];
-  if (norm !== undefined && (c.norm_topk_prob ?? true) !== norm) refuse(`"norm_topk_prob": ${c.norm_topk_prob} (llama.cpp's ${arch} uses ${norm})`);
-  if (c.rope_scaling && c.rope_scaling.rope_type !== 'default' && c.rope_scaling.rope_type !== 'linear') refuse(`"rope_scaling" ${c.rope_scaling.rope_type} is not written by this export`);
+  if (norm !== undefined && (c.norm_topk_prob ?? true) !== norm)
+    refuse(`"norm_topk_prob": ${c.norm_topk_prob} (llama.cpp's ${arch} uses ${norm})`);
+  if (c.rope_scaling && c.rope_scaling.rope_type !== 'default' && c.rope_scaling.rope_type !== 'linear')
+    refuse(`"rope_scaling" ${c.rope_scaling.rope_type} is not written by this export`);
   if (c.attention_out_bias && family !== 'llama') refuse('"attention_bias" (an output-projection bias)');
 
   const eosIds = (() => {
@@ -187,7 +236,12 @@ export function exportGgufFromHf(dirArg: string, outPath: string, options: Expor
   u32(`${arch}.context_length`, c.max_position_embeddings);
   u32(`${arch}.embedding_length`, c.hidden_size);
   u32(`${arch}.block_count`, c.num_hidden_layers);
-  u32(`${arch}.feed_forward_length`, c.num_experts > 0 && (family === 'mixtral' || family === 'olmoe') ? c.moe_intermediate_size : (c.intermediate_size ?? c.moe_intermediate_size));
+  u32(
+    `${arch}.feed_forward_length`,
+    c.num_experts > 0 && (family === 'mixtral' || family === 'olmoe')
+      ? c.moe_intermediate_size
+      : (c.intermediate_size ?? c.moe_intermediate_size),
+  );
   u32(`${arch}.attention.head_count`, c.num_attention_heads);
   u32(`${arch}.attention.head_count_kv`, c.num_key_value_heads);
   u32(`${arch}.attention.key_length`, c.head_dim);
@@ -203,8 +257,10 @@ export function exportGgufFromHf(dirArg: string, outPath: string, options: Expor
   if (c.num_experts > 0) {
     u32(`${arch}.expert_count`, c.num_experts);
     u32(`${arch}.expert_used_count`, c.num_experts_per_tok);
-    if (family === 'qwen3_moe' || family === 'qwen2_moe') u32(`${arch}.expert_feed_forward_length`, c.moe_intermediate_size);
-    if (c.shared_expert_intermediate_size) u32(`${arch}.expert_shared_feed_forward_length`, c.shared_expert_intermediate_size);
+    if (family === 'qwen3_moe' || family === 'qwen2_moe')
+      u32(`${arch}.expert_feed_forward_length`, c.moe_intermediate_size);
+    if (c.shared_expert_intermediate_size)
+      u32(`${arch}.expert_shared_feed_forward_length`, c.shared_expert_intermediate_size);
   }
   meta.set('tokenizer.ggml.model', { type: 'string', value: 'gpt2' });
   meta.set('tokenizer.ggml.pre', { type: 'string', value: GGUF_PRE[family] });
@@ -220,7 +276,8 @@ export function exportGgufFromHf(dirArg: string, outPath: string, options: Expor
   const published = readPublished(dir);
   const tensors = new Map<string, GgufTensor>();
   const stacked = new Map<string, { slots: (Published | undefined)[] }>();
-  const dtypeOf = (name: string, rank: number): 'f32' | 'f16' => (options.dtype === 'f16' && rank >= 2 && !name.endsWith('ffn_gate_inp.weight') ? 'f16' : 'f32');
+  const dtypeOf = (name: string, rank: number): 'f32' | 'f16' =>
+    options.dtype === 'f16' && rank >= 2 && !name.endsWith('ffn_gate_inp.weight') ? 'f16' : 'f32';
   for (const [name, t] of published) {
     if (name === 'lm_head.weight' && c.tie_word_embeddings) continue;
     const target = ggufName(name);
@@ -243,7 +300,8 @@ export function exportGgufFromHf(dirArg: string, outPath: string, options: Expor
   for (const [name, s] of stacked) {
     const first = s.slots.find(Boolean);
     const missing = s.slots.findIndex((x) => !x);
-    if (!first || missing >= 0) throw new HfCheckpointError(`${dir}: expert ${Math.max(missing, 0)} of ${name} is missing`);
+    if (!first || missing >= 0)
+      throw new HfCheckpointError(`${dir}: expert ${Math.max(missing, 0)} of ${name} is missing`);
     const slot = first.data.length;
     const data = new Float32Array(slot * c.num_experts);
     s.slots.forEach((t, e) => data.set(t!.data, e * slot));

@@ -122,7 +122,11 @@ function tensorBytes(t: GgufTensor): Buffer {
 }
 
 /** Write a GGUF file (to a temporary name, renamed when complete). Tensors are written one at a time. */
-export function writeGguf(path: string, metadata: ReadonlyMap<string, GgufValue>, tensors: readonly GgufTensor[]): { bytes: number } {
+export function writeGguf(
+  path: string,
+  metadata: ReadonlyMap<string, GgufValue>,
+  tensors: readonly GgufTensor[],
+): { bytes: number } {
   const head = new Bytes();
   head.push(Buffer.from('GGUF', 'latin1'));
   head.u32(3);
@@ -136,7 +140,10 @@ export function writeGguf(path: string, metadata: ReadonlyMap<string, GgufValue>
   const offsets: number[] = [];
   for (const t of tensors) {
     const count = t.shape.reduce((a, b) => a * b, 1);
-    if (count !== t.data.length) throw new Error(`gguf: tensor ${t.name} has ${t.data.length} values, shape [${t.shape.join(', ')}] needs ${count}`);
+    if (count !== t.data.length)
+      throw new Error(
+        `gguf: tensor ${t.name} has ${t.data.length} values, shape [${t.shape.join(', ')}] needs ${count}`,
+      );
     head.string(t.name);
     head.u32(t.shape.length);
     for (const d of [...t.shape].reverse()) head.u64(d);

@@ -39,11 +39,19 @@ export function familyFor(c: ModelConfig, wanted?: HfFamily): HfFamily {
   }
   if (wanted) {
     if (candidates.includes(wanted)) return wanted;
-    const why = wanted === 'qwen3_moe' && !c.qk_norm ? ' (Qwen3-MoE normalizes queries and keys per head; this model has no QK-norm: create it with --set qk_norm=head, or export as mixtral, which computes exactly this model)' : '';
-    throw new ExportHfError(`config.json: the model cannot be written as ${HF_ARCHITECTURE_OF[wanted]} without changing what it computes${why}; it can be: ${candidates.map((f) => HF_ARCHITECTURE_OF[f]).join(', ') || 'none'}`);
+    const why =
+      wanted === 'qwen3_moe' && !c.qk_norm
+        ? ' (Qwen3-MoE normalizes queries and keys per head; this model has no QK-norm: create it with --set qk_norm=head, or export as mixtral, which computes exactly this model)'
+        : '';
+    throw new ExportHfError(
+      `config.json: the model cannot be written as ${HF_ARCHITECTURE_OF[wanted]} without changing what it computes${why}; it can be: ${candidates.map((f) => HF_ARCHITECTURE_OF[f]).join(', ') || 'none'}`,
+    );
   }
   const first = candidates[0];
-  if (!first) throw new ExportHfError('config.json: no published architecture computes this combination of options (qk_norm, biases, shared expert, dense layers)');
+  if (!first)
+    throw new ExportHfError(
+      'config.json: no published architecture computes this combination of options (qk_norm, biases, shared expert, dense layers)',
+    );
   return first;
 }
 
@@ -67,9 +75,23 @@ export function hfConfigJson(c: ModelConfig, family: HfFamily, dtype: string): R
     torch_dtype: dtype,
   };
   if (c.rope_scaling) out.rope_scaling = c.rope_scaling;
-  if (family === 'llama' || family === 'qwen3' || family === 'qwen3_moe' || family === 'olmoe') out.attention_bias = c.attention_qkv_bias ?? false;
-  if (family === 'mixtral') Object.assign(out, { num_local_experts: c.num_experts, num_experts_per_tok: c.num_experts_per_tok, intermediate_size: c.moe_intermediate_size, sliding_window: null });
-  if (family === 'olmoe') Object.assign(out, { num_experts: c.num_experts, num_experts_per_tok: c.num_experts_per_tok, intermediate_size: c.moe_intermediate_size, norm_topk_prob: c.norm_topk_prob ?? true, clip_qkv: null });
+  if (family === 'llama' || family === 'qwen3' || family === 'qwen3_moe' || family === 'olmoe')
+    out.attention_bias = c.attention_qkv_bias ?? false;
+  if (family === 'mixtral')
+    Object.assign(out, {
+      num_local_experts: c.num_experts,
+      num_experts_per_tok: c.num_experts_per_tok,
+      intermediate_size: c.moe_intermediate_size,
+      sliding_window: null,
+    });
+  if (family === 'olmoe')
+    Object.assign(out, {
+      num_experts: c.num_experts,
+      num_experts_per_tok: c.num_experts_per_tok,
+      intermediate_size: c.moe_intermediate_size,
+      norm_topk_prob: c.norm_topk_prob ?? true,
+      clip_qkv: null,
+    });
   if (family === 'qwen3_moe' || family === 'qwen2_moe') {
     Object.assign(out, {
       num_experts: c.num_experts,
@@ -97,7 +119,12 @@ export interface ExportHfOptions {
   overwrite?: boolean;
 }
 
-export function exportHf(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, outArg: string, options: ExportHfOptions): { path: string; family: HfFamily; files: string[] } {
+export function exportHf(
+  config: ModelConfig,
+  weights: ReadonlyMap<string, Float32Array>,
+  outArg: string,
+  options: ExportHfOptions,
+): { path: string; family: HfFamily; files: string[] } {
   const out = resolve(outArg);
   if (existsSync(out) && !options.overwrite) throw new ExportHfError(`${out} exists; choose a new folder`);
   const family = familyFor(config, options.family);
@@ -118,14 +145,20 @@ export function exportHf(config: ModelConfig, weights: ReadonlyMap<string, Float
       shards.push([]);
       size = 0;
     }
-    shards[shards.length - 1]!.push([r.hf, { dtype, shape: r.shape, data: dtype === 'F32' ? values : fromFloat32(dtype, values) }]);
+    shards[shards.length - 1]!.push([
+      r.hf,
+      { dtype, shape: r.shape, data: dtype === 'F32' ? values : fromFloat32(dtype, values) },
+    ]);
     size += bytes;
   }
   const files: string[] = [];
   const weightMap: Record<string, string> = {};
   let total = 0;
   shards.forEach((tensors, i) => {
-    const name = shards.length === 1 ? 'model.safetensors' : `model-${String(i + 1).padStart(5, '0')}-of-${String(shards.length).padStart(5, '0')}.safetensors`;
+    const name =
+      shards.length === 1
+        ? 'model.safetensors'
+        : `model-${String(i + 1).padStart(5, '0')}-of-${String(shards.length).padStart(5, '0')}.safetensors`;
     writeSafetensors(join(partial, name), new Map(tensors), { metadata: { format: 'pt' } });
     for (const [t, v] of tensors) {
       weightMap[t] = name;
@@ -134,7 +167,10 @@ export function exportHf(config: ModelConfig, weights: ReadonlyMap<string, Float
     files.push(name);
   });
   if (shards.length > 1) {
-    writeFileSync(join(partial, 'model.safetensors.index.json'), JSON.stringify({ metadata: { total_size: total }, weight_map: weightMap }, null, 2) + '\n');
+    writeFileSync(
+      join(partial, 'model.safetensors.index.json'),
+      JSON.stringify({ metadata: { total_size: total }, weight_map: weightMap }, null, 2) + '\n',
+    );
     files.push('model.safetensors.index.json');
   }
   const torchDtype = { F32: 'float32', BF16: 'bfloat16', F16: 'float16' }[dtype];
@@ -147,7 +183,10 @@ export function exportHf(config: ModelConfig, weights: ReadonlyMap<string, Float
     }
   }
   if (options.eosTokenIds?.length) {
-    writeFileSync(join(partial, 'generation_config.json'), JSON.stringify({ eos_token_id: [...options.eosTokenIds] }, null, 2) + '\n');
+    writeFileSync(
+      join(partial, 'generation_config.json'),
+      JSON.stringify({ eos_token_id: [...options.eosTokenIds] }, null, 2) + '\n',
+    );
     files.push('generation_config.json');
   }
   if (existsSync(out)) rmSync(out, { recursive: true, force: true });

@@ -47,7 +47,8 @@ export interface HfCheckpoint {
 /** A folder that holds a published checkpoint (config.json with `architectures`, safetensors weights). */
 export function isHfCheckpoint(dir: string): boolean {
   const configPath = join(dir, 'config.json');
-  if (!existsSync(configPath) || !(existsSync(join(dir, HF_INDEX_FILE)) || existsSync(join(dir, HF_SINGLE_FILE)))) return false;
+  if (!existsSync(configPath) || !(existsSync(join(dir, HF_INDEX_FILE)) || existsSync(join(dir, HF_SINGLE_FILE))))
+    return false;
   try {
     const raw = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
     return Array.isArray(raw.architectures) && raw.model_type !== 't1-moe';
@@ -61,7 +62,10 @@ function readJson(path: string): Record<string, unknown> {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new HfCheckpointError(`${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, path);
+    throw new HfCheckpointError(
+      `${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      path,
+    );
   }
   try {
     const value = JSON.parse(text) as unknown;
@@ -89,10 +93,15 @@ export function weightFiles(dir: string): { files: string[]; owner: Map<string, 
   if (!existsSync(indexPath)) return { files: [HF_SINGLE_FILE], owner: null };
   const index = readJson(indexPath);
   const map = index.weight_map;
-  if (typeof map !== 'object' || map === null || Array.isArray(map)) throw new HfCheckpointError(`${indexPath}: "weight_map" must be an object of tensor name -> file`, indexPath);
+  if (typeof map !== 'object' || map === null || Array.isArray(map))
+    throw new HfCheckpointError(`${indexPath}: "weight_map" must be an object of tensor name -> file`, indexPath);
   const owner = new Map<string, string>();
   for (const [tensor, file] of Object.entries(map as Record<string, unknown>)) {
-    if (typeof file !== 'string' || file.includes('/') || file.includes('\\')) throw new HfCheckpointError(`${indexPath}: weight_map["${tensor}"] must be a file name in the folder (found ${JSON.stringify(file)})`, indexPath);
+    if (typeof file !== 'string' || file.includes('/') || file.includes('\\'))
+      throw new HfCheckpointError(
+        `${indexPath}: weight_map["${tensor}"] must be a file name in the folder (found ${JSON.stringify(file)})`,
+        indexPath,
+      );
     owner.set(tensor, file);
   }
   const files = [...new Set(owner.values())];
@@ -100,7 +109,10 @@ export function weightFiles(dir: string): { files: string[]; owner: Map<string, 
     const path = join(dir, f);
     if (!existsSync(path)) {
       const first = [...owner].find(([, file]) => file === f)![0];
-      throw new HfCheckpointError(`${indexPath}: shard ${f} is missing (it holds "${first}" and others); expected at ${path}`, path);
+      throw new HfCheckpointError(
+        `${indexPath}: shard ${f} is missing (it holds "${first}" and others); expected at ${path}`,
+        path,
+      );
     }
   }
   return { files, owner };
@@ -147,17 +159,29 @@ export function checkHfHeaders(
       opened.push(file);
       for (const t of file.tensors) {
         if (owner && owner.get(t.name) !== f) {
-          if (!owner.has(t.name)) throw new HfCheckpointError(`${path}: tensor "${t.name}" is not in ${HF_INDEX_FILE}'s weight_map`, path);
+          if (!owner.has(t.name))
+            throw new HfCheckpointError(`${path}: tensor "${t.name}" is not in ${HF_INDEX_FILE}'s weight_map`, path);
           continue; // the index says another file holds it; that copy is the one read
         }
         const route = byName.get(t.name);
         if (!route) {
           if (isIgnorableTensor(t.name, config)) continue;
-          throw new HfCheckpointError(`${path}: tensor "${t.name}" is not a parameter of the ${architecture} that config.json describes`, path);
+          throw new HfCheckpointError(
+            `${path}: tensor "${t.name}" is not a parameter of the ${architecture} that config.json describes`,
+            path,
+          );
         }
-        if (!COMPUTABLE.includes(t.dtype)) throw new HfCheckpointError(`${path}: tensor "${t.name}" is ${t.dtype}; the engine computes from F32, F16 or BF16 weights`, path);
+        if (!COMPUTABLE.includes(t.dtype))
+          throw new HfCheckpointError(
+            `${path}: tensor "${t.name}" is ${t.dtype}; the engine computes from F32, F16 or BF16 weights`,
+            path,
+          );
         const same = t.shape.length === route.shape.length && t.shape.every((d, i) => d === route.shape[i]);
-        if (!same) throw new HfCheckpointError(`${path}: tensor "${t.name}" has shape ${fmt(t.shape)} but config.json calls for ${fmt(route.shape)}`, path);
+        if (!same)
+          throw new HfCheckpointError(
+            `${path}: tensor "${t.name}" has shape ${fmt(t.shape)} but config.json calls for ${fmt(route.shape)}`,
+            path,
+          );
         found.set(t.name, f);
         dtypes.add(t.dtype);
       }
@@ -165,12 +189,19 @@ export function checkHfHeaders(
     if (owner) {
       for (const [tensor, f] of owner) {
         if (!found.has(tensor) && !opened.find((o) => o.path === join(dir, f))?.info(tensor)) {
-          throw new HfCheckpointError(`${join(dir, HF_INDEX_FILE)}: weight_map names "${tensor}" in ${f}, which does not hold it`, join(dir, f));
+          throw new HfCheckpointError(
+            `${join(dir, HF_INDEX_FILE)}: weight_map names "${tensor}" in ${f}, which does not hold it`,
+            join(dir, f),
+          );
         }
       }
     }
     for (const r of routes) {
-      if (!found.has(r.hf)) throw new HfCheckpointError(`${dir}: tensor "${r.hf}" ${fmt(r.shape)} is in no weight file (${files.join(', ')}); config.json (${architecture}) calls for it`, join(dir, files[0]!));
+      if (!found.has(r.hf))
+        throw new HfCheckpointError(
+          `${dir}: tensor "${r.hf}" ${fmt(r.shape)} is in no weight file (${files.join(', ')}); config.json (${architecture}) calls for it`,
+          join(dir, files[0]!),
+        );
     }
 
     return { opened, found, dtypes, files };
@@ -188,7 +219,10 @@ export function loadHfCheckpoint(dirArg: string, options: LoadHfOptions = {}): H
   if (options.memoryLimitBytes !== undefined) {
     const need = parameterBytes(routes);
     if (need > options.memoryLimitBytes) {
-      throw new HfCheckpointError(`${join(dir, 'config.json')}: the weights need ${(need / 2 ** 30).toFixed(2)} GiB as float32 and ${(options.memoryLimitBytes / 2 ** 30).toFixed(2)} GiB are available; not loading`, join(dir, 'config.json'));
+      throw new HfCheckpointError(
+        `${join(dir, 'config.json')}: the weights need ${(need / 2 ** 30).toFixed(2)} GiB as float32 and ${(options.memoryLimitBytes / 2 ** 30).toFixed(2)} GiB are available; not loading`,
+        join(dir, 'config.json'),
+      );
     }
   }
   const headers = checkHfHeaders(dir, { architecture, config, routes });
@@ -224,7 +258,18 @@ export function loadHfCheckpoint(dirArg: string, options: LoadHfOptions = {}): H
 
     const eosTokenIds = generationEos(dir);
     const tokenizer = readTokenizer(dir, config, eosTokenIds, options.requireTokenizer ?? true);
-    return { dir, family, architecture, config, raw, weights, tokenizer, eosTokenIds, dtype: [...dtypes][0] ?? 'F32', files };
+    return {
+      dir,
+      family,
+      architecture,
+      config,
+      raw,
+      weights,
+      tokenizer,
+      eosTokenIds,
+      dtype: [...dtypes][0] ?? 'F32',
+      files,
+    };
   } finally {
     for (const f of opened) f.close();
   }
@@ -236,7 +281,11 @@ function generationEos(dir: string): number[] {
   const eos = readJson(path).eos_token_id;
   if (eos === undefined || eos === null) return [];
   const list = Array.isArray(eos) ? eos : [eos];
-  if (!list.every((x) => Number.isInteger(x) && (x as number) >= 0)) throw new HfCheckpointError(`${path}: "eos_token_id" must be a token id or a list of them (found ${JSON.stringify(eos)})`, path);
+  if (!list.every((x) => Number.isInteger(x) && (x as number) >= 0))
+    throw new HfCheckpointError(
+      `${path}: "eos_token_id" must be a token id or a list of them (found ${JSON.stringify(eos)})`,
+      path,
+    );
   return list as number[];
 }
 
@@ -252,8 +301,17 @@ function readTokenizer(dir: string, config: ModelConfig, eos: number[], required
   } catch (error) {
     throw new HfCheckpointError((error as Error).message, path);
   }
-  if (tokenizer.vocabSize > config.vocab_size) throw new HfCheckpointError(`${path}: the tokenizer has ${tokenizer.vocabSize} tokens but config.json vocab_size is ${config.vocab_size}`, path);
-  for (const id of eos) if (id >= config.vocab_size) throw new HfCheckpointError(`${join(dir, 'generation_config.json')}: eos_token_id ${id} is outside vocab_size ${config.vocab_size}`, join(dir, 'generation_config.json'));
+  if (tokenizer.vocabSize > config.vocab_size)
+    throw new HfCheckpointError(
+      `${path}: the tokenizer has ${tokenizer.vocabSize} tokens but config.json vocab_size is ${config.vocab_size}`,
+      path,
+    );
+  for (const id of eos)
+    if (id >= config.vocab_size)
+      throw new HfCheckpointError(
+        `${join(dir, 'generation_config.json')}: eos_token_id ${id} is outside vocab_size ${config.vocab_size}`,
+        join(dir, 'generation_config.json'),
+      );
   return tokenizer;
 }
 

@@ -29,7 +29,9 @@ const FAMILY: Record<HfArchitecture, HfFamily> = {
   LlamaForCausalLM: 'llama',
 };
 
-export const HF_ARCHITECTURE_OF: Record<HfFamily, HfArchitecture> = Object.fromEntries(Object.entries(FAMILY).map(([a, f]) => [f, a])) as Record<HfFamily, HfArchitecture>;
+export const HF_ARCHITECTURE_OF: Record<HfFamily, HfArchitecture> = Object.fromEntries(
+  Object.entries(FAMILY).map(([a, f]) => [f, a]),
+) as Record<HfFamily, HfArchitecture>;
 
 export class HfConfigError extends Error {
   override readonly name = 'HfConfigError';
@@ -47,26 +49,115 @@ type Raw = Record<string, unknown>;
 
 /** Keys that change nothing the engine computes at inference or fine-tuning (bookkeeping, training-only regularisation, dtype hints). */
 const INERT = new Set([
-  'architectures', 'model_type', 'transformers_version', 'torch_dtype', 'dtype', 'use_cache', 'bos_token_id', 'eos_token_id', 'pad_token_id',
-  'initializer_range', 'attention_dropout', 'router_aux_loss_coef', 'output_router_logits', 'router_jitter_noise', 'pretraining_tp',
-  'max_window_layers', 'name_or_path', '_name_or_path', 'auto_map', 'quantization_config_none', 'num_experts_per_tok', 'hidden_act',
-  'vocab_size', 'hidden_size', 'num_hidden_layers', 'num_attention_heads', 'num_key_value_heads', 'head_dim', 'intermediate_size',
-  'moe_intermediate_size', 'num_experts', 'num_local_experts', 'rope_theta', 'rms_norm_eps', 'tie_word_embeddings', 'max_position_embeddings',
-  'rope_scaling', 'attention_bias', 'mlp_bias', 'norm_topk_prob', 'decoder_sparse_step', 'mlp_only_layers', 'shared_expert_intermediate_size',
-  'use_sliding_window', 'sliding_window', 'clip_qkv', 'qkv_bias', 'use_qk_norm', 'layer_types', 'rope_parameters', 'bos_token', 'eos_token',
-  'id2label', 'label2id', 'is_decoder', 'return_dict', 'output_hidden_states', 'output_attentions', 'torchscript', 'use_return_dict',
-  'chunk_size_feed_forward', 'tokenizer_class', 'finetuning_task', 'problem_type', 'add_cross_attention', 'tie_encoder_decoder', 'is_encoder_decoder',
-  'prefix', 'sep_token_id', 'decoder_start_token_id', 'task_specific_params', 'cross_attention_hidden_size', 'embd_pdrop', 'resid_pdrop',
-  'max_length', 'min_length', 'do_sample', 'early_stopping', 'num_beams', 'temperature', 'top_k', 'top_p', 'repetition_penalty',
-  'no_repeat_ngram_size', 'length_penalty', 'bad_words_ids', 'num_return_sequences', 'typical_p', 'diversity_penalty', 'num_beam_groups',
-  'forced_bos_token_id', 'forced_eos_token_id', 'remove_invalid_values', 'exponential_decay_length_penalty', 'suppress_tokens',
-  'begin_suppress_tokens', 'encoder_no_repeat_ngram_size', 'output_scores', 'return_dict_in_generate', 'tf_legacy_loss', 'pruned_heads',
-  'use_bfloat16', 'architectures_note',
+  'architectures',
+  'model_type',
+  'transformers_version',
+  'torch_dtype',
+  'dtype',
+  'use_cache',
+  'bos_token_id',
+  'eos_token_id',
+  'pad_token_id',
+  'initializer_range',
+  'attention_dropout',
+  'router_aux_loss_coef',
+  'output_router_logits',
+  'router_jitter_noise',
+  'pretraining_tp',
+  'max_window_layers',
+  'name_or_path',
+  '_name_or_path',
+  'auto_map',
+  'quantization_config_none',
+  'num_experts_per_tok',
+  'hidden_act',
+  'vocab_size',
+  'hidden_size',
+  'num_hidden_layers',
+  'num_attention_heads',
+  'num_key_value_heads',
+  'head_dim',
+  'intermediate_size',
+  'moe_intermediate_size',
+  'num_experts',
+  'num_local_experts',
+  'rope_theta',
+  'rms_norm_eps',
+  'tie_word_embeddings',
+  'max_position_embeddings',
+  'rope_scaling',
+  'attention_bias',
+  'mlp_bias',
+  'norm_topk_prob',
+  'decoder_sparse_step',
+  'mlp_only_layers',
+  'shared_expert_intermediate_size',
+  'use_sliding_window',
+  'sliding_window',
+  'clip_qkv',
+  'qkv_bias',
+  'use_qk_norm',
+  'layer_types',
+  'rope_parameters',
+  'bos_token',
+  'eos_token',
+  'id2label',
+  'label2id',
+  'is_decoder',
+  'return_dict',
+  'output_hidden_states',
+  'output_attentions',
+  'torchscript',
+  'use_return_dict',
+  'chunk_size_feed_forward',
+  'tokenizer_class',
+  'finetuning_task',
+  'problem_type',
+  'add_cross_attention',
+  'tie_encoder_decoder',
+  'is_encoder_decoder',
+  'prefix',
+  'sep_token_id',
+  'decoder_start_token_id',
+  'task_specific_params',
+  'cross_attention_hidden_size',
+  'embd_pdrop',
+  'resid_pdrop',
+  'max_length',
+  'min_length',
+  'do_sample',
+  'early_stopping',
+  'num_beams',
+  'temperature',
+  'top_k',
+  'top_p',
+  'repetition_penalty',
+  'no_repeat_ngram_size',
+  'length_penalty',
+  'bad_words_ids',
+  'num_return_sequences',
+  'typical_p',
+  'diversity_penalty',
+  'num_beam_groups',
+  'forced_bos_token_id',
+  'forced_eos_token_id',
+  'remove_invalid_values',
+  'exponential_decay_length_penalty',
+  'suppress_tokens',
+  'begin_suppress_tokens',
+  'encoder_no_repeat_ngram_size',
+  'output_scores',
+  'return_dict_in_generate',
+  'tf_legacy_loss',
+  'pruned_heads',
+  'use_bfloat16',
+  'architectures_note',
 ]);
 
 function num(raw: Raw, key: string, source: string, fallback?: number): number {
   const v = raw[key] ?? fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new HfConfigError(`${source}: "${key}" must be a number (found ${JSON.stringify(raw[key])})`);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new HfConfigError(`${source}: "${key}" must be a number (found ${JSON.stringify(raw[key])})`);
   return v;
 }
 
@@ -86,11 +177,16 @@ function ropeScaling(raw: Raw, source: string): RopeScaling | undefined {
   if (typeof value !== 'object') refuse(source, 'rope_scaling', value, 'an object with rope_type');
   const { type, rope_type, ...rest } = value as Raw;
   const kind = rope_type ?? type;
-  if (!['default', 'linear', 'llama3', 'yarn'].includes(kind as string)) refuse(source, 'rope_scaling.rope_type', kind, 'default, linear, llama3 or yarn');
-  if (kind === 'yarn' && rest.truncate === false) refuse(source, 'rope_scaling.truncate', false, 'yarn with truncate true');
+  if (!['default', 'linear', 'llama3', 'yarn'].includes(kind as string))
+    refuse(source, 'rope_scaling.rope_type', kind, 'default, linear, llama3 or yarn');
+  if (kind === 'yarn' && rest.truncate === false)
+    refuse(source, 'rope_scaling.truncate', false, 'yarn with truncate true');
   delete rest.truncate;
   const parsed = RopeScaling.safeParse({ rope_type: kind, ...rest });
-  if (!parsed.success) throw new HfConfigError(`${source}: "rope_scaling": ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new HfConfigError(
+      `${source}: "rope_scaling": ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+    );
   return parsed.data;
 }
 
@@ -99,14 +195,19 @@ export function parseHfConfig(raw: Raw, source = 'config.json'): HfModel {
   const archs = raw.architectures;
   const architecture = Array.isArray(archs) && archs.length === 1 ? archs[0] : archs;
   if (typeof architecture !== 'string' || !(HF_ARCHITECTURES as readonly string[]).includes(architecture)) {
-    throw new HfConfigError(`${source}: "architectures": ${JSON.stringify(archs)} is not supported (one of ${HF_ARCHITECTURES.join(', ')})`);
+    throw new HfConfigError(
+      `${source}: "architectures": ${JSON.stringify(archs)} is not supported (one of ${HF_ARCHITECTURES.join(', ')})`,
+    );
   }
   const arch = architecture as HfArchitecture;
   const family = FAMILY[arch];
   for (const key of Object.keys(raw)) {
     if (!INERT.has(key) && !key.startsWith('_')) {
-      if (key === 'quantization_config') refuse(source, key, raw[key], 'quantized checkpoints are not loaded; use the BF16/F16/F32 weights');
-      throw new HfConfigError(`${source}: key "${key}" (${JSON.stringify(raw[key])}) is not understood for ${arch}; refusing rather than guessing what it changes`);
+      if (key === 'quantization_config')
+        refuse(source, key, raw[key], 'quantized checkpoints are not loaded; use the BF16/F16/F32 weights');
+      throw new HfConfigError(
+        `${source}: key "${key}" (${JSON.stringify(raw[key])}) is not understood for ${arch}; refusing rather than guessing what it changes`,
+      );
     }
   }
   const act = raw.hidden_act ?? 'silu';
@@ -114,10 +215,20 @@ export function parseHfConfig(raw: Raw, source = 'config.json'): HfModel {
   if (bool(raw, 'mlp_bias', false)) refuse(source, 'mlp_bias', true, 'MLPs without biases');
   if (raw.clip_qkv !== undefined && raw.clip_qkv !== null) refuse(source, 'clip_qkv', raw.clip_qkv, 'null');
   if (bool(raw, 'use_sliding_window', false)) refuse(source, 'use_sliding_window', true, 'full attention');
-  if (family === 'mixtral' && raw.sliding_window !== undefined && raw.sliding_window !== null) refuse(source, 'sliding_window', raw.sliding_window, 'null (full attention)');
-  if (raw.rope_parameters !== undefined) refuse(source, 'rope_parameters', raw.rope_parameters, 'rope_theta and rope_scaling');
-  if (raw.layer_types !== undefined && !(Array.isArray(raw.layer_types) && raw.layer_types.every((t) => t === 'full_attention'))) refuse(source, 'layer_types', raw.layer_types, 'full_attention only');
-  if (raw.use_qk_norm !== undefined && raw.use_qk_norm !== (family === 'qwen3_moe' || family === 'qwen3' || family === 'olmoe')) refuse(source, 'use_qk_norm', raw.use_qk_norm, `the ${arch} default`);
+  if (family === 'mixtral' && raw.sliding_window !== undefined && raw.sliding_window !== null)
+    refuse(source, 'sliding_window', raw.sliding_window, 'null (full attention)');
+  if (raw.rope_parameters !== undefined)
+    refuse(source, 'rope_parameters', raw.rope_parameters, 'rope_theta and rope_scaling');
+  if (
+    raw.layer_types !== undefined &&
+    !(Array.isArray(raw.layer_types) && raw.layer_types.every((t) => t === 'full_attention'))
+  )
+    refuse(source, 'layer_types', raw.layer_types, 'full_attention only');
+  if (
+    raw.use_qk_norm !== undefined &&
+    raw.use_qk_norm !== (family === 'qwen3_moe' || family === 'qwen3' || family === 'olmoe')
+  )
+    refuse(source, 'use_qk_norm', raw.use_qk_norm, `the ${arch} default`);
 
   const H = num(raw, 'hidden_size', source);
   const heads = num(raw, 'num_attention_heads', source);
@@ -129,9 +240,11 @@ export function parseHfConfig(raw: Raw, source = 'config.json'): HfModel {
   if (family === 'qwen3_moe' || family === 'qwen2_moe') {
     const step = num(raw, 'decoder_sparse_step', source, 1);
     const listed = raw.mlp_only_layers ?? [];
-    if (!Array.isArray(listed) || !listed.every((l) => Number.isInteger(l))) refuse(source, 'mlp_only_layers', listed, 'a list of layer indices');
+    if (!Array.isArray(listed) || !listed.every((l) => Number.isInteger(l)))
+      refuse(source, 'mlp_only_layers', listed, 'a list of layer indices');
     // transformers: sparse when not in mlp_only_layers and num_experts > 0 and (l + 1) % decoder_sparse_step == 0.
-    for (let l = 0; l < layers; l++) if ((listed as number[]).includes(l) || step <= 0 || (l + 1) % step !== 0) mlpOnly.push(l);
+    for (let l = 0; l < layers; l++)
+      if ((listed as number[]).includes(l) || step <= 0 || (l + 1) % step !== 0) mlpOnly.push(l);
   }
   if (!moe) mlpOnly = [];
   const denseWidth = raw.intermediate_size;
@@ -144,11 +257,14 @@ export function parseHfConfig(raw: Raw, source = 'config.json'): HfModel {
     num_hidden_layers: layers,
     num_attention_heads: heads,
     num_key_value_heads: num(raw, 'num_key_value_heads', source, heads),
-    head_dim: raw.head_dim === null || raw.head_dim === undefined ? Math.floor(H / heads) : num(raw, 'head_dim', source),
+    head_dim:
+      raw.head_dim === null || raw.head_dim === undefined ? Math.floor(H / heads) : num(raw, 'head_dim', source),
     num_experts: experts,
     num_experts_per_tok: moe ? num(raw, 'num_experts_per_tok', source) : 0,
     // Mixtral and OLMoE name the expert width intermediate_size (they have no dense layers).
-    moe_intermediate_size: moe ? num(raw, family === 'mixtral' || family === 'olmoe' ? 'intermediate_size' : 'moe_intermediate_size', source) : 0,
+    moe_intermediate_size: moe
+      ? num(raw, family === 'mixtral' || family === 'olmoe' ? 'intermediate_size' : 'moe_intermediate_size', source)
+      : 0,
     rope_theta: num(raw, 'rope_theta', source, 10000),
     rms_norm_eps: num(raw, 'rms_norm_eps', source, 1e-6),
     tie_word_embeddings: bool(raw, 'tie_word_embeddings', false),
@@ -174,7 +290,10 @@ export function parseHfConfig(raw: Raw, source = 'config.json'): HfModel {
     if (shared > 0) candidate.shared_expert_intermediate_size = shared;
   }
   if (needsDense) {
-    if (typeof denseWidth !== 'number') throw new HfConfigError(`${source}: "intermediate_size" is required (the dense MLP width${moe ? ` of layers ${mlpOnly.join(', ')}` : ''})`);
+    if (typeof denseWidth !== 'number')
+      throw new HfConfigError(
+        `${source}: "intermediate_size" is required (the dense MLP width${moe ? ` of layers ${mlpOnly.join(', ')}` : ''})`,
+      );
     candidate.intermediate_size = denseWidth;
   }
   if (mlpOnly.length > 0) candidate.mlp_only_layers = mlpOnly;

@@ -24,10 +24,17 @@ export interface TensorRoute {
 function moeNames(family: HfFamily, l: number) {
   if (family === 'mixtral') {
     const p = `model.layers.${l}.block_sparse_moe`;
-    return { router: `${p}.gate.weight`, expert: (e: number, w: 'gate' | 'up' | 'down') => `${p}.experts.${e}.${{ gate: 'w1', up: 'w3', down: 'w2' }[w]}.weight` };
+    return {
+      router: `${p}.gate.weight`,
+      expert: (e: number, w: 'gate' | 'up' | 'down') =>
+        `${p}.experts.${e}.${{ gate: 'w1', up: 'w3', down: 'w2' }[w]}.weight`,
+    };
   }
   const p = `model.layers.${l}.mlp`;
-  return { router: `${p}.gate.weight`, expert: (e: number, w: 'gate' | 'up' | 'down') => `${p}.experts.${e}.${w}_proj.weight` };
+  return {
+    router: `${p}.gate.weight`,
+    expert: (e: number, w: 'gate' | 'up' | 'down') => `${p}.experts.${e}.${w}_proj.weight`,
+  };
 }
 
 /** Every published tensor of a checkpoint of this family and config, in a fixed order. */
@@ -35,25 +42,49 @@ export function tensorRoutes(c: ModelConfig, family: HfFamily): TensorRoute[] {
   const H = c.hidden_size;
   const q = c.num_attention_heads * c.head_dim;
   const kv = c.num_key_value_heads * c.head_dim;
-  const routes: TensorRoute[] = [{ hf: 'model.embed_tokens.weight', shape: [c.vocab_size, H], lab: paramName.embed, transpose: false }];
-  const matrix = (hf: string, out: number, inp: number, lab: string, expert?: number): TensorRoute => ({ hf, shape: [out, inp], lab, transpose: true, ...(expert === undefined ? {} : { expert }) });
+  const routes: TensorRoute[] = [
+    { hf: 'model.embed_tokens.weight', shape: [c.vocab_size, H], lab: paramName.embed, transpose: false },
+  ];
+  const matrix = (hf: string, out: number, inp: number, lab: string, expert?: number): TensorRoute => ({
+    hf,
+    shape: [out, inp],
+    lab,
+    transpose: true,
+    ...(expert === undefined ? {} : { expert }),
+  });
   const vector = (hf: string, size: number, lab: string): TensorRoute => ({ hf, shape: [size], lab, transpose: false });
   for (let l = 0; l < c.num_hidden_layers; l++) {
     const a = `model.layers.${l}.self_attn`;
     routes.push(vector(`model.layers.${l}.input_layernorm.weight`, H, paramName.attnNorm(l)));
-    routes.push(matrix(`${a}.q_proj.weight`, q, H, paramName.wq(l)), matrix(`${a}.k_proj.weight`, kv, H, paramName.wk(l)), matrix(`${a}.v_proj.weight`, kv, H, paramName.wv(l)));
-    if (c.attention_qkv_bias) routes.push(vector(`${a}.q_proj.bias`, q, paramName.bq(l)), vector(`${a}.k_proj.bias`, kv, paramName.bk(l)), vector(`${a}.v_proj.bias`, kv, paramName.bv(l)));
+    routes.push(
+      matrix(`${a}.q_proj.weight`, q, H, paramName.wq(l)),
+      matrix(`${a}.k_proj.weight`, kv, H, paramName.wk(l)),
+      matrix(`${a}.v_proj.weight`, kv, H, paramName.wv(l)),
+    );
+    if (c.attention_qkv_bias)
+      routes.push(
+        vector(`${a}.q_proj.bias`, q, paramName.bq(l)),
+        vector(`${a}.k_proj.bias`, kv, paramName.bk(l)),
+        vector(`${a}.v_proj.bias`, kv, paramName.bv(l)),
+      );
     routes.push(matrix(`${a}.o_proj.weight`, H, q, paramName.wo(l)));
     if (c.attention_out_bias) routes.push(vector(`${a}.o_proj.bias`, H, paramName.bo(l)));
     if (c.qk_norm) {
       const [qs, ks] = c.qk_norm === 'head' ? [c.head_dim, c.head_dim] : [q, kv];
-      routes.push(vector(`${a}.q_norm.weight`, qs, paramName.qNorm(l)), vector(`${a}.k_norm.weight`, ks, paramName.kNorm(l)));
+      routes.push(
+        vector(`${a}.q_norm.weight`, qs, paramName.qNorm(l)),
+        vector(`${a}.k_norm.weight`, ks, paramName.kNorm(l)),
+      );
     }
     routes.push(vector(`model.layers.${l}.post_attention_layernorm.weight`, H, paramName.ffnNorm(l)));
     if (!isMoeLayer(c, l)) {
       const D = c.intermediate_size!;
       const m = `model.layers.${l}.mlp`;
-      routes.push(matrix(`${m}.gate_proj.weight`, D, H, paramName.mlpGate(l)), matrix(`${m}.up_proj.weight`, D, H, paramName.mlpUp(l)), matrix(`${m}.down_proj.weight`, H, D, paramName.mlpDown(l)));
+      routes.push(
+        matrix(`${m}.gate_proj.weight`, D, H, paramName.mlpGate(l)),
+        matrix(`${m}.up_proj.weight`, D, H, paramName.mlpUp(l)),
+        matrix(`${m}.down_proj.weight`, H, D, paramName.mlpDown(l)),
+      );
       continue;
     }
     const names = moeNames(family, l);

@@ -19,18 +19,30 @@ export function summarizeHf(dir: string, options: { verify?: boolean; tokenizer?
     const routes = tensorRoutes(model.config, model.family);
     const headers = checkHfHeaders(root, { architecture: model.architecture, config: model.config, routes });
     for (const f of headers.opened) f.close();
-    const tokenizer = options.tokenizer ?? true ? loadTokenizerFile(join(root, 'tokenizer.json')) : null;
+    const tokenizer = (options.tokenizer ?? true) ? loadTokenizerFile(join(root, 'tokenizer.json')) : null;
     return {
       ...base,
       // The critic's value head (hidden_size + 1) is the lab's own: not counted as the published model's.
       parameters: countParameters(model.config) - model.config.hidden_size - 1,
       weightsDtype: ([...headers.dtypes][0] ?? 'F32') as CheckpointSummary['weightsDtype'],
       config: model.config,
-      metadata: { architecture: model.architecture, moe_layers: moeLayers(model.config).length, shards: headers.files.length },
-      tokenizer: tokenizer ? { vocabSize: tokenizer.vocabSize, byteLevel: tokenizer.byteLevel, roundTrip: tokenizer.roundTrip, special: { ...tokenizer.special } as Record<string, number> } : null,
+      metadata: {
+        architecture: model.architecture,
+        moe_layers: moeLayers(model.config).length,
+        shards: headers.files.length,
+      },
+      tokenizer: tokenizer
+        ? {
+            vocabSize: tokenizer.vocabSize,
+            byteLevel: tokenizer.byteLevel,
+            roundTrip: tokenizer.roundTrip,
+            special: { ...tokenizer.special } as Record<string, number>,
+          }
+        : null,
     };
   } catch (error) {
-    const code = error instanceof HfCheckpointError && /shape|tensor/.test(error.message) ? 'SHAPE_MISMATCH' : 'BAD_CONFIG';
+    const code =
+      error instanceof HfCheckpointError && /shape|tensor/.test(error.message) ? 'SHAPE_MISMATCH' : 'BAD_CONFIG';
     return { ...base, status: 'invalid', error: { code, message: (error as Error).message } };
   }
 }

@@ -5,7 +5,23 @@
  */
 import { z } from 'zod';
 
-export const DTYPES = ['BOOL', 'U8', 'I8', 'F8_E4M3', 'F8_E5M2', 'U16', 'I16', 'F16', 'BF16', 'U32', 'I32', 'F32', 'U64', 'I64', 'F64'] as const;
+export const DTYPES = [
+  'BOOL',
+  'U8',
+  'I8',
+  'F8_E4M3',
+  'F8_E5M2',
+  'U16',
+  'I16',
+  'F16',
+  'BF16',
+  'U32',
+  'I32',
+  'F32',
+  'U64',
+  'I64',
+  'F64',
+] as const;
 export const Dtype = z.enum(DTYPES);
 export type Dtype = z.infer<typeof Dtype>;
 
@@ -23,7 +39,11 @@ export type TensorData =
 
 interface DtypeInfo {
   bytes: 1 | 2 | 4 | 8;
-  array: { new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): TensorData; name: string; BYTES_PER_ELEMENT: number };
+  array: {
+    new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): TensorData;
+    name: string;
+    BYTES_PER_ELEMENT: number;
+  };
 }
 
 const INFO: Record<Dtype, DtypeInfo> = {

@@ -55,10 +55,19 @@ const TensorEntry = z.strictObject({
 
 /** Validate the 8-byte prefix against the file size; returns N. */
 export function parseHeaderLength(prefix: Uint8Array, fileBytes: number, source: string): number {
-  if (fileBytes < 8) throw new SafetensorsError(`${source}: ${fileBytes} bytes, too short for a safetensors file (the 8-byte header length is missing)`);
+  if (fileBytes < 8)
+    throw new SafetensorsError(
+      `${source}: ${fileBytes} bytes, too short for a safetensors file (the 8-byte header length is missing)`,
+    );
   const n = new DataView(prefix.buffer, prefix.byteOffset, 8).getBigUint64(0, true);
-  if (n > BigInt(MAX_HEADER_BYTES)) throw new SafetensorsError(`${source}: header length ${n} exceeds the limit of ${MAX_HEADER_BYTES} bytes (not a safetensors file, or corrupt)`);
-  if (8n + n > BigInt(fileBytes)) throw new SafetensorsError(`${source}: header length ${n} runs past the end of the file (${fileBytes} bytes): truncated or not a safetensors file`);
+  if (n > BigInt(MAX_HEADER_BYTES))
+    throw new SafetensorsError(
+      `${source}: header length ${n} exceeds the limit of ${MAX_HEADER_BYTES} bytes (not a safetensors file, or corrupt)`,
+    );
+  if (8n + n > BigInt(fileBytes))
+    throw new SafetensorsError(
+      `${source}: header length ${n} runs past the end of the file (${fileBytes} bytes): truncated or not a safetensors file`,
+    );
   if (n < 2n) throw new SafetensorsError(`${source}: header length ${n} is too small for a JSON object`);
   return Number(n);
 }
@@ -71,14 +80,16 @@ export function parseHeader(json: Uint8Array, dataBytes: number, source: string)
   } catch {
     throw new SafetensorsError(`${source}: the header is not valid UTF-8`);
   }
-  if (!text.startsWith('{')) throw new SafetensorsError(`${source}: the header does not start with '{' (not a safetensors file)`);
+  if (!text.startsWith('{'))
+    throw new SafetensorsError(`${source}: the header does not start with '{' (not a safetensors file)`);
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
     throw new SafetensorsError(`${source}: the header is not valid JSON (${(error as Error).message})`);
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SafetensorsError(`${source}: the header is not a JSON object`);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new SafetensorsError(`${source}: the header is not a JSON object`);
 
   let metadata: Record<string, string> = {};
   const tensors: TensorInfo[] = [];
@@ -95,31 +106,50 @@ export function parseHeader(json: Uint8Array, dataBytes: number, source: string)
       throw new SafetensorsError(`${source}: tensor "${name}": ${where}`);
     }
     const dtype = Dtype.safeParse(entry.data.dtype);
-    if (!dtype.success) throw new SafetensorsError(`${source}: tensor "${name}": dtype "${entry.data.dtype}" is not supported (${Dtype.options.join(', ')})`);
-    const { shape, data_offsets: [begin, end] } = entry.data;
+    if (!dtype.success)
+      throw new SafetensorsError(
+        `${source}: tensor "${name}": dtype "${entry.data.dtype}" is not supported (${Dtype.options.join(', ')})`,
+      );
+    const {
+      shape,
+      data_offsets: [begin, end],
+    } = entry.data;
     if (!shape.every(Number.isSafeInteger) || !Number.isSafeInteger(begin) || !Number.isSafeInteger(end)) {
       throw new SafetensorsError(`${source}: tensor "${name}": shape or offsets beyond 2^53`);
     }
-    if (end < begin) throw new SafetensorsError(`${source}: tensor "${name}": data_offsets [${begin}, ${end}] end before they begin`);
+    if (end < begin)
+      throw new SafetensorsError(`${source}: tensor "${name}": data_offsets [${begin}, ${end}] end before they begin`);
     if (end > dataBytes) {
-      throw new SafetensorsError(`${source}: tensor "${name}": data_offsets [${begin}, ${end}] point outside the file (its data holds ${dataBytes} bytes): truncated or corrupt`);
+      throw new SafetensorsError(
+        `${source}: tensor "${name}": data_offsets [${begin}, ${end}] point outside the file (its data holds ${dataBytes} bytes): truncated or corrupt`,
+      );
     }
     const elements = shape.reduce((a, b) => a * b, 1);
     const expected = elements * dtypeBytes(dtype.data);
     if (!Number.isSafeInteger(expected) || expected !== end - begin) {
-      throw new SafetensorsError(`${source}: tensor "${name}": ${dtype.data} [${shape.join(', ')}] needs ${expected} bytes but data_offsets [${begin}, ${end}] hold ${end - begin}`);
+      throw new SafetensorsError(
+        `${source}: tensor "${name}": ${dtype.data} [${shape.join(', ')}] needs ${expected} bytes but data_offsets [${begin}, ${end}] hold ${end - begin}`,
+      );
     }
     tensors.push({ name, dtype: dtype.data, shape, dataOffsets: [begin, end], byteOffset: 0, byteLength: end - begin });
   }
   tensors.sort((a, b) => a.dataOffsets[0] - b.dataOffsets[0] || a.dataOffsets[1] - b.dataOffsets[1]);
   let cursor = 0;
   for (const t of tensors) {
-    if (t.dataOffsets[0] < cursor) throw new SafetensorsError(`${source}: tensor "${t.name}": data_offsets [${t.dataOffsets.join(', ')}] overlap the previous tensor (which ends at ${cursor})`);
-    if (t.dataOffsets[0] > cursor) throw new SafetensorsError(`${source}: tensor "${t.name}": data_offsets [${t.dataOffsets.join(', ')}] leave a hole after byte ${cursor} (the format forbids holes)`);
+    if (t.dataOffsets[0] < cursor)
+      throw new SafetensorsError(
+        `${source}: tensor "${t.name}": data_offsets [${t.dataOffsets.join(', ')}] overlap the previous tensor (which ends at ${cursor})`,
+      );
+    if (t.dataOffsets[0] > cursor)
+      throw new SafetensorsError(
+        `${source}: tensor "${t.name}": data_offsets [${t.dataOffsets.join(', ')}] leave a hole after byte ${cursor} (the format forbids holes)`,
+      );
     cursor = t.dataOffsets[1];
   }
   if (cursor !== dataBytes) {
-    throw new SafetensorsError(`${source}: the tensors cover ${cursor} bytes of data but the file holds ${dataBytes} after the header: trailing bytes or a wrong header`);
+    throw new SafetensorsError(
+      `${source}: the tensors cover ${cursor} bytes of data but the file holds ${dataBytes} after the header: trailing bytes or a wrong header`,
+    );
   }
   const headerBytes = json.length;
   for (const t of tensors) t.byteOffset = 8 + headerBytes + t.dataOffsets[0];
@@ -131,7 +161,10 @@ export function parseHeader(json: Uint8Array, dataBytes: number, source: string)
  * at a multiple of 8 (as the reference writer does, so every tensor stays aligned to its element size when
  * the larger dtypes come first).
  */
-export function encodeHeader(entries: { name: string; dtype: Dtype; shape: number[]; byteLength: number }[], metadata: Record<string, string> | undefined): Uint8Array {
+export function encodeHeader(
+  entries: { name: string; dtype: Dtype; shape: number[]; byteLength: number }[],
+  metadata: Record<string, string> | undefined,
+): Uint8Array {
   const header: Record<string, unknown> = {};
   if (metadata && Object.keys(metadata).length > 0) header[METADATA_KEY] = metadata;
   let offset = 0;

@@ -6,7 +6,14 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { dtypeArray } from './dtype';
-import { SafetensorsError, parseHeader, parseHeaderLength, type SafetensorsHeader, type Tensor, type TensorInfo } from './header';
+import {
+  SafetensorsError,
+  parseHeader,
+  parseHeaderLength,
+  type SafetensorsHeader,
+  type Tensor,
+  type TensorInfo,
+} from './header';
 
 export interface SafetensorsFile extends SafetensorsHeader {
   readonly path: string;
@@ -24,7 +31,9 @@ export function openSafetensors(path: string): SafetensorsFile {
   try {
     fd = openSync(path, 'r');
   } catch (error) {
-    throw new SafetensorsError(`${path}: cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new SafetensorsError(
+      `${path}: cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   try {
     const fileBytes = fstatSync(fd).size;
@@ -52,7 +61,10 @@ export function readSafetensors(path: string): { tensors: Map<string, Tensor>; m
 }
 
 /** Parse safetensors bytes already in memory (same checks; the tensors are copies). */
-export function parseSafetensors(bytes: Uint8Array, source = '(buffer)'): { tensors: Map<string, Tensor>; metadata: Record<string, string> } {
+export function parseSafetensors(
+  bytes: Uint8Array,
+  source = '(buffer)',
+): { tensors: Map<string, Tensor>; metadata: Record<string, string> } {
   const n = parseHeaderLength(bytes.subarray(0, 8), bytes.length, source);
   const header = parseHeader(bytes.subarray(8, 8 + n), bytes.length - 8 - n, source);
   const tensors = new Map<string, Tensor>();
@@ -92,7 +104,10 @@ function makeFile(fd: number, path: string, fileBytes: number, header: Safetenso
 const LITTLE_ENDIAN = new Uint16Array(new Uint8Array([1, 0]).buffer)[0] === 1;
 
 function view(t: TensorInfo, buffer: ArrayBufferLike) {
-  if (!LITTLE_ENDIAN) throw new SafetensorsError('safetensors data is little-endian and typed arrays here are not: big-endian machines are not supported');
+  if (!LITTLE_ENDIAN)
+    throw new SafetensorsError(
+      'safetensors data is little-endian and typed arrays here are not: big-endian machines are not supported',
+    );
   const Array_ = dtypeArray(t.dtype);
   return new Array_(buffer, 0, t.byteLength / Array_.BYTES_PER_ELEMENT);
 }
@@ -101,7 +116,10 @@ function readExactly(fd: number, into: Uint8Array, position: number, path: strin
   let done = 0;
   while (done < into.length) {
     const n = readSync(fd, into, done, into.length - done, position + done);
-    if (n === 0) throw new SafetensorsError(`${path}: ${tensor ? `tensor "${tensor}": ` : ''}unexpected end of file at byte ${position + done} (truncated while reading)`);
+    if (n === 0)
+      throw new SafetensorsError(
+        `${path}: ${tensor ? `tensor "${tensor}": ` : ''}unexpected end of file at byte ${position + done} (truncated while reading)`,
+      );
     done += n;
   }
 }

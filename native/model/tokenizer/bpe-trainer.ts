@@ -80,17 +80,30 @@ export function trainBpe(options: TrainBpeOptions): TrainBpeResult {
   return {
     json: JSON.stringify(tokenizerJson(symbols.strings, merges, addedTokens), null, 2),
     config: tokenizerConfig(addedTokens),
-    stats: { words: corpus.wordTotal, distinctWords, bytes: corpus.byteTotal, merges: merges.length, vocabSize: firstAdded + addedTokens.length, stoppedBy },
+    stats: {
+      words: corpus.wordTotal,
+      distinctWords,
+      bytes: corpus.byteTotal,
+      merges: merges.length,
+      vocabSize: firstAdded + addedTokens.length,
+      stoppedBy,
+    },
   };
 }
 
 /** The merges the vocabulary size leaves room for, and the added tokens' contents (each non-empty, once). */
-function checkOptions(vocabSize: number, addedTokens: readonly AddedTokenSpec[]): { targetMerges: number; contents: Set<string> } {
+function checkOptions(
+  vocabSize: number,
+  addedTokens: readonly AddedTokenSpec[],
+): { targetMerges: number; contents: Set<string> } {
   const targetMerges = vocabSize - 256 - addedTokens.length;
   if (!Number.isInteger(vocabSize) || targetMerges < 0) {
-    throw new TokenizerError(`vocabSize ${vocabSize} must be an integer of at least 256 bytes + ${addedTokens.length} added tokens = ${256 + addedTokens.length}`);
+    throw new TokenizerError(
+      `vocabSize ${vocabSize} must be an integer of at least 256 bytes + ${addedTokens.length} added tokens = ${256 + addedTokens.length}`,
+    );
   }
-  if (vocabSize > MAX_SYMBOLS) throw new TokenizerError(`vocabSize ${vocabSize} exceeds the trainer's limit of ${MAX_SYMBOLS}`);
+  if (vocabSize > MAX_SYMBOLS)
+    throw new TokenizerError(`vocabSize ${vocabSize} exceeds the trainer's limit of ${MAX_SYMBOLS}`);
   const contents = new Set<string>();
   for (const t of addedTokens) {
     if (!t.content) throw new TokenizerError('an added token has empty content');
@@ -194,7 +207,11 @@ interface MergeSettings {
 }
 
 /** 4. Merge the most frequent pair until the vocabulary is full or no pair is frequent enough. */
-function learnMerges(symbols: Symbols, pairs: PairIndex, settings: MergeSettings): { merges: [string, string][]; stoppedBy: TrainBpeResult['stats']['stoppedBy'] } {
+function learnMerges(
+  symbols: Symbols,
+  pairs: PairIndex,
+  settings: MergeSettings,
+): { merges: [string, string][]; stoppedBy: TrainBpeResult['stats']['stoppedBy'] } {
   const { strings, idOf } = symbols;
   const merges: [string, string][] = [];
   const seen = new Int32Array(symbols.words.length).fill(-1);
@@ -231,7 +248,14 @@ function learnMerges(symbols: Symbols, pairs: PairIndex, settings: MergeSettings
 }
 
 /** Rewrites pair `key` as symbol `n` in every word holding it; the changes to the neighbouring pairs' counts. */
-function mergeInWords({ words, lengths, freq }: Symbols, pairs: PairIndex, key: number, n: number, seen: Int32Array, mergeIndex: number): Map<number, number> {
+function mergeInWords(
+  { words, lengths, freq }: Symbols,
+  pairs: PairIndex,
+  key: number,
+  n: number,
+  seen: Int32Array,
+  mergeIndex: number,
+): Map<number, number> {
   const a = Math.floor(key / PAIR_SHIFT);
   const b = key - a * PAIR_SHIFT;
   const delta = new Map<number, number>();
@@ -344,7 +368,9 @@ function tokenizerConfig(addedTokens: readonly AddedTokenSpec[]): Record<string,
 /** Split text on occurrences of added-token contents, dropping them (longest match first, as Hugging Face does). */
 function addedTokenSplitter(contents: string[]): (text: string) => string[] {
   if (contents.length === 0) return (text) => [text];
-  const escaped = [...contents].sort((x, y) => y.length - x.length).map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const escaped = [...contents]
+    .sort((x, y) => y.length - x.length)
+    .map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const pattern = new RegExp(escaped.join('|'), 'g');
   return (text) => text.split(pattern);
 }

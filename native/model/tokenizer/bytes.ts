@@ -108,10 +108,16 @@ export function splitByteEscapes(text: string): TextPiece[] {
         i += 2; // a well-formed surrogate pair
         continue;
       }
-      throw new ByteEscapeError(`lone high surrogate U+${c.toString(16).toUpperCase()} at index ${i} is not text and not an escaped byte`, i);
+      throw new ByteEscapeError(
+        `lone high surrogate U+${c.toString(16).toUpperCase()} at index ${i} is not text and not an escaped byte`,
+        i,
+      );
     }
     if (!isByteEscape(c)) {
-      throw new ByteEscapeError(`lone low surrogate U+${c.toString(16).toUpperCase()} at index ${i} is not text and not an escaped byte (escapes are U+DC80..U+DCFF)`, i);
+      throw new ByteEscapeError(
+        `lone low surrogate U+${c.toString(16).toUpperCase()} at index ${i} is not text and not an escaped byte (escapes are U+DC80..U+DCFF)`,
+        i,
+      );
     }
     if (textStart < i) pieces.push({ kind: 'text', text: text.slice(textStart, i) });
     const runStart = i;

@@ -126,7 +126,11 @@ class HfTokenizer implements Tokenizer {
     this.byteLevel = allBytes && spec.decoder?.type === 'ByteLevel';
     this.byteIds = this.byteLevel ? byteIds : null;
     const strips = spec.added_tokens.some((t) => t.lstrip || t.rstrip);
-    this.roundTrip = !this.byteLevel ? 'lossy' : spec.normalizer !== null || strips || addsPrefixSpace(spec.pre_tokenizer) ? 'normalized' : 'exact';
+    this.roundTrip = !this.byteLevel
+      ? 'lossy'
+      : spec.normalizer !== null || strips || addsPrefixSpace(spec.pre_tokenizer)
+        ? 'normalized'
+        : 'exact';
 
     const special: SpecialTokenIds = {};
     for (const [key, content] of Object.entries(WELL_KNOWN_TOKENS) as [keyof typeof WELL_KNOWN_TOKENS, string][]) {
@@ -144,7 +148,11 @@ class HfTokenizer implements Tokenizer {
     if (bos !== undefined) special.bos = bos;
     if (pad !== undefined) special.pad = pad;
     this.special = special;
-    this.stopTokenIds = [...new Set([special.imEnd, special.endOfText, special.eos, ...extraStopIds].filter((x): x is number => x !== undefined))];
+    this.stopTokenIds = [
+      ...new Set(
+        [special.imEnd, special.endOfText, special.eos, ...extraStopIds].filter((x): x is number => x !== undefined),
+      ),
+    ];
     this.chatTemplate = chatTemplateOf(config);
   }
 
@@ -161,9 +169,11 @@ class HfTokenizer implements Tokenizer {
     for (const piece of pieces) {
       if (piece.kind === 'text') {
         // A loop, not push(...list): a long document has more tokens than a call may take arguments.
-        for (const t of parse ? this.impl.tokenize(piece.text, { add_special_tokens: false }) : this.tokenizeRaw(piece.text)) tokens.push(t);
-      }
-      else {
+        for (const t of parse
+          ? this.impl.tokenize(piece.text, { add_special_tokens: false })
+          : this.tokenizeRaw(piece.text))
+          tokens.push(t);
+      } else {
         if (!this.byteLevel) {
           throw new TokenizerError(
             `cannot encode raw byte 0x${(piece.bytes[0] as number).toString(16)}: ${this.source} is not a byte-level BPE tokenizer, so it has no token for bytes that are not UTF-8`,
@@ -172,11 +182,15 @@ class HfTokenizer implements Tokenizer {
         for (const b of piece.bytes) tokens.push(BYTE_TO_CHAR[b] as string);
       }
     }
-    if (options.addSpecialTokens && this.impl.post_processor) tokens = this.impl.post_processor(tokens, null, true).tokens;
+    if (options.addSpecialTokens && this.impl.post_processor)
+      tokens = this.impl.post_processor(tokens, null, true).tokens;
     const unk = this.impl.model?.unk_token_id;
     return tokens.map((t) => {
       const id = this.impl.token_to_id(t) ?? unk;
-      if (id === undefined) throw new TokenizerError(`cannot encode ${JSON.stringify(t)}: not in the vocabulary of ${this.source}, which has no unknown token`);
+      if (id === undefined)
+        throw new TokenizerError(
+          `cannot encode ${JSON.stringify(t)}: not in the vocabulary of ${this.source}, which has no unknown token`,
+        );
       return id;
     });
   }
@@ -189,11 +203,15 @@ class HfTokenizer implements Tokenizer {
     if (this.byteLevel) return bytesToText(this.decodeBytes(ids, options));
     this.checkIds(ids);
     if (ids.length === 0) return '';
-    return this.impl.decode([...ids], { skip_special_tokens: options.skipSpecialTokens ?? false, clean_up_tokenization_spaces: false });
+    return this.impl.decode([...ids], {
+      skip_special_tokens: options.skipSpecialTokens ?? false,
+      clean_up_tokenization_spaces: false,
+    });
   }
 
   decodeBytes(ids: readonly number[], options: DecodeOptions = {}): Uint8Array {
-    if (!this.byteLevel) throw new TokenizerError(`decodeBytes: ${this.source} is not a byte-level BPE tokenizer; use decode()`);
+    if (!this.byteLevel)
+      throw new TokenizerError(`decodeBytes: ${this.source} is not a byte-level BPE tokenizer; use decode()`);
     this.checkIds(ids);
     const parts: Uint8Array[] = [];
     let total = 0;
@@ -217,7 +235,8 @@ class HfTokenizer implements Tokenizer {
     const cached = this.bytesCache.get(id);
     if (cached) return cached;
     const token = this.impl.id_to_token(id);
-    if (token === undefined) throw new TokenizerError(`token id ${id} is not in the vocabulary of ${this.source} (size ${this.vocabSize})`);
+    if (token === undefined)
+      throw new TokenizerError(`token id ${id} is not in the vocabulary of ${this.source} (size ${this.vocabSize})`);
     const added = this.addedById.get(id);
     let bytes: Uint8Array;
     if (added) bytes = utf8.encode(added.content);
@@ -263,7 +282,9 @@ class HfTokenizer implements Tokenizer {
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i] as number;
       if (!Number.isInteger(id) || id < 0 || this.impl.id_to_token(id) === undefined) {
-        throw new TokenizerError(`token id ${id} at position ${i} is not in the vocabulary of ${this.source} (size ${this.vocabSize})`);
+        throw new TokenizerError(
+          `token id ${id} at position ${i} is not in the vocabulary of ${this.source} (size ${this.vocabSize})`,
+        );
       }
     }
   }

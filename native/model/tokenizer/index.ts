@@ -8,6 +8,14 @@ export { loadTokenizer, loadTokenizerFile, type LoadTokenizerOptions } from './h
 export { trainBpe, type TrainBpeOptions, type TrainBpeResult } from './bpe-trainer';
 export { writeTokenizerFiles } from './write';
 export { segmentDrift, type SegmentDrift } from './drift';
-export { bytesToText, textToBytes, splitByteEscapes, isByteEscape, ByteEscapeError, BYTE_TO_CHAR, CHAR_TO_BYTE } from './bytes';
+export {
+  bytesToText,
+  textToBytes,
+  splitByteEscapes,
+  isByteEscape,
+  ByteEscapeError,
+  BYTE_TO_CHAR,
+  CHAR_TO_BYTE,
+} from './bytes';
 export { CHATML, TOOL_TAGS, DEFAULT_ADDED_TOKENS, type AddedTokenSpec } from './special';
 export { QWEN_SPLIT_PATTERN, splitWords } from './pretokenize';

@@ -20,7 +20,10 @@ export const TOOL_TAGS = {
 } as const;
 
 /** Content of each well-known token, by its key in SpecialTokenIds. */
-export const WELL_KNOWN_TOKENS: Readonly<Record<Exclude<keyof SpecialTokenIds, 'pad' | 'eos' | 'bos'>, string>> = { ...CHATML, ...TOOL_TAGS };
+export const WELL_KNOWN_TOKENS: Readonly<Record<Exclude<keyof SpecialTokenIds, 'pad' | 'eos' | 'bos'>, string>> = {
+  ...CHATML,
+  ...TOOL_TAGS,
+};
 
 export interface AddedTokenSpec {
   content: string;

@@ -3,7 +3,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TrainBpeResult } from './bpe-trainer';
 
-export function writeTokenizerFiles(dir: string, trained: Pick<TrainBpeResult, 'json' | 'config'>): { tokenizer: string; config: string } {
+export function writeTokenizerFiles(
+  dir: string,
+  trained: Pick<TrainBpeResult, 'json' | 'config'>,
+): { tokenizer: string; config: string } {
   const tokenizer = join(dir, 'tokenizer.json');
   const config = join(dir, 'tokenizer_config.json');
   writeFileSync(tokenizer, trained.json);

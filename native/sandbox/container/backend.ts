@@ -17,8 +17,28 @@ import { HeadTail } from '../../util/head-tail';
 import { SandboxError } from '../errors';
 import { validateLimits } from '../limits';
 import { decodeOutput } from '../output-decoding';
-import type { BackendStatus, Enforcement, LimitName, PtyProcess, RunOptions, RunResult, SandboxBackend, SandboxSpec, ShellStart } from '../types';
-import { detectContainerEngine, engineCommand, engineExec, hostHardLimits, LABEL_KIND, LABEL_OWNER, ownerLabel, type EngineName, type EngineProbe } from './engine';
+import type {
+  BackendStatus,
+  Enforcement,
+  LimitName,
+  PtyProcess,
+  RunOptions,
+  RunResult,
+  SandboxBackend,
+  SandboxSpec,
+  ShellStart,
+} from '../types';
+import {
+  detectContainerEngine,
+  engineCommand,
+  engineExec,
+  hostHardLimits,
+  LABEL_KIND,
+  LABEL_OWNER,
+  ownerLabel,
+  type EngineName,
+  type EngineProbe,
+} from './engine';
 import { ContainerPty } from './pty';
 import { containerName, requireImage, runArgs } from './run-args';
 
@@ -27,7 +47,16 @@ export const DEFAULT_CONTAINER_OUTPUT_CHARS = 1_000_000;
 const ENGINE_START_FAILURES = new Set([125]);
 /** The oom killer's signal as the engine reports a killed container (128 + SIGKILL). */
 const SIGKILL_STATUS = 137;
-const SIGNAL_NAMES: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 6: 'SIGABRT', 9: 'SIGKILL', 11: 'SIGSEGV', 15: 'SIGTERM', 24: 'SIGXCPU', 25: 'SIGXFSZ' };
+const SIGNAL_NAMES: Record<number, string> = {
+  1: 'SIGHUP',
+  2: 'SIGINT',
+  6: 'SIGABRT',
+  9: 'SIGKILL',
+  11: 'SIGSEGV',
+  15: 'SIGTERM',
+  24: 'SIGXCPU',
+  25: 'SIGXFSZ',
+};
 /** Where the shell's rc file is mounted (a bind mount: never part of a commit). */
 const RC_DIR = '/run/t1lab';
 
@@ -45,7 +74,12 @@ export class ContainerBackend implements SandboxBackend {
 
   async status(): Promise<BackendStatus> {
     const p = await this.engine();
-    return { name: this.name, available: p.serverVersion !== null, version: p.serverVersion, hint: p.hint ? `${p.detail}; ${p.hint}` : null };
+    return {
+      name: this.name,
+      available: p.serverVersion !== null,
+      version: p.serverVersion,
+      hint: p.hint ? `${p.detail}; ${p.hint}` : null,
+    };
   }
 
   async enforcement(): Promise<Enforcement> {
@@ -58,8 +92,8 @@ export class ContainerBackend implements SandboxBackend {
         fileSizeMb: '--ulimit fsize (per process)',
         openFiles: '--ulimit nofile (per process)',
         cpuSeconds: '--ulimit cpu (per process); --cpus caps the share when the task sets cpus',
-        workspaceMb: 'not enforced in containers (the image layer grows on the engine\'s storage)',
-        tmpMb: 'not enforced in containers (/tmp is the image\'s own)',
+        workspaceMb: "not enforced in containers (the image layer grows on the engine's storage)",
+        tmpMb: "not enforced in containers (/tmp is the image's own)",
         wallSeconds: 'host timer: the container is killed at the deadline',
       },
       network: `net=false: --network none; net=true: the engine's bridge network (the internet, not the host's loopback)`,
@@ -93,9 +127,24 @@ export class ContainerBackend implements SandboxBackend {
     const commitTo = spec.container?.commitTo;
     if (commitTo) {
       const old = await engineExec(this.name, ['image', 'inspect', '--format', '{{.Id}}', commitTo]);
-      const c = await engineExec(this.name, ['commit', '--quiet', '--change', `LABEL ${LABEL_OWNER}=${ownerLabel()}`, '--change', `LABEL ${LABEL_KIND}=state`, name, commitTo], 600_000);
-      if (!c.ok) problem = `could not save the container's state (${this.name} commit): ${c.stderr.trim().slice(0, 300)}`;
-      else if (old.ok && old.stdout.trim() && old.stdout.trim() !== c.stdout.trim()) await engineExec(this.name, ['rmi', old.stdout.trim()]);
+      const c = await engineExec(
+        this.name,
+        [
+          'commit',
+          '--quiet',
+          '--change',
+          `LABEL ${LABEL_OWNER}=${ownerLabel()}`,
+          '--change',
+          `LABEL ${LABEL_KIND}=state`,
+          name,
+          commitTo,
+        ],
+        600_000,
+      );
+      if (!c.ok)
+        problem = `could not save the container's state (${this.name} commit): ${c.stderr.trim().slice(0, 300)}`;
+      else if (old.ok && old.stdout.trim() && old.stdout.trim() !== c.stdout.trim())
+        await engineExec(this.name, ['rmi', old.stdout.trim()]);
     }
     await engineExec(this.name, ['rm', '-f', name], 60_000);
     return problem;
@@ -105,7 +154,10 @@ export class ContainerBackend implements SandboxBackend {
     await this.ready(spec);
     const name = containerName();
     const hard = await hostHardLimits();
-    const { file, args } = engineCommand(this.name, [...runArgs(spec, name, hard, { tty: false, stdin: options.stdin !== undefined }), ...argv]);
+    const { file, args } = engineCommand(this.name, [
+      ...runArgs(spec, name, hard, { tty: false, stdin: options.stdin !== undefined }),
+      ...argv,
+    ]);
     const started = performance.now();
     const maxChars = options.maxOutputChars ?? DEFAULT_CONTAINER_OUTPUT_CHARS;
     const out = { stdout: new HeadTail(maxChars), stderr: new HeadTail(maxChars) };
@@ -114,7 +166,10 @@ export class ContainerBackend implements SandboxBackend {
     let aborted = false;
     const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const kill = () => void engineExec(this.name, ['kill', name], 30_000);
-    const wall = spec.limits.wallSeconds > 0 ? setTimeout(() => ((timedOut = true), limitsHit.push('wallSeconds'), kill()), spec.limits.wallSeconds * 1000) : null;
+    const wall =
+      spec.limits.wallSeconds > 0
+        ? setTimeout(() => ((timedOut = true), limitsHit.push('wallSeconds'), kill()), spec.limits.wallSeconds * 1000)
+        : null;
     const onAbort = () => ((aborted = true), kill());
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -134,8 +189,17 @@ export class ContainerBackend implements SandboxBackend {
     const commitProblem = await this.finishContainer(name, spec);
     if (exit.error) throw new SandboxError('START_FAILED', `could not start ${this.name}: ${exit.error.message}`);
     const stderr = out.stderr.text();
-    if (exit.code !== null && ENGINE_START_FAILURES.has(exit.code) && !timedOut && !aborted && /^(Error|docker:)/m.test(stderr)) {
-      throw new SandboxError('START_FAILED', `${this.name} could not start the container: ${stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500)}`);
+    if (
+      exit.code !== null &&
+      ENGINE_START_FAILURES.has(exit.code) &&
+      !timedOut &&
+      !aborted &&
+      /^(Error|docker:)/m.test(stderr)
+    ) {
+      throw new SandboxError(
+        'START_FAILED',
+        `${this.name} could not start the container: ${stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500)}`,
+      );
     }
     if (commitProblem) throw new SandboxError('START_FAILED', commitProblem);
     let exitCode = exit.code;
@@ -144,7 +208,11 @@ export class ContainerBackend implements SandboxBackend {
       signal = SIGNAL_NAMES[exitCode - 128] as string;
       exitCode = null;
     }
-    if (inspect.stdout.trim() === 'true' || (exit.code === SIGKILL_STATUS && !timedOut && !aborted && /Killed|MemoryError|Cannot allocate/.test(stderr))) limitsHit.push('memoryMb');
+    if (
+      inspect.stdout.trim() === 'true' ||
+      (exit.code === SIGKILL_STATUS && !timedOut && !aborted && /Killed|MemoryError|Cannot allocate/.test(stderr))
+    )
+      limitsHit.push('memoryMb');
     if (signal === 'SIGXCPU') limitsHit.push('cpuSeconds');
     if (signal === 'SIGXFSZ') limitsHit.push('fileSizeMb');
     const truncated = { stdout: out.stdout.truncatedChars, stderr: out.stderr.truncatedChars };
@@ -173,17 +241,34 @@ export class ContainerBackend implements SandboxBackend {
     await this.ready(spec);
     const dir = await mkdtemp(join(tmpdir(), `t1lab-rc-${process.pid}-`));
     await writeFile(join(dir, 'rc'), `${shell.rc}\n`, { mode: 0o444 });
-    const withRc: SandboxSpec = { ...spec, mounts: [...(spec.mounts ?? []), { host: dir, sandbox: RC_DIR, readOnly: true }] };
+    const withRc: SandboxSpec = {
+      ...spec,
+      mounts: [...(spec.mounts ?? []), { host: dir, sandbox: RC_DIR, readOnly: true }],
+    };
     return this.startPty(withRc, ['bash', '--noprofile', '--rcfile', `${RC_DIR}/rc`, '-i'], size, dir);
   }
 
-  private async startPty(spec: SandboxSpec, argv: string[], size: { cols: number; rows: number }, rcDir: string | null): Promise<PtyProcess> {
+  private async startPty(
+    spec: SandboxSpec,
+    argv: string[],
+    size: { cols: number; rows: number },
+    rcDir: string | null,
+  ): Promise<PtyProcess> {
     const name = containerName();
     const hard = await hostHardLimits();
-    const { file, args } = engineCommand(this.name, [...runArgs(spec, name, hard, { tty: true, stdin: true }), ...argv]);
+    const { file, args } = engineCommand(this.name, [
+      ...runArgs(spec, name, hard, { tty: true, stdin: true }),
+      ...argv,
+    ]);
     let term: pty.IPty;
     try {
-      term = nodePty().spawn(file, args, { name: 'xterm-256color', cols: size.cols, rows: size.rows, cwd: '/', env: process.env as Record<string, string> });
+      term = nodePty().spawn(file, args, {
+        name: 'xterm-256color',
+        cols: size.cols,
+        rows: size.rows,
+        cwd: '/',
+        env: process.env as Record<string, string>,
+      });
     } catch (error) {
       throw new SandboxError('START_FAILED', `could not start ${this.name}: ${(error as Error).message}`);
     }
@@ -195,7 +280,8 @@ export class ContainerBackend implements SandboxBackend {
         if (rcDir) await rm(rcDir, { recursive: true, force: true });
         return problem;
       },
-      oomKilled: async () => (await engineExec(this.name, ['inspect', '--format', '{{.State.OOMKilled}}', name])).stdout.trim() === 'true',
+      oomKilled: async () =>
+        (await engineExec(this.name, ['inspect', '--format', '{{.State.OOMKilled}}', name])).stdout.trim() === 'true',
     });
     // From now until the shell's container is committed, a phase that starts from that state waits for it.
     this.pending.track(spec.container?.commitTo, shell.done);

@@ -63,7 +63,10 @@ let hard: Promise<HardLimits> | null = null;
 /** This process's hard RLIMIT_NOFILE and RLIMIT_NPROC (a container's ulimits may not exceed them). */
 export function hostHardLimits(): Promise<HardLimits> {
   hard ??= execQuiet('sh', ['-c', 'ulimit -Hn; ulimit -Hu']).then((r) => {
-    const [n, u] = r.stdout.trim().split('\n').map((v) => (v === 'unlimited' ? Number.POSITIVE_INFINITY : Number(v)));
+    const [n, u] = r.stdout
+      .trim()
+      .split('\n')
+      .map((v) => (v === 'unlimited' ? Number.POSITIVE_INFINITY : Number(v)));
     return { openFiles: Number.isFinite(n) && n ? (n as number) : 4096, processes: u && !Number.isNaN(u) ? u : 2048 };
   });
   return hard;
@@ -85,39 +88,87 @@ export interface EngineProbe {
 export const ENGINE_HINTS: Record<EngineName, { install: string; server: string }> = {
   podman: {
     install: 'install podman (and runc): `sudo apt-get install podman runc` (Debian/Ubuntu)',
-    server: 'podman is installed but `podman info` fails; run the lab as root, or set up rootless podman (`/etc/subuid`, `/etc/subgid`), and check `podman info`',
+    server:
+      'podman is installed but `podman info` fails; run the lab as root, or set up rootless podman (`/etc/subuid`, `/etc/subgid`), and check `podman info`',
   },
   docker: {
     install: 'install Docker Engine (https://docs.docker.com/engine/install/) or use --backend podman',
-    server: 'the docker CLI is installed but no Docker daemon answers: start it (`sudo systemctl start docker`), add yourself to the docker group, or use --backend podman',
+    server:
+      'the docker CLI is installed but no Docker daemon answers: start it (`sudo systemctl start docker`), add yourself to the docker group, or use --backend podman',
   },
 };
 
 /** Is the engine there, does it answer, and (when `trialImage` is given) can it start a container? */
 export async function detectContainerEngine(engine: EngineName, trialImage?: string): Promise<EngineProbe> {
   const which = await execQuiet('sh', ['-c', `command -v ${engine}`]);
-  if (!which.ok) return { engine, cli: false, serverVersion: null, canRun: null, detail: `${engine} is not installed`, hint: ENGINE_HINTS[engine].install };
-  const args = engine === 'docker' ? ['version', '--format', '{{.Server.Version}}'] : ['version', '--format', '{{.Server.Version}}'];
+  if (!which.ok)
+    return {
+      engine,
+      cli: false,
+      serverVersion: null,
+      canRun: null,
+      detail: `${engine} is not installed`,
+      hint: ENGINE_HINTS[engine].install,
+    };
+  const args =
+    engine === 'docker'
+      ? ['version', '--format', '{{.Server.Version}}']
+      : ['version', '--format', '{{.Server.Version}}'];
   // Generous: a busy engine (builds running) answers slowly, and the answer is cached per process.
   const probe = await engineExec(engine, args, 45_000);
   const version = probe.stdout.trim();
   if (!probe.ok || !version || version === '<no value>') {
     const said = (probe.stderr.trim().split('\n').pop() ?? '').slice(0, 200);
-    return { engine, cli: true, serverVersion: null, canRun: false, detail: `${engine} is installed but no engine answers${said ? `: ${said}` : ''}`, hint: ENGINE_HINTS[engine].server };
+    return {
+      engine,
+      cli: true,
+      serverVersion: null,
+      canRun: false,
+      detail: `${engine} is installed but no engine answers${said ? `: ${said}` : ''}`,
+      hint: ENGINE_HINTS[engine].server,
+    };
   }
-  if (!trialImage) return { engine, cli: true, serverVersion: version, canRun: null, detail: `${engine} ${version} answers`, hint: null };
+  if (!trialImage)
+    return {
+      engine,
+      cli: true,
+      serverVersion: version,
+      canRun: null,
+      detail: `${engine} ${version} answers`,
+      hint: null,
+    };
   const limits = await hostHardLimits();
-  const trial = await engineExec(engine, ['run', '--rm', '--network', 'none', ...ulimitArgs(limits), '--label', `${LABEL_KIND}=probe`, trialImage, 'true'], 60_000);
+  const trial = await engineExec(
+    engine,
+    ['run', '--rm', '--network', 'none', ...ulimitArgs(limits), '--label', `${LABEL_KIND}=probe`, trialImage, 'true'],
+    60_000,
+  );
   if (!trial.ok) {
     const said = (trial.stderr.trim().split('\n').pop() ?? '').slice(0, 300);
-    return { engine, cli: true, serverVersion: version, canRun: false, detail: `${engine} ${version} answers but cannot start a container: ${said}`, hint: runFailureHint(engine, said) };
+    return {
+      engine,
+      cli: true,
+      serverVersion: version,
+      canRun: false,
+      detail: `${engine} ${version} answers but cannot start a container: ${said}`,
+      hint: runFailureHint(engine, said),
+    };
   }
-  return { engine, cli: true, serverVersion: version, canRun: true, detail: `${engine} ${version} runs containers`, hint: null };
+  return {
+    engine,
+    cli: true,
+    serverVersion: version,
+    canRun: true,
+    detail: `${engine} ${version} runs containers`,
+    hint: null,
+  };
 }
 
 function runFailureHint(engine: EngineName, said: string): string {
-  if (/crun|cgroup/i.test(said)) return `the OCI runtime refused this machine's cgroup layout: install runc (\`sudo apt-get install runc\`); the lab then uses \`${engine} --runtime runc\``;
-  if (/ulimit|rlimit|operation not permitted/i.test(said)) return 'the container\'s ulimits exceed this user\'s hard limits; raise them (`ulimit -H`) or run as root';
+  if (/crun|cgroup/i.test(said))
+    return `the OCI runtime refused this machine's cgroup layout: install runc (\`sudo apt-get install runc\`); the lab then uses \`${engine} --runtime runc\``;
+  if (/ulimit|rlimit|operation not permitted/i.test(said))
+    return "the container's ulimits exceed this user's hard limits; raise them (`ulimit -H`) or run as root";
   return `check \`${engine} run --rm IMAGE true\` by hand`;
 }
 

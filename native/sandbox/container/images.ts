@@ -20,14 +20,22 @@ export interface ImageInfo {
 }
 
 export async function inspectImage(engine: EngineName, ref: string): Promise<ImageInfo | null> {
-  const r = await engineExec(engine, ['image', 'inspect', '--format', '{{.Id}}\t{{.Config.WorkingDir}}\t{{.Config.User}}\t{{.Size}}', ref], 30_000);
+  const r = await engineExec(
+    engine,
+    ['image', 'inspect', '--format', '{{.Id}}\t{{.Config.WorkingDir}}\t{{.Config.User}}\t{{.Size}}', ref],
+    30_000,
+  );
   if (!r.ok) return null;
   const [id, workdir, user, size] = r.stdout.trim().split('\n')[0]?.split('\t') ?? [];
   return { id: id ?? '', workdir: workdir ?? '', user: user ?? '', sizeBytes: Number(size) || 0 };
 }
 
 /** Try to pull `ref`; false (with the engine's words) when the registry cannot be reached or has no such image. */
-export async function pullImage(engine: EngineName, ref: string, timeoutMs = 60_000): Promise<{ ok: boolean; detail: string }> {
+export async function pullImage(
+  engine: EngineName,
+  ref: string,
+  timeoutMs = 60_000,
+): Promise<{ ok: boolean; detail: string }> {
   const r = await engineExec(engine, ['pull', '--quiet', ref], timeoutMs);
   return { ok: r.ok, detail: r.ok ? 'pulled' : (r.stderr.trim().split('\n').pop() ?? '').slice(0, 300) };
 }
@@ -87,7 +95,24 @@ export async function buildImage(engine: EngineName, req: BuildRequest): Promise
 
 export const DEFAULT_BASE_TAG = 'localhost/t1lab-base:bookworm';
 /** What TB tasks' images usually have: python (also as `python`), pytest, and the common tools. */
-export const DEFAULT_BASE_PACKAGES = ['python3', 'python3-pytest', 'python3-pip', 'python3-venv', 'python-is-python3', 'ca-certificates', 'curl', 'git', 'procps', 'less', 'nano', 'file', 'patch', 'tmux', 'xz-utils', 'unzip'];
+export const DEFAULT_BASE_PACKAGES = [
+  'python3',
+  'python3-pytest',
+  'python3-pip',
+  'python3-venv',
+  'python-is-python3',
+  'ca-certificates',
+  'curl',
+  'git',
+  'procps',
+  'less',
+  'nano',
+  'file',
+  'patch',
+  'tmux',
+  'xz-utils',
+  'unzip',
+];
 
 export interface BaseImageResult {
   tag: string;
@@ -97,7 +122,8 @@ export interface BaseImageResult {
   cached: boolean;
 }
 
-export const MMDEBSTRAP_HINT = 'install mmdebstrap: `sudo apt-get install mmdebstrap` (it builds the Debian root file system from the Debian archive)';
+export const MMDEBSTRAP_HINT =
+  'install mmdebstrap: `sudo apt-get install mmdebstrap` (it builds the Debian root file system from the Debian archive)';
 
 /**
  * A Debian bookworm image from the Debian archive: `mmdebstrap --variant=minbase` into a tarball, then
@@ -105,13 +131,21 @@ export const MMDEBSTRAP_HINT = 'install mmdebstrap: `sudo apt-get install mmdebs
  */
 export async function buildBaseImage(
   engine: EngineName,
-  options: { tag?: string; include?: string[]; suite?: string; mirror?: string; rebuild?: boolean; onOutput?: (text: string) => void } = {},
+  options: {
+    tag?: string;
+    include?: string[];
+    suite?: string;
+    mirror?: string;
+    rebuild?: boolean;
+    onOutput?: (text: string) => void;
+  } = {},
 ): Promise<BaseImageResult> {
   const tag = options.tag ?? DEFAULT_BASE_TAG;
   const started = performance.now();
   if (!options.rebuild) {
     const have = await inspectImage(engine, tag);
-    if (have) return { tag, sizeBytes: have.sizeBytes, durationMs: Math.round(performance.now() - started), cached: true };
+    if (have)
+      return { tag, sizeBytes: have.sizeBytes, durationMs: Math.round(performance.now() - started), cached: true };
   }
   const which = await execQuiet('sh', ['-c', 'command -v mmdebstrap']);
   if (!which.ok) throw new Error(`mmdebstrap is not installed; ${MMDEBSTRAP_HINT}`);
@@ -120,7 +154,13 @@ export async function buildBaseImage(
     const tar = join(dir, 'rootfs.tar');
     const include = [...new Set(options.include ?? DEFAULT_BASE_PACKAGES)];
     // Like python images, pip may install into the system python (Debian marks it externally managed).
-    const args = ['--variant=minbase', `--include=${include.join(',')}`, '--customize-hook=rm -f "$1"/usr/lib/python3*/EXTERNALLY-MANAGED', options.suite ?? 'bookworm', tar];
+    const args = [
+      '--variant=minbase',
+      `--include=${include.join(',')}`,
+      '--customize-hook=rm -f "$1"/usr/lib/python3*/EXTERNALLY-MANAGED',
+      options.suite ?? 'bookworm',
+      tar,
+    ];
     if (options.mirror) args.push(options.mirror);
     const log = new HeadTail(20_000);
     const code = await new Promise<number | null>((resolve) => {
@@ -131,8 +171,13 @@ export async function buildBaseImage(
       child.once('error', () => resolve(null));
       child.once('close', resolve);
     });
-    if (code !== 0 || !(await stat(tar).catch(() => null))) throw new Error(`mmdebstrap failed (exit ${code}):\n${log.text().slice(-2000)}`);
-    const imp = await engineExec(engine, ['import', '--change', 'CMD ["bash"]', '--change', 'ENV LANG=C.UTF-8', tar, tag], 600_000);
+    if (code !== 0 || !(await stat(tar).catch(() => null)))
+      throw new Error(`mmdebstrap failed (exit ${code}):\n${log.text().slice(-2000)}`);
+    const imp = await engineExec(
+      engine,
+      ['import', '--change', 'CMD ["bash"]', '--change', 'ENV LANG=C.UTF-8', tar, tag],
+      600_000,
+    );
     if (!imp.ok) throw new Error(`${engine} import failed: ${imp.stderr.trim().slice(-500)}`);
     const info = await inspectImage(engine, tag);
     return { tag, sizeBytes: info?.sizeBytes ?? 0, durationMs: Math.round(performance.now() - started), cached: false };

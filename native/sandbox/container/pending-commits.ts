@@ -10,9 +10,11 @@ export class PendingCommits {
   track<T>(tag: string | undefined, work: Promise<T>): Promise<T> {
     if (tag) {
       this.byTag.set(tag, work);
-      void work.finally(() => {
-        if (this.byTag.get(tag) === work) this.byTag.delete(tag);
-      }).catch(() => {});
+      void work
+        .finally(() => {
+          if (this.byTag.get(tag) === work) this.byTag.delete(tag);
+        })
+        .catch(() => {});
     }
     return work;
   }

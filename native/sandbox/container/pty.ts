@@ -23,7 +23,10 @@ export class ContainerPty extends SandboxPty {
     term: pty.IPty,
     private readonly control: ContainerControl,
   ) {
-    super(term, { seconds: control.wallSeconds, notice: `the ${control.wallSeconds} s wall-clock limit was reached: the container is stopped` });
+    super(term, {
+      seconds: control.wallSeconds,
+      notice: `the ${control.wallSeconds} s wall-clock limit was reached: the container is stopped`,
+    });
   }
 
   protected async settle(exitCode: number, signal: number | null): Promise<PtyExit> {

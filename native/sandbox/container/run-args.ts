@@ -20,7 +20,12 @@ export function requireImage(spec: SandboxSpec): NonNullable<SandboxSpec['contai
   return c;
 }
 
-export function runArgs(spec: SandboxSpec, name: string, hard: HardLimits, mode: { tty: boolean; stdin: boolean }): string[] {
+export function runArgs(
+  spec: SandboxSpec,
+  name: string,
+  hard: HardLimits,
+  mode: { tty: boolean; stdin: boolean },
+): string[] {
   const c = requireImage(spec);
   const l = spec.limits;
   const args = ['run', '--name', name, '--label', `${LABEL_OWNER}=${ownerLabel()}`, '--label', `${LABEL_KIND}=sandbox`];
@@ -32,7 +37,12 @@ export function runArgs(spec: SandboxSpec, name: string, hard: HardLimits, mode:
   if (c.cpus && c.cpus > 0) args.push('--cpus', String(c.cpus));
   args.push(...ulimitArgs(hard, l.openFiles));
   // Per-process CPU seconds and file size, as the bubblewrap backend sets them (rlimits; fsize in bytes).
-  args.push('--ulimit', `cpu=${l.cpuSeconds}:${l.cpuSeconds}`, '--ulimit', `fsize=${l.fileSizeMb * MIB}:${l.fileSizeMb * MIB}`);
+  args.push(
+    '--ulimit',
+    `cpu=${l.cpuSeconds}:${l.cpuSeconds}`,
+    '--ulimit',
+    `fsize=${l.fileSizeMb * MIB}:${l.fileSizeMb * MIB}`,
+  );
   if (c.bindWorkspace && spec.workdir && spec.workdir !== '/') args.push('-v', `${spec.workspace}:${spec.workdir}:rw`);
   for (const m of spec.mounts ?? []) args.push('-v', `${m.host}:${m.sandbox}:${m.readOnly ? 'ro' : 'rw'}`);
   for (const [k, v] of Object.entries(spec.env ?? {})) args.push('-e', `${k}=${v}`);

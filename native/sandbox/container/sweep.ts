@@ -27,14 +27,22 @@ function deadOwners(lines: string[]): string[] {
 
 export async function sweepOrphanedContainers(engine: EngineName): Promise<SweepReport> {
   const report: SweepReport = { containers: [], images: [] };
-  const ps = await engineExec(engine, ['ps', '-a', '--filter', `label=${LABEL_OWNER}`, '--format', `{{.ID}} {{index .Labels "${LABEL_OWNER}"}}`], 20_000);
+  const ps = await engineExec(
+    engine,
+    ['ps', '-a', '--filter', `label=${LABEL_OWNER}`, '--format', `{{.ID}} {{index .Labels "${LABEL_OWNER}"}}`],
+    20_000,
+  );
   if (!ps.ok) return report;
   const containers = deadOwners(ps.stdout.split('\n').filter(Boolean));
   if (containers.length) {
     await engineExec(engine, ['rm', '-f', ...containers], 120_000);
     report.containers = containers;
   }
-  const images = await engineExec(engine, ['images', '--filter', `label=${LABEL_KIND}=state`, '--format', `{{.ID}} {{index .Labels "${LABEL_OWNER}"}}`], 20_000);
+  const images = await engineExec(
+    engine,
+    ['images', '--filter', `label=${LABEL_KIND}=state`, '--format', `{{.ID}} {{index .Labels "${LABEL_OWNER}"}}`],
+    20_000,
+  );
   if (images.ok) {
     const dead = [...new Set(deadOwners(images.stdout.split('\n').filter(Boolean)))];
     for (const id of dead) if ((await engineExec(engine, ['rmi', '-f', id], 120_000)).ok) report.images.push(id);

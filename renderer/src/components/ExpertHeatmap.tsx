@@ -14,10 +14,17 @@ function fill(t: number): string {
  * viridis scale with its legend and axis titles; under it, a routing strip: for each chosen token, the
  * expert it sent most weight to in each layer. An SVG grid (a small chart: uPlot would add nothing here).
  */
-export function ExpertHeatmap({ tokens, numExperts }: { tokens: (Pick<PlaygroundToken, 'experts' | 'gates'> & { text?: string })[]; numExperts: number }) {
+export function ExpertHeatmap({
+  tokens,
+  numExperts,
+}: {
+  tokens: (Pick<PlaygroundToken, 'experts' | 'gates'> & { text?: string })[];
+  numExperts: number;
+}) {
   const layers = tokens[0]?.experts?.length ?? 0;
   const weight = Array.from({ length: layers }, () => new Array<number>(numExperts).fill(0));
-  for (const t of tokens) t.experts?.forEach((ex, l) => ex.forEach((e, j) => (weight[l]![e]! += t.gates?.[l]?.[j] ?? 1)));
+  for (const t of tokens)
+    t.experts?.forEach((ex, l) => ex.forEach((e, j) => (weight[l]![e]! += t.gates?.[l]?.[j] ?? 1)));
   const max = Math.max(1e-9, ...weight.flat());
   const left = 74;
   const top = 34;
@@ -45,7 +52,13 @@ export function ExpertHeatmap({ tokens, numExperts }: { tokens: (Pick<Playground
             {e}
           </text>
         ))}
-        <text x={12} y={top + (layers * CELL) / 2} textAnchor="middle" className="axis-title" transform={`rotate(-90 12 ${top + (layers * CELL) / 2})`}>
+        <text
+          x={12}
+          y={top + (layers * CELL) / 2}
+          textAnchor="middle"
+          className="axis-title"
+          transform={`rotate(-90 12 ${top + (layers * CELL) / 2})`}
+        >
           layer
         </text>
         {weight.map((row, l) => (
@@ -54,7 +67,17 @@ export function ExpertHeatmap({ tokens, numExperts }: { tokens: (Pick<Playground
               {l}
             </text>
             {row.map((w, e) => (
-              <rect key={e} data-layer={l} data-expert={e} data-weight={w.toFixed(4)} x={left + e * CELL} y={top + l * CELL} width={CELL - 2} height={CELL - 2} fill={fill(w / max)}>
+              <rect
+                key={e}
+                data-layer={l}
+                data-expert={e}
+                data-weight={w.toFixed(4)}
+                x={left + e * CELL}
+                y={top + l * CELL}
+                width={CELL - 2}
+                height={CELL - 2}
+                fill={fill(w / max)}
+              >
                 <title>{`layer ${l}, expert ${e}: gate weight ${w.toFixed(3)} (${((w / max) * 100).toFixed(0)}% of the largest)`}</title>
               </rect>
             ))}
@@ -83,7 +106,12 @@ export function ExpertHeatmap({ tokens, numExperts }: { tokens: (Pick<Playground
       {tokens.length > 0 && (
         <div className="routing-strip" data-testid="routing-strip">
           <div className="muted small">Routing strip: the top expert of each token, per layer (colour = expert)</div>
-          <svg width={left + tokens.length * STRIP_CELL + 4} height={layers * STRIP_CELL + 18} role="img" aria-label="per-token routing strip">
+          <svg
+            width={left + tokens.length * STRIP_CELL + 4}
+            height={layers * STRIP_CELL + 18}
+            role="img"
+            aria-label="per-token routing strip"
+          >
             {Array.from({ length: layers }, (_, l) => (
               <g key={l}>
                 <text x={left - 6} y={l * STRIP_CELL + STRIP_CELL - 3} textAnchor="end" className="axis-label">
@@ -92,7 +120,17 @@ export function ExpertHeatmap({ tokens, numExperts }: { tokens: (Pick<Playground
                 {tokens.map((t, i) => {
                   const e = top1(t, l);
                   return (
-                    <rect key={i} data-token={i} data-layer={l} data-expert={e} x={left + i * STRIP_CELL} y={l * STRIP_CELL} width={STRIP_CELL - 1} height={STRIP_CELL - 1} fill={fill(numExperts > 1 ? e / (numExperts - 1) : 0)}>
+                    <rect
+                      key={i}
+                      data-token={i}
+                      data-layer={l}
+                      data-expert={e}
+                      x={left + i * STRIP_CELL}
+                      y={l * STRIP_CELL}
+                      width={STRIP_CELL - 1}
+                      height={STRIP_CELL - 1}
+                      fill={fill(numExperts > 1 ? e / (numExperts - 1) : 0)}
+                    >
                       <title>{`token ${i} ${JSON.stringify(t.text)}, layer ${l}: expert ${e}`}</title>
                     </rect>
                   );

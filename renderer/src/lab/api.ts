@@ -10,7 +10,13 @@ import { createClient, type Client } from '../../../electron/ipc/common/client';
 import type { LabContract, LabEvent, LabEventPayload } from '../../../electron/ipc/common/contract';
 import { LabError } from '../../../electron/ipc/common/errors';
 import { EventListeners } from '../../../electron/ipc/common/event-listeners';
-import { labApiFromPreload, labMethodNames, type LabApi, type LabMethods, type PreloadLab } from '../../../electron/ipc/common/lab-api';
+import {
+  labApiFromPreload,
+  labMethodNames,
+  type LabApi,
+  type LabMethods,
+  type PreloadLab,
+} from '../../../electron/ipc/common/lab-api';
 import { createWebSocketClientTransport } from '../../../electron/ipc/common/websocket-client';
 
 declare global {
@@ -56,7 +62,10 @@ function webApi(): LabApi {
   /** Each event's subscription on the current client, by event. */
   const offs = new Map<string, () => void>();
   const subscribe = (c: Client<LabContract>, event: string) => {
-    offs.set(event, c.on(event as LabEvent, (payload) => listeners.emit(event, payload)));
+    offs.set(
+      event,
+      c.on(event as LabEvent, (payload) => listeners.emit(event, payload)),
+    );
   };
   /** Every listener the pages hold, by event; re-subscribed on each new client. */
   const listeners = new EventListeners({
@@ -88,7 +97,10 @@ function webApi(): LabApi {
       if (client !== c) return;
       const delay = RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)]!;
       attempt++;
-      setState('closed', everOpen ? `the lab host stopped answering (${reason})` : `cannot reach the lab host (${reason})`);
+      setState(
+        'closed',
+        everOpen ? `the lab host stopped answering (${reason})` : `cannot reach the lab host (${reason})`,
+      );
       setTimeout(connect, delay);
     });
   };
@@ -97,7 +109,8 @@ function webApi(): LabApi {
     labMethodNames.map((name) => [
       name,
       (input: unknown, options?: { signal?: AbortSignal; timeoutMs?: number }) => {
-        if (!client || client.closed) return Promise.reject(new LabError('DISCONNECTED', 'not connected to the lab host'));
+        if (!client || client.closed)
+          return Promise.reject(new LabError('DISCONNECTED', 'not connected to the lab host'));
         return client.call(name, input as never, options);
       },
     ]),

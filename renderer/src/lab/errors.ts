@@ -41,13 +41,16 @@ function sentence(issue: Issue, label: string): string {
   const strings = issue.origin === 'string' || issue.origin === 'array';
   switch (issue.code) {
     case 'too_small':
-      if (strings) return min !== null && min <= 1 ? `${label} cannot be empty.` : `${label} needs at least ${min} characters.`;
+      if (strings)
+        return min !== null && min <= 1 ? `${label} cannot be empty.` : `${label} needs at least ${min} characters.`;
       return `${label} must be at least ${min}${issue.inclusive === false ? ' (exclusive)' : ''}.`;
     case 'too_big':
       if (strings) return `${label} is too long (at most ${max}).`;
       return `${label} must be at most ${max}.`;
     case 'invalid_type':
-      return issue.expected === 'number' || issue.expected === 'int' ? `${label} must be a number.` : `${label} is missing or has the wrong kind of value.`;
+      return issue.expected === 'number' || issue.expected === 'int'
+        ? `${label} must be a number.`
+        : `${label} is missing or has the wrong kind of value.`;
     case 'not_multiple_of':
       return `${label} must be a whole number.`;
     default:
@@ -77,7 +80,10 @@ function fromIssues(issues: Issue[], labels: Record<string, string>): UserError 
 export function userError(error: unknown, labels: Record<string, string> = {}): UserError {
   const e = error as { code?: string; message?: string; details?: unknown };
   if (e?.code === 'INVALID_PARAMS' && Array.isArray(e.details)) return fromIssues(e.details as Issue[], labels);
-  const detailField = e?.details && typeof e.details === 'object' && 'field' in e.details ? String((e.details as { field: unknown }).field) : null;
+  const detailField =
+    e?.details && typeof e.details === 'object' && 'field' in e.details
+      ? String((e.details as { field: unknown }).field)
+      : null;
   let message = String(e?.message ?? error);
   // "models.sample: ..." — the method name means nothing to the user.
   message = message.replace(/^[a-z]+\.[A-Za-z]+: /, '');

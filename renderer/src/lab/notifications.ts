@@ -24,6 +24,9 @@ export function notifyWhenTrainingEnds(): () => void {
   return api.on('training.ended', (e) => {
     if (!notificationsAvailable() || Notification.permission !== 'granted') return;
     const verb = e.state === 'completed' ? 'finished' : e.state;
-    new Notification(`Training ${verb}: ${e.runId}`, { body: `${e.stage}, step ${e.step}${e.message ? ` — ${e.message}` : ''}`, tag: `training-${e.runId}` });
+    new Notification(`Training ${verb}: ${e.runId}`, {
+      body: `${e.stage}, step ${e.step}${e.message ? ` — ${e.message}` : ''}`,
+      tag: `training-${e.runId}`,
+    });
   });
 }

@@ -68,7 +68,10 @@ export interface NamedList<T extends { name: string }> {
  * A list of named entries under `key`. `clean` checks one entry read back (its name already checked) and
  * returns it as the app uses it (only the fields it knows), or null to leave it out.
  */
-export function namedList<T extends { name: string }>(key: string, clean: (o: Record<string, unknown>, name: string) => T | null): NamedList<T> {
+export function namedList<T extends { name: string }>(
+  key: string,
+  clean: (o: Record<string, unknown>, name: string) => T | null,
+): NamedList<T> {
   const parse = (text: string | null): T[] => {
     let raw: unknown;
     try {

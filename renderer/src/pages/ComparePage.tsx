@@ -19,7 +19,6 @@ import { useRuns } from '../stores/runs';
 import { SideBySide, SIDE_BY_SIDE_PREFIX, sideBySideTask } from '../components/compare/SideBySide';
 import './runs.css';
 
-
 interface Loaded {
   runId: string;
   manifest: RunManifest;
@@ -35,7 +34,11 @@ function useCompareData(ids: string[]) {
     let stale = false;
     setError(null);
     const api = getLabApi().methods;
-    Promise.all(ids.map((runId) => api['runs.get']({ runId }).then((r) => ({ runId, manifest: r.manifest, episodes: r.episodes }))))
+    Promise.all(
+      ids.map((runId) =>
+        api['runs.get']({ runId }).then((r) => ({ runId, manifest: r.manifest, episodes: r.episodes })),
+      ),
+    )
       .then((runs) => !stale && setLoaded(runs))
       .catch((e: unknown) => !stale && setError(userError(e).message));
     if (ids.length >= 2)
@@ -62,17 +65,30 @@ export function ComparePage() {
   const letter = (i: number) => String.fromCharCode(65 + i);
   const ready = loaded.length === ids.length && ids.length >= 2;
   const baseline = ready ? loaded[0]! : null;
-  const rows = ready ? compareRows(baseline!.episodes, loaded.slice(1).map((other) => other.episodes)) : [];
+  const rows = ready
+    ? compareRows(
+        baseline!.episodes,
+        loaded.slice(1).map((other) => other.episodes),
+      )
+    : [];
   const letters = ids.map((_, i) => letter(i));
   const sideRow = sideTask ? (rows.find((r) => r.taskId === sideTask) ?? null) : null;
   /** Run i's tasks against A (i >= 1). */
   const pairChanges = (i: number) => rows.map((row) => row.changes[i - 1]!);
-  const settings = ready ? configDiff(loaded.map((l) => ({ ...l.manifest.config, tasks: l.manifest.config.tasks.length, containers: undefined }))) : [];
+  const settings = ready
+    ? configDiff(
+        loaded.map((l) => ({ ...l.manifest.config, tasks: l.manifest.config.tasks.length, containers: undefined })),
+      )
+    : [];
 
   return (
     <section className="compare-page" data-testid="page-compare" data-runs={ids.join(',')}>
       <ComparedRuns ids={ids} runs={runs} letter={letter} title={title} onRuns={(next) => link('compare', next)} />
-      {ids.length < 2 && <p className="muted">Pick two or more runs: the first is the baseline (A). Or check runs on the Runs page and press Compare.</p>}
+      {ids.length < 2 && (
+        <p className="muted">
+          Pick two or more runs: the first is the baseline (A). Or check runs on the Runs page and press Compare.
+        </p>
+      )}
       {error && (
         <div className="error" role="alert">
           {error}
@@ -110,7 +126,19 @@ export function ComparePage() {
 }
 
 /** The compared runs, lettered from A (the baseline), each removable, and a picker that adds one. */
-function ComparedRuns({ ids, runs, letter, title, onRuns }: { ids: string[]; runs: RunListing[]; letter(i: number): string; title(id: string): string; onRuns(ids: string[]): void }) {
+function ComparedRuns({
+  ids,
+  runs,
+  letter,
+  title,
+  onRuns,
+}: {
+  ids: string[];
+  runs: RunListing[];
+  letter(i: number): string;
+  title(id: string): string;
+  onRuns(ids: string[]): void;
+}) {
   return (
     <div className="toolbar">
       <ol className="compare-runs">
@@ -123,7 +151,12 @@ function ComparedRuns({ ids, runs, letter, title, onRuns }: { ids: string[]; run
           </li>
         ))}
       </ol>
-      <select value="" onChange={(e) => e.target.value && onRuns([...ids, e.target.value])} data-testid="compare-add" aria-label="add a run">
+      <select
+        value=""
+        onChange={(e) => e.target.value && onRuns([...ids, e.target.value])}
+        data-testid="compare-add"
+        aria-label="add a run"
+      >
         <option value="">add a run…</option>
         {runs
           .filter((r) => !ids.includes(r.id) && r.done > 0)
@@ -138,7 +171,15 @@ function ComparedRuns({ ids, runs, letter, title, onRuns }: { ids: string[]; run
 }
 
 /** The settings whose values differ between the runs, a column per run (long values cut from the left). */
-function SettingsDiff({ ids, letter, settings }: { ids: string[]; letter(i: number): string; settings: { path: string; values: string[] }[] }) {
+function SettingsDiff({
+  ids,
+  letter,
+  settings,
+}: {
+  ids: string[];
+  letter(i: number): string;
+  settings: { path: string; values: string[] }[];
+}) {
   if (settings.length === 0)
     return (
       <p className="muted" data-testid="config-diff">

@@ -14,8 +14,22 @@ function millions(n: number | null): string {
   return n === null ? '—' : `${(n / 1e6).toFixed(2)}M`;
 }
 
-function CheckpointList({ checkpoints, selected, onSelect }: { checkpoints: ModelSummary[]; selected: string | null; onSelect: (p: string) => void }) {
-  if (!checkpoints.length) return <div className="muted">No checkpoints yet. Create one with <code>t1lab model init --preset nano --out DIR</code> and add its folder above.</div>;
+function CheckpointList({
+  checkpoints,
+  selected,
+  onSelect,
+}: {
+  checkpoints: ModelSummary[];
+  selected: string | null;
+  onSelect: (p: string) => void;
+}) {
+  if (!checkpoints.length)
+    return (
+      <div className="muted">
+        No checkpoints yet. Create one with <code>t1lab model init --preset nano --out DIR</code> and add its folder
+        above.
+      </div>
+    );
   return (
     <table className="grid models-table" data-testid="checkpoints">
       <thead>
@@ -33,7 +47,17 @@ function CheckpointList({ checkpoints, selected, onSelect }: { checkpoints: Mode
       </thead>
       <tbody>
         {checkpoints.map((c) => (
-          <tr key={c.path} data-testid="model-row" data-path={c.path} className={c.path === selected ? 'selected' : ''} onClick={() => onSelect(c.path)} onKeyDown={onRowKey(() => onSelect(c.path))} tabIndex={0} style={{ cursor: 'pointer' }} title={c.path}>
+          <tr
+            key={c.path}
+            data-testid="model-row"
+            data-path={c.path}
+            className={c.path === selected ? 'selected' : ''}
+            onClick={() => onSelect(c.path)}
+            onKeyDown={onRowKey(() => onSelect(c.path))}
+            tabIndex={0}
+            style={{ cursor: 'pointer' }}
+            title={c.path}
+          >
             <td data-key="name">{c.name}</td>
             <td data-key="run" className="cut" title={c.lineage?.trainingRun ?? ''}>
               {c.lineage?.trainingRun ?? '—'}
@@ -44,7 +68,9 @@ function CheckpointList({ checkpoints, selected, onSelect }: { checkpoints: Mode
             <td>{millions(c.parameters)}</td>
             <td>{size(c.totalBytes)}</td>
             <td>{c.provider ? c.provider.name : <span className="muted">not loaded</span>}</td>
-            <td className={c.status === 'ok' ? 'ok' : 'warn'} title={c.error ?? ''}>{c.status === 'ok' ? 'ok' : c.error}</td>
+            <td className={c.status === 'ok' ? 'ok' : 'warn'} title={c.error ?? ''}>
+              {c.status === 'ok' ? 'ok' : c.error}
+            </td>
           </tr>
         ))}
       </tbody>
@@ -61,7 +87,12 @@ function CheckpointDetails({ c }: { c: ModelSummary }) {
           ['path', c.path],
           ['parameters', `${millions(c.parameters)} (${millions(c.activeParameters)} active per token)`],
           ['tokenizer', c.tokenizerVocab === null ? '—' : `${c.tokenizerVocab} tokens`],
-          ['provider', c.provider ? `${c.provider.name}${c.provider.fallbackReason ? ` — ${c.provider.fallbackReason}` : ''}` : 'not loaded yet'],
+          [
+            'provider',
+            c.provider
+              ? `${c.provider.name}${c.provider.fallbackReason ? ` — ${c.provider.fallbackReason}` : ''}`
+              : 'not loaded yet',
+          ],
           ...Object.entries(c.config ?? {}).map(([k, v]): [string, string] => [k, String(v)]),
         ]}
       />
@@ -126,7 +157,12 @@ function Folders() {
         {folders.map((f) => (
           <li key={f} data-testid="model-folder" data-path={f}>
             {f}{' '}
-            <button type="button" className="secondary small" onClick={() => void removeFolder(f)} aria-label={`Remove ${f}`}>
+            <button
+              type="button"
+              className="secondary small"
+              onClick={() => void removeFolder(f)}
+              aria-label={`Remove ${f}`}
+            >
               Remove
             </button>
           </li>
@@ -149,11 +185,21 @@ export function ModelsPage() {
           {loading ? 'Listing…' : 'Refresh'}
         </button>
         <label className="filter" title="the PPO policy worker's weight copies (training/RUN/policy/v-N)">
-          <input type="checkbox" checked={showSnapshots} onChange={(e) => setShowSnapshots(e.target.checked)} data-testid="show-snapshots" /> show policy snapshots
+          <input
+            type="checkbox"
+            checked={showSnapshots}
+            onChange={(e) => setShowSnapshots(e.target.checked)}
+            data-testid="show-snapshots"
+          />{' '}
+          show policy snapshots
         </label>
       </div>
       <Folders />
-      {error && <div className="error" role="alert">{error}</div>}
+      {error && (
+        <div className="error" role="alert">
+          {error}
+        </div>
+      )}
       <CheckpointList checkpoints={checkpoints} selected={selected} onSelect={select} />
       {current?.status === 'ok' && <Playground />}
       {current && <CheckpointDetails c={current} />}

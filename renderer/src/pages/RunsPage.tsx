@@ -17,7 +17,19 @@ import './runs.css';
 const LIST_REFRESH_MS = 5_000;
 
 export function RunsPage() {
-  const { runs, selected, progress, error, listError, dismissError, refreshList, select, openEpisode, closeEpisode, watch } = useRuns();
+  const {
+    runs,
+    selected,
+    progress,
+    error,
+    listError,
+    dismissError,
+    refreshList,
+    select,
+    openEpisode,
+    closeEpisode,
+    watch,
+  } = useRuns();
   const { params, link } = useNav();
   const [compare, setCompare] = useState<string[]>([]);
   const [reporting, setReporting] = useState(false);
@@ -34,7 +46,8 @@ export function RunsPage() {
   useEffect(() => {
     const [runId, second] = params;
     const key = second && !isRunTab(second) ? second : undefined;
-    if (runId && runId !== useRuns.getState().selected) void select(runId).then(() => {
+    if (runId && runId !== useRuns.getState().selected)
+      void select(runId).then(() => {
         if (key) void openEpisode(runId, key);
       });
     else if (runId && key && useRuns.getState().episode?.key !== key) void openEpisode(runId, key);
@@ -48,7 +61,8 @@ export function RunsPage() {
     const tab = second === undefined ? null : isRunTab(second) ? second : 'episodes';
     link('runs', tab && tab !== 'overview' ? [runId, tab] : [runId]);
   };
-  const toggleCompare = (runId: string) => setCompare((c) => (c.includes(runId) ? c.filter((x) => x !== runId) : [...c, runId]));
+  const toggleCompare = (runId: string) =>
+    setCompare((c) => (c.includes(runId) ? c.filter((x) => x !== runId) : [...c, runId]));
 
   return (
     <section data-testid="page-runs" className="runs-page">
@@ -68,20 +82,46 @@ export function RunsPage() {
       )}
       <div className="toolbar">
         <h2>Runs</h2>
-        <button type="button" disabled={compare.length < 2} onClick={() => link('compare', compare)} data-testid="compare-runs" title="the first run checked is the baseline (A)">
-          {compare.length >= 2 ? `Compare the ${compare.length} checked runs` : 'Check two or more runs to compare them'}
+        <button
+          type="button"
+          disabled={compare.length < 2}
+          onClick={() => link('compare', compare)}
+          data-testid="compare-runs"
+          title="the first run checked is the baseline (A)"
+        >
+          {compare.length >= 2
+            ? `Compare the ${compare.length} checked runs`
+            : 'Check two or more runs to compare them'}
         </button>
-        <button type="button" className="secondary" onClick={() => setReporting((r) => !r)} data-testid="report-open" title="a live report of the checked runs and chosen training runs, exported as one HTML file that opens offline">
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => setReporting((r) => !r)}
+          data-testid="report-open"
+          title="a live report of the checked runs and chosen training runs, exported as one HTML file that opens offline"
+        >
           Report…
         </button>
       </div>
-      {reporting && <ReportForm runs={compare.map((id) => runs.find((r) => r.id === id)).filter((r): r is RunListing => !!r)} onClose={() => setReporting(false)} />}
+      {reporting && (
+        <ReportForm
+          runs={compare.map((id) => runs.find((r) => r.id === id)).filter((r): r is RunListing => !!r)}
+          onClose={() => setReporting(false)}
+        />
+      )}
       {runs.length === 0 ? (
         <p className="muted">
           No runs yet. Start an evaluation above, or run <code>t1lab eval --suite tasks/examples --policy oracle</code>.
         </p>
       ) : (
-        <RunsTable runs={runs} progress={progress} selected={selected} checked={compare} onPick={pick} onCheck={toggleCompare} />
+        <RunsTable
+          runs={runs}
+          progress={progress}
+          selected={selected}
+          checked={compare}
+          onPick={pick}
+          onCheck={toggleCompare}
+        />
       )}
       {selected && (
         <RunDetail

@@ -65,7 +65,12 @@ export function ShellPage() {
       )}
       <div className="shell-body">
         <div className="terminal-box" ref={box}>
-          {!info && <p className="muted terminal-empty">No shell open. Commands run in a bubblewrap sandbox: the workspace appears at /app, your home and the lab's data stay hidden.</p>}
+          {!info && (
+            <p className="muted terminal-empty">
+              No shell open. Commands run in a bubblewrap sandbox: the workspace appears at /app, your home and the
+              lab's data stay hidden.
+            </p>
+          )}
         </div>
         <SandboxPanel />
       </div>
@@ -74,7 +79,11 @@ export function ShellPage() {
 }
 
 /** Attaches the store's xterm element to the box and keeps its size fitted to it. */
-function useFittedTerminal(box: RefObject<HTMLDivElement | null>, element: HTMLElement | null, resize: (cols: number, rows: number) => void): void {
+function useFittedTerminal(
+  box: RefObject<HTMLDivElement | null>,
+  element: HTMLElement | null,
+  resize: (cols: number, rows: number) => void,
+): void {
   useEffect(() => {
     const host = box.current;
     if (!host || !element) return;
@@ -105,27 +114,72 @@ function ShellForm({ onOpen, opening }: { onOpen(): void; opening: boolean }) {
     >
       <label>
         workspace{' '}
-        <input aria-label="workspace" className={invalid('workspace')} aria-invalid={error?.field === 'workspace'} placeholder="empty: a fresh temporary folder (else a full path)" value={form.workspace} onChange={(e) => setForm({ workspace: e.target.value })} size={36} />
+        <input
+          aria-label="workspace"
+          className={invalid('workspace')}
+          aria-invalid={error?.field === 'workspace'}
+          placeholder="empty: a fresh temporary folder (else a full path)"
+          value={form.workspace}
+          onChange={(e) => setForm({ workspace: e.target.value })}
+          size={36}
+        />
       </label>
       {form.task && !form.workspace && (
         <span className="badge" data-testid="shell-task">
           {`task ${form.task.id}`}{' '}
-          <button type="button" className="dismiss" aria-label="Do not start from the task" onClick={() => setForm({ task: null })}>
+          <button
+            type="button"
+            className="dismiss"
+            aria-label="Do not start from the task"
+            onClick={() => setForm({ task: null })}
+          >
             ×
           </button>
         </span>
       )}
       <label>
-        <input type="checkbox" aria-label="network" checked={form.net} onChange={(e) => setForm({ net: e.target.checked })} /> network
+        <input
+          type="checkbox"
+          aria-label="network"
+          checked={form.net}
+          onChange={(e) => setForm({ net: e.target.checked })}
+        />{' '}
+        network
       </label>
       <label>
-        memory MiB <input aria-label="memory" className={invalid('limits.memoryMb')} aria-invalid={error?.field === 'limits.memoryMb'} inputMode="numeric" placeholder={String(defaults?.limits.memoryMb ?? '')} value={form.memoryMb} onChange={(e) => setForm({ memoryMb: e.target.value })} size={6} />
+        memory MiB{' '}
+        <input
+          aria-label="memory"
+          className={invalid('limits.memoryMb')}
+          aria-invalid={error?.field === 'limits.memoryMb'}
+          inputMode="numeric"
+          placeholder={String(defaults?.limits.memoryMb ?? '')}
+          value={form.memoryMb}
+          onChange={(e) => setForm({ memoryMb: e.target.value })}
+          size={6}
+        />
       </label>
       <label>
-        deadline s <input aria-label="deadline" className={invalid('limits.wallSeconds')} aria-invalid={error?.field === 'limits.wallSeconds'} inputMode="numeric" placeholder="none" value={form.wallSeconds} onChange={(e) => setForm({ wallSeconds: e.target.value })} size={6} />
+        deadline s{' '}
+        <input
+          aria-label="deadline"
+          className={invalid('limits.wallSeconds')}
+          aria-invalid={error?.field === 'limits.wallSeconds'}
+          inputMode="numeric"
+          placeholder="none"
+          value={form.wallSeconds}
+          onChange={(e) => setForm({ wallSeconds: e.target.value })}
+          size={6}
+        />
       </label>
       <label>
-        <input type="checkbox" aria-label="record" checked={form.record} onChange={(e) => setForm({ record: e.target.checked })} /> record
+        <input
+          type="checkbox"
+          aria-label="record"
+          checked={form.record}
+          onChange={(e) => setForm({ record: e.target.checked })}
+        />{' '}
+        record
       </label>
       <button type="submit" disabled={opening || defaults?.sandbox.ok === false}>
         {opening ? 'Opening…' : info ? 'Open a new shell' : 'Open shell'}
@@ -163,17 +217,36 @@ function SandboxPanel() {
               'not open'
             ),
           ],
-          ['network', (info?.net ?? form.net) ? <span className="warn">on: host network shared</span> : <span className="ok">off: no network, no host loopback</span>],
-          ['workspace', info ? `${info.temporary ? 'temporary ' : ''}${info.workspace} → ${info.workdir}` : form.workspace || (form.task ? `a copy of task ${form.task.id}'s environment` : 'a fresh temporary folder')],
+          [
+            'network',
+            (info?.net ?? form.net) ? (
+              <span className="warn">on: host network shared</span>
+            ) : (
+              <span className="ok">off: no network, no host loopback</span>
+            ),
+          ],
+          [
+            'workspace',
+            info
+              ? `${info.temporary ? 'temporary ' : ''}${info.workspace} → ${info.workdir}`
+              : form.workspace ||
+                (form.task ? `a copy of task ${form.task.id}'s environment` : 'a fresh temporary folder'),
+          ],
           ['size', info ? `${info.cols}×${info.rows}` : '—'],
           ...(info?.recordingPath ? [['recording', info.recordingPath] as [string, string]] : []),
         ]}
       />
       <h2>Limits</h2>
-      {limits ? <KeyValue rows={LIMIT_ROWS.map(([key, label, show]) => [label, show(limits[key])])} /> : <p className="muted">Asking the host…</p>}
+      {limits ? (
+        <KeyValue rows={LIMIT_ROWS.map(([key, label, show]) => [label, show(limits[key])])} />
+      ) : (
+        <p className="muted">Asking the host…</p>
+      )}
       {defaults?.enforcement && (
         <p className="muted small" title={defaults.enforcement.cgroupReason}>
-          {defaults.enforcement.cgroup === 'none' ? 'Enforced with rlimits and a host-side monitor (no cgroups here).' : `Memory and processes capped by a ${defaults.enforcement.cgroup} group.`}
+          {defaults.enforcement.cgroup === 'none'
+            ? 'Enforced with rlimits and a host-side monitor (no cgroups here).'
+            : `Memory and processes capped by a ${defaults.enforcement.cgroup} group.`}
         </p>
       )}
       {limitEvents.length > 0 && (

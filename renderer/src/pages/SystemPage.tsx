@@ -19,7 +19,11 @@ function EngineHosts({ hosts, error }: { hosts: EngineHostReport[] | null; error
   return (
     <>
       <h2>Engine hosts</h2>
-      {error && <div className="error" role="alert">{error}</div>}
+      {error && (
+        <div className="error" role="alert">
+          {error}
+        </div>
+      )}
       {hosts === null ? (
         !error && <p className="muted">Asking the hosts…</p>
       ) : hosts.length === 0 ? (
@@ -46,7 +50,13 @@ function EngineHosts({ hosts, error }: { hosts: EngineHostReport[] | null; error
               <tr key={h.name}>
                 <td>{h.name}</td>
                 <td>{h.url}</td>
-                <td>{h.reachable ? <Status ok>{`${h.engine} ${h.version}`}</Status> : <Status ok={false}>{`unreachable: ${h.error ?? ''}`}</Status>}</td>
+                <td>
+                  {h.reachable ? (
+                    <Status ok>{`${h.engine} ${h.version}`}</Status>
+                  ) : (
+                    <Status ok={false}>{`unreachable: ${h.error ?? ''}`}</Status>
+                  )}
+                </td>
                 <td>{h.rootless === null ? '—' : h.rootless ? 'yes' : 'no'}</td>
                 <td>{h.cores ?? '—'}</td>
                 <td>{h.memoryBytes === null ? '—' : bytes(h.memoryBytes)}</td>
@@ -82,7 +92,11 @@ export function SystemPage() {
         </button>
         {report && <span className="muted">checked {new Date(report.generatedAt).toLocaleTimeString()}</span>}
       </div>
-      {error && <div className="error" role="alert">{error}</div>}
+      {error && (
+        <div className="error" role="alert">
+          {error}
+        </div>
+      )}
       {!report && !error && <div className="muted">Asking the host…</div>}
       {report && (
         <>
@@ -90,17 +104,38 @@ export function SystemPage() {
             rows={[
               ['node', report.node],
               ['platform', report.platform],
-              ['electron', <Status ok={report.electron.binary}>{`${report.electron.version ?? 'not installed'} (binary ${report.electron.binary ? 'present' : 'missing'})`}</Status>],
-              ['sandbox', <Status ok={report.sandbox.ok}>{`${report.sandbox.backend} ${report.sandbox.version ?? ''} — ${report.sandbox.ok ? 'ok' : 'unusable'}`}</Status>],
+              [
+                'electron',
+                <Status
+                  ok={report.electron.binary}
+                >{`${report.electron.version ?? 'not installed'} (binary ${report.electron.binary ? 'present' : 'missing'})`}</Status>,
+              ],
+              [
+                'sandbox',
+                <Status
+                  ok={report.sandbox.ok}
+                >{`${report.sandbox.backend} ${report.sandbox.version ?? ''} — ${report.sandbox.ok ? 'ok' : 'unusable'}`}</Status>,
+              ],
               ['onnxruntime', report.onnxruntime.version ?? 'not installed'],
               ...report.onnxruntime.providers.map((p): [string, React.ReactNode] => [
                 `provider ${p.name}`,
-                <Status ok={p.available}>{p.available ? 'available' : <>unavailable — <Prose text={p.reason ?? ''} /></>}</Status>,
+                <Status ok={p.available}>
+                  {p.available ? (
+                    'available'
+                  ) : (
+                    <>
+                      unavailable — <Prose text={p.reason ?? ''} />
+                    </>
+                  )}
+                </Status>,
               ]),
               ['cpu cores', String(report.cpu.cores)],
               ['cpu model', report.cpu.model],
               ['memory', bytes(report.memoryBytes)],
-              ['gpus', report.gpus.length ? report.gpus.map((g) => `${g.name} (${bytes(g.memoryBytes)})`).join(', ') : 'none'],
+              [
+                'gpus',
+                report.gpus.length ? report.gpus.map((g) => `${g.name} (${bytes(g.memoryBytes)})`).join(', ') : 'none',
+              ],
               ['data dir', report.dataDir],
             ]}
           />

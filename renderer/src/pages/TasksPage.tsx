@@ -13,7 +13,14 @@ import { useNav } from '../stores/nav';
 import { useTerminal } from '../stores/terminal';
 import { sortDifficulties } from '../components/common/difficulty';
 import { onRowKey } from '../components/common/row-keys';
-import type { AssertionResult, AuditReport, AuditVerdict, TaskDetail, TaskListing, TaskSummary } from '../../../electron/domain/tasks';
+import type {
+  AssertionResult,
+  AuditReport,
+  AuditVerdict,
+  TaskDetail,
+  TaskListing,
+  TaskSummary,
+} from '../../../electron/domain/tasks';
 import { KeyValue } from '../components/KeyValue';
 import { SkewChart } from '../components/SkewChart';
 import { matches, NO_FAMILY, NOT_AUDITED, refKey, useTasks, type TaskFilters } from '../stores/tasks';
@@ -29,7 +36,11 @@ function PassRate({ rate }: { rate: TaskPassRate | undefined }) {
   if (!rate || rate.episodes === 0) return <span className="muted">—</span>;
   const share = rate.resolved / rate.episodes;
   return (
-    <span className={share >= 0.5 ? 'ok' : share > 0 ? 'warn' : 'bad'} title={`${rate.resolved} of ${rate.episodes} episodes resolved, in ${rate.runs} run${rate.runs === 1 ? '' : 's'}`} data-testid="pass-rate">
+    <span
+      className={share >= 0.5 ? 'ok' : share > 0 ? 'warn' : 'bad'}
+      title={`${rate.resolved} of ${rate.episodes} episodes resolved, in ${rate.runs} run${rate.runs === 1 ? '' : 's'}`}
+      data-testid="pass-rate"
+    >
       {`${Math.round(share * 100)}% · ${rate.resolved}/${rate.episodes}`}
     </span>
   );
@@ -138,7 +149,11 @@ function Detail({ detail, report }: { detail: TaskDetail; report: AuditReport | 
         <button
           data-testid="shell-on-task"
           disabled={detail.runtime.kind !== 'sandbox'}
-          title={detail.runtime.kind !== 'sandbox' ? 'This task needs a container image' : "A sandboxed shell on a copy of the task's starting state"}
+          title={
+            detail.runtime.kind !== 'sandbox'
+              ? 'This task needs a container image'
+              : "A sandboxed shell on a copy of the task's starting state"
+          }
           onClick={() => {
             useTerminal.getState().setForm({ workspace: '', task: { source: detail.source, id: detail.id } });
             useNav.getState().go('shell');
@@ -197,7 +212,8 @@ function Detail({ detail, report }: { detail: TaskDetail; report: AuditReport | 
 }
 
 export function TasksPage() {
-  const { listing, error, filters, selected, select, detail, detailError, reports, audit, load, passRates } = useTasks();
+  const { listing, error, filters, selected, select, detail, detailError, reports, audit, load, passRates } =
+    useTasks();
   const { params, link } = useNav();
   useEffect(() => {
     void load();
@@ -272,7 +288,14 @@ export function TasksPage() {
               </thead>
               <tbody>
                 {sorted.map((t) => (
-                  <TaskRow key={refKey(t)} task={t} selected={!!selected && refKey(selected) === refKey(t)} passRate={passRates[t.id]} verdict={verdictOf(t)} onOpen={() => open(t)} />
+                  <TaskRow
+                    key={refKey(t)}
+                    task={t}
+                    selected={!!selected && refKey(selected) === refKey(t)}
+                    passRate={passRates[t.id]}
+                    verdict={verdictOf(t)}
+                    onOpen={() => open(t)}
+                  />
                 ))}
               </tbody>
             </table>
@@ -299,15 +322,33 @@ function FilterBar({ tasks, shown }: { tasks: TaskSummary[]; shown: TaskSummary[
   return (
     <div className="toolbar filters">
       <FilterSelect label="Category" name="category" options={uniq(tasks.map((t) => t.category))} />
-      <FilterSelect label="Difficulty" name="difficulty" options={sortDifficulties(uniq(tasks.map((t) => t.difficulty ?? 'unknown')))} />
+      <FilterSelect
+        label="Difficulty"
+        name="difficulty"
+        options={sortDifficulties(uniq(tasks.map((t) => t.difficulty ?? 'unknown')))}
+      />
       <FilterSelect label="Source" name="source" options={uniq(tasks.map((t) => t.source))} />
-      <FilterSelect label="Family" name="family" options={uniq(tasks.filter((t) => !filters.source || t.source === filters.source).map((t) => t.family ?? NO_FAMILY))} />
+      <FilterSelect
+        label="Family"
+        name="family"
+        options={uniq(
+          tasks.filter((t) => !filters.source || t.source === filters.source).map((t) => t.family ?? NO_FAMILY),
+        )}
+      />
       <FilterSelect label="Audit verdict" name="verdict" options={[...VERDICTS, NOT_AUDITED]} />
-      <input aria-label="Search" placeholder="search id, title, tags" value={filters.text} onChange={(e) => setFilter('text', e.target.value)} />
+      <input
+        aria-label="Search"
+        placeholder="search id, title, tags"
+        value={filters.text}
+        onChange={(e) => setFilter('text', e.target.value)}
+      />
       <button onClick={() => void load(true)} disabled={loading}>
         {loading ? 'Loading…' : 'Reload'}
       </button>
-      <button onClick={() => void runAudit(shown.map((t) => ({ source: t.source, id: t.id })))} disabled={!!audit || shown.length === 0}>
+      <button
+        onClick={() => void runAudit(shown.map((t) => ({ source: t.source, id: t.id })))}
+        disabled={!!audit || shown.length === 0}
+      >
         {`Audit ${shown.length} shown`}
       </button>
     </div>
@@ -315,9 +356,27 @@ function FilterBar({ tasks, shown }: { tasks: TaskSummary[]; shown: TaskSummary[
 }
 
 /** A task: id, category, difficulty, family, source, its pass rate over the runs, and its audit verdict. */
-function TaskRow({ task: t, selected, passRate, verdict, onOpen }: { task: TaskSummary; selected: boolean; passRate: TaskPassRate | undefined; verdict: AuditVerdict | null; onOpen(): void }) {
+function TaskRow({
+  task: t,
+  selected,
+  passRate,
+  verdict,
+  onOpen,
+}: {
+  task: TaskSummary;
+  selected: boolean;
+  passRate: TaskPassRate | undefined;
+  verdict: AuditVerdict | null;
+  onOpen(): void;
+}) {
   return (
-    <tr className={selected ? 'selected' : ''} onClick={onOpen} onKeyDown={onRowKey(onOpen)} tabIndex={0} data-task={t.id}>
+    <tr
+      className={selected ? 'selected' : ''}
+      onClick={onOpen}
+      onKeyDown={onRowKey(onOpen)}
+      tabIndex={0}
+      data-task={t.id}
+    >
       <td title={`${t.id}: ${t.title}`} data-key="task">
         {t.id}
       </td>

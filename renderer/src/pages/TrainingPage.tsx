@@ -32,7 +32,11 @@ function NotifyButton() {
   const [permission, setPermission] = useState(notificationPermission());
   if (getLabApi().mode !== 'web' || permission === 'unsupported' || permission === 'granted') return null;
   return (
-    <button onClick={() => void askNotificationPermission().then(setPermission)} disabled={permission === 'denied'} title="a desktop notification when a run finishes or fails">
+    <button
+      onClick={() => void askNotificationPermission().then(setPermission)}
+      disabled={permission === 'denied'}
+      title="a desktop notification when a run finishes or fails"
+    >
       {permission === 'denied' ? 'notifications blocked' : 'Notify me when runs end'}
     </button>
   );
@@ -40,13 +44,18 @@ function NotifyButton() {
 
 function Rollouts() {
   const { rolloutSteps, rolloutStep, rollout, openStep, openRollout, closeRollout } = useTraining();
-  if (!rolloutSteps.length) return <p className="muted">This run has no rollouts (LM and SFT runs have none; PPO keeps them per step).</p>;
+  if (!rolloutSteps.length)
+    return <p className="muted">This run has no rollouts (LM and SFT runs have none; PPO keeps them per step).</p>;
   return (
     <div className="rollouts" data-testid="rollouts">
       <div className="toolbar">
         <label>
           step{' '}
-          <select value={rolloutStep?.step ?? ''} onChange={(e) => void openStep(Number(e.target.value))} data-testid="rollout-step">
+          <select
+            value={rolloutStep?.step ?? ''}
+            onChange={(e) => void openStep(Number(e.target.value))}
+            data-testid="rollout-step"
+          >
             <option value="" disabled>
               pick a step
             </option>
@@ -59,7 +68,9 @@ function Rollouts() {
         </label>
         <span className="muted small">or click a point of a chart</span>
       </div>
-      {rolloutStep && <RolloutTable step={rolloutStep} onOpen={(key) => void openRollout(key)} openKey={rollout?.key ?? null} />}
+      {rolloutStep && (
+        <RolloutTable step={rolloutStep} onOpen={(key) => void openRollout(key)} openKey={rollout?.key ?? null} />
+      )}
       {rollout && <RolloutViewer view={rollout} onClose={closeRollout} />}
       {rollout && <RolloutEpisodePanel runId={rollout.runId} step={rollout.step} episodeKey={rollout.key} />}
     </div>
@@ -81,7 +92,19 @@ export function TrainingPage() {
     let last = '';
     const write = (s: ReturnType<typeof useTraining.getState>) => {
       if (!s.primary || useNav.getState().page !== 'training') return;
-      const encoded = encodeTrainingState({ overlays: s.charted.filter((r) => r !== s.primary), xAxis: s.xAxis, smoothing: s.smoothing, logScale: s.logScale, panelFilter: s.panelFilter, pinned: s.pinned, combined: s.combined, showConstant: s.showConstant, poolSeeds: s.poolSeeds, rolloutStep: s.rolloutStep?.step ?? null, rolloutKey: s.rollout?.key ?? null });
+      const encoded = encodeTrainingState({
+        overlays: s.charted.filter((r) => r !== s.primary),
+        xAxis: s.xAxis,
+        smoothing: s.smoothing,
+        logScale: s.logScale,
+        panelFilter: s.panelFilter,
+        pinned: s.pinned,
+        combined: s.combined,
+        showConstant: s.showConstant,
+        poolSeeds: s.poolSeeds,
+        rolloutStep: s.rolloutStep?.step ?? null,
+        rolloutKey: s.rollout?.key ?? null,
+      });
       const key = `${s.primary}\n${encoded}`;
       if (key === last) return;
       last = key;

@@ -3,7 +3,12 @@
  * sample; with a model picked to run beside it, that model's sample of the same request too.
  */
 import { create } from 'zustand';
-import type { ModelSummary, PlaygroundRequest, PlaygroundResult, PlaygroundToken } from '../../../electron/domain/models';
+import type {
+  ModelSummary,
+  PlaygroundRequest,
+  PlaygroundResult,
+  PlaygroundToken,
+} from '../../../electron/domain/models';
 import { getLabApi } from '../lab/api';
 import { userError, type UserError } from '../lab/errors';
 import { sampleLanes, stopLanes, withToken } from './sample-lanes';
@@ -109,7 +114,10 @@ export const useModels = create<ModelsState>((set, get) => ({
     set({ loading: true, error: null });
     try {
       const lab = getLabApi();
-      const [list, { folders }] = await Promise.all([lab.methods['models.list']({ snapshots: get().showSnapshots }), lab.methods['models.folders']({})]);
+      const [list, { folders }] = await Promise.all([
+        lab.methods['models.list']({ snapshots: get().showSnapshots }),
+        lab.methods['models.folders']({}),
+      ]);
       const kept = list.checkpoints.some((c) => c.path === get().selected) ? get().selected : null;
       const selected = kept ?? list.checkpoints.find((c) => c.status === 'ok')?.path ?? null;
       set({ checkpoints: list.checkpoints, roots: list.roots, folders, selected, loading: false });
@@ -146,29 +154,69 @@ export const useModels = create<ModelsState>((set, get) => ({
   },
   select(path) {
     const beside = get().beside;
-    set({ selected: path, sample: null, sampleError: null, selectedTokens: [], beside: beside && { ...beside, sample: null, error: null } });
+    set({
+      selected: path,
+      sample: null,
+      sampleError: null,
+      selectedTokens: [],
+      beside: beside && { ...beside, sample: null, error: null },
+    });
   },
   async runSample(request) {
     const path = get().selected;
     if (!path) return;
     const sampleId = newSampleId();
     const besidePath = get().beside?.path ?? null;
-    const beside: BesideLane | null = besidePath ? { path: besidePath, sample: null, streamed: [], sampleId: newSampleId(), error: null } : null;
-    set({ sampling: true, sample: null, sampleError: null, streamed: [], sampleId, stopping: false, selectedTokens: [], beside });
-    const setBesideLane = (patch: Partial<BesideLane>) => set((s) => ({ beside: s.beside && { ...s.beside, ...patch } }));
+    const beside: BesideLane | null = besidePath
+      ? { path: besidePath, sample: null, streamed: [], sampleId: newSampleId(), error: null }
+      : null;
+    set({
+      sampling: true,
+      sample: null,
+      sampleError: null,
+      streamed: [],
+      sampleId,
+      stopping: false,
+      selectedTokens: [],
+      beside,
+    });
+    const setBesideLane = (patch: Partial<BesideLane>) =>
+      set((s) => ({ beside: s.beside && { ...s.beside, ...patch } }));
     // Each model is done (no sample id) once it has its result or its error.
     try {
-      await sampleLanes(getLabApi(), request, beside ? [{ path, sampleId }, { path: beside.path, sampleId: beside.sampleId! }] : [{ path, sampleId }], {
-        token: (lane, index, token) => {
-          const s = get();
-          if (lane === 0) set({ streamed: withToken(s.streamed, index, token) });
-          else if (s.beside) set({ beside: { ...s.beside, streamed: withToken(s.beside.streamed, index, token) } });
+      await sampleLanes(
+        getLabApi(),
+        request,
+        beside
+          ? [
+              { path, sampleId },
+              { path: beside.path, sampleId: beside.sampleId! },
+            ]
+          : [{ path, sampleId }],
+        {
+          token: (lane, index, token) => {
+            const s = get();
+            if (lane === 0) set({ streamed: withToken(s.streamed, index, token) });
+            else if (s.beside) set({ beside: { ...s.beside, streamed: withToken(s.beside.streamed, index, token) } });
+          },
+          result: (lane, sample) =>
+            lane === 0
+              ? set({ sample, selectedTokens: [], sampleId: null })
+              : setBesideLane({ sample, sampleId: null }),
+          error: (lane, error) =>
+            lane === 0
+              ? set({ sampleError: userError(error, SAMPLE_LABELS), sampleId: null })
+              : setBesideLane({ error: userError(error, SAMPLE_LABELS), sampleId: null }),
         },
-        result: (lane, sample) => (lane === 0 ? set({ sample, selectedTokens: [], sampleId: null }) : setBesideLane({ sample, sampleId: null })),
-        error: (lane, error) => (lane === 0 ? set({ sampleError: userError(error, SAMPLE_LABELS), sampleId: null }) : setBesideLane({ error: userError(error, SAMPLE_LABELS), sampleId: null })),
-      });
+      );
     } finally {
-      set((s) => ({ sampling: false, stopping: false, sampleId: null, streamed: [], beside: s.beside && { ...s.beside, sampleId: null, streamed: [] } }));
+      set((s) => ({
+        sampling: false,
+        stopping: false,
+        sampleId: null,
+        streamed: [],
+        beside: s.beside && { ...s.beside, sampleId: null, streamed: [] },
+      }));
     }
     if (!get().sampleError) await get().refresh(); // the provider is known once loaded
   },

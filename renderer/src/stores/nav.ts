@@ -8,18 +8,28 @@ import { create } from 'zustand';
 export const PAGES = ['tasks', 'runs', 'training', 'compare', 'models', 'shell', 'system'] as const;
 export type Page = (typeof PAGES)[number];
 
-export const PAGE_TITLES: Record<Page, string> = { tasks: 'Tasks', runs: 'Runs', training: 'Training', compare: 'Compare', models: 'Models', shell: 'Shell', system: 'System' };
+export const PAGE_TITLES: Record<Page, string> = {
+  tasks: 'Tasks',
+  runs: 'Runs',
+  training: 'Training',
+  compare: 'Compare',
+  models: 'Models',
+  shell: 'Shell',
+  system: 'System',
+};
 
 function parseHash(): { page: Page; params: string[] } {
   const [name, ...rest] = location.hash.replace(/^#\/?/, '').split('/');
   const page = PAGES.includes(name as Page) ? (name as Page) : 'tasks';
-  const params = rest.filter((p) => p !== '').map((p) => {
-    try {
-      return decodeURIComponent(p);
-    } catch {
-      return p;
-    }
-  });
+  const params = rest
+    .filter((p) => p !== '')
+    .map((p) => {
+      try {
+        return decodeURIComponent(p);
+      } catch {
+        return p;
+      }
+    });
   return { page, params };
 }
 
@@ -39,7 +49,8 @@ interface NavState {
 export const useNav = create<NavState>((set) => ({
   ...parseHash(),
   go(page) {
-    if (location.hash !== `#/${page}`) history.replaceState(null, '', `${location.pathname}${location.search}#/${page}`);
+    if (location.hash !== `#/${page}`)
+      history.replaceState(null, '', `${location.pathname}${location.search}#/${page}`);
     set({ page, params: [] });
   },
   link(page, params, options) {

@@ -3,7 +3,14 @@
  * running episodes, and the episode opened for inspection. Everything comes from the host through `getLabApi()`.
  */
 import { create } from 'zustand';
-import type { EpisodeRecord, EvalRequest, RunListing, RunManifest, RunProgress, RunStats } from '../../../electron/domain/runs';
+import type {
+  EpisodeRecord,
+  EvalRequest,
+  RunListing,
+  RunManifest,
+  RunProgress,
+  RunStats,
+} from '../../../electron/domain/runs';
 import type { Trajectory } from '../../../electron/domain/trajectory';
 import { getLabApi } from '../lab/api';
 

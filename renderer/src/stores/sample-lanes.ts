@@ -24,7 +24,12 @@ export interface LaneEvents {
 }
 
 /** Sample `request` on every lane at once; resolves when each has its result or its error. */
-export async function sampleLanes(lab: SampleTransport, request: Omit<PlaygroundRequest, 'path' | 'sampleId'>, lanes: readonly Lane[], on: LaneEvents): Promise<void> {
+export async function sampleLanes(
+  lab: SampleTransport,
+  request: Omit<PlaygroundRequest, 'path' | 'sampleId'>,
+  lanes: readonly Lane[],
+  on: LaneEvents,
+): Promise<void> {
   const done = new Set<number>();
   const off = lab.on('models.sampleToken', (e) => {
     const lane = lanes.findIndex((l) => l.sampleId === e.sampleId);
@@ -34,7 +39,10 @@ export async function sampleLanes(lab: SampleTransport, request: Omit<Playground
   try {
     await Promise.all(
       lanes.map((l, i) =>
-        lab.methods['models.sample']({ ...request, path: l.path, sampleId: l.sampleId }, { timeoutMs: SAMPLE_TIMEOUT_MS }).then(
+        lab.methods['models.sample'](
+          { ...request, path: l.path, sampleId: l.sampleId },
+          { timeoutMs: SAMPLE_TIMEOUT_MS },
+        ).then(
           (r) => (finish(i), on.result(i, r)),
           (error: unknown) => (finish(i), on.error(i, error)),
         ),
@@ -51,7 +59,11 @@ export async function stopLanes(lab: SampleTransport, sampleIds: readonly string
 }
 
 /** The streamed tokens with one more at its index. */
-export function withToken(tokens: readonly PlaygroundToken[], index: number, token: PlaygroundToken): PlaygroundToken[] {
+export function withToken(
+  tokens: readonly PlaygroundToken[],
+  index: number,
+  token: PlaygroundToken,
+): PlaygroundToken[] {
   const next = tokens.slice();
   next[index] = token;
   return next;

@@ -1,6 +1,14 @@
 /** The Tasks page's data: the library listing, filters, the selected task's detail, and running audits. */
 import { create } from 'zustand';
-import type { AuditProgress, AuditReport, AuditVerdict, TaskDetail, TaskListing, TaskRef, TaskSummary } from '../../../electron/domain/tasks';
+import type {
+  AuditProgress,
+  AuditReport,
+  AuditVerdict,
+  TaskDetail,
+  TaskListing,
+  TaskRef,
+  TaskSummary,
+} from '../../../electron/domain/tasks';
 import type { TaskPassRate, TaskRunFilter } from '../../../electron/domain/runs';
 import { DEFAULT_RUN_FILTER, runFacets, type RunFacets } from '../components/tasks/task-run-filter';
 import { getLabApi } from '../lab/api';
@@ -65,7 +73,8 @@ export function matches(task: TaskSummary, f: TaskFilters, reports: Record<strin
   if (f.difficulty && (task.difficulty ?? 'unknown') !== f.difficulty) return false;
   if (f.source && task.source !== f.source) return false;
   if (f.family && (task.family ?? NO_FAMILY) !== f.family) return false;
-  const verdict: AuditVerdict | typeof NOT_AUDITED = reports[refKey(task)]?.result.verdict ?? task.audit?.verdict ?? NOT_AUDITED;
+  const verdict: AuditVerdict | typeof NOT_AUDITED =
+    reports[refKey(task)]?.result.verdict ?? task.audit?.verdict ?? NOT_AUDITED;
   if (f.verdict && verdict !== f.verdict) return false;
   if (f.text) {
     const needle = f.text.toLowerCase();
@@ -166,8 +175,13 @@ export const useTasks = create<TasksState>((set, get) => ({
     const lab = getLabApi();
     const stop = lab.on('tasks.auditProgress', (p: AuditProgress) => {
       if (p.auditId !== auditId) return;
-      const reports = p.report ? { ...get().reports, [refKey({ source: p.report.source, id: p.report.result.id })]: p.report } : get().reports;
-      set({ reports, audit: { auditId, total: p.total, done: p.done, current: p.current ?? get().audit?.current ?? null } });
+      const reports = p.report
+        ? { ...get().reports, [refKey({ source: p.report.source, id: p.report.result.id })]: p.report }
+        : get().reports;
+      set({
+        reports,
+        audit: { auditId, total: p.total, done: p.done, current: p.current ?? get().audit?.current ?? null },
+      });
     });
     try {
       const result = await lab.methods['tasks.audit']({ tasks: refs, auditId }, { signal: controller.signal });

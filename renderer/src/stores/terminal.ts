@@ -5,7 +5,12 @@
  */
 import { Terminal } from '@xterm/xterm';
 import { create } from 'zustand';
-import type { LimitNameData, SandboxLimitsData, TerminalDefaults, TerminalInfo } from '../../../electron/domain/terminal';
+import type {
+  LimitNameData,
+  SandboxLimitsData,
+  TerminalDefaults,
+  TerminalInfo,
+} from '../../../electron/domain/terminal';
 import { getLabApi, onConnectionState } from '../lab/api';
 import { userError, type UserError } from '../lab/errors';
 import { TERMINAL_STYLE } from '../components/common/terminal-style';
@@ -47,8 +52,22 @@ interface TerminalState {
 let unsubscribers: (() => void)[] = [];
 
 /** Form field -> the path of the value it sets in `terminal.open`'s input (how errors name it). */
-const FORM_FIELDS: Record<keyof OpenForm, string> = { workspace: 'workspace', net: 'net', memoryMb: 'limits.memoryMb', wallSeconds: 'limits.wallSeconds', record: 'record', task: 'task' };
-const FIELD_LABELS: Record<string, string> = { workspace: 'The workspace', 'limits.memoryMb': 'Memory (MiB)', 'limits.wallSeconds': 'The deadline (seconds)', limits: 'A limit', cols: 'The width', rows: 'The height' };
+const FORM_FIELDS: Record<keyof OpenForm, string> = {
+  workspace: 'workspace',
+  net: 'net',
+  memoryMb: 'limits.memoryMb',
+  wallSeconds: 'limits.wallSeconds',
+  record: 'record',
+  task: 'task',
+};
+const FIELD_LABELS: Record<string, string> = {
+  workspace: 'The workspace',
+  'limits.memoryMb': 'Memory (MiB)',
+  'limits.wallSeconds': 'The deadline (seconds)',
+  limits: 'A limit',
+  cols: 'The width',
+  rows: 'The height',
+};
 
 function limitsFromForm(form: OpenForm): Partial<SandboxLimitsData> {
   const limits: Partial<SandboxLimitsData> = {};
@@ -92,7 +111,12 @@ export const useTerminal = create<TerminalState>((set, get) => ({
     const { form } = get();
     const workspace = form.workspace.trim();
     if (workspace && !workspace.startsWith('/')) {
-      set({ error: { message: `"${workspace}" is a relative path: give the full path of a folder on this machine, starting with /.`, field: 'workspace' } });
+      set({
+        error: {
+          message: `"${workspace}" is a relative path: give the full path of a folder on this machine, starting with /.`,
+          field: 'workspace',
+        },
+      });
       return;
     }
     await get().close();
@@ -113,7 +137,13 @@ export const useTerminal = create<TerminalState>((set, get) => ({
       set({ opening: false, error: userError(error, FIELD_LABELS) });
       return;
     }
-    const xterm = new Terminal({ ...TERMINAL_STYLE, cols: info.cols, rows: info.rows, scrollback: 5000, convertEol: false });
+    const xterm = new Terminal({
+      ...TERMINAL_STYLE,
+      cols: info.cols,
+      rows: info.rows,
+      scrollback: 5000,
+      convertEol: false,
+    });
     const element = document.createElement('div');
     element.className = 'xterm-host';
     element.dataset.testid = 'terminal-screen';
@@ -137,11 +167,13 @@ export const useTerminal = create<TerminalState>((set, get) => ({
         set({ info: { ...current, state: 'exited', exit: { exitCode, limit } } });
       }),
       lab.on('terminal.limit', ({ id, limit, message }) => {
-        if (id === info.id) set({ limitEvents: [...get().limitEvents, { limit, message, at: new Date().toISOString() }] });
+        if (id === info.id)
+          set({ limitEvents: [...get().limitEvents, { limit, message, at: new Date().toISOString() }] });
       }),
     ];
     const input = xterm.onData((data) => {
-      if (get().info?.state === 'running' && !get().lost) void lab.methods['terminal.input']({ id: info.id, data }).catch(() => {});
+      if (get().info?.state === 'running' && !get().lost)
+        void lab.methods['terminal.input']({ id: info.id, data }).catch(() => {});
     });
     unsubscribers.push(() => input.dispose());
     set({ info, xterm, element, opening: false });
@@ -153,7 +185,10 @@ export const useTerminal = create<TerminalState>((set, get) => ({
     if (!info || !xterm || (xterm.cols === cols && xterm.rows === rows)) return;
     xterm.resize(cols, rows);
     set({ info: { ...info, cols, rows } });
-    if (info.state === 'running') void getLabApi().methods['terminal.resize']({ id: info.id, cols, rows }).catch(() => {});
+    if (info.state === 'running')
+      void getLabApi()
+        .methods['terminal.resize']({ id: info.id, cols, rows })
+        .catch(() => {});
   },
 
   async close() {
@@ -161,7 +196,10 @@ export const useTerminal = create<TerminalState>((set, get) => ({
     for (const u of unsubscribers.splice(0)) u();
     xterm?.dispose();
     set({ info: null, xterm: null, element: null });
-    if (info) await getLabApi().methods['terminal.close']({ id: info.id }).catch(() => {});
+    if (info)
+      await getLabApi()
+        .methods['terminal.close']({ id: info.id })
+        .catch(() => {});
   },
 }));
 

@@ -11,7 +11,10 @@ export function withProgress(run: TrainingRunSummary, p: TrainingProgress): Trai
 }
 
 /** The runs as listed from their files, each one the trainer reports as active patched with its progress. */
-export function withLiveProgress(listed: TrainingRunSummary[], live: Record<string, TrainingProgress>): TrainingRunSummary[] {
+export function withLiveProgress(
+  listed: TrainingRunSummary[],
+  live: Record<string, TrainingProgress>,
+): TrainingRunSummary[] {
   return listed.map((r) => {
     const p = live[r.id];
     return p && ACTIVE.has(p.state) ? withProgress(r, p) : r;

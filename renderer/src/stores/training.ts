@@ -8,7 +8,13 @@ import { emaStep, emptyEma } from '../../../electron/domain/series';
 import type { MetricRow, RunSeries, SeriesPoints, XAxis } from '../../../electron/domain/training-metrics';
 import type { LabInput } from '../../../electron/ipc/common/contract';
 import type { TrainingProgress } from '../../../electron/domain/training';
-import type { RolloutStep, RolloutView, RunComparison, TrainingCheckpoint, TrainingRunSummary } from '../../../electron/domain/training-view';
+import type {
+  RolloutStep,
+  RolloutView,
+  RunComparison,
+  TrainingCheckpoint,
+  TrainingRunSummary,
+} from '../../../electron/domain/training-view';
 import { getLabApi } from '../lab/api';
 import type { TrainingUrlState } from '../components/training/url-state';
 import { withLiveProgress, withProgress } from './training-live';
@@ -106,7 +112,15 @@ export function appendRows(s: RunSeries, rows: MetricRow[]): RunSeries {
   const series = { ...s.series };
   for (const [key, a] of Object.entries(added)) {
     const prev = series[key];
-    series[key] = prev ? { step: prev.step.concat(a.step), wall: prev.wall.concat(a.wall), tokens: prev.tokens.concat(a.tokens), raw: prev.raw.concat(a.raw), ema: prev.ema.concat(a.ema) } : a;
+    series[key] = prev
+      ? {
+          step: prev.step.concat(a.step),
+          wall: prev.wall.concat(a.wall),
+          tokens: prev.tokens.concat(a.tokens),
+          raw: prev.raw.concat(a.raw),
+          ema: prev.ema.concat(a.ema),
+        }
+      : a;
   }
   return { ...s, rows: s.rows + rows.length, series, ema };
 }
@@ -129,11 +143,25 @@ export const useTraining = create<TrainingState>((set, get) => ({
   ...runControl(set, get),
   ...rolloutViews(set, get),
   async restore(state) {
-    set({ xAxis: state.xAxis, smoothing: state.smoothing, logScale: state.logScale, panelFilter: state.panelFilter, pinned: state.pinned, combined: state.combined, showConstant: state.showConstant, poolSeeds: state.poolSeeds });
+    set({
+      xAxis: state.xAxis,
+      smoothing: state.smoothing,
+      logScale: state.logScale,
+      panelFilter: state.panelFilter,
+      pinned: state.pinned,
+      combined: state.combined,
+      showConstant: state.showConstant,
+      poolSeeds: state.poolSeeds,
+    });
     if (!state.run) return;
-    if (get().primary !== state.run) set({ charted: [state.run, ...state.overlays.filter((r) => r !== state.run)].slice(0, MAX_OVERLAY) });
+    if (get().primary !== state.run)
+      set({ charted: [state.run, ...state.overlays.filter((r) => r !== state.run)].slice(0, MAX_OVERLAY) });
     await get().selectPrimary(state.run);
-    await Promise.all(get().charted.filter((r) => !get().series[r]).map((r) => get().loadSeries(r)));
+    await Promise.all(
+      get()
+        .charted.filter((r) => !get().series[r])
+        .map((r) => get().loadSeries(r)),
+    );
     if (state.rolloutStep === null || get().primary !== state.run) return;
     await get().openStep(state.rolloutStep);
     if (state.rolloutKey && get().rolloutStep?.step === state.rolloutStep) await get().openRollout(state.rolloutKey);
@@ -221,7 +249,15 @@ function runsAndCharted(set: SetState, get: GetState) {
     },
     async selectPrimary(runId) {
       const charted = [runId, ...get().charted.filter((r) => r !== runId)].slice(0, MAX_OVERLAY);
-      set({ primary: runId, charted, rolloutStep: null, rollout: null, rolloutSteps: [], checkpoints: [], comparison: null });
+      set({
+        primary: runId,
+        charted,
+        rolloutStep: null,
+        rollout: null,
+        rolloutSteps: [],
+        checkpoints: [],
+        comparison: null,
+      });
       await Promise.all([
         get().loadSeries(runId),
         getLabApi()
@@ -229,20 +265,30 @@ function runsAndCharted(set: SetState, get: GetState) {
           .then(({ steps }) => get().primary === runId && set({ rolloutSteps: steps }))
           .catch(() => undefined),
         get().refreshCheckpoints(),
-        getLabApi().methods['training.follow']({ runIds: charted }).catch((e: unknown) => set({ error: message(e) })),
+        getLabApi()
+          .methods['training.follow']({ runIds: charted })
+          .catch((e: unknown) => set({ error: message(e) })),
       ]);
     },
     async toggleOverlay(runId) {
       const { charted, primary } = get();
       if (runId === primary) return;
-      const next = charted.includes(runId) ? charted.filter((r) => r !== runId) : [...charted, runId].slice(0, MAX_OVERLAY);
+      const next = charted.includes(runId)
+        ? charted.filter((r) => r !== runId)
+        : [...charted, runId].slice(0, MAX_OVERLAY);
       set({ charted: next });
       if (next.includes(runId) && !get().series[runId]) await get().loadSeries(runId);
-      await getLabApi().methods['training.follow']({ runIds: next }).catch((e: unknown) => set({ error: message(e) }));
+      await getLabApi()
+        .methods['training.follow']({ runIds: next })
+        .catch((e: unknown) => set({ error: message(e) }));
     },
     async loadSeries(runId) {
       try {
-        const s = await getLabApi().methods['training.series']({ runId, maxPoints: CHART_POINTS, smoothing: get().smoothing });
+        const s = await getLabApi().methods['training.series']({
+          runId,
+          maxPoints: CHART_POINTS,
+          smoothing: get().smoothing,
+        });
         set({ series: { ...get().series, [runId]: s }, error: null });
       } catch (error) {
         set({ error: message(error) });
@@ -290,13 +336,19 @@ function runControl(set: SetState, get: GetState) {
         const api = getLabApi().methods;
         if (action === 'pause') {
           const { paused } = await api['training.pause']({ runId });
-          if (!paused) set({ error: `${runId} is not trained by this lab's trainer (started from a shell, or not running): pause it where it runs` });
+          if (!paused)
+            set({
+              error: `${runId} is not trained by this lab's trainer (started from a shell, or not running): pause it where it runs`,
+            });
         } else if (action === 'stop') {
           const { stopping } = await api['training.stop']({ runId });
-          if (!stopping) set({ error: `${runId} is not trained by this lab's trainer (started from a shell, or not running)` });
+          if (!stopping)
+            set({ error: `${runId} is not trained by this lab's trainer (started from a shell, or not running)` });
         } else {
           await api['training.resume']({ runId }, { timeoutMs: 300_000 });
-          await getLabApi().methods['training.follow']({ runIds: get().charted }).catch(() => undefined);
+          await getLabApi()
+            .methods['training.follow']({ runIds: get().charted })
+            .catch(() => undefined);
         }
         await get().refreshRuns();
       } catch (error) {

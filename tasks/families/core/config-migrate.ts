@@ -75,12 +75,40 @@ python3 -m json.tool ${out} > /dev/null`;
       files: { [file]: `${ini.join('\n')}\n` },
       solve: solution,
       assertions: [
-        { name: 'the sections are the top-level keys', run: py(`${load}; sys.exit(0 if sorted(d) == ${JSON.stringify([...sections].sort())} else 1)`) },
-        { name: 'every section has exactly the four keys', run: py(`${load}; sys.exit(0 if all(sorted(v) == ["host", "max_connections", "port", "tls"] for v in d.values()) else 1)`) },
-        { name: 'hosts are right', run: py(`${load}; sys.exit(0 if {k: v["host"] for k, v in d.items()} == ${JSON.stringify(Object.fromEntries(sections.map((s) => [s, json[s]!.host])))} else 1)`) },
-        { name: 'ports are integers and right', run: py(`${load}; sys.exit(0 if all(type(v["port"]) is int for v in d.values()) and {k: v["port"] for k, v in d.items()} == ${JSON.stringify(Object.fromEntries(sections.map((s) => [s, json[s]!.port])))} else 1)`) },
-        { name: 'tls flags are booleans and right (default false)', run: py(`${load}; e = ${JSON.stringify(Object.fromEntries(sections.map((s) => [s, json[s]!.tls ? 1 : 0])))}; sys.exit(0 if all(d[k]["tls"] is (e[k] == 1) for k in e) else 1)`) },
-        { name: 'max_connections are right (default 100)', run: py(`${load}; sys.exit(0 if {k: v["max_connections"] for k, v in d.items()} == ${JSON.stringify(Object.fromEntries(sections.map((s) => [s, json[s]!.max_connections])))} else 1)`) },
+        {
+          name: 'the sections are the top-level keys',
+          run: py(`${load}; sys.exit(0 if sorted(d) == ${JSON.stringify([...sections].sort())} else 1)`),
+        },
+        {
+          name: 'every section has exactly the four keys',
+          run: py(
+            `${load}; sys.exit(0 if all(sorted(v) == ["host", "max_connections", "port", "tls"] for v in d.values()) else 1)`,
+          ),
+        },
+        {
+          name: 'hosts are right',
+          run: py(
+            `${load}; sys.exit(0 if {k: v["host"] for k, v in d.items()} == ${JSON.stringify(Object.fromEntries(sections.map((s) => [s, json[s]!.host])))} else 1)`,
+          ),
+        },
+        {
+          name: 'ports are integers and right',
+          run: py(
+            `${load}; sys.exit(0 if all(type(v["port"]) is int for v in d.values()) and {k: v["port"] for k, v in d.items()} == ${JSON.stringify(Object.fromEntries(sections.map((s) => [s, json[s]!.port])))} else 1)`,
+          ),
+        },
+        {
+          name: 'tls flags are booleans and right (default false)',
+          run: py(
+            `${load}; e = ${JSON.stringify(Object.fromEntries(sections.map((s) => [s, json[s]!.tls ? 1 : 0])))}; sys.exit(0 if all(d[k]["tls"] is (e[k] == 1) for k in e) else 1)`,
+          ),
+        },
+        {
+          name: 'max_connections are right (default 100)',
+          run: py(
+            `${load}; sys.exit(0 if {k: v["max_connections"] for k, v in d.items()} == ${JSON.stringify(Object.fromEntries(sections.map((s) => [s, json[s]!.max_connections])))} else 1)`,
+          ),
+        },
       ],
     });
   },

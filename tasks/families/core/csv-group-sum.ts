@@ -5,8 +5,20 @@ import { CITIES, CORE, fileEquals, py } from './kit';
 
 const SHAPES = [
   { file: 'sales.csv', key: 'region', value: 'amount', keys: CITIES, other: 'sku' },
-  { file: 'expenses.csv', key: 'team', value: 'cost', keys: ['infra', 'ml', 'web', 'data', 'ops', 'sec', 'qa'], other: 'vendor' },
-  { file: 'traffic.csv', key: 'host', value: 'bytes', keys: ['edge1', 'edge2', 'edge3', 'core1', 'core2', 'lb1'], other: 'path' },
+  {
+    file: 'expenses.csv',
+    key: 'team',
+    value: 'cost',
+    keys: ['infra', 'ml', 'web', 'data', 'ops', 'sec', 'qa'],
+    other: 'vendor',
+  },
+  {
+    file: 'traffic.csv',
+    key: 'host',
+    value: 'bytes',
+    keys: ['edge1', 'edge2', 'edge3', 'core1', 'core2', 'lb1'],
+    other: 'path',
+  },
 ] as const;
 
 export const csvGroupSum: TaskFamily = {
@@ -23,7 +35,10 @@ export const csvGroupSum: TaskFamily = {
     for (let i = 0; i < n; i++) rows.push([rng.pick(keys), rng.word(5), rng.int(1, 900)]);
     for (const k of keys) if (!rows.some((r) => r[0] === k)) rows.push([k, rng.word(5), rng.int(1, 900)]);
     const cols = rng.shuffle([shape.key, shape.other, shape.value]);
-    const csv = [cols.join(','), ...rows.map((r) => cols.map((c) => (c === shape.key ? r[0] : c === shape.value ? String(r[2]) : r[1])).join(','))].join('\n');
+    const csv = [
+      cols.join(','),
+      ...rows.map((r) => cols.map((c) => (c === shape.key ? r[0] : c === shape.value ? String(r[2]) : r[1])).join(',')),
+    ].join('\n');
     const totals = new Map<string, number>();
     for (const [k, , v] of rows) totals.set(k, (totals.get(k) ?? 0) + v);
     const sorted = [...totals].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
@@ -50,8 +65,16 @@ export const csvGroupSum: TaskFamily = {
       assertions: [
         { name: 'the header is right', run: `test "$(head -n1 ${shq(out)})" = ${shq(`${shape.key},total`)}` },
         { name: `one row per ${shape.key}`, run: `test "$(tail -n +2 ${shq(out)} | wc -l)" -eq ${sorted.length}` },
-        { name: 'the largest total is first', run: `test "$(sed -n 2p ${shq(out)})" = ${shq(`${sorted[0]![0]},${sorted[0]![1]}`)}` },
-        { name: 'every total is right', run: py(`import sys; rows = dict(l.strip().split(",") for l in open(${JSON.stringify(out)}).readlines()[1:]); sys.exit(0 if rows == ${JSON.stringify(Object.fromEntries(sorted.map(([k, v]) => [k, String(v)])))} else 1)`) },
+        {
+          name: 'the largest total is first',
+          run: `test "$(sed -n 2p ${shq(out)})" = ${shq(`${sorted[0]![0]},${sorted[0]![1]}`)}`,
+        },
+        {
+          name: 'every total is right',
+          run: py(
+            `import sys; rows = dict(l.strip().split(",") for l in open(${JSON.stringify(out)}).readlines()[1:]); sys.exit(0 if rows == ${JSON.stringify(Object.fromEntries(sorted.map(([k, v]) => [k, String(v)])))} else 1)`,
+          ),
+        },
         { name: 'the whole file is exact (order included)', run: fileEquals(out, expected) },
       ],
     });

@@ -35,9 +35,22 @@ export const extractArchive: TaskFamily = {
       setup: `tar czf ${shq(archive)} -C staging .\nrm -rf staging`,
       solve: `tar tzf ${shq(archive)} | grep -v '/$' | sed 's|^\\./||' | sort > ${shq(listFile)}\nmkdir -p ${shq(out)}\ntar xzf ${shq(archive)} -C ${shq(out)} --wildcards '*.${want}'`,
       assertions: [
-        { name: 'the listing has every file, sorted', run: py(`import sys; sys.exit(0 if open(${JSON.stringify(listFile)}).read().split() == ${JSON.stringify(members)} else 1)`) },
-        { name: `the .${want} files are extracted with their content`, run: py(`import sys; sys.exit(0 if all(open(${JSON.stringify(out)} + "/" + p).read().startswith(p + " ") for p in ${JSON.stringify(wanted)}) else 1)`) },
-        { name: 'nothing else is extracted', run: `test -d ${shq(out)} && test -z "$(find ${shq(out)} -type f ! -name '*.${want}')"` },
+        {
+          name: 'the listing has every file, sorted',
+          run: py(
+            `import sys; sys.exit(0 if open(${JSON.stringify(listFile)}).read().split() == ${JSON.stringify(members)} else 1)`,
+          ),
+        },
+        {
+          name: `the .${want} files are extracted with their content`,
+          run: py(
+            `import sys; sys.exit(0 if all(open(${JSON.stringify(out)} + "/" + p).read().startswith(p + " ") for p in ${JSON.stringify(wanted)}) else 1)`,
+          ),
+        },
+        {
+          name: 'nothing else is extracted',
+          run: `test -d ${shq(out)} && test -z "$(find ${shq(out)} -type f ! -name '*.${want}')"`,
+        },
         { name: 'the archive is still there', run: `test -d ${shq(out)} && tar tzf ${shq(archive)} >/dev/null` },
       ],
     });

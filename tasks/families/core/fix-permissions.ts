@@ -19,7 +19,11 @@ export const fixPermissions: TaskFamily = {
     const files: Record<string, string> = {};
     for (const s of scripts) files[s] = `#!/bin/sh\necho ${rng.word(6)}\n`;
     for (const s of secrets) files[s] = `SECRET=${rng.word(24)}\n`;
-    const setup = [`chmod 644 ${scripts.map(shq).join(' ')}`, `chmod 666 ${secrets.map(shq).join(' ')}`, `chmod 777 ${shq(`${root}/private`)}`].join('\n');
+    const setup = [
+      `chmod 644 ${scripts.map(shq).join(' ')}`,
+      `chmod 666 ${secrets.map(shq).join(' ')}`,
+      `chmod 777 ${shq(`${root}/private`)}`,
+    ].join('\n');
     const instruction = phrase(rng, split, [
       `Fix the permissions under \`/app/${root}\`: every script in \`bin/\` must be mode ${scriptMode}, every file in \`private/\` mode ${secretMode}, and the \`private/\` folder itself mode ${dirMode}.`,
       `A deploy left /app/${root} with bad modes. Set ${scriptMode} on the scripts in ${root}/bin, ${secretMode} on the files in ${root}/private and ${dirMode} on ${root}/private.`,
@@ -41,7 +45,10 @@ export const fixPermissions: TaskFamily = {
         { name: `scripts are ${scriptMode}`, run: `test "$(${modes(scripts)})" = ${scriptMode}` },
         { name: `secrets are ${secretMode}`, run: `test "$(${modes(secrets)})" = ${secretMode}` },
         { name: `private/ is ${dirMode}`, run: `test "$(stat -c %a ${shq(`${root}/private`)})" = ${dirMode}` },
-        { name: 'contents are intact and the first script runs', run: `test "$(stat -c %a ${shq(scripts[0]!)})" = ${scriptMode} && grep -q SECRET= ${shq(secrets[0]!)} && sh ${shq(scripts[0]!)} >/dev/null` },
+        {
+          name: 'contents are intact and the first script runs',
+          run: `test "$(stat -c %a ${shq(scripts[0]!)})" = ${scriptMode} && grep -q SECRET= ${shq(secrets[0]!)} && sh ${shq(scripts[0]!)} >/dev/null`,
+        },
       ],
     });
   },

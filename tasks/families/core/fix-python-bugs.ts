@@ -23,7 +23,11 @@ function functions(k: number, m: number): Fn[] {
       doc: `Clamp x into [lo, hi].`,
       good: 'def clamp(x, lo, hi):\n    return max(lo, min(x, hi))\n',
       bad: 'def clamp(x, lo, hi):\n    return min(lo, max(x, hi))\n',
-      test: [`assert mod.clamp(${k}, 0, ${k + 5}) == ${k}`, `assert mod.clamp(${-k}, 0, 10) == 0`, `assert mod.clamp(${k + 50}, 1, ${k}) == ${k}`],
+      test: [
+        `assert mod.clamp(${k}, 0, ${k + 5}) == ${k}`,
+        `assert mod.clamp(${-k}, 0, 10) == 0`,
+        `assert mod.clamp(${k + 50}, 1, ${k}) == ${k}`,
+      ],
     },
     {
       name: 'mean',
@@ -37,14 +41,21 @@ function functions(k: number, m: number): Fn[] {
       doc: 'The last n items of a list (all of them when n >= len).',
       good: 'def last_n(xs, n):\n    return xs[-n:] if n > 0 else []\n',
       bad: 'def last_n(xs, n):\n    return xs[-n + 1:] if n > 0 else []\n',
-      test: [`assert mod.last_n(list(range(${k + 10})), ${m}) == list(range(${k + 10 - m}, ${k + 10}))`, 'assert mod.last_n([1, 2], 5) == [1, 2]'],
+      test: [
+        `assert mod.last_n(list(range(${k + 10})), ${m}) == list(range(${k + 10 - m}, ${k + 10}))`,
+        'assert mod.last_n([1, 2], 5) == [1, 2]',
+      ],
     },
     {
       name: 'is_leap',
       doc: 'Gregorian leap year.',
       good: 'def is_leap(y):\n    return y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)\n',
       bad: 'def is_leap(y):\n    return y % 4 == 0 and y % 100 != 0\n',
-      test: [`assert mod.is_leap(${2000 + 4 * k})`, 'assert mod.is_leap(2000)', `assert not mod.is_leap(${1900 - 100 * (k % 3)})`],
+      test: [
+        `assert mod.is_leap(${2000 + 4 * k})`,
+        'assert mod.is_leap(2000)',
+        `assert not mod.is_leap(${1900 - 100 * (k % 3)})`,
+      ],
     },
     {
       name: 'count_words',

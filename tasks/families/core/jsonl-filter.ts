@@ -21,10 +21,21 @@ export const jsonlFilter: TaskFamily = {
     const city = records[rng.int(0, n - 1)]!.city;
     const minAge = rng.int(20, 50);
     const cond = rng.int(0, 2);
-    const match = (r: (typeof records)[number]) => (cond === 0 ? r.city === city : cond === 1 ? r.age >= minAge && r.active : r.city === city && r.active);
+    const match = (r: (typeof records)[number]) =>
+      cond === 0 ? r.city === city : cond === 1 ? r.age >= minAge && r.active : r.city === city && r.active;
     if (!records.some(match)) records[0] = { ...records[0]!, city, age: 60, active: true };
-    const what = cond === 0 ? `whose \`city\` is \`${city}\`` : cond === 1 ? `that are \`active\` and whose \`age\` is at least ${minAge}` : `that are \`active\` and live in \`${city}\``;
-    const pyCond = cond === 0 ? `r["city"] == ${JSON.stringify(city)}` : cond === 1 ? `r["age"] >= ${minAge} and r["active"]` : `r["city"] == ${JSON.stringify(city)} and r["active"]`;
+    const what =
+      cond === 0
+        ? `whose \`city\` is \`${city}\``
+        : cond === 1
+          ? `that are \`active\` and whose \`age\` is at least ${minAge}`
+          : `that are \`active\` and live in \`${city}\``;
+    const pyCond =
+      cond === 0
+        ? `r["city"] == ${JSON.stringify(city)}`
+        : cond === 1
+          ? `r["age"] >= ${minAge} and r["active"]`
+          : `r["city"] == ${JSON.stringify(city)} and r["active"]`;
     const users = records.filter(match).map((r) => r.user);
     const file = `${rng.pick(['users', 'people', 'accounts'])}-${rng.word(3)}.jsonl`;
     const out = rng.pick(['selected.txt', 'names.txt', 'matches.txt']);

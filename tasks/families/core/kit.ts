@@ -17,7 +17,9 @@ export const CORE: TaskConventions = {
 
 /** FILE holds exactly TEXT (a trailing newline either way); on mismatch python prints both. */
 export function fileEquals(path: string, text: string): string {
-  return py(`import sys; t = open(${JSON.stringify(path)}).read(); e = ${JSON.stringify(text)}; sys.exit(0 if t.rstrip("\\n") == e.rstrip("\\n") else "expected %r, found %r" % (e[:200], t[:200]))`);
+  return py(
+    `import sys; t = open(${JSON.stringify(path)}).read(); e = ${JSON.stringify(text)}; sys.exit(0 if t.rstrip("\\n") == e.rstrip("\\n") else "expected %r, found %r" % (e[:200], t[:200]))`,
+  );
 }
 
 /** A python3 one-liner assertion: `python3 -c 'CODE'` (CODE may use single quotes freely). */
@@ -26,10 +28,72 @@ export function py(code: string): string {
 }
 
 /** Vocabulary the families draw names from (content varies by seed; these only flavour it). */
-export const NOUNS = ['alpha', 'orbit', 'ledger', 'harbor', 'cedar', 'falcon', 'quartz', 'meadow', 'signal', 'vector', 'summit', 'pixel', 'ember', 'tundra', 'nimbus', 'copper', 'saffron', 'willow', 'zephyr', 'basalt'];
-export const SERVICES = ['api', 'auth', 'billing', 'cache', 'db', 'mailer', 'queue', 'scheduler', 'search', 'storage', 'web', 'worker'];
-export const PEOPLE = ['ada', 'grace', 'linus', 'barbara', 'ken', 'margaret', 'dennis', 'frances', 'alan', 'edsger', 'radia', 'john', 'katherine', 'donald'];
-export const CITIES = ['Oslo', 'Lima', 'Pune', 'Accra', 'Quito', 'Hanoi', 'Perth', 'Turin', 'Leeds', 'Osaka', 'Dakar', 'Porto'];
+export const NOUNS = [
+  'alpha',
+  'orbit',
+  'ledger',
+  'harbor',
+  'cedar',
+  'falcon',
+  'quartz',
+  'meadow',
+  'signal',
+  'vector',
+  'summit',
+  'pixel',
+  'ember',
+  'tundra',
+  'nimbus',
+  'copper',
+  'saffron',
+  'willow',
+  'zephyr',
+  'basalt',
+];
+export const SERVICES = [
+  'api',
+  'auth',
+  'billing',
+  'cache',
+  'db',
+  'mailer',
+  'queue',
+  'scheduler',
+  'search',
+  'storage',
+  'web',
+  'worker',
+];
+export const PEOPLE = [
+  'ada',
+  'grace',
+  'linus',
+  'barbara',
+  'ken',
+  'margaret',
+  'dennis',
+  'frances',
+  'alan',
+  'edsger',
+  'radia',
+  'john',
+  'katherine',
+  'donald',
+];
+export const CITIES = [
+  'Oslo',
+  'Lima',
+  'Pune',
+  'Accra',
+  'Quito',
+  'Hanoi',
+  'Perth',
+  'Turin',
+  'Leeds',
+  'Osaka',
+  'Dakar',
+  'Porto',
+];
 export const LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 
 /** A file name from the seed: word + suffix, distinct within one call. */

@@ -12,15 +12,26 @@ export const logReport: TaskFamily = {
   heldOut: true,
   difficulty: 'medium',
   generate(rng, { seed, split }) {
-    const ips = Array.from({ length: rng.int(4, 12) }, () => `10.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`);
+    const ips = Array.from(
+      { length: rng.int(4, 12) },
+      () => `10.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`,
+    );
     const paths = rng.sample(PATHS, rng.int(4, PATHS.length));
     const n = rng.int(40, 200);
     const lines: string[] = [];
     const rows: { ip: string; path: string; status: number; bytes: number; hour: number }[] = [];
     for (let i = 0; i < n; i++) {
-      const r = { ip: rng.pick(ips), path: rng.pick(paths), status: rng.pick([200, 200, 200, 201, 204, 301, 304, 400, 403, 404, 500, 502]), bytes: rng.int(0, 50000), hour: rng.int(0, 23) };
+      const r = {
+        ip: rng.pick(ips),
+        path: rng.pick(paths),
+        status: rng.pick([200, 200, 200, 201, 204, 301, 304, 400, 403, 404, 500, 502]),
+        bytes: rng.int(0, 50000),
+        hour: rng.int(0, 23),
+      };
       rows.push(r);
-      lines.push(`${r.ip} - - [12/Mar/2024:${String(r.hour).padStart(2, '0')}:${rng.int(10, 59)}:${rng.int(10, 59)} +0000] "${rng.pick(['GET', 'POST'])} ${r.path} HTTP/1.1" ${r.status} ${r.bytes}`);
+      lines.push(
+        `${r.ip} - - [12/Mar/2024:${String(r.hour).padStart(2, '0')}:${rng.int(10, 59)}:${rng.int(10, 59)} +0000] "${rng.pick(['GET', 'POST'])} ${r.path} HTTP/1.1" ${r.status} ${r.bytes}`,
+      );
     }
     const hard = rng.bool(0.5);
     const pathCounts = new Map<string, number>();
@@ -50,7 +61,12 @@ export const logReport: TaskFamily = {
       '- `top_path`: the most requested path (ties: alphabetically first)',
       '- `server_errors`: requests with a 5xx status',
       '- `total_bytes`: sum of the response sizes (last field)',
-      ...(hard ? ['- `busiest_hour`: the hour of day (0-23, integer) with the most requests (ties: the earliest)', '- `client_error_rate`: the share of 4xx responses, rounded to 3 decimals'] : []),
+      ...(hard
+        ? [
+            '- `busiest_hour`: the hour of day (0-23, integer) with the most requests (ties: the earliest)',
+            '- `client_error_rate`: the share of 4xx responses, rounded to 3 decimals',
+          ]
+        : []),
     ].join('\n');
     const instruction = phrase(rng, split, [
       `\`/app/${log}\` is a web server access log (common log format plus bytes). Write \`/app/${out}\`, a JSON object with exactly these keys:\n\n${spec}\n`,
@@ -73,13 +89,22 @@ report = {
     "server_errors": sum(1 for r in rows if r[3] >= 500),
     "total_bytes": sum(r[4] for r in rows),
 }
-${hard ? `hours = Counter(r[1] for r in rows)
+${
+  hard
+    ? `hours = Counter(r[1] for r in rows)
 report["busiest_hour"] = sorted(hours.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
 report["client_error_rate"] = round(sum(1 for r in rows if 400 <= r[3] < 500) / len(rows), 3)
-` : ''}json.dump(report, open(${JSON.stringify(out)}, "w"), indent=2)
+`
+    : ''
+}json.dump(report, open(${JSON.stringify(out)}, "w"), indent=2)
 PY
 cat ${shq(out)}`;
-    const field = (k: string) => ({ name: `${k} is right`, run: py(`import json, sys; v = json.load(open(${JSON.stringify(out)}))[${JSON.stringify(k)}]; e = ${JSON.stringify(report[k])}; sys.exit(0 if (abs(v - e) < 1e-9 if isinstance(e, float) else v == e) else "expected %r, got %r" % (e, v))`) });
+    const field = (k: string) => ({
+      name: `${k} is right`,
+      run: py(
+        `import json, sys; v = json.load(open(${JSON.stringify(out)}))[${JSON.stringify(k)}]; e = ${JSON.stringify(report[k])}; sys.exit(0 if (abs(v - e) < 1e-9 if isinstance(e, float) else v == e) else "expected %r, got %r" % (e, v))`,
+      ),
+    });
     return buildTask(CORE, {
       family: logReport,
       seed,
@@ -90,7 +115,12 @@ cat ${shq(out)}`;
       files: { [log]: `${lines.join('\n')}\n` },
       solve: solution,
       assertions: [
-        { name: 'the report has exactly the keys asked for', run: py(`import json, sys; sys.exit(0 if sorted(json.load(open(${JSON.stringify(out)}))) == ${JSON.stringify([...keys].sort())} else 1)`) },
+        {
+          name: 'the report has exactly the keys asked for',
+          run: py(
+            `import json, sys; sys.exit(0 if sorted(json.load(open(${JSON.stringify(out)}))) == ${JSON.stringify([...keys].sort())} else 1)`,
+          ),
+        },
         ...keys.map(field),
       ],
     });

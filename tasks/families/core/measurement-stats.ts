@@ -30,7 +30,9 @@ export const measurementStats: TaskFamily = {
     ]);
     const check = (k: keyof typeof stats) => ({
       name: `${k} is right`,
-      run: py(`import sys; d = dict(l.split() for l in open(${JSON.stringify(out)}) if l.strip()); sys.exit(0 if abs(float(d[${JSON.stringify(k)}]) - ${stats[k]}) <= 0.0015 and len(d[${JSON.stringify(k)}].split(".")[1]) == 3 else 1)`),
+      run: py(
+        `import sys; d = dict(l.split() for l in open(${JSON.stringify(out)}) if l.strip()); sys.exit(0 if abs(float(d[${JSON.stringify(k)}]) - ${stats[k]}) <= 0.0015 and len(d[${JSON.stringify(k)}].split(".")[1]) == 3 else 1)`,
+      ),
     });
     return buildTask(CORE, {
       family: measurementStats,
@@ -42,7 +44,10 @@ export const measurementStats: TaskFamily = {
       files: { [file]: `${header}\n${data}\n` },
       solve: `python3 - <<'PY' > ${shq(out)}\nimport statistics as st\nxs = [float(l.split()[1]) for l in open(${JSON.stringify(file)}) if l.strip() and not l.startswith("#")]\nfor k, v in (("mean", st.mean(xs)), ("sd", st.stdev(xs)), ("min", min(xs)), ("max", max(xs)), ("median", st.median(xs))):\n    print(k, f"{v:.3f}")\nPY`,
       assertions: [
-        { name: 'five lines in order', run: `test "$(cut -d' ' -f1 ${shq(out)} | tr '\\n' ,)" = mean,sd,min,max,median,` },
+        {
+          name: 'five lines in order',
+          run: `test "$(cut -d' ' -f1 ${shq(out)} | tr '\\n' ,)" = mean,sd,min,max,median,`,
+        },
         ...(['mean', 'sd', 'min', 'max', 'median'] as const).map(check),
       ],
     });

@@ -25,7 +25,9 @@ export const meetingSlot: TaskFamily = {
       }
       busy[p] = slots.sort((a, b) => a[0] - b[0]);
     }
-    const all = Object.values(busy).flat().sort((a, b) => a[0] - b[0]);
+    const all = Object.values(busy)
+      .flat()
+      .sort((a, b) => a[0] - b[0]);
     let start = dayStart;
     for (const [s, e] of all) {
       if (s - start >= length) break;
@@ -34,7 +36,8 @@ export const meetingSlot: TaskFamily = {
     const found = start + length <= dayEnd;
     const title = `${rng.pick(['sync', 'review', 'planning', 'retro', 'kickoff'])} ${rng.word(4)}`;
     const files: Record<string, string> = {};
-    for (const p of people) files[`calendars/${p}.txt`] = `${busy[p]!.map(([s, e]) => `${hm(s)}-${hm(e)} busy`).join('\n')}\n`;
+    for (const p of people)
+      files[`calendars/${p}.txt`] = `${busy[p]!.map(([s, e]) => `${hm(s)}-${hm(e)} busy`).join('\n')}\n`;
     const out = rng.pick(['booking.txt', 'meeting.txt', 'invite.txt']);
     const expect = found ? `${hm(start)}-${hm(start + length)} ${title}` : 'NONE';
     const instruction = phrase(rng, split, [
@@ -53,8 +56,16 @@ export const meetingSlot: TaskFamily = {
       solve: `python3 - <<'PY'\nimport glob\ndef m(t):\n    h, mi = t.split(":")\n    return int(h) * 60 + int(mi)\nbusy = []\nfor f in glob.glob("calendars/*.txt"):\n    for line in open(f):\n        if line.strip():\n            s, e = line.split()[0].split("-")\n            busy.append((m(s), m(e)))\nstart = 9 * 60\nfor s, e in sorted(busy):\n    if s - start >= ${length}:\n        break\n    start = max(start, e)\nfmt = lambda x: "%02d:%02d" % divmod(x, 60)\nwith open(${JSON.stringify(out)}, "w") as out:\n    print("%s-%s %s" % (fmt(start), fmt(start + ${length}), ${JSON.stringify(title)}) if start + ${length} <= 17 * 60 else "NONE", file=out)\nPY\ncat ${shq(out)}`,
       assertions: [
         { name: 'the booking file has one line', run: `test -f ${shq(out)} && test "$(grep -c . ${shq(out)})" -eq 1` },
-        { name: found ? 'it starts at the earliest common free time' : 'it says NONE', run: found ? `test "$(cut -c1-5 ${shq(out)})" = ${hm(start)}` : `test "$(cat ${shq(out)})" = NONE` },
-        { name: 'the booking is exact', run: py(`import sys; sys.exit(0 if open(${JSON.stringify(out)}).read().strip() == ${JSON.stringify(expect)} else 1)`) },
+        {
+          name: found ? 'it starts at the earliest common free time' : 'it says NONE',
+          run: found ? `test "$(cut -c1-5 ${shq(out)})" = ${hm(start)}` : `test "$(cat ${shq(out)})" = NONE`,
+        },
+        {
+          name: 'the booking is exact',
+          run: py(
+            `import sys; sys.exit(0 if open(${JSON.stringify(out)}).read().strip() == ${JSON.stringify(expect)} else 1)`,
+          ),
+        },
       ],
     });
   },

@@ -16,48 +16,94 @@ interface Step {
 type StepMaker = (rng: FamilyRng, name: string, files: Record<string, string>, setup: string[]) => Step;
 
 const STEPS: StepMaker[] = [
-  (_rng, name) => ({ text: `create the folder \`${name}/\``, command: `mkdir -p ${name}`, check: { name: `${name}/ exists`, run: `test -d ${name}` } }),
+  (_rng, name) => ({
+    text: `create the folder \`${name}/\``,
+    command: `mkdir -p ${name}`,
+    check: { name: `${name}/ exists`, run: `test -d ${name}` },
+  }),
   (rng, name) => {
     const line = `${rng.pick(NOUNS)} ${rng.int(1, 999)}`;
-    return { text: `write the single line \`${line}\` to \`${name}.txt\``, command: `echo ${shq(line)} > ${name}.txt`, check: { name: `${name}.txt holds the line`, run: `test "$(cat ${name}.txt)" = ${shq(line)}` } };
+    return {
+      text: `write the single line \`${line}\` to \`${name}.txt\``,
+      command: `echo ${shq(line)} > ${name}.txt`,
+      check: { name: `${name}.txt holds the line`, run: `test "$(cat ${name}.txt)" = ${shq(line)}` },
+    };
   },
   (rng, name, files) => {
     files[`in/${name}.src`] = `${rng.word(12)}\n`;
-    return { text: `copy \`in/${name}.src\` to \`out/${name}.copy\` (make \`out/\` if needed)`, command: `mkdir -p out && cp in/${name}.src out/${name}.copy`, check: { name: `out/${name}.copy is a copy`, run: `cmp -s in/${name}.src out/${name}.copy` } };
+    return {
+      text: `copy \`in/${name}.src\` to \`out/${name}.copy\` (make \`out/\` if needed)`,
+      command: `mkdir -p out && cp in/${name}.src out/${name}.copy`,
+      check: { name: `out/${name}.copy is a copy`, run: `cmp -s in/${name}.src out/${name}.copy` },
+    };
   },
   (rng, name, files) => {
     files[`in/${name}.mv`] = `${rng.word(12)}\n`;
-    return { text: `move \`in/${name}.mv\` into the folder \`archive/\` (create it)`, command: `mkdir -p archive && mv in/${name}.mv archive/`, check: { name: `${name}.mv moved to archive/`, run: `test -f archive/${name}.mv && ! test -e in/${name}.mv` } };
+    return {
+      text: `move \`in/${name}.mv\` into the folder \`archive/\` (create it)`,
+      command: `mkdir -p archive && mv in/${name}.mv archive/`,
+      check: { name: `${name}.mv moved to archive/`, run: `test -f archive/${name}.mv && ! test -e in/${name}.mv` },
+    };
   },
   (rng, name, files) => {
     files[`in/${name}.tmp`] = `${rng.word(8)}\n`;
-    return { text: `delete \`in/${name}.tmp\``, command: `rm in/${name}.tmp`, check: { name: `in/${name}.tmp is gone`, run: `test -d in && ! test -e in/${name}.tmp` } };
+    return {
+      text: `delete \`in/${name}.tmp\``,
+      command: `rm in/${name}.tmp`,
+      check: { name: `in/${name}.tmp is gone`, run: `test -d in && ! test -e in/${name}.tmp` },
+    };
   },
   (rng, name, files, setup) => {
     files[`in/${name}.sh`] = `#!/bin/sh\necho ${rng.word(6)}\n`;
     setup.push(`chmod 644 in/${name}.sh`);
     const mode = rng.pick(['755', '700', '750']);
-    return { text: `make \`in/${name}.sh\` mode ${mode}`, command: `chmod ${mode} in/${name}.sh`, check: { name: `in/${name}.sh is ${mode}`, run: `test "$(stat -c %a in/${name}.sh)" = ${mode}` } };
+    return {
+      text: `make \`in/${name}.sh\` mode ${mode}`,
+      command: `chmod ${mode} in/${name}.sh`,
+      check: { name: `in/${name}.sh is ${mode}`, run: `test "$(stat -c %a in/${name}.sh)" = ${mode}` },
+    };
   },
   (rng, name, files) => {
     files[`in/${name}.target`] = `${rng.word(8)}\n`;
-    return { text: `create a symbolic link \`${name}.link\` pointing to \`in/${name}.target\``, command: `ln -s in/${name}.target ${name}.link`, check: { name: `${name}.link points to its target`, run: `test "$(readlink ${name}.link)" = in/${name}.target` } };
+    return {
+      text: `create a symbolic link \`${name}.link\` pointing to \`in/${name}.target\``,
+      command: `ln -s in/${name}.target ${name}.link`,
+      check: { name: `${name}.link points to its target`, run: `test "$(readlink ${name}.link)" = in/${name}.target` },
+    };
   },
   (rng, name, files) => {
     files[`in/${name}.log`] = `${rng.word(6)}\n${rng.word(6)}\n`;
     const line = `done ${rng.word(5)}`;
-    return { text: `append the line \`${line}\` to \`in/${name}.log\``, command: `echo ${shq(line)} >> in/${name}.log`, check: { name: `in/${name}.log ends with the new line`, run: `test "$(tail -n1 in/${name}.log)" = ${shq(line)} && test "$(wc -l < in/${name}.log)" -eq 3` } };
+    return {
+      text: `append the line \`${line}\` to \`in/${name}.log\``,
+      command: `echo ${shq(line)} >> in/${name}.log`,
+      check: {
+        name: `in/${name}.log ends with the new line`,
+        run: `test "$(tail -n1 in/${name}.log)" = ${shq(line)} && test "$(wc -l < in/${name}.log)" -eq 3`,
+      },
+    };
   },
   (rng, name, files) => {
     const n = rng.int(3, 30);
     files[`in/${name}.list`] = `${Array.from({ length: n }, () => rng.word(5)).join('\n')}\n`;
-    return { text: `write the number of lines of \`in/${name}.list\` to \`${name}.count\``, command: `wc -l < in/${name}.list > ${name}.count`, check: { name: `${name}.count is ${n}`, run: `test "$(tr -d ' \\n' < ${name}.count)" = ${n}` } };
+    return {
+      text: `write the number of lines of \`in/${name}.list\` to \`${name}.count\``,
+      command: `wc -l < in/${name}.list > ${name}.count`,
+      check: { name: `${name}.count is ${n}`, run: `test "$(tr -d ' \\n' < ${name}.count)" = ${n}` },
+    };
   },
   (rng, name, files) => {
     const from = rng.pick(['staging', 'draft', 'beta']);
     const to = rng.pick(['production', 'final', 'stable']);
     files[`in/${name}.cfg`] = `mode=${from}\nlevel=${rng.int(1, 9)}\nmirror=${from}\n`;
-    return { text: `in \`in/${name}.cfg\`, replace every \`${from}\` with \`${to}\``, command: `sed -i 's/${from}/${to}/g' in/${name}.cfg`, check: { name: `in/${name}.cfg says ${to}`, run: `test "$(grep -c ${to} in/${name}.cfg)" -eq 2 && ! grep -q ${from} in/${name}.cfg` } };
+    return {
+      text: `in \`in/${name}.cfg\`, replace every \`${from}\` with \`${to}\``,
+      command: `sed -i 's/${from}/${to}/g' in/${name}.cfg`,
+      check: {
+        name: `in/${name}.cfg says ${to}`,
+        run: `test "$(grep -c ${to} in/${name}.cfg)" -eq 2 && ! grep -q ${from} in/${name}.cfg`,
+      },
+    };
   },
 ];
 

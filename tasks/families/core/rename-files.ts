@@ -3,7 +3,16 @@ import type { TaskFamily } from '../types';
 import { buildTask, phrase, shq } from '../kit/task';
 import { CORE, fileNames, py } from './kit';
 
-const PAIRS = [['txt', 'md'], ['jpeg', 'jpg'], ['htm', 'html'], ['yml', 'yaml'], ['log', 'log.old'], ['csv', 'tsv'], ['conf', 'cfg'], ['text', 'txt']] as const;
+const PAIRS = [
+  ['txt', 'md'],
+  ['jpeg', 'jpg'],
+  ['htm', 'html'],
+  ['yml', 'yaml'],
+  ['log', 'log.old'],
+  ['csv', 'tsv'],
+  ['conf', 'cfg'],
+  ['text', 'txt'],
+] as const;
 
 export const renameFiles: TaskFamily = {
   name: 'rename-files',
@@ -38,9 +47,20 @@ export const renameFiles: TaskFamily = {
       solve: `cd ${shq(dir)}\nfor f in *.${from}; do mv -- "$f" "\${f%.${from}}.${to}"; done`,
       assertions: [
         { name: `no .${from} file is left`, run: `test -z "$(find ${shq(dir)} -name '*.${from}' -print)"` },
-        { name: `${first}.${to} exists with its content`, run: `test "$(cat ${shq(`${dir}/${first}.${to}`)})" = ${shq(files[`${dir}/${first}.${from}`]!.trim())}` },
-        { name: `all ${names.length} renamed files have their contents`, run: py(`import json, sys; e = json.loads(${JSON.stringify(JSON.stringify(expected))}); sys.exit(0 if all(open(p).read() == t for p, t in e.items()) else 1)`) },
-        { name: 'the other files are untouched and nothing else appeared', run: `test "$(ls ${shq(dir)} | sort | tr '\\n' ' ')" = ${shq([...names.map((n) => `${n}.${to}`), ...others].sort().join(' ') + ' ')}` },
+        {
+          name: `${first}.${to} exists with its content`,
+          run: `test "$(cat ${shq(`${dir}/${first}.${to}`)})" = ${shq(files[`${dir}/${first}.${from}`]!.trim())}`,
+        },
+        {
+          name: `all ${names.length} renamed files have their contents`,
+          run: py(
+            `import json, sys; e = json.loads(${JSON.stringify(JSON.stringify(expected))}); sys.exit(0 if all(open(p).read() == t for p, t in e.items()) else 1)`,
+          ),
+        },
+        {
+          name: 'the other files are untouched and nothing else appeared',
+          run: `test "$(ls ${shq(dir)} | sort | tr '\\n' ' ')" = ${shq([...names.map((n) => `${n}.${to}`), ...others].sort().join(' ') + ' ')}`,
+        },
       ],
     });
   },

@@ -21,7 +21,9 @@ export const replaceText: TaskFamily = {
       let n = 0;
       for (let i = 0; i < rng.int(4, 9); i++) {
         if (rng.bool(0.4) || (i === 0 && n === 0)) {
-          lines.push(`${rng.pick(['upstream', 'backend', 'db_host', 'mirror', 'peer'])} = ${oldHost}:${rng.int(1000, 9999)}`);
+          lines.push(
+            `${rng.pick(['upstream', 'backend', 'db_host', 'mirror', 'peer'])} = ${oldHost}:${rng.int(1000, 9999)}`,
+          );
           n++;
         } else lines.push(`${rng.word(5)} = ${rng.int(0, 500)}`);
       }
@@ -49,9 +51,20 @@ export const replaceText: TaskFamily = {
       solve: `sed -i 's/\\b${esc}:/${newHost}:/g' ${dir}/*`,
       assertions: [
         { name: 'the old host is gone (as host:port)', run: `! grep -rqF ${shq(`${oldHost}:`)} ${shq(dir)}` },
-        { name: `the new host appears ${total} times`, run: `test "$(grep -roF ${shq(`${newHost}:`)} ${shq(dir)} | wc -l)" -eq ${total}` },
-        { name: 'each file got its own replacements', run: py(`import json, sys; c = json.loads(${JSON.stringify(JSON.stringify(counts))}); sys.exit(0 if all(open(p).read().count(${JSON.stringify(`${newHost}:`)}) == n for p, n in c.items()) else 1)`) },
-        { name: 'ports kept and the near-miss untouched', run: `grep -rqE ${shq(`${newHost.replace(/\./g, '\\.')}:[0-9]{4}$`)} ${shq(dir)} && test "$(grep -rcF ${shq(`${oldHost}x.local`)} ${shq(dir)} | awk -F: '{s+=$2} END {print s}')" -eq ${names.length}` },
+        {
+          name: `the new host appears ${total} times`,
+          run: `test "$(grep -roF ${shq(`${newHost}:`)} ${shq(dir)} | wc -l)" -eq ${total}`,
+        },
+        {
+          name: 'each file got its own replacements',
+          run: py(
+            `import json, sys; c = json.loads(${JSON.stringify(JSON.stringify(counts))}); sys.exit(0 if all(open(p).read().count(${JSON.stringify(`${newHost}:`)}) == n for p, n in c.items()) else 1)`,
+          ),
+        },
+        {
+          name: 'ports kept and the near-miss untouched',
+          run: `grep -rqE ${shq(`${newHost.replace(/\./g, '\\.')}:[0-9]{4}$`)} ${shq(dir)} && test "$(grep -rcF ${shq(`${oldHost}x.local`)} ${shq(dir)} | awk -F: '{s+=$2} END {print s}')" -eq ${names.length}`,
+        },
       ],
     });
   },

@@ -24,23 +24,32 @@ export const routeLookup: TaskFamily = {
     const add = (base: number, bits: number) => {
       const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
       const b = (base & mask) >>> 0;
-      if (!routes.some((r) => r.base === b && r.bits === bits)) routes.push({ cidr: `${ip(b)}/${bits}`, base: b, bits, via: `gw-${rng.word(4)}` });
+      if (!routes.some((r) => r.base === b && r.bits === bits))
+        routes.push({ cidr: `${ip(b)}/${bits}`, base: b, bits, via: `gw-${rng.word(4)}` });
     };
     add(net, 16);
     for (let i = 0; i < rng.int(2, 6); i++) add((net | (rng.int(0, 255) << 8)) >>> 0, rng.pick([20, 22, 24]));
-    for (let i = 0; i < rng.int(1, 3); i++) add((net | (rng.int(0, 255) << 8) | rng.int(0, 255)) >>> 0, rng.pick([26, 28, 30]));
+    for (let i = 0; i < rng.int(1, 3); i++)
+      add((net | (rng.int(0, 255) << 8) | rng.int(0, 255)) >>> 0, rng.pick([26, 28, 30]));
     const lookup = (a: number) => {
       let best = routes[0]!;
       for (const r of routes) {
         const mask = r.bits === 0 ? 0 : (0xffffffff << (32 - r.bits)) >>> 0;
-        if (((a & mask) >>> 0) === r.base && r.bits >= best.bits) best = r;
+        if ((a & mask) >>> 0 === r.base && r.bits >= best.bits) best = r;
       }
       return best;
     };
     const addrs: number[] = [];
-    for (const r of rng.sample(routes.slice(1), Math.min(routes.length - 1, 4))) addrs.push((r.base + rng.int(0, 2 ** (32 - r.bits) - 1)) >>> 0);
-    while (addrs.length < rng.int(6, 12)) addrs.push(rng.bool(0.8) ? (net | rng.int(0, 65535)) >>> 0 : ((rng.int(11, 200) << 24) | rng.int(0, 2 ** 24 - 1)) >>> 0);
-    const table = rng.shuffle(routes).map((r) => `${r.cidr} via ${r.via}`).join('\n');
+    for (const r of rng.sample(routes.slice(1), Math.min(routes.length - 1, 4)))
+      addrs.push((r.base + rng.int(0, 2 ** (32 - r.bits) - 1)) >>> 0);
+    while (addrs.length < rng.int(6, 12))
+      addrs.push(
+        rng.bool(0.8) ? (net | rng.int(0, 65535)) >>> 0 : ((rng.int(11, 200) << 24) | rng.int(0, 2 ** 24 - 1)) >>> 0,
+      );
+    const table = rng
+      .shuffle(routes)
+      .map((r) => `${r.cidr} via ${r.via}`)
+      .join('\n');
     const answer = addrs.map((a) => `${ip(a)} ${lookup(a).via}`).join('\n');
     const file = rng.pick(['routes.txt', 'rib.txt', 'routing-table.txt']);
     const input = rng.pick(['addresses.txt', 'hosts.txt', 'targets.txt']);
@@ -61,8 +70,16 @@ export const routeLookup: TaskFamily = {
       solve: `python3 - <<'PY'\nimport ipaddress\nroutes = []\nfor line in open(${JSON.stringify(file)}):\n    cidr, _, gw = line.split()\n    routes.append((ipaddress.ip_network(cidr), gw))\nwith open(${JSON.stringify(out)}, "w") as out:\n    for a in open(${JSON.stringify(input)}).read().split():\n        addr = ipaddress.ip_address(a)\n        net, gw = max((r for r in routes if addr in r[0]), key=lambda r: r[0].prefixlen)\n        print(a, gw, file=out)\nPY\ncat ${shq(out)}`,
       assertions: [
         { name: 'one line per address', run: `test "$(grep -c . ${shq(out)})" -eq ${addrs.length}` },
-        { name: 'the first address resolves right', run: `test "$(head -n1 ${shq(out)})" = ${shq(answer.split('\n')[0]!)}` },
-        { name: 'addresses on the default route are right', run: py(`import sys; want = ${JSON.stringify(answer.split('\n').filter((l) => l.endsWith(routes[0]!.via)))}; got = open(${JSON.stringify(out)}).read().split("\\n"); sys.exit(0 if all(w in got for w in want) and len(got) > 1 else 1)`) },
+        {
+          name: 'the first address resolves right',
+          run: `test "$(head -n1 ${shq(out)})" = ${shq(answer.split('\n')[0]!)}`,
+        },
+        {
+          name: 'addresses on the default route are right',
+          run: py(
+            `import sys; want = ${JSON.stringify(answer.split('\n').filter((l) => l.endsWith(routes[0]!.via)))}; got = open(${JSON.stringify(out)}).read().split("\\n"); sys.exit(0 if all(w in got for w in want) and len(got) > 1 else 1)`,
+          ),
+        },
         { name: 'every next hop is right', run: fileEquals(out, answer) },
       ],
     });

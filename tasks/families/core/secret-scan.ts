@@ -17,7 +17,9 @@ export const secretScan: TaskFamily = {
   generate(rng, { seed, split }) {
     const kind = rng.pick(KINDS);
     const root = rng.pick(['repo', 'project', 'src', 'workspace']);
-    const all = fileNames(rng, rng.int(5, 12), rng.pick(['py', 'js', 'env', 'yaml'])).map((n, i) => (i % 3 === 0 ? `${root}/lib/${n}` : i % 3 === 1 ? `${root}/conf/${n}` : `${root}/${n}`));
+    const all = fileNames(rng, rng.int(5, 12), rng.pick(['py', 'js', 'env', 'yaml'])).map((n, i) =>
+      i % 3 === 0 ? `${root}/lib/${n}` : i % 3 === 1 ? `${root}/conf/${n}` : `${root}/${n}`,
+    );
     const leaky = rng.sample(all, rng.int(1, Math.min(4, all.length - 1)));
     const files: Record<string, string> = {};
     const secrets: string[] = [];
@@ -50,10 +52,28 @@ export const secretScan: TaskFamily = {
       files,
       solve: `grep -rlE ${shq(kind.re)} ${shq(root)} | sort > ${shq(report)}\nxargs sed -i -E ${shq(`s/${kind.re}/REDACTED/g`)} < ${shq(report)}\ncat ${shq(report)}`,
       assertions: [
-        { name: 'the report lists exactly the affected files, sorted', run: py(`import sys; sys.exit(0 if open(${JSON.stringify(report)}).read().split() == ${JSON.stringify(sortedLeaky)} else 1)`) },
-        { name: 'no secret is left anywhere', run: `test -s ${shq(report)} && ! grep -rqE ${shq(kind.re)} ${shq(root)}` },
-        { name: 'each secret became REDACTED', run: py(`import sys; sys.exit(0 if all('token = "REDACTED"' in open(p).read() for p in ${JSON.stringify(leaky)}) else 1)`) },
-        { name: 'the decoys and other lines are intact', run: py(`import json, re, sys; e = json.loads(${JSON.stringify(JSON.stringify(files))}); r = re.compile(${JSON.stringify(kind.re)}); sys.exit(0 if all(open(p).read() == r.sub("REDACTED", t) for p, t in e.items()) and any(r.search(t) for t in e.values()) and not any(r.search(open(p).read()) for p in e) else 1)`) },
+        {
+          name: 'the report lists exactly the affected files, sorted',
+          run: py(
+            `import sys; sys.exit(0 if open(${JSON.stringify(report)}).read().split() == ${JSON.stringify(sortedLeaky)} else 1)`,
+          ),
+        },
+        {
+          name: 'no secret is left anywhere',
+          run: `test -s ${shq(report)} && ! grep -rqE ${shq(kind.re)} ${shq(root)}`,
+        },
+        {
+          name: 'each secret became REDACTED',
+          run: py(
+            `import sys; sys.exit(0 if all('token = "REDACTED"' in open(p).read() for p in ${JSON.stringify(leaky)}) else 1)`,
+          ),
+        },
+        {
+          name: 'the decoys and other lines are intact',
+          run: py(
+            `import json, re, sys; e = json.loads(${JSON.stringify(JSON.stringify(files))}); r = re.compile(${JSON.stringify(kind.re)}); sys.exit(0 if all(open(p).read() == r.sub("REDACTED", t) for p, t in e.items()) and any(r.search(t) for t in e.values()) and not any(r.search(open(p).read()) for p in e) else 1)`,
+          ),
+        },
       ],
     });
   },

@@ -13,7 +13,10 @@ export const writeFile: TaskFamily = {
     const dir = `${rng.pick(NOUNS)}/${rng.word(5)}`;
     const file = `${rng.pick(['notes', 'config', 'hosts', 'todo', 'motd', 'readme'])}_${rng.word(3)}.${rng.pick(['txt', 'cfg', 'list'])}`;
     const path = `${dir}/${file}`;
-    const lines = Array.from({ length: rng.int(2, 5) }, () => `${rng.pick(NOUNS)}=${rng.int(1, 9999)} ${rng.word(rng.int(3, 7))}`);
+    const lines = Array.from(
+      { length: rng.int(2, 5) },
+      () => `${rng.pick(NOUNS)}=${rng.int(1, 9999)} ${rng.word(rng.int(3, 7))}`,
+    );
     const listing = lines.map((l) => `    ${l}`).join('\n');
     const instruction = phrase(rng, split, [
       `Create the file \`/app/${path}\` (make the folders it needs) containing exactly these ${lines.length} lines, in this order:\n\n${listing}\n`,
@@ -35,7 +38,12 @@ export const writeFile: TaskFamily = {
         { name: `it has ${lines.length} lines`, run: `test "$(wc -l < ${shq(path)})" -eq ${lines.length}` },
         { name: 'the first line is right', run: `test "$(head -n1 ${shq(path)})" = ${shq(lines[0]!)}` },
         { name: 'the content is exact', run: fileEquals(path, lines.join('\n')) },
-        { name: 'no stray files beside it', run: py(`import os, sys; sys.exit(0 if os.listdir(${JSON.stringify(dir)}) == [${JSON.stringify(file)}] else 1)`) },
+        {
+          name: 'no stray files beside it',
+          run: py(
+            `import os, sys; sys.exit(0 if os.listdir(${JSON.stringify(dir)}) == [${JSON.stringify(file)}] else 1)`,
+          ),
+        },
       ],
     });
   },

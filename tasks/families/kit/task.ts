@@ -91,7 +91,12 @@ export function phrase<T>(rng: FamilyRng, split: Split, variants: readonly T[]):
 
 /** Assertions as pytest tests: each runs its bash check in /app; a comment carries the assertion's name. */
 export function assertionsPytest(assertions: readonly Assertion[]): string {
-  const ident = (name: string, i: number) => `test_${String(i + 1).padStart(2, '0')}_${name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '').slice(0, 60)}`;
+  const ident = (name: string, i: number) =>
+    `test_${String(i + 1).padStart(2, '0')}_${name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_|_$/g, '')
+      .slice(0, 60)}`;
   const lines = [
     'import subprocess',
     '',
@@ -100,7 +105,15 @@ export function assertionsPytest(assertions: readonly Assertion[]): string {
     '    r = subprocess.run(["bash", "--noprofile", "--norc", "-c", script], cwd="/app", capture_output=True, text=True, timeout=30)',
     '    assert r.returncode == 0, "check failed (exit %d): %s\\n%s%s" % (r.returncode, script, r.stdout, r.stderr)',
   ];
-  assertions.forEach((c, i) => lines.push('', '', `def ${ident(c.name, i)}():`, `    # ${c.name.replace(/\n/g, ' ')}`, `    check(${JSON.stringify(c.run)})`));
+  assertions.forEach((c, i) =>
+    lines.push(
+      '',
+      '',
+      `def ${ident(c.name, i)}():`,
+      `    # ${c.name.replace(/\n/g, ' ')}`,
+      `    check(${JSON.stringify(c.run)})`,
+    ),
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -115,9 +128,14 @@ export function buildTask(conventions: TaskConventions, parts: TaskParts): Gener
   }
   if (assertions.length === 0 && !parts.pytest) throw new Error(`${parts.family.name}: a task needs a verifier`);
   // Many assertions become pytest tests (one verifier sandbox for all) rather than inline assertions (one each).
-  const asPytest = conventions.maxInlineAssertions !== undefined && assertions.length > conventions.maxInlineAssertions && !parts.pytest;
-  const longHorizon = conventions.longHorizonCommands !== undefined && expectedCommands >= conventions.longHorizonCommands;
-  if (conventions.ids === 'seed' && parts.seed === undefined) throw new Error(`${parts.family.name}: tasks named by seed need the seed`);
+  const asPytest =
+    conventions.maxInlineAssertions !== undefined &&
+    assertions.length > conventions.maxInlineAssertions &&
+    !parts.pytest;
+  const longHorizon =
+    conventions.longHorizonCommands !== undefined && expectedCommands >= conventions.longHorizonCommands;
+  if (conventions.ids === 'seed' && parts.seed === undefined)
+    throw new Error(`${parts.family.name}: tasks named by seed need the seed`);
   const toml = [
     'version = "1.0"',
     '',
@@ -142,7 +160,15 @@ export function buildTask(conventions: TaskConventions, parts: TaskParts): Gener
     `storage_mb = ${conventions.storageMb}`,
     ...(parts.env ? [`env = ${tomlInlineTable(parts.env)}`] : []),
     ...(parts.requires?.length ? [`requires = [${parts.requires.map(tomlString).join(', ')}]`] : []),
-    ...(asPytest ? [] : assertions.flatMap((a) => ['', '[[verifier.assertions]]', `name = ${tomlString(a.name)}`, `run = ${tomlString(a.run)}`, ...(a.timeoutSec ? [`timeout_sec = ${a.timeoutSec}`] : [])])),
+    ...(asPytest
+      ? []
+      : assertions.flatMap((a) => [
+          '',
+          '[[verifier.assertions]]',
+          `name = ${tomlString(a.name)}`,
+          `run = ${tomlString(a.run)}`,
+          ...(a.timeoutSec ? [`timeout_sec = ${a.timeoutSec}`] : []),
+        ])),
     '',
   ].join('\n');
 
@@ -151,13 +177,23 @@ export function buildTask(conventions: TaskConventions, parts: TaskParts): Gener
     { path: 'instruction.md', text: `${parts.instruction.trim()}\n` },
     { path: 'task.toml', text: toml },
     { path: 'solution/solve.sh', text: solve, executable: true },
-    ...Object.entries(parts.files ?? {}).map(([path, text]) => ({ path: `environment/files/${path}`, text, ...(executables.has(path) ? { executable: true } : {}) })),
+    ...Object.entries(parts.files ?? {}).map(([path, text]) => ({
+      path: `environment/files/${path}`,
+      text,
+      ...(executables.has(path) ? { executable: true } : {}),
+    })),
   ];
-  if (parts.setup) files.push({ path: 'environment/setup.sh', text: `#!/bin/bash\nset -euo pipefail\n${parts.setup.trim()}\n`, executable: true });
+  if (parts.setup)
+    files.push({
+      path: 'environment/setup.sh',
+      text: `#!/bin/bash\nset -euo pipefail\n${parts.setup.trim()}\n`,
+      executable: true,
+    });
   if (parts.pytest) files.push({ path: 'tests/test_outputs.py', text: parts.pytest });
   else if (asPytest) files.push({ path: 'tests/test_outputs.py', text: assertionsPytest(assertions) });
   const expected = Object.entries(parts.expected ?? {});
-  if (expected.length || assertions.some((a) => a.run.includes('/tests/check.py'))) files.push({ path: 'tests/check.py', text: CHECK_PY });
+  if (expected.length || assertions.some((a) => a.run.includes('/tests/check.py')))
+    files.push({ path: 'tests/check.py', text: CHECK_PY });
   for (const [path, text] of expected) files.push({ path: `tests/expected/${path}`, text });
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 

@@ -29,7 +29,9 @@ export const accessLogReport: TaskFamily = {
       const status = rng.pick(STATUS_CODES);
       const bytes = status === 204 || status === 304 ? 0 : rng.int(120, 90000);
       const t = `${pad2(day)}/Mar/2025:${pad2(Math.floor((i * 11) / 60) % 24)}:${pad2((i * 11) % 60)}:${pad2(rng.int(0, 59))} +0000`;
-      lines.push(`${ip} - - [${t}] "${rng.pick(['GET', 'GET', 'POST', 'PUT'])} ${path} HTTP/1.1" ${status} ${bytes} "-" "${rng.pick(['curl/8.5.0', 'Mozilla/5.0', 'python-requests/2.31'])}"`);
+      lines.push(
+        `${ip} - - [${t}] "${rng.pick(['GET', 'GET', 'POST', 'PUT'])} ${path} HTTP/1.1" ${status} ${bytes} "-" "${rng.pick(['curl/8.5.0', 'Mozilla/5.0', 'python-requests/2.31'])}"`,
+      );
       byStatus[status] = (byStatus[status] ?? 0) + 1;
       perIp.set(ip, (perIp.get(ip) ?? 0) + 1);
       bytesPerPath.set(path, (bytesPerPath.get(path) ?? 0) + bytes);
@@ -37,7 +39,13 @@ export const accessLogReport: TaskFamily = {
     }
     const topIp = [...perIp.entries()].sort((a, b) => b[1] - a[1] || byCodePoint(a[0], b[0]))[0]![0];
     const topPath = [...bytesPerPath.entries()].sort((a, b) => b[1] - a[1] || byCodePoint(a[0], b[0]))[0]![0];
-    const report = { total_requests: n, status_counts: byStatus, top_client: topIp, top_path_by_bytes: topPath, server_error_paths: [...errorPaths].sort(byCodePoint) };
+    const report = {
+      total_requests: n,
+      status_counts: byStatus,
+      top_client: topIp,
+      top_path_by_bytes: topPath,
+      server_error_paths: [...errorPaths].sort(byCodePoint),
+    };
     const log = rng.pick(['access.log', 'nginx-access.log', 'web.log']);
     const instruction = phrase(rng, split, [
       `Analyse the web server log \`/app/logs/${log}\` (combined log format) and write \`/app/report.json\` with keys: \`total_requests\` (int), \`status_counts\` (object: status code as a string -> count), \`top_client\` (the IP with the most requests; ties -> smallest string), \`top_path_by_bytes\` (the request path with the most response bytes in total; ties -> smallest string), \`server_error_paths\` (sorted list of distinct paths that got a 5xx).`,

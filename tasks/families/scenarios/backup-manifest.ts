@@ -24,8 +24,11 @@ export const backupManifest: TaskFamily = {
       files[`${proj}/${p}`] = `${p}\n${rng.word(20)}\n`;
       keep.push(p);
     }
-    for (let i = rng.int(2, 4); i > 0; i--) files[`${proj}/${rng.pick(dirs)}${rng.word(5)}.${junkExt}`] = `junk ${rng.word(8)}\n`;
-    for (let i = rng.int(2, 4); i > 0; i--) files[`${proj}/${rng.bool(0.5) ? '' : 'src/'}${junkDir}/${rng.word(6)}.${rng.pick(['js', 'py', 'bin'])}`] = `dep ${rng.word(8)}\n`;
+    for (let i = rng.int(2, 4); i > 0; i--)
+      files[`${proj}/${rng.pick(dirs)}${rng.word(5)}.${junkExt}`] = `junk ${rng.word(8)}\n`;
+    for (let i = rng.int(2, 4); i > 0; i--)
+      files[`${proj}/${rng.bool(0.5) ? '' : 'src/'}${junkDir}/${rng.word(6)}.${rng.pick(['js', 'py', 'bin'])}`] =
+        `dep ${rng.word(8)}\n`;
     keep.sort(byCodePoint);
     const archive = rng.pick([`${proj}-backup.tar.gz`, 'backup.tar.gz', `snapshot-${proj}.tar.gz`]);
     const instruction = phrase(rng, split, [
@@ -50,9 +53,18 @@ tar -tzf ${archive}
 cat MANIFEST.sha256`,
       expected: { 'files.txt': list },
       assertions: [
-        { name: 'archive holds exactly the project files minus junk', run: `tar -tzf ${shq(archive)} | grep -v '/$' | sed 's|^\\./||' | LC_ALL=C sort | cmp -s - /tests/expected/files.txt` },
-        { name: 'archived content matches the originals', run: `rm -rf /tmp/x && mkdir /tmp/x && tar -xzf ${shq(archive)} -C /tmp/x && ${keep.map((p) => `cmp -s ${shq(`/tmp/x/${p}`)} ${shq(`${proj}/${p}`)}`).join(' && ')}` },
-        { name: 'manifest is sorted, complete and verifies', run: `test "$(awk '{print $2}' MANIFEST.sha256 | sed 's|^\\./||')" = "$(cat /tests/expected/files.txt)" && (cd ${shq(proj)} && sha256sum --quiet -c ../MANIFEST.sha256)` },
+        {
+          name: 'archive holds exactly the project files minus junk',
+          run: `tar -tzf ${shq(archive)} | grep -v '/$' | sed 's|^\\./||' | LC_ALL=C sort | cmp -s - /tests/expected/files.txt`,
+        },
+        {
+          name: 'archived content matches the originals',
+          run: `rm -rf /tmp/x && mkdir /tmp/x && tar -xzf ${shq(archive)} -C /tmp/x && ${keep.map((p) => `cmp -s ${shq(`/tmp/x/${p}`)} ${shq(`${proj}/${p}`)}`).join(' && ')}`,
+        },
+        {
+          name: 'manifest is sorted, complete and verifies',
+          run: `test "$(awk '{print $2}' MANIFEST.sha256 | sed 's|^\\./||')" = "$(cat /tests/expected/files.txt)" && (cd ${shq(proj)} && sha256sum --quiet -c ../MANIFEST.sha256)`,
+        },
       ],
       tags: ['tar', 'sha256sum', 'backup'],
     });

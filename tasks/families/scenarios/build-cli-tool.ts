@@ -11,9 +11,30 @@ interface Domain {
 }
 
 const DOMAINS: Domain[] = [
-  { noun: 'server', nums: ['cpus', 'memory_gb', 'disk_gb'], cats: [{ name: 'region', values: REGIONS }, { name: 'os', values: ['debian', 'ubuntu', 'alpine', 'rocky'] }] },
-  { noun: 'book', nums: ['pages', 'year', 'copies'], cats: [{ name: 'genre', values: ['novel', 'poetry', 'history', 'science', 'travel'] }, { name: 'shelf', values: ['a', 'b', 'c', 'd'] }] },
-  { noun: 'employee', nums: ['age', 'salary', 'tenure'], cats: [{ name: 'team', values: ['infra', 'data', 'web', 'mobile', 'sales'] }, { name: 'office', values: CITIES }] },
+  {
+    noun: 'server',
+    nums: ['cpus', 'memory_gb', 'disk_gb'],
+    cats: [
+      { name: 'region', values: REGIONS },
+      { name: 'os', values: ['debian', 'ubuntu', 'alpine', 'rocky'] },
+    ],
+  },
+  {
+    noun: 'book',
+    nums: ['pages', 'year', 'copies'],
+    cats: [
+      { name: 'genre', values: ['novel', 'poetry', 'history', 'science', 'travel'] },
+      { name: 'shelf', values: ['a', 'b', 'c', 'd'] },
+    ],
+  },
+  {
+    noun: 'employee',
+    nums: ['age', 'salary', 'tenure'],
+    cats: [
+      { name: 'team', values: ['infra', 'data', 'web', 'mobile', 'sales'] },
+      { name: 'office', values: CITIES },
+    ],
+  },
 ];
 
 type Row = Record<string, string | number>;
@@ -21,7 +42,11 @@ type Row = Record<string, string | number>;
 function rows(rng: FamilyRng, d: Domain, n: number): Row[] {
   const names = new Set<string>();
   while (names.size < n) names.add(`${rng.pick(NOUNS)}-${rng.int(1, 99)}`);
-  return [...names].map((name) => ({ name, ...Object.fromEntries(d.nums.map((f) => [f, rng.int(1, 60)])), ...Object.fromEntries(d.cats.map((c) => [c.name, rng.pick(c.values.slice(0, 4))])) }));
+  return [...names].map((name) => ({
+    name,
+    ...Object.fromEntries(d.nums.map((f) => [f, rng.int(1, 60)])),
+    ...Object.fromEntries(d.cats.map((c) => [c.name, rng.pick(c.values.slice(0, 4))])),
+  }));
 }
 
 function csv(d: Domain, rs: Row[]): string {
@@ -44,9 +69,15 @@ export const buildCliTool: TaskFamily = {
     const cat = rng.pick(d.cats);
     const n = rng.int(2, 4);
     const catValue = String(hidden[0]![cat.name]);
-    const top = [...hidden].sort((a, b) => (b[num] as number) - (a[num] as number) || byCodePoint(a.name as string, b.name as string)).slice(0, n).map((r) => r.name);
+    const top = [...hidden]
+      .sort((a, b) => (b[num] as number) - (a[num] as number) || byCodePoint(a.name as string, b.name as string))
+      .slice(0, n)
+      .map((r) => r.name);
     const sumOf = hidden.reduce((s, r) => s + (r[num] as number), 0);
-    const filtered = hidden.filter((r) => String(r[cat.name]) === catValue).map((r) => r.name as string).sort(byCodePoint);
+    const filtered = hidden
+      .filter((r) => String(r[cat.name]) === catValue)
+      .map((r) => r.name as string)
+      .sort(byCodePoint);
     const uniq = [...new Set(hidden.map((r) => String(r[cat.name])))].sort(byCodePoint);
     const spec = `- \`python3 ${tool} count FILE\` prints the number of ${d.noun}s;
 - \`python3 ${tool} sum FILE FIELD\` prints the integer sum of a numeric column;
@@ -109,11 +140,20 @@ if __name__ == "__main__":
       solve: `head -3 ${d.noun}s.csv\ncat > ${tool} <<'PY'\n${program}PY\nchmod +x ${tool}\npython3 ${tool} count ${d.noun}s.csv\npython3 ${tool} top ${d.noun}s.csv ${num} 3\npython3 ${tool} unique ${d.noun}s.csv ${cat.name}`,
       expected: { 'hidden.csv': csv(d, hidden) },
       assertions: [
-        { name: 'count and sum', run: `test "$(${run(`count ${H}`)})" = ${hidden.length} && test "$(${run(`sum ${H} ${num}`)})" = ${sumOf}` },
+        {
+          name: 'count and sum',
+          run: `test "$(${run(`count ${H}`)})" = ${hidden.length} && test "$(${run(`sum ${H} ${num}`)})" = ${sumOf}`,
+        },
         { name: 'top N with ties by name', run: `test "$(${run(`top ${H} ${num} ${n}`)})" = ${lines(top)}` },
-        { name: 'filter by value', run: `test "$(${run(`filter ${H} ${cat.name} ${catValue}`)})" = ${lines(filtered)}` },
+        {
+          name: 'filter by value',
+          run: `test "$(${run(`filter ${H} ${cat.name} ${catValue}`)})" = ${lines(filtered)}`,
+        },
         { name: 'unique values', run: `test "$(${run(`unique ${H} ${cat.name}`)})" = ${lines(uniq)}` },
-        { name: 'usage errors exit 2, unknown field exits 1', run: `test -f ${tool}; ${run('frobnicate x')} 2>/dev/null; a=$?; ${run(`sum ${H}`)} 2>/dev/null; b=$?; ${run(`sum ${H} no_such_field`)} 2>/dev/null; c=$?; test -f ${tool} && test "$a$b$c" = 221` },
+        {
+          name: 'usage errors exit 2, unknown field exits 1',
+          run: `test -f ${tool}; ${run('frobnicate x')} 2>/dev/null; a=$?; ${run(`sum ${H}`)} 2>/dev/null; b=$?; ${run(`sum ${H} no_such_field`)} 2>/dev/null; c=$?; test -f ${tool} && test "$a$b$c" = 221`,
+        },
       ],
       tags: ['python', 'cli', 'argparse', 'csv'],
     });

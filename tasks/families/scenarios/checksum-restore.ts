@@ -11,7 +11,10 @@ export const checksumRestore: TaskFamily = {
   heldOut: true,
   difficulty: 'medium',
   generate(rng, { split }) {
-    const names = rng.sample(NOUNS, rng.int(6, 12)).map((n) => `${n}-${rng.int(1, 9)}.${rng.pick(['tar', 'bin', 'txt', 'img'])}`).sort(byCodePoint);
+    const names = rng
+      .sample(NOUNS, rng.int(6, 12))
+      .map((n) => `${n}-${rng.int(1, 9)}.${rng.pick(['tar', 'bin', 'txt', 'img'])}`)
+      .sort(byCodePoint);
     const good = new Map(names.map((n) => [n, `${n}\n${rng.word(30)}\n`]));
     const sums = names.map((n) => `${sha256Hex(good.get(n)!)}  ${n}`).join('\n') + '\n';
     const status = new Map<string, string>(names.map((n) => [n, 'OK']));
@@ -24,7 +27,8 @@ export const checksumRestore: TaskFamily = {
       const st = status.get(n)!;
       if (st === 'OK') files[`release/${n}`] = good.get(n)!;
       else if (st === 'CORRUPT') files[`release/${n}`] = good.get(n)!.replace(/.$/s, 'X\n');
-      const mirror = st === 'OK' ? rng.bool(0.5) : rng.bool(0.7) || damaged[0] === n ? 'good' : rng.bool(0.5) ? 'bad' : 'none';
+      const mirror =
+        st === 'OK' ? rng.bool(0.5) : rng.bool(0.7) || damaged[0] === n ? 'good' : rng.bool(0.5) ? 'bad' : 'none';
       if (mirror === 'good' || (st === 'OK' && mirror)) files[`mirror/${n}`] = good.get(n)!;
       else if (mirror === 'bad') files[`mirror/${n}`] = `${n}\ntampered ${rng.word(8)}\n`;
       if (st !== 'OK') {
@@ -52,11 +56,25 @@ while read -r sum name; do if [ ! -e "release/$name" ]; then echo "$name MISSING
 while read -r name st; do if [ "$st" != OK ]; then if [ -f "mirror/$name" ] && [ "$(sha256sum < "mirror/$name" | cut -d' ' -f1)" = "$(grep -F "  $name" release/SHA256SUMS | cut -d' ' -f1)" ]; then cp "mirror/$name" "release/$name"; else echo "$name" >> unrecoverable.txt; fi; fi; done < verify.txt
 LC_ALL=C sort -o unrecoverable.txt unrecoverable.txt
 cat verify.txt unrecoverable.txt`,
-      expected: { 'verify.txt': report, 'unrecoverable.txt': unrecoverable.sort(byCodePoint).join('\n') + (unrecoverable.length ? '\n' : '') },
+      expected: {
+        'verify.txt': report,
+        'unrecoverable.txt': unrecoverable.sort(byCodePoint).join('\n') + (unrecoverable.length ? '\n' : ''),
+      },
       assertions: [
         check('status report before repair', 'same', 'verify.txt', '/tests/expected/verify.txt'),
-        { name: 'recoverable files restored from good mirror copies', run: `cd release && grep -E '  (${restored.map((n) => n.replace(/\./g, '\\.')).join('|')})$' SHA256SUMS | sha256sum --quiet -c -` },
-        { name: 'unrecoverable list', run: `test -f unrecoverable.txt && test -f verify.txt && python3 /tests/check.py same unrecoverable.txt /tests/expected/unrecoverable.txt && ${unrecoverable.filter((n) => status.get(n) === 'CORRUPT').map((n) => `! cmp -s release/${n} mirror/${n}`).join(' && ') || 'true'}` },
+        {
+          name: 'recoverable files restored from good mirror copies',
+          run: `cd release && grep -E '  (${restored.map((n) => n.replace(/\./g, '\\.')).join('|')})$' SHA256SUMS | sha256sum --quiet -c -`,
+        },
+        {
+          name: 'unrecoverable list',
+          run: `test -f unrecoverable.txt && test -f verify.txt && python3 /tests/check.py same unrecoverable.txt /tests/expected/unrecoverable.txt && ${
+            unrecoverable
+              .filter((n) => status.get(n) === 'CORRUPT')
+              .map((n) => `! cmp -s release/${n} mirror/${n}`)
+              .join(' && ') || 'true'
+          }`,
+        },
       ],
       tags: ['sha256sum', 'integrity', 'restore'],
     });

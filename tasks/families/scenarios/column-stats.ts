@@ -3,7 +3,18 @@ import { buildTask, phrase } from '../kit/task';
 import { check, SCENARIO } from './kit/conventions';
 import type { TaskFamily } from '../types';
 
-const COLUMNS = ['height_cm', 'weight_kg', 'age', 'income', 'score', 'latency_ms', 'temp_c', 'rainfall_mm', 'speed_kmh', 'pressure_hpa'];
+const COLUMNS = [
+  'height_cm',
+  'weight_kg',
+  'age',
+  'income',
+  'score',
+  'latency_ms',
+  'temp_c',
+  'rainfall_mm',
+  'speed_kmh',
+  'pressure_hpa',
+];
 
 function stats(xs: number[]) {
   const n = xs.length;
@@ -27,7 +38,15 @@ export const columnStats: TaskFamily = {
     const data: (number | null)[][] = [];
     for (let i = 0; i < n; i++) {
       const z = rng.next() * 2 - 1;
-      data.push(cols.map((_, j) => (rng.bool(0.08) ? null : Math.round((base[j]!.mu + base[j]!.sd * (j < 2 ? z + (rng.next() - 0.5) * 0.6 : rng.next() * 2 - 1)) * 10) / 10)));
+      data.push(
+        cols.map((_, j) =>
+          rng.bool(0.08)
+            ? null
+            : Math.round(
+                (base[j]!.mu + base[j]!.sd * (j < 2 ? z + (rng.next() - 0.5) * 0.6 : rng.next() * 2 - 1)) * 10,
+              ) / 10,
+        ),
+      );
     }
     const want: Record<string, unknown> = {};
     cols.forEach((c, j) => (want[c] = stats(data.map((r) => r[j]).filter((v): v is number => v !== null))));
@@ -35,10 +54,16 @@ export const columnStats: TaskFamily = {
     const mx = pairs.reduce((a, p) => a + p[0], 0) / pairs.length;
     const my = pairs.reduce((a, p) => a + p[1], 0) / pairs.length;
     const cov = pairs.reduce((a, p) => a + (p[0] - mx) * (p[1] - my), 0);
-    const r = cov / Math.sqrt(pairs.reduce((a, p) => a + (p[0] - mx) ** 2, 0) * pairs.reduce((a, p) => a + (p[1] - my) ** 2, 0));
+    const r =
+      cov /
+      Math.sqrt(pairs.reduce((a, p) => a + (p[0] - mx) ** 2, 0) * pairs.reduce((a, p) => a + (p[1] - my) ** 2, 0));
     const file = rng.pick(['measurements.csv', 'survey.csv', 'samples.csv']);
     const missing = rng.pick(['', 'NA', 'null']);
-    const csv = [['id', ...cols].join(','), ...data.map((row, i) => [`r${i + 1}`, ...row.map((v) => (v === null ? missing : String(v)))].join(','))].join('\n') + '\n';
+    const csv =
+      [
+        ['id', ...cols].join(','),
+        ...data.map((row, i) => [`r${i + 1}`, ...row.map((v) => (v === null ? missing : String(v)))].join(',')),
+      ].join('\n') + '\n';
     const corrFile = 'correlation.txt';
     const missDoc = missing === '' ? 'an empty cell' : `\`${missing}\``;
     const instruction = phrase(rng, split, [

@@ -8,7 +8,8 @@ import { byCodePoint, SERVICES } from './kit/pools';
 import type { FamilyRng, TaskFamily } from '../types';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const secret = (rng: FamilyRng, n: number) => Array.from({ length: n }, () => ALNUM[rng.int(0, ALNUM.length - 1)]).join('');
+const secret = (rng: FamilyRng, n: number) =>
+  Array.from({ length: n }, () => ALNUM[rng.int(0, ALNUM.length - 1)]).join('');
 
 interface Format {
   ext: string;
@@ -17,10 +18,28 @@ interface Format {
 }
 
 const FORMATS: Format[] = [
-  { ext: 'env', key: 'DB_PASSWORD', render: (s, k, v, r) => `SERVICE=${s}\nDB_HOST=db-${r.int(1, 9)}.internal\n${k}=${v}\nPOOL=${r.int(2, 20)}\n` },
-  { ext: 'yaml', key: 'password', render: (s, k, v, r) => `service: ${s}\ndatabase:\n  host: db-${r.int(1, 9)}.internal\n  user: ${s}\n  ${k}: "${v}"\n` },
-  { ext: 'ini', key: 'api_key', render: (s, k, v, r) => `[${s}]\nendpoint = https://api.example.com/v${r.int(1, 3)}\n${k} = ${v}\ntimeout = ${r.int(5, 60)}\n` },
-  { ext: 'json', key: 'token', render: (s, k, v, r) => `{\n  "service": "${s}",\n  "retries": ${r.int(1, 5)},\n  "${k}": "${v}"\n}\n` },
+  {
+    ext: 'env',
+    key: 'DB_PASSWORD',
+    render: (s, k, v, r) => `SERVICE=${s}\nDB_HOST=db-${r.int(1, 9)}.internal\n${k}=${v}\nPOOL=${r.int(2, 20)}\n`,
+  },
+  {
+    ext: 'yaml',
+    key: 'password',
+    render: (s, k, v, r) =>
+      `service: ${s}\ndatabase:\n  host: db-${r.int(1, 9)}.internal\n  user: ${s}\n  ${k}: "${v}"\n`,
+  },
+  {
+    ext: 'ini',
+    key: 'api_key',
+    render: (s, k, v, r) =>
+      `[${s}]\nendpoint = https://api.example.com/v${r.int(1, 3)}\n${k} = ${v}\ntimeout = ${r.int(5, 60)}\n`,
+  },
+  {
+    ext: 'json',
+    key: 'token',
+    render: (s, k, v, r) => `{\n  "service": "${s}",\n  "retries": ${r.int(1, 5)},\n  "${k}": "${v}"\n}\n`,
+  },
 ];
 
 export const credentialRotation: TaskFamily = {
@@ -55,7 +74,10 @@ export const credentialRotation: TaskFamily = {
       }
     }
     files['rotation/new_credentials.csv'] = rows.join('\n') + '\n';
-    const setup = Object.keys(files).filter((p) => p.startsWith('configs/')).map((p) => `chmod 644 ${shq(p)}`).join('\n');
+    const setup = Object.keys(files)
+      .filter((p) => p.startsWith('configs/'))
+      .map((p) => `chmod 644 ${shq(p)}`)
+      .join('\n');
     const steps = `1. in each service's config file (listed in /app/rotation/new_credentials.csv: service,file,key,new_value), replace the current value of that key with new_value, changing nothing else in the file;
 2. make every rotated config file mode 600;
 3. delete the stale *.bak copies in /app/configs (they hold old secrets);
@@ -77,7 +99,10 @@ export const credentialRotation: TaskFamily = {
     const half = Math.ceil(names.length / 2);
     const cfgs = Object.keys(expected);
     const cmpSet = (ps: string[]) => ps.map((p) => `cmp -s ${p} /tests/expected/${p}`).join(' && ');
-    const ex: Record<string, string> = { 'rotated.log': names.join('\n') + '\n', 'old-secrets.txt': olds.join('\n') + '\n' };
+    const ex: Record<string, string> = {
+      'rotated.log': names.join('\n') + '\n',
+      'old-secrets.txt': olds.join('\n') + '\n',
+    };
     for (const [p, t] of Object.entries(expected)) ex[p] = t;
     return buildTask(SCENARIO, {
       family: credentialRotation,
@@ -90,8 +115,14 @@ export const credentialRotation: TaskFamily = {
       expected: ex,
       assertions: [
         { name: `configs of ${names[0]}..${names[half - 1]} rotated exactly`, run: cmpSet(cfgs.slice(0, half)) },
-        { name: `configs of ${names[half]}..${names[names.length - 1]} rotated exactly`, run: cmpSet(cfgs.slice(half)) },
-        { name: 'no old secret anywhere, backups gone', run: `test -d configs && ! grep -rqF -f /tests/expected/old-secrets.txt . && test -z "$(find . -name '*.bak')"` },
+        {
+          name: `configs of ${names[half]}..${names[names.length - 1]} rotated exactly`,
+          run: cmpSet(cfgs.slice(half)),
+        },
+        {
+          name: 'no old secret anywhere, backups gone',
+          run: `test -d configs && ! grep -rqF -f /tests/expected/old-secrets.txt . && test -z "$(find . -name '*.bak')"`,
+        },
         { name: 'rotated configs are mode 600', run: cfgs.map((p) => `test "$(stat -c %a ${p})" = 600`).join(' && ') },
         { name: 'rotation log', run: 'cmp -s rotation/rotated.log /tests/expected/rotated.log' },
       ],

@@ -25,7 +25,13 @@ export const csvGroupReport: TaskFamily = {
       const key = rng.pick(keys);
       const units = rng.int(1, 40);
       const price = rng.int(99, 25000);
-      const rec: Record<string, string> = { date: isoDate(rng, 2024), [keyCol]: key, units: String(units), unit_price: cents(price), order_id: `o${rng.int(10000, 99999)}` };
+      const rec: Record<string, string> = {
+        date: isoDate(rng, 2024),
+        [keyCol]: key,
+        units: String(units),
+        unit_price: cents(price),
+        order_id: `o${rng.int(10000, 99999)}`,
+      };
       if (rng.bool(0.12) || i === forced) {
         rec[rng.pick(['units', 'unit_price'])] = rng.pick(['', 'n/a', 'ten', '?']);
         skipped.push(i + 2);
@@ -39,7 +45,11 @@ export const csvGroupReport: TaskFamily = {
       rows.push(cols.map((c) => rec[c]).join(','));
     }
     const sorted = [...agg.entries()].sort((x, y) => y[1].revenue - x[1].revenue || byCodePoint(x[0], y[0]));
-    const report = [`${keyCol},orders,units,revenue`, ...sorted.map(([k, a]) => `${k},${a.orders},${a.units},${cents(a.revenue)}`)].join('\n') + '\n';
+    const report =
+      [
+        `${keyCol},orders,units,revenue`,
+        ...sorted.map(([k, a]) => `${k},${a.orders},${a.units},${cents(a.revenue)}`),
+      ].join('\n') + '\n';
     const out = rng.pick(['report.csv', `by_${keyCol}.csv`, 'summary.csv']);
     const instruction = phrase(rng, split, [
       `\`${file}\` in /app holds orders (columns: ${cols.join(', ')}). Write \`${out}\` with one row per ${keyCol}: header \`${keyCol},orders,units,revenue\`, where orders counts valid rows, units sums units, revenue sums units × unit_price with two decimals. Sort by revenue, highest first (ties by ${keyCol} name). Rows whose units or unit_price is not a number are malformed: leave them out and write their line numbers in the CSV file (header = line 1), one per line, to \`skipped.txt\`.`,
@@ -76,10 +86,19 @@ cat ${out} skipped.txt`;
       solve,
       expected: { [out]: report, 'skipped.txt': skipped.map((s) => `${s}\n`).join('') || '\n' },
       assertions: [
-        { name: 'report header and groups', run: `test "$(head -1 ${out})" = "${keyCol},orders,units,revenue" && test "$(tail -n +2 ${out} | cut -d, -f1 | sort | paste -sd,)" = "$(tail -n +2 /tests/expected/${out} | cut -d, -f1 | sort | paste -sd,)"` },
-        { name: 'orders and units per group', run: `diff <(tail -n +2 ${out} | cut -d, -f1-3 | sort) <(tail -n +2 /tests/expected/${out} | cut -d, -f1-3 | sort)` },
+        {
+          name: 'report header and groups',
+          run: `test "$(head -1 ${out})" = "${keyCol},orders,units,revenue" && test "$(tail -n +2 ${out} | cut -d, -f1 | sort | paste -sd,)" = "$(tail -n +2 /tests/expected/${out} | cut -d, -f1 | sort | paste -sd,)"`,
+        },
+        {
+          name: 'orders and units per group',
+          run: `diff <(tail -n +2 ${out} | cut -d, -f1-3 | sort) <(tail -n +2 /tests/expected/${out} | cut -d, -f1-3 | sort)`,
+        },
         check('report matches exactly (revenue, order)', 'same', out, `/tests/expected/${out}`),
-        { name: 'skipped line numbers', run: `test -f skipped.txt && python3 /tests/check.py same skipped.txt /tests/expected/skipped.txt && grep -q , ${file}` },
+        {
+          name: 'skipped line numbers',
+          run: `test -f skipped.txt && python3 /tests/check.py same skipped.txt /tests/expected/skipped.txt && grep -q , ${file}`,
+        },
       ],
       tags: ['csv', 'aggregation', 'python'],
     });

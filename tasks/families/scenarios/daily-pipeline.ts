@@ -29,14 +29,19 @@ export const dailyPipeline: TaskFamily = {
       clean[`clean/${date}.csv`] = cleanCsv(day.good);
       addToTotals(totals, day.good);
     }
-    const base = unitField === 'temp' ? 'degrees Celsius (F rows: C = (F - 32) * 5 / 9)' : 'km/h (ms rows are metres per second: km/h = m/s * 3.6)';
+    const base =
+      unitField === 'temp'
+        ? 'degrees Celsius (F rows: C = (F - 32) * 5 / 9)'
+        : 'km/h (ms rows are metres per second: km/h = m/s * 3.6)';
     const rules = `lower-case and trim station names; trim every field; drop rows whose value is not a number; convert values to ${base}, written with one decimal; drop exact duplicate (station, time) rows; sort by station then time; header \`station,time,value\``;
     const instruction = phrase(rng, split, [
       `/app/raw/ holds one CSV per day (station,time,value,unit). For every raw/<date>.csv write clean/<date>.csv: ${rules}. Then write /app/summary.csv with header \`station,readings,mean,max\` (one row per station over all days, sorted by station; mean with 2 decimals, max with 1).`,
       `Run the cleaning pipeline: each file in /app/raw becomes /app/clean/<same name> following these rules: ${rules}. Finish with /app/summary.csv (station,readings,mean,max; stations sorted; mean rounded to 2 decimals, max to 1) computed from the cleaned files.`,
       `Daily exports in /app/raw are dirty. Produce a cleaned copy of each in /app/clean (same file names): ${rules}. Also aggregate all cleaned rows into /app/summary.csv: station,readings,mean,max — sorted by station, mean to 2 decimals, max to 1 decimal.`,
     ]);
-    const dates = Object.keys(raw).map((p) => p.slice(4, -4)).sort(byCodePoint);
+    const dates = Object.keys(raw)
+      .map((p) => p.slice(4, -4))
+      .sort(byCodePoint);
     const expected: Record<string, string> = { 'summary.csv': summaryCsv(totals) };
     for (const [p, t] of Object.entries(clean)) expected[p] = t;
     return buildTask(SCENARIO, {
@@ -88,14 +93,19 @@ function dayExport(rng: FamilyRng, stations: string[], unitField: UnitField): { 
 
 /** A reading as the export writes it: in the base unit, or in the other one; values are exact in tenths after conversion. */
 function rawValue(unitField: UnitField, tenths: number, otherUnit: boolean): { value: string; unit: string } {
-  if (unitField === 'temp') return otherUnit ? { value: ((tenths * 9) / 50 + 32).toFixed(2), unit: 'F' } : { value: (tenths / 10).toFixed(1), unit: 'C' };
+  if (unitField === 'temp')
+    return otherUnit
+      ? { value: ((tenths * 9) / 50 + 32).toFixed(2), unit: 'F' }
+      : { value: (tenths / 10).toFixed(1), unit: 'C' };
   return otherUnit ? { value: (tenths / 36).toFixed(4), unit: 'ms' } : { value: (tenths / 10).toFixed(1), unit: 'kmh' };
 }
 
 /** The cleaned day: sorted by station then time, one decimal. */
 function cleanCsv(good: Reading[]): string {
   good.sort((a, b) => byCodePoint(a.station, b.station) || byCodePoint(a.time, b.time));
-  return ['station,time,value', ...good.map((g) => `${g.station},${g.time},${(g.tenths / 10).toFixed(1)}`)].join('\n') + '\n';
+  return (
+    ['station,time,value', ...good.map((g) => `${g.station},${g.time},${(g.tenths / 10).toFixed(1)}`)].join('\n') + '\n'
+  );
 }
 
 function addToTotals(totals: Map<string, StationTotal>, good: Reading[]): void {
@@ -110,12 +120,20 @@ function addToTotals(totals: Map<string, StationTotal>, good: Reading[]): void {
 
 /** The expected summary; its mean is exact: a correct answer rounds it to 2 decimals either way at a tie. */
 function summaryCsv(totals: Map<string, StationTotal>): string {
-  return ['station,readings,mean,max', ...[...totals.entries()].sort((a, b) => byCodePoint(a[0], b[0])).map(([s, t]) => `${s},${t.n},${t.sumTenths / t.n / 10},${(t.max / 10).toFixed(1)}`)].join('\n') + '\n';
+  return (
+    [
+      'station,readings,mean,max',
+      ...[...totals.entries()]
+        .sort((a, b) => byCodePoint(a[0], b[0]))
+        .map(([s, t]) => `${s},${t.n},${t.sumTenths / t.n / 10},${(t.max / 10).toFixed(1)}`),
+    ].join('\n') + '\n'
+  );
 }
 
 /** The oracle: a look at the first export, a cleaner run on each day, then the summary. */
 function solveScript(dates: string[], unitField: UnitField): string {
-  const conv = unitField === 'temp' ? `v = (v - 32) * 5 / 9 if unit == "F" else v` : `v = v * 3.6 if unit == "ms" else v`;
+  const conv =
+    unitField === 'temp' ? `v = (v - 32) * 5 / 9 if unit == "F" else v` : `v = v * 3.6 if unit == "ms" else v`;
   return [
     'ls raw',
     `head -5 raw/${dates[0]}.csv`,
@@ -165,6 +183,9 @@ function assertionsFor(dates: string[]) {
     { name: 'one clean file per raw file', run: `test "$(ls clean | paste -sd,)" = "$(ls raw | paste -sd,)"` },
     { name: `clean files of the first ${half} days`, run: cmpDays(dates.slice(0, half)) },
     { name: `clean files of the remaining ${dates.length - half} days`, run: cmpDays(dates.slice(half)) },
-    pyCheck('summary (mean within rounding)', 'import csv\ng = list(csv.reader(open("summary.csv")))\nw = list(csv.reader(open("/tests/expected/summary.csv")))\nassert g[0] == w[0] and len(g) == len(w), "header or row count"\nfor a, b in zip(g[1:], w[1:]):\n    assert a[:2] == b[:2] and a[3] == b[3] and abs(float(a[2]) - float(b[2])) <= 0.00501 and len(a[2].split(".")[-1]) == 2, (a, b)'),
+    pyCheck(
+      'summary (mean within rounding)',
+      'import csv\ng = list(csv.reader(open("summary.csv")))\nw = list(csv.reader(open("/tests/expected/summary.csv")))\nassert g[0] == w[0] and len(g) == len(w), "header or row count"\nfor a, b in zip(g[1:], w[1:]):\n    assert a[:2] == b[:2] and a[3] == b[3] and abs(float(a[2]) - float(b[2])) <= 0.00501 and len(a[2].split(".")[-1]) == 2, (a, b)',
+    ),
   ];
 }

@@ -12,8 +12,13 @@ export const dedupeFiles: TaskFamily = {
   difficulty: 'medium',
   generate(rng, { split }) {
     const root = rng.pick(['media', 'shared', 'archive', 'downloads']);
-    const dirs = ['', ...rng.sample(['2023', '2024', 'misc', 'old', 'inbox', 'scans'], rng.int(2, 4)).map((d) => `${d}/`)];
-    const contents = Array.from({ length: rng.int(4, 8) }, () => `${rng.pick(NOUNS)} ${rng.word(12)}\n`.repeat(rng.int(1, 5)));
+    const dirs = [
+      '',
+      ...rng.sample(['2023', '2024', 'misc', 'old', 'inbox', 'scans'], rng.int(2, 4)).map((d) => `${d}/`),
+    ];
+    const contents = Array.from({ length: rng.int(4, 8) }, () =>
+      `${rng.pick(NOUNS)} ${rng.word(12)}\n`.repeat(rng.int(1, 5)),
+    );
     const files: Record<string, string> = {};
     const used = new Set<string>();
     const n = rng.int(8, 16);
@@ -30,7 +35,11 @@ export const dedupeFiles: TaskFamily = {
     const groups = new Map<string, string[]>();
     for (const p of Object.keys(files).sort(byCodePoint)) groups.set(files[p]!, [...(groups.get(files[p]!) ?? []), p]);
     const dupSets = [...groups.values()].filter((g) => g.length > 1);
-    const report = dupSets.map((g) => g.join(' ')).sort(byCodePoint).join('\n') + '\n';
+    const report =
+      dupSets
+        .map((g) => g.join(' '))
+        .sort(byCodePoint)
+        .join('\n') + '\n';
     const links = dupSets.flatMap((g) => g.slice(1).map((p) => [p, g[0]!] as const));
     const keepers = dupSets.map((g) => g[0]!);
     const relTarget = (from: string, to: string) => {
@@ -73,9 +82,20 @@ find ${root} -type l -printf '%p -> %l\\n'`;
       solve,
       expected: { 'duplicates.txt': report },
       assertions: [
-        { name: 'duplicates are relative symlinks to the kept copy', run: links.map(([p, t]) => `test -L ${shq(p)} && test "$(readlink ${shq(p)})" = ${shq(relTarget(p, t))}`).join(' && ') },
-        { name: 'kept copies and unique files are regular files with their content', run: `test "$(find ${root} -type f | wc -l)" = ${Object.keys(files).length - links.length} && ${keepers.map((k) => `test -f ${shq(k)} && ! test -L ${shq(k)}`).join(' && ')} && test "$(cat ${links.map(([p]) => shq(p)).join(' ')} | sha256sum)" = "$(cat ${links.map(([, t]) => shq(t)).join(' ')} | sha256sum)"` },
-        { name: 'duplicates report', run: `python3 /tests/check.py same duplicates.txt /tests/expected/duplicates.txt` },
+        {
+          name: 'duplicates are relative symlinks to the kept copy',
+          run: links
+            .map(([p, t]) => `test -L ${shq(p)} && test "$(readlink ${shq(p)})" = ${shq(relTarget(p, t))}`)
+            .join(' && '),
+        },
+        {
+          name: 'kept copies and unique files are regular files with their content',
+          run: `test "$(find ${root} -type f | wc -l)" = ${Object.keys(files).length - links.length} && ${keepers.map((k) => `test -f ${shq(k)} && ! test -L ${shq(k)}`).join(' && ')} && test "$(cat ${links.map(([p]) => shq(p)).join(' ')} | sha256sum)" = "$(cat ${links.map(([, t]) => shq(t)).join(' ')} | sha256sum)"`,
+        },
+        {
+          name: 'duplicates report',
+          run: `python3 /tests/check.py same duplicates.txt /tests/expected/duplicates.txt`,
+        },
       ],
       tags: ['dedupe', 'symlinks', 'sha256'],
     });

@@ -43,7 +43,10 @@ export const extractContacts: TaskFamily = {
           emails.add(e);
           phones.add(p.norm);
           lines.push(`${who} <${e}>, tel: ${p.text}; ref #${rng.int(1000, 99999)}`);
-        } else lines.push(`meeting at ${rng.int(1, 12)}:${rng.pick(['00', '30'])}, room ${rng.int(100, 999)}, budget ${rng.int(1000, 99999)}`);
+        } else
+          lines.push(
+            `meeting at ${rng.int(1, 12)}:${rng.pick(['00', '30'])}, room ${rng.int(100, 999)}, budget ${rng.int(1000, 99999)}`,
+          );
       }
       files[`notes/${rng.pick(NOUNS)}-${f + 1}.txt`] = lines.join('\n') + '\n';
     }
@@ -72,7 +75,11 @@ grep -ohiE '[a-z0-9._-]+@[a-z0-9.-]+\\.[a-z]+' notes/*.txt | tr 'A-Z' 'a-z' | LC
 grep -ohE '(\\+1 [0-9]{3} [0-9]{3} [0-9]{4}|\\([0-9]{3}\\) [0-9]{3}-[0-9]{4}|[0-9]{3}[.-][0-9]{3}[.-][0-9]{4})' notes/*.txt | sed -E 's/^\\+1 //; s/[^0-9]//g; s/^(...)(...)(....)$/+1-\\1-\\2-\\3/' | LC_ALL=C sort -u > phones.txt
 printf '{"emails": %d, "phones": %d}\\n' "$(wc -l < emails.txt)" "$(wc -l < phones.txt)" > summary.json
 cat emails.txt phones.txt summary.json`,
-      expected: { 'emails.txt': em.join('\n') + '\n', 'phones.txt': ph.join('\n') + '\n', 'summary.json': JSON.stringify({ emails: em.length, phones: ph.length }) },
+      expected: {
+        'emails.txt': em.join('\n') + '\n',
+        'phones.txt': ph.join('\n') + '\n',
+        'summary.json': JSON.stringify({ emails: em.length, phones: ph.length }),
+      },
       assertions: [
         check('emails', 'same', 'emails.txt', '/tests/expected/emails.txt'),
         check('phones', 'same', 'phones.txt', '/tests/expected/phones.txt'),

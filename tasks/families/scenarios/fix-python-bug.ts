@@ -11,7 +11,9 @@ function call(mod: string, bug: PyBug, c: PyCase): string {
 }
 
 function assertCase(mod: string, bug: PyBug, c: PyCase): string {
-  return typeof c.expected === 'number' ? `assert abs(${call(mod, bug, c)} - ${pyLit(c.expected)}) < 1e-6` : `assert ${call(mod, bug, c)} == ${pyLit(c.expected)}`;
+  return typeof c.expected === 'number'
+    ? `assert abs(${call(mod, bug, c)} - ${pyLit(c.expected)}) < 1e-6`
+    : `assert ${call(mod, bug, c)} == ${pyLit(c.expected)}`;
 }
 
 export const fixPythonBug: TaskFamily = {
@@ -43,12 +45,28 @@ export const fixPythonBug: TaskFamily = {
       ...bugged.flatMap((b, i) => {
         const [, c1, c2] = cases.get(b.fn)!;
         // The other functions must keep working: folded into the first bug's checks.
-        const others = i === 0 ? fns.filter((f) => !buggy.has(f.fn)).map((f) => `    ${assertCase(mod, f, cases.get(f.fn)![1]!)}`) : [];
-        return ['', `def test_${b.fn}_fixed():`, `    ${assertCase(mod, b, c1!)}`, ...others, '', `def test_${b.fn}_more_cases():`, `    ${assertCase(mod, b, c2!)}`];
+        const others =
+          i === 0
+            ? fns.filter((f) => !buggy.has(f.fn)).map((f) => `    ${assertCase(mod, f, cases.get(f.fn)![1]!)}`)
+            : [];
+        return [
+          '',
+          `def test_${b.fn}_fixed():`,
+          `    ${assertCase(mod, b, c1!)}`,
+          ...others,
+          '',
+          `def test_${b.fn}_more_cases():`,
+          `    ${assertCase(mod, b, c2!)}`,
+        ];
       }),
       '',
     ].join('\n');
-    const fixes = bugged.map((b) => `python3 - <<'PY'\nfrom pathlib import Path\np = Path("${mod}.py")\np.write_text(p.read_text().replace(${pyLit(b.bad)}, ${pyLit(b.good)}))\nPY`).join('\n');
+    const fixes = bugged
+      .map(
+        (b) =>
+          `python3 - <<'PY'\nfrom pathlib import Path\np = Path("${mod}.py")\np.write_text(p.read_text().replace(${pyLit(b.bad)}, ${pyLit(b.good)}))\nPY`,
+      )
+      .join('\n');
     const instruction = phrase(rng, split, [
       `The tests in /app/${testFile} fail. Find the bug${hard ? 's' : ''} in /app/${mod}.py and fix ${hard ? 'them' : 'it'} so that \`python3 -m pytest ${testFile}\` passes. Do not modify the tests; the functions' docstrings describe the intended behaviour.`,
       `\`${mod}.py\` (in /app) has ${hard ? 'a couple of bugs' : 'a bug'}: its test suite \`${testFile}\` is red. Fix the module (not the tests) so every function does what its docstring says.`,
@@ -59,7 +77,10 @@ export const fixPythonBug: TaskFamily = {
       difficulty: hard ? 'hard' : 'medium',
       split,
       instruction,
-      files: { [`${mod}.py`]: moduleSource(fns, buggy, `Helpers of the ${mod.split('_')[0]} service.`), [testFile]: visible },
+      files: {
+        [`${mod}.py`]: moduleSource(fns, buggy, `Helpers of the ${mod.split('_')[0]} service.`),
+        [testFile]: visible,
+      },
       solve: `python3 -m pytest -q -p no:cacheprovider ${testFile} || true\ncat ${mod}.py\n${fixes}\npython3 -m pytest -q -p no:cacheprovider ${testFile}`,
       pytest: hidden,
       tags: ['python', 'pytest', 'bugfix'],

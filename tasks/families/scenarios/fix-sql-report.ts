@@ -12,26 +12,44 @@ interface Shop {
 
 function shop(rng: FamilyRng): Shop {
   const nc = rng.int(4, 8);
-  const customers = Array.from({ length: nc }, (_, i) => ({ id: i + 1, name: `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`, city: rng.pick(CITIES) }));
+  const customers = Array.from({ length: nc }, (_, i) => ({
+    id: i + 1,
+    name: `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`,
+    city: rng.pick(CITIES),
+  }));
   // Names unique so that grouping by name and by id agree.
   customers.forEach((c, i) => (c.name = `${c.name} ${i + 1}`));
   const products = rng.sample(PRODUCTS, 5).map((name, i) => ({ id: i + 1, name, price: rng.int(100, 5000) }));
-  const orders = Array.from({ length: rng.int(10, 25) }, (_, i) => ({ id: i + 1, customer: rng.int(1, nc), day: `2024-${pad2(rng.int(1, 12))}-${pad2(rng.int(1, 28))}`, product: rng.int(1, 5), qty: rng.int(1, 6) }));
-  const sql = [
-    'CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT, city TEXT);',
-    'CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT, price_cents INTEGER);',
-    'CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER, product_id INTEGER, qty INTEGER, ordered_on TEXT);',
-    ...customers.map((c) => `INSERT INTO customers VALUES (${c.id}, '${c.name}', '${c.city}');`),
-    ...products.map((p) => `INSERT INTO products VALUES (${p.id}, '${p.name}', ${p.price});`),
-    ...orders.map((o) => `INSERT INTO orders VALUES (${o.id}, ${o.customer}, ${o.product}, ${o.qty}, '${o.day}');`),
-  ].join('\n') + '\n';
+  const orders = Array.from({ length: rng.int(10, 25) }, (_, i) => ({
+    id: i + 1,
+    customer: rng.int(1, nc),
+    day: `2024-${pad2(rng.int(1, 12))}-${pad2(rng.int(1, 28))}`,
+    product: rng.int(1, 5),
+    qty: rng.int(1, 6),
+  }));
+  const sql =
+    [
+      'CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT, city TEXT);',
+      'CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT, price_cents INTEGER);',
+      'CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER, product_id INTEGER, qty INTEGER, ordered_on TEXT);',
+      ...customers.map((c) => `INSERT INTO customers VALUES (${c.id}, '${c.name}', '${c.city}');`),
+      ...products.map((p) => `INSERT INTO products VALUES (${p.id}, '${p.name}', ${p.price});`),
+      ...orders.map((o) => `INSERT INTO orders VALUES (${o.id}, ${o.customer}, ${o.product}, ${o.qty}, '${o.day}');`),
+    ].join('\n') + '\n';
   return {
     sql,
     report(cutoff) {
       const totals = new Map<string, number>();
-      for (const o of orders) if (o.day >= cutoff) totals.set(customers[o.customer - 1]!.name, (totals.get(customers[o.customer - 1]!.name) ?? 0) + o.qty * products[o.product - 1]!.price);
+      for (const o of orders)
+        if (o.day >= cutoff)
+          totals.set(
+            customers[o.customer - 1]!.name,
+            (totals.get(customers[o.customer - 1]!.name) ?? 0) + o.qty * products[o.product - 1]!.price,
+          );
       const rows = [...totals.entries()].sort((a, b) => b[1] - a[1] || byCodePoint(a[0], b[0]));
-      return ['name,total_cents', ...rows.map(([n, t]) => `"${n}",${t}`.replace(/^"([^ ,"]*)"/, '$1'))].join('\n') + '\n';
+      return (
+        ['name,total_cents', ...rows.map(([n, t]) => `"${n}",${t}`.replace(/^"([^ ,"]*)"/, '$1'))].join('\n') + '\n'
+      );
     },
   };
 }
@@ -56,7 +74,8 @@ ORDER BY total_cents${bugs.has('order') ? '' : ' DESC'}, name;
 export const fixSqlReport: TaskFamily = {
   name: 'fix-sql-report',
   category: 'debugging',
-  summary: 'Fix the planted bugs of a SQL report query (join, aggregate, date literal, ordering) and regenerate the report',
+  summary:
+    'Fix the planted bugs of a SQL report query (join, aggregate, date literal, ordering) and regenerate the report',
   heldOut: false,
   difficulty: 'medium',
   generate(rng, { split }) {
@@ -82,8 +101,14 @@ export const fixSqlReport: TaskFamily = {
       expected: { 'report.csv': main.report(cutoff), 'hidden.sql': hidden.sql, 'hidden.csv': hidden.report(cutoff) },
       assertions: [
         { name: 'report.csv is right', run: 'cmp -s report.csv /tests/expected/report.csv' },
-        { name: 'the query is right on another database', run: 'rm -f /tmp/h.db && sqlite3 /tmp/h.db < /tests/expected/hidden.sql && sqlite3 -csv -header /tmp/h.db < report.sql | cmp -s - /tests/expected/hidden.csv' },
-        { name: 'report.sql regenerates report.csv', run: 'sqlite3 -csv -header shop.db < report.sql | cmp -s - report.csv && cmp -s report.csv /tests/expected/report.csv' },
+        {
+          name: 'the query is right on another database',
+          run: 'rm -f /tmp/h.db && sqlite3 /tmp/h.db < /tests/expected/hidden.sql && sqlite3 -csv -header /tmp/h.db < report.sql | cmp -s - /tests/expected/hidden.csv',
+        },
+        {
+          name: 'report.sql regenerates report.csv',
+          run: 'sqlite3 -csv -header shop.db < report.sql | cmp -s - report.csv && cmp -s report.csv /tests/expected/report.csv',
+        },
       ],
       tags: ['sql', 'sqlite', 'debugging'],
     });

@@ -8,7 +8,8 @@ import type { TaskFamily } from '../types';
 export const gitMergeConflict: TaskFamily = {
   name: 'git-merge-conflict',
   category: 'version-control',
-  summary: 'Merge a conflicting feature branch into main: union of allow-lists, the higher version, a real merge commit',
+  summary:
+    'Merge a conflicting feature branch into main: union of allow-lists, the higher version, a real merge commit',
   heldOut: true,
   difficulty: 'hard',
   generate(rng, { split }) {
@@ -26,12 +27,44 @@ export const gitMergeConflict: TaskFamily = {
     const note = `notes/${feature.split('/')[1]}.md`;
     const lines = ['git init -q -b main .'];
     let t = 1700000000;
-    lines.push(...commitLines({ message: 'Initial allow-list', files: { 'allowlist.txt': list(base), VERSION: `${maj}.${min}.${pat}\n`, 'README.md': `# ${domain} gateway\n` } }, (t += 3600)));
+    lines.push(
+      ...commitLines(
+        {
+          message: 'Initial allow-list',
+          files: {
+            'allowlist.txt': list(base),
+            VERSION: `${maj}.${min}.${pat}\n`,
+            'README.md': `# ${domain} gateway\n`,
+          },
+        },
+        (t += 3600),
+      ),
+    );
     lines.push(`git checkout -q -b ${feature}`);
-    lines.push(...commitLines({ message: `Allow ${onFeature.length} new hosts`, files: { 'allowlist.txt': list([...base, ...onFeature, ...shared]), VERSION: `${vFeature}\n`, [note]: `Adds ${onFeature.join(', ')}\n` } }, (t += 3600)));
+    lines.push(
+      ...commitLines(
+        {
+          message: `Allow ${onFeature.length} new hosts`,
+          files: {
+            'allowlist.txt': list([...base, ...onFeature, ...shared]),
+            VERSION: `${vFeature}\n`,
+            [note]: `Adds ${onFeature.join(', ')}\n`,
+          },
+        },
+        (t += 3600),
+      ),
+    );
     lines.push('git checkout -q main');
     const mainSubject = `Hotfix: allow ${onMain.join(', ')}`;
-    lines.push(...commitLines({ message: mainSubject, files: { 'allowlist.txt': list([...base, ...onMain, ...shared]), VERSION: `${vMain}\n` } }, t + 3600));
+    lines.push(
+      ...commitLines(
+        {
+          message: mainSubject,
+          files: { 'allowlist.txt': list([...base, ...onMain, ...shared]), VERSION: `${vMain}\n` },
+        },
+        t + 3600,
+      ),
+    );
     const merged = list([...base, ...onMain, ...onFeature, ...shared]);
     const instruction = phrase(rng, split, [
       `In the git repository /app, merge the branch \`${feature}\` into \`main\` with a merge commit. Resolve conflicts like this: allowlist.txt must contain every host from both sides, sorted, once each; VERSION takes the higher of the two versions. Commit the merge so the working tree is clean.`,
@@ -58,9 +91,18 @@ git commit --no-edit
 git log --oneline -3`,
       expected: { 'allowlist.txt': merged, VERSION: `${vFeature}\n` },
       assertions: [
-        { name: 'HEAD is a merge of main and the feature branch', run: `test "$(git rev-parse HEAD^2)" = "$(git rev-parse ${feature})" && test "$(git log -1 --format=%s HEAD^1)" = '${mainSubject}'` },
-        { name: 'allow-list is the sorted union, no conflict markers', run: `cmp -s allowlist.txt /tests/expected/allowlist.txt && ! git grep -qE '^(<<<<<<<|>>>>>>>|=======)' HEAD` },
-        { name: 'VERSION is the higher one, feature notes kept, tree clean', run: `cmp -s VERSION /tests/expected/VERSION && git cat-file -e HEAD:${note} && test -z "$(git status --porcelain)"` },
+        {
+          name: 'HEAD is a merge of main and the feature branch',
+          run: `test "$(git rev-parse HEAD^2)" = "$(git rev-parse ${feature})" && test "$(git log -1 --format=%s HEAD^1)" = '${mainSubject}'`,
+        },
+        {
+          name: 'allow-list is the sorted union, no conflict markers',
+          run: `cmp -s allowlist.txt /tests/expected/allowlist.txt && ! git grep -qE '^(<<<<<<<|>>>>>>>|=======)' HEAD`,
+        },
+        {
+          name: 'VERSION is the higher one, feature notes kept, tree clean',
+          run: `cmp -s VERSION /tests/expected/VERSION && git cat-file -e HEAD:${note} && test -z "$(git status --porcelain)"`,
+        },
       ],
       tags: ['git', 'merge', 'conflicts'],
     });

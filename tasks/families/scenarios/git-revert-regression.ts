@@ -8,10 +8,12 @@ import type { TaskFamily } from '../types';
 const KEYS = ['timeout', 'retries', 'workers', 'cache_ttl', 'max_conn', 'batch_size', 'log_level', 'port'];
 
 function render(conf: Record<string, string>): string {
-  return Object.keys(conf)
-    .sort(byCodePoint)
-    .map((k) => `${k} = ${conf[k]}`)
-    .join('\n') + '\n';
+  return (
+    Object.keys(conf)
+      .sort(byCodePoint)
+      .map((k) => `${k} = ${conf[k]}`)
+      .join('\n') + '\n'
+  );
 }
 
 export const gitRevertRegression: TaskFamily = {
@@ -24,7 +26,12 @@ export const gitRevertRegression: TaskFamily = {
     const svcs = rng.sample(SERVICES, rng.int(3, 5));
     const confs: Record<string, Record<string, string>> = {};
     for (const s of svcs) confs[s] = Object.fromEntries(rng.sample(KEYS, 4).map((k) => [k, String(rng.int(1, 500))]));
-    const commits: Commit[] = [{ message: 'Initial configuration', files: Object.fromEntries(svcs.map((s) => [`config/${s}.conf`, render(confs[s]!)])) }];
+    const commits: Commit[] = [
+      {
+        message: 'Initial configuration',
+        files: Object.fromEntries(svcs.map((s) => [`config/${s}.conf`, render(confs[s]!)])),
+      },
+    ];
     const n = rng.int(6, 16);
     const badAt = rng.int(2, n - 2);
     const badSvc = rng.pick(svcs);
@@ -36,7 +43,10 @@ export const gitRevertRegression: TaskFamily = {
     for (let i = 1; i <= n; i++) {
       if (i === badAt) {
         confs[badSvc]![bad.key] = bad.value;
-        commits.push({ message: `Tune ${badSvc} ${rng.pick(['settings', 'defaults', 'limits'])}`, files: { [`config/${badSvc}.conf`]: render(confs[badSvc]!) } });
+        commits.push({
+          message: `Tune ${badSvc} ${rng.pick(['settings', 'defaults', 'limits'])}`,
+          files: { [`config/${badSvc}.conf`]: render(confs[badSvc]!) },
+        });
         continue;
       }
       // Later commits leave the bad service's file alone so that the revert applies cleanly.
@@ -44,7 +54,10 @@ export const gitRevertRegression: TaskFamily = {
       const s = rng.pick(choices);
       const k = rng.pick(Object.keys(confs[s]!).filter((x) => x !== bad.key));
       confs[s]![k] = String(rng.int(1, 900));
-      commits.push({ message: `${rng.pick(['Raise', 'Lower', 'Adjust', 'Change'])} ${s} ${k}`, files: { [`config/${s}.conf`]: render(confs[s]!) } });
+      commits.push({
+        message: `${rng.pick(['Raise', 'Lower', 'Adjust', 'Change'])} ${s} ${k}`,
+        files: { [`config/${s}.conf`]: render(confs[s]!) },
+      });
     }
     const total = commits.length;
     delete confs[badSvc]![bad.key];
@@ -76,9 +89,18 @@ git revert --no-edit "$h"
 git log --oneline -n 3`,
       expected,
       assertions: [
-        { name: 'bad_commit.txt names the commit that added the line', run: `h=$(tr -d '[:space:]' < bad_commit.txt) && test "$(git rev-parse "$h^{commit}")" = "$h" && git show --format= "$h" -- config/${badSvc}.conf | grep -qx '+${bad.key} = ${bad.value}'` },
-        { name: 'the bad setting is gone and every other setting kept', run: `${checkTree} && ! grep -rq '${bad.key}' config` },
-        { name: 'history kept: one new revert commit on top', run: `test "$(git rev-list --count HEAD)" = ${total + 1} && git log -1 --format=%s | grep -q '^Revert' && test -z "$(git status --porcelain --untracked-files=no)"` },
+        {
+          name: 'bad_commit.txt names the commit that added the line',
+          run: `h=$(tr -d '[:space:]' < bad_commit.txt) && test "$(git rev-parse "$h^{commit}")" = "$h" && git show --format= "$h" -- config/${badSvc}.conf | grep -qx '+${bad.key} = ${bad.value}'`,
+        },
+        {
+          name: 'the bad setting is gone and every other setting kept',
+          run: `${checkTree} && ! grep -rq '${bad.key}' config`,
+        },
+        {
+          name: 'history kept: one new revert commit on top',
+          run: `test "$(git rev-list --count HEAD)" = ${total + 1} && git log -1 --format=%s | grep -q '^Revert' && test -z "$(git status --porcelain --untracked-files=no)"`,
+        },
       ],
       tags: ['git', 'history', 'revert'],
     });

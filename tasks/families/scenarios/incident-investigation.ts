@@ -20,7 +20,10 @@ export const incidentInvestigation: TaskFamily = {
   heldOut: true,
   difficulty: 'hard',
   generate(rng, { split }) {
-    const hosts = rng.sample(NOUNS, rng.int(5, 9)).map((h) => `${h}-${rng.int(1, 9)}`).sort(byCodePoint);
+    const hosts = rng
+      .sample(NOUNS, rng.int(5, 9))
+      .map((h) => `${h}-${rng.int(1, 9)}`)
+      .sort(byCodePoint);
     const day = `2024-${pad2(rng.int(1, 12))}-${pad2(rng.int(1, 28))}`;
     const users = rng.sample(FIRST_NAMES, 6);
     const attackers = Array.from({ length: rng.int(2, 4) }, () => ipv4(rng));
@@ -44,7 +47,9 @@ export const incidentInvestigation: TaskFamily = {
       files,
       solve: solveScript(hosts),
       expected: { 'answers.json': JSON.stringify(answers) },
-      assertions: Object.keys(answers).map((k) => check(k.replace(/_/g, ' '), 'json', 'answers.json', '/tests/expected/answers.json', k)),
+      assertions: Object.keys(answers).map((k) =>
+        check(k.replace(/_/g, ' '), 'json', 'answers.json', '/tests/expected/answers.json', k),
+      ),
       tags: ['logs', 'forensics', 'ssh', 'long-horizon'],
     });
   },
@@ -101,7 +106,9 @@ function appLog(rng: FamilyRng, host: string, day: string, t: Tally): string {
     if (r < 4) {
       const code = `E${rng.int(100, 120)}`;
       const oomHere = r === 0 && rng.bool(0.3);
-      app.push(`${ts} ERROR ${comp} ${oomHere ? 'java.lang.OutOfMemoryError: heap space' : `request failed code=${code}`}`);
+      app.push(
+        `${ts} ERROR ${comp} ${oomHere ? 'java.lang.OutOfMemoryError: heap space' : `request failed code=${code}`}`,
+      );
       if (oomHere) hasOom = true;
       else t.codes.add(code);
       t.totalErrors++;
@@ -113,7 +120,10 @@ function appLog(rng: FamilyRng, host: string, day: string, t: Tally): string {
       app.push(`${ts} INFO ${comp} service restarted`);
       t.restarts++;
       if (ts > t.lastRestart.ts || (ts === t.lastRestart.ts && host < t.lastRestart.host)) t.lastRestart = { ts, host };
-    } else app.push(`${ts} ${rng.pick(['INFO', 'INFO', 'DEBUG', 'WARN'])} ${comp} ${rng.pick(['ok', 'tick', 'flushed', 'slow query', 'cache miss'])} ${rng.word(4)}`);
+    } else
+      app.push(
+        `${ts} ${rng.pick(['INFO', 'INFO', 'DEBUG', 'WARN'])} ${comp} ${rng.pick(['ok', 'tick', 'flushed', 'slow query', 'cache miss'])} ${rng.word(4)}`,
+      );
   }
   if (hasOom) t.oom.push(host);
   return app.join('\n') + '\n';
@@ -130,13 +140,17 @@ function authLog(rng: FamilyRng, host: string, day: string, users: string[], att
     const user = rng.pick(users);
     if (rng.bool(0.5)) {
       const ip = rng.pick(attackers);
-      auth.push(`${ts} ${host} sshd[${rng.int(100, 9999)}]: Failed password for ${user} from ${ip} port ${rng.int(1024, 65535)} ssh2`);
+      auth.push(
+        `${ts} ${host} sshd[${rng.int(100, 9999)}]: Failed password for ${user} from ${ip} port ${rng.int(1024, 65535)} ssh2`,
+      );
       t.failed++;
       t.failByIp.set(ip, (t.failByIp.get(ip) ?? 0) + 1);
       badIps.add(ip);
     } else {
       const ip = rng.bool(0.2) && badIps.size ? rng.pick([...badIps]) : ipv4(rng);
-      auth.push(`${ts} ${host} sshd[${rng.int(100, 9999)}]: Accepted publickey for ${user} from ${ip} port ${rng.int(1024, 65535)} ssh2`);
+      auth.push(
+        `${ts} ${host} sshd[${rng.int(100, 9999)}]: Accepted publickey for ${user} from ${ip} port ${rng.int(1024, 65535)} ssh2`,
+      );
       if (badIps.has(ip)) t.compromised.add(user);
     }
   }
@@ -177,7 +191,8 @@ Ties go to the smallest value in sort order. Host names are the folder names.`;
 
 /** The oracle: a look at each host, a helper module, then one command per question, merged into answers.json. */
 function solveScript(hosts: string[]): string {
-  const q = (key: string, expr: string) => `python3 -c 'import sys; sys.path.insert(0, "/tmp"); from logs import *; save("${key}", ${expr})'`;
+  const q = (key: string, expr: string) =>
+    `python3 -c 'import sys; sys.path.insert(0, "/tmp"); from logs import *; save("${key}", ${expr})'`;
   return [
     'ls logs',
     ...hosts.map((h) => `tail -n 3 logs/${h}/app.log logs/${h}/auth.log`),
@@ -218,7 +233,10 @@ save("compromised_users", sorted(users))
 PY`,
     q('hosts_with_oom', 'sorted({e[0] for e in ERR if "OutOfMemoryError" in e[4]})'),
     q('restart_count', 'sum(1 for a in APP if a[4] == "service restarted")'),
-    q('last_restart_host', 'sorted((a for a in APP if a[4] == "service restarted"), key=lambda a: (a[1], [-ord(c) for c in a[0]]))[-1][0]'),
+    q(
+      'last_restart_host',
+      'sorted((a for a in APP if a[4] == "service restarted"), key=lambda a: (a[1], [-ord(c) for c in a[0]]))[-1][0]',
+    ),
     q('error_codes', 'sorted({m for e in ERR for m in re.findall(r"code=(E\\d+)", e[4])})'),
     q('peak_error_hour', 'top(e[1][11:13] for e in ERR)'),
     `python3 -c 'import json, os; json.dump({k: json.load(open("/tmp/answers/" + k)) for k in sorted(os.listdir("/tmp/answers"))}, open("answers.json", "w"), indent=2)'`,

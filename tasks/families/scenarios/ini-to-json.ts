@@ -91,9 +91,15 @@ python3 -m json.tool ${out}`;
       instruction,
       files,
       solve,
-      expected: { [out]: JSON.stringify(want), 'server.json': JSON.stringify(Object.fromEntries(services.map((svc) => [svc, want[svc]!.server]))) },
+      expected: {
+        [out]: JSON.stringify(want),
+        'server.json': JSON.stringify(Object.fromEntries(services.map((svc) => [svc, want[svc]!.server]))),
+      },
       assertions: [
-        { name: 'one entry per service', run: `test "$(python3 -c 'import json,sys; print(",".join(sorted(json.load(open(sys.argv[1])))))' ${out})" = ${services.join(',')}` },
+        {
+          name: 'one entry per service',
+          run: `test "$(python3 -c 'import json,sys; print(",".join(sorted(json.load(open(sys.argv[1])))))' ${out})" = ${services.join(',')}`,
+        },
         {
           name: 'server sections typed',
           run: `python3 -c 'import json; d = json.load(open("${out}")); json.dump({k: v.get("server") for k, v in d.items()}, open("/tmp/server.json", "w"))' && python3 /tests/check.py json /tmp/server.json /tests/expected/server.json`,

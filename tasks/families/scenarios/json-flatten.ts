@@ -15,13 +15,27 @@ export const jsonFlatten: TaskFamily = {
     const records = Array.from({ length: n }, (_, i) => {
       const r: Record<string, unknown> = {
         id: i + 1,
-        user: { name: `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`, ...(rng.bool(0.8) ? { email: `${rng.word(6)}@example.com` } : {}) },
-        order: { product: rng.pick(PRODUCTS), qty: rng.int(1, 9), ...(rng.bool(0.7) ? { shipping: { city: rng.pick(CITIES), express: rng.bool() } } : {}) },
+        user: {
+          name: `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`,
+          ...(rng.bool(0.8) ? { email: `${rng.word(6)}@example.com` } : {}),
+        },
+        order: {
+          product: rng.pick(PRODUCTS),
+          qty: rng.int(1, 9),
+          ...(rng.bool(0.7) ? { shipping: { city: rng.pick(CITIES), express: rng.bool() } } : {}),
+        },
         tags: rng.sample(['gift', 'priority', 'fragile', 'repeat', 'promo'], rng.int(0, 3)),
       };
       return r;
     });
-    const cols = ['id', 'user.name', ...rng.sample(['user.email', 'order.product', 'order.qty', 'order.shipping.city', 'order.shipping.express', 'tags'], rng.int(3, 6))];
+    const cols = [
+      'id',
+      'user.name',
+      ...rng.sample(
+        ['user.email', 'order.product', 'order.qty', 'order.shipping.city', 'order.shipping.express', 'tags'],
+        rng.int(3, 6),
+      ),
+    ];
     const get = (r: Record<string, unknown>, path: string): string => {
       let v: unknown = r;
       for (const k of path.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
@@ -67,7 +81,10 @@ cat ${out}`,
       expected: { [out]: csv },
       assertions: [
         { name: 'header', run: `test "$(head -1 ${out})" = '${cols.join(',')}'` },
-        { name: 'one row per record, ids in order', run: `test "$(tail -n +2 ${out} | cut -d, -f1 | paste -sd,)" = '${records.map((r) => r.id).join(',')}'` },
+        {
+          name: 'one row per record, ids in order',
+          run: `test "$(tail -n +2 ${out} | cut -d, -f1 | paste -sd,)" = '${records.map((r) => r.id).join(',')}'`,
+        },
         check('every cell', 'same', out, `/tests/expected/${out}`),
       ],
       tags: ['json', 'csv', 'flatten'],

@@ -20,12 +20,43 @@ export const ledgerReconcile: TaskFamily = {
   generate(rng, { split }) {
     const n = rng.int(12, 30);
     const month = pad2(rng.int(1, 12));
-    const txs = Array.from({ length: n }, (_, i) => ({ ref: `TX${pad2(i)}${rng.int(100, 999)}${String.fromCharCode(65 + rng.int(0, 25))}`, day: pad2(rng.int(1, 28)), amount: (rng.bool(0.7) ? -1 : 1) * rng.int(100, 500000), memo: rng.pick(['rent', 'payroll', 'supplies', 'refund', 'fees', 'travel', 'software']) }));
+    const txs = Array.from({ length: n }, (_, i) => ({
+      ref: `TX${pad2(i)}${rng.int(100, 999)}${String.fromCharCode(65 + rng.int(0, 25))}`,
+      day: pad2(rng.int(1, 28)),
+      amount: (rng.bool(0.7) ? -1 : 1) * rng.int(100, 500000),
+      memo: rng.pick(['rent', 'payroll', 'supplies', 'refund', 'fees', 'travel', 'software']),
+    }));
     const onlyBank = new Set(rng.sample(txs, rng.int(1, 3)).map((t) => t.ref));
-    const onlyLedger = new Set(rng.sample(txs.filter((t) => !onlyBank.has(t.ref)), rng.int(1, 3)).map((t) => t.ref));
-    const mism = new Map(rng.sample(txs.filter((t) => !onlyBank.has(t.ref) && !onlyLedger.has(t.ref)), rng.int(1, 3)).map((t) => [t.ref, t.amount + rng.pick([-1, 1]) * rng.int(1, 5000)]));
-    const bank = ['date,reference,description,amount', ...rng.shuffle(txs.filter((t) => !onlyLedger.has(t.ref))).map((t) => `${t.day}/${month}/2024,${t.ref},${t.memo.toUpperCase()},${bankAmount(t.amount)}`)].join('\n') + '\n';
-    const ledger = ['ref;posted;amount_cents;memo', ...rng.shuffle(txs.filter((t) => !onlyBank.has(t.ref))).map((t) => `${t.ref.toLowerCase()};2024-${month}-${t.day};${mism.get(t.ref) ?? t.amount};${t.memo}`)].join('\n') + '\n';
+    const onlyLedger = new Set(
+      rng
+        .sample(
+          txs.filter((t) => !onlyBank.has(t.ref)),
+          rng.int(1, 3),
+        )
+        .map((t) => t.ref),
+    );
+    const mism = new Map(
+      rng
+        .sample(
+          txs.filter((t) => !onlyBank.has(t.ref) && !onlyLedger.has(t.ref)),
+          rng.int(1, 3),
+        )
+        .map((t) => [t.ref, t.amount + rng.pick([-1, 1]) * rng.int(1, 5000)]),
+    );
+    const bank =
+      [
+        'date,reference,description,amount',
+        ...rng
+          .shuffle(txs.filter((t) => !onlyLedger.has(t.ref)))
+          .map((t) => `${t.day}/${month}/2024,${t.ref},${t.memo.toUpperCase()},${bankAmount(t.amount)}`),
+      ].join('\n') + '\n';
+    const ledger =
+      [
+        'ref;posted;amount_cents;memo',
+        ...rng
+          .shuffle(txs.filter((t) => !onlyBank.has(t.ref)))
+          .map((t) => `${t.ref.toLowerCase()};2024-${month}-${t.day};${mism.get(t.ref) ?? t.amount};${t.memo}`),
+      ].join('\n') + '\n';
     const matched = txs.filter((t) => !onlyBank.has(t.ref) && !onlyLedger.has(t.ref));
     const diffs = [...mism.entries()].sort((a, b) => byCodePoint(a[0], b[0]));
     const byRef = new Map(txs.map((t) => [t.ref, t]));
@@ -36,8 +67,13 @@ export const ledgerReconcile: TaskFamily = {
       missing_in_bank: [...onlyLedger].sort(byCodePoint),
       bank_total_cents: txs.filter((t) => !onlyLedger.has(t.ref)).reduce((s, t) => s + t.amount, 0),
     };
-    const mismatchCsv = ['reference,bank_cents,ledger_cents,difference_cents', ...diffs.map(([ref, l]) => `${ref},${byRef.get(ref)!.amount},${l},${byRef.get(ref)!.amount - l}`)].join('\n') + '\n';
-    const formats = 'bank.csv is comma-separated with DD/MM/YYYY dates, upper-case references and quoted amounts like "-1,234.50"; ledger.csv is semicolon-separated with lower-case refs and integer cents';
+    const mismatchCsv =
+      [
+        'reference,bank_cents,ledger_cents,difference_cents',
+        ...diffs.map(([ref, l]) => `${ref},${byRef.get(ref)!.amount},${l},${byRef.get(ref)!.amount - l}`),
+      ].join('\n') + '\n';
+    const formats =
+      'bank.csv is comma-separated with DD/MM/YYYY dates, upper-case references and quoted amounts like "-1,234.50"; ledger.csv is semicolon-separated with lower-case refs and integer cents';
     const instruction = phrase(rng, split, [
       `Reconcile /app/bank.csv with /app/ledger.csv (${formats}). Transactions match by reference (case-insensitive). Write /app/reconciliation.json with \`matched\` (references present in both with equal amounts), \`amount_mismatches\` (present in both, different amounts), \`missing_in_ledger\` and \`missing_in_bank\` (sorted upper-case references), and \`bank_total_cents\` (sum of all bank amounts in cents). Also write /app/mismatches.csv: header \`reference,bank_cents,ledger_cents,difference_cents\` (difference = bank - ledger), one row per mismatch sorted by reference.`,
       `Month-end close: compare the bank export /app/bank.csv against our ledger /app/ledger.csv. Note: ${formats}. Produce /app/reconciliation.json = {"matched": n, "amount_mismatches": n, "missing_in_ledger": [REFS], "missing_in_bank": [REFS], "bank_total_cents": int} (reference lists upper-case, sorted) and /app/mismatches.csv (reference,bank_cents,ledger_cents,difference_cents with difference = bank minus ledger; sorted by reference).`,
@@ -68,9 +104,27 @@ PY
 cat reconciliation.json mismatches.csv`,
       expected: { 'reconciliation.json': JSON.stringify(summary), 'mismatches.csv': mismatchCsv },
       assertions: [
-        check('match counts', 'json', 'reconciliation.json', '/tests/expected/reconciliation.json', 'matched,amount_mismatches'),
-        check('missing on either side', 'json', 'reconciliation.json', '/tests/expected/reconciliation.json', 'missing_in_ledger,missing_in_bank'),
-        check('bank total parsed from formatted amounts', 'json', 'reconciliation.json', '/tests/expected/reconciliation.json', 'bank_total_cents'),
+        check(
+          'match counts',
+          'json',
+          'reconciliation.json',
+          '/tests/expected/reconciliation.json',
+          'matched,amount_mismatches',
+        ),
+        check(
+          'missing on either side',
+          'json',
+          'reconciliation.json',
+          '/tests/expected/reconciliation.json',
+          'missing_in_ledger,missing_in_bank',
+        ),
+        check(
+          'bank total parsed from formatted amounts',
+          'json',
+          'reconciliation.json',
+          '/tests/expected/reconciliation.json',
+          'bank_total_cents',
+        ),
         check('mismatch rows', 'same', 'mismatches.csv', '/tests/expected/mismatches.csv'),
       ],
       tags: ['reconciliation', 'csv', 'finance'],

@@ -16,7 +16,8 @@ function det(m: number[][]): bigint {
       [a[k], a[s]] = [a[s]!, a[k]!];
       sign = -sign;
     }
-    for (let i = k + 1; i < n; i++) for (let j = k + 1; j < n; j++) a[i]![j] = (a[i]![j]! * a[k]![k]! - a[i]![k]! * a[k]![j]!) / prev;
+    for (let i = k + 1; i < n; i++)
+      for (let j = k + 1; j < n; j++) a[i]![j] = (a[i]![j]! * a[k]![k]! - a[i]![k]! * a[k]![j]!) / prev;
     prev = a[k]![k]!;
   }
   return sign * a[n - 1]![n - 1]!;
@@ -87,12 +88,22 @@ cat x1.txt x2.txt det.txt`;
       difficulty: 'medium',
       split,
       instruction,
-      files: { 'A.txt': A.map(fmt).join('\n') + '\n', 'b1.txt': bs[0]!.join('\n') + '\n', 'b2.txt': bs[1]!.join('\n') + '\n' },
+      files: {
+        'A.txt': A.map(fmt).join('\n') + '\n',
+        'b1.txt': bs[0]!.join('\n') + '\n',
+        'b2.txt': bs[1]!.join('\n') + '\n',
+      },
       solve,
       expected: { 'x1.json': vec(xs[0]!), 'x2.json': vec(xs[1]!) },
       assertions: [
-        { name: 'x1 solves A x = b1', run: `python3 -c 'import json; print(json.dumps([float(l) for l in open("x1.txt") if l.strip()]))' > /tmp/x1.json && python3 /tests/check.py json /tmp/x1.json /tests/expected/x1.json - 1e-6` },
-        { name: 'x2 solves A x = b2', run: `python3 -c 'import json; print(json.dumps([float(l) for l in open("x2.txt") if l.strip()]))' > /tmp/x2.json && python3 /tests/check.py json /tmp/x2.json /tests/expected/x2.json - 1e-6` },
+        {
+          name: 'x1 solves A x = b1',
+          run: `python3 -c 'import json; print(json.dumps([float(l) for l in open("x1.txt") if l.strip()]))' > /tmp/x1.json && python3 /tests/check.py json /tmp/x1.json /tests/expected/x1.json - 1e-6`,
+        },
+        {
+          name: 'x2 solves A x = b2',
+          run: `python3 -c 'import json; print(json.dumps([float(l) for l in open("x2.txt") if l.strip()]))' > /tmp/x2.json && python3 /tests/check.py json /tmp/x2.json /tests/expected/x2.json - 1e-6`,
+        },
         check('det(A)', 'num', 'det.txt', String(d), '1e-6'),
       ],
       tags: ['linear-algebra', 'gaussian-elimination'],

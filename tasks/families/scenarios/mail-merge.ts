@@ -15,10 +15,25 @@ export const mailMerge: TaskFamily = {
   generate(rng, { split }) {
     const fields = ['id', 'first', 'last', 'city', 'product', 'amount', 'status'];
     const n = rng.int(4, 10);
-    const recs = Array.from({ length: n }, (_, i) => ({ id: `c${String(i + 1).padStart(3, '0')}${rng.word(2)}`, first: rng.pick(FIRST_NAMES), last: rng.pick(LAST_NAMES), city: rng.pick(CITIES), product: rng.pick(PRODUCTS), amount: cents(rng.int(500, 99999)), status: i === 0 ? 'active' : i === 1 ? 'inactive' : rng.pick(['active', 'active', 'inactive']) }));
+    const recs = Array.from({ length: n }, (_, i) => ({
+      id: `c${String(i + 1).padStart(3, '0')}${rng.word(2)}`,
+      first: rng.pick(FIRST_NAMES),
+      last: rng.pick(LAST_NAMES),
+      city: rng.pick(CITIES),
+      product: rng.pick(PRODUCTS),
+      amount: cents(rng.int(500, 99999)),
+      status: i === 0 ? 'active' : i === 1 ? 'inactive' : rng.pick(['active', 'active', 'inactive']),
+    }));
     const used = rng.sample(['first', 'last', 'city', 'product', 'amount'], rng.int(3, 5));
     const greeting = rng.pick(['Dear', 'Hello', 'Hi']);
-    const lines = [`${greeting} {{first}},`, '', ...used.map((f) => `${rng.pick(['Your', 'The', 'Our record of your'])} ${f}: {{${f}}}`), '', rng.pick(['Regards,', 'Thanks,', 'Best,']), `The ${rng.pick(NAMES)} team`];
+    const lines = [
+      `${greeting} {{first}},`,
+      '',
+      ...used.map((f) => `${rng.pick(['Your', 'The', 'Our record of your'])} ${f}: {{${f}}}`),
+      '',
+      rng.pick(['Regards,', 'Thanks,', 'Best,']),
+      `The ${rng.pick(NAMES)} team`,
+    ];
     const template = lines.join('\n') + '\n';
     const render = (r: Record<string, string>) => template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => r[k]!);
     const active = recs.filter((r) => r.status === 'active');
@@ -32,13 +47,20 @@ export const mailMerge: TaskFamily = {
     ]);
     const ids = active.map((r) => r.id).sort(byCodePoint);
     const half = Math.ceil(ids.length / 2);
-    const cmpIds = (xs: string[]) => xs.map((id) => `cmp -s ${outDir}/${id}.txt /tests/expected/out/${id}.txt`).join(' && ');
+    const cmpIds = (xs: string[]) =>
+      xs.map((id) => `cmp -s ${outDir}/${id}.txt /tests/expected/out/${id}.txt`).join(' && ');
     return buildTask(SCENARIO, {
       family: mailMerge,
       difficulty: 'easy',
       split,
       instruction,
-      files: { 'template.txt': template, 'recipients.csv': [fields.join(','), ...recs.map((r) => fields.map((f) => (r as Record<string, string>)[f]).join(','))].join('\n') + '\n' },
+      files: {
+        'template.txt': template,
+        'recipients.csv':
+          [fields.join(','), ...recs.map((r) => fields.map((f) => (r as Record<string, string>)[f]).join(','))].join(
+            '\n',
+          ) + '\n',
+      },
       solve: `cat template.txt
 head -3 recipients.csv
 mkdir -p ${outDir}
@@ -52,9 +74,15 @@ PY
 ls ${outDir}`,
       expected,
       assertions: [
-        { name: 'one file per active recipient, none for inactive', run: `test "$(ls ${outDir} | sort | paste -sd,)" = ${shq(ids.map((i) => `${i}.txt`).join(','))}` },
+        {
+          name: 'one file per active recipient, none for inactive',
+          run: `test "$(ls ${outDir} | sort | paste -sd,)" = ${shq(ids.map((i) => `${i}.txt`).join(','))}`,
+        },
         { name: 'first letters rendered exactly', run: cmpIds(ids.slice(0, half)) },
-        { name: 'remaining letters rendered, no placeholder left', run: `${cmpIds(ids.slice(half)) || 'true'} && test -d ${outDir} && ! grep -rq '{{' ${outDir}` },
+        {
+          name: 'remaining letters rendered, no placeholder left',
+          run: `${cmpIds(ids.slice(half)) || 'true'} && test -d ${outDir} && ! grep -rq '{{' ${outDir}`,
+        },
       ],
       tags: ['templates', 'csv', 'text'],
     });

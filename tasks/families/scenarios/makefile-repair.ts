@@ -8,7 +8,9 @@ const BREAKERS = ['spaces', 'missing-object', 'include-dir', 'pattern-ext'] as c
 type Bug = (typeof BREAKERS)[number] | 'clean';
 
 function makefile(prog: string, modules: string[], bugs: Set<Bug>): string {
-  const objs = ['main', ...modules].filter((m, i) => !(bugs.has('missing-object') && i === modules.length)).map((m) => `build/${m}.o`);
+  const objs = ['main', ...modules]
+    .filter((m, i) => !(bugs.has('missing-object') && i === modules.length))
+    .map((m) => `build/${m}.o`);
   return [
     'CC = gcc',
     `CFLAGS = -Wall -O2 -I${bugs.has('include-dir') ? 'includes' : 'include'}`,
@@ -50,8 +52,11 @@ export const makefileRepair: TaskFamily = {
       'src/main.c': `#include <stdio.h>\n#include "modules.h"\n\nint main(void) {\n  int total = 0;\n${modules.map((m) => `  printf("${m}: %d\\n", ${m}_value());\n  total += ${m}_value();`).join('\n')}\n  printf("total: %d\\n", total);\n  return 0;\n}\n`,
       Makefile: makefile(prog, modules, bugs),
     };
-    modules.forEach((m, i) => (files[`src/${m}.c`] = `#include "modules.h"\n\nint ${m}_value(void) { return ${values[i]}; }\n`));
-    const output = [...modules.map((m, i) => `${m}: ${values[i]}`), `total: ${values.reduce((a, b) => a + b, 0)}`].join('\n') + '\n';
+    modules.forEach(
+      (m, i) => (files[`src/${m}.c`] = `#include "modules.h"\n\nint ${m}_value(void) { return ${values[i]}; }\n`),
+    );
+    const output =
+      [...modules.map((m, i) => `${m}: ${values[i]}`), `total: ${values.reduce((a, b) => a + b, 0)}`].join('\n') + '\n';
     const last = modules[modules.length - 1]!;
     const instruction = phrase(rng, split, [
       `\`make\` fails in /app. Fix the Makefile so that \`make\` builds bin/${prog} from src/*.c (objects in build/), \`make clean\` removes build/ and bin/, and touching one source file rebuilds only that object and the program. Then build it, leaving bin/${prog} in place.`,
@@ -69,9 +74,18 @@ export const makefileRepair: TaskFamily = {
       solve: `make 2>&1 | tail -5 || true\ncat -A Makefile\ncat > Makefile <<'MK'\n${good}MK\nmake clean\nmake\n./bin/${prog}`,
       expected: { 'output.txt': output },
       assertions: [
-        { name: `bin/${prog} was built and runs`, run: `test -x bin/${prog} && ./bin/${prog} > /tmp/out.txt && cmp -s /tmp/out.txt /tests/expected/output.txt` },
-        { name: 'make clean removes build/ and bin/, make rebuilds', run: `make clean >/dev/null && test ! -e build && test ! -e bin && make >/dev/null && ./bin/${prog} | cmp -s - /tests/expected/output.txt` },
-        { name: 'incremental build recompiles only what changed', run: `make >/dev/null && touch src/${last}.c && make > /tmp/inc.txt && test "$(grep -c -- ' -c ' /tmp/inc.txt)" = 1 && grep -q 'build/${last}.o' /tmp/inc.txt && grep -q -- '-o bin/${prog}' /tmp/inc.txt` },
+        {
+          name: `bin/${prog} was built and runs`,
+          run: `test -x bin/${prog} && ./bin/${prog} > /tmp/out.txt && cmp -s /tmp/out.txt /tests/expected/output.txt`,
+        },
+        {
+          name: 'make clean removes build/ and bin/, make rebuilds',
+          run: `make clean >/dev/null && test ! -e build && test ! -e bin && make >/dev/null && ./bin/${prog} | cmp -s - /tests/expected/output.txt`,
+        },
+        {
+          name: 'incremental build recompiles only what changed',
+          run: `make >/dev/null && touch src/${last}.c && make > /tmp/inc.txt && test "$(grep -c -- ' -c ' /tmp/inc.txt)" = 1 && grep -q 'build/${last}.o' /tmp/inc.txt && grep -q -- '-o bin/${prog}' /tmp/inc.txt`,
+        },
       ],
       tags: ['make', 'c', 'build'],
     });

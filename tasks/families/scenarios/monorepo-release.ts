@@ -16,7 +16,9 @@ export const monorepoRelease: TaskFamily = {
   difficulty: 'hard',
   generate(rng, { split }) {
     const pkgs = rng.sample(NOUNS, rng.int(6, 10)).sort(byCodePoint);
-    const version = new Map(pkgs.map((p) => [p, [rng.int(0, 3), rng.int(0, 12), rng.int(0, 9)] as [number, number, number]]));
+    const version = new Map(
+      pkgs.map((p) => [p, [rng.int(0, 3), rng.int(0, 12), rng.int(0, 9)] as [number, number, number]]),
+    );
     const changed = rng.sample(pkgs, rng.int(4, Math.min(7, pkgs.length - 1)));
     const log = (p: string, v: number[], body: string) => `# Changelog of ${p}\n\n## ${v.join('.')}\n\n${body}`;
     const initial: Record<string, string> = {};
@@ -38,14 +40,22 @@ export const monorepoRelease: TaskFamily = {
       const subject = `${rng.pick(['feat', 'fix', 'fix', 'chore'])}: ${rng.pick(['handle', 'support', 'tidy', 'speed up', 'validate'])} ${rng.word(5)} in ${p}`;
       src.set(p, `${src.get(p)}# ${subject}\n`);
       subjects.get(p)!.push(subject);
-      lines.push(...commitLines({ message: subject, files: { [`packages/${p}/src/main.py`]: src.get(p)! } }, (t += 3600)));
+      lines.push(
+        ...commitLines({ message: subject, files: { [`packages/${p}/src/main.py`]: src.get(p)! } }, (t += 3600)),
+      );
     }
     const releases = [...changed].sort(byCodePoint).map((p) => {
       const [a, b, c] = version.get(p)!;
       const feat = subjects.get(p)!.some((s) => s.startsWith('feat:'));
       const nv = feat ? [a, b + 1, 0] : [a, b, c + 1];
       const old = initial[`packages/${p}/CHANGELOG.md`]!;
-      const cl = old.replace('\n\n', `\n\n## ${nv.join('.')}\n\n${subjects.get(p)!.map((s) => `- ${s}`).join('\n')}\n\n`);
+      const cl = old.replace(
+        '\n\n',
+        `\n\n## ${nv.join('.')}\n\n${subjects
+          .get(p)!
+          .map((s) => `- ${s}`)
+          .join('\n')}\n\n`,
+      );
       return { p, v: nv.join('.'), cl };
     });
     const rules = `For every package under packages/ that has commits since the tag \`last-release\`:
@@ -87,10 +97,29 @@ Packages without changes are left alone. Do the packages in alphabetical order; 
       solve,
       expected,
       assertions: [
-        { name: 'each changed package tagged at a commit with its new VERSION', run: releases.map(({ p, v }) => `test "$(git show ${p}-v${v}:packages/${p}/VERSION)" = ${v}`).join(' && ') },
-        { name: 'release commits: message and only that package', run: releases.map(({ p, v }) => `test "$(git log -1 --format=%s ${p}-v${v})" = ${shq(`release: ${p} ${v}`)} && test "$(git show --name-only --format= ${p}-v${v} | sort | paste -sd,)" = packages/${p}/CHANGELOG.md,packages/${p}/VERSION`).join(' && ') },
-        { name: 'changelogs', run: releases.map(({ p }) => `cmp -s packages/${p}/CHANGELOG.md /tests/expected/${p}.CHANGELOG.md`).join(' && ') },
-        { name: 'unchanged packages untouched, one commit per release, clean tree', run: `test "$(git rev-list --count last-release..HEAD)" = ${m + releases.length} && test -z "$(git diff last-release -- ${unchanged.map((p) => `packages/${p}`).join(' ')})" && test "$(git tag | grep -vc '^last-release$')" = ${releases.length} && test -z "$(git status --porcelain)"` },
+        {
+          name: 'each changed package tagged at a commit with its new VERSION',
+          run: releases.map(({ p, v }) => `test "$(git show ${p}-v${v}:packages/${p}/VERSION)" = ${v}`).join(' && '),
+        },
+        {
+          name: 'release commits: message and only that package',
+          run: releases
+            .map(
+              ({ p, v }) =>
+                `test "$(git log -1 --format=%s ${p}-v${v})" = ${shq(`release: ${p} ${v}`)} && test "$(git show --name-only --format= ${p}-v${v} | sort | paste -sd,)" = packages/${p}/CHANGELOG.md,packages/${p}/VERSION`,
+            )
+            .join(' && '),
+        },
+        {
+          name: 'changelogs',
+          run: releases
+            .map(({ p }) => `cmp -s packages/${p}/CHANGELOG.md /tests/expected/${p}.CHANGELOG.md`)
+            .join(' && '),
+        },
+        {
+          name: 'unchanged packages untouched, one commit per release, clean tree',
+          run: `test "$(git rev-list --count last-release..HEAD)" = ${m + releases.length} && test -z "$(git diff last-release -- ${unchanged.map((p) => `packages/${p}`).join(' ')})" && test "$(git tag | grep -vc '^last-release$')" = ${releases.length} && test -z "$(git status --porcelain)"`,
+        },
       ],
       tags: ['git', 'semver', 'release', 'monorepo', 'long-horizon'],
     });

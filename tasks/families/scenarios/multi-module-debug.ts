@@ -11,7 +11,9 @@ import type { TaskFamily } from '../types';
 
 function assertCase(mod: string, bug: PyBug, c: PyCase): string {
   const call = `${mod}.${bug.fn}(${c.args.map(pyLit).join(', ')})`;
-  return typeof c.expected === 'number' ? `assert abs(${call} - ${pyLit(c.expected)}) < 1e-6` : `assert ${call} == ${pyLit(c.expected)}`;
+  return typeof c.expected === 'number'
+    ? `assert abs(${call} - ${pyLit(c.expected)}) < 1e-6`
+    : `assert ${call} == ${pyLit(c.expected)}`;
 }
 
 export const multiModuleDebug: TaskFamily = {
@@ -68,7 +70,12 @@ export const multiModuleDebug: TaskFamily = {
       split,
       instruction,
       files,
-      solve: [`python3 -m pytest -q -p no:cacheprovider tests || true`, `ls ${pkg}`, ...fixes, 'python3 -m pytest -q -p no:cacheprovider tests'].join('\n'),
+      solve: [
+        `python3 -m pytest -q -p no:cacheprovider tests || true`,
+        `ls ${pkg}`,
+        ...fixes,
+        'python3 -m pytest -q -p no:cacheprovider tests',
+      ].join('\n'),
       pytest: hidden.join('\n'),
       tags: ['python', 'pytest', 'debugging', 'long-horizon'],
     });

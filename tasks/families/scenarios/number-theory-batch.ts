@@ -21,20 +21,41 @@ function isPrime(n: number): boolean {
 }
 function phi(n: number): number {
   let r = n;
-  for (let p = 2; p * p <= n; p++) if (n % p === 0) {
-    while (n % p === 0) n /= p;
-    r -= r / p;
-  }
+  for (let p = 2; p * p <= n; p++)
+    if (n % p === 0) {
+      while (n % p === 0) n /= p;
+      r -= r / p;
+    }
   if (n > 1) r -= r / n;
   return r;
 }
 
 const QUERIES: ((rng: FamilyRng) => [string, string])[] = [
-  (r) => { const g = r.int(2, 900); const a = g * r.int(2, 9000); const b = g * r.int(2, 9000); return [`gcd ${a} ${b}`, String(gcd(BigInt(a), BigInt(b)))]; },
-  (r) => { const a = r.int(2, 99999); const b = r.int(2, 99999); return [`lcm ${a} ${b}`, String((BigInt(a) * BigInt(b)) / gcd(BigInt(a), BigInt(b)))]; },
-  (r) => { const b = r.int(2, 10 ** 6); const e = r.int(10 ** 5, 10 ** 9); const m = r.int(10 ** 3, 10 ** 9); return [`powmod ${b} ${e} ${m}`, String(powmod(BigInt(b), BigInt(e), BigInt(m)))]; },
-  (r) => { const n = r.int(10 ** 4, 10 ** 7); return [`isprime ${n}`, isPrime(n) ? 'yes' : 'no']; },
-  (r) => { const n = r.int(2, 10 ** 6); return [`phi ${n}`, String(phi(n))]; },
+  (r) => {
+    const g = r.int(2, 900);
+    const a = g * r.int(2, 9000);
+    const b = g * r.int(2, 9000);
+    return [`gcd ${a} ${b}`, String(gcd(BigInt(a), BigInt(b)))];
+  },
+  (r) => {
+    const a = r.int(2, 99999);
+    const b = r.int(2, 99999);
+    return [`lcm ${a} ${b}`, String((BigInt(a) * BigInt(b)) / gcd(BigInt(a), BigInt(b)))];
+  },
+  (r) => {
+    const b = r.int(2, 10 ** 6);
+    const e = r.int(10 ** 5, 10 ** 9);
+    const m = r.int(10 ** 3, 10 ** 9);
+    return [`powmod ${b} ${e} ${m}`, String(powmod(BigInt(b), BigInt(e), BigInt(m)))];
+  },
+  (r) => {
+    const n = r.int(10 ** 4, 10 ** 7);
+    return [`isprime ${n}`, isPrime(n) ? 'yes' : 'no'];
+  },
+  (r) => {
+    const n = r.int(2, 10 ** 6);
+    return [`phi ${n}`, String(phi(n))];
+  },
 ];
 
 export const numberTheoryBatch: TaskFamily = {
@@ -85,8 +106,14 @@ paste queries.txt ${out}`,
       expected: { [out]: answers.join('\n') + '\n' },
       assertions: [
         { name: `answers 1-${third}`, run: `test "$(sed -n '1,${third}p' ${out})" = '${range(0, third)}'` },
-        { name: `answers ${third + 1}-${2 * third}`, run: `test "$(sed -n '${third + 1},${2 * third}p' ${out})" = '${range(third, 2 * third)}'` },
-        { name: `answers ${2 * third + 1}-${n}`, run: `test "$(sed -n '${2 * third + 1},${n}p' ${out})" = '${range(2 * third, n)}' && test "$(wc -l < ${out})" = ${n}` },
+        {
+          name: `answers ${third + 1}-${2 * third}`,
+          run: `test "$(sed -n '${third + 1},${2 * third}p' ${out})" = '${range(third, 2 * third)}'`,
+        },
+        {
+          name: `answers ${2 * third + 1}-${n}`,
+          run: `test "$(sed -n '${2 * third + 1},${n}p' ${out})" = '${range(2 * third, n)}' && test "$(wc -l < ${out})" = ${n}`,
+        },
       ],
       tags: ['number-theory', 'modular-arithmetic'],
     });

@@ -17,7 +17,13 @@ export const numericIntegration: TaskFamily = {
     const want: Record<string, number> = {};
     const names = rng.sample(['f', 'g', 'h', 'p', 'q', 'u', 'v', 'w'], k);
     for (const name of names) {
-      const [a, b, c, d, e] = [r2(rng.next() * 4 - 2), r2(rng.next() * 5 - 2.5), r2(0.3 + rng.next() * 3), r2(rng.next() * 3), r2(0.2 + rng.next() * 2)];
+      const [a, b, c, d, e] = [
+        r2(rng.next() * 4 - 2),
+        r2(rng.next() * 5 - 2.5),
+        r2(0.3 + rng.next() * 3),
+        r2(rng.next() * 3),
+        r2(0.2 + rng.next() * 2),
+      ];
       const lo = r2(rng.next() * 2 - 1);
       const hi = r2(lo + 0.5 + rng.next() * 4);
       const F = (x: number) => (a * x ** 3) / 3 - (b * Math.cos(c * x)) / c - (d * Math.exp(-e * x)) / e;
@@ -55,7 +61,9 @@ cat ${out}`;
       files: { 'functions.txt': specs.join('\n') + '\n' },
       solve,
       expected: { [out]: JSON.stringify(want) },
-      assertions: names.map((n) => check(`integral of ${n} within 1e-6`, 'json', out, `/tests/expected/${out}`, n, '1e-6')),
+      assertions: names.map((n) =>
+        check(`integral of ${n} within 1e-6`, 'json', out, `/tests/expected/${out}`, n, '1e-6'),
+      ),
       tags: ['numerics', 'integration', 'python'],
     });
   },

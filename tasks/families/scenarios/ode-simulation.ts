@@ -18,7 +18,11 @@ function model(rng: FamilyRng): Model {
     const K = rng.int(200, 5000);
     const p0 = rng.int(5, Math.floor(K / 10));
     const r = r3(0.1 + rng.next() * 0.9);
-    return { quantity: 'P', text: `Logistic growth: dP/dt = r * P * (1 - P / K), with r = ${r}, K = ${K}, P(0) = ${p0}.`, value: (t) => K / (1 + ((K - p0) / p0) * Math.exp(-r * t)) };
+    return {
+      quantity: 'P',
+      text: `Logistic growth: dP/dt = r * P * (1 - P / K), with r = ${r}, K = ${K}, P(0) = ${p0}.`,
+      value: (t) => K / (1 + ((K - p0) / p0) * Math.exp(-r * t)),
+    };
   }
   if (kind === 1) {
     const w = r3(0.5 + rng.next() * 2.5);
@@ -27,13 +31,21 @@ function model(rng: FamilyRng): Model {
     const v0 = rng.int(-5, 5);
     const wd = w * Math.sqrt(1 - z * z);
     const B = (v0 + z * w * x0) / wd;
-    return { quantity: 'x', text: `Damped oscillator: x'' + 2 * zeta * omega * x' + omega^2 * x = 0, with omega = ${w}, zeta = ${z}, x(0) = ${x0}, x'(0) = ${v0}.`, value: (t) => Math.exp(-z * w * t) * (x0 * Math.cos(wd * t) + B * Math.sin(wd * t)) };
+    return {
+      quantity: 'x',
+      text: `Damped oscillator: x'' + 2 * zeta * omega * x' + omega^2 * x = 0, with omega = ${w}, zeta = ${z}, x(0) = ${x0}, x'(0) = ${v0}.`,
+      value: (t) => Math.exp(-z * w * t) * (x0 * Math.cos(wd * t) + B * Math.sin(wd * t)),
+    };
   }
   const la = r3(0.2 + rng.next() * 1.5);
   let lb = r3(0.05 + rng.next() * 1.0);
   if (Math.abs(la - lb) < 0.05) lb = r3(lb + 0.3);
   const n0 = rng.int(100, 10000);
-  return { quantity: 'B', text: `Decay chain A -> B -> C: dA/dt = -la * A, dB/dt = la * A - lb * B, with la = ${la}, lb = ${lb}, A(0) = ${n0}, B(0) = 0.`, value: (t) => ((n0 * la) / (lb - la)) * (Math.exp(-la * t) - Math.exp(-lb * t)) };
+  return {
+    quantity: 'B',
+    text: `Decay chain A -> B -> C: dA/dt = -la * A, dB/dt = la * A - lb * B, with la = ${la}, lb = ${lb}, A(0) = ${n0}, B(0) = 0.`,
+    value: (t) => ((n0 * la) / (lb - la)) * (Math.exp(-la * t) - Math.exp(-lb * t)),
+  };
 }
 
 export const odeSimulation: TaskFamily = {
@@ -45,7 +57,9 @@ export const odeSimulation: TaskFamily = {
   generate(rng, { split }) {
     const m = model(rng);
     const T = rng.int(5, 20);
-    const times = [...new Set(Array.from({ length: rng.int(6, 12) }, () => Math.round(rng.next() * T * 100) / 100))].sort((a, b) => a - b);
+    const times = [
+      ...new Set(Array.from({ length: rng.int(6, 12) }, () => Math.round(rng.next() * T * 100) / 100)),
+    ].sort((a, b) => a - b);
     const values = times.map((t) => m.value(t));
     let best = 0;
     values.forEach((v, i) => (v > values[best]! ? (best = i) : 0));
@@ -55,11 +69,12 @@ export const odeSimulation: TaskFamily = {
       `Simulate the system in /app/model.txt (numerically, e.g. RK4 with a small step, or in closed form). Report ${m.quantity} at the times in /app/times.txt to 1e-6 in /app/solution.csv (columns t,${m.quantity}; rows in the order of times.txt) and write /app/summary.json = {"max_value": ..., "time_of_max": ..., "final_value": ...} over those times.`,
       `Scientific computing task: solve the initial-value problem given in /app/model.txt. Output /app/solution.csv (header t,${m.quantity}; one line per time of /app/times.txt, same order; values accurate to 1e-6) and /app/summary.json with the keys max_value, time_of_max, final_value computed over the listed times.`,
     ]);
-    const deriv = m.quantity === 'P'
-      ? 'r, K, p0 = P["r"], P["K"], P["P(0)"]\nf = lambda t, y: [r * y[0] * (1 - y[0] / K)]\ny0 = [p0]'
-      : m.quantity === 'x'
-        ? 'w, z = P["omega"], P["zeta"]\nf = lambda t, y: [y[1], -2 * z * w * y[1] - w * w * y[0]]\ny0 = [P["x(0)"], P["x\'(0)"]]'
-        : 'la, lb = P["la"], P["lb"]\nf = lambda t, y: [-la * y[0], la * y[0] - lb * y[1]]\ny0 = [P["A(0)"], 0.0]';
+    const deriv =
+      m.quantity === 'P'
+        ? 'r, K, p0 = P["r"], P["K"], P["P(0)"]\nf = lambda t, y: [r * y[0] * (1 - y[0] / K)]\ny0 = [p0]'
+        : m.quantity === 'x'
+          ? 'w, z = P["omega"], P["zeta"]\nf = lambda t, y: [y[1], -2 * z * w * y[1] - w * w * y[0]]\ny0 = [P["x(0)"], P["x\'(0)"]]'
+          : 'la, lb = P["la"], P["lb"]\nf = lambda t, y: [-la * y[0], la * y[0] - lb * y[1]]\ny0 = [P["A(0)"], 0.0]';
     const pick = m.quantity === 'B' ? 1 : 0;
     const solve = `cat model.txt times.txt
 cat > /tmp/ode.py <<'PY'
@@ -100,11 +115,28 @@ cat solution.csv summary.json`;
       instruction,
       files: { 'model.txt': `${m.text}\n`, 'times.txt': times.join('\n') + '\n' },
       solve,
-      expected: { 'first.json': rows(0, half), 'second.json': rows(half, times.length), 'summary.json': JSON.stringify(summary) },
+      expected: {
+        'first.json': rows(0, half),
+        'second.json': rows(half, times.length),
+        'summary.json': JSON.stringify(summary),
+      },
       assertions: [
-        { name: `values at the first ${half} times`, run: `python3 -c 'import csv, json; r = list(csv.reader(open("solution.csv"))); assert r[0] == ["t", "${m.quantity}"]; json.dump([[float(a), float(b)] for a, b in r[1:${half + 1}]], open("/tmp/first.json", "w"))' && python3 /tests/check.py json /tmp/first.json /tests/expected/first.json - 1e-6` },
-        { name: 'values at the remaining times', run: `python3 -c 'import csv, json; r = list(csv.reader(open("solution.csv"))); assert len(r) == ${times.length + 1}; json.dump([[float(a), float(b)] for a, b in r[${half + 1}:]], open("/tmp/second.json", "w"))' && python3 /tests/check.py json /tmp/second.json /tests/expected/second.json - 1e-6` },
-        check('summary: maximum, its time, final value', 'json', 'summary.json', '/tests/expected/summary.json', 'max_value,time_of_max,final_value', '1e-6'),
+        {
+          name: `values at the first ${half} times`,
+          run: `python3 -c 'import csv, json; r = list(csv.reader(open("solution.csv"))); assert r[0] == ["t", "${m.quantity}"]; json.dump([[float(a), float(b)] for a, b in r[1:${half + 1}]], open("/tmp/first.json", "w"))' && python3 /tests/check.py json /tmp/first.json /tests/expected/first.json - 1e-6`,
+        },
+        {
+          name: 'values at the remaining times',
+          run: `python3 -c 'import csv, json; r = list(csv.reader(open("solution.csv"))); assert len(r) == ${times.length + 1}; json.dump([[float(a), float(b)] for a, b in r[${half + 1}:]], open("/tmp/second.json", "w"))' && python3 /tests/check.py json /tmp/second.json /tests/expected/second.json - 1e-6`,
+        },
+        check(
+          'summary: maximum, its time, final value',
+          'json',
+          'summary.json',
+          '/tests/expected/summary.json',
+          'max_value,time_of_max,final_value',
+          '1e-6',
+        ),
       ],
       tags: ['ode', 'runge-kutta', 'numerics'],
     });

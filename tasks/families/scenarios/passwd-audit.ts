@@ -11,11 +11,16 @@ export const passwdAudit: TaskFamily = {
   heldOut: false,
   difficulty: 'easy',
   generate(rng, { split }) {
-    const passwd = ['root:x:0:0:root:/root:/bin/bash', 'daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin', 'bin:x:2:2:bin:/bin:/usr/sbin/nologin'];
+    const passwd = [
+      'root:x:0:0:root:/root:/bin/bash',
+      'daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin',
+      'bin:x:2:2:bin:/bin:/usr/sbin/nologin',
+    ];
     const system = rng.sample(SERVICES, rng.int(2, 5));
     system.forEach((s, i) => passwd.push(`${s}:x:${100 + i}:${100 + i}:${s} daemon:/var/lib/${s}:/usr/sbin/nologin`));
     const names = new Set<string>();
-    while (names.size < rng.int(4, 9)) names.add(`${rng.pick(FIRST_NAMES)}${rng.bool(0.5) ? rng.pick(LAST_NAMES)[0] : ''}`);
+    while (names.size < rng.int(4, 9))
+      names.add(`${rng.pick(FIRST_NAMES)}${rng.bool(0.5) ? rng.pick(LAST_NAMES)[0] : ''}`);
     const humans = [...names];
     const uids = new Map<string, number>();
     let uid = rng.int(1000, 1003);
@@ -42,7 +47,11 @@ export const passwdAudit: TaskFamily = {
       login_users: login,
       sudo_members: [...sudo].sort(byCodePoint),
       duplicate_uids: { [String(uids.get(dupOf))]: [dupOf, dupUser].sort(byCodePoint) },
-      shell_counts: Object.fromEntries([...new Set(human.map((h) => shells.get(h)!))].sort(byCodePoint).map((s) => [s, human.filter((h) => shells.get(h) === s).length])),
+      shell_counts: Object.fromEntries(
+        [...new Set(human.map((h) => shells.get(h)!))]
+          .sort(byCodePoint)
+          .map((s) => [s, human.filter((h) => shells.get(h) === s).length]),
+      ),
     };
     const instruction = phrase(rng, split, [
       `/app/etc/passwd and /app/etc/group are copies from a server. Write /app/audit.json with: \`human_users\` (sorted names with UID 1000..65533), \`login_users\` (those of them whose shell is not /usr/sbin/nologin, sorted), \`sudo_members\` (sorted members of group sudo), \`duplicate_uids\` (object: UID as string -> sorted list of user names sharing it, only UIDs used more than once), \`shell_counts\` (shell -> number of human users using it).`,
@@ -76,7 +85,9 @@ json.dump({
 PY
 cat audit.json`,
       expected: { 'audit.json': JSON.stringify(report) },
-      assertions: ['human_users', 'login_users', 'sudo_members', 'duplicate_uids', 'shell_counts'].map((k) => check(k.replace('_', ' '), 'json', 'audit.json', '/tests/expected/audit.json', k)),
+      assertions: ['human_users', 'login_users', 'sudo_members', 'duplicate_uids', 'shell_counts'].map((k) =>
+        check(k.replace('_', ' '), 'json', 'audit.json', '/tests/expected/audit.json', k),
+      ),
       tags: ['passwd', 'users', 'audit'],
     });
   },

@@ -20,11 +20,28 @@ export const permissionAudit: TaskFamily = {
     for (const d of dirs) {
       for (let i = rng.int(2, 4); i > 0; i--) {
         const kind = rng.pick(['ok', 'ok', 'ok', 'ww', 'suid', 'sgid', 'key']);
-        const p = kind === 'key' ? `${root}/${d}/${rng.pick(['server', 'client', 'deploy'])}-${rng.word(3)}.key` : `${root}/${d}/${rng.pick(NOUNS)}-${rng.word(3)}${rng.pick(['.sh', '.conf', ''])}`;
+        const p =
+          kind === 'key'
+            ? `${root}/${d}/${rng.pick(['server', 'client', 'deploy'])}-${rng.word(3)}.key`
+            : `${root}/${d}/${rng.pick(NOUNS)}-${rng.word(3)}${rng.pick(['.sh', '.conf', ''])}`;
         if (modes.has(p)) continue;
-        files[p] = kind === 'key' ? '-----BEGIN PRIVATE KEY-----\nnot a real key\n-----END PRIVATE KEY-----\n' : `${rng.word(10)}\n`;
+        files[p] =
+          kind === 'key'
+            ? '-----BEGIN PRIVATE KEY-----\nnot a real key\n-----END PRIVATE KEY-----\n'
+            : `${rng.word(10)}\n`;
         const base = rng.pick(['644', '755', '640', '600']);
-        const mode = kind === 'ww' ? (base === '755' ? '777' : '666') : kind === 'suid' ? '4755' : kind === 'sgid' ? '2755' : kind === 'key' ? rng.pick(['644', '640', '604']) : base;
+        const mode =
+          kind === 'ww'
+            ? base === '755'
+              ? '777'
+              : '666'
+            : kind === 'suid'
+              ? '4755'
+              : kind === 'sgid'
+                ? '2755'
+                : kind === 'key'
+                  ? rng.pick(['644', '640', '604'])
+                  : base;
         modes.set(p, mode);
         if (kind === 'ww') {
           findings.push(`${p} world-writable`);
@@ -51,7 +68,8 @@ export const permissionAudit: TaskFamily = {
     findings.push(`${extra2} setuid`);
     findings.sort(byCodePoint);
     const setup = [...modes.entries()].map(([p, m]) => `chmod ${m} ${shq(p)}`).join('\n');
-    const rules = 'world-writable files (kind `world-writable`; fix: remove the write bit for others), setuid or setgid files (kinds `setuid` / `setgid`; fix: clear the bit, leaving 755), private keys `*.key` readable by anyone but the owner (kind `exposed-key`; fix: mode 600)';
+    const rules =
+      'world-writable files (kind `world-writable`; fix: remove the write bit for others), setuid or setgid files (kinds `setuid` / `setgid`; fix: clear the bit, leaving 755), private keys `*.key` readable by anyone but the owner (kind `exposed-key`; fix: mode 600)';
     const instruction = phrase(rng, split, [
       `Audit permissions under /app/${root}. Find ${rules}. Write /app/findings.txt with one \`path kind\` line per finding (path relative to /app), sorted, then apply the fixes. Do not change any other file's mode or any content.`,
       `Security sweep of /app/${root}: look for ${rules}. List them in /app/findings.txt as "<path relative to /app> <kind>" lines in sorted order and fix each one as described; everything else stays as it is.`,
@@ -80,8 +98,14 @@ find ${root} -type f -printf '%m %p\\n' | sort -k2`,
       expected: { 'findings.txt': findings.join('\n') + '\n' },
       assertions: [
         { name: 'findings report', run: `python3 /tests/check.py same findings.txt /tests/expected/findings.txt` },
-        { name: 'no world-writable, setuid or setgid file left', run: `test -s findings.txt && test -z "$(find ${root} -type f \\( -perm -o+w -o -perm /6000 \\))"` },
-        { name: 'keys 600, every other mode as required, contents intact', run: `${all.map(([p, m]) => `test "$(stat -c %a ${shq(p)})" = ${m}`).join(' && ')} && test "$(find ${root} -type f | wc -l)" = ${all.length} && test "$(grep -rl 'not a real key' ${root} | wc -l)" = ${[...modes.keys()].filter((p) => p.endsWith('.key')).length}` },
+        {
+          name: 'no world-writable, setuid or setgid file left',
+          run: `test -s findings.txt && test -z "$(find ${root} -type f \\( -perm -o+w -o -perm /6000 \\))"`,
+        },
+        {
+          name: 'keys 600, every other mode as required, contents intact',
+          run: `${all.map(([p, m]) => `test "$(stat -c %a ${shq(p)})" = ${m}`).join(' && ')} && test "$(find ${root} -type f | wc -l)" = ${all.length} && test "$(grep -rl 'not a real key' ${root} | wc -l)" = ${[...modes.keys()].filter((p) => p.endsWith('.key')).length}`,
+        },
       ],
       tags: ['permissions', 'find', 'chmod', 'setuid'],
     });

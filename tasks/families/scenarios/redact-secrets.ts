@@ -22,9 +22,24 @@ export interface SecretKind {
 }
 
 export const SECRET_KINDS: SecretKind[] = [
-  { kind: 'aws', make: (r) => `AKIA${chars(r, UPPER_DIGITS, 16)}`, decoy: (r) => `AKIA${chars(r, UPPER_DIGITS, 8)}`, regex: 'AKIA[A-Z0-9]{16}' },
-  { kind: 'github', make: (r) => `ghp_${chars(r, ALNUM, 36)}`, decoy: (r) => `ghp_${chars(r, ALNUM, 10)}`, regex: 'ghp_[A-Za-z0-9]{36}' },
-  { kind: 'slack', make: (r) => `xoxb-${r.int(100000000, 999999999)}-${r.int(100000000, 999999999)}-${chars(r, ALNUM, 24)}`, decoy: (r) => `xoxb-${r.int(1000, 9999)}`, regex: 'xoxb-[0-9]+-[0-9]+-[A-Za-z0-9]{24}' },
+  {
+    kind: 'aws',
+    make: (r) => `AKIA${chars(r, UPPER_DIGITS, 16)}`,
+    decoy: (r) => `AKIA${chars(r, UPPER_DIGITS, 8)}`,
+    regex: 'AKIA[A-Z0-9]{16}',
+  },
+  {
+    kind: 'github',
+    make: (r) => `ghp_${chars(r, ALNUM, 36)}`,
+    decoy: (r) => `ghp_${chars(r, ALNUM, 10)}`,
+    regex: 'ghp_[A-Za-z0-9]{36}',
+  },
+  {
+    kind: 'slack',
+    make: (r) => `xoxb-${r.int(100000000, 999999999)}-${r.int(100000000, 999999999)}-${chars(r, ALNUM, 24)}`,
+    decoy: (r) => `xoxb-${r.int(1000, 9999)}`,
+    regex: 'xoxb-[0-9]+-[0-9]+-[A-Za-z0-9]{24}',
+  },
 ];
 
 const CONTEXTS: ((v: string, rng: FamilyRng) => string)[] = [
@@ -51,7 +66,10 @@ export const redactSecrets: TaskFamily = {
     const redacted: Record<string, string> = {};
     const leaks: string[] = [];
     const paths = new Set<string>();
-    while (paths.size < nFiles) paths.add(`${root}/${rng.bool(0.5) ? `${rng.pick(SERVICES)}/` : ''}${rng.pick(NOUNS)}_${rng.word(3)}.${rng.pick(exts)}`);
+    while (paths.size < nFiles)
+      paths.add(
+        `${root}/${rng.bool(0.5) ? `${rng.pick(SERVICES)}/` : ''}${rng.pick(NOUNS)}_${rng.word(3)}.${rng.pick(exts)}`,
+      );
     const list = [...paths].sort(byCodePoint);
     const secretFiles = new Set(rng.sample(list, rng.int(2, Math.min(5, list.length))));
     for (const path of list) {
@@ -90,7 +108,8 @@ export const redactSecrets: TaskFamily = {
     }
     const expected: Record<string, string> = { 'leaks.txt': leaks.join('\n') + '\n' };
     for (const [p, t] of Object.entries(redacted)) expected[`tree/${p}`] = t;
-    const kindsDoc = 'AWS access key ids (`AKIA` + 16 upper-case letters/digits, kind `aws`), GitHub tokens (`ghp_` + 36 letters/digits, kind `github`), Slack bot tokens (`xoxb-<digits>-<digits>-<24 letters/digits>`, kind `slack`)';
+    const kindsDoc =
+      'AWS access key ids (`AKIA` + 16 upper-case letters/digits, kind `aws`), GitHub tokens (`ghp_` + 36 letters/digits, kind `github`), Slack bot tokens (`xoxb-<digits>-<digits>-<24 letters/digits>`, kind `slack`)';
     const instruction = phrase(rng, split, [
       `Credentials leaked into /app/${root}. Scan every file for ${kindsDoc}. Replace each token itself with \`[REDACTED]\` (leave the rest of the line alone) and write /app/leaks.txt listing every leak as \`path:line:kind\` (path relative to /app, 1-based line number before redaction), sorted by path then line.`,
       `Security review of /app/${root}: redact in place every ${kindsDoc} by replacing just the token with [REDACTED]. Shorter look-alikes are examples, not secrets. Record what you found in /app/leaks.txt, one \`path:line:kind\` per line (e.g. ${root}/x.py:3:aws), ordered by path and line.`,
@@ -127,8 +146,14 @@ cat leaks.txt`;
       solve,
       expected,
       assertions: [
-        { name: 'no token left anywhere', run: `test -d ${root} && ! grep -rqE '${SECRET_KINDS.map((k) => k.regex).join('|')}' . && grep -rqF '[REDACTED]' ${root}` },
-        { name: 'files redacted exactly (decoys and other lines intact)', run: `diff -r ${root} /tests/expected/tree/${root}` },
+        {
+          name: 'no token left anywhere',
+          run: `test -d ${root} && ! grep -rqE '${SECRET_KINDS.map((k) => k.regex).join('|')}' . && grep -rqF '[REDACTED]' ${root}`,
+        },
+        {
+          name: 'files redacted exactly (decoys and other lines intact)',
+          run: `diff -r ${root} /tests/expected/tree/${root}`,
+        },
         check('leak inventory', 'same', 'leaks.txt', '/tests/expected/leaks.txt'),
       ],
       tags: ['secrets', 'grep', 'regex', 'redaction'],

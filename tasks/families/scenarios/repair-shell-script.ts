@@ -40,13 +40,21 @@ echo "TOTAL $total" >> "$OUT"
 
 function dataset(rng: FamilyRng, ext: string, pattern: string): { files: Record<string, string>; report: string } {
   const names = new Set<string>();
-  while (names.size < rng.int(4, 7)) names.add(rng.bool(0.5) ? `${rng.pick(SERVICES)} ${rng.pick(NOUNS)}.${ext}` : `${rng.pick(SERVICES)}-${rng.int(1, 9)}.${ext}`);
+  while (names.size < rng.int(4, 7))
+    names.add(
+      rng.bool(0.5)
+        ? `${rng.pick(SERVICES)} ${rng.pick(NOUNS)}.${ext}`
+        : `${rng.pick(SERVICES)}-${rng.int(1, 9)}.${ext}`,
+    );
   const files: Record<string, string> = {};
   const rows: string[] = [];
   let total = 0;
   [...names].sort(byCodePoint).forEach((name, i) => {
     const n = i === 0 ? 0 : rng.int(0, 6);
-    const lines = Array.from({ length: rng.int(3, 9) }, () => `${rng.pick(['ok', 'started', 'done', 'retry'])} ${rng.word(5)}`);
+    const lines = Array.from(
+      { length: rng.int(3, 9) },
+      () => `${rng.pick(['ok', 'started', 'done', 'retry'])} ${rng.word(5)}`,
+    );
     for (let k = 0; k < n; k++) lines.splice(rng.int(0, lines.length), 0, `${pattern} in ${rng.word(6)}`);
     files[name] = lines.join('\n') + '\n';
     rows.push(`${name} ${n}`);
@@ -93,8 +101,14 @@ export const repairShellScript: TaskFamily = {
       expected,
       assertions: [
         check('report.txt is right', 'same', 'report.txt', '/tests/expected/report.txt'),
-        { name: 'the script works on another folder with spaces', run: `rm -rf "/tmp/extra data" && cp -r "/tests/expected/extra data" /tmp/ && bash count-matches.sh "/tmp/extra data" /tmp/extra.txt && python3 /tests/check.py same /tmp/extra.txt /tests/expected/extra.txt` },
-        { name: 'the script regenerates the report exactly', run: `bash count-matches.sh "${dir}" /tmp/again.txt && cmp -s /tmp/again.txt /tests/expected/report.txt` },
+        {
+          name: 'the script works on another folder with spaces',
+          run: `rm -rf "/tmp/extra data" && cp -r "/tests/expected/extra data" /tmp/ && bash count-matches.sh "/tmp/extra data" /tmp/extra.txt && python3 /tests/check.py same /tmp/extra.txt /tests/expected/extra.txt`,
+        },
+        {
+          name: 'the script regenerates the report exactly',
+          run: `bash count-matches.sh "${dir}" /tmp/again.txt && cmp -s /tmp/again.txt /tests/expected/report.txt`,
+        },
       ],
       tags: ['bash', 'quoting', 'set-e'],
     });

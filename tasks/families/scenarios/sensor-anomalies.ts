@@ -11,7 +11,10 @@ export const sensorAnomalies: TaskFamily = {
   heldOut: true,
   difficulty: 'medium',
   generate(rng, { split }) {
-    const sensors = rng.sample(['s01', 's02', 's03', 's04', 's05', 's06', 'north', 'south', 'roof', 'lab'], rng.int(2, 4));
+    const sensors = rng.sample(
+      ['s01', 's02', 's03', 's04', 's05', 's06', 'north', 'south', 'roof', 'lab'],
+      rng.int(2, 4),
+    );
     const days = rng.int(2, 4);
     const month = pad2(rng.int(1, 12));
     const rows: { ts: string; sensor: string; v: number }[] = [];
@@ -19,7 +22,12 @@ export const sensorAnomalies: TaskFamily = {
     for (const s of sensors) {
       const base = rng.int(10, 40);
       const hours = days * 24;
-      const spikeAt = new Set(rng.sample(Array.from({ length: hours }, (_, i) => i), rng.int(1, 3)));
+      const spikeAt = new Set(
+        rng.sample(
+          Array.from({ length: hours }, (_, i) => i),
+          rng.int(1, 3),
+        ),
+      );
       for (let h = 0; h < hours; h++) {
         const ts = `2024-${month}-${pad2(1 + Math.floor(h / 24))}T${pad2(h % 24)}:00`;
         let v = Math.round((base + (rng.next() * 2 - 1)) * 100) / 100;
@@ -46,7 +54,8 @@ export const sensorAnomalies: TaskFamily = {
     }
     anomalies.sort(byCodePoint);
     const shuffled = rng.bool(0.5) ? rng.shuffle(rows) : rows;
-    const csv = ['timestamp,sensor,value', ...shuffled.map((r) => `${r.ts},${r.sensor},${r.v.toFixed(2)}`)].join('\n') + '\n';
+    const csv =
+      ['timestamp,sensor,value', ...shuffled.map((r) => `${r.ts},${r.sensor},${r.v.toFixed(2)}`)].join('\n') + '\n';
     const instruction = phrase(rng, split, [
       `/app/readings.csv has hourly readings (timestamp,sensor,value). For each sensor, compute the mean and the population standard deviation of its values; a reading is an anomaly when |value - mean| / std > 3. Write /app/anomalies.csv (header \`timestamp,sensor,value\`, value with 2 decimals as in the input, sorted by timestamp then sensor) and /app/daily_means.json: {sensor: {"YYYY-MM-DD": mean of that day's readings}}.`,
       `Detect outliers in /app/readings.csv per sensor using a z-score above 3 (mean and population std over all of that sensor's readings). Output /app/anomalies.csv with header timestamp,sensor,value and rows ordered by timestamp, then sensor (values copied as written). Also /app/daily_means.json mapping sensor -> date -> average value for that date.`,
@@ -82,9 +91,15 @@ with open("anomalies.csv", "w") as f:
 json.dump(daily, open("daily_means.json", "w"), indent=2)
 PY
 cat anomalies.csv`,
-      expected: { 'anomalies.csv': ['timestamp,sensor,value', ...anomalies].join('\n') + '\n', 'daily_means.json': JSON.stringify(daily) },
+      expected: {
+        'anomalies.csv': ['timestamp,sensor,value', ...anomalies].join('\n') + '\n',
+        'daily_means.json': JSON.stringify(daily),
+      },
       assertions: [
-        { name: 'anomalies found (planted spikes)', run: `test "$(tail -n +2 anomalies.csv | wc -l)" = ${anomalies.length} && test "$(tail -n +2 anomalies.csv | cut -d, -f2 | sort -u | paste -sd,)" = "$(tail -n +2 /tests/expected/anomalies.csv | cut -d, -f2 | sort -u | paste -sd,)"` },
+        {
+          name: 'anomalies found (planted spikes)',
+          run: `test "$(tail -n +2 anomalies.csv | wc -l)" = ${anomalies.length} && test "$(tail -n +2 anomalies.csv | cut -d, -f2 | sort -u | paste -sd,)" = "$(tail -n +2 /tests/expected/anomalies.csv | cut -d, -f2 | sort -u | paste -sd,)"`,
+        },
         check('anomalies exactly, sorted', 'same', 'anomalies.csv', '/tests/expected/anomalies.csv'),
         check('daily means', 'json', 'daily_means.json', '/tests/expected/daily_means.json', '-', '1e-6'),
       ],

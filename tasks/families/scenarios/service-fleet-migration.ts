@@ -58,7 +58,12 @@ export const serviceFleetMigration: TaskFamily = {
  * One service: a free port, its command line, user, restart policy, environment and dependencies, written as
  * a legacy env file (lines shuffled after the comment) and as the unit file it should become.
  */
-function legacyService(rng: FamilyRng, name: string, names: string[], usedPorts: Set<number>): { envFile: string; unitFile: string; on: boolean; port: number } {
+function legacyService(
+  rng: FamilyRng,
+  name: string,
+  names: string[],
+  usedPorts: Set<number>,
+): { envFile: string; unitFile: string; on: boolean; port: number } {
   let port = rng.int(20, 99) * 100;
   while (usedPorts.has(port)) port += 1;
   usedPorts.add(port);
@@ -66,16 +71,41 @@ function legacyService(rng: FamilyRng, name: string, names: string[], usedPorts:
   const user = `svc-${name}`;
   const on = rng.bool(0.65) || name === names[0];
   const restart = rng.pick(Object.keys(RESTART));
-  const env = Object.fromEntries(rng.sample(['LOG_LEVEL', 'REGION', 'CACHE_TTL', 'FEATURE_X', 'TZ'], rng.int(0, 3)).map((k) => [k, rng.pick(['info', 'debug', 'eu-west', '300', 'true', 'UTC'])]));
-  const deps = rng.sample(names.filter((x) => x !== name), rng.int(0, 2)).sort(byCodePoint);
-  const lines = [`# legacy definition of ${name}`, `NAME=${name}`, `EXEC="${exec}"`, `PORT=${port}`, `USER=${user}`, `ENABLED=${on ? rng.pick(['yes', 'true', '1']) : rng.pick(['no', 'false', '0'])}`, `RESTART=${restart}`, ...Object.entries(env).map(([k, v]) => `ENV_${k}=${v}`)];
+  const env = Object.fromEntries(
+    rng
+      .sample(['LOG_LEVEL', 'REGION', 'CACHE_TTL', 'FEATURE_X', 'TZ'], rng.int(0, 3))
+      .map((k) => [k, rng.pick(['info', 'debug', 'eu-west', '300', 'true', 'UTC'])]),
+  );
+  const deps = rng
+    .sample(
+      names.filter((x) => x !== name),
+      rng.int(0, 2),
+    )
+    .sort(byCodePoint);
+  const lines = [
+    `# legacy definition of ${name}`,
+    `NAME=${name}`,
+    `EXEC="${exec}"`,
+    `PORT=${port}`,
+    `USER=${user}`,
+    `ENABLED=${on ? rng.pick(['yes', 'true', '1']) : rng.pick(['no', 'false', '0'])}`,
+    `RESTART=${restart}`,
+    ...Object.entries(env).map(([k, v]) => `ENV_${k}=${v}`),
+  ];
   if (deps.length) lines.push(`DEPENDS="${deps.join(' ')}"`);
   const envFile = rng.shuffle(lines.slice(1)).reduce((acc, l) => `${acc}${l}\n`, `${lines[0]}\n`);
   return { envFile, unitFile: unitFile({ name, user, exec, restart, env, deps }), on, port };
 }
 
 /** The unit file a legacy definition becomes (the layout FORMAT describes). */
-function unitFile(s: { name: string; user: string; exec: string; restart: string; env: Record<string, string>; deps: string[] }): string {
+function unitFile(s: {
+  name: string;
+  user: string;
+  exec: string;
+  restart: string;
+  env: Record<string, string>;
+  deps: string[];
+}): string {
   const { name, user, exec, restart, env, deps } = s;
   return [
     '[Unit]',
@@ -86,7 +116,9 @@ function unitFile(s: { name: string; user: string; exec: string; restart: string
     `User=${user}`,
     `ExecStart=${exec}`,
     `Restart=${RESTART[restart]}`,
-    ...Object.keys(env).sort(byCodePoint).map((k) => `Environment=${k}=${env[k]}`),
+    ...Object.keys(env)
+      .sort(byCodePoint)
+      .map((k) => `Environment=${k}=${env[k]}`),
     '',
     '[Install]',
     'WantedBy=multi-user.target',
@@ -147,11 +179,15 @@ PY`,
 /** The unit files in two halves, the enabled links (relative), and the port map. */
 function assertionsFor(names: string[], enabled: string[]) {
   const half = Math.ceil(names.length / 2);
-  const cmpUnits = (xs: string[]) => xs.map((s) => `cmp -s services/${s}.service /tests/expected/services/${s}.service`).join(' && ');
+  const cmpUnits = (xs: string[]) =>
+    xs.map((s) => `cmp -s services/${s}.service /tests/expected/services/${s}.service`).join(' && ');
   return [
     { name: `unit files ${names[0]}..${names[half - 1]}`, run: cmpUnits(names.slice(0, half)) },
     { name: `unit files ${names[half]}..${names[names.length - 1]}`, run: cmpUnits(names.slice(half)) },
-    { name: 'exactly the enabled services are linked, relatively', run: `test "$(ls services/enabled | paste -sd,)" = ${shq(enabled.map((s) => `${s}.service`).join(','))} && ${enabled.map((s) => `test "$(readlink services/enabled/${s}.service)" = ../${s}.service`).join(' && ')}` },
+    {
+      name: 'exactly the enabled services are linked, relatively',
+      run: `test "$(ls services/enabled | paste -sd,)" = ${shq(enabled.map((s) => `${s}.service`).join(','))} && ${enabled.map((s) => `test "$(readlink services/enabled/${s}.service)" = ../${s}.service`).join(' && ')}`,
+    },
     { name: 'port map', run: 'cmp -s services/ports.txt /tests/expected/ports.txt' },
   ];
 }

@@ -22,10 +22,13 @@ export const sortByDate: TaskFamily = {
       const style = rng.int(0, 3);
       const noun = rng.pick(NOUNS);
       const name =
-        style === 0 ? `IMG_${y}${m}${d}_${pad2(rng.int(0, 23))}${pad2(rng.int(0, 59))}${pad2(rng.int(0, 59))}.jpg`
-        : style === 1 ? `${noun}-${y}-${m}-${d}.pdf`
-        : style === 2 ? `${noun}_${d}.${m}.${y}.txt`
-        : `${noun}-${rng.word(4)}.md`;
+        style === 0
+          ? `IMG_${y}${m}${d}_${pad2(rng.int(0, 23))}${pad2(rng.int(0, 59))}${pad2(rng.int(0, 59))}.jpg`
+          : style === 1
+            ? `${noun}-${y}-${m}-${d}.pdf`
+            : style === 2
+              ? `${noun}_${d}.${m}.${y}.txt`
+              : `${noun}-${rng.word(4)}.md`;
       if (dest.has(name)) continue;
       files[`${inbox}/${name}`] = `${name} ${rng.word(10)}\n`;
       dest.set(name, style === 3 ? `sorted/undated/${name}` : `sorted/${y}/${m}/${name}`);
@@ -65,9 +68,24 @@ for name in sorted(os.listdir("${inbox}")):
 PY
 find sorted -type f | sort`,
       assertions: [
-        { name: 'dated files in sorted/YYYY/MM', run: moves.filter(([, d]) => !d.includes('undated')).map(([, d]) => `test -f ${shq(d)}`).join(' && ') },
-        { name: 'undated files in sorted/undated', run: moves.filter(([, d]) => d.includes('undated')).map(([, d]) => `test -f ${shq(d)}`).join(' && ') },
-        { name: 'inbox empty, nothing lost or duplicated', run: `test -z "$(find ${inbox} -type f)" && test "$(find sorted -type f | wc -l)" = ${moves.length} && test "$(cat ${moves.map(([, d]) => shq(d)).join(' ')} | sha256sum)" = ${shq(sha(moves.map(([name]) => files[`${inbox}/${name}`]!).join('')))}` },
+        {
+          name: 'dated files in sorted/YYYY/MM',
+          run: moves
+            .filter(([, d]) => !d.includes('undated'))
+            .map(([, d]) => `test -f ${shq(d)}`)
+            .join(' && '),
+        },
+        {
+          name: 'undated files in sorted/undated',
+          run: moves
+            .filter(([, d]) => d.includes('undated'))
+            .map(([, d]) => `test -f ${shq(d)}`)
+            .join(' && '),
+        },
+        {
+          name: 'inbox empty, nothing lost or duplicated',
+          run: `test -z "$(find ${inbox} -type f)" && test "$(find sorted -type f | wc -l)" = ${moves.length} && test "$(cat ${moves.map(([, d]) => shq(d)).join(' ')} | sha256sum)" = ${shq(sha(moves.map(([name]) => files[`${inbox}/${name}`]!).join('')))}`,
+        },
       ],
       tags: ['files', 'regex', 'organize'],
     });

@@ -12,26 +12,38 @@ export const sqliteQueries: TaskFamily = {
   difficulty: 'medium',
   generate(rng, { split }) {
     const nc = rng.int(5, 10);
-    const customers = Array.from({ length: nc }, (_, i) => ({ id: i + 1, name: `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)} ${i + 1}`, city: rng.pick(CITIES) }));
-    const products = rng.sample(PRODUCTS, rng.int(5, 9)).map((name, i) => ({ id: i + 1, name, price: rng.int(100, 9999) }));
+    const customers = Array.from({ length: nc }, (_, i) => ({
+      id: i + 1,
+      name: `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)} ${i + 1}`,
+      city: rng.pick(CITIES),
+    }));
+    const products = rng
+      .sample(PRODUCTS, rng.int(5, 9))
+      .map((name, i) => ({ id: i + 1, name, price: rng.int(100, 9999) }));
     const orders: { id: number; customer: number; day: string }[] = [];
     const items: { order: number; product: number; qty: number }[] = [];
     const month = pad2(rng.int(1, 12));
     const unused = products[products.length - 1]!;
     for (let o = 1; o <= rng.int(15, 40); o++) {
-      orders.push({ id: o, customer: rng.int(1, nc), day: `2024-${rng.bool(0.4) ? month : pad2(rng.int(1, 12))}-${pad2(rng.int(1, 28))}` });
-      for (const p of rng.sample(products.slice(0, -1), rng.int(1, 3))) items.push({ order: o, product: p.id, qty: rng.int(1, 5) });
+      orders.push({
+        id: o,
+        customer: rng.int(1, nc),
+        day: `2024-${rng.bool(0.4) ? month : pad2(rng.int(1, 12))}-${pad2(rng.int(1, 28))}`,
+      });
+      for (const p of rng.sample(products.slice(0, -1), rng.int(1, 3)))
+        items.push({ order: o, product: p.id, qty: rng.int(1, 5) });
     }
-    const sql = [
-      'CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT NOT NULL);',
-      'CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT NOT NULL, price_cents INTEGER NOT NULL);',
-      'CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(id), ordered_on TEXT NOT NULL);',
-      'CREATE TABLE order_items (order_id INTEGER REFERENCES orders(id), product_id INTEGER REFERENCES products(id), qty INTEGER NOT NULL);',
-      ...customers.map((c) => `INSERT INTO customers VALUES (${c.id}, '${c.name}', '${c.city}');`),
-      ...products.map((p) => `INSERT INTO products VALUES (${p.id}, '${p.name}', ${p.price});`),
-      ...orders.map((o) => `INSERT INTO orders VALUES (${o.id}, ${o.customer}, '${o.day}');`),
-      ...items.map((i) => `INSERT INTO order_items VALUES (${i.order}, ${i.product}, ${i.qty});`),
-    ].join('\n') + '\n';
+    const sql =
+      [
+        'CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT NOT NULL);',
+        'CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT NOT NULL, price_cents INTEGER NOT NULL);',
+        'CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(id), ordered_on TEXT NOT NULL);',
+        'CREATE TABLE order_items (order_id INTEGER REFERENCES orders(id), product_id INTEGER REFERENCES products(id), qty INTEGER NOT NULL);',
+        ...customers.map((c) => `INSERT INTO customers VALUES (${c.id}, '${c.name}', '${c.city}');`),
+        ...products.map((p) => `INSERT INTO products VALUES (${p.id}, '${p.name}', ${p.price});`),
+        ...orders.map((o) => `INSERT INTO orders VALUES (${o.id}, ${o.customer}, '${o.day}');`),
+        ...items.map((i) => `INSERT INTO order_items VALUES (${i.order}, ${i.product}, ${i.qty});`),
+      ].join('\n') + '\n';
     const price = new Map(products.map((p) => [p.id, p.price]));
     const spent = new Map<number, number>();
     const distinct = new Map<number, Set<number>>();
@@ -44,14 +56,28 @@ export const sqliteQueries: TaskFamily = {
     const top = [...spent.entries()].sort((a, b) => b[1] - a[1] || byCodePoint(name(a[0]), name(b[0])))[0]!;
     const inMonth = orders.filter((o) => o.day.slice(5, 7) === month).length;
     const maxDistinct = Math.max(...[...distinct.values()].map((s) => s.size));
-    const mostVaried = customers.filter((c) => (distinct.get(c.id)?.size ?? 0) === maxDistinct).map((c) => c.name).sort(byCodePoint);
-    const answers = { top_customer: name(top[0]), top_customer_cents: top[1], orders_in_month: inMonth, never_ordered: [unused.name], most_distinct_products: mostVaried };
-    const viewRows = customers.map((c) => `${c.name}|${spent.get(c.id) ?? 0}`).sort(byCodePoint).join('\n') + '\n';
+    const mostVaried = customers
+      .filter((c) => (distinct.get(c.id)?.size ?? 0) === maxDistinct)
+      .map((c) => c.name)
+      .sort(byCodePoint);
+    const answers = {
+      top_customer: name(top[0]),
+      top_customer_cents: top[1],
+      orders_in_month: inMonth,
+      never_ordered: [unused.name],
+      most_distinct_products: mostVaried,
+    };
+    const viewRows =
+      customers
+        .map((c) => `${c.name}|${spent.get(c.id) ?? 0}`)
+        .sort(byCodePoint)
+        .join('\n') + '\n';
     const qs = `- \`top_customer\`: the customer name with the highest total spend (Σ qty × price_cents), and \`top_customer_cents\`: that total;
 - \`orders_in_month\`: how many orders were placed in month ${month} of 2024;
 - \`never_ordered\`: sorted list of product names that appear in no order;
 - \`most_distinct_products\`: sorted list of the customer name(s) who bought the largest number of distinct products.`;
-    const view = 'Also create, inside the database, a view `customer_spend(name, total_cents)` with one row per customer (0 for customers without orders).';
+    const view =
+      'Also create, inside the database, a view `customer_spend(name, total_cents)` with one row per customer (0 for customers without orders).';
     const instruction = phrase(rng, split, [
       `/app/shop.db is a SQLite database (tables customers, products, orders, order_items). Answer these questions in /app/answers.json:\n${qs}\n${view}`,
       `Use SQL on /app/shop.db to produce /app/answers.json with the keys below.\n${qs}\n${view}`,
@@ -83,11 +109,26 @@ cat answers.json`;
       solve,
       expected: { 'answers.json': JSON.stringify(answers), 'view.txt': viewRows },
       assertions: [
-        check('top customer and spend', 'json', 'answers.json', '/tests/expected/answers.json', 'top_customer,top_customer_cents'),
+        check(
+          'top customer and spend',
+          'json',
+          'answers.json',
+          '/tests/expected/answers.json',
+          'top_customer,top_customer_cents',
+        ),
         check('orders in the month', 'json', 'answers.json', '/tests/expected/answers.json', 'orders_in_month'),
         check('products never ordered', 'json', 'answers.json', '/tests/expected/answers.json', 'never_ordered'),
-        check('customers with most distinct products', 'json', 'answers.json', '/tests/expected/answers.json', 'most_distinct_products'),
-        { name: 'customer_spend view', run: `sqlite3 shop.db 'SELECT name, total_cents FROM customer_spend' | LC_ALL=C sort | cmp -s - /tests/expected/view.txt` },
+        check(
+          'customers with most distinct products',
+          'json',
+          'answers.json',
+          '/tests/expected/answers.json',
+          'most_distinct_products',
+        ),
+        {
+          name: 'customer_spend view',
+          run: `sqlite3 shop.db 'SELECT name, total_cents FROM customer_spend' | LC_ALL=C sort | cmp -s - /tests/expected/view.txt`,
+        },
       ],
       tags: ['sqlite', 'sql', 'joins'],
     });

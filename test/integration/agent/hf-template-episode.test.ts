@@ -39,7 +39,25 @@ describe("the harness with a published checkpoint's own template and <tool_call>
 
   it('eval --policy onnx:DIR: Qwen3 template prompt, Hermes parsing of the replies, exact ledger with routing', async () => {
     const out = join(tmp.path, 'eval');
-    const r = await runT1lab(['eval', '--suite', TASK, '--policy', `onnx:${hf}`, '--max-turns', '2', '--max-tokens', '24', '--concurrency', '1', '--out', out, '--json'], { env, timeoutMs: 300_000 });
+    const r = await runT1lab(
+      [
+        'eval',
+        '--suite',
+        TASK,
+        '--policy',
+        `onnx:${hf}`,
+        '--max-turns',
+        '2',
+        '--max-tokens',
+        '24',
+        '--concurrency',
+        '1',
+        '--out',
+        out,
+        '--json',
+      ],
+      { env, timeoutMs: 300_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(parseJsonOutput<{ episodes: number }>(r).episodes).toBe(1);
     const [t] = trajectories(out);
@@ -48,7 +66,9 @@ describe("the harness with a published checkpoint's own template and <tool_call>
     const text = tokenizer.decode(sample.ids);
     // Qwen3's template renders the tools itself (so the system prompt leaves its own tools block out).
     expect(text.startsWith('<|im_start|>system\n')).toBe(true);
-    expect(text).toContain('\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n{"type": "function", "function": {"name": "bash"');
+    expect(text).toContain(
+      '\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n{"type": "function", "function": {"name": "bash"',
+    );
     // One tools listing (the template's own sentence names the tags once more: "within <tools></tools> XML tags").
     expect(text.match(/# Tools/g)).toHaveLength(1);
     expect(text.match(/<tools>\n/g)).toHaveLength(1);
@@ -69,9 +89,27 @@ describe("the harness with a published checkpoint's own template and <tool_call>
 
   it('tasks sft-data --checkpoint DIR: <tool_call> blocks in the checkpoint tokens parse, run and resolve the task', async () => {
     const keep = join(tmp.path, 'oracle');
-    const r = await runT1lab(['tasks', 'sft-data', '--suite', TASK, '--checkpoint', hf, '--out', join(tmp.path, 'sft.jsonl'), '--keep', keep, '--json'], { env, timeoutMs: 300_000 });
+    const r = await runT1lab(
+      [
+        'tasks',
+        'sft-data',
+        '--suite',
+        TASK,
+        '--checkpoint',
+        hf,
+        '--out',
+        join(tmp.path, 'sft.jsonl'),
+        '--keep',
+        keep,
+        '--json',
+      ],
+      { env, timeoutMs: 300_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
-    expect(parseJsonOutput<{ resolved: number; ledger: { lossDrift: number } }>(r)).toMatchObject({ resolved: 1, ledger: { lossDrift: 0 } });
+    expect(parseJsonOutput<{ resolved: number; ledger: { lossDrift: number } }>(r)).toMatchObject({
+      resolved: 1,
+      ledger: { lossDrift: 0 },
+    });
     const [t] = trajectories(keep);
     expect(t!.resolved).toBe(true);
     const calls = t!.turns.filter((turn) => turn.actions.length > 0);

@@ -45,7 +45,15 @@ describe('the agent deadline', () => {
     const policy = createReplayPolicy(oneTurn(name.replaceAll(' ', '-'), action));
     const reasons: string[] = [];
     for (let i = 0; i < 15; i++) {
-      const result = await runAgentLoop({ policy, session, taskId: 't', instruction: 'wait', solutionCommands: null, seed: i, agentTimeoutSec: 0.05 });
+      const result = await runAgentLoop({
+        policy,
+        session,
+        taskId: 't',
+        instruction: 'wait',
+        solutionCommands: null,
+        seed: i,
+        agentTimeoutSec: 0.05,
+      });
       reasons.push(result.stopReason);
       expect(result.turns, JSON.stringify(result.error)).toHaveLength(1);
       expect(result.error).toMatchObject({ kind: 'timeout' });

@@ -20,14 +20,32 @@ describe('openai policy against a local OpenAI-compatible server', () => {
   afterAll(() => fixture.close());
 
   async function episode(options: Parameters<typeof createOpenAiPolicy>[1] = {}): Promise<PolicyEpisode> {
-    const policy = createOpenAiPolicy(`openai:${fixture.baseUrl}#fixture-model`, { retry: fastRetry, env: { FIXTURE_KEY: 'sk-test-123' }, apiKeyEnv: 'FIXTURE_KEY', ...options });
-    return policy.startEpisode({ taskId: 't', instruction: 'make a file', solutionCommands: null, agentTimeoutSec: 60, protocol: createProtocol(policy.protocol), seed: 7 });
+    const policy = createOpenAiPolicy(`openai:${fixture.baseUrl}#fixture-model`, {
+      retry: fastRetry,
+      env: { FIXTURE_KEY: 'sk-test-123' },
+      apiKeyEnv: 'FIXTURE_KEY',
+      ...options,
+    });
+    return policy.startEpisode({
+      taskId: 't',
+      instruction: 'make a file',
+      solutionCommands: null,
+      agentTimeoutSec: 60,
+      protocol: createProtocol(policy.protocol),
+      seed: 7,
+    });
   }
-  const ask = (ep: PolicyEpisode, tools = AGENT_TOOLS) => ep.turn({ messages, tools, signal: new AbortController().signal, turn: 0 });
+  const ask = (ep: PolicyEpisode, tools = AGENT_TOOLS) =>
+    ep.turn({ messages, tools, signal: new AbortController().signal, turn: 0 });
 
   it('sends tools, temperature, seed and the API key; returns tool calls, usage and cost', async () => {
     fixture.requests.length = 0;
-    fixture.script({ kind: 'message', content: 'creating', toolCalls: [{ id: 'call_a', name: 'bash', arguments: '{"command":"touch a"}' }], usage: { prompt: 1000, completion: 50, cached: 400 } });
+    fixture.script({
+      kind: 'message',
+      content: 'creating',
+      toolCalls: [{ id: 'call_a', name: 'bash', arguments: '{"command":"touch a"}' }],
+      usage: { prompt: 1000, completion: 50, cached: 400 },
+    });
     const ep = await episode({ temperature: 0.3, prices: { inputPerMTok: 2, outputPerMTok: 10, cachedPerMTok: 0.5 } });
     const reply = await ask(ep);
     expect(reply.toolCalls).toEqual([{ id: 'call_a', name: 'bash', arguments: '{"command":"touch a"}' }]);
@@ -38,7 +56,11 @@ describe('openai policy against a local OpenAI-compatible server', () => {
     const sent = fixture.requests[0]!;
     expect(sent.headers.authorization).toBe('Bearer sk-test-123');
     expect(sent.body).toMatchObject({ model: 'fixture-model', temperature: 0.3, seed: 7 });
-    expect((sent.body.tools as { function: { name: string } }[]).map((t) => t.function.name)).toEqual(['bash', 'keys', 'submit']);
+    expect((sent.body.tools as { function: { name: string } }[]).map((t) => t.function.name)).toEqual([
+      'bash',
+      'keys',
+      'submit',
+    ]);
   });
 
   it('text protocol: no tools sent, tool results go back as <tool_response> user turns', async () => {
@@ -46,7 +68,11 @@ describe('openai policy against a local OpenAI-compatible server', () => {
     fixture.script({ kind: 'message', content: '<tool_call>{"name":"submit","arguments":{}}</tool_call>' });
     const ep = await episode({ protocol: 'hermes' });
     const reply = await ep.turn({
-      messages: [...messages, { role: 'assistant', content: '<tool_call>{"name":"bash","arguments":{"command":"ls"}}</tool_call>' }, { role: 'tool', content: 'a.txt' }],
+      messages: [
+        ...messages,
+        { role: 'assistant', content: '<tool_call>{"name":"bash","arguments":{"command":"ls"}}</tool_call>' },
+        { role: 'tool', content: 'a.txt' },
+      ],
       tools: [],
       signal: new AbortController().signal,
       turn: 1,
@@ -59,7 +85,11 @@ describe('openai policy against a local OpenAI-compatible server', () => {
 
   it('retries a 429 (honouring Retry-After) and a 503, then succeeds', async () => {
     fixture.requests.length = 0;
-    fixture.script({ kind: 'status', status: 429, retryAfter: '0' }, { kind: 'status', status: 503 }, { kind: 'message', content: 'ok' });
+    fixture.script(
+      { kind: 'status', status: 429, retryAfter: '0' },
+      { kind: 'status', status: 503 },
+      { kind: 'message', content: 'ok' },
+    );
     const reply = await ask(await episode());
     expect(reply.text).toBe('ok');
     expect(fixture.requests).toHaveLength(3);
@@ -101,6 +131,8 @@ describe('openai policy against a local OpenAI-compatible server', () => {
   it('refuses a spec without a model, and an unset key variable', () => {
     expect(() => createOpenAiPolicy('openai:http://127.0.0.1:1/v1')).toThrow(/openai:BASE_URL#MODEL/);
     expect(() => createOpenAiPolicy('openai:ftp://x#m')).toThrow(/not an http\(s\) URL/);
-    expect(() => createOpenAiPolicy(`openai:${fixture.baseUrl}#m`, { apiKeyEnv: 'NOPE_NOT_SET', env: {} })).toThrow(/NOPE_NOT_SET/);
+    expect(() => createOpenAiPolicy(`openai:${fixture.baseUrl}#m`, { apiKeyEnv: 'NOPE_NOT_SET', env: {} })).toThrow(
+      /NOPE_NOT_SET/,
+    );
   });
 });

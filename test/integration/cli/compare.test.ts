@@ -10,8 +10,16 @@ let runB = '';
 
 beforeAll(async () => {
   const tasks = Array.from({ length: 12 }, (_, i) => `task-${i}`);
-  runA = await writeRunFolder(tmp.path, 'base', tasks.map((task, i) => ({ task, category: i % 3 ? 'debugging' : 'security', resolved: [i < 3] })));
-  runB = await writeRunFolder(tmp.path, 'rl', tasks.map((task, i) => ({ task, category: i % 3 ? 'debugging' : 'security', resolved: [i < 10] })));
+  runA = await writeRunFolder(
+    tmp.path,
+    'base',
+    tasks.map((task, i) => ({ task, category: i % 3 ? 'debugging' : 'security', resolved: [i < 3] })),
+  );
+  runB = await writeRunFolder(
+    tmp.path,
+    'rl',
+    tasks.map((task, i) => ({ task, category: i % 3 ? 'debugging' : 'security', resolved: [i < 10] })),
+  );
 });
 afterAll(() => tmp.remove());
 
@@ -50,7 +58,10 @@ describe('t1lab compare and t1lab power', () => {
     expect(r.independent.mde!).toBeGreaterThan(r.paired.mde!);
     expect(r.paired.discordance).toBeGreaterThan(0);
     const measured = await runT1lab(['power', '--tasks', '89', '--base', '0.4', '--runs', `${runA},${runB}`, '--json']);
-    expect(parseJsonOutput<PowerResult>(measured).paired).toMatchObject({ discordance: 7 / 12, discordanceSource: expect.stringContaining('measured') });
+    expect(parseJsonOutput<PowerResult>(measured).paired).toMatchObject({
+      discordance: 7 / 12,
+      discordanceSource: expect.stringContaining('measured'),
+    });
     const bad = await runT1lab(['power', '--tasks', '89', '--base', '1.2']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--base');

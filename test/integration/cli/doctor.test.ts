@@ -6,7 +6,9 @@ import { parseJsonOutput, runT1lab } from '../../helpers/cli';
 
 function bwrapVersion(): string | null {
   try {
-    return execFileSync('bwrap', ['--version'], { encoding: 'utf8' }).trim().replace(/^bubblewrap\s+/, '');
+    return execFileSync('bwrap', ['--version'], { encoding: 'utf8' })
+      .trim()
+      .replace(/^bubblewrap\s+/, '');
   } catch {
     return null;
   }
@@ -44,7 +46,8 @@ describe('t1lab doctor', () => {
     expect(result.stdout).toMatch(/^part\s+status\s+detail/m);
     expect(result.stdout).toMatch(/^sandbox\s+/m);
     // This machine has no Electron binary and no GPU: both are explained.
-    if (result.stdout.includes('binary: no')) expect(result.stdout).toContain('electron binary: the Electron binary is not installed');
+    if (result.stdout.includes('binary: no'))
+      expect(result.stdout).toContain('electron binary: the Electron binary is not installed');
   });
 
   test('an unknown command is a usage error (exit 2)', async () => {

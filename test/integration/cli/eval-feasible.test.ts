@@ -22,14 +22,41 @@ describe('t1lab eval: the feasibility warning', () => {
 
   it('1 turn x 16 tokens: the oracle finishes none of the quick suite (one command of ~30 tokens each after `cd /app`, which is no call of its own), and eval says so', async () => {
     const policy = `onnx:${join(REPO_ROOT, 'models', 'nano-sft')}`;
-    const r = await runT1lab(['eval', '--suite', suite, '--policy', policy, '--max-turns', '1', '--max-tokens', '16', '--concurrency', '2', '--seed', '1', '--json'], { env, timeoutMs: 300_000 });
+    const r = await runT1lab(
+      [
+        'eval',
+        '--suite',
+        suite,
+        '--policy',
+        policy,
+        '--max-turns',
+        '1',
+        '--max-tokens',
+        '16',
+        '--concurrency',
+        '2',
+        '--seed',
+        '1',
+        '--json',
+      ],
+      { env, timeoutMs: 300_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     const s = parseJsonOutput<EvalSummary>(r);
-    expect(r.stderr).toMatch(/warning: only 0 of 3 tasks of the suite .* \(0%\) can be finished by the oracle itself at 1 turns x 16 tokens \(3 have a longer call; 3 of 3 oracle calls are longer than 16 tokens\)/);
+    expect(r.stderr).toMatch(
+      /warning: only 0 of 3 tasks of the suite .* \(0%\) can be finished by the oracle itself at 1 turns x 16 tokens \(3 have a longer call; 3 of 3 oracle calls are longer than 16 tokens\)/,
+    );
     expect(s.warnings).toHaveLength(1);
     expect(s.warnings![0]).toContain('can be finished by the oracle itself at 1 turns x 16 tokens');
     const manifest = JSON.parse(readFileSync(join(s.runDir, 'run.json'), 'utf8')) as RunManifest;
     expect(manifest.warnings).toEqual(s.warnings);
-    expect(manifest.feasibility).toEqual({ tasks: 3, feasible: 0, share: 0, maxTurns: 1, maxTokens: 16, cutCalls: { count: 3, calls: 3, share: 1 } });
+    expect(manifest.feasibility).toEqual({
+      tasks: 3,
+      feasible: 0,
+      share: 0,
+      maxTurns: 1,
+      maxTokens: 16,
+      cutCalls: { count: 3, calls: 3, share: 1 },
+    });
   }, 300_000);
 });

@@ -34,7 +34,10 @@ describe('t1lab eval samples the machine', () => {
   afterAll(() => tmp.remove());
 
   it('system.jsonl: a line per interval with plausible values; episodes and sandboxes rose above 0', async () => {
-    const r = await runT1lab(['eval', '--suite', suite, '--policy', 'oracle', '--concurrency', '2', '--json'], { env, timeoutMs: 300_000 });
+    const r = await runT1lab(['eval', '--suite', suite, '--policy', 'oracle', '--concurrency', '2', '--json'], {
+      env,
+      timeoutMs: 300_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const summary = parseJsonOutput<EvalSummary>(r);
     expect(summary).toMatchObject({ episodes: 3, resolvedRate: 1 });
@@ -75,7 +78,13 @@ describe('t1lab eval samples the machine', () => {
     expect(samplesOf(runDir).length).toBeGreaterThan(before);
     const r = await runT1lab(['runs', 'show', runDir, '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
-    const shown = parseJsonOutput<{ runId: string; kind: string; dir: string; summary: EvalSummary; system: { summary: SystemSummary; samples?: unknown[] } }>(r);
+    const shown = parseJsonOutput<{
+      runId: string;
+      kind: string;
+      dir: string;
+      summary: EvalSummary;
+      system: { summary: SystemSummary; samples?: unknown[] };
+    }>(r);
     expect(shown).toMatchObject({ kind: 'eval', dir: runDir, summary: { episodes: 3, resolvedRate: 1 } });
     expect(shown.system.samples).toBeUndefined();
     expect(shown.system.summary).toMatchObject({ samples: samplesOf(runDir).length });
@@ -83,9 +92,13 @@ describe('t1lab eval samples the machine', () => {
     expect(shown.system.summary.sandboxesPeak).toBeGreaterThan(0);
     expect(shown.system.summary.rssGbPeak).toBeGreaterThan(0.03);
     expect(shown.system.summary.cpuPercentMean).toBeGreaterThanOrEqual(0);
-    const all = parseJsonOutput<{ system: { samples: RunSystemSample[] } }>(await runT1lab(['runs', 'show', runDir, '--json', '--samples'], { env }));
+    const all = parseJsonOutput<{ system: { samples: RunSystemSample[] } }>(
+      await runT1lab(['runs', 'show', runDir, '--json', '--samples'], { env }),
+    );
     expect(all.system.samples).toEqual(samplesOf(runDir));
     const text = await runT1lab(['runs', 'show', runDir], { env });
-    expect(text.stdout).toMatch(/system: \d+ samples over \d+ s · CPU mean \d+% .*episodes peak [12] · sandboxes peak [1-9]/);
+    expect(text.stdout).toMatch(
+      /system: \d+ samples over \d+ s · CPU mean \d+% .*episodes peak [12] · sandboxes peak [1-9]/,
+    );
   }, 180_000);
 });

@@ -14,16 +14,22 @@ const dir = join(tmp.path, 'tiny');
 const SMALL = ['--set', 'vocab_size=600', '--set', 'num_hidden_layers=2', '--set', 'max_position_embeddings=256'];
 
 beforeAll(async () => {
-  const r = await runT1lab(['model', 'init', '--preset', 'nano', '--out', dir, '--seed', '3', ...SMALL, '--json'], { timeoutMs: 120_000 });
+  const r = await runT1lab(['model', 'init', '--preset', 'nano', '--out', dir, '--seed', '3', ...SMALL, '--json'], {
+    timeoutMs: 120_000,
+  });
   expect(r.code, r.stderr).toBe(0);
 }, 130_000);
 afterAll(() => tmp.remove());
 
 describe('t1lab model', () => {
   it('info shows config, size and hashes', async () => {
-    const info = parseJsonOutput<{ format: string; status: string; parameters: number; config: { num_hidden_layers: number }; files: { name: string; sha256: string }[] }>(
-      await runT1lab(['model', 'info', dir, '--verify', '--json']),
-    );
+    const info = parseJsonOutput<{
+      format: string;
+      status: string;
+      parameters: number;
+      config: { num_hidden_layers: number };
+      files: { name: string; sha256: string }[];
+    }>(await runT1lab(['model', 'info', dir, '--verify', '--json']));
     expect(info.format).toBe('t1');
     expect(info.status).toBe('ok');
     expect(info.config.num_hidden_layers).toBe(2);
@@ -31,7 +37,11 @@ describe('t1lab model', () => {
   });
 
   it('sample gives tokens with log-probs and routing; the same seed gives the same tokens', async () => {
-    type Sample = { tokens: { id: number; logprob: number; routing: { experts: number[][] } }[]; provider: string; seed: number };
+    type Sample = {
+      tokens: { id: number; logprob: number; routing: { experts: number[][] } }[];
+      provider: string;
+      seed: number;
+    };
     const args = ['model', 'sample', dir, '--prompt', 'ls -la', '--max-tokens', '6', '--seed', '11', '--json'];
     const a = parseJsonOutput<Sample>(await runT1lab(args));
     const b = parseJsonOutput<Sample>(await runT1lab(args));
@@ -46,9 +56,21 @@ describe('t1lab model', () => {
   });
 
   it('check: KV-cache sampling agrees with full-sequence scoring', async () => {
-    const r = await runT1lab(['model', 'check', dir, '--samples', '3', '--tokens', '12', '--json'], { timeoutMs: 120_000 });
-    const report = parseJsonOutput<Record<string, number> & { sampler: { provider: string }; scorer: { provider: string } }>(r);
-    expect(Object.keys(report).sort()).toEqual(['maxAbsLogprobDiff', 'meanAbsLogprobDiff', 'routingAgreement', 'routingAgreementWithReplay', 'sampler', 'scorer', 'tokens']);
+    const r = await runT1lab(['model', 'check', dir, '--samples', '3', '--tokens', '12', '--json'], {
+      timeoutMs: 120_000,
+    });
+    const report = parseJsonOutput<
+      Record<string, number> & { sampler: { provider: string }; scorer: { provider: string } }
+    >(r);
+    expect(Object.keys(report).sort()).toEqual([
+      'maxAbsLogprobDiff',
+      'meanAbsLogprobDiff',
+      'routingAgreement',
+      'routingAgreementWithReplay',
+      'sampler',
+      'scorer',
+      'tokens',
+    ]);
     // --provider defaults to cpu for both graphs; a provider that is not one of auto, cpu, cuda is bad usage.
     expect([report.sampler.provider, report.scorer.provider]).toEqual(['cpu', 'cpu']);
     expect((await runT1lab(['model', 'check', dir, '--provider', 'tpu'])).code).toBe(2);
@@ -60,10 +82,23 @@ describe('t1lab model', () => {
 
   it('export-onnx writes a common-layout folder that samples the same tokens as an external checkpoint', async () => {
     const out = join(tmp.path, 'exported');
-    const exported = parseJsonOutput<{ path: string; inputs: string[]; outputs: string[] }>(await runT1lab(['model', 'export-onnx', dir, out, '--json']));
+    const exported = parseJsonOutput<{ path: string; inputs: string[]; outputs: string[] }>(
+      await runT1lab(['model', 'export-onnx', dir, out, '--json']),
+    );
     expect(exported.inputs.slice(0, 3)).toEqual(['input_ids', 'attention_mask', 'position_ids']);
     expect(exported.outputs).toContain('present.1.value');
-    const args = (d: string) => ['model', 'sample', d, '--prompt', 'make -j4', '--max-tokens', '5', '--seed', '2', '--json'];
+    const args = (d: string) => [
+      'model',
+      'sample',
+      d,
+      '--prompt',
+      'make -j4',
+      '--max-tokens',
+      '5',
+      '--seed',
+      '2',
+      '--json',
+    ];
     type Sample = { tokens: { id: number; routing: unknown }[] };
     const ours = parseJsonOutput<Sample>(await runT1lab(args(dir)));
     const theirs = parseJsonOutput<Sample>(await runT1lab(args(out)));

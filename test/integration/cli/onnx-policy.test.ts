@@ -19,17 +19,39 @@ describe('onnx:CHECKPOINT policy', () => {
 
   beforeAll(async () => {
     suite = writeSuite(join(tmp.path, 'suite'));
-    const init = await runT1lab(['model', 'init', '--preset', 'nano', '--out', checkpoint, '--set', 'num_hidden_layers=2'], { env, timeoutMs: 120_000 });
+    const init = await runT1lab(
+      ['model', 'init', '--preset', 'nano', '--out', checkpoint, '--set', 'num_hidden_layers=2'],
+      { env, timeoutMs: 120_000 },
+    );
     expect(init.code, init.stderr).toBe(0);
   }, 120_000);
   afterAll(() => tmp.remove());
 
   it('runs an episode with token ids, log-probs and routing for every sampled token', async () => {
-    const r = await runT1lab(['run', 'make-hello', '--suite', suite, '--policy', `onnx:${checkpoint}`, '--max-turns', '2', '--max-tokens', '24', '--seed', '7', '--json'], { env, timeoutMs: 120_000 });
+    const r = await runT1lab(
+      [
+        'run',
+        'make-hello',
+        '--suite',
+        suite,
+        '--policy',
+        `onnx:${checkpoint}`,
+        '--max-turns',
+        '2',
+        '--max-tokens',
+        '24',
+        '--seed',
+        '7',
+        '--json',
+      ],
+      { env, timeoutMs: 120_000 },
+    );
     const s = parseJsonOutput<RunEpisodeSummary>(r);
     expect(s).toMatchObject({ task: 'make-hello', resolved: false, turns: 2, stopReason: 'max_turns' });
     expect(s.tokens.completion).toBeGreaterThan(0);
-    const t = JSON.parse(readFileSync(join(s.runDir, 'episodes', 'make-hello-a0', 'trajectory.json'), 'utf8')) as Trajectory;
+    const t = JSON.parse(
+      readFileSync(join(s.runDir, 'episodes', 'make-hello-a0', 'trajectory.json'), 'utf8'),
+    ) as Trajectory;
     expect(t.policy.protocol).toBe('hermes');
     for (const turn of t.turns) {
       const tokens = turn.tokens!;
@@ -58,7 +80,22 @@ describe('onnx:CHECKPOINT policy', () => {
 
   it('gets at least one turn on a real example task with the default reply budget (nano: 2048 positions)', async () => {
     const examples = join(REPO_ROOT, 'tasks', 'examples');
-    const r = await runT1lab(['run', 'count-log-levels', '--suite', examples, '--policy', `onnx:${checkpoint}`, '--max-turns', '1', '--seed', '3', '--json'], { env, timeoutMs: 120_000 });
+    const r = await runT1lab(
+      [
+        'run',
+        'count-log-levels',
+        '--suite',
+        examples,
+        '--policy',
+        `onnx:${checkpoint}`,
+        '--max-turns',
+        '1',
+        '--seed',
+        '3',
+        '--json',
+      ],
+      { env, timeoutMs: 120_000 },
+    );
     const s = parseJsonOutput<RunEpisodeSummary>(r);
     // With the full system prompt this task's first prompt was ~1.7k tokens; small windows get the compact
     // prompt (issue 12): the same tools in far fewer words, so the instruction and a reply fit with room to spare.

@@ -21,13 +21,18 @@ beforeAll(async () => {
 
 afterAll(() => home.remove());
 
-const meta = (dir: string) => JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as { name: string | null; tags: string[]; notes: string };
+const meta = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as { name: string | null; tags: string[]; notes: string };
 
 describe('t1lab runs with a run folder path', () => {
   test('rename, tag and note a run outside the data folder by its absolute or relative path', async () => {
     const renamed = await runT1lab(['runs', 'rename', outside, 'baseline', '--json'], { env });
     expect(renamed.code, renamed.stderr).toBe(0);
-    expect(parseJsonOutput<{ runId: string; kind: string; dir: string }>(renamed)).toMatchObject({ runId: 'my-eval', kind: 'eval', dir: outside });
+    expect(parseJsonOutput<{ runId: string; kind: string; dir: string }>(renamed)).toMatchObject({
+      runId: 'my-eval',
+      kind: 'eval',
+      dir: outside,
+    });
     const tagged = await runT1lab(['runs', 'tag', relative(REPO_ROOT, outside), 'greedy'], { env });
     expect(tagged.code, tagged.stderr).toBe(0);
     const noted = await runT1lab(['runs', 'note', `${outside}/`, 'first try'], { env });

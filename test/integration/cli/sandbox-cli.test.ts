@@ -24,7 +24,8 @@ afterAll(() => {
   ws.remove();
 });
 
-const run = async (args: string[], input?: string) => runT1lab(['sandbox', 'run', ...args], { env: { TMPDIR: tmp.path }, input });
+const run = async (args: string[], input?: string) =>
+  runT1lab(['sandbox', 'run', ...args], { env: { TMPDIR: tmp.path }, input });
 const runJson = async (args: string[]) => {
   const r = await run(['--json', ...args]);
   expect(r.code, r.stderr).toBe(0);
@@ -34,18 +35,43 @@ const runJson = async (args: string[]) => {
 describe('t1lab sandbox run --json', () => {
   it('prints exactly the documented shape for a successful command', async () => {
     const out = await runJson(['--', 'sh', '-c', 'echo out; echo err >&2; pwd; ls -A']);
-    expect(Object.keys(out).sort()).toEqual(['durationMs', 'exitCode', 'limit', 'signal', 'stderr', 'stdout', 'timedOut']);
-    expect(out).toMatchObject({ exitCode: 0, signal: null, timedOut: false, limit: null, stdout: 'out\n/app\n', stderr: 'err\n' });
+    expect(Object.keys(out).sort()).toEqual([
+      'durationMs',
+      'exitCode',
+      'limit',
+      'signal',
+      'stderr',
+      'stdout',
+      'timedOut',
+    ]);
+    expect(out).toMatchObject({
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      limit: null,
+      stdout: 'out\n/app\n',
+      stderr: 'err\n',
+    });
     expect(out.durationMs).toBeGreaterThan(0);
     expect(readdirSync(tmp.path).filter((n) => n.startsWith('t1lab-run-'))).toEqual([]);
   });
 
   it('reports a failing command', async () => {
-    expect(await runJson(['--', 'sh', '-c', 'exit 7'])).toMatchObject({ exitCode: 7, signal: null, timedOut: false, limit: null });
+    expect(await runJson(['--', 'sh', '-c', 'exit 7'])).toMatchObject({
+      exitCode: 7,
+      signal: null,
+      timedOut: false,
+      limit: null,
+    });
   });
 
   it('reports a timeout', async () => {
-    expect(await runJson(['--timeout', '1', '--', 'sleep', '30'])).toMatchObject({ exitCode: null, signal: 'SIGKILL', timedOut: true, limit: 'wallSeconds' });
+    expect(await runJson(['--timeout', '1', '--', 'sleep', '30'])).toMatchObject({
+      exitCode: null,
+      signal: 'SIGKILL',
+      timedOut: true,
+      limit: 'wallSeconds',
+    });
   });
 
   it('names the memory limit', async () => {
@@ -55,15 +81,27 @@ describe('t1lab sandbox run --json', () => {
   });
 
   it('names the processes limit', async () => {
-    expect((await runJson(['--processes', '32', '--', 'bash', '-c', 'f(){ f | f & }; f; sleep 20'])).limit).toBe('processes');
+    expect((await runJson(['--processes', '32', '--', 'bash', '-c', 'f(){ f | f & }; f; sleep 20'])).limit).toBe(
+      'processes',
+    );
   });
 
   it('names the CPU limit', async () => {
-    expect(await runJson(['--cpu', '1', '--', 'sh', '-c', 'while :; do :; done'])).toMatchObject({ limit: 'cpuSeconds', signal: 'SIGXCPU' });
+    expect(await runJson(['--cpu', '1', '--', 'sh', '-c', 'while :; do :; done'])).toMatchObject({
+      limit: 'cpuSeconds',
+      signal: 'SIGXCPU',
+    });
   });
 
   it('names the workspace size limit', async () => {
-    const out = await runJson(['--workspace-size', '5', '--', 'sh', '-c', 'for i in $(seq 100); do head -c 1000000 /dev/zero > /app/f$i; done']);
+    const out = await runJson([
+      '--workspace-size',
+      '5',
+      '--',
+      'sh',
+      '-c',
+      'for i in $(seq 100); do head -c 1000000 /dev/zero > /app/f$i; done',
+    ]);
     expect(out.limit).toBe('workspaceMb');
   });
 
@@ -75,7 +113,16 @@ describe('t1lab sandbox run --json', () => {
 
   it('uses a given workspace and leaves it in place', async () => {
     writeFileSync(join(ws.path, 'given.txt'), 'mine');
-    const out = await runJson(['--workspace', ws.path, '--env', 'WHO=tester', '--', 'sh', '-c', 'cat given.txt; echo " $WHO"; echo new > new.txt']);
+    const out = await runJson([
+      '--workspace',
+      ws.path,
+      '--env',
+      'WHO=tester',
+      '--',
+      'sh',
+      '-c',
+      'cat given.txt; echo " $WHO"; echo new > new.txt',
+    ]);
     expect(out.stdout).toBe('mine tester\n');
     expect(readdirSync(ws.path).sort()).toEqual(['given.txt', 'new.txt']);
   });
@@ -109,7 +156,13 @@ describe('t1lab sandbox shell', () => {
   it('opens an interactive sandboxed shell in the terminal', () => {
     // script(1) gives the CLI a terminal; our input is what the user types.
     const cli = `${process.execPath} --import tsx ${join(REPO_ROOT, 'electron/cli/t1lab.ts')} sandbox shell`;
-    const r = spawnSync('script', ['-qec', cli, '/dev/null'], { input: 'echo inside-$((40+2)) $(id -u) $PWD\nexit 3\n', encoding: 'utf8', timeout: 30_000, cwd: REPO_ROOT, env: { ...process.env, TMPDIR: tmp.path } });
+    const r = spawnSync('script', ['-qec', cli, '/dev/null'], {
+      input: 'echo inside-$((40+2)) $(id -u) $PWD\nexit 3\n',
+      encoding: 'utf8',
+      timeout: 30_000,
+      cwd: REPO_ROOT,
+      env: { ...process.env, TMPDIR: tmp.path },
+    });
     expect(r.stdout).toContain('inside-42 0 /app');
     expect(r.status).toBe(3);
     expect(readdirSync(tmp.path).filter((n) => n.startsWith('t1lab-shell-'))).toEqual([]);

@@ -8,7 +8,10 @@ const startScript = fileURLToPath(new URL('../../../build/start.ts', import.meta
 
 describe('npm start without the Electron binary', () => {
   test('says so in one sentence, then serves web mode and prints the URL', async (ctx) => {
-    ctx.skip(electronInfo().binary, optionalSkip("Electron's binary is installed here (this case checks the fallback without it)"));
+    ctx.skip(
+      electronInfo().binary,
+      optionalSkip("Electron's binary is installed here (this case checks the fallback without it)"),
+    );
     // build/start.ts is what `npm start` runs after building; it really tries to fetch Electron first.
     const s = await startServe({ command: ['--import', 'tsx', startScript] });
     try {

@@ -43,7 +43,9 @@ describe('t1lab tasks feasible', () => {
   const tmp = makeTempDir('t1lab-feasible-');
   let suite: string;
   const feasible = async (...args: string[]) => {
-    const r = await runT1lab(['tasks', 'feasible', '--suite', suite, '--checkpoint', CHECKPOINT, '--json', ...args], { timeoutMs: 120_000 });
+    const r = await runT1lab(['tasks', 'feasible', '--suite', suite, '--checkpoint', CHECKPOINT, '--json', ...args], {
+      timeoutMs: 120_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     return parseJsonOutput<Json>(r);
   };
@@ -56,14 +58,22 @@ describe('t1lab tasks feasible', () => {
   it('--json: the documented shape; a small budget rules out the long task and the long call, a large one nothing', async () => {
     const small = await feasible('--max-turns', '4', '--max-tokens', '64');
     expect(Object.keys(small)).toEqual(expect.arrayContaining(['tasks', 'feasible', 'share', 'byFamily', 'cutCalls']));
-    expect(small).toMatchObject({ tasks: 5, feasible: 3, share: 0.6, budget: { maxTurns: 4, maxTokens: 64, contextWindow: 2048, promptBudget: 2048 - 64 } });
+    expect(small).toMatchObject({
+      tasks: 5,
+      feasible: 3,
+      share: 0.6,
+      budget: { maxTurns: 4, maxTokens: 64, contextWindow: 2048, promptBudget: 2048 - 64 },
+    });
     const byId = Object.fromEntries(small.perTask.map((t) => [t.id, t]));
     // The leading `cd /app` is not a call of its own, as in SFT data.
     expect(byId['many-steps']).toMatchObject({ feasible: false, reasons: ['turns'], commands: 7 });
     expect(byId['long-call']).toMatchObject({ feasible: false, reasons: ['tokens'], commands: 1 });
     expect(byId['make-hello']).toMatchObject({ feasible: true, reasons: [], commands: 1 });
     // No family in these tasks' metadata: their category stands in.
-    expect(small.byFamily).toEqual({ 'data-processing': { tasks: 2, feasible: 2, share: 1 }, 'file-operations': { tasks: 3, feasible: 1, share: 1 / 3 } });
+    expect(small.byFamily).toEqual({
+      'data-processing': { tasks: 2, feasible: 2, share: 1 },
+      'file-operations': { tasks: 3, feasible: 1, share: 1 / 3 },
+    });
     expect(small.cutCalls).toEqual({ count: 1, calls: 11, share: 1 / 11 });
     expect(small.reasons).toEqual({ 'no-oracle': 0, turns: 1, tokens: 1, prompt: 0 });
 
@@ -74,18 +84,27 @@ describe('t1lab tasks feasible', () => {
     // and make-hello needs 2 turns.
     const kept = await feasible('--max-turns', '1', '--max-tokens', '512', '--keep-preamble');
     expect(kept.cutCalls).toEqual({ count: 0, calls: 15, share: 0 });
-    expect(Object.fromEntries(kept.perTask.map((t) => [t.id, t.commands]))).toMatchObject({ 'many-steps': 8, 'make-hello': 2, 'long-call': 1 });
+    expect(Object.fromEntries(kept.perTask.map((t) => [t.id, t.commands]))).toMatchObject({
+      'many-steps': 8,
+      'make-hello': 2,
+      'long-call': 1,
+    });
     expect(kept.perTask.find((t) => t.id === 'make-hello')).toMatchObject({ feasible: false, reasons: ['turns'] });
   }, 240_000);
 
   it('counts a call as the oracle writes it, in the checkpoint tokenizer; a call of exactly N tokens fits, N + 1 is cut', async () => {
     const tasks = (await loadTaskSource(suite)).tasks;
-    const at = async (maxTokens: number) => (await measureFeasibility(checkpointOraclePolicy(CHECKPOINT, { maxTokens }), tasks, { maxTurns: 10, agentTimeoutSec: 60 }))!.perTask.find((t) => t.id === 'long-call')!;
+    const at = async (maxTokens: number) =>
+      (await measureFeasibility(checkpointOraclePolicy(CHECKPOINT, { maxTokens }), tasks, {
+        maxTurns: 10,
+        agentTimeoutSec: 60,
+      }))!.perTask.find((t) => t.id === 'long-call')!;
     const longCall = await at(512);
     // The oracle's call for this command in Hermes form, tokenized on its own as the token-level oracle samples
     // it (with the agent's timeout in the arguments, or without it as in SFT data: whichever the oracle writes).
     const tokenizer = loadTokenizerFile(CHECKPOINT);
-    const call = (args: Record<string, unknown>) => tokenizer.encode(`<tool_call>\n${JSON.stringify({ name: 'bash', arguments: args })}\n</tool_call>`).length;
+    const call = (args: Record<string, unknown>) =>
+      tokenizer.encode(`<tool_call>\n${JSON.stringify({ name: 'bash', arguments: args })}\n</tool_call>`).length;
     const command = `echo '${LONG_LINE}' > /app/long.txt`;
     expect(longCall.callTokens).toHaveLength(1);
     const n = longCall.callTokens[0]!;
@@ -96,7 +115,10 @@ describe('t1lab tasks feasible', () => {
   });
 
   it('text mode: the totals and a table per family', async () => {
-    const r = await runT1lab(['tasks', 'feasible', '--suite', suite, '--checkpoint', CHECKPOINT, '--max-turns', '4', '--max-tokens', '64'], { timeoutMs: 120_000 });
+    const r = await runT1lab(
+      ['tasks', 'feasible', '--suite', suite, '--checkpoint', CHECKPOINT, '--max-turns', '4', '--max-tokens', '64'],
+      { timeoutMs: 120_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('3 of 5 tasks feasible for the oracle (60.0%) at 4 turns x 64 tokens');
     expect(r.stdout).toMatch(/oracle calls: 1 of 11 longer than 64 tokens/);
@@ -110,7 +132,16 @@ describe('t1lab tasks feasible', () => {
     writeFileSync(join(notCheckpoint, 'README'), 'not a model\n');
     const run = (...args: string[]) => runT1lab(['tasks', 'feasible', ...args], { timeoutMs: 240_000 });
     const [noSuite, noCheckpoint, bad, badNumber, noArgs] = await Promise.all([
-      run('--suite', join(tmp.path, 'nope.jsonl'), '--checkpoint', CHECKPOINT, '--max-turns', '6', '--max-tokens', '96'),
+      run(
+        '--suite',
+        join(tmp.path, 'nope.jsonl'),
+        '--checkpoint',
+        CHECKPOINT,
+        '--max-turns',
+        '6',
+        '--max-tokens',
+        '96',
+      ),
       run('--suite', suite, '--checkpoint', join(tmp.path, 'missing'), '--max-turns', '6'),
       run('--suite', suite, '--checkpoint', notCheckpoint),
       run('--suite', suite, '--checkpoint', CHECKPOINT, '--max-tokens', 'lots'),
@@ -135,10 +166,20 @@ describe('t1lab tasks feasible', () => {
     for (const task of tasks) {
       const dir = join(tmp.path, 'episodes', task.id);
       mkdirSync(dir, { recursive: true });
-      const { trajectory } = await runTaskEpisode({ task, policy, harness: { maxTurns: 10, contextStrategy: 'drop-oldest', observationChars: 10_000 }, key: `${task.id}@0`, attempt: 0, seed: 0, dir: { abs: dir, rel: task.id } });
+      const { trajectory } = await runTaskEpisode({
+        task,
+        policy,
+        harness: { maxTurns: 10, contextStrategy: 'drop-oldest', observationChars: 10_000 },
+        key: `${task.id}@0`,
+        attempt: 0,
+        seed: 0,
+        dir: { abs: dir, rel: task.id },
+      });
       expect(trajectory.resolved, task.id).toBe(true);
       // Every turn but the closing submit, less the end-of-turn token the sampler stops on.
-      const sampled = trajectory.turns.filter((t) => t.actions[0]?.tool === 'bash').map((t) => t.tokens!.ids.length - 1);
+      const sampled = trajectory.turns
+        .filter((t) => t.actions[0]?.tool === 'bash')
+        .map((t) => t.tokens!.ids.length - 1);
       expect(sampled, task.id).toEqual(report.perTask.find((t) => t.id === task.id)!.callTokens);
     }
   }, 120_000);

@@ -13,7 +13,15 @@ import { QUICK_SUITE, writeSuite, writeTask } from '../../helpers/tasks';
 import { makeTempDir } from '../../helpers/tmp';
 
 interface SourcesJson {
-  sources: { label: string; kind: string; path: string; tasks: number; invalid: number; episodes: number; resolved: number }[];
+  sources: {
+    label: string;
+    kind: string;
+    path: string;
+    tasks: number;
+    invalid: number;
+    episodes: number;
+    resolved: number;
+  }[];
   passRates: { taskId: string; runs: number; episodes: number; resolved: number }[];
 }
 
@@ -41,7 +49,11 @@ describe('t1lab tasks sources', () => {
       expect(suite, name).toMatchObject({ kind: 'suite' });
       expect(suite!.tasks).toBeGreaterThan(0);
     }
-    expect(list.find((s) => s.label === 'mine')).toMatchObject({ kind: 'user', tasks: 1, path: join(home, 'tasks', 'mine') });
+    expect(list.find((s) => s.label === 'mine')).toMatchObject({
+      kind: 'user',
+      tasks: 1,
+      path: join(home, 'tasks', 'mine'),
+    });
     expect(passRates).toEqual([]);
     const text = await t1lab('tasks', 'sources');
     expect(text.stdout).toMatch(/^source\s+kind\s+tasks\s+invalid\s+resolved\s+path/m);
@@ -63,7 +75,10 @@ describe('t1lab tasks sources', () => {
     const listed = await t1lab('tasks', 'add-source', join(home, 'tasks', 'mine'));
     expect(listed.code).not.toBe(0);
     expect(listed.stderr).toContain('is already listed');
-    expect(existsSync(join(home, 'settings.json')) && JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')).taskSources?.length).toBeFalsy();
+    expect(
+      existsSync(join(home, 'settings.json')) &&
+        JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')).taskSources?.length,
+    ).toBeFalsy();
   }, 120_000);
 
   test('an added folder is listed with its tasks and pass rates from the lab runs, then removed (its files stay)', async () => {
@@ -75,13 +90,24 @@ describe('t1lab tasks sources', () => {
     expect(again.stderr).toContain('is already listed');
 
     // A run of the lab on two of its tasks: 3 of 4 episodes resolved.
-    await writeRunFolder(join(home, 'runs'), '20261201-100000-eval-mine', [
-      { task: 'make-hello', resolved: [true, true] },
-      { task: 'sum-numbers', resolved: [true, false] },
-    ], { suite: outside });
+    await writeRunFolder(
+      join(home, 'runs'),
+      '20261201-100000-eval-mine',
+      [
+        { task: 'make-hello', resolved: [true, true] },
+        { task: 'sum-numbers', resolved: [true, false] },
+      ],
+      { suite: outside },
+    );
     const { sources: list, passRates } = await sources();
     const source = list.find((s) => s.kind === 'added');
-    expect(source).toMatchObject({ label: 'added/my-suite', path: outside, tasks: QUICK_SUITE.length, episodes: 4, resolved: 3 });
+    expect(source).toMatchObject({
+      label: 'added/my-suite',
+      path: outside,
+      tasks: QUICK_SUITE.length,
+      episodes: 4,
+      resolved: 3,
+    });
     // The run's suite is the added folder: listed once, not again under runs/.
     expect(list.filter((s) => s.path === outside)).toHaveLength(1);
     expect(passRates.find((r) => r.taskId === 'make-hello')).toMatchObject({ runs: 1, episodes: 2, resolved: 2 });

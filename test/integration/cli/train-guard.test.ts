@@ -22,9 +22,21 @@ describe('t1lab train guard', () => {
     const g = parseJsonOutput<DenseGuard & { runDir: string }>(r);
     expect(g.runDir).toBe(dir);
     expect(g.steps).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(g.flags).toEqual([{ taskId: FARMED.taskId, assertion: FARMED.assertion, passRateBefore: 0, passRateAfter: 1, binaryBefore: 0, binaryAfter: 0 }]);
+    expect(g.flags).toEqual([
+      {
+        taskId: FARMED.taskId,
+        assertion: FARMED.assertion,
+        passRateBefore: 0,
+        passRateAfter: 1,
+        binaryBefore: 0,
+        binaryAfter: 0,
+      },
+    ]);
     expect(g.assertions.filter((a) => a.flagged).map((a) => a.assertion)).toEqual([FARMED.assertion]);
-    expect(g.categories.find((c) => c.category === FARMED.category)).toMatchObject({ dense: { before: 0, after: 1 }, binary: { before: 0, after: 0 } });
+    expect(g.categories.find((c) => c.category === FARMED.category)).toMatchObject({
+      dense: { before: 0, after: 1 },
+      binary: { before: 0, after: 0 },
+    });
   });
 
   test('the text view by run id; --strict exits 1 on a flag; bad usage exits 2', async () => {

@@ -23,7 +23,8 @@ describe('t1lab train watch', () => {
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('run-once  ppo  PAUSED');
     expect(lines[1]).toMatch(/^\[#{12}-{18}\] step 39\/100 \(39%\) {2}eta —/);
-    for (const heading of ['Reward and resolution', 'Policy', 'TITO and R3', 'System']) expect(lines).toContain(heading);
+    for (const heading of ['Reward and resolution', 'Policy', 'TITO and R3', 'System'])
+      expect(lines).toContain(heading);
     const reward = lines.find((l) => l.trim().startsWith('reward_dense'))!;
     expect(reward).toMatch(/^ {2}reward_dense +\d\.\d+ +ema +\d\.\d+ +\[\d\.\d+, \d\.\d+\] +[▁▂▃▄▅▆▇█]{24}$/);
     expect(lines.some((l) => l.trim().startsWith('train_infer_gap_r3'))).toBe(true);
@@ -32,7 +33,11 @@ describe('t1lab train watch', () => {
   test('follows a live run step by step and exits 0 when it completes', async () => {
     const dir = writeTrainingRun(home.path, 'run-live', { steps: 5, totalSteps: 8, state: 'running' });
     const cli = fileURLToPath(new URL('../../../electron/cli/t1lab.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, 'train', 'watch', dir, '--json', '--interval', '0.2'], { cwd: REPO_ROOT, env: { ...process.env, ...env } });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', cli, 'train', 'watch', dir, '--json', '--interval', '0.2'],
+      { cwd: REPO_ROOT, env: { ...process.env, ...env } },
+    );
     const updates: { run: { step: number; state: string }; figures: { key: string; last: number }[] }[] = [];
     let buffer = '';
     const exit = new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -21,7 +21,8 @@ import { REPO_ROOT } from '../../helpers/cli';
 const TEST_BASE_TAG = 'localhost/t1lab-test-base:bookworm-py';
 
 function missingPrerequisite(): string | null {
-  if (process.getuid?.() !== 0) return 'the podman backend is tested as root (rootless podman needs /etc/subuid set up)';
+  if (process.getuid?.() !== 0)
+    return 'the podman backend is tested as root (rootless podman needs /etc/subuid set up)';
   for (const tool of ['podman', 'mmdebstrap']) {
     try {
       execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
@@ -54,7 +55,7 @@ describe.skipIf(skip !== null)('exported Harbor tasks in the container backend',
   }, 300_000);
   afterAll(() => tmp.remove());
 
-  it('the oracle resolves them, with the dense reward of the lab\'s own evaluation', async () => {
+  it("the oracle resolves them, with the dense reward of the lab's own evaluation", async () => {
     // Two tasks: one whose start state is environment/files only, one with a pytest verifier.
     const suite = (await loadTaskSource(join(REPO_ROOT, 'tasks/suites/nano-bench.jsonl'))).tasks.slice(0, 1);
     const example = (await loadTaskSource(join(REPO_ROOT, 'tasks/examples/service-migration'))).tasks;
@@ -64,10 +65,24 @@ describe.skipIf(skip !== null)('exported Harbor tasks in the container backend',
     const originals = join(tmp.path, 'originals.jsonl');
     await writePack(originals, tasks);
 
-    const containers = { backend: 'podman' as const, engine: 'podman' as const, baseImages: { '*': TEST_BASE_TAG }, pull: false, network: false };
-    const run = await startEvaluation({ suite: exported, policy: 'oracle', concurrency: 1, out: join(tmp.path, 'run-exported') }, { dataDir: tmp.path, containers }, { log: () => {} });
+    const containers = {
+      backend: 'podman' as const,
+      engine: 'podman' as const,
+      baseImages: { '*': TEST_BASE_TAG },
+      pull: false,
+      network: false,
+    };
+    const run = await startEvaluation(
+      { suite: exported, policy: 'oracle', concurrency: 1, out: join(tmp.path, 'run-exported') },
+      { dataDir: tmp.path, containers },
+      { log: () => {} },
+    );
     const { summary } = await run.done;
-    const lab = await startEvaluation({ suite: originals, policy: 'oracle', concurrency: 1, out: join(tmp.path, 'run-lab') }, { dataDir: tmp.path, containers: { ...containers, backend: 'bubblewrap' as const } }, { log: () => {} });
+    const lab = await startEvaluation(
+      { suite: originals, policy: 'oracle', concurrency: 1, out: join(tmp.path, 'run-lab') },
+      { dataDir: tmp.path, containers: { ...containers, backend: 'bubblewrap' as const } },
+      { log: () => {} },
+    );
     await lab.done;
 
     expect(summary.resolvedRate, JSON.stringify(summary)).toBe(1);
@@ -78,7 +93,9 @@ describe.skipIf(skip !== null)('exported Harbor tasks in the container backend',
     }
     // The reward came from the exported tests/test.sh: its CTRF report and reward.json.
     const episode = readdirSync(join(tmp.path, 'run-exported', 'episodes'))[0] as string;
-    const trajectory = JSON.parse(readFileSync(join(tmp.path, 'run-exported', 'episodes', episode, 'trajectory.json'), 'utf8')) as { verifier: { source: string } };
+    const trajectory = JSON.parse(
+      readFileSync(join(tmp.path, 'run-exported', 'episodes', episode, 'trajectory.json'), 'utf8'),
+    ) as { verifier: { source: string } };
     expect(trajectory.verifier.source).toMatch(/ctrf/);
   }, 600_000);
 });

@@ -28,9 +28,13 @@ function makeCerts(dir: string): void {
   const sh = (script: string) => execFileSync('sh', ['-c', script], { cwd: dir, stdio: 'ignore' });
   sh('openssl req -x509 -newkey rsa:2048 -nodes -keyout ca-key.pem -out ca.pem -days 2 -subj /CN=t1lab-test-ca');
   sh('openssl req -newkey rsa:2048 -nodes -keyout server-key.pem -out server.csr -subj /CN=127.0.0.1');
-  sh('printf "subjectAltName=IP:127.0.0.1\\n" > san.ext && openssl x509 -req -in server.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -out server-cert.pem -days 2 -extfile san.ext');
+  sh(
+    'printf "subjectAltName=IP:127.0.0.1\\n" > san.ext && openssl x509 -req -in server.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -out server-cert.pem -days 2 -extfile san.ext',
+  );
   sh('openssl req -newkey rsa:2048 -nodes -keyout key.pem -out client.csr -subj /CN=t1lab-client');
-  sh('printf "extendedKeyUsage=clientAuth\\n" > client.ext && openssl x509 -req -in client.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -out cert.pem -days 2 -extfile client.ext');
+  sh(
+    'printf "extendedKeyUsage=clientAuth\\n" > client.ext && openssl x509 -req -in client.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -out cert.pem -days 2 -extfile client.ext',
+  );
 }
 
 describe.skipIf(skip !== null)('engine hosts through the API (podman service)', () => {
@@ -61,14 +65,24 @@ describe.skipIf(skip !== null)('engine hosts through the API (podman service)', 
     const check = await runT1lab(['hosts', 'check', '--json'], { env: env() });
     expect(check.code, check.stderr).toBe(0);
     const [report] = parseJsonOutput<Array<Record<string, unknown>>>(check);
-    expect(report).toMatchObject({ name: 'pd', reachable: true, engine: 'podman', rootless: false, slots: 3, labContainers: { running: 0, total: 0 }, taskImages: [] });
+    expect(report).toMatchObject({
+      name: 'pd',
+      reachable: true,
+      engine: 'podman',
+      rootless: false,
+      slots: 3,
+      labContainers: { running: 0, total: 0 },
+      taskImages: [],
+    });
     expect(report?.cores).toBeGreaterThan(0);
     expect(report?.memoryBytes).toBeGreaterThan(0);
   }, 120_000);
 
   it('imports a root file system under the tag asked (podman alone would name it :latest)', async () => {
     const client = new EngineClient({ name: 'pd', url: service.url, slots: 1 });
-    const id = await client.importImage(createReadStream(tinyRootfs()), 'localhost/t1lab-test-tiny:v1', ['CMD ["bash"]']);
+    const id = await client.importImage(createReadStream(tinyRootfs()), 'localhost/t1lab-test-tiny:v1', [
+      'CMD ["bash"]',
+    ]);
     expect(await client.imageId('localhost/t1lab-test-tiny:v1')).toBe(id);
     const names = service.cli(['images', '--format', '{{.Repository}}:{{.Tag}}']).stdout.split('\n').filter(Boolean);
     expect(names).toEqual(['localhost/t1lab-test-tiny:v1']);
@@ -79,19 +93,33 @@ describe.skipIf(skip !== null)('engine hosts through the API (podman service)', 
     mkdirSync(certs);
     makeCerts(certs);
     const read = (f: string) => readFileSync(join(certs, f));
-    proxy = createTlsServer({ key: read('server-key.pem'), cert: read('server-cert.pem'), ca: read('ca.pem'), requestCert: true, rejectUnauthorized: true }, (socket) => {
-      const upstream = netConnect(service.socket);
-      socket.pipe(upstream).pipe(socket);
-      socket.on('error', () => upstream.destroy());
-      upstream.on('error', () => socket.destroy());
-    });
+    proxy = createTlsServer(
+      {
+        key: read('server-key.pem'),
+        cert: read('server-cert.pem'),
+        ca: read('ca.pem'),
+        requestCert: true,
+        rejectUnauthorized: true,
+      },
+      (socket) => {
+        const upstream = netConnect(service.socket);
+        socket.pipe(upstream).pipe(socket);
+        socket.on('error', () => upstream.destroy());
+        upstream.on('error', () => socket.destroy());
+      },
+    );
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const port = (proxy.address() as AddressInfo).port;
     const add = await runT1lab(['hosts', 'add', 'tls', `tcp://127.0.0.1:${port}`, '--tls-dir', certs], { env: env() });
     expect(add.code, add.stderr).toBe(0);
     const check = await runT1lab(['hosts', 'check', 'tls', '--json'], { env: env() });
     expect(check.code, check.stderr).toBe(0);
-    expect(parseJsonOutput<Array<Record<string, unknown>>>(check)[0]).toMatchObject({ name: 'tls', reachable: true, engine: 'podman', taskImages: [] });
+    expect(parseJsonOutput<Array<Record<string, unknown>>>(check)[0]).toMatchObject({
+      name: 'tls',
+      reachable: true,
+      engine: 'podman',
+      taskImages: [],
+    });
     // Without the client certificate the proxy refuses: the host is reported unreachable (exit 1), with why.
     const plain = await runT1lab(['hosts', 'add', 'plain', `tcp://127.0.0.1:${port}`], { env: env() });
     expect(plain.code).toBe(0);
@@ -107,8 +135,16 @@ describe.skipIf(skip !== null)('engine hosts through the API (podman service)', 
     const client = createClient<LabContract>(pair.client);
     try {
       const reports = await client.call('system.hosts', {});
-      expect(Object.fromEntries(reports.map((r) => [r.name, r.reachable]))).toEqual({ pd: true, tls: true, plain: false });
-      expect(reports.find((r) => r.name === 'pd')).toMatchObject({ engine: 'podman', slots: 3, labContainers: { running: 0, total: 0 } });
+      expect(Object.fromEntries(reports.map((r) => [r.name, r.reachable]))).toEqual({
+        pd: true,
+        tls: true,
+        plain: false,
+      });
+      expect(reports.find((r) => r.name === 'pd')).toMatchObject({
+        engine: 'podman',
+        slots: 3,
+        labContainers: { running: 0, total: 0 },
+      });
     } finally {
       client.close();
       await host.dispose();

@@ -31,7 +31,10 @@ function writeTask(dir: string, word: string): void {
   mkdirSync(join(dir, 'solution'), { recursive: true });
   writeFileSync(join(dir, 'instruction.md'), `Write the word ${word} into answer.txt in the current directory.\n`);
   writeFileSync(join(dir, 'solution', 'solve.sh'), `#!/bin/bash\necho ${word} > answer.txt\n`);
-  writeFileSync(join(dir, 'task.toml'), `[metadata]\ncategory = "testing"\ndifficulty = "easy"\n[verifier]\ntimeout_sec = 60\n[[verifier.assertions]]\nname = "answer"\nrun = "grep -qx ${word} answer.txt"\n`);
+  writeFileSync(
+    join(dir, 'task.toml'),
+    `[metadata]\ncategory = "testing"\ndifficulty = "easy"\n[verifier]\ntimeout_sec = 60\n[[verifier.assertions]]\nname = "answer"\nrun = "grep -qx ${word} answer.txt"\n`,
+  );
 }
 
 describe.skipIf(skip !== null)('eval over engine hosts (two podman services)', () => {
@@ -40,14 +43,21 @@ describe.skipIf(skip !== null)('eval over engine hosts (two podman services)', (
   let dockerd: Dockerd;
   let home: string;
   const env = () => ({ T1LAB_HOME: home });
-  const labObjects = (s: PodmanService) => s.cli(['ps', '-a', '--filter', `label=t1lab.install=${installId(home)}`, '--format', '{{.ID}}']).stdout.split('\n').filter(Boolean);
+  const labObjects = (s: PodmanService) =>
+    s
+      .cli(['ps', '-a', '--filter', `label=t1lab.install=${installId(home)}`, '--format', '{{.ID}}'])
+      .stdout.split('\n')
+      .filter(Boolean);
 
   beforeAll(async () => {
     tmp = makeTempDir('t1lab-hosts-eval-');
     home = join(tmp.path, 'home');
     services.push(await startPodmanService(join(tmp.path, 'a')), await startPodmanService(join(tmp.path, 'b')));
     dockerd = await startDockerd(join(tmp.path, 'd'));
-    execFileSync('podman', ['import', '--change', 'CMD ["bash"]', tinyRootfs(), TINY], { stdio: 'ignore', timeout: 120_000 });
+    execFileSync('podman', ['import', '--change', 'CMD ["bash"]', tinyRootfs(), TINY], {
+      stdio: 'ignore',
+      timeout: 120_000,
+    });
     for (const word of ['alpha', 'beta', 'gamma']) writeTask(join(tmp.path, 'suite', `echo-${word}`), word);
     for (const [name, url] of [
       ['a', services[0]!.url],
@@ -68,14 +78,34 @@ describe.skipIf(skip !== null)('eval over engine hosts (two podman services)', (
 
   it('places the container episodes on the live hosts, records each host, and leaves nothing there', async () => {
     const out = join(tmp.path, 'run');
-    const args = ['eval', '--suite', join(tmp.path, 'suite'), '--policy', 'oracle', '--backend', 'podman', '--base-image', `*=${TINY}`];
-    const r = await runT1lab([...args, '--hosts', 'a,b,d,gone', '--concurrency', '3', '--episode-deadline', '180', '--out', out, '--json'], { env: env(), timeoutMs: 400_000 });
+    const args = [
+      'eval',
+      '--suite',
+      join(tmp.path, 'suite'),
+      '--policy',
+      'oracle',
+      '--backend',
+      'podman',
+      '--base-image',
+      `*=${TINY}`,
+    ];
+    const r = await runT1lab(
+      [...args, '--hosts', 'a,b,d,gone', '--concurrency', '3', '--episode-deadline', '180', '--out', out, '--json'],
+      { env: env(), timeoutMs: 400_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(parseJsonOutput<{ resolvedRate: number }>(r).resolvedRate).toBe(1);
     expect(r.stderr).toMatch(/host 'gone' is not used: .*unreachable/);
-    const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { key: string; resolved: boolean; host?: string });
+    const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { key: string; resolved: boolean; host?: string });
     // As on one host, task by task: every task resolved; one slot each, so each host ran one.
-    expect(Object.fromEntries(records.map((x) => [x.key, x.resolved]))).toEqual({ 'echo-alpha@0': true, 'echo-beta@0': true, 'echo-gamma@0': true });
+    expect(Object.fromEntries(records.map((x) => [x.key, x.resolved]))).toEqual({
+      'echo-alpha@0': true,
+      'echo-beta@0': true,
+      'echo-gamma@0': true,
+    });
     expect(records.map((x) => x.host).sort()).toEqual(['a', 'b', 'd']);
     const onDockerd = new EngineClient({ name: 'd', url: dockerd.url, slots: 1 });
     expect(await onDockerd.imageId(TINY)).not.toBeNull();
@@ -90,10 +120,25 @@ describe.skipIf(skip !== null)('eval over engine hosts (two podman services)', (
 
   it('sweeps what a dead owner left and keeps what a live one runs (t1lab hosts sweep)', async () => {
     const client = new EngineClient({ name: 'a', url: services[0]!.url, slots: 1 });
-    if (!(await client.imageId(TINY))) execFileSync('sh', ['-c', `podman save ${TINY} | podman --root ${join(services[0]!.dir, 'root')} --runroot ${join(services[0]!.dir, 'run')} load`], { stdio: 'ignore' });
+    if (!(await client.imageId(TINY)))
+      execFileSync(
+        'sh',
+        [
+          '-c',
+          `podman save ${TINY} | podman --root ${join(services[0]!.dir, 'root')} --runroot ${join(services[0]!.dir, 'run')} load`,
+        ],
+        { stdio: 'ignore' },
+      );
     const dead = spawnSync('true').pid as number;
     const make = (owner: string) =>
-      client.docker.createContainer({ Image: TINY, Cmd: ['sleep', '600'], Labels: { ...labLabels({ installId: installId(home), runId: 'test' }, 'sandbox', 3600_000), [LABEL_OWNER]: owner } });
+      client.docker.createContainer({
+        Image: TINY,
+        Cmd: ['sleep', '600'],
+        Labels: {
+          ...labLabels({ installId: installId(home), runId: 'test' }, 'sandbox', 3600_000),
+          [LABEL_OWNER]: owner,
+        },
+      });
     const orphan = await make(`${dead}@${pidNamespace()}`);
     const live = await make(`${process.pid}@${pidNamespace()}`);
     const r = await runT1lab(['hosts', 'sweep', 'a', '--json'], { env: env() });
@@ -109,8 +154,25 @@ describe.skipIf(skip !== null)('eval over engine hosts (two podman services)', (
     writeTask(join(suite, 'echo-slow'), 'slow');
     writeFileSync(join(suite, 'echo-slow', 'solution', 'solve.sh'), '#!/bin/bash\nsleep 6\necho slow > answer.txt\n');
     const out = join(tmp.path, 'run-fault');
-    const args = ['eval', '--suite', suite, '--policy', 'oracle', '--backend', 'podman', '--base-image', `*=${TINY}`, '--hosts', 'a,b,d', '--concurrency', '1'];
-    const running = runT1lab([...args, '--episode-deadline', '180', '--out', out, '--json'], { env: env(), timeoutMs: 400_000 });
+    const args = [
+      'eval',
+      '--suite',
+      suite,
+      '--policy',
+      'oracle',
+      '--backend',
+      'podman',
+      '--base-image',
+      `*=${TINY}`,
+      '--hosts',
+      'a,b,d',
+      '--concurrency',
+      '1',
+    ];
+    const running = runT1lab([...args, '--episode-deadline', '180', '--out', out, '--json'], {
+      env: env(),
+      timeoutMs: 400_000,
+    });
     // Host a has the most free slots first (a tie, in order): once its container runs, its engine is killed.
     const [a] = services;
     const deadline = Date.now() + 120_000;
@@ -120,7 +182,10 @@ describe.skipIf(skip !== null)('eval over engine hosts (two podman services)', (
     const r = await running;
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/host 'a' failed under an episode/);
-    const [record] = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { resolved: boolean; host?: string });
+    const [record] = readFileSync(join(out, 'episodes.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { resolved: boolean; host?: string });
     expect(record?.resolved).toBe(true);
     expect(['b', 'd']).toContain(record?.host);
     expect(labObjects(services[1]!)).toEqual([]);

@@ -33,10 +33,18 @@ function writeTask(dir: string, o: { image: boolean; verify?: string }): void {
   writeFileSync(join(dir, 'instruction.md'), 'Write the word hello into answer.txt in the current directory.\n');
   writeFileSync(join(dir, 'solution', 'solve.sh'), '#!/bin/bash\necho hello > answer.txt\n');
   const environment = o.image ? `[environment]\ndocker_image = "${TINY}"\n` : '';
-  writeFileSync(join(dir, 'task.toml'), `[metadata]\ncategory = "testing"\ndifficulty = "easy"\n${environment}[verifier]\ntimeout_sec = 60\n[[verifier.assertions]]\nname = "answer"\nrun = "${o.verify ?? ''}grep -qx hello answer.txt"\n`);
+  writeFileSync(
+    join(dir, 'task.toml'),
+    `[metadata]\ncategory = "testing"\ndifficulty = "easy"\n${environment}[verifier]\ntimeout_sec = 60\n[[verifier.assertions]]\nname = "answer"\nrun = "${o.verify ?? ''}grep -qx hello answer.txt"\n`,
+  );
 }
 
-const readEpisodes = (runDir: string) => readFileSync(join(runDir, 'rollouts', 'step-0000001', 'episodes.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as RolloutEpisode);
+const readEpisodes = (runDir: string) =>
+  readFileSync(join(runDir, 'rollouts', 'step-0000001', 'episodes.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as RolloutEpisode);
 
 describe.skipIf(skip !== null)('train ppo with ppo.hosts (a podman API service)', () => {
   let tmp: { path: string; remove(): void };
@@ -50,9 +58,15 @@ describe.skipIf(skip !== null)('train ppo with ppo.hosts (a podman API service)'
     tmp = makeTempDir('t1lab-hosts-ppo-');
     home = join(tmp.path, 'home');
     service = await startPodmanService(join(tmp.path, 'a'));
-    execFileSync('podman', ['import', '--change', 'CMD ["bash"]', tinyRootfs(), TINY], { stdio: 'ignore', timeout: 120_000 });
+    execFileSync('podman', ['import', '--change', 'CMD ["bash"]', tinyRootfs(), TINY], {
+      stdio: 'ignore',
+      timeout: 120_000,
+    });
     writeTask(join(tmp.path, 'suite', 'echo-word'), { image: true });
-    for (const [name, url] of [['a', service.url], ['gone', `unix://${join(tmp.path, 'nothing-here.sock')}`]] as const) {
+    for (const [name, url] of [
+      ['a', service.url],
+      ['gone', `unix://${join(tmp.path, 'nothing-here.sock')}`],
+    ] as const) {
       const r = await runT1lab(['hosts', 'add', name, url, '--slots', '2'], { env: env() });
       expect(r.code, r.stderr).toBe(0);
     }
@@ -62,7 +76,18 @@ describe.skipIf(skip !== null)('train ppo with ppo.hosts (a podman API service)'
       suite: join(tmp.path, 'suite'),
       seed: 5,
       steps: 1,
-      ppo: { tasks_per_step: 1, group_size: 2, concurrency: 2, max_turns: 1, max_tokens: 8, epochs: 1, minibatches: 1, async: false, episode_deadline_sec: 180, hosts: ['a', 'gone'] },
+      ppo: {
+        tasks_per_step: 1,
+        group_size: 2,
+        concurrency: 2,
+        max_turns: 1,
+        max_tokens: 8,
+        epochs: 1,
+        minibatches: 1,
+        async: false,
+        episode_deadline_sec: 180,
+        hosts: ['a', 'gone'],
+      },
     }));
   }, 300_000);
   afterAll(async () => {
@@ -74,7 +99,10 @@ describe.skipIf(skip !== null)('train ppo with ppo.hosts (a podman API service)'
   it("runs the step's container episodes on the host and trains on them", async () => {
     const runDir = join(tmp.path, 'run');
     const since = new Date().toISOString();
-    const r = await runT1lab(['train', 'ppo', '--config', config, '--out', runDir, '--json'], { env: env(), timeoutMs: 600_000 });
+    const r = await runT1lab(['train', 'ppo', '--config', config, '--out', runDir, '--json'], {
+      env: env(),
+      timeoutMs: 600_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(parseJsonOutput<{ steps: number; episodes: number }>(r)).toMatchObject({ steps: 1, episodes: 2 });
     expect(r.stderr).toMatch(/host 'gone' is not used: .*unreachable/);
@@ -85,11 +113,26 @@ describe.skipIf(skip !== null)('train ppo with ppo.hosts (a podman API service)'
     expect(episodes.every((e) => e.stopReason !== 'sandbox_error' && e.reward !== null)).toBe(true);
     // The engine saw this run's containers (labelled with the run's id) come and go; none is left.
     const runId = (JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { id: string }).id;
-    const events = service.cli(['events', '--stream=false', '--since', since, '--filter', 'event=create', '--filter', `label=t1lab.run=${runId}`, '--format', '{{.ID}}']);
+    const events = service.cli([
+      'events',
+      '--stream=false',
+      '--since',
+      since,
+      '--filter',
+      'event=create',
+      '--filter',
+      `label=t1lab.run=${runId}`,
+      '--format',
+      '{{.ID}}',
+    ]);
     expect(events.status, events.stderr).toBe(0);
     expect(events.stdout.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(2);
     expect(service.cli(['image', 'exists', TINY]).status).toBe(0);
-    expect(service.cli(['ps', '-a', '--filter', `label=t1lab.install=${installId(home)}`, '--format', '{{.ID}}']).stdout.trim()).toBe('');
+    expect(
+      service
+        .cli(['ps', '-a', '--filter', `label=t1lab.install=${installId(home)}`, '--format', '{{.ID}}'])
+        .stdout.trim(),
+    ).toBe('');
   }, 660_000);
 
   it("makes a dead host's episodes infrastructure failures: not recorded, not trained on; the step trains on the rest", async () => {
@@ -104,15 +147,33 @@ describe.skipIf(skip !== null)('train ppo with ppo.hosts (a podman API service)'
       suite,
       seed: 7,
       steps: 1,
-      ppo: { tasks_per_step: 2, group_size: 2, concurrency: 4, max_turns: 1, max_tokens: 8, epochs: 1, minibatches: 1, async: false, episode_deadline_sec: 150, hosts: ['a'] },
+      ppo: {
+        tasks_per_step: 2,
+        group_size: 2,
+        concurrency: 4,
+        max_turns: 1,
+        max_tokens: 8,
+        epochs: 1,
+        minibatches: 1,
+        async: false,
+        episode_deadline_sec: 150,
+        hosts: ['a'],
+      },
     });
     const runDir = join(tmp.path, 'run-fault');
-    const training = runT1lab(['train', 'ppo', '--config', fault.config, '--out', runDir, '--json'], { env: env(), timeoutMs: 600_000 });
+    const training = runT1lab(['train', 'ppo', '--config', fault.config, '--out', runDir, '--json'], {
+      env: env(),
+      timeoutMs: 600_000,
+    });
     // Once the container task's episodes have containers on a (asked through a's API), a's engine is killed.
     const onA = new EngineClient({ name: 'a', url: service.url, slots: 2 });
     const running = async () => (await onA.labContainers(installId(home)).catch(() => [])).length;
     const deadline = Date.now() + 300_000;
-    while (!existsSync(join(runDir, 'rollouts', 'step-0000001', 'episodes', 'echo-slow-s1-a0')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    while (
+      !existsSync(join(runDir, 'rollouts', 'step-0000001', 'episodes', 'echo-slow-s1-a0')) &&
+      Date.now() < deadline
+    )
+      await new Promise((r) => setTimeout(r, 200));
     while ((await running()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect(await running()).toBeGreaterThan(0);
     service.child.kill('SIGKILL');

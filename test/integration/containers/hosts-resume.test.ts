@@ -29,25 +29,43 @@ function writeTask(dir: string, word: string): void {
   writeFileSync(join(dir, 'instruction.md'), `Write the word ${word} into answer.txt in the current directory.\n`);
   // Slow enough that the host can be killed while an episode runs.
   writeFileSync(join(dir, 'solution', 'solve.sh'), `#!/bin/bash\nsleep 8\necho ${word} > answer.txt\n`);
-  writeFileSync(join(dir, 'task.toml'), `[metadata]\ncategory = "testing"\ndifficulty = "easy"\n[verifier]\ntimeout_sec = 60\n[[verifier.assertions]]\nname = "answer"\nrun = "grep -qx ${word} answer.txt"\n`);
+  writeFileSync(
+    join(dir, 'task.toml'),
+    `[metadata]\ncategory = "testing"\ndifficulty = "easy"\n[verifier]\ntimeout_sec = 60\n[[verifier.assertions]]\nname = "answer"\nrun = "grep -qx ${word} answer.txt"\n`,
+  );
 }
 
-const readRecords = (path: string) => readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as EpisodeRecord);
+const readRecords = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as EpisodeRecord);
 
 describe.skipIf(skip !== null)('eval --resume after a host died (podman API services)', () => {
   let tmp: { path: string; remove(): void };
   const services: PodmanService[] = [];
   let home: string;
   const env = () => ({ T1LAB_HOME: home });
-  const labContainers = (s: PodmanService) => s.cli(['ps', '-a', '--filter', `label=t1lab.install=${installId(home)}`, '--format', '{{.ID}}']).stdout.split('\n').filter(Boolean);
+  const labContainers = (s: PodmanService) =>
+    s
+      .cli(['ps', '-a', '--filter', `label=t1lab.install=${installId(home)}`, '--format', '{{.ID}}'])
+      .stdout.split('\n')
+      .filter(Boolean);
 
   beforeAll(async () => {
     tmp = makeTempDir('t1lab-hosts-resume-');
     home = join(tmp.path, 'home');
     services.push(await startPodmanService(join(tmp.path, 'a')), await startPodmanService(join(tmp.path, 'b')));
-    execFileSync('podman', ['import', '--change', 'CMD ["bash"]', tinyRootfs(), TINY], { stdio: 'ignore', timeout: 120_000 });
+    execFileSync('podman', ['import', '--change', 'CMD ["bash"]', tinyRootfs(), TINY], {
+      stdio: 'ignore',
+      timeout: 120_000,
+    });
     for (const word of WORDS) writeTask(join(tmp.path, 'suite', `echo-${word}`), word);
-    for (const [name, s] of [['a', services[0]!], ['b', services[1]!]] as const) {
+    for (const [name, s] of [
+      ['a', services[0]!],
+      ['b', services[1]!],
+    ] as const) {
       const r = await runT1lab(['hosts', 'add', name, s.url, '--slots', '1'], { env: env() });
       expect(r.code, r.stderr).toBe(0);
     }
@@ -61,8 +79,25 @@ describe.skipIf(skip !== null)('eval --resume after a host died (podman API serv
 
   it('re-runs the episodes a dead host lost, on a live host, and keeps the finished ones', async () => {
     const out = join(tmp.path, 'run');
-    const args = ['eval', '--suite', join(tmp.path, 'suite'), '--policy', 'oracle', '--backend', 'podman', '--base-image', `*=${TINY}`, '--hosts', 'a', '--concurrency', '1'];
-    const running = runT1lab([...args, '--episode-deadline', '180', '--out', out, '--json'], { env: env(), timeoutMs: 400_000 });
+    const args = [
+      'eval',
+      '--suite',
+      join(tmp.path, 'suite'),
+      '--policy',
+      'oracle',
+      '--backend',
+      'podman',
+      '--base-image',
+      `*=${TINY}`,
+      '--hosts',
+      'a',
+      '--concurrency',
+      '1',
+    ];
+    const running = runT1lab([...args, '--episode-deadline', '180', '--out', out, '--json'], {
+      env: env(),
+      timeoutMs: 400_000,
+    });
     // Once one episode is recorded and the next one's container runs on a (asked through a's API), a's engine is killed.
     const [a, b] = services;
     const episodes = join(out, 'episodes.jsonl');
@@ -70,7 +105,11 @@ describe.skipIf(skip !== null)('eval --resume after a host died (podman API serv
     const started = () => (existsSync(join(out, 'episodes')) ? readdirSync(join(out, 'episodes')).length : 0);
     const onA = new EngineClient({ name: 'a', url: a!.url, slots: 1 });
     const deadline = Date.now() + 240_000;
-    while (!(recorded() >= 1 && started() >= 2 && (await onA.labContainers(installId(home))).length > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    while (
+      !(recorded() >= 1 && started() >= 2 && (await onA.labContainers(installId(home))).length > 0) &&
+      Date.now() < deadline
+    )
+      await new Promise((r) => setTimeout(r, 200));
     expect(recorded()).toBe(1);
     a!.child.kill('SIGKILL');
     const first = await running;
@@ -84,7 +123,10 @@ describe.skipIf(skip !== null)('eval --resume after a host died (podman API serv
     expect(before.filter((r) => r.error?.kind === 'infrastructure')).toHaveLength(2);
     expect(parseJsonOutput<EvalSummary>(first).errors.infrastructure).toBe(2);
 
-    const resumed = await runT1lab(['eval', '--resume', out, '--hosts', 'b', '--json'], { env: env(), timeoutMs: 400_000 });
+    const resumed = await runT1lab(['eval', '--resume', out, '--hosts', 'b', '--json'], {
+      env: env(),
+      timeoutMs: 400_000,
+    });
     expect(resumed.code, resumed.stderr).toBe(0);
     const summary = parseJsonOutput<EvalSummary>(resumed);
     expect(summary).toMatchObject({ tasks: 3, episodes: 3, resolvedRate: 1, rerun: 2 });
@@ -97,7 +139,16 @@ describe.skipIf(skip !== null)('eval --resume after a host died (podman API serv
     expect(after.find((r) => r.key === kept[0]!.key)).toEqual(kept[0]);
     expect(after.filter((r) => r.key !== kept[0]!.key).map((r) => r.host)).toEqual(['b', 'b']);
     // The lost records are kept for the record; nothing of the lab is left on the live host.
-    expect(readRecords(join(out, 'episodes-retried.jsonl')).map((r) => r.key).sort()).toEqual(before.filter((r) => r.error?.kind === 'infrastructure').map((r) => r.key).sort());
+    expect(
+      readRecords(join(out, 'episodes-retried.jsonl'))
+        .map((r) => r.key)
+        .sort(),
+    ).toEqual(
+      before
+        .filter((r) => r.error?.kind === 'infrastructure')
+        .map((r) => r.key)
+        .sort(),
+    );
     expect(labContainers(b!)).toEqual([]);
   }, 900_000);
 });

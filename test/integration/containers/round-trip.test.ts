@@ -22,7 +22,8 @@ export const TEST_BASE_TAG = 'localhost/t1lab-test-base:bookworm-py';
 const TEST_BASE_PACKAGES = ['python3', 'python3-pytest', 'python-is-python3'];
 
 function missingPrerequisite(): string | null {
-  if (process.getuid?.() !== 0) return 'the podman backend is tested as root (rootless podman needs /etc/subuid set up)';
+  if (process.getuid?.() !== 0)
+    return 'the podman backend is tested as root (rootless podman needs /etc/subuid set up)';
   for (const tool of ['podman', 'mmdebstrap']) {
     try {
       execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
@@ -44,7 +45,18 @@ if (skip) console.warn(`container round trip skipped: ${skip}`);
 const OWNER = ownerLabel();
 /** Containers (or images) labelled as this process's; filtered here (podman 4.3 ORs repeated --filter label=). */
 const owned = (what: 'ps' | 'images') =>
-  execFileSync('podman', [what, ...(what === 'ps' ? ['-a'] : []), '--filter', 'label=t1lab.owner', '--format', `{{.ID}} {{index .Labels "t1lab.owner"}}`], { encoding: 'utf8' })
+  execFileSync(
+    'podman',
+    [
+      what,
+      ...(what === 'ps' ? ['-a'] : []),
+      '--filter',
+      'label=t1lab.owner',
+      '--format',
+      `{{.ID}} {{index .Labels "t1lab.owner"}}`,
+    ],
+    { encoding: 'utf8' },
+  )
     .split('\n')
     .filter((line) => line.endsWith(` ${OWNER}`));
 const ownedByUs = () => owned('ps');
@@ -62,13 +74,28 @@ describe.skipIf(skip !== null)('the podman backend', () => {
     const report = await importTerminalBench(join(REPO_ROOT, 'test/fixtures/tb-containers'), dest);
     expect(report.imported.map((t) => t.id)).toEqual(['harbor-image-state']);
     // As on a machine that never built it (the first run builds, the second finds it): drop an earlier build.
-    const earlier = execFileSync('podman', ['images', '--filter', 'reference=localhost/t1lab-task-harbor-image-state', '--format', '{{.ID}}'], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    const earlier = execFileSync(
+      'podman',
+      ['images', '--filter', 'reference=localhost/t1lab-task-harbor-image-state', '--format', '{{.ID}}'],
+      { encoding: 'utf8' },
+    )
+      .split('\n')
+      .filter(Boolean);
     if (earlier.length) execFileSync('podman', ['rmi', '-f', ...new Set(earlier)], { stdio: 'ignore' });
     const out = join(tmp.path, 'run');
     const logs: string[] = [];
     const evaluation = await startEvaluation(
       { suite: dest, policy: 'oracle', concurrency: 1, out },
-      { dataDir: tmp.path, containers: { backend: 'podman', engine: 'podman', baseImages: { '*': TEST_BASE_TAG }, pull: false, network: false } },
+      {
+        dataDir: tmp.path,
+        containers: {
+          backend: 'podman',
+          engine: 'podman',
+          baseImages: { '*': TEST_BASE_TAG },
+          pull: false,
+          network: false,
+        },
+      },
       { log: (m) => logs.push(m) },
     );
     const { summary } = await evaluation.done;
@@ -78,10 +105,16 @@ describe.skipIf(skip !== null)('the podman backend', () => {
     const manifest = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as RunManifest;
     expect(manifest.config.containers?.tasks['harbor-image-state']?.imageSource).toBe('built');
     expect(manifest.config.containers?.network).toBe(false);
-    expect(manifest.config.containers?.tasks['harbor-image-state']).toMatchObject({ backend: 'podman', network: false, substitutions: [{ from: 'python:3.13-slim-bookworm', to: TEST_BASE_TAG }] });
+    expect(manifest.config.containers?.tasks['harbor-image-state']).toMatchObject({
+      backend: 'podman',
+      network: false,
+      substitutions: [{ from: 'python:3.13-slim-bookworm', to: TEST_BASE_TAG }],
+    });
     // The verifier ran test.sh offline (its uv install dropped), as the trajectory says.
     const episode = readdirSync(join(out, 'episodes'))[0] as string;
-    const trajectory = JSON.parse(readFileSync(join(out, 'episodes', episode, 'trajectory.json'), 'utf8')) as { verifier: { notes: string[]; passed: number; total: number } };
+    const trajectory = JSON.parse(readFileSync(join(out, 'episodes', episode, 'trajectory.json'), 'utf8')) as {
+      verifier: { notes: string[]; passed: number; total: number };
+    };
     expect(trajectory.verifier).toMatchObject({ passed: 3, total: 3 });
     expect(trajectory.verifier.notes.join('\n')).toMatch(/verifier mode: offline-script \(network off/);
     expect(readFileSync(join(out, 'episodes', episode, 'recording.cast'), 'utf8')).toMatch(/report\.txt/);
@@ -92,7 +125,16 @@ describe.skipIf(skip !== null)('the podman backend', () => {
     // A second run (same process, as in the app) finds the built image by its content hash: no build.
     const again = await startEvaluation(
       { suite: dest, policy: 'oracle', concurrency: 1, out: join(tmp.path, 'run2') },
-      { dataDir: tmp.path, containers: { backend: 'podman', engine: 'podman', baseImages: { '*': TEST_BASE_TAG }, pull: false, network: false } },
+      {
+        dataDir: tmp.path,
+        containers: {
+          backend: 'podman',
+          engine: 'podman',
+          baseImages: { '*': TEST_BASE_TAG },
+          pull: false,
+          network: false,
+        },
+      },
       { log: (m) => logs.push(m) },
     );
     const second = JSON.parse(readFileSync(join(tmp.path, 'run2', 'run.json'), 'utf8')) as RunManifest;
@@ -104,23 +146,52 @@ describe.skipIf(skip !== null)('the podman backend', () => {
   it('keeps state between phases by commit, enforces limits with engine flags, and the sweep removes what a dead owner left', async () => {
     const backend = new ContainerBackend('podman');
     const tag = `localhost/t1lab-state:test-${process.pid}`;
-    const spec = { workspace: tmp.path, workdir: '/root', net: false, limits: defaultLimits({ wallSeconds: 60, processes: 64, memoryMb: 256 }), container: { image: TEST_BASE_TAG, commitTo: tag } };
+    const spec = {
+      workspace: tmp.path,
+      workdir: '/root',
+      net: false,
+      limits: defaultLimits({ wallSeconds: 60, processes: 64, memoryMb: 256 }),
+      container: { image: TEST_BASE_TAG, commitTo: tag },
+    };
     const first = await backend.run(spec, ['sh', '-c', 'echo kept > /root/state.txt; ulimit -n']);
     expect(first.exitCode).toBe(0);
     expect(first.stdout.trim()).toBe('1024');
     const second = await backend.run({ ...spec, container: { image: tag } }, ['cat', '/root/state.txt']);
     expect(second.stdout).toBe('kept\n');
-    const forks = await backend.run({ ...spec, container: { image: TEST_BASE_TAG } }, ['sh', '-c', 'for i in $(seq 200); do sleep 5 & done 2>/dev/null; jobs | wc -l']);
+    const forks = await backend.run({ ...spec, container: { image: TEST_BASE_TAG } }, [
+      'sh',
+      '-c',
+      'for i in $(seq 200); do sleep 5 & done 2>/dev/null; jobs | wc -l',
+    ]);
     expect(Number(forks.stdout.trim())).toBeLessThan(64);
-    const late = await backend.run({ ...spec, limits: defaultLimits({ wallSeconds: 1 }), container: { image: TEST_BASE_TAG } }, ['sleep', '30']);
+    const late = await backend.run(
+      { ...spec, limits: defaultLimits({ wallSeconds: 1 }), container: { image: TEST_BASE_TAG } },
+      ['sleep', '30'],
+    );
     expect(late).toMatchObject({ timedOut: true, limit: 'wallSeconds' });
     expect(ownedByUs()).toEqual([]);
 
     // A container and a state image whose owner pid is gone (a killed lab) are swept.
     const deadPid = 2 ** 22 + 1;
     const dead = ownerLabel(deadPid);
-    execFileSync('podman', ['create', '--label', `t1lab.owner=${dead}`, '--name', `t1lab-${deadPid}-left`, TEST_BASE_TAG, 'true'], { stdio: 'ignore' });
-    execFileSync('podman', ['commit', '--change', `LABEL t1lab.owner=${dead}`, '--change', 'LABEL t1lab.kind=state', `t1lab-${deadPid}-left`, `localhost/t1lab-state:dead-${deadPid}`], { stdio: 'ignore' });
+    execFileSync(
+      'podman',
+      ['create', '--label', `t1lab.owner=${dead}`, '--name', `t1lab-${deadPid}-left`, TEST_BASE_TAG, 'true'],
+      { stdio: 'ignore' },
+    );
+    execFileSync(
+      'podman',
+      [
+        'commit',
+        '--change',
+        `LABEL t1lab.owner=${dead}`,
+        '--change',
+        'LABEL t1lab.kind=state',
+        `t1lab-${deadPid}-left`,
+        `localhost/t1lab-state:dead-${deadPid}`,
+      ],
+      { stdio: 'ignore' },
+    );
     const swept = await sweepOrphanedContainers('podman');
     expect(swept.containers.length).toBeGreaterThanOrEqual(1);
     expect(await inspectImage('podman', `localhost/t1lab-state:dead-${deadPid}`)).toBeNull();

@@ -9,7 +9,14 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../electron/cli/main';
 import { REPO_ROOT } from '../../helpers/cli';
-import { checkCommands, checkLinks, docFiles, formatProblems, headingAnchors, type HelpNode } from '../../helpers/docs-check';
+import {
+  checkCommands,
+  checkLinks,
+  docFiles,
+  formatProblems,
+  headingAnchors,
+  type HelpNode,
+} from '../../helpers/docs-check';
 
 function helpTree(command: Command): HelpNode {
   const subcommands = new Map<string, HelpNode>();
@@ -92,7 +99,9 @@ describe('the documentation checks themselves', () => {
   });
 
   it('computes GitHub heading anchors', () => {
-    const anchors = headingAnchors('# Web mode: `t1lab serve`\n## metrics.jsonl\n## Repeat\n## Repeat\n```\n# not a heading\n```\n');
+    const anchors = headingAnchors(
+      '# Web mode: `t1lab serve`\n## metrics.jsonl\n## Repeat\n## Repeat\n```\n# not a heading\n```\n',
+    );
     expect([...anchors]).toEqual(['web-mode-t1lab-serve', 'metricsjsonl', 'repeat', 'repeat-1']);
   });
 });

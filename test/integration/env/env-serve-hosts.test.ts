@@ -51,7 +51,10 @@ interface Reply {
   body: Record<string, unknown>;
 }
 
-async function until<T>(what: () => T | undefined | null | false | Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
+async function until<T>(
+  what: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  ms = 60_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await what();
@@ -74,8 +77,13 @@ describe.skipIf(skip !== null)('env serve over engine hosts (two podman services
   /** The host test 3 killed. */
   let deadHost = '';
 
-  const labObjects = (s: PodmanService) => s.cli(['ps', '-a', '--filter', `label=t1lab.install=${installId(home)}`, '--format', '{{.ID}}']).stdout.split('\n').filter(Boolean);
-  const noneLeft = (which: PodmanService[] = services) => until(() => which.every((s) => labObjects(s).length === 0), 60_000);
+  const labObjects = (s: PodmanService) =>
+    s
+      .cli(['ps', '-a', '--filter', `label=t1lab.install=${installId(home)}`, '--format', '{{.ID}}'])
+      .stdout.split('\n')
+      .filter(Boolean);
+  const noneLeft = (which: PodmanService[] = services) =>
+    until(() => which.every((s) => labObjects(s).length === 0), 60_000);
   const records = () =>
     readFileSync(join(service.runDir, 'episodes.jsonl'), 'utf8')
       .split('\n')
@@ -84,11 +92,18 @@ describe.skipIf(skip !== null)('env serve over engine hosts (two podman services
   const call = async (method: string, path: string, token: string | null, body?: unknown): Promise<Reply> => {
     const res = await fetch(`${server.url}${path}`, {
       method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+    };
   };
   const session = async (): Promise<string> => {
     const created = await call('POST', '/sessions', ADMIN);
@@ -102,7 +117,10 @@ describe.skipIf(skip !== null)('env serve over engine hosts (two podman services
     home = join(tmp.path, 'home');
     mkdirSync(home, { recursive: true });
     services.push(await startPodmanService(join(tmp.path, 'a')), await startPodmanService(join(tmp.path, 'b')));
-    execFileSync('podman', ['import', '--change', 'CMD ["bash"]', tinyRootfs(), TINY], { stdio: 'ignore', timeout: 120_000 });
+    execFileSync('podman', ['import', '--change', 'CMD ["bash"]', tinyRootfs(), TINY], {
+      stdio: 'ignore',
+      timeout: 120_000,
+    });
     suite = join(tmp.path, 'suite');
     for (const word of ['alpha', 'beta']) writeTask(join(suite, `echo-${word}`), word);
     tasks = (await loadTaskSource(suite)).tasks;
@@ -113,7 +131,19 @@ describe.skipIf(skip !== null)('env serve over engine hosts (two podman services
     ];
     const runDir = join(tmp.path, 'env-run');
     const pool = await openHostPool(hosts, home, 'env-run', (l) => logs.push(l));
-    service = new EnvService({ tasks, suite, runDir, adminToken: ADMIN, maxSessions: 8, idleSec: 120, ttlSec: 900, containers: { ...containers, hosts }, hosts: new EnvHosts(pool!, hosts), tmpDir: tmp.path, log: (l) => logs.push(l) });
+    service = new EnvService({
+      tasks,
+      suite,
+      runDir,
+      adminToken: ADMIN,
+      maxSessions: 8,
+      idleSec: 120,
+      ttlSec: 900,
+      containers: { ...containers, hosts },
+      hosts: new EnvHosts(pool!, hosts),
+      tmpDir: tmp.path,
+      log: (l) => logs.push(l),
+    });
     server = await startEnvServer({ service, host: '127.0.0.1', port: 0, log: (l) => logs.push(l) });
   }, 240_000);
   afterAll(async () => {
@@ -123,7 +153,7 @@ describe.skipIf(skip !== null)('env serve over engine hosts (two podman services
     tmp?.remove();
   }, 120_000);
 
-  it('two sessions at once, one per host: the oracle resolves both, rewards equal the lab\'s own evaluation, nothing is left on the hosts', async () => {
+  it("two sessions at once, one per host: the oracle resolves both, rewards equal the lab's own evaluation, nothing is left on the hosts", async () => {
     expect(service.sessionCap()).toBe(2);
     expect(service.hostViews()).toEqual([
       { name: 'a', url: services[0]!.url, slots: 1, alive: true },
@@ -153,18 +183,33 @@ describe.skipIf(skip !== null)('env serve over engine hosts (two podman services
     const [one, two] = await Promise.all([episode(tokens[0]!, task('alpha')), episode(tokens[1]!, task('beta'))]);
     // One slot each: the two episodes ran at once on the two hosts.
     expect([one!.host, two!.host].sort()).toEqual(['a', 'b']);
-    for (const r of [one!, two!]) expect(r.done).toMatchObject({ done: true, reward: 2, observation: { resolved: true, rewards: { dense: 2, fraction: 1, binary: 1 }, host: r.host } });
+    for (const r of [one!, two!])
+      expect(r.done).toMatchObject({
+        done: true,
+        reward: 2,
+        observation: { resolved: true, rewards: { dense: 2, fraction: 1, binary: 1 }, host: r.host },
+      });
     await noneLeft();
     for (const token of tokens) expect((await call('DELETE', '/session', token)).status).toBe(200);
 
     // The lab's own evaluation of the same tasks (this machine's podman), with the same oracle.
-    const lab = await startEvaluation({ suite, policy: 'oracle', concurrency: 1, out: join(tmp.path, 'lab-run') }, { dataDir: home, containers }, { log: () => {} });
+    const lab = await startEvaluation(
+      { suite, policy: 'oracle', concurrency: 1, out: join(tmp.path, 'lab-run') },
+      { dataDir: home, containers },
+      { log: () => {} },
+    );
     await lab.done;
-    const ours = readFileSync(join(tmp.path, 'lab-run', 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as EpisodeRecord);
+    const ours = readFileSync(join(tmp.path, 'lab-run', 'episodes.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as EpisodeRecord);
     expect(ours.map((r) => r.taskId).sort()).toEqual(['echo-alpha', 'echo-beta']);
     const served = await until(() => (records().length >= 2 ? records() : null));
     for (const r of ours) expect(served.find((s) => s.taskId === r.taskId)?.reward, r.taskId).toEqual(r.reward);
-    expect(Object.fromEntries(served.map((r) => [r.taskId, r.host]))).toEqual({ 'echo-alpha': one!.host, 'echo-beta': two!.host });
+    expect(Object.fromEntries(served.map((r) => [r.taskId, r.host]))).toEqual({
+      'echo-alpha': one!.host,
+      'echo-beta': two!.host,
+    });
     await until(() => service.activeSessions() === 0);
   }, 400_000);
 
@@ -172,12 +217,16 @@ describe.skipIf(skip !== null)('env serve over engine hosts (two podman services
     const token = await session();
     const reset = await call('POST', '/reset', token, { task_id: task('alpha').id });
     expect(reset.status, JSON.stringify(reset.body)).toBe(200);
-    expect((await call('POST', '/step', token, { action: { command: 'echo mid-episode > note.txt' } })).status).toBe(200);
+    expect((await call('POST', '/step', token, { action: { command: 'echo mid-episode > note.txt' } })).status).toBe(
+      200,
+    );
     expect(services.some((s) => labObjects(s).length > 0)).toBe(true);
     expect((await call('DELETE', '/session', token)).status).toBe(200);
     await noneLeft();
 
-    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, { headers: { authorization: `Bearer ${ADMIN}` } });
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, {
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
     const replies: Array<{ type: string; data: Record<string, unknown> }> = [];
     ws.on('message', (d) => replies.push(JSON.parse(d.toString()) as (typeof replies)[number]));
     await new Promise((r) => ws.once('open', r));
@@ -193,7 +242,11 @@ describe.skipIf(skip !== null)('env serve over engine hosts (two podman services
     await noneLeft();
     expect(Date.now() - gone).toBeLessThan(60_000);
     await until(() => service.activeSessions() === 0);
-    const cancelled = await until(() => records().filter((r) => r.stopReason === 'cancelled').length >= 2 && records().filter((r) => r.stopReason === 'cancelled'));
+    const cancelled = await until(
+      () =>
+        records().filter((r) => r.stopReason === 'cancelled').length >= 2 &&
+        records().filter((r) => r.stopReason === 'cancelled'),
+    );
     for (const r of cancelled) expect(['a', 'b']).toContain(r.host);
   }, 300_000);
 
@@ -231,8 +284,28 @@ describe.skipIf(skip !== null)('env serve over engine hosts (two podman services
   it('t1lab env serve --hosts all --json: the startup line names the hosts, the live one and the dead one, and the session cap', async () => {
     for (const [i, name] of ['a', 'b'].entries()) addHost(home, { name, url: services[i]!.url, slots: 1 });
     const cli = join(REPO_ROOT, 'electron/cli/t1lab.ts');
-    const args = ['env', 'serve', '--suite', suite, '--backend', 'podman', '--base-image', `*=${TINY}`, '--hosts', 'all', '--max-sessions', '4', '--out', join(tmp.path, 'cli-run'), '--json'];
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: REPO_ROOT, env: { ...process.env, T1LAB_HOME: home, T1LAB_ENV_ADMIN_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = [
+      'env',
+      'serve',
+      '--suite',
+      suite,
+      '--backend',
+      'podman',
+      '--base-image',
+      `*=${TINY}`,
+      '--hosts',
+      'all',
+      '--max-sessions',
+      '4',
+      '--out',
+      join(tmp.path, 'cli-run'),
+      '--json',
+    ];
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, T1LAB_HOME: home, T1LAB_ENV_ADMIN_TOKEN: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -243,14 +316,25 @@ describe.skipIf(skip !== null)('env serve over engine hosts (two podman services
       expect(child.exitCode, stderr).toBeNull();
       const line = JSON.parse(stdout.split('\n')[0] as string) as Record<string, unknown>;
       const live = deadHost === 'a' ? 'b' : 'a';
-      expect(line).toMatchObject({ runDir: join(tmp.path, 'cli-run'), adminTokenFile: join(home, 'env', 'admin-token'), tasks: 2, maxSessions: 4, sessionCap: 1, backend: 'podman', containerTasks: 2, unservable: [] });
+      expect(line).toMatchObject({
+        runDir: join(tmp.path, 'cli-run'),
+        adminTokenFile: join(home, 'env', 'admin-token'),
+        tasks: 2,
+        maxSessions: 4,
+        sessionCap: 1,
+        backend: 'podman',
+        containerTasks: 2,
+        unservable: [],
+      });
       expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(line.hosts).toEqual([
         { name: 'a', url: services[0]!.url, slots: 1, alive: live === 'a' },
         { name: 'b', url: services[1]!.url, slots: 1, alive: live === 'b' },
       ]);
       expect(stderr).toMatch(new RegExp(`host '${deadHost}' is not used: `));
-      expect(stderr).toContain(`container episodes on a (${live === 'a' ? '1 slot' : 'down'}), b (${live === 'b' ? '1 slot' : 'down'}); at most 1 sessions at once`);
+      expect(stderr).toContain(
+        `container episodes on a (${live === 'a' ? '1 slot' : 'down'}), b (${live === 'b' ? '1 slot' : 'down'}); at most 1 sessions at once`,
+      );
     } finally {
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

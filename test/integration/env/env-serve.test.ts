@@ -28,10 +28,19 @@ interface Reply {
   body: Record<string, unknown>;
 }
 
-async function call(server: EnvServer, method: string, path: string, token: string | null, body?: unknown): Promise<Reply> {
+async function call(
+  server: EnvServer,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+): Promise<Reply> {
   const res = await fetch(`${server.url}${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
@@ -85,7 +94,18 @@ describe('t1lab env serve (OpenEnv protocol)', () => {
   beforeAll(async () => {
     tmp = makeTempDir('t1lab-env-');
     tasks = (await loadTaskSource(join(REPO_ROOT, 'tasks/suites/id-nano.jsonl'))).tasks.slice(0, 3);
-    service = new EnvService({ tasks, suite: 'id-nano', runDir: join(tmp.path, 'run'), adminToken: ADMIN, maxSessions: 3, idleSec: 3, ttlSec: 120, containers: containerSettings({ backend: 'bubblewrap', dataDir: tmp.path }), tmpDir: tmp.path, log: (l) => logs.push(l) });
+    service = new EnvService({
+      tasks,
+      suite: 'id-nano',
+      runDir: join(tmp.path, 'run'),
+      adminToken: ADMIN,
+      maxSessions: 3,
+      idleSec: 3,
+      ttlSec: 120,
+      containers: containerSettings({ backend: 'bubblewrap', dataDir: tmp.path }),
+      tmpDir: tmp.path,
+      log: (l) => logs.push(l),
+    });
     server = await startEnvServer({ service, host: '127.0.0.1', port: 0, log: (l) => logs.push(l) });
   }, 60_000);
   afterAll(async () => {
@@ -118,7 +138,11 @@ describe('t1lab env serve (OpenEnv protocol)', () => {
     const done = await call(server, 'POST', '/step', token, { action: { submit: true } });
     expect(done.status).toBe(200);
     expect(done.body.done).toBe(true);
-    const final = done.body.observation as { resolved: boolean; rewards: { dense: number; fraction: number; binary: number }; verifier: { total: number; assertions: { status: string }[] } };
+    const final = done.body.observation as {
+      resolved: boolean;
+      rewards: { dense: number; fraction: number; binary: number };
+      verifier: { total: number; assertions: { status: string }[] };
+    };
     expect(final.resolved).toBe(true);
     expect(final.rewards).toEqual({ dense: final.verifier.total, fraction: 1, binary: 1 });
     expect(done.body.reward).toBe(final.verifier.total);
@@ -132,7 +156,9 @@ describe('t1lab env serve (OpenEnv protocol)', () => {
     expect(record.stopReason).toBe('submitted');
     const files = readdirSync(join(runDir(), record.dir));
     expect(files).toEqual(expect.arrayContaining(['trajectory.json', 'recording.cast']));
-    expect(JSON.parse(readFileSync(join(runDir(), 'run.json'), 'utf8'))).toMatchObject({ config: { kind: 'eval', policy: 'env:remote' } });
+    expect(JSON.parse(readFileSync(join(runDir(), 'run.json'), 'utf8'))).toMatchObject({
+      config: { kind: 'eval', policy: 'env:remote' },
+    });
     await call(server, 'DELETE', '/session', token);
   }, 180_000);
 
@@ -151,7 +177,9 @@ describe('t1lab env serve (OpenEnv protocol)', () => {
     // The oracle is the admin's to read (an SFT warm start, a check of the service), never a session's.
     const id = encodeURIComponent((tasks[0] as Task).id);
     expect((await call(server, 'GET', `/tasks/${id}/oracle`, a)).status).toBe(401);
-    expect((await call(server, 'GET', `/tasks/${id}/oracle`, ADMIN)).body.commands).toEqual(solutionCommands(tasks[0] as Task));
+    expect((await call(server, 'GET', `/tasks/${id}/oracle`, ADMIN)).body.commands).toEqual(
+      solutionCommands(tasks[0] as Task),
+    );
     expect((await call(server, 'GET', '/tasks/nope/oracle', ADMIN)).status).toBe(404);
     expect((await call(server, 'DELETE', '/session', a)).status).toBe(200);
     expect((await call(server, 'GET', '/state', a)).status).toBe(401);
@@ -176,7 +204,18 @@ describe('t1lab env serve (OpenEnv protocol)', () => {
   }, 90_000);
 
   it('a session past its time-to-live is ended mid-episode, with its sandbox and its record', async () => {
-    const short = new EnvService({ tasks, suite: 'id-nano', runDir: join(tmp.path, 'run-ttl'), adminToken: ADMIN, maxSessions: 1, idleSec: 600, ttlSec: 3, containers: containerSettings({ backend: 'bubblewrap', dataDir: tmp.path }), tmpDir: tmp.path, log: (l) => logs.push(l) });
+    const short = new EnvService({
+      tasks,
+      suite: 'id-nano',
+      runDir: join(tmp.path, 'run-ttl'),
+      adminToken: ADMIN,
+      maxSessions: 1,
+      idleSec: 600,
+      ttlSec: 3,
+      containers: containerSettings({ backend: 'bubblewrap', dataDir: tmp.path }),
+      tmpDir: tmp.path,
+      log: (l) => logs.push(l),
+    });
     const other = await startEnvServer({ service: short, host: '127.0.0.1', port: 0 });
     try {
       const created = await call(other, 'POST', '/sessions', ADMIN);
@@ -195,7 +234,9 @@ describe('t1lab env serve (OpenEnv protocol)', () => {
 
   it('a WebSocket session: reset, step and state as OpenEnv messages; closing it ends the session', async () => {
     const token = await session();
-    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, { headers: { authorization: `Bearer ${token}` } });
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     const replies: { type: string; data: Record<string, unknown> }[] = [];
     ws.on('message', (d) => replies.push(JSON.parse(d.toString()) as (typeof replies)[number]));
     await new Promise((r) => ws.once('open', r));
@@ -218,7 +259,9 @@ describe('t1lab env serve (OpenEnv protocol)', () => {
     expect((await call(server, 'GET', '/state', token)).status).toBe(401);
     // The admin token on /ws opens a session for the connection's life.
     const before = service.activeSessions();
-    const admin = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, { headers: { authorization: `Bearer ${ADMIN}` } });
+    const admin = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, {
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
     const adminReplies: { type: string; data: Record<string, unknown> }[] = [];
     admin.on('message', (d) => adminReplies.push(JSON.parse(d.toString()) as (typeof adminReplies)[number]));
     await new Promise((r) => admin.once('open', r));
@@ -228,7 +271,9 @@ describe('t1lab env serve (OpenEnv protocol)', () => {
     admin.send(JSON.stringify({ type: 'close' }));
     await until(() => service.activeSessions() === before, 10_000);
     // A WebSocket without a valid token is refused before the upgrade.
-    const bad = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, { headers: { authorization: 'Bearer nope-nope-nope' } });
+    const bad = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, {
+      headers: { authorization: 'Bearer nope-nope-nope' },
+    });
     const code = await new Promise<number>((r) => bad.on('unexpected-response', (_req, res) => r(res.statusCode ?? 0)));
     expect(code).toBe(401);
   }, 120_000);
@@ -249,7 +294,11 @@ describe('t1lab env serve (OpenEnv protocol)', () => {
       ['POST', '/reset', JSON.stringify({ task_id: 'x'.repeat(300 * 1024) }), 413],
     ];
     for (const [method, path, body, status] of cases) {
-      const reply = await call(server, method, path, token, body).catch(() => ({ status: 413, body: { error: { message: 'closed' } }, headers: new Headers() }));
+      const reply = await call(server, method, path, token, body).catch(() => ({
+        status: 413,
+        body: { error: { message: 'closed' } },
+        headers: new Headers(),
+      }));
       expect(reply.status, `${method} ${path} ${String(JSON.stringify(body)).slice(0, 60)}`).toBe(status);
       expect(typeof (reply.body.error as { message?: string })?.message).toBe('string');
     }
@@ -259,7 +308,16 @@ describe('t1lab env serve (OpenEnv protocol)', () => {
   it('a barrage of malformed and hostile requests leaves it serving', async () => {
     const port = server.port;
     const h = `Host: 127.0.0.1:${port}\r\n`;
-    const bodies = ['', '{', 'null', '"x"', '1e999', '{"action":{"command":null}}', '{"__proto__":{"admin":true}}', Buffer.alloc(4096, 0xff).toString('latin1')];
+    const bodies = [
+      '',
+      '{',
+      'null',
+      '"x"',
+      '1e999',
+      '{"action":{"command":null}}',
+      '{"__proto__":{"admin":true}}',
+      Buffer.alloc(4096, 0xff).toString('latin1'),
+    ];
     const raws: (string | Buffer)[] = [
       'GARBAGE\r\n\r\n',
       `GET /health HTTP/1.1\r\n${h}${'X-A: b\r\n'.repeat(500)}\r\n`,
@@ -269,7 +327,12 @@ describe('t1lab env serve (OpenEnv protocol)', () => {
       `GET /ws HTTP/1.1\r\n${h}Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: x\r\nSec-WebSocket-Version: 13\r\n\r\n`,
       `GET /ws HTTP/1.1\r\n${h}Upgrade: websocket\r\nConnection: Upgrade\r\nAuthorization: Bearer ${ADMIN}\r\nSec-WebSocket-Version: 99\r\n\r\n`,
       Buffer.from([0x16, 0x03, 0x01, 0x00, 0xff, 0x01]),
-      ...bodies.flatMap((b) => ['/reset', '/step', '/sessions', '/session', '/state'].map((p) => `POST ${p} HTTP/1.1\r\n${h}Authorization: Bearer ${ADMIN}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(b, 'latin1')}\r\nConnection: close\r\n\r\n${b}`)),
+      ...bodies.flatMap((b) =>
+        ['/reset', '/step', '/sessions', '/session', '/state'].map(
+          (p) =>
+            `POST ${p} HTTP/1.1\r\n${h}Authorization: Bearer ${ADMIN}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(b, 'latin1')}\r\nConnection: close\r\n\r\n${b}`,
+        ),
+      ),
     ];
     for (const bytes of raws) {
       const reply = await rawRequest(port, bytes, 5_000);

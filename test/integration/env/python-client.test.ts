@@ -71,11 +71,33 @@ describe('the Python client against t1lab env serve', () => {
     ids = tasks.map((t) => t.id);
     pack = join(tmp.path, 'tasks.jsonl');
     await writePack(pack, tasks);
-    child = spawn(process.execPath, ['--import', 'tsx', CLI, 'env', 'serve', '--suite', pack, '--max-sessions', String(SESSIONS), '--backend', 'bubblewrap', '--out', runDir()], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, T1LAB_HOME: tmp.path, T1LAB_ENV_ADMIN_TOKEN: '' /* unset: a token is made per launch */ },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        CLI,
+        'env',
+        'serve',
+        '--suite',
+        pack,
+        '--max-sessions',
+        String(SESSIONS),
+        '--backend',
+        'bubblewrap',
+        '--out',
+        runDir(),
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          ...process.env,
+          T1LAB_HOME: tmp.path,
+          T1LAB_ENV_ADMIN_TOKEN: '' /* unset: a token is made per launch */,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     url = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -105,17 +127,45 @@ describe('the Python client against t1lab env serve', () => {
     expect(stderr.includes(token)).toBe(false);
   });
 
-  it('16 concurrent sessions with the oracle from Python: all resolved, rewards equal to the lab\'s own evaluation, nothing left running', async () => {
-    const { stdout } = await run('python3', [join(CLIENT, 'example_loop.py'), '--url', url, '--admin-token-file', tokenFile(), '--concurrency', String(SESSIONS)], { timeout: 540_000, maxBuffer: 16 * 1024 * 1024 });
+  it("16 concurrent sessions with the oracle from Python: all resolved, rewards equal to the lab's own evaluation, nothing left running", async () => {
+    const { stdout } = await run(
+      'python3',
+      [
+        join(CLIENT, 'example_loop.py'),
+        '--url',
+        url,
+        '--admin-token-file',
+        tokenFile(),
+        '--concurrency',
+        String(SESSIONS),
+      ],
+      { timeout: 540_000, maxBuffer: 16 * 1024 * 1024 },
+    );
     const lines = stdout
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { task_id: string; done: boolean; resolved: boolean; reward: number; rewards: EpisodeRecord['reward'] });
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            task_id: string;
+            done: boolean;
+            resolved: boolean;
+            reward: number;
+            rewards: EpisodeRecord['reward'];
+          },
+      );
     expect(lines.map((l) => l.task_id).sort()).toEqual([...ids].sort());
     for (const l of lines) expect(l, JSON.stringify(l)).toMatchObject({ done: true, resolved: true });
 
     // The lab's own evaluation of the same tasks, with the same oracle.
-    const lab = await startEvaluation({ suite: pack, policy: 'oracle', concurrency: 2, out: join(tmp.path, 'lab-run') }, { dataDir: tmp.path, containers: { backend: 'bubblewrap', engine: 'podman', baseImages: {}, pull: false, network: false } }, { log: () => {} });
+    const lab = await startEvaluation(
+      { suite: pack, policy: 'oracle', concurrency: 2, out: join(tmp.path, 'lab-run') },
+      {
+        dataDir: tmp.path,
+        containers: { backend: 'bubblewrap', engine: 'podman', baseImages: {}, pull: false, network: false },
+      },
+      { log: () => {} },
+    );
     await lab.done;
     const ours = new Map(records(join(tmp.path, 'lab-run')).map((r) => [r.taskId, r.reward]));
     for (const l of lines) {
@@ -125,9 +175,15 @@ describe('the Python client against t1lab env serve', () => {
 
     // Nothing left running: every session closed, no sandbox under the service, every episode recorded.
     const deadline = Date.now() + 20_000;
-    while (descendants(child.pid as number).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    while (descendants(child.pid as number).length && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
     expect(descendants(child.pid as number)).toEqual([]);
-    expect(records(runDir()).filter((r) => r.resolved).map((r) => r.taskId).sort()).toEqual([...ids].sort());
+    expect(
+      records(runDir())
+        .filter((r) => r.resolved)
+        .map((r) => r.taskId)
+        .sort(),
+    ).toEqual([...ids].sort());
   }, 600_000);
 
   it('the client raises EnvError with the status: unknown task 404, a step after done 409, a closed session 401', async () => {
@@ -164,7 +220,7 @@ print(out)
     expect(stdout.trim()).toBe('[404, 409, 409, 401]');
   }, 150_000);
 
-  it('verl\'s tool interface (create, execute, calc_reward, release) runs episodes up to the Ray boundary', async () => {
+  it("verl's tool interface (create, execute, calc_reward, release) runs episodes up to the Ray boundary", async () => {
     const script = `
 import asyncio, json, os, sys
 sys.path.insert(0, ${JSON.stringify(CLIENT)})
@@ -202,17 +258,32 @@ asyncio.run(main())
     }
     // Every trajectory released: no session left, no sandbox under the service.
     const deadline = Date.now() + 20_000;
-    while (descendants(child.pid as number).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    while (descendants(child.pid as number).length && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
     expect(descendants(child.pid as number)).toEqual([]);
   }, 300_000);
 
-  it('verl dataset rows from the exported Harbor folders name each task for the tool\'s create_kwargs', async () => {
+  it("verl dataset rows from the exported Harbor folders name each task for the tool's create_kwargs", async () => {
     const harbor = join(tmp.path, 'harbor');
-    const exported = await run(process.execPath, ['--import', 'tsx', CLI, 'tasks', 'export', '--format', 'harbor', '--out', harbor, pack], { cwd: REPO_ROOT, timeout: 120_000 });
+    const exported = await run(
+      process.execPath,
+      ['--import', 'tsx', CLI, 'tasks', 'export', '--format', 'harbor', '--out', harbor, pack],
+      { cwd: REPO_ROOT, timeout: 120_000 },
+    );
     expect(exported.stdout).toMatch(new RegExp(`exported ${SESSIONS} task`));
     const out = join(tmp.path, 'train.jsonl');
     await run('python3', [join(CLIENT, 'verl_dataset.py'), '--harbor', harbor, '--out', out], { timeout: 60_000 });
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { agent_name: string; prompt: { role: string; content: string }[]; extra_info: { tools_kwargs: { terminal: { create_kwargs: { task_id: string } } } } });
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            agent_name: string;
+            prompt: { role: string; content: string }[];
+            extra_info: { tools_kwargs: { terminal: { create_kwargs: { task_id: string } } } };
+          },
+      );
     expect(rows.map((r) => r.extra_info.tools_kwargs.terminal.create_kwargs.task_id).sort()).toEqual([...ids].sort());
     const [first] = (await loadTaskSource(pack)).tasks;
     const row = rows.find((r) => r.extra_info.tools_kwargs.terminal.create_kwargs.task_id === first?.id);

@@ -33,7 +33,10 @@ afterAll(async () => {
   tmp.remove();
 });
 
-function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: web.port, path, headers }, (res) => {
       let body = '';
@@ -45,7 +48,10 @@ function get(path: string, headers: Record<string, string> = {}): Promise<{ stat
   });
 }
 
-function upgrade(query: string, headers: Record<string, string> = {}): Promise<{ status: number } | { socket: WebSocket }> {
+function upgrade(
+  query: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number } | { socket: WebSocket }> {
   return new Promise((resolve) => {
     const ws = new WebSocket(`ws://127.0.0.1:${web.port}/ipc${query}`, { headers });
     ws.on('open', () => resolve({ socket: ws }));
@@ -121,13 +127,27 @@ describe('web host: WebSocket', () => {
     const result = (await upgrade(`?token=${TOKEN}`)) as { socket: WebSocket };
     const ws = result.socket;
     expect(await rawExchange(ws, 'not json')).toMatchObject({ ok: false, error: { code: 'MALFORMED' } });
-    expect(await rawExchange(ws, JSON.stringify({ t: 'req', id: 'a', method: 'system.nope', params: {} }))).toMatchObject({ id: 'a', error: { code: 'UNKNOWN_METHOD' } });
-    expect(await rawExchange(ws, JSON.stringify({ t: 'req', id: 'b', method: 'system.ping', params: { echo: 42 } }))).toMatchObject({ id: 'b', error: { code: 'INVALID_PARAMS' } });
-    expect(await rawExchange(ws, JSON.stringify({ t: 'req', id: 'c', method: 'system.ping', params: { echo: 'x'.repeat(5000) } }))).toMatchObject({
+    expect(
+      await rawExchange(ws, JSON.stringify({ t: 'req', id: 'a', method: 'system.nope', params: {} })),
+    ).toMatchObject({ id: 'a', error: { code: 'UNKNOWN_METHOD' } });
+    expect(
+      await rawExchange(ws, JSON.stringify({ t: 'req', id: 'b', method: 'system.ping', params: { echo: 42 } })),
+    ).toMatchObject({ id: 'b', error: { code: 'INVALID_PARAMS' } });
+    expect(
+      await rawExchange(
+        ws,
+        JSON.stringify({ t: 'req', id: 'c', method: 'system.ping', params: { echo: 'x'.repeat(5000) } }),
+      ),
+    ).toMatchObject({
       id: null,
       error: { code: 'MESSAGE_TOO_LARGE' },
     });
-    expect(await rawExchange(ws, JSON.stringify({ t: 'req', id: 'd', method: 'system.ping', params: { echo: 'still here' } }))).toMatchObject({
+    expect(
+      await rawExchange(
+        ws,
+        JSON.stringify({ t: 'req', id: 'd', method: 'system.ping', params: { echo: 'still here' } }),
+      ),
+    ).toMatchObject({
       id: 'd',
       ok: true,
       result: { echo: 'still here' },

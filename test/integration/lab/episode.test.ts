@@ -41,12 +41,26 @@ describe('episodes end correctly', () => {
     return file;
   }
 
-  async function episode(policySpec: string, overrides: Partial<EpisodeSpec> = {}): Promise<{ trajectory: Trajectory; dir: string }> {
+  async function episode(
+    policySpec: string,
+    overrides: Partial<EpisodeSpec> = {},
+  ): Promise<{ trajectory: Trajectory; dir: string }> {
     const dir = join(tmp.path, `ep-${n++}`);
     mkdirSync(dir);
     const policy = await createPolicy(policySpec);
-    const out = await runTaskEpisode({ task, policy, harness: HARNESS, key: `${task.id}@0`, attempt: 0, seed: 1, dir: { abs: dir, rel: 'ep' }, ...overrides });
-    expect(JSON.parse(readFileSync(join(dir, EPISODE_FILES.trajectory), 'utf8'))).toEqual(JSON.parse(JSON.stringify(out.trajectory)));
+    const out = await runTaskEpisode({
+      task,
+      policy,
+      harness: HARNESS,
+      key: `${task.id}@0`,
+      attempt: 0,
+      seed: 1,
+      dir: { abs: dir, rel: 'ep' },
+      ...overrides,
+    });
+    expect(JSON.parse(readFileSync(join(dir, EPISODE_FILES.trajectory), 'utf8'))).toEqual(
+      JSON.parse(JSON.stringify(out.trajectory)),
+    );
     return { trajectory: out.trajectory, dir };
   }
 
@@ -61,7 +75,10 @@ describe('episodes end correctly', () => {
     const atif = JSON.parse(readFileSync(join(dir, EPISODE_FILES.atif), 'utf8'));
     expect(atif.schema_version).toBe('ATIF-v1.4');
     expect(atif.steps.map((s: { source: string }) => s.source)).toEqual(['system', 'user', 'agent', 'agent', 'agent']);
-    expect(atif.steps[3].tool_calls[0]).toMatchObject({ function_name: 'bash', arguments: { command: 'echo hello > hello.txt' } });
+    expect(atif.steps[3].tool_calls[0]).toMatchObject({
+      function_name: 'bash',
+      arguments: { command: 'echo hello > hello.txt' },
+    });
     const cast = readFileSync(join(dir, EPISODE_FILES.recording), 'utf8').split('\n');
     expect(JSON.parse(cast[0]!)).toMatchObject({ version: 2, width: 160, height: 40 });
     expect(existsSync(join(dir, EPISODE_FILES.verifierOutput))).toBe(true);
@@ -77,7 +94,10 @@ describe('episodes end correctly', () => {
   });
 
   it('the turn limit ends an episode, and the verifier still judges the work', async () => {
-    const file = script([{ action: { tool: 'bash', command: 'echo hello > hello.txt' } }, { action: { tool: 'bash', command: 'true' } }], { loop: true });
+    const file = script(
+      [{ action: { tool: 'bash', command: 'echo hello > hello.txt' } }, { action: { tool: 'bash', command: 'true' } }],
+      { loop: true },
+    );
     const { trajectory } = await episode(`replay:${file}`, { harness: { ...HARNESS, maxTurns: 4 } });
     expect(trajectory.stopReason).toBe('max_turns');
     expect(trajectory.turns).toHaveLength(4);
@@ -123,14 +143,19 @@ describe('episodes end correctly', () => {
     expect(first.tokensAfter).toBeLessThanOrEqual(1500);
     expect(first.tokensBefore).toBeGreaterThan(1500);
 
-    const stopping = await episode(`replay:${script(turns, { contextWindow: 1500 })}`, { harness: { ...HARNESS, contextStrategy: 'stop' } });
+    const stopping = await episode(`replay:${script(turns, { contextWindow: 1500 })}`, {
+      harness: { ...HARNESS, contextStrategy: 'stop' },
+    });
     expect(stopping.trajectory.stopReason).toBe('context');
     expect(stopping.trajectory.contextEvents.at(-1)).toMatchObject({ strategy: 'stop', droppedTurns: [] });
     expect(stopping.trajectory.turns.length).toBeLessThan(5);
   });
 
   it('token-level policies keep the TITO ledger through a real episode; a context cut forks a sample', async () => {
-    const corpus = ['<tool_call>\n{"name": "bash", "arguments": {"command": "seq 1 300"}}\n</tool_call>', '1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n[exit code 0 · 0.01 s]'];
+    const corpus = [
+      '<tool_call>\n{"name": "bash", "arguments": {"command": "seq 1 300"}}\n</tool_call>',
+      '1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n[exit code 0 · 0.01 s]',
+    ];
     writeFileSync(join(tmp.path, 'tokenizer.json'), JSON.stringify(trainByteLevelBpe(corpus, { merges: 80 })));
     const turns = [
       { action: { tool: 'bash', command: 'seq 1 300' } },
@@ -138,7 +163,9 @@ describe('episodes end correctly', () => {
       { action: { tool: 'bash', command: 'echo hello > hello.txt' } },
       { action: { tool: 'submit' } },
     ];
-    const { trajectory } = await episode(`replay:${script(turns, { tokenizer: 'tokenizer.json', contextWindow: 4000 })}`);
+    const { trajectory } = await episode(
+      `replay:${script(turns, { tokenizer: 'tokenizer.json', contextWindow: 4000 })}`,
+    );
     expect(trajectory.stopReason).toBe('submitted');
     const ledger = trajectory.ledger!;
     expect(ledger.counters.lossDrift).toBe(0);
@@ -154,9 +181,30 @@ describe('episodes end correctly', () => {
   it('Terminus-2 keystrokes drive the shell, a full-screen program is observed as its screen, completion is confirmed', async () => {
     const file = script(
       [
-        { text: JSON.stringify({ analysis: '', plan: 'write the file', commands: [{ keystrokes: 'echo hello > hello.txt\n', duration: 0.5 }], task_complete: false }) },
-        { text: JSON.stringify({ analysis: '', plan: 'page a file', commands: [{ keystrokes: 'less /etc/os-release\n', duration: 1 }], task_complete: false }) },
-        { text: JSON.stringify({ analysis: '', plan: 'quit', commands: [{ keystrokes: 'q', duration: 0.5 }], task_complete: true }) },
+        {
+          text: JSON.stringify({
+            analysis: '',
+            plan: 'write the file',
+            commands: [{ keystrokes: 'echo hello > hello.txt\n', duration: 0.5 }],
+            task_complete: false,
+          }),
+        },
+        {
+          text: JSON.stringify({
+            analysis: '',
+            plan: 'page a file',
+            commands: [{ keystrokes: 'less /etc/os-release\n', duration: 1 }],
+            task_complete: false,
+          }),
+        },
+        {
+          text: JSON.stringify({
+            analysis: '',
+            plan: 'quit',
+            commands: [{ keystrokes: 'q', duration: 0.5 }],
+            task_complete: true,
+          }),
+        },
         { text: JSON.stringify({ analysis: '', plan: 'yes', commands: [], task_complete: true }) },
       ],
       { protocol: 'terminus' },
@@ -172,7 +220,11 @@ describe('episodes end correctly', () => {
   });
 
   it('a shell the agent exits is replaced by a new one, and the agent is told', async () => {
-    const file = script([{ action: { tool: 'bash', command: 'cd /tmp; exit 3' } }, { action: { tool: 'bash', command: 'pwd; echo hello > hello.txt' } }, { action: { tool: 'submit' } }]);
+    const file = script([
+      { action: { tool: 'bash', command: 'cd /tmp; exit 3' } },
+      { action: { tool: 'bash', command: 'pwd; echo hello > hello.txt' } },
+      { action: { tool: 'submit' } },
+    ]);
     const { trajectory, dir } = await episode(`replay:${file}`);
     expect(trajectory.turns[0]!.observation).toContain('the shell exited with code 3; a new shell was started');
     expect(trajectory.turns[1]!.observation).toMatch(/^\/app\n/);

@@ -29,7 +29,8 @@ function workerProcesses(name: string): number[] {
     }
   }
   const ours = (pid: number) => {
-    for (let p = parent.get(pid), d = 0; p !== undefined && p > 1 && d < 64; p = parent.get(p), d++) if (p === process.pid) return true;
+    for (let p = parent.get(pid), d = 0; p !== undefined && p > 1 && d < 64; p = parent.get(p), d++)
+      if (p === process.pid) return true;
     return false;
   };
   return [...parent.keys()].filter((pid) => {
@@ -65,7 +66,11 @@ describe('one policy worker per host', () => {
   });
 
   it('the Models page and an onnx evaluation of the same checkpoint share the host policy worker', async () => {
-    const sample = await client.call('models.sample', { path: checkpoint, prompt: 'hello', maxTokens: 4, seed: 1, provider: 'cpu' }, { timeoutMs: 120_000 });
+    const sample = await client.call(
+      'models.sample',
+      { path: checkpoint, prompt: 'hello', maxTokens: 4, seed: 1, provider: 'cpu' },
+      { timeoutMs: 120_000 },
+    );
     expect(sample.tokens).toHaveLength(4);
     expect(workerProcesses('policy')).toHaveLength(1);
 
@@ -76,7 +81,14 @@ describe('one policy worker per host', () => {
     });
     const { runDir } = await client.call(
       'runs.start',
-      { suite, policy: `onnx:${checkpoint}`, policySettings: { maxTokens: 16, seed: 7 }, harness: { maxTurns: 1, contextStrategy: 'drop-oldest', observationChars: 2000 }, attempts: 1, concurrency: 1 },
+      {
+        suite,
+        policy: `onnx:${checkpoint}`,
+        policySettings: { maxTokens: 16, seed: 7 },
+        harness: { maxTurns: 1, contextStrategy: 'drop-oldest', observationChars: 2000 },
+        attempts: 1,
+        concurrency: 1,
+      },
       { timeoutMs: 120_000 },
     );
     const end = await finished;

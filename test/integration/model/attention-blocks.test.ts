@@ -28,12 +28,45 @@ describe('causal attention in query blocks', () => {
       inputIds,
       targets,
       attentionMask,
-      lossInputs: { loss_mask: { dtype: 'float64' as const, dims: [B, T], data: lossMask }, aux_coef: { dtype: 'float64' as const, dims: [], data: Float64Array.of(0.01) } },
+      lossInputs: {
+        loss_mask: { dtype: 'float64' as const, dims: [B, T], data: lossMask },
+        aux_coef: { dtype: 'float64' as const, dims: [], data: Float64Array.of(0.01) },
+      },
     };
-    const full = await runTrainingStep(config, await cache.get({ batch: B, length: T, forcedRouting: false, loss: sftLoss, dtype: 'float64', causalBlocks: false }), params, batch);
+    const full = await runTrainingStep(
+      config,
+      await cache.get({
+        batch: B,
+        length: T,
+        forcedRouting: false,
+        loss: sftLoss,
+        dtype: 'float64',
+        causalBlocks: false,
+      }),
+      params,
+      batch,
+    );
     for (const block of [8, 16]) {
-      const entry = await cache.get({ batch: B, length: T, forcedRouting: false, loss: sftLoss, dtype: 'float64', causalBlocks: block });
-      expect(entry.graph.nodeCount).toBeGreaterThan((await cache.get({ batch: B, length: T, forcedRouting: false, loss: sftLoss, dtype: 'float64', causalBlocks: false })).graph.nodeCount);
+      const entry = await cache.get({
+        batch: B,
+        length: T,
+        forcedRouting: false,
+        loss: sftLoss,
+        dtype: 'float64',
+        causalBlocks: block,
+      });
+      expect(entry.graph.nodeCount).toBeGreaterThan(
+        (
+          await cache.get({
+            batch: B,
+            length: T,
+            forcedRouting: false,
+            loss: sftLoss,
+            dtype: 'float64',
+            causalBlocks: false,
+          })
+        ).graph.nodeCount,
+      );
       const got = await runTrainingStep(config, entry, params, batch);
       expect(got.loss).toBeCloseTo(full.loss, 12);
       for (let i = 0; i < B * T; i++) {
@@ -51,6 +84,16 @@ describe('causal attention in query blocks', () => {
   });
 
   it('picks blocks that cut long buckets into at least 6, and leaves short ones whole', () => {
-    expect([256, 320, 384, 512, 640, 1024, 1536, 1792, 2048].map(attentionBlock)).toEqual([undefined, undefined, 64, 64, 64, 128, 256, 256, 256]);
+    expect([256, 320, 384, 512, 640, 1024, 1536, 1792, 2048].map(attentionBlock)).toEqual([
+      undefined,
+      undefined,
+      64,
+      64,
+      64,
+      128,
+      256,
+      256,
+      256,
+    ]);
   });
 });

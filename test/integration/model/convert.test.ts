@@ -22,7 +22,8 @@ test('model convert: an f16 copy is about half the size and loads back within f1
   let worst = 0;
   for (const [name, values] of a.parameters) {
     const copy = b.parameters.get(name)!;
-    for (let i = 0; i < values.length; i++) worst = Math.max(worst, Math.abs(copy[i]! - values[i]!) / Math.max(1e-3, Math.abs(values[i]!)));
+    for (let i = 0; i < values.length; i++)
+      worst = Math.max(worst, Math.abs(copy[i]! - values[i]!) / Math.max(1e-3, Math.abs(values[i]!)));
   }
   expect(worst).toBeGreaterThan(0); // really stored as f16, not copied
   expect(worst).toBeLessThan(1e-3);

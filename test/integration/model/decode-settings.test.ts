@@ -5,7 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeSettingFor } from '../../../native/model/decode-defaults';
-import { candidateSettings, decodeStepFeeds, ONNXRUNTIME_DEFAULT_SETTING, sessionOptionsOf, settingName, sweepDecodeSettings } from '../../../native/model/decode-settings';
+import {
+  candidateSettings,
+  decodeStepFeeds,
+  ONNXRUNTIME_DEFAULT_SETTING,
+  sessionOptionsOf,
+  settingName,
+  sweepDecodeSettings,
+} from '../../../native/model/decode-settings';
 import { buildSamplingGraph } from '../../../native/model/sampling-graph';
 import { RuntimeSession } from '../../../native/onnx/runtime';
 import { tinyConfig, tinyWeights } from '../../helpers/tiny-model';
@@ -37,8 +44,17 @@ describe('decode session settings', () => {
 
   it('the sweep measures every setting at every batch size', async () => {
     const settings = candidateSettings(2).slice(0, 3);
-    const rows = await sweepDecodeSettings(graph.bytes, config, { batches: [1, 4], past: 4, rounds: 1, stepsPerBlock: 1, cores: 2, settings });
-    expect(rows.map((r) => `${settingName(r.setting)} b${r.batch}`)).toEqual(settings.flatMap((s) => [`${settingName(s)} b1`, `${settingName(s)} b4`]));
+    const rows = await sweepDecodeSettings(graph.bytes, config, {
+      batches: [1, 4],
+      past: 4,
+      rounds: 1,
+      stepsPerBlock: 1,
+      cores: 2,
+      settings,
+    });
+    expect(rows.map((r) => `${settingName(r.setting)} b${r.batch}`)).toEqual(
+      settings.flatMap((s) => [`${settingName(s)} b1`, `${settingName(s)} b4`]),
+    );
     for (const r of rows) expect(r.stepMs > 0 && r.tokensPerSecond > 0).toBe(true);
   });
 

@@ -12,7 +12,11 @@ import { tinyConfig, tinyWeights } from '../../helpers/tiny-model';
 
 const config = tinyConfig({ vocab_size: 32, max_position_embeddings: 256 });
 const weights = tinyWeights(config, 5);
-const request = (o: Partial<DecodeRequest> = {}): DecodeRequest => ({ ...GenerateOptions.parse({ maxTokens: 6 }), seed: 1, ...o });
+const request = (o: Partial<DecodeRequest> = {}): DecodeRequest => ({
+  ...GenerateOptions.parse({ maxTokens: 6 }),
+  seed: 1,
+  ...o,
+});
 
 let policy: LoadedPolicy;
 beforeAll(async () => {
@@ -27,7 +31,9 @@ describe('decoding followed and stopped', () => {
     const d = new BatchDecoder(policy.decoder);
     const seen: { id: number; index: number; settled: boolean }[] = [];
     let settled = false;
-    const done = d.generate([1, 2, 3], request({ maxTokens: 20 }), undefined, { onToken: (t, index) => seen.push({ id: t.id, index, settled }) });
+    const done = d.generate([1, 2, 3], request({ maxTokens: 20 }), undefined, {
+      onToken: (t, index) => seen.push({ id: t.id, index, settled }),
+    });
     const r = await done.finally(() => (settled = true));
     expect(seen.map((s) => s.index)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect(seen.map((s) => s.id)).toEqual(r.tokens.map((t) => t.id));
@@ -66,12 +72,15 @@ describe('decoding followed and stopped', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(7 * 40 - 1);
     expect(slow.tokens.map((t) => t.id)).toEqual(plain.tokens.map((t) => t.id));
     const stop = new AbortController();
-    const stopped = await d.generate([1, 2, 3], request({ maxTokens: 200 }), undefined, { stop: stop.signal, onToken: (_, i) => i === 2 && stop.abort() });
+    const stopped = await d.generate([1, 2, 3], request({ maxTokens: 200 }), undefined, {
+      stop: stop.signal,
+      onToken: (_, i) => i === 2 && stop.abort(),
+    });
     expect(stopped.stopReason).toBe('stopped');
     expect(stopped.tokens).toHaveLength(3);
   });
 
-  it('alternatives: the most likely tokens, most likely first, with the sampled token\'s log-prob where it is among them', async () => {
+  it("alternatives: the most likely tokens, most likely first, with the sampled token's log-prob where it is among them", async () => {
     const d = new BatchDecoder(policy.decoder);
     for (const o of [{ temperature: 0 }, { temperature: 0.7 }, { temperature: 1, topK: 5 }]) {
       const r = await d.generate([1, 2, 3], request({ maxTokens: 8, alternatives: 4, ...o }));

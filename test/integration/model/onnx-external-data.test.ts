@@ -30,9 +30,23 @@ async function logits(path: string, layers: number, kvHeads: number, headDim: nu
   const session = await RuntimeSession.create(path, { providers: ['cpu'], intraOpThreads: 1 });
   try {
     const S = PROMPT.length;
-    const ints = (values: number[]): HostTensor => ({ dtype: 'int64', dims: [1, S], data: BigInt64Array.from(values.map(BigInt)) });
-    const feeds: Record<string, HostTensor> = { input_ids: ints(PROMPT), attention_mask: ints(PROMPT.map(() => 1)), position_ids: ints(PROMPT.map((_, i) => i)) };
-    for (let l = 0; l < layers; l++) for (const kv of ['key', 'value']) feeds[`past_key_values.${l}.${kv}`] = { dtype: 'float32', dims: [1, kvHeads, 0, headDim], data: new Float32Array(0) };
+    const ints = (values: number[]): HostTensor => ({
+      dtype: 'int64',
+      dims: [1, S],
+      data: BigInt64Array.from(values.map(BigInt)),
+    });
+    const feeds: Record<string, HostTensor> = {
+      input_ids: ints(PROMPT),
+      attention_mask: ints(PROMPT.map(() => 1)),
+      position_ids: ints(PROMPT.map((_, i) => i)),
+    };
+    for (let l = 0; l < layers; l++)
+      for (const kv of ['key', 'value'])
+        feeds[`past_key_values.${l}.${kv}`] = {
+          dtype: 'float32',
+          dims: [1, kvHeads, 0, headDim],
+          data: new Float32Array(0),
+        };
     return (await session.run(feeds, ['logits'])).logits!.data as Float32Array;
   } finally {
     await session.release();
@@ -42,7 +56,10 @@ async function logits(path: string, layers: number, kvHeads: number, headDim: nu
 async function greedy(policy: LoadedPolicy, n = 12): Promise<number[]> {
   const decoder = new BatchDecoder(policy.decoder);
   try {
-    const r = await decoder.generate([...PROMPT], { ...GenerateOptions.parse({ maxTokens: n, temperature: 0 }), seed: 1 });
+    const r = await decoder.generate([...PROMPT], {
+      ...GenerateOptions.parse({ maxTokens: n, temperature: 0 }),
+      seed: 1,
+    });
     return r.tokens.map((t) => t.id);
   } finally {
     await decoder.close();
@@ -56,7 +73,10 @@ describe('ONNX external data (models past 2 GiB)', () => {
     expect(inline.externalData).toBeNull();
     process.env.T1LAB_ONNX_EXTERNAL_DATA_BYTES = '1';
     const external = exportOnnx(dir, join(root, 'external'));
-    expect(external.externalData).toEqual({ path: join(root, 'external', 'model.onnx.data'), bytes: statSync(join(root, 'external', 'model.onnx.data')).size });
+    expect(external.externalData).toEqual({
+      path: join(root, 'external', 'model.onnx.data'),
+      bytes: statSync(join(root, 'external', 'model.onnx.data')).size,
+    });
     // The weights left the proto: what remains is the graph and the small tensors (under 1 KiB each).
     const { config, parameters } = loadCheckpoint(dir);
     const big = [...parameters.values()].filter((w) => w.byteLength >= 1024).reduce((n, w) => n + w.byteLength, 0);
@@ -73,17 +93,24 @@ describe('ONNX external data (models past 2 GiB)', () => {
     expect(opened.kind).toBe('external-onnx');
     const settings = { provider: 'cpu' as const, intraOpThreads: 1 };
     const hf = { vocab_size: config.vocab_size, max_position_embeddings: config.max_position_embeddings };
-    expect(await greedy(await loadExternalPolicy(opened.kind === 'external-onnx' ? opened.modelPath : '', hf, settings))).toEqual(await greedy(await loadExternalPolicy(inline.path, hf, settings)));
+    expect(
+      await greedy(await loadExternalPolicy(opened.kind === 'external-onnx' ? opened.modelPath : '', hf, settings)),
+    ).toEqual(await greedy(await loadExternalPolicy(inline.path, hf, settings)));
   });
 
   it("the policy's sampling graph with external data samples the same tokens", async () => {
     const { config, parameters } = loadCheckpoint(dir);
-    const privateFolders = () => readdirSync(tmpdir()).filter((f) => f.startsWith('t1lab-onnx-')).sort();
+    const privateFolders = () =>
+      readdirSync(tmpdir())
+        .filter((f) => f.startsWith('t1lab-onnx-'))
+        .sort();
     const before = privateFolders();
     const plain = await greedy(await loadT1Policy(config, parameters, { provider: 'cpu', intraOpThreads: 1 }));
     process.env.T1LAB_ONNX_EXTERNAL_DATA_BYTES = '1';
     const logs: string[] = [];
-    const external = await greedy(await loadT1Policy(config, parameters, { provider: 'cpu', intraOpThreads: 1, log: (m) => logs.push(m) }));
+    const external = await greedy(
+      await loadT1Policy(config, parameters, { provider: 'cpu', intraOpThreads: 1, log: (m) => logs.push(m) }),
+    );
     expect(logs.join('\n')).toContain('(weights as external data)');
     expect(external).toEqual(plain);
     expect(plain.length).toBe(12);

@@ -1,6 +1,11 @@
 /** Provider placement on this (GPU-less) machine: auto falls back to CPU with a reason, explicit CUDA fails clearly. */
 import { describe, expect, it } from 'vitest';
-import { createPlacedSession, cudaLikely, probeProviders, ProviderUnavailableError } from '../../../native/model/providers';
+import {
+  createPlacedSession,
+  cudaLikely,
+  probeProviders,
+  ProviderUnavailableError,
+} from '../../../native/model/providers';
 import { GraphBuilder } from '../../../native/onnx/graph';
 import { optionalSkip } from '../../helpers/skip';
 
@@ -30,7 +35,9 @@ describe('execution provider placement', () => {
     expect(p.fallbackReason).toMatch(/NVIDIA|CUDA/);
     await p.session.release();
     await expect(createPlacedSession(tinyModel(), { choice: 'cuda' })).rejects.toThrow(ProviderUnavailableError);
-    await expect(createPlacedSession(tinyModel(), { choice: 'cuda' })).rejects.toThrow(/CUDA execution provider was requested but/);
+    await expect(createPlacedSession(tinyModel(), { choice: 'cuda' })).rejects.toThrow(
+      /CUDA execution provider was requested but/,
+    );
   });
 
   it('a CUDA session that onnxruntime cannot load falls back with its error (forced attempt)', async (ctx) => {

@@ -3,7 +3,13 @@
  * same log-probs and the same routing, also for a batch whose rows are left-padded to a common cache.
  */
 import { describe, expect, it } from 'vitest';
-import { buildSamplingGraph, pastKeyName, pastValueName, presentKeyName, presentValueName } from '../../../native/model/sampling-graph';
+import {
+  buildSamplingGraph,
+  pastKeyName,
+  pastValueName,
+  presentKeyName,
+  presentValueName,
+} from '../../../native/model/sampling-graph';
 import { buildTrainingGraph } from '../../../native/model/training-graph';
 import { f32, i64, RuntimeSession, type HostTensor } from '../../../native/onnx/runtime';
 import { tinyConfig, tinyWeights, weightFeeds } from '../../helpers/tiny-model';
@@ -26,7 +32,14 @@ function logSoftmaxAt(logits: Float32Array, offset: number, id: number): number 
 
 async function score(tokens: number[]): Promise<{ logprobs: number[]; experts: number[] }> {
   const T = tokens.length - 1;
-  const built = buildTrainingGraph(config, { batch: 1, length: T, dtype: 'float32', expertCompute: 'dense', forcedRouting: false, loss: null });
+  const built = buildTrainingGraph(config, {
+    batch: 1,
+    length: T,
+    dtype: 'float32',
+    expertCompute: 'dense',
+    forcedRouting: false,
+    loss: null,
+  });
   const s = await RuntimeSession.create(built.bytes, { providers: ['cpu'], intraOpThreads: 1 });
   const out = await s.run({
     ...weightFeeds(config, weights, 'float32'),
@@ -35,7 +48,10 @@ async function score(tokens: number[]): Promise<{ logprobs: number[]; experts: n
     attention_mask: f32(new Array(T).fill(1), [1, T]),
   });
   await s.release();
-  return { logprobs: Array.from(out.logprobs!.data as Float32Array), experts: Array.from(out.experts!.data as BigInt64Array, Number) };
+  return {
+    logprobs: Array.from(out.logprobs!.data as Float32Array),
+    experts: Array.from(out.experts!.data as BigInt64Array, Number),
+  };
 }
 
 const emptyPast = (B: number): Record<string, HostTensor> => {
@@ -58,17 +74,28 @@ describe('sampling graph with KV cache', () => {
     it(`prefill + steps reproduce scoring log-probs and routing (${name})`, async () => {
       const tokens = [1, 5, 9, 2, 11, 4, 7];
       const ref = await score(tokens);
-      const session = await RuntimeSession.create(buildSamplingGraph(config, weights, options).bytes, { providers: ['cpu'], intraOpThreads: 1 });
+      const session = await RuntimeSession.create(buildSamplingGraph(config, weights, options).bytes, {
+        providers: ['cpu'],
+        intraOpThreads: 1,
+      });
       const T = tokens.length - 1;
       const logprobs: number[] = [];
       const experts: number[][] = Array.from({ length: L }, () => []);
       let past = emptyPast(1);
-      const chunks = [[0, 3], [3, 4], [4, 5], [5, 6]] as const;
+      const chunks = [
+        [0, 3],
+        [3, 4],
+        [4, 5],
+        [5, 6],
+      ] as const;
       for (const [a, b] of chunks) {
         const S = b - a;
         const out = await session.run({
           input_ids: i64(tokens.slice(a, b), [1, S]),
-          position_ids: i64(Array.from({ length: S }, (_, i) => a + i), [1, S]),
+          position_ids: i64(
+            Array.from({ length: S }, (_, i) => a + i),
+            [1, S],
+          ),
           attention_mask: i64(new Array(b).fill(1), [1, b]),
           ...past,
         });
@@ -91,23 +118,44 @@ describe('sampling graph with KV cache', () => {
   }
 
   it('a left-padded batch row gives the same log-probs as the row alone', async () => {
-    const session = await RuntimeSession.create(buildSamplingGraph(config, weights, { expertCompute: 'dense' }).bytes, { providers: ['cpu'], intraOpThreads: 1 });
+    const session = await RuntimeSession.create(buildSamplingGraph(config, weights, { expertCompute: 'dense' }).bytes, {
+      providers: ['cpu'],
+      intraOpThreads: 1,
+    });
     const long = [3, 1, 4, 1, 5];
     const short = [2, 7];
     const prefill = async (ids: number[]) =>
-      session.run({ input_ids: i64(ids, [1, ids.length]), position_ids: i64(ids.map((_, i) => i), [1, ids.length]), attention_mask: i64(ids.map(() => 1), [1, ids.length]), ...emptyPast(1) });
+      session.run({
+        input_ids: i64(ids, [1, ids.length]),
+        position_ids: i64(
+          ids.map((_, i) => i),
+          [1, ids.length],
+        ),
+        attention_mask: i64(
+          ids.map(() => 1),
+          [1, ids.length],
+        ),
+        ...emptyPast(1),
+      });
     const a = await prefill(long);
     const b = await prefill(short);
     // batch cache: the short row left-padded by 3 slots
     const pad = long.length - short.length;
     const feeds: Record<string, HostTensor> = {};
     for (let l = 0; l < L; l++) {
-      for (const [pastName, presentName] of [[pastKeyName(l), presentKeyName(l)], [pastValueName(l), presentValueName(l)]] as const) {
+      for (const [pastName, presentName] of [
+        [pastKeyName(l), presentKeyName(l)],
+        [pastValueName(l), presentValueName(l)],
+      ] as const) {
         const A = a[presentName]!.data as Float32Array;
         const Bv = b[presentName]!.data as Float32Array;
         const merged = new Float32Array(2 * nkv * long.length * hd);
         merged.set(A, 0);
-        for (let h = 0; h < nkv; h++) merged.set(Bv.subarray(h * short.length * hd, (h + 1) * short.length * hd), nkv * long.length * hd + (h * long.length + pad) * hd);
+        for (let h = 0; h < nkv; h++)
+          merged.set(
+            Bv.subarray(h * short.length * hd, (h + 1) * short.length * hd),
+            nkv * long.length * hd + (h * long.length + pad) * hd,
+          );
         feeds[pastName] = f32(merged, [2, nkv, long.length, hd]);
       }
     }
@@ -115,13 +163,21 @@ describe('sampling graph with KV cache', () => {
       ...feeds,
       input_ids: i64([6, 8], [2, 1]),
       position_ids: i64([long.length, short.length], [2, 1]),
-      attention_mask: i64([...new Array(long.length + 1).fill(1), ...new Array(pad).fill(0), ...new Array(short.length + 1).fill(1)], [2, long.length + 1]),
+      attention_mask: i64(
+        [...new Array(long.length + 1).fill(1), ...new Array(pad).fill(0), ...new Array(short.length + 1).fill(1)],
+        [2, long.length + 1],
+      ),
     });
     const alone = await session.run({
       input_ids: i64([8], [1, 1]),
       position_ids: i64([short.length], [1, 1]),
       attention_mask: i64(new Array(short.length + 1).fill(1), [1, short.length + 1]),
-      ...Object.fromEntries(Array.from({ length: L }, (_, l) => [[pastKeyName(l), b[presentKeyName(l)]!], [pastValueName(l), b[presentValueName(l)]!]]).flat()),
+      ...Object.fromEntries(
+        Array.from({ length: L }, (_, l) => [
+          [pastKeyName(l), b[presentKeyName(l)]!],
+          [pastValueName(l), b[presentValueName(l)]!],
+        ]).flat(),
+      ),
     });
     const batched = (step.logits!.data as Float32Array).subarray(V, 2 * V);
     const solo = alone.logits!.data as Float32Array;

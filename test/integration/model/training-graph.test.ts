@@ -24,7 +24,10 @@ function batchFeeds(random: () => number): Record<string, HostTensor> {
     input_ids: i64(ids, [B, T]),
     targets: i64(targets, [B, T]),
     attention_mask: f64(mask, [B, T]),
-    loss_mask: f64(mask.map((m, i) => (i % T === 0 ? 0 : m)), [B, T]),
+    loss_mask: f64(
+      mask.map((m, i) => (i % T === 0 ? 0 : m)),
+      [B, T],
+    ),
     aux_coef: f64([0.1], []),
   };
 }
@@ -35,13 +38,40 @@ describe('training graph gradients (float64 finite differences)', () => {
       const random = seededRandom(11);
       const weights = weightFeeds(config, tinyWeights(config, 3), 'float64');
       const batch = batchFeeds(random);
-      const scoring = buildTrainingGraph(config, { batch: B, length: T, dtype: 'float64', expertCompute, forcedRouting: false, loss: null });
-      const scorer = await RuntimeSession.create(scoring.bytes, { providers: ['cpu'], intraOpThreads: 1, graphOptimization: 'basic' });
-      const routed = await scorer.run({ ...weights, input_ids: batch.input_ids!, targets: batch.targets!, attention_mask: batch.attention_mask! });
+      const scoring = buildTrainingGraph(config, {
+        batch: B,
+        length: T,
+        dtype: 'float64',
+        expertCompute,
+        forcedRouting: false,
+        loss: null,
+      });
+      const scorer = await RuntimeSession.create(scoring.bytes, {
+        providers: ['cpu'],
+        intraOpThreads: 1,
+        graphOptimization: 'basic',
+      });
+      const routed = await scorer.run({
+        ...weights,
+        input_ids: batch.input_ids!,
+        targets: batch.targets!,
+        attention_mask: batch.attention_mask!,
+      });
       await scorer.release();
 
-      const built = buildTrainingGraph(config, { batch: B, length: T, dtype: 'float64', expertCompute, forcedRouting: true, loss: sftLoss });
-      const session = await RuntimeSession.create(built.bytes, { providers: ['cpu'], intraOpThreads: 1, graphOptimization: 'basic' });
+      const built = buildTrainingGraph(config, {
+        batch: B,
+        length: T,
+        dtype: 'float64',
+        expertCompute,
+        forcedRouting: true,
+        loss: sftLoss,
+      });
+      const session = await RuntimeSession.create(built.bytes, {
+        providers: ['cpu'],
+        intraOpThreads: 1,
+        graphOptimization: 'basic',
+      });
       const feeds = { ...weights, ...batch, forced_experts: routed.experts! };
       const out = await session.run(feeds);
       // Forcing the graph's own choice reproduces the unforced forward exactly.
@@ -79,13 +109,25 @@ describe('training graph gradients (float64 finite differences)', () => {
     const batch = batchFeeds(seededRandom(4));
     const results = [];
     for (const expertCompute of ['dense', 'sparse'] as const) {
-      const built = buildTrainingGraph(config, { batch: B, length: T, dtype: 'float64', expertCompute, forcedRouting: false, loss: sftLoss });
-      const s = await RuntimeSession.create(built.bytes, { providers: ['cpu'], intraOpThreads: 1, graphOptimization: 'basic' });
+      const built = buildTrainingGraph(config, {
+        batch: B,
+        length: T,
+        dtype: 'float64',
+        expertCompute,
+        forcedRouting: false,
+        loss: sftLoss,
+      });
+      const s = await RuntimeSession.create(built.bytes, {
+        providers: ['cpu'],
+        intraOpThreads: 1,
+        graphOptimization: 'basic',
+      });
       results.push(await s.run({ ...weights, ...batch }));
       await s.release();
     }
     const [dense, sparse] = results;
-    const maxDiff = (a: HostTensor, b: HostTensor) => Math.max(...Array.from(a.data as Float64Array, (v, i) => Math.abs(v - (b.data as Float64Array)[i]!)));
+    const maxDiff = (a: HostTensor, b: HostTensor) =>
+      Math.max(...Array.from(a.data as Float64Array, (v, i) => Math.abs(v - (b.data as Float64Array)[i]!)));
     expect(maxDiff(dense!.logprobs!, sparse!.logprobs!)).toBeLessThan(1e-12);
     expect(maxDiff(dense!['grad.layers.0.moe.router']!, sparse!['grad.layers.0.moe.router']!)).toBeLessThan(1e-12);
     expect(maxDiff(dense!['grad.layers.1.moe.w_down']!, sparse!['grad.layers.1.moe.w_down']!)).toBeLessThan(1e-12);

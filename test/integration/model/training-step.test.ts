@@ -46,7 +46,10 @@ describe('training through the graph cache', () => {
     const entry = await cache.get({ batch: B, length: T, forcedRouting: false, loss: sftLoss });
     const params = tinyWeights(config, 2);
     const data = batch(seededRandom(3));
-    const lossInputs = { loss_mask: { dtype: 'float32' as const, dims: [B, T], data: new Float32Array(B * T).fill(1) }, aux_coef: { dtype: 'float32' as const, dims: [], data: Float32Array.from([0.01]) } };
+    const lossInputs = {
+      loss_mask: { dtype: 'float32' as const, dims: [B, T], data: new Float32Array(B * T).fill(1) },
+      aux_coef: { dtype: 'float32' as const, dims: [], data: Float32Array.from([0.01]) },
+    };
     const losses: number[] = [];
     for (let step = 0; step < 15; step++) {
       const r = await runTrainingStep(config, entry, params, { ...data, lossInputs });
@@ -70,14 +73,19 @@ describe('training through the graph cache', () => {
     const data = { ...batch(random), attentionMask: new Float64Array(B * T).fill(1) };
     const routed = await runTrainingStep(config, scorer, params, { ...data, lossInputs: {} });
     const entry = await cache.get({ batch: B, length: T, forcedRouting: true, loss: ppoLike, dtype: 'float64' });
-    const tokens = (f: (i: number) => number) => ({ dtype: 'float64' as const, dims: [B, T], data: Float64Array.from({ length: B * T }, (_, i) => f(i)) });
+    const tokens = (f: (i: number) => number) => ({
+      dtype: 'float64' as const,
+      dims: [B, T],
+      data: Float64Array.from({ length: B * T }, (_, i) => f(i)),
+    });
     const lossInputs = {
       old_logprobs: tokens((i) => routed.logprobs[i]! + (random() - 0.5) * 0.6),
       advantages: tokens(() => random() * 2 - 1),
       returns: tokens(() => random()),
       loss_mask: tokens((i) => (i % T === 0 ? 0 : 1)),
     };
-    const step = (p: Map<string, Float64Array>) => runTrainingStep(config, entry, p, { ...data, forcedExperts: routed.experts, lossInputs });
+    const step = (p: Map<string, Float64Array>) =>
+      runTrainingStep(config, entry, p, { ...data, forcedExperts: routed.experts, lossInputs });
     const base = await step(params);
     expect(Object.keys(base.metrics).sort()).toEqual(['entropy', 'pg_loss', 'value_loss']);
     let worst = 0;

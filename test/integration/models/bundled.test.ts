@@ -12,8 +12,14 @@ import { QUICK_SUITE, writeSuite } from '../../helpers/tasks';
 import { makeTempDir } from '../../helpers/tmp';
 
 const MODELS = join(REPO_ROOT, 'models');
-const bundled = existsSync(MODELS) ? readdirSync(MODELS).filter((d) => existsSync(join(MODELS, d, 'manifest.json'))) : [];
-const du = (dir: string): number => readdirSync(dir, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? du(join(dir, e.name)) : statSync(join(dir, e.name)).size), 0);
+const bundled = existsSync(MODELS)
+  ? readdirSync(MODELS).filter((d) => existsSync(join(MODELS, d, 'manifest.json')))
+  : [];
+const du = (dir: string): number =>
+  readdirSync(dir, { withFileTypes: true }).reduce(
+    (n, e) => n + (e.isDirectory() ? du(join(dir, e.name)) : statSync(join(dir, e.name)).size),
+    0,
+  );
 
 describe('bundled models', () => {
   const tmp = makeTempDir('t1lab-bundled-');
@@ -44,7 +50,23 @@ describe('bundled models', () => {
   it('t1lab eval --policy onnx:models/<rl> runs out of the box', async () => {
     const rl = bundled.find((d) => d.includes('rl'))!;
     const suite = writeSuite(join(tmp.path, 'suite'), QUICK_SUITE.slice(0, 1));
-    const r = await runT1lab(['eval', '--suite', suite, '--policy', `onnx:models/${rl}`, '--max-turns', '1', '--max-tokens', '16', '--out', join(tmp.path, 'eval'), '--json'], { env, timeoutMs: 240_000 });
+    const r = await runT1lab(
+      [
+        'eval',
+        '--suite',
+        suite,
+        '--policy',
+        `onnx:models/${rl}`,
+        '--max-turns',
+        '1',
+        '--max-tokens',
+        '16',
+        '--out',
+        join(tmp.path, 'eval'),
+        '--json',
+      ],
+      { env, timeoutMs: 240_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     const result = parseJsonOutput<{ tasks: number; episodes: number; policy: string }>(r);
     expect(result).toMatchObject({ tasks: 1, episodes: 1 });

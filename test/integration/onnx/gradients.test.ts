@@ -33,7 +33,16 @@ describe('autodiff gradient rules (float64 finite differences)', () => {
   it('neg, exp, log, sqrt, reciprocal, sigmoid, square, silu', async () => {
     const r = await gradCheck([{ name: 'a', shape: [3, 4], range: 'positive' }], (ad, x) => {
       const a = x.a!;
-      const parts = [ad.neg(a), ad.exp(a), ad.log(a), ad.sqrt(a), ad.reciprocal(a), ad.sigmoid(a), ad.square(a), ad.silu(a)];
+      const parts = [
+        ad.neg(a),
+        ad.exp(a),
+        ad.log(a),
+        ad.sqrt(a),
+        ad.reciprocal(a),
+        ad.sigmoid(a),
+        ad.square(a),
+        ad.silu(a),
+      ];
       return parts.reduce((s, p) => ad.add(s, p));
     });
     expect(r.worst).toBeLessThan(TOLERANCE);
@@ -59,7 +68,11 @@ describe('autodiff gradient rules (float64 finite differences)', () => {
   });
 
   it('softmax and logSoftmax', async () => {
-    const r = await gradCheck([{ name: 'a', shape: [3, 5] }], (ad, x) => ad.add(ad.softmax(x.a!, -1), ad.logSoftmax(ad.mul(x.a!, ad.constant(2)), -1)), { seed: 4 });
+    const r = await gradCheck(
+      [{ name: 'a', shape: [3, 5] }],
+      (ad, x) => ad.add(ad.softmax(x.a!, -1), ad.logSoftmax(ad.mul(x.a!, ad.constant(2)), -1)),
+      { seed: 4 },
+    );
     expect(r.worst).toBeLessThan(TOLERANCE);
   });
 
@@ -95,15 +108,27 @@ describe('autodiff gradient rules (float64 finite differences)', () => {
   });
 
   it('reshape and transpose', async () => {
-    const r = await gradCheck([{ name: 'a', shape: [2, 3, 4] }], (ad, x) => ad.add(ad.transpose(ad.reshape(x.a!, [6, -1]), [1, 0]), ad.reshapeAs(ad.reshape(x.a!, [0, 12]), ad.constant(new Array(24).fill(0), [4, 6]))), { seed: 7 });
+    const r = await gradCheck(
+      [{ name: 'a', shape: [2, 3, 4] }],
+      (ad, x) =>
+        ad.add(
+          ad.transpose(ad.reshape(x.a!, [6, -1]), [1, 0]),
+          ad.reshapeAs(ad.reshape(x.a!, [0, 12]), ad.constant(new Array(24).fill(0), [4, 6])),
+        ),
+      { seed: 7 },
+    );
     expect(r.worst).toBeLessThan(TOLERANCE);
   });
 
   it('gather (embedding rows, repeated ids)', async () => {
-    const r = await gradCheck([{ name: 'table', shape: [5, 3] }], (ad, x) => ad.gather(x.table!, ad.wrap('ids', [2, 3], 'int64')), {
-      declareExtra: (ad) => ({ ids: ad.input('ids', [2, 3], 'int64') }),
-      extraFeeds: { ids: i64([0, 4, 4, 1, 0, 2], [2, 3]) },
-    });
+    const r = await gradCheck(
+      [{ name: 'table', shape: [5, 3] }],
+      (ad, x) => ad.gather(x.table!, ad.wrap('ids', [2, 3], 'int64')),
+      {
+        declareExtra: (ad) => ({ ids: ad.input('ids', [2, 3], 'int64') }),
+        extraFeeds: { ids: i64([0, 4, 4, 1, 0, 2], [2, 3]) },
+      },
+    );
     expect(r.worst).toBeLessThan(TOLERANCE);
   });
 
@@ -119,14 +144,21 @@ describe('autodiff gradient rules (float64 finite differences)', () => {
         const scattered = ad.scatterElementsIntoZeros(x.a!, idx, ad.mul(picked, x.u!), 1); // [3,4]
         return ad.add(scattered, x.a!);
       },
-      { declareExtra: (ad) => ({ idx: ad.input('idx', [3, 2], 'int64') }), extraFeeds: { idx: i64([1, 3, 0, 2, 3, 1], [3, 2]) }, seed: 8 },
+      {
+        declareExtra: (ad) => ({ idx: ad.input('idx', [3, 2], 'int64') }),
+        extraFeeds: { idx: i64([1, 3, 0, 2, 3, 1], [3, 2]) },
+        seed: 8,
+      },
     );
     expect(r.worst).toBeLessThan(TOLERANCE);
   });
 
   it('scatterRowsAddIntoZeros with a dynamic row count (sparse expert dispatch)', async () => {
     const r = await gradCheck(
-      [{ name: 'h', shape: [5, 3] }, { name: 'w', shape: [3, 3] }],
+      [
+        { name: 'h', shape: [5, 3] },
+        { name: 'w', shape: [3, 3] },
+      ],
       (ad, x) => {
         // rows whose mask is set, found at run time (NonZero), transformed and added back in place
         const mask = ad.wrap('mask', [5], 'bool');
@@ -153,7 +185,11 @@ describe('autodiff gradient rules (float64 finite differences)', () => {
         { name: 'u', shape: [2, 3] },
       ],
       (ad, x) => ad.mul(ad.scatterRowsAdd(x.base!, ad.wrap('rows', [2, 1], 'int64'), ad.square(x.u!)), x.base!),
-      { declareExtra: (ad) => ({ rows: ad.input('rows', [2, 1], 'int64') }), extraFeeds: { rows: i64([3, 1], [2, 1]) }, seed: 10 },
+      {
+        declareExtra: (ad) => ({ rows: ad.input('rows', [2, 1], 'int64') }),
+        extraFeeds: { rows: i64([3, 1], [2, 1]) },
+        seed: 10,
+      },
     );
     expect(r.worst).toBeLessThan(TOLERANCE);
   });

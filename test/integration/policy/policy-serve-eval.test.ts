@@ -23,7 +23,21 @@ import { makeTempDir } from '../../helpers/tmp';
 const CHECKPOINT = join(REPO_ROOT, 'models', 'nano-sft');
 /** Two that nano-sft resolves at these settings and one it does not (measured: 3 of the first 13 of id-nano resolve). */
 const TASKS = ['number-theory-batch-a1f932bec6', 'passwd-audit-27f58ee8ff', 'rename-files-x3cqsg'];
-const SETTINGS = ['--suite', join(REPO_ROOT, 'tasks', 'suites', 'id-nano.jsonl'), '--only', TASKS.join(','), '--max-turns', '6', '--max-tokens', '576', '--temperature', '0', '--concurrency', '1', '--json'];
+const SETTINGS = [
+  '--suite',
+  join(REPO_ROOT, 'tasks', 'suites', 'id-nano.jsonl'),
+  '--only',
+  TASKS.join(','),
+  '--max-turns',
+  '6',
+  '--max-tokens',
+  '576',
+  '--temperature',
+  '0',
+  '--concurrency',
+  '1',
+  '--json',
+];
 
 interface Episode {
   resolved: boolean;
@@ -35,7 +49,10 @@ function episodes(runDir: string): Map<string, Episode> {
   for (const line of readFileSync(join(runDir, 'episodes.jsonl'), 'utf8').split('\n').filter(Boolean)) {
     const r = JSON.parse(line) as { taskId: string; resolved: boolean; dir: string };
     const t = JSON.parse(readFileSync(join(runDir, r.dir, 'trajectory.json'), 'utf8')) as Trajectory;
-    out.set(r.taskId, { resolved: r.resolved, turns: t.turns.map((turn) => ({ text: turn.text, observation: turn.observation })) });
+    out.set(r.taskId, {
+      resolved: r.resolved,
+      turns: t.turns.map((turn) => ({ text: turn.text, observation: turn.observation })),
+    });
   }
   return out;
 }
@@ -52,8 +69,25 @@ describe('eval --policy openai: against policy serve = eval --policy onnx:', () 
   it('resolves the same tasks, with the same turns, at temperature 0', async () => {
     server = await startPolicyServe([CHECKPOINT]);
     const [local, remote] = await Promise.all([
-      runT1lab(['eval', ...SETTINGS, '--policy', `onnx:${CHECKPOINT}`, '--out', join(tmp.path, 'onnx')], { env, timeoutMs: 150_000 }),
-      runT1lab(['eval', ...SETTINGS, '--policy', server.policy, '--protocol', 'hermes', '--context-window', '2048', '--out', join(tmp.path, 'openai')], { env, timeoutMs: 150_000 }),
+      runT1lab(['eval', ...SETTINGS, '--policy', `onnx:${CHECKPOINT}`, '--out', join(tmp.path, 'onnx')], {
+        env,
+        timeoutMs: 150_000,
+      }),
+      runT1lab(
+        [
+          'eval',
+          ...SETTINGS,
+          '--policy',
+          server.policy,
+          '--protocol',
+          'hermes',
+          '--context-window',
+          '2048',
+          '--out',
+          join(tmp.path, 'openai'),
+        ],
+        { env, timeoutMs: 150_000 },
+      ),
     ]);
     expect(local.code, local.stderr).toBe(0);
     expect(remote.code, remote.stderr).toBe(0);

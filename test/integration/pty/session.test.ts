@@ -14,7 +14,13 @@ const out = makeTempDir('t1lab-session-out-');
 let session: SandboxShellSession;
 
 beforeAll(async () => {
-  session = await createShellSession({ backend, spec: specFor(ws.path, { wallSeconds: 0 }), cols: 100, rows: 30, recordPath: join(out.path, 'session.cast') });
+  session = await createShellSession({
+    backend,
+    spec: specFor(ws.path, { wallSeconds: 0 }),
+    cols: 100,
+    rows: 30,
+    recordPath: join(out.path, 'session.cast'),
+  });
   await session.ready();
 });
 afterAll(async () => {
@@ -177,7 +183,11 @@ describe('session lifecycle and recording', () => {
 
   it('reports the exit of a pty only after all of its output: a large tail written just before the exit arrives whole', async () => {
     // 3 MB of base64 and an end line, then the sandbox ends at once: nothing may arrive after onExit.
-    const pty = await backend.spawnPty(specFor(ws.path), ['/bin/sh', '-c', 'head -c 2250000 /dev/zero | base64 -w 100; echo tail-end'], { cols: 120, rows: 40 });
+    const pty = await backend.spawnPty(
+      specFor(ws.path),
+      ['/bin/sh', '-c', 'head -c 2250000 /dev/zero | base64 -w 100; echo tail-end'],
+      { cols: 120, rows: 40 },
+    );
     let chars = 0;
     let last = '';
     let afterExit = 0;
@@ -201,7 +211,10 @@ describe('session lifecycle and recording', () => {
     // Flow control pauses the pty while a consumer catches up. The process ends meanwhile with its last
     // output still in the kernel's buffer (5 kB: what a Linux pty keeps for a reader after its slave closed is
     // about 8 kB); node-pty would drop it 200 ms after the exit (sandbox-pty.ts).
-    const pty = await backend.spawnPty(specFor(ws.path), ['/bin/sh', '-c', 'seq 1 1000; echo tail-end'], { cols: 120, rows: 40 });
+    const pty = await backend.spawnPty(specFor(ws.path), ['/bin/sh', '-c', 'seq 1 1000; echo tail-end'], {
+      cols: 120,
+      rows: 40,
+    });
     pty.pause();
     let text = '';
     let exitedFirst = false;
@@ -210,7 +223,9 @@ describe('session lifecycle and recording', () => {
       text += data;
     });
     const exit = { done: false };
-    const exited = new Promise<{ exitCode: number | null }>((resolve) => pty.onExit((e) => ((exit.done = true), resolve(e))));
+    const exited = new Promise<{ exitCode: number | null }>((resolve) =>
+      pty.onExit((e) => ((exit.done = true), resolve(e))),
+    );
     await new Promise((r) => setTimeout(r, 1500));
     expect(exit.done).toBe(false);
     pty.resume();
@@ -228,7 +243,10 @@ describe('session lifecycle and recording', () => {
     const lost: string[] = [];
     for (let i = 0; i < 30; i++) {
       const delayMs = (i * 97) % 301;
-      const pty = await backend.spawnPty(specFor(ws.path), ['/bin/sh', '-c', 'seq 1 1000; echo tail-end'], { cols: 120, rows: 40 });
+      const pty = await backend.spawnPty(specFor(ws.path), ['/bin/sh', '-c', 'seq 1 1000; echo tail-end'], {
+        cols: 120,
+        rows: 40,
+      });
       pty.pause();
       let text = '';
       pty.onData((data) => (text += data));
@@ -237,7 +255,8 @@ describe('session lifecycle and recording', () => {
       pty.resume();
       await exited;
       const numbers = text.split(/\r?\n/).filter((l) => /^\d+$/.test(l)).length;
-      if (!/tail-end\r?\n$/.test(text) || numbers !== 1000) lost.push(`resumed after ${delayMs} ms: ${numbers} numbers, ends ${JSON.stringify(text.slice(-40))}`);
+      if (!/tail-end\r?\n$/.test(text) || numbers !== 1000)
+        lost.push(`resumed after ${delayMs} ms: ${numbers} numbers, ends ${JSON.stringify(text.slice(-40))}`);
     }
     expect(lost).toEqual([]);
   });
@@ -255,7 +274,11 @@ describe('session lifecycle and recording', () => {
   });
 
   it('close() right after stop() leaves no timer behind (a finished command-line process exits at once)', async () => {
-    const s = await createShellSession({ backend, spec: specFor(ws.path, { wallSeconds: 0 }), recordPath: join(out.path, 'no-timer.cast') });
+    const s = await createShellSession({
+      backend,
+      spec: specFor(ws.path, { wallSeconds: 0 }),
+      recordPath: join(out.path, 'no-timer.cast'),
+    });
     await s.run('echo done');
     // stop() resolves when the sandbox is gone, before the shell's exit is reported: close() then waits for it.
     await s.stop();
@@ -277,7 +300,13 @@ describe('session lifecycle and recording', () => {
   it('writes an asciicast v2 recording that asciinema accepts, without markers', async (ctx) => {
     const noPlayer = missingProgram('asciinema', 'asciinema');
     ctx.skip(noPlayer !== null, noPlayer ?? undefined);
-    const s = await createShellSession({ backend, spec: specFor(ws.path), recordPath: join(out.path, 'rec.cast'), cols: 80, rows: 24 });
+    const s = await createShellSession({
+      backend,
+      spec: specFor(ws.path),
+      recordPath: join(out.path, 'rec.cast'),
+      cols: 80,
+      rows: 24,
+    });
     await s.run('echo recorded-text');
     s.resize(90, 25);
     await s.close();
@@ -290,13 +319,20 @@ describe('session lifecycle and recording', () => {
     expect(events.every((e, i) => i === 0 || e[0] >= (events[i - 1] as [number, string, string])[0])).toBe(true);
     expect(lines.join('\n')).not.toMatch(/6973/);
     // asciinema needs a terminal: `script` gives it one, and we read what it replays.
-    const player = spawnSync('script', ['-qec', `asciinema cat ${join(out.path, 'rec.cast')}`, '/dev/null'], { encoding: 'utf8', timeout: 20_000 });
+    const player = spawnSync('script', ['-qec', `asciinema cat ${join(out.path, 'rec.cast')}`, '/dev/null'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(player.status).toBe(0);
     expect(player.stdout).toContain('recorded-text');
   });
 
   it('types the next command only at the prompt: no paste markers, no double echo behind a slow PS1', async () => {
-    const s = await createShellSession({ backend, spec: specFor(ws.path), recordPath: join(out.path, 'slow-ps1.cast') });
+    const s = await createShellSession({
+      backend,
+      spec: specFor(ws.path),
+      recordPath: join(out.path, 'slow-ps1.cast'),
+    });
     // A prompt that takes a moment to draw (git, virtualenv) leaves bash in cooked mode after the end marker.
     await s.run(`PS1='$(sleep 0.2)'"$PS1"`);
     for (const word of ['first_word', 'second_word']) expect((await s.run(`echo ${word}`)).output).toBe(`${word}\n`);

@@ -25,18 +25,46 @@ describe('the vocabulary head at the loss positions', () => {
     const targets = BigInt64Array.from({ length: B * T }, (_, i) => inputIds[(i + 1) % (B * T)]!);
     const attentionMask = Float64Array.from({ length: B * T }, (_, i) => (i >= B * T - 3 ? 0 : 1));
     // Sampled spans between a prompt and an observation, as in an episode: a third of the tokens.
-    const lossMask = Float64Array.from({ length: B * T }, (_, i) => ([3, 4, 5, 9, 10].includes(i % T) && attentionMask[i] === 1 ? 1 : 0));
+    const lossMask = Float64Array.from({ length: B * T }, (_, i) =>
+      [3, 4, 5, 9, 10].includes(i % T) && attentionMask[i] === 1 ? 1 : 0,
+    );
     const lossInputs: Record<string, HostTensor> = {};
     for (const name of PPO_TOKEN_INPUTS) {
-      const data = name === 'loss_mask' ? lossMask : Float64Array.from({ length: B * T }, () => (name === 'tis_weights' ? 1 : -1.5 + random()));
+      const data =
+        name === 'loss_mask'
+          ? lossMask
+          : Float64Array.from({ length: B * T }, () => (name === 'tis_weights' ? 1 : -1.5 + random()));
       lossInputs[name] = { dtype: 'float64', dims: [B, T], data };
     }
-    const scalars: Record<string, number> = { inv_tokens: 1 / lossMask.reduce((a, b) => a + b, 0), pg_coef: 1, eps_low: 0.2, eps_high: 0.28, vf_clip: 0.2, vf_coef: 0.5, ent_coef: 0.05, kl_coef: 0.1, aux_coef: 0.01 };
-    for (const name of PPO_SCALAR_INPUTS) lossInputs[name] = { dtype: 'float64', dims: [], data: Float64Array.of(scalars[name]!) };
+    const scalars: Record<string, number> = {
+      inv_tokens: 1 / lossMask.reduce((a, b) => a + b, 0),
+      pg_coef: 1,
+      eps_low: 0.2,
+      eps_high: 0.28,
+      vf_clip: 0.2,
+      vf_coef: 0.5,
+      ent_coef: 0.05,
+      kl_coef: 0.1,
+      aux_coef: 0.01,
+    };
+    for (const name of PPO_SCALAR_INPUTS)
+      lossInputs[name] = { dtype: 'float64', dims: [], data: Float64Array.of(scalars[name]!) };
     const batch = { inputIds, targets, attentionMask, lossInputs };
 
-    const full = await runTrainingStep(config, await cache.get({ batch: B, length: T, forcedRouting: false, loss: ppoLoss, dtype: 'float64' }), params, batch);
-    const headEntry = await cache.get({ batch: B, length: T, forcedRouting: false, loss: ppoLoss, dtype: 'float64', headPositions: true });
+    const full = await runTrainingStep(
+      config,
+      await cache.get({ batch: B, length: T, forcedRouting: false, loss: ppoLoss, dtype: 'float64' }),
+      params,
+      batch,
+    );
+    const headEntry = await cache.get({
+      batch: B,
+      length: T,
+      forcedRouting: false,
+      loss: ppoLoss,
+      dtype: 'float64',
+      headPositions: true,
+    });
     const positions = headPositionsOf(lossMask);
     expect(positions.length).toBe(lossMask.reduce((a, b) => a + b, 0));
     const head = await runTrainingStep(config, headEntry, params, { ...batch, headPositions: positions });

@@ -32,8 +32,20 @@ type Tokens = Record<PpoTokenInput, Float64Array>;
 type Scalars = Record<PpoScalarInput, number>;
 
 /** The reference: PPO with TIS, clipped value loss, entropy bonus, k3 KL and aux loss, token-mean. */
-function reference(logp: ArrayLike<number>, v: ArrayLike<number>, entropySum: number, aux: number, x: Tokens, s: Scalars) {
-  let pg = 0, clip = 0, kl = 0, vf = 0, vclip = 0, k3 = 0;
+function reference(
+  logp: ArrayLike<number>,
+  v: ArrayLike<number>,
+  entropySum: number,
+  aux: number,
+  x: Tokens,
+  s: Scalars,
+) {
+  let pg = 0,
+    clip = 0,
+    kl = 0,
+    vf = 0,
+    vclip = 0,
+    k3 = 0;
   for (let i = 0; i < B * T; i++) {
     if (x.loss_mask[i] !== 1) continue;
     const ratio = Math.exp(logp[i]! - x.old_logprobs[i]!);
@@ -51,8 +63,17 @@ function reference(logp: ArrayLike<number>, v: ArrayLike<number>, entropySum: nu
     k3 += Math.exp(d) - d - 1;
   }
   const n = s.inv_tokens;
-  const m = { pg_loss: pg * n, pg_clipfrac: clip * n, ppo_kl: kl * n, vf_loss: vf * n, vf_clipfrac: vclip * n, entropy: entropySum * n, kl_ref: k3 * n };
-  const loss = s.pg_coef * m.pg_loss + s.vf_coef * m.vf_loss - s.ent_coef * m.entropy + s.kl_coef * m.kl_ref + s.aux_coef * aux;
+  const m = {
+    pg_loss: pg * n,
+    pg_clipfrac: clip * n,
+    ppo_kl: kl * n,
+    vf_loss: vf * n,
+    vf_clipfrac: vclip * n,
+    entropy: entropySum * n,
+    kl_ref: k3 * n,
+  };
+  const loss =
+    s.pg_coef * m.pg_loss + s.vf_coef * m.vf_loss - s.ent_coef * m.entropy + s.kl_coef * m.kl_ref + s.aux_coef * aux;
   return { loss, metrics: m };
 }
 
@@ -71,7 +92,9 @@ describe('the PPO loss', () => {
     const forcedExperts = routed.experts;
 
     // A multi-turn-like mask: prompt, sampled, observation, sampled; padding out.
-    const mask = Float64Array.from({ length: B * T }, (_, i) => ([1, 2, 5, 6].includes(i % T) && attentionMask[i] === 1 ? 1 : 0));
+    const mask = Float64Array.from({ length: B * T }, (_, i) =>
+      [1, 2, 5, 6].includes(i % T) && attentionMask[i] === 1 ? 1 : 0,
+    );
     const count = mask.reduce((a, b) => a + b, 0);
     const tok = (f: (i: number) => number) => Float64Array.from({ length: B * T }, (_, i) => f(i));
     const x: Tokens = {
@@ -83,15 +106,30 @@ describe('the PPO loss', () => {
       tis_weights: tok(() => Math.min(0.5 + random() * 2, 2)),
       ref_logprobs: tok((i) => routed.logprobs[i]! + (random() - 0.5) * 0.5),
     };
-    const s: Scalars = { inv_tokens: 1 / count, pg_coef: 1, eps_low: 0.2, eps_high: 0.28, vf_clip: 0.2, vf_coef: 0.7, ent_coef: 0.03, kl_coef: 0.1, aux_coef: 0.01 };
+    const s: Scalars = {
+      inv_tokens: 1 / count,
+      pg_coef: 1,
+      eps_low: 0.2,
+      eps_high: 0.28,
+      vf_clip: 0.2,
+      vf_coef: 0.7,
+      ent_coef: 0.03,
+      kl_coef: 0.1,
+      aux_coef: 0.01,
+    };
     const lossInputs: Record<string, HostTensor> = {};
     for (const [k, v] of Object.entries(x)) lossInputs[k] = { dtype: 'float64', dims: [B, T], data: v };
-    for (const [k, v] of Object.entries(s)) lossInputs[k] = { dtype: 'float64', dims: [], data: Float64Array.from([v]) };
+    for (const [k, v] of Object.entries(s))
+      lossInputs[k] = { dtype: 'float64', dims: [], data: Float64Array.from([v]) };
 
     const entry = await cache.get({ batch: B, length: T, forcedRouting: true, loss: ppoLoss, dtype: 'float64' });
     const probe = await cache.get({ batch: B, length: T, forcedRouting: true, loss: entropyProbe, dtype: 'float64' });
     const referenceAt = async (p: Map<string, Float64Array>) => {
-      const r = await runTrainingStep(config, probe, p, { ...data, forcedExperts, lossInputs: { sel: { dtype: 'float64', dims: [B, T], data: mask } } });
+      const r = await runTrainingStep(config, probe, p, {
+        ...data,
+        forcedExperts,
+        lossInputs: { sel: { dtype: 'float64', dims: [B, T], data: mask } },
+      });
       return reference(r.logprobs, r.values, r.metrics.entropy_sum!, r.auxLoss, x, s);
     };
 
@@ -123,7 +161,11 @@ describe('the PPO loss', () => {
     expect(worst).toBeLessThan(1e-5);
 
     // Critic warm-up: pg_coef 0 leaves the policy-only gradient path out (the value head still moves).
-    const warm = await runTrainingStep(config, entry, params, { ...data, forcedExperts, lossInputs: { ...lossInputs, pg_coef: { dtype: 'float64', dims: [], data: Float64Array.from([0]) } } });
+    const warm = await runTrainingStep(config, entry, params, {
+      ...data,
+      forcedExperts,
+      lossInputs: { ...lossInputs, pg_coef: { dtype: 'float64', dims: [], data: Float64Array.from([0]) } },
+    });
     expect(warm.loss).toBeCloseTo(want.loss - want.metrics.pg_loss, 10);
     await cache.clear();
   });

@@ -41,19 +41,39 @@ describe('PPO math (issue 21)', () => {
   let dirs = 0;
   const experience = (episodes: HandEpisode[], ppo: PpoSection, params = tinyWeights(config, 3)) => {
     const runDir = `${tmp.path}/run-${dirs++}`;
-    return buildExperience({ runDir, model: config, cache, params, reference: null, ppo, rows: 4, version: 0, episodes: writeHandEpisodes(runDir, episodes) });
+    return buildExperience({
+      runDir,
+      model: config,
+      cache,
+      params,
+      reference: null,
+      ppo,
+      rows: 4,
+      version: 0,
+      episodes: writeHandEpisodes(runDir, episodes),
+    });
   };
   /** Mean log-prob of the loss tokens, signed by the advantage, under `params`. */
   const signedLogp = async (seqs: readonly TokenSequence[], params: Map<string, Float32Array>) => {
-    const rows: TrainRow[] = seqs.map((s) => ({ inputIds: s.ids.slice(0, -1), targets: s.ids.slice(1), lossMask: Array.from(s.tokenInputs.loss_mask!), samplerLogprobs: [], routing: null }));
+    const rows: TrainRow[] = seqs.map((s) => ({
+      inputIds: s.ids.slice(0, -1),
+      targets: s.ids.slice(1),
+      lossMask: Array.from(s.tokenInputs.loss_mask!),
+      samplerLogprobs: [],
+      routing: null,
+    }));
     const scored = await scoreRows(config, cache, params, rows, false);
     let sum = 0;
     let n = 0;
-    seqs.forEach((s, r) => s.tokenInputs.loss_mask!.length && Array.from(s.tokenInputs.loss_mask!).forEach((m, t) => {
-      if (m !== 1) return;
-      sum += Math.sign(s.tokenInputs.advantages![t]!) * scored.logprobs[r]![t]!;
-      n++;
-    }));
+    seqs.forEach(
+      (s, r) =>
+        s.tokenInputs.loss_mask!.length &&
+        Array.from(s.tokenInputs.loss_mask!).forEach((m, t) => {
+          if (m !== 1) return;
+          sum += Math.sign(s.tokenInputs.advantages![t]!) * scored.logprobs[r]![t]!;
+          n++;
+        }),
+    );
     return sum / n;
   };
 
@@ -67,15 +87,39 @@ describe('PPO math (issue 21)', () => {
       const params = tinyWeights(config, 3);
       const exp = await experience(eps, ppo, params);
       const before = await signedLogp(exp.sequences, params);
-      const upd = await ppoUpdate({ model: config, cache, params, optimizer: createOptimizerState(params), settings: new Map(), hyper: DEFAULT_ADAMW, lr: 3e-3, gradClip: 1, auxCoef: 0, ppo, criticOnly: false, rows: 4, maxLength: 64, rng: new ResumableRng(1), sequences: exp.sequences });
-      return { gain: (await signedLogp(exp.sequences, params)) - before, gradNorm: upd.metrics.grad_norm!, vf: upd.metrics.vf_loss! };
+      const upd = await ppoUpdate({
+        model: config,
+        cache,
+        params,
+        optimizer: createOptimizerState(params),
+        settings: new Map(),
+        hyper: DEFAULT_ADAMW,
+        lr: 3e-3,
+        gradClip: 1,
+        auxCoef: 0,
+        ppo,
+        criticOnly: false,
+        rows: 4,
+        maxLength: 64,
+        rng: new ResumableRng(1),
+        sequences: exp.sequences,
+      });
+      return {
+        gain: (await signedLogp(exp.sequences, params)) - before,
+        gradNorm: upd.metrics.grad_norm!,
+        vf: upd.metrics.vf_loss!,
+      };
     };
     const g1 = await gain(1, 'running');
     const g4 = await gain(4, 'running');
-    console.log(`value_norm running: gain x1 ${g1.gain.toFixed(4)} x4 ${g4.gain.toFixed(4)} (ratio ${(g4.gain / g1.gain).toFixed(3)}), grad norm ${g1.gradNorm.toFixed(3)} / ${g4.gradNorm.toFixed(3)}, vf_loss ${g1.vf.toFixed(3)} / ${g4.vf.toFixed(3)}`);
+    console.log(
+      `value_norm running: gain x1 ${g1.gain.toFixed(4)} x4 ${g4.gain.toFixed(4)} (ratio ${(g4.gain / g1.gain).toFixed(3)}), grad norm ${g1.gradNorm.toFixed(3)} / ${g4.gradNorm.toFixed(3)}, vf_loss ${g1.vf.toFixed(3)} / ${g4.vf.toFixed(3)}`,
+    );
     const r1 = await gain(1, 'off');
     const r4 = await gain(4, 'off');
-    console.log(`value_norm off:     gain x1 ${r1.gain.toFixed(4)} x4 ${r4.gain.toFixed(4)} (ratio ${(r4.gain / r1.gain).toFixed(3)}), grad norm ${r1.gradNorm.toFixed(3)} / ${r4.gradNorm.toFixed(3)}, vf_loss ${r1.vf.toFixed(3)} / ${r4.vf.toFixed(3)}`);
+    console.log(
+      `value_norm off:     gain x1 ${r1.gain.toFixed(4)} x4 ${r4.gain.toFixed(4)} (ratio ${(r4.gain / r1.gain).toFixed(3)}), grad norm ${r1.gradNorm.toFixed(3)} / ${r4.gradNorm.toFixed(3)}, vf_loss ${r1.vf.toFixed(3)} / ${r4.vf.toFixed(3)}`,
+    );
     expect(g1.gain).toBeGreaterThan(0);
     expect(g4.gain / g1.gain).toBeGreaterThan(0.95);
     expect(g4.gain / g1.gain).toBeLessThan(1.05);
@@ -101,7 +145,7 @@ describe('PPO math (issue 21)', () => {
   });
 
   // Deviation 3: group advantages were standardised per group and then whitened again, token-weighted.
-  it('group mode: each token carries its episode\'s group-standardised advantage, not whitened again', async () => {
+  it("group mode: each token carries its episode's group-standardised advantage, not whitened again", async () => {
     const eps: HandEpisode[] = [
       { key: 'a', group: 'g1', reward: 0, prompt: ids(3), sampled: ids(2) },
       { key: 'b', group: 'g1', reward: 2, prompt: ids(3), sampled: ids(9) },
@@ -110,7 +154,13 @@ describe('PPO math (issue 21)', () => {
     ];
     const exp = await experience(eps, ppoSection({ ...FAST, advantage: 'group' }));
     const want = groupAdvantages([0, 2, 1, 4], ['g1', 'g1', 'g2', 'g2'], { scale: true });
-    exp.sequences.forEach((s, i) => s.tokenInputs.loss_mask!.length && Array.from(s.tokenInputs.loss_mask!).forEach((m, t) => m === 1 && expect(s.tokenInputs.advantages![t]).toBeCloseTo(want[i]!, 5)));
+    exp.sequences.forEach(
+      (s, i) =>
+        s.tokenInputs.loss_mask!.length &&
+        Array.from(s.tokenInputs.loss_mask!).forEach(
+          (m, t) => m === 1 && expect(s.tokenInputs.advantages![t]).toBeCloseTo(want[i]!, 5),
+        ),
+    );
   });
 
   // Deviation 4: the trainer scored temperature-1 log-probs against a sampler that drew at T: the gap and
@@ -118,12 +168,25 @@ describe('PPO math (issue 21)', () => {
   it('scores the tempered policy the episodes were sampled from (gap ~0, TIS weights ~1 at T = 0.5)', async () => {
     const T = 0.5;
     const params = tinyWeights(config, 3);
-    const eps: HandEpisode[] = [0, 1].map((i) => ({ key: `t${i}`, group: 'g', reward: i, prompt: ids(3), sampled: ids(5), temperature: T }));
+    const eps: HandEpisode[] = [0, 1].map((i) => ({
+      key: `t${i}`,
+      group: 'g',
+      reward: i,
+      prompt: ids(3),
+      sampled: ids(5),
+      temperature: T,
+    }));
     // The sampler's log-probs, computed apart: log-softmax(logits / T) from the temperature-1 log-probs of
     // every vocabulary entry (a row per candidate target).
     for (const e of eps) {
       const all = [...e.prompt, ...e.sampled];
-      const candidates: TrainRow[] = Array.from({ length: V }, (_, v) => ({ inputIds: all.slice(0, -1), targets: all.slice(1).map(() => v), lossMask: [], samplerLogprobs: [], routing: null }));
+      const candidates: TrainRow[] = Array.from({ length: V }, (_, v) => ({
+        inputIds: all.slice(0, -1),
+        targets: all.slice(1).map(() => v),
+        lossMask: [],
+        samplerLogprobs: [],
+        routing: null,
+      }));
       const scored = await scoreRows(config, cache, params, candidates, false, undefined, undefined, 1, 'all');
       e.samplerLogprobs = e.sampled.map((id, j) => {
         const p = e.prompt.length + j - 1;
@@ -142,23 +205,74 @@ describe('PPO math (issue 21)', () => {
     const tokens = ids(n + 1);
     const mask = Array.from({ length: n }, (_, t) => (t >= 2 && t !== 4 ? 1 : 0));
     const input = (name: string) => mask.map((m, t) => fill(name, t, m === 1));
-    return { ids: tokens, tokenInputs: Object.fromEntries(['loss_mask', 'old_logprobs', 'advantages', 'returns', 'old_values', 'tis_weights', 'ref_logprobs'].map((k) => [k, k === 'loss_mask' ? mask : input(k)])) };
+    return {
+      ids: tokens,
+      tokenInputs: Object.fromEntries(
+        ['loss_mask', 'old_logprobs', 'advantages', 'returns', 'old_values', 'tis_weights', 'ref_logprobs'].map((k) => [
+          k,
+          k === 'loss_mask' ? mask : input(k),
+        ]),
+      ),
+    };
   };
-  const tokensOf = (seqs: TokenSequence[]) => seqs.reduce((n, s) => n + Array.from(s.tokenInputs.loss_mask!).reduce((a, b) => a + b, 0), 0);
-  const SCALARS = { pg_coef: 1, eps_low: 0.2, eps_high: 0.28, vf_clip: 0.2, vf_coef: 0.5, ent_coef: 0.01, kl_coef: 0.1, aux_coef: 0.01 };
-  const ordinary = (name: string, t: number) => (name === 'tis_weights' ? 1 : name.endsWith('logprobs') ? -2 - 0.1 * t : name === 'advantages' ? (t % 2 ? 1 : -1) : 0.3 * t);
+  const tokensOf = (seqs: TokenSequence[]) =>
+    seqs.reduce((n, s) => n + Array.from(s.tokenInputs.loss_mask!).reduce((a, b) => a + b, 0), 0);
+  const SCALARS = {
+    pg_coef: 1,
+    eps_low: 0.2,
+    eps_high: 0.28,
+    vf_clip: 0.2,
+    vf_coef: 0.5,
+    ent_coef: 0.01,
+    kl_coef: 0.1,
+    aux_coef: 0.01,
+  };
+  const ordinary = (name: string, t: number) =>
+    name === 'tis_weights'
+      ? 1
+      : name.endsWith('logprobs')
+        ? -2 - 0.1 * t
+        : name === 'advantages'
+          ? t % 2
+            ? 1
+            : -1
+          : 0.3 * t;
 
   // Deviation 5: aux_coef was applied per micro-batch and the micro-batches summed.
   it('the load-balancing term weighs the same whether a minibatch is one micro-batch or two', async () => {
     const s = sequence(10, ordinary);
     const seqs = [s, s];
-    const scalars = { ...SCALARS, pg_coef: 0, vf_coef: 0, ent_coef: 0, kl_coef: 0, aux_coef: 1, inv_tokens: 1 / tokensOf(seqs) };
+    const scalars = {
+      ...SCALARS,
+      pg_coef: 0,
+      vf_coef: 0,
+      ent_coef: 0,
+      kl_coef: 0,
+      aux_coef: 1,
+      inv_tokens: 1 / tokensOf(seqs),
+    };
     const params = tinyWeights(config, 3);
-    const one = await minibatchGradients({ model: config, cache, params, rows: 2, maxLength: 64 }, seqs, scalars, false);
-    const two = await minibatchGradients({ model: config, cache, params, rows: 1, maxLength: 64 }, seqs, scalars, false);
+    const one = await minibatchGradients(
+      { model: config, cache, params, rows: 2, maxLength: 64 },
+      seqs,
+      scalars,
+      false,
+    );
+    const two = await minibatchGradients(
+      { model: config, cache, params, rows: 1, maxLength: 64 },
+      seqs,
+      scalars,
+      false,
+    );
     let worst = 0;
     let size = 0;
-    for (const [name, g] of one.grads) g.forEach((v, i) => ((worst = Math.max(worst, Math.abs(v - two.grads.get(name)![i]!))), (size = Math.max(size, Math.abs(v)))));
+    for (const [name, g] of one.grads)
+      g.forEach(
+        (v, i) => (
+          (worst = Math.max(worst, Math.abs(v - two.grads.get(name)![i]!))),
+          (size = Math.max(size, Math.abs(v)))
+        ),
+      );
     expect(size).toBeGreaterThan(1e-4);
     expect(worst / size).toBeLessThan(1e-4);
     expect(two.metrics.aux_loss).toBeCloseTo(one.metrics.aux_loss!, 5);
@@ -168,21 +282,55 @@ describe('PPO math (issue 21)', () => {
   it('a NaN at a masked position changes nothing; a NaN gradient skips the step and leaves the weights', async () => {
     const params = tinyWeights(config, 3);
     const clean = [sequence(10, ordinary)];
-    const poisoned = [{ ...clean[0]!, tokenInputs: Object.fromEntries(Object.entries(clean[0]!.tokenInputs).map(([k, v]) => [k, k === 'loss_mask' ? v : Array.from(v).map((x, t) => (clean[0]!.tokenInputs.loss_mask![t] === 1 ? x : NaN))])) }];
+    const poisoned = [
+      {
+        ...clean[0]!,
+        tokenInputs: Object.fromEntries(
+          Object.entries(clean[0]!.tokenInputs).map(([k, v]) => [
+            k,
+            k === 'loss_mask' ? v : Array.from(v).map((x, t) => (clean[0]!.tokenInputs.loss_mask![t] === 1 ? x : NaN)),
+          ]),
+        ),
+      },
+    ];
     const scalars = { ...SCALARS, inv_tokens: 1 / tokensOf(clean) };
     const a = await minibatchGradients({ model: config, cache, params, rows: 1, maxLength: 64 }, clean, scalars, false);
-    const b = await minibatchGradients({ model: config, cache, params, rows: 1, maxLength: 64 }, poisoned, scalars, false);
+    const b = await minibatchGradients(
+      { model: config, cache, params, rows: 1, maxLength: 64 },
+      poisoned,
+      scalars,
+      false,
+    );
     expect(Number.isFinite(b.metrics.loss)).toBe(true);
     expect(b.metrics.loss).toBeCloseTo(a.metrics.loss!, 6);
     for (const [name, g] of b.grads) g.forEach((v, i) => expect(v).toBeCloseTo(a.grads.get(name)![i]!, 6));
 
     // A NaN inside the loss (a broken advantage) makes the gradient NaN: the step is skipped, not applied.
-    const broken = [sequence(10, (name, t, inLoss) => (name === 'advantages' && inLoss && t === 3 ? NaN : ordinary(name, t)))];
+    const broken = [
+      sequence(10, (name, t, inLoss) => (name === 'advantages' && inLoss && t === 3 ? NaN : ordinary(name, t))),
+    ];
     const before = new Map([...params].map(([k, w]) => [k, Float32Array.from(w)]));
     const logs: string[] = [];
     const ppo = ppoSection({ ...FAST, epochs: 1, minibatches: 1 });
     const optimizer = createOptimizerState(params);
-    const upd = await ppoUpdate({ model: config, cache, params, optimizer, settings: new Map(), hyper: DEFAULT_ADAMW, lr: 1e-2, gradClip: 1, auxCoef: 0.01, ppo, criticOnly: false, rows: 1, maxLength: 64, rng: new ResumableRng(1), sequences: broken, log: (m) => logs.push(m) });
+    const upd = await ppoUpdate({
+      model: config,
+      cache,
+      params,
+      optimizer,
+      settings: new Map(),
+      hyper: DEFAULT_ADAMW,
+      lr: 1e-2,
+      gradClip: 1,
+      auxCoef: 0.01,
+      ppo,
+      criticOnly: false,
+      rows: 1,
+      maxLength: 64,
+      rng: new ResumableRng(1),
+      sequences: broken,
+      log: (m) => logs.push(m),
+    });
     expect(upd.metrics.skipped_steps).toBe(1);
     expect(upd.optimizerSteps).toBe(0);
     expect(optimizer.step).toBe(0);

@@ -15,7 +15,15 @@ import { rowFromSample } from '../../../electron/rl/batch';
 import { measureGap } from '../../../electron/rl/scoring';
 import { tinyConfig, tinyWeights } from '../../helpers/tiny-model';
 
-const config = tinyConfig({ vocab_size: 32, max_position_embeddings: 128, num_experts: 6, num_experts_per_tok: 2, hidden_size: 16, moe_intermediate_size: 8, initializer_range: 0.3 });
+const config = tinyConfig({
+  vocab_size: 32,
+  max_position_embeddings: 128,
+  num_experts: 6,
+  num_experts_per_tok: 2,
+  hidden_size: 16,
+  moe_intermediate_size: 8,
+  initializer_range: 0.3,
+});
 const weights = tinyWeights(config, 3);
 // Near-tied router: experts come in triplets whose router columns differ by ~1e-7 relative, the size of the
 // float32 difference between the sampler's kernels and the trainer's; their FFN weights differ as usual.
@@ -54,11 +62,24 @@ describe('R3 on every token', () => {
         const next = await decoder.generate(second, request(20 + e));
         expect(next.timing.cachedPromptTokens).toBeGreaterThan(0);
         const ids = [...second, ...next.tokens.map((t) => t.id)];
-        const mask = ids.map((_, i) => (i >= prompt.length && i < prompt.length + first.tokens.length) || i >= second.length ? 1 : 0) as (0 | 1)[];
-        const logprobs = ids.map((_, i) => (i >= second.length ? next.tokens[i - second.length]!.logprob : i >= prompt.length && i < prompt.length + first.tokens.length ? first.tokens[i - prompt.length]!.logprob : null));
+        const mask = ids.map((_, i) =>
+          (i >= prompt.length && i < prompt.length + first.tokens.length) || i >= second.length ? 1 : 0,
+        ) as (0 | 1)[];
+        const logprobs = ids.map((_, i) =>
+          i >= second.length
+            ? next.tokens[i - second.length]!.logprob
+            : i >= prompt.length && i < prompt.length + first.tokens.length
+              ? first.tokens[i - prompt.length]!.logprob
+              : null,
+        );
         // Every processed token's routing, first as processed: turn 1's prompt and samples, then turn 2's prefill.
         const experts = (r: TokenRouting) => r.experts;
-        const routing = [...first.promptRouting!.map(experts), ...first.tokens.map((t) => experts(t.routing!)), ...next.promptRouting!.slice(prompt.length + first.tokens.length).map(experts), ...next.tokens.map((t) => experts(t.routing!))];
+        const routing = [
+          ...first.promptRouting!.map(experts),
+          ...first.tokens.map((t) => experts(t.routing!)),
+          ...next.promptRouting!.slice(prompt.length + first.tokens.length).map(experts),
+          ...next.tokens.map((t) => experts(t.routing!)),
+        ];
         expect(routing).toHaveLength(ids.length);
         return { ids, mask, logprobs, routing };
       }),
@@ -67,7 +88,9 @@ describe('R3 on every token', () => {
     const cache = new TrainingGraphCache(config, { provider: 'cpu', intraOpThreads: 1 });
     const gap = await measureGap(config, cache, weights, rows);
     await cache.clear();
-    console.log(`[r3-gap] R3 mean ${gap.r3.mean.toExponential(2)} max ${gap.r3.max.toExponential(2)}; free mean ${gap.free.mean.toExponential(2)} max ${gap.free.max.toExponential(2)}; agreement ${gap.agreement.map((a) => a.toFixed(3)).join(' ')}; tokens ${gap.r3.tokens}`);
+    console.log(
+      `[r3-gap] R3 mean ${gap.r3.mean.toExponential(2)} max ${gap.r3.max.toExponential(2)}; free mean ${gap.free.mean.toExponential(2)} max ${gap.free.max.toExponential(2)}; agreement ${gap.agreement.map((a) => a.toFixed(3)).join(' ')}; tokens ${gap.r3.tokens}`,
+    );
     expect(gap.unrouted).toBe(0);
     expect(gap.r3.tokens).toBeGreaterThan(40);
     expect(gap.r3.mean).toBeLessThan(gap.free.mean);

@@ -34,7 +34,10 @@ describe('childEnded', () => {
   it('ends after the grace when an orphan keeps the pipes open, and lets the caller kill it', async () => {
     // The shell exits at once; its background sleep (an orphan now, in the shell's process group) holds
     // stdout and stderr for 60 s. Waiting on 'close' would wait for it.
-    const child = spawn('sh', ['-c', 'sleep 60.417 & echo started'], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn('sh', ['-c', 'sleep 60.417 & echo started'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const group = child.pid as number;
@@ -64,7 +67,9 @@ describe('sandbox cgroup kill', () => {
     for (const file of cgroup!.procsFiles) writeFileSync(file, String(pid));
     expect(cgroup!.tasks()).toBeGreaterThanOrEqual(1);
     await cgroup!.kill();
-    await new Promise<void>((resolve) => (sleeper.exitCode !== null || sleeper.signalCode !== null ? resolve() : sleeper.once('exit', () => resolve())));
+    await new Promise<void>((resolve) =>
+      sleeper.exitCode !== null || sleeper.signalCode !== null ? resolve() : sleeper.once('exit', () => resolve()),
+    );
     expect(sleeper.signalCode).toBe('SIGKILL');
     expect(processAlive(pid)).toBe(false);
     await cgroup!.remove();

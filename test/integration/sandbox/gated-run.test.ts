@@ -32,18 +32,30 @@ async function until(check: () => boolean): Promise<void> {
 describe('gated sandbox run', () => {
   it('starts the command before the gate opens and gives it stdin at the opening', async () => {
     const g = gate();
-    const run = backend.run(specFor(ws.path), ['/bin/bash', '-c', 'echo up > started; read line; echo "got $line"; cat made-later.txt'], { gate: g.opened });
+    const run = backend.run(
+      specFor(ws.path),
+      ['/bin/bash', '-c', 'echo up > started; read line; echo "got $line"; cat made-later.txt'],
+      { gate: g.opened },
+    );
     await until(() => existsSync(join(ws.path, 'started')));
     // What the host puts in the workspace before the opening is there for the command.
     writeFileSync(join(ws.path, 'made-later.txt'), 'later\n');
     g.open({ stdin: 'go\n', wallSeconds: 30 });
-    expect(await run).toMatchObject({ exitCode: 0, timedOut: false, limit: null, stdout: 'got go\nlater\n', beforeGate: false });
+    expect(await run).toMatchObject({
+      exitCode: 0,
+      timedOut: false,
+      limit: null,
+      stdout: 'got go\nlater\n',
+      beforeGate: false,
+    });
   });
 
   it('starts the wall clock at the opening, with the opening deadline', async () => {
     const waited = gate();
     // limits.wallSeconds = 1 would have fired while the gate was shut: it is replaced by the opening's.
-    const first = backend.run(specFor(ws.path, { wallSeconds: 1 }), ['/bin/bash', '-c', 'read line; echo "$line"'], { gate: waited.opened });
+    const first = backend.run(specFor(ws.path, { wallSeconds: 1 }), ['/bin/bash', '-c', 'read line; echo "$line"'], {
+      gate: waited.opened,
+    });
     await new Promise((r) => setTimeout(r, 1500));
     waited.open({ stdin: 'late\n', wallSeconds: 30 });
     expect(await first).toMatchObject({ exitCode: 0, timedOut: false, stdout: 'late\n' });
@@ -56,7 +68,9 @@ describe('gated sandbox run', () => {
 
   it('a gate shut with null stops the command unstarted', async () => {
     const g = gate();
-    const run = backend.run(specFor(ws.path), ['/bin/bash', '-c', 'echo up > started; read line; echo ran > ran'], { gate: g.opened });
+    const run = backend.run(specFor(ws.path), ['/bin/bash', '-c', 'echo up > started; read line; echo ran > ran'], {
+      gate: g.opened,
+    });
     await until(() => existsSync(join(ws.path, 'started')));
     g.open(null);
     expect(await run).toMatchObject({ aborted: true, beforeGate: true });

@@ -15,7 +15,9 @@ const tmp = makeTempDir('t1lab-launcher-');
 afterAll(() => tmp.remove());
 
 function launch(pre: string[], limits: string[], command: string[]) {
-  return spawnSync('/bin/sh', ['-c', LAUNCHER_SCRIPT, 't1lab-sandbox', ...pre, '--', ...limits, '--', ...command], { encoding: 'utf8' });
+  return spawnSync('/bin/sh', ['-c', LAUNCHER_SCRIPT, 't1lab-sandbox', ...pre, '--', ...limits, '--', ...command], {
+    encoding: 'utf8',
+  });
 }
 
 /** "Max open files  1024  1024  files" lines of /proc/self/limits as soft/hard pairs by name. */
@@ -43,7 +45,9 @@ describe('sandbox launcher', () => {
 
   it('leaves the address space alone when a cgroup caps memory, and caps a file at the workspace size', () => {
     const limits = testLimits({ workspaceMb: 7, fileSizeMb: 100 });
-    const l = limitsOf(launch([''], launcherLimits({ limits, cgroupMemory: true }), ['/bin/cat', '/proc/self/limits']).stdout);
+    const l = limitsOf(
+      launch([''], launcherLimits({ limits, cgroupMemory: true }), ['/bin/cat', '/proc/self/limits']).stdout,
+    );
     expect(l['Max address space']).toEqual(['unlimited', 'unlimited']);
     expect(l['Max file size']?.[1]).toBe(String(7 * 1024 * 1024));
   });
@@ -78,9 +82,15 @@ describe('sandbox launcher', () => {
   it("the shell's rc sets the process cap first and ends the shell when it cannot", () => {
     const rc = join(tmp.path, 'rc');
     spawnSync('/bin/sh', ['-c', `cat > ${rc}`], { input: shellRcText('echo "rest ran; cap $(ulimit -Hu)"') });
-    const ok = spawnSync('/bin/bash', ['--norc', '-c', `. ${rc}`], { encoding: 'utf8', env: { [SHELL_NPROC_ENV]: '77', PATH: '/usr/bin:/bin' } });
+    const ok = spawnSync('/bin/bash', ['--norc', '-c', `. ${rc}`], {
+      encoding: 'utf8',
+      env: { [SHELL_NPROC_ENV]: '77', PATH: '/usr/bin:/bin' },
+    });
     expect(ok.stdout).toBe('rest ran; cap 77\n');
-    const bad = spawnSync('/bin/bash', ['--norc', '-c', `. ${rc}`], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin' } });
+    const bad = spawnSync('/bin/bash', ['--norc', '-c', `. ${rc}`], {
+      encoding: 'utf8',
+      env: { PATH: '/usr/bin:/bin' },
+    });
     expect(bad.status).toBe(125);
     expect(bad.stdout).not.toContain('rest ran');
     expect(bad.stderr).toContain('t1lab: cannot set the process limit');

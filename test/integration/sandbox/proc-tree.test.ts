@@ -4,7 +4,14 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { childrenIndex, descendants, hasChildrenLists, killTreeNow, processTree, readProcessTable } from '../../../native/sandbox/proc';
+import {
+  childrenIndex,
+  descendants,
+  hasChildrenLists,
+  killTreeNow,
+  processTree,
+  readProcessTable,
+} from '../../../native/sandbox/proc';
 import { backend, leftoverSandboxes, specFor } from '../../helpers/sandbox';
 import { makeTempDir } from '../../helpers/tmp';
 import { optionalSkip } from '../../helpers/skip';
@@ -36,7 +43,11 @@ describe('process tree', () => {
   });
 
   it('kills a sandbox and everything in it from its tree', async () => {
-    const pty = await backend.spawnPty(specFor(ws.path, { wallSeconds: 0 }), ['/bin/bash', '-c', 'sleep 30.273 & sleep 30.274 & wait'], { cols: 80, rows: 24 });
+    const pty = await backend.spawnPty(
+      specFor(ws.path, { wallSeconds: 0 }),
+      ['/bin/bash', '-c', 'sleep 30.273 & sleep 30.274 & wait'],
+      { cols: 80, rows: 24 },
+    );
     const exited = new Promise<void>((resolve) => pty.onExit(() => resolve()));
     // bwrap, its init, bash and the two sleeps (prlimit execs bash).
     const tree = await treeOf(pty.pid, 5);
@@ -44,12 +55,19 @@ describe('process tree', () => {
     killTreeNow(tree);
     await exited;
     expect(leftoverSandboxes()).toEqual([]);
-    const alive = spawnSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' }).stdout.split('\n').filter((l) => !l.trim().startsWith('Z'));
+    const alive = spawnSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter((l) => !l.trim().startsWith('Z'));
     expect(alive.filter((l) => /sleep 30\.27[34]/.test(l))).toEqual([]);
   });
 
   it('falls back to the process table where the kernel keeps no children lists', (ctx) => {
-    ctx.skip(hasChildrenLists(), optionalSkip('this kernel keeps /proc/PID/task/TID/children lists, so processTree does not fall back here (the first test compares both listings)'));
+    ctx.skip(
+      hasChildrenLists(),
+      optionalSkip(
+        'this kernel keeps /proc/PID/task/TID/children lists, so processTree does not fall back here (the first test compares both listings)',
+      ),
+    );
     expect(processTree(process.pid)[0]).toBe(process.pid);
   });
 });

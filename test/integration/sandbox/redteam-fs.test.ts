@@ -49,7 +49,9 @@ describe('red team: filesystem', () => {
   });
 
   it('read-host-home: home directories, SSH keys and the shell history are not there', async () => {
-    const r = await attack(`ls -A /root; ls /home 2>&1; ls ${homedir()}/.ssh 2>&1; cat /root/.bash_history 2>&1; echo done`);
+    const r = await attack(
+      `ls -A /root; ls /home 2>&1; ls ${homedir()}/.ssh 2>&1; cat /root/.bash_history 2>&1; echo done`,
+    );
     expect(r.stdout).toContain('No such file or directory');
     expect(r.stdout).not.toMatch(/id_rsa|id_ed25519|authorized_keys|known_hosts/);
     expect(r.stdout.trim().endsWith('done')).toBe(true);
@@ -57,14 +59,18 @@ describe('red team: filesystem', () => {
 
   it('read-checkout-and-data-dir: the project checkout and the lab data dir are not visible', async () => {
     const dataDir = process.env.T1LAB_HOME ?? join(homedir(), '.local', 'share', 't1-lab');
-    const r = await attack(`ls ${REPO_ROOT} 2>&1; ls ${dataDir} 2>&1; ls /work 2>&1; find / -xdev -name package.json -path '*t1*' 2>/dev/null | head -3; echo done`);
+    const r = await attack(
+      `ls ${REPO_ROOT} 2>&1; ls ${dataDir} 2>&1; ls /work 2>&1; find / -xdev -name package.json -path '*t1*' 2>/dev/null | head -3; echo done`,
+    );
     expect(r.stdout.match(/No such file or directory/g)?.length).toBeGreaterThanOrEqual(3);
     expect(r.stdout).not.toContain('package.json');
   });
 
   it('read-host-secrets-by-search: a secret planted on the host cannot be found by scanning the whole tree', async () => {
     // Everything outside /usr and /proc: the places a host secret could have been mounted.
-    const r = await attack(`grep -rsl ${canary.secret.slice(0, 20)} /app /etc /root /tmp /run /dev /var /home /work /mnt /opt /srv 2>/dev/null | head; echo scanned`);
+    const r = await attack(
+      `grep -rsl ${canary.secret.slice(0, 20)} /app /etc /root /tmp /run /dev /var /home /work /mnt /opt /srv 2>/dev/null | head; echo scanned`,
+    );
     expect(r.stdout.trim()).toBe('scanned');
   });
 
@@ -78,7 +84,9 @@ describe('red team: filesystem', () => {
 
   it('etc-key-material: no /etc/ssl/private, no /etc file only root may read; the CA certificates are there', async () => {
     // Running as root (as CI does), a bound /etc/ssl exposed /etc/ssl/private (TLS keys) to the sandbox.
-    const r = await attack('ls -d /etc/ssl/private 2>&1; find /etc ! -type l \\( -type f ! -perm -o=r -o -type d ! -perm -o=rx \\) -print | head; echo; ls /etc/ssl; ls /etc/ssl/certs | grep -c .');
+    const r = await attack(
+      'ls -d /etc/ssl/private 2>&1; find /etc ! -type l \\( -type f ! -perm -o=r -o -type d ! -perm -o=rx \\) -print | head; echo; ls /etc/ssl; ls /etc/ssl/certs | grep -c .',
+    );
     const [privateDir, ...rest] = r.stdout.split('\n');
     expect(privateDir).toMatch(/No such file or directory/);
     const blank = rest.indexOf('');
@@ -88,24 +96,62 @@ describe('red team: filesystem', () => {
   });
 
   it('read-only-mount: an extra read-only mount (like /tests) cannot be written', async () => {
-    const r = await attack('(echo x > /tests/injected) 2>&1; (mkdir /tests/d) 2>&1; echo done', { mounts: [{ host: ro.path, sandbox: '/tests', readOnly: true }] });
+    const r = await attack('(echo x > /tests/injected) 2>&1; (mkdir /tests/d) 2>&1; echo done', {
+      mounts: [{ host: ro.path, sandbox: '/tests', readOnly: true }],
+    });
     expect(r.stdout.match(/Read-only file system/g)?.length).toBe(2);
   });
 
   it('proc-root-escape: /proc/1/root and /proc/self/cwd lead back into the sandbox', async () => {
-    const r = await attack(`ls /proc/1/root/ | tr "\\n" " "; echo; ls /proc/1/root${REPO_ROOT} 2>&1; readlink /proc/self/cwd /proc/1/cwd`);
+    const r = await attack(
+      `ls /proc/1/root/ | tr "\\n" " "; echo; ls /proc/1/root${REPO_ROOT} 2>&1; readlink /proc/self/cwd /proc/1/cwd`,
+    );
     const [rootListing, missing, cwd, initCwd] = r.stdout.split('\n');
-    expect(rootListing?.trim().split(' ').sort()).toEqual(['app', 'bin', 'dev', 'etc', 'lib', 'lib64', 'proc', 'root', 'run', 'sbin', 'tmp', 'usr', 'var']);
+    expect(rootListing?.trim().split(' ').sort()).toEqual([
+      'app',
+      'bin',
+      'dev',
+      'etc',
+      'lib',
+      'lib64',
+      'proc',
+      'root',
+      'run',
+      'sbin',
+      'tmp',
+      'usr',
+      'var',
+    ]);
     expect(missing).toContain('No such file or directory');
     expect(cwd).toBe('/app');
     expect(initCwd).toBe('/app');
   });
 
   it('no-sys-no-devices: /sys is absent, device nodes are the minimal set, mknod fails', async () => {
-    const r = await attack('ls /sys 2>&1 | head -1; ls /dev | tr "\\n" " "; echo; mknod /tmp/sda b 8 0 2>&1; (echo 1 > /proc/sysrq-trigger) 2>&1; true');
+    const r = await attack(
+      'ls /sys 2>&1 | head -1; ls /dev | tr "\\n" " "; echo; mknod /tmp/sda b 8 0 2>&1; (echo 1 > /proc/sysrq-trigger) 2>&1; true',
+    );
     const [sys, dev, mknod, sysrq] = r.stdout.split('\n');
     expect(sys).toMatch(/\/sys': No such file or directory/);
-    expect(dev?.trim().split(' ').sort()).toEqual(['console', 'core', 'fd', 'full', 'null', 'ptmx', 'pts', 'random', 'shm', 'stderr', 'stdin', 'stdout', 'tty', 'urandom', 'zero'].filter((d) => d !== 'console' || dev.includes('console')));
+    expect(dev?.trim().split(' ').sort()).toEqual(
+      [
+        'console',
+        'core',
+        'fd',
+        'full',
+        'null',
+        'ptmx',
+        'pts',
+        'random',
+        'shm',
+        'stderr',
+        'stdin',
+        'stdout',
+        'tty',
+        'urandom',
+        'zero',
+      ].filter((d) => d !== 'console' || dev.includes('console')),
+    );
     expect(mknod).toMatch(/mknod: \/tmp\/sda: Operation not permitted/);
     expect(sysrq).toMatch(/No such file or directory|Read-only file system|Permission denied/);
   });
@@ -152,9 +198,12 @@ for name, nr in (("add_key", 248), ("request_key", 249), ("keyctl", 250)):
     process.env.AWS_SECRET_ACCESS_KEY = canary.secret;
     process.env.SSH_AUTH_SOCK = '/tmp/ssh-agent.sock';
     try {
-      const r = await attack('env | cut -d= -f1 | sort | tr "\\n" " "; cat /proc/1/environ | tr "\\0" "\\n" | cut -d= -f1 | sort | tr "\\n" " "');
+      const r = await attack(
+        'env | cut -d= -f1 | sort | tr "\\n" " "; cat /proc/1/environ | tr "\\0" "\\n" | cut -d= -f1 | sort | tr "\\n" " "',
+      );
       const names = r.stdout.trim().split(/\s+/);
-      for (const n of names) expect(['HOME', 'LANG', 'LOGNAME', 'PATH', 'PWD', 'SHELL', 'SHLVL', 'TERM', 'USER', '_']).toContain(n);
+      for (const n of names)
+        expect(['HOME', 'LANG', 'LOGNAME', 'PATH', 'PWD', 'SHELL', 'SHLVL', 'TERM', 'USER', '_']).toContain(n);
       expect(r.stdout).not.toMatch(/SECRET|SSH_AUTH_SOCK|T1LAB/);
     } finally {
       delete process.env.T1LAB_TEST_SECRET;

@@ -62,14 +62,16 @@ ${target}
 
 describe('red team: network', () => {
   it('internet-without-net: no route out, no DNS', async () => {
-    const r = await attack(tryConnect(`
+    const r = await attack(
+      tryConnect(`
 attempt(socket.AF_INET, ("1.1.1.1", 53))
 attempt(socket.AF_INET6, ("2606:4700:4700::1111", 53))
 try:
     socket.getaddrinfo("registry.npmjs.org", 443); print("RESOLVED")
 except OSError as e:
     print("dns", type(e).__name__)
-`));
+`),
+    );
     expect(r.stdout).not.toMatch(/CONNECTED|RESOLVED/);
     expect(r.stdout.match(/refused/g)?.length).toBe(2);
   });

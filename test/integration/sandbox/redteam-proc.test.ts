@@ -82,7 +82,7 @@ print("proc", os.path.exists("/proc/${victim}/mem"))
     expect(hostProcessesWith(marker.replace(' ', '\0'))).toEqual([]);
   });
 
-  it('tiocsti-run: a command without a terminal cannot reach the caller\'s terminal or inject input', async () => {
+  it("tiocsti-run: a command without a terminal cannot reach the caller's terminal or inject input", async () => {
     const r = await attack(`python3 -c '
 import fcntl, termios, os
 try:
@@ -117,7 +117,10 @@ except OSError as e: print("sti", e.errno)
 
   it('session-limits: the interactive shell runs with every limit, as hard limits it cannot raise', async () => {
     // Without cgroups, so that the address-space rlimit applies too.
-    const s = await createShellSession({ backend: backendWithoutCgroups, spec: specFor(ws.path, { processes: 77, openFiles: 333, fileSizeMb: 12, cpuSeconds: 55, memoryMb: 500 }) });
+    const s = await createShellSession({
+      backend: backendWithoutCgroups,
+      spec: specFor(ws.path, { processes: 77, openFiles: 333, fileSizeMb: 12, cpuSeconds: 55, memoryMb: 500 }),
+    });
     try {
       const limits = (await s.run('cat /proc/self/limits')).output;
       const row = (name: string) => new RegExp(`^${name}\\s+(\\S+)\\s+(\\S+)`, 'm').exec(limits)?.slice(1);
@@ -127,7 +130,9 @@ except OSError as e: print("sti", e.errno)
       expect(row('Max cpu time')).toEqual(['55', '56']);
       expect(row('Max core file size')).toEqual(['0', '0']);
       expect(row('Max address space')).toEqual([String(500 * 1024 * 1024), String(500 * 1024 * 1024)]);
-      const raised = await s.run('n=0; for o in u n t f c v; do ulimit -H -$o unlimited 2>/dev/null && n=$((n+1)); done; echo $n; ulimit -Hu');
+      const raised = await s.run(
+        'n=0; for o in u n t f c v; do ulimit -H -$o unlimited 2>/dev/null && n=$((n+1)); done; echo $n; ulimit -Hu',
+      );
       expect(raised.output).toBe('0\n77\n');
     } finally {
       await s.close();
@@ -144,7 +149,8 @@ except OSError as e: print("sti", e.errno)
       expect(status).toMatch(/NoNewPrivs:\s+1/);
       expect(status).toMatch(/Seccomp:\s+2/);
       const names = (await s.run('env | cut -d= -f1 | sort | tr "\\n" " "')).output.trim().split(/\s+/);
-      for (const n of names) expect(['HOME', 'LANG', 'LOGNAME', 'PATH', 'PWD', 'SHELL', 'SHLVL', 'TERM', 'USER', '_']).toContain(n);
+      for (const n of names)
+        expect(['HOME', 'LANG', 'LOGNAME', 'PATH', 'PWD', 'SHELL', 'SHLVL', 'TERM', 'USER', '_']).toContain(n);
       expect((await s.run('unshare -U true 2>&1; echo $?')).output).toMatch(/unshare failed[\s\S]*\n1\n$/);
     } finally {
       await s.close();
@@ -155,7 +161,9 @@ except OSError as e: print("sti", e.errno)
   it('session-orphans: processes orphaned inside the shell are reaped, no zombies pile up', async () => {
     const s = await createShellSession({ backend, spec: specFor(ws.path) });
     try {
-      const r = await s.run('for i in 1 2 3 4 5; do (sleep 0.1 &); done; sleep 1; ps -eo stat=,comm= | grep -c "^Z" || true');
+      const r = await s.run(
+        'for i in 1 2 3 4 5; do (sleep 0.1 &); done; sleep 1; ps -eo stat=,comm= | grep -c "^Z" || true',
+      );
       expect(r.output).toBe('0\n');
     } finally {
       await s.close();
@@ -163,12 +171,16 @@ except OSError as e: print("sti", e.errno)
     hostUnchanged();
   });
 
-  it('other-sandbox: two sandboxes cannot see each other\'s files or processes', async () => {
+  it("other-sandbox: two sandboxes cannot see each other's files or processes", async () => {
     const other = makeTempDir('t1lab-redteam-other-');
     try {
       const neighbour = await createShellSession({ backend, spec: specFor(other.path) });
       await neighbour.run('echo neighbour-secret > /app/private.txt; sleep 30 &');
-      const r = await backend.run(specFor(ws.path), ['/bin/bash', '-c', `cat ${other.path}/private.txt 2>&1; grep -rs neighbour-secret /app /tmp; ps -eo comm= | grep -c sleep`]);
+      const r = await backend.run(specFor(ws.path), [
+        '/bin/bash',
+        '-c',
+        `cat ${other.path}/private.txt 2>&1; grep -rs neighbour-secret /app /tmp; ps -eo comm= | grep -c sleep`,
+      ]);
       await neighbour.close();
       hostUnchanged();
       expect(r.stdout).toMatch(/No such file or directory/);

@@ -37,26 +37,39 @@ const freeBytes = (path: string) => {
 
 describe('red team: resources', () => {
   it('fork-bomb: contained at the process cap, stopped, named', async () => {
-    const r = await backend.run(specFor(ws.path, { processes: 48, wallSeconds: 30 }), ['/bin/bash', '-c', ':(){ :|:& };:; sleep 30']);
+    const r = await backend.run(specFor(ws.path, { processes: 48, wallSeconds: 30 }), [
+      '/bin/bash',
+      '-c',
+      ':(){ :|:& };:; sleep 30',
+    ]);
     expect(r.limit).toBe('processes');
     expect(r.timedOut).toBe(false);
     hostUnchanged();
   });
 
   // Without cgroups the cap is RLIMIT_NPROC, which the session's shell sets in its rc (and the monitor).
-  for (const [label, b] of [['with cgroups where usable', backend], ['with rlimits and the monitor only', backendWithoutCgroups]] as const) {
+  for (const [label, b] of [
+    ['with cgroups where usable', backend],
+    ['with rlimits and the monitor only', backendWithoutCgroups],
+  ] as const) {
     it(`fork-bomb-in-session (${label}): the bomb is stopped, the shell survives and says so`, async (ctx) => {
       // Known gap, reproduced on main's code on 2026-12-01: as host root, RLIMIT_NPROC binds nothing, and an
       // interactive session's bomb outruns the host-side monitor on this VM (thousands of processes before it
       // stops them). Where the lab may create cgroups (as here) the pids cgroup stops it: the case above.
-      ctx.skip(b === backendWithoutCgroups && process.getuid?.() === 0, optionalSkip('known gap: without cgroups, a fork bomb in a root-owned interactive session outruns the host monitor (RLIMIT_NPROC does not bind host root); the cgroup case covers this machine'));
+      ctx.skip(
+        b === backendWithoutCgroups && process.getuid?.() === 0,
+        optionalSkip(
+          'known gap: without cgroups, a fork bomb in a root-owned interactive session outruns the host monitor (RLIMIT_NPROC does not bind host root); the cgroup case covers this machine',
+        ),
+      );
       const s = await createShellSession({ backend: b, spec: specFor(ws.path, { processes: 48 }) });
       try {
         const events: { limit: string; killed: number[] }[] = [];
         s.onLimit((e) => events.push(e));
         const r = await s.run(':(){ :|:& };:', { timeoutMs: 20_000 });
         // Wait for the stop itself (a first event may only report refused forks).
-        for (let i = 0; i < 200 && !events.some((e) => e.killed.length > 0); i++) await new Promise((res) => setTimeout(res, 50));
+        for (let i = 0; i < 200 && !events.some((e) => e.killed.length > 0); i++)
+          await new Promise((res) => setTimeout(res, 50));
         expect(events.find((e) => e.killed.length > 0)?.limit).toBe('processes');
         expect(r.timedOut).toBe(false);
         expect((await s.run('echo shell-alive')).output).toBe('shell-alive\n');
@@ -69,7 +82,11 @@ describe('red team: resources', () => {
   }
 
   it('memory-hog: stopped at the memory cap and named', async () => {
-    const r = await backend.run(specFor(ws.path, { memoryMb: 96 }), ['/usr/bin/python3', '-c', 'a = []\nwhile True: a.append(bytearray(8 * 1024 * 1024))']);
+    const r = await backend.run(specFor(ws.path, { memoryMb: 96 }), [
+      '/usr/bin/python3',
+      '-c',
+      'a = []\nwhile True: a.append(bytearray(8 * 1024 * 1024))',
+    ]);
     expect(r.limit).toBe('memoryMb');
     hostUnchanged();
   });
@@ -87,14 +104,22 @@ describe('red team: resources', () => {
 
   it('disk-filler-workspace: many files past the workspace cap are stopped; the host disk keeps its space', async () => {
     const free = freeBytes(ws.path);
-    const r = await backend.run(specFor(ws.path, { workspaceMb: 30 }), ['/bin/sh', '-c', 'i=0; while :; do i=$((i+1)); head -c 2000000 /dev/zero > /app/fill$i || exit 9; done']);
+    const r = await backend.run(specFor(ws.path, { workspaceMb: 30 }), [
+      '/bin/sh',
+      '-c',
+      'i=0; while :; do i=$((i+1)); head -c 2000000 /dev/zero > /app/fill$i || exit 9; done',
+    ]);
     expect(r.limit).toBe('workspaceMb');
     expect(free - freeBytes(ws.path)).toBeLessThan(300 * 1024 * 1024);
     hostUnchanged();
   });
 
   it('disk-filler-one-file: a single growing file stops at the cap', async () => {
-    const r = await backend.run(specFor(ws.path, { workspaceMb: 20, fileSizeMb: 1024 }), ['/bin/sh', '-c', 'exec cat /dev/zero > /app/one-big-file']);
+    const r = await backend.run(specFor(ws.path, { workspaceMb: 20, fileSizeMb: 1024 }), [
+      '/bin/sh',
+      '-c',
+      'exec cat /dev/zero > /app/one-big-file',
+    ]);
     expect(r.signal).toBe('SIGXFSZ');
     expect(r.limit).toBe('workspaceMb');
     hostUnchanged();
@@ -116,7 +141,9 @@ describe('red team: resources', () => {
   });
 
   it('output-flood: the output kept is capped whatever the command prints', async () => {
-    const r = await backend.run(specFor(ws.path, { wallSeconds: 3 }), ['/usr/bin/yes', 'flood'], { maxOutputChars: 10_000 });
+    const r = await backend.run(specFor(ws.path, { wallSeconds: 3 }), ['/usr/bin/yes', 'flood'], {
+      maxOutputChars: 10_000,
+    });
     expect(r.timedOut).toBe(true);
     expect(r.stdout.length).toBeLessThan(10_200);
     expect(r.truncatedChars?.stdout).toBeGreaterThan(1_000_000);

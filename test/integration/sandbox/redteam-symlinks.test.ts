@@ -6,7 +6,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyWorkspace, readWorkspaceFile, WorkspacePathError, writeWorkspaceFile } from '../../../native/sandbox/index';
+import {
+  copyWorkspace,
+  readWorkspaceFile,
+  WorkspacePathError,
+  writeWorkspaceFile,
+} from '../../../native/sandbox/index';
 import { plantCanary, type Canary } from '../../helpers/host-canary';
 import { backend, leftoverSandboxes, specFor } from '../../helpers/sandbox';
 import { makeTempDir } from '../../helpers/tmp';

@@ -145,8 +145,15 @@ beforeAll(async () => {
   canary = plantCanary();
   before = canary.snapshot();
   if (!table) return;
-  const calls = Object.values(FAMILIES).flat().filter(([, nr]) => nr !== undefined);
-  const probe = await backend.run(specFor(ws.path, { wallSeconds: 30 }), ['python3', '-c', PROBE, JSON.stringify(calls)]);
+  const calls = Object.values(FAMILIES)
+    .flat()
+    .filter(([, nr]) => nr !== undefined);
+  const probe = await backend.run(specFor(ws.path, { wallSeconds: 30 }), [
+    'python3',
+    '-c',
+    PROBE,
+    JSON.stringify(calls),
+  ]);
   expect(probe.exitCode, probe.stderr).toBe(0);
   errnos = JSON.parse(probe.stdout) as Record<string, number>;
   const still = await backend.run(specFor(ws.path, { wallSeconds: 30 }), ['python3', '-c', STILL_WORKS]);

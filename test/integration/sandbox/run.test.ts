@@ -23,8 +23,19 @@ afterEach(() => {
 describe('sandbox run', () => {
   it('runs a command in the workspace as root of its own namespace and returns its output', async () => {
     writeFileSync(join(ws.path, 'input.txt'), 'from the host\n');
-    const r = await backend.run(specFor(ws.path), ['/bin/sh', '-c', 'id -u; pwd; cat input.txt; echo out > made.txt; echo oops >&2']);
-    expect(r).toMatchObject({ exitCode: 0, signal: null, timedOut: false, limit: null, stdout: '0\n/app\nfrom the host\n', stderr: 'oops\n' });
+    const r = await backend.run(specFor(ws.path), [
+      '/bin/sh',
+      '-c',
+      'id -u; pwd; cat input.txt; echo out > made.txt; echo oops >&2',
+    ]);
+    expect(r).toMatchObject({
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      limit: null,
+      stdout: '0\n/app\nfrom the host\n',
+      stderr: 'oops\n',
+    });
     expect(r.durationMs).toBeGreaterThan(0);
     expect(statSync(join(ws.path, 'made.txt')).size).toBe(4);
   });
@@ -41,25 +52,36 @@ describe('sandbox run', () => {
 
   it('passes stdin and streams output as it arrives', async () => {
     const chunks: string[] = [];
-    const r = await backend.run(specFor(ws.path), ['/bin/cat'], { stdin: 'piped text', onOutput: (s, c) => chunks.push(`${s}:${c}`) });
+    const r = await backend.run(specFor(ws.path), ['/bin/cat'], {
+      stdin: 'piped text',
+      onOutput: (s, c) => chunks.push(`${s}:${c}`),
+    });
     expect(r.stdout).toBe('piped text');
     expect(chunks.join('')).toBe('stdout:piped text');
   });
 
   it('keeps a multi-byte character cut short at the very end of the output', async () => {
     // The command's last write is the first two of the three bytes of '€': they arrive as U+FFFD, not lost.
-    const r = await backend.run(specFor(ws.path), ['/bin/sh', '-c', "printf 'total \\342\\202'; printf 'err \\342\\202' >&2"]);
+    const r = await backend.run(specFor(ws.path), [
+      '/bin/sh',
+      '-c',
+      "printf 'total \\342\\202'; printf 'err \\342\\202' >&2",
+    ]);
     expect(r).toMatchObject({ exitCode: 0, stdout: 'total \uFFFD', stderr: 'err \uFFFD' });
   });
 
   it('kills the whole tree at the wall-clock deadline, background processes included', async () => {
-    const r = await backend.run(specFor(ws.path, { wallSeconds: 1 }), ['/bin/sh', '-c', '(sleep 60; touch /app/survived) & sleep 60']);
+    const r = await backend.run(specFor(ws.path, { wallSeconds: 1 }), [
+      '/bin/sh',
+      '-c',
+      '(sleep 60; touch /app/survived) & sleep 60',
+    ]);
     expect(r).toMatchObject({ timedOut: true, limit: 'wallSeconds', exitCode: null, signal: 'SIGKILL' });
     await new Promise((res) => setTimeout(res, 200));
     expect(existsSync(join(ws.path, 'survived'))).toBe(false);
   });
 
-  it('aborts on the caller\'s signal', async () => {
+  it("aborts on the caller's signal", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     const r = await backend.run(specFor(ws.path), ['/bin/sleep', '30'], { signal: controller.signal });
@@ -83,7 +105,11 @@ describe('sandbox run', () => {
   });
 
   it('stops a file growing past the file size cap and names fileSizeMb', async () => {
-    const r = await backend.run(specFor(ws.path, { fileSizeMb: 2, workspaceMb: 64 }), ['/bin/sh', '-c', 'exec head -c 5000000 /dev/zero > /tmp/big']);
+    const r = await backend.run(specFor(ws.path, { fileSizeMb: 2, workspaceMb: 64 }), [
+      '/bin/sh',
+      '-c',
+      'exec head -c 5000000 /dev/zero > /tmp/big',
+    ]);
     expect(r).toMatchObject({ signal: 'SIGXFSZ', limit: 'fileSizeMb' });
   });
 
@@ -93,12 +119,19 @@ describe('sandbox run', () => {
   });
 
   it('stops a workspace filler (many files) and names workspaceMb', async () => {
-    const r = await backend.run(specFor(ws.path, { workspaceMb: 20, wallSeconds: 20 }), ['/bin/sh', '-c', 'i=0; while :; do i=$((i+1)); head -c 1000000 /dev/zero > /app/f$i; done']);
+    const r = await backend.run(specFor(ws.path, { workspaceMb: 20, wallSeconds: 20 }), [
+      '/bin/sh',
+      '-c',
+      'i=0; while :; do i=$((i+1)); head -c 1000000 /dev/zero > /app/f$i; done',
+    ]);
     expect(r.limit).toBe('workspaceMb');
     expect(r.timedOut).toBe(false);
   });
 
-  for (const [label, b] of [['with cgroups where usable', backend], ['with rlimits and the monitor only', backendWithoutCgroups]] as const) {
+  for (const [label, b] of [
+    ['with cgroups where usable', backend],
+    ['with rlimits and the monitor only', backendWithoutCgroups],
+  ] as const) {
     describe(label, () => {
       it('contains a fork bomb and names processes', async () => {
         const r = await b.run(specFor(ws.path, { processes: 32 }), ['/bin/bash', '-c', 'f(){ f | f & }; f; sleep 20']);
@@ -106,13 +139,22 @@ describe('sandbox run', () => {
         expect(r.timedOut).toBe(false);
       });
       it('stops a memory hog and names memoryMb', async () => {
-        const r = await b.run(specFor(ws.path, { memoryMb: 128 }), ['/usr/bin/python3', '-c', 'x = bytearray(400 * 1024 * 1024); print("allocated")']);
+        const r = await b.run(specFor(ws.path, { memoryMb: 128 }), [
+          '/usr/bin/python3',
+          '-c',
+          'x = bytearray(400 * 1024 * 1024); print("allocated")',
+        ]);
         expect(r.stdout).not.toContain('allocated');
         expect(r.limit).toBe('memoryMb');
       });
       it('stops several processes that together exceed memory and names memoryMb', async () => {
-        const hog = 'python3 -c "import time; x = bytearray(60 * 1024 * 1024); x[::4096] = b\\"x\\" * len(x[::4096]); time.sleep(20)" &';
-        const r = await b.run(specFor(ws.path, { memoryMb: 128, wallSeconds: 15 }), ['/bin/bash', '-c', `${hog} ${hog} ${hog} ${hog} wait`]);
+        const hog =
+          'python3 -c "import time; x = bytearray(60 * 1024 * 1024); x[::4096] = b\\"x\\" * len(x[::4096]); time.sleep(20)" &';
+        const r = await b.run(specFor(ws.path, { memoryMb: 128, wallSeconds: 15 }), [
+          '/bin/bash',
+          '-c',
+          `${hog} ${hog} ${hog} ${hog} wait`,
+        ]);
         expect(r.limitsHit).toContain('memoryMb');
         expect(r.timedOut).toBe(false);
       });
@@ -123,15 +165,22 @@ describe('sandbox run', () => {
 describe('sandbox errors', () => {
   it('refuses a workspace that does not exist, saying how to fix it', async () => {
     const missing = join(ws.path, 'missing');
-    await expect(backend.run(specFor(missing), ['/bin/true'])).rejects.toMatchObject({ code: 'WORKSPACE_MISSING', message: expect.stringContaining('mkdir -p') });
+    await expect(backend.run(specFor(missing), ['/bin/true'])).rejects.toMatchObject({
+      code: 'WORKSPACE_MISSING',
+      message: expect.stringContaining('mkdir -p'),
+    });
   });
   it('refuses a workspace that is a file', async () => {
     writeFileSync(join(ws.path, 'f'), '');
-    await expect(backend.run(specFor(join(ws.path, 'f')), ['/bin/true'])).rejects.toMatchObject({ code: 'WORKSPACE_NOT_DIR' });
+    await expect(backend.run(specFor(join(ws.path, 'f')), ['/bin/true'])).rejects.toMatchObject({
+      code: 'WORKSPACE_NOT_DIR',
+    });
   });
   it('refuses bad limits and an empty command, naming the field', async () => {
     const spec = specFor(ws.path);
-    await expect(backend.run({ ...spec, limits: { ...spec.limits, memoryMb: 0 } }, ['/bin/true'])).rejects.toThrow(/limits\.memoryMb: 0/);
+    await expect(backend.run({ ...spec, limits: { ...spec.limits, memoryMb: 0 } }, ['/bin/true'])).rejects.toThrow(
+      /limits\.memoryMb: 0/,
+    );
     await expect(backend.run(spec, [])).rejects.toThrow(SandboxError);
     await expect(backend.run({ ...spec, env: { 'BAD NAME': 'x' } }, ['/bin/true'])).rejects.toThrow(/env: 'BAD NAME'/);
   });
@@ -141,20 +190,31 @@ describe('sandbox errors', () => {
     const { createSandboxBackend } = await import('../../../native/sandbox/index');
     const b = createSandboxBackend('docker');
     const s = await b.status();
-    ctx.skip(s.available, optionalSkip('a Docker daemon runs on this machine, so there is no unavailable engine to report'));
+    ctx.skip(
+      s.available,
+      optionalSkip('a Docker daemon runs on this machine, so there is no unavailable engine to report'),
+    );
     expect(s.hint).toMatch(/docker/);
     await expect(b.run(specFor(ws.path), ['/bin/true'])).rejects.toMatchObject({ code: 'ENGINE_UNAVAILABLE' });
   });
   it("shows the host's allowlisted /etc directories, copies holding only what every user may read", async () => {
     const { ETC_ALLOWLIST, runtimeFiles } = await import('../../../native/sandbox/runtime-files');
     const dirs = ETC_ALLOWLIST.filter((n) => existsSync(join('/etc', n)) && lstatSync(join('/etc', n)).isDirectory());
-    const r = await backend.run(specFor(ws.path), ['/bin/sh', '-c', dirs.map((d) => `echo "${d}: $(ls -A /etc/${d} | sort | tr '\\n' ' ')"`).join('; ')]);
+    const r = await backend.run(specFor(ws.path), [
+      '/bin/sh',
+      '-c',
+      dirs.map((d) => `echo "${d}: $(ls -A /etc/${d} | sort | tr '\\n' ' ')"`).join('; '),
+    ]);
     const bound = runtimeFiles().etcSubdirs;
     for (const d of dirs) {
       const shareable = readdirSync(join('/etc', d))
         .filter((n) => {
           const st = lstatSync(join('/etc', d, n));
-          return bound.includes(join('/etc', d)) || st.isSymbolicLink() || (st.isDirectory() ? (st.mode & 0o005) === 0o005 : st.isFile() && (st.mode & 0o004) !== 0);
+          return (
+            bound.includes(join('/etc', d)) ||
+            st.isSymbolicLink() ||
+            (st.isDirectory() ? (st.mode & 0o005) === 0o005 : st.isFile() && (st.mode & 0o004) !== 0)
+          );
         })
         .sort();
       expect(r.stdout, `/etc/${d}`).toContain(`${d}: ${shareable.map((n) => `${n} `).join('')}\n`);
@@ -164,6 +224,8 @@ describe('sandbox errors', () => {
     await backend.run(specFor(ws.path), ['/bin/true']);
     const { cgroupSupport } = await import('../../../native/sandbox/index');
     const s = cgroupSupport();
-    if (s.bases) for (const base of new Set([s.bases.memory, s.bases.pids])) expect(readdirSync(base).filter((n) => n.startsWith(`t1lab-${process.pid}-`))).toEqual([]);
+    if (s.bases)
+      for (const base of new Set([s.bases.memory, s.bases.pids]))
+        expect(readdirSync(base).filter((n) => n.startsWith(`t1lab-${process.pid}-`))).toEqual([]);
   });
 });

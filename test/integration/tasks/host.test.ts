@@ -20,8 +20,21 @@ beforeAll(() => {
   // The user's own tasks: a folder of tasks and a pack with one bad line.
   mkdirSync(join(tmp.path, 'tasks'), { recursive: true });
   cpSync(join(FIXTURES, 'broken'), join(tmp.path, 'tasks', 'mine'), { recursive: true });
-  const good = { id: 'from-pack', files: [{ path: 'instruction.md', text: 'Say hi.' }, { path: 'task.toml', text: '[metadata]\ncategory = "packed"\ndifficulty = "hard"\n[[verifier.assertions]]\nname = "hi"\nrun = "grep -q hi out"\n' }, { path: 'solution/solve.sh', text: 'echo hi > out\n' }] };
-  writeFileSync(join(tmp.path, 'tasks', 'corpus.jsonl'), `${JSON.stringify(good)}\n{"id": "bad", "files": [{"path": "/etc/passwd", "text": "x"}]}\n`);
+  const good = {
+    id: 'from-pack',
+    files: [
+      { path: 'instruction.md', text: 'Say hi.' },
+      {
+        path: 'task.toml',
+        text: '[metadata]\ncategory = "packed"\ndifficulty = "hard"\n[[verifier.assertions]]\nname = "hi"\nrun = "grep -q hi out"\n',
+      },
+      { path: 'solution/solve.sh', text: 'echo hi > out\n' },
+    ],
+  };
+  writeFileSync(
+    join(tmp.path, 'tasks', 'corpus.jsonl'),
+    `${JSON.stringify(good)}\n{"id": "bad", "files": [{"path": "/etc/passwd", "text": "x"}]}\n`,
+  );
   host = createLabHost({ dataDir: tmp.path, launcher: forkLauncher, log: () => {} });
   const pair = createMemoryPair('tasks-test');
   host.attach(pair.server);
@@ -37,12 +50,28 @@ afterAll(async () => {
 describe('tasks.* over the contract', () => {
   it('lists the built-in examples and the user sources, with invalid entries and their problems', async () => {
     const listing = await client.call('tasks.list', {});
-    expect(listing.sources.filter((s) => s.kind !== 'suite').map((s) => s.label)).toEqual(['examples', 'corpus.jsonl', 'mine']);
+    expect(listing.sources.filter((s) => s.kind !== 'suite').map((s) => s.label)).toEqual([
+      'examples',
+      'corpus.jsonl',
+      'mine',
+    ]);
     // The committed suites (tasks/suites/*.jsonl) come after the examples.
-    expect(listing.sources.filter((s) => s.kind === 'suite').map((s) => s.label)).toEqual(expect.arrayContaining(['suites/id-nano', 'suites/nano-bench']));
+    expect(listing.sources.filter((s) => s.kind === 'suite').map((s) => s.label)).toEqual(
+      expect.arrayContaining(['suites/id-nano', 'suites/nano-bench']),
+    );
     expect(listing.tasks.filter((t) => t.source === 'examples')).toHaveLength(18);
-    expect(listing.tasks.find((t) => t.id === 'from-pack')).toMatchObject({ source: 'corpus.jsonl', category: 'packed', difficulty: 'hard', verifiers: ['inline'], audit: null });
-    expect(listing.invalid).toContainEqual({ id: 'bad', source: 'corpus.jsonl', problems: [expect.objectContaining({ file: 'corpus.jsonl:2', field: 'files[0].path' })] });
+    expect(listing.tasks.find((t) => t.id === 'from-pack')).toMatchObject({
+      source: 'corpus.jsonl',
+      category: 'packed',
+      difficulty: 'hard',
+      verifiers: ['inline'],
+      audit: null,
+    });
+    expect(listing.invalid).toContainEqual({
+      id: 'bad',
+      source: 'corpus.jsonl',
+      problems: [expect.objectContaining({ file: 'corpus.jsonl:2', field: 'files[0].path' })],
+    });
     expect(listing.invalid.map((b) => b.id)).toEqual(expect.arrayContaining(['malformed-toml', 'unknown-difficulty']));
   });
 
@@ -58,7 +87,9 @@ describe('tasks.* over the contract', () => {
       'test_mode_ties_pick_the_smallest',
     ]);
     expect(detail.solution).toMatch(/cat > stats.py <<'PY'/);
-    await expect(client.call('tasks.get', { source: 'examples', id: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(client.call('tasks.get', { source: 'examples', id: 'nope' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 
   it('audits with progress events and remembers the verdicts', async () => {
@@ -86,7 +117,12 @@ describe('tasks.* over the contract', () => {
     expect(progress.every((p) => p.auditId === 'a1')).toBe(true);
     expect(progress.at(-1)).toMatchObject({ done: 2, total: 2 });
     expect(progress.some((p) => p.current?.step.includes('verifier'))).toBe(true);
-    expect(progress.filter((p) => p.report).map((p) => p.report?.result.id).sort()).toEqual(['from-pack', 'trivial-assertion']);
+    expect(
+      progress
+        .filter((p) => p.report)
+        .map((p) => p.report?.result.id)
+        .sort(),
+    ).toEqual(['from-pack', 'trivial-assertion']);
     // The sandboxes ran in the audit worker, a process of its own; the host only routed its progress.
     const audit = (await client.call('system.workers', {})).find((w) => w.name === 'audit');
     expect(audit).toMatchObject({ name: 'audit', state: 'ready' });
@@ -96,6 +132,9 @@ describe('tasks.* over the contract', () => {
     expect(JSON.parse(readFileSync(join(tmp.path, 'tasks-audits.json'), 'utf8')).reports).toHaveLength(2);
     const listing = await client.call('tasks.list', {});
     expect(listing.tasks.find((t) => t.id === 'from-pack')?.audit?.verdict).toBe('ok');
-    expect((await client.call('tasks.audits', {})).map((r) => r.result.id).sort()).toEqual(['from-pack', 'trivial-assertion']);
+    expect((await client.call('tasks.audits', {})).map((r) => r.result.id).sort()).toEqual([
+      'from-pack',
+      'trivial-assertion',
+    ]);
   }, 120_000);
 });

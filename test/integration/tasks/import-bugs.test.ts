@@ -35,33 +35,77 @@ describe('t1lab tasks import-tb on the bug fixtures', () => {
     expect(toml('h1-image-and-dockerfile')).toMatch(/docker_image = "example\/h1-image-and-dockerfile:20251031"/);
     expect(toml('h1-image-and-dockerfile')).toMatch(/python = "\/usr\/bin\/python3"/);
     // 3: test.sh's other steps are kept (and said so), not replaced by a bare pytest call.
-    expect(byId['h3-test-steps']?.notes.join('\n')).toMatch(/without its 4 install step\(s\).*keeps its 4 other step\(s\) in order/);
+    expect(byId['h3-test-steps']?.notes.join('\n')).toMatch(
+      /without its 4 install step\(s\).*keeps its 4 other step\(s\) in order/,
+    );
     // 4 and 5: Dockerfile order kept; a later WORKDIR is the start folder.
     expect(byId['tb1-order']?.notes.join('\n')).toMatch(/copies are made by setup.sh in Dockerfile order/);
     expect(toml('h5-later-workdir')).toMatch(/start_dir = "\/app\/personal-site"/);
     // 6: state outside the workspace at build time -> the container, naming each line.
-    expect(byId['h6-root-state']?.runtime.reason).toMatch(/line 3: state outside the workspace at build time \(git config --global.*line 4: .*\/data/);
+    expect(byId['h6-root-state']?.runtime.reason).toMatch(
+      /line 3: state outside the workspace at build time \(git config --global.*line 4: .*\/data/,
+    );
     // 7: network in a script RUN calls, and in solve.sh (which also turns the task's network on).
-    expect(byId['tb1-network-script']?.runtime.reason).toBe('Dockerfile line 4: runs setup-env.sh, which fetches from the network (pip install)');
+    expect(byId['tb1-network-script']?.runtime.reason).toBe(
+      'Dockerfile line 4: runs setup-env.sh, which fetches from the network (pip install)',
+    );
     expect(byId['h7-solve-network']?.runtime.reason).toBe('solution/solve.sh fetches from the network (pip install)');
     expect(toml('h7-solve-network')).toMatch(/allow_internet = true/);
     // 8: local modules are not missing packages; every blocker is reported, not only the first.
     expect(byId['h8-local-modules']?.runtime).toEqual({ kind: 'sandbox' });
-    expect(byId['h8-all-blockers']?.runtime.reason).toMatch(/lacks: r-base-core; .*lacks: torch; solution\/solve.sh fetches from the network/);
+    expect(byId['h8-all-blockers']?.runtime.reason).toMatch(
+      /lacks: r-base-core; .*lacks: torch; solution\/solve.sh fetches from the network/,
+    );
 
     // 10: every task of the suite is in the denominator; those that cannot run are errors with the reason.
     const out = join(tmp.path, 'run');
-    const e = await runT1lab(['eval', '--suite', dest, '--policy', 'oracle', '--backend', 'bubblewrap', '--concurrency', '2', '--out', out, '--json'], { timeoutMs: 180_000 });
+    const e = await runT1lab(
+      [
+        'eval',
+        '--suite',
+        dest,
+        '--policy',
+        'oracle',
+        '--backend',
+        'bubblewrap',
+        '--concurrency',
+        '2',
+        '--out',
+        out,
+        '--json',
+      ],
+      { timeoutMs: 180_000 },
+    );
     const summary = parseJsonOutput<EvalSummary>(e);
     expect(summary.tasks).toBe(9);
     expect(summary.episodes).toBe(9);
-    const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as EpisodeRecord);
+    const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as EpisodeRecord);
     // Named first, with each unresolved episode's reason: a rate alone does not say which task failed, or why.
-    const unresolved = JSON.stringify(records.filter((x) => !x.resolved).map(({ taskId, stopReason, error, reward }) => ({ taskId, stopReason, error, reward })), null, 1);
-    expect(records.filter((x) => x.resolved).map((x) => x.taskId).sort(), unresolved).toEqual(['h1-image-and-dockerfile', 'h3-test-steps', 'h5-later-workdir', 'h8-local-modules', 'tb1-order']);
+    const unresolved = JSON.stringify(
+      records
+        .filter((x) => !x.resolved)
+        .map(({ taskId, stopReason, error, reward }) => ({ taskId, stopReason, error, reward })),
+      null,
+      1,
+    );
+    expect(
+      records
+        .filter((x) => x.resolved)
+        .map((x) => x.taskId)
+        .sort(),
+      unresolved,
+    ).toEqual(['h1-image-and-dockerfile', 'h3-test-steps', 'h5-later-workdir', 'h8-local-modules', 'tb1-order']);
     expect(summary.resolvedRate).toBeCloseTo(5 / 9);
     expect(summary.errors.sandbox).toBe(4);
-    expect(summary.skipped?.map((s) => s.task).sort()).toEqual(['h6-root-state', 'h7-solve-network', 'h8-all-blockers', 'tb1-network-script']);
+    expect(summary.skipped?.map((s) => s.task).sort()).toEqual([
+      'h6-root-state',
+      'h7-solve-network',
+      'h8-all-blockers',
+      'tb1-network-script',
+    ]);
     for (const s of summary.skipped ?? []) expect(s.reason).toMatch(/needs a container/);
   }, 240_000);
 });

@@ -17,7 +17,9 @@ const GROUPS = 3;
 const group = Math.floor(Date.now() / 86_400_000) % GROUPS;
 const all = process.env.T1LAB_AUDIT_ALL_FAMILIES === '1';
 const families = SCENARIO_FAMILIES.filter((_, i) => all || i % GROUPS === group);
-console.warn(`scenario-families audit: ${all ? 'all families' : `group ${group + 1}/${GROUPS}`}: ${families.map((f) => f.name).join(', ')}`);
+console.warn(
+  `scenario-families audit: ${all ? 'all families' : `group ${group + 1}/${GROUPS}`}: ${families.map((f) => f.name).join(', ')}`,
+);
 
 function hasCommand(name: string): boolean {
   try {
@@ -32,14 +34,19 @@ const tasks: Task[] = [];
 for (const family of families) {
   const task = loadFamilyTask(generateFamilyTask(family, SEED));
   const missing = task.environment.requires.filter((c) => !hasCommand(c));
-  if (missing.length) console.warn(`scenario-families audit: skipping ${family.name}: needs ${missing.join(', ')} (installed by npm run bootstrap)`);
+  if (missing.length)
+    console.warn(
+      `scenario-families audit: skipping ${family.name}: needs ${missing.join(', ')} (installed by npm run bootstrap)`,
+    );
   else tasks.push(task);
 }
 
 describe('scenario task families under the real audit', () => {
   it(`audits seed ${SEED} of each selected family as ok`, async () => {
     const outcomes = await auditTasks(tasks, { concurrency: 2 });
-    const bad = outcomes.filter((o) => o.result.verdict !== 'ok').map((o) => `${o.result.id}: ${o.result.verdict} ${o.result.reason}`);
+    const bad = outcomes
+      .filter((o) => o.result.verdict !== 'ok')
+      .map((o) => `${o.result.id}: ${o.result.verdict} ${o.result.reason}`);
     expect(bad).toEqual([]);
     for (const o of outcomes) {
       expect(o.result.oracle!.passed, o.result.id).toBe(o.result.oracle!.total);

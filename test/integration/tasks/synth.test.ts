@@ -41,13 +41,28 @@ describe('t1lab tasks families / synth', () => {
     const r = await t1lab(['tasks', 'families', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const rows = parseJsonOutput<{ name: string; category: string; heldOut: boolean }[]>(r);
-    for (const f of CORE_FAMILIES) expect(rows).toContainEqual(expect.objectContaining({ name: f.name, category: f.category, heldOut: f.heldOut }));
+    for (const f of CORE_FAMILIES)
+      expect(rows).toContainEqual(expect.objectContaining({ name: f.name, category: f.category, heldOut: f.heldOut }));
   });
 
   it('writes the same pack byte for byte for the same arguments, a different one for another seed', async () => {
-    const args = (out: string, seed: string) => ['tasks', 'synth', '--out', join(tmp.path, out), '--count', '120', '--seed', seed, '--json'];
+    const args = (out: string, seed: string) => [
+      'tasks',
+      'synth',
+      '--out',
+      join(tmp.path, out),
+      '--count',
+      '120',
+      '--seed',
+      seed,
+      '--json',
+    ];
     // Two separate processes for the same arguments: nothing of one run (clock, pid, hash order) leaks in.
-    const [a, , c] = await Promise.all([runT1lab(args('a.jsonl', '5')), runT1lab(args('b.jsonl', '5')), t1lab(args('c.jsonl', '6'))]);
+    const [a, , c] = await Promise.all([
+      runT1lab(args('a.jsonl', '5')),
+      runT1lab(args('b.jsonl', '5')),
+      t1lab(args('c.jsonl', '6')),
+    ]);
     expect(c.code).toBe(0);
     expect(a.code, a.stderr).toBe(0);
     const s = parseJsonOutput<Summary>(a);
@@ -79,7 +94,24 @@ describe('t1lab tasks families / synth', () => {
   it('audits one task of every core family: every one is ok; a rerun takes every verdict from the cache', async () => {
     const cache = join(tmp.path, 'audits.jsonl');
     const out = join(tmp.path, 'audited.jsonl');
-    const args = ['tasks', 'synth', '--out', out, '--count', String(CORE_FAMILIES.length), '--seed', '11', '--split', 'eval', '--audit', '--audit-cache', cache, '--concurrency', '2', '--json'];
+    const args = [
+      'tasks',
+      'synth',
+      '--out',
+      out,
+      '--count',
+      String(CORE_FAMILIES.length),
+      '--seed',
+      '11',
+      '--split',
+      'eval',
+      '--audit',
+      '--audit-cache',
+      cache,
+      '--concurrency',
+      '2',
+      '--json',
+    ];
     const r = await t1lab(args);
     expect(r.code, r.stderr).toBe(0);
     const s = parseJsonOutput<Summary>(r);
@@ -98,7 +130,14 @@ describe('t1lab tasks families / synth', () => {
 /** A task proposal as a model would write it: a pack line. */
 function proposal(id: string, solve: string, run: string): string {
   const toml = `version = "1.0"\n[metadata]\ncategory = "file-operations"\ndifficulty = "easy"\n[[verifier.assertions]]\nname = "greeting written"\nrun = ${JSON.stringify(run)}\n[[verifier.assertions]]\nname = "greeting is one line"\nrun = "test -f greeting.txt && test $(wc -l < greeting.txt) -eq 1"\n`;
-  return JSON.stringify({ id, files: [{ path: 'instruction.md', text: 'Write hello to /app/greeting.txt.' }, { path: 'task.toml', text: toml }, { path: 'solution/solve.sh', text: `#!/bin/bash\n${solve}\n`, executable: true }] });
+  return JSON.stringify({
+    id,
+    files: [
+      { path: 'instruction.md', text: 'Write hello to /app/greeting.txt.' },
+      { path: 'task.toml', text: toml },
+      { path: 'solution/solve.sh', text: `#!/bin/bash\n${solve}\n`, executable: true },
+    ],
+  });
 }
 
 describe('t1lab tasks synth --llm', () => {
@@ -108,14 +147,31 @@ describe('t1lab tasks synth --llm', () => {
 
   it('audits what the model proposes and keeps only the good task; every rejection is counted by verdict', async () => {
     fixture.script(
-      { kind: 'message', content: `Here you go:\n\`\`\`json\n${proposal('greet-good', 'echo hello > greeting.txt', 'grep -qx hello greeting.txt')}\n\`\`\`` },
+      {
+        kind: 'message',
+        content: `Here you go:\n\`\`\`json\n${proposal('greet-good', 'echo hello > greeting.txt', 'grep -qx hello greeting.txt')}\n\`\`\``,
+      },
       { kind: 'message', content: proposal('greet-broken', 'echo bye > greeting.txt', 'grep -qx hello greeting.txt') },
       { kind: 'message', content: proposal('greet-trivial', 'echo hello > greeting.txt', 'test -d /app') },
       { kind: 'message', content: 'I would rather not write a task today.' },
       { kind: 'message', content: JSON.stringify({ id: 'no-toml', files: [{ path: 'instruction.md', text: 'x' }] }) },
     );
     const out = join(tmp.path, 'llm.jsonl');
-    const r = await t1lab(['tasks', 'synth', '--llm', `openai:${fixture.baseUrl}#fixture-model`, '--seeds', EXAMPLES, '--count', '5', '--out', out, '--audit-cache', join(tmp.path, 'llm-cache.jsonl'), '--json']);
+    const r = await t1lab([
+      'tasks',
+      'synth',
+      '--llm',
+      `openai:${fixture.baseUrl}#fixture-model`,
+      '--seeds',
+      EXAMPLES,
+      '--count',
+      '5',
+      '--out',
+      out,
+      '--audit-cache',
+      join(tmp.path, 'llm-cache.jsonl'),
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const s = parseJsonOutput<Summary>(r);
     expect(s.count).toBe(1);
@@ -131,13 +187,38 @@ describe('t1lab tasks stats / rebalance / overlap', () => {
   it('reports the mix, rebalances toward TB2, and measures overlap (planted near-copy: exit 1)', async () => {
     const train = join(tmp.path, 'train.jsonl');
     const suite = join(tmp.path, 'suite.jsonl');
-    const held = CORE_FAMILIES.filter((f) => f.heldOut).map((f) => f.name).join(',');
+    const held = CORE_FAMILIES.filter((f) => f.heldOut)
+      .map((f) => f.name)
+      .join(',');
     expect((await t1lab(['tasks', 'synth', '--out', train, '--count', '200', '--seed', '1'])).code).toBe(0);
-    expect((await t1lab(['tasks', 'synth', '--out', suite, '--count', '60', '--seed', '1', '--split', 'eval', '--families', held])).code).toBe(0);
+    expect(
+      (
+        await t1lab([
+          'tasks',
+          'synth',
+          '--out',
+          suite,
+          '--count',
+          '60',
+          '--seed',
+          '1',
+          '--split',
+          'eval',
+          '--families',
+          held,
+        ])
+      ).code,
+    ).toBe(0);
 
     const stats = await t1lab(['tasks', 'stats', train, '--json']);
     expect(stats.code, stats.stderr).toBe(0);
-    const st = parseJsonOutput<{ count: number; categories: Record<string, number>; difficulties: Record<string, number>; families: Record<string, number>; top5Share: number }>(stats);
+    const st = parseJsonOutput<{
+      count: number;
+      categories: Record<string, number>;
+      difficulties: Record<string, number>;
+      families: Record<string, number>;
+      top5Share: number;
+    }>(stats);
     expect(st.count).toBe(200);
     expect(st.top5Share).toBeGreaterThan(0);
     expect(st.top5Share).toBeLessThanOrEqual(1);
@@ -158,18 +239,43 @@ describe('t1lab tasks stats / rebalance / overlap', () => {
     expect(c).toMatchObject({ pairs: 200 * 60, verdict: 'disjoint', flagged: [] });
 
     // Plant a near-copy of one suite task (new id, one word of its instruction changed) in the training pack.
-    const victim = JSON.parse(readFileSync(suite, 'utf8').split('\n')[7]!) as { id: string; files: { path: string; text: string }[] };
-    const copy = { ...victim, id: 'innocent-looking-task', files: victim.files.map((f) => (f.path === 'instruction.md' ? { ...f, text: f.text.replace(/\bthe\b/, 'a') } : f)) };
+    const victim = JSON.parse(readFileSync(suite, 'utf8').split('\n')[7]!) as {
+      id: string;
+      files: { path: string; text: string }[];
+    };
+    const copy = {
+      ...victim,
+      id: 'innocent-looking-task',
+      files: victim.files.map((f) =>
+        f.path === 'instruction.md' ? { ...f, text: f.text.replace(/\bthe\b/, 'a') } : f,
+      ),
+    };
     appendFileSync(train, `${JSON.stringify(copy)}\n`);
     const dirty = await t1lab(['tasks', 'overlap', '--train', train, '--eval', suite, '--json']);
     expect(dirty.code).toBe(1);
-    const d = parseJsonOutput<{ flagged: { train: string; eval: string; kind: string; similarity: number }[]; verdict: string }>(dirty);
+    const d = parseJsonOutput<{
+      flagged: { train: string; eval: string; kind: string; similarity: number }[];
+      verdict: string;
+    }>(dirty);
     expect(d.verdict).toBe('overlap');
-    expect(d.flagged.filter((f) => f.train === 'innocent-looking-task' && f.eval === victim.id).map((f) => f.kind).sort()).toEqual(['files', 'instruction', 'solution']);
+    expect(
+      d.flagged
+        .filter((f) => f.train === 'innocent-looking-task' && f.eval === victim.id)
+        .map((f) => f.kind)
+        .sort(),
+    ).toEqual(['files', 'instruction', 'solution']);
     expect(d.flagged.every((f) => f.train === 'innocent-looking-task')).toBe(true);
 
     // Any suite works on the eval side, Terminal-Bench folders included.
-    const tb = await t1lab(['tasks', 'overlap', '--train', suite, '--eval', join(REPO_ROOT, 'test/fixtures/tb-import'), '--json']);
+    const tb = await t1lab([
+      'tasks',
+      'overlap',
+      '--train',
+      suite,
+      '--eval',
+      join(REPO_ROOT, 'test/fixtures/tb-import'),
+      '--json',
+    ]);
     expect(tb.code, tb.stderr).toBe(0);
     expect(parseJsonOutput<{ pairs: number; verdict: string }>(tb)).toMatchObject({ verdict: 'disjoint' });
     expect(parseJsonOutput<{ pairs: number }>(tb).pairs).toBeGreaterThanOrEqual(60 * 2);

@@ -6,7 +6,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSandbox, phaseSpec, prepareWorkspace, runOracle, runVerifier, type Task } from '../../../electron/lab/tasks';
+import {
+  defaultSandbox,
+  phaseSpec,
+  prepareWorkspace,
+  runOracle,
+  runVerifier,
+  type Task,
+} from '../../../electron/lab/tasks';
 import { leftoverSandboxes } from '../../helpers/sandbox';
 import { makeTempDir } from '../../helpers/tmp';
 import { FIXTURES, taskFrom } from './helpers';
@@ -36,9 +43,15 @@ async function agent(script: string): Promise<string> {
 }
 
 const CTRF_ALL_PASSED = JSON.stringify({
-  results: { tests: ['test_answer_matches', 'test_answer_is_a_digest', 'answer matches (inline)'].map((name) => ({ name, status: 'passed' })) },
+  results: {
+    tests: ['test_answer_matches', 'test_answer_is_a_digest', 'answer matches (inline)'].map((name) => ({
+      name,
+      status: 'passed',
+    })),
+  },
 });
-const JUNIT_ALL_PASSED = '<testsuites><testsuite><testcase name="test_answer_matches"/><testcase name="test_answer_is_a_digest"/></testsuite></testsuites>';
+const JUNIT_ALL_PASSED =
+  '<testsuites><testsuite><testcase name="test_answer_matches"/><testcase name="test_answer_is_a_digest"/></testsuite></testsuites>';
 
 describe('a tampering agent gains nothing', () => {
   it('baseline: the oracle gets every assertion, doing nothing gets none', async () => {

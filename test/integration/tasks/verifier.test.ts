@@ -45,14 +45,22 @@ describe('per-assertion results', () => {
     ]);
     expect(result.reward).toEqual({ dense: 2, fraction: 0.5, binary: 0 });
     expect(result.taskReward).toEqual({ source: 'reward.txt', value: 0.5, values: { reward: 0.5 } });
-    expect(verifyReport(result)).toEqual({ task: 'ctrf', assertions: result.assertions, passed: 2, total: 4, reward: result.reward, durationMs: result.durationMs });
+    expect(verifyReport(result)).toEqual({
+      task: 'ctrf',
+      assertions: result.assertions,
+      passed: 2,
+      total: 4,
+      reward: result.reward,
+      durationMs: result.durationMs,
+    });
   });
 
   it('runs tests/test_outputs.py with the system pytest and reads its JUnit XML', async () => {
     const task = await taskFrom(join(tmp.path, 'junit'), {
       'instruction.md': 'x',
       'task.toml': META,
-      'tests/test_outputs.py': 'from pathlib import Path\n\ndef test_a():\n    assert Path("/app/a").read_text() == "1"\n\ndef test_b():\n    assert Path("/app/b").exists()\n',
+      'tests/test_outputs.py':
+        'from pathlib import Path\n\ndef test_a():\n    assert Path("/app/a").read_text() == "1"\n\ndef test_b():\n    assert Path("/app/b").exists()\n',
     });
     const keep = join(tmp.path, 'logs');
     const result = await runVerifier(task, workspace({ a: '1' }), { keepLogsDir: keep });
@@ -67,31 +75,59 @@ describe('per-assertion results', () => {
   });
 
   it('judges a test script without reports by its reward file, else by its exit code', async () => {
-    const byReward = await taskFrom(join(tmp.path, 'reward'), { 'instruction.md': 'x', 'task.toml': META, 'tests/test.sh': '#!/bin/bash\necho 1 > /logs/verifier/reward.txt\nexit 7\n' });
-    expect((await runVerifier(byReward, workspace())).assertions).toEqual([{ name: 'tests/test.sh', status: 'passed', message: '' }]);
-    const byExit = await taskFrom(join(tmp.path, 'exit'), { 'instruction.md': 'x', 'task.toml': META, 'tests/test.sh': '#!/bin/bash\necho "missing file" >&2\nexit 4\n' });
+    const byReward = await taskFrom(join(tmp.path, 'reward'), {
+      'instruction.md': 'x',
+      'task.toml': META,
+      'tests/test.sh': '#!/bin/bash\necho 1 > /logs/verifier/reward.txt\nexit 7\n',
+    });
+    expect((await runVerifier(byReward, workspace())).assertions).toEqual([
+      { name: 'tests/test.sh', status: 'passed', message: '' },
+    ]);
+    const byExit = await taskFrom(join(tmp.path, 'exit'), {
+      'instruction.md': 'x',
+      'task.toml': META,
+      'tests/test.sh': '#!/bin/bash\necho "missing file" >&2\nexit 4\n',
+    });
     const r = await runVerifier(byExit, workspace());
     expect(r.status).toBe('ok');
-    expect(r.assertions).toEqual([{ name: 'tests/test.sh', status: 'failed', message: expect.stringMatching(/^exit 4: missing file/) }]);
+    expect(r.assertions).toEqual([
+      { name: 'tests/test.sh', status: 'failed', message: expect.stringMatching(/^exit 4: missing file/) },
+    ]);
   });
 });
 
 describe('a verifier that fails is an error, never a silent zero', () => {
   it('times out with status error and keeps its output', async () => {
-    const task = await taskFrom(join(tmp.path, 'slow'), { 'instruction.md': 'x', 'task.toml': `${META}[verifier]\ntimeout_sec = 2\n`, 'tests/test.sh': '#!/bin/bash\necho "started checking"\nsleep 30\n' });
+    const task = await taskFrom(join(tmp.path, 'slow'), {
+      'instruction.md': 'x',
+      'task.toml': `${META}[verifier]\ntimeout_sec = 2\n`,
+      'tests/test.sh': '#!/bin/bash\necho "started checking"\nsleep 30\n',
+    });
     const result = await runVerifier(task, workspace());
     expect(result.status).toBe('error');
     expect(result.error).toMatch(/tests\/test.sh timed out/);
     expect(result.error).toContain('started checking');
-    expect(result.assertions.at(-1)).toMatchObject({ name: '(verifier)', status: 'error', message: expect.stringContaining('started checking') });
+    expect(result.assertions.at(-1)).toMatchObject({
+      name: '(verifier)',
+      status: 'error',
+      message: expect.stringContaining('started checking'),
+    });
   });
 
   it('reports a test file that does not import, and a malformed CTRF report', async () => {
-    const broken = await taskFrom(join(tmp.path, 'syntax'), { 'instruction.md': 'x', 'task.toml': META, 'tests/test_outputs.py': 'def test_a(:\n    pass\n' });
+    const broken = await taskFrom(join(tmp.path, 'syntax'), {
+      'instruction.md': 'x',
+      'task.toml': META,
+      'tests/test_outputs.py': 'def test_a(:\n    pass\n',
+    });
     const r1 = await runVerifier(broken, workspace());
     expect(r1.status).toBe('error');
     expect(r1.error).toMatch(/pytest exited with 2/);
-    const badCtrf = await taskFrom(join(tmp.path, 'badctrf'), { 'instruction.md': 'x', 'task.toml': META, 'tests/test.sh': '#!/bin/bash\necho "{not json" > /logs/verifier/ctrf.json\n' });
+    const badCtrf = await taskFrom(join(tmp.path, 'badctrf'), {
+      'instruction.md': 'x',
+      'task.toml': META,
+      'tests/test.sh': '#!/bin/bash\necho "{not json" > /logs/verifier/ctrf.json\n',
+    });
     const r2 = await runVerifier(badCtrf, workspace());
     expect(r2.status).toBe('error');
     expect(r2.error).toMatch(/ctrf.json is not valid JSON/);
@@ -119,7 +155,9 @@ describe('a verifier that fails is an error, never a silent zero', () => {
     });
     const r = await runVerifier(task, workspace());
     expect(r.notes).toContainEqual(expect.stringMatching(/report refused: ctrf.json is a symlink/));
-    expect(r.assertions).toEqual([{ name: 'tests/test.sh', status: 'failed', message: expect.stringMatching(/^exit 1/) }]);
+    expect(r.assertions).toEqual([
+      { name: 'tests/test.sh', status: 'failed', message: expect.stringMatching(/^exit 1/) },
+    ]);
   });
 });
 
@@ -131,7 +169,8 @@ describe('workspaces', () => {
       'environment/files/data/input.txt': 'input\n',
       'environment/files/run.sh': '#!/bin/sh\necho run\n',
       'environment/extra.txt': 'from the environment folder\n',
-      'environment/setup.sh': '#!/bin/bash\nset -e\ncp /environment/extra.txt . && echo "$GREETING $(pwd)" > setup-ran.txt\n',
+      'environment/setup.sh':
+        '#!/bin/bash\nset -e\ncp /environment/extra.txt . && echo "$GREETING $(pwd)" > setup-ran.txt\n',
       'solution/solve.sh': '#!/bin/bash\ntouch made.txt\n',
     });
     const ws = join(tmp.path, 'prepared');
@@ -150,12 +189,20 @@ describe('workspaces', () => {
   });
 
   it('fails set-up with its output; verifying never changes the agent workspace', async () => {
-    const failing = await taskFrom(join(tmp.path, 'setup-fails'), { 'instruction.md': 'x', 'task.toml': `${META}[[verifier.assertions]]\nname = "a"\nrun = "true"\n`, 'environment/setup.sh': '#!/bin/bash\necho "no data set" >&2\nexit 3\n' });
+    const failing = await taskFrom(join(tmp.path, 'setup-fails'), {
+      'instruction.md': 'x',
+      'task.toml': `${META}[[verifier.assertions]]\nname = "a"\nrun = "true"\n`,
+      'environment/setup.sh': '#!/bin/bash\necho "no data set" >&2\nexit 3\n',
+    });
     const error = await prepareWorkspace(failing, join(tmp.path, 'w1')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LabError);
     expect((error as LabError).message).toMatch(/setup.sh of 'setup-fails' failed \(exit 3\):\nno data set/);
 
-    const writer = await taskFrom(join(tmp.path, 'writer'), { 'instruction.md': 'x', 'task.toml': META, 'tests/test.sh': '#!/bin/bash\necho x > /app/verifier-was-here\nrm -f /app/keep\n' });
+    const writer = await taskFrom(join(tmp.path, 'writer'), {
+      'instruction.md': 'x',
+      'task.toml': META,
+      'tests/test.sh': '#!/bin/bash\necho x > /app/verifier-was-here\nrm -f /app/keep\n',
+    });
     const ws = workspace({ keep: 'agent output' });
     await runVerifier(writer, ws);
     expect(existsSync(join(ws, 'verifier-was-here'))).toBe(false);
@@ -163,11 +210,26 @@ describe('workspaces', () => {
   });
 
   it('refuses container tasks, missing commands and missing workspaces with the reason', async () => {
-    const container = await taskFrom(join(tmp.path, 'container'), { 'instruction.md': 'x', 'task.toml': `${META}[environment]\ndocker_image = "x/y:1"\n[[verifier.assertions]]\nname = "a"\nrun = "true"\n` });
-    await expect(runVerifier(container, workspace())).rejects.toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/needs a container: it uses the prebuilt image 'x\/y:1'/) });
-    const needs = await taskFrom(join(tmp.path, 'needs'), { 'instruction.md': 'x', 'task.toml': `${META}[environment]\nrequires = ["bash", "no-such-tool-t1lab"]\n[[verifier.assertions]]\nname = "a"\nrun = "true"\n` });
-    await expect(prepareWorkspace(needs, join(tmp.path, 'w2'))).rejects.toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/'no-such-tool-t1lab'/) });
-    const ok = await taskFrom(join(tmp.path, 'ok'), { 'instruction.md': 'x', 'task.toml': `${META}[[verifier.assertions]]\nname = "a"\nrun = "true"\n` });
+    const container = await taskFrom(join(tmp.path, 'container'), {
+      'instruction.md': 'x',
+      'task.toml': `${META}[environment]\ndocker_image = "x/y:1"\n[[verifier.assertions]]\nname = "a"\nrun = "true"\n`,
+    });
+    await expect(runVerifier(container, workspace())).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: expect.stringMatching(/needs a container: it uses the prebuilt image 'x\/y:1'/),
+    });
+    const needs = await taskFrom(join(tmp.path, 'needs'), {
+      'instruction.md': 'x',
+      'task.toml': `${META}[environment]\nrequires = ["bash", "no-such-tool-t1lab"]\n[[verifier.assertions]]\nname = "a"\nrun = "true"\n`,
+    });
+    await expect(prepareWorkspace(needs, join(tmp.path, 'w2'))).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: expect.stringMatching(/'no-such-tool-t1lab'/),
+    });
+    const ok = await taskFrom(join(tmp.path, 'ok'), {
+      'instruction.md': 'x',
+      'task.toml': `${META}[[verifier.assertions]]\nname = "a"\nrun = "true"\n`,
+    });
     await expect(runVerifier(ok, join(tmp.path, 'nope'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

@@ -6,7 +6,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { defaultSandbox, phaseSpec, prepareWorkspace, runOracle, runVerifier, type Task } from '../../../electron/lab/tasks';
+import {
+  defaultSandbox,
+  phaseSpec,
+  prepareWorkspace,
+  runOracle,
+  runVerifier,
+  type Task,
+} from '../../../electron/lab/tasks';
 import type { VerifierResult } from '../../../electron/lab/tasks/results';
 import { prestartVerifier } from '../../../electron/lab/tasks/warm-verifier';
 import { leftoverSandboxes } from '../../helpers/sandbox';
@@ -45,7 +52,14 @@ function comparable(r: VerifierResult) {
     taskReward: r.taskReward,
     source: r.source,
     notes: r.notes,
-    steps: r.steps.map((s) => ({ name: s.name, argv: s.argv, exitCode: s.exitCode, signal: s.signal, timedOut: s.timedOut, limit: s.limit })),
+    steps: r.steps.map((s) => ({
+      name: s.name,
+      argv: s.argv,
+      exitCode: s.exitCode,
+      signal: s.signal,
+      timedOut: s.timedOut,
+      limit: s.limit,
+    })),
   };
 }
 
@@ -115,7 +129,11 @@ describe('warm verifier', () => {
   });
 
   it('gives the cold errors for a test file that does not import and a test past the deadline', async () => {
-    const broken = await taskFrom(join(tmp.path, 'syntax'), { 'instruction.md': 'x', 'task.toml': META, 'tests/test_outputs.py': 'def test_a(:\n    pass\n' });
+    const broken = await taskFrom(join(tmp.path, 'syntax'), {
+      'instruction.md': 'x',
+      'task.toml': META,
+      'tests/test_outputs.py': 'def test_a(:\n    pass\n',
+    });
     const b = await coldAndWarm(broken, join(tmp.path, 'syntax'));
     expect(b.warm.error).toMatch(/pytest exited with 2/);
     expect(comparable(b.warm)).toEqual(comparable(b.cold));
@@ -123,7 +141,8 @@ describe('warm verifier', () => {
     const slow = await taskFrom(join(tmp.path, 'slow'), {
       'instruction.md': 'x',
       'task.toml': `${META}[verifier]\ntimeout_sec = 2\n`,
-      'tests/test_outputs.py': 'import time\ndef test_slow():\n    print("started checking", flush=True)\n    time.sleep(30)\n',
+      'tests/test_outputs.py':
+        'import time\ndef test_slow():\n    print("started checking", flush=True)\n    time.sleep(30)\n',
     });
     const s = await coldAndWarm(slow, join(tmp.path, 'slow'));
     expect(s.warm.status).toBe('error');
@@ -173,7 +192,8 @@ describe('warm verifier', () => {
     const task = await taskFrom(join(tmp.path, 'offline'), {
       'instruction.md': 'x',
       'task.toml': `${META}[verifier]\ntimeout_sec = 30\nuse_test_sh = false\n\n[[verifier.assertions]]\nname = "what /tests holds"\nrun = "stat -c '%a %n' /tests/* /tests/.t1lab-offline-test.sh; exit 1"\n`,
-      'tests/test.sh': '#!/bin/bash\napt-get install -y curl\ncurl -LsSf https://astral.sh/uv/install.sh | sh\nuvx -w pytest==8.4.1 pytest /tests/test_outputs.py -rA\n',
+      'tests/test.sh':
+        '#!/bin/bash\napt-get install -y curl\ncurl -LsSf https://astral.sh/uv/install.sh | sh\nuvx -w pytest==8.4.1 pytest /tests/test_outputs.py -rA\n',
       'tests/test_outputs.py': 'def test_ok():\n    assert True\n',
     });
     const { cold, warm } = await coldAndWarm(task, join(tmp.path, 'offline'));
@@ -186,7 +206,8 @@ describe('warm verifier', () => {
     const task = await taskFrom(join(tmp.path, 'big'), {
       'instruction.md': 'x',
       'task.toml': `${META}[environment]\nstorage_mb = 1\n`,
-      'tests/test_outputs.py': 'import os\ndef test_big():\n    assert os.path.getsize("/app/big.bin") == 3 * 1024 * 1024\n',
+      'tests/test_outputs.py':
+        'import os\ndef test_big():\n    assert os.path.getsize("/app/big.bin") == 3 * 1024 * 1024\n',
     });
     const ws = join(tmp.path, 'big-ws');
     await prepareWorkspace(task, ws);
@@ -198,7 +219,11 @@ describe('warm verifier', () => {
   });
 
   it('starts cold where a warm start does not apply (a test script runs first)', async () => {
-    const scripted = await taskFrom(join(tmp.path, 'script'), { 'instruction.md': 'x', 'task.toml': META, 'tests/test.sh': '#!/bin/bash\necho 1 > /logs/verifier/reward.txt\n' });
+    const scripted = await taskFrom(join(tmp.path, 'script'), {
+      'instruction.md': 'x',
+      'task.toml': META,
+      'tests/test.sh': '#!/bin/bash\necho 1 > /logs/verifier/reward.txt\n',
+    });
     expect(await prestartVerifier(scripted, { sandbox: defaultSandbox() })).toBeNull();
   });
 

@@ -85,7 +85,10 @@ describe('terminal domain', () => {
     client.on('terminal.exit', (e) => exits.push(e));
     client.on('terminal.limit', (e) => limits.push(e));
     const t = await client.call('terminal.open', { workspace: ws.path, limits: { workspaceMb: 5 } });
-    await client.call('terminal.input', { id: t.id, data: 'for i in $(seq 100); do head -c 1000000 /dev/zero > /app/f$i; sleep 0.05; done\r' });
+    await client.call('terminal.input', {
+      id: t.id,
+      data: 'for i in $(seq 100); do head -c 1000000 /dev/zero > /app/f$i; sleep 0.05; done\r',
+    });
     await waitFor(() => limits.length > 0);
     expect(limits[0]).toMatchObject({ id: t.id, limit: 'workspaceMb' });
     await client.call('terminal.input', { id: t.id, data: 'rm -f /app/f*; exit 3\r' });
@@ -101,7 +104,9 @@ describe('terminal domain', () => {
     const a = connect('a');
     const b = connect('b');
     const t = await a.client.call('terminal.open', {});
-    await expect(b.client.call('terminal.input', { id: t.id, data: 'echo intruder\r' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(b.client.call('terminal.input', { id: t.id, data: 'echo intruder\r' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect(await b.client.call('terminal.list', {})).toEqual([]);
     a.disconnect();
     await waitFor(() => !existsSync(t.workspace));
@@ -111,7 +116,9 @@ describe('terminal domain', () => {
   it('refuses a workspace that would expose a protected path', async () => {
     const { client, disconnect } = connect('ui');
     await expect(client.call('terminal.open', { workspace: '/' })).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
-    await expect(client.call('terminal.open', { limits: { memoryMb: 1 } })).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
+    await expect(client.call('terminal.open', { limits: { memoryMb: 1 } })).rejects.toMatchObject({
+      code: 'INVALID_PARAMS',
+    });
     disconnect();
   });
 });

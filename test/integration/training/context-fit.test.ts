@@ -20,7 +20,14 @@ afterAll(() => tmp.remove());
 const dir = writeTinyCheckpoint(join(tmp.path, 'tiny'));
 const tokenizer = loadTokenizerFile(dir);
 const codec = { encode: (t: string) => tokenizer.encode(t), decode: (ids: readonly number[]) => tokenizer.decode(ids) };
-const policy = (window: number) => createTokenizedOraclePolicy({ codec, template: chatml, endOfTurnId: tokenizer.special.imEnd!, contextWindow: window, maxCompletionTokens: Math.floor(window / 8) });
+const policy = (window: number) =>
+  createTokenizedOraclePolicy({
+    codec,
+    template: chatml,
+    endOfTurnId: tokenizer.special.imEnd!,
+    contextWindow: window,
+    maxCompletionTokens: Math.floor(window / 8),
+  });
 
 describe('context that fits', () => {
   it('the compact prompt names the same tools in a fraction of the tokens, and small windows get it', () => {
@@ -41,7 +48,7 @@ describe('context that fits', () => {
     expect(roomy.tooLong).toEqual([]);
     expect(promptFitWarning(policy(8192), tasks, 30)).toBeNull();
     // A window just below the longest prompt: that task (at least) is named.
-    const window = Math.floor((roomy.longest + 1) * 8 / 7) - 8;
+    const window = Math.floor(((roomy.longest + 1) * 8) / 7) - 8;
     const tight = measurePromptFit(policy(window), tasks, 30)!;
     expect(tight.tooLong.length).toBeGreaterThan(0);
     expect(tight.tooLong.length).toBeLessThan(tasks.length);

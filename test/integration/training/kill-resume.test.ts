@@ -23,7 +23,10 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const STEPS = 32;
 
 function cli(args: string[]) {
-  return spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, T1LAB_HOME: root } });
+  return spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, T1LAB_HOME: root },
+  });
 }
 
 function rows(runDir: string): number {
@@ -59,7 +62,10 @@ test('kill -9 mid-run, then --resume: the same loss curve as a run never killed'
   const before = rows(runDir);
   expect(before).toBeLessThan(STEPS);
 
-  const status = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'train', 'status', runDir, '--json'], { encoding: 'utf8', env: { ...process.env, T1LAB_HOME: root } });
+  const status = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'train', 'status', runDir, '--json'], {
+    encoding: 'utf8',
+    env: { ...process.env, T1LAB_HOME: root },
+  });
   expect(status.status).toBe(0);
   expect(JSON.parse(status.stdout)).toMatchObject({ state: 'incomplete', totalSteps: STEPS });
 
@@ -74,7 +80,9 @@ test('kill -9 mid-run, then --resume: the same loss curve as a run never killed'
 
   // The reference: the same config, never killed (in this process).
   const reference = join(root, 'reference');
-  await (await startTraining({ config: loadRunConfig(config), configSource: config, out: reference }, { dataDir: root })).done;
+  await (
+    await startTraining({ config: loadRunConfig(config), configSource: config, out: reference }, { dataDir: root })
+  ).done;
 
   const got = readMetrics(runDir);
   const want = readMetrics(reference);
@@ -104,7 +112,9 @@ test('a kill between a checkpoint and its metrics row: the step is redone, the c
   );
   const env = { dataDir: root };
   const runDir = join(root, 'row-cut');
-  await (await startTraining({ config: loadRunConfig(config), configSource: config, out: runDir }, env)).done;
+  await (
+    await startTraining({ config: loadRunConfig(config), configSource: config, out: runDir }, env)
+  ).done;
   const want = readMetrics(runDir);
   expect(want.map((r) => r.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   // At the moment of the kill: checkpoint 8 saved (4 still there: keep_last 2), its row not yet written.
@@ -112,9 +122,12 @@ test('a kill between a checkpoint and its metrics row: the step is redone, the c
   const path = join(runDir, 'metrics.jsonl');
   writeFileSync(path, readFileSync(path, 'utf8').split('\n').slice(0, 7).join('\n') + '\n');
 
-  await (await resumeTraining(runDir, env)).done;
+  await (
+    await resumeTraining(runDir, env)
+  ).done;
   const got = readMetrics(runDir);
   expect(got.map((r) => r.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-  for (let i = 0; i < want.length; i++) expect(Math.abs(got[i]!.loss - want[i]!.loss), `step ${i + 1}`).toBeLessThan(1e-6);
+  for (let i = 0; i < want.length; i++)
+    expect(Math.abs(got[i]!.loss - want[i]!.loss), `step ${i + 1}`).toBeLessThan(1e-6);
   expect(listStepCheckpoints(runDir).map((c) => c.step)).toEqual([4, 8]);
 }, 120_000);

@@ -12,7 +12,13 @@ import { createProtocol } from '../../../electron/agent/protocol';
 import { compactHermesPrompt } from '../../../electron/agent/protocol/hermes';
 import { sampleTasks } from '../../../electron/lab/ppo/tasks';
 import { loadTaskSource } from '../../../electron/lab/tasks';
-import { completionSequence, firstTurnPrompt, supervisedWarmStart, toolCallIds, writeChoiceCheckpoint } from '../../helpers/learning-check';
+import {
+  completionSequence,
+  firstTurnPrompt,
+  supervisedWarmStart,
+  toolCallIds,
+  writeChoiceCheckpoint,
+} from '../../helpers/learning-check';
 import { writeSuite } from '../../helpers/tasks';
 import { makeTempDir } from '../../helpers/tmp';
 
@@ -21,9 +27,20 @@ const SEED = 1;
 const INSTRUCTION = 'Create one empty file.';
 const FLAT_INSTRUCTION = 'Say anything.';
 
-interface Episode { key: string; taskId: string; reward: { dense: number } | null; aborted: boolean }
+interface Episode {
+  key: string;
+  taskId: string;
+  reward: { dense: number } | null;
+  aborted: boolean;
+}
 
-const jsonl = <T>(path: string): T[] => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as T) : []);
+const jsonl = <T>(path: string): T[] =>
+  existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as T)
+    : [];
 
 describe('PPO dynamic sampling', () => {
   const tmp = makeTempDir('t1lab-ppo-dynamic-');
@@ -33,16 +50,40 @@ describe('PPO dynamic sampling', () => {
   let maxTokens = 0;
 
   beforeAll(async () => {
-    const calls = ['touch yes.txt', 'touch no.txt'].map((command) => createProtocol('hermes').writeAction({ tool: 'bash', command }, 'call').text);
-    const init = writeChoiceCheckpoint(join(tmp.path, 'init'), [compactHermesPrompt({ maxTurns: 1, timeoutSec: 60, toolsInTemplate: false, compact: true }), INSTRUCTION, FLAT_INSTRUCTION, ...calls]);
-    const pickYes = { id: 'pick-yes', instruction: INSTRUCTION, assertions: { 'yes.txt exists': 'test -f yes.txt' }, solution: 'touch yes.txt' };
-    writeSuite(suite, [pickYes, { id: 'always-passes', instruction: FLAT_INSTRUCTION, assertions: { 'the sandbox exists': 'true' }, solution: 'true' }]);
+    const calls = ['touch yes.txt', 'touch no.txt'].map(
+      (command) => createProtocol('hermes').writeAction({ tool: 'bash', command }, 'call').text,
+    );
+    const init = writeChoiceCheckpoint(join(tmp.path, 'init'), [
+      compactHermesPrompt({ maxTurns: 1, timeoutSec: 60, toolsInTemplate: false, compact: true }),
+      INSTRUCTION,
+      FLAT_INSTRUCTION,
+      ...calls,
+    ]);
+    const pickYes = {
+      id: 'pick-yes',
+      instruction: INSTRUCTION,
+      assertions: { 'yes.txt exists': 'test -f yes.txt' },
+      solution: 'touch yes.txt',
+    };
+    writeSuite(suite, [
+      pickYes,
+      {
+        id: 'always-passes',
+        instruction: FLAT_INSTRUCTION,
+        assertions: { 'the sandbox exists': 'true' },
+        solution: 'true',
+      },
+    ]);
     // The warm start learns pick-yes's first-turn prompt (a suite of that task alone gives it).
     const prompt = await firstTurnPrompt(init, writeSuite(join(tmp.path, 'suite-yes'), [pickYes]), 1, tmp.path);
     const good = toolCallIds(init, 'touch yes.txt');
     const bad = toolCallIds(init, 'touch no.txt');
     maxTokens = Math.max(good.length, bad.length) + 4;
-    await supervisedWarmStart(init, sft, [completionSequence(prompt, good), completionSequence(prompt, bad)], { steps: 150, lr: 2e-2, decay: true });
+    await supervisedWarmStart(init, sft, [completionSequence(prompt, good), completionSequence(prompt, bad)], {
+      steps: 150,
+      lr: 2e-2,
+      decay: true,
+    });
   }, 120_000);
   afterAll(() => (process.env.KEEP_TMP ? console.log('kept', tmp.path) : tmp.remove()));
 
@@ -63,7 +104,10 @@ describe('PPO dynamic sampling', () => {
         `[ppo]\nadvantage = "group"\ntasks_per_step = 1\ngroup_size = 8\ndynamic_max_tasks = 2\nconcurrency = 4\nmax_turns = 1\nmax_tokens = ${maxTokens}\nepochs = 1\nminibatches = 1\nasync = false\nmeasure_free_gap = false`,
       ].join('\n'),
     );
-    const run = await runT1lab(['train', 'ppo', '--config', config, '--out', join(tmp.path, 'run'), '--json'], { env, timeoutMs: 240_000 });
+    const run = await runT1lab(['train', 'ppo', '--config', config, '--out', join(tmp.path, 'run'), '--json'], {
+      env,
+      timeoutMs: 240_000,
+    });
     expect(run.code, run.stderr).toBe(0);
     const result = parseJsonOutput<{ runDir: string }>(run);
     const runDir = result.runDir ?? join(tmp.path, 'run');

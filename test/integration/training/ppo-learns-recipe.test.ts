@@ -32,18 +32,48 @@ describe('PPO at the recipe settings raises the sampled success of a mixed famil
 
   it(`${STEPS} steps from models/nano-sft on numeric-integration`, async () => {
     const pack = join(tmp.path, 'train.jsonl');
-    const synth = await runT1lab(['tasks', 'synth', '--out', pack, '--count', '2', '--seed', '3', '--split', 'train', '--families', 'numeric-integration', '--json'], { env, timeoutMs: 120_000 });
+    const synth = await runT1lab(
+      [
+        'tasks',
+        'synth',
+        '--out',
+        pack,
+        '--count',
+        '2',
+        '--seed',
+        '3',
+        '--split',
+        'train',
+        '--families',
+        'numeric-integration',
+        '--json',
+      ],
+      { env, timeoutMs: 120_000 },
+    );
     expect(synth.code, synth.stderr).toBe(0);
     const init = await runT1lab(['train', 'init-config', '--stage', 'ppo', '--preset', 'nano'], { env });
     expect(init.code, init.stderr).toBe(0);
     const config = parseToml(init.stdout) as Record<string, unknown>;
-    const settings = { 'ppo.reward': 'dense', 'ppo.tito': 'exact', 'ppo.r3': 'on', ...REPRO_FULL.overrides.ppo, 'ppo.tasks_per_step': 2, 'ppo.async': false, 'train.steps': STEPS, 'checkpoint.every': STEPS, seed: 5 };
+    const settings = {
+      'ppo.reward': 'dense',
+      'ppo.tito': 'exact',
+      'ppo.r3': 'on',
+      ...REPRO_FULL.overrides.ppo,
+      'ppo.tasks_per_step': 2,
+      'ppo.async': false,
+      'train.steps': STEPS,
+      'checkpoint.every': STEPS,
+      seed: 5,
+    };
     for (const [k, v] of Object.entries(settings)) setDotted(config, k, v);
     const configFile = join(tmp.path, 'ppo.toml');
     writeFileSync(configFile, stringifyToml(config));
 
     const runDir = join(tmp.path, 'run');
-    const run = await runT1lab(['train', 'ppo', '--config', configFile, '--model', SFT, '--data', pack, '--out', runDir, '--json'], { env, timeoutMs: 420_000 });
+    const run = await runT1lab(
+      ['train', 'ppo', '--config', configFile, '--model', SFT, '--data', pack, '--out', runDir, '--json'],
+      { env, timeoutMs: 420_000 },
+    );
     expect(run.code, run.stderr.slice(-2000)).toBe(0);
     const { checkpoint } = parseJsonOutput<{ checkpoint: string }>(run);
 

@@ -11,7 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonOutput, runT1lab } from '../../helpers/cli';
 import { createProtocol } from '../../../electron/agent/protocol';
 import { compactHermesPrompt } from '../../../electron/agent/protocol/hermes';
-import { completionProbabilities, completionSequence, firstTurnPrompt, supervisedWarmStart, toolCallIds, writeChoiceCheckpoint } from '../../helpers/learning-check';
+import {
+  completionProbabilities,
+  completionSequence,
+  firstTurnPrompt,
+  supervisedWarmStart,
+  toolCallIds,
+  writeChoiceCheckpoint,
+} from '../../helpers/learning-check';
 import { writeSuite } from '../../helpers/tasks';
 import { makeTempDir } from '../../helpers/tmp';
 
@@ -33,16 +40,36 @@ describe('PPO learns a rewarded choice', () => {
   let start: number[];
 
   beforeAll(async () => {
-    const calls = ['touch yes.txt', 'touch no.txt'].map((command) => createProtocol('hermes').writeAction({ tool: 'bash', command }, 'call').text);
-    const init = writeChoiceCheckpoint(join(tmp.path, 'init'), [compactHermesPrompt({ maxTurns: MAX_TURNS, timeoutSec: 60, toolsInTemplate: false, compact: true }), INSTRUCTION, ...calls]);
-    writeSuite(suite, [{ id: 'pick-yes', instruction: INSTRUCTION, assertions: { 'yes.txt exists': 'test -f yes.txt' }, solution: 'touch yes.txt' }]);
+    const calls = ['touch yes.txt', 'touch no.txt'].map(
+      (command) => createProtocol('hermes').writeAction({ tool: 'bash', command }, 'call').text,
+    );
+    const init = writeChoiceCheckpoint(join(tmp.path, 'init'), [
+      compactHermesPrompt({ maxTurns: MAX_TURNS, timeoutSec: 60, toolsInTemplate: false, compact: true }),
+      INSTRUCTION,
+      ...calls,
+    ]);
+    writeSuite(suite, [
+      {
+        id: 'pick-yes',
+        instruction: INSTRUCTION,
+        assertions: { 'yes.txt exists': 'test -f yes.txt' },
+        solution: 'touch yes.txt',
+      },
+    ]);
     prompt = await firstTurnPrompt(init, suite, MAX_TURNS, tmp.path);
     good = toolCallIds(init, 'touch yes.txt');
     bad = toolCallIds(init, 'touch no.txt');
     const t0 = performance.now();
-    const warm = await supervisedWarmStart(init, sft, [completionSequence(prompt, good), completionSequence(prompt, bad)], { steps: 150, lr: 2e-2, decay: true });
+    const warm = await supervisedWarmStart(
+      init,
+      sft,
+      [completionSequence(prompt, good), completionSequence(prompt, bad)],
+      { steps: 150, lr: 2e-2, decay: true },
+    );
     start = await completionProbabilities(sft, prompt, [good, bad]);
-    console.log(`prompt ${prompt.length} tokens, calls ${good.length}/${bad.length} tokens; warm start loss ${warm.loss.toFixed(3)} in ${((performance.now() - t0) / 1000).toFixed(1)} s; p(yes) ${start[0]!.toFixed(3)} p(no) ${start[1]!.toFixed(3)}`);
+    console.log(
+      `prompt ${prompt.length} tokens, calls ${good.length}/${bad.length} tokens; warm start loss ${warm.loss.toFixed(3)} in ${((performance.now() - t0) / 1000).toFixed(1)} s; p(yes) ${start[0]!.toFixed(3)} p(no) ${start[1]!.toFixed(3)}`,
+    );
   }, 120_000);
   afterAll(() => (process.env.KEEP_TMP ? console.log('kept', tmp.path) : tmp.remove()));
 
@@ -65,11 +92,16 @@ describe('PPO learns a rewarded choice', () => {
       ].join('\n'),
     );
     const t0 = performance.now();
-    const run = await runT1lab(['train', 'ppo', '--config', config, '--out', join(tmp.path, 'run'), '--json'], { env, timeoutMs: 240_000 });
+    const run = await runT1lab(['train', 'ppo', '--config', config, '--out', join(tmp.path, 'run'), '--json'], {
+      env,
+      timeoutMs: 240_000,
+    });
     expect(run.code, run.stderr).toBe(0);
     const result = parseJsonOutput<{ checkpoint: string; final: { reward: number } }>(run);
     const end = await completionProbabilities(result.checkpoint, prompt, [good, bad]);
-    console.log(`PPO ${STEPS} steps in ${((performance.now() - t0) / 1000).toFixed(1)} s: p(yes) ${start[0]!.toFixed(3)} -> ${end[0]!.toFixed(3)}, p(no) ${start[1]!.toFixed(3)} -> ${end[1]!.toFixed(3)}; last step's mean reward ${result.final.reward}`);
+    console.log(
+      `PPO ${STEPS} steps in ${((performance.now() - t0) / 1000).toFixed(1)} s: p(yes) ${start[0]!.toFixed(3)} -> ${end[0]!.toFixed(3)}, p(no) ${start[1]!.toFixed(3)} -> ${end[1]!.toFixed(3)}; last step's mean reward ${result.final.reward}`,
+    );
     expect(end[0]).toBeGreaterThanOrEqual(0.9);
   }, 300_000);
 });

@@ -27,21 +27,40 @@ describe('the PPO update against its previous path', () => {
       seed: 5,
       steps: STEPS,
       lr: 1e-3,
-      ppo: { tasks_per_step: 2, group_size: 2, concurrency: 2, max_turns: 2, max_tokens: 24, critic_warmup_steps: 0, oversample: 0, epochs: 2, minibatches: 1, async: false },
+      ppo: {
+        tasks_per_step: 2,
+        group_size: 2,
+        concurrency: 2,
+        max_turns: 2,
+        max_tokens: 24,
+        critic_warmup_steps: 0,
+        oversample: 0,
+        epochs: 2,
+        minibatches: 1,
+        async: false,
+      },
     });
     const run = async (name: string, extra: Record<string, string>) => {
       const out = join(tmp.path, name);
-      const r = await runT1lab(['train', 'ppo', '--config', config, '--out', out, '--json'], { env: { ...env, ...extra }, timeoutMs: 300_000 });
+      const r = await runT1lab(['train', 'ppo', '--config', config, '--out', out, '--json'], {
+        env: { ...env, ...extra },
+        timeoutMs: 300_000,
+      });
       expect(r.code, r.stderr).toBe(0);
-      const rows = readFileSync(join(out, 'metrics.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, number>);
+      const rows = readFileSync(join(out, 'metrics.jsonl'), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as Record<string, number>);
       /** Per step, each episode's sampled token ids (the ledger's samples), by episode key. */
       const sampled = Array.from({ length: STEPS }, (_, i) => {
         const dir = join(out, 'rollouts', `step-${String(i + 1).padStart(7, '0')}`, 'episodes');
         return Object.fromEntries(
-          readdirSync(dir).sort().map((key) => {
-            const t = JSON.parse(readFileSync(join(dir, key, 'trajectory.json'), 'utf8')) as Trajectory;
-            return [key.replace(/^.*?-/, ''), t.ledger!.samples.map((s) => s.ids.filter((_, p) => s.mask[p] === 1))];
-          }),
+          readdirSync(dir)
+            .sort()
+            .map((key) => {
+              const t = JSON.parse(readFileSync(join(dir, key, 'trajectory.json'), 'utf8')) as Trajectory;
+              return [key.replace(/^.*?-/, ''), t.ledger!.samples.map((s) => s.ids.filter((_, p) => s.mask[p] === 1))];
+            }),
         );
       });
       return { rows, sampled };
@@ -52,7 +71,8 @@ describe('the PPO update against its previous path', () => {
     for (let i = 0; i < STEPS; i++) {
       expect(Object.keys(now.sampled[i]!).length).toBeGreaterThan(0);
       expect(now.sampled[i]).toEqual(before.sampled[i]);
-      for (const key of ['loss', 'pg_loss', 'vf_loss', 'entropy', 'ppo_kl']) expect(Math.abs(now.rows[i]![key]! - before.rows[i]![key]!), `step ${i + 1} ${key}`).toBeLessThan(1e-5);
+      for (const key of ['loss', 'pg_loss', 'vf_loss', 'entropy', 'ppo_kl'])
+        expect(Math.abs(now.rows[i]![key]! - before.rows[i]![key]!), `step ${i + 1} ${key}`).toBeLessThan(1e-5);
       // The update ran its head on the loss positions only: fewer than the positions it forwarded.
       expect(now.rows[i]!.update_loss_tokens).toBeGreaterThan(0);
       expect(now.rows[i]!.update_loss_tokens).toBeLessThan(now.rows[i]!.update_forwarded_tokens!);

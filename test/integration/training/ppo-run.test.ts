@@ -21,9 +21,32 @@ import { writeSuite } from '../../helpers/tasks';
 import { makeTempDir } from '../../helpers/tmp';
 
 const CLI = fileURLToPath(new URL('../../../electron/cli/t1lab.ts', import.meta.url));
-const FIXED_KEYS = ['reward_dense', 'reward_binary', 'resolved', 'pg_loss', 'pg_clipfrac', 'ppo_kl', 'entropy', 'vf_loss', 'vf_explained_var', 'grad_norm', 'tis_weight_mean', 'train_infer_gap_r3', 'train_infer_gap_free', 'loss_drift', 'routing_agreement', 'staleness', 'aborted_share'];
+const FIXED_KEYS = [
+  'reward_dense',
+  'reward_binary',
+  'resolved',
+  'pg_loss',
+  'pg_clipfrac',
+  'ppo_kl',
+  'entropy',
+  'vf_loss',
+  'vf_explained_var',
+  'grad_norm',
+  'tis_weight_mean',
+  'train_infer_gap_r3',
+  'train_infer_gap_free',
+  'loss_drift',
+  'routing_agreement',
+  'staleness',
+  'aborted_share',
+];
 
-const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()) : []);
+const lines = (path: string) =>
+  existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+    : [];
 
 describe('t1lab train ppo', () => {
   const tmp = makeTempDir('t1lab-ppo-');
@@ -40,14 +63,28 @@ describe('t1lab train ppo', () => {
       steps: 2,
       lr: 1e-4,
       checkpointEvery: 1,
-      ppo: { tasks_per_step: 2, group_size: 2, concurrency: 3, max_turns: 2, max_tokens: 16, critic_warmup_steps: 1, oversample: 0.5, epochs: 1, minibatches: 1 },
+      ppo: {
+        tasks_per_step: 2,
+        group_size: 2,
+        concurrency: 3,
+        max_turns: 2,
+        max_tokens: 16,
+        critic_warmup_steps: 1,
+        oversample: 0.5,
+        epochs: 1,
+        minibatches: 1,
+      },
     }));
   }, 120_000);
   afterAll(() => tmp.remove());
 
   it('runs 2 steps in real sandboxes; kill -9 mid-step 2 and --resume lose and double-count nothing', async () => {
     // First attempt: killed once step 1 is checkpointed and step 2 has recorded episodes (async rollouts).
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'train', 'ppo', '--config', config, '--out', runDir, '--json'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CLI, 'train', 'ppo', '--config', config, '--out', runDir, '--json'],
+      { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: 'ignore' },
+    );
     const step2 = join(runDir, 'rollouts', 'step-0000002', 'episodes.jsonl');
     const ckpt1 = join(runDir, 'checkpoints', 'step-0000001', 'manifest.json');
     for (let i = 0; i < 600 && !(existsSync(ckpt1) && lines(step2).length >= 1); i++) await sleep(250);
@@ -60,11 +97,17 @@ describe('t1lab train ppo', () => {
     const resumed = await runT1lab(['train', 'ppo', '--resume', runDir, '--json'], { env, timeoutMs: 240_000 });
     expect(resumed.code, resumed.stderr).toBe(0);
     const result = parseJsonOutput<Record<string, unknown> & { final: Record<string, unknown> }>(resumed);
-    expect(Object.keys(result)).toEqual(expect.arrayContaining(['stage', 'steps', 'episodes', 'tokens', 'checkpoint', 'runDir', 'final', 'durationMs']));
+    expect(Object.keys(result)).toEqual(
+      expect.arrayContaining(['stage', 'steps', 'episodes', 'tokens', 'checkpoint', 'runDir', 'final', 'durationMs']),
+    );
     expect(result).toMatchObject({ stage: 'ppo', steps: 2, episodes: 8, runDir });
     expect(Object.keys(result.final).sort()).toEqual(['resolved', 'reward', 'trainInferGap']);
     // 2 turns x 16 tokens: no oracle call of the quick suite fits, so PPO says so (and run.json records it).
-    expect(result.warnings).toEqual([expect.stringMatching(/^warning: only 0 of 3 tasks of data\.path .* can be finished by the oracle itself at 2 turns x 16 tokens/)]);
+    expect(result.warnings).toEqual([
+      expect.stringMatching(
+        /^warning: only 0 of 3 tasks of data\.path .* can be finished by the oracle itself at 2 turns x 16 tokens/,
+      ),
+    ]);
     expect(resumed.stderr).toContain((result.warnings as string[])[0]);
     expect(result.final.trainInferGap as number).toBeLessThan(1e-4);
 
@@ -89,7 +132,11 @@ describe('t1lab train ppo', () => {
     expect(rows.every((r) => r.loss_drift === 0)).toBe(true);
     expect(rows[1]!.staleness).toBeLessThanOrEqual(1);
     expect(readdirSync(runDir).some((f) => f.startsWith('events.out.tfevents'))).toBe(true);
-    const manifest = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { data: { switches: Record<string, string>; feasibility: unknown }; resumes: unknown[]; warnings: string[] };
+    const manifest = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as {
+      data: { switches: Record<string, string>; feasibility: unknown };
+      resumes: unknown[];
+      warnings: string[];
+    };
     expect(manifest.warnings).toEqual(result.warnings);
     expect(manifest.data.feasibility).toMatchObject({ tasks: 3, feasible: 0, share: 0, maxTurns: 2, maxTokens: 16 });
     expect(manifest.data.switches).toEqual({ reward: 'dense', tito: 'exact', r3: 'on', tis: 'on', advantage: 'gae' });
@@ -100,14 +147,29 @@ describe('t1lab train ppo', () => {
     expect(guard).toEqual(readDenseGuard(runDir));
     expect(guard).toMatchObject({ steps: [1, 2], episodes: 8 });
     expect(guard.assertions.length).toBeGreaterThan(0);
-    expect((JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as { flaggedAssertions: unknown }).flaggedAssertions).toEqual(guard.flags);
+    expect(
+      (JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as { flaggedAssertions: unknown })
+        .flaggedAssertions,
+    ).toEqual(guard.flags);
 
     // The rollouts, token by token: samples.jsonl lines up with the trajectory's ledger samples.
-    const samples = lines(join(runDir, 'rollouts', 'step-0000002', 'samples.jsonl')).map((l) => JSON.parse(l) as { episode: string; sample: number; lossMask: number[]; samplerLogprobs: number[]; trainerLogprobs: number[]; advantages: number[] });
+    const samples = lines(join(runDir, 'rollouts', 'step-0000002', 'samples.jsonl')).map(
+      (l) =>
+        JSON.parse(l) as {
+          episode: string;
+          sample: number;
+          lossMask: number[];
+          samplerLogprobs: number[];
+          trainerLogprobs: number[];
+          advantages: number[];
+        },
+    );
     expect(samples.length).toBeGreaterThanOrEqual(4);
     const s = samples[0]!;
     const episode = after.find((e) => e.key === s.episode)!;
-    const t = JSON.parse(readFileSync(join(runDir, 'rollouts', 'step-0000002', 'episodes', episode.key, 'trajectory.json'), 'utf8')) as Trajectory;
+    const t = JSON.parse(
+      readFileSync(join(runDir, 'rollouts', 'step-0000002', 'episodes', episode.key, 'trajectory.json'), 'utf8'),
+    ) as Trajectory;
     const ledger = t.ledger!.samples[s.sample]!;
     expect(s.lossMask).toHaveLength(ledger.ids.length - 1);
     expect(s.lossMask).toEqual(ledger.mask.slice(1));

@@ -38,7 +38,9 @@ describe('tasks sft-data', () => {
       for (const g of sampled) {
         expect(s.mask.slice(g.start, g.start + g.length).every((m) => m === 1)).toBe(true);
         expect(s.ids[g.start + g.length - 1]).toBe(imEnd);
-        expect(tokenizer.decode(s.ids.slice(g.start, g.start + g.length - 1))).toMatch(/^<tool_call>\n\{"name": ?"(bash|submit)"/);
+        expect(tokenizer.decode(s.ids.slice(g.start, g.start + g.length - 1))).toMatch(
+          /^<tool_call>\n\{"name": ?"(bash|submit)"/,
+        );
         expect(text.slice(0, tokenizer.decode(s.ids.slice(0, g.start)).length)).toMatch(/<\|im_start\|>assistant\n$/);
       }
     }
@@ -80,7 +82,10 @@ describe('tasks sft-data', () => {
   });
 
   it('--from-run: resolved episodes of an eval run, retokenized with the checkpoint', async () => {
-    const evaluation = await startEvaluation({ suite, policy: 'oracle', attempts: 1, concurrency: 2, seed: 1, out: join(tmp.path, 'run') }, { dataDir: tmp.path });
+    const evaluation = await startEvaluation(
+      { suite, policy: 'oracle', attempts: 1, concurrency: 2, seed: 1, out: join(tmp.path, 'run') },
+      { dataDir: tmp.path },
+    );
     await evaluation.done;
     const out = join(tmp.path, 'from-run.jsonl');
     const result = await makeSftData({ checkpoint, out, fromRun: evaluation.runDir });

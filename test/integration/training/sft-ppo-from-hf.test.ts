@@ -16,7 +16,12 @@ import { writeHfTestCheckpoint } from '../../helpers/hf-checkpoint';
 import { writeSuite } from '../../helpers/tasks';
 import { makeTempDir } from '../../helpers/tmp';
 
-const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()) : []);
+const lines = (path: string) =>
+  existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+    : [];
 
 describe('train sft and train ppo from a published Qwen3-MoE checkpoint', () => {
   const tmp = makeTempDir('t1lab-hf-sft-ppo-');
@@ -29,9 +34,15 @@ describe('train sft and train ppo from a published Qwen3-MoE checkpoint', () => 
 
   it('SFT with parameters frozen by published names, then one PPO step with routing replay', async () => {
     const data = join(tmp.path, 'sft.jsonl');
-    const made = await runT1lab(['tasks', 'sft-data', '--suite', suite, '--checkpoint', hf, '--out', data, '--concurrency', '2', '--json'], { env, timeoutMs: 240_000 });
+    const made = await runT1lab(
+      ['tasks', 'sft-data', '--suite', suite, '--checkpoint', hf, '--out', data, '--concurrency', '2', '--json'],
+      { env, timeoutMs: 240_000 },
+    );
     expect(made.code, made.stderr).toBe(0);
-    expect(parseJsonOutput<{ resolved: number; samples: number; tooLong: number }>(made)).toMatchObject({ resolved: 3, tooLong: 0 });
+    expect(parseJsonOutput<{ resolved: number; samples: number; tooLong: number }>(made)).toMatchObject({
+      resolved: 3,
+      tooLong: 0,
+    });
 
     const sftConfig = join(tmp.path, 'sft.toml');
     writeFileSync(
@@ -48,7 +59,10 @@ describe('train sft and train ppo from a published Qwen3-MoE checkpoint', () => 
       ].join('\n'),
     );
     const sftOut = join(tmp.path, 'runs', 'sft');
-    const sft = await runT1lab(['train', 'sft', '--config', sftConfig, '--model', hf, '--out', sftOut, '--json'], { env, timeoutMs: 300_000 });
+    const sft = await runT1lab(['train', 'sft', '--config', sftConfig, '--model', hf, '--out', sftOut, '--json'], {
+      env,
+      timeoutMs: 300_000,
+    });
     expect(sft.code, sft.stderr).toBe(0);
     const sftResult = parseJsonOutput<{ steps: number; checkpoint: string }>(sft);
     expect(sftResult.steps).toBe(12);
@@ -60,12 +74,31 @@ describe('train sft and train ppo from a published Qwen3-MoE checkpoint', () => 
     const before = loadCheckpoint(hf).parameters;
     const after = loadCheckpoint(sftResult.checkpoint).parameters;
     const changed = (name: string) => before.get(name)!.some((v, i) => v !== after.get(name)![i]);
-    const frozen = [paramName.embed, paramName.wq(0), paramName.wk(1), paramName.wv(0), paramName.wo(1), paramName.qNorm(0), paramName.kNorm(1)];
+    const frozen = [
+      paramName.embed,
+      paramName.wq(0),
+      paramName.wk(1),
+      paramName.wv(0),
+      paramName.wo(1),
+      paramName.qNorm(0),
+      paramName.kNorm(1),
+    ];
     for (const name of frozen) expect(changed(name), `${name} (frozen)`).toBe(false);
-    for (const name of [paramName.router(0), paramName.wGate(1), paramName.wDown(0), paramName.ffnNorm(1), paramName.lmHead]) expect(changed(name), name).toBe(true);
-    const run = JSON.parse(readFileSync(join(sftOut, 'run.json'), 'utf8')) as { paramGroups: { frozen: boolean; parameters: number }[] };
+    for (const name of [
+      paramName.router(0),
+      paramName.wGate(1),
+      paramName.wDown(0),
+      paramName.ffnNorm(1),
+      paramName.lmHead,
+    ])
+      expect(changed(name), name).toBe(true);
+    const run = JSON.parse(readFileSync(join(sftOut, 'run.json'), 'utf8')) as {
+      paramGroups: { frozen: boolean; parameters: number }[];
+    };
     const frozenCount = run.paramGroups.filter((g) => g.frozen).reduce((n, g) => n + g.parameters, 0);
-    const frozenSize = [...before].filter(([n]) => n === paramName.embed || /^layers\.\d+\.attn\./.test(n)).reduce((n, [, w]) => n + w.length, 0);
+    const frozenSize = [...before]
+      .filter(([n]) => n === paramName.embed || /^layers\.\d+\.attn\./.test(n))
+      .reduce((n, [, w]) => n + w.length, 0);
     expect(frozenCount).toBe(frozenSize);
 
     // One PPO step straight from the published folder, the policy updated in that step.
@@ -83,7 +116,10 @@ describe('train sft and train ppo from a published Qwen3-MoE checkpoint', () => 
       ].join('\n'),
     );
     const ppoOut = join(tmp.path, 'runs', 'ppo');
-    const ppo = await runT1lab(['train', 'ppo', '--config', ppoConfig, '--model', hf, '--out', ppoOut, '--json'], { env, timeoutMs: 300_000 });
+    const ppo = await runT1lab(['train', 'ppo', '--config', ppoConfig, '--model', hf, '--out', ppoOut, '--json'], {
+      env,
+      timeoutMs: 300_000,
+    });
     expect(ppo.code, ppo.stderr).toBe(0);
     expect(parseJsonOutput<{ steps: number; episodes: number }>(ppo)).toMatchObject({ steps: 1, episodes: 4 });
     const [row] = lines(join(ppoOut, 'metrics.jsonl')).map((l) => JSON.parse(l) as Record<string, number>);
@@ -91,9 +127,13 @@ describe('train sft and train ppo from a published Qwen3-MoE checkpoint', () => 
     expect(row!.loss_drift).toBe(0);
     expect(row!.routing_agreement).toBeGreaterThan(0.9); // the trainer's own top-k against the replayed one
     expect(Math.abs(row!.train_infer_gap_r3!)).toBeLessThan(1e-4);
-    const manifest = JSON.parse(readFileSync(join(ppoOut, 'run.json'), 'utf8')) as { data: { switches: Record<string, string> } };
+    const manifest = JSON.parse(readFileSync(join(ppoOut, 'run.json'), 'utf8')) as {
+      data: { switches: Record<string, string> };
+    };
     expect(manifest.data.switches.r3).toBe('on');
-    const samples = lines(join(ppoOut, 'rollouts', 'step-0000001', 'samples.jsonl')).map((l) => JSON.parse(l) as { episode: string; sample: number });
+    const samples = lines(join(ppoOut, 'rollouts', 'step-0000001', 'samples.jsonl')).map(
+      (l) => JSON.parse(l) as { episode: string; sample: number },
+    );
     expect(samples.length).toBeGreaterThan(0);
     const step = loadCheckpoint(join(ppoOut, 'checkpoints', 'step-0000001')).parameters;
     expect(before.get(paramName.wGate(0))!.some((v, i) => v !== step.get(paramName.wGate(0))![i])).toBe(true);

@@ -36,7 +36,15 @@ describe('training from a published checkpoint', () => {
         model: { checkpoint: dir },
         data: { path: corpus, eval_fraction: 0.3 },
         lm: { seq_len: 32 },
-        train: { steps: 12, batch_size: 4, micro_batch_size: 2, eval_every: 12, eval_batches: 1, threads: 1, provider: 'cpu' },
+        train: {
+          steps: 12,
+          batch_size: 4,
+          micro_batch_size: 2,
+          eval_every: 12,
+          eval_batches: 1,
+          threads: 1,
+          provider: 'cpu',
+        },
         optimizer: { lr: 0.003, weight_decay: 0.0 },
         schedule: { kind: 'constant', warmup_steps: 0 },
         checkpoint: { every: 12, keep_last: 1 },
@@ -49,11 +57,17 @@ describe('training from a published checkpoint', () => {
       const before = loadCheckpoint(dir);
       const after = loadCheckpoint(result.checkpoint!);
       expect(after.config).toEqual(before.config);
-      const changed = (name: string) => before.parameters.get(name)!.some((v, i) => v !== after.parameters.get(name)![i]);
-      const touched = family === 'qwen2_moe' ? [paramName.bq(0), paramName.sharedExpertGate(1), paramName.sharedDown(0)] : [paramName.qNorm(0), paramName.kNorm(1)];
+      const changed = (name: string) =>
+        before.parameters.get(name)!.some((v, i) => v !== after.parameters.get(name)![i]);
+      const touched =
+        family === 'qwen2_moe'
+          ? [paramName.bq(0), paramName.sharedExpertGate(1), paramName.sharedDown(0)]
+          : [paramName.qNorm(0), paramName.kNorm(1)];
       for (const name of [...touched, paramName.router(0), paramName.wq(1)]) expect(changed(name), name).toBe(true);
 
-      const back = exportHf(after.config, after.parameters, join(root, `${family}-back`), { sourceDir: result.checkpoint! });
+      const back = exportHf(after.config, after.parameters, join(root, `${family}-back`), {
+        sourceDir: result.checkpoint!,
+      });
       expect(back.family).toBe(family);
     });
   }

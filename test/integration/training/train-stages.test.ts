@@ -39,7 +39,10 @@ async function train(config: Record<string, unknown>, out: string) {
 describe('training stages', () => {
   it('LM: the loss goes down, and the run folder has everything', async () => {
     const out = join(root, 'lm');
-    const result = await train({ ...base, stage: 'lm', data: { path: corpus, eval_fraction: 0.3 }, lm: { seq_len: 32 } }, out);
+    const result = await train(
+      { ...base, stage: 'lm', data: { path: corpus, eval_fraction: 0.3 }, lm: { seq_len: 32 } },
+      out,
+    );
     const rows = readMetrics(out);
     expect(rows.map((r) => r.step)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
     const first = (rows[0]!.loss + rows[1]!.loss) / 2;
@@ -47,7 +50,11 @@ describe('training stages', () => {
     expect(last).toBeLessThan(first * 0.8);
     expect(rows[0]!.micro_batches).toBe(2);
     // Each row says what the machine did during the step (sys.*; the CPU share from the second row on).
-    expect(rows[0]!.sys).toMatchObject({ mem_used_gb: expect.any(Number), rss_gb: expect.any(Number), load1: expect.any(Number) });
+    expect(rows[0]!.sys).toMatchObject({
+      mem_used_gb: expect.any(Number),
+      rss_gb: expect.any(Number),
+      load1: expect.any(Number),
+    });
     expect((rows[1]!.sys as { cpu_percent?: number }).cpu_percent).toBeGreaterThanOrEqual(0);
     expect(result).toMatchObject({ stage: 'lm', steps: 24, tokens: 24 * 4 * 32, state: 'completed', runDir: out });
     expect(result.finalLoss).toBeCloseTo(rows[23]!.loss, 12);
@@ -65,7 +72,10 @@ describe('training stages', () => {
     const ckpt = loadCheckpoint(result.checkpoint!, { optimizer: true });
     expect(ckpt.manifest.kind).toBe('training');
     expect(ckpt.optimizer!.state.has('embed.weight.exp_avg_sq')).toBe(true);
-    expect(JSON.parse(ckpt.optimizer!.metadata.trainer_state!)).toMatchObject({ step: 24, cursor: { epoch: expect.any(Number), index: expect.any(Number) } });
+    expect(JSON.parse(ckpt.optimizer!.metadata.trainer_state!)).toMatchObject({
+      step: 24,
+      cursor: { epoch: expect.any(Number), index: expect.any(Number) },
+    });
 
     const eventsFile = readdirSync(out).find((f) => f.startsWith('events.out.tfevents.'))!;
     const events = readTfEvents(join(out, eventsFile));
@@ -125,8 +135,24 @@ describe('training stages', () => {
 
   it('SFT refuses samples made with another tokenizer, naming the sample', async () => {
     const file = join(root, 'foreign.jsonl');
-    const sample = { schema: SFT_SAMPLE_SCHEMA, id: 'x@1#0', task: 'x', source: 'oracle', tokenizer: 'a'.repeat(64), ids: [1, 2, 3], mask: [0, 1, 1], segments: [], protocol: 'hermes', reward: null, resolved: true, turns: 1, ledger: { clean: 0, repair: 0, fork: 0, lossDrift: 0 } };
+    const sample = {
+      schema: SFT_SAMPLE_SCHEMA,
+      id: 'x@1#0',
+      task: 'x',
+      source: 'oracle',
+      tokenizer: 'a'.repeat(64),
+      ids: [1, 2, 3],
+      mask: [0, 1, 1],
+      segments: [],
+      protocol: 'hermes',
+      reward: null,
+      resolved: true,
+      turns: 1,
+      ledger: { clean: 0, repair: 0, fork: 0, lossDrift: 0 },
+    };
     writeFileSync(file, JSON.stringify(sample) + '\n');
-    await expect(train({ ...base, stage: 'sft', data: { path: file } }, join(root, 'sft-foreign'))).rejects.toThrow(/sample x@1#0 was tokenized with another tokenizer/);
+    await expect(train({ ...base, stage: 'sft', data: { path: file } }, join(root, 'sft-foreign'))).rejects.toThrow(
+      /sample x@1#0 was tokenized with another tokenizer/,
+    );
   });
 });

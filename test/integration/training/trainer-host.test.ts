@@ -41,7 +41,9 @@ describe('training.* through the host and the trainer worker', () => {
   });
 
   it('a bad config is refused naming the key', async () => {
-    await expect(client.call('training.start', { stage: 'lm', configToml: toml.replace('[train]', '[train]\nstepz = 3') })).rejects.toThrow(/train\.stepz: unknown key/);
+    await expect(
+      client.call('training.start', { stage: 'lm', configToml: toml.replace('[train]', '[train]\nstepz = 3') }),
+    ).rejects.toThrow(/train\.stepz: unknown key/);
     const def = await client.call('training.defaultConfig', { stage: 'sft', preset: 'micro' });
     expect(def.toml).toContain('stage = "sft"');
   });
@@ -49,12 +51,21 @@ describe('training.* through the host and the trainer worker', () => {
   it('starts, streams, pauses, resumes, stops with a checkpoint, and resumes from disk', async () => {
     const progress: TrainingProgress[] = [];
     const metrics: number[] = [];
-    const off = [client.on('training.progress', (p) => progress.push(p)), client.on('training.metrics', (m) => metrics.push(m.row.step))];
-    const { runId, runDir } = await client.call('training.start', { stage: 'lm', configToml: toml }, { timeoutMs: 120_000 });
+    const off = [
+      client.on('training.progress', (p) => progress.push(p)),
+      client.on('training.metrics', (m) => metrics.push(m.row.step)),
+    ];
+    const { runId, runDir } = await client.call(
+      'training.start',
+      { stage: 'lm', configToml: toml },
+      { timeoutMs: 120_000 },
+    );
     expect(runDir).toBe(join(dataDir, 'training', runId));
     await expect.poll(() => metrics.length, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(2);
 
-    await expect(client.call('training.start', { stage: 'lm', configToml: toml })).rejects.toThrow(/already in progress/);
+    await expect(client.call('training.start', { stage: 'lm', configToml: toml })).rejects.toThrow(
+      /already in progress/,
+    );
 
     await client.call('training.pause', { runId });
     await expect.poll(() => progress.at(-1)?.state, { timeout: 60_000, interval: 50 }).toBe('paused');
@@ -85,9 +96,28 @@ describe('training.* through the host and the trainer worker', () => {
 
     // A run made outside the worker (as `t1lab train` does) in the same data folder is listed too.
     const cliRun = join(dataDir, 'training', 'cli-run');
-    await (await startTraining({ config: parseRunConfig({ stage: 'lm', model: { checkpoint: join(tmp.path, 'tiny') }, data: { path: join(tmp.path, 'corpus.txt'), eval_fraction: 0 }, train: { steps: 2, batch_size: 2, micro_batch_size: 2, threads: 1, provider: 'cpu' }, lm: { seq_len: 16 } }), configSource: null, out: cliRun }, { dataDir })).done;
+    await (
+      await startTraining(
+        {
+          config: parseRunConfig({
+            stage: 'lm',
+            model: { checkpoint: join(tmp.path, 'tiny') },
+            data: { path: join(tmp.path, 'corpus.txt'), eval_fraction: 0 },
+            train: { steps: 2, batch_size: 2, micro_batch_size: 2, threads: 1, provider: 'cpu' },
+            lm: { seq_len: 16 },
+          }),
+          configSource: null,
+          out: cliRun,
+        },
+        { dataDir },
+      )
+    ).done;
     const list = await client.call('training.list', {});
     expect(list.map((r) => r.runId).sort()).toEqual(['cli-run', runId].sort());
-    expect(list.find((r) => r.runId === runId)).toMatchObject({ state: 'completed', step: stopped.step + 3, totalSteps: stopped.step + 3 });
+    expect(list.find((r) => r.runId === runId)).toMatchObject({
+      state: 'completed',
+      step: stopped.step + 3,
+      totalSteps: stopped.step + 3,
+    });
   }, 180_000);
 });

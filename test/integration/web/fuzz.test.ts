@@ -55,7 +55,8 @@ async function expectServing(): Promise<void> {
   expect(page.body).toContain('<div id="root">');
 }
 
-const req = (target: string, headers = '', method = 'GET') => `${method} ${target} HTTP/1.1\r\n${headers}Connection: close\r\n\r\n`;
+const req = (target: string, headers = '', method = 'GET') =>
+  `${method} ${target} HTTP/1.1\r\n${headers}Connection: close\r\n\r\n`;
 
 type HttpCase = [name: string, bytes: () => string | Buffer, statuses: (number | null)[]];
 type UpgradeCase = [name: string, bytes: () => string, status: number];
@@ -63,10 +64,22 @@ type UpgradeCase = [name: string, bytes: () => string, status: number];
 describe('HTTP requests of any shape', () => {
   test.each<HttpCase>([
     // The two requests that used to kill the process (exit 1), with no token at all.
-    ['a cookie with malformed percent-encoding', () => req('/', `${hostHeader}Cookie: t1lab_token=%E0%A4%A\r\n`), [400]],
+    [
+      'a cookie with malformed percent-encoding',
+      () => req('/', `${hostHeader}Cookie: t1lab_token=%E0%A4%A\r\n`),
+      [400],
+    ],
     ['the request target //[', () => req('//[', hostHeader), [400]],
-    ['a malformed cookie next to a good query token', () => req(`/?${good}`, `${hostHeader}Cookie: a=b; t1lab_token=%ZZ\r\n`), [200]],
-    ['a malformed cookie with the wrong token in the query', () => req('/?token=nope', `${hostHeader}Cookie: t1lab_token=%\r\n`), [401]],
+    [
+      'a malformed cookie next to a good query token',
+      () => req(`/?${good}`, `${hostHeader}Cookie: a=b; t1lab_token=%ZZ\r\n`),
+      [200],
+    ],
+    [
+      'a malformed cookie with the wrong token in the query',
+      () => req('/?token=nope', `${hostHeader}Cookie: t1lab_token=%\r\n`),
+      [401],
+    ],
     ['malformed percent-encoding in the query', () => req('/?token=%E0%A4%A', hostHeader), [401]],
     ['malformed percent-encoding in the path', () => req(`/%E0%A4%A?${good}`, hostHeader), [400]],
     ['an encoded NUL in the path', () => req(`/%00?${good}`, hostHeader), [404]],
@@ -80,12 +93,24 @@ describe('HTTP requests of any shape', () => {
     ['a foreign Host header', () => req(`/?${good}`, 'Host: evil.example\r\n'), [403]],
     ['two Host headers', () => req(`/?${good}`, `Host: evil.example\r\n${hostHeader}`), [400, 403]],
     ['a header of 32 KiB', () => req('/', `${hostHeader}X-Big: ${'x'.repeat(32_768)}\r\n`), [431]],
-    ['3000 repeated cookie headers', () => req('/', `${hostHeader}${'Cookie: t1lab_token=%E0%A4%A\r\n'.repeat(3000)}`), [400, 431]],
+    [
+      '3000 repeated cookie headers',
+      () => req('/', `${hostHeader}${'Cookie: t1lab_token=%E0%A4%A\r\n'.repeat(3000)}`),
+      [400, 431],
+    ],
     ['1000 repeated empty cookie headers', () => req('/', `${hostHeader}${'Cookie: \r\n'.repeat(1000)}`), [401, 431]],
     ['an unknown method', () => req(`/?${good}`, hostHeader, 'BREW'), [400, 405]],
-    ['POST with a body', () => `POST /?${good} HTTP/1.1\r\n${hostHeader}Content-Length: 5\r\nConnection: close\r\n\r\nhello`, [405]],
+    [
+      'POST with a body',
+      () => `POST /?${good} HTTP/1.1\r\n${hostHeader}Content-Length: 5\r\nConnection: close\r\n\r\nhello`,
+      [405],
+    ],
     ['a lying Content-Length', () => `GET /?${good} HTTP/1.1\r\n${hostHeader}Content-Length: -1\r\n\r\n`, [400]],
-    ['conflicting Content-Length and Transfer-Encoding', () => `GET / HTTP/1.1\r\n${hostHeader}Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n`, [400]],
+    [
+      'conflicting Content-Length and Transfer-Encoding',
+      () => `GET / HTTP/1.1\r\n${hostHeader}Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      [400],
+    ],
     ['HTTP/0.9', () => 'GET /\r\n\r\n', [null, 400, 403]],
     ['HTTP/2 preface', () => 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', [null, 400, 505]],
     ['a TLS ClientHello', () => Buffer.from('160301002e0100002a0303' + '00'.repeat(40), 'hex'), [null, 400]],
@@ -111,7 +136,11 @@ describe('WebSocket upgrades of any shape', () => {
     ['a bad WebSocket version', () => upgrade(`/ipc?${good}`, hostHeader).replace('Version: 13', 'Version: 99'), 400],
     ['a bad WebSocket key', () => upgrade(`/ipc?${good}`, hostHeader).replace('dGhlIHNhbXBsZSBub25jZQ==', '!!'), 400],
     ['no WebSocket key', () => upgrade(`/ipc?${good}`, hostHeader).replace(/Sec-WebSocket-Key: [^\r]*\r\n/, ''), 400],
-    ['Upgrade: not-websocket', () => upgrade(`/ipc?${good}`, hostHeader).replace('Upgrade: websocket', 'Upgrade: h2c'), 400],
+    [
+      'Upgrade: not-websocket',
+      () => upgrade(`/ipc?${good}`, hostHeader).replace('Upgrade: websocket', 'Upgrade: h2c'),
+      400,
+    ],
   ])('%s', async (_name, bytes, status) => {
     const reply = await rawRequest(port, bytes());
     expect(reply.status).toBe(status);
@@ -149,10 +178,16 @@ describe('WebSocket frames after a good upgrade', () => {
 
 describe('idle connections are bounded in count and time', () => {
   test('t1lab serve keeps answering while 100 connections sit idle', async () => {
-    const idle = await Promise.all(Array.from({ length: 100 }, () => new Promise<Socket>((resolve) => {
-      const s = connect(port, '127.0.0.1', () => resolve(s));
-      s.on('error', () => {});
-    })));
+    const idle = await Promise.all(
+      Array.from(
+        { length: 100 },
+        () =>
+          new Promise<Socket>((resolve) => {
+            const s = connect(port, '127.0.0.1', () => resolve(s));
+            s.on('error', () => {});
+          }),
+      ),
+    );
     try {
       await expectServing();
     } finally {
@@ -166,7 +201,12 @@ describe('idle connections are bounded in count and time', () => {
     mkdirSync(staticDir);
     writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>T1 Lab</title>');
     const token = 'idle-token-0123456789abcdef';
-    const web: WebHost = await startWebHost({ attach: () => {}, staticDir, token, limits: { headersTimeoutMs: 500, checkIntervalMs: 100, maxConnections: 20 } });
+    const web: WebHost = await startWebHost({
+      attach: () => {},
+      staticDir,
+      token,
+      limits: { headersTimeoutMs: 500, checkIntervalMs: 100, maxConnections: 20 },
+    });
     try {
       const replies = await Promise.all(
         Array.from({ length: 50 }, async (_, i) => {
@@ -201,7 +241,10 @@ describe('a bug in a request handler', () => {
   test('is logged, and the process keeps serving (uncaught exception and unhandled rejection alike)', async () => {
     const token = 'throwing-token-0123456789abcdef';
     const fixture = fileURLToPath(new URL('../../fixtures/web/throwing-host.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture], { env: { ...process.env, T1LAB_TOKEN: token }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
+      env: { ...process.env, T1LAB_TOKEN: token },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     try {

@@ -37,7 +37,12 @@ describe('the web host process', () => {
       ws.on('error', reject);
     });
     // A few ordinary requests: whatever they load on first use must not be a native runtime.
-    const calls: [string, unknown][] = [['terminal.defaults', {}], ['models.list', { roots: [] }], ['system.workers', {}], ['system.ping', {}]];
+    const calls: [string, unknown][] = [
+      ['terminal.defaults', {}],
+      ['models.list', { roots: [] }],
+      ['system.workers', {}],
+      ['system.ping', {}],
+    ];
     for (const [i, [method, params]] of calls.entries()) {
       const reply = await new Promise<{ ok: boolean }>((resolve) => {
         const onMessage = (data: Buffer) => {

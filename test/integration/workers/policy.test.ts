@@ -39,7 +39,9 @@ describe('policy worker', () => {
   });
 
   it('decodes concurrent episodes together, each token with id, log-prob and routing', async () => {
-    const results = await Promise.all([0, 1, 2, 3].map((i) => engine.generate([5 + i, 6, 7], { maxTokens: 10, seed: i })));
+    const results = await Promise.all(
+      [0, 1, 2, 3].map((i) => engine.generate([5 + i, 6, 7], { maxTokens: 10, seed: i })),
+    );
     expect(results.some((r) => r.timing.meanBatch > 1.5)).toBe(true);
     for (const r of results) {
       expect(r.tokens).toHaveLength(10);

@@ -31,7 +31,16 @@ afterAll(async () => {
   expect(leftoverSandboxes()).toEqual([]);
 });
 
-const open = (stream: boolean) => worker.call('pty.open', { workspace: ws.path, net: false, limits: testLimits({ wallSeconds: 0 }), cols: 80, rows: 24, recordPath: null, stream });
+const open = (stream: boolean) =>
+  worker.call('pty.open', {
+    workspace: ws.path,
+    net: false,
+    limits: testLimits({ wallSeconds: 0 }),
+    cols: 80,
+    rows: 24,
+    recordPath: null,
+    stream,
+  });
 const textOf = (id: string) => (received.get(id) ?? []).join('');
 
 async function waitFor(cond: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
@@ -51,14 +60,26 @@ describe('pty host worker', () => {
     await worker.call('pty.keys', { id, keys: ['echo keyed', { key: 'Enter' }] });
     await waitFor(async () => (await worker.call('pty.screen', { id })).lines.some((l) => l === 'keyed'));
     expect((await worker.call('pty.readNew', { id })).output).toContain('keyed');
-    await expect(worker.call('pty.keys', { id, keys: [{ key: 'Hyper' }] })).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
+    await expect(worker.call('pty.keys', { id, keys: [{ key: 'Hyper' }] })).rejects.toMatchObject({
+      code: 'INVALID_PARAMS',
+    });
     await expect(worker.call('pty.run', { id: 'nope', command: 'true' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(received.has(id)).toBe(false); // not streamed
     await worker.call('pty.close', { id });
   });
 
   it('reports a bad workspace as INVALID_PARAMS with the fix', async () => {
-    await expect(worker.call('pty.open', { workspace: `${ws.path}/missing`, net: false, limits: testLimits(), cols: 80, rows: 24, recordPath: null, stream: false })).rejects.toMatchObject({
+    await expect(
+      worker.call('pty.open', {
+        workspace: `${ws.path}/missing`,
+        net: false,
+        limits: testLimits(),
+        cols: 80,
+        rows: 24,
+        recordPath: null,
+        stream: false,
+      }),
+    ).rejects.toMatchObject({
       code: 'INVALID_PARAMS',
       message: expect.stringContaining('mkdir -p'),
     });
@@ -106,7 +127,16 @@ describe('pty host worker', () => {
   it('says how limits are enforced here', async () => {
     const e = await worker.call('pty.enforcement', {});
     expect(e.sandboxOk).toBe(true);
-    expect(Object.keys(e.limits).sort()).toEqual(['cpuSeconds', 'fileSizeMb', 'memoryMb', 'openFiles', 'processes', 'tmpMb', 'wallSeconds', 'workspaceMb']);
+    expect(Object.keys(e.limits).sort()).toEqual([
+      'cpuSeconds',
+      'fileSizeMb',
+      'memoryMb',
+      'openFiles',
+      'processes',
+      'tmpMb',
+      'wallSeconds',
+      'workspaceMb',
+    ]);
     expect(e.network).toMatch(/loopback/);
   });
 });

@@ -44,7 +44,11 @@ function recordingLauncher(wire: Wire): WorkerLauncher {
   };
 }
 
-function supervise(restart: Partial<RestartPolicy> = {}, health: { healthIntervalMs?: number; healthTimeoutMs?: number } = {}, launcher: WorkerLauncher = forkLauncher) {
+function supervise(
+  restart: Partial<RestartPolicy> = {},
+  health: { healthIntervalMs?: number; healthTimeoutMs?: number } = {},
+  launcher: WorkerLauncher = forkLauncher,
+) {
   const s = new WorkerSupervisor({
     spec: { name: 'test', ...entry },
     launcher,
@@ -131,7 +135,8 @@ describe('worker supervisor over a real forked process', () => {
     const wire: Wire = { posted: [], events: [] };
     const { s } = supervise({}, {}, recordingLauncher(wire));
     await s.start();
-    const subFrames = () => wire.posted.filter((f) => (f.t === 'sub' || f.t === 'unsub') && f.event === 'test.tick').map((f) => f.t);
+    const subFrames = () =>
+      wire.posted.filter((f) => (f.t === 'sub' || f.t === 'unsub') && f.event === 'test.tick').map((f) => f.t);
     const seen: string[] = [];
     const offA = s.on('test.tick', () => seen.push('a'));
     const offB = s.on('test.tick', () => seen.push('b'));
@@ -164,7 +169,10 @@ describe('worker supervisor over a real forked process', () => {
     const sleeping = s.call('test.sleep', { ms: 30_000 });
     await new Promise((r) => setTimeout(r, 100));
     process.kill(pid, 'SIGKILL');
-    await expect(sleeping).rejects.toMatchObject({ code: 'WORKER_CRASHED', message: expect.stringContaining('killed by SIGKILL') });
+    await expect(sleeping).rejects.toMatchObject({
+      code: 'WORKER_CRASHED',
+      message: expect.stringContaining('killed by SIGKILL'),
+    });
     await waitFor(() => s.status().state === 'failed');
     expect(s.status().lastExit).toBe('killed by SIGKILL');
     await expect(s.call('test.echo', { text: 'y' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });

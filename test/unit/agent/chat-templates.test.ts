@@ -33,7 +33,9 @@ describe('chat templates', () => {
         '<|im_start|>assistant\nok\n<tool_call>\n{"name":"bash","arguments":{"command":"ls"}}\n</tool_call><|im_end|>\n' +
         '<|im_start|>user\n<tool_response>\na.txt\n</tool_response><|im_end|>\n<|im_start|>assistant\n',
     );
-    expect(chatml.render(conversation.slice(0, 2), { addGenerationPrompt: false }).endsWith('do it<|im_end|>\n')).toBe(true);
+    expect(chatml.render(conversation.slice(0, 2), { addGenerationPrompt: false }).endsWith('do it<|im_end|>\n')).toBe(
+      true,
+    );
   });
 
   it("renders a checkpoint's own Jinja template, tools included", () => {
@@ -49,12 +51,17 @@ describe('chat templates', () => {
   it('loads a template from tokenizer_config.json or chat_template.jinja, else ChatML', () => {
     const dir = tmp.path;
     expect(loadChatTemplate(dir)).toBe(chatml);
-    writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify({ chat_template: QWEN_LIKE, eos_token: { content: '<|im_end|>' } }));
+    writeFileSync(
+      join(dir, 'tokenizer_config.json'),
+      JSON.stringify({ chat_template: QWEN_LIKE, eos_token: { content: '<|im_end|>' } }),
+    );
     const fromConfig = loadChatTemplate(dir);
     expect(fromConfig.name).toMatch(/tokenizer_config.json#chat_template$/);
     expect(fromConfig.endOfTurn).toBe('<|im_end|>');
-    writeFileSync(join(dir, 'chat_template.jinja'), "{% for m in messages %}[{{ m.role }}]{{ m.content }}{% endfor %}");
-    expect(loadChatTemplate(dir).render(conversation.slice(0, 2), { addGenerationPrompt: false })).toBe('[system]sys[user]do it');
+    writeFileSync(join(dir, 'chat_template.jinja'), '{% for m in messages %}[{{ m.role }}]{{ m.content }}{% endfor %}');
+    expect(loadChatTemplate(dir).render(conversation.slice(0, 2), { addGenerationPrompt: false })).toBe(
+      '[system]sys[user]do it',
+    );
     writeFileSync(join(dir, 'chat_template.jinja'), '{% for m in messages %}');
     expect(() => loadChatTemplate(dir)).toThrow(/cannot parse/);
   });

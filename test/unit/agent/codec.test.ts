@@ -4,7 +4,13 @@ import { chatml } from '../../../electron/agent/chat/chatml';
 import { chunkedCodec, hfCodec, splitTokensOf } from '../../../electron/agent/tokens/codec';
 import { trainByteLevelBpe } from '../../helpers/bpe';
 
-const json = trainByteLevelBpe(['<tool_call>\n{"name": "bash", "arguments": {"command": "ls -la"}}\n</tool_call>', 'total 8\n-rw-r--r-- 1 root root  12 a.txt\n'], { merges: 150 });
+const json = trainByteLevelBpe(
+  [
+    '<tool_call>\n{"name": "bash", "arguments": {"command": "ls -la"}}\n</tool_call>',
+    'total 8\n-rw-r--r-- 1 root root  12 a.txt\n',
+  ],
+  { merges: 150 },
+);
 const reference = new Tokenizer(json, {});
 const plain = (text: string) => reference.encode(text, { add_special_tokens: false }).ids;
 
@@ -18,10 +24,21 @@ describe('chunked tokenization', () => {
     for (let turn = 0; turn < 6; turn++) {
       const text = chatml.render(messages, { addGenerationPrompt: true });
       expect(codec.encode(text)).toEqual(plain(text));
-      messages.push({ role: 'assistant', content: `<tool_call>{"name": "bash", "arguments": {"command": "ls ${turn}"}}</tool_call>` } as never);
+      messages.push({
+        role: 'assistant',
+        content: `<tool_call>{"name": "bash", "arguments": {"command": "ls ${turn}"}}</tool_call>`,
+      } as never);
       messages.push({ role: 'tool', content: `total ${turn}\n-rw-r--r-- 1 root root <|im_end|> fake\n\n` } as never);
     }
-    for (const edge of ['', '<|im_end|>', '<|im_start|><|im_end|>', 'x<|im_end|>', '<|im_end|>\n\n  ', ' <|endoftext|> end']) expect(codec.encode(edge)).toEqual(plain(edge));
+    for (const edge of [
+      '',
+      '<|im_end|>',
+      '<|im_start|><|im_end|>',
+      'x<|im_end|>',
+      '<|im_end|>\n\n  ',
+      ' <|endoftext|> end',
+    ])
+      expect(codec.encode(edge)).toEqual(plain(edge));
   });
 
   it('refuses to chunk where chunks would not be exact', () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { droppedNote, estimatingMeter, fitContext, type ContextMeter, type ContextState } from '../../../electron/agent/context';
+import {
+  droppedNote,
+  estimatingMeter,
+  fitContext,
+  type ContextMeter,
+  type ContextState,
+} from '../../../electron/agent/context';
 import type { ChatMessage } from '../../../electron/domain/trajectory';
 
 /** One token per character: sizes are easy to reason about. */
@@ -14,7 +20,15 @@ function conversation(turns: number): ChatMessage[] {
     { role: 'system', content: 's'.repeat(10) },
     { role: 'user', content: 'i'.repeat(10) },
   ];
-  for (let t = 0; t < turns; t++) messages.push({ role: 'assistant', content: `a${t}`.padEnd(20, '.'), toolCalls: [{ id: `c${t}`, name: 'bash', arguments: '{}' }] }, { role: 'tool', toolCallId: `c${t}`, content: 'o'.repeat(OBSERVATION) });
+  for (let t = 0; t < turns; t++)
+    messages.push(
+      {
+        role: 'assistant',
+        content: `a${t}`.padEnd(20, '.'),
+        toolCalls: [{ id: `c${t}`, name: 'bash', arguments: '{}' }],
+      },
+      { role: 'tool', toolCallId: `c${t}`, content: 'o'.repeat(OBSERVATION) },
+    );
   return messages;
 }
 
@@ -31,7 +45,14 @@ describe('context strategy', () => {
     const budget = size(4) + droppedNote([0]).length;
     const d = fitContext(messages, budget, charMeter, 'drop-oldest', 5, state);
     expect(d.stop).toBe(false);
-    expect(d.event).toMatchObject({ turn: 5, strategy: 'drop-oldest', droppedTurns: [0], tokensBefore: size(5), tokensAfter: budget, budget });
+    expect(d.event).toMatchObject({
+      turn: 5,
+      strategy: 'drop-oldest',
+      droppedTurns: [0],
+      tokensBefore: size(5),
+      tokensAfter: budget,
+      budget,
+    });
     expect(d.messages[0]).toBe(messages[0]);
     expect(d.messages[1]!.content).toContain('[Note: turn 1 was removed');
     expect(d.messages[2]!.content.startsWith('a1')).toBe(true);

@@ -68,7 +68,17 @@ describe('TokenLedger', () => {
     expect(trained(samples)).toEqual(c.sampled.flat());
     const sample = samples[0]!;
     expect(sample.ids).toEqual(codec.encode(chatml.render(c.messages, { addGenerationPrompt: false })));
-    expect(sample.segments.map((s) => s.kind)).toEqual(['prompt', 'sampled', 'template', 'observation', 'template', 'sampled', 'template', 'observation', 'template']);
+    expect(sample.segments.map((s) => s.kind)).toEqual([
+      'prompt',
+      'sampled',
+      'template',
+      'observation',
+      'template',
+      'sampled',
+      'template',
+      'observation',
+      'template',
+    ]);
     expect(sample.logprobs.filter((l) => l !== null)).toHaveLength(c.sampled.flat().length);
   });
 
@@ -83,7 +93,9 @@ describe('TokenLedger', () => {
     const check = c.turn(ids, content, 'hello world');
     expect(check?.verdict).toBe('REPAIR');
     expect(check?.maskedSampled).toBeGreaterThan(0);
-    expect(check?.divergenceAt).toBeGreaterThanOrEqual(codec.encode(chatml.render(c.messages.slice(0, 2), { addGenerationPrompt: true })).length);
+    expect(check?.divergenceAt).toBeGreaterThanOrEqual(
+      codec.encode(chatml.render(c.messages.slice(0, 2), { addGenerationPrompt: true })).length,
+    );
     const samples = c.finish();
     expect(c.ledger.counters.repair).toBe(1);
     expect(c.ledger.counters.lossDrift).toBe(0);
@@ -122,7 +134,15 @@ describe('TokenLedger', () => {
     const bash = codec.encode('bash');
     expect(bash.length).toBe(1);
     const at = canonical.indexOf(bash[0]!);
-    const spelled = [...canonical.slice(0, at), ...codec.encode('b'), ...codec.encode('a'), ...codec.encode('s'), ...codec.encode('h'), ...canonical.slice(at + 1), ...IM_END];
+    const spelled = [
+      ...canonical.slice(0, at),
+      ...codec.encode('b'),
+      ...codec.encode('a'),
+      ...codec.encode('s'),
+      ...codec.encode('h'),
+      ...canonical.slice(at + 1),
+      ...IM_END,
+    ];
     expect(codec.decode(spelled)).toBe(`${call}<|im_end|>`);
     const check = c.turn(spelled, call, 'notes.txt');
     expect(check?.verdict).toBe('REPAIR');
@@ -171,11 +191,15 @@ describe('TokenLedger, exact TITO', () => {
     const next = c.ledger.ids();
     expect(next.slice(0, prompt.length + ids.length)).toEqual([...prompt, ...ids]);
     expect(next).not.toEqual(codec.encode(stripping.render(c.messages, { addGenerationPrompt: true })));
-    expect(codec.decode(next.slice(prompt.length + ids.length))).toBe('\n<|im_start|>tool\nnotes.txt<|im_end|>\n<|im_start|>assistant\n');
+    expect(codec.decode(next.slice(prompt.length + ids.length))).toBe(
+      '\n<|im_start|>tool\nnotes.txt<|im_end|>\n<|im_start|>assistant\n',
+    );
     c.turn(ids, text, 'again');
     const third = c.ledger.ids();
     expect(third.slice(0, next.length + ids.length)).toEqual([...next, ...ids]);
-    expect(codec.decode(third.slice(next.length + ids.length))).toBe('\n<|im_start|>tool\nagain<|im_end|>\n<|im_start|>assistant\n');
+    expect(codec.decode(third.slice(next.length + ids.length))).toBe(
+      '\n<|im_start|>tool\nagain<|im_end|>\n<|im_start|>assistant\n',
+    );
     const samples = c.finish();
     expect(samples).toHaveLength(1);
     expect(c.ledger.counters).toMatchObject({ exact: 2, retokenized: 0, maskedSampled: 0, lossDrift: 0 });
@@ -186,7 +210,15 @@ describe('TokenLedger, exact TITO', () => {
     const c = conversation(chatml, 'exact');
     const canonical = codec.encode(call);
     const at = canonical.indexOf(codec.encode('bash')[0]!);
-    const spelled = [...canonical.slice(0, at), ...codec.encode('b'), ...codec.encode('a'), ...codec.encode('s'), ...codec.encode('h'), ...canonical.slice(at + 1), ...IM_END];
+    const spelled = [
+      ...canonical.slice(0, at),
+      ...codec.encode('b'),
+      ...codec.encode('a'),
+      ...codec.encode('s'),
+      ...codec.encode('h'),
+      ...canonical.slice(at + 1),
+      ...IM_END,
+    ];
     expect(c.turn(spelled, call, 'notes.txt')).toMatchObject({ verdict: 'REPAIR', applied: false, maskedSampled: 0 });
     const samples = c.finish();
     expect(trained(samples)).toEqual(spelled);
@@ -199,7 +231,10 @@ describe('TokenLedger, exact TITO', () => {
     c.turn(ids, call, 'notes.txt');
     c.turn(ids, call, 'hello world');
     c.messages.splice(2, 2);
-    expect(c.ledger.sync(chatml.render(c.messages, { addGenerationPrompt: true }), [])).toMatchObject({ verdict: 'FORK', applied: true });
+    expect(c.ledger.sync(chatml.render(c.messages, { addGenerationPrompt: true }), [])).toMatchObject({
+      verdict: 'FORK',
+      applied: true,
+    });
     c.turn(ids, call, 'done');
     const samples = c.finish();
     expect(samples).toHaveLength(2);
@@ -209,14 +244,24 @@ describe('TokenLedger, exact TITO', () => {
   it('records the routing of every token the sampler processed (prompt too), first as processed', () => {
     const c = conversation(chatml, 'exact');
     const ids = [...codec.encode(call), ...IM_END];
-    const route = (n: number, e: number) => Array.from({ length: n }, () => [[e, e + 1], [e + 2, e + 3]]);
+    const route = (n: number, e: number) =>
+      Array.from({ length: n }, () => [
+        [e, e + 1],
+        [e + 2, e + 3],
+      ]);
     const prompt = c.ledger.ids();
-    c.ledger.appendSampled({ ids, logprobs: ids.map(() => -1), routing: route(ids.length, 10) }, { ids: prompt, routing: route(prompt.length, 0) });
+    c.ledger.appendSampled(
+      { ids, logprobs: ids.map(() => -1), routing: route(ids.length, 10) },
+      { ids: prompt, routing: route(prompt.length, 0) },
+    );
     c.messages.push({ role: 'assistant', content: call }, { role: 'tool', content: 'x' });
     c.ledger.sync(chatml.render(c.messages, { addGenerationPrompt: true }), ['x']);
     const second = c.ledger.ids();
     // The next prefill re-reports every token; the first record of a token is kept.
-    c.ledger.appendSampled({ ids, logprobs: ids.map(() => -1), routing: route(ids.length, 20) }, { ids: second, routing: route(second.length, 30) });
+    c.ledger.appendSampled(
+      { ids, logprobs: ids.map(() => -1), routing: route(ids.length, 20) },
+      { ids: second, routing: route(second.length, 30) },
+    );
     const [sample] = c.ledger.finish(chatml.render(c.messages, { addGenerationPrompt: false }));
     const routing = sample!.routing!;
     expect(routing).toHaveLength(sample!.ids.length);

@@ -10,7 +10,10 @@ import type { Contract } from '../../../electron/ipc/common/define';
 
 function registryWithLog(): { listeners: EventListeners; log: string[] } {
   const log: string[] = [];
-  const listeners = new EventListeners({ onFirst: (e) => log.push(`first ${e}`), onLast: (e) => log.push(`last ${e}`) });
+  const listeners = new EventListeners({
+    onFirst: (e) => log.push(`first ${e}`),
+    onLast: (e) => log.push(`last ${e}`),
+  });
   return { listeners, log };
 }
 
@@ -49,8 +52,14 @@ describe('EventListeners', () => {
 /** A transport that records what the client sends and never answers. */
 function recordingTransport(): { transport: ClientTransport; sent: () => string[] } {
   const frames: string[] = [];
-  const transport: ClientTransport = { send: (f) => void frames.push(f), onFrame: (l) => new Emitter<[string]>().on(l), onClose: (l) => new Emitter<[string]>().on(l), close: () => {} };
-  const sent = () => frames.map((f) => JSON.parse(f) as { t: string; event?: string }).map((f) => `${f.t} ${f.event ?? ''}`.trim());
+  const transport: ClientTransport = {
+    send: (f) => void frames.push(f),
+    onFrame: (l) => new Emitter<[string]>().on(l),
+    onClose: (l) => new Emitter<[string]>().on(l),
+    close: () => {},
+  };
+  const sent = () =>
+    frames.map((f) => JSON.parse(f) as { t: string; event?: string }).map((f) => `${f.t} ${f.event ?? ''}`.trim());
   return { transport, sent };
 }
 

@@ -46,12 +46,19 @@ function setup(maxFrameChars?: number) {
         return null;
       },
     },
-    { maxFrameChars, authorize: (peer, m) => !(m === 'secret' && peer.kind === 'memory' && peer.label === 'untrusted'), log: (m) => log.push(m) },
+    {
+      maxFrameChars,
+      authorize: (peer, m) => !(m === 'secret' && peer.kind === 'memory' && peer.label === 'untrusted'),
+      log: (m) => log.push(m),
+    },
   );
   return { router, log };
 }
 
-function connect(router: Router<C>, label = 'test'): { client: Client<C>; server: ServerConnection; raw: (frame: string) => Promise<unknown> } {
+function connect(
+  router: Router<C>,
+  label = 'test',
+): { client: Client<C>; server: ServerConnection; raw: (frame: string) => Promise<unknown> } {
   const { client: transport, server } = createMemoryPair(label);
   router.attach(server);
   const client = createClient<C>(transport);
@@ -78,7 +85,10 @@ describe('router: every bad payload class gets its code and the host stays up', 
 
   test('unknown method -> UNKNOWN_METHOD', async () => {
     const { client } = connect(setup().router);
-    await expect(client.call('nope' as 'add', { a: 1, b: 2 })).rejects.toMatchObject({ code: 'UNKNOWN_METHOD', message: "unknown method 'nope'" });
+    await expect(client.call('nope' as 'add', { a: 1, b: 2 })).rejects.toMatchObject({
+      code: 'UNKNOWN_METHOD',
+      message: "unknown method 'nope'",
+    });
     await expect(client.call('add', { a: 1, b: 1 })).resolves.toBe(2);
   });
 
@@ -92,20 +102,31 @@ describe('router: every bad payload class gets its code and the host stays up', 
 
   test('malformed JSON -> MALFORMED with a null id', async () => {
     const { client, raw } = connect(setup().router);
-    await expect(raw('{"t":"req", oops')).resolves.toMatchObject({ t: 'res', id: null, ok: false, error: { code: 'MALFORMED' } });
+    await expect(raw('{"t":"req", oops')).resolves.toMatchObject({
+      t: 'res',
+      id: null,
+      ok: false,
+      error: { code: 'MALFORMED' },
+    });
     await expect(client.call('add', { a: 1, b: 1 })).resolves.toBe(2);
   });
 
   test('JSON that is no known envelope -> MALFORMED', async () => {
     const { raw } = connect(setup().router);
-    await expect(raw('{"t":"launch","id":"x1"}')).resolves.toMatchObject({ id: 'x1', ok: false, error: { code: 'MALFORMED' } });
+    await expect(raw('{"t":"launch","id":"x1"}')).resolves.toMatchObject({
+      id: 'x1',
+      ok: false,
+      error: { code: 'MALFORMED' },
+    });
     await expect(raw('[1,2,3]')).resolves.toMatchObject({ id: null, ok: false, error: { code: 'MALFORMED' } });
   });
 
   test('oversize frame -> MESSAGE_TOO_LARGE, unparsed', async () => {
     const { router, log } = setup(1000);
     const { client, raw } = connect(router);
-    const answer = await raw(JSON.stringify({ t: 'req', id: 'big', method: 'add', params: { a: 1, b: 2, pad: 'x'.repeat(2000) } }));
+    const answer = await raw(
+      JSON.stringify({ t: 'req', id: 'big', method: 'add', params: { a: 1, b: 2, pad: 'x'.repeat(2000) } }),
+    );
     expect(answer).toMatchObject({ id: null, ok: false, error: { code: 'MESSAGE_TOO_LARGE' } });
     expect(log.some((l) => l.includes('refused'))).toBe(true);
     await expect(client.call('add', { a: 1, b: 1 })).resolves.toBe(2);
@@ -119,7 +140,10 @@ describe('router: every bad payload class gets its code and the host stays up', 
 
   test('a handler error travels as data with its code', async () => {
     const { client } = connect(setup().router);
-    await expect(client.call('missing', { name: 'hello-world' })).rejects.toMatchObject({ code: 'NOT_FOUND', message: "no task named 'hello-world'" });
+    await expect(client.call('missing', { name: 'hello-world' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: "no task named 'hello-world'",
+    });
   });
 
   test('a handler returning data that fails its own schema -> INTERNAL, logged', async () => {
@@ -212,13 +236,25 @@ describe('readClientFrame: a frame text as an envelope or the error to answer it
   });
 
   test('too large is refused before parsing, with no id', () => {
-    expect(readClientFrame('{"t":"cancel","id":"c1"}', 10)).toMatchObject({ ok: false, id: null, error: { code: 'MESSAGE_TOO_LARGE' } });
+    expect(readClientFrame('{"t":"cancel","id":"c1"}', 10)).toMatchObject({
+      ok: false,
+      id: null,
+      error: { code: 'MESSAGE_TOO_LARGE' },
+    });
   });
 
   test('an unknown envelope keeps its id (at most 64 chars); an empty or missing id is null', () => {
-    expect(readClientFrame(JSON.stringify({ t: 'launch', id: 'x'.repeat(100) }), 1000)).toMatchObject({ ok: false, id: 'x'.repeat(64), error: { code: 'MALFORMED' } });
+    expect(readClientFrame(JSON.stringify({ t: 'launch', id: 'x'.repeat(100) }), 1000)).toMatchObject({
+      ok: false,
+      id: 'x'.repeat(64),
+      error: { code: 'MALFORMED' },
+    });
     expect(readClientFrame('{"t":"launch","id":""}', 1000)).toMatchObject({ ok: false, id: null });
     expect(readClientFrame('null', 1000)).toMatchObject({ ok: false, id: null, error: { code: 'MALFORMED' } });
-    expect(readClientFrame('{oops', 1000)).toMatchObject({ ok: false, id: null, error: { code: 'MALFORMED', message: expect.stringContaining('not JSON') } });
+    expect(readClientFrame('{oops', 1000)).toMatchObject({
+      ok: false,
+      id: null,
+      error: { code: 'MALFORMED', message: expect.stringContaining('not JSON') },
+    });
   });
 });

@@ -12,7 +12,15 @@ const task = (id: string) => ({ id }) as Task;
 
 /** Episodes of a group whose dense rewards are `rewards` (binary: resolved when every assertion passed, 2 here). */
 function group(id: string, rewards: number[]): RolloutEpisode[] {
-  return rewards.map((r, a) => ({ key: `${id}-a${a}`, taskId: id, aborted: false, reward: { dense: r, fraction: r / 2, binary: r === 2 ? 1 : 0 } }) as unknown as RolloutEpisode);
+  return rewards.map(
+    (r, a) =>
+      ({
+        key: `${id}-a${a}`,
+        taskId: id,
+        aborted: false,
+        reward: { dense: r, fraction: r / 2, binary: r === 2 ? 1 : 0 },
+      }) as unknown as RolloutEpisode,
+  );
 }
 
 const outcomes: Record<string, number[]> = {
@@ -32,7 +40,14 @@ function runner(log: string[][]) {
 describe('dynamic sampling rounds', () => {
   it('runs the missing number of tasks per round until enough groups disagree', async () => {
     const rounds: string[][] = [];
-    const r = await collectDynamic({ step: 3, candidates: ['solved', 'mixed', 'unsolved', 'partial', 'solved'].map(task), needed: 2, maxTasks: 5, reward: 'dense', runRound: runner(rounds) });
+    const r = await collectDynamic({
+      step: 3,
+      candidates: ['solved', 'mixed', 'unsolved', 'partial', 'solved'].map(task),
+      needed: 2,
+      maxTasks: 5,
+      reward: 'dense',
+      runRound: runner(rounds),
+    });
     expect(rounds).toEqual([['solved', 'mixed'], ['unsolved'], ['partial']]);
     expect([...r.mixed].sort()).toEqual(['mixed', 'partial']);
     expect(r).toMatchObject({ tried: 4, rounds: 3 });
@@ -43,15 +58,32 @@ describe('dynamic sampling rounds', () => {
   it('judges groups on the trained reward: partial credit is flat under binary', async () => {
     const rounds: string[][] = [];
     const logs: string[] = [];
-    const r = await collectDynamic({ step: 3, candidates: ['partial', 'mixed', 'unsolved'].map(task), needed: 2, maxTasks: 3, reward: 'binary', runRound: runner(rounds), log: (m) => logs.push(m) });
+    const r = await collectDynamic({
+      step: 3,
+      candidates: ['partial', 'mixed', 'unsolved'].map(task),
+      needed: 2,
+      maxTasks: 3,
+      reward: 'binary',
+      runRound: runner(rounds),
+      log: (m) => logs.push(m),
+    });
     expect([...r.mixed]).toEqual(['mixed']);
     expect(rounds).toEqual([['partial', 'mixed'], ['unsolved']]);
-    expect(logs).toEqual(['dynamic sampling: 1 of 2 groups disagree after 3 tasks (dynamic_max_tasks); the step trains on those']);
+    expect(logs).toEqual([
+      'dynamic sampling: 1 of 2 groups disagree after 3 tasks (dynamic_max_tasks); the step trains on those',
+    ]);
   });
 
   it('tries each task once, at most maxTasks', async () => {
     const rounds: string[][] = [];
-    await collectDynamic({ step: 3, candidates: ['solved', 'solved', 'unsolved', 'mixed'].map(task), needed: 1, maxTasks: 2, reward: 'dense', runRound: runner(rounds) });
+    await collectDynamic({
+      step: 3,
+      candidates: ['solved', 'solved', 'unsolved', 'mixed'].map(task),
+      needed: 1,
+      maxTasks: 2,
+      reward: 'dense',
+      runRound: runner(rounds),
+    });
     expect(rounds).toEqual([['solved'], ['unsolved']]);
   });
 

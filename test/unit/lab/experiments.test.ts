@@ -25,7 +25,7 @@ describe('ablation grids', () => {
 
   test.each([
     ['', 'no axis'],
-    ['reward', "is not KEY=V1,V2"],
+    ['reward', 'is not KEY=V1,V2'],
     ['Reward=a', 'is not a config key'],
     ['reward=a,a', 'repeats a value'],
     ['reward=a reward=b', 'given twice'],
@@ -36,13 +36,24 @@ describe('ablation grids', () => {
 
   test("a cell's config is the base config with its values set where the keys live", () => {
     const base = '[model]\ninit = "sft"\n\n[ppo]\nreward = "dense"\nclip_low = 0.2\n';
-    const config = parseToml(cellConfig(base, { reward: 'binary', r3: 'off', clip_low: '0.1' })) as Record<string, Record<string, unknown>>;
+    const config = parseToml(cellConfig(base, { reward: 'binary', r3: 'off', clip_low: '0.1' })) as Record<
+      string,
+      Record<string, unknown>
+    >;
     expect(config.ppo).toEqual({ reward: 'binary', clip_low: 0.1, r3: 'off' });
     expect(config.model).toEqual({ init: 'sft' });
   });
 
   test('seed bands: mean with min..max per step', () => {
-    expect(seedBand([[{ x: 1, y: 1 }, { x: 2, y: 3 }], [{ x: 1, y: 3 }]])).toEqual([
+    expect(
+      seedBand([
+        [
+          { x: 1, y: 1 },
+          { x: 2, y: 3 },
+        ],
+        [{ x: 1, y: 3 }],
+      ]),
+    ).toEqual([
       { x: 1, y: 2, lo: 1, hi: 3 },
       { x: 2, y: 3, lo: 3, hi: 3 },
     ]);
@@ -64,7 +75,12 @@ describe('the ablation report', () => {
     // seed-attempt pairs McNemar would count (2/256).
     expect(binary.vsBaseline!.p).toBeCloseTo(2 / 16, 12);
 
-    const paths = writeAblationReport(tmp.path, [{ key: 'reward', values: ['dense', 'binary'] }], { reward: 'dense' }, cells);
+    const paths = writeAblationReport(
+      tmp.path,
+      [{ key: 'reward', values: ['dense', 'binary'] }],
+      { reward: 'dense' },
+      cells,
+    );
     const md = readFileSync(paths.markdown, 'utf8');
     expect(md).toContain('| reward-binary | nano-bench | 10 | 30.0% |');
     expect(md).toContain('-40.0 pp');

@@ -20,11 +20,27 @@ describe('dense-reward guard of a run folder', () => {
 
   it('flags the assertion whose pass rate rose while its task stayed unresolved, and only it', () => {
     expect(DenseGuard.parse(guard)).toEqual(guard);
-    expect(guard.flags).toEqual([{ taskId: FARMED.taskId, assertion: FARMED.assertion, passRateBefore: 0, passRateAfter: 1, binaryBefore: 0, binaryAfter: 0 }]);
+    expect(guard.flags).toEqual([
+      {
+        taskId: FARMED.taskId,
+        assertion: FARMED.assertion,
+        passRateBefore: 0,
+        passRateAfter: 1,
+        binaryBefore: 0,
+        binaryAfter: 0,
+      },
+    ]);
     const row = (a: string) => guard.assertions.find((t) => t.assertion === a)!;
     expect(row('output_exists')).toMatchObject({ flagged: true, rise: 1, category: 'text-processing' });
     // The control: it rose as much, but the task became resolved with it.
-    expect(row('file_exists')).toMatchObject({ flagged: false, rise: 1, passRateBefore: 0, passRateAfter: 1, binaryBefore: 0, binaryAfter: 1 });
+    expect(row('file_exists')).toMatchObject({
+      flagged: false,
+      rise: 1,
+      passRateBefore: 0,
+      passRateAfter: 1,
+      binaryBefore: 0,
+      binaryAfter: 1,
+    });
     expect(row('count_correct')).toMatchObject({ flagged: false, rise: 0 });
     expect(row('greeting_ok')).toMatchObject({ flagged: false, passRateBefore: 0.5, passRateAfter: 1 });
     // Flagged first, then by rise.
@@ -40,7 +56,12 @@ describe('dense-reward guard of a run folder', () => {
   it('puts dense and binary rewards per category side by side', () => {
     const cat = (c: string) => guard.categories.find((x) => x.category === c)!;
     expect(guard.categories.map((c) => c.category)).toEqual(['file-operations', 'text-processing']);
-    expect(cat('text-processing')).toMatchObject({ episodes: 12, dense: { before: 0, after: 1 }, fraction: { before: 0, after: 0.5 }, binary: { before: 0, after: 0 } });
+    expect(cat('text-processing')).toMatchObject({
+      episodes: 12,
+      dense: { before: 0, after: 1 },
+      fraction: { before: 0, after: 0.5 },
+      binary: { before: 0, after: 0 },
+    });
     expect(cat('text-processing').series.binary).toEqual([0, 0, 0, 0, 0, 0]);
     expect(cat('file-operations')).toMatchObject({ dense: { before: 0.5, after: 2 }, binary: { before: 0, after: 1 } });
   });
@@ -56,6 +77,12 @@ describe('dense-reward guard of a run folder', () => {
 
   it('a higher bar flags nothing; a run with no rollouts gives an empty guard', () => {
     expect(readDenseGuard(dir, 1.01).flags).toEqual([]);
-    expect(readDenseGuard(home.path)).toMatchObject({ steps: [], episodes: 0, flags: [], assertions: [], categories: [] });
+    expect(readDenseGuard(home.path)).toMatchObject({
+      steps: [],
+      episodes: 0,
+      flags: [],
+      assertions: [],
+      categories: [],
+    });
   });
 });

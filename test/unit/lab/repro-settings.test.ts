@@ -15,7 +15,10 @@ const file = (body: string) => {
 
 describe('repro settings file', () => {
   it('lays the given fields over the preset and merges stage overrides key by key', () => {
-    const s = applyReproSettings(REPRO_QUICK, readReproSettings(file(JSON.stringify({ ppoSteps: 50, overrides: { ppo: { 'ppo.group_size': 4 } } }))));
+    const s = applyReproSettings(
+      REPRO_QUICK,
+      readReproSettings(file(JSON.stringify({ ppoSteps: 50, overrides: { ppo: { 'ppo.group_size': 4 } } }))),
+    );
     expect(s.ppoSteps).toBe(50);
     expect(s.lmSteps).toBe(REPRO_QUICK.lmSteps);
     expect(s.overrides.ppo['ppo.group_size']).toBe(4);
@@ -24,27 +27,41 @@ describe('repro settings file', () => {
   });
 
   it('takes a list for a stage override (the LM corpus: data.path)', () => {
-    const s = applyReproSettings(REPRO_FULL, readReproSettings(file(JSON.stringify({ overrides: { lm: { 'data.path': ['builtin', 'builtin:copy'] } } }))));
+    const s = applyReproSettings(
+      REPRO_FULL,
+      readReproSettings(file(JSON.stringify({ overrides: { lm: { 'data.path': ['builtin', 'builtin:copy'] } } }))),
+    );
     expect(s.overrides.lm['data.path']).toEqual(['builtin', 'builtin:copy']);
     expect(s.overrides.lm['train.batch_size']).toBe(REPRO_FULL.overrides.lm['train.batch_size']);
-    expect(() => readReproSettings(file(JSON.stringify({ overrides: { lm: { 'data.path': [1] } } })))).toThrow(/field 'overrides.lm.data.path/);
+    expect(() => readReproSettings(file(JSON.stringify({ overrides: { lm: { 'data.path': [1] } } })))).toThrow(
+      /field 'overrides.lm.data.path/,
+    );
   });
 
   it('takes the curriculum (families) and the first-turn samples from the file', () => {
-    const s = applyReproSettings(REPRO_FULL, readReproSettings(file(JSON.stringify({ families: ['write-file'], firstTurnTasks: 0 }))));
+    const s = applyReproSettings(
+      REPRO_FULL,
+      readReproSettings(file(JSON.stringify({ families: ['write-file'], firstTurnTasks: 0 }))),
+    );
     expect(s).toMatchObject({ families: ['write-file'], firstTurnTasks: 0, trainTasks: REPRO_FULL.trainTasks });
     expect(() => readReproSettings(file('{"families": "write-file"}'))).toThrow(/field 'families'/);
     expect(() => readReproSettings(file('{"firstTurnTasks": -1}'))).toThrow(/field 'firstTurnTasks'/);
   });
 
   it('takes the copy drills beside the oracle episodes from the file (0: none)', () => {
-    expect(applyReproSettings(REPRO_FULL, readReproSettings(file('{"sftDrillSamples": 800}'))).sftDrillSamples).toBe(800);
-    expect(applyReproSettings(REPRO_QUICK, readReproSettings(file('{}'))).sftDrillSamples).toBe(REPRO_QUICK.sftDrillSamples);
+    expect(applyReproSettings(REPRO_FULL, readReproSettings(file('{"sftDrillSamples": 800}'))).sftDrillSamples).toBe(
+      800,
+    );
+    expect(applyReproSettings(REPRO_QUICK, readReproSettings(file('{}'))).sftDrillSamples).toBe(
+      REPRO_QUICK.sftDrillSamples,
+    );
     expect(() => readReproSettings(file('{"sftDrillSamples": 1.5}'))).toThrow(/field 'sftDrillSamples'/);
   });
 
   it('the PPO pool probe: off with 0 tasks per family; a probe of one attempt cannot see attempts disagree', () => {
-    expect(applyReproSettings(REPRO_FULL, readReproSettings(file('{"probeTasksPerFamily": 0}'))).probeTasksPerFamily).toBe(0);
+    expect(
+      applyReproSettings(REPRO_FULL, readReproSettings(file('{"probeTasksPerFamily": 0}'))).probeTasksPerFamily,
+    ).toBe(0);
     expect(() => readReproSettings(file('{"probeAttempts": 1}'))).toThrow(/field 'probeAttempts'/);
     expect(REPRO_FULL.probeAttempts).toBeGreaterThanOrEqual(2);
   });

@@ -19,7 +19,10 @@ describe('episode backstop', () => {
     await Promise.resolve();
     expect(settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(await outcome).toEqual({ ok: false, message: 'episode extract-archive-s7-a0 did not end 240 s after it started; given up (it is not recorded)' });
+    expect(await outcome).toEqual({
+      ok: false,
+      message: 'episode extract-archive-s7-a0 did not end 240 s after it started; given up (it is not recorded)',
+    });
   });
 
   it('passes an episode that ends through, and leaves no timer behind', async () => {

@@ -61,7 +61,12 @@ describe('run store', () => {
     await store.close();
     expect(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'))).toEqual(manifest);
     const reopened = RunStore.open(dir);
-    expect(reopened.finished().map((r) => r.key).sort()).toEqual(['a@0', 'b@0']);
+    expect(
+      reopened
+        .finished()
+        .map((r) => r.key)
+        .sort(),
+    ).toEqual(['a@0', 'b@0']);
     expect(reopened.has('a@0')).toBe(true);
     await expect(reopened.append(record('a'))).rejects.toThrow(/already recorded/);
     expect(() => RunStore.create(dir, manifest)).toThrow(/already holds a run/);
@@ -102,8 +107,22 @@ describe('run store', () => {
   it('takes infrastructure errors out for a resume: kept in episodes-retried.jsonl, recorded again once', async () => {
     const dir = join(tmp(), 'run');
     const store = RunStore.create(dir, manifest);
-    const lost = (id: string): EpisodeRecord => ({ ...record(id), resolved: false, reward: null, turns: 0, stopReason: 'sandbox_error', error: { kind: 'infrastructure', message: "infrastructure: no engine host could run it (host 'a' failed mid-run)" } });
-    const failed = { ...record('c'), resolved: false, error: { kind: 'sandbox' as const, message: 'the task broke its sandbox' } };
+    const lost = (id: string): EpisodeRecord => ({
+      ...record(id),
+      resolved: false,
+      reward: null,
+      turns: 0,
+      stopReason: 'sandbox_error',
+      error: {
+        kind: 'infrastructure',
+        message: "infrastructure: no engine host could run it (host 'a' failed mid-run)",
+      },
+    });
+    const failed = {
+      ...record('c'),
+      resolved: false,
+      error: { kind: 'sandbox' as const, message: 'the task broke its sandbox' },
+    };
     await store.append(record('a'));
     await store.append(lost('b'));
     await store.append(failed);
@@ -115,11 +134,20 @@ describe('run store', () => {
     // The policy's outcomes stay (a sandbox error of the task's own included); the lost ones are to run again.
     expect(reopened.finished().map((r) => r.key)).toEqual(['a@0', 'c@0']);
     expect(reopened.has('b@0')).toBe(false);
-    expect(readFileSync(join(dir, 'episodes-retried.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as EpisodeRecord).key)).toEqual(['b@0', 'd@0']);
+    expect(
+      readFileSync(join(dir, 'episodes-retried.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as EpisodeRecord).key),
+    ).toEqual(['b@0', 'd@0']);
     await reopened.append({ ...record('b'), finishedAt: '2026-01-02T00:00:00Z' });
     await reopened.close();
     const after = RunStore.open(dir);
-    expect(after.finished().map((r) => [r.key, r.resolved])).toEqual([['a@0', true], ['c@0', false], ['b@0', true]]);
+    expect(after.finished().map((r) => [r.key, r.resolved])).toEqual([
+      ['a@0', true],
+      ['c@0', false],
+      ['b@0', true],
+    ]);
     expect(after.retryInfrastructureErrors()).toEqual([]);
     await after.close();
   });

@@ -2,7 +2,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addStageTime, readStageTimes, STAGE_TIMES_FILE, totalWallSeconds } from '../../../electron/lab/experiments/stage-times';
+import {
+  addStageTime,
+  readStageTimes,
+  STAGE_TIMES_FILE,
+  totalWallSeconds,
+} from '../../../electron/lab/experiments/stage-times';
 import { formatWallTime } from '../../../electron/lab/experiments/repro-report';
 import { makeTempDir } from '../../helpers/tmp';
 

@@ -1,10 +1,21 @@
 import { describe, expect, test } from 'vitest';
 import type { EpisodeRecord } from '../../../electron/domain/runs';
 import { compareRuns } from '../../../electron/lab/stats/compare';
-import { binomialPmf, exactBinomialTwoSided, normalCdf, normalQuantile } from '../../../electron/lab/stats/distributions';
+import {
+  binomialPmf,
+  exactBinomialTwoSided,
+  normalCdf,
+  normalQuantile,
+} from '../../../electron/lab/stats/distributions';
 import { passAtKCurve } from '../../../electron/lab/stats/pass-at-k';
 
-function episode(taskId: string, attempt: number, resolved: boolean, category = 'debugging', dense = resolved ? 3 : 1): EpisodeRecord {
+function episode(
+  taskId: string,
+  attempt: number,
+  resolved: boolean,
+  category = 'debugging',
+  dense = resolved ? 3 : 1,
+): EpisodeRecord {
   return {
     key: `${taskId}@${attempt}`,
     taskId,
@@ -47,7 +58,10 @@ describe('distributions against textbook values', () => {
 
 describe('pass@k curves', () => {
   test('every task resolved gives 1 with a degenerate band; the curve rises with k', () => {
-    const all = passAtKCurve([{ id: 'a', attempts: 3, resolved: 3 }, { id: 'b', attempts: 3, resolved: 3 }]);
+    const all = passAtKCurve([
+      { id: 'a', attempts: 3, resolved: 3 },
+      { id: 'b', attempts: 3, resolved: 3 },
+    ]);
     expect(all.map((p) => p.value)).toEqual([1, 1, 1]);
     expect(all[0]!.ci95).toEqual([1, 1]);
     const mixed = passAtKCurve([
@@ -66,7 +80,8 @@ describe('pass@k curves', () => {
 
 describe('compareRuns', () => {
   // 20 tasks: both resolve 7, only B resolves 7, only A resolves 1, neither 5.
-  const outcome = (i: number): [boolean, boolean] => (i < 7 ? [true, true] : i < 14 ? [false, true] : i < 15 ? [true, false] : [false, false]);
+  const outcome = (i: number): [boolean, boolean] =>
+    i < 7 ? [true, true] : i < 14 ? [false, true] : i < 15 ? [true, false] : [false, false];
   const a = Array.from({ length: 20 }, (_, i) => episode(`t${i}`, 0, outcome(i)[0], i % 2 ? 'security' : 'debugging'));
   const b = Array.from({ length: 20 }, (_, i) => episode(`t${i}`, 0, outcome(i)[1], i % 2 ? 'security' : 'debugging'));
 
@@ -99,8 +114,14 @@ describe('compareRuns', () => {
   });
 
   test('attempts of one task stay together; tasks in one run only are listed and left out', () => {
-    const a2 = [...a.slice(0, 10).flatMap((e) => [e, { ...e, attempt: 1, key: `${e.taskId}@1` }]), episode('only-a', 0, true)];
-    const b2 = [...b.slice(0, 10).flatMap((e) => [e, { ...e, attempt: 1, key: `${e.taskId}@1`, resolved: false }]), episode('only-b', 0, false)];
+    const a2 = [
+      ...a.slice(0, 10).flatMap((e) => [e, { ...e, attempt: 1, key: `${e.taskId}@1` }]),
+      episode('only-a', 0, true),
+    ];
+    const b2 = [
+      ...b.slice(0, 10).flatMap((e) => [e, { ...e, attempt: 1, key: `${e.taskId}@1`, resolved: false }]),
+      episode('only-b', 0, false),
+    ];
     const r = compareRuns({ run: 'A', episodes: a2 }, { run: 'B', episodes: b2 });
     expect(r.tasks).toBe(10);
     // Two attempts per task: the tasks are the paired units, not the 20 attempt pairs.

@@ -70,13 +70,27 @@ describe('power of the avg@K design', () => {
 
   test('a run with several attempts measures the attempt noise', () => {
     // Every task at 2 of 4: all variance is between attempts.
-    expect(measureAttemptNoise([{ attempts: 4, resolved: 2 }, { attempts: 4, resolved: 2 }])!.attemptNoise).toBe(1);
+    expect(
+      measureAttemptNoise([
+        { attempts: 4, resolved: 2 },
+        { attempts: 4, resolved: 2 },
+      ])!.attemptNoise,
+    ).toBe(1);
     // Tasks always or never solved: none is.
-    const m = measureAttemptNoise([{ attempts: 4, resolved: 4 }, { attempts: 4, resolved: 0 }, { attempts: 4, resolved: 0 }])!;
+    const m = measureAttemptNoise([
+      { attempts: 4, resolved: 4 },
+      { attempts: 4, resolved: 0 },
+      { attempts: 4, resolved: 0 },
+    ])!;
     expect(m.attemptNoise).toBe(0);
     expect(m.base).toBeCloseTo(1 / 3, 12);
     expect(m.attempts).toBe(4);
-    expect(measureAttemptNoise([{ attempts: 1, resolved: 1 }, { attempts: 1, resolved: 0 }])).toBeNull();
+    expect(
+      measureAttemptNoise([
+        { attempts: 1, resolved: 1 },
+        { attempts: 1, resolved: 0 },
+      ]),
+    ).toBeNull();
   });
 
   test('the greedy (McNemar) design is still answered alongside', () => {

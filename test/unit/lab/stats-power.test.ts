@@ -4,7 +4,15 @@ import { normalQuantile } from '../../../electron/lab/stats/distributions';
 import { assumedDiscordance, powerAnalysis } from '../../../electron/lab/stats/power';
 
 /** Share of simulated experiments in which the test rejects at alpha, for given per-task outcome probabilities. */
-function simulate(kind: 'paired' | 'independent', n: number, p1: number, p2: number, rho: number, trials: number, seed: number): number {
+function simulate(
+  kind: 'paired' | 'independent',
+  n: number,
+  p1: number,
+  p2: number,
+  rho: number,
+  trials: number,
+  seed: number,
+): number {
   const u = seededUniform(seed);
   const z = normalQuantile(0.975);
   // Joint distribution of (A, B) on one task with correlation rho.

@@ -23,7 +23,13 @@ function bruteForceSignFlip(diffs: readonly number[]): number {
 /** Episodes of one run: `shares[task] = [resolved, attempts]`, dense reward 2 when resolved, else 0.5. */
 function run(shares: Record<string, [number, number]>, category = 'files'): ComparableEpisode[] {
   return Object.entries(shares).flatMap(([taskId, [resolved, attempts]]) =>
-    Array.from({ length: attempts }, (_, attempt) => ({ taskId, category, attempt, resolved: attempt < resolved, reward: { dense: attempt < resolved ? 2 : 0.5 } })),
+    Array.from({ length: attempts }, (_, attempt) => ({
+      taskId,
+      category,
+      attempt,
+      resolved: attempt < resolved,
+      reward: { dense: attempt < resolved ? 2 : 0.5 },
+    })),
   );
 }
 
@@ -56,7 +62,15 @@ describe('avg@K', () => {
 
   test('a task with many attempts weighs as one task, and computeStats reports avg@K with its K', () => {
     const full = (e: ComparableEpisode) =>
-      ({ ...e, key: `${e.taskId}@${e.attempt}`, difficulty: 'easy', stopReason: 'submitted', error: null, tokens: { prompt: 1, completion: 1 }, costUsd: null }) as unknown as EpisodeRecord;
+      ({
+        ...e,
+        key: `${e.taskId}@${e.attempt}`,
+        difficulty: 'easy',
+        stopReason: 'submitted',
+        error: null,
+        tokens: { prompt: 1, completion: 1 },
+        costUsd: null,
+      }) as unknown as EpisodeRecord;
     const stats = computeStats(run({ t1: [8, 8], t2: [0, 8], t3: [2, 8] }).map(full));
     expect(stats.avgAtK!.k).toBe(8);
     expect(stats.avgAtK!.value).toBeCloseTo((1 + 0 + 0.25) / 3, 12);
@@ -85,7 +99,12 @@ describe('the sign-flip permutation test', () => {
   });
 
   test('with differences of ±1 (one attempt per task) it is McNemar exact', () => {
-    for (const [b, c] of [[2, 10], [0, 6], [5, 5], [1, 12]] as const) {
+    for (const [b, c] of [
+      [2, 10],
+      [0, 6],
+      [5, 5],
+      [1, 12],
+    ] as const) {
       const d = [...Array<number>(b).fill(-1), ...Array<number>(c).fill(1), 0, 0];
       expect(signFlipTest(d).p).toBeCloseTo(exactBinomialTwoSided(b, b + c), 12);
     }

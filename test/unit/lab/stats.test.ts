@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { clusteredBootstrap, computeStats, passAtK, wilson } from '../../../electron/lab/runs/stats';
 import type { EpisodeRecord } from '../../../electron/domain/runs';
 
-function episode(taskId: string, attempt: number, resolved: boolean, extra: Partial<EpisodeRecord> = {}): EpisodeRecord {
+function episode(
+  taskId: string,
+  attempt: number,
+  resolved: boolean,
+  extra: Partial<EpisodeRecord> = {},
+): EpisodeRecord {
   return {
     key: `${taskId}@${attempt}`,
     taskId,

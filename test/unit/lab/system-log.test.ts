@@ -7,8 +7,19 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, test } from 'vitest';
-import { summarizeSystem, systemSeriesKeys, systemValue, type RunSystemSample } from '../../../electron/domain/system-samples';
-import { readSystemLog, runSystem, startSystemLog, SYSTEM_FILE, systemSampleMs } from '../../../electron/lab/runs/system-log';
+import {
+  summarizeSystem,
+  systemSeriesKeys,
+  systemValue,
+  type RunSystemSample,
+} from '../../../electron/domain/system-samples';
+import {
+  readSystemLog,
+  runSystem,
+  startSystemLog,
+  SYSTEM_FILE,
+  systemSampleMs,
+} from '../../../electron/lab/runs/system-log';
 import { makeTempDir } from '../../helpers/tmp';
 
 const tmp = makeTempDir('t1lab-system-log-');
@@ -35,7 +46,11 @@ describe('system.jsonl', () => {
     await log.stop();
     const samples = readSystemLog(tmp.path);
     expect(samples.length).toBeGreaterThanOrEqual(4);
-    expect(samples.map((s) => s.t).slice(0, 3)).toEqual(['2026-12-01T10:00:00.000Z', '2026-12-01T10:00:01.000Z', '2026-12-01T10:00:02.000Z']);
+    expect(samples.map((s) => s.t).slice(0, 3)).toEqual([
+      '2026-12-01T10:00:00.000Z',
+      '2026-12-01T10:00:01.000Z',
+      '2026-12-01T10:00:02.000Z',
+    ]);
     expect(samples[0]!.episodes).toBe(0);
     expect(Math.max(...samples.map((s) => s.episodes ?? 0))).toBe(3);
     expect(samples.at(-1)!.episodes).toBe(0);
@@ -57,7 +72,11 @@ describe('system.jsonl', () => {
   test('a resumed run appends; a line torn by a kill is skipped and the next starts on its own line', async () => {
     const before = readSystemLog(tmp.path).length;
     appendFileSync(join(tmp.path, SYSTEM_FILE), '{"t":"2026-12-01T10:00:09.000Z","mem_u');
-    const log = startSystemLog(tmp.path, { episodes: () => 1, intervalMs: 10_000, now: fakeClock(Date.parse('2026-12-01T11:00:00Z')) });
+    const log = startSystemLog(tmp.path, {
+      episodes: () => 1,
+      intervalMs: 10_000,
+      now: fakeClock(Date.parse('2026-12-01T11:00:00Z')),
+    });
     await log.stop();
     const samples = readSystemLog(tmp.path);
     expect(samples).toHaveLength(before + 2);
@@ -82,8 +101,30 @@ describe('system.jsonl', () => {
 describe('the summary and the charts of samples', () => {
   const samples: RunSystemSample[] = [
     { t: '2026-12-01T10:00:00Z', mem_used_gb: 4, rss_gb: 0.2, disk_free_gb: 50, load1: 0.5, episodes: 0 },
-    { t: '2026-12-01T10:00:02Z', cpu_percent: 80, mem_used_gb: 6, rss_gb: 0.4, disk_free_gb: 49, load1: 1.5, episodes: 2, sandboxes: 2, sandboxes_started: 2, gpu: [{ util_percent: 90, mem_used_gb: 10, mem_total_gb: 80 }] },
-    { t: '2026-12-01T10:00:04Z', cpu_percent: 40, mem_used_gb: 5, rss_gb: 0.3, disk_free_gb: 49.5, load1: 1, episodes: 1, sandboxes: 1, sandboxes_started: 1, gpu: [{ util_percent: 30, mem_used_gb: 12, mem_total_gb: 80 }] },
+    {
+      t: '2026-12-01T10:00:02Z',
+      cpu_percent: 80,
+      mem_used_gb: 6,
+      rss_gb: 0.4,
+      disk_free_gb: 49,
+      load1: 1.5,
+      episodes: 2,
+      sandboxes: 2,
+      sandboxes_started: 2,
+      gpu: [{ util_percent: 90, mem_used_gb: 10, mem_total_gb: 80 }],
+    },
+    {
+      t: '2026-12-01T10:00:04Z',
+      cpu_percent: 40,
+      mem_used_gb: 5,
+      rss_gb: 0.3,
+      disk_free_gb: 49.5,
+      load1: 1,
+      episodes: 1,
+      sandboxes: 1,
+      sandboxes_started: 1,
+      gpu: [{ util_percent: 30, mem_used_gb: 12, mem_total_gb: 80 }],
+    },
   ];
 
   test('mean CPU, peaks of memory, RSS, episodes, sandboxes and GPU, least free disk', () => {
@@ -108,8 +149,20 @@ describe('the summary and the charts of samples', () => {
   test('without a GPU the summary has no GPU fields and the charts no GPU chart', () => {
     const cpuOnly = samples.map(({ gpu: _gpu, ...s }) => s);
     expect(summarizeSystem(cpuOnly)).not.toHaveProperty('gpuUtilPercentMean');
-    expect(systemSeriesKeys(cpuOnly).map((k) => k.key)).toEqual(['cpu_percent', 'mem_used_gb', 'rss_gb', 'disk_free_gb', 'load1', 'episodes', 'sandboxes']);
-    expect(systemSeriesKeys(samples).map((k) => k.key).slice(-2)).toEqual(['gpu.0.util_percent', 'gpu.0.mem_used_gb']);
+    expect(systemSeriesKeys(cpuOnly).map((k) => k.key)).toEqual([
+      'cpu_percent',
+      'mem_used_gb',
+      'rss_gb',
+      'disk_free_gb',
+      'load1',
+      'episodes',
+      'sandboxes',
+    ]);
+    expect(
+      systemSeriesKeys(samples)
+        .map((k) => k.key)
+        .slice(-2),
+    ).toEqual(['gpu.0.util_percent', 'gpu.0.mem_used_gb']);
     expect(systemValue(samples[2]!, 'gpu.0.mem_used_gb')).toBe(12);
     expect(systemValue(samples[0]!, 'gpu.0.mem_used_gb')).toBeUndefined();
   });

@@ -59,7 +59,17 @@ describe('system sample', () => {
 
   test('sandboxes: alive now and started since the previous sample', () => {
     const sample = systemSampler(tmpdir(), { gpu: false });
-    const target = { rootPid: process.pid, mode: 'run' as const, limits: defaultLimits(), workspace: tmpdir(), workdir: '/app', workspaceAllowance: 1e12, cgroup: null, nprocEnforced: true, onFire: () => {} };
+    const target = {
+      rootPid: process.pid,
+      mode: 'run' as const,
+      limits: defaultLimits(),
+      workspace: tmpdir(),
+      workdir: '/app',
+      workspaceAllowance: 1e12,
+      cgroup: null,
+      nprocEnforced: true,
+      onFire: () => {},
+    };
     const stopA = watchSandbox(target);
     const stopB = watchSandbox(target);
     expect(sample()).toMatchObject({ sandboxes: 2, sandboxes_started: 2 });
@@ -88,6 +98,8 @@ describe('system sample', () => {
   });
 
   test("nvidia-smi's CSV: rows it cannot read are left out", () => {
-    expect(parseGpuUsage('0, [N/A], 100, 1024\n1, 5, 512, 1024\n\nNVIDIA-SMI has failed\n')).toEqual([{ util_percent: 5, mem_used_gb: 0.5, mem_total_gb: 1 }]);
+    expect(parseGpuUsage('0, [N/A], 100, 1024\n1, 5, 512, 1024\n\nNVIDIA-SMI has failed\n')).toEqual([
+      { util_percent: 5, mem_used_gb: 0.5, mem_total_gb: 1 },
+    ]);
   });
 });

@@ -12,14 +12,20 @@ afterAll(() => tmp.remove());
 const bash = { tool: 'bash', command: 'ls' };
 
 /** An eval run folder whose episodes hold these turns (`ok`: parsed with an action; `bad`: a parse error; `empty`: parsed, no action). */
-function run(name: string, episodes: Record<string, ('ok' | 'bad' | 'empty')[] | null>): { dir: string; records: EpisodeRecord[] } {
+function run(
+  name: string,
+  episodes: Record<string, ('ok' | 'bad' | 'empty')[] | null>,
+): { dir: string; records: EpisodeRecord[] } {
   const dir = join(tmp.path, name);
   const records = Object.entries(episodes).map(([key, turns]) => {
     const [taskId] = key.split('@');
     const rel = join('episodes', key.replace('@', '-'));
     if (turns) {
       mkdirSync(join(dir, rel), { recursive: true });
-      const json = turns.map((t) => ({ parseError: t === 'bad' ? 'no tool call' : null, actions: t === 'ok' ? [bash] : [] }));
+      const json = turns.map((t) => ({
+        parseError: t === 'bad' ? 'no tool call' : null,
+        actions: t === 'ok' ? [bash] : [],
+      }));
       writeFileSync(join(dir, rel, 'trajectory.json'), JSON.stringify({ turns: json }));
     }
     return { key, taskId, dir: rel } as unknown as EpisodeRecord;
@@ -37,8 +43,18 @@ describe('valid tool calls', () => {
   });
 
   it('compares two runs per task, paired, with a bootstrap interval', () => {
-    const a = validCallsByTask(...Object.values(run('a', { 'x@0': ['bad', 'ok'], 'y@0': ['bad', 'bad'], 'w@0': ['ok'] })) as [string, EpisodeRecord[]]);
-    const b = validCallsByTask(...Object.values(run('b', { 'x@0': ['ok', 'ok'], 'y@0': ['ok', 'bad'], 'v@0': ['ok'] })) as [string, EpisodeRecord[]]);
+    const a = validCallsByTask(
+      ...(Object.values(run('a', { 'x@0': ['bad', 'ok'], 'y@0': ['bad', 'bad'], 'w@0': ['ok'] })) as [
+        string,
+        EpisodeRecord[],
+      ]),
+    );
+    const b = validCallsByTask(
+      ...(Object.values(run('b', { 'x@0': ['ok', 'ok'], 'y@0': ['ok', 'bad'], 'v@0': ['ok'] })) as [
+        string,
+        EpisodeRecord[],
+      ]),
+    );
     const c = compareValidCalls(a, b)!;
     // Tasks in both: x (0.5 -> 1) and y (0 -> 0.5).
     expect(c.tasks).toBe(2);
@@ -51,6 +67,8 @@ describe('valid tool calls', () => {
   it('names the file of an unreadable trajectory', () => {
     const r = run('broken', { 'x@0': ['ok'] });
     writeFileSync(join(r.dir, r.records[0]!.dir, 'trajectory.json'), '{"turns": [');
-    expect(() => validCallsByTask(r.dir, r.records)).toThrow(/broken\/episodes\/x-0\/trajectory\.json: not a readable trajectory/);
+    expect(() => validCallsByTask(r.dir, r.records)).toThrow(
+      /broken\/episodes\/x-0\/trajectory\.json: not a readable trajectory/,
+    );
   });
 });

@@ -26,7 +26,14 @@ describe('Electron main wiring (injected, no binary)', () => {
     const { fake, host } = await started();
     expect(fake.windows).toHaveLength(1);
     const prefs = fake.windows[0]!.options.webPreferences;
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, webSecurity: true, webviewTag: false });
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      webviewTag: false,
+    });
     expect(prefs.preload).toBe('/opt/t1lab/dist/node/preload.cjs');
     expect(fake.windows[0]!.loaded).toEqual([APP_URL]);
     expect(fake.schemes[0]).toMatchObject({ scheme: 'app', privileges: { standard: true, secure: true } });
@@ -41,7 +48,9 @@ describe('Electron main wiring (injected, no binary)', () => {
     expect(contents.navigate('file:///etc/passwd', 'will-redirect')).toBe(true);
     expect(contents.navigate('app://lab/index.html#/system')).toBe(false);
     expect(contents.windowOpenHandler?.({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
-    expect(contents.windowOpenHandler?.({ url: 'https://github.com/harbor-framework/harbor' })).toEqual({ action: 'deny' });
+    expect(contents.windowOpenHandler?.({ url: 'https://github.com/harbor-framework/harbor' })).toEqual({
+      action: 'deny',
+    });
     await new Promise((r) => setTimeout(r, 0));
     expect(fake.opened).toEqual(['https://github.com/harbor-framework/harbor']);
     let attached = true;
@@ -53,7 +62,8 @@ describe('Electron main wiring (injected, no binary)', () => {
   test('every permission request and check is denied', async () => {
     const { fake, host } = await started();
     const granted: boolean[] = [];
-    for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read']) fake.permission.request?.({}, p, (g) => granted.push(g));
+    for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read'])
+      fake.permission.request?.({}, p, (g) => granted.push(g));
     expect(granted).toEqual([false, false, false, false]);
     expect(fake.permission.check?.({}, 'media')).toBe(false);
     await host.dispose();
@@ -63,22 +73,31 @@ describe('Electron main wiring (injected, no binary)', () => {
     const { fake, host } = await started();
     const contents = fake.windows[0]!.contents;
     let exposed: PreloadLab | null = null;
-    exposeLab({ exposeInMainWorld: (key, api) => key === 'lab' && (exposed = api as PreloadLab) }, fakeIpcRenderer(fake.ipcMain, contents));
+    exposeLab(
+      { exposeInMainWorld: (key, api) => key === 'lab' && (exposed = api as PreloadLab) },
+      fakeIpcRenderer(fake.ipcMain, contents),
+    );
     const lab = exposed as unknown as PreloadLab;
     for (const name of labMethodNames) expect(typeof lab[name]).toBe('function');
     const fnKeys = Object.keys(lab).filter((k) => typeof (lab as unknown as Record<string, unknown>)[k] === 'function');
     expect(fnKeys.sort()).toEqual([...labMethodNames, 'cancel', 'on'].sort());
-    await expect(lab['system.ping']({ echo: 'from the renderer' })).resolves.toMatchObject({ echo: 'from the renderer' });
+    await expect(lab['system.ping']({ echo: 'from the renderer' })).resolves.toMatchObject({
+      echo: 'from the renderer',
+    });
     await host.dispose();
   });
 
   test('frames from a frame that is not our app:// main frame are refused (sender check)', async () => {
     const { fake, host } = await started();
     const contents = fake.windows[0]!.contents;
-    const client = createClient<LabContract>(createElectronRendererTransport(fakeIpcRenderer(fake.ipcMain, contents, { url: 'https://evil.example/ad.html' })));
+    const client = createClient<LabContract>(
+      createElectronRendererTransport(fakeIpcRenderer(fake.ipcMain, contents, { url: 'https://evil.example/ad.html' })),
+    );
     await expect(client.call('system.ping', {})).rejects.toMatchObject({ code: 'FORBIDDEN' });
     const stranger = new FakeWebContents();
-    const other = createClient<LabContract>(createElectronRendererTransport(fakeIpcRenderer(fake.ipcMain, stranger, { url: 'app://lab/index.html' })));
+    const other = createClient<LabContract>(
+      createElectronRendererTransport(fakeIpcRenderer(fake.ipcMain, stranger, { url: 'app://lab/index.html' })),
+    );
     // Not the main frame of its webContents (a different frame object): refused too.
     await expect(other.call('system.ping', {})).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await host.dispose();
@@ -134,7 +153,11 @@ describe('utilityProcess launcher', () => {
     const posted: unknown[] = [];
     const forks: { modulePath: string; serviceName: string; env: Record<string, string | undefined> }[] = [];
     let killed = 0;
-    const child = Object.assign(new EventEmitter(), { pid: 4242, postMessage: (m: unknown) => posted.push(m), kill: () => (killed++, true) });
+    const child = Object.assign(new EventEmitter(), {
+      pid: 4242,
+      postMessage: (m: unknown) => posted.push(m),
+      kill: () => (killed++, true),
+    });
     const launcher = utilityLauncher({
       fork: (modulePath, _args, options) => {
         forks.push({ modulePath, serviceName: options.serviceName, env: options.env });
@@ -142,7 +165,11 @@ describe('utilityProcess launcher', () => {
       },
     });
     const handle = launcher.launch({ name: 'pty-host', modulePath: '/app/dist/node/worker-pty-host.js', execArgv: [] });
-    expect(forks[0]).toMatchObject({ modulePath: '/app/dist/node/worker-pty-host.js', serviceName: 't1lab-pty-host', env: { T1LAB_WORKER: 'pty-host' } });
+    expect(forks[0]).toMatchObject({
+      modulePath: '/app/dist/node/worker-pty-host.js',
+      serviceName: 't1lab-pty-host',
+      env: { T1LAB_WORKER: 'pty-host' },
+    });
     expect(handle.pid).toBe(4242);
     handle.post('{"t":"req"}');
     expect(posted).toEqual(['{"t":"req"}']);

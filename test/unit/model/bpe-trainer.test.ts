@@ -54,7 +54,9 @@ describe('BPE trainer', () => {
     const rand = seededRandom(seed);
     // A small alphabet makes long repeats, overlapping pairs ("aaaa") and count ties common.
     const alphabet = ['a', 'b', 'c', ' ', 'ab', '\n', 'é', 'aa'];
-    const docs = Array.from({ length: 30 }, () => Array.from({ length: 40 }, () => alphabet[Math.floor(rand() * alphabet.length)]).join(''));
+    const docs = Array.from({ length: 30 }, () =>
+      Array.from({ length: 40 }, () => alphabet[Math.floor(rand() * alphabet.length)]).join(''),
+    );
     const vocabSize = 256 + 60;
     const fast = trainBpe({ corpus: docs, vocabSize: vocabSize + 9, minFrequency: 2 });
     expect(JSON.parse(fast.json).model.merges).toEqual(naiveMerges(docs, vocabSize, 2));
@@ -71,14 +73,23 @@ describe('BPE trainer', () => {
   test('a learned token is never spelled like an added token (the two ids would compete for one string)', () => {
     // Added-token text is split out of the corpus, so a clash needs an added token written in the byte-level
     // alphabet: "Ġhi" is also what the text " hi" becomes.
-    const json = JSON.parse(trainBpe({ corpus: [' hi'.repeat(30)], vocabSize: 300, addedTokens: [{ content: 'Ġhi', special: false }] }).json);
+    const json = JSON.parse(
+      trainBpe({ corpus: [' hi'.repeat(30)], vocabSize: 300, addedTokens: [{ content: 'Ġhi', special: false }] }).json,
+    );
     expect(json.model.vocab['hi']).toBeDefined();
     expect(json.model.vocab['Ġhi']).toBeUndefined();
     expect(json.model.merges).not.toContain('Ġ hi');
   });
 
   test('raw bytes in a corpus are counted as bytes, not as U+FFFD, and never merged', () => {
-    const latin1 = Uint8Array.from([...new TextEncoder().encode('caf'), 0xe9, 0x20, ...new TextEncoder().encode('caf'), 0xe9, 0x20]);
+    const latin1 = Uint8Array.from([
+      ...new TextEncoder().encode('caf'),
+      0xe9,
+      0x20,
+      ...new TextEncoder().encode('caf'),
+      0xe9,
+      0x20,
+    ]);
     const trained = trainBpe({ corpus: Array.from({ length: 20 }, () => latin1), vocabSize: 300 });
     const vocab = Object.keys(JSON.parse(trained.json).model.vocab);
     expect(vocab).toContain('caf');

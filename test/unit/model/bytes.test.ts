@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { BYTE_LEVEL_ORDER, BYTE_TO_CHAR, ByteEscapeError, bytesToText, splitByteEscapes, textToBytes } from '../../../native/model/tokenizer/bytes';
+import {
+  BYTE_LEVEL_ORDER,
+  BYTE_TO_CHAR,
+  ByteEscapeError,
+  bytesToText,
+  splitByteEscapes,
+  textToBytes,
+} from '../../../native/model/tokenizer/bytes';
 import { seededRandom } from '../../helpers/corpus';
 
 const b = (...xs: number[]) => Uint8Array.from(xs);
@@ -30,7 +37,9 @@ describe('bytes <-> text with byte escapes', () => {
     for (let n = 0; n < 2000; n++) {
       const len = Math.floor(rand() * 40);
       // Mostly high bytes, so that valid and invalid multi-byte sequences both occur often.
-      const bytes = Uint8Array.from({ length: len }, () => (rand() < 0.3 ? Math.floor(rand() * 128) : 0x80 + Math.floor(rand() * 128)));
+      const bytes = Uint8Array.from({ length: len }, () =>
+        rand() < 0.3 ? Math.floor(rand() * 128) : 0x80 + Math.floor(rand() * 128),
+      );
       const text = bytesToText(bytes);
       // Only byte escapes may be lone surrogates in the result.
       expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDC7F]/.test(text)).toBe(false);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { configFromPreset, countActiveParameters, countParameters, parameterSpecs, parseModelConfig, PRESETS } from '../../../native/model/config';
+import {
+  configFromPreset,
+  countActiveParameters,
+  countParameters,
+  parameterSpecs,
+  parseModelConfig,
+  PRESETS,
+} from '../../../native/model/config';
 
 describe('model config', () => {
   it('presets are valid and sized as the issue asks', () => {
@@ -20,13 +27,19 @@ describe('model config', () => {
   });
 
   it('names the field and value of a bad config', () => {
-    expect(() => parseModelConfig({ ...PRESETS.nano, num_key_value_heads: 3 }, '/x/config.json')).toThrow(/\/x\/config.json: num_key_value_heads: num_key_value_heads \(3\) must divide num_attention_heads \(4\)/);
-    expect(() => parseModelConfig({ ...PRESETS.nano, num_experts_per_tok: 9 })).toThrow(/num_experts_per_tok \(9\) exceeds num_experts \(8\)/);
+    expect(() => parseModelConfig({ ...PRESETS.nano, num_key_value_heads: 3 }, '/x/config.json')).toThrow(
+      /\/x\/config.json: num_key_value_heads: num_key_value_heads \(3\) must divide num_attention_heads \(4\)/,
+    );
+    expect(() => parseModelConfig({ ...PRESETS.nano, num_experts_per_tok: 9 })).toThrow(
+      /num_experts_per_tok \(9\) exceeds num_experts \(8\)/,
+    );
     expect(() => configFromPreset('nano', { bogus: 1 } as never)).toThrow();
   });
 
   it('lists an lm_head only when untied', () => {
     expect(parameterSpecs(PRESETS.nano).some((p) => p.name === 'lm_head.weight')).toBe(false);
-    expect(parameterSpecs({ ...PRESETS.nano, tie_word_embeddings: false }).find((p) => p.name === 'lm_head.weight')?.shape).toEqual([128, 4096]);
+    expect(
+      parameterSpecs({ ...PRESETS.nano, tie_word_embeddings: false }).find((p) => p.name === 'lm_head.weight')?.shape,
+    ).toEqual([128, 4096]);
   });
 });

@@ -41,15 +41,23 @@ describe('config.json of the published families', () => {
     const dir = fresh();
     const { config } = writeHfTestCheckpoint(dir, 'qwen3_moe', { config: { mlp_only_layers: [1] } });
     expect(parseHfConfig(config).config.mlp_only_layers).toEqual([1]);
-    expect(parseHfConfig({ ...config, mlp_only_layers: [], decoder_sparse_step: 2 }).config.mlp_only_layers).toEqual([0]);
+    expect(parseHfConfig({ ...config, mlp_only_layers: [], decoder_sparse_step: 2 }).config.mlp_only_layers).toEqual([
+      0,
+    ]);
   });
 
   it('refuses an unknown architecture, an unknown key and unsupported values by name', () => {
     const { config } = writeHfTestCheckpoint(fresh(), 'llama');
-    expect(() => parseHfConfig({ ...config, architectures: ['GPTNeoXForCausalLM'] }, 'x/config.json')).toThrow(/x\/config\.json: "architectures": \["GPTNeoXForCausalLM"\] is not supported/);
-    expect(() => parseHfConfig({ ...config, attn_logit_softcapping: 50 })).toThrow(/key "attn_logit_softcapping".*not understood/);
+    expect(() => parseHfConfig({ ...config, architectures: ['GPTNeoXForCausalLM'] }, 'x/config.json')).toThrow(
+      /x\/config\.json: "architectures": \["GPTNeoXForCausalLM"\] is not supported/,
+    );
+    expect(() => parseHfConfig({ ...config, attn_logit_softcapping: 50 })).toThrow(
+      /key "attn_logit_softcapping".*not understood/,
+    );
     expect(() => parseHfConfig({ ...config, hidden_act: 'gelu' })).toThrow(/"hidden_act": "gelu" is not supported/);
-    expect(() => parseHfConfig({ ...config, rope_scaling: { rope_type: 'dynamic', factor: 2 } })).toThrow(/rope_scaling.rope_type": "dynamic"/);
+    expect(() => parseHfConfig({ ...config, rope_scaling: { rope_type: 'dynamic', factor: 2 } })).toThrow(
+      /rope_scaling.rope_type": "dynamic"/,
+    );
     expect(() => parseHfConfig({ ...config, mlp_bias: true })).toThrow(/"mlp_bias"/);
   });
 
@@ -57,7 +65,13 @@ describe('config.json of the published families', () => {
     const base = ropeFrequencies(64, 500000).inv;
     const linear = ropeFrequencies(64, 500000, { rope_type: 'linear', factor: 4 }).inv;
     expect(linear[5]).toBeCloseTo(base[5]! / 4, 12);
-    const l3 = ropeFrequencies(64, 500000, { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 }).inv;
+    const l3 = ropeFrequencies(64, 500000, {
+      rope_type: 'llama3',
+      factor: 8,
+      low_freq_factor: 1,
+      high_freq_factor: 4,
+      original_max_position_embeddings: 8192,
+    }).inv;
     expect(l3[0]).toBe(base[0]);
     expect(l3[31]).toBeCloseTo(base[31]! / 8, 15);
     const yarn = ropeFrequencies(64, 1e6, { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 32768 });
@@ -88,8 +102,11 @@ describe('loading a published folder', () => {
       if (opened.kind !== 't1-moe') throw new Error('kind');
       expect(opened.hf?.dtype).toBe(dtype);
       const emb = written.tensors.get('model.embed_tokens.weight')!.data;
-      expect(Math.abs(opened.weights.get(paramName.embed)![10]! - emb[10]!)).toBeLessThan(dtype === 'BF16' ? 1e-2 : 1e-3);
-      const eos = (JSON.parse(readFileSync(join(dir, 'generation_config.json'), 'utf8')) as { eos_token_id: number[] }).eos_token_id;
+      expect(Math.abs(opened.weights.get(paramName.embed)![10]! - emb[10]!)).toBeLessThan(
+        dtype === 'BF16' ? 1e-2 : 1e-3,
+      );
+      const eos = (JSON.parse(readFileSync(join(dir, 'generation_config.json'), 'utf8')) as { eos_token_id: number[] })
+        .eos_token_id;
       for (const id of eos) expect(opened.tokenizer!.stopTokenIds).toContain(id);
     }
   });
@@ -98,7 +115,9 @@ describe('loading a published folder', () => {
     const dir = fresh();
     writeHfTestCheckpoint(dir, 'qwen3_moe', { shards: 3 });
     unlinkSync(join(dir, 'model-00002-of-00003.safetensors'));
-    expect(() => loadHfCheckpoint(dir)).toThrow(/shard model-00002-of-00003\.safetensors is missing \(it holds "model\.layers\.\d+\..+"/);
+    expect(() => loadHfCheckpoint(dir)).toThrow(
+      /shard model-00002-of-00003\.safetensors is missing \(it holds "model\.layers\.\d+\..+"/,
+    );
   });
 
   it('a shape that disagrees with config.json names the file, the tensor and both shapes', () => {
@@ -106,7 +125,9 @@ describe('loading a published folder', () => {
     const w = writeHfTestCheckpoint(dir, 'qwen3', { shards: 1 });
     w.tensors.set('model.layers.0.self_attn.k_proj.weight', { shape: [40, 64], data: new Float32Array(40 * 64) });
     writeWeights(dir, w.tensors, 'F32', 1);
-    expect(() => loadHfCheckpoint(dir)).toThrow(/model\.safetensors: tensor "model\.layers\.0\.self_attn\.k_proj\.weight" has shape \[40, 64\] but config\.json calls for \[48, 64\]/);
+    expect(() => loadHfCheckpoint(dir)).toThrow(
+      /model\.safetensors: tensor "model\.layers\.0\.self_attn\.k_proj\.weight" has shape \[40, 64\] but config\.json calls for \[48, 64\]/,
+    );
   });
 
   it('an index naming a tensor that no shard holds is an error naming the tensor and file', () => {
@@ -116,7 +137,9 @@ describe('loading a published folder', () => {
     const index = JSON.parse(readFileSync(indexPath, 'utf8')) as { weight_map: Record<string, string> };
     index.weight_map['model.layers.0.mlp.experts.9.up_proj.weight'] = 'model-00001-of-00002.safetensors';
     writeFileSync(indexPath, JSON.stringify(index));
-    expect(() => loadHfCheckpoint(dir)).toThrow(/weight_map names "model\.layers\.0\.mlp\.experts\.9\.up_proj\.weight" in model-00001-of-00002\.safetensors, which does not hold it/);
+    expect(() => loadHfCheckpoint(dir)).toThrow(
+      /weight_map names "model\.layers\.0\.mlp\.experts\.9\.up_proj\.weight" in model-00001-of-00002\.safetensors, which does not hold it/,
+    );
   });
 
   it('a tensor config.json calls for that no file holds, and a dtype the engine cannot compute in, are named', () => {
@@ -124,15 +147,25 @@ describe('loading a published folder', () => {
     const w = writeHfTestCheckpoint(dir, 'llama', { shards: 1 });
     w.tensors.delete('model.layers.1.mlp.up_proj.weight');
     writeWeights(dir, w.tensors, 'F32', 1);
-    expect(() => loadHfCheckpoint(dir)).toThrow(/tensor "model\.layers\.1\.mlp\.up_proj\.weight" \[96, 64\] is in no weight file/);
+    expect(() => loadHfCheckpoint(dir)).toThrow(
+      /tensor "model\.layers\.1\.mlp\.up_proj\.weight" \[96, 64\] is in no weight file/,
+    );
 
     const dir2 = fresh();
     writeHfTestCheckpoint(dir2, 'llama', { shards: 1 });
     const bytes = readFileSync(join(dir2, 'model.safetensors'));
     const headerLength = Number(bytes.readBigUInt64LE(0));
-    const header = bytes.subarray(8, 8 + headerLength).toString('utf8').replace('"F32"', '"I32"');
-    writeFileSync(join(dir2, 'model.safetensors'), Buffer.concat([bytes.subarray(0, 8), Buffer.from(header), bytes.subarray(8 + headerLength)]));
-    expect(() => loadHfCheckpoint(dir2)).toThrow(/model\.safetensors: tensor ".+" is I32; the engine computes from F32, F16 or BF16 weights/);
+    const header = bytes
+      .subarray(8, 8 + headerLength)
+      .toString('utf8')
+      .replace('"F32"', '"I32"');
+    writeFileSync(
+      join(dir2, 'model.safetensors'),
+      Buffer.concat([bytes.subarray(0, 8), Buffer.from(header), bytes.subarray(8 + headerLength)]),
+    );
+    expect(() => loadHfCheckpoint(dir2)).toThrow(
+      /model\.safetensors: tensor ".+" is I32; the engine computes from F32, F16 or BF16 weights/,
+    );
   });
 
   it('the Models page listing shows a published folder as hf, and an invalid one with its error', () => {
@@ -141,13 +174,23 @@ describe('loading a published folder', () => {
     writeHfTestCheckpoint(join(parent, 'bad'), 'qwen3_moe', { shards: 2 });
     unlinkSync(join(parent, 'bad', 'model-00001-of-00002.safetensors'));
     const listed = listCheckpoints(parent).checkpoints;
-    expect(listed.find((c) => c.name === 'good')).toMatchObject({ format: 'hf', status: 'ok', metadata: { architecture: 'MixtralForCausalLM' } });
-    expect(listed.find((c) => c.name === 'bad')).toMatchObject({ format: 'hf', status: 'invalid', error: { message: expect.stringMatching(/shard model-00001-of-00002\.safetensors is missing/) } });
+    expect(listed.find((c) => c.name === 'good')).toMatchObject({
+      format: 'hf',
+      status: 'ok',
+      metadata: { architecture: 'MixtralForCausalLM' },
+    });
+    expect(listed.find((c) => c.name === 'bad')).toMatchObject({
+      format: 'hf',
+      status: 'invalid',
+      error: { message: expect.stringMatching(/shard model-00001-of-00002\.safetensors is missing/) },
+    });
   });
 
   it('refuses to load weights that need more memory than allowed, before reading them', () => {
     const dir = fresh();
     writeHfTestCheckpoint(dir, 'qwen3_moe');
-    expect(() => loadHfCheckpoint(dir, { memoryLimitBytes: 1000 })).toThrow(/config\.json: the weights need .* GiB as float32 and .* GiB are available; not loading/);
+    expect(() => loadHfCheckpoint(dir, { memoryLimitBytes: 1000 })).toThrow(
+      /config\.json: the weights need .* GiB as float32 and .* GiB are available; not loading/,
+    );
   });
 });

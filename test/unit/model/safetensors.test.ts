@@ -65,16 +65,29 @@ describe('safetensors byte layout (the published format)', () => {
       mask: { dtype: 'U8', shape: [3], data_offsets: [24, 27] },
     });
     const data = bytes.subarray(8 + n);
-    expect([...data]).toEqual([7, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x00, 0xc0, 0x3f, 0x00, 0x00, 0x00, 0xc0, 0, 0, 0, 0, 0x00, 0x00, 0x40, 0x40, 1, 0, 255]);
+    expect([...data]).toEqual([
+      7, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x00, 0xc0, 0x3f, 0x00, 0x00, 0x00, 0xc0, 0, 0, 0, 0, 0x00, 0x00, 0x40, 0x40, 1, 0,
+      255,
+    ]);
     expect(serializeSafetensors(new Map([['step', { dtype: 'I64', shape: [], data: BigInt64Array.of(7n) }]]))).toEqual(
-      handMade({ step: { dtype: 'I64', shape: [], data_offsets: [0, 8] } }, Uint8Array.of(7, 0, 0, 0, 0, 0, 0, 0), true),
+      handMade(
+        { step: { dtype: 'I64', shape: [], data_offsets: [0, 8] } },
+        Uint8Array.of(7, 0, 0, 0, 0, 0, 0, 0),
+        true,
+      ),
     );
   });
 
   test('reads a file built by hand from the spec (BF16 with metadata, unpadded header)', () => {
     const path = file();
     // 1.0 and -2.0 in bfloat16: 0x3F80, 0xC000, little-endian.
-    writeFileSync(path, handMade({ __metadata__: { format: 'pt' }, a: { dtype: 'BF16', shape: [2], data_offsets: [0, 4] } }, Uint8Array.of(0x80, 0x3f, 0x00, 0xc0)));
+    writeFileSync(
+      path,
+      handMade(
+        { __metadata__: { format: 'pt' }, a: { dtype: 'BF16', shape: [2], data_offsets: [0, 4] } },
+        Uint8Array.of(0x80, 0x3f, 0x00, 0xc0),
+      ),
+    );
     const { tensors, metadata } = readSafetensors(path);
     expect(metadata).toEqual({ format: 'pt' });
     const a = tensors.get('a')!;
@@ -131,10 +144,18 @@ describe('safetensors byte layout (the published format)', () => {
   });
 
   test('the writer refuses data that does not match its dtype or shape', () => {
-    expect(() => writeSafetensors(file(), [['x', { dtype: 'F32', shape: [3], data: new Float32Array(2) }]])).toThrow(/tensor "x": shape \[3\] has 3 elements but the data has 2/);
-    expect(() => writeSafetensors(file(), [['x', { dtype: 'F16', shape: [2], data: new Float32Array(2) }]])).toThrow(/F16 data must be held in the matching typed array, got Float32Array/);
-    expect(() => writeSafetensors(file(), [['__metadata__', { dtype: 'U8', shape: [1], data: new Uint8Array(1) }]])).toThrow(/invalid tensor name/);
-    expect(() => serializeSafetensors([], { metadata: { n: 3 as unknown as string } })).toThrow(/metadata "n" must be a string/);
+    expect(() => writeSafetensors(file(), [['x', { dtype: 'F32', shape: [3], data: new Float32Array(2) }]])).toThrow(
+      /tensor "x": shape \[3\] has 3 elements but the data has 2/,
+    );
+    expect(() => writeSafetensors(file(), [['x', { dtype: 'F16', shape: [2], data: new Float32Array(2) }]])).toThrow(
+      /F16 data must be held in the matching typed array, got Float32Array/,
+    );
+    expect(() =>
+      writeSafetensors(file(), [['__metadata__', { dtype: 'U8', shape: [1], data: new Uint8Array(1) }]]),
+    ).toThrow(/invalid tensor name/);
+    expect(() => serializeSafetensors([], { metadata: { n: 3 as unknown as string } })).toThrow(
+      /metadata "n" must be a string/,
+    );
   });
 });
 
@@ -157,7 +178,9 @@ describe('corrupt files fail with the file and tensor named, before any large al
   test('truncated data: the last tensor points outside the file', () => {
     const path = good();
     truncateSync(path, readFileSync(path).length - 3);
-    expect(() => openSafetensors(path)).toThrow(/tensor "small": data_offsets \[1024, 1040\] point outside the file \(its data holds 1037 bytes\)/);
+    expect(() => openSafetensors(path)).toThrow(
+      /tensor "small": data_offsets \[1024, 1040\] point outside the file \(its data holds 1037 bytes\)/,
+    );
   });
 
   test('an empty or tiny file, a header length past the end, an absurd header length', () => {
@@ -178,22 +201,52 @@ describe('corrupt files fail with the file and tensor named, before any large al
   });
 
   test('a tensor of a trillion elements is refused from its offsets, never allocated', () => {
-    expectError(handMade({ huge: { dtype: 'F32', shape: [1_000_000, 1_000_000], data_offsets: [0, 4e12] } }, new Uint8Array(16)), /tensor "huge": data_offsets \[0, 4000000000000\] point outside the file/);
+    expectError(
+      handMade({ huge: { dtype: 'F32', shape: [1_000_000, 1_000_000], data_offsets: [0, 4e12] } }, new Uint8Array(16)),
+      /tensor "huge": data_offsets \[0, 4000000000000\] point outside the file/,
+    );
   });
 
   test('sizes that disagree with dtype x shape, overlaps, holes, trailing bytes, unknown dtypes, bad metadata', () => {
     const data = new Uint8Array(16);
-    expectError(handMade({ a: { dtype: 'F32', shape: [3], data_offsets: [0, 16] } }, data), /tensor "a": F32 \[3\] needs 12 bytes but data_offsets \[0, 16\] hold 16/);
     expectError(
-      handMade({ a: { dtype: 'F32', shape: [3], data_offsets: [0, 12] }, b: { dtype: 'F32', shape: [1], data_offsets: [8, 12] } }, new Uint8Array(12)),
+      handMade({ a: { dtype: 'F32', shape: [3], data_offsets: [0, 16] } }, data),
+      /tensor "a": F32 \[3\] needs 12 bytes but data_offsets \[0, 16\] hold 16/,
+    );
+    expectError(
+      handMade(
+        {
+          a: { dtype: 'F32', shape: [3], data_offsets: [0, 12] },
+          b: { dtype: 'F32', shape: [1], data_offsets: [8, 12] },
+        },
+        new Uint8Array(12),
+      ),
       /tensor "b": data_offsets \[8, 12\] overlap the previous tensor/,
     );
-    expectError(handMade({ a: { dtype: 'F32', shape: [2], data_offsets: [4, 12] } }, new Uint8Array(12)), /tensor "a": data_offsets \[4, 12\] leave a hole after byte 0/);
-    expectError(handMade({ a: { dtype: 'F32', shape: [2], data_offsets: [0, 8] } }, new Uint8Array(12)), /cover 8 bytes of data but the file holds 12/);
-    expectError(handMade({ a: { dtype: 'Q4', shape: [2], data_offsets: [0, 8] } }, new Uint8Array(8)), /tensor "a": dtype "Q4" is not supported/);
-    expectError(handMade({ a: { dtype: 'F32', shape: [-2], data_offsets: [0, 8] } }, new Uint8Array(8)), /tensor "a": shape.0/);
-    expectError(handMade({ a: { dtype: 'F32', shape: [2], data_offsets: [8, 0] } }, new Uint8Array(8)), /end before they begin/);
-    expectError(handMade({ __metadata__: { n: 1 }, a: { dtype: 'F32', shape: [2], data_offsets: [0, 8] } }, new Uint8Array(8)), /__metadata__ must map strings to strings/);
+    expectError(
+      handMade({ a: { dtype: 'F32', shape: [2], data_offsets: [4, 12] } }, new Uint8Array(12)),
+      /tensor "a": data_offsets \[4, 12\] leave a hole after byte 0/,
+    );
+    expectError(
+      handMade({ a: { dtype: 'F32', shape: [2], data_offsets: [0, 8] } }, new Uint8Array(12)),
+      /cover 8 bytes of data but the file holds 12/,
+    );
+    expectError(
+      handMade({ a: { dtype: 'Q4', shape: [2], data_offsets: [0, 8] } }, new Uint8Array(8)),
+      /tensor "a": dtype "Q4" is not supported/,
+    );
+    expectError(
+      handMade({ a: { dtype: 'F32', shape: [-2], data_offsets: [0, 8] } }, new Uint8Array(8)),
+      /tensor "a": shape.0/,
+    );
+    expectError(
+      handMade({ a: { dtype: 'F32', shape: [2], data_offsets: [8, 0] } }, new Uint8Array(8)),
+      /end before they begin/,
+    );
+    expectError(
+      handMade({ __metadata__: { n: 1 }, a: { dtype: 'F32', shape: [2], data_offsets: [0, 8] } }, new Uint8Array(8)),
+      /__metadata__ must map strings to strings/,
+    );
   });
 
   test('a file that shrinks after its header was read fails when the tensor is read', () => {
@@ -266,7 +319,10 @@ w = np.array(d["w"], dtype=np.float32)
 out["f16_of_w"] = w.astype(np.float16).view(np.uint16).tolist()
 save_file({"a": w.reshape(8, 8), "h": w.astype(np.float16), "i": np.arange(5, dtype=np.int64) - 2, "u": np.array([1, 2, 3], dtype=np.uint8)}, d["theirs"], metadata={"by": "python"})
 print(json.dumps(out))`;
-  const out = runPythonJson(python!, script, { ours, theirs, w: [...f32] }) as Record<string, { dtype: string; shape: number[]; values: number[] }> & { metadata: Record<string, string>; f16_of_w: number[] };
+  const out = runPythonJson(python!, script, { ours, theirs, w: [...f32] }) as Record<
+    string,
+    { dtype: string; shape: number[]; values: number[] }
+  > & { metadata: Record<string, string>; f16_of_w: number[] };
   expect(out.metadata).toEqual({ format: 'pt' });
   expect(out.w).toEqual({ dtype: 'float32', shape: [8, 8], values: [...f32] });
   expect(out.h!.dtype).toBe('float16');

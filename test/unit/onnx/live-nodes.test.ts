@@ -23,7 +23,10 @@ describe('liveNodes', () => {
     branch.output(branch.op('Abs', [outer]), 'then_out', 'float32', [2]);
     const other = g.subgraph('else');
     other.output(other.op('Relu', [x]), 'else_out', 'float32', [2]);
-    const y = g.op('If', [cond], { then_branch: { kind: 'graph', value: branch.toGraph() }, else_branch: { kind: 'graph', value: other.toGraph() } });
+    const y = g.op('If', [cond], {
+      then_branch: { kind: 'graph', value: branch.toGraph() },
+      else_branch: { kind: 'graph', value: other.toGraph() },
+    });
     g.output(y, 'y', 'float32', [2]);
     expect(liveNodes(g.nodes, g.outputs).map((n) => n.opType)).toEqual(['Neg', 'If', 'Identity']);
   });

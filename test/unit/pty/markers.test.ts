@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { MarkerFilter, markerSequence, type Token } from '../../../native/pty/markers';
 
 const collect = (f: MarkerFilter, chunks: string[]): Token[] => chunks.flatMap((c) => f.push(c));
-const dataOf = (tokens: Token[]) => tokens.filter((t) => t.type === 'data').map((t) => (t as { text: string }).text).join('');
+const dataOf = (tokens: Token[]) =>
+  tokens
+    .filter((t) => t.type === 'data')
+    .map((t) => (t as { text: string }).text)
+    .join('');
 
 describe('MarkerFilter', () => {
   const nonce = 'n0nce';

@@ -1,7 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { eventsUpTo, markerTime, parseCast, shiftSpeed, turnMarkers } from '../../../renderer/src/components/runs/cast';
 
-const text = ['{"version": 2, "width": 80, "height": 24, "timestamp": 1000}', '[0.5, "o", "$ "]', '[1.0, "i", "ls\\r"]', '[2.5, "o", "a b\\r\\n"]', '[4.0, "o", "$ "]', '[4.5, "o"'].join('\n');
+const text = [
+  '{"version": 2, "width": 80, "height": 24, "timestamp": 1000}',
+  '[0.5, "o", "$ "]',
+  '[1.0, "i", "ls\\r"]',
+  '[2.5, "o", "a b\\r\\n"]',
+  '[4.0, "o", "$ "]',
+  '[4.5, "o"',
+].join('\n');
 
 describe('a recording and the player arithmetic', () => {
   test('parseCast keeps the output events, its size and start; a torn last line is dropped', () => {

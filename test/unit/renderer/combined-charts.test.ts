@@ -20,7 +20,17 @@ describe('combined charts', () => {
     expect(combinedPanel('pg_loss+nope', ['pg_loss'])).toBeNull();
   });
   test('the address keeps them', () => {
-    const base = { overlays: [], xAxis: 'step' as const, smoothing: 0.6, logScale: {}, panelFilter: '', pinned: [], showConstant: false, rolloutStep: null, rolloutKey: null };
+    const base = {
+      overlays: [],
+      xAxis: 'step' as const,
+      smoothing: 0.6,
+      logScale: {},
+      panelFilter: '',
+      pinned: [],
+      showConstant: false,
+      rolloutStep: null,
+      rolloutKey: null,
+    };
     const text = encodeTrainingState({ ...base, combined: ['pg_loss+vf_loss', 'entropy+ppo_kl'] });
     expect(decodeTrainingState('RUN', text).combined).toEqual(['pg_loss+vf_loss', 'entropy+ppo_kl']);
     expect(decodeTrainingState('RUN', '').combined).toEqual([]);

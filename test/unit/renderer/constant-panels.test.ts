@@ -10,7 +10,12 @@ describe('constant panels', () => {
   });
   test('a value that moves, or overlaid runs that differ, is not', () => {
     expect(isConstantPanel([[0, 0, 1e-9]])).toBe(false);
-    expect(isConstantPanel([[1e-4, 1e-4], [3e-4, 3e-4]])).toBe(false);
+    expect(
+      isConstantPanel([
+        [1e-4, 1e-4],
+        [3e-4, 3e-4],
+      ]),
+    ).toBe(false);
   });
   test('a panel with no line is not hidden', () => {
     expect(isConstantPanel([])).toBe(false);

@@ -30,8 +30,19 @@ describe('evaluation settings', () => {
   });
 
   test('a blank field is not sent; a typed one is, as a number', () => {
-    const r = evalSettingsRequest({ ...DEFAULT_EVAL_SETTINGS, temperature: '0.7', maxTokens: '64', priceInput: '1', priceOutput: '2', out: ' /tmp/x ' });
-    expect(r.policySettings).toEqual({ temperature: 0.7, maxTokens: 64, prices: { inputPerMTok: 1, outputPerMTok: 2 } });
+    const r = evalSettingsRequest({
+      ...DEFAULT_EVAL_SETTINGS,
+      temperature: '0.7',
+      maxTokens: '64',
+      priceInput: '1',
+      priceOutput: '2',
+      out: ' /tmp/x ',
+    });
+    expect(r.policySettings).toEqual({
+      temperature: 0.7,
+      maxTokens: 64,
+      prices: { inputPerMTok: 1, outputPerMTok: 2 },
+    });
     expect(r.out).toBe('/tmp/x');
   });
 

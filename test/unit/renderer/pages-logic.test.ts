@@ -9,7 +9,12 @@ import { logprobColor, logprobPosition } from '../../../renderer/src/components/
 import { describeContextEvent } from '../../../renderer/src/components/runs/context-text';
 import type { EpisodeRecord } from '../../../electron/domain/runs';
 
-function episode(taskId: string, attempt: number, resolved: boolean, extra: Partial<EpisodeRecord> = {}): EpisodeRecord {
+function episode(
+  taskId: string,
+  attempt: number,
+  resolved: boolean,
+  extra: Partial<EpisodeRecord> = {},
+): EpisodeRecord {
   return {
     key: `${taskId}@${attempt}`,
     taskId,
@@ -17,7 +22,11 @@ function episode(taskId: string, attempt: number, resolved: boolean, extra: Part
     category: 'c',
     difficulty: 'easy',
     resolved,
-    reward: { dense: resolved ? 1 : 0, fraction: resolved ? 1 : 0, binary: resolved ? 1 : 0 } as EpisodeRecord['reward'],
+    reward: {
+      dense: resolved ? 1 : 0,
+      fraction: resolved ? 1 : 0,
+      binary: resolved ? 1 : 0,
+    } as EpisodeRecord['reward'],
     turns: 2,
     stopReason: 'submitted',
     error: null,
@@ -32,24 +41,44 @@ function episode(taskId: string, attempt: number, resolved: boolean, extra: Part
 
 describe('userError', () => {
   test('a schema issue becomes a sentence about the labelled field', () => {
-    const error = { code: 'INVALID_PARAMS', message: 'models.sample: maxTokens: Too small: expected number to be >=1', details: [{ code: 'too_small', origin: 'number', minimum: 1, inclusive: true, path: ['maxTokens'], message: 'Too small' }] };
-    expect(userError(error, { maxTokens: 'Max tokens' })).toEqual({ message: 'Max tokens must be at least 1.', field: 'maxTokens' });
+    const error = {
+      code: 'INVALID_PARAMS',
+      message: 'models.sample: maxTokens: Too small: expected number to be >=1',
+      details: [
+        { code: 'too_small', origin: 'number', minimum: 1, inclusive: true, path: ['maxTokens'], message: 'Too small' },
+      ],
+    };
+    expect(userError(error, { maxTokens: 'Max tokens' })).toEqual({
+      message: 'Max tokens must be at least 1.',
+      field: 'maxTokens',
+    });
   });
   test('the most specific labelled path wins; method names are dropped from other messages', () => {
-    const error = { code: 'INVALID_PARAMS', message: '', details: [{ code: 'too_small', origin: 'number', minimum: 32, path: ['limits', 'memoryMb'] }] };
+    const error = {
+      code: 'INVALID_PARAMS',
+      message: '',
+      details: [{ code: 'too_small', origin: 'number', minimum: 32, path: ['limits', 'memoryMb'] }],
+    };
     expect(userError(error, { limits: 'A limit', 'limits.memoryMb': 'Memory (MiB)' }).field).toBe('limits.memoryMb');
     expect(userError({ code: 'NOT_FOUND', message: 'runs.start: no such suite' }).message).toBe('no such suite');
-    expect(userError({ code: 'NOT_FOUND', message: 'x', details: { field: 'path' } }, { path: 'Folder' }).field).toBe('path');
+    expect(userError({ code: 'NOT_FOUND', message: 'x', details: { field: 'path' } }, { path: 'Folder' }).field).toBe(
+      'path',
+    );
   });
 });
 
 describe('keyLines', () => {
   test('a Python traceback gives its last frame and exception, not its first line', () => {
-    const tb = 'exit 1: Traceback (most recent call last):\n  File "<string>", line 1, in <module>\n    assert n == 3\nAssertionError: expected 3 words';
+    const tb =
+      'exit 1: Traceback (most recent call last):\n  File "<string>", line 1, in <module>\n    assert n == 3\nAssertionError: expected 3 words';
     expect(keyLines(tb)).toEqual(['File "<string>", line 1, in <module>', 'AssertionError: expected 3 words']);
   });
   test("pytest's E lines are the assertion", () => {
-    expect(keyLines('____ test_x ____\n    def test_x():\n>       assert f() == 2\nE       assert 1 == 2\nE        +  where 1 = f()\n')).toEqual(['assert 1 == 2', '+  where 1 = f()']);
+    expect(
+      keyLines(
+        '____ test_x ____\n    def test_x():\n>       assert f() == 2\nE       assert 1 == 2\nE        +  where 1 = f()\n',
+      ),
+    ).toEqual(['assert 1 == 2', '+  where 1 = f()']);
   });
   test('otherwise the last meaningful lines', () => {
     expect(keyLines('a\n\nb\nc\nd\ne\n=====')).toEqual(['b', 'c', 'd', 'e']);
@@ -64,7 +93,12 @@ describe('runs', () => {
     expect(byTask).toEqual({ t1: 'lost', t2: 'gained', t3: 'only-a', t4: 'only-b' });
   });
   test('episodesCsv quotes what needs it, one row per episode in key order', () => {
-    const csv = episodesCsv([episode('b', 0, true), episode('a', 0, false, { error: { kind: 'policy', message: 'said "no", twice' } })]).trim().split('\n');
+    const csv = episodesCsv([
+      episode('b', 0, true),
+      episode('a', 0, false, { error: { kind: 'policy', message: 'said "no", twice' } }),
+    ])
+      .trim()
+      .split('\n');
     expect(csv).toHaveLength(3);
     expect(csv[1]).toMatch(/^a@0,a,0,/);
     expect(csv[1]).toContain('"said ""no"", twice"');
@@ -74,8 +108,13 @@ describe('runs', () => {
     expect(sortDifficulties(['unknown', 'hard', 'easy', 'medium'])).toEqual(['easy', 'medium', 'hard', 'unknown']);
   });
   test('a context event says tokens against the budget', () => {
-    const text = describeContextEvent({ turn: 0, strategy: 'drop-oldest', droppedTurns: [], tokensBefore: 812, tokensAfter: 812, budget: 224 }, true);
-    expect(text).toBe('before turn 1 the conversation needed 812 tokens; the budget is 224 (the window less what is kept for the reply). Nothing could be dropped (the system prompt and the instruction alone do not fit), so the episode stopped.');
+    const text = describeContextEvent(
+      { turn: 0, strategy: 'drop-oldest', droppedTurns: [], tokensBefore: 812, tokensAfter: 812, budget: 224 },
+      true,
+    );
+    expect(text).toBe(
+      'before turn 1 the conversation needed 812 tokens; the budget is 224 (the window less what is kept for the reply). Nothing could be dropped (the system prompt and the instruction alone do not fit), so the episode stopped.',
+    );
   });
 });
 

@@ -3,12 +3,21 @@ import { arrangePanels, nearestRolloutStep, xExtentOf } from '../../../renderer/
 import type { SeriesPoints } from '../../../electron/domain/training-metrics';
 import type { Panel } from '../../../renderer/src/components/training/panels';
 
-const points = (xs: number[]): SeriesPoints => ({ step: xs, wall: xs.map((x) => x * 10), tokens: xs.map((x) => x * 100), raw: xs, ema: xs });
+const points = (xs: number[]): SeriesPoints => ({
+  step: xs,
+  wall: xs.map((x) => x * 10),
+  tokens: xs.map((x) => x * 100),
+  raw: xs,
+  ema: xs,
+});
 const panel = (id: string): Panel => ({ id, lines: [{ key: id, label: id }], family: false });
 
 describe("the Training page's panel layout", () => {
   test('xExtentOf spans every run and metric on the chosen axis; nothing logged is null', () => {
-    const runs: { series: Record<string, SeriesPoints> }[] = [{ series: { loss: points([2, 5]), lr: points([]) } }, { series: { loss: points([1, 3]) } }];
+    const runs: { series: Record<string, SeriesPoints> }[] = [
+      { series: { loss: points([2, 5]), lr: points([]) } },
+      { series: { loss: points([1, 3]) } },
+    ];
     expect(xExtentOf(runs, 'step')).toEqual({ min: 1, max: 5 });
     expect(xExtentOf(runs, 'wall')).toEqual({ min: 10, max: 50 });
     expect(xExtentOf([{ series: {} }], 'step')).toBeNull();

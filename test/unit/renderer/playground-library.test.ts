@@ -9,11 +9,28 @@ describe('playground library', () => {
   test('saving a name again replaces it in place', () => {
     const a = { name: 'a', temperature: 0.3, topP: 1, topK: 7, maxTokens: 96, stop: '' };
     const b = { ...a, name: 'b' };
-    expect(presetList.with(presetList.with([a, b], { ...a, temperature: 0.9 }), { ...a, name: ' ' })).toEqual([{ ...a, temperature: 0.9 }, b]);
+    expect(presetList.with(presetList.with([a, b], { ...a, temperature: 0.9 }), { ...a, name: ' ' })).toEqual([
+      { ...a, temperature: 0.9 },
+      b,
+    ]);
   });
   test('entries read back are checked one by one', () => {
-    expect(presetList.parse(JSON.stringify([{ name: 'ok', temperature: 0, topP: 1, topK: 0, maxTokens: 8, stop: '' }, { name: 'bad', temperature: 'hot' }]))).toHaveLength(1);
-    expect(promptList.parse(JSON.stringify([{ name: 'p', mode: 'chat', prompt: '', system: 's', message: 'm' }, { name: 'q', mode: 'other', prompt: '', system: '', message: '' }]))).toHaveLength(1);
+    expect(
+      presetList.parse(
+        JSON.stringify([
+          { name: 'ok', temperature: 0, topP: 1, topK: 0, maxTokens: 8, stop: '' },
+          { name: 'bad', temperature: 'hot' },
+        ]),
+      ),
+    ).toHaveLength(1);
+    expect(
+      promptList.parse(
+        JSON.stringify([
+          { name: 'p', mode: 'chat', prompt: '', system: 's', message: 'm' },
+          { name: 'q', mode: 'other', prompt: '', system: '', message: '' },
+        ]),
+      ),
+    ).toHaveLength(1);
     expect(promptList.parse('{')).toEqual([]);
   });
 });

@@ -4,11 +4,29 @@ import { meetsFieldCondition, parseFieldCondition, runFields } from '../../../el
 import { matchesRunFilter } from '../../../renderer/src/components/runs/run-filter';
 import type { RunListing } from '../../../electron/domain/runs';
 
-const fields = runFields({ kind: 'eval', seed: 2, policySettings: { temperature: 0.7 }, tasks: [{ id: 'a' }, { id: 'b' }], containers: { image: 'x' }, only: ['a'] }, { resolvedRate: 0.5, meanTurns: null });
+const fields = runFields(
+  {
+    kind: 'eval',
+    seed: 2,
+    policySettings: { temperature: 0.7 },
+    tasks: [{ id: 'a' }, { id: 'b' }],
+    containers: { image: 'x' },
+    only: ['a'],
+  },
+  { resolvedRate: 0.5, meanTurns: null },
+);
 
 describe('run fields', () => {
   test('config flattened to dotted keys, the task list counted, containers left out, results under summary', () => {
-    expect(fields).toEqual({ 'config.kind': 'eval', 'config.seed': 2, 'config.policySettings.temperature': 0.7, 'config.tasks': 2, 'config.only': '["a"]', 'summary.resolvedRate': 0.5, 'summary.meanTurns': null });
+    expect(fields).toEqual({
+      'config.kind': 'eval',
+      'config.seed': 2,
+      'config.policySettings.temperature': 0.7,
+      'config.tasks': 2,
+      'config.only': '["a"]',
+      'summary.resolvedRate': 0.5,
+      'summary.meanTurns': null,
+    });
   });
   test('conditions: KEY=VALUE, KEY>N, KEY<N on dotted keys, case-insensitive keys', () => {
     expect(parseFieldCondition('config.seed=2')).toEqual({ key: 'config.seed', op: '=', value: '2' });
@@ -21,7 +39,16 @@ describe('run fields', () => {
     expect(meetsFieldCondition(fields, { key: 'config.nope', op: '=', value: 'x' })).toBe(false);
   });
   test('the runs filter takes them beside its words', () => {
-    const run = { title: 'nano on one', id: 'r1', policy: 'onnx:/m', suite: '/s/one', tags: [], notes: '', lineage: null, fields } as unknown as RunListing;
+    const run = {
+      title: 'nano on one',
+      id: 'r1',
+      policy: 'onnx:/m',
+      suite: '/s/one',
+      tags: [],
+      notes: '',
+      lineage: null,
+      fields,
+    } as unknown as RunListing;
     expect(matchesRunFilter(run, 'nano config.seed=2', 'complete')).toBe(true);
     expect(matchesRunFilter(run, 'config.seed>2', 'complete')).toBe(false);
   });

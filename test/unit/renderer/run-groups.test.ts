@@ -5,8 +5,31 @@ import { groupRuns } from '../../../renderer/src/components/runs/run-groups';
 
 function run(id: string, o: Partial<RunListing> = {}): RunListing {
   return {
-    id, dir: `/r/${id}`, kind: 'eval', suite: '/s/suite-a', policy: 'oracle', createdAt: '2026-12-01T00:00:00Z', total: 4, done: 4, resolvedRate: 0.5, state: 'complete',
-    name: null, title: id, tags: [], notes: '', meanReward: null, meanFraction: null, meanTurns: null, tokens: 0, durationMs: null, attempts: 1, seed: 1, maxTurns: 8, temperature: null, lineage: null, ...o,
+    id,
+    dir: `/r/${id}`,
+    kind: 'eval',
+    suite: '/s/suite-a',
+    policy: 'oracle',
+    createdAt: '2026-12-01T00:00:00Z',
+    total: 4,
+    done: 4,
+    resolvedRate: 0.5,
+    state: 'complete',
+    name: null,
+    title: id,
+    tags: [],
+    notes: '',
+    meanReward: null,
+    meanFraction: null,
+    meanTurns: null,
+    tokens: 0,
+    durationMs: null,
+    attempts: 1,
+    seed: 1,
+    maxTurns: 8,
+    temperature: null,
+    lineage: null,
+    ...o,
   } as RunListing;
 }
 
@@ -16,7 +39,8 @@ const runs = [
   run('c', { resolvedRate: null }),
   run('d', { lineage: { trainingRun: 't1', stage: 'ppo', step: 6 } }),
 ];
-const shape = (by: Parameters<typeof groupRuns>[1]) => groupRuns(runs, by, (r) => r.state).map((g) => [g.label, g.runs.map((r) => r.id).join(''), g.meanResolved]);
+const shape = (by: Parameters<typeof groupRuns>[1]) =>
+  groupRuns(runs, by, (r) => r.state).map((g) => [g.label, g.runs.map((r) => r.id).join(''), g.meanResolved]);
 
 describe('runs grouping', () => {
   test('by stage, in order of first appearance, non-checkpoints last, mean resolved of runs that have one', () => {

@@ -4,8 +4,19 @@
  * failure leaves the other's result.
  */
 import { beforeEach, describe, expect, test } from 'vitest';
-import type { PlaygroundRequest, PlaygroundResult, PlaygroundToken, PlaygroundTokenEvent } from '../../../electron/domain/models';
-import { sampleLanes, stopLanes, withToken, type LaneEvents, type SampleTransport } from '../../../renderer/src/stores/sample-lanes';
+import type {
+  PlaygroundRequest,
+  PlaygroundResult,
+  PlaygroundToken,
+  PlaygroundTokenEvent,
+} from '../../../electron/domain/models';
+import {
+  sampleLanes,
+  stopLanes,
+  withToken,
+  type LaneEvents,
+  type SampleTransport,
+} from '../../../renderer/src/stores/sample-lanes';
 
 interface Pending {
   request: PlaygroundRequest;
@@ -18,7 +29,8 @@ let listeners: Set<(e: PlaygroundTokenEvent) => void>;
 
 const lab = {
   methods: {
-    'models.sample': (request: PlaygroundRequest) => new Promise<PlaygroundResult>((resolve, reject) => pending.push({ request, resolve, reject })),
+    'models.sample': (request: PlaygroundRequest) =>
+      new Promise<PlaygroundResult>((resolve, reject) => pending.push({ request, resolve, reject })),
     'models.stopSample': ({ sampleId }: { sampleId: string }) => {
       stopped.push(sampleId);
       return Promise.resolve({ stopped: true });
@@ -31,8 +43,18 @@ const lab = {
 } as unknown as SampleTransport;
 
 const token = (id: number): PlaygroundToken => ({ id, text: `t${id}`, logprob: -0.5, experts: null, gates: null });
-const result = (tokens: PlaygroundToken[], stopReason = 'length'): PlaygroundResult => ({ promptTokens: 3, tokens, stopReason, seed: 1, provider: 'cpu', providerFallbackReason: null, numExperts: null, timing: { prefillMs: 1, decodeMs: 1 } });
-const emit = (sampleId: string, index: number, t: PlaygroundToken) => listeners.forEach((l) => l({ sampleId, index, token: t }));
+const result = (tokens: PlaygroundToken[], stopReason = 'length'): PlaygroundResult => ({
+  promptTokens: 3,
+  tokens,
+  stopReason,
+  seed: 1,
+  provider: 'cpu',
+  providerFallbackReason: null,
+  numExperts: null,
+  timing: { prefillMs: 1, decodeMs: 1 },
+});
+const emit = (sampleId: string, index: number, t: PlaygroundToken) =>
+  listeners.forEach((l) => l({ sampleId, index, token: t }));
 const LANES = [
   { path: '/m/a', sampleId: 'sa' },
   { path: '/m/b', sampleId: 'sb' },
@@ -40,7 +62,11 @@ const LANES = [
 
 /** What each lane saw. */
 function recorder() {
-  const seen = [0, 1].map(() => ({ tokens: [] as PlaygroundToken[], result: null as PlaygroundResult | null, error: null as unknown }));
+  const seen = [0, 1].map(() => ({
+    tokens: [] as PlaygroundToken[],
+    result: null as PlaygroundResult | null,
+    error: null as unknown,
+  }));
   const on: LaneEvents = {
     token: (lane, index, t) => (seen[lane]!.tokens = withToken(seen[lane]!.tokens, index, t)),
     result: (lane, r) => (seen[lane]!.result = r),

@@ -18,6 +18,15 @@ describe('saved views', () => {
   test('what is read back is checked entry by entry', () => {
     expect(parseSavedViews(null)).toEqual([]);
     expect(parseSavedViews('{')).toEqual([]);
-    expect(parseSavedViews(JSON.stringify([{ name: 'ok', hash: '#/runs' }, { name: '', hash: '#/x' }, { name: 'bad', hash: 'javascript:1' }, 3]))).toEqual([{ name: 'ok', hash: '#/runs' }]);
+    expect(
+      parseSavedViews(
+        JSON.stringify([
+          { name: 'ok', hash: '#/runs' },
+          { name: '', hash: '#/x' },
+          { name: 'bad', hash: 'javascript:1' },
+          3,
+        ]),
+      ),
+    ).toEqual([{ name: 'ok', hash: '#/runs' }]);
   });
 });

@@ -41,7 +41,12 @@ describe('bandOf', () => {
   });
 
   test('non-finite values are skipped, never averaged in', () => {
-    expect(bandOf([{ x: [1, 2], y: [Number.NaN, 1] }, { x: [1], y: [3] }])).toEqual([
+    expect(
+      bandOf([
+        { x: [1, 2], y: [Number.NaN, 1] },
+        { x: [1], y: [3] },
+      ]),
+    ).toEqual([
       { x: 1, mean: 3, min: 3, max: 3, n: 1 },
       { x: 2, mean: 1, min: 1, max: 1, n: 1 },
     ]);
@@ -53,14 +58,24 @@ describe('settings without seeds', () => {
   test('seed keys at any depth are left out; runs that differ only in seed (and concurrency) share a key', () => {
     expect(['config.seed', 'config.policySettings.seed', 'config.model.init_seed', 'seed'].every(isSeedKey)).toBe(true);
     expect(['config.seeds_file', 'config.seedless', 'config.attempts'].some(isSeedKey)).toBe(false);
-    const a = settingsKey({ 'config.seed': 1, 'config.policy': 'p', 'config.policySettings.seed': 7, 'config.concurrency': 2 });
+    const a = settingsKey({
+      'config.seed': 1,
+      'config.policy': 'p',
+      'config.policySettings.seed': 7,
+      'config.concurrency': 2,
+    });
     const b = settingsKey({ 'config.policy': 'p', 'config.seed': 2, 'config.concurrency': 8 });
     expect(a).toBe(b);
     expect(settingsKey({ 'config.policy': 'q', 'config.seed': 1 })).not.toBe(a);
   });
 
   test('the keys in which groups differ name them', () => {
-    expect(differingKeys([{ 'config.policy': 'p', 'config.temp': 0, 'config.seed': 1 }, { 'config.policy': 'p', 'config.temp': 1, 'config.seed': 2 }])).toEqual(['config.temp']);
+    expect(
+      differingKeys([
+        { 'config.policy': 'p', 'config.temp': 0, 'config.seed': 1 },
+        { 'config.policy': 'p', 'config.temp': 1, 'config.seed': 2 },
+      ]),
+    ).toEqual(['config.temp']);
     expect(differingKeys([{ a: 1 }, { a: 1, b: 2 }])).toEqual(['b']);
   });
 });

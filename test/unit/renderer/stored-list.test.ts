@@ -44,7 +44,18 @@ describe('named lists', () => {
     expect(list.parse(null)).toEqual([]);
     expect(list.parse('{')).toEqual([]);
     expect(list.parse('{"name":"a","n":1}')).toEqual([]);
-    expect(list.parse(JSON.stringify([{ name: 'ok', n: 1, extra: true }, { name: '', n: 2 }, { name: 'x'.repeat(MAX_NAME + 1), n: 3 }, { name: 'bad', n: '4' }, null, 5]))).toEqual([{ name: 'ok', n: 1 }]);
+    expect(
+      list.parse(
+        JSON.stringify([
+          { name: 'ok', n: 1, extra: true },
+          { name: '', n: 2 },
+          { name: 'x'.repeat(MAX_NAME + 1), n: 3 },
+          { name: 'bad', n: '4' },
+          null,
+          5,
+        ]),
+      ),
+    ).toEqual([{ name: 'ok', n: 1 }]);
   });
 
   test('stored and loaded under its key', () => {

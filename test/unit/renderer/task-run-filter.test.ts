@@ -18,9 +18,15 @@ describe('task run filter', () => {
   test('kind, model and suite each narrow, together all must hold', () => {
     expect([oracle, onnx, openai].filter((r) => matchesTaskRunFilter(r, { policy: 'oracle' }))).toEqual([oracle]);
     expect([oracle, onnx, openai].filter((r) => matchesTaskRunFilter(r, { model: 'onnx:/models/a' }))).toEqual([onnx]);
-    expect([oracle, onnx, openai].filter((r) => matchesTaskRunFilter(r, { suite: '/s/one', policy: '!oracle' }))).toEqual([onnx]);
+    expect(
+      [oracle, onnx, openai].filter((r) => matchesTaskRunFilter(r, { suite: '/s/one', policy: '!oracle' })),
+    ).toEqual([onnx]);
   });
   test('the choices: kinds, whole specs and suites, each once, sorted', () => {
-    expect(runFacets([onnx, oracle, onnx, openai])).toEqual({ policies: ['onnx', 'openai', 'oracle'], models: ['onnx:/models/a', 'openai:gpt', 'oracle'], suites: ['/s/one', '/s/two'] });
+    expect(runFacets([onnx, oracle, onnx, openai])).toEqual({
+      policies: ['onnx', 'openai', 'oracle'],
+      models: ['onnx:/models/a', 'openai:gpt', 'oracle'],
+      suites: ['/s/one', '/s/two'],
+    });
   });
 });

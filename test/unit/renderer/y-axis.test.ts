@@ -11,7 +11,11 @@ describe('y scale', () => {
   });
 
   test('all-zero data on a log scale falls back to linear, and says so', () => {
-    expect(planYScale([0, 0, 0], true)).toEqual({ kind: 'linear', linthresh: 1, note: 'log scale off: every value is 0' });
+    expect(planYScale([0, 0, 0], true)).toEqual({
+      kind: 'linear',
+      linthresh: 1,
+      note: 'log scale off: every value is 0',
+    });
     expect(planYScale([], true).note).toBeNull();
   });
 
@@ -38,7 +42,9 @@ describe('log and arcsinh range', () => {
 describe('log ticks', () => {
   test('1-2-5 steps over a narrow range, decades over a wide one, never more than asked', () => {
     expect(logTicks(0.2, 5, 'log', 1, 6)).toEqual([0.2, 0.5, 1, 2, 5]);
-    expect(logTicks(1e-6, 10, 'log', 1, 6)).toEqual([1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10].filter((_, i) => i % 2 === 1));
+    expect(logTicks(1e-6, 10, 'log', 1, 6)).toEqual(
+      [1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10].filter((_, i) => i % 2 === 1),
+    );
     expect(logTicks(1e-4, 1, 'log', 1, 6)).toEqual([1e-4, 1e-3, 0.01, 0.1, 1]);
   });
   test('arcsinh: negative ticks, 0 and positive ticks, none under the linear threshold', () => {
@@ -50,7 +56,13 @@ describe('log ticks', () => {
 
 describe('tick labels', () => {
   test('a narrow range near 1 gets the digits that tell its ticks apart', () => {
-    expect(formatTicks([0.9998, 0.9999, 1, 1.0001, 1.0002])).toEqual(['0.9998', '0.9999', '1.0000', '1.0001', '1.0002']);
+    expect(formatTicks([0.9998, 0.9999, 1, 1.0001, 1.0002])).toEqual([
+      '0.9998',
+      '0.9999',
+      '1.0000',
+      '1.0001',
+      '1.0002',
+    ]);
   });
   test('negative ticks carry a minus sign', () => {
     expect(formatTicks([-0.5, 0, 0.5])).toEqual(['\u22120.5', '0.0', '0.5']);

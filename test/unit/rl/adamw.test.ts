@@ -15,12 +15,18 @@ const names = ['layers.0.attn.wq', 'layers.0.attn_norm.weight', 'value_head.weig
 function problem(seed: number) {
   let s = seed;
   const r = () => ((s = (s * 16807) % 2147483647) / 2147483647) * 2 - 1;
-  return names.map(() => ({ A: Array.from({ length: 3 }, () => Array.from({ length: 4 }, r)), b: Array.from({ length: 3 }, r), w0: Array.from({ length: 4 }, r) }));
+  return names.map(() => ({
+    A: Array.from({ length: 3 }, () => Array.from({ length: 4 }, r)),
+    b: Array.from({ length: 3 }, r),
+    w0: Array.from({ length: 4 }, r),
+  }));
 }
 
 function grad(A: number[][], b: number[], w: ArrayLike<number>): number[] {
   const res = A.map((row, i) => row.reduce((acc, a, j) => acc + a * w[j]!, 0) - b[i]!);
-  return w.length ? Array.from({ length: w.length }, (_, j) => A.reduce((acc, row, i) => acc + row[j]! * res[i]!, 0)) : [];
+  return w.length
+    ? Array.from({ length: w.length }, (_, j) => A.reduce((acc, row, i) => acc + row[j]! * res[i]!, 0))
+    : [];
 }
 
 describe('AdamW', () => {
@@ -35,9 +41,23 @@ describe('AdamW', () => {
     const params = new Map(names.map((n, i) => [n, Float32Array.from(prob[i]!.w0)]));
     const state = createOptimizerState(params);
     // Reference: plain numbers, written from the algorithm.
-    const ref = names.map((_, i) => ({ w: [...prob[i]!.w0].map((x) => Math.fround(x)), m: [0, 0, 0, 0], v: [0, 0, 0, 0] }));
-    const refLr = { 'layers.0.attn.wq': 1, 'layers.0.attn_norm.weight': 1, 'value_head.weight': 3, 'embed.weight': 0 } as Record<string, number>;
-    const refWd = { 'layers.0.attn.wq': 0.1, 'layers.0.attn_norm.weight': 0, 'value_head.weight': 0.1, 'embed.weight': 0 } as Record<string, number>;
+    const ref = names.map((_, i) => ({
+      w: [...prob[i]!.w0].map((x) => Math.fround(x)),
+      m: [0, 0, 0, 0],
+      v: [0, 0, 0, 0],
+    }));
+    const refLr = {
+      'layers.0.attn.wq': 1,
+      'layers.0.attn_norm.weight': 1,
+      'value_head.weight': 3,
+      'embed.weight': 0,
+    } as Record<string, number>;
+    const refWd = {
+      'layers.0.attn.wq': 0.1,
+      'layers.0.attn_norm.weight': 0,
+      'value_head.weight': 0.1,
+      'embed.weight': 0,
+    } as Record<string, number>;
 
     for (let t = 1; t <= 8; t++) {
       const grads = new Map(names.map((n, i) => [n, Float32Array.from(grad(prob[i]!.A, prob[i]!.b, params.get(n)!))]));
@@ -80,19 +100,38 @@ describe('AdamW', () => {
       const params = new Map([['a.weight', Float32Array.from([1, -2, 3])]]);
       const state = createOptimizerState(params);
       const { settings } = resolveParamGroups(['a.weight'], { weightDecay: 0.01 });
-      for (let t = 0; t < 5; t++) adamwStep(params, new Map([['a.weight', Float32Array.from([0.3, -0.1, 0.7 * t])]]), state, settings, 0.01, { beta1: 0.9, beta2: 0.999, eps: 1e-8 });
+      for (let t = 0; t < 5; t++)
+        adamwStep(params, new Map([['a.weight', Float32Array.from([0.3, -0.1, 0.7 * t])]]), state, settings, 0.01, {
+          beta1: 0.9,
+          beta2: 0.999,
+          eps: 1e-8,
+        });
       return Array.from(params.get('a.weight')!);
     };
     expect(run()).toEqual(run());
     const params = new Map([['a.weight', new Float32Array(2)]]);
-    expect(() => adamwStep(params, new Map(), createOptimizerState(params), new Map(), 0.1, { beta1: 0.9, beta2: 0.9, eps: 1e-8 })).toThrow(/no gradient for trainable parameter 'a.weight'/);
+    expect(() =>
+      adamwStep(params, new Map(), createOptimizerState(params), new Map(), 0.1, { beta1: 0.9, beta2: 0.9, eps: 1e-8 }),
+    ).toThrow(/no gradient for trainable parameter 'a.weight'/);
   });
 });
 
 describe('parameter groups', () => {
   it('exempts norms, biases and the router from weight decay and reports patterns that match nothing', () => {
-    const all = ['embed.weight', 'layers.0.attn_norm.weight', 'layers.0.moe.router', 'layers.0.moe.w_up', 'final_norm.weight', 'value_head.bias', 'value_head.weight'];
-    const { settings, unmatched } = resolveParamGroups(all, { weightDecay: 0.1, freeze: ['embed.*', 'nothing.here'], groups: [{ pattern: 'layers.*.moe.router', lrScale: 0.5 }] });
+    const all = [
+      'embed.weight',
+      'layers.0.attn_norm.weight',
+      'layers.0.moe.router',
+      'layers.0.moe.w_up',
+      'final_norm.weight',
+      'value_head.bias',
+      'value_head.weight',
+    ];
+    const { settings, unmatched } = resolveParamGroups(all, {
+      weightDecay: 0.1,
+      freeze: ['embed.*', 'nothing.here'],
+      groups: [{ pattern: 'layers.*.moe.router', lrScale: 0.5 }],
+    });
     expect(settings.get('layers.0.attn_norm.weight')!.weightDecay).toBe(0);
     expect(settings.get('final_norm.weight')!.weightDecay).toBe(0);
     expect(settings.get('value_head.bias')!.weightDecay).toBe(0);

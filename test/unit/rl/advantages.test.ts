@@ -4,7 +4,15 @@
  * the batch statistics.
  */
 import { describe, expect, it } from 'vitest';
-import { flatGroups, gae, groupAdvantages, maskedGae, normalizeAdvantages, singletonGroups, whitenWithSignal } from '../../../electron/rl/advantages';
+import {
+  flatGroups,
+  gae,
+  groupAdvantages,
+  maskedGae,
+  normalizeAdvantages,
+  singletonGroups,
+  whitenWithSignal,
+} from '../../../electron/rl/advantages';
 import { ppoSection } from '../../helpers/ppo-experience';
 import { normalizeRewards, trainingReward } from '../../../electron/rl/rewards';
 import { explainedVariance, logprobGap, tisWeights } from '../../../electron/rl/token-metrics';
@@ -30,7 +38,12 @@ describe('GAE over sampled tokens', () => {
   const values = [9, 9, 9, 0.2, 0.4, 0.1, -7, 5, 3, 8, 0.7, 0.3, 4];
 
   it('equals the definition on a multi-turn mask for several gamma, lambda', () => {
-    for (const [gamma, lambda] of [[1, 1], [0.9, 0.95], [0.5, 0.3], [1, 0]] as const) {
+    for (const [gamma, lambda] of [
+      [1, 1],
+      [0.9, 0.95],
+      [0.5, 0.3],
+      [1, 0],
+    ] as const) {
       const got = maskedGae(values, mask, 2.5, { gamma, lambda });
       const want = referenceGae(values, mask, 2.5, gamma, lambda);
       got.advantages.forEach((a, i) => expect(a, `gamma ${gamma} lambda ${lambda} at ${i}`).toBeCloseTo(want[i]!, 12));
@@ -66,7 +79,14 @@ describe('group-relative advantages and normalisation', () => {
 
   it('whitens advantages over loss tokens only', () => {
     const rows = [Float64Array.from([100, 1, 2]), Float64Array.from([3, -50])];
-    const stats = normalizeAdvantages(rows, [[0, 1, 1], [1, 0]], 0);
+    const stats = normalizeAdvantages(
+      rows,
+      [
+        [0, 1, 1],
+        [1, 0],
+      ],
+      0,
+    );
     expect(stats.mean).toBeCloseTo(2, 12);
     expect(rows[0]![0]).toBe(100);
     expect(rows[1]![1]).toBe(-50);
@@ -77,7 +97,12 @@ describe('group-relative advantages and normalisation', () => {
 
   it('shapes and normalises rewards', () => {
     const r = { dense: 3, fraction: 0.75, binary: 0 };
-    expect([trainingReward(r, 'dense'), trainingReward(r, 'fraction'), trainingReward(r, 'binary'), trainingReward(null, 'dense')]).toEqual([3, 0.75, 0, 0]);
+    expect([
+      trainingReward(r, 'dense'),
+      trainingReward(r, 'fraction'),
+      trainingReward(r, 'binary'),
+      trainingReward(null, 'dense'),
+    ]).toEqual([3, 0.75, 0, 0]);
     const batch = normalizeRewards([0, 2, 4, 6], ['a', 'a', 'b', 'b'], 'batch', 0);
     expect(batch.reduce((a, b) => a + b, 0)).toBeCloseTo(0, 12);
     expect(normalizeRewards([0, 2, 4, 6], ['a', 'a', 'b', 'b'], 'group', 0)).toEqual([-1, 1, -1, 1]);
@@ -98,7 +123,15 @@ describe('batch statistics', () => {
 
 describe('groups without a policy signal', () => {
   it('finds groups whose episodes all got the same reward', () => {
-    expect(flatGroups([0, 0, 1, 0, 2, 2, 5], ['a', 'a', 'b', 'b', 'c', 'c', 'd'])).toEqual([true, true, false, false, true, true, false]);
+    expect(flatGroups([0, 0, 1, 0, 2, 2, 5], ['a', 'a', 'b', 'b', 'c', 'c', 'd'])).toEqual([
+      true,
+      true,
+      false,
+      false,
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('a group of one episode is not flat (GAE still has its critic baseline); it is a singleton', () => {
@@ -107,14 +140,20 @@ describe('groups without a policy signal', () => {
   });
 
   it('group_size 1 with group advantages is a config error naming the key', () => {
-    expect(() => ppoSection({ advantage: 'group', group_size: 1 })).toThrow(/ppo\.group_size: 1 with advantage = "group" gives every episode a zero advantage/);
+    expect(() => ppoSection({ advantage: 'group', group_size: 1 })).toThrow(
+      /ppo\.group_size: 1 with advantage = "group" gives every episode a zero advantage/,
+    );
     expect(ppoSection({ advantage: 'gae', group_size: 1 }).group_size).toBe(1);
   });
 
   it('skip: flat rows get advantage 0 and stay out of the whitening; train: whitening amplifies their critic error', () => {
     // Row 0 is a flat group's (all rewards 0: its advantage is only the critic's error), rows 1-2 carry signal.
     const rows = () => [Float64Array.from([0.01, -0.02]), Float64Array.from([1, 1]), Float64Array.from([-1, -1])];
-    const masks = [[1, 1], [1, 1], [1, 1]];
+    const masks = [
+      [1, 1],
+      [1, 1],
+      [1, 1],
+    ];
     const skipped = rows();
     const s = whitenWithSignal(skipped, masks, [true, false, false], { normalize: true, skipFlat: true });
     expect(Array.from(skipped[0]!)).toEqual([0, 0]);

@@ -9,10 +9,24 @@ let next = 0;
 function episode(taskId: string, passed: Record<string, boolean>, binary = 0, category = 'files'): RolloutEpisode {
   const n = Object.values(passed).filter(Boolean).length;
   return {
-    key: `${taskId}-${next++}`, taskId, category, group: taskId, attempt: 0, policyVersion: 0,
-    reward: { dense: n, fraction: n / Object.keys(passed).length, binary }, resolved: binary === 1,
+    key: `${taskId}-${next++}`,
+    taskId,
+    category,
+    group: taskId,
+    attempt: 0,
+    policyVersion: 0,
+    reward: { dense: n, fraction: n / Object.keys(passed).length, binary },
+    resolved: binary === 1,
     assertions: Object.entries(passed).map(([name, p]) => ({ name, passed: p })),
-    turns: 1, completionTokens: 1, stopReason: 'submitted', error: null, aborted: false, durationMs: 1, generationMs: 1, environmentMs: 0, dir: '',
+    turns: 1,
+    completionTokens: 1,
+    stopReason: 'submitted',
+    error: null,
+    aborted: false,
+    durationMs: 1,
+    generationMs: 1,
+    environmentMs: 0,
+    dir: '',
   };
 }
 
@@ -21,7 +35,9 @@ describe('dense-reward guard', () => {
     const early = [episode('t', { easy: false, hard: false }), episode('t', { easy: false, hard: false })];
     const late = [episode('t', { easy: true, hard: false }), episode('t', { easy: true, hard: false })];
     const flags = flagFarmedAssertions([early, early, late, late]);
-    expect(flags).toEqual([{ taskId: 't', assertion: 'easy', passRateBefore: 0, passRateAfter: 1, binaryBefore: 0, binaryAfter: 0 }]);
+    expect(flags).toEqual([
+      { taskId: 't', assertion: 'easy', passRateBefore: 0, passRateAfter: 1, binaryBefore: 0, binaryAfter: 0 },
+    ]);
   });
 
   it('does not flag it when the binary reward rises too', () => {
@@ -31,16 +47,27 @@ describe('dense-reward guard', () => {
   });
 
   it('pass rates per task::assertion and rewards per category', () => {
-    const es = [episode('t', { a: true }, 1, 'x'), episode('t', { a: false }, 0, 'x'), episode('u', { b: true }, 1, 'y z')];
+    const es = [
+      episode('t', { a: true }, 1, 'x'),
+      episode('t', { a: false }, 0, 'x'),
+      episode('u', { b: true }, 1, 'y z'),
+    ];
     expect(assertionPassRates(es)).toEqual({ 't::a': 0.5, 'u::b': 1 });
-    expect(rewardsByCategory(es)).toEqual({ 'reward_dense/x': 0.5, 'reward_binary/x': 0.5, 'reward_dense/y_z': 1, 'reward_binary/y_z': 1 });
+    expect(rewardsByCategory(es)).toEqual({
+      'reward_dense/x': 0.5,
+      'reward_binary/x': 0.5,
+      'reward_dense/y_z': 1,
+      'reward_binary/y_z': 1,
+    });
   });
 });
 
 describe('task sampling', () => {
   const tasks = ['a1', 'a2', 'a3', 'a4', 'b1'].map((id) => ({ id, metadata: { category: id[0]! } }) as unknown as Task);
   it('is seeded by run seed and step; stratified alternates categories', () => {
-    expect(sampleTasks(tasks, 3, 'uniform', 1, 5).map((t) => t.id)).toEqual(sampleTasks(tasks, 3, 'uniform', 1, 5).map((t) => t.id));
+    expect(sampleTasks(tasks, 3, 'uniform', 1, 5).map((t) => t.id)).toEqual(
+      sampleTasks(tasks, 3, 'uniform', 1, 5).map((t) => t.id),
+    );
     expect(new Set(sampleTasks(tasks, 5, 'uniform', 1, 5).map((t) => t.id)).size).toBe(5);
     const strat = sampleTasks(tasks, 4, 'stratified', 2, 1).map((t) => t.metadata.category);
     expect(strat.filter((c) => c === 'b')).toHaveLength(2);

@@ -38,27 +38,58 @@ describe('optimizer patterns over published names', () => {
   const aliases = publishedNames(config, family);
 
   it('freezes the lab tensors that hold the named published tensors', () => {
-    const { settings, unmatched } = resolveParamGroups(names, { weightDecay: 0.1, freeze: ['model.embed_tokens.weight', 'model.layers.1.self_attn.**', 'model.layers.*.mlp.experts.*.down_proj.weight'], aliases });
+    const { settings, unmatched } = resolveParamGroups(names, {
+      weightDecay: 0.1,
+      freeze: [
+        'model.embed_tokens.weight',
+        'model.layers.1.self_attn.**',
+        'model.layers.*.mlp.experts.*.down_proj.weight',
+      ],
+      aliases,
+    });
     const frozen = names.filter((n) => settings.get(n)!.frozen).sort();
-    expect(frozen).toEqual([paramName.embed, paramName.wDown(0), paramName.wDown(1), paramName.kNorm(1), paramName.qNorm(1), paramName.wk(1), paramName.wo(1), paramName.wq(1), paramName.wv(1)].sort());
+    expect(frozen).toEqual(
+      [
+        paramName.embed,
+        paramName.wDown(0),
+        paramName.wDown(1),
+        paramName.kNorm(1),
+        paramName.qNorm(1),
+        paramName.wk(1),
+        paramName.wo(1),
+        paramName.wq(1),
+        paramName.wv(1),
+      ].sort(),
+    );
     expect(unmatched).toEqual([]);
   });
 
   it('groups apply by published name too (lr scale of the routers)', () => {
-    const { settings } = resolveParamGroups(names, { weightDecay: 0.1, groups: [{ pattern: 'model.layers.*.mlp.gate.weight', lrScale: 0.5 }], aliases });
+    const { settings } = resolveParamGroups(names, {
+      weightDecay: 0.1,
+      groups: [{ pattern: 'model.layers.*.mlp.gate.weight', lrScale: 0.5 }],
+      aliases,
+    });
     expect(settings.get(paramName.router(0))!.lrScale).toBe(0.5);
     expect(settings.get(paramName.wGate(0))!.lrScale).toBe(1);
   });
 
   it('refuses a pattern naming only some experts of a layer, naming the pattern and both tensors', () => {
-    expect(() => resolveParamGroups(names, { weightDecay: 0.1, freeze: ['model.layers.0.mlp.experts.1.**'], aliases })).toThrow(ParamGroupError);
-    expect(() => resolveParamGroups(names, { weightDecay: 0.1, freeze: ['model.layers.0.mlp.experts.1.**'], aliases })).toThrow(
+    expect(() =>
+      resolveParamGroups(names, { weightDecay: 0.1, freeze: ['model.layers.0.mlp.experts.1.**'], aliases }),
+    ).toThrow(ParamGroupError);
+    expect(() =>
+      resolveParamGroups(names, { weightDecay: 0.1, freeze: ['model.layers.0.mlp.experts.1.**'], aliases }),
+    ).toThrow(
       /'model\.layers\.0\.mlp\.experts\.1\.\*\*' matches model\.layers\.0\.mlp\.experts\.1\.gate_proj\.weight but not model\.layers\.0\.mlp\.experts\.0\.gate_proj\.weight, which the lab holds in the same tensor layers\.0\.moe\.w_gate/,
     );
   });
 
   it('without aliases, published names match nothing (reported as unmatched)', () => {
-    const { settings, unmatched } = resolveParamGroups(names, { weightDecay: 0.1, freeze: ['model.embed_tokens.weight'] });
+    const { settings, unmatched } = resolveParamGroups(names, {
+      weightDecay: 0.1,
+      freeze: ['model.embed_tokens.weight'],
+    });
     expect(settings.get(paramName.embed)!.frozen).toBe(false);
     expect(unmatched).toEqual(['model.embed_tokens.weight']);
   });

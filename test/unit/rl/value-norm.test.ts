@@ -1,6 +1,13 @@
 /** Value-target statistics: debiased moving mean/std over loss tokens, identity before the first batch. */
 import { describe, expect, it } from 'vitest';
-import { destandardize, initialValueNorm, standardize, updateValueNorm, valueNormStats, VALUE_NORM_MIN_STD } from '../../../electron/rl/value-norm';
+import {
+  destandardize,
+  initialValueNorm,
+  standardize,
+  updateValueNorm,
+  valueNormStats,
+  VALUE_NORM_MIN_STD,
+} from '../../../electron/rl/value-norm';
 
 describe('value-target normalisation', () => {
   it('is the identity before any batch, and the batch statistics after the first (debiased)', () => {

@@ -11,7 +11,9 @@ async function decodeChunks(chunks: Record<OutputStreamName, Buffer[]>): Promise
     expect(piece).not.toBe('');
     text[stream] += piece;
   });
-  const ended = Promise.all([streams.stdout, streams.stderr].map((s) => new Promise((resolve) => s.once('end', resolve))));
+  const ended = Promise.all(
+    [streams.stdout, streams.stderr].map((s) => new Promise((resolve) => s.once('end', resolve))),
+  );
   for (const stream of ['stdout', 'stderr'] as const) {
     for (const chunk of chunks[stream]) streams[stream].write(chunk);
     streams[stream].end();
@@ -25,7 +27,12 @@ const EURO = Buffer.from('€'); // three bytes: e2 82 ac
 describe('sandbox output decoding', () => {
   it('joins a multi-byte character split across chunks, each stream on its own', async () => {
     const text = await decodeChunks({
-      stdout: [Buffer.from('price: '), EURO.subarray(0, 1), EURO.subarray(1, 2), Buffer.concat([EURO.subarray(2), Buffer.from('5\n')])],
+      stdout: [
+        Buffer.from('price: '),
+        EURO.subarray(0, 1),
+        EURO.subarray(1, 2),
+        Buffer.concat([EURO.subarray(2), Buffer.from('5\n')]),
+      ],
       stderr: [Buffer.from('naïve '), EURO.subarray(0, 2), EURO.subarray(2)],
     });
     expect(text).toEqual({ stdout: 'price: €5\n', stderr: 'naïve €' });

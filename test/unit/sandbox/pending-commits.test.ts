@@ -11,7 +11,8 @@ const deferred = () => {
 describe('PendingCommits', () => {
   it('settled waits for the commit to that tag only, and for a newer one tracked meanwhile', async () => {
     const pending = new PendingCommits();
-    const first = deferred(), second = deferred();
+    const first = deferred(),
+      second = deferred();
     pending.track('img:a', first.promise);
     let done = false;
     const waiting = pending.settled('img:a').then(() => (done = true));

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { decisiveLimit, exitStatus } from '../../../native/sandbox/bubblewrap';
 
-describe('exitStatus: the command\'s exit code or signal as bwrap reports them', () => {
+describe("exitStatus: the command's exit code or signal as bwrap reports them", () => {
   test('128+N is death by signal N; other codes and signals pass through', () => {
     expect(exitStatus({ code: 137, signal: null })).toEqual({ exitCode: null, signal: 'SIGKILL' });
     expect(exitStatus({ code: 152, signal: null })).toEqual({ exitCode: null, signal: 'SIGXCPU' });

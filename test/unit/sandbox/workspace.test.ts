@@ -17,10 +17,14 @@ describe('workspace checks', () => {
   it('accepts a directory inside a protected one (only it is mounted) and returns its real path', () => {
     symlinkSync(join(tmp.path, 'home', 'alice', 'task'), join(tmp.path, 'link'));
     expect(checkWorkspace(join(tmp.path, 'link'), protectedPaths)).toBe(join(tmp.path, 'home', 'alice', 'task'));
-    expect(checkWorkspace(join(tmp.path, 'data', 'runs', 'r1'), protectedPaths)).toBe(join(tmp.path, 'data', 'runs', 'r1'));
+    expect(checkWorkspace(join(tmp.path, 'data', 'runs', 'r1'), protectedPaths)).toBe(
+      join(tmp.path, 'data', 'runs', 'r1'),
+    );
   });
   it('says what to do when the workspace is missing', () => {
-    expect(() => checkWorkspace(join(tmp.path, 'nope'), protectedPaths)).toThrow(/does not exist; create it first \(mkdir -p/);
+    expect(() => checkWorkspace(join(tmp.path, 'nope'), protectedPaths)).toThrow(
+      /does not exist; create it first \(mkdir -p/,
+    );
   });
   it('refuses a file', () => {
     expect(() => checkWorkspace(join(tmp.path, 'file'), protectedPaths)).toThrow(/is not a directory/);
@@ -33,10 +37,18 @@ describe('workspace checks', () => {
     expect(() => checkWorkspace('/tmp', protectedPaths)).toThrow(/system directory/);
   });
   it('checks extra mounts the same way, and their sandbox paths', () => {
-    expect(() => checkMount({ host: join(tmp.path, 'home'), sandbox: '/tests', readOnly: true }, 0, protectedPaths)).toThrow(/mounts\[0\].*would expose/);
-    expect(() => checkMount({ host: join(tmp.path, 'data', 'runs'), sandbox: 'tests', readOnly: true }, 1, protectedPaths)).toThrow(/mounts\[1\]\.sandbox/);
-    expect(() => checkMount({ host: join(tmp.path, 'data', 'runs'), sandbox: '/usr', readOnly: true }, 2, protectedPaths)).toThrow(/system directory/);
-    expect(checkMount({ host: join(tmp.path, 'data', 'runs'), sandbox: '/tests', readOnly: true }, 3, protectedPaths).host).toBe(join(tmp.path, 'data', 'runs'));
+    expect(() =>
+      checkMount({ host: join(tmp.path, 'home'), sandbox: '/tests', readOnly: true }, 0, protectedPaths),
+    ).toThrow(/mounts\[0\].*would expose/);
+    expect(() =>
+      checkMount({ host: join(tmp.path, 'data', 'runs'), sandbox: 'tests', readOnly: true }, 1, protectedPaths),
+    ).toThrow(/mounts\[1\]\.sandbox/);
+    expect(() =>
+      checkMount({ host: join(tmp.path, 'data', 'runs'), sandbox: '/usr', readOnly: true }, 2, protectedPaths),
+    ).toThrow(/system directory/);
+    expect(
+      checkMount({ host: join(tmp.path, 'data', 'runs'), sandbox: '/tests', readOnly: true }, 3, protectedPaths).host,
+    ).toBe(join(tmp.path, 'data', 'runs'));
   });
   it('protects the home directories, the data dir and the checkout by default', () => {
     const paths = defaultProtectedPaths({ T1LAB_HOME: '/srv/t1lab-data' });

@@ -25,12 +25,18 @@ describe('MinHash', () => {
     expect(j).toBeGreaterThan(0.2);
     expect(j).toBeLessThan(0.47);
     expect(estimatedJaccard(minhash([]), minhash(set(0, 3)))).toBe(0);
-    expect([...wordShingles('Count the ERROR lines, please.')]).toEqual(['count the error', 'the error lines', 'error lines please.']);
+    expect([...wordShingles('Count the ERROR lines, please.')]).toEqual([
+      'count the error',
+      'the error lines',
+      'error lines please.',
+    ]);
   });
 });
 
 function corpus(split: 'train' | 'eval', count: number, seed = 1): Task[] {
-  return [...synthesize({ count, seed, split, families: chooseFamilies(ALL_FAMILIES, null, split) })].map((t) => t.task);
+  return [...synthesize({ count, seed, split, families: chooseFamilies(ALL_FAMILIES, null, split) })].map(
+    (t) => t.task,
+  );
 }
 
 /** An eval task copied with a new id and one word of its instruction changed. */
@@ -80,7 +86,15 @@ describe('stats and rebalance', () => {
   });
 
   it('splits quotas by largest remainder, capped by what exists', () => {
-    const q = quotas({ a: 1, b: 1, c: 2 }, new Map([['a', 100], ['b', 1], ['c', 100]]), 10);
+    const q = quotas(
+      { a: 1, b: 1, c: 2 },
+      new Map([
+        ['a', 100],
+        ['b', 1],
+        ['c', 100],
+      ]),
+      10,
+    );
     expect(q.get('b')).toBe(1);
     expect([...q.values()].reduce((x, y) => x + y, 0)).toBe(10);
     expect(q.get('c')! > q.get('a')!).toBe(true);
@@ -94,7 +108,13 @@ describe('stats and rebalance', () => {
     expect(after.count).toBe(89);
     expect(after.difficulties.hard).toBe(wantHard);
     const cats = Object.keys(s.categories);
-    const uniform = corpusStats(rebalance(tasks, { categories: Object.fromEntries(cats.map((c) => [c, 1])), difficulties: null }, cats.length * 5));
+    const uniform = corpusStats(
+      rebalance(
+        tasks,
+        { categories: Object.fromEntries(cats.map((c) => [c, 1])), difficulties: null },
+        cats.length * 5,
+      ),
+    );
     expect(Object.values(uniform.categories).every((n) => n === 5)).toBe(true);
     expect(uniform.top5Share).toBeLessThan(s.top5Share);
   });

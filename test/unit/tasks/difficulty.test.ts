@@ -8,8 +8,12 @@ function checked(word: string | null): { toml: string | undefined; yaml: string 
   const toml = parseTaskToml(word === null ? '[metadata]\n' : `[metadata]\ndifficulty = "${word}"\n`);
   const yaml = parseTaskYaml(`instruction: Do it.\n${word === null ? '' : `difficulty: ${word}\n`}`);
   return {
-    toml: toml.ok ? toml.value.metadata.difficulty : toml.issues?.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-    yaml: yaml.ok ? yaml.value.difficulty : yaml.issues?.issues.map((i) => `metadata.${i.path.join('.')}: ${i.message}`).join('; '),
+    toml: toml.ok
+      ? toml.value.metadata.difficulty
+      : toml.issues?.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+    yaml: yaml.ok
+      ? yaml.value.difficulty
+      : yaml.issues?.issues.map((i) => `metadata.${i.path.join('.')}: ${i.message}`).join('; '),
   };
 }
 

@@ -1,6 +1,14 @@
 /** The family registry, the split rule and the synthesizer's determinism and distinctness. */
 import { describe, expect, it } from 'vitest';
-import { ALL_FAMILIES, CORE_FAMILIES, createFamilyRng, duplicateFamilyNames, seedSplit, TB_CATEGORIES, type TaskFamily } from '../../../tasks/families';
+import {
+  ALL_FAMILIES,
+  CORE_FAMILIES,
+  createFamilyRng,
+  duplicateFamilyNames,
+  seedSplit,
+  TB_CATEGORIES,
+  type TaskFamily,
+} from '../../../tasks/families';
 import { phrase } from '../../../tasks/families/kit/task';
 import { parseTaskToml } from '../../../electron/lab/tasks/config/task-toml';
 import { chooseFamilies, generateOne, synthesize, taskSeed } from '../../../electron/lab/tasks/synth/generate';
@@ -23,35 +31,42 @@ describe('the family registry', () => {
   });
 
   const SEEDS = 12;
-  it.each(ALL_FAMILIES.map((f) => [f.name, f] as [string, TaskFamily]))('%s writes loadable tasks with full metadata, deterministically', (name, family) => {
-    const ids = new Set<string>();
-    for (let i = 0; i < SEEDS; i++) {
-      const seed = taskSeed(name, 7, i);
-      const split = i % 2 ? 'eval' : 'train';
-      const g = generateOne(family, seed, split);
-      expect(packLineOf(g)).toBe(packLineOf(generateOne(family, seed, split)));
-      const entry = parsePackLine('t.jsonl', 1, packLineOf(g));
-      expect(entry.problems.filter((p) => p.severity === 'error'), `${g.id}`).toEqual([]);
-      const task = entry.task!;
-      expect(task.id.startsWith(name)).toBe(true);
-      ids.add(task.id);
-      const toml = parseTaskToml(fileText(task, 'task.toml')!);
-      expect(toml.ok).toBe(true);
-      const meta: Record<string, unknown> = toml.ok ? toml.value.metadata : {};
-      expect(meta).toMatchObject({ family: name, category: family.category, difficulty: g.difficulty, split });
-      expect(meta.expected_commands).toBe(g.expectedCommands);
-      // The oracle exists and the verifier is dense: several assertions or pytest tests.
-      const solve = fileText(task, 'solution/solve.sh')!;
-      expect(typedCommands(solve).length).toBe(g.expectedCommands);
-      const tests = (fileText(task, 'tests/test_outputs.py') ?? '').match(/^def test_/gm)?.length ?? 0;
-      expect(task.verifier.assertions.length + tests).toBeGreaterThanOrEqual(2);
-    }
-    expect(ids.size).toBe(SEEDS);
-  });
+  it.each(ALL_FAMILIES.map((f) => [f.name, f] as [string, TaskFamily]))(
+    '%s writes loadable tasks with full metadata, deterministically',
+    (name, family) => {
+      const ids = new Set<string>();
+      for (let i = 0; i < SEEDS; i++) {
+        const seed = taskSeed(name, 7, i);
+        const split = i % 2 ? 'eval' : 'train';
+        const g = generateOne(family, seed, split);
+        expect(packLineOf(g)).toBe(packLineOf(generateOne(family, seed, split)));
+        const entry = parsePackLine('t.jsonl', 1, packLineOf(g));
+        expect(
+          entry.problems.filter((p) => p.severity === 'error'),
+          `${g.id}`,
+        ).toEqual([]);
+        const task = entry.task!;
+        expect(task.id.startsWith(name)).toBe(true);
+        ids.add(task.id);
+        const toml = parseTaskToml(fileText(task, 'task.toml')!);
+        expect(toml.ok).toBe(true);
+        const meta: Record<string, unknown> = toml.ok ? toml.value.metadata : {};
+        expect(meta).toMatchObject({ family: name, category: family.category, difficulty: g.difficulty, split });
+        expect(meta.expected_commands).toBe(g.expectedCommands);
+        // The oracle exists and the verifier is dense: several assertions or pytest tests.
+        const solve = fileText(task, 'solution/solve.sh')!;
+        expect(typedCommands(solve).length).toBe(g.expectedCommands);
+        const tests = (fileText(task, 'tests/test_outputs.py') ?? '').match(/^def test_/gm)?.length ?? 0;
+        expect(task.verifier.assertions.length + tests).toBeGreaterThanOrEqual(2);
+      }
+      expect(ids.size).toBe(SEEDS);
+    },
+  );
 
   it('gives a long-horizon family 20+ commands', () => {
     const ops = CORE_FAMILIES.find((f) => f.name === 'ops-checklist')!;
-    for (let i = 0; i < 5; i++) expect(generateOne(ops, taskSeed('ops-checklist', 1, i), 'train').expectedCommands).toBeGreaterThanOrEqual(20);
+    for (let i = 0; i < 5; i++)
+      expect(generateOne(ops, taskSeed('ops-checklist', 1, i), 'train').expectedCommands).toBeGreaterThanOrEqual(20);
   });
 });
 
@@ -79,8 +94,12 @@ describe('the split rule', () => {
   });
 
   it('makes train and eval corpora that share no task, and distinct tasks within each', () => {
-    const train = [...synthesize({ count: 600, seed: 1, split: 'train', families: chooseFamilies(ALL_FAMILIES, null, 'train') })];
-    const evals = [...synthesize({ count: 300, seed: 1, split: 'eval', families: chooseFamilies(ALL_FAMILIES, null, 'eval') })];
+    const train = [
+      ...synthesize({ count: 600, seed: 1, split: 'train', families: chooseFamilies(ALL_FAMILIES, null, 'train') }),
+    ];
+    const evals = [
+      ...synthesize({ count: 300, seed: 1, split: 'eval', families: chooseFamilies(ALL_FAMILIES, null, 'eval') }),
+    ];
     expect(train).toHaveLength(600);
     expect(new Set(train.map((t) => t.hashes.content)).size).toBe(600);
     const trainHashes = new Set(train.map((t) => t.hashes.content));
@@ -92,9 +111,18 @@ describe('the split rule', () => {
   });
 
   it('counts a duplicate instead of writing it twice', () => {
-    const constant: TaskFamily = { ...CORE_FAMILIES[0]!, name: 'constant', generate: (rng, o) => ({ ...CORE_FAMILIES[0]!.generate(createFamilyRng(1), { seed: 1, split: o.split }), id: `constant-${rng.int(0, 1e9)}` }) };
+    const constant: TaskFamily = {
+      ...CORE_FAMILIES[0]!,
+      name: 'constant',
+      generate: (rng, o) => ({
+        ...CORE_FAMILIES[0]!.generate(createFamilyRng(1), { seed: 1, split: o.split }),
+        id: `constant-${rng.int(0, 1e9)}`,
+      }),
+    };
     const rejects: string[] = [];
-    const out = [...synthesize({ count: 3, seed: 1, split: 'train', families: [constant] }, (r) => rejects.push(r.verdict))];
+    const out = [
+      ...synthesize({ count: 3, seed: 1, split: 'train', families: [constant] }, (r) => rejects.push(r.verdict)),
+    ];
     expect(out).toHaveLength(1);
     expect(rejects.length).toBeGreaterThan(0);
     expect(new Set(rejects)).toEqual(new Set(['duplicate']));
@@ -104,7 +132,11 @@ describe('the split rule', () => {
 describe('long-horizon selection', () => {
   it('keeps only tasks that need --min-commands commands, counting the others', () => {
     const rejects: string[] = [];
-    const tasks = [...synthesize({ count: 5, seed: 1, split: 'eval', families: ALL_FAMILIES, minCommands: 20 }, (r) => rejects.push(r.verdict))];
+    const tasks = [
+      ...synthesize({ count: 5, seed: 1, split: 'eval', families: ALL_FAMILIES, minCommands: 20 }, (r) =>
+        rejects.push(r.verdict),
+      ),
+    ];
     expect(tasks).toHaveLength(5);
     for (const t of tasks) expect(t.expectedCommands).toBeGreaterThanOrEqual(20);
     expect(rejects).toContain('too-short');

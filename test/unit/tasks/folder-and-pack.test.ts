@@ -2,7 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadTaskSource, packLineOf, readPack, readTaskFolder, writePack, writeTaskFolder } from '../../../electron/lab/tasks';
+import {
+  loadTaskSource,
+  packLineOf,
+  readPack,
+  readTaskFolder,
+  writePack,
+  writeTaskFolder,
+} from '../../../electron/lab/tasks';
 import { taskPathProblem } from '../../../electron/lab/tasks/paths';
 import { makeTempDir } from '../../helpers/tmp';
 
@@ -20,7 +27,8 @@ function writeTask(dir: string, files: Record<string, string | Buffer>, executab
 
 const MINIMAL = {
   'instruction.md': 'Write hi.\n',
-  'task.toml': '[metadata]\ncategory = "x"\ndifficulty = "easy"\n[[verifier.assertions]]\nname = "hi"\nrun = "grep -q hi out"\n',
+  'task.toml':
+    '[metadata]\ncategory = "x"\ndifficulty = "easy"\n[[verifier.assertions]]\nname = "hi"\nrun = "grep -q hi out"\n',
   'solution/solve.sh': '#!/bin/bash\necho hi > out\n',
 };
 
@@ -41,7 +49,8 @@ describe('task paths', () => {
     for (const bad of ['../x', 'a/../../b', '/etc/passwd', 'a\\b', 'C:/x', 'a//b', './a', 'a/./b', '', 'a\0b']) {
       expect(taskPathProblem(bad), bad).not.toBeNull();
     }
-    for (const good of ['a', 'a/b.txt', '.env', 'tests/test_outputs.py', 'x..y']) expect(taskPathProblem(good), good).toBeNull();
+    for (const good of ['a', 'a/b.txt', '.env', 'tests/test_outputs.py', 'x..y'])
+      expect(taskPathProblem(good), good).toBeNull();
   });
 });
 
@@ -66,15 +75,29 @@ describe('reading a task folder', () => {
   });
 
   it('refuses FIFOs and oversize files, and skips tool folders', async () => {
-    const dir = writeTask(join(tmp.path, 't'), { ...MINIMAL, 'environment/files/big.bin': Buffer.alloc(3000), '.git/HEAD': 'ref\n', 'tests/__pycache__/x.pyc': 'x' });
+    const dir = writeTask(join(tmp.path, 't'), {
+      ...MINIMAL,
+      'environment/files/big.bin': Buffer.alloc(3000),
+      '.git/HEAD': 'ref\n',
+      'tests/__pycache__/x.pyc': 'x',
+    });
     execFileSync('mkfifo', [join(dir, 'environment/files/pipe')]);
     const read = await readTaskFolder(dir, { maxFileBytes: 2048, maxTaskBytes: 1 << 20, maxFiles: 100 });
-    expect(read.problems).toContainEqual(expect.objectContaining({ file: 'environment/files/pipe', reason: expect.stringMatching(/FIFO/) }));
-    expect(read.problems).toContainEqual(expect.objectContaining({ file: 'environment/files/big.bin', reason: expect.stringMatching(/over the 2048 bytes limit/) }));
+    expect(read.problems).toContainEqual(
+      expect.objectContaining({ file: 'environment/files/pipe', reason: expect.stringMatching(/FIFO/) }),
+    );
+    expect(read.problems).toContainEqual(
+      expect.objectContaining({
+        file: 'environment/files/big.bin',
+        reason: expect.stringMatching(/over the 2048 bytes limit/),
+      }),
+    );
     expect(read.files.map((f) => f.path)).not.toContain('.git/HEAD');
     expect(read.files.map((f) => f.path)).not.toContain('tests/__pycache__/x.pyc');
     const total = await readTaskFolder(dir, { maxFileBytes: 1 << 20, maxTaskBytes: 1000, maxFiles: 100 });
-    expect(total.problems).toContainEqual(expect.objectContaining({ reason: expect.stringMatching(/over its 1000 bytes size limit/) }));
+    expect(total.problems).toContainEqual(
+      expect.objectContaining({ reason: expect.stringMatching(/over its 1000 bytes size limit/) }),
+    );
   });
 
   it('lists a bad task among good ones without stopping', async () => {
@@ -84,7 +107,10 @@ describe('reading a task folder', () => {
     const source = await loadTaskSource(join(tmp.path, 'lib'));
     expect(source.tasks.map((t) => t.id).sort()).toEqual(['also-good', 'good']);
     expect(source.invalid.map((t) => t.id)).toEqual(['bad']);
-    expect(source.invalid[0]?.problems[0]).toMatchObject({ file: 'task.toml', reason: expect.stringMatching(/malformed TOML at line 1/) });
+    expect(source.invalid[0]?.problems[0]).toMatchObject({
+      file: 'task.toml',
+      reason: expect.stringMatching(/malformed TOML at line 1/),
+    });
   });
 });
 
@@ -92,14 +118,20 @@ describe('packs', () => {
   it('round-trips folders byte for byte, binary files and executable bits included', async () => {
     const binary = Buffer.from([0, 1, 2, 255, 254, 0x80, 0x0a]);
     const src = join(tmp.path, 'src');
-    writeTask(join(src, 'one'), { ...MINIMAL, 'environment/files/blob.bin': binary, 'environment/files/bom.txt': '\ufeffBOM kept\n' }, ['solution/solve.sh']);
+    writeTask(
+      join(src, 'one'),
+      { ...MINIMAL, 'environment/files/blob.bin': binary, 'environment/files/bom.txt': '\ufeffBOM kept\n' },
+      ['solution/solve.sh'],
+    );
     writeTask(join(src, 'two'), MINIMAL);
     const source = await loadTaskSource(src);
     const pack = join(tmp.path, 'tasks.jsonl');
     expect(await writePack(pack, source.tasks)).toBe(2);
     const lines = readFileSync(pack, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(2);
-    expect(JSON.parse(lines[0] as string).files.find((f: { path: string }) => f.path === 'environment/files/blob.bin')).toEqual({ path: 'environment/files/blob.bin', base64: binary.toString('base64') });
+    expect(
+      JSON.parse(lines[0] as string).files.find((f: { path: string }) => f.path === 'environment/files/blob.bin'),
+    ).toEqual({ path: 'environment/files/blob.bin', base64: binary.toString('base64') });
 
     const out = join(tmp.path, 'out');
     for await (const entry of readPack(pack)) {
@@ -116,7 +148,15 @@ describe('packs', () => {
   });
 
   it('reports each bad line with its line, field and reason, and loads the others', async () => {
-    const good = (id: string) => packLineOf({ id, files: Object.entries(MINIMAL).map(([path, text]) => ({ path, data: new TextEncoder().encode(text), executable: false })) });
+    const good = (id: string) =>
+      packLineOf({
+        id,
+        files: Object.entries(MINIMAL).map(([path, text]) => ({
+          path,
+          data: new TextEncoder().encode(text),
+          executable: false,
+        })),
+      });
     const withFile = (id: string, file: object) => {
       const line = JSON.parse(good(id));
       line.files.push(file);
@@ -143,11 +183,19 @@ describe('packs', () => {
     for await (const e of readPack(pack)) entries.push(e);
     expect(entries.filter((e) => e.task).map((e) => e.id)).toEqual(['first', 'last']);
     const bad = Object.fromEntries(entries.filter((e) => !e.task).map((e) => [`${e.id}@${e.line}`, e.problems[0]]));
-    expect(bad['escape@2']).toEqual({ file: 'mixed.jsonl:2', field: 'files[3].path', reason: "'../../etc/cron.d/evil' escapes the task folder ('..')", severity: 'error' });
+    expect(bad['escape@2']).toEqual({
+      file: 'mixed.jsonl:2',
+      field: 'files[3].path',
+      reason: "'../../etc/cron.d/evil' escapes the task folder ('..')",
+      severity: 'error',
+    });
     expect(bad['absolute@3']).toMatchObject({ field: 'files[3].path', reason: expect.stringMatching(/is absolute/) });
     expect(bad['sneaky@4']).toMatchObject({ field: 'files[3].path', reason: expect.stringMatching(/escapes/) });
     expect(bad['line-5@5']).toMatchObject({ file: 'mixed.jsonl:5', reason: expect.stringMatching(/not valid JSON/) });
-    expect(bad['bad64@6']).toMatchObject({ field: 'files[3].base64', reason: expect.stringMatching(/not valid base64/) });
+    expect(bad['bad64@6']).toMatchObject({
+      field: 'files[3].base64',
+      reason: expect.stringMatching(/not valid base64/),
+    });
     expect(bad['first@7']).toMatchObject({ field: 'id', reason: "duplicate id 'first' (first on line 1)" });
     expect(bad['dup-path@9']).toMatchObject({ field: 'files[3].path', reason: "'instruction.md' appears twice" });
     expect(bad['../evil@10']).toMatchObject({ field: 'id', reason: expect.stringMatching(/not a valid task id/) });
@@ -155,8 +203,19 @@ describe('packs', () => {
 
   it('locates task-level problems of a pack line inside the line', async () => {
     const pack = join(tmp.path, 'p.jsonl');
-    writeFileSync(pack, `${JSON.stringify({ id: 'x', files: [{ path: 'instruction.md', text: 'x' }, { path: 'task.toml', text: '[metadata]\ndifficulty = "hardest"\n' }] })}\n`);
+    writeFileSync(
+      pack,
+      `${JSON.stringify({
+        id: 'x',
+        files: [
+          { path: 'instruction.md', text: 'x' },
+          { path: 'task.toml', text: '[metadata]\ndifficulty = "hardest"\n' },
+        ],
+      })}\n`,
+    );
     const source = await loadTaskSource(pack);
-    expect(source.invalid[0]?.problems).toContainEqual(expect.objectContaining({ file: 'p.jsonl:1:task.toml', field: 'metadata.difficulty' }));
+    expect(source.invalid[0]?.problems).toContainEqual(
+      expect.objectContaining({ file: 'p.jsonl:1:task.toml', field: 'metadata.difficulty' }),
+    );
   });
 });

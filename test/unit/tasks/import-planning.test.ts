@@ -17,11 +17,30 @@ function hostWith(debs: string[], commands: string[]): HostProbe {
 describe('offlineTestScript', () => {
   it('drops install steps, replaces the uvx pytest run, and keeps every other step in order', () => {
     const r = offlineTestScript(
-      ['#!/bin/bash', 'apt-get update', 'curl -LsSf https://astral.sh/uv/0.9.5/install.sh | sh', 'source $HOME/.local/bin/env', 'cp /tests/test.py /app/', 'python3 /tests/gen_large_csv.py', 'cd /tests', 'export PYTHONPATH=/app', 'uvx -p 3.13 -w pytest==8.4.1 -w pytest-json-ctrf==0.3.5 pytest --ctrf /logs/verifier/ctrf.json /tests/test_outputs.py -rA', 'echo done'].join('\n'),
+      [
+        '#!/bin/bash',
+        'apt-get update',
+        'curl -LsSf https://astral.sh/uv/0.9.5/install.sh | sh',
+        'source $HOME/.local/bin/env',
+        'cp /tests/test.py /app/',
+        'python3 /tests/gen_large_csv.py',
+        'cd /tests',
+        'export PYTHONPATH=/app',
+        'uvx -p 3.13 -w pytest==8.4.1 -w pytest-json-ctrf==0.3.5 pytest --ctrf /logs/verifier/ctrf.json /tests/test_outputs.py -rA',
+        'echo done',
+      ].join('\n'),
     );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.script.split('\n')).toEqual(['#!/bin/bash', 'cp /tests/test.py /app/', 'python3 /tests/gen_large_csv.py', 'cd /tests', 'export PYTHONPATH=/app', 't1lab_pytest /tests/test_outputs.py -rA', 'echo done']);
+    expect(r.script.split('\n')).toEqual([
+      '#!/bin/bash',
+      'cp /tests/test.py /app/',
+      'python3 /tests/gen_large_csv.py',
+      'cd /tests',
+      'export PYTHONPATH=/app',
+      't1lab_pytest /tests/test_outputs.py -rA',
+      'echo done',
+    ]);
     expect(r.dropped).toHaveLength(3);
   });
 
@@ -41,7 +60,11 @@ describe('planEnvironment', () => {
   const host = hostWith(['python3'], ['node', 'python3']);
 
   it('keeps Dockerfile order when a COPY follows a RUN, and starts the shell in a later WORKDIR', async () => {
-    const plan = await planEnvironment('FROM python:3.13-slim\nWORKDIR /app\nRUN mkdir /app/data\nCOPY data/ /app/data/\nWORKDIR /app/site\nRUN touch built\n', host, '/app');
+    const plan = await planEnvironment(
+      'FROM python:3.13-slim\nWORKDIR /app\nRUN mkdir /app/data\nCOPY data/ /app/data/\nWORKDIR /app/site\nRUN touch built\n',
+      host,
+      '/app',
+    );
     expect(plan.containerReason).toBeNull();
     expect(plan.ordered).toBe(true);
     expect(plan.startDir).toBe('/app/site');
@@ -68,9 +91,21 @@ describe('planEnvironment', () => {
 
   it('judges packages by the commands the task uses: npm is not needed when only node runs', async () => {
     const noDebs = hostWith([], ['node']);
-    const onlyNode = await planEnvironment('FROM node:20\nRUN apt-get install -y nodejs npm\n', noDebs, '/app', () => null, "node -e 'print()'\n");
+    const onlyNode = await planEnvironment(
+      'FROM node:20\nRUN apt-get install -y nodejs npm\n',
+      noDebs,
+      '/app',
+      () => null,
+      "node -e 'print()'\n",
+    );
     expect(onlyNode.containerReason).toBeNull();
-    const usesNpm = await planEnvironment('FROM node:20\nRUN apt-get install -y nodejs npm\n', noDebs, '/app', () => null, 'npm test\n');
+    const usesNpm = await planEnvironment(
+      'FROM node:20\nRUN apt-get install -y nodejs npm\n',
+      noDebs,
+      '/app',
+      () => null,
+      'npm test\n',
+    );
     expect(usesNpm.containerReason).toBe('Dockerfile line 2: installs Debian packages this machine lacks: npm');
   });
 
@@ -85,18 +120,38 @@ describe('planEnvironment', () => {
 describe('container run flags', () => {
   it('turns the limits, network, mounts and image into engine flags', () => {
     const limits = defaultLimits({ memoryMb: 512, processes: 100, cpuSeconds: 30, fileSizeMb: 10, openFiles: 512 });
-    const args = runArgs({ workspace: '/w', workdir: '/app', net: false, limits, mounts: [{ host: '/t', sandbox: '/tests', readOnly: true }], env: { A: '1' }, container: { image: 'img', cpus: 2, bindWorkspace: true } }, 'n', { openFiles: 4096, processes: 4096 }, { tty: false, stdin: false });
+    const args = runArgs(
+      {
+        workspace: '/w',
+        workdir: '/app',
+        net: false,
+        limits,
+        mounts: [{ host: '/t', sandbox: '/tests', readOnly: true }],
+        env: { A: '1' },
+        container: { image: 'img', cpus: 2, bindWorkspace: true },
+      },
+      'n',
+      { openFiles: 4096, processes: 4096 },
+      { tty: false, stdin: false },
+    );
     const pairs = (flag: string) => args.flatMap((a, i) => (a === flag ? [args[i + 1]] : []));
     expect(pairs('--network')).toEqual(['none']);
     expect(pairs('--memory')).toEqual(['512m']);
     expect(pairs('--memory-swap')).toEqual(['512m']);
     expect(pairs('--pids-limit')).toEqual(['100']);
     expect(pairs('--cpus')).toEqual(['2']);
-    expect(pairs('--ulimit')).toEqual(expect.arrayContaining(['nofile=512:4096', 'cpu=30:30', `fsize=${10 * 1024 * 1024}:${10 * 1024 * 1024}`]));
+    expect(pairs('--ulimit')).toEqual(
+      expect.arrayContaining(['nofile=512:4096', 'cpu=30:30', `fsize=${10 * 1024 * 1024}:${10 * 1024 * 1024}`]),
+    );
     expect(pairs('-v')).toEqual(['/w:/app:rw', '/t:/tests:ro']);
     expect(pairs('--label')).toEqual(expect.arrayContaining([expect.stringMatching(/^t1lab\.owner=\d+@/)]));
     expect(args.at(-1)).toBe('img');
-    const net = runArgs({ workspace: '/w', net: true, limits, container: { image: 'img' } }, 'n', { openFiles: 4096, processes: 4096 }, { tty: true, stdin: true });
+    const net = runArgs(
+      { workspace: '/w', net: true, limits, container: { image: 'img' } },
+      'n',
+      { openFiles: 4096, processes: 4096 },
+      { tty: true, stdin: true },
+    );
     expect(net).toContain('-it');
     expect(net.slice(net.indexOf('--network'), net.indexOf('--network') + 2)).toEqual(['--network', 'bridge']);
     expect(net).not.toContain('-v');

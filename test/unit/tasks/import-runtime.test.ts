@@ -11,7 +11,11 @@ import { importTerminalBench } from '../../../electron/lab/tasks/import/import-t
 import { makeTempDir } from '../../helpers/tmp';
 
 /** A host with every package and module: only the task's own needs decide. */
-const fullHost: HostProbe = { missingDebs: async () => [], missingPythonModules: async () => [], hasCommand: async () => true };
+const fullHost: HostProbe = {
+  missingDebs: async () => [],
+  missingPythonModules: async () => [],
+  hasCommand: async () => true,
+};
 
 /** A verifier that fetches a tool from the network: the sandbox cannot run it. */
 const DOWNLOADING_TESTS = '#!/bin/bash\ncurl -fsSL https://example.org/check.sh | sh\n';
@@ -48,7 +52,11 @@ function harborTask(id: string, tests: string, runtime?: 'sandbox' | 'container'
 }
 
 function tb1Task(id: string, tests: string): void {
-  writeTask(id, { 'task.yaml': 'instruction: Create /app/done.\ndifficulty: easy\n', 'solution.sh': '#!/bin/bash\ntouch /app/done\n', 'run-tests.sh': tests });
+  writeTask(id, {
+    'task.yaml': 'instruction: Create /app/done.\ndifficulty: easy\n',
+    'solution.sh': '#!/bin/bash\ntouch /app/done\n',
+    'run-tests.sh': tests,
+  });
 }
 
 /** The imported tasks' runtimes as the report gives them and as their written task.toml declares them. */
@@ -57,8 +65,16 @@ async function importedRuntimes(): Promise<Record<string, { reported: unknown; d
   expect(report.failed).toEqual([]);
   return Object.fromEntries(
     report.imported.map((t) => {
-      const toml = parseToml(readFileSync(join(t.dest, 'task.toml'), 'utf8')) as { environment?: Record<string, unknown> };
-      return [t.id, { reported: t.runtime, declared: { runtime: toml.environment?.runtime, reason: toml.environment?.container_reason } }];
+      const toml = parseToml(readFileSync(join(t.dest, 'task.toml'), 'utf8')) as {
+        environment?: Record<string, unknown>;
+      };
+      return [
+        t.id,
+        {
+          reported: t.runtime,
+          declared: { runtime: toml.environment?.runtime, reason: toml.environment?.container_reason },
+        },
+      ];
     }),
   );
 }
@@ -71,8 +87,14 @@ describe('tasks import-tb: the runtime', () => {
     harborTask('undeclared-offline', OFFLINE_TESTS);
     expect(await importedRuntimes()).toEqual({
       'declared-sandbox': { reported: { kind: 'sandbox' }, declared: { runtime: 'sandbox', reason: undefined } },
-      'declared-container': { reported: { kind: 'container', reason: expect.any(String) }, declared: { runtime: 'container', reason: undefined } },
-      'undeclared-downloads': { reported: { kind: 'container', reason: DOWNLOAD_REASON }, declared: { runtime: 'container', reason: DOWNLOAD_REASON } },
+      'declared-container': {
+        reported: { kind: 'container', reason: expect.any(String) },
+        declared: { runtime: 'container', reason: undefined },
+      },
+      'undeclared-downloads': {
+        reported: { kind: 'container', reason: DOWNLOAD_REASON },
+        declared: { runtime: 'container', reason: DOWNLOAD_REASON },
+      },
       'undeclared-offline': { reported: { kind: 'sandbox' }, declared: { runtime: 'sandbox', reason: undefined } },
     });
   });
@@ -81,7 +103,10 @@ describe('tasks import-tb: the runtime', () => {
     tb1Task('tb1-downloads', DOWNLOADING_TESTS);
     tb1Task('tb1-offline', OFFLINE_TESTS);
     expect(await importedRuntimes()).toEqual({
-      'tb1-downloads': { reported: { kind: 'container', reason: DOWNLOAD_REASON }, declared: { runtime: 'container', reason: DOWNLOAD_REASON } },
+      'tb1-downloads': {
+        reported: { kind: 'container', reason: DOWNLOAD_REASON },
+        declared: { runtime: 'container', reason: DOWNLOAD_REASON },
+      },
       'tb1-offline': { reported: { kind: 'sandbox' }, declared: { runtime: 'sandbox', reason: undefined } },
     });
   });

@@ -1,13 +1,22 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTaskSource, solutionCommands, solutionScript, splitShellCommands, typedCommands } from '../../../electron/lab/tasks';
+import {
+  loadTaskSource,
+  solutionCommands,
+  solutionScript,
+  splitShellCommands,
+  typedCommands,
+} from '../../../electron/lab/tasks';
 import { REPO_ROOT } from '../../helpers/cli';
 
 /** bash's own parser is the judge: every piece must be a complete command on its own (one bash for all). */
 function bashRejects(commands: string[]): string[] {
   const loop = 'while IFS= read -r -d "" c; do if bash -n <<<"$c" 2>/dev/null; then echo ok; else echo bad; fi; done';
-  const verdicts = execFileSync('bash', ['-c', loop], { input: commands.map((c) => `${c}\0`).join('') }).toString().trim().split('\n');
+  const verdicts = execFileSync('bash', ['-c', loop], { input: commands.map((c) => `${c}\0`).join('') })
+    .toString()
+    .trim()
+    .split('\n');
   return commands.filter((_, i) => verdicts[i] !== 'ok');
 }
 
@@ -68,7 +77,11 @@ describe('splitting a solution into typed commands', () => {
   });
 
   it('drops errexit from set, keeps other options', () => {
-    expect(typedCommands('set -e\nset -o errexit\nset -eux\nset -e -o pipefail\necho x\n')).toEqual(['set -ux', 'set -o pipefail', 'echo x']);
+    expect(typedCommands('set -e\nset -o errexit\nset -eux\nset -e -o pipefail\necho x\n')).toEqual([
+      'set -ux',
+      'set -o pipefail',
+      'echo x',
+    ]);
   });
 
   it("gives every example's oracle as complete commands; the long-horizon ones need 20+", async () => {

@@ -39,7 +39,10 @@ describe('CTRF', () => {
 
   it('refuses what is not a CTRF report', () => {
     expect(parseCtrf('{')).toMatchObject({ ok: false, reason: expect.stringMatching(/not valid JSON/) });
-    expect(parseCtrf('{"results": {"tests": [{"status": "passed"}]}}')).toMatchObject({ ok: false, reason: expect.stringMatching(/results\.tests\.0\.name/) });
+    expect(parseCtrf('{"results": {"tests": [{"status": "passed"}]}}')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/results\.tests\.0\.name/),
+    });
   });
 });
 
@@ -65,7 +68,20 @@ describe('JUnit XML', () => {
       ].join('\n'),
     );
     try {
-      execFileSync('/usr/bin/python3', ['-I', '-m', 'pytest', join(dir, 'test_x.py'), `--rootdir=${dir}`, '-p', 'no:cacheprovider', `--junitxml=${join(dir, 'junit.xml')}`], { stdio: 'pipe' });
+      execFileSync(
+        '/usr/bin/python3',
+        [
+          '-I',
+          '-m',
+          'pytest',
+          join(dir, 'test_x.py'),
+          `--rootdir=${dir}`,
+          '-p',
+          'no:cacheprovider',
+          `--junitxml=${join(dir, 'junit.xml')}`,
+        ],
+        { stdio: 'pipe' },
+      );
     } catch {
       // pytest exits 1: some tests fail on purpose
     }
@@ -73,7 +89,17 @@ describe('JUnit XML', () => {
     const parsed = parseJunit(xml);
     if (!parsed.ok) throw new Error(parsed.reason);
     const byName = Object.fromEntries(parsed.assertions.map((a) => [a.name, a]));
-    expect(Object.keys(byName).sort()).toEqual(['test_x.TestGroup::test_ok', 'test_error', 'test_fail', 'test_param[1]', 'test_param[2]', 'test_skip', 'test_x::test_ok'].sort());
+    expect(Object.keys(byName).sort()).toEqual(
+      [
+        'test_x.TestGroup::test_ok',
+        'test_error',
+        'test_fail',
+        'test_param[1]',
+        'test_param[2]',
+        'test_skip',
+        'test_x::test_ok',
+      ].sort(),
+    );
     expect(byName.test_fail?.status).toBe('failed');
     expect(byName.test_fail?.message).toContain('one is not two & <never>');
     expect(byName.test_error).toMatchObject({ status: 'error', message: expect.stringContaining('fixture broke') });
@@ -83,10 +109,13 @@ describe('JUnit XML', () => {
   });
 
   it('refuses DOCTYPE/ENTITY declarations and non-JUnit documents', () => {
-    const bomb = '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;">]><testsuites><testsuite><testcase name="&b;"/></testsuite></testsuites>';
+    const bomb =
+      '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;">]><testsuites><testsuite><testcase name="&b;"/></testsuite></testsuites>';
     expect(parseJunit(bomb)).toMatchObject({ ok: false, reason: expect.stringMatching(/DOCTYPE/) });
     expect(parseJunit('<html></html>')).toMatchObject({ ok: false });
-    expect(parseJunit('<testsuite><testcase name="a"/><testcase name="b"><failure message="no"/></testcase></testsuite>')).toEqual({
+    expect(
+      parseJunit('<testsuite><testcase name="a"/><testcase name="b"><failure message="no"/></testcase></testsuite>'),
+    ).toEqual({
       ok: true,
       assertions: [
         { name: 'a', status: 'passed', message: '' },
@@ -102,18 +131,35 @@ describe('reading reports safely', () => {
     symlinkSync(join(tmp.path, 'outside.json'), join(tmp.path, 'ctrf.json'));
     execFileSync('mkfifo', [join(tmp.path, 'junit.xml')]);
     writeFileSync(join(tmp.path, 'big.txt'), 'x'.repeat(100));
-    expect(await readReport(tmp.path, 'ctrf.json')).toEqual({ kind: 'refused', reason: expect.stringMatching(/symlink/) });
-    expect(await readReport(tmp.path, 'junit.xml')).toEqual({ kind: 'refused', reason: expect.stringMatching(/not a regular file/) });
-    expect(await readReport(tmp.path, 'big.txt', 10)).toEqual({ kind: 'refused', reason: expect.stringMatching(/over the 10-byte limit/) });
+    expect(await readReport(tmp.path, 'ctrf.json')).toEqual({
+      kind: 'refused',
+      reason: expect.stringMatching(/symlink/),
+    });
+    expect(await readReport(tmp.path, 'junit.xml')).toEqual({
+      kind: 'refused',
+      reason: expect.stringMatching(/not a regular file/),
+    });
+    expect(await readReport(tmp.path, 'big.txt', 10)).toEqual({
+      kind: 'refused',
+      reason: expect.stringMatching(/over the 10-byte limit/),
+    });
     expect(await readReport(tmp.path, 'absent')).toEqual({ kind: 'missing' });
     expect(await readReport(tmp.path, 'outside.json')).toEqual({ kind: 'ok', text: '{"results": {"tests": []}}' });
   });
 
   it("keeps the task's own reward.json / reward.txt verdict", async () => {
     writeFileSync(join(tmp.path, 'reward.txt'), '0.5\n');
-    expect((await readTaskReward(tmp.path)).reward).toEqual({ source: 'reward.txt', value: 0.5, values: { reward: 0.5 } });
+    expect((await readTaskReward(tmp.path)).reward).toEqual({
+      source: 'reward.txt',
+      value: 0.5,
+      values: { reward: 0.5 },
+    });
     writeFileSync(join(tmp.path, 'reward.json'), '{"reward": 0.75, "tests_passed": 3, "note": "x"}');
-    expect((await readTaskReward(tmp.path)).reward).toEqual({ source: 'reward.json', value: 0.75, values: { reward: 0.75, tests_passed: 3 } });
+    expect((await readTaskReward(tmp.path)).reward).toEqual({
+      source: 'reward.json',
+      value: 0.75,
+      values: { reward: 0.75, tests_passed: 3 },
+    });
     writeFileSync(join(tmp.path, 'reward.json'), 'nope');
     const broken = await readTaskReward(tmp.path);
     expect(broken.reward?.source).toBe('reward.txt');
@@ -124,7 +170,11 @@ describe('reading reports safely', () => {
 describe('rewards', () => {
   it('computes dense, fraction and binary together', () => {
     const a = (status: 'passed' | 'failed' | 'error') => ({ name: status, status, message: '' });
-    expect(computeReward([a('passed'), a('failed'), a('passed'), a('error')])).toEqual({ dense: 2, fraction: 0.5, binary: 0 });
+    expect(computeReward([a('passed'), a('failed'), a('passed'), a('error')])).toEqual({
+      dense: 2,
+      fraction: 0.5,
+      binary: 0,
+    });
     expect(computeReward([a('passed'), a('passed')])).toEqual({ dense: 2, fraction: 1, binary: 1 });
     expect(computeReward([])).toEqual({ dense: 0, fraction: 0, binary: 0 });
   });

@@ -13,12 +13,26 @@ import { TB_CATEGORIES } from '../../../tasks/families/types';
 import { familyPackLine, generateFamilyTask, loadFamilyTask } from '../../helpers/family-tasks';
 
 const SEEDS = 50;
-const LONG_HORIZON = ['rename-refactor', 'daily-pipeline', 'service-fleet-migration', 'incident-investigation', 'monorepo-release', 'multi-module-debug', 'credential-rotation'];
+const LONG_HORIZON = [
+  'rename-refactor',
+  'daily-pipeline',
+  'service-fleet-migration',
+  'incident-investigation',
+  'monorepo-release',
+  'multi-module-debug',
+  'credential-rotation',
+];
 
 /** Assertions a task declares: inline ones plus one per pytest test function. */
 function assertionCount(task: ReturnType<typeof loadFamilyTask>): number {
   const pytest = task.verifier.pytest ? task.files.find((f) => f.path === task.verifier.pytest) : undefined;
-  const tests = pytest ? (Buffer.from(pytest.data).toString('utf8').match(/^def test_/gm) ?? []).length : 0;
+  const tests = pytest
+    ? (
+        Buffer.from(pytest.data)
+          .toString('utf8')
+          .match(/^def test_/gm) ?? []
+      ).length
+    : 0;
   return task.verifier.assertions.length + tests;
 }
 
@@ -61,18 +75,24 @@ describe.each(SCENARIO_FAMILIES.map((f) => [f.name, f] as const))('family %s', (
       const split = seed % 5 === 0 ? 'eval' : 'train';
       const generated = generateFamilyTask(family, seed, split);
       // Same seed, same bytes (checked on every fifth seed: generation dominates this test's time).
-      if (seed % 5 === 1) expect(familyPackLine(generateFamilyTask(family, seed, split))).toBe(familyPackLine(generated));
+      if (seed % 5 === 1)
+        expect(familyPackLine(generateFamilyTask(family, seed, split))).toBe(familyPackLine(generated));
       const task = loadFamilyTask(generated);
       expect(task.warnings, generated.id).toEqual([]);
       expect(task.id.startsWith(`${family.name}-`)).toBe(true);
       expect(task.metadata.category).toBe(family.category);
       expect(task.metadata.difficulty).toBe(generated.difficulty);
-      expect(task.metadata.extra).toMatchObject({ family: family.name, expected_commands: generated.expectedCommands, split });
+      expect(task.metadata.extra).toMatchObject({
+        family: family.name,
+        expected_commands: generated.expectedCommands,
+        split,
+      });
       expect(solutionCommands(task)).toHaveLength(generated.expectedCommands);
       expect(task.solution, generated.id).not.toBeNull();
       expect(task.environment.runtime.kind).toBe('sandbox');
       expect(assertionCount(task), generated.id).toBeGreaterThanOrEqual(3);
-      if (LONG_HORIZON.includes(family.name)) expect(generated.expectedCommands, generated.id).toBeGreaterThanOrEqual(LONG_HORIZON_COMMANDS);
+      if (LONG_HORIZON.includes(family.name))
+        expect(generated.expectedCommands, generated.id).toBeGreaterThanOrEqual(LONG_HORIZON_COMMANDS);
       ids.add(task.id);
       instructions.add(task.instruction);
     }

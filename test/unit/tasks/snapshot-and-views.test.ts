@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { differences, pytestTests, removeTree, snapshotWorkspace } from '../../../electron/lab/tasks';
@@ -44,7 +53,9 @@ describe('the verifier snapshot of a workspace', () => {
     for (const gone of ['answer.txt', 'root', 'sub/logs', 'logs-parent', 'via-proc', 'sub/up', 'hop', 'pipe']) {
       expect(() => lstatSync(join(dest, gone)), gone).toThrow();
     }
-    expect(report.notes.join('\n')).toMatch(/left out symlink \/app\/answer.txt -> \/tests\/expected.txt: it reaches \/tests\/expected.txt/);
+    expect(report.notes.join('\n')).toMatch(
+      /left out symlink \/app\/answer.txt -> \/tests\/expected.txt: it reaches \/tests\/expected.txt/,
+    );
     expect(report.notes.join('\n')).toMatch(/left out \/app\/pipe: not a regular file/);
     expect(report.files).toBe(3);
   });
@@ -53,7 +64,22 @@ describe('the verifier snapshot of a workspace', () => {
 describe('views of a task', () => {
   it('lists pytest tests with their source, classes included', () => {
     const tests = pytestTests(
-      ['import os', '', 'def helper():', '    pass', '', 'def test_a():', '    assert 1', '', 'class TestB:', '    def test_c(self):', '        assert 2', '', 'def test_d(x):', '    pass'].join('\n'),
+      [
+        'import os',
+        '',
+        'def helper():',
+        '    pass',
+        '',
+        'def test_a():',
+        '    assert 1',
+        '',
+        'class TestB:',
+        '    def test_c(self):',
+        '        assert 2',
+        '',
+        'def test_d(x):',
+        '    pass',
+      ].join('\n'),
     );
     expect(tests.map((t) => t.name)).toEqual(['test_a', 'TestB::test_c', 'test_d']);
     expect(tests[0]?.body).toBe('def test_a():\n    assert 1');

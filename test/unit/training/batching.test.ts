@@ -2,7 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { sftLoss } from '../../../native/model/losses';
 import { lengthBucket } from '../../../native/model/training-graph';
-import { bucketFloor, microBatchRows, packMicroBatch, planMicroBatches, trainingBucket } from '../../../electron/lab/training/batching';
+import {
+  bucketFloor,
+  microBatchRows,
+  packMicroBatch,
+  planMicroBatches,
+  trainingBucket,
+} from '../../../electron/lab/training/batching';
 
 describe('batching', () => {
   it('packs sequences: inputs, next-token targets, masks, padding rows', () => {
@@ -10,7 +16,12 @@ describe('batching', () => {
       { ids: [5, 6, 7, 8], tokenInputs: { loss_mask: [0, 1, 1] } },
       { ids: [9, 10], tokenInputs: { loss_mask: [1] } },
     ];
-    const p = packMicroBatch([...seqs, seqs[1]!], { rows: 3, loss: sftLoss, scalars: { aux_coef: 0.5 }, maxLength: 64 });
+    const p = packMicroBatch([...seqs, seqs[1]!], {
+      rows: 3,
+      loss: sftLoss,
+      scalars: { aux_coef: 0.5 },
+      maxLength: 64,
+    });
     expect(p.length).toBe(8);
     expect(p.rows).toBe(3);
     expect(p.tokens).toBe(5);
@@ -19,11 +30,41 @@ describe('batching', () => {
     expect(Array.from(p.batch.targets.slice(0, 4), Number)).toEqual([6, 7, 8, 0]);
     expect(Array.from(p.batch.inputIds.slice(8, 10), Number)).toEqual([9, 0]);
     expect(Array.from(p.batch.targets.slice(8, 10), Number)).toEqual([10, 0]);
-    expect(Array.from(p.batch.attentionMask)).toEqual([1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, ...Array(7).fill(0)]);
-    expect(Array.from(p.batch.lossInputs.loss_mask!.data as Float32Array).slice(0, 10)).toEqual([0, 1, 1, 0, 0, 0, 0, 0, 1, 0]);
+    expect(Array.from(p.batch.attentionMask)).toEqual([
+      1,
+      1,
+      1,
+      0,
+      0,
+      0,
+      0,
+      0,
+      1,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      1,
+      ...Array(7).fill(0),
+    ]);
+    expect(Array.from(p.batch.lossInputs.loss_mask!.data as Float32Array).slice(0, 10)).toEqual([
+      0, 1, 1, 0, 0, 0, 0, 0, 1, 0,
+    ]);
     expect(Array.from(p.batch.lossInputs.aux_coef!.data as Float32Array)).toEqual([0.5]);
-    expect(() => packMicroBatch(seqs, { rows: 3, loss: sftLoss, scalars: {}, maxLength: 64 })).toThrow(/scalar input 'aux_coef'/);
-    expect(() => packMicroBatch([{ ids: [1, 2, 3], tokenInputs: { loss_mask: [1] } }], { rows: 1, loss: sftLoss, scalars: { aux_coef: 0 }, maxLength: 64 })).toThrow(/1 values for 2 positions/);
+    expect(() => packMicroBatch(seqs, { rows: 3, loss: sftLoss, scalars: {}, maxLength: 64 })).toThrow(
+      /scalar input 'aux_coef'/,
+    );
+    expect(() =>
+      packMicroBatch([{ ids: [1, 2, 3], tokenInputs: { loss_mask: [1] } }], {
+        rows: 1,
+        loss: sftLoss,
+        scalars: { aux_coef: 0 },
+        maxLength: 64,
+      }),
+    ).toThrow(/1 values for 2 positions/);
   });
 
   it('pads rows to a power of two, never past the limit', () => {
@@ -48,13 +89,21 @@ describe('batching', () => {
     for (const max of [20, 100, 300, 2048]) expect(lengthBucket(bucketFloor(max))).toBe(bucketFloor(max));
     expect(bucketFloor(300)).toBe(256);
     // Near the window, the engine's finer bucket is used rather than exceeding it.
-    const seq = { ids: Array.from({ length: 1090 }, (_, i) => i % 50), tokenInputs: { loss_mask: new Float32Array(1089).fill(1) } };
-    expect(packMicroBatch([seq], { rows: 1, loss: sftLoss, scalars: { aux_coef: 0 }, maxLength: 1152 }).length).toBe(1152);
+    const seq = {
+      ids: Array.from({ length: 1090 }, (_, i) => i % 50),
+      tokenInputs: { loss_mask: new Float32Array(1089).fill(1) },
+    };
+    expect(packMicroBatch([seq], { rows: 1, loss: sftLoss, scalars: { aux_coef: 0 }, maxLength: 1152 }).length).toBe(
+      1152,
+    );
   });
 
   it('groups similar lengths into micro-batches', () => {
     const seq = (n: number) => ({ ids: Array(n).fill(1), tokenInputs: {} });
     const groups = planMicroBatches([seq(100), seq(10), seq(90), seq(12)], 2);
-    expect(groups.map((g) => g.map((s) => s.ids.length))).toEqual([[10, 12], [90, 100]]);
+    expect(groups.map((g) => g.map((s) => s.ids.length))).toEqual([
+      [10, 12],
+      [90, 100],
+    ]);
   });
 });

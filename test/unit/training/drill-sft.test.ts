@@ -17,7 +17,8 @@ const SYSTEM = LIKE_SYSTEM_PROMPT;
 const tmp = mkdtempSync(join(tmpdir(), 't1lab-drill-sft-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const likeFile = (name: string, over: Record<string, unknown> = {}) => writeLikeSample(CHECKPOINT, join(tmp, name), over);
+const likeFile = (name: string, over: Record<string, unknown> = {}) =>
+  writeLikeSample(CHECKPOINT, join(tmp, name), over);
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
@@ -36,17 +37,27 @@ describe('copy drills as SFT samples', () => {
       for (const seg of s.segments) {
         expect(seg.start).toBe(at);
         at += seg.length;
-        expect(new Set(s.mask.slice(seg.start, seg.start + seg.length))).toEqual(new Set([seg.kind === 'sampled' ? 1 : 0]));
+        expect(new Set(s.mask.slice(seg.start, seg.start + seg.length))).toEqual(
+          new Set([seg.kind === 'sampled' ? 1 : 0]),
+        );
       }
       expect(at).toBe(s.ids.length);
-      const [prompt, firstCall] = s.segments.map((seg) => tokenizer.decode(s.ids.slice(seg.start, seg.start + seg.length)));
+      const [prompt, firstCall] = s.segments.map((seg) =>
+        tokenizer.decode(s.ids.slice(seg.start, seg.start + seg.length)),
+      );
       expect(prompt!.startsWith(`${SYSTEM}<|im_start|>user\n`)).toBe(true);
       expect(s.segments.at(-1)!.kind).toBe('sampled');
       expect(tokenizer.decode(s.ids.slice(s.segments.at(-1)!.start))).toContain('"name":"submit"');
       // What makes it a copy drill: the first command repeats a name the instruction gave.
       const instruction = prompt!.slice(prompt!.indexOf('<|im_start|>user\n'));
-      const command = JSON.parse(firstCall!.slice(firstCall!.indexOf('{'), firstCall!.lastIndexOf('}') + 1)).arguments.command as string;
-      expect(command.split(/[\s'"=]+/).filter((w) => w.length >= 6).some((w) => instruction.includes(w))).toBe(true);
+      const command = JSON.parse(firstCall!.slice(firstCall!.indexOf('{'), firstCall!.lastIndexOf('}') + 1)).arguments
+        .command as string;
+      expect(
+        command
+          .split(/[\s'"=]+/)
+          .filter((w) => w.length >= 6)
+          .some((w) => instruction.includes(w)),
+      ).toBe(true);
     }
   });
 
@@ -63,10 +74,18 @@ describe('copy drills as SFT samples', () => {
   it('refuses a like-file of another tokenizer or protocol, naming the file', () => {
     const out = join(tmp, 'refused.jsonl');
     const other = likeFile('other-tokenizer.jsonl', { tokenizer: 'a'.repeat(64) });
-    expect(() => makeDrillSftSamples({ like: other, checkpoint: CHECKPOINT, out, count: 1 })).toThrow(/other-tokenizer\.jsonl:1: made for tokenizer aaaaaaaaaaaa/);
+    expect(() => makeDrillSftSamples({ like: other, checkpoint: CHECKPOINT, out, count: 1 })).toThrow(
+      /other-tokenizer\.jsonl:1: made for tokenizer aaaaaaaaaaaa/,
+    );
     const terminus = likeFile('terminus.jsonl', { protocol: 'terminus' });
-    expect(() => makeDrillSftSamples({ like: terminus, checkpoint: CHECKPOINT, out, count: 1 })).toThrow(/terminus\.jsonl:1: protocol 'terminus'/);
-    expect(() => makeDrillSftSamples({ like: terminus, checkpoint: join(tmp, 'nowhere'), out, count: 1 })).toThrow(/--checkpoint .*nowhere: .*tokenizer\.json/);
-    expect(() => makeDrillSftSamples({ like: likeFile('ok.jsonl'), checkpoint: CHECKPOINT, out, count: 0 })).toThrow(/count: 0/);
+    expect(() => makeDrillSftSamples({ like: terminus, checkpoint: CHECKPOINT, out, count: 1 })).toThrow(
+      /terminus\.jsonl:1: protocol 'terminus'/,
+    );
+    expect(() => makeDrillSftSamples({ like: terminus, checkpoint: join(tmp, 'nowhere'), out, count: 1 })).toThrow(
+      /--checkpoint .*nowhere: .*tokenizer\.json/,
+    );
+    expect(() => makeDrillSftSamples({ like: likeFile('ok.jsonl'), checkpoint: CHECKPOINT, out, count: 0 })).toThrow(
+      /count: 0/,
+    );
   });
 });

@@ -35,17 +35,48 @@ describe('a PPO step in the PPO stage layout', () => {
   writeFileSync(
     join(episodeDir, 'trajectory.json'),
     JSON.stringify({
-      schema: TRAJECTORY_SCHEMA, id: 't', task: { id: 'hello', category: 'files', difficulty: 'easy' }, policy: { id: 'onnx', protocol: 'hermes', model: null },
-      startedAt: '', endedAt: '', durationMs: 1, system: '', instruction: '', turns: [], stopReason: 'submitted', error: null, contextEvents: [],
-      ledger: { samples: [sample], counters: { clean: 1, repair: 0, fork: 0, maskedSampled: 0, lossDrift: 0 } }, verifier: null, reward: null, resolved: true, tokens: { prompt: 2, completion: 3 }, costUsd: null,
+      schema: TRAJECTORY_SCHEMA,
+      id: 't',
+      task: { id: 'hello', category: 'files', difficulty: 'easy' },
+      policy: { id: 'onnx', protocol: 'hermes', model: null },
+      startedAt: '',
+      endedAt: '',
+      durationMs: 1,
+      system: '',
+      instruction: '',
+      turns: [],
+      stopReason: 'submitted',
+      error: null,
+      contextEvents: [],
+      ledger: { samples: [sample], counters: { clean: 1, repair: 0, fork: 0, maskedSampled: 0, lossDrift: 0 } },
+      verifier: null,
+      reward: null,
+      resolved: true,
+      tokens: { prompt: 2, completion: 3 },
+      costUsd: null,
     }),
   );
   // Position p scores token p + 1: arrays of length T - 1.
-  writeFileSync(join(step, 'samples.jsonl'), `${JSON.stringify({ episode: 'hello@0', sample: 0, lossMask: [0, 1, 1, 1], values: [0, 0.5, 0.6, 0.7], advantages: [0, 1.5, 1.4, 1.3], tisWeights: [1, 0.9, 1.1, 1] })}\n`);
+  writeFileSync(
+    join(step, 'samples.jsonl'),
+    `${JSON.stringify({ episode: 'hello@0', sample: 0, lossMask: [0, 1, 1, 1], values: [0, 0.5, 0.6, 0.7], advantages: [0, 1.5, 1.4, 1.3], tisWeights: [1, 0.9, 1.1, 1] })}\n`,
+  );
 
   test('lists the step and its episodes (completionTokens as tokens)', () => {
     expect(listRolloutSteps(run)).toEqual([3]);
-    expect(readRolloutStep(run, 3).episodes).toEqual([{ key: 'hello@0', taskId: 'hello', category: 'files', reward: 2, rewardBinary: 1, resolved: true, turns: 1, tokens: 3, aborted: false }]);
+    expect(readRolloutStep(run, 3).episodes).toEqual([
+      {
+        key: 'hello@0',
+        taskId: 'hello',
+        category: 'files',
+        reward: 2,
+        rewardBinary: 1,
+        resolved: true,
+        turns: 1,
+        tokens: 3,
+        aborted: false,
+      },
+    ]);
   });
 
   test('aligns the per-position values with the tokens they score; tokens outside the loss get none', () => {

@@ -19,7 +19,13 @@ import { writeTrainingRun } from '../../helpers/training-run';
 const tmp = makeTempDir();
 afterAll(() => tmp.remove());
 
-const config = { stage: 'ppo', seed: 3, model: { checkpoint: '/m', preset: null }, optimizer: { lr: 1e-5, betas: [0.9, 0.95] }, ppo: { reward: 'dense', clip: 0.2 } };
+const config = {
+  stage: 'ppo',
+  seed: 3,
+  model: { checkpoint: '/m', preset: null },
+  optimizer: { lr: 1e-5, betas: [0.9, 0.95] },
+  ppo: { reward: 'dense', clip: 0.2 },
+};
 
 describe('a run config for the page', () => {
   test('TOML that parses back to the config (nulls left out: unset)', () => {
@@ -85,8 +91,10 @@ describe('held-out points', () => {
     const data = join(tmp.path, 'held');
     writeTrainingRun(data, 'ppo-a', { steps: 10, checkpoints: [5, 10] });
     writeTrainingRun(data, 'ppo-b', { steps: 10, checkpoints: [5] });
-    const tasks = (n: number, resolved: number) => Array.from({ length: n }, (_, i) => ({ task: `t${i}`, resolved: [i < resolved] }));
-    const ck = (r: string, step: number) => `onnx:${join(data, 'training', r, 'checkpoints', `step-${String(step).padStart(7, '0')}`)}`;
+    const tasks = (n: number, resolved: number) =>
+      Array.from({ length: n }, (_, i) => ({ task: `t${i}`, resolved: [i < resolved] }));
+    const ck = (r: string, step: number) =>
+      `onnx:${join(data, 'training', r, 'checkpoints', `step-${String(step).padStart(7, '0')}`)}`;
     await writeRunFolder(join(data, 'runs'), 'e10', tasks(8, 6), { policy: ck('ppo-a', 10) });
     await writeRunFolder(join(data, 'runs'), 'e5', tasks(8, 2), { policy: ck('ppo-a', 5) });
     await writeRunFolder(join(data, 'runs'), 'other', tasks(8, 8), { policy: ck('ppo-b', 5) });

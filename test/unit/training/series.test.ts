@@ -54,10 +54,18 @@ describe('metrics lines', () => {
   test('flatten nested values, derive wall seconds and cumulative tokens', () => {
     const cursor = newRowCursor();
     const t0 = Date.parse('2026-12-01T10:00:00Z') / 1000;
-    const a = normalizeMetricLine({ step: 1, wall_time: t0, tokens: 100, loss: 2, time: { env: 1 }, routing_agreement_layer: [0.9, 0.8], ok: true }, cursor);
+    const a = normalizeMetricLine(
+      { step: 1, wall_time: t0, tokens: 100, loss: 2, time: { env: 1 }, routing_agreement_layer: [0.9, 0.8], ok: true },
+      cursor,
+    );
     const b = normalizeMetricLine({ step: 2, timestamp: '2026-12-01T10:00:03Z', loss: 1.5 }, cursor);
     const c = normalizeMetricLine({ step: 3, wall_time: t0 + 4.5, tokens: 180 }, cursor);
-    expect(a).toEqual({ step: 1, wall: 0, tokens: 100, values: { loss: 2, 'time.env': 1, 'routing_agreement_layer.0': 0.9, 'routing_agreement_layer.1': 0.8, ok: 1 } });
+    expect(a).toEqual({
+      step: 1,
+      wall: 0,
+      tokens: 100,
+      values: { loss: 2, 'time.env': 1, 'routing_agreement_layer.0': 0.9, 'routing_agreement_layer.1': 0.8, ok: 1 },
+    });
     expect(b).toMatchObject({ step: 2, wall: 3, tokens: 100 });
     expect(c).toMatchObject({ step: 3, wall: 4.5, tokens: 180 });
     expect(normalizeMetricLine([1, 2], cursor)).toBe('not a JSON object');

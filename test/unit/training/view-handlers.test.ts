@@ -2,7 +2,11 @@ import { describe, expect, test } from 'vitest';
 import type { TrainingRunSummary } from '../../../electron/domain/training-view';
 import { endedNotice, newlyEnded, RecentlyUsed } from '../../../electron/lab/training/view-handlers';
 
-const run = (id: string, state: TrainingRunSummary['state'], extra: Partial<TrainingRunSummary> = {}): TrainingRunSummary => ({
+const run = (
+  id: string,
+  state: TrainingRunSummary['state'],
+  extra: Partial<TrainingRunSummary> = {},
+): TrainingRunSummary => ({
   id,
   dir: `/runs/${id}`,
   stage: 'ppo',
@@ -21,7 +25,9 @@ describe('newlyEnded: the runs that went from live to ended since the last look'
   test('live then ended is news once; seen ended first, or ended to ended, is not', () => {
     const states = new Map<string, TrainingRunSummary['state']>();
     expect(newlyEnded(states, [run('a', 'running'), run('b', 'completed')])).toEqual([]);
-    expect(newlyEnded(states, [run('a', 'failed'), run('b', 'stopped'), run('c', 'completed')]).map((r) => r.id)).toEqual(['a']);
+    expect(
+      newlyEnded(states, [run('a', 'failed'), run('b', 'stopped'), run('c', 'completed')]).map((r) => r.id),
+    ).toEqual(['a']);
     expect(newlyEnded(states, [run('a', 'failed')])).toEqual([]);
     expect(states.get('c')).toBe('completed');
   });
@@ -33,8 +39,14 @@ describe('newlyEnded: the runs that went from live to ended since the last look'
 });
 
 test('endedNotice names the run, its end, its step of the total and its message', () => {
-  expect(endedNotice(run('r1', 'completed', { totalSteps: 10 }))).toEqual({ title: 'Training finished: r1', body: 'ppo, step 7/10' });
-  expect(endedNotice(run('r2', 'failed', { message: 'out of memory' }))).toEqual({ title: 'Training failed: r2', body: 'ppo, step 7 — out of memory' });
+  expect(endedNotice(run('r1', 'completed', { totalSteps: 10 }))).toEqual({
+    title: 'Training finished: r1',
+    body: 'ppo, step 7/10',
+  });
+  expect(endedNotice(run('r2', 'failed', { message: 'out of memory' }))).toEqual({
+    title: 'Training failed: r2',
+    body: 'ppo, step 7 — out of memory',
+  });
 });
 
 describe('RecentlyUsed keeps the most recently used values', () => {

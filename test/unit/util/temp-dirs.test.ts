@@ -1,7 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { makeOwnedTempDir, makeOwnedTempDirSync, sweepOrphanedTempDirs, tempDirOwner } from '../../../native/util/temp-dirs';
+import {
+  makeOwnedTempDir,
+  makeOwnedTempDirSync,
+  sweepOrphanedTempDirs,
+  tempDirOwner,
+} from '../../../native/util/temp-dirs';
 import { makeTempDir } from '../../helpers/tmp';
 
 function deadPid(): number {

@@ -11,7 +11,11 @@ export const statsContract = defineContract({
       CompareResult,
       'Compare two runs task by task: paired bootstrap interval of the difference, McNemar exact, reward, per category.',
     ),
-    'stats.power': method(PowerRequest, PowerResult, 'The minimum detectable difference for N tasks (paired and independent), and the tasks needed for a difference.'),
+    'stats.power': method(
+      PowerRequest,
+      PowerResult,
+      'The minimum detectable difference for N tasks (paired and independent), and the tasks needed for a difference.',
+    ),
   },
   events: {},
 });

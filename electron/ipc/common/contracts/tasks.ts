@@ -24,7 +24,7 @@ export const tasksContract = defineContract({
     'tasks.file': method(
       TaskRef.extend({ path: z.string().min(1).max(1000) }),
       z.object({ path: z.string(), bytes: z.number().int(), text: z.string().nullable(), truncated: z.boolean() }),
-      "One file of a task (task.toml, tests, environment files) as text; null text for a binary file.",
+      'One file of a task (task.toml, tests, environment files) as text; null text for a binary file.',
     ),
     'tasks.audits': method(z.object({}), z.array(AuditReport), 'The last audit of every task on this machine.'),
     'tasks.addSource': method(
@@ -32,7 +32,11 @@ export const tasksContract = defineContract({
       z.object({ added: z.array(z.string()), tasks: z.number().int() }),
       'Add a task folder, folder of tasks or pack (absolute, existing, holding a task) to the library (lab settings, taskSources).',
     ),
-    'tasks.removeSource': method(z.object({ path: z.string().max(4096) }), z.object({ added: z.array(z.string()) }), 'Remove an added task source from the library.'),
+    'tasks.removeSource': method(
+      z.object({ path: z.string().max(4096) }),
+      z.object({ added: z.array(z.string()) }),
+      'Remove an added task source from the library.',
+    ),
   },
   events: {
     'tasks.auditProgress': AuditProgress,

@@ -20,11 +20,23 @@ const Id = z.object({ id: z.string().min(1).max(64) });
 
 export const terminalContract = defineContract({
   methods: {
-    'terminal.defaults': method(z.object({}), TerminalDefaults, 'Default sandbox limits, whether the sandbox works here, and how limits are enforced.'),
-    'terminal.open': method(TerminalOpenInput, TerminalInfo, 'Open a sandboxed shell on a workspace (a fresh temporary one when none is given).'),
+    'terminal.defaults': method(
+      z.object({}),
+      TerminalDefaults,
+      'Default sandbox limits, whether the sandbox works here, and how limits are enforced.',
+    ),
+    'terminal.open': method(
+      TerminalOpenInput,
+      TerminalInfo,
+      'Open a sandboxed shell on a workspace (a fresh temporary one when none is given).',
+    ),
     'terminal.input': method(Id.extend({ data: z.string().max(MAX_INPUT_CHARS) }), z.null(), 'Type into a terminal.'),
     'terminal.resize': method(Id.extend(TerminalSize), z.null(), 'Resize a terminal.'),
-    'terminal.ack': method(Id.extend({ chars: z.number().int().min(0).max(1e9) }), z.null(), 'Acknowledge rendered output (flow control).'),
+    'terminal.ack': method(
+      Id.extend({ chars: z.number().int().min(0).max(1e9) }),
+      z.null(),
+      'Acknowledge rendered output (flow control).',
+    ),
     'terminal.close': method(Id, z.null(), 'Close a terminal: kill its sandbox, remove a temporary workspace.'),
     'terminal.list': method(z.object({}), z.array(TerminalInfo), "List this connection's terminals."),
   },

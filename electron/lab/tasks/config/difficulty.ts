@@ -10,7 +10,10 @@ export const DeclaredDifficulty = z
   .optional()
   .superRefine((value, ctx) => {
     if (value !== undefined && !Difficulty.options.includes(value as Difficulty)) {
-      ctx.addIssue({ code: 'custom', message: `unknown difficulty '${value}' (expected ${Difficulty.options.slice(0, -1).join(', ')} or ${Difficulty.options.at(-1)})` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown difficulty '${value}' (expected ${Difficulty.options.slice(0, -1).join(', ')} or ${Difficulty.options.at(-1)})`,
+      });
     }
   })
   .transform((v) => v as Difficulty | undefined);

@@ -15,7 +15,10 @@ export const DEFAULT_MEMORY_MB = 2048;
 export const DEFAULT_STORAGE_MB = 10240;
 export const DEFAULT_WORKDIR = '/app';
 
-const seconds = z.number({ error: 'must be a number of seconds' }).positive('must be more than 0 seconds').max(86_400, 'must be at most a day (86400 s)');
+const seconds = z
+  .number({ error: 'must be a number of seconds' })
+  .positive('must be more than 0 seconds')
+  .max(86_400, 'must be at most a day (86400 s)');
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const envTable = z.record(
   z.string().regex(ENV_NAME),
@@ -23,7 +26,11 @@ const envTable = z.record(
   // Only the wrong-type message is ours; key and value problems keep their own messages.
   {
     error: (issue) =>
-      issue.code === 'invalid_type' ? 'must be a table of NAME = "value"' : issue.code === 'invalid_key' ? 'is not a valid environment variable name' : undefined,
+      issue.code === 'invalid_type'
+        ? 'must be a table of NAME = "value"'
+        : issue.code === 'invalid_key'
+          ? 'is not a valid environment variable name'
+          : undefined,
   },
 );
 /** Sizes as Harbor writes them in `memory` / `storage`: "2G", "512M", "1024" (MiB). */
@@ -89,7 +96,13 @@ export const TaskToml = z.looseObject({
         .string()
         .regex(/^\/[A-Za-z0-9._/-]*$/, 'must be an absolute path of letters, digits, . _ - /')
         .refine((p) => !p.split('/').includes('..'), 'must not contain ..')
-        .refine((p) => !['/', '/tests', '/logs', '/proc', '/dev', '/usr', '/etc', '/tmp', '/environment'].some((r) => p === r || p.startsWith(`${r}/`)), 'must not be /, a system folder or a verifier mount')
+        .refine(
+          (p) =>
+            !['/', '/tests', '/logs', '/proc', '/dev', '/usr', '/etc', '/tmp', '/environment'].some(
+              (r) => p === r || p.startsWith(`${r}/`),
+            ),
+          'must not be /, a system folder or a verifier mount',
+        )
         .optional(),
       /** T1 Lab: where the agent's shell and the oracle start, inside the workdir (a later Dockerfile WORKDIR). */
       start_dir: z
@@ -98,7 +111,12 @@ export const TaskToml = z.looseObject({
         .refine((p) => !p.split('/').includes('..'), 'must not contain ..')
         .optional(),
       /** T1 Lab: commands provided by name in the sandbox, e.g. { python = "/usr/bin/python3" } (what a python image has). */
-      command_aliases: z.record(z.string().regex(/^[A-Za-z0-9._+-]+$/, 'must be a command name'), z.string().regex(/^\/[^\0]*$/, 'must be an absolute path')).optional(),
+      command_aliases: z
+        .record(
+          z.string().regex(/^[A-Za-z0-9._+-]+$/, 'must be a command name'),
+          z.string().regex(/^\/[^\0]*$/, 'must be an absolute path'),
+        )
+        .optional(),
       /** T1 Lab: environment variables for the agent's shell and setup.sh. */
       env: envTable.optional(),
       /** T1 Lab: "sandbox" (environment/files + setup.sh) or "container" (needs the image). */
@@ -123,7 +141,11 @@ export function parseTaskToml(text: string): TomlParse {
   } catch (error) {
     if (error instanceof TomlError) {
       const first = error.message.split('\n')[0]?.replace(/^Invalid TOML document:\s*/, '') ?? 'invalid TOML';
-      return { ok: false, syntax: `malformed TOML at line ${error.line}, column ${error.column}: ${first}`, issues: null };
+      return {
+        ok: false,
+        syntax: `malformed TOML at line ${error.line}, column ${error.column}: ${first}`,
+        issues: null,
+      };
     }
     return { ok: false, syntax: `malformed TOML: ${(error as Error).message}`, issues: null };
   }

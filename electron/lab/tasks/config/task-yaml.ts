@@ -11,7 +11,10 @@ export const TB1_DEFAULT_AGENT_TIMEOUT_SEC = 360;
 export const TB1_DEFAULT_TEST_TIMEOUT_SEC = 60;
 
 export const TaskYaml = z.looseObject({
-  instruction: z.string({ error: 'the instruction is missing (task.yaml needs `instruction: |` with the task text)' }).trim().min(1, 'the instruction is empty'),
+  instruction: z
+    .string({ error: 'the instruction is missing (task.yaml needs `instruction: |` with the task text)' })
+    .trim()
+    .min(1, 'the instruction is empty'),
   difficulty: DeclaredDifficulty,
   category: z.string().trim().min(1).optional(),
   tags: z.array(z.string(), { error: 'must be a list of strings' }).optional(),
@@ -52,6 +55,10 @@ export function parseSolutionYaml(text: string): { ok: true; value: SolutionYaml
   const first = doc.errors[0];
   if (first) return { ok: false, reason: `malformed YAML: ${first.message.split('\n')[0]}` };
   const parsed = SolutionYaml.safeParse(doc.toJS());
-  if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join('.') || '(list)'}: ${i.message}`).join('; ') };
+  if (!parsed.success)
+    return {
+      ok: false,
+      reason: parsed.error.issues.map((i) => `${i.path.join('.') || '(list)'}: ${i.message}`).join('; '),
+    };
   return { ok: true, value: parsed.data };
 }

@@ -81,10 +81,13 @@ export type ContextReader = (path: string) => string | null;
 /** Folders a build may write to that the sandbox keeps (the workspace) or throws away harmlessly. */
 const WRITABLE_OK = ['/tmp', '/dev/null', '/environment', '/var/lib/apt/lists', '/var/cache/apt'];
 /** Build-time writes outside the workspace the sandbox cannot keep: home, system config, data folders. */
-const OUTSIDE = /(^|[\s=>'"])(\/(root|etc|home|data|opt|srv|mnt|var|usr\/local|usr\/share|usr\/lib)(\/[^\s;&|'"]*)?|~\/[^\s;&|'"]*|\$HOME\/[^\s;&|'"]*)/;
-const WRITE_COMMANDS = /^(mkdir|cp|mv|touch|ln|tee|chmod|chown|install|rm|echo|printf|cat|tar|unzip|sed|useradd|adduser|groupadd|git)\b/;
+const OUTSIDE =
+  /(^|[\s=>'"])(\/(root|etc|home|data|opt|srv|mnt|var|usr\/local|usr\/share|usr\/lib)(\/[^\s;&|'"]*)?|~\/[^\s;&|'"]*|\$HOME\/[^\s;&|'"]*)/;
+const WRITE_COMMANDS =
+  /^(mkdir|cp|mv|touch|ln|tee|chmod|chown|install|rm|echo|printf|cat|tar|unzip|sed|useradd|adduser|groupadd|git)\b/;
 /** Network use in a script or command. */
-export const NETWORK_USE = /\b(curl|wget|git\s+clone|pip3?\s+install|uv\s+(pip|add|sync|tool)|uvx|npm\s+(i|install|ci)|yarn\s+add|cargo\s+(install|build|fetch)|go\s+(get|install|mod\s+download)|opam\s+(install|init)|apt(-get)?\s+install|gem\s+install|cpanm?|install\.packages|conda\s+install)\b/;
+export const NETWORK_USE =
+  /\b(curl|wget|git\s+clone|pip3?\s+install|uv\s+(pip|add|sync|tool)|uvx|npm\s+(i|install|ci)|yarn\s+add|cargo\s+(install|build|fetch)|go\s+(get|install|mod\s+download)|opam\s+(install|init)|apt(-get)?\s+install|gem\s+install|cpanm?|install\.packages|conda\s+install)\b/;
 
 /** Whether a RUN command writes outside the workspace (home, /etc, /data, git's global config...). */
 export function writesOutside(command: string, workdir: string): string | null {
@@ -96,10 +99,14 @@ export function writesOutside(command: string, workdir: string): string | null {
     if (outsideTarget(target, workdir)) return `writes ${target}`;
   }
   if (WRITE_COMMANDS.test(command)) {
-    const words = command.split(/\s+/).slice(1).filter((w) => !w.startsWith('-'));
+    const words = command
+      .split(/\s+/)
+      .slice(1)
+      .filter((w) => !w.startsWith('-'));
     const last = words.at(-1)?.replace(/^["']|["']$/g, '') ?? '';
     const head = command.split(/\s+/)[0];
-    const targets = head === 'mkdir' || head === 'touch' || head === 'rm' || head === 'chmod' || head === 'chown' ? words : [last];
+    const targets =
+      head === 'mkdir' || head === 'touch' || head === 'rm' || head === 'chmod' || head === 'chown' ? words : [last];
     for (const t of targets) if (outsideTarget(t.replace(/^["']|["']$/g, ''), workdir)) return `${head} ${t}`;
   }
   return null;
@@ -107,7 +114,8 @@ export function writesOutside(command: string, workdir: string): string | null {
 
 function outsideTarget(target: string, workdir: string): boolean {
   if (!target || target.startsWith('&')) return false;
-  const abs = target.startsWith('~/') || target.startsWith('$HOME/') ? `/root/${target.replace(/^(~|\$HOME)\//, '')}` : target;
+  const abs =
+    target.startsWith('~/') || target.startsWith('$HOME/') ? `/root/${target.replace(/^(~|\$HOME)\//, '')}` : target;
   if (!abs.startsWith('/')) return false;
   if (abs === workdir || abs.startsWith(`${workdir}/`)) return false;
   if (WRITABLE_OK.some((p) => abs === p || abs.startsWith(`${p}/`))) return false;
@@ -141,8 +149,15 @@ async function neededMissingDebs(pkgs: string[], probe: HostProbe, usedText: str
   for (const p of missing) {
     const commands = DEB_COMMANDS[p];
     if (commands) {
-      if (probe.hasCommand && (await Promise.all(commands.map((c) => probe.hasCommand?.(c) ?? false))).some(Boolean)) continue;
-      if (usedText && !commands.some((c) => new RegExp(`(^|[^A-Za-z0-9_-])${c.replace(/[+.]/g, '\\$&')}([^A-Za-z0-9_-]|$)`).test(usedText))) continue;
+      if (probe.hasCommand && (await Promise.all(commands.map((c) => probe.hasCommand?.(c) ?? false))).some(Boolean))
+        continue;
+      if (
+        usedText &&
+        !commands.some((c) =>
+          new RegExp(`(^|[^A-Za-z0-9_-])${c.replace(/[+.]/g, '\\$&')}([^A-Za-z0-9_-]|$)`).test(usedText),
+        )
+      )
+        continue;
     }
     out.push(p);
   }
@@ -180,7 +195,10 @@ function stripVersion(spec: string): string {
 }
 
 /** A Dockerfile step in order, for the ordered mode (a COPY after a RUN). */
-type PlanStep = { kind: 'copy'; from: string; to: string; intoDir: boolean } | { kind: 'run'; command: string } | { kind: 'cd'; dir: string };
+type PlanStep =
+  | { kind: 'copy'; from: string; to: string; intoDir: boolean }
+  | { kind: 'run'; command: string }
+  | { kind: 'cd'; dir: string };
 
 /** The plan being built, and what the instructions so far leave for the next ones. */
 interface Planning {
@@ -194,8 +212,25 @@ interface Planning {
   steps: PlanStep[];
 }
 
-export async function planEnvironment(dockerfile: string, probe: HostProbe, defaultWorkdir: string, readContext: ContextReader = () => null, usedText = ''): Promise<EnvironmentPlan> {
-  const plan: EnvironmentPlan = { containerReason: null, reasons: [], workdir: defaultWorkdir, startDir: null, pythonImage: false, ordered: false, env: {}, copies: [], setup: [], notes: [] };
+export async function planEnvironment(
+  dockerfile: string,
+  probe: HostProbe,
+  defaultWorkdir: string,
+  readContext: ContextReader = () => null,
+  usedText = '',
+): Promise<EnvironmentPlan> {
+  const plan: EnvironmentPlan = {
+    containerReason: null,
+    reasons: [],
+    workdir: defaultWorkdir,
+    startDir: null,
+    pythonImage: false,
+    ordered: false,
+    env: {},
+    copies: [],
+    setup: [],
+    notes: [],
+  };
   const p: Planning = {
     plan,
     need: (line, why) => {
@@ -273,7 +308,8 @@ function planWorkdir(p: Planning, ins: DockerInstruction): void {
   if (!p.workdirSet) {
     plan.workdir = abs;
     p.workdirSet = true;
-  } else if (abs !== plan.workdir && !abs.startsWith(`${plan.workdir}/`)) p.need(ins.line, `a second WORKDIR ${abs} outside ${plan.workdir}`);
+  } else if (abs !== plan.workdir && !abs.startsWith(`${plan.workdir}/`))
+    p.need(ins.line, `a second WORKDIR ${abs} outside ${plan.workdir}`);
   else {
     plan.startDir = abs === plan.workdir ? null : abs;
     p.steps.push({ kind: 'cd', dir: abs });
@@ -284,7 +320,10 @@ function planWorkdir(p: Planning, ins: DockerInstruction): void {
 function planEnvVars(p: Planning, ins: DockerInstruction): void {
   const args = ins.args;
   const pairs = /^[A-Za-z_][A-Za-z0-9_]*=/.test(args)
-    ? [...args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("(?:[^"\\]|\\.)*"|'[^']*'|\S*)/g)].map((m) => [m[1] as string, (m[2] as string).replace(/^["']|["']$/g, '')])
+    ? [...args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("(?:[^"\\]|\\.)*"|'[^']*'|\S*)/g)].map((m) => [
+        m[1] as string,
+        (m[2] as string).replace(/^["']|["']$/g, ''),
+      ])
     : [[args.split(/\s+/)[0] as string, args.replace(/^\S+\s+/, '')]];
   for (const [k, v] of pairs) {
     if (k === 'PATH' || k === 'HOME') p.plan.notes.push(`ENV ${k} ignored: the sandbox sets its own`);
@@ -295,19 +334,27 @@ function planEnvVars(p: Planning, ins: DockerInstruction): void {
 /** COPY/ADD from the build context into the workspace; anything else (another stage, a URL, outside paths, wildcards) needs the container. */
 function planCopy(p: Planning, ins: DockerInstruction): void {
   const { plan } = p;
-  const parts = words(ins.args).filter((w) => !w.startsWith('--chown') && !w.startsWith('--chmod') && !w.startsWith('--link'));
+  const parts = words(ins.args).filter(
+    (w) => !w.startsWith('--chown') && !w.startsWith('--chmod') && !w.startsWith('--link'),
+  );
   if (parts.some((w) => w.startsWith('--from'))) return p.need(ins.line, `${ins.op} --from another stage`);
   const dest = parts.pop();
   if (!dest || parts.length === 0) return p.need(ins.line, `${ins.op} without a source and a destination`);
   const target = posix.resolve(plan.workdir, dest);
-  if (target !== plan.workdir && !target.startsWith(`${plan.workdir}/`)) return p.need(ins.line, `${ins.op} into ${target}, outside the workspace ${plan.workdir}`);
+  if (target !== plan.workdir && !target.startsWith(`${plan.workdir}/`))
+    return p.need(ins.line, `${ins.op} into ${target}, outside the workspace ${plan.workdir}`);
   const to = target === plan.workdir ? '' : target.slice(plan.workdir.length + 1);
   for (const src of parts) {
     if (/^https?:\/\//.test(src)) p.need(ins.line, `${ins.op} downloads ${src}`);
-    else if (src.startsWith('/') || posix.normalize(src).startsWith('..')) p.need(ins.line, `${ins.op} from ${src}, outside the build context`);
+    else if (src.startsWith('/') || posix.normalize(src).startsWith('..'))
+      p.need(ins.line, `${ins.op} from ${src}, outside the build context`);
     else if (/[*?[]/.test(src)) p.need(ins.line, `${ins.op} with a wildcard (${src}); list the files instead`);
     else {
-      const copy = { from: posix.normalize(src).replace(/\/+$/, '') || '.', to, intoDir: dest.endsWith('/') || parts.length > 1 || to === '' };
+      const copy = {
+        from: posix.normalize(src).replace(/\/+$/, '') || '.',
+        to,
+        intoDir: dest.endsWith('/') || parts.length > 1 || to === '',
+      };
       plan.copies.push(copy);
       p.steps.push({ kind: 'copy', ...copy });
       if (p.ranBefore) plan.ordered = true;
@@ -328,7 +375,15 @@ function orderSetup(p: Planning): void {
     plan.notes.push('a COPY follows a RUN: copies are made by setup.sh in Dockerfile order');
   } else if (plan.startDir) {
     // RUN lines after the later WORKDIR run there.
-    plan.setup = steps.map((step) => (step.kind === 'cd' ? `mkdir -p ${shellQuote(step.dir)} && cd ${shellQuote(step.dir)}` : step.kind === 'run' ? step.command : '')).filter(Boolean);
+    plan.setup = steps
+      .map((step) =>
+        step.kind === 'cd'
+          ? `mkdir -p ${shellQuote(step.dir)} && cd ${shellQuote(step.dir)}`
+          : step.kind === 'run'
+            ? step.command
+            : '',
+      )
+      .filter(Boolean);
   }
 }
 
@@ -350,7 +405,13 @@ function copyCommand(copy: { from: string; to: string; intoDir: boolean }, workd
 }
 
 /** A RUN: package installs are checked against this machine; network fetches need the container. */
-async function planRun(ins: DockerInstruction, plan: EnvironmentPlan, probe: HostProbe, need: (line: number, why: string) => void, context: { readContext: ContextReader; usedText: string }): Promise<void> {
+async function planRun(
+  ins: DockerInstruction,
+  plan: EnvironmentPlan,
+  probe: HostProbe,
+  need: (line: number, why: string) => void,
+  context: { readContext: ContextReader; usedText: string },
+): Promise<void> {
   const kept: string[] = [];
   for (const raw of ins.args.split(/\s*&&\s*/)) {
     const command = raw.trim().replace(/;$/, '');
@@ -361,17 +422,26 @@ async function planRun(ins: DockerInstruction, plan: EnvironmentPlan, probe: Hos
     if ((head === 'apt-get' || head === 'apt') && tool[1] !== 'install') continue;
     if (/^rm\s+-rf\s+\/var\/lib\/apt\/lists/.test(command)) continue;
     if ((head === 'apt-get' || head === 'apt') && tool[1] === 'install') {
-      const pkgs = tool.slice(2).filter((p) => !p.startsWith('-')).map((p) => p.replace(/=.*$/, '')).filter((p) => !HARNESS_DEBS.has(p));
+      const pkgs = tool
+        .slice(2)
+        .filter((p) => !p.startsWith('-'))
+        .map((p) => p.replace(/=.*$/, ''))
+        .filter((p) => !HARNESS_DEBS.has(p));
       const missing = await neededMissingDebs(pkgs, probe, context.usedText);
       if (missing.length) need(ins.line, `installs Debian packages this machine lacks: ${missing.join(', ')}`);
-      else if (pkgs.length) plan.notes.push(`line ${ins.line}: apt packages already on this machine: ${pkgs.join(', ')}`);
+      else if (pkgs.length)
+        plan.notes.push(`line ${ins.line}: apt packages already on this machine: ${pkgs.join(', ')}`);
       continue;
     }
     if (['apk', 'yum', 'dnf', 'zypper', 'pacman'].includes(head)) {
       need(ins.line, `uses the ${head} package manager`);
       continue;
     }
-    const pipAt = tool.findIndex((t, k) => (t === 'install' && /^(pip3?|uv)$/.test(tool[k - 1] ?? '')) || (t === 'install' && tool[k - 1] === 'pip' && tool[k - 2] === 'uv'));
+    const pipAt = tool.findIndex(
+      (t, k) =>
+        (t === 'install' && /^(pip3?|uv)$/.test(tool[k - 1] ?? '')) ||
+        (t === 'install' && tool[k - 1] === 'pip' && tool[k - 2] === 'uv'),
+    );
     if (/^(pip3?|python3?|uv)$/.test(head) && pipAt >= 0) {
       const specs = tool.slice(pipAt + 1).filter((p) => !p.startsWith('-'));
       if (specs.some((s) => s.includes('/') || s.startsWith('git+'))) {
@@ -382,7 +452,8 @@ async function planRun(ins: DockerInstruction, plan: EnvironmentPlan, probe: Hos
       const modules = names.map((n) => PIP_MODULE_NAMES[n.toLowerCase()] ?? n.replace(/-/g, '_'));
       const missing = await probe.missingPythonModules(modules);
       if (missing.length) need(ins.line, `installs Python packages this machine lacks: ${missing.join(', ')}`);
-      else if (names.length) plan.notes.push(`line ${ins.line}: Python packages already on this machine: ${names.join(', ')}`);
+      else if (names.length)
+        plan.notes.push(`line ${ins.line}: Python packages already on this machine: ${names.join(', ')}`);
       continue;
     }
     if (/\b(curl|wget|git\s+clone|npm\s+(i|install)|cargo\s+install|go\s+install)\b/.test(command)) {
@@ -391,14 +462,19 @@ async function planRun(ins: DockerInstruction, plan: EnvironmentPlan, probe: Hos
     }
     // A script from the build context that the RUN calls: its own network use counts too.
     const script = /^(?:bash|sh|python3?|\.\/)\s*(\S+\.(?:sh|py))\b/.exec(command) ?? /^\.\/(\S+)/.exec(command);
-    const scriptText = script ? context.readContext((script[1] as string).replace(/^\.\//, '').replace(/^\/environment\//, '')) : null;
+    const scriptText = script
+      ? context.readContext((script[1] as string).replace(/^\.\//, '').replace(/^\/environment\//, ''))
+      : null;
     if (scriptText !== null && NETWORK_USE.test(scriptText)) {
       need(ins.line, `runs ${script?.[1]}, which fetches from the network (${NETWORK_USE.exec(scriptText)?.[0]})`);
       continue;
     }
     const outside = writesOutside(command, plan.workdir);
     if (outside) {
-      need(ins.line, `state outside the workspace at build time (${outside}): the sandbox's root is read-only and /root is fresh each run`);
+      need(
+        ins.line,
+        `state outside the workspace at build time (${outside}): the sandbox's root is read-only and /root is fresh each run`,
+      );
       continue;
     }
     kept.push(command);

@@ -45,12 +45,28 @@ export interface ImportReport {
 }
 
 const encoder = new TextEncoder();
-const textFile = (path: string, text: string, executable = false): TaskFile => ({ path, data: encoder.encode(text), executable });
+const textFile = (path: string, text: string, executable = false): TaskFile => ({
+  path,
+  data: encoder.encode(text),
+  executable,
+});
 
 /** TB1 task.yaml keys that become config, not metadata. */
-const TB1_CONFIG_KEYS = new Set(['instruction', 'max_agent_timeout_sec', 'max_test_timeout_sec', 'parser_name', 'run_tests_in_same_shell', 'disable_asciinema', 'descriptions']);
+const TB1_CONFIG_KEYS = new Set([
+  'instruction',
+  'max_agent_timeout_sec',
+  'max_test_timeout_sec',
+  'parser_name',
+  'run_tests_in_same_shell',
+  'disable_asciinema',
+  'descriptions',
+]);
 
-export async function importTerminalBench(src: string, dest: string, probe: HostProbe = hostProbe): Promise<ImportReport> {
+export async function importTerminalBench(
+  src: string,
+  dest: string,
+  probe: HostProbe = hostProbe,
+): Promise<ImportReport> {
   const root = resolve(src);
   const info = await stat(root).catch(() => null);
   if (!info?.isDirectory()) throw new LabError('NOT_FOUND', `${src}: not a folder`);
@@ -63,7 +79,11 @@ export async function importTerminalBench(src: string, dest: string, probe: Host
     }
   };
   await walk(root, 0);
-  if (folders.length === 0) throw new LabError('NOT_FOUND', `${src}: no Terminal-Bench or Harbor task folders found (looked for task.yaml / task.toml)`);
+  if (folders.length === 0)
+    throw new LabError(
+      'NOT_FOUND',
+      `${src}: no Terminal-Bench or Harbor task folders found (looked for task.yaml / task.toml)`,
+    );
 
   const report: ImportReport = { imported: [], failed: [] };
   for (const folder of folders) {
@@ -78,7 +98,11 @@ export async function importTerminalBench(src: string, dest: string, probe: Host
       await writeTaskFolder(out, converted.files);
       report.imported.push({ id, from: converted.from, dest: out, runtime: converted.runtime, notes: converted.notes });
     } catch (error) {
-      report.failed.push({ id, src: folder, problems: [{ file: '.', field: null, reason: (error as Error).message, severity: 'error' }] });
+      report.failed.push({
+        id,
+        src: folder,
+        problems: [{ file: '.', field: null, reason: (error as Error).message, severity: 'error' }],
+      });
     }
   }
   return report;
@@ -96,15 +120,35 @@ async function convertFolder(folder: string, id: string, probe: HostProbe): Prom
   if (read.problems.some((p) => p.severity === 'error')) return { problems: read.problems };
   // A folder the lab exported (`tasks export --format harbor`) imports as the task it was, byte for byte.
   const exported = restoreExportedFiles(read.files);
-  if (exported && 'problem' in exported) return { problems: [{ file: EXPORT_MANIFEST, field: null, reason: exported.problem, severity: 'error' }] };
+  if (exported && 'problem' in exported)
+    return { problems: [{ file: EXPORT_MANIFEST, field: null, reason: exported.problem, severity: 'error' }] };
   if (exported) {
     const check = buildTask(id, exported.files, { kind: 'folder', path: folder });
     if (!check.task) return { problems: check.problems };
-    return { from: 'harbor', files: exported.files, notes: [`a T1 Lab export of task '${exported.task}': the original files restored (${EXPORT_MANIFEST})`], runtime: check.task.environment.runtime };
+    return {
+      from: 'harbor',
+      files: exported.files,
+      notes: [`a T1 Lab export of task '${exported.task}': the original files restored (${EXPORT_MANIFEST})`],
+      runtime: check.task.environment.runtime,
+    };
   }
   const byPath = new Map(read.files.map((f) => [f.path, f]));
-  const converted = byPath.has(TASK_PATHS.toml) ? await convertHarbor(byPath, probe) : byPath.has(TB1_PATHS.yaml) ? await convertTb1(byPath, probe) : null;
-  if (!converted) return { problems: [{ file: '.', field: null, reason: 'neither task.toml (Harbor) nor task.yaml (Terminal-Bench 1)', severity: 'error' }] };
+  const converted = byPath.has(TASK_PATHS.toml)
+    ? await convertHarbor(byPath, probe)
+    : byPath.has(TB1_PATHS.yaml)
+      ? await convertTb1(byPath, probe)
+      : null;
+  if (!converted)
+    return {
+      problems: [
+        {
+          file: '.',
+          field: null,
+          reason: 'neither task.toml (Harbor) nor task.yaml (Terminal-Bench 1)',
+          severity: 'error',
+        },
+      ],
+    };
   if ('problems' in converted) return converted;
   // The result must load as a task: the same validation as any other.
   const check = buildTask(id, converted.files, { kind: 'folder', path: folder });
@@ -123,20 +167,33 @@ const text = (files: Map<string, TaskFile>, path: string): string => {
  * that installs pytest first runs in the sandbox with its install steps dropped and every other step kept,
  * in order (offline-tests.ts); one that cannot be converted so needs the container, with the reason.
  */
-function analyzeTestScript(script: string | null, hasPytest: boolean, notes: string[]): { useTestSh: boolean | undefined; containerReason: string | null } {
+function analyzeTestScript(
+  script: string | null,
+  hasPytest: boolean,
+  notes: string[],
+): { useTestSh: boolean | undefined; containerReason: string | null } {
   if (script === null) return { useTestSh: undefined, containerReason: null };
-  const networked = /\b(curl|wget|apt-get|apt\s+install|pip3?\s+install|uvx?\b|setup-uv-pytest|run-uv-pytest)/.test(script);
+  const networked = /\b(curl|wget|apt-get|apt\s+install|pip3?\s+install|uvx?\b|setup-uv-pytest|run-uv-pytest)/.test(
+    script,
+  );
   if (hasPytest && (networked || /\bpytest\b/.test(script))) {
     const offline = offlineTestScript(script);
-    if (!offline.ok) return { useTestSh: undefined, containerReason: `the test script cannot run without the network (${offline.reason})` };
-    const kept = splitShellCommands(offline.script).filter((c) => !c.trim().startsWith('#') && !c.startsWith(LAB_PYTEST_FUNCTION)).length;
+    if (!offline.ok)
+      return {
+        useTestSh: undefined,
+        containerReason: `the test script cannot run without the network (${offline.reason})`,
+      };
+    const kept = splitShellCommands(offline.script).filter(
+      (c) => !c.trim().startsWith('#') && !c.startsWith(LAB_PYTEST_FUNCTION),
+    ).length;
     notes.push(
       `the test script installs pytest from the network: the lab runs it without its ${offline.dropped.length} install step(s) (${offline.dropped.join('; ').slice(0, 160)}), ` +
         `keeps its ${kept} other step(s) in order and runs pytest with the system python (use_test_sh = false)`,
     );
     return { useTestSh: false, containerReason: null };
   }
-  if (networked) return { useTestSh: undefined, containerReason: 'the verifier script installs software from the network' };
+  if (networked)
+    return { useTestSh: undefined, containerReason: 'the verifier script installs software from the network' };
   return { useTestSh: undefined, containerReason: null };
 }
 
@@ -148,10 +205,15 @@ function analyzeTestScript(script: string | null, hasPytest: boolean, notes: str
 export function localModules(files: Map<string, TaskFile>, modules: string[]): Set<string> {
   const local = new Set<string>();
   const paths = [...files.keys()];
-  const texts = [TASK_PATHS.solve, TB1_PATHS.solutionSh, TASK_PATHS.instruction, TB1_PATHS.yaml].map((p) => text(files, p)).join('\n');
+  const texts = [TASK_PATHS.solve, TB1_PATHS.solutionSh, TASK_PATHS.instruction, TB1_PATHS.yaml]
+    .map((p) => text(files, p))
+    .join('\n');
   for (const m of modules) {
     if (/_pb2(_grpc)?$/.test(m)) local.add(m);
-    else if (paths.some((p) => p.split('/').some((part, i, all) => part === `${m}.py` || (part === m && i < all.length - 1)))) local.add(m);
+    else if (
+      paths.some((p) => p.split('/').some((part, i, all) => part === `${m}.py` || (part === m && i < all.length - 1)))
+    )
+      local.add(m);
     else if (new RegExp(`(^|[\\s/'"])${m}(\\.py|/)`).test(texts)) local.add(m);
   }
   return local;
@@ -160,7 +222,9 @@ export function localModules(files: Map<string, TaskFile>, modules: string[]): S
 /** Third-party modules imported by the tests that this machine's python lacks (the task's own modules are not counted). */
 async function missingTestModules(source: string, probe: HostProbe, files: Map<string, TaskFile>): Promise<string[]> {
   const modules = new Set<string>();
-  for (const m of source.matchAll(/^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import|import\s+([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*))/gm)) {
+  for (const m of source.matchAll(
+    /^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import|import\s+([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*))/gm,
+  )) {
     const names = m[1] ? [m[1]] : (m[2] as string).split(',').map((s) => s.trim());
     for (const n of names) modules.add(n.split('.')[0] as string);
   }
@@ -199,7 +263,11 @@ interface RuntimeInputs {
  * `[verifier]`) tables: a runtime the task declares is kept; otherwise the container when the environment,
  * the tests or the solution need it (with every reason), else the sandbox.
  */
-async function decideRuntime(environment: Record<string, unknown>, verifier: Record<string, unknown>, inputs: RuntimeInputs): Promise<void> {
+async function decideRuntime(
+  environment: Record<string, unknown>,
+  verifier: Record<string, unknown>,
+  inputs: RuntimeInputs,
+): Promise<void> {
   const { files, probe, notes } = inputs;
   const hasPytest = files.has(TASK_PATHS.pytest);
   const tests = analyzeTestScript(inputs.testScript, hasPytest, notes);
@@ -225,11 +293,21 @@ interface EnvResult {
 }
 
 /** Plan the environment from a Dockerfile whose build context is `contextDir` ('' = the task root). */
-async function convertEnvironment(files: Map<string, TaskFile>, dockerfilePath: string, contextDir: string, workdir: string, probe: HostProbe, notes: string[]): Promise<EnvResult> {
+async function convertEnvironment(
+  files: Map<string, TaskFile>,
+  dockerfilePath: string,
+  contextDir: string,
+  workdir: string,
+  probe: HostProbe,
+  notes: string[],
+): Promise<EnvResult> {
   const inCtx = (p: string) => (contextDir ? `${contextDir}/${p}` : p);
   const readContext = (p: string) => (files.has(inCtx(p)) ? text(files, inCtx(p)) : null);
   // What the task's own scripts use: a package whose commands none of them name is not needed.
-  const usedText = [...files.entries()].filter(([p]) => /^(solution\/|tests\/|solution\.sh|run-tests\.sh|instruction\.md|task\.yaml)/.test(p)).map(([p]) => text(files, p)).join('\n');
+  const usedText = [...files.entries()]
+    .filter(([p]) => /^(solution\/|tests\/|solution\.sh|run-tests\.sh|instruction\.md|task\.yaml)/.test(p))
+    .map(([p]) => text(files, p))
+    .join('\n');
   const plan = await planEnvironment(text(files, dockerfilePath), probe, workdir, readContext, usedText);
   notes.push(...plan.notes);
   const out: TaskFile[] = [];
@@ -244,7 +322,12 @@ async function convertEnvironment(files: Map<string, TaskFile>, dockerfilePath: 
         continue;
       }
       const prefix = src ? `${src}/` : '';
-      const under = [...files.values()].filter((f) => f.path.startsWith(prefix) && f.path !== dockerfilePath && !/(^|\/)(docker-compose\.ya?ml|\.dockerignore)$/.test(f.path));
+      const under = [...files.values()].filter(
+        (f) =>
+          f.path.startsWith(prefix) &&
+          f.path !== dockerfilePath &&
+          !/(^|\/)(docker-compose\.ya?ml|\.dockerignore)$/.test(f.path),
+      );
       if (under.length === 0) {
         plan.containerReason = `the Dockerfile copies ${copy.from}, which is not in the build context`;
         break;
@@ -253,8 +336,16 @@ async function convertEnvironment(files: Map<string, TaskFile>, dockerfilePath: 
     }
   }
   if (plan.setup.length && !plan.containerReason) {
-    out.push(textFile(TASK_PATHS.setup, `#!/bin/bash\n# Converted from ${dockerfilePath} RUN lines by t1lab tasks import-tb.\nset -euo pipefail\n${plan.setup.join('\n')}\n`, true));
-    notes.push('RUN commands moved to environment/setup.sh; any that write outside the workspace fail in the sandbox (run `t1lab tasks audit` to check)');
+    out.push(
+      textFile(
+        TASK_PATHS.setup,
+        `#!/bin/bash\n# Converted from ${dockerfilePath} RUN lines by t1lab tasks import-tb.\nset -euo pipefail\n${plan.setup.join('\n')}\n`,
+        true,
+      ),
+    );
+    notes.push(
+      'RUN commands moved to environment/setup.sh; any that write outside the workspace fail in the sandbox (run `t1lab tasks audit` to check)',
+    );
   }
   const env: Record<string, unknown> = plan.containerReason
     ? {}
@@ -275,7 +366,16 @@ async function convertHarbor(files: Map<string, TaskFile>, probe: HostProbe): Pr
   try {
     config = parseToml(text(files, TASK_PATHS.toml)) as Record<string, unknown>;
   } catch (error) {
-    return { problems: [{ file: TASK_PATHS.toml, field: null, reason: `malformed TOML: ${(error as Error).message.split('\n')[0]}`, severity: 'error' }] };
+    return {
+      problems: [
+        {
+          file: TASK_PATHS.toml,
+          field: null,
+          reason: `malformed TOML: ${(error as Error).message.split('\n')[0]}`,
+          severity: 'error',
+        },
+      ],
+    };
   }
   const environment = { ...((config.environment as Record<string, unknown> | undefined) ?? {}) };
   const verifier = { ...((config.verifier as Record<string, unknown> | undefined) ?? {}) };
@@ -285,10 +385,19 @@ async function convertHarbor(files: Map<string, TaskFile>, probe: HostProbe): Pr
   if (environment.runtime === undefined) {
     // A prebuilt image does not make the task container-only when its Dockerfile converts (docker_image is
     // kept: the container backend uses it where it can be had).
-    if (['environment/docker-compose.yaml', 'environment/docker-compose.yml'].some((p) => files.has(p))) containerReason = 'defines services in environment/docker-compose.yaml';
-    else if (typeof environment.docker_image === 'string' && !files.has(TASK_PATHS.dockerfile)) containerReason = `uses the prebuilt image '${environment.docker_image}' and ships no Dockerfile`;
+    if (['environment/docker-compose.yaml', 'environment/docker-compose.yml'].some((p) => files.has(p)))
+      containerReason = 'defines services in environment/docker-compose.yaml';
+    else if (typeof environment.docker_image === 'string' && !files.has(TASK_PATHS.dockerfile))
+      containerReason = `uses the prebuilt image '${environment.docker_image}' and ships no Dockerfile`;
     else if (files.has(TASK_PATHS.dockerfile)) {
-      const env = await convertEnvironment(files, TASK_PATHS.dockerfile, TASK_PATHS.environmentDir, DEFAULT_WORKDIR, probe, notes);
+      const env = await convertEnvironment(
+        files,
+        TASK_PATHS.dockerfile,
+        TASK_PATHS.environmentDir,
+        DEFAULT_WORKDIR,
+        probe,
+        notes,
+      );
       containerReason = env.containerReason;
       for (const f of env.files) out.set(f.path, f);
       Object.assign(environment, env.env);
@@ -298,7 +407,10 @@ async function convertHarbor(files: Map<string, TaskFile>, probe: HostProbe): Pr
   await decideRuntime(environment, verifier, { files, testScript, environmentReason: containerReason, probe, notes });
   config.environment = environment;
   config.verifier = verifier;
-  out.set(TASK_PATHS.toml, textFile(TASK_PATHS.toml, `# Imported by t1lab tasks import-tb (Harbor layout).\n${stringifyToml(config)}\n`));
+  out.set(
+    TASK_PATHS.toml,
+    textFile(TASK_PATHS.toml, `# Imported by t1lab tasks import-tb (Harbor layout).\n${stringifyToml(config)}\n`),
+  );
   return { from: 'harbor', files: [...out.values()], notes };
 }
 
@@ -308,12 +420,15 @@ async function convertTb1(files: Map<string, TaskFile>, probe: HostProbe): Promi
   if (!parsed.ok) {
     const problems: TaskProblem[] = [];
     if (parsed.syntax) problems.push({ file: TB1_PATHS.yaml, field: null, reason: parsed.syntax, severity: 'error' });
-    for (const i of parsed.issues?.issues ?? []) problems.push({ file: TB1_PATHS.yaml, field: i.path.join('.') || null, reason: i.message, severity: 'error' });
+    for (const i of parsed.issues?.issues ?? [])
+      problems.push({ file: TB1_PATHS.yaml, field: i.path.join('.') || null, reason: i.message, severity: 'error' });
     return { problems };
   }
   const yaml = parsed.value;
   const out: TaskFile[] = [textFile(TASK_PATHS.instruction, `${yaml.instruction.trim()}\n`)];
-  const metadata = Object.fromEntries(Object.entries(yaml).filter(([k, v]) => !TB1_CONFIG_KEYS.has(k) && v !== undefined && v !== null));
+  const metadata = Object.fromEntries(
+    Object.entries(yaml).filter(([k, v]) => !TB1_CONFIG_KEYS.has(k) && v !== undefined && v !== null),
+  );
   const environment: Record<string, unknown> = {};
   const verifier: Record<string, unknown> = { timeout_sec: yaml.max_test_timeout_sec ?? 60 };
   let containerReason: string | null = null;
@@ -328,8 +443,11 @@ async function convertTb1(files: Map<string, TaskFile>, probe: HostProbe): Promi
   }
   const compose = files.get(TB1_PATHS.compose) ?? files.get('docker-compose.yml');
   if (compose) {
-    const services = Object.keys((parseDocument(decodeText(compose.data) ?? '').toJS() as { services?: object } | null)?.services ?? {});
-    if (services.length > 1) containerReason = `docker-compose defines ${services.length} services (${services.join(', ')})`;
+    const services = Object.keys(
+      (parseDocument(decodeText(compose.data) ?? '').toJS() as { services?: object } | null)?.services ?? {},
+    );
+    if (services.length > 1)
+      containerReason = `docker-compose defines ${services.length} services (${services.join(', ')})`;
   }
   if (!containerReason && files.has(TB1_PATHS.dockerfile)) {
     const env = await convertEnvironment(files, TB1_PATHS.dockerfile, '', DEFAULT_WORKDIR, probe, notes);
@@ -338,13 +456,22 @@ async function convertTb1(files: Map<string, TaskFile>, probe: HostProbe): Promi
     Object.assign(environment, env.env);
   }
 
-  if (files.has(TB1_PATHS.solutionSh)) out.push({ ...(files.get(TB1_PATHS.solutionSh) as TaskFile), path: TASK_PATHS.solve, executable: true });
+  if (files.has(TB1_PATHS.solutionSh))
+    out.push({ ...(files.get(TB1_PATHS.solutionSh) as TaskFile), path: TASK_PATHS.solve, executable: true });
   else if (files.has(TB1_PATHS.solutionYaml)) {
     const commands = parseSolutionYaml(text(files, TB1_PATHS.solutionYaml));
-    if (!commands.ok) return { problems: [{ file: TB1_PATHS.solutionYaml, field: null, reason: commands.reason, severity: 'error' }] };
-    out.push(textFile(TASK_PATHS.solve, `#!/bin/bash\n# Converted from solution.yaml by t1lab tasks import-tb.\n${commands.value.map((c) => c.command).join('\n')}\n`, true));
+    if (!commands.ok)
+      return { problems: [{ file: TB1_PATHS.solutionYaml, field: null, reason: commands.reason, severity: 'error' }] };
+    out.push(
+      textFile(
+        TASK_PATHS.solve,
+        `#!/bin/bash\n# Converted from solution.yaml by t1lab tasks import-tb.\n${commands.value.map((c) => c.command).join('\n')}\n`,
+        true,
+      ),
+    );
   }
-  if (files.has(TB1_PATHS.runTests)) out.push({ ...(files.get(TB1_PATHS.runTests) as TaskFile), path: TASK_PATHS.testSh, executable: true });
+  if (files.has(TB1_PATHS.runTests))
+    out.push({ ...(files.get(TB1_PATHS.runTests) as TaskFile), path: TASK_PATHS.testSh, executable: true });
   const testScript = files.has(TB1_PATHS.runTests) ? text(files, TB1_PATHS.runTests) : null;
   await decideRuntime(environment, verifier, { files, testScript, environmentReason: containerReason, probe, notes });
 
@@ -355,6 +482,11 @@ async function convertTb1(files: Map<string, TaskFile>, probe: HostProbe): Promi
     verifier,
     environment,
   };
-  out.push(textFile(TASK_PATHS.toml, `# Imported from Terminal-Bench 1 (task.yaml) by t1lab tasks import-tb.\n${stringifyToml(config)}\n`));
+  out.push(
+    textFile(
+      TASK_PATHS.toml,
+      `# Imported from Terminal-Bench 1 (task.yaml) by t1lab tasks import-tb.\n${stringifyToml(config)}\n`,
+    ),
+  );
   return { from: 'tb1', files: out, notes };
 }

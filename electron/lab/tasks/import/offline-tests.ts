@@ -9,7 +9,8 @@
  */
 import { splitShellCommands } from '../../../../native/util/shell-split';
 
-export type OfflineScript = { ok: true; script: string; dropped: string[]; pytestRuns: number } | { ok: false; reason: string };
+export type OfflineScript =
+  { ok: true; script: string; dropped: string[]; pytestRuns: number } | { ok: false; reason: string };
 
 /** Shell function defined at the top of a converted script; `$@` are pytest's arguments. */
 export const LAB_PYTEST_FUNCTION = 't1lab_pytest';
@@ -28,7 +29,8 @@ const INSTALL_PATTERNS: RegExp[] = [
 ];
 /** Terminal-Bench 1's helper that runs `uv run pytest $TEST_DIR/test_outputs.py -rA`. */
 const TB1_RUN_PYTEST = /^(bash|sh|source|\.)\s+\S*run-uv-pytest\.sh\b/;
-const NETWORK = /\b(curl|wget|git\s+clone|pip3?\s+download|npm\s+(i|install)|cargo\s+install|go\s+(get|install)|opam\s+install)\b/;
+const NETWORK =
+  /\b(curl|wget|git\s+clone|pip3?\s+download|npm\s+(i|install)|cargo\s+install|go\s+(get|install)|opam\s+install)\b/;
 const PYTEST_RUN = /(^|\s)(uvx|uv\s+run|python3?\s+-m\s+pytest|pytest)\b/;
 
 function isInstall(command: string): boolean {
@@ -94,15 +96,22 @@ export function offlineTestScript(script: string): OfflineScript {
     const lines = trimmed.split('\n').map((l) => l.trim());
     if (lines.some((l) => isInstall(l))) {
       // A compound command around installs (if ! command -v uv; then curl ... | sh; fi): droppable only if it does nothing else.
-      const other = lines.filter((l) => !isInstall(l) && !/^(if|then|else|elif|fi|do|done|\{|\}|;;)\b/.test(l) && !/^(if|elif)\s/.test(l));
+      const other = lines.filter(
+        (l) => !isInstall(l) && !/^(if|then|else|elif|fi|do|done|\{|\}|;;)\b/.test(l) && !/^(if|elif)\s/.test(l),
+      );
       if (other.length === 0) {
         dropped.push(lines[0] as string);
         continue;
       }
-      return { ok: false, reason: `installs inside a compound command that also does other work: ${lines[0]?.slice(0, 120)}` };
+      return {
+        ok: false,
+        reason: `installs inside a compound command that also does other work: ${lines[0]?.slice(0, 120)}`,
+      };
     }
-    if (PYTEST_RUN.test(trimmed)) return { ok: false, reason: `runs pytest inside a compound command: ${trimmed.split('\n')[0]?.slice(0, 120)}` };
-    if (NETWORK.test(trimmed)) return { ok: false, reason: `fetches from the network: ${trimmed.split('\n')[0]?.slice(0, 120)}` };
+    if (PYTEST_RUN.test(trimmed))
+      return { ok: false, reason: `runs pytest inside a compound command: ${trimmed.split('\n')[0]?.slice(0, 120)}` };
+    if (NETWORK.test(trimmed))
+      return { ok: false, reason: `fetches from the network: ${trimmed.split('\n')[0]?.slice(0, 120)}` };
     out.push(command);
   }
   if (pytestRuns === 0) return { ok: false, reason: 'no pytest run found in the script' };

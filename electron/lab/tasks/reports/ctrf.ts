@@ -15,7 +15,9 @@ const CtrfTest = z.looseObject({
 export const CtrfReport = z.looseObject({
   results: z.looseObject({
     tests: z.array(CtrfTest),
-    summary: z.looseObject({ tests: z.number().optional(), passed: z.number().optional(), failed: z.number().optional() }).optional(),
+    summary: z
+      .looseObject({ tests: z.number().optional(), passed: z.number().optional(), failed: z.number().optional() })
+      .optional(),
   }),
 });
 
@@ -36,7 +38,10 @@ export function parseCtrf(text: string): ParsedReport {
   }
   const parsed = CtrfReport.safeParse(json);
   if (!parsed.success) {
-    return { ok: false, reason: `ctrf.json is not a CTRF report: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
+    return {
+      ok: false,
+      reason: `ctrf.json is not a CTRF report: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    };
   }
   const assertions = parsed.data.results.tests.map((t): AssertionResult => {
     const detail = clip([t.message, t.trace].filter(Boolean).join('\n'));

@@ -17,14 +17,18 @@ const parser = new XMLParser({
   processEntities: true,
   // pytest escapes newlines in attributes as &#10;: decode numeric and named character references.
   htmlEntities: true,
-  isArray: (name) => name === 'testsuite' || name === 'testcase' || name === 'failure' || name === 'error' || name === 'skipped',
+  isArray: (name) =>
+    name === 'testsuite' || name === 'testcase' || name === 'failure' || name === 'error' || name === 'skipped',
 });
 
 function text(node: unknown): string {
   if (node === undefined || node === null) return '';
   if (typeof node === 'string' || typeof node === 'number') return String(node);
   const n = node as XmlNode;
-  return [n['@message'], n['#text']].filter((v) => v !== undefined && v !== '').map(String).join('\n');
+  return [n['@message'], n['#text']]
+    .filter((v) => v !== undefined && v !== '')
+    .map(String)
+    .join('\n');
 }
 
 function collectCases(node: XmlNode, out: XmlNode[]): void {
@@ -35,7 +39,8 @@ function collectCases(node: XmlNode, out: XmlNode[]): void {
 }
 
 export function parseJunit(xml: string): ParsedReport {
-  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) return { ok: false, reason: 'junit.xml declares a DOCTYPE or entities; refused' };
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml))
+    return { ok: false, reason: 'junit.xml declares a DOCTYPE or entities; refused' };
   let doc: XmlNode;
   try {
     doc = parser.parse(xml, true) as XmlNode;
@@ -43,7 +48,8 @@ export function parseJunit(xml: string): ParsedReport {
     return { ok: false, reason: `junit.xml is not valid XML: ${(error as Error).message.split('\n')[0]}` };
   }
   const root = (doc.testsuites as XmlNode | undefined) ?? doc;
-  if (!root || (!('testsuite' in root) && !('testsuites' in doc))) return { ok: false, reason: 'junit.xml has no <testsuites> or <testsuite>' };
+  if (!root || (!('testsuite' in root) && !('testsuites' in doc)))
+    return { ok: false, reason: 'junit.xml has no <testsuites> or <testsuite>' };
   const cases: XmlNode[] = [];
   collectCases(root as XmlNode, cases);
 
@@ -58,7 +64,12 @@ export function parseJunit(xml: string): ParsedReport {
     const skipped = (c.skipped as unknown[] | undefined)?.[0];
     if (error !== undefined) return { name, status: 'error', message: clip(text(error) || 'error') };
     if (failure !== undefined) return { name, status: 'failed', message: clip(text(failure) || 'failed') };
-    if (skipped !== undefined) return { name, status: 'failed', message: clip(`skipped (not passed)${text(skipped) ? `: ${text(skipped)}` : ''}`) };
+    if (skipped !== undefined)
+      return {
+        name,
+        status: 'failed',
+        message: clip(`skipped (not passed)${text(skipped) ? `: ${text(skipped)}` : ''}`),
+      };
     return { name, status: 'passed', message: '' };
   });
   return { ok: true, assertions };

@@ -22,10 +22,18 @@ export async function readTaskReward(logsDir: string): Promise<{ reward: TaskRew
   if (json.kind === 'ok') {
     try {
       const value = JSON.parse(json.text) as unknown;
-      if (typeof value === 'number') return { reward: { source: 'reward.json', value, values: { reward: value } }, notes };
+      if (typeof value === 'number')
+        return { reward: { source: 'reward.json', value, values: { reward: value } }, notes };
       if (value && typeof value === 'object' && !Array.isArray(value)) {
-        const values = Object.fromEntries(Object.entries(value).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1])));
-        const single = typeof values.reward === 'number' ? values.reward : Object.keys(values).length === 1 ? (Object.values(values)[0] ?? null) : null;
+        const values = Object.fromEntries(
+          Object.entries(value).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1])),
+        );
+        const single =
+          typeof values.reward === 'number'
+            ? values.reward
+            : Object.keys(values).length === 1
+              ? (Object.values(values)[0] ?? null)
+              : null;
         return { reward: { source: 'reward.json', value: single, values }, notes };
       }
       notes.push('reward.json is neither a number nor an object of named values; ignored');
@@ -37,7 +45,8 @@ export async function readTaskReward(logsDir: string): Promise<{ reward: TaskRew
   if (txt.kind === 'refused') notes.push(txt.reason);
   if (txt.kind === 'ok') {
     const value = Number(txt.text.trim());
-    if (txt.text.trim() !== '' && Number.isFinite(value)) return { reward: { source: 'reward.txt', value, values: { reward: value } }, notes };
+    if (txt.text.trim() !== '' && Number.isFinite(value))
+      return { reward: { source: 'reward.txt', value, values: { reward: value } }, notes };
     notes.push(`reward.txt does not hold a number ('${txt.text.trim().slice(0, 40)}'); ignored`);
   }
   return { reward: null, notes };

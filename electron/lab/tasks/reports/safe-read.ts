@@ -19,13 +19,15 @@ export async function readReport(dir: string, name: string, maxBytes = MAX_REPOR
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { kind: 'missing' };
-    if (code === 'ELOOP') return { kind: 'refused', reason: `${name} is a symlink; reports are read only from regular files` };
+    if (code === 'ELOOP')
+      return { kind: 'refused', reason: `${name} is a symlink; reports are read only from regular files` };
     return { kind: 'refused', reason: `${name} cannot be opened (${code ?? (error as Error).message})` };
   }
   try {
     const info = await handle.stat();
     if (!info.isFile()) return { kind: 'refused', reason: `${name} is not a regular file` };
-    if (info.size > maxBytes) return { kind: 'refused', reason: `${name} is ${info.size} bytes, over the ${maxBytes}-byte limit` };
+    if (info.size > maxBytes)
+      return { kind: 'refused', reason: `${name} is ${info.size} bytes, over the ${maxBytes}-byte limit` };
     const buffer = Buffer.alloc(info.size);
     const { bytesRead } = await handle.read(buffer, 0, info.size, 0);
     return { kind: 'ok', text: buffer.subarray(0, bytesRead).toString('utf8') };

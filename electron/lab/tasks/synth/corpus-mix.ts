@@ -34,6 +34,15 @@ export function corpusStats(tasks: Iterable<StatsTask>): CorpusStats {
     bump(diffs, t.metadata.difficulty ?? 'unknown');
     bump(fams, familyOf(t));
   }
-  const top5 = [...cats.values()].sort((a, b) => b - a).slice(0, 5).reduce((a, b) => a + b, 0);
-  return { count, categories: ranked(cats), difficulties: ranked(diffs), families: ranked(fams), top5Share: count ? Math.round((top5 / count) * 10000) / 10000 : 0 };
+  const top5 = [...cats.values()]
+    .sort((a, b) => b - a)
+    .slice(0, 5)
+    .reduce((a, b) => a + b, 0);
+  return {
+    count,
+    categories: ranked(cats),
+    difficulties: ranked(diffs),
+    families: ranked(fams),
+    top5Share: count ? Math.round((top5 / count) * 10000) / 10000 : 0,
+  };
 }

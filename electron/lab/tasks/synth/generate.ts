@@ -4,7 +4,14 @@
  * the requested split (tasks/families/split.ts), so train and eval seeds never meet. A task whose content
  * hash was already produced, or whose files do not load as a task, is skipped and counted.
  */
-import { createFamilyRng, familiesForSplit, familySeed, seedSplit, type Split, type TaskFamily } from '../../../../tasks/families';
+import {
+  createFamilyRng,
+  familiesForSplit,
+  familySeed,
+  seedSplit,
+  type Split,
+  type TaskFamily,
+} from '../../../../tasks/families';
 import { LabError } from '../../../ipc/common/errors';
 import type { Task, TaskFile } from '../model';
 import { buildTask } from '../build-task';
@@ -46,7 +53,11 @@ export interface SynthRejection {
 const MAX_TRIES_PER_TASK = 50;
 
 /** Check the families a synth may use for a split; held-out families cannot train. */
-export function chooseFamilies(all: readonly TaskFamily[], names: readonly string[] | null, split: Split): TaskFamily[] {
+export function chooseFamilies(
+  all: readonly TaskFamily[],
+  names: readonly string[] | null,
+  split: Split,
+): TaskFamily[] {
   if (!names) {
     const chosen = familiesForSplit(all, split);
     if (!chosen.length) throw new LabError('INVALID_PARAMS', `no family can produce ${split} tasks`);
@@ -55,7 +66,11 @@ export function chooseFamilies(all: readonly TaskFamily[], names: readonly strin
   return names.map((name) => {
     const f = all.find((x) => x.name === name);
     if (!f) throw new LabError('INVALID_PARAMS', `--families: no family '${name}' (see \`t1lab tasks families\`)`);
-    if (split === 'train' && f.heldOut) throw new LabError('INVALID_PARAMS', `--families: '${name}' is held out for out-of-distribution eval; it cannot produce train tasks`);
+    if (split === 'train' && f.heldOut)
+      throw new LabError(
+        'INVALID_PARAMS',
+        `--families: '${name}' is held out for out-of-distribution eval; it cannot produce train tasks`,
+      );
     return f;
   });
 }
@@ -66,15 +81,26 @@ export function taskSeed(family: string, synthSeed: number, index: number): numb
 }
 
 /** Generate one task of a family at a task seed, as loaded files (throws on a generator error). */
-export function generateOne(family: TaskFamily, seed: number, split: Split): { id: string; files: TaskFile[]; difficulty: string; expectedCommands: number } {
+export function generateOne(
+  family: TaskFamily,
+  seed: number,
+  split: Split,
+): { id: string; files: TaskFile[]; difficulty: string; expectedCommands: number } {
   const generated = family.generate(createFamilyRng(seed), { seed, split });
   const encoder = new TextEncoder();
-  const files = generated.files.map((f) => ({ path: f.path, data: encoder.encode(f.text), executable: f.executable ?? false }));
+  const files = generated.files.map((f) => ({
+    path: f.path,
+    data: encoder.encode(f.text),
+    executable: f.executable ?? false,
+  }));
   return { id: generated.id, files, difficulty: generated.difficulty, expectedCommands: generated.expectedCommands };
 }
 
 /** Yields `count` distinct tasks (fewer only when every family is exhausted); rejections go to `onReject`. */
-export function* synthesize(options: SynthOptions, onReject: (r: SynthRejection) => void = () => {}): Generator<SynthTask> {
+export function* synthesize(
+  options: SynthOptions,
+  onReject: (r: SynthRejection) => void = () => {},
+): Generator<SynthTask> {
   const { families, split } = options;
   const next = new Map<string, number>();
   const seen = new Set<string>();
@@ -96,21 +122,48 @@ export function* synthesize(options: SynthOptions, onReject: (r: SynthRejection)
       const g = generateOne(family, seed, split);
       const line = packLineOf({ id: g.id, files: g.files });
       const hashes = taskHashes(g.files);
-      if (options.minCommands && g.expectedCommands < options.minCommands) reject = { family: family.name, verdict: 'too-short', reason: `${g.id} needs ${g.expectedCommands} command(s)` };
-      else if (seen.has(hashes.content) || ids.has(g.id)) reject = { family: family.name, verdict: 'duplicate', reason: `${g.id} repeats an earlier task` };
+      if (options.minCommands && g.expectedCommands < options.minCommands)
+        reject = {
+          family: family.name,
+          verdict: 'too-short',
+          reason: `${g.id} needs ${g.expectedCommands} command(s)`,
+        };
+      else if (seen.has(hashes.content) || ids.has(g.id))
+        reject = { family: family.name, verdict: 'duplicate', reason: `${g.id} repeats an earlier task` };
       else {
         // What a pack reader checks: the id, the paths, then the task itself (TOML, layout, verifier).
-        const pathProblems = [taskIdProblem(g.id), ...g.files.map((f) => taskPathProblem(f.path))].filter((p): p is string => !!p);
+        const pathProblems = [taskIdProblem(g.id), ...g.files.map((f) => taskPathProblem(f.path))].filter(
+          (p): p is string => !!p,
+        );
         const entry = pathProblems.length ? null : buildTask(g.id, g.files, { kind: 'pack', path: 'synth', line: 1 });
-        if (!entry?.task) reject = { family: family.name, verdict: 'invalid', reason: `${g.id}: ${pathProblems.length ? pathProblems.join('; ') : entry!.problems.map(formatProblem).join('; ')}` };
+        if (!entry?.task)
+          reject = {
+            family: family.name,
+            verdict: 'invalid',
+            reason: `${g.id}: ${pathProblems.length ? pathProblems.join('; ') : entry!.problems.map(formatProblem).join('; ')}`,
+          };
         else {
           seen.add(hashes.content);
           ids.add(g.id);
-          made = { id: g.id, family: family.name, seed, category: family.category, difficulty: g.difficulty, expectedCommands: g.expectedCommands, line, hashes, task: entry.task };
+          made = {
+            id: g.id,
+            family: family.name,
+            seed,
+            category: family.category,
+            difficulty: g.difficulty,
+            expectedCommands: g.expectedCommands,
+            line,
+            hashes,
+            task: entry.task,
+          };
         }
       }
     } catch (error) {
-      reject = { family: family.name, verdict: 'generator-error', reason: `${family.name} at seed ${seed}: ${(error as Error).message}` };
+      reject = {
+        family: family.name,
+        verdict: 'generator-error',
+        reason: `${family.name} at seed ${seed}: ${(error as Error).message}`,
+      };
     }
     if (made) {
       failures.set(family.name, 0);

@@ -37,7 +37,9 @@ export interface LlmProposeOptions {
 /** The label proposals carry in stats (metadata.family) when the model does not name one. */
 export const LLM_FAMILY = 'llm-proposed';
 
-const Completion = z.object({ choices: z.array(z.object({ message: z.object({ content: z.string().nullable().optional() }) })).min(1) });
+const Completion = z.object({
+  choices: z.array(z.object({ message: z.object({ content: z.string().nullable().optional() }) })).min(1),
+});
 
 const SYSTEM_PROMPT = `You write executable tasks for training terminal agents. A task is a JSON object on one line:
 {"id": "kebab-case-id", "files": [{"path": "instruction.md", "text": "..."}, {"path": "task.toml", "text": "..."},
@@ -67,18 +69,40 @@ interface Proposal {
   reason: string;
 }
 
-async function askOne(url: string, model: string, key: string | undefined, seeds: Task[], index: number, options: LlmProposeOptions): Promise<Proposal> {
+async function askOne(
+  url: string,
+  model: string,
+  key: string | undefined,
+  seeds: Task[],
+  index: number,
+  options: LlmProposeOptions,
+): Promise<Proposal> {
   const example = seeds[index % seeds.length]!;
   const messages = [
     { role: 'system', content: SYSTEM_PROMPT },
-    { role: 'user', content: `Here is an example task:\n${renderSeed(example)}\n\nWrite one NEW task of a similar kind but different content (different files, names and data). Task number ${index + 1}.` },
+    {
+      role: 'user',
+      content: `Here is an example task:\n${renderSeed(example)}\n\nWrite one NEW task of a similar kind but different content (different files, names and data). Task number ${index + 1}.`,
+    },
   ];
   const payload = { model, messages, seed: options.seed + index, temperature: options.temperature ?? 0.8 };
   let content: string;
   try {
-    const result = await postJson(url, payload, key ? { authorization: `Bearer ${key}` } : {}, AbortSignal.timeout(DEFAULT_RETRY.timeoutMs * 2), { ...DEFAULT_RETRY, maxRetries: 2 });
+    const result = await postJson(
+      url,
+      payload,
+      key ? { authorization: `Bearer ${key}` } : {},
+      AbortSignal.timeout(DEFAULT_RETRY.timeoutMs * 2),
+      { ...DEFAULT_RETRY, maxRetries: 2 },
+    );
     const parsed = Completion.safeParse(result.body);
-    if (!parsed.success) return { index, task: null, verdict: 'malformed', reason: `not a chat completion: ${JSON.stringify(result.body).slice(0, 200)}` };
+    if (!parsed.success)
+      return {
+        index,
+        task: null,
+        verdict: 'malformed',
+        reason: `not a chat completion: ${JSON.stringify(result.body).slice(0, 200)}`,
+      };
     content = parsed.data.choices[0]!.message.content ?? '';
   } catch (error) {
     return { index, task: null, verdict: 'request-failed', reason: (error as Error).message };
@@ -90,14 +114,25 @@ async function askOne(url: string, model: string, key: string | undefined, seeds
     return { index, task: null, verdict: 'malformed', reason: `${(error as Error).message}: ${content.slice(0, 200)}` };
   }
   const entry = parsePackLine('proposal', index + 1, JSON.stringify(json));
-  if (!entry.task) return { index, task: null, verdict: 'invalid', reason: entry.problems.map(formatProblem).join('; ') };
+  if (!entry.task)
+    return { index, task: null, verdict: 'invalid', reason: entry.problems.map(formatProblem).join('; ') };
   const task = entry.task;
   const family = typeof task.metadata.extra.family === 'string' ? task.metadata.extra.family : LLM_FAMILY;
   return {
     index,
     verdict: null,
     reason: '',
-    task: { id: task.id, family, seed: options.seed + index, category: task.metadata.category, difficulty: task.metadata.difficulty ?? 'unknown', expectedCommands: 0, line: packLineOf(task), hashes: taskHashes(task.files), task },
+    task: {
+      id: task.id,
+      family,
+      seed: options.seed + index,
+      category: task.metadata.category,
+      difficulty: task.metadata.difficulty ?? 'unknown',
+      expectedCommands: 0,
+      line: packLineOf(task),
+      hashes: taskHashes(task.files),
+      task,
+    },
   };
 }
 
@@ -111,7 +146,8 @@ export async function proposeWithLlm(options: LlmProposeOptions): Promise<SynthS
   }
   const env = options.env ?? process.env;
   const keyVar = options.apiKeyEnv ?? 'OPENAI_API_KEY';
-  if (options.apiKeyEnv && !env[keyVar]) throw new LabError('INVALID_PARAMS', `--api-key-env ${keyVar}: that environment variable is not set`);
+  if (options.apiKeyEnv && !env[keyVar])
+    throw new LabError('INVALID_PARAMS', `--api-key-env ${keyVar}: that environment variable is not set`);
   const source = await loadTaskSource(options.seeds).catch((error: Error) => {
     throw new LabError('INVALID_PARAMS', `--seeds: ${options.seeds}: ${error.message}`);
   });
@@ -150,9 +186,14 @@ export async function proposeWithLlm(options: LlmProposeOptions): Promise<SynthS
     candidates.push(p.task);
   }
   const stats: FamilyAuditStats = new Map();
-  const verdicts = await auditRound(candidates, options.cache, options.concurrency, stats, undefined, (t, verdict) => options.onProgress?.(++answered, options.count * 2, `${t.id}: ${verdict}`));
+  const verdicts = await auditRound(candidates, options.cache, options.concurrency, stats, undefined, (t, verdict) =>
+    options.onProgress?.(++answered, options.count * 2, `${t.id}: ${verdict}`),
+  );
   const kept = candidates.filter((_, i) => verdicts[i] === 'ok');
   verdicts.forEach((v) => v !== 'ok' && bump(v));
-  await writeLines(options.out, kept.map((t) => t.line));
+  await writeLines(
+    options.out,
+    kept.map((t) => t.line),
+  );
   return summarize(options.out, kept, rejected, stats, started);
 }

@@ -57,7 +57,10 @@ export function estimatedJaccard(a: Uint32Array | null, b: Uint32Array | null): 
 
 /** Word n-grams of a text (lowercased, punctuation dropped): the shingles of an instruction. */
 export function wordShingles(text: string, n = 3): Set<string> {
-  const words = text.toLowerCase().split(/[^a-z0-9_./-]+/).filter(Boolean);
+  const words = text
+    .toLowerCase()
+    .split(/[^a-z0-9_./-]+/)
+    .filter(Boolean);
   const out = new Set<string>();
   if (words.length < n) {
     if (words.length) out.add(words.join(' '));

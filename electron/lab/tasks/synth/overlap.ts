@@ -72,7 +72,12 @@ export interface OverlapReport {
 }
 
 /** Compare every train task with every eval task; `onProgress(done, total)` per eval task. */
-export function measureOverlap(train: readonly TaskSignature[], evals: readonly TaskSignature[], threshold = DEFAULT_OVERLAP_THRESHOLD, onProgress?: (done: number, total: number) => void): OverlapReport {
+export function measureOverlap(
+  train: readonly TaskSignature[],
+  evals: readonly TaskSignature[],
+  threshold = DEFAULT_OVERLAP_THRESHOLD,
+  onProgress?: (done: number, total: number) => void,
+): OverlapReport {
   let max = 0;
   let maxAt: OverlapReport['max'] = null;
   const flagged: OverlapReport['flagged'] = [];
@@ -94,5 +99,13 @@ export function measureOverlap(train: readonly TaskSignature[], evals: readonly 
     onProgress?.(ei + 1, evals.length);
   });
   flagged.sort((a, b) => b.similarity - a.similarity || (a.eval < b.eval ? -1 : a.eval > b.eval ? 1 : 0));
-  return { pairs: train.length * evals.length, maxSimilarity: max, max: maxAt, flagged, flaggedCount, threshold, verdict: flaggedCount ? 'overlap' : 'disjoint' };
+  return {
+    pairs: train.length * evals.length,
+    maxSimilarity: max,
+    max: maxAt,
+    flagged,
+    flaggedCount,
+    threshold,
+    verdict: flaggedCount ? 'overlap' : 'disjoint',
+  };
 }

@@ -9,7 +9,11 @@ import type { TargetMix } from './targets';
 import type { StatsTask } from './corpus-mix';
 
 /** Integer quotas summing to `total`, proportional to `weights` (largest remainder), capped by `available`. */
-export function quotas(weights: Record<string, number>, available: Map<string, number>, total: number): Map<string, number> {
+export function quotas(
+  weights: Record<string, number>,
+  available: Map<string, number>,
+  total: number,
+): Map<string, number> {
   const keys = Object.keys(weights).filter((k) => (available.get(k) ?? 0) > 0 && (weights[k] ?? 0) > 0);
   const out = new Map<string, number>(keys.map((k) => [k, 0]));
   let left = total;
@@ -81,7 +85,8 @@ export function rebalance<T extends StatsTask>(tasks: readonly T[], target: Targ
         const index = list.find((i) => !chosen.has(i) && diffOk(tasks[i]!));
         if (index === undefined) continue;
         const deficit = (quota - (catN.get(cat) ?? 0)) / quota;
-        if (!best || deficit > best.deficit || (deficit === best.deficit && cat < best.cat)) best = { cat, index, deficit };
+        if (!best || deficit > best.deficit || (deficit === best.deficit && cat < best.cat))
+          best = { cat, index, deficit };
       }
       if (!best) break;
       take(best.index);

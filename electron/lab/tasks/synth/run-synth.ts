@@ -45,7 +45,9 @@ export async function runSynth(options: SynthRunOptions): Promise<SynthSummary> 
   const started = performance.now();
   const rejected = new Map<string, number>();
   const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
-  const stream = synthesize({ ...options, count: options.audit ? Number.MAX_SAFE_INTEGER : options.count }, (r) => bump(rejected, r.verdict));
+  const stream = synthesize({ ...options, count: options.audit ? Number.MAX_SAFE_INTEGER : options.count }, (r) =>
+    bump(rejected, r.verdict),
+  );
   const kept: SynthTask[] = [];
   const auditStats: FamilyAuditStats = new Map();
 
@@ -59,7 +61,10 @@ export async function runSynth(options: SynthRunOptions): Promise<SynthSummary> 
     while (kept.length < options.count && !exhausted && candidates < maxCandidates) {
       // A round: the next candidates, in order; verdicts come from the cache or from audits run `concurrency` at a time.
       const round: SynthTask[] = [];
-      const want = Math.min(Math.max(options.count - kept.length, concurrency * ROUND_FACTOR), maxCandidates - candidates);
+      const want = Math.min(
+        Math.max(options.count - kept.length, concurrency * ROUND_FACTOR),
+        maxCandidates - candidates,
+      );
       while (round.length < want) {
         const n = stream.next();
         if (n.done) {
@@ -69,8 +74,18 @@ export async function runSynth(options: SynthRunOptions): Promise<SynthSummary> 
         round.push(n.value);
       }
       candidates += round.length;
-      const verdicts = await auditRound(round, cache, concurrency, auditStats, options.audit.options, (t, verdict, okSoFar) =>
-        options.audit!.onProgress?.(Math.min(kept.length + okSoFar, options.count), options.count, `${t.id}: ${verdict}`),
+      const verdicts = await auditRound(
+        round,
+        cache,
+        concurrency,
+        auditStats,
+        options.audit.options,
+        (t, verdict, okSoFar) =>
+          options.audit!.onProgress?.(
+            Math.min(kept.length + okSoFar, options.count),
+            options.count,
+            `${t.id}: ${verdict}`,
+          ),
       );
       round.forEach((t, i) => {
         if (verdicts[i] !== 'ok') bump(rejected, verdicts[i]!);
@@ -79,7 +94,10 @@ export async function runSynth(options: SynthRunOptions): Promise<SynthSummary> 
     }
   }
 
-  await writeLines(options.out, kept.map((t) => t.line));
+  await writeLines(
+    options.out,
+    kept.map((t) => t.line),
+  );
   return summarize(options.out, kept, rejected, options.audit ? auditStats : null, started);
 }
 
@@ -115,7 +133,10 @@ export async function auditRound(
         // workspace, or the dense reward pays for doing nothing. Such tasks are rejected as trivial.
         const guards = outcome.result.guards ?? [];
         verdict = outcome.result.verdict === 'ok' && guards.length ? 'trivial' : outcome.result.verdict;
-        const reason = verdict === outcome.result.verdict ? outcome.result.reason : `guard assertion(s) pass without work: ${guards.join(', ')}`;
+        const reason =
+          verdict === outcome.result.verdict
+            ? outcome.result.reason
+            : `guard assertion(s) pass without work: ${guards.join(', ')}`;
         await cache.put({ hash: t.hashes.content, id: t.id, verdict, reason });
       }
       stat.audited++;
@@ -141,7 +162,13 @@ export async function writeLines(path: string, lines: readonly string[]): Promis
   await rename(tmp, path);
 }
 
-export function summarize(pack: string, kept: readonly SynthTask[], rejected: Map<string, number>, auditStats: FamilyAuditStats | null, started: number): SynthSummary {
+export function summarize(
+  pack: string,
+  kept: readonly SynthTask[],
+  rejected: Map<string, number>,
+  auditStats: FamilyAuditStats | null,
+  started: number,
+): SynthSummary {
   const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
   const tally = (f: (t: SynthTask) => string) => {
     const m = new Map<string, number>();
@@ -156,7 +183,12 @@ export function summarize(pack: string, kept: readonly SynthTask[], rejected: Ma
     categories: tally((t) => t.category),
     difficulties: tally((t) => t.difficulty),
     rejected: ranked(rejected),
-    distinct: { tasks: distinct((t) => t.hashes.content), instructions: distinct((t) => t.hashes.instruction), solutions: distinct((t) => t.hashes.solution), fileTrees: distinct((t) => t.hashes.fileTree) },
+    distinct: {
+      tasks: distinct((t) => t.hashes.content),
+      instructions: distinct((t) => t.hashes.instruction),
+      solutions: distinct((t) => t.hashes.solution),
+      fileTrees: distinct((t) => t.hashes.fileTree),
+    },
     audit: auditStats ? Object.fromEntries([...auditStats].sort((a, b) => (a[0] < b[0] ? -1 : 1))) : null,
     durationMs: Math.round(performance.now() - started),
   };

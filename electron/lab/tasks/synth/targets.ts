@@ -44,9 +44,13 @@ const TargetFile = z.strictObject({ categories: Weights.optional(), difficulties
 
 export async function loadTarget(spec: string, presentCategories: readonly string[]): Promise<TargetMix> {
   if (spec === 'tb2') return TB2_MIX;
-  if (spec === 'uniform') return { categories: Object.fromEntries(presentCategories.map((c) => [c, 1])), difficulties: null };
+  if (spec === 'uniform')
+    return { categories: Object.fromEntries(presentCategories.map((c) => [c, 1])), difficulties: null };
   const text = await readFile(spec, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new LabError('INVALID_PARAMS', `--target: '${spec}' is not uniform, tb2 or a readable JSON file (${error.code ?? error.message})`);
+    throw new LabError(
+      'INVALID_PARAMS',
+      `--target: '${spec}' is not uniform, tb2 or a readable JSON file (${error.code ?? error.message})`,
+    );
   });
   let json: unknown;
   try {
@@ -57,7 +61,10 @@ export async function loadTarget(spec: string, presentCategories: readonly strin
   const parsed = TargetFile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new LabError('INVALID_PARAMS', `${spec}: ${issue.path.join('.') || '(top level)'}: ${issue.message} (expected {"categories": {NAME: weight}, "difficulties": {NAME: weight}})`);
+    throw new LabError(
+      'INVALID_PARAMS',
+      `${spec}: ${issue.path.join('.') || '(top level)'}: ${issue.message} (expected {"categories": {NAME: weight}, "difficulties": {NAME: weight}})`,
+    );
   }
   return { categories: parsed.data.categories ?? null, difficulties: parsed.data.difficulties ?? null };
 }

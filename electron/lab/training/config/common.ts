@@ -13,7 +13,10 @@ export const ModelSection = z
     /** Weights seed for `preset`. */
     init_seed: nonNegInt.default(0),
   })
-  .refine((m) => !!m.checkpoint !== !!m.preset, { message: 'set exactly one of model.checkpoint and model.preset', path: ['checkpoint'] });
+  .refine((m) => !!m.checkpoint !== !!m.preset, {
+    message: 'set exactly one of model.checkpoint and model.preset',
+    path: ['checkpoint'],
+  });
 
 export const DataSection = z.strictObject({
   /** Files or folders (lm: text; sft: sample JSONL files; ppo: a task suite). "builtin" = the lab's own corpus (lm). */

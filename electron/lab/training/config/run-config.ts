@@ -7,7 +7,14 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
-import { CheckpointSection, DataSection, ModelSection, OptimizerSection, ScheduleSection, TrainSection } from './common';
+import {
+  CheckpointSection,
+  DataSection,
+  ModelSection,
+  OptimizerSection,
+  ScheduleSection,
+  TrainSection,
+} from './common';
 import { LmSection } from './lm';
 import { PpoSection } from './ppo';
 import { SftSection } from './sft';
@@ -79,13 +86,20 @@ function applyOverrides(raw: Record<string, unknown>, o: ConfigOverrides): Recor
 
 /** Validate a parsed config object (overrides applied first). */
 export function parseRunConfig(raw: unknown, source = 'config', overrides: ConfigOverrides = {}): TrainingRunConfig {
-  const value = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? applyOverrides(structuredClone(raw) as Record<string, unknown>, overrides) : raw;
+  const value =
+    typeof raw === 'object' && raw !== null && !Array.isArray(raw)
+      ? applyOverrides(structuredClone(raw) as Record<string, unknown>, overrides)
+      : raw;
   const parsed = TrainingRunConfig.safeParse(value);
   if (!parsed.success) throw new RunConfigError(describeIssues(parsed.error, source));
   return parsed.data;
 }
 
-export function parseRunConfigToml(text: string, source = 'config.toml', overrides: ConfigOverrides = {}): TrainingRunConfig {
+export function parseRunConfigToml(
+  text: string,
+  source = 'config.toml',
+  overrides: ConfigOverrides = {},
+): TrainingRunConfig {
   let raw: unknown;
   try {
     raw = parseToml(text);

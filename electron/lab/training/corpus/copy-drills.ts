@@ -17,7 +17,32 @@ import { shellWord } from '../../../domain/eval-command';
 /** Documents of the drill corpus: about 0.98M tokens with the nano tokenizer, as many as the builtin corpus (0.97M), so drills are half the stream. */
 export const COPY_DRILL_DOCUMENTS = 4_500;
 
-const STEMS = ['alpha', 'orbit', 'ledger', 'harbor', 'cedar', 'falcon', 'quartz', 'meadow', 'signal', 'vector', 'summit', 'pixel', 'ember', 'tundra', 'nimbus', 'copper', 'notes', 'config', 'hosts', 'todo', 'motd', 'readme', 'report', 'data'];
+const STEMS = [
+  'alpha',
+  'orbit',
+  'ledger',
+  'harbor',
+  'cedar',
+  'falcon',
+  'quartz',
+  'meadow',
+  'signal',
+  'vector',
+  'summit',
+  'pixel',
+  'ember',
+  'tundra',
+  'nimbus',
+  'copper',
+  'notes',
+  'config',
+  'hosts',
+  'todo',
+  'motd',
+  'readme',
+  'report',
+  'data',
+];
 const EXTS = ['txt', 'cfg', 'list', 'log', 'csv', 'json', 'md', 'ini', 'conf', 'dat'];
 
 /** Shell words as `t1lab eval` command lines quote them: bare when plain, else single-quoted (the oracles always quote). */
@@ -49,7 +74,10 @@ const DRILLS: ((r: FamilyRng) => Drill)[] = [
     const lines = Array.from({ length: r.int(1, 4) }, () => kvLine(r));
     const listing = lines.map((l) => `    ${l}`).join('\n');
     return {
-      instruction: r.pick([`Write these lines to /app/${path}:\n\n${listing}\n`, `Create \`${path}\` under /app containing exactly:\n\n${listing}\n`]),
+      instruction: r.pick([
+        `Write these lines to /app/${path}:\n\n${listing}\n`,
+        `Create \`${path}\` under /app containing exactly:\n\n${listing}\n`,
+      ]),
       steps: [
         { command: `mkdir -p ${q(dir)} && printf '%s\\n' ${lines.map(q).join(' ')} > ${q(path)}`, output: '' },
         { command: `cat ${q(path)}`, output: lines.join('\n') },
@@ -61,7 +89,10 @@ const DRILLS: ((r: FamilyRng) => Drill)[] = [
     const toDir = dirPath(r);
     const to = `${toDir}/${fileName(r)}`;
     return {
-      instruction: r.pick([`Move /app/${from} to /app/${to}.`, `Rename \`${from}\` to \`${to}\` (the folder ${toDir} does not exist yet).`]),
+      instruction: r.pick([
+        `Move /app/${from} to /app/${to}.`,
+        `Rename \`${from}\` to \`${to}\` (the folder ${toDir} does not exist yet).`,
+      ]),
       steps: [
         { command: `mkdir -p ${q(toDir)} && mv ${q(from)} ${q(to)}`, output: '' },
         { command: `ls ${q(toDir)}`, output: to.slice(toDir.length + 1) },
@@ -73,7 +104,10 @@ const DRILLS: ((r: FamilyRng) => Drill)[] = [
     const pattern = span(r);
     const count = r.int(0, 40);
     return {
-      instruction: r.pick([`How many lines of /app/${file} contain \`${pattern}\`? Write the number to /app/count.txt.`, `Count the lines matching '${pattern}' in ${file} and save the count in count.txt.`]),
+      instruction: r.pick([
+        `How many lines of /app/${file} contain \`${pattern}\`? Write the number to /app/count.txt.`,
+        `Count the lines matching '${pattern}' in ${file} and save the count in count.txt.`,
+      ]),
       steps: [
         { command: `grep -c ${q(pattern)} ${q(file)}`, output: String(count) },
         { command: `grep -c ${q(pattern)} ${q(file)} > count.txt`, output: '' },
@@ -85,7 +119,10 @@ const DRILLS: ((r: FamilyRng) => Drill)[] = [
     const from = span(r);
     const to = span(r);
     return {
-      instruction: r.pick([`In /app/${file}, replace every \`${from}\` with \`${to}\`.`, `Change each occurrence of ${from} to ${to} in the file ${file}.`]),
+      instruction: r.pick([
+        `In /app/${file}, replace every \`${from}\` with \`${to}\`.`,
+        `Change each occurrence of ${from} to ${to} in the file ${file}.`,
+      ]),
       steps: [
         { command: `sed -i 's/${from}/${to}/g' ${q(file)}`, output: '' },
         { command: `grep -c ${q(to)} ${q(file)}`, output: String(r.int(1, 30)) },
@@ -109,7 +146,10 @@ const DRILLS: ((r: FamilyRng) => Drill)[] = [
     const dest = dirPath(r);
     const members = Array.from({ length: r.int(1, 3) }, () => fileName(r));
     return {
-      instruction: r.pick([`Extract /app/${archive} into /app/${dest}.`, `Unpack \`${archive}\` so that its files end up in ${dest}/.`]),
+      instruction: r.pick([
+        `Extract /app/${archive} into /app/${dest}.`,
+        `Unpack \`${archive}\` so that its files end up in ${dest}/.`,
+      ]),
       steps: [
         { command: `mkdir -p ${q(dest)} && tar -xzf ${q(archive)} -C ${q(dest)}`, output: '' },
         { command: `ls ${q(dest)}`, output: members.join('\n') },
@@ -123,7 +163,10 @@ const DRILLS: ((r: FamilyRng) => Drill)[] = [
     return {
       instruction: `Set ${key} to ${value} in /app/${file} (add the line \`${key}=${value}\` if it is missing).`,
       steps: [
-        { command: `grep -q '^${key}=' ${q(file)} && sed -i 's/^${key}=.*/${key}=${value}/' ${q(file)} || echo ${q(`${key}=${value}`)} >> ${q(file)}`, output: '' },
+        {
+          command: `grep -q '^${key}=' ${q(file)} && sed -i 's/^${key}=.*/${key}=${value}/' ${q(file)} || echo ${q(`${key}=${value}`)} >> ${q(file)}`,
+          output: '',
+        },
         { command: `grep ${q(key)} ${q(file)}`, output: `${key}=${value}` },
       ],
     };
@@ -132,7 +175,9 @@ const DRILLS: ((r: FamilyRng) => Drill)[] = [
 
 /** A plain document: random spans listed, then the same list again (pure induction). */
 function repeatDocument(r: FamilyRng): string {
-  const items = Array.from({ length: r.int(4, 10) }, () => (r.bool(0.3) ? kvLine(r) : r.bool(0.5) ? `${dirPath(r)}/${fileName(r)}` : span(r)));
+  const items = Array.from({ length: r.int(4, 10) }, () =>
+    r.bool(0.3) ? kvLine(r) : r.bool(0.5) ? `${dirPath(r)}/${fileName(r)}` : span(r),
+  );
   const sep = r.pick(['\n', ' ', ', ']);
   return `${r.pick(['The list:', 'Items:', 'Names:', 'Paths:'])}\n${items.join(sep)}\n${r.pick(['Again:', 'Repeated:', 'Once more:', 'Copy:'])}\n${items.join(sep)}\n`;
 }
@@ -154,7 +199,10 @@ export function copyDrills(documents = COPY_DRILL_DOCUMENTS, seed = 17): string[
     const drill = drillOf(r);
     const messages: ChatMessage[] = [{ role: 'user', content: drill.instruction }];
     for (const [i, step] of drill.steps.entries()) {
-      messages.push({ role: 'assistant', content: protocol.writeAction({ tool: 'bash', command: step.command }, `call_${i}`).text });
+      messages.push({
+        role: 'assistant',
+        content: protocol.writeAction({ tool: 'bash', command: step.command }, `call_${i}`).text,
+      });
       messages.push({ role: 'tool', content: step.output });
     }
     messages.push({ role: 'assistant', content: protocol.writeAction({ tool: 'submit' }, 'call_submit').text });

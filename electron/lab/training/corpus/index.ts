@@ -50,7 +50,8 @@ export async function builtinCorpus(root = appRoot()): Promise<CorpusDocument[]>
   const docs: CorpusDocument[] = [];
   for (const page of readManPages()) docs.push({ source: `man:${page.package}`, text: page.text });
   const examples = join(root, 'tasks', 'examples');
-  if (existsSync(examples)) for (const text of await taskDocuments(examples)) docs.push({ source: 'tasks:examples', text });
+  if (existsSync(examples))
+    for (const text of await taskDocuments(examples)) docs.push({ source: 'tasks:examples', text });
   const format = join(root, 'tasks', 'FORMAT.md');
   if (existsSync(format)) docs.push({ source: 'docs:FORMAT.md', text: readFileSync(format, 'utf8') });
   for (const text of defaultCorpus(2000, 7)) docs.push({ source: 'synthetic', text });
@@ -75,7 +76,11 @@ export async function loadCorpus(paths: readonly string[], tokenizerSha: string 
     for (const file of files) {
       if (file.endsWith('.jsonl')) {
         for (const s of readSftSamples(file)) {
-          if (tokenizerSha && s.tokenizer !== tokenizerSha) throw new LabError('INVALID_PARAMS', `${file}: sample ${s.id} was tokenized with another tokenizer (${s.tokenizer.slice(0, 12)}…) than the model's (${tokenizerSha.slice(0, 12)}…)`);
+          if (tokenizerSha && s.tokenizer !== tokenizerSha)
+            throw new LabError(
+              'INVALID_PARAMS',
+              `${file}: sample ${s.id} was tokenized with another tokenizer (${s.tokenizer.slice(0, 12)}…) than the model's (${tokenizerSha.slice(0, 12)}…)`,
+            );
           docs.push({ source: file, ids: s.ids });
         }
       } else docs.push({ source: file, text: readFileSync(file, 'utf8') });

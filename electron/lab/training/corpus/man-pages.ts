@@ -9,7 +9,41 @@ import { existsSync, readFileSync } from 'node:fs';
 
 /** Package -> commands whose section-1 pages are read. */
 export const MAN_PAGE_PACKAGES: Record<string, readonly string[]> = {
-  coreutils: ['ls', 'cat', 'cp', 'mv', 'rm', 'mkdir', 'chmod', 'chown', 'head', 'tail', 'wc', 'sort', 'uniq', 'cut', 'tr', 'ln', 'du', 'df', 'stat', 'touch', 'echo', 'printf', 'date', 'tee', 'basename', 'dirname', 'sha256sum', 'comm', 'join', 'paste', 'seq', 'test', 'env'],
+  coreutils: [
+    'ls',
+    'cat',
+    'cp',
+    'mv',
+    'rm',
+    'mkdir',
+    'chmod',
+    'chown',
+    'head',
+    'tail',
+    'wc',
+    'sort',
+    'uniq',
+    'cut',
+    'tr',
+    'ln',
+    'du',
+    'df',
+    'stat',
+    'touch',
+    'echo',
+    'printf',
+    'date',
+    'tee',
+    'basename',
+    'dirname',
+    'sha256sum',
+    'comm',
+    'join',
+    'paste',
+    'seq',
+    'test',
+    'env',
+  ],
   grep: ['grep'],
   sed: ['sed'],
   findutils: ['find', 'xargs'],
@@ -56,7 +90,10 @@ export function readManPages(packages: Record<string, readonly string[]> = MAN_P
           env: { PATH: process.env.PATH ?? '/usr/bin:/bin', MANWIDTH: '80', LANG: 'C.UTF-8', MAN_KEEP_FORMATTING: '' },
         });
         // Overstrike (bold "x\bx", underline "_\bx") and hyphenation-friendly characters become plain text.
-        const text = raw.replace(OVERSTRIKE, '').replace(/[\u2010\u2212]/g, '-').replace(/[\u2018\u2019]/g, "'");
+        const text = raw
+          .replace(OVERSTRIKE, '')
+          .replace(/[\u2010\u2212]/g, '-')
+          .replace(/[\u2018\u2019]/g, "'");
         if (text.trim()) out.push({ package: pkg, command, text });
       } catch {
         // not installed here

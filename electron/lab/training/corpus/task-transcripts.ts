@@ -14,7 +14,12 @@ export async function taskDocuments(suite: string, maxTurns = 30): Promise<strin
   const protocol = createHermesProtocol();
   const docs: string[] = [];
   for (const task of source.tasks) {
-    const system = protocol.systemPrompt({ maxTurns, timeoutSec: task.agent.timeoutSec, toolsInTemplate: false, compact: true });
+    const system = protocol.systemPrompt({
+      maxTurns,
+      timeoutSec: task.agent.timeoutSec,
+      toolsInTemplate: false,
+      compact: true,
+    });
     const messages: ChatMessage[] = [
       { role: 'system', content: system },
       { role: 'user', content: task.instruction },
@@ -25,7 +30,11 @@ export async function taskDocuments(suite: string, maxTurns = 30): Promise<strin
     } catch {
       commands = [];
     }
-    for (const [i, command] of commands.entries()) messages.push({ role: 'assistant', content: protocol.writeAction({ tool: 'bash', command, timeoutSec: task.agent.timeoutSec }, `call_${i}`).text });
+    for (const [i, command] of commands.entries())
+      messages.push({
+        role: 'assistant',
+        content: protocol.writeAction({ tool: 'bash', command, timeoutSec: task.agent.timeoutSec }, `call_${i}`).text,
+      });
     messages.push({ role: 'assistant', content: protocol.writeAction({ tool: 'submit' }, 'call_submit').text });
     docs.push(chatml.render(messages, { addGenerationPrompt: false }));
     docs.push(task.instruction);

@@ -45,7 +45,8 @@ export class EpochCursor {
 
   restore(state: unknown): void {
     const s = state as Partial<EpochCursorState> | null;
-    if (!s || typeof s.epoch !== 'number' || typeof s.index !== 'number') throw new Error('the checkpoint has no data cursor');
+    if (!s || typeof s.epoch !== 'number' || typeof s.index !== 'number')
+      throw new Error('the checkpoint has no data cursor');
     this.state = { epoch: s.epoch, index: s.index };
   }
 }

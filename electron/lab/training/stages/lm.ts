@@ -62,7 +62,9 @@ export const createLmDriver: DriverFactory = async (ctx) => {
       const chunks = d.ids ? [d.ids] : chunkText(d.text ?? '').map((c) => tokenizer.encode(c));
       for (const [j, ids] of chunks.entries()) {
         // Keyed by the file's name, not its absolute path: the same corpus gives the same split wherever it lies.
-        const target = isHeldOut(`${basename(d.source)}#${i}.${j}`, config.data.eval_fraction, config.seed) ? held : train;
+        const target = isHeldOut(`${basename(d.source)}#${i}.${j}`, config.data.eval_fraction, config.seed)
+          ? held
+          : train;
         for (const id of ids) target.push(id);
         if (eot !== undefined && j === chunks.length - 1) target.push(eot);
       }
@@ -70,21 +72,37 @@ export const createLmDriver: DriverFactory = async (ctx) => {
     mkdirSync(dir, { recursive: true });
     writeU32(trainPath, train);
     writeU32(evalPath, held);
-    description = { kind: 'lm', paths, seqLen, ...summarizeCorpus(docs), trainTokens: train.length, evalTokens: held.length };
+    description = {
+      kind: 'lm',
+      paths,
+      seqLen,
+      ...summarizeCorpus(docs),
+      trainTokens: train.length,
+      evalTokens: held.length,
+    };
     writeFileSync(join(dir, 'lm-data.json'), JSON.stringify(description, null, 2) + '\n');
   } else description = JSON.parse(readFileSync(join(dir, 'lm-data.json'), 'utf8')) as Record<string, unknown>;
   const train = readU32(trainPath);
   const held = readU32(evalPath);
   const windows = Math.floor((train.length - 1) / seqLen);
-  if (windows < 1) throw new LabError('INVALID_PARAMS', `data.path: ${train.length} training tokens are fewer than one window of lm.seq_len ${seqLen}`);
+  if (windows < 1)
+    throw new LabError(
+      'INVALID_PARAMS',
+      `data.path: ${train.length} training tokens are fewer than one window of lm.seq_len ${seqLen}`,
+    );
   const window = (stream: Uint32Array, i: number): TokenSequence => {
     const ids = Array.from(stream.subarray(i * seqLen, i * seqLen + seqLen + 1));
     return { ids, tokenInputs: { loss_mask: new Float32Array(ids.length - 1).fill(1) } };
   };
-  const evalCount = Math.min(Math.floor((held.length - 1) / seqLen), config.train.eval_batches * config.train.micro_batch_size);
+  const evalCount = Math.min(
+    Math.floor((held.length - 1) / seqLen),
+    config.train.eval_batches * config.train.micro_batch_size,
+  );
   const evalSeqs = Array.from({ length: Math.max(0, evalCount) }, (_, i) => window(held, i));
   const cursor = new EpochCursor(windows, config.seed);
-  ctx.log(`lm data: ${train.length} training tokens (${windows} windows of ${seqLen}), ${held.length} held out (${evalSeqs.length} eval windows)`);
+  ctx.log(
+    `lm data: ${train.length} training tokens (${windows} windows of ${seqLen}), ${held.length} held out (${evalSeqs.length} eval windows)`,
+  );
   const driver: StageDriver = {
     stage: 'lm',
     loss: sftLoss,

@@ -13,4 +13,3 @@ export function isHeldOut(key: string, fraction: number, seed: number): boolean 
   if (fraction <= 0) return false;
   return fnv1a(`${seed}:${key}`) / 2 ** 32 < fraction;
 }
-

@@ -29,4 +29,8 @@ export interface DriverContext {
 export type DriverFactory = (ctx: DriverContext) => Promise<StageDriver>;
 
 /** A short evaluation of a checkpoint as `onnx:DIR` on a suite (SFT's periodic eval); supplied by whoever can start the policy worker. */
-export type SuiteEvaluator = (checkpointDir: string, suite: string, maxTasks: number) => Promise<{ resolvedRate: number; ci95: [number, number]; tasks: number; meanReward: number }>;
+export type SuiteEvaluator = (
+  checkpointDir: string,
+  suite: string,
+  maxTasks: number,
+) => Promise<{ resolvedRate: number; ci95: [number, number]; tasks: number; meanReward: number }>;

@@ -16,7 +16,17 @@ import type Docker from 'dockerode';
 import { HeadTail } from '../../../util/head-tail';
 import { SandboxError } from '../../errors';
 import { validateLimits } from '../../limits';
-import type { BackendStatus, Enforcement, LimitName, PtyProcess, RunOptions, RunResult, SandboxBackend, SandboxSpec, ShellStart } from '../../types';
+import type {
+  BackendStatus,
+  Enforcement,
+  LimitName,
+  PtyProcess,
+  RunOptions,
+  RunResult,
+  SandboxBackend,
+  SandboxSpec,
+  ShellStart,
+} from '../../types';
 import { DEFAULT_CONTAINER_OUTPUT_CHARS } from '../backend';
 import { hostHardLimits, LABEL_KIND, type HardLimits } from '../engine';
 import { ContainerPty } from '../pty';
@@ -28,7 +38,16 @@ import { copiedMounts, createOptions, type CreateMode } from './create-options';
 import { packFolder, unpackInto } from './files';
 import { DEADLINE_GRACE_MS, DEFAULT_LIFETIME_MS, LABEL_DEADLINE, labLabels, type LabelContext } from './labels';
 
-const SIGNAL_NAMES: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 6: 'SIGABRT', 9: 'SIGKILL', 11: 'SIGSEGV', 15: 'SIGTERM', 24: 'SIGXCPU', 25: 'SIGXFSZ' };
+const SIGNAL_NAMES: Record<number, string> = {
+  1: 'SIGHUP',
+  2: 'SIGINT',
+  6: 'SIGABRT',
+  9: 'SIGKILL',
+  11: 'SIGSEGV',
+  15: 'SIGTERM',
+  24: 'SIGXCPU',
+  25: 'SIGXFSZ',
+};
 const SIGKILL_STATUS = 137;
 /** Where the shell's rc file goes (copied in like a mount; the commit does not keep it: it is removed first). */
 const RC_DIR = '/run/t1lab';
@@ -38,14 +57,20 @@ const RC_DIR = '/run/t1lab';
  * prompt, a quick command's output). The line comes through the attach stream, so once it has arrived the
  * output is connected too. Echo is off meanwhile, so a terminal does not show it.
  */
-const START_GATE = ['/bin/sh', '-c', 'stty -echo 2>/dev/null; read -r _t1lab_go; stty echo 2>/dev/null; exec "$@"', 'sh'];
+const START_GATE = [
+  '/bin/sh',
+  '-c',
+  'stty -echo 2>/dev/null; read -r _t1lab_go; stty echo 2>/dev/null; exec "$@"',
+  'sh',
+];
 /** How long the output may trail the container's exit before it is taken as complete. */
 const OUTPUT_TAIL_MS = 5_000;
 
 /** An error of the host itself (it went away, refused, timed out), as opposed to one of the task: an infrastructure error. */
 export function isHostFailure(error: unknown): boolean {
   const e = error as { code?: string; statusCode?: number; message?: string };
-  if (e?.code && /^(ECONNREFUSED|ECONNRESET|ENOENT|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/.test(e.code)) return true;
+  if (e?.code && /^(ECONNREFUSED|ECONNRESET|ENOENT|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/.test(e.code))
+    return true;
   if (e?.statusCode && e.statusCode >= 500) return !/no such image|not found/i.test(e.message ?? '');
   return /socket hang up|unreachable at|no answer within|connect E[A-Z]+/.test(e?.message ?? '');
 }
@@ -99,7 +124,12 @@ export class ApiContainerBackend implements SandboxBackend {
       const info = await this.client.engineInfo();
       return { name: `${info.engine}@${this.host}`, available: true, version: info.version, hint: null };
     } catch (e) {
-      return { name: `${this.name}@${this.host}`, available: false, version: null, hint: `${(e as Error).message}; check it with \`t1lab hosts check ${this.host}\`` };
+      return {
+        name: `${this.name}@${this.host}`,
+        available: false,
+        version: null,
+        hint: `${(e as Error).message}; check it with \`t1lab hosts check ${this.host}\``,
+      };
     }
   }
 
@@ -166,10 +196,23 @@ export class ApiContainerBackend implements SandboxBackend {
     const name = containerName();
     let container: Docker.Container;
     try {
-      container = await this.docker.createContainer(createOptions(spec, [...START_GATE, ...argv], name, labLabels(this.labels, 'sandbox', this.lifetime(spec)), mode, await this.hard()));
+      container = await this.docker.createContainer(
+        createOptions(
+          spec,
+          [...START_GATE, ...argv],
+          name,
+          labLabels(this.labels, 'sandbox', this.lifetime(spec)),
+          mode,
+          await this.hard(),
+        ),
+      );
     } catch (e) {
-      if (isHostFailure(e)) throw new SandboxError('ENGINE_UNAVAILABLE', `host '${this.host}': ${(e as Error).message}`);
-      throw new SandboxError('START_FAILED', `host '${this.host}' could not create the container: ${(e as Error).message.slice(0, 500)}`);
+      if (isHostFailure(e))
+        throw new SandboxError('ENGINE_UNAVAILABLE', `host '${this.host}': ${(e as Error).message}`);
+      throw new SandboxError(
+        'START_FAILED',
+        `host '${this.host}' could not create the container: ${(e as Error).message.slice(0, 500)}`,
+      );
     }
     try {
       for (const m of copiedMounts(spec)) {
@@ -178,7 +221,10 @@ export class ApiContainerBackend implements SandboxBackend {
       }
     } catch (e) {
       await container.remove({ force: true, v: true }).catch(() => {});
-      throw new SandboxError('START_FAILED', `host '${this.host}': could not copy the mounts into the container: ${(e as Error).message.slice(0, 500)}`);
+      throw new SandboxError(
+        'START_FAILED',
+        `host '${this.host}': could not copy the mounts into the container: ${(e as Error).message.slice(0, 500)}`,
+      );
     }
     return container;
   }
@@ -194,7 +240,9 @@ export class ApiContainerBackend implements SandboxBackend {
       try {
         await unpackInto(await container.getArchive({ path: m.sandbox }), m.host);
       } catch (e) {
-        problems.push(`could not copy ${m.sandbox} back from host '${this.host}': ${(e as Error).message.slice(0, 300)}`);
+        problems.push(
+          `could not copy ${m.sandbox} back from host '${this.host}': ${(e as Error).message.slice(0, 300)}`,
+        );
       }
     }
     const commitTo = spec.container?.commitTo;
@@ -206,9 +254,15 @@ export class ApiContainerBackend implements SandboxBackend {
         const changes = [`LABEL ${LABEL_KIND}=state`, `LABEL ${LABEL_DEADLINE}=${Date.now() + DEFAULT_LIFETIME_MS}`];
         const made = (await container.commit({ repo, tag, changes })) as { Id?: string; id?: string };
         const id = made.Id ?? made.id ?? '';
-        if (old && id && !id.endsWith(old.replace(/^sha256:/, '')) && old !== id) await this.docker.getImage(old).remove({ force: true }).catch(() => {});
+        if (old && id && !id.endsWith(old.replace(/^sha256:/, '')) && old !== id)
+          await this.docker
+            .getImage(old)
+            .remove({ force: true })
+            .catch(() => {});
       } catch (e) {
-        problems.push(`could not save the container's state on host '${this.host}': ${(e as Error).message.slice(0, 300)}`);
+        problems.push(
+          `could not save the container's state on host '${this.host}': ${(e as Error).message.slice(0, 300)}`,
+        );
       }
     }
     await container.remove({ force: true, v: true }).catch(() => {});
@@ -227,7 +281,10 @@ export class ApiContainerBackend implements SandboxBackend {
     let status: number | null = null;
     let hostError: unknown = null;
     const kill = () => void container.kill().catch(() => {});
-    const wall = spec.limits.wallSeconds > 0 ? setTimeout(() => ((timedOut = true), limitsHit.push('wallSeconds'), kill()), spec.limits.wallSeconds * 1000) : null;
+    const wall =
+      spec.limits.wallSeconds > 0
+        ? setTimeout(() => ((timedOut = true), limitsHit.push('wallSeconds'), kill()), spec.limits.wallSeconds * 1000)
+        : null;
     const onAbort = () => ((aborted = true), kill());
     try {
       const stream = await attach(this.docker, container, true);
@@ -250,8 +307,15 @@ export class ApiContainerBackend implements SandboxBackend {
     );
     const commitProblem = await this.finishContainer(container, spec);
     if (hostError) {
-      if (isHostFailure(hostError)) throw new SandboxError('ENGINE_UNAVAILABLE', `host '${this.host}' failed mid-run: ${(hostError as Error).message}`);
-      throw new SandboxError('START_FAILED', `host '${this.host}' could not run the container: ${(hostError as Error).message.slice(0, 500)}`);
+      if (isHostFailure(hostError))
+        throw new SandboxError(
+          'ENGINE_UNAVAILABLE',
+          `host '${this.host}' failed mid-run: ${(hostError as Error).message}`,
+        );
+      throw new SandboxError(
+        'START_FAILED',
+        `host '${this.host}' could not run the container: ${(hostError as Error).message.slice(0, 500)}`,
+      );
     }
     if (commitProblem) throw new SandboxError('START_FAILED', commitProblem);
     const stderr = out.stderr.text();
@@ -261,12 +325,27 @@ export class ApiContainerBackend implements SandboxBackend {
       signal = SIGNAL_NAMES[exitCode - 128] as string;
       exitCode = null;
     }
-    if (oom || (status === SIGKILL_STATUS && !timedOut && !aborted && /Killed|MemoryError|Cannot allocate/.test(stderr))) limitsHit.push('memoryMb');
+    if (
+      oom ||
+      (status === SIGKILL_STATUS && !timedOut && !aborted && /Killed|MemoryError|Cannot allocate/.test(stderr))
+    )
+      limitsHit.push('memoryMb');
     if (signal === 'SIGXCPU') limitsHit.push('cpuSeconds');
     if (signal === 'SIGXFSZ') limitsHit.push('fileSizeMb');
     const truncated = { stdout: out.stdout.truncatedChars, stderr: out.stderr.truncatedChars };
     if (truncated.stdout || truncated.stderr) limitsHit.push('output');
-    return { exitCode, signal, timedOut, limit: limitsHit[0] ?? null, stdout: out.stdout.text(), stderr, durationMs: Math.round(performance.now() - started), limitsHit, aborted, truncatedChars: truncated };
+    return {
+      exitCode,
+      signal,
+      timedOut,
+      limit: limitsHit[0] ?? null,
+      stdout: out.stdout.text(),
+      stderr,
+      durationMs: Math.round(performance.now() - started),
+      limitsHit,
+      aborted,
+      truncatedChars: truncated,
+    };
   }
 
   /** The attach stream's two multiplexed streams into the output buffers; resolves when the stream ends. */
@@ -307,8 +386,16 @@ export class ApiContainerBackend implements SandboxBackend {
     const cleanUp = () => void rm(dir, { recursive: true, force: true });
     try {
       await writeFile(join(dir, 'rc'), `${shell.rc}\nrm -rf ${RC_DIR} 2>/dev/null\n`, { mode: 0o444 });
-      const withRc: SandboxSpec = { ...spec, mounts: [...(spec.mounts ?? []), { host: dir, sandbox: RC_DIR, readOnly: true }] };
-      const shellProcess = await this.startPty(withRc, ['bash', '--noprofile', '--rcfile', `${RC_DIR}/rc`, '-i'], size, [RC_DIR]);
+      const withRc: SandboxSpec = {
+        ...spec,
+        mounts: [...(spec.mounts ?? []), { host: dir, sandbox: RC_DIR, readOnly: true }],
+      };
+      const shellProcess = await this.startPty(
+        withRc,
+        ['bash', '--noprofile', '--rcfile', `${RC_DIR}/rc`, '-i'],
+        size,
+        [RC_DIR],
+      );
       cleanUp();
       return shellProcess;
     } catch (e) {
@@ -317,7 +404,12 @@ export class ApiContainerBackend implements SandboxBackend {
     }
   }
 
-  private async startPty(spec: SandboxSpec, argv: string[], size: { cols: number; rows: number }, dropPaths: string[]): Promise<PtyProcess> {
+  private async startPty(
+    spec: SandboxSpec,
+    argv: string[],
+    size: { cols: number; rows: number },
+    dropPaths: string[],
+  ): Promise<PtyProcess> {
     const container = await this.create(spec, argv, { tty: true, stdin: true });
     let term: AttachedTerminal;
     try {
@@ -333,13 +425,28 @@ export class ApiContainerBackend implements SandboxBackend {
     } catch (e) {
       await container.remove({ force: true, v: true }).catch(() => {});
       const code = isHostFailure(e) ? 'ENGINE_UNAVAILABLE' : 'START_FAILED';
-      throw new SandboxError(code, `host '${this.host}' could not start the shell: ${(e as Error).message.slice(0, 500)}`);
+      throw new SandboxError(
+        code,
+        `host '${this.host}' could not start the shell: ${(e as Error).message.slice(0, 500)}`,
+      );
     }
     const shell = new ContainerPty(term.asPty(), {
       wallSeconds: spec.limits.wallSeconds,
-      kill: () => container.kill().then(() => {}, () => {}),
-      finish: () => this.finishContainer(container, { ...spec, mounts: (spec.mounts ?? []).filter((m) => !dropPaths.includes(m.sandbox)) }),
-      oomKilled: () => container.inspect().then((i) => i.State.OOMKilled === true, () => false),
+      kill: () =>
+        container.kill().then(
+          () => {},
+          () => {},
+        ),
+      finish: () =>
+        this.finishContainer(container, {
+          ...spec,
+          mounts: (spec.mounts ?? []).filter((m) => !dropPaths.includes(m.sandbox)),
+        }),
+      oomKilled: () =>
+        container.inspect().then(
+          (i) => i.State.OOMKilled === true,
+          () => false,
+        ),
     });
     this.pending.track(spec.container?.commitTo, shell.done);
     return shell;

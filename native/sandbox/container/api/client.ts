@@ -46,7 +46,10 @@ export class EngineHostError extends Error {
   }
 }
 
-export function dockerOptions(config: HostConfig, parsed: ParsedHostUrl = parseHostUrl(config.url, config.tlsDir)): Docker.DockerOptions {
+export function dockerOptions(
+  config: HostConfig,
+  parsed: ParsedHostUrl = parseHostUrl(config.url, config.tlsDir),
+): Docker.DockerOptions {
   switch (parsed.transport) {
     case 'unix':
       return { socketPath: parsed.socketPath };
@@ -93,7 +96,8 @@ export async function followProgress(stream: NodeJS.ReadableStream): Promise<Arr
   }
   if (rest.trim()) messages.push(safeJson(rest));
   const failed = messages.find((m) => m.error || m.errorDetail);
-  if (failed) throw new Error(String(failed.error ?? (failed.errorDetail as { message?: string })?.message ?? 'failed'));
+  if (failed)
+    throw new Error(String(failed.error ?? (failed.errorDetail as { message?: string })?.message ?? 'failed'));
   return messages;
 }
 
@@ -140,7 +144,11 @@ export class EngineClient {
 
   private async probe(): Promise<EngineInfo> {
     const ask = Promise.all([this.docker.version(), this.docker.info()]);
-    const [version, info] = (await withTimeout(ask, PROBE_TIMEOUT_MS, `no answer within ${PROBE_TIMEOUT_MS / 1000} s`).catch((e: Error) => {
+    const [version, info] = (await withTimeout(
+      ask,
+      PROBE_TIMEOUT_MS,
+      `no answer within ${PROBE_TIMEOUT_MS / 1000} s`,
+    ).catch((e: Error) => {
       throw new EngineHostError(this.name, `unreachable at ${this.config.url}: ${e.message}`);
     })) as [Docker.DockerVersion & { Components?: Array<{ Name: string }> }, Record<string, unknown>];
     const podman = (version.Components ?? []).some((c) => /podman/i.test(c.Name));
@@ -172,12 +180,19 @@ export class EngineClient {
    */
   async importImage(tar: NodeJS.ReadableStream, ref: string, changes: string[] = []): Promise<string> {
     const temp = `localhost/t1lab-import-${randomBytes(6).toString('hex')}`;
-    const stream = await this.docker.importImage(tar, { repo: temp, tag: 'latest', ...(changes.length ? { changes } : {}) } as object);
+    const stream = await this.docker.importImage(tar, {
+      repo: temp,
+      tag: 'latest',
+      ...(changes.length ? { changes } : {}),
+    } as object);
     await followProgress(stream);
     const id = await this.imageId(`${temp}:latest`);
     if (!id) throw new EngineHostError(this.name, `the import of ${ref} left no image`);
     await this.tag(id, ref);
-    await this.docker.getImage(`${temp}:latest`).remove({ noprune: true }).catch(() => {});
+    await this.docker
+      .getImage(`${temp}:latest`)
+      .remove({ noprune: true })
+      .catch(() => {});
     return id;
   }
 
@@ -213,32 +228,44 @@ export class EngineClient {
     const filters = { label: [`${LABEL_INSTALL}=${installId}`] };
     for (const c of await this.docker.listContainers({ all: true, filters })) {
       if (!sweepVerdict(c.Labels, installId, now).remove) continue;
-      await this.docker.getContainer(c.Id).remove({ force: true, v: true }).then(
-        () => result.containers.push(c.Id),
-        () => {},
-      );
+      await this.docker
+        .getContainer(c.Id)
+        .remove({ force: true, v: true })
+        .then(
+          () => result.containers.push(c.Id),
+          () => {},
+        );
     }
     const volumes = (await this.docker.listVolumes({ filters })).Volumes ?? [];
     for (const v of volumes) {
       if (!sweepVerdict(v.Labels ?? undefined, installId, now).remove) continue;
-      await this.docker.getVolume(v.Name).remove({ force: true } as object).then(
-        () => result.volumes.push(v.Name),
-        () => {},
-      );
+      await this.docker
+        .getVolume(v.Name)
+        .remove({ force: true } as object)
+        .then(
+          () => result.volumes.push(v.Name),
+          () => {},
+        );
     }
     for (const n of await this.docker.listNetworks({ filters })) {
       if (!sweepVerdict(n.Labels, installId, now).remove) continue;
-      await this.docker.getNetwork(n.Id).remove().then(
-        () => result.networks.push(n.Name),
-        () => {},
-      );
+      await this.docker
+        .getNetwork(n.Id)
+        .remove()
+        .then(
+          () => result.networks.push(n.Name),
+          () => {},
+        );
     }
     for (const i of await this.docker.listImages({ filters })) {
       if (!sweepVerdict(i.Labels ?? undefined, installId, now).remove) continue;
-      await this.docker.getImage(i.Id).remove({ force: true }).then(
-        () => result.images.push(i.Id),
-        () => {},
-      );
+      await this.docker
+        .getImage(i.Id)
+        .remove({ force: true })
+        .then(
+          () => result.images.push(i.Id),
+          () => {},
+        );
     }
     return result;
   }

@@ -17,7 +17,14 @@ export interface CreateMode {
   stdin: boolean;
 }
 
-export function createOptions(spec: SandboxSpec, argv: string[], name: string, labels: Record<string, string>, mode: CreateMode, hard?: HardLimits): Docker.ContainerCreateOptions {
+export function createOptions(
+  spec: SandboxSpec,
+  argv: string[],
+  name: string,
+  labels: Record<string, string>,
+  mode: CreateMode,
+  hard?: HardLimits,
+): Docker.ContainerCreateOptions {
   const c = requireImage(spec);
   const l = spec.limits;
   const env = Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`);
@@ -56,7 +63,8 @@ export function createOptions(spec: SandboxSpec, argv: string[], name: string, l
 /** The folders a spec mounts, as copies: the bound workspace (when asked) and every mount. */
 export function copiedMounts(spec: SandboxSpec): Array<{ host: string; sandbox: string; readOnly: boolean }> {
   const out: Array<{ host: string; sandbox: string; readOnly: boolean }> = [];
-  if (spec.container?.bindWorkspace && spec.workdir && spec.workdir !== '/') out.push({ host: spec.workspace, sandbox: spec.workdir, readOnly: false });
+  if (spec.container?.bindWorkspace && spec.workdir && spec.workdir !== '/')
+    out.push({ host: spec.workspace, sandbox: spec.workdir, readOnly: false });
   for (const m of spec.mounts ?? []) out.push(m);
   return out;
 }

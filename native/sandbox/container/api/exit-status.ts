@@ -9,7 +9,10 @@ export async function exitStatus(container: Docker.Container): Promise<number | 
   const waited = ((await container.wait()) as { StatusCode?: number }).StatusCode;
   if (typeof waited === 'number' && waited >= 0) return waited;
   for (let i = 0; i < 20; i++) {
-    const state = await container.inspect().then((x) => x.State, () => null);
+    const state = await container.inspect().then(
+      (x) => x.State,
+      () => null,
+    );
     if (state && !state.Running && state.ExitCode >= 0 && state.Status !== 'running') return state.ExitCode;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -17,7 +17,9 @@ function tarProcess(args: string[], stdin: 'pipe' | 'ignore') {
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
   const done = new Promise<void>((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`tar ${args[0]} failed (exit ${code}): ${stderr.trim()}`))));
+    child.once('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`tar ${args[0]} failed (exit ${code}): ${stderr.trim()}`)),
+    );
   });
   return { child, done };
 }
@@ -29,7 +31,10 @@ function tarProcess(args: string[], stdin: 'pipe' | 'ignore') {
 export function packFolder(hostDir: string, containerPath: string): { stream: Readable; done: Promise<void> } {
   const target = containerPath.replace(/^\/+|\/+$/g, '');
   const transform = target ? `s,^\\.,${target.replace(/,/g, '\\,')},` : 's,^\\./,,';
-  const { child, done } = tarProcess(['-c', '-C', hostDir, '--numeric-owner', `--transform=${transform}`, '.'], 'ignore');
+  const { child, done } = tarProcess(
+    ['-c', '-C', hostDir, '--numeric-owner', `--transform=${transform}`, '.'],
+    'ignore',
+  );
   return { stream: child.stdout as Readable, done };
 }
 
@@ -40,6 +45,9 @@ export function packFolder(hostDir: string, containerPath: string): { stream: Re
 export async function unpackInto(archive: NodeJS.ReadableStream, hostDir: string): Promise<void> {
   await mkdir(hostDir, { recursive: true });
   for (const entry of await readdir(hostDir)) await rm(join(hostDir, entry), { recursive: true, force: true });
-  const { child, done } = tarProcess(['-x', '-C', hostDir, '--strip-components=1', '--delay-directory-restore'], 'pipe');
+  const { child, done } = tarProcess(
+    ['-x', '-C', hostDir, '--strip-components=1', '--delay-directory-restore'],
+    'pipe',
+  );
   await Promise.all([pipeline(archive, child.stdin!), done]);
 }

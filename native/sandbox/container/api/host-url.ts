@@ -38,12 +38,15 @@ export function parseHostUrl(url: string, tlsDir?: string): ParsedHostUrl {
   const scheme = /^([a-z]+):\/\//.exec(url)?.[1];
   if (scheme === 'unix') {
     const path = url.slice('unix://'.length);
-    if (!path.startsWith('/')) throw new HostUrlError(`URL '${url}': a unix socket needs an absolute path (unix:///run/podman/podman.sock)`);
+    if (!path.startsWith('/'))
+      throw new HostUrlError(`URL '${url}': a unix socket needs an absolute path (unix:///run/podman/podman.sock)`);
     if (tlsDir) throw new HostUrlError(`--tls-dir is for tcp:// hosts; '${url}' is a unix socket`);
     return { transport: 'unix', socketPath: path };
   }
   if (scheme !== 'tcp' && scheme !== 'ssh') {
-    throw new HostUrlError(`URL '${url}': expected unix:///PATH, tcp://HOST:PORT (with --tls-dir) or ssh://[USER@]HOST[:PORT]`);
+    throw new HostUrlError(
+      `URL '${url}': expected unix:///PATH, tcp://HOST:PORT (with --tls-dir) or ssh://[USER@]HOST[:PORT]`,
+    );
   }
   let parsed: URL;
   try {
@@ -52,15 +55,22 @@ export function parseHostUrl(url: string, tlsDir?: string): ParsedHostUrl {
     throw new HostUrlError(`URL '${url}': not a valid URL`);
   }
   if (!parsed.hostname) throw new HostUrlError(`URL '${url}': no host name`);
-  if ((parsed.pathname && parsed.pathname !== '/') || parsed.search) throw new HostUrlError(`URL '${url}': no path or query is taken (the engine's own socket is used)`);
+  if ((parsed.pathname && parsed.pathname !== '/') || parsed.search)
+    throw new HostUrlError(`URL '${url}': no path or query is taken (the engine's own socket is used)`);
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   if (scheme === 'ssh') {
     if (tlsDir) throw new HostUrlError(`--tls-dir is for tcp:// hosts; '${url}' goes over ssh (its keys are ssh's)`);
     if (parsed.password) throw new HostUrlError(`URL '${url}': no password in the URL; use an ssh key (ssh-agent)`);
-    return { transport: 'ssh', host, port: parsed.port ? Number(parsed.port) : DEFAULT_SSH_PORT, ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}) };
+    return {
+      transport: 'ssh',
+      host,
+      port: parsed.port ? Number(parsed.port) : DEFAULT_SSH_PORT,
+      ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+    };
   }
   if (parsed.username) throw new HostUrlError(`URL '${url}': tcp:// takes no user`);
-  if (!parsed.port) throw new HostUrlError(`URL '${url}': tcp:// needs a port (dockerd with TLS listens on ${DEFAULT_TLS_PORT})`);
+  if (!parsed.port)
+    throw new HostUrlError(`URL '${url}': tcp:// needs a port (dockerd with TLS listens on ${DEFAULT_TLS_PORT})`);
   const port = Number(parsed.port);
   if (tlsDir) return { transport: 'tls', host, port };
   if (!isLoopback(host)) {
@@ -83,7 +93,9 @@ export function readTlsDir(dir: string): TlsFiles {
     try {
       return readFileSync(join(dir, name));
     } catch (e) {
-      throw new HostUrlError(`--tls-dir '${dir}': cannot read ${name} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); the folder must hold ${Object.values(TLS_FILES).join(', ')}`);
+      throw new HostUrlError(
+        `--tls-dir '${dir}': cannot read ${name} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); the folder must hold ${Object.values(TLS_FILES).join(', ')}`,
+      );
     }
   };
   return { ca: read(TLS_FILES.ca), cert: read(TLS_FILES.cert), key: read(TLS_FILES.key) };

@@ -26,7 +26,12 @@ export interface LabelContext {
   runId?: string;
 }
 
-export function labLabels(ctx: LabelContext, kind: string, lifetimeMs: number, now = Date.now()): Record<string, string> {
+export function labLabels(
+  ctx: LabelContext,
+  kind: string,
+  lifetimeMs: number,
+  now = Date.now(),
+): Record<string, string> {
   return {
     [LABEL_INSTALL]: ctx.installId,
     [LABEL_RUN]: ctx.runId ?? '',
@@ -37,17 +42,25 @@ export function labLabels(ctx: LabelContext, kind: string, lifetimeMs: number, n
   };
 }
 
-export type SweepVerdict = { remove: true; why: 'deadline' | 'owner-dead' } | { remove: false; why: 'other-install' | 'alive' | 'other-machine' | 'unlabelled' };
+export type SweepVerdict =
+  | { remove: true; why: 'deadline' | 'owner-dead' }
+  | { remove: false; why: 'other-install' | 'alive' | 'other-machine' | 'unlabelled' };
 
 /** Whether a sweep removes an object with these labels (pure but for the liveness check, injectable). */
-export function sweepVerdict(labels: Record<string, string> | undefined, installId: string, now = Date.now(), alive: (pid: number) => boolean = processAlive): SweepVerdict {
+export function sweepVerdict(
+  labels: Record<string, string> | undefined,
+  installId: string,
+  now = Date.now(),
+  alive: (pid: number) => boolean = processAlive,
+): SweepVerdict {
   if (!labels?.[LABEL_INSTALL]) return { remove: false, why: 'unlabelled' };
   if (labels[LABEL_INSTALL] !== installId) return { remove: false, why: 'other-install' };
   const deadline = Number(labels[LABEL_DEADLINE]);
   if (Number.isFinite(deadline) && deadline > 0 && deadline < now) return { remove: true, why: 'deadline' };
   const [pidText, space] = (labels[LABEL_OWNER] ?? '').split('@');
   const pid = Number(pidText);
-  if (labels[LABEL_OWNER_HOST] !== hostname() || space !== pidNamespace() || !Number.isInteger(pid) || pid <= 0) return { remove: false, why: 'other-machine' };
+  if (labels[LABEL_OWNER_HOST] !== hostname() || space !== pidNamespace() || !Number.isInteger(pid) || pid <= 0)
+    return { remove: false, why: 'other-machine' };
   if (pid === process.pid || alive(pid)) return { remove: false, why: 'alive' };
   return { remove: true, why: 'owner-dead' };
 }

@@ -20,8 +20,9 @@ export function ConnectionBanner({ state, reason }: { state: ConnectionState; re
   if (!lost) return null;
   return (
     <div className="connection-banner" role="alert" data-testid="connection-banner">
-      <strong>Disconnected from the lab host.</strong> {reason ? `${reason}. ` : ''}Reconnecting… What this page shows may be out of date and its
-      controls are disabled until the host answers again. If the host was restarted with a new token, open the URL it printed.
+      <strong>Disconnected from the lab host.</strong> {reason ? `${reason}. ` : ''}Reconnecting… What this page shows
+      may be out of date and its controls are disabled until the host answers again. If the host was restarted with a
+      new token, open the URL it printed.
     </div>
   );
 }

@@ -3,7 +3,9 @@ export function Prose({ text }: { text: string }) {
   const parts = text.split(/(`[^`\n]+`)/g);
   return (
     <>
-      {parts.map((part, i) => (part.length > 2 && part.startsWith('`') && part.endsWith('`') ? <code key={i}>{part.slice(1, -1)}</code> : part))}
+      {parts.map((part, i) =>
+        part.length > 2 && part.startsWith('`') && part.endsWith('`') ? <code key={i}>{part.slice(1, -1)}</code> : part,
+      )}
     </>
   );
 }

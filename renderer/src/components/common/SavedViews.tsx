@@ -22,7 +22,13 @@ export function SavedViews() {
     <section className="saved-views" data-testid="saved-views" aria-label="saved views">
       <div className="saved-views-head">
         <span className="muted small">views</span>
-        <button type="button" className="link small" onClick={() => setNaming((n) => !n)} data-testid="save-view" title="save this page's view (its address) under a name">
+        <button
+          type="button"
+          className="link small"
+          onClick={() => setNaming((n) => !n)}
+          data-testid="save-view"
+          title="save this page's view (its address) under a name"
+        >
           save view
         </button>
       </div>
@@ -33,7 +39,15 @@ export function SavedViews() {
             save();
           }}
         >
-          <input autoFocus value={name} maxLength={MAX_VIEW_NAME} placeholder="name" onChange={(e) => setName(e.target.value)} data-testid="view-name" aria-label="view name" />
+          <input
+            autoFocus
+            value={name}
+            maxLength={MAX_VIEW_NAME}
+            placeholder="name"
+            onChange={(e) => setName(e.target.value)}
+            data-testid="view-name"
+            aria-label="view name"
+          />
         </form>
       )}
       {views.map((v) => (
@@ -41,7 +55,13 @@ export function SavedViews() {
           <a href={v.hash} title={v.hash}>
             {v.name}
           </a>
-          <button type="button" className="link small" aria-label={`forget view ${v.name}`} onClick={() => update(withoutView(views, v.name))} data-testid="forget-view">
+          <button
+            type="button"
+            className="link small"
+            aria-label={`forget view ${v.name}`}
+            onClick={() => update(withoutView(views, v.name))}
+            data-testid="forget-view"
+          >
             ×
           </button>
         </div>

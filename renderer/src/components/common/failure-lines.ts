@@ -1,11 +1,20 @@
 /** The lines of a failure's output that say why it failed (see FailureMessage). */
 /** Lines that carry no information about why something failed. */
-const NOISE = [/^Traceback \(most recent call last\):$/, /^[-=_]{3,}.*$/, /^\s*$/, /^\s*\^+\s*$/, /^During handling of the above exception/];
+const NOISE = [
+  /^Traceback \(most recent call last\):$/,
+  /^[-=_]{3,}.*$/,
+  /^\s*$/,
+  /^\s*\^+\s*$/,
+  /^During handling of the above exception/,
+];
 const MAX_KEY_LINES = 4;
 
 export function keyLines(message: string): string[] {
   // The verifier prefixes its status ("exit 1: "): keep it out of the way of the text it prefixes.
-  const lines = message.replace(/\r\n?/g, '\n').replace(/^exit \d+: /, '').split('\n');
+  const lines = message
+    .replace(/\r\n?/g, '\n')
+    .replace(/^exit \d+: /, '')
+    .split('\n');
   // pytest: the `E   ...` lines are the assertion and its explanation.
   const pytest = lines.filter((l) => /^E\s{1,}/.test(l)).map((l) => l.replace(/^E\s+/, ''));
   if (pytest.length) return pytest.slice(0, MAX_KEY_LINES);
@@ -18,4 +27,3 @@ export function keyLines(message: string): string[] {
   const meaningful = lines.filter((l) => !NOISE.some((n) => n.test(l)));
   return meaningful.slice(-MAX_KEY_LINES);
 }
-

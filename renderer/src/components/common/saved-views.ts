@@ -16,7 +16,9 @@ export interface SavedView {
   hash: string;
 }
 
-const views = namedList<SavedView>(SAVED_VIEWS_KEY, (o, name) => (typeof o.hash === 'string' && o.hash.startsWith('#/') && o.hash.length <= 8000 ? { name, hash: o.hash } : null));
+const views = namedList<SavedView>(SAVED_VIEWS_KEY, (o, name) =>
+  typeof o.hash === 'string' && o.hash.startsWith('#/') && o.hash.length <= 8000 ? { name, hash: o.hash } : null,
+);
 
 export const parseSavedViews = views.parse;
 

@@ -9,7 +9,12 @@ export interface SortState {
 }
 
 /** `onSort`: told each new sort (a table that keeps its view across reloads stores it). */
-export function useSort<T>(rows: readonly T[], columns: Record<string, (row: T) => SortValue>, initial: SortState, onSort?: (sort: SortState) => void) {
+export function useSort<T>(
+  rows: readonly T[],
+  columns: Record<string, (row: T) => SortValue>,
+  initial: SortState,
+  onSort?: (sort: SortState) => void,
+) {
   const [sort, setSortState] = useState(initial);
   const setSort = (next: SortState) => {
     setSortState(next);

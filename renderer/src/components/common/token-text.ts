@@ -7,7 +7,9 @@
 export function tokenDisplayText(text: string): string {
   if (text === '') return '∅';
   // eslint-disable-next-line no-control-regex
-  const visible = text.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, (c) => (c === '\u007f' ? '␡' : String.fromCharCode(0x2400 + c.charCodeAt(0))));
+  const visible = text.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, (c) =>
+    c === '\u007f' ? '␡' : String.fromCharCode(0x2400 + c.charCodeAt(0)),
+  );
   const shown = visible.replace(/\n/g, '↵\n');
   // Only spaces: a pre-wrap line can hang trailing spaces at zero width, so show them as ␣.
   return /^ +$/.test(shown) ? shown.replace(/ /g, '␣') : shown;

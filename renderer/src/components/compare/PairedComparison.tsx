@@ -18,7 +18,15 @@ const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
  * `letter`: what the page calls run B (C, D… when several runs are compared with A); `changes`: the pair's
  * tasks, where a moved reward is a change as much as a moved resolved rate.
  */
-export function PairedComparison({ r, letter = 'B', changes }: { r: CompareResult; letter?: string; changes?: readonly TaskDiff[] }) {
+export function PairedComparison({
+  r,
+  letter = 'B',
+  changes,
+}: {
+  r: CompareResult;
+  letter?: string;
+  changes?: readonly TaskDiff[];
+}) {
   const vs = `${letter} − A`;
   const changed = changes
     ? changes.filter(isChange).map((c) => `${c.taskId} ${changeText(c, 'A', letter)}`)
@@ -38,17 +46,28 @@ export function PairedComparison({ r, letter = 'B', changes }: { r: CompareResul
       <KeyValue
         rows={[
           [`A · ${r.a.run}`, `${pct(r.a.resolvedRate)} ${ci(r.a.ci95, pct)} · reward ${r.a.meanReward.toFixed(2)}`],
-          [`${letter} · ${r.b.run}`, `${pct(r.b.resolvedRate)} ${ci(r.b.ci95, pct)} · reward ${r.b.meanReward.toFixed(2)}`],
+          [
+            `${letter} · ${r.b.run}`,
+            `${pct(r.b.resolvedRate)} ${ci(r.b.ci95, pct)} · reward ${r.b.meanReward.toFixed(2)}`,
+          ],
           [vs, `${pp(r.diff)} ${ci(r.diffCi95, pp)} over ${r.tasks} ${r.paired ? 'paired' : 'unpaired'} tasks`],
           ['test', test],
-          [`reward ${vs}`, `${r.reward.diff >= 0 ? '+' : ''}${r.reward.diff.toFixed(2)} [${r.reward.ci95[0].toFixed(2)}, ${r.reward.ci95[1].toFixed(2)}]`],
+          [
+            `reward ${vs}`,
+            `${r.reward.diff >= 0 ? '+' : ''}${r.reward.diff.toFixed(2)} [${r.reward.ci95[0].toFixed(2)}, ${r.reward.ci95[1].toFixed(2)}]`,
+          ],
           ['changed tasks', changed.length ? changed.join(', ') : 'none'],
         ]}
       />
       {Object.keys(r.byCategory).length > 0 && (
         <ForestPlot
           title={`${vs} by category (points, 95% paired bootstrap)`}
-          rows={Object.entries(r.byCategory).map(([label, c]) => ({ label, diff: c.diff, ci: c.diffCi95, note: `${c.tasks} tasks, p = ${pValue(c.test.p)}` }))}
+          rows={Object.entries(r.byCategory).map(([label, c]) => ({
+            label,
+            diff: c.diff,
+            ci: c.diffCi95,
+            note: `${c.tasks} tasks, p = ${pValue(c.test.p)}`,
+          }))}
         />
       )}
       <p className="muted">{r.method}</p>

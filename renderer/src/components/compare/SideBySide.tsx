@@ -17,7 +17,17 @@ export function sideBySideTask(params: readonly string[]): string | null {
   return p ? p.slice(SIDE_BY_SIDE_PREFIX.length) || null : null;
 }
 
-export function SideBySide({ ids, letters, row, onClose }: { ids: readonly string[]; letters: readonly string[]; row: CompareRow; onClose: () => void }) {
+export function SideBySide({
+  ids,
+  letters,
+  row,
+  onClose,
+}: {
+  ids: readonly string[];
+  letters: readonly string[];
+  row: CompareRow;
+  onClose: () => void;
+}) {
   /** Per run: its episode, null where it does not hold the task, or why it could not be read. */
   const [episodes, setEpisodes] = useState<(OpenEpisode | { error: string } | null)[] | null>(null);
   const keys = row.outcomes.map((o) => o?.firstKey ?? null);
@@ -51,11 +61,23 @@ export function SideBySide({ ids, letters, row, onClose }: { ids: readonly strin
       {episodes && (
         <div className="side-by-side-columns" style={{ gridTemplateColumns: `repeat(${ids.length}, minmax(0, 1fr))` }}>
           {episodes.map((e, i) => (
-            <div key={ids[i]} className="side-by-side-column" data-testid="side-by-side-run" data-run={ids[i]} data-key={keys[i] ?? ''}>
+            <div
+              key={ids[i]}
+              className="side-by-side-column"
+              data-testid="side-by-side-run"
+              data-run={ids[i]}
+              data-key={keys[i] ?? ''}
+            >
               <h3>
                 <b>{letters[i]}</b> <span className="run-id">{ids[i]}</span>
               </h3>
-              {!e ? <p className="muted">This run does not hold the task.</p> : 'error' in e ? <div className="error">{e.error}</div> : <EpisodeViewer episode={e} onClose={onClose} />}
+              {!e ? (
+                <p className="muted">This run does not hold the task.</p>
+              ) : 'error' in e ? (
+                <div className="error">{e.error}</div>
+              ) : (
+                <EpisodeViewer episode={e} onClose={onClose} />
+              )}
             </div>
           ))}
         </div>

@@ -10,7 +10,15 @@ import { changeText } from '../runs/compare/task-diff';
 
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 
-export function TaskDiffTable({ ids, letters, rows }: { ids: readonly string[]; letters: readonly string[]; rows: readonly CompareRow[] }) {
+export function TaskDiffTable({
+  ids,
+  letters,
+  rows,
+}: {
+  ids: readonly string[];
+  letters: readonly string[];
+  rows: readonly CompareRow[];
+}) {
   return (
     <div className="table-scroll">
       <table className="grid" data-testid="task-diff">
@@ -30,13 +38,23 @@ export function TaskDiffTable({ ids, letters, rows }: { ids: readonly string[]; 
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.taskId} data-task={row.taskId} data-change={row.changes[0]?.change} data-changes={row.changes.map((c) => c.change).join(',')}>
+            <tr
+              key={row.taskId}
+              data-task={row.taskId}
+              data-change={row.changes[0]?.change}
+              data-changes={row.changes.map((c) => c.change).join(',')}
+            >
               <td>
                 {row.taskId}
                 {row.outcomes.filter(Boolean).length > 1 && (
                   <>
                     {' '}
-                    <a href={hashFor('compare', [...ids, `${SIDE_BY_SIDE_PREFIX}${row.taskId}`])} className="small" data-testid="side-by-side-link" title="the runs' episodes of this task side by side">
+                    <a
+                      href={hashFor('compare', [...ids, `${SIDE_BY_SIDE_PREFIX}${row.taskId}`])}
+                      className="small"
+                      data-testid="side-by-side-link"
+                      title="the runs' episodes of this task side by side"
+                    >
                       side by side
                     </a>
                   </>
@@ -45,11 +63,20 @@ export function TaskDiffTable({ ids, letters, rows }: { ids: readonly string[]; 
               <td>{row.category}</td>
               {row.outcomes.map((o, i) => {
                 const change = i === 0 ? null : row.changes[i - 1]!.change;
-                const tone = change === 'gained' || change === 'reward-up' ? 'ok' : change === 'lost' || change === 'reward-down' ? 'bad' : '';
+                const tone =
+                  change === 'gained' || change === 'reward-up'
+                    ? 'ok'
+                    : change === 'lost' || change === 'reward-down'
+                      ? 'bad'
+                      : '';
                 return (
                   <td key={ids[i]} className={tone} data-run={ids[i]}>
                     {o ? (
-                      <a href={hashFor('runs', [ids[i]!, o.firstKey])} data-testid="task-episode" title={`${ids[i]}: episode ${o.firstKey} (${o.resolved}/${o.episodes} resolved)`}>
+                      <a
+                        href={hashFor('runs', [ids[i]!, o.firstKey])}
+                        data-testid="task-episode"
+                        title={`${ids[i]}: episode ${o.firstKey} (${o.resolved}/${o.episodes} resolved)`}
+                      >
                         {pct(o.rate)}
                         {o.meanReward !== null && ` · ${o.meanReward.toFixed(2)}`}
                       </a>

@@ -17,7 +17,9 @@ export function LogprobLegend() {
           </span>
         ))}
       </div>
-      <figcaption className="muted small">probability of each sampled token (log scale; viridis, colour-blind safe)</figcaption>
+      <figcaption className="muted small">
+        probability of each sampled token (log scale; viridis, colour-blind safe)
+      </figcaption>
     </figure>
   );
 }

@@ -30,7 +30,19 @@ function labelOf(c: ModelSummary): string {
 }
 
 export function Playground() {
-  const { sample, sampling, sampleError, runSample, selectedTokens, toggleToken, clearSampleError, streamed, stopSample, stopping, sampleId } = useModels();
+  const {
+    sample,
+    sampling,
+    sampleError,
+    runSample,
+    selectedTokens,
+    toggleToken,
+    clearSampleError,
+    streamed,
+    stopSample,
+    stopping,
+    sampleId,
+  } = useModels();
   const { checkpoints, selected, select, beside, setBeside } = useModels();
   /** What a reopened session named and is not listed now. */
   const [missing, setMissing] = useState<string[]>([]);
@@ -57,7 +69,10 @@ export function Playground() {
     return c ? labelOf(c) : path;
   };
   const openSession = (s: PlaygroundSession) => {
-    const found = sessionModels(s, usable.map((c) => c.path));
+    const found = sessionModels(
+      s,
+      usable.map((c) => c.path),
+    );
     if (found.model) select(found.model);
     setBeside(found.beside);
     setMissing(found.missing);
@@ -76,7 +91,11 @@ export function Playground() {
     await runSample(sampleRequest(settings, prompt, conversation));
     const result = useModels.getState().sample;
     if (conversation && result && !useModels.getState().sampleError) {
-      const reply = result.tokens.map((t) => t.text).join('').replace(IM_END, '').trim();
+      const reply = result.tokens
+        .map((t) => t.text)
+        .join('')
+        .replace(IM_END, '')
+        .trim();
       setChat([...conversation, { role: 'assistant', content: reply }]);
       setMessage('');
     }
@@ -95,7 +114,14 @@ export function Playground() {
         </span>
         <label title="a second model samples the same prompt at the same time, side by side">
           beside{' '}
-          <select className="beside-model" value={beside?.path ?? ''} onChange={(e) => setBeside(e.target.value || null)} disabled={sampling} aria-label="model beside" data-testid="beside-model">
+          <select
+            className="beside-model"
+            value={beside?.path ?? ''}
+            onChange={(e) => setBeside(e.target.value || null)}
+            disabled={sampling}
+            aria-label="model beside"
+            data-testid="beside-model"
+          >
             <option value="">none (one model)</option>
             {usable.map((c) => (
               <option key={c.path} value={c.path} title={c.path}>
@@ -106,8 +132,16 @@ export function Playground() {
         </label>
       </div>
       <PlaygroundLibrary
-        settings={{ temperature: settings.temperature, topP: settings.topP, topK: settings.topK, maxTokens: settings.maxTokens, stop: settings.stop }}
-        onSettings={(p) => update({ temperature: p.temperature, topP: p.topP, topK: p.topK, maxTokens: p.maxTokens, stop: p.stop })}
+        settings={{
+          temperature: settings.temperature,
+          topP: settings.topP,
+          topK: settings.topK,
+          maxTokens: settings.maxTokens,
+          stop: settings.stop,
+        }}
+        onSettings={(p) =>
+          update({ temperature: p.temperature, topP: p.topP, topK: p.topK, maxTokens: p.maxTokens, stop: p.stop })
+        }
         prompt={{ mode, prompt, system: chat[0]?.content ?? '', message }}
         onPrompt={(p) => {
           setMode(p.mode);
@@ -116,12 +150,31 @@ export function Playground() {
           setMessage(p.message);
         }}
       />
-      <PlaygroundSessions current={selected ? { model: selected, beside: beside?.path ?? null, mode, prompt, chat, message, settings } : null} nameOf={nameOf} onOpen={openSession} />
+      <PlaygroundSessions
+        current={
+          selected ? { model: selected, beside: beside?.path ?? null, mode, prompt, chat, message, settings } : null
+        }
+        nameOf={nameOf}
+        onOpen={openSession}
+      />
       {missing.length > 0 && (
-        <FieldError message={`Not listed now, so not opened: ${missing.join(', ')} (add its folder on this page).`} onDismiss={() => setMissing([])} testId="session-missing" />
+        <FieldError
+          message={`Not listed now, so not opened: ${missing.join(', ')} (add its folder on this page).`}
+          onDismiss={() => setMissing([])}
+          testId="session-missing"
+        />
       )}
       {mode === 'completion' ? (
-        <textarea value={prompt} onChange={(e) => { setPrompt(e.target.value); touch('prompt'); }} rows={4} aria-label="prompt" className={invalid('prompt')} />
+        <textarea
+          value={prompt}
+          onChange={(e) => {
+            setPrompt(e.target.value);
+            touch('prompt');
+          }}
+          rows={4}
+          aria-label="prompt"
+          className={invalid('prompt')}
+        />
       ) : (
         <ChatView chat={chat} message={message} onMessage={setMessage} onClear={() => setChat(chat.slice(0, 1))} />
       )}
@@ -131,7 +184,13 @@ export function Playground() {
           {sampling ? 'Sampling…' : 'Sample'}
         </button>
         {sampling && (
-          <button type="button" className="danger" onClick={() => void stopSample()} disabled={stopping} data-testid="stop-sample">
+          <button
+            type="button"
+            className="danger"
+            onClick={() => void stopSample()}
+            disabled={stopping}
+            data-testid="stop-sample"
+          >
             {stopping ? 'Stopping…' : 'Stop'}
           </button>
         )}
@@ -139,8 +198,22 @@ export function Playground() {
       {beside && (
         <SideBySide
           lanes={[
-            { path: selected ?? '', label: nameOf(selected ?? ''), streamed, streaming: sampleId !== null, sample, error: sampleError },
-            { path: beside.path, label: nameOf(beside.path), streamed: beside.streamed, streaming: beside.sampleId !== null, sample: beside.sample, error: beside.error },
+            {
+              path: selected ?? '',
+              label: nameOf(selected ?? ''),
+              streamed,
+              streaming: sampleId !== null,
+              sample,
+              error: sampleError,
+            },
+            {
+              path: beside.path,
+              label: nameOf(beside.path),
+              streamed: beside.streamed,
+              streaming: beside.sampleId !== null,
+              sample: beside.sample,
+              error: beside.error,
+            },
           ]}
         />
       )}
@@ -150,7 +223,9 @@ export function Playground() {
           <SampledTokens tokens={streamed} selected={[]} onToggle={() => {}} streaming />
         </>
       )}
-      {!beside && sampleError && <FieldError message={sampleError.message} onDismiss={clearSampleError} testId="sample-error" />}
+      {!beside && sampleError && (
+        <FieldError message={sampleError.message} onDismiss={clearSampleError} testId="sample-error" />
+      )}
       {!beside && sample && !sampling && (
         <SampleResult
           sample={sample}
@@ -167,7 +242,17 @@ export function Playground() {
 }
 
 /** The conversation so far, the next message, and a way to start over (the system turn stays). */
-function ChatView({ chat, message, onMessage, onClear }: { chat: ChatTurn[]; message: string; onMessage(m: string): void; onClear(): void }) {
+function ChatView({
+  chat,
+  message,
+  onMessage,
+  onClear,
+}: {
+  chat: ChatTurn[];
+  message: string;
+  onMessage(m: string): void;
+  onClear(): void;
+}) {
   return (
     <div className="chat" data-testid="chat">
       {chat.map((t, i) => (
@@ -176,7 +261,13 @@ function ChatView({ chat, message, onMessage, onClear }: { chat: ChatTurn[]; mes
           <span className="chat-content">{t.content}</span>
         </div>
       ))}
-      <textarea value={message} onChange={(e) => onMessage(e.target.value)} rows={2} aria-label="message" placeholder="your message" />
+      <textarea
+        value={message}
+        onChange={(e) => onMessage(e.target.value)}
+        rows={2}
+        aria-label="message"
+        placeholder="your message"
+      />
       <button type="button" className="secondary" onClick={onClear} disabled={chat.length <= 1}>
         Clear conversation
       </button>
@@ -195,36 +286,102 @@ function SamplingInputs({ settings: s, update, invalid }: SamplingInputsProps) {
   return (
     <>
       <label>
-        max tokens <input type="number" className={invalid('maxTokens')} value={s.maxTokens} onChange={(e) => update({ maxTokens: Number(e.target.value) }, 'maxTokens')} aria-label="max tokens" />
+        max tokens{' '}
+        <input
+          type="number"
+          className={invalid('maxTokens')}
+          value={s.maxTokens}
+          onChange={(e) => update({ maxTokens: Number(e.target.value) }, 'maxTokens')}
+          aria-label="max tokens"
+        />
       </label>
       <label>
-        temperature <input type="number" className={invalid('temperature')} step={0.1} value={s.temperature} onChange={(e) => update({ temperature: Number(e.target.value) }, 'temperature')} aria-label="temperature" />
+        temperature{' '}
+        <input
+          type="number"
+          className={invalid('temperature')}
+          step={0.1}
+          value={s.temperature}
+          onChange={(e) => update({ temperature: Number(e.target.value) }, 'temperature')}
+          aria-label="temperature"
+        />
       </label>
       <label>
-        top-p <input type="number" className={invalid('topP')} step={0.05} value={s.topP} onChange={(e) => update({ topP: Number(e.target.value) }, 'topP')} aria-label="top-p" />
+        top-p{' '}
+        <input
+          type="number"
+          className={invalid('topP')}
+          step={0.05}
+          value={s.topP}
+          onChange={(e) => update({ topP: Number(e.target.value) }, 'topP')}
+          aria-label="top-p"
+        />
       </label>
       <label>
-        top-k <input type="number" className={invalid('topK')} value={s.topK} onChange={(e) => update({ topK: Number(e.target.value) }, 'topK')} aria-label="top-k" title="0: off" />
+        top-k{' '}
+        <input
+          type="number"
+          className={invalid('topK')}
+          value={s.topK}
+          onChange={(e) => update({ topK: Number(e.target.value) }, 'topK')}
+          aria-label="top-k"
+          title="0: off"
+        />
       </label>
       <label>
-        seed <input value={s.seed} placeholder="random" onChange={(e) => update({ seed: e.target.value.replace(/\D/g, '') })} size={10} aria-label="seed" />
+        seed{' '}
+        <input
+          value={s.seed}
+          placeholder="random"
+          onChange={(e) => update({ seed: e.target.value.replace(/\D/g, '') })}
+          size={10}
+          aria-label="seed"
+        />
       </label>
       <label>
         provider{' '}
-        <select value={s.provider} onChange={(e) => update({ provider: e.target.value as 'auto' })} aria-label="provider">
+        <select
+          value={s.provider}
+          onChange={(e) => update({ provider: e.target.value as 'auto' })}
+          aria-label="provider"
+        >
           <option value="auto">auto</option>
           <option value="cpu">cpu</option>
           <option value="cuda">cuda</option>
         </select>
       </label>
       <label>
-        threads <input value={s.threads} placeholder="default" className={invalid('threads')} onChange={(e) => update({ threads: e.target.value.replace(/\D/g, '') }, 'threads')} size={6} aria-label="threads" />
+        threads{' '}
+        <input
+          value={s.threads}
+          placeholder="default"
+          className={invalid('threads')}
+          onChange={(e) => update({ threads: e.target.value.replace(/\D/g, '') }, 'threads')}
+          size={6}
+          aria-label="threads"
+        />
       </label>
       <label className="stop-label">
-        stop sequences <textarea value={s.stop} onChange={(e) => update({ stop: e.target.value })} rows={1} placeholder="one per line" aria-label="stop sequences" />
+        stop sequences{' '}
+        <textarea
+          value={s.stop}
+          onChange={(e) => update({ stop: e.target.value })}
+          rows={1}
+          placeholder="one per line"
+          aria-label="stop sequences"
+        />
       </label>
       <label title="the most likely tokens shown, with log-probs, at each sampled position (0: none)">
-        alternatives <input type="number" min={0} max={20} className={invalid('alternatives')} value={s.alternatives} onChange={(e) => update({ alternatives: Number(e.target.value) }, 'alternatives')} aria-label="alternatives" />
+        alternatives{' '}
+        <input
+          type="number"
+          min={0}
+          max={20}
+          className={invalid('alternatives')}
+          value={s.alternatives}
+          onChange={(e) => update({ alternatives: Number(e.target.value) }, 'alternatives')}
+          aria-label="alternatives"
+        />
       </label>
     </>
   );
@@ -233,18 +390,33 @@ function SamplingInputs({ settings: s, update, invalid }: SamplingInputsProps) {
 type Sample = NonNullable<ReturnType<typeof useModels.getState>['sample']>;
 
 /** A finished sample: its figures, the tokens (click for alternatives and routing), the legend, and the expert heatmap. */
-function SampleResult({ sample, selected, focused, onToggle }: { sample: Sample; selected: number[]; focused: number | null; onToggle(i: number, extend: boolean): void }) {
+function SampleResult({
+  sample,
+  selected,
+  focused,
+  onToggle,
+}: {
+  sample: Sample;
+  selected: number[];
+  focused: number | null;
+  onToggle(i: number, extend: boolean): void;
+}) {
   const chosen = selected.length ? selected : sample.tokens.map((_, i) => i);
   return (
     <>
       <div className="muted" data-testid="sample-meta">
         {sample.tokens.length} tokens, {sample.stopReason}, seed {sample.seed}, on {sample.provider}
-        {sample.providerFallbackReason ? ` (${sample.providerFallbackReason})` : ''} · prefill {sample.promptTokens} tokens in {sample.timing.prefillMs.toFixed(0)} ms ({rate(sample.promptTokens, sample.timing.prefillMs)}) · decode{' '}
-        <span data-testid="tokens-per-second">{rate(sample.tokens.length, sample.timing.decodeMs)}</span>. Click a token for the most likely tokens at its position and to pick which routing the heatmap shows (shift for a range).
+        {sample.providerFallbackReason ? ` (${sample.providerFallbackReason})` : ''} · prefill {sample.promptTokens}{' '}
+        tokens in {sample.timing.prefillMs.toFixed(0)} ms ({rate(sample.promptTokens, sample.timing.prefillMs)}) ·
+        decode <span data-testid="tokens-per-second">{rate(sample.tokens.length, sample.timing.decodeMs)}</span>. Click
+        a token for the most likely tokens at its position and to pick which routing the heatmap shows (shift for a
+        range).
       </div>
       <SampledTokens tokens={sample.tokens} selected={selected} onToggle={onToggle} streaming={false} />
       <LogprobLegend />
-      {focused !== null && sample.tokens[focused] && <TokenAlternatives token={sample.tokens[focused]!} index={focused} />}
+      {focused !== null && sample.tokens[focused] && (
+        <TokenAlternatives token={sample.tokens[focused]!} index={focused} />
+      )}
       {sample.numExperts !== null && sample.tokens[0]?.experts ? (
         <ExpertHeatmap tokens={chosen.map((i) => sample.tokens[i]!)} numExperts={sample.numExperts} />
       ) : (

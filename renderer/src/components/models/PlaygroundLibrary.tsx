@@ -13,7 +13,15 @@ interface Props {
 }
 
 /** A name to save under: Enter saves. */
-export function NameInput({ testid, label, onName }: { testid: string; label: string; onName: (name: string) => void }) {
+export function NameInput({
+  testid,
+  label,
+  onName,
+}: {
+  testid: string;
+  label: string;
+  onName: (name: string) => void;
+}) {
   const [name, setName] = useState('');
   return (
     <form
@@ -23,7 +31,14 @@ export function NameInput({ testid, label, onName }: { testid: string; label: st
         if (name.trim()) onName(name);
       }}
     >
-      <input autoFocus value={name} onChange={(e) => setName(e.target.value)} placeholder="name" aria-label={label} data-testid={testid} />
+      <input
+        autoFocus
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        placeholder="name"
+        aria-label={label}
+        data-testid={testid}
+      />
     </form>
   );
 }
@@ -41,7 +56,14 @@ export function PlaygroundLibrary({ settings, onSettings, prompt, onPrompt }: Pr
           value=""
           onChange={(e) => {
             const p = allPresets.find((x) => x.name === e.target.value);
-            if (p) onSettings({ temperature: p.temperature, topP: p.topP, topK: p.topK, maxTokens: p.maxTokens, stop: p.stop });
+            if (p)
+              onSettings({
+                temperature: p.temperature,
+                topP: p.topP,
+                topK: p.topK,
+                maxTokens: p.maxTokens,
+                stop: p.stop,
+              });
           }}
           data-testid="preset"
         >
@@ -53,7 +75,12 @@ export function PlaygroundLibrary({ settings, onSettings, prompt, onPrompt }: Pr
           ))}
         </select>
       </label>
-      <button type="button" className="secondary" onClick={() => setNaming(naming === 'preset' ? null : 'preset')} data-testid="save-preset">
+      <button
+        type="button"
+        className="secondary"
+        onClick={() => setNaming(naming === 'preset' ? null : 'preset')}
+        data-testid="save-preset"
+      >
         save preset
       </button>
       {naming === 'preset' && (
@@ -89,7 +116,12 @@ export function PlaygroundLibrary({ settings, onSettings, prompt, onPrompt }: Pr
           ))}
         </select>
       </label>
-      <button type="button" className="secondary" onClick={() => setNaming(naming === 'prompt' ? null : 'prompt')} data-testid="save-prompt">
+      <button
+        type="button"
+        className="secondary"
+        onClick={() => setNaming(naming === 'prompt' ? null : 'prompt')}
+        data-testid="save-prompt"
+      >
         save prompt
       </button>
       {naming === 'prompt' && (

@@ -26,7 +26,13 @@ export function PlaygroundSessions({ current, nameOf, onOpen }: Props) {
     <div className="playground-sessions" data-testid="playground-sessions">
       <div className="toolbar">
         <span className="muted small">sessions</span>
-        <button type="button" className="secondary" onClick={() => setNaming(!naming)} disabled={!current} data-testid="save-session">
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => setNaming(!naming)}
+          disabled={!current}
+          data-testid="save-session"
+        >
           save session
         </button>
         {naming && current && (
@@ -45,11 +51,23 @@ export function PlaygroundSessions({ current, nameOf, onOpen }: Props) {
         <ul className="session-list">
           {sessions.map((s) => (
             <li key={s.name} data-testid="saved-session" data-name={s.name}>
-              <button type="button" className="link" onClick={() => onOpen(s)} title={`open session ${s.name}`} data-testid="open-session">
+              <button
+                type="button"
+                className="link"
+                onClick={() => onOpen(s)}
+                title={`open session ${s.name}`}
+                data-testid="open-session"
+              >
                 {s.name}
               </button>{' '}
               <span className="muted small cut">{sessionSummary(s, nameOf)}</span>{' '}
-              <button type="button" className="link small" onClick={() => update(sessionList.without(sessions, s.name))} aria-label={`delete session ${s.name}`} data-testid="delete-session">
+              <button
+                type="button"
+                className="link small"
+                onClick={() => update(sessionList.without(sessions, s.name))}
+                aria-label={`delete session ${s.name}`}
+                data-testid="delete-session"
+              >
                 ×
               </button>
             </li>

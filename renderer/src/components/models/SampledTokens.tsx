@@ -7,7 +7,17 @@ import { tokenDisplayText } from '../common/token-text';
 import { logprobColor } from './logprob-scale';
 import { alternativesTitle } from './TokenAlternatives';
 
-export function SampledTokens({ tokens, selected, onToggle, streaming }: { tokens: PlaygroundToken[]; selected: number[]; onToggle: (i: number, extend: boolean) => void; streaming: boolean }) {
+export function SampledTokens({
+  tokens,
+  selected,
+  onToggle,
+  streaming,
+}: {
+  tokens: PlaygroundToken[];
+  selected: number[];
+  onToggle: (i: number, extend: boolean) => void;
+  streaming: boolean;
+}) {
   return (
     <div className="tokens" data-testid="sampled-tokens" data-streaming={streaming ? '1' : '0'}>
       {tokens.map((t, i) => (

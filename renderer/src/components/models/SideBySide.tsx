@@ -36,7 +36,8 @@ function Lane({ lane }: { lane: LaneView }) {
       {lane.streaming && <div className="muted small">{`${lane.streamed.length} tokens so far…`}</div>}
       {!lane.streaming && sample && (
         <div className="muted small" data-testid="lane-meta">
-          {sample.tokens.length} tokens, {sample.stopReason}, seed {sample.seed}, on {sample.provider} · decode {rate(sample.tokens.length, sample.timing.decodeMs)}
+          {sample.tokens.length} tokens, {sample.stopReason}, seed {sample.seed}, on {sample.provider} · decode{' '}
+          {rate(sample.tokens.length, sample.timing.decodeMs)}
         </div>
       )}
       {lane.error && (
@@ -44,8 +45,17 @@ function Lane({ lane }: { lane: LaneView }) {
           {lane.error.message}
         </div>
       )}
-      {(lane.streaming || sample) && <SampledTokens tokens={tokens} selected={focused === null ? [] : [focused]} onToggle={(i) => setFocused(focused === i ? null : i)} streaming={lane.streaming} />}
-      {!lane.streaming && focused !== null && sample?.tokens[focused] && <TokenAlternatives token={sample.tokens[focused]!} index={focused} />}
+      {(lane.streaming || sample) && (
+        <SampledTokens
+          tokens={tokens}
+          selected={focused === null ? [] : [focused]}
+          onToggle={(i) => setFocused(focused === i ? null : i)}
+          streaming={lane.streaming}
+        />
+      )}
+      {!lane.streaming && focused !== null && sample?.tokens[focused] && (
+        <TokenAlternatives token={sample.tokens[focused]!} index={focused} />
+      )}
     </div>
   );
 }
@@ -60,7 +70,11 @@ export function SideBySide({ lanes }: { lanes: [LaneView, LaneView] }) {
         ))}
       </div>
       {shown && <LogprobLegend />}
-      {shown && <div className="muted small">Click a token for the most likely tokens at its position. The expert heatmap shows with one model.</div>}
+      {shown && (
+        <div className="muted small">
+          Click a token for the most likely tokens at its position. The expert heatmap shows with one model.
+        </div>
+      )}
     </div>
   );
 }

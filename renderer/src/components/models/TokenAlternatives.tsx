@@ -33,7 +33,13 @@ export function TokenAlternatives({ token, index }: { token: PlaygroundToken; in
           </thead>
           <tbody>
             {alts.map((a, i) => (
-              <tr key={a.id} className={a.id === token.id ? 'sampled' : ''} data-id={a.id} data-logprob={a.logprob} data-testid="alternative">
+              <tr
+                key={a.id}
+                className={a.id === token.id ? 'sampled' : ''}
+                data-id={a.id}
+                data-logprob={a.logprob}
+                data-testid="alternative"
+              >
                 <td>{i + 1}</td>
                 <td>
                   <span className="token" style={logprobColor(a.logprob)}>

@@ -36,9 +36,16 @@ export const BUILTIN_PRESETS: readonly SamplingPreset[] = [
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 export const presetList = namedList<SamplingPreset>(PRESETS_KEY, (o, name) =>
-  num(o.temperature) && num(o.topP) && num(o.topK) && num(o.maxTokens) && typeof o.stop === 'string' ? { name, temperature: o.temperature, topP: o.topP, topK: o.topK, maxTokens: o.maxTokens, stop: o.stop } : null,
+  num(o.temperature) && num(o.topP) && num(o.topK) && num(o.maxTokens) && typeof o.stop === 'string'
+    ? { name, temperature: o.temperature, topP: o.topP, topK: o.topK, maxTokens: o.maxTokens, stop: o.stop }
+    : null,
 );
 
 export const promptList = namedList<SavedPrompt>(PROMPTS_KEY, (o, name) =>
-  (o.mode === 'completion' || o.mode === 'chat') && typeof o.prompt === 'string' && typeof o.system === 'string' && typeof o.message === 'string' ? { name, mode: o.mode, prompt: o.prompt, system: o.system, message: o.message } : null,
+  (o.mode === 'completion' || o.mode === 'chat') &&
+  typeof o.prompt === 'string' &&
+  typeof o.system === 'string' &&
+  typeof o.message === 'string'
+    ? { name, mode: o.mode, prompt: o.prompt, system: o.system, message: o.message }
+    : null,
 );

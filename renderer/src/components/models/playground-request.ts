@@ -23,7 +23,17 @@ export interface SamplingSettings {
   alternatives: number;
 }
 
-export const DEFAULT_SAMPLING: SamplingSettings = { maxTokens: 48, temperature: 1, topP: 1, topK: 0, stop: '', seed: '', threads: '', provider: 'auto', alternatives: 5 };
+export const DEFAULT_SAMPLING: SamplingSettings = {
+  maxTokens: 48,
+  temperature: 1,
+  topP: 1,
+  topK: 0,
+  stop: '',
+  seed: '',
+  threads: '',
+  provider: 'auto',
+  alternatives: 5,
+};
 
 /** ChatML, as the lab's checkpoints are trained on; ends with the assistant header so the model answers. */
 export function renderChat(turns: ChatTurn[]): string {
@@ -31,7 +41,11 @@ export function renderChat(turns: ChatTurn[]): string {
 }
 
 /** The request for a completion, or for a chat with `conversation` (the turns so far and the new message; it stops at the turn's end too). */
-export function sampleRequest(s: SamplingSettings, prompt: string, conversation: ChatTurn[] | null): Omit<PlaygroundRequest, 'path'> {
+export function sampleRequest(
+  s: SamplingSettings,
+  prompt: string,
+  conversation: ChatTurn[] | null,
+): Omit<PlaygroundRequest, 'path'> {
   const stops = s.stop.split('\n').filter((x) => x.length > 0);
   return {
     prompt: conversation ? renderChat(conversation) : prompt,

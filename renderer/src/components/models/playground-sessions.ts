@@ -44,7 +44,9 @@ export function cleanSettings(raw: unknown): SamplingSettings {
     stop: typeof o.stop === 'string' ? o.stop : d.stop,
     seed: digits(o.seed) ? o.seed : d.seed,
     threads: digits(o.threads) ? o.threads : d.threads,
-    provider: PROVIDERS.includes(o.provider as SamplingSettings['provider']) ? (o.provider as SamplingSettings['provider']) : d.provider,
+    provider: PROVIDERS.includes(o.provider as SamplingSettings['provider'])
+      ? (o.provider as SamplingSettings['provider'])
+      : d.provider,
     alternatives: num(o.alternatives) ? o.alternatives : d.alternatives,
   };
 }
@@ -52,7 +54,13 @@ export function cleanSettings(raw: unknown): SamplingSettings {
 /** The turns that are turns; the chat always starts with a system turn (empty if there was none). */
 export function cleanChat(raw: unknown): ChatTurn[] {
   const turns = (Array.isArray(raw) ? raw : [])
-    .filter((t): t is ChatTurn => !!t && typeof t === 'object' && ROLES.includes((t as ChatTurn).role) && typeof (t as ChatTurn).content === 'string')
+    .filter(
+      (t): t is ChatTurn =>
+        !!t &&
+        typeof t === 'object' &&
+        ROLES.includes((t as ChatTurn).role) &&
+        typeof (t as ChatTurn).content === 'string',
+    )
     .map((t) => ({ role: t.role, content: t.content }));
   return turns[0]?.role === 'system' ? turns : [{ role: 'system', content: '' }, ...turns];
 }
@@ -76,7 +84,10 @@ export const sessionList = namedList<PlaygroundSession>(SESSIONS_KEY, (o, name) 
  * The models a session reopens on, of the checkpoints listed now: its model and the one beside it, each
  * null when it is not listed (a folder removed, a run deleted), with the paths that are missing.
  */
-export function sessionModels(session: Pick<PlaygroundSession, 'model' | 'beside'>, listed: readonly string[]): { model: string | null; beside: string | null; missing: string[] } {
+export function sessionModels(
+  session: Pick<PlaygroundSession, 'model' | 'beside'>,
+  listed: readonly string[],
+): { model: string | null; beside: string | null; missing: string[] } {
   const has = (p: string | null) => p !== null && listed.includes(p);
   return {
     model: has(session.model) ? session.model : null,

@@ -8,9 +8,25 @@ import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { TERMINAL_STYLE } from '../common/terminal-style';
-import { eventsUpTo, markerTime, parseCast, SEEK_STEP_SEC, shiftSpeed, SPEEDS, turnMarkers, type Cast, type CastMarker } from './cast';
+import {
+  eventsUpTo,
+  markerTime,
+  parseCast,
+  SEEK_STEP_SEC,
+  shiftSpeed,
+  SPEEDS,
+  turnMarkers,
+  type Cast,
+  type CastMarker,
+} from './cast';
 
-export function CastPlayer({ cast: text, turns = [] }: { cast: string; turns?: { startedAt: string; policyMs: number }[] }) {
+export function CastPlayer({
+  cast: text,
+  turns = [],
+}: {
+  cast: string;
+  turns?: { startedAt: string; policyMs: number }[];
+}) {
   const cast = useMemo(() => parseCast(text), [text]);
   const markers = useMemo(() => turnMarkers(cast, turns), [cast, turns]);
   const root = useRef<HTMLDivElement>(null);
@@ -58,7 +74,14 @@ export function CastPlayer({ cast: text, turns = [] }: { cast: string; turns?: {
   };
 
   return (
-    <div className="cast-player" ref={root} data-testid="cast-player" tabIndex={0} onKeyDown={onKey} aria-label="Recording player: space plays or pauses, arrows seek 5 s, [ and ] jump between turns">
+    <div
+      className="cast-player"
+      ref={root}
+      data-testid="cast-player"
+      tabIndex={0}
+      onKeyDown={onKey}
+      aria-label="Recording player: space plays or pauses, arrows seek 5 s, [ and ] jump between turns"
+    >
       <div className="toolbar">
         <button onClick={togglePlay} data-testid="cast-play">
           {playing ? 'Pause' : atEnd && position > 0 ? 'Play from start' : 'Play'}
@@ -75,7 +98,8 @@ export function CastPlayer({ cast: text, turns = [] }: { cast: string; turns?: {
         </label>
         <Scrubber duration={cast.duration} position={position} markers={markers} onSeek={seek} />
         <span className="muted">
-          {position.toFixed(1)} / {cast.duration.toFixed(1)} s · {markers.length ? `${markers.length} turns · ` : ''}space, ←/→, [ ]
+          {position.toFixed(1)} / {cast.duration.toFixed(1)} s · {markers.length ? `${markers.length} turns · ` : ''}
+          space, ←/→, [ ]
         </span>
       </div>
       <div className="cast-screen" ref={host} data-testid="cast-screen" />
@@ -92,7 +116,13 @@ function useReplayTerminal(cast: Cast, position: number, onOpen: () => number) {
   const term = useRef<Terminal | null>(null);
   const written = useRef(0);
   useEffect(() => {
-    const t = new Terminal({ ...TERMINAL_STYLE, cols: cast.cols, rows: cast.rows, disableStdin: true, scrollback: 1000 });
+    const t = new Terminal({
+      ...TERMINAL_STYLE,
+      cols: cast.cols,
+      rows: cast.rows,
+      disableStdin: true,
+      scrollback: 1000,
+    });
     t.open(host.current as HTMLDivElement);
     term.current = t;
     written.current = 0;
@@ -110,7 +140,10 @@ function useReplayTerminal(cast: Cast, position: number, onOpen: () => number) {
       t.reset();
       written.current = 0;
     }
-    const chunk = cast.events.slice(written.current, upto).map(([, d]) => d).join('');
+    const chunk = cast.events
+      .slice(written.current, upto)
+      .map(([, d]) => d)
+      .join('');
     if (chunk) t.write(chunk);
     written.current = upto;
   }, [position, cast]);
@@ -118,7 +151,13 @@ function useReplayTerminal(cast: Cast, position: number, onOpen: () => number) {
 }
 
 /** While playing, the position moves at `speed` times real time and stops at the end. */
-function usePlayback(playing: boolean, speed: number, duration: number, setPosition: (f: (p: number) => number) => void, setPlaying: (on: boolean) => void): void {
+function usePlayback(
+  playing: boolean,
+  speed: number,
+  duration: number,
+  setPosition: (f: (p: number) => number) => void,
+  setPlaying: (on: boolean) => void,
+): void {
   useEffect(() => {
     if (!playing) return;
     const tick = 50;
@@ -137,10 +176,29 @@ function usePlayback(playing: boolean, speed: number, duration: number, setPosit
 }
 
 /** The position slider with a marker per turn (a click seeks to it). */
-function Scrubber({ duration, position, markers, onSeek }: { duration: number; position: number; markers: CastMarker[]; onSeek(to: number): void }) {
+function Scrubber({
+  duration,
+  position,
+  markers,
+  onSeek,
+}: {
+  duration: number;
+  position: number;
+  markers: CastMarker[];
+  onSeek(to: number): void;
+}) {
   return (
     <div className="scrubber">
-      <input type="range" min={0} max={duration} step={0.01} value={position} onChange={(e) => onSeek(Number(e.target.value))} aria-label="position" data-testid="cast-position" />
+      <input
+        type="range"
+        min={0}
+        max={duration}
+        step={0.01}
+        value={position}
+        onChange={(e) => onSeek(Number(e.target.value))}
+        aria-label="position"
+        data-testid="cast-position"
+      />
       <div className="scrubber-markers" aria-hidden="true">
         {markers.map((m) => (
           <button

@@ -33,7 +33,12 @@ function TokenStrip({ tokens }: { tokens: NonNullable<Turn['tokens']> }) {
       <span className="muted small">{`${n} sampled tokens · mean log-prob ${mean.toFixed(2)} · least likely ${min.toFixed(2)} (p ${Math.exp(min).toPrecision(2)})`}</span>
       <div className="token-cells">
         {tokens.logprobs.map((lp, i) => (
-          <span key={i} className="token-cell" style={{ background: logprobColor(lp).background }} title={`#${i} id ${tokens.ids[i]} · log-prob ${lp.toFixed(3)}`} />
+          <span
+            key={i}
+            className="token-cell"
+            style={{ background: logprobColor(lp).background }}
+            title={`#${i} id ${tokens.ids[i]} · log-prob ${lp.toFixed(3)}`}
+          />
         ))}
       </div>
     </div>
@@ -45,7 +50,11 @@ function TurnView({ turn, index }: { turn: Turn; index: number }) {
     <div className="turn" data-turn={index + 1}>
       {turn.reasoning && <p className="reasoning">{turn.reasoning}</p>}
       <div className="actions" data-testid="turn-actions">
-        {turn.parseError ? <span className="warn">did not parse: {turn.parseError}</span> : turn.actions.map((a, i) => <ActionText key={i} action={a} />)}
+        {turn.parseError ? (
+          <span className="warn">did not parse: {turn.parseError}</span>
+        ) : (
+          turn.actions.map((a, i) => <ActionText key={i} action={a} />)
+        )}
       </div>
       {turn.tokens ? (
         <div className="raw-and-tokens">
@@ -74,7 +83,17 @@ function TurnView({ turn, index }: { turn: Turn; index: number }) {
   );
 }
 
-export function EpisodeViewer({ episode, onClose, turn: wanted = 0, onTurn }: { episode: OpenEpisode; onClose: () => void; turn?: number; onTurn?: (index: number) => void }) {
+export function EpisodeViewer({
+  episode,
+  onClose,
+  turn: wanted = 0,
+  onTurn,
+}: {
+  episode: OpenEpisode;
+  onClose: () => void;
+  turn?: number;
+  onTurn?: (index: number) => void;
+}) {
   const t = episode.trajectory;
   const last = Math.max(0, t.turns.length - 1);
   const [index, setIndexState] = useState(Math.min(Math.max(0, wanted), last));
@@ -107,7 +126,14 @@ export function EpisodeViewer({ episode, onClose, turn: wanted = 0, onTurn }: { 
   };
 
   return (
-    <section className="episode-viewer" data-testid="episode-viewer" tabIndex={-1} ref={root} onKeyDown={onKey} aria-label="Episode: ←/→ step through turns, Esc closes">
+    <section
+      className="episode-viewer"
+      data-testid="episode-viewer"
+      tabIndex={-1}
+      ref={root}
+      onKeyDown={onKey}
+      aria-label="Episode: ←/→ step through turns, Esc closes"
+    >
       <div className="toolbar">
         <h2>
           {t.task.id} · attempt {episode.record?.attempt ?? '?'}
@@ -122,7 +148,9 @@ export function EpisodeViewer({ episode, onClose, turn: wanted = 0, onTurn }: { 
         <h3>Instruction</h3>
         <Markdown text={t.instruction} />
       </details>
-      {t.turns.length > 0 && turn && <TurnStepper turns={t.turns} index={index} onIndex={setIndex} whole={whole} onWhole={setWhole} />}
+      {t.turns.length > 0 && turn && (
+        <TurnStepper turns={t.turns} index={index} onIndex={setIndex} whole={whole} onWhole={setWhole} />
+      )}
       <h2>Verifier</h2>
       {t.verifier ? (
         <AssertionTable assertions={t.verifier.assertions} testId="assertions" />
@@ -149,11 +177,26 @@ function EpisodeSummary({ trajectory: t }: { trajectory: Trajectory }) {
     <KeyValue
       rows={[
         ['policy', `${t.policy.id} (${t.policy.protocol})`],
-        ['outcome', `${t.resolved ? 'resolved' : 'not resolved'} · ${t.stopReason}${t.error ? ` · ${t.error.kind}: ${t.error.message}` : ''}`],
-        ['reward', t.reward ? `dense ${t.reward.dense} · fraction ${t.reward.fraction.toFixed(2)} · binary ${t.reward.binary}` : '—'],
+        [
+          'outcome',
+          `${t.resolved ? 'resolved' : 'not resolved'} · ${t.stopReason}${t.error ? ` · ${t.error.kind}: ${t.error.message}` : ''}`,
+        ],
+        [
+          'reward',
+          t.reward
+            ? `dense ${t.reward.dense} · fraction ${t.reward.fraction.toFixed(2)} · binary ${t.reward.binary}`
+            : '—',
+        ],
         ['turns', String(t.turns.length)],
         ['time', `${new Date(t.startedAt).toLocaleString()} · ${(t.durationMs / 1000).toFixed(1)} s`],
-        ...(t.ledger ? [['token ledger', `CLEAN ${t.ledger.counters.clean} · REPAIR ${t.ledger.counters.repair} · FORK ${t.ledger.counters.fork} · loss drift ${t.ledger.counters.lossDrift}`] as [string, string]] : []),
+        ...(t.ledger
+          ? [
+              [
+                'token ledger',
+                `CLEAN ${t.ledger.counters.clean} · REPAIR ${t.ledger.counters.repair} · FORK ${t.ledger.counters.fork} · loss drift ${t.ledger.counters.lossDrift}`,
+              ] as [string, string],
+            ]
+          : []),
         ...(t.contextEvents.length
           ? [
               [
@@ -189,18 +232,34 @@ function TurnStepper({ turns, index, onIndex, whole, onWhole }: StepperProps) {
         <button onClick={() => onIndex(index - 1)} disabled={whole || index === 0} data-testid="turn-prev">
           ◀ Prev
         </button>
-        <input type="range" min={0} max={last} value={index} disabled={whole} onChange={(e) => onIndex(Number(e.target.value))} aria-label="turn" />
+        <input
+          type="range"
+          min={0}
+          max={last}
+          value={index}
+          disabled={whole}
+          onChange={(e) => onIndex(Number(e.target.value))}
+          aria-label="turn"
+        />
         <button onClick={() => onIndex(index + 1)} disabled={whole || index === last} data-testid="turn-next">
           Next ▶
         </button>
-        <span data-testid="turn-label">{whole ? `all ${turns.length} turns` : `turn ${index + 1} / ${turns.length}`}</span>
+        <span data-testid="turn-label">
+          {whole ? `all ${turns.length} turns` : `turn ${index + 1} / ${turns.length}`}
+        </span>
         {!whole && (
           <span className="muted">
             policy {turn.timing.policyMs.toFixed(0)} ms · env {turn.timing.envMs.toFixed(0)} ms
           </span>
         )}
         <label>
-          <input type="checkbox" checked={whole} onChange={(e) => onWhole(e.target.checked)} data-testid="whole-transcript" /> whole transcript
+          <input
+            type="checkbox"
+            checked={whole}
+            onChange={(e) => onWhole(e.target.checked)}
+            data-testid="whole-transcript"
+          />{' '}
+          whole transcript
         </label>
       </div>
       {whole ? (
@@ -236,7 +295,10 @@ function Recording({ episode }: { episode: OpenEpisode }) {
           onClick={() =>
             getLabApi()
               .methods['runs.recording']({ runId: episode.runId, key: episode.key })
-              .then((r) => setCast(r.cast), (e: Error) => setCastError(e.message))
+              .then(
+                (r) => setCast(r.cast),
+                (e: Error) => setCastError(e.message),
+              )
           }
         >
           Replay the recording

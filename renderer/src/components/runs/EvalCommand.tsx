@@ -18,7 +18,11 @@ export function EvalCommand({ config }: { config: EvalRunConfig }) {
         <button type="button" onClick={() => void copy()} data-testid="copy-eval-command">
           Copy
         </button>
-        {copied && <span className="muted small">{copied === 'yes' ? 'copied' : 'the browser refused the clipboard: select the line'}</span>}
+        {copied && (
+          <span className="muted small">
+            {copied === 'yes' ? 'copied' : 'the browser refused the clipboard: select the line'}
+          </span>
+        )}
       </div>
       <code data-testid="eval-command-line">{line}</code>
     </div>

@@ -20,7 +20,18 @@ interface Props {
 }
 
 const MAIN: EvalSetting[] = ['attempts', 'concurrency', 'maxTurns', 'temperature', 'maxTokens', 'agentTimeout', 'seed'];
-const MORE: EvalSetting[] = ['protocol', 'contextStrategy', 'observationChars', 'contextWindow', 'episodeDeadline', 'apiKeyEnv', 'priceInput', 'priceOutput', 'priceCached', 'out'];
+const MORE: EvalSetting[] = [
+  'protocol',
+  'contextStrategy',
+  'observationChars',
+  'contextWindow',
+  'episodeDeadline',
+  'apiKeyEnv',
+  'priceInput',
+  'priceOutput',
+  'priceCached',
+  'out',
+];
 
 const NUMBER_INPUT: Partial<Record<EvalSetting, { min?: number; max?: number; step?: string }>> = {
   attempts: { min: 1, max: 100 },
@@ -60,14 +71,24 @@ export function EvalSettingsFields({ draft, onChange, failure, onDismiss, namePr
     const label = SETTING_LABELS[setting].toLowerCase();
     const input =
       setting === 'protocol' ? (
-        <select name={name} value={draft.protocol} onChange={(e) => onChange(setting, e.target.value)} aria-invalid={invalid}>
+        <select
+          name={name}
+          value={draft.protocol}
+          onChange={(e) => onChange(setting, e.target.value)}
+          aria-invalid={invalid}
+        >
           <option value="">policy default</option>
           <option value="hermes">hermes</option>
           <option value="terminus">terminus</option>
           <option value="tools">tools</option>
         </select>
       ) : setting === 'contextStrategy' ? (
-        <select name={name} value={draft.contextStrategy} onChange={(e) => onChange(setting, e.target.value)} aria-invalid={invalid}>
+        <select
+          name={name}
+          value={draft.contextStrategy}
+          onChange={(e) => onChange(setting, e.target.value)}
+          aria-invalid={invalid}
+        >
           <option value="drop-oldest">drop-oldest</option>
           <option value="stop">stop</option>
         </select>
@@ -78,7 +99,9 @@ export function EvalSettingsFields({ draft, onChange, failure, onDismiss, namePr
           onChange={(e) => onChange(setting, e.target.value)}
           placeholder={PLACEHOLDERS[setting]}
           aria-invalid={invalid}
-          {...(NUMBER_INPUT[setting] ? { type: 'number', ...NUMBER_INPUT[setting] } : { size: setting === 'out' ? 24 : 14 })}
+          {...(NUMBER_INPUT[setting]
+            ? { type: 'number', ...NUMBER_INPUT[setting] }
+            : { size: setting === 'out' ? 24 : 14 })}
         />
       );
     return (

@@ -23,17 +23,39 @@ export function ForestPlot({ rows, title }: { rows: ForestRow[]; title: string }
     <figure className="forest-plot" data-testid="forest-plot">
       <figcaption>{title}</figcaption>
       <svg width={LABEL_W + PLOT_W + 60} height={height} role="img" aria-label={title}>
-        <line x1={x(0)} x2={x(0)} y1={0} y2={rows.length * ROW} className="zero" stroke="currentColor" strokeOpacity={0.6} />
+        <line
+          x1={x(0)}
+          x2={x(0)}
+          y1={0}
+          y2={rows.length * ROW}
+          className="zero"
+          stroke="currentColor"
+          strokeOpacity={0.6}
+        />
         {rows.map((r, i) => {
           const y = i * ROW + ROW / 2;
           const significant = r.ci[0] > 0 || r.ci[1] < 0;
           return (
             <g key={r.label} data-testid="forest-row">
               <title>{`${r.label}: ${(r.diff * 100).toFixed(1)} pp [${(r.ci[0] * 100).toFixed(1)}, ${(r.ci[1] * 100).toFixed(1)}]${r.note ? ` · ${r.note}` : ''}`}</title>
-              <text x={LABEL_W - 8} y={y + 4} textAnchor="end" fontSize={12} fill="currentColor" data-testid="forest-label">
+              <text
+                x={LABEL_W - 8}
+                y={y + 4}
+                textAnchor="end"
+                fontSize={12}
+                fill="currentColor"
+                data-testid="forest-label"
+              >
                 {r.label.length > 22 ? `${r.label.slice(0, 21)}…` : r.label}
               </text>
-              <line x1={x(r.ci[0])} x2={x(r.ci[1])} y1={y} y2={y} stroke={significant ? '#0072b2' : '#888'} strokeWidth={2} />
+              <line
+                x1={x(r.ci[0])}
+                x2={x(r.ci[1])}
+                y1={y}
+                y2={y}
+                stroke={significant ? '#0072b2' : '#888'}
+                strokeWidth={2}
+              />
               <circle cx={x(r.diff)} cy={y} r={4} fill={significant ? '#0072b2' : '#888'} />
               <text x={LABEL_W + PLOT_W + 6} y={y + 4} fontSize={11} fill="currentColor">
                 {`${r.diff >= 0 ? '+' : ''}${(r.diff * 100).toFixed(1)}`}

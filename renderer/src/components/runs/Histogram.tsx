@@ -1,10 +1,18 @@
 /** A small SVG histogram (reward, turns, duration of a run's episodes): counts per bin, labelled. */
-export function bins(values: number[], count: number, range?: [number, number]): { lo: number; hi: number; n: number }[] {
+export function bins(
+  values: number[],
+  count: number,
+  range?: [number, number],
+): { lo: number; hi: number; n: number }[] {
   if (!values.length) return [];
   const lo = range?.[0] ?? Math.min(...values);
   const hi = range?.[1] ?? Math.max(...values);
   const width = hi > lo ? (hi - lo) / count : 1;
-  const out = Array.from({ length: hi > lo ? count : 1 }, (_, i) => ({ lo: lo + i * width, hi: lo + (i + 1) * width, n: 0 }));
+  const out = Array.from({ length: hi > lo ? count : 1 }, (_, i) => ({
+    lo: lo + i * width,
+    hi: lo + (i + 1) * width,
+    n: 0,
+  }));
   for (const v of values) {
     const i = hi > lo ? Math.min(out.length - 1, Math.floor((v - lo) / width)) : 0;
     out[i]!.n++;
@@ -16,7 +24,19 @@ const W = 220;
 const H = 90;
 const BOTTOM = 28;
 
-export function Histogram({ title, values, format, count = 8, range }: { title: string; values: number[]; format: (v: number) => string; count?: number; range?: [number, number] }) {
+export function Histogram({
+  title,
+  values,
+  format,
+  count = 8,
+  range,
+}: {
+  title: string;
+  values: number[];
+  format: (v: number) => string;
+  count?: number;
+  range?: [number, number];
+}) {
   const data = bins(values, count, range);
   const max = Math.max(1, ...data.map((b) => b.n));
   const bw = data.length ? W / data.length : W;

@@ -49,7 +49,14 @@ export function IntervalBars({ bars, title }: { bars: IntervalBar[]; title: stri
           const h = Math.max(ZERO_BAR_PX, y(0) - y(b.value));
           const labelY = HEIGHT + 14;
           return (
-            <g key={b.label} data-testid="interval-bar" data-label={b.label} data-value={b.value.toFixed(4)} data-lo={b.ci[0].toFixed(4)} data-hi={b.ci[1].toFixed(4)}>
+            <g
+              key={b.label}
+              data-testid="interval-bar"
+              data-label={b.label}
+              data-value={b.value.toFixed(4)}
+              data-lo={b.ci[0].toFixed(4)}
+              data-hi={b.ci[1].toFixed(4)}
+            >
               <title>{`${b.label}: ${pct(b.value)} resolved (95% CI ${pct(b.ci[0])}–${pct(b.ci[1])})${b.note ? `, ${b.note}` : ''}`}</title>
               <rect x={x} y={y(0) - h} width={BAR} height={h} className={b.value === 0 ? 'bar zero' : 'bar'} />
               <line x1={mid} x2={mid} y1={y(b.ci[1])} y2={y(b.ci[0])} className="whisker" />

@@ -11,7 +11,10 @@ export function LiveGrid({ runId, running }: { runId: string; running: string[] 
     let stale = false;
     getLabApi()
       .methods['runs.live']({ runId })
-      .then((r) => !stale && setLive(r.episodes), () => !stale && setLive([]));
+      .then(
+        (r) => !stale && setLive(r.episodes),
+        () => !stale && setLive([]),
+      );
     return () => {
       stale = true;
     };

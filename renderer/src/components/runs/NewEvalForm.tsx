@@ -9,7 +9,15 @@ import { userError, type UserError } from '../../lab/errors';
 import { useRuns } from '../../stores/runs';
 import { useEvalDraft } from '../../stores/eval-draft';
 import { FieldError } from '../common/FieldError';
-import { DEFAULT_EVAL_SETTINGS, evalSettingsRequest, SETTING_LABELS, SETTING_PATHS, settingOfPath, type EvalSetting, type EvalSettingsDraft } from './eval-settings';
+import {
+  DEFAULT_EVAL_SETTINGS,
+  evalSettingsRequest,
+  SETTING_LABELS,
+  SETTING_PATHS,
+  settingOfPath,
+  type EvalSetting,
+  type EvalSettingsDraft,
+} from './eval-settings';
 import { EvalSettingsFields } from './EvalSettingsFields';
 
 type Field = 'suite' | 'policy' | EvalSetting;
@@ -18,7 +26,9 @@ const LABELS: Record<string, string> = {
   suite: 'The suite',
   policy: 'The policy',
   harness: 'Max turns',
-  ...Object.fromEntries((Object.keys(SETTING_PATHS) as EvalSetting[]).map((k) => [SETTING_PATHS[k], SETTING_LABELS[k]])),
+  ...Object.fromEntries(
+    (Object.keys(SETTING_PATHS) as EvalSetting[]).map((k) => [SETTING_PATHS[k], SETTING_LABELS[k]]),
+  ),
 };
 
 /** Which field a host message is about: the schema path or its details when given, else what it names. */
@@ -27,7 +37,11 @@ export function fieldOf(error: UserError, request: { suite: string; policy: stri
   if (setting) return setting;
   if (error.field === 'suite' || error.field === 'policy') return error.field;
   const m = error.message;
-  if (/polic|checkpoint|replay|onnx|openai/i.test(m) || (request.policy.length > 3 && m.includes(request.policy.replace(/^[a-z]+:/, '')))) return 'policy';
+  if (
+    /polic|checkpoint|replay|onnx|openai/i.test(m) ||
+    (request.policy.length > 3 && m.includes(request.policy.replace(/^[a-z]+:/, '')))
+  )
+    return 'policy';
   return 'suite';
 }
 
@@ -138,7 +152,14 @@ function SuiteField({ suite, onSuite, only, onWholeSuite, invalid, error }: Suit
     <div className={invalid ? 'field invalid' : 'field'}>
       <label>
         suite{' '}
-        <input value={suite} onChange={(e) => onSuite(e.target.value)} placeholder="a task folder, a folder of tasks, or a pack" name="suite" size={28} aria-invalid={invalid} />
+        <input
+          value={suite}
+          onChange={(e) => onSuite(e.target.value)}
+          placeholder="a task folder, a folder of tasks, or a pack"
+          name="suite"
+          size={28}
+          aria-invalid={invalid}
+        />
       </label>
       {only && (
         <span className="badge" data-testid="only-tasks">
@@ -168,7 +189,14 @@ function PolicyField({ policy, onPolicy, invalid, error, onStartAnyway }: Policy
     <div className={invalid ? 'field invalid' : 'field'}>
       <label>
         policy{' '}
-        <input value={policy} onChange={(e) => onPolicy(e.target.value)} list="policy-specs" name="policy" size={32} aria-invalid={invalid} />
+        <input
+          value={policy}
+          onChange={(e) => onPolicy(e.target.value)}
+          list="policy-specs"
+          name="policy"
+          size={32}
+          aria-invalid={invalid}
+        />
         <datalist id="policy-specs">
           <option value="oracle" />
           <option value="replay:FILE" />

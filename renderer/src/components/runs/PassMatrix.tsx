@@ -1,7 +1,15 @@
 /** Tasks (rows) by attempts (columns): each cell one episode, green resolved, red not; click to open it. */
 import type { EpisodeRecord } from '../../../../electron/domain/runs';
 
-export function PassMatrix({ episodes, attempts, onOpen }: { episodes: EpisodeRecord[]; attempts: number; onOpen: (key: string) => void }) {
+export function PassMatrix({
+  episodes,
+  attempts,
+  onOpen,
+}: {
+  episodes: EpisodeRecord[];
+  attempts: number;
+  onOpen: (key: string) => void;
+}) {
   const tasks = [...new Set(episodes.map((e) => e.taskId))].sort();
   const byKey = new Map(episodes.map((e) => [`${e.taskId}@${e.attempt}`, e]));
   return (
@@ -36,7 +44,9 @@ export function PassMatrix({ episodes, attempts, onOpen }: { episodes: EpisodeRe
                       {e.resolved ? '✓' : '✗'}
                     </button>
                   ) : (
-                    <span className="cell pending" title="not run yet">·</span>
+                    <span className="cell pending" title="not run yet">
+                      ·
+                    </span>
                   )}
                 </td>
               ))}

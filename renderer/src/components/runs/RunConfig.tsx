@@ -18,7 +18,15 @@ export function runDuration(manifest: RunManifest, episodes: EpisodeRecord[], ru
   return Math.max(0, last - start);
 }
 
-export function RunConfigPanel({ manifest, episodes, running }: { manifest: RunManifest; episodes: EpisodeRecord[]; running: boolean }) {
+export function RunConfigPanel({
+  manifest,
+  episodes,
+  running,
+}: {
+  manifest: RunManifest;
+  episodes: EpisodeRecord[];
+  running: boolean;
+}) {
   const c = manifest.config;
   const h = c.harness;
   const settings = Object.entries(c.policySettings)
@@ -31,12 +39,21 @@ export function RunConfigPanel({ manifest, episodes, running }: { manifest: RunM
       <KeyValue
         rows={[
           ['policy', `${c.policy}${settings ? ` (${settings})` : ''}`],
-          ['suite', `${c.suite} · ${c.tasks.length} task${c.tasks.length === 1 ? '' : 's'} × ${c.attempts} attempt${c.attempts === 1 ? '' : 's'}`],
+          [
+            'suite',
+            `${c.suite} · ${c.tasks.length} task${c.tasks.length === 1 ? '' : 's'} × ${c.attempts} attempt${c.attempts === 1 ? '' : 's'}`,
+          ],
           ['started', new Date(manifest.createdAt).toLocaleString()],
           ['duration', `${duration(runDuration(manifest, episodes, running))}${running ? ' so far' : ''}`],
           ['seed', String(c.seed)],
-          ['harness', `max ${h.maxTurns} turns · context ${h.contextStrategy} · observations ${h.observationChars.toLocaleString()} chars${h.agentTimeoutSec ? ` · agent ${h.agentTimeoutSec} s` : ''}`],
-          ['concurrency', `${c.concurrency}${c.episodeDeadlineSec ? ` · episode deadline ${c.episodeDeadlineSec} s` : ''}`],
+          [
+            'harness',
+            `max ${h.maxTurns} turns · context ${h.contextStrategy} · observations ${h.observationChars.toLocaleString()} chars${h.agentTimeoutSec ? ` · agent ${h.agentTimeoutSec} s` : ''}`,
+          ],
+          [
+            'concurrency',
+            `${c.concurrency}${c.episodeDeadlineSec ? ` · episode deadline ${c.episodeDeadlineSec} s` : ''}`,
+          ],
           ['code', `${manifest.code.version}${manifest.code.commit ? ` (${manifest.code.commit.slice(0, 10)})` : ''}`],
           ['host', `${manifest.host.platform} · ${manifest.host.cores} cores · node ${manifest.host.node}`],
         ]}

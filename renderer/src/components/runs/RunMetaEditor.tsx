@@ -31,7 +31,8 @@ export function RunMetaEditor({ runId, name, tags, notes, running, onChanged, on
     setError(null);
   }, [runId, name, tags.join(' '), notes]);
 
-  const dirty = draft.name.trim() !== (name ?? '') || splitTags(draft.tags).join(' ') !== tags.join(' ') || draft.notes !== notes;
+  const dirty =
+    draft.name.trim() !== (name ?? '') || splitTags(draft.tags).join(' ') !== tags.join(' ') || draft.notes !== notes;
   const save = async () => {
     const wanted = splitTags(draft.tags);
     try {
@@ -73,15 +74,30 @@ export function RunMetaEditor({ runId, name, tags, notes, running, onChanged, on
     >
       <label>
         name
-        <input name="run-name" value={draft.name} placeholder="a name for this run" onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+        <input
+          name="run-name"
+          value={draft.name}
+          placeholder="a name for this run"
+          onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+        />
       </label>
       <label>
         tags (space or comma separated)
-        <input name="run-tags" value={draft.tags} placeholder="baseline r3:on" onChange={(e) => setDraft({ ...draft, tags: e.target.value })} />
+        <input
+          name="run-tags"
+          value={draft.tags}
+          placeholder="baseline r3:on"
+          onChange={(e) => setDraft({ ...draft, tags: e.target.value })}
+        />
       </label>
       <label className="notes">
         notes
-        <textarea name="run-notes" value={draft.notes} placeholder="what this run is for, what you saw" onChange={(e) => setDraft({ ...draft, notes: e.target.value })} />
+        <textarea
+          name="run-notes"
+          value={draft.notes}
+          placeholder="what this run is for, what you saw"
+          onChange={(e) => setDraft({ ...draft, notes: e.target.value })}
+        />
       </label>
       <div className="actions">
         <button type="submit" disabled={!dirty} data-testid="run-meta-save">
@@ -105,7 +121,14 @@ export function RunMetaEditor({ runId, name, tags, notes, running, onChanged, on
             </button>
           </>
         ) : (
-          <button type="button" className="danger" data-testid="run-delete" disabled={running} title={running ? 'cancel the run before deleting it' : 'delete the run folder'} onClick={() => setConfirming(true)}>
+          <button
+            type="button"
+            className="danger"
+            data-testid="run-delete"
+            disabled={running}
+            title={running ? 'cancel the run before deleting it' : 'delete the run folder'}
+            onClick={() => setConfirming(true)}
+          >
             Delete run…
           </button>
         )}

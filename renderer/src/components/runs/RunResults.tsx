@@ -16,7 +16,9 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const ci = (c: readonly [number, number]) => `[${pct(c[0])}, ${pct(c[1])}]`;
 
 function Breakdown({ title, groups }: { title: string; groups: Record<string, GroupStats> }) {
-  const entries = Object.entries(groups).sort(([a], [b]) => (title === 'Difficulty' ? difficultyRank(a) - difficultyRank(b) : 0) || a.localeCompare(b));
+  const entries = Object.entries(groups).sort(
+    ([a], [b]) => (title === 'Difficulty' ? difficultyRank(a) - difficultyRank(b) : 0) || a.localeCompare(b),
+  );
   return (
     <div className="breakdown">
       <table className="grid" data-testid={`by-${title.toLowerCase()}`}>
@@ -41,21 +43,45 @@ function Breakdown({ title, groups }: { title: string; groups: Record<string, Gr
           ))}
         </tbody>
       </table>
-      <IntervalBars title={`Resolved by ${title.toLowerCase()}`} bars={entries.map(([label, g]) => ({ label, value: g.resolvedRate, ci: g.ci95, note: `${g.tasks} task${g.tasks === 1 ? '' : 's'}` }))} />
+      <IntervalBars
+        title={`Resolved by ${title.toLowerCase()}`}
+        bars={entries.map(([label, g]) => ({
+          label,
+          value: g.resolvedRate,
+          ci: g.ci95,
+          note: `${g.tasks} task${g.tasks === 1 ? '' : 's'}`,
+        }))}
+      />
     </div>
   );
 }
 
-export function RunSummary({ stats, episodes, manifest }: { stats: RunStats; episodes: EpisodeRecord[]; manifest: RunManifest }) {
+export function RunSummary({
+  stats,
+  episodes,
+  manifest,
+}: {
+  stats: RunStats;
+  episodes: EpisodeRecord[];
+  manifest: RunManifest;
+}) {
   const errors = Object.entries(stats.errors).filter(([, n]) => n > 0);
   const base = manifest.id;
   return (
     <section className="run-results" data-testid="run-results">
       <div className="toolbar">
-        <button type="button" onClick={() => download(`${base}.episodes.csv`, episodesCsv(episodes), 'text/csv')} data-testid="export-csv">
+        <button
+          type="button"
+          onClick={() => download(`${base}.episodes.csv`, episodesCsv(episodes), 'text/csv')}
+          data-testid="export-csv"
+        >
           Export CSV
         </button>
-        <button type="button" onClick={() => download(`${base}.json`, runJson(manifest, stats, episodes), 'application/json')} data-testid="export-json">
+        <button
+          type="button"
+          onClick={() => download(`${base}.json`, runJson(manifest, stats, episodes), 'application/json')}
+          data-testid="export-json"
+        >
           Export JSON
         </button>
       </div>
@@ -63,12 +89,25 @@ export function RunSummary({ stats, episodes, manifest }: { stats: RunStats; epi
         rows={[
           ['resolved', `${pct(stats.resolvedRate)} of ${stats.tasks} tasks (95% Wilson ${ci(stats.ci95)})`],
           ...(stats.ci95Bootstrap ? [['task-clustered bootstrap', ci(stats.ci95Bootstrap)] as [string, string]] : []),
-          ['pass@k', Object.entries(stats.passAtK).map(([k, v]) => `pass@${k} ${pct(v)}`).join(' · ') || '—'],
+          [
+            'pass@k',
+            Object.entries(stats.passAtK)
+              .map(([k, v]) => `pass@${k} ${pct(v)}`)
+              .join(' · ') || '—',
+          ],
           ['mean reward', `${stats.meanReward.toFixed(2)} assertions (${pct(stats.meanFraction)} of them)`],
           ['episodes', String(stats.episodes)],
           ['errors', errors.length ? errors.map(([k, n]) => `${k}: ${n}`).join(', ') : 'none'],
-          ['stop reasons', Object.entries(stats.stopReasons).map(([k, n]) => `${k}: ${n}`).join(', ') || '—'],
-          ['tokens', `${stats.tokens.prompt.toLocaleString()} prompt · ${stats.tokens.completion.toLocaleString()} completion${stats.costUsd !== null ? ` · $${stats.costUsd.toFixed(4)}` : ''}`],
+          [
+            'stop reasons',
+            Object.entries(stats.stopReasons)
+              .map(([k, n]) => `${k}: ${n}`)
+              .join(', ') || '—',
+          ],
+          [
+            'tokens',
+            `${stats.tokens.prompt.toLocaleString()} prompt · ${stats.tokens.completion.toLocaleString()} completion${stats.costUsd !== null ? ` · $${stats.costUsd.toFixed(4)}` : ''}`,
+          ],
         ]}
       />
       <div className="breakdowns">
@@ -76,9 +115,19 @@ export function RunSummary({ stats, episodes, manifest }: { stats: RunStats; epi
         <Breakdown title="Difficulty" groups={stats.byDifficulty} />
       </div>
       <div className="histograms">
-        <Histogram title="Reward (share of assertions passed)" values={episodes.map((e) => e.reward?.fraction ?? 0)} format={(v) => `${Math.round(v * 100)}%`} count={5} range={[0, 1]} />
+        <Histogram
+          title="Reward (share of assertions passed)"
+          values={episodes.map((e) => e.reward?.fraction ?? 0)}
+          format={(v) => `${Math.round(v * 100)}%`}
+          count={5}
+          range={[0, 1]}
+        />
         <Histogram title="Turns" values={episodes.map((e) => e.turns)} format={(v) => v.toFixed(0)} />
-        <Histogram title="Duration" values={episodes.map((e) => e.durationMs / 1000)} format={(v) => `${v.toFixed(0)} s`} />
+        <Histogram
+          title="Duration"
+          values={episodes.map((e) => e.durationMs / 1000)}
+          format={(v) => `${v.toFixed(0)} s`}
+        />
       </div>
     </section>
   );
@@ -90,7 +139,19 @@ export interface EpisodeFilters {
   stop: string;
 }
 
-export function EpisodeList({ episodes, filters, onFilters, selectedKey, onOpen }: { episodes: EpisodeRecord[]; filters: EpisodeFilters; onFilters: (f: EpisodeFilters) => void; selectedKey: string | null; onOpen: (key: string) => void }) {
+export function EpisodeList({
+  episodes,
+  filters,
+  onFilters,
+  selectedKey,
+  onOpen,
+}: {
+  episodes: EpisodeRecord[];
+  filters: EpisodeFilters;
+  onFilters: (f: EpisodeFilters) => void;
+  selectedKey: string | null;
+  onOpen: (key: string) => void;
+}) {
   const { failedOnly, stop } = filters;
   const stops = [...new Set(episodes.map((e) => e.stopReason))].sort();
   const shown = episodes.filter((e) => (!failedOnly || !e.resolved) && (!stop || e.stopReason === stop));
@@ -112,11 +173,21 @@ export function EpisodeList({ episodes, filters, onFilters, selectedKey, onOpen 
     <section className="episode-list" data-testid="episode-list">
       <div className="toolbar episode-filters">
         <label className="filter">
-          <input type="checkbox" checked={failedOnly} onChange={(e) => onFilters({ ...filters, failedOnly: e.target.checked })} data-testid="episodes-failed-only" /> failed only
+          <input
+            type="checkbox"
+            checked={failedOnly}
+            onChange={(e) => onFilters({ ...filters, failedOnly: e.target.checked })}
+            data-testid="episodes-failed-only"
+          />{' '}
+          failed only
         </label>
         <label className="filter">
           stop reason
-          <select value={stop} onChange={(e) => onFilters({ ...filters, stop: e.target.value })} data-testid="episodes-stop">
+          <select
+            value={stop}
+            onChange={(e) => onFilters({ ...filters, stop: e.target.value })}
+            data-testid="episodes-stop"
+          >
             <option value="">any</option>
             {stops.map((s) => (
               <option key={s} value={s}>

@@ -39,13 +39,37 @@ function PowerView({ tasks, base }: { tasks: number; base: number }) {
     <div data-testid="power">
       <div className="power-inputs">
         <label>
-          alpha <input type="number" step="0.01" min="0.001" max="0.5" value={alpha} onChange={(e) => setAlpha(Number(e.target.value) || 0.05)} />
+          alpha{' '}
+          <input
+            type="number"
+            step="0.01"
+            min="0.001"
+            max="0.5"
+            value={alpha}
+            onChange={(e) => setAlpha(Number(e.target.value) || 0.05)}
+          />
         </label>
         <label>
-          power <input type="number" step="0.05" min="0.5" max="0.99" value={power} onChange={(e) => setPower(Number(e.target.value) || 0.8)} />
+          power{' '}
+          <input
+            type="number"
+            step="0.05"
+            min="0.5"
+            max="0.99"
+            value={power}
+            onChange={(e) => setPower(Number(e.target.value) || 0.8)}
+          />
         </label>
         <label title="correlation of two checkpoints' outcomes on the same task">
-          rho <input type="number" step="0.1" min="0" max="0.95" value={rho} onChange={(e) => setRho(Number(e.target.value))} />
+          rho{' '}
+          <input
+            type="number"
+            step="0.1"
+            min="0"
+            max="0.95"
+            value={rho}
+            onChange={(e) => setRho(Number(e.target.value))}
+          />
         </label>
       </div>
       {error && <p className="error">{error}</p>}
@@ -53,7 +77,10 @@ function PowerView({ tasks, base }: { tasks: number; base: number }) {
         <KeyValue
           rows={[
             ['benchmark', `${result.tasks} tasks at ${pct(result.base)}`],
-            ['detectable, paired', `${mde(result.paired.mde)} (discordance ${result.paired.discordance === null ? '—' : pct(result.paired.discordance)})`],
+            [
+              'detectable, paired',
+              `${mde(result.paired.mde)} (discordance ${result.paired.discordance === null ? '—' : pct(result.paired.discordance)})`,
+            ],
             ['detectable, independent', mde(result.independent.mde)],
           ]}
         />
@@ -70,7 +97,11 @@ export function RunStatistics({ runId, runs, stats }: { runId: string; runs: Run
       <h2>Compare</h2>
       <label>
         baseline (A){' '}
-        <select value="" onChange={(e) => e.target.value && link('compare', [e.target.value, runId])} data-testid="compare-with">
+        <select
+          value=""
+          onChange={(e) => e.target.value && link('compare', [e.target.value, runId])}
+          data-testid="compare-with"
+        >
           <option value="">choose a run…</option>
           {others.map((r) => (
             <option key={r.id} value={r.id}>

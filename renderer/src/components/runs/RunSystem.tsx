@@ -6,7 +6,12 @@
  */
 import { useEffect, useState } from 'react';
 import type { SeriesPoints } from '../../../../electron/domain/training-metrics';
-import { systemSeriesKeys, systemValue, type RunSystemSample, type SystemSummary } from '../../../../electron/domain/system-samples';
+import {
+  systemSeriesKeys,
+  systemValue,
+  type RunSystemSample,
+  type SystemSummary,
+} from '../../../../electron/domain/system-samples';
 import { getLabApi } from '../../lab/api';
 import { MetricChart } from '../training/MetricChart';
 import { runColour } from '../training/palette';
@@ -39,13 +44,17 @@ export function systemPoints(samples: readonly RunSystemSample[], key: string): 
 
 function summaryLine(s: SystemSummary): string {
   const parts = [
-    s.cpuPercentMean === null ? null : `CPU mean ${s.cpuPercentMean.toFixed(0)}% (peak ${s.cpuPercentPeak?.toFixed(0)}%)`,
+    s.cpuPercentMean === null
+      ? null
+      : `CPU mean ${s.cpuPercentMean.toFixed(0)}% (peak ${s.cpuPercentPeak?.toFixed(0)}%)`,
     `memory peak ${s.memUsedGbPeak.toFixed(1)} GB`,
     `RSS peak ${s.rssGbPeak.toFixed(2)} GB`,
     s.diskFreeGbMin === null ? null : `least free disk ${s.diskFreeGbMin.toFixed(1)} GB`,
     s.episodesPeak === null ? null : `episodes peak ${s.episodesPeak}`,
     s.sandboxesPeak === null ? null : `sandboxes peak ${s.sandboxesPeak}`,
-    s.gpuUtilPercentMean === undefined ? null : `GPU mean ${s.gpuUtilPercentMean.toFixed(0)}%, memory peak ${s.gpuMemUsedGbPeak?.toFixed(1)} GB`,
+    s.gpuUtilPercentMean === undefined
+      ? null
+      : `GPU mean ${s.gpuUtilPercentMean.toFixed(0)}%, memory peak ${s.gpuMemUsedGbPeak?.toFixed(1)} GB`,
   ];
   return `${s.samples} samples over ${s.spanS.toFixed(0)} s · ${parts.filter(Boolean).join(' · ')}`;
 }
@@ -98,7 +107,9 @@ export function RunSystem({ runId, running }: { runId: string; running: boolean 
           <MetricChart
             key={key}
             metric={key}
-            runs={[{ runId, colour: runColour(0), points: systemPoints(data.samples, key), label: title, showRaw: false }]}
+            runs={[
+              { runId, colour: runColour(0), points: systemPoints(data.samples, key), label: title, showRaw: false },
+            ]}
             xAxis="wall"
             log={log[key] ?? false}
             onLog={(on) => setLog((l) => ({ ...l, [key]: on }))}

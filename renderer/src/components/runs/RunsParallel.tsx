@@ -18,7 +18,15 @@ export function parallelAxes(runs: readonly RunListing[], extra: readonly string
   return [...new Set([...extra, ...RESULT_AXES])].filter(numeric);
 }
 
-export function RunsParallel({ runs, checked, extra }: { runs: readonly RunListing[]; checked: readonly string[]; extra: readonly string[] }) {
+export function RunsParallel({
+  runs,
+  checked,
+  extra,
+}: {
+  runs: readonly RunListing[];
+  checked: readonly string[];
+  extra: readonly string[];
+}) {
   const picked = checked.length ? runs.filter((r) => checked.includes(r.id)) : runs;
   const axes = parallelAxes(picked, extra);
   const ranges = axes.map((k) => {
@@ -27,13 +35,25 @@ export function RunsParallel({ runs, checked, extra }: { runs: readonly RunListi
     const hi = Math.max(...vs);
     return lo === hi ? [lo - (Math.abs(lo) * 0.5 || 1), hi + (Math.abs(hi) * 0.5 || 1)] : [lo, hi];
   });
-  const ax = (i: number) => PAD.left + (axes.length > 1 ? (i / (axes.length - 1)) * (W - PAD.left - PAD.right) : (W - PAD.left - PAD.right) / 2);
-  const ay = (i: number, v: number) => PAD.top + (1 - (v - ranges[i]![0]!) / (ranges[i]![1]! - ranges[i]![0]!)) * (H - PAD.top - PAD.bottom);
+  const ax = (i: number) =>
+    PAD.left +
+    (axes.length > 1 ? (i / (axes.length - 1)) * (W - PAD.left - PAD.right) : (W - PAD.left - PAD.right) / 2);
+  const ay = (i: number, v: number) =>
+    PAD.top + (1 - (v - ranges[i]![0]!) / (ranges[i]![1]! - ranges[i]![0]!)) * (H - PAD.top - PAD.bottom);
   return (
     <details className="runs-scatter" data-testid="runs-parallel">
       <summary>{`Parallel coordinates of ${checked.length ? `the ${picked.length} checked runs` : `the ${picked.length} shown runs`}`}</summary>
-      <p className="muted small">Axes: the table’s added numeric columns, then resolved rate and mean reward; each axis spans its own range.</p>
-      <svg viewBox={`0 0 ${W} ${H}`} className="runs-scatter-plot" role="img" aria-label="parallel coordinates of runs" data-testid="parallel-plot" data-axes={axes.join(' ')}>
+      <p className="muted small">
+        Axes: the table’s added numeric columns, then resolved rate and mean reward; each axis spans its own range.
+      </p>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        className="runs-scatter-plot"
+        role="img"
+        aria-label="parallel coordinates of runs"
+        data-testid="parallel-plot"
+        data-axes={axes.join(' ')}
+      >
         {axes.map((k, i) => (
           <g key={k} data-testid="parallel-axis" data-key={k}>
             <line x1={ax(i)} x2={ax(i)} y1={PAD.top} y2={H - PAD.bottom} className="grid-line" />
@@ -50,10 +70,20 @@ export function RunsParallel({ runs, checked, extra }: { runs: readonly RunListi
           </g>
         ))}
         {picked.map((r, ri) => {
-          const pts = axes.map((k, i) => (typeof r.fields?.[k] === 'number' ? `${ax(i).toFixed(1)},${ay(i, r.fields[k]).toFixed(1)}` : null));
+          const pts = axes.map((k, i) =>
+            typeof r.fields?.[k] === 'number' ? `${ax(i).toFixed(1)},${ay(i, r.fields[k]).toFixed(1)}` : null,
+          );
           if (pts.some((p) => p === null)) return null;
           return (
-            <polyline key={r.id} points={pts.join(' ')} fill="none" stroke={runColour(ri)} strokeWidth={2} data-testid="parallel-line" data-run={r.id}>
+            <polyline
+              key={r.id}
+              points={pts.join(' ')}
+              fill="none"
+              stroke={runColour(ri)}
+              strokeWidth={2}
+              data-testid="parallel-line"
+              data-run={r.id}
+            >
               <title>{`${r.title}\n${axes.map((k) => `${k} ${formatField(r.fields?.[k])}`).join('\n')}`}</title>
             </polyline>
           );

@@ -21,7 +21,15 @@ function extent(values: number[]): [number, number] {
   return [lo - pad, hi + pad];
 }
 
-export function RunsScatter({ runs, checked, onPick }: { runs: readonly RunListing[]; checked: readonly string[]; onPick: (runId: string) => void }) {
+export function RunsScatter({
+  runs,
+  checked,
+  onPick,
+}: {
+  runs: readonly RunListing[];
+  checked: readonly string[];
+  onPick: (runId: string) => void;
+}) {
   const keys = numericKeys(runs);
   const [xKey, setX] = useState('summary.meanTurns');
   const [yKey, setY] = useState('summary.resolvedRate');
@@ -50,7 +58,14 @@ export function RunsScatter({ runs, checked, onPick }: { runs: readonly RunListi
         <label>y {axis(yKey, setY, 'scatter-y')}</label>
         <span className="muted small">{`${points.length} of ${picked.length} runs have both`}</span>
       </div>
-      <svg viewBox={`0 0 ${W} ${H}`} className="runs-scatter-plot" role="img" aria-label={`${yKey} against ${xKey}`} data-testid="scatter-plot" data-points={points.length}>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        className="runs-scatter-plot"
+        role="img"
+        aria-label={`${yKey} against ${xKey}`}
+        data-testid="scatter-plot"
+        data-points={points.length}
+      >
         <line x1={PAD.left} x2={W - PAD.right} y1={H - PAD.bottom} y2={H - PAD.bottom} className="grid-line" />
         <line x1={PAD.left} x2={PAD.left} y1={PAD.top} y2={H - PAD.bottom} className="grid-line" />
         {[x0, (x0 + x1) / 2, x1].map((v, i) => (
@@ -66,11 +81,29 @@ export function RunsScatter({ runs, checked, onPick }: { runs: readonly RunListi
         <text x={(PAD.left + W - PAD.right) / 2} y={H - 6} textAnchor="middle" className="axis-label axis-title">
           {xKey}
         </text>
-        <text x={12} y={(PAD.top + H - PAD.bottom) / 2} textAnchor="middle" transform={`rotate(-90 12 ${(PAD.top + H - PAD.bottom) / 2})`} className="axis-label axis-title">
+        <text
+          x={12}
+          y={(PAD.top + H - PAD.bottom) / 2}
+          textAnchor="middle"
+          transform={`rotate(-90 12 ${(PAD.top + H - PAD.bottom) / 2})`}
+          className="axis-label axis-title"
+        >
           {yKey}
         </text>
         {points.map((p, i) => (
-          <circle key={p.run.id} cx={sx(p.x)} cy={sy(p.y)} r={5} fill={runColour(i)} className="clickable" onClick={() => onPick(p.run.id)} data-testid="scatter-point" data-run={p.run.id} data-x={p.x} data-y={p.y}>
+          <circle
+            key={p.run.id}
+            cx={sx(p.x)}
+            cy={sy(p.y)}
+            r={5}
+            fill={runColour(i)}
+            className="clickable"
+            onClick={() => onPick(p.run.id)}
+            data-testid="scatter-point"
+            data-run={p.run.id}
+            data-x={p.x}
+            data-y={p.y}
+          >
             <title>{`${p.run.title}\n${xKey} ${formatField(p.x)} · ${yKey} ${formatField(p.y)}`}</title>
           </circle>
         ))}

@@ -38,14 +38,29 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
   const [groupBy, setGroupBy] = useState<GroupKey>(stored.groupBy);
   const [sort, setSort] = useState(stored.sort);
   const [extra, setExtra] = useState(stored.extra);
-  useEffect(() => saveRunsTableView({ filter, columns: view, groupBy, sort, extra }), [filter, view, groupBy, sort, extra]);
+  useEffect(
+    () => saveRunsTableView({ filter, columns: view, groupBy, sort, extra }),
+    [filter, view, groupBy, sort, extra],
+  );
   const [collapsed, setCollapsed] = useState<string[]>([]);
   const stateOf = (r: RunListing) => displayedRunState(r, progress[r.id]);
   const shown = runs.filter((r) => matchesRunFilter(r, filter, stateOf(r)));
   const { sorted, header } = useSort(shown, runSortKeys(extra, stateOf), stored.sort, setSort);
   const addWord = (word: string) => setFilter((f) => (f.split(/\s+/).includes(word) ? f : `${f} ${word}`.trim()));
   const row = (r: RunListing) => (
-    <RunRow key={r.id} run={r} done={progress[r.id]?.done ?? r.done} state={stateOf(r)} view={view} extra={extra} selected={r.id === selected} checked={checked.includes(r.id)} onPick={onPick} onCheck={onCheck} onTag={(t) => addWord(`tag:${t}`)} />
+    <RunRow
+      key={r.id}
+      run={r}
+      done={progress[r.id]?.done ?? r.done}
+      state={stateOf(r)}
+      view={view}
+      extra={extra}
+      selected={r.id === selected}
+      checked={checked.includes(r.id)}
+      onPick={onPick}
+      onCheck={onCheck}
+      onTag={(t) => addWord(`tag:${t}`)}
+    />
   );
 
   return (
@@ -75,7 +90,17 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
             groupRuns(sorted, groupBy, stateOf).map((g) => {
               const closed = collapsed.includes(g.key);
               const toggle = () => setCollapsed((c) => (closed ? c.filter((k) => k !== g.key) : [...c, g.key]));
-              return <RunGroupBody key={g.key} group={g} closed={closed} onToggle={toggle} view={view} extra={extra} row={row} />;
+              return (
+                <RunGroupBody
+                  key={g.key}
+                  group={g}
+                  closed={closed}
+                  onToggle={toggle}
+                  view={view}
+                  extra={extra}
+                  row={row}
+                />
+              );
             })
           )}
         </table>
@@ -87,7 +112,10 @@ export function RunsTable({ runs, progress, selected, checked, onPick, onCheck }
 }
 
 /** Sort keys by column: the results and settings columns, the added fields (`f:KEY`), stage, tags and state. */
-function runSortKeys(extra: string[], stateOf: (r: RunListing) => string): Record<string, (r: RunListing) => SortValue> {
+function runSortKeys(
+  extra: string[],
+  stateOf: (r: RunListing) => string,
+): Record<string, (r: RunListing) => SortValue> {
   return {
     run: (r) => r.title.toLowerCase(),
     started: (r) => r.createdAt,
@@ -124,7 +152,18 @@ interface ToolbarProps {
 }
 
 /** The filter, the columns (results or settings), the grouping, an added column, and how many runs are shown. */
-function RunsToolbar({ filter, onFilter, view, onView, groupBy, onGroupBy, keys, extra, onAddColumn, count }: ToolbarProps) {
+function RunsToolbar({
+  filter,
+  onFilter,
+  view,
+  onView,
+  groupBy,
+  onGroupBy,
+  keys,
+  extra,
+  onAddColumn,
+  count,
+}: ToolbarProps) {
   return (
     <div className="toolbar runs-filter-bar">
       <input
@@ -216,7 +255,15 @@ function RunsColumns({ view, extra }: { view: View; extra: string[] }) {
 }
 
 /** The sortable headers of the shown columns. */
-function RunsHead({ header, view, extra }: { header: (key: string, label: string, title?: string) => ReactNode; view: View; extra: string[] }) {
+function RunsHead({
+  header,
+  view,
+  extra,
+}: {
+  header: (key: string, label: string, title?: string) => ReactNode;
+  view: View;
+  extra: string[];
+}) {
   return (
     <thead>
       <tr>
@@ -252,15 +299,42 @@ function RunsHead({ header, view, extra }: { header: (key: string, label: string
 }
 
 /** A group's heading (click to fold): its label and count, then under each metric column the runs' mean over their min..max. */
-function RunGroupBody({ group: g, closed, onToggle, view, extra, row }: { group: RunGroup; closed: boolean; onToggle(): void; view: View; extra: string[]; row(r: RunListing): ReactNode }) {
+function RunGroupBody({
+  group: g,
+  closed,
+  onToggle,
+  view,
+  extra,
+  row,
+}: {
+  group: RunGroup;
+  closed: boolean;
+  onToggle(): void;
+  view: View;
+  extra: string[];
+  row(r: RunListing): ReactNode;
+}) {
   const spreads = groupSpreads(g.runs, extra);
   const n = g.runs.length;
-  const cell = (key: string, format: (v: number) => string) => <SpreadCell key={key} columnKey={key} spread={spreads[key] ?? null} runs={n} format={format} />;
+  const cell = (key: string, format: (v: number) => string) => (
+    <SpreadCell key={key} columnKey={key} spread={spreads[key] ?? null} runs={n} format={format} />
+  );
   return (
     <tbody data-testid="run-group" data-group={g.key} data-count={n}>
-      <tr className="group-row clickable" onClick={onToggle} onKeyDown={onRowKey(onToggle)} tabIndex={0} aria-expanded={!closed} data-testid="run-group-head">
-        <td colSpan={3} title={`${g.label}\n${n} run${n === 1 ? '' : 's'}; under each metric: the runs' mean, and their min–max`}>
-          <span className="group-caret">{closed ? '▸' : '▾'}</span> <strong data-testid="run-group-label">{g.label}</strong>{' '}
+      <tr
+        className="group-row clickable"
+        onClick={onToggle}
+        onKeyDown={onRowKey(onToggle)}
+        tabIndex={0}
+        aria-expanded={!closed}
+        data-testid="run-group-head"
+      >
+        <td
+          colSpan={3}
+          title={`${g.label}\n${n} run${n === 1 ? '' : 's'}; under each metric: the runs' mean, and their min–max`}
+        >
+          <span className="group-caret">{closed ? '▸' : '▾'}</span>{' '}
+          <strong data-testid="run-group-label">{g.label}</strong>{' '}
           <span className="muted">
             {n} run{n === 1 ? '' : 's'}
             {g.meanResolved !== null ? ` · mean resolved ${formatRate(g.meanResolved)}` : ''}
@@ -287,7 +361,17 @@ function RunGroupBody({ group: g, closed, onToggle, view, extra, row }: { group:
 }
 
 /** A group's metric: the mean, and under it the band (min–max) when the runs differ. */
-function SpreadCell({ columnKey, spread, runs, format }: { columnKey: string; spread: Spread | null; runs: number; format(v: number): string }) {
+function SpreadCell({
+  columnKey,
+  spread,
+  runs,
+  format,
+}: {
+  columnKey: string;
+  spread: Spread | null;
+  runs: number;
+  format(v: number): string;
+}) {
   if (!spread) return <td data-key={columnKey} />;
   const band = `${format(spread.min)}–${format(spread.max)}`;
   return (
@@ -324,7 +408,14 @@ interface RowProps {
 /** One run: its check box, title over id, start, the results or settings, the added fields, stage, tag chips and state. */
 function RunRow({ run: r, done, state, view, extra, selected, checked, onPick, onCheck, onTag }: RowProps) {
   return (
-    <tr tabIndex={0} className={selected ? 'clickable selected' : 'clickable'} onClick={() => onPick(r.id)} onKeyDown={onRowKey(() => onPick(r.id))} data-testid="run-row" data-run={r.id}>
+    <tr
+      tabIndex={0}
+      className={selected ? 'clickable selected' : 'clickable'}
+      onClick={() => onPick(r.id)}
+      onKeyDown={onRowKey(() => onPick(r.id))}
+      data-testid="run-row"
+      data-run={r.id}
+    >
       <td onClick={(e) => e.stopPropagation()}>
         <input type="checkbox" aria-label={`compare ${r.id}`} checked={checked} onChange={() => onCheck(r.id)} />
       </td>
@@ -345,7 +436,10 @@ function RunRow({ run: r, done, state, view, extra, selected, checked, onPick, o
             {done}/{r.total}
           </td>
           <td data-key="resolved">{formatRate(r.resolvedRate)}</td>
-          <td data-key="reward" title={r.meanFraction === null ? '' : `mean dense reward; ${formatRate(r.meanFraction)} of assertions`}>
+          <td
+            data-key="reward"
+            title={r.meanFraction === null ? '' : `mean dense reward; ${formatRate(r.meanFraction)} of assertions`}
+          >
             {formatNumber(r.meanReward)}
           </td>
           <td data-key="turns">{formatNumber(r.meanTurns, 1)}</td>

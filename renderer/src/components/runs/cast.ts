@@ -32,7 +32,13 @@ export function parseCast(text: string): Cast {
       // a torn last line of a recording cut short
     }
   }
-  return { cols: header.width ?? 160, rows: header.height ?? 40, timestamp: header.timestamp ?? null, events, duration: events.at(-1)?.[0] ?? 0 };
+  return {
+    cols: header.width ?? 160,
+    rows: header.height ?? 40,
+    timestamp: header.timestamp ?? null,
+    events,
+    duration: events.at(-1)?.[0] ?? 0,
+  };
 }
 
 /** Turn start times (ISO) to marker seconds on the recording's clock; markers outside it are left out. */
@@ -53,7 +59,10 @@ export function eventsUpTo(events: readonly [number, string][], position: number
 
 /** The time of the next marker after `position` (dir 1) or the one before it (dir -1), if any. */
 export function markerTime(markers: readonly CastMarker[], position: number, dir: 1 | -1): number | null {
-  const candidates = dir > 0 ? markers.filter((m) => m.time > position + 0.01) : markers.filter((m) => m.time < position - 0.01).reverse();
+  const candidates =
+    dir > 0
+      ? markers.filter((m) => m.time > position + 0.01)
+      : markers.filter((m) => m.time < position - 0.01).reverse();
   return candidates[0]?.time ?? null;
 }
 

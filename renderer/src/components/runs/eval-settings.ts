@@ -117,7 +117,11 @@ export function evalSettingsRequest(d: EvalSettingsDraft): Omit<EvalRequest, 'su
     contextWindow: num(d.contextWindow),
     apiKeyEnv: d.apiKeyEnv.trim() || undefined,
     prices: priced
-      ? (definedOnly({ inputPerMTok: num(d.priceInput), outputPerMTok: num(d.priceOutput), cachedPerMTok: num(d.priceCached) }) as PolicySettings['prices'])
+      ? (definedOnly({
+          inputPerMTok: num(d.priceInput),
+          outputPerMTok: num(d.priceOutput),
+          cachedPerMTok: num(d.priceCached),
+        }) as PolicySettings['prices'])
       : undefined,
   });
   const harness: HarnessSettings = definedOnly({

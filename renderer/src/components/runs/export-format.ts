@@ -28,11 +28,12 @@ function csvCell(v: string | number | boolean | null): string {
 }
 
 export function episodesCsv(episodes: EpisodeRecord[]): string {
-  const rows = [...episodes].sort((a, b) => a.key.localeCompare(b.key)).map((e) => COLUMNS.map(([, get]) => csvCell(get(e))).join(','));
+  const rows = [...episodes]
+    .sort((a, b) => a.key.localeCompare(b.key))
+    .map((e) => COLUMNS.map(([, get]) => csvCell(get(e))).join(','));
   return [COLUMNS.map(([name]) => name).join(','), ...rows].join('\n') + '\n';
 }
 
 export function runJson(manifest: RunManifest, stats: RunStats, episodes: EpisodeRecord[]): string {
   return JSON.stringify({ manifest, stats, episodes }, null, 2) + '\n';
 }
-

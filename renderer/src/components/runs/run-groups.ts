@@ -82,11 +82,17 @@ export function groupRuns(runs: readonly RunListing[], by: GroupKey, stateOf: (r
   }
   const keys = [...groups.keys()].filter((k) => k !== '');
   if (groups.has('')) keys.push('');
-  const label = by === 'seeds' ? seedGroupLabeller(keys.map((k) => groups.get(k)![0]!)) : (key: string) => key || NONE_LABEL[by];
+  const label =
+    by === 'seeds' ? seedGroupLabeller(keys.map((k) => groups.get(k)![0]!)) : (key: string) => key || NONE_LABEL[by];
   return keys.map((key) => {
     const members = groups.get(key)!;
     const rates = members.map((r) => r.resolvedRate).filter((x): x is number => x !== null);
-    return { key, label: label(key, members[0]!), runs: members, meanResolved: rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : null };
+    return {
+      key,
+      label: label(key, members[0]!),
+      runs: members,
+      meanResolved: rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : null,
+    };
   });
 }
 
@@ -97,7 +103,9 @@ const MAX_LABEL_SETTINGS = 3;
 function seedGroupLabeller(firsts: readonly RunListing[]): (key: string, first: RunListing) => string {
   const differing = differingKeys(firsts.map(settingsOf)).filter((k) => k !== 'config.policy' && k !== 'config.suite');
   return (_key, first) => {
-    const shown = differing.slice(0, MAX_LABEL_SETTINGS).map((k) => `${k.split('.').at(-1)}=${String(first.fields?.[k] ?? '—')}`);
+    const shown = differing
+      .slice(0, MAX_LABEL_SETTINGS)
+      .map((k) => `${k.split('.').at(-1)}=${String(first.fields?.[k] ?? '—')}`);
     return [last(first.policy), last(first.suite), ...shown].join(' · ');
   };
 }
@@ -115,6 +123,7 @@ export const POOLED_METRICS: readonly { key: string; value: (r: RunListing) => n
 export function groupSpreads(runs: readonly RunListing[], extra: readonly string[]): Record<string, Spread | null> {
   const out: Record<string, Spread | null> = {};
   for (const m of POOLED_METRICS) out[m.key] = spreadOf(runs.map(m.value));
-  for (const k of extra) out[`f:${k}`] = spreadOf(runs.map((r) => (typeof r.fields?.[k] === 'number' ? (r.fields[k] as number) : null)));
+  for (const k of extra)
+    out[`f:${k}`] = spreadOf(runs.map((r) => (typeof r.fields?.[k] === 'number' ? (r.fields[k] as number) : null)));
   return out;
 }

@@ -5,14 +5,23 @@
 export const RUN_TABS = ['overview', 'tasks', 'episodes', 'statistics'] as const;
 export type RunTab = (typeof RUN_TABS)[number];
 
-export const RUN_TAB_LABELS: Record<RunTab, string> = { overview: 'Overview', tasks: 'Tasks × attempts', episodes: 'Episodes', statistics: 'Statistics' };
+export const RUN_TAB_LABELS: Record<RunTab, string> = {
+  overview: 'Overview',
+  tasks: 'Tasks × attempts',
+  episodes: 'Episodes',
+  statistics: 'Statistics',
+};
 
 export function isRunTab(segment: string | undefined): segment is RunTab {
   return RUN_TABS.includes(segment as RunTab);
 }
 
 /** The tab, the open episode and its turn (1-based in the address) from the params after the run id. */
-export function parseRunView(params: readonly string[]): { tab: RunTab; episodeKey: string | null; turn: number | null } {
+export function parseRunView(params: readonly string[]): {
+  tab: RunTab;
+  episodeKey: string | null;
+  turn: number | null;
+} {
   const [, second, third] = params;
   if (!second) return { tab: 'overview', episodeKey: null, turn: null };
   if (isRunTab(second)) return { tab: second, episodeKey: null, turn: null };

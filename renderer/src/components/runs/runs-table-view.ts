@@ -20,7 +20,13 @@ export interface RunsTableView {
 /** At most this many columns of your choosing (the table keeps a fixed layout at 1024 px). */
 export const MAX_EXTRA_COLUMNS = 6;
 
-export const DEFAULT_RUNS_TABLE_VIEW: RunsTableView = { filter: '', columns: 'results', groupBy: 'none', sort: { key: 'started', dir: -1 }, extra: [] };
+export const DEFAULT_RUNS_TABLE_VIEW: RunsTableView = {
+  filter: '',
+  columns: 'results',
+  groupBy: 'none',
+  sort: { key: 'started', dir: -1 },
+  extra: [],
+};
 
 /** A stored view, each field checked on its own (a bad one takes its default). */
 export function parseRunsTableView(text: string | null): RunsTableView {
@@ -37,8 +43,13 @@ export function parseRunsTableView(text: string | null): RunsTableView {
     filter: typeof o.filter === 'string' ? o.filter : d.filter,
     columns: o.columns === 'settings' || o.columns === 'results' ? o.columns : d.columns,
     groupBy: GROUP_KEYS.includes(o.groupBy as GroupKey) ? (o.groupBy as GroupKey) : d.groupBy,
-    sort: typeof sort.key === 'string' && (sort.dir === 1 || sort.dir === -1) ? { key: sort.key, dir: sort.dir } : d.sort,
-    extra: Array.isArray(o.extra) ? [...new Set(o.extra.filter((k): k is string => typeof k === 'string' && k.length > 0 && k.length <= 200))].slice(0, MAX_EXTRA_COLUMNS) : d.extra,
+    sort:
+      typeof sort.key === 'string' && (sort.dir === 1 || sort.dir === -1) ? { key: sort.key, dir: sort.dir } : d.sort,
+    extra: Array.isArray(o.extra)
+      ? [
+          ...new Set(o.extra.filter((k): k is string => typeof k === 'string' && k.length > 0 && k.length <= 200)),
+        ].slice(0, MAX_EXTRA_COLUMNS)
+      : d.extra,
   };
 }
 

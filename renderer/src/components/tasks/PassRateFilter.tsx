@@ -7,7 +7,19 @@ import { useTasks } from '../../stores/tasks';
 
 const lastPart = (path: string) => path.split(/[\\/]/).filter(Boolean).at(-1) ?? path;
 
-function Choice({ label, field, options, all, extra = [] }: { label: string; field: keyof TaskRunFilter; options: string[]; all: string; extra?: { value: string; label: string }[] }) {
+function Choice({
+  label,
+  field,
+  options,
+  all,
+  extra = [],
+}: {
+  label: string;
+  field: keyof TaskRunFilter;
+  options: string[];
+  all: string;
+  extra?: { value: string; label: string }[];
+}) {
   const { runFilter, setRunFilter } = useTasks();
   const value = runFilter[field] ?? '';
   const set = (next: string) => void setRunFilter({ ...runFilter, [field]: next || undefined });
@@ -37,7 +49,15 @@ export function PassRateFilter() {
   return (
     <div className="toolbar filters pass-filter" data-testid="pass-filter">
       <span className="muted">pass rate and history over runs of</span>
-      <Choice label="policy" field="policy" options={facets.policies.filter((p) => p !== 'oracle').concat(facets.policies.includes('oracle') ? ['oracle'] : [])} all="every policy" extra={[{ value: '!oracle', label: 'every policy but the oracle' }]} />
+      <Choice
+        label="policy"
+        field="policy"
+        options={facets.policies
+          .filter((p) => p !== 'oracle')
+          .concat(facets.policies.includes('oracle') ? ['oracle'] : [])}
+        all="every policy"
+        extra={[{ value: '!oracle', label: 'every policy but the oracle' }]}
+      />
       <Choice label="model" field="model" options={facets.models} all="every model" />
       <Choice label="suite" field="suite" options={facets.suites} all="every suite" />
     </div>

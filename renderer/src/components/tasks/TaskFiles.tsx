@@ -33,7 +33,12 @@ export function TaskFiles({ detail }: { detail: TaskDetail }) {
       <ul className="files">
         {detail.files.map((f) => (
           <li key={f.path}>
-            <button type="button" className={opened?.path === f.path ? 'link selected' : 'link'} onClick={() => open(f.path)} data-path={f.path}>
+            <button
+              type="button"
+              className={opened?.path === f.path ? 'link selected' : 'link'}
+              onClick={() => open(f.path)}
+              data-path={f.path}
+            >
               {f.path}
             </button>{' '}
             <span className="muted small">{size(f.bytes)}</span>
@@ -50,7 +55,11 @@ export function TaskFiles({ detail }: { detail: TaskDetail }) {
               Close
             </button>
           </div>
-          {opened.text === null ? <p className="muted">A binary file ({size(opened.bytes)}).</p> : <pre className="file-text">{opened.text}</pre>}
+          {opened.text === null ? (
+            <p className="muted">A binary file ({size(opened.bytes)}).</p>
+          ) : (
+            <pre className="file-text">{opened.text}</pre>
+          )}
           {opened.truncated && <p className="muted small">Only the first 512 KiB are shown.</p>}
         </div>
       )}

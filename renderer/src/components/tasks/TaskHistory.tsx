@@ -13,13 +13,22 @@ export function TaskHistory({ taskId }: { taskId: string }) {
     let stale = false;
     getLabApi()
       .methods['runs.taskHistory']({ taskId, filter })
-      .then((h) => !stale && setHistory(h), () => !stale && setHistory([]));
+      .then(
+        (h) => !stale && setHistory(h),
+        () => !stale && setHistory([]),
+      );
     return () => {
       stale = true;
     };
   }, [taskId, filter]);
   if (!history) return <p className="muted">Reading the runs…</p>;
-  if (!history.length) return <p className="muted">No run {filter.policy || filter.model || filter.suite ? 'of the chosen policy, model and suite ' : ''}has included this task yet.</p>;
+  if (!history.length)
+    return (
+      <p className="muted">
+        No run {filter.policy || filter.model || filter.suite ? 'of the chosen policy, model and suite ' : ''}has
+        included this task yet.
+      </p>
+    );
   return (
     <table className="grid task-history" data-testid="task-history">
       <thead>

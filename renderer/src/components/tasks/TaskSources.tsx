@@ -40,7 +40,12 @@ export function TaskSources({ listing }: { listing: TaskListing }) {
           {listing.sources.map((s) => (
             <tr key={s.label} data-source={s.label}>
               <td>
-                <button type="button" className="link" onClick={() => setFilter('source', s.label)} title="show only this source">
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => setFilter('source', s.label)}
+                  title="show only this source"
+                >
                   {s.label}
                 </button>
               </td>
@@ -51,7 +56,12 @@ export function TaskSources({ listing }: { listing: TaskListing }) {
               </td>
               <td>
                 {s.kind === 'added' && (
-                  <button type="button" className="secondary" onClick={() => void removeSource(s.path)} aria-label={`remove ${s.label}`}>
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => void removeSource(s.path)}
+                    aria-label={`remove ${s.label}`}
+                  >
                     Remove
                   </button>
                 )}
@@ -67,12 +77,24 @@ export function TaskSources({ listing }: { listing: TaskListing }) {
           void add();
         }}
       >
-        <input aria-label="folder or pack to add" placeholder="/path/to/tasks or /path/to/pack.jsonl" value={path} onChange={(e) => setPath(e.target.value)} className="source-path" />
+        <input
+          aria-label="folder or pack to add"
+          placeholder="/path/to/tasks or /path/to/pack.jsonl"
+          value={path}
+          onChange={(e) => setPath(e.target.value)}
+          className="source-path"
+        />
         <button type="submit" disabled={loading || !path.trim()} data-testid="add-source">
           Add a source
         </button>
       </form>
-      {sourceError && <FieldError message={sourceError} onDismiss={() => useTasks.setState({ sourceError: null })} testId="source-error" />}
+      {sourceError && (
+        <FieldError
+          message={sourceError}
+          onDismiss={() => useTasks.setState({ sourceError: null })}
+          testId="source-error"
+        />
+      )}
     </details>
   );
 }

@@ -16,5 +16,9 @@ export interface RunFacets {
 
 export function runFacets(runs: readonly { policy: string; suite: string }[]): RunFacets {
   const sorted = (values: string[]) => [...new Set(values)].sort();
-  return { policies: sorted(runs.map((r) => policyKind(r.policy))), models: sorted(runs.map((r) => r.policy)), suites: sorted(runs.map((r) => r.suite)) };
+  return {
+    policies: sorted(runs.map((r) => policyKind(r.policy))),
+    models: sorted(runs.map((r) => r.policy)),
+    suites: sorted(runs.map((r) => r.suite)),
+  };
 }

@@ -10,10 +10,20 @@ import { getLabApi } from '../../lab/api';
 import { useTraining } from '../../stores/training';
 import { useNav } from '../../stores/nav';
 import { userError } from '../../lab/errors';
-import { DEFAULT_EVAL_SETTINGS, evalSettingsRequest, SETTING_LABELS, SETTING_PATHS, settingOfPath, type EvalSetting, type EvalSettingsDraft } from '../runs/eval-settings';
+import {
+  DEFAULT_EVAL_SETTINGS,
+  evalSettingsRequest,
+  SETTING_LABELS,
+  SETTING_PATHS,
+  settingOfPath,
+  type EvalSetting,
+  type EvalSettingsDraft,
+} from '../runs/eval-settings';
 import { EvalSettingsFields, type SettingFailure } from '../runs/EvalSettingsFields';
 
-const LABELS = Object.fromEntries((Object.keys(SETTING_PATHS) as EvalSetting[]).map((k) => [SETTING_PATHS[k], SETTING_LABELS[k]]));
+const LABELS = Object.fromEntries(
+  (Object.keys(SETTING_PATHS) as EvalSetting[]).map((k) => [SETTING_PATHS[k], SETTING_LABELS[k]]),
+);
 
 const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
 
@@ -33,7 +43,20 @@ export function CheckpointsPanel() {
         { suite, policy: `onnx:${path}`, ...evalSettingsRequest(settings) },
         { timeoutMs: 180_000 },
       );
-      setProgress((all) => ({ ...all, [runId]: { runId, runDir: '', state: 'running', total: 0, done: 0, resolved: 0, cut: 0, running: [], message: null } }));
+      setProgress((all) => ({
+        ...all,
+        [runId]: {
+          runId,
+          runDir: '',
+          state: 'running',
+          total: 0,
+          done: 0,
+          resolved: 0,
+          cut: 0,
+          running: [],
+          message: null,
+        },
+      }));
       await Promise.all([refreshCheckpoints(), refreshEvals()]);
     } catch (e) {
       const problem = userError(e, LABELS);
@@ -60,7 +83,11 @@ export function CheckpointsPanel() {
           namePrefix="eval"
         />
       </div>
-      {error && <div className="error" role="alert">{error}</div>}
+      {error && (
+        <div className="error" role="alert">
+          {error}
+        </div>
+      )}
       {!checkpoints.length ? (
         <p className="muted">No checkpoints yet.</p>
       ) : (
@@ -93,7 +120,10 @@ function useEvalRuns(refreshCheckpoints: () => Promise<void>, setError: (message
   const refreshEvals = () =>
     getLabApi()
       .methods['runs.list']({})
-      .then((runs) => setEvals(runs.filter((r) => r.kind === 'eval')), (e: Error) => setError(e.message));
+      .then(
+        (runs) => setEvals(runs.filter((r) => r.kind === 'eval')),
+        (e: Error) => setError(e.message),
+      );
   useEffect(() => {
     void refreshEvals();
     return getLabApi().on('runs.progress', (p) => {
@@ -114,7 +144,15 @@ function defaultPair(checkpoints: readonly Pick<TrainingCheckpoint, 'evalRuns'>[
 }
 
 /** A checkpoint: its name (best marked), step, eval loss, its evaluations (live while running), and Evaluate. */
-function CheckpointRow({ checkpoint: c, progress, onEvaluate }: { checkpoint: TrainingCheckpoint; progress: Record<string, RunProgress>; onEvaluate(): void }) {
+function CheckpointRow({
+  checkpoint: c,
+  progress,
+  onEvaluate,
+}: {
+  checkpoint: TrainingCheckpoint;
+  progress: Record<string, RunProgress>;
+  onEvaluate(): void;
+}) {
   return (
     <tr data-testid="checkpoint-row" data-step={c.step ?? ''} title={c.path}>
       <td>
@@ -126,8 +164,15 @@ function CheckpointRow({ checkpoint: c, progress, onEvaluate }: { checkpoint: Tr
         {c.evalRuns.map((r) => {
           const p = progress[r.runId];
           return (
-            <div key={r.runId} className="small" data-testid="checkpoint-eval" data-run={r.runId} data-state={p?.state === 'running' ? 'running' : r.state}>
-              {r.runId}: {p?.state === 'running' ? `running ${p.done}/${p.total}` : `${pct(r.resolvedRate)} resolved (${r.state})`}
+            <div
+              key={r.runId}
+              className="small"
+              data-testid="checkpoint-eval"
+              data-run={r.runId}
+              data-state={p?.state === 'running' ? 'running' : r.state}
+            >
+              {r.runId}:{' '}
+              {p?.state === 'running' ? `running ${p.done}/${p.total}` : `${pct(r.resolvedRate)} resolved (${r.state})`}
             </div>
           );
         })}
@@ -155,15 +200,30 @@ function ComparePicker({ evals, defaults }: { evals: RunListing[]; defaults: { a
   return (
     <div className="toolbar compare-bar">
       compare
-      <select value={a} onChange={(e) => setPair({ a: e.target.value, b })} data-testid="compare-a" aria-label="eval run A">
+      <select
+        value={a}
+        onChange={(e) => setPair({ a: e.target.value, b })}
+        data-testid="compare-a"
+        aria-label="eval run A"
+      >
         <option value="">eval run A</option>
         {options}
       </select>
-      <select value={b} onChange={(e) => setPair({ a, b: e.target.value })} data-testid="compare-b" aria-label="eval run B">
+      <select
+        value={b}
+        onChange={(e) => setPair({ a, b: e.target.value })}
+        data-testid="compare-b"
+        aria-label="eval run B"
+      >
         <option value="">eval run B</option>
         {options}
       </select>
-      <button disabled={!a || !b || a === b} onClick={() => link('compare', [a, b])} data-testid="compare" title="opens the compare view: paired tests, forest plot, task diff">
+      <button
+        disabled={!a || !b || a === b}
+        onClick={() => link('compare', [a, b])}
+        data-testid="compare"
+        title="opens the compare view: paired tests, forest plot, task diff"
+      >
         Compare
       </button>
     </div>

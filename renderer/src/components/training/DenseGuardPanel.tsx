@@ -47,7 +47,15 @@ function AssertionTable({ guard }: { guard: DenseGuard }) {
         <thead>
           <tr>
             {SORTS.map(({ key, label }) => (
-              <th key={key} className="sortable" onClick={() => setSort({ key, desc: sort.key === key ? !sort.desc : key !== 'taskId' && key !== 'category' })} data-testid={`guard-sort-${key}`} aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
+              <th
+                key={key}
+                className="sortable"
+                onClick={() =>
+                  setSort({ key, desc: sort.key === key ? !sort.desc : key !== 'taskId' && key !== 'category' })
+                }
+                data-testid={`guard-sort-${key}`}
+                aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}
+              >
                 {label}
                 {sort.key === key ? (sort.desc ? ' ▼' : ' ▲') : ''}
               </th>
@@ -58,9 +66,17 @@ function AssertionTable({ guard }: { guard: DenseGuard }) {
         </thead>
         <tbody>
           {shown.map((a) => (
-            <tr key={`${a.taskId}::${a.assertion}`} className={a.flagged ? 'guard-flagged' : ''} data-testid="guard-assertion" data-task={a.taskId} data-assertion={a.assertion} data-flagged={a.flagged}>
+            <tr
+              key={`${a.taskId}::${a.assertion}`}
+              className={a.flagged ? 'guard-flagged' : ''}
+              data-testid="guard-assertion"
+              data-task={a.taskId}
+              data-assertion={a.assertion}
+              data-flagged={a.flagged}
+            >
               <td>
-                {a.taskId} · <span className="metric-name">{a.assertion}</span> {a.flagged && <span className="badge verdict-flaky">flagged</span>}
+                {a.taskId} · <span className="metric-name">{a.assertion}</span>{' '}
+                {a.flagged && <span className="badge verdict-flaky">flagged</span>}
               </td>
               <td>{a.category}</td>
               <td>{arrow(pct, a.passRateBefore, a.passRateAfter)}</td>
@@ -83,16 +99,20 @@ function AssertionTable({ guard }: { guard: DenseGuard }) {
 }
 
 function GuardView({ guard }: { guard: DenseGuard }) {
-  if (!guard.steps.length) return <p className="muted">No trained step with rollouts yet: the guard fills in as the run trains.</p>;
+  if (!guard.steps.length)
+    return <p className="muted">No trained step with rollouts yet: the guard fills in as the run trains.</p>;
   return (
     <>
       <p className="muted small">
-        {guard.steps.length} trained steps, {guard.episodes} episodes. Before → after: the first and second half of the steps a task was sampled in. An assertion is flagged when its pass rate rises by ≥ {pct(guard.minRise)} while its task’s binary reward does not.
+        {guard.steps.length} trained steps, {guard.episodes} episodes. Before → after: the first and second half of the
+        steps a task was sampled in. An assertion is flagged when its pass rate rises by ≥ {pct(guard.minRise)} while
+        its task’s binary reward does not.
       </p>
       <h3>Flagged assertions</h3>
       {!guard.flags.length ? (
         <p className="muted" data-testid="guard-no-flags">
-          No assertion flagged: no pass rate rose by {pct(guard.minRise)} or more without the binary reward rising with it.
+          No assertion flagged: no pass rate rose by {pct(guard.minRise)} or more without the binary reward rising with
+          it.
         </p>
       ) : (
         <table className="grid guard-flags" data-testid="guard-flags">
@@ -106,7 +126,13 @@ function GuardView({ guard }: { guard: DenseGuard }) {
           </thead>
           <tbody>
             {guard.flags.map((f) => (
-              <tr key={`${f.taskId}::${f.assertion}`} className="guard-flagged" data-testid="guard-flag" data-task={f.taskId} data-assertion={f.assertion}>
+              <tr
+                key={`${f.taskId}::${f.assertion}`}
+                className="guard-flagged"
+                data-testid="guard-flag"
+                data-task={f.taskId}
+                data-assertion={f.assertion}
+              >
                 <td>{f.taskId}</td>
                 <td className="metric-name">{f.assertion}</td>
                 <td>{arrow(pct, f.passRateBefore, f.passRateAfter)}</td>
@@ -178,7 +204,11 @@ export function DenseGuardPanel({ runId, step }: { runId: string; step: number }
           {error}
         </div>
       )}
-      {guard?.runId === runId ? <GuardView guard={guard.guard} /> : !error && <p className="muted">Reading the rollouts…</p>}
+      {guard?.runId === runId ? (
+        <GuardView guard={guard.guard} />
+      ) : (
+        !error && <p className="muted">Reading the rollouts…</p>
+      )}
     </section>
   );
 }

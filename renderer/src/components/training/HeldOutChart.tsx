@@ -17,7 +17,12 @@ const PAD = { left: 62, right: 16, top: 12, bottom: 44 };
 /** A resolved rate is a share of tasks: its axis always spans 0 to 100%, so runs and steps compare by eye. */
 const RATE_TICKS = [0, 0.25, 0.5, 0.75, 1];
 
-const suiteName = (path: string) => path.split(/[\\/]/).filter(Boolean).at(-1)?.replace(/\.jsonl$/, '') ?? path;
+const suiteName = (path: string) =>
+  path
+    .split(/[\\/]/)
+    .filter(Boolean)
+    .at(-1)
+    ?.replace(/\.jsonl$/, '') ?? path;
 
 /** Up to `n` round ticks over [lo, hi] (integers: steps). */
 export function stepTicks(lo: number, hi: number, n = 6): number[] {
@@ -38,7 +43,8 @@ export function HeldOutChart({ runId, version }: { runId: string; version: strin
   if (!points.length)
     return (
       <p className="muted" data-testid="held-out-empty">
-        No checkpoint of this run has been evaluated yet: evaluate one below (Checkpoints), or run <code>t1lab eval --policy onnx:CHECKPOINT</code>.
+        No checkpoint of this run has been evaluated yet: evaluate one below (Checkpoints), or run{' '}
+        <code>t1lab eval --policy onnx:CHECKPOINT</code>.
       </p>
     );
 
@@ -47,10 +53,24 @@ export function HeldOutChart({ runId, version }: { runId: string; version: strin
   const plot = plotScales(points.map((p) => p.step));
   return (
     <div className="held-out" data-testid="held-out">
-      <svg className="held-out-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label="held-out resolved rate by training step" data-testid="held-out-chart" data-points={points.length}>
+      <svg
+        className="held-out-chart"
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-label="held-out resolved rate by training step"
+        data-testid="held-out-chart"
+        data-points={points.length}
+      >
         <Axes plot={plot} />
         {suites.map((suite, si) => (
-          <SuiteLine key={suite} suite={suite} points={points.filter((p) => p.suite === suite)} colour={runColour(si)} plot={plot} onOpen={open} />
+          <SuiteLine
+            key={suite}
+            suite={suite}
+            points={points.filter((p) => p.suite === suite)}
+            colour={runColour(si)}
+            plot={plot}
+            onOpen={open}
+          />
         ))}
       </svg>
       <div className="legend">
@@ -60,7 +80,10 @@ export function HeldOutChart({ runId, version }: { runId: string; version: strin
             {suiteName(s)}
           </span>
         ))}
-        <span className="muted">bars: 95% interval (Wilson, over tasks) · hollow: evaluation still running · click a point to open its eval run</span>
+        <span className="muted">
+          bars: 95% interval (Wilson, over tasks) · hollow: evaluation still running · click a point to open its eval
+          run
+        </span>
       </div>
       <HeldOutTable points={points} onOpen={open} />
     </div>
@@ -126,10 +149,24 @@ function Axes({ plot: { lo, hi, x, y } }: { plot: Plot }) {
           {t}
         </text>
       ))}
-      <text x={(PAD.left + W - PAD.right) / 2} y={H - 10} textAnchor="middle" className="axis-label axis-title" data-testid="held-out-x-title">
+      <text
+        x={(PAD.left + W - PAD.right) / 2}
+        y={H - 10}
+        textAnchor="middle"
+        className="axis-label axis-title"
+        data-testid="held-out-x-title"
+      >
         training step
       </text>
-      <text x={14} y={plotMiddle} textAnchor="middle" dominantBaseline="middle" transform={`rotate(-90 14 ${plotMiddle})`} className="axis-label axis-title" data-testid="held-out-y-title">
+      <text
+        x={14}
+        y={plotMiddle}
+        textAnchor="middle"
+        dominantBaseline="middle"
+        transform={`rotate(-90 14 ${plotMiddle})`}
+        className="axis-label axis-title"
+        data-testid="held-out-y-title"
+      >
         resolved (held-out)
       </text>
     </>
@@ -137,10 +174,27 @@ function Axes({ plot: { lo, hi, x, y } }: { plot: Plot }) {
 }
 
 /** A suite's line through its points, each with its interval (hollow while its evaluation runs); a point opens its eval run. */
-function SuiteLine({ suite, points, colour, plot: { x, y }, onOpen }: { suite: string; points: HeldOutPoint[]; colour: string; plot: Plot; onOpen(p: HeldOutPoint): void }) {
+function SuiteLine({
+  suite,
+  points,
+  colour,
+  plot: { x, y },
+  onOpen,
+}: {
+  suite: string;
+  points: HeldOutPoint[];
+  colour: string;
+  plot: Plot;
+  onOpen(p: HeldOutPoint): void;
+}) {
   return (
     <g data-suite={suite}>
-      <polyline points={points.map((p) => `${x(p.step)},${y(p.resolvedRate)}`).join(' ')} fill="none" stroke={colour} strokeWidth={1.5} />
+      <polyline
+        points={points.map((p) => `${x(p.step)},${y(p.resolvedRate)}`).join(' ')}
+        fill="none"
+        stroke={colour}
+        strokeWidth={1.5}
+      />
       {points.map((p) => (
         <g
           key={p.evalRunId}
@@ -154,10 +208,25 @@ function SuiteLine({ suite, points, colour, plot: { x, y }, onOpen }: { suite: s
           onClick={() => onOpen(p)}
         >
           <title>{`step ${p.step} · ${suiteName(p.suite)}: ${formatRate(p.resolvedRate)} resolved [95% ${formatRate(p.ci95[0])}, ${formatRate(p.ci95[1])}] over ${p.tasks} tasks${p.complete ? '' : ' (still running)'} · ${p.settings} · ${p.evalRunId}`}</title>
-          <line x1={x(p.step)} x2={x(p.step)} y1={y(p.ci95[0])} y2={y(p.ci95[1])} stroke={colour} strokeWidth={2} data-testid="held-out-interval" />
+          <line
+            x1={x(p.step)}
+            x2={x(p.step)}
+            y1={y(p.ci95[0])}
+            y2={y(p.ci95[1])}
+            stroke={colour}
+            strokeWidth={2}
+            data-testid="held-out-interval"
+          />
           <line x1={x(p.step) - 4} x2={x(p.step) + 4} y1={y(p.ci95[0])} y2={y(p.ci95[0])} stroke={colour} />
           <line x1={x(p.step) - 4} x2={x(p.step) + 4} y1={y(p.ci95[1])} y2={y(p.ci95[1])} stroke={colour} />
-          <circle cx={x(p.step)} cy={y(p.resolvedRate)} r={4} fill={p.complete ? colour : 'none'} stroke={colour} strokeWidth={1.5} />
+          <circle
+            cx={x(p.step)}
+            cy={y(p.resolvedRate)}
+            r={4}
+            fill={p.complete ? colour : 'none'}
+            stroke={colour}
+            strokeWidth={1.5}
+          />
         </g>
       ))}
     </g>

@@ -15,7 +15,8 @@ import { nearestStep } from './chart-pick';
 export const SYNC_KEY = 'training-charts';
 const HEIGHT = 180;
 /** The axes' font (uPlot's own, at 12 px): the y axis is sized by measuring its labels in it. */
-export const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+export const AXIS_FONT =
+  '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
 const Y_TICK_PX = 10;
 const Y_GAP_PX = 5;
 /** Room left of the longest label, so a minus sign never touches the panel's edge. */
@@ -64,7 +65,14 @@ export function formatX(axis: XAxis, v: number): string {
     const m = Math.floor((s % 3600) / 60);
     return h ? `${h}h${String(m).padStart(2, '0')}` : `${m}:${String(s % 60).padStart(2, '0')}`;
   }
-  if (axis === 'tokens') return v >= 1e9 ? `${(v / 1e9).toFixed(1)}G` : v >= 1e6 ? `${(v / 1e6).toFixed(1)}M` : v >= 1e3 ? `${(v / 1e3).toFixed(0)}k` : String(v);
+  if (axis === 'tokens')
+    return v >= 1e9
+      ? `${(v / 1e9).toFixed(1)}G`
+      : v >= 1e6
+        ? `${(v / 1e6).toFixed(1)}M`
+        : v >= 1e3
+          ? `${(v / 1e3).toFixed(0)}k`
+          : String(v);
   return String(Math.round(v));
 }
 
@@ -81,7 +89,12 @@ export function shortId(runId: string): string {
 }
 
 function buildData(runs: ChartRun[], axis: XAxis): uPlot.AlignedData {
-  const tables = runs.map((r) => (r.band ? [r.points[axis], r.band.hi, r.band.lo, r.points.ema] : [r.points[axis], r.points.raw, r.points.ema]) as uPlot.AlignedData);
+  const tables = runs.map(
+    (r) =>
+      (r.band
+        ? [r.points[axis], r.band.hi, r.band.lo, r.points.ema]
+        : [r.points[axis], r.points.raw, r.points.ema]) as uPlot.AlignedData,
+  );
   if (tables.length === 1) return tables[0]!;
   return uPlot.join(tables);
 }
@@ -94,8 +107,15 @@ function rawValues(runs: ChartRun[]): number[] {
 /** The y scale uPlot is given for a plan: log and arcsinh ranges and ticks are ours (see y-axis.ts). */
 function yScale(plan: YScalePlan, fixed: () => [number, number] | null): uPlot.Scale {
   if (plan.kind === 'log') return { distr: 3, range: (_u, lo, hi) => logRange(lo, hi, 'log') };
-  if (plan.kind === 'asinh') return { distr: 4, asinh: plan.linthresh, range: (_u, lo, hi) => logRange(lo, hi, 'asinh') };
-  return { range: (_u, lo, hi) => fixed() ?? (lo === hi ? [lo - (Math.abs(lo) * 0.5 || 1), hi + (Math.abs(hi) * 0.5 || 1)] : uPlot.rangeNum(lo, hi, 0.1, true)) };
+  if (plan.kind === 'asinh')
+    return { distr: 4, asinh: plan.linthresh, range: (_u, lo, hi) => logRange(lo, hi, 'asinh') };
+  return {
+    range: (_u, lo, hi) =>
+      fixed() ??
+      (lo === hi
+        ? [lo - (Math.abs(lo) * 0.5 || 1), hi + (Math.abs(hi) * 0.5 || 1)]
+        : uPlot.rangeNum(lo, hi, 0.1, true)),
+  };
 }
 
 /** Width of the y axis: its longest label, the tick and the gap, so no label is cut at the panel's edge. */
@@ -151,7 +171,20 @@ function DashSample({ colour, dash }: { colour: string; dash?: number[] }) {
   );
 }
 
-export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRange = null, xExtent = null, pinned = false, onPin, onRemove, runKey }: MetricChartProps) {
+export function MetricChart({
+  metric,
+  runs,
+  xAxis,
+  log,
+  onLog,
+  onPickStep,
+  yRange = null,
+  xExtent = null,
+  pinned = false,
+  onPin,
+  onRemove,
+  runKey,
+}: MetricChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const figure = useRef<HTMLElement>(null);
   const yRangeRef = useRef(yRange);
@@ -187,7 +220,12 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRang
     const u = new uPlot(opts, buildData(runsRef.current, xAxis), el);
     plot.current = u;
     const leaveZoom = joinZoom(u, drawn, () => extentRef.current);
-    pickOnClick(u, xAxis, () => runsRef.current[0]?.points, () => pick.current);
+    pickOnClick(
+      u,
+      xAxis,
+      () => runsRef.current[0]?.points,
+      () => pick.current,
+    );
     const resize = new ResizeObserver(() => u.setSize({ width: Math.max(240, el.clientWidth), height: HEIGHT }));
     resize.observe(el);
     return () => {
@@ -227,8 +265,30 @@ export function MetricChart({ metric, runs, xAxis, log, onLog, onPickStep, yRang
 
   const last = runs[0]?.points;
   return (
-    <figure ref={figure} className={pinned ? 'metric-chart pinned' : 'metric-chart'} data-testid="metric-chart" data-metric={metric} data-pinned={pinned} data-x-axis={xAxis} data-runs={runs.length} data-colours={[...new Set(runs.map((r) => r.colour))].join(' ')} data-bands={runs.filter((r) => r.band).length} data-log={log} data-points={last?.raw.length ?? 0} data-last-step={last && last.step.length ? last.step[last.step.length - 1] : ''}>
-      <ChartCaption metric={metric} runs={runs} note={plan.note} log={log} onLog={onLog} pinned={pinned} onPin={onPin} onRemove={onRemove} />
+    <figure
+      ref={figure}
+      className={pinned ? 'metric-chart pinned' : 'metric-chart'}
+      data-testid="metric-chart"
+      data-metric={metric}
+      data-pinned={pinned}
+      data-x-axis={xAxis}
+      data-runs={runs.length}
+      data-colours={[...new Set(runs.map((r) => r.colour))].join(' ')}
+      data-bands={runs.filter((r) => r.band).length}
+      data-log={log}
+      data-points={last?.raw.length ?? 0}
+      data-last-step={last && last.step.length ? last.step[last.step.length - 1] : ''}
+    >
+      <ChartCaption
+        metric={metric}
+        runs={runs}
+        note={plan.note}
+        log={log}
+        onLog={onLog}
+        pinned={pinned}
+        onPin={onPin}
+        onRemove={onRemove}
+      />
       {runKey && runKey.length > 1 && <RunKey runKey={runKey} />}
       <div ref={box} className="chart-box" />
     </figure>
@@ -264,12 +324,44 @@ function chartSeries(runs: ChartRun[], xAxis: XAxis): uPlot.Series[] {
     // The legend lists the smoothed series only (CSS hides the raw rows); the raw value is the tooltip's.
     const label = r.label ?? shortId(r.runId);
     if (r.band) {
-      series.push({ label: `${label} max`, class: CONTEXT_SERIES_CLASS, stroke: r.colour, alpha: 0.35, width: 1, spanGaps: true, value: (_u, v) => formatY(v) });
-      series.push({ label: `${label} min`, class: CONTEXT_SERIES_CLASS, stroke: r.colour, alpha: 0.35, width: 1, spanGaps: true, value: (_u, v) => formatY(v) });
+      series.push({
+        label: `${label} max`,
+        class: CONTEXT_SERIES_CLASS,
+        stroke: r.colour,
+        alpha: 0.35,
+        width: 1,
+        spanGaps: true,
+        value: (_u, v) => formatY(v),
+      });
+      series.push({
+        label: `${label} min`,
+        class: CONTEXT_SERIES_CLASS,
+        stroke: r.colour,
+        alpha: 0.35,
+        width: 1,
+        spanGaps: true,
+        value: (_u, v) => formatY(v),
+      });
     } else {
-      series.push({ label: `${label} raw`, class: CONTEXT_SERIES_CLASS, stroke: r.colour, alpha: 0.25, width: 1, spanGaps: true, show: r.showRaw !== false, value: (_u, v) => formatY(v) });
+      series.push({
+        label: `${label} raw`,
+        class: CONTEXT_SERIES_CLASS,
+        stroke: r.colour,
+        alpha: 0.25,
+        width: 1,
+        spanGaps: true,
+        show: r.showRaw !== false,
+        value: (_u, v) => formatY(v),
+      });
     }
-    series.push({ label, stroke: r.colour, width: 2, spanGaps: true, ...(r.dash ? { dash: r.dash } : {}), value: (_u, v) => formatY(v) });
+    series.push({
+      label,
+      stroke: r.colour,
+      width: 2,
+      spanGaps: true,
+      ...(r.dash ? { dash: r.dash } : {}),
+      value: (_u, v) => formatY(v),
+    });
   }
   return series;
 }
@@ -360,7 +452,13 @@ function yAxisOptions(plan: YScalePlan, drawn: Drawn): uPlot.Axis {
     size: (_u, values) => (drawn.yAxisPx = yAxisSize(values)),
     // Log and arcsinh axes: our 1-2-5 or decade ticks, every one labelled (uPlot's own draw a grid line at
     // each of 1..9 × 10^k, which reads as grey bands, and label only some).
-    ...(logKind ? { splits: (_u: uPlot, _i: number, min: number, max: number) => logTicks(min, max, logKind, plan.linthresh, MAX_Y_TICKS), filter: (_u: uPlot, splits: number[]) => splits } : {}),
+    ...(logKind
+      ? {
+          splits: (_u: uPlot, _i: number, min: number, max: number) =>
+            logTicks(min, max, logKind, plan.linthresh, MAX_Y_TICKS),
+          filter: (_u: uPlot, splits: number[]) => splits,
+        }
+      : {}),
     values: (_u, vals) => (drawn.yTicks = formatTicks(vals)),
   };
 }
@@ -385,7 +483,12 @@ function joinZoom(u: uPlot, drawn: Drawn, extent: () => { min: number; max: numb
 }
 
 /** A click (not a drag) picks the primary run's step nearest to the cursor. */
-function pickOnClick(u: uPlot, xAxis: XAxis, primary: () => SeriesPoints | undefined, pick: () => ((step: number) => void) | undefined): void {
+function pickOnClick(
+  u: uPlot,
+  xAxis: XAxis,
+  primary: () => SeriesPoints | undefined,
+  pick: () => ((step: number) => void) | undefined,
+): void {
   let down: { x: number; y: number } | null = null;
   u.over.addEventListener('mousedown', (e: MouseEvent) => (down = { x: e.clientX, y: e.clientY }));
   u.over.addEventListener('click', (e: MouseEvent) => {
@@ -406,7 +509,14 @@ function showData(u: uPlot, data: uPlot.AlignedData, xExtent: { min: number; max
   u.setData(data, false);
   const { min, max } = u.scales.x!;
   const xs = u.data[0];
-  if (min !== undefined && max !== undefined && min !== null && max !== null && !(xs.length && max >= xs[xs.length - 1]! - 1e-9)) u.redraw();
+  if (
+    min !== undefined &&
+    max !== undefined &&
+    min !== null &&
+    max !== null &&
+    !(xs.length && max >= xs[xs.length - 1]! - 1e-9)
+  )
+    u.redraw();
   else u.setScale('x', xExtent ? xRange(xExtent.min, xExtent.max) : xRange(xs[0] ?? 0, xs[xs.length - 1] ?? 1));
 }
 
@@ -428,7 +538,14 @@ function ChartCaption({ metric, runs, note, log, onLog, pinned, onPin, onRemove 
     <figcaption>
       <span className="metric-name">{metric}</span>
       {headerValues.map((r) => (
-        <span key={`${r.runId}:${r.label ?? ''}`} className="last-value" style={{ color: r.colour }} title={`${r.label ?? r.runId}: last value`} data-testid="last-value" data-run={r.runId}>
+        <span
+          key={`${r.runId}:${r.label ?? ''}`}
+          className="last-value"
+          style={{ color: r.colour }}
+          title={`${r.label ?? r.runId}: last value`}
+          data-testid="last-value"
+          data-run={r.runId}
+        >
           {formatY(r.points.raw.at(-1))}
         </span>
       ))}
@@ -443,7 +560,14 @@ function ChartCaption({ metric, runs, note, log, onLog, pinned, onPin, onRemove 
         </button>
       )}
       {onPin && !onRemove && (
-        <button type="button" className={pinned ? 'pin on' : 'pin'} onClick={onPin} title={pinned ? 'unpin' : 'pin to the top'} aria-pressed={pinned} data-testid="pin-toggle">
+        <button
+          type="button"
+          className={pinned ? 'pin on' : 'pin'}
+          onClick={onPin}
+          title={pinned ? 'unpin' : 'pin to the top'}
+          aria-pressed={pinned}
+          data-testid="pin-toggle"
+        >
           {pinned ? '★' : '☆'}
         </button>
       )}
@@ -460,7 +584,14 @@ function RunKey({ runKey }: { runKey: { runId: string; colour: string; dash?: nu
     <div className="run-key small muted" data-testid="run-key">
       colour: category · line: run
       {runKey.map((r) => (
-        <span key={r.runId} className="run-key-item" data-testid="run-key-item" data-run={r.runId} data-dash={(r.dash ?? []).join(' ')} title={r.runId}>
+        <span
+          key={r.runId}
+          className="run-key-item"
+          data-testid="run-key-item"
+          data-run={r.runId}
+          data-dash={(r.dash ?? []).join(' ')}
+          title={r.runId}
+        >
           <DashSample colour={r.colour} dash={r.dash} /> {shortId(r.runId)}
         </span>
       ))}

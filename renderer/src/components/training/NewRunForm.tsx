@@ -54,7 +54,14 @@ export function NewRunForm({ onStarted }: { onStarted?: (runId: string) => void 
       </div>
       <OverrideInputs fields={fields} onChange={(f) => setFields({ ...fields, ...f })} />
       {loadError && <div className="error">{loadError}</div>}
-      <textarea value={toml} onChange={(e) => setToml(e.target.value)} rows={12} spellCheck={false} aria-label="run config (TOML)" name="config" />
+      <textarea
+        value={toml}
+        onChange={(e) => setToml(e.target.value)}
+        rows={12}
+        spellCheck={false}
+        aria-label="run config (TOML)"
+        name="config"
+      />
       {errors.length > 0 ? (
         <ul className="config-errors" data-testid="config-errors">
           {errors.map((e, i) => (
@@ -64,7 +71,11 @@ export function NewRunForm({ onStarted }: { onStarted?: (runId: string) => void 
           ))}
         </ul>
       ) : (
-        toml && <span className="ok small" data-testid="config-ok">config valid</span>
+        toml && (
+          <span className="ok small" data-testid="config-ok">
+            config valid
+          </span>
+        )
       )}
       <div className="toolbar">
         <button type="submit" disabled={starting || !toml || errors.length > 0} data-testid="start-training">
@@ -104,7 +115,11 @@ function useConfigCheck(toml: string, stage: Stage, overridesKey: string): { key
     const seq = ++checkSeq.current;
     const timer = setTimeout(() => {
       getLabApi()
-        .methods['training.checkConfig']({ stage, configToml: toml, overrides: JSON.parse(overridesKey) as Record<string, unknown> })
+        .methods['training.checkConfig']({
+          stage,
+          configToml: toml,
+          overrides: JSON.parse(overridesKey) as Record<string, unknown>,
+        })
         .then(
           (r) => seq === checkSeq.current && setErrors(r.errors),
           (e: Error) => seq === checkSeq.current && setErrors([{ key: '(overrides)', message: e.message }]),
@@ -121,7 +136,12 @@ function AblationCells({ onSet }: { onSet(key: string, value: string): void }) {
     <span className="ablations" data-testid="ablations">
       ablation cells:
       {ABLATIONS.map((a) => (
-        <select key={a.key} defaultValue="" onChange={(e) => e.target.value && onSet(a.key, e.target.value)} aria-label={a.key}>
+        <select
+          key={a.key}
+          defaultValue=""
+          onChange={(e) => e.target.value && onSet(a.key, e.target.value)}
+          aria-label={a.key}
+        >
           <option value="">{a.key}</option>
           {a.values.map((v) => (
             <option key={v} value={v}>
@@ -140,19 +160,46 @@ function OverrideInputs({ fields, onChange }: { fields: OverrideFields; onChange
   return (
     <div className="toolbar overrides">
       <label>
-        model <input value={fields.model} onChange={(e) => onChange({ model: e.target.value })} placeholder="config's" name="model" size={24} />
+        model{' '}
+        <input
+          value={fields.model}
+          onChange={(e) => onChange({ model: e.target.value })}
+          placeholder="config's"
+          name="model"
+          size={24}
+        />
       </label>
       <label>
-        data <input value={fields.data} onChange={(e) => onChange({ data: e.target.value })} placeholder="config's" name="data" size={24} />
+        data{' '}
+        <input
+          value={fields.data}
+          onChange={(e) => onChange({ data: e.target.value })}
+          placeholder="config's"
+          name="data"
+          size={24}
+        />
       </label>
       <label>
-        steps <input value={fields.steps} onChange={(e) => onChange({ steps: digits(e.target.value) })} name="steps" size={6} />
+        steps{' '}
+        <input
+          value={fields.steps}
+          onChange={(e) => onChange({ steps: digits(e.target.value) })}
+          name="steps"
+          size={6}
+        />
       </label>
       <label>
-        seed <input value={fields.seed} onChange={(e) => onChange({ seed: digits(e.target.value) })} name="seed" size={6} />
+        seed{' '}
+        <input value={fields.seed} onChange={(e) => onChange({ seed: digits(e.target.value) })} name="seed" size={6} />
       </label>
       <label>
-        checkpoint every <input value={fields.every} onChange={(e) => onChange({ every: digits(e.target.value) })} name="checkpointEvery" size={6} />
+        checkpoint every{' '}
+        <input
+          value={fields.every}
+          onChange={(e) => onChange({ every: digits(e.target.value) })}
+          name="checkpointEvery"
+          size={6}
+        />
       </label>
     </div>
   );

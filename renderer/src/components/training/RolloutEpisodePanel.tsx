@@ -44,7 +44,9 @@ export function RolloutEpisodePanel({ runId, step, episodeKey }: { runId: string
       </h3>
       <p data-testid="rollout-episode-outcome">
         {files.resolved ? 'resolved' : 'not resolved'} · {files.stopReason}
-        {files.reward ? ` · dense ${files.reward.dense} · fraction ${files.reward.fraction.toFixed(2)} · binary ${files.reward.binary}` : ''}
+        {files.reward
+          ? ` · dense ${files.reward.dense} · fraction ${files.reward.fraction.toFixed(2)} · binary ${files.reward.binary}`
+          : ''}
       </p>
       <h3>Verifier</h3>
       {files.verifierRan ? (
@@ -70,7 +72,10 @@ export function RolloutEpisodePanel({ runId, step, episodeKey }: { runId: string
           onClick={() =>
             getLabApi()
               .methods['training.rolloutRecording']({ runId, step, key: episodeKey })
-              .then((r) => setCast(r.cast), (e: Error) => setCastError(e.message))
+              .then(
+                (r) => setCast(r.cast),
+                (e: Error) => setCastError(e.message),
+              )
           }
         >
           Replay the recording

@@ -77,7 +77,14 @@ export function RolloutViewer({ view, onClose }: { view: RolloutView; onClose: (
       <div className="toolbar" role="radiogroup" aria-label="colour tokens by">
         colour by
         {COLOUR_BY.map((c) => (
-          <button key={c.id} role="radio" aria-checked={colourBy === c.id} className={colourBy === c.id ? 'active' : ''} onClick={() => setColourBy(c.id)} data-testid={`colour-${c.id}`}>
+          <button
+            key={c.id}
+            role="radio"
+            aria-checked={colourBy === c.id}
+            className={colourBy === c.id ? 'active' : ''}
+            onClick={() => setColourBy(c.id)}
+            data-testid={`colour-${c.id}`}
+          >
             {c.label}
           </button>
         ))}
@@ -94,7 +101,11 @@ export function RolloutViewer({ view, onClose }: { view: RolloutView; onClose: (
                 <span className="turn-boundary" data-testid="turn-boundary">
                   turn {turn + 1}
                   {ev && (
-                    <span className={`badge ledger-${ev.verdict.toLowerCase()}`} data-testid="ledger-event" title={ev.maskedSampled ? `${ev.maskedSampled} sampled tokens masked by the repair` : ''}>
+                    <span
+                      className={`badge ledger-${ev.verdict.toLowerCase()}`}
+                      data-testid="ledger-event"
+                      title={ev.maskedSampled ? `${ev.maskedSampled} sampled tokens masked by the repair` : ''}
+                    >
                       {ev.verdict}
                     </span>
                   )}
@@ -120,7 +131,9 @@ export function RolloutViewer({ view, onClose }: { view: RolloutView; onClose: (
           );
         })}
       </div>
-      {picked !== null && view.tokens[picked] && <TokenDetails token={view.tokens[picked]} index={picked} numExperts={view.numExperts} />}
+      {picked !== null && view.tokens[picked] && (
+        <TokenDetails token={view.tokens[picked]} index={picked} numExperts={view.numExperts} />
+      )}
     </section>
   );
 }

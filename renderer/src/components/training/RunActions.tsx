@@ -6,7 +6,8 @@ import { formatEta } from './TrainingRunsTable';
 export function RunActions({ run }: { run: TrainingRunSummary }) {
   const { control } = useTraining();
   const active = run.state === 'running' || run.state === 'starting';
-  const resumable = run.state === 'paused' || run.state === 'stopped' || run.state === 'incomplete' || run.state === 'failed';
+  const resumable =
+    run.state === 'paused' || run.state === 'stopped' || run.state === 'incomplete' || run.state === 'failed';
   const share = run.totalSteps ? Math.min(1, run.step / run.totalSteps) : 0;
   return (
     <div className="run-progress toolbar" data-testid="run-actions" data-run={run.id} data-state={run.state}>
@@ -22,7 +23,11 @@ export function RunActions({ run }: { run: TrainingRunSummary }) {
         </button>
       )}
       {(active || run.state === 'paused') && (
-        <button onClick={() => void control(run.id, 'stop')} data-testid="stop" title="stop after this step; a checkpoint is written first">
+        <button
+          onClick={() => void control(run.id, 'stop')}
+          data-testid="stop"
+          title="stop after this step; a checkpoint is written first"
+        >
           Stop
         </button>
       )}

@@ -41,12 +41,21 @@ export function RunDetailsPanel({ runId, live }: { runId: string; live: boolean 
   }, [runId, live]);
 
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-  const rows = details?.hyperparameters.filter((h) => words.every((w) => `${h.key} ${h.value}`.toLowerCase().includes(w))) ?? [];
+  const rows =
+    details?.hyperparameters.filter((h) => words.every((w) => `${h.key} ${h.value}`.toLowerCase().includes(w))) ?? [];
   return (
     <section className="run-details" data-testid="run-details" data-run={runId}>
       <div className="tab-bar" role="tablist">
         {TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" aria-selected={tab === t.id} className={tab === t.id ? 'active' : ''} onClick={() => setTab(t.id)} data-testid={`details-tab-${t.id}`}>
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.id}
+            className={tab === t.id ? 'active' : ''}
+            onClick={() => setTab(t.id)}
+            data-testid={`details-tab-${t.id}`}
+          >
             {t.label}
             {t.id === 'log' && details?.logLines ? ` (${details.logLines})` : ''}
           </button>
@@ -56,7 +65,8 @@ export function RunDetailsPanel({ runId, live }: { runId: string; live: boolean 
       {details && tab === 'config' && (
         <div data-testid="details-config">
           <p className="muted small">
-            {details.configSource ? `started from ${details.configSource}; ` : ''}the validated config of run.json, defaults filled in: <code>t1lab train {details.stage} --config FILE</code> takes it as is.
+            {details.configSource ? `started from ${details.configSource}; ` : ''}the validated config of run.json,
+            defaults filled in: <code>t1lab train {details.stage} --config FILE</code> takes it as is.
           </p>
           <pre className="details-text" data-testid="run-config-toml">
             {details.configToml}
@@ -65,7 +75,14 @@ export function RunDetailsPanel({ runId, live }: { runId: string; live: boolean 
       )}
       {details && tab === 'hyperparameters' && (
         <div data-testid="details-hyperparameters">
-          <input type="search" placeholder="filter: lr, ppo, clip…" aria-label="filter hyperparameters" value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="hyperparameter-filter" />
+          <input
+            type="search"
+            placeholder="filter: lr, ppo, clip…"
+            aria-label="filter hyperparameters"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            data-testid="hyperparameter-filter"
+          />
           <table className="grid hyperparameters" data-testid="hyperparameters">
             <tbody>
               {rows.map((h) => (
@@ -92,7 +109,10 @@ export function RunDetailsPanel({ runId, live }: { runId: string; live: boolean 
       {details && tab === 'log' && (
         <div data-testid="details-log">
           {details.message && <div className="error">{details.message}</div>}
-          <h3>train.log{details.logLines > details.log.length ? ` (last ${details.log.length} of ${details.logLines} lines)` : ''}</h3>
+          <h3>
+            train.log
+            {details.logLines > details.log.length ? ` (last ${details.log.length} of ${details.logLines} lines)` : ''}
+          </h3>
           {details.log.length ? (
             <pre className="details-text" data-testid="run-log">
               {details.log.join('\n')}

@@ -22,7 +22,15 @@ function points(values: readonly (number | null)[], max: number): string {
 
 export function Sparkline({ lines, max = 1, testId }: { lines: readonly Line[]; max?: number; testId?: string }) {
   return (
-    <svg className="sparkline" width={WIDTH} height={HEIGHT} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={lines.map((l) => l.label).join(' vs ')} data-testid={testId}>
+    <svg
+      className="sparkline"
+      width={WIDTH}
+      height={HEIGHT}
+      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+      role="img"
+      aria-label={lines.map((l) => l.label).join(' vs ')}
+      data-testid={testId}
+    >
       <line x1={PAD} x2={WIDTH - PAD} y1={HEIGHT - PAD} y2={HEIGHT - PAD} className="sparkline-axis" />
       {lines.map((l) => (
         <polyline key={l.label} points={points(l.values, max)} fill="none" stroke={l.colour} strokeWidth={1.5}>

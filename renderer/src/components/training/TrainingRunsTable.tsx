@@ -13,7 +13,12 @@ export function formatEta(s: number | null): string {
 
 export function TrainingRunsTable({ runs }: { runs: TrainingRunSummary[] }) {
   const { primary, charted, selectPrimary, toggleOverlay } = useTraining();
-  if (!runs.length) return <p className="muted">No training runs yet. Start one above, or from a shell: <code>t1lab train lm --config FILE</code>.</p>;
+  if (!runs.length)
+    return (
+      <p className="muted">
+        No training runs yet. Start one above, or from a shell: <code>t1lab train lm --config FILE</code>.
+      </p>
+    );
   return (
     <table className="grid training-runs" data-testid="training-runs">
       <thead>
@@ -32,9 +37,23 @@ export function TrainingRunsTable({ runs }: { runs: TrainingRunSummary[] }) {
         {runs.map((r) => {
           const i = charted.indexOf(r.id);
           return (
-            <tr key={r.id} className={r.id === primary ? 'clickable selected' : 'clickable'} onClick={() => void selectPrimary(r.id)} data-testid="training-run-row" data-run={r.id} data-state={r.state}>
+            <tr
+              key={r.id}
+              className={r.id === primary ? 'clickable selected' : 'clickable'}
+              onClick={() => void selectPrimary(r.id)}
+              data-testid="training-run-row"
+              data-run={r.id}
+              data-state={r.state}
+            >
               <td onClick={(e) => e.stopPropagation()}>
-                <input type="checkbox" checked={i >= 0} disabled={r.id === primary} onChange={() => void toggleOverlay(r.id)} aria-label={`overlay ${r.id}`} data-testid="overlay-toggle" />
+                <input
+                  type="checkbox"
+                  checked={i >= 0}
+                  disabled={r.id === primary}
+                  onChange={() => void toggleOverlay(r.id)}
+                  aria-label={`overlay ${r.id}`}
+                  data-testid="overlay-toggle"
+                />
                 {i >= 0 && <span className="swatch" style={{ background: stableRunColour(r.id, runs) }} />}
               </td>
               <td className="training-run-name" title={`${r.id}${r.notes ? `\n\n${r.notes}` : ''}`}>

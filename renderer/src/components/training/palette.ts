@@ -2,7 +2,16 @@
  * Colours that stay distinct for colour-blind readers: Okabe & Ito's eight for runs, and a diverging
  * blue-white-orange scale (no red/green opposition) for the values painted on tokens.
  */
-export const RUN_COLOURS = ['#56B4E9', '#E69F00', '#009E73', '#CC79A7', '#0072B2', '#D55E00', '#F0E442', '#999999'] as const;
+export const RUN_COLOURS = [
+  '#56B4E9',
+  '#E69F00',
+  '#009E73',
+  '#CC79A7',
+  '#0072B2',
+  '#D55E00',
+  '#F0E442',
+  '#999999',
+] as const;
 
 export function runColour(index: number): string {
   return RUN_COLOURS[index % RUN_COLOURS.length]!;
@@ -13,7 +22,9 @@ export function runColour(index: number): string {
  * that starts (the newest) takes the next colour and never repaints the runs already on the charts.
  */
 export function stableRunColour(runId: string, runs: readonly { id: string; startedAt: string | null }[]): string {
-  const order = [...runs].sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '') || a.id.localeCompare(b.id));
+  const order = [...runs].sort(
+    (a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '') || a.id.localeCompare(b.id),
+  );
   const i = order.findIndex((r) => r.id === runId);
   return runColour(i < 0 ? order.length : i);
 }
@@ -22,7 +33,17 @@ export function stableRunColour(runId: string, runs: readonly { id: string; star
  * Category colours of a family chart (`reward_dense/<category>`): Paul Tol's "muted" scheme, safe for
  * colour-blind readers and sharing no colour with RUN_COLOURS, so a category's line never reads as a run.
  */
-export const CATEGORY_COLOURS = ['#CC6677', '#332288', '#DDCC77', '#117733', '#88CCEE', '#882255', '#44AA99', '#999933', '#AA4499'] as const;
+export const CATEGORY_COLOURS = [
+  '#CC6677',
+  '#332288',
+  '#DDCC77',
+  '#117733',
+  '#88CCEE',
+  '#882255',
+  '#44AA99',
+  '#999933',
+  '#AA4499',
+] as const;
 
 export function categoryColour(index: number): string {
   return CATEGORY_COLOURS[index % CATEGORY_COLOURS.length]!;

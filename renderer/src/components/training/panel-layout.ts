@@ -2,11 +2,21 @@
  * Where the Training page's panels go: one x range for all of them, pinned panels first, the rest in their
  * metric groups (in each group's own order, then by name), and the rollout step a click on a chart opens.
  */
-import { groupOf, METRIC_GROUPS, OTHER_GROUP, type MetricGroup, type SeriesPoints, type XAxis } from '../../../../electron/domain/training-metrics';
+import {
+  groupOf,
+  METRIC_GROUPS,
+  OTHER_GROUP,
+  type MetricGroup,
+  type SeriesPoints,
+  type XAxis,
+} from '../../../../electron/domain/training-metrics';
 import type { Panel } from './panels';
 
 /** The extent of every run's x values over every metric (null when nothing is logged yet). */
-export function xExtentOf(runs: readonly { series: Record<string, SeriesPoints> }[], xAxis: XAxis): { min: number; max: number } | null {
+export function xExtentOf(
+  runs: readonly { series: Record<string, SeriesPoints> }[],
+  xAxis: XAxis,
+): { min: number; max: number } | null {
   let xMin = Infinity;
   let xMax = -Infinity;
   for (const run of runs)
@@ -26,11 +36,21 @@ export function orderPanels(panels: Panel[], groupKeys: readonly string[]): Pane
 }
 
 /** The pinned panels in pin order, and the rest by metric group (empty and hidden groups left out). */
-export function arrangePanels(panels: Panel[], pinned: readonly string[], hiddenGroups: readonly string[]): { pinnedPanels: Panel[]; groups: { group: MetricGroup; panels: Panel[] }[] } {
+export function arrangePanels(
+  panels: Panel[],
+  pinned: readonly string[],
+  hiddenGroups: readonly string[],
+): { pinnedPanels: Panel[]; groups: { group: MetricGroup; panels: Panel[] }[] } {
   const pinnedPanels = pinned.map((id) => panels.find((p) => p.id === id)).filter((p): p is Panel => !!p);
   const rest = panels.filter((p) => !pinned.includes(p.id));
   const groups = [...METRIC_GROUPS, OTHER_GROUP]
-    .map((g) => ({ group: g, panels: orderPanels(rest.filter((p) => groupOf(p.lines[0]!.key).id === g.id), g.keys) }))
+    .map((g) => ({
+      group: g,
+      panels: orderPanels(
+        rest.filter((p) => groupOf(p.lines[0]!.key).id === g.id),
+        g.keys,
+      ),
+    }))
     .filter((g) => g.panels.length && !hiddenGroups.includes(g.group.id));
   return { pinnedPanels, groups };
 }

@@ -33,7 +33,11 @@ export function toPanels(keys: readonly string[]): Panel[] {
       const family = k.slice(0, slash);
       const sorted = [...members].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
       for (const m of sorted) done.add(m);
-      panels.push({ id: `${family}/*`, family: true, lines: sorted.map((m) => ({ key: m, label: m.slice(family.length + 1) })) });
+      panels.push({
+        id: `${family}/*`,
+        family: true,
+        lines: sorted.map((m) => ({ key: m, label: m.slice(family.length + 1) })),
+      });
     } else {
       done.add(k);
       panels.push({ id: k, family: false, lines: [{ key: k, label: k }] });
@@ -51,7 +55,10 @@ export function panelMatcher(filter: string): { test(id: string): boolean; error
     return { test: (id) => re.test(id), error: null };
   } catch (e) {
     const needle = f.toLowerCase();
-    return { test: (id) => id.toLowerCase().includes(needle), error: `not a regular expression (${(e as Error).message}): matching the text instead` };
+    return {
+      test: (id) => id.toLowerCase().includes(needle),
+      error: `not a regular expression (${(e as Error).message}): matching the text instead`,
+    };
   }
 }
 
@@ -79,7 +86,10 @@ export function yRangeFor(id: string, values: Iterable<number>): [number, number
 }
 
 /** Tick steps for an x axis whose values are whole numbers (steps, tokens, seconds): never 1.5 steps. */
-export const INTEGER_INCRS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7, 2e7, 5e7, 1e8, 2e8, 5e8, 1e9, 2e9, 5e9, 1e10];
+export const INTEGER_INCRS = [
+  1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7, 2e7, 5e7, 1e8,
+  2e8, 5e8, 1e9, 2e9, 5e9, 1e10,
+];
 export const SECOND_INCRS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
 
 /**
@@ -104,7 +114,14 @@ export const COMBINE_SEPARATOR = '+';
 
 /** The metric keys a combined chart's text names (`pg_loss + vf_loss`, `pg_loss,vf_loss`): trimmed, each once. */
 export function parseCombined(text: string): string[] {
-  return [...new Set(text.split(/[+,]/).map((k) => k.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(/[+,]/)
+        .map((k) => k.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /**

@@ -44,7 +44,13 @@ function numberOrUndefined(s: string): number | undefined {
 }
 
 /** The overrides a start sends: trimmed paths, steps and checkpoint interval when above 0, a seed when given (0 too). */
-export function runOverrides(f: OverrideFields): { model?: string; data?: string; steps?: number; seed?: number; checkpointEvery?: number } {
+export function runOverrides(f: OverrideFields): {
+  model?: string;
+  data?: string;
+  steps?: number;
+  seed?: number;
+  checkpointEvery?: number;
+} {
   return {
     ...(f.model.trim() ? { model: f.model.trim() } : {}),
     ...(f.data.trim() ? { data: f.data.trim() } : {}),

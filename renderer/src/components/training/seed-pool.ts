@@ -25,7 +25,12 @@ export function seedGroups(charted: readonly string[], runs: readonly TrainingRu
 }
 
 /** The members' series (smoothed) pooled step by step: the mean as the points, with the band's edges and counts. */
-export function poolSeries(members: readonly SeriesPoints[]): { points: SeriesPoints; lo: number[]; hi: number[]; n: number[] } {
+export function poolSeries(members: readonly SeriesPoints[]): {
+  points: SeriesPoints;
+  lo: number[];
+  hi: number[];
+  n: number[];
+} {
   const along = (y: (p: SeriesPoints) => number[]): Curve[] => members.map((p) => ({ x: p.step, y: y(p) }));
   const values = bandOf(along((p) => p.ema));
   const meanAt = (y: (p: SeriesPoints) => number[]) => new Map(bandOf(along(y)).map((b) => [b.x, b.mean]));
@@ -33,7 +38,13 @@ export function poolSeries(members: readonly SeriesPoints[]): { points: SeriesPo
   const tokens = meanAt((p) => p.tokens);
   const mean = values.map((b) => b.mean);
   return {
-    points: { step: values.map((b) => b.x), wall: values.map((b) => wall.get(b.x) ?? 0), tokens: values.map((b) => tokens.get(b.x) ?? 0), raw: mean, ema: mean },
+    points: {
+      step: values.map((b) => b.x),
+      wall: values.map((b) => wall.get(b.x) ?? 0),
+      tokens: values.map((b) => tokens.get(b.x) ?? 0),
+      raw: mean,
+      ema: mean,
+    },
     lo: values.map((b) => b.min),
     hi: values.map((b) => b.max),
     n: values.map((b) => b.n),

@@ -19,11 +19,15 @@ export interface TokenScale {
 
 const fmt = (v: number) => (Math.abs(v) >= 100 || (Math.abs(v) < 0.01 && v !== 0) ? v.toExponential(1) : v.toFixed(2));
 const field = (by: ColourBy) => (t: RolloutToken) => t[by];
-const gradient = (f: (x: number) => string, from: number, to: number) => Array.from({ length: 9 }, (_, i) => f(from + ((to - from) * i) / 8));
+const gradient = (f: (x: number) => string, from: number, to: number) =>
+  Array.from({ length: 9 }, (_, i) => f(from + ((to - from) * i) / 8));
 
 export function tokenScale(tokens: RolloutToken[], by: ColourBy): TokenScale {
   const get = field(by);
-  const values = tokens.filter((t) => t.mask === 1).map(get).filter((v): v is number => v !== null && Number.isFinite(v));
+  const values = tokens
+    .filter((t) => t.mask === 1)
+    .map(get)
+    .filter((v): v is number => v !== null && Number.isFinite(v));
   if (by === 'logprob') {
     return {
       title: 'sampler log-prob (darker: less likely)',
@@ -35,7 +39,12 @@ export function tokenScale(tokens: RolloutToken[], by: ColourBy): TokenScale {
   if (by === 'value') {
     const lo = Math.min(...values, 0);
     const hi = Math.max(...values, lo + 1e-9);
-    return { title: 'value (critic)', colour: (t) => (t.value === null ? null : sequential((t.value - lo) / (hi - lo))), stops: gradient(sequential, 0, 1), labels: [fmt(lo), fmt((lo + hi) / 2), fmt(hi)] };
+    return {
+      title: 'value (critic)',
+      colour: (t) => (t.value === null ? null : sequential((t.value - lo) / (hi - lo))),
+      stops: gradient(sequential, 0, 1),
+      labels: [fmt(lo), fmt((lo + hi) / 2), fmt(hi)],
+    };
   }
   // Advantage around 0, TIS weight around 1: diverging, symmetric, blue below and orange above.
   const centre = by === 'tisWeight' ? 1 : 0;

@@ -61,7 +61,8 @@ export function decodeTrainingState(run: string | undefined, text: string | unde
     run: run ?? null,
     overlays: list(p.get('o')),
     xAxis: AXES.includes(x as (typeof AXES)[number]) ? (x as (typeof AXES)[number]) : 'step',
-    smoothing: p.has('s') && Number.isFinite(smoothing) && smoothing >= 0 && smoothing < 1 ? smoothing : DEFAULT_SMOOTHING,
+    smoothing:
+      p.has('s') && Number.isFinite(smoothing) && smoothing >= 0 && smoothing < 1 ? smoothing : DEFAULT_SMOOTHING,
     logScale,
     panelFilter: p.get('q') ?? '',
     pinned: list(p.get('pin')),

@@ -35,7 +35,8 @@ export function planYScale(values: Iterable<number>, log: boolean): YScalePlan {
   if (!log) return { kind: 'linear', linthresh: 1, note: null };
   const vs = finite(values);
   const nonZero = vs.filter((v) => v !== 0).map(Math.abs);
-  if (!nonZero.length) return { kind: 'linear', linthresh: 1, note: vs.length ? 'log scale off: every value is 0' : null };
+  if (!nonZero.length)
+    return { kind: 'linear', linthresh: 1, note: vs.length ? 'log scale off: every value is 0' : null };
   if (vs.every((v) => v > 0)) return { kind: 'log', linthresh: 1, note: null };
   const maxAbs = Math.max(...nonZero);
   const minAbs = Math.min(...nonZero);
@@ -46,7 +47,7 @@ export function planYScale(values: Iterable<number>, log: boolean): YScalePlan {
 function niceOutward(v: number, up: boolean): number {
   if (v === 0) return 0;
   const a = Math.abs(v);
-  const away = (v > 0) === up;
+  const away = v > 0 === up;
   const d = decadeBelow(a);
   const steps = away ? [1, 2, 5, 10] : [10, 5, 2, 1];
   const m = away ? steps.find((s) => s * d >= a * (1 - 1e-12))! : steps.find((s) => s * d <= a * (1 + 1e-12))!;
@@ -86,8 +87,21 @@ function magnitudes(from: number, to: number, multiples: readonly number[]): num
  * when more, every other decade when still too many; 0 on an arcsinh axis that spans it. No magnitude
  * below `linthresh` on an arcsinh axis (that part is linear, and 0 labels it).
  */
-export function logTicks(min: number, max: number, kind: 'log' | 'asinh', linthresh: number, maxTicks: number): number[] {
-  const side = (from: number, to: number): number[][] => (to < from ? [[], [], []] : [magnitudes(from, to, [1, 2, 5]), magnitudes(from, to, [1]), magnitudes(from, to, [1]).filter((_, i, all) => (all.length - 1 - i) % 2 === 0)]);
+export function logTicks(
+  min: number,
+  max: number,
+  kind: 'log' | 'asinh',
+  linthresh: number,
+  maxTicks: number,
+): number[] {
+  const side = (from: number, to: number): number[][] =>
+    to < from
+      ? [[], [], []]
+      : [
+          magnitudes(from, to, [1, 2, 5]),
+          magnitudes(from, to, [1]),
+          magnitudes(from, to, [1]).filter((_, i, all) => (all.length - 1 - i) % 2 === 0),
+        ];
   const floor = kind === 'asinh' ? linthresh : 0;
   const pos = max > 0 ? side(Math.max(floor, kind === 'log' ? min : floor), max) : [[], [], []];
   const neg = min < 0 ? side(Math.max(floor, max < 0 ? -max : floor), -min) : [[], [], []];

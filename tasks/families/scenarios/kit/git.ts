@@ -31,6 +31,8 @@ export function commitLines(c: Commit, epoch: number): string[] {
       lines.push(`printf '%s' ${shq(text)} > ${shq(path)}`);
     }
   }
-  lines.push(`git add -A && GIT_AUTHOR_DATE='${epoch} +0000' GIT_COMMITTER_DATE='${epoch} +0000' git commit -q -m ${shq(c.message)}`);
+  lines.push(
+    `git add -A && GIT_AUTHOR_DATE='${epoch} +0000' GIT_COMMITTER_DATE='${epoch} +0000' git commit -q -m ${shq(c.message)}`,
+  );
   return lines;
 }

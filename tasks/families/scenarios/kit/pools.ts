@@ -1,16 +1,212 @@
 /** Word pools the families draw names and data from (combined with FamilyRng.word for unbounded variety). */
 import type { FamilyRng } from '../../types';
 
-export const FIRST_NAMES = ['ada', 'alan', 'grace', 'linus', 'ken', 'dennis', 'barbara', 'edsger', 'donald', 'margaret', 'radia', 'frances', 'john', 'leslie', 'tim', 'guido', 'bjarne', 'niklaus', 'hedy', 'katherine', 'sophie', 'yukihiro', 'rob', 'brian', 'anita', 'shafi', 'whitfield', 'martin', 'ivan', 'carol'] as const;
-export const LAST_NAMES = ['lovelace', 'turing', 'hopper', 'torvalds', 'thompson', 'ritchie', 'liskov', 'dijkstra', 'knuth', 'hamilton', 'perlman', 'allen', 'mccarthy', 'lamport', 'berners', 'rossum', 'stroustrup', 'wirth', 'lamarr', 'johnson', 'wilson', 'matsumoto', 'pike', 'kernighan', 'borg', 'goldwasser', 'diffie', 'fowler', 'sutherland', 'shaw'] as const;
-export const CITIES = ['oslo', 'lima', 'cairo', 'perth', 'quito', 'dakar', 'hanoi', 'porto', 'turin', 'delhi', 'seoul', 'tunis', 'bern', 'riga', 'sofia', 'accra', 'doha', 'kyiv', 'minsk', 'malmo'] as const;
+export const FIRST_NAMES = [
+  'ada',
+  'alan',
+  'grace',
+  'linus',
+  'ken',
+  'dennis',
+  'barbara',
+  'edsger',
+  'donald',
+  'margaret',
+  'radia',
+  'frances',
+  'john',
+  'leslie',
+  'tim',
+  'guido',
+  'bjarne',
+  'niklaus',
+  'hedy',
+  'katherine',
+  'sophie',
+  'yukihiro',
+  'rob',
+  'brian',
+  'anita',
+  'shafi',
+  'whitfield',
+  'martin',
+  'ivan',
+  'carol',
+] as const;
+export const LAST_NAMES = [
+  'lovelace',
+  'turing',
+  'hopper',
+  'torvalds',
+  'thompson',
+  'ritchie',
+  'liskov',
+  'dijkstra',
+  'knuth',
+  'hamilton',
+  'perlman',
+  'allen',
+  'mccarthy',
+  'lamport',
+  'berners',
+  'rossum',
+  'stroustrup',
+  'wirth',
+  'lamarr',
+  'johnson',
+  'wilson',
+  'matsumoto',
+  'pike',
+  'kernighan',
+  'borg',
+  'goldwasser',
+  'diffie',
+  'fowler',
+  'sutherland',
+  'shaw',
+] as const;
+export const CITIES = [
+  'oslo',
+  'lima',
+  'cairo',
+  'perth',
+  'quito',
+  'dakar',
+  'hanoi',
+  'porto',
+  'turin',
+  'delhi',
+  'seoul',
+  'tunis',
+  'bern',
+  'riga',
+  'sofia',
+  'accra',
+  'doha',
+  'kyiv',
+  'minsk',
+  'malmo',
+] as const;
 export const REGIONS = ['north', 'south', 'east', 'west', 'central', 'coastal', 'alpine', 'metro'] as const;
-export const PRODUCTS = ['widget', 'gadget', 'sprocket', 'gizmo', 'bracket', 'flange', 'valve', 'rotor', 'gasket', 'spindle', 'lever', 'hinge', 'pulley', 'nozzle', 'clamp', 'coupler', 'bearing', 'piston', 'damper', 'socket'] as const;
-export const ADJECTIVES = ['amber', 'brisk', 'calm', 'dusty', 'eager', 'fuzzy', 'gentle', 'hollow', 'ivory', 'jolly', 'keen', 'lucid', 'mellow', 'nimble', 'olive', 'plain', 'quiet', 'rapid', 'silver', 'tidy', 'urban', 'vivid', 'witty', 'young', 'zesty'] as const;
-export const NOUNS = ['falcon', 'harbor', 'meadow', 'comet', 'ember', 'glacier', 'lantern', 'orchid', 'pebble', 'quartz', 'raven', 'summit', 'tundra', 'willow', 'canyon', 'delta', 'fjord', 'grove', 'island', 'jungle', 'kettle', 'lagoon', 'marble', 'nebula', 'oasis'] as const;
-export const SERVICES = ['api', 'web', 'worker', 'cron', 'metrics', 'auth', 'billing', 'search', 'mailer', 'queue', 'cache', 'gateway', 'uploader', 'reports', 'notifier', 'scheduler', 'indexer', 'admin', 'ledger', 'inventory'] as const;
-export const HTTP_PATHS = ['/', '/login', '/logout', '/api/items', '/api/users', '/api/orders', '/static/app.js', '/static/site.css', '/health', '/search', '/cart', '/checkout', '/admin', '/metrics', '/api/v2/report', '/favicon.ico'] as const;
-export const STATUS_CODES = [200, 200, 200, 200, 201, 204, 301, 302, 304, 400, 401, 403, 404, 404, 500, 502, 503] as const;
+export const PRODUCTS = [
+  'widget',
+  'gadget',
+  'sprocket',
+  'gizmo',
+  'bracket',
+  'flange',
+  'valve',
+  'rotor',
+  'gasket',
+  'spindle',
+  'lever',
+  'hinge',
+  'pulley',
+  'nozzle',
+  'clamp',
+  'coupler',
+  'bearing',
+  'piston',
+  'damper',
+  'socket',
+] as const;
+export const ADJECTIVES = [
+  'amber',
+  'brisk',
+  'calm',
+  'dusty',
+  'eager',
+  'fuzzy',
+  'gentle',
+  'hollow',
+  'ivory',
+  'jolly',
+  'keen',
+  'lucid',
+  'mellow',
+  'nimble',
+  'olive',
+  'plain',
+  'quiet',
+  'rapid',
+  'silver',
+  'tidy',
+  'urban',
+  'vivid',
+  'witty',
+  'young',
+  'zesty',
+] as const;
+export const NOUNS = [
+  'falcon',
+  'harbor',
+  'meadow',
+  'comet',
+  'ember',
+  'glacier',
+  'lantern',
+  'orchid',
+  'pebble',
+  'quartz',
+  'raven',
+  'summit',
+  'tundra',
+  'willow',
+  'canyon',
+  'delta',
+  'fjord',
+  'grove',
+  'island',
+  'jungle',
+  'kettle',
+  'lagoon',
+  'marble',
+  'nebula',
+  'oasis',
+] as const;
+export const SERVICES = [
+  'api',
+  'web',
+  'worker',
+  'cron',
+  'metrics',
+  'auth',
+  'billing',
+  'search',
+  'mailer',
+  'queue',
+  'cache',
+  'gateway',
+  'uploader',
+  'reports',
+  'notifier',
+  'scheduler',
+  'indexer',
+  'admin',
+  'ledger',
+  'inventory',
+] as const;
+export const HTTP_PATHS = [
+  '/',
+  '/login',
+  '/logout',
+  '/api/items',
+  '/api/users',
+  '/api/orders',
+  '/static/app.js',
+  '/static/site.css',
+  '/health',
+  '/search',
+  '/cart',
+  '/checkout',
+  '/admin',
+  '/metrics',
+  '/api/v2/report',
+  '/favicon.ico',
+] as const;
+export const STATUS_CODES = [
+  200, 200, 200, 200, 201, 204, 301, 302, 304, 400, 401, 403, 404, 404, 500, 502, 503,
+] as const;
 export const LEVELS = ['DEBUG', 'INFO', 'INFO', 'INFO', 'WARN', 'ERROR'] as const;
 export const MONTHS = ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12'] as const;
 
@@ -26,7 +222,12 @@ export function personName(rng: FamilyRng): { first: string; last: string } {
 }
 
 /** `n` distinct values produced by `make` (retries on collision). */
-export function distinct<T>(rng: FamilyRng, n: number, make: (rng: FamilyRng) => T, key: (t: T) => string = String): T[] {
+export function distinct<T>(
+  rng: FamilyRng,
+  n: number,
+  make: (rng: FamilyRng) => T,
+  key: (t: T) => string = String,
+): T[] {
   const seen = new Set<string>();
   const out: T[] = [];
   for (let tries = 0; out.length < n && tries < n * 50; tries++) {
@@ -52,7 +253,9 @@ export function pad2(n: number): string {
 
 /** An IPv4 in a private range. */
 export function ipv4(rng: FamilyRng): string {
-  return rng.bool(0.5) ? `10.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}` : `192.168.${rng.int(0, 255)}.${rng.int(1, 254)}`;
+  return rng.bool(0.5)
+    ? `10.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`
+    : `192.168.${rng.int(0, 255)}.${rng.int(1, 254)}`;
 }
 
 /** Money as integer cents rendered "123.45" (integer arithmetic keeps oracle and verifier exact). */

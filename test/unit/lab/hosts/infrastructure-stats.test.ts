@@ -22,7 +22,11 @@ const record = (taskId: string, resolved: boolean, error: EpisodeRecord['error']
 
 describe('statistics of a run with infrastructure errors', () => {
   it('leave the episodes no host could run out of the rates, and count them', () => {
-    const stats = computeStats([record('a', true), record('b', false), record('c', false, { kind: 'infrastructure', message: 'infrastructure: no engine host could run it' })]);
+    const stats = computeStats([
+      record('a', true),
+      record('b', false),
+      record('c', false, { kind: 'infrastructure', message: 'infrastructure: no engine host could run it' }),
+    ]);
     expect(stats.tasks).toBe(2);
     expect(stats.episodes).toBe(2);
     expect(stats.resolvedRate).toBe(0.5);
@@ -30,6 +34,11 @@ describe('statistics of a run with infrastructure errors', () => {
   });
 
   it('are unchanged without them', () => {
-    expect(computeStats([record('a', true), record('b', false, { kind: 'sandbox', message: 'x' })]).errors).toEqual({ policy: 0, sandbox: 1, verifier: 0, timeout: 0 });
+    expect(computeStats([record('a', true), record('b', false, { kind: 'sandbox', message: 'x' })]).errors).toEqual({
+      policy: 0,
+      sandbox: 1,
+      verifier: 0,
+      timeout: 0,
+    });
   });
 });

@@ -35,7 +35,13 @@ function fakePool(names: string[], unreachable = new Set<string>()) {
   return pool as unknown as HostPool & { down: Set<string> };
 }
 
-const runtime = { backend: 'podman', sandbox: {}, network: false, reason: 'test', container: { engine: 'podman', image: { ref: 'img' } } } as unknown as PhaseRuntime;
+const runtime = {
+  backend: 'podman',
+  sandbox: {},
+  network: false,
+  reason: 'test',
+  container: { engine: 'podman', image: { ref: 'img' } },
+} as unknown as PhaseRuntime;
 
 describe('placing an episode on a host', () => {
   it('records the host, retries on another when a host fails under it, and gives up as infrastructure', async () => {
@@ -44,19 +50,31 @@ describe('placing an episode on a host', () => {
     const run = async (r: PhaseRuntime | undefined): Promise<Rec> => {
       const host = r?.container?.host?.name as string;
       seen.push(host);
-      return host === 'a' ? { error: { kind: 'sandbox', message: `host 'a' failed mid-run: socket hang up` } } : { error: null };
+      return host === 'a'
+        ? { error: { kind: 'sandbox', message: `host 'a' failed mid-run: socket hang up` } }
+        : { error: null };
     };
     const rec = await runPlaced(pool, runtime, run, (why) => ({ error: { kind: 'sandbox', message: why } }));
     expect(seen).toEqual(['a', 'b']);
     expect(rec.host).toBe('b');
     expect(pool.down.has('a')).toBe(true);
-    const none = await runPlaced(fakePool(['a']), runtime, run, (why) => ({ error: { kind: 'sandbox', message: why } }));
+    const none = await runPlaced(fakePool(['a']), runtime, run, (why) => ({
+      error: { kind: 'sandbox', message: why },
+    }));
     expect(none.error?.message).toMatch(/^infrastructure: no engine host could run it \(host 'a' failed mid-run/);
   });
 
   it("takes any failure on a host that stopped answering as the host's", async () => {
     const pool = fakePool(['a', 'b'], new Set(['a']));
-    const rec = await runPlaced(pool, runtime, async (r): Promise<Rec> => (r?.container?.host?.name === 'a' ? { error: { kind: 'sandbox', message: 'session ended (exit code 137) before its first prompt' } } : { error: null }), (): Rec => ({ error: null }));
+    const rec = await runPlaced(
+      pool,
+      runtime,
+      async (r): Promise<Rec> =>
+        r?.container?.host?.name === 'a'
+          ? { error: { kind: 'sandbox', message: 'session ended (exit code 137) before its first prompt' } }
+          : { error: null },
+      (): Rec => ({ error: null }),
+    );
     expect(rec).toEqual({ error: null, host: 'b' });
   });
 
@@ -74,22 +92,44 @@ describe('placing an episode on a host', () => {
       return Promise.resolve({ error: null });
     };
     const logged: string[] = [];
-    const rec = await runPlaced(pool, runtime, run, (why) => ({ error: { kind: 'infrastructure', message: why } }), (m) => logged.push(m));
+    const rec = await runPlaced(
+      pool,
+      runtime,
+      run,
+      (why) => ({ error: { kind: 'infrastructure', message: why } }),
+      (m) => logged.push(m),
+    );
     expect(seen).toEqual(['a', 'b']);
     expect(rec).toEqual({ error: null, host: 'b' });
     expect(logged[0]).toMatch(/^host 'a' went down under an episode/);
     // With no host left: an infrastructure error naming why.
     const alone = fakePool(['a']);
-    const hung = (): Promise<Rec> => (setTimeout(() => alone.markDown('a', "host 'a' stopped answering"), 10), new Promise<Rec>(() => {}));
+    const hung = (): Promise<Rec> => (
+      setTimeout(() => alone.markDown('a', "host 'a' stopped answering"), 10),
+      new Promise<Rec>(() => {})
+    );
     const lost = await runPlaced(alone, runtime, hung, (why) => ({ error: { kind: 'infrastructure', message: why } }));
-    expect(lost.error).toEqual({ kind: 'infrastructure', message: "infrastructure: no engine host could run it (host 'a' stopped answering)" });
+    expect(lost.error).toEqual({
+      kind: 'infrastructure',
+      message: "infrastructure: no engine host could run it (host 'a' stopped answering)",
+    });
   });
 
   it('keeps task failures and local tasks as they are', async () => {
     const pool = fakePool(['a']);
-    const failed = await runPlaced(pool, runtime, async (): Promise<Rec> => ({ error: { kind: 'verifier', message: 'tests failed' } }), (): Rec => ({ error: null }));
+    const failed = await runPlaced(
+      pool,
+      runtime,
+      async (): Promise<Rec> => ({ error: { kind: 'verifier', message: 'tests failed' } }),
+      (): Rec => ({ error: null }),
+    );
     expect(failed).toEqual({ error: { kind: 'verifier', message: 'tests failed' }, host: 'a' });
-    const local = await runPlaced(pool, { ...runtime, container: null }, async (): Promise<Rec> => ({ error: null }), (): Rec => ({ error: null }));
+    const local = await runPlaced(
+      pool,
+      { ...runtime, container: null },
+      async (): Promise<Rec> => ({ error: null }),
+      (): Rec => ({ error: null }),
+    );
     expect(local.host).toBeUndefined();
     expect(hostFailed({ kind: 'sandbox', message: "host 'a' is unavailable" }, 'a')).toBe(true);
     expect(hostFailed({ kind: 'sandbox', message: 'session ended before its first prompt' }, 'a')).toBe(false);

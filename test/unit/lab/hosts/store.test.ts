@@ -2,7 +2,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hostname } from 'node:os';
-import { LABEL_DEADLINE, LABEL_INSTALL, LABEL_OWNER, LABEL_OWNER_HOST, labLabels, sweepVerdict } from '../../../../native/sandbox/container/api/labels';
+import {
+  LABEL_DEADLINE,
+  LABEL_INSTALL,
+  LABEL_OWNER,
+  LABEL_OWNER_HOST,
+  labLabels,
+  sweepVerdict,
+} from '../../../../native/sandbox/container/api/labels';
 import { addHost, installId, listHosts, removeHost, selectHosts } from '../../../../electron/lab/hosts/store';
 import { makeTempDir } from '../../../helpers/tmp';
 
@@ -20,9 +27,15 @@ describe('the hosts in the settings file', () => {
     ]);
     expect(selectHosts(tmp.path, ['gpu-2']).map((h) => h.name)).toEqual(['gpu-2']);
     expect(() => selectHosts(tmp.path, ['nope'])).toThrow(/--hosts: no host named 'nope' \(hosts: local, gpu-2\)/);
-    expect(() => addHost(tmp.path, { name: 'local', url: 'unix:///x' })).toThrow(/NAME 'local': a host of that name exists/);
-    expect(() => addHost(tmp.path, { name: 'far', url: 'tcp://192.168.1.9:2375' })).toThrow(/plain tcp:\/\/ .* refused/);
-    expect(() => addHost(tmp.path, { name: 'far', url: 'tcp://192.168.1.9:2376', tlsDir: join(tmp.path, 'none') })).toThrow(/--tls-dir '.*none': cannot read ca\.pem/);
+    expect(() => addHost(tmp.path, { name: 'local', url: 'unix:///x' })).toThrow(
+      /NAME 'local': a host of that name exists/,
+    );
+    expect(() => addHost(tmp.path, { name: 'far', url: 'tcp://192.168.1.9:2375' })).toThrow(
+      /plain tcp:\/\/ .* refused/,
+    );
+    expect(() =>
+      addHost(tmp.path, { name: 'far', url: 'tcp://192.168.1.9:2376', tlsDir: join(tmp.path, 'none') }),
+    ).toThrow(/--tls-dir '.*none': cannot read ca\.pem/);
     expect(removeHost(tmp.path, 'local').name).toBe('local');
     expect(() => removeHost(tmp.path, 'local')).toThrow(/no host named 'local'/);
     const settings = JSON.parse(readFileSync(join(tmp.path, 'settings.json'), 'utf8'));
@@ -50,7 +63,10 @@ describe('what a sweep removes', () => {
     const dead = { ...mine, [LABEL_OWNER]: mine[LABEL_OWNER]!.replace(/^\d+/, '999999') };
     expect(sweepVerdict(dead, id, 2_000, () => false)).toEqual({ remove: true, why: 'owner-dead' });
     // The same pid on another machine: not ours to judge before its deadline.
-    expect(sweepVerdict({ ...dead, [LABEL_OWNER_HOST]: `${hostname()}-other` }, id, 2_000, () => false)).toEqual({ remove: false, why: 'other-machine' });
+    expect(sweepVerdict({ ...dead, [LABEL_OWNER_HOST]: `${hostname()}-other` }, id, 2_000, () => false)).toEqual({
+      remove: false,
+      why: 'other-machine',
+    });
     expect(sweepVerdict(mine, 'another-install', 70_000)).toEqual({ remove: false, why: 'other-install' });
     expect(sweepVerdict({}, id)).toEqual({ remove: false, why: 'unlabelled' });
   });

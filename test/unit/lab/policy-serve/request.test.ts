@@ -17,13 +17,32 @@ function fault(body: unknown): { status: number; param: string | null; message: 
 
 describe('parseChatRequest', () => {
   it("applies OpenAI's defaults and maps the sampling fields", () => {
-    const r = parseChatRequest({ ...base, user: 'ignored', stop: 'END', seed: -1, logprobs: true, top_logprobs: 3, max_completion_tokens: 7 });
+    const r = parseChatRequest({
+      ...base,
+      user: 'ignored',
+      stop: 'END',
+      seed: -1,
+      logprobs: true,
+      top_logprobs: 3,
+      max_completion_tokens: 7,
+    });
     expect(r.stream).toBe(false);
-    expect(r.sampling).toEqual({ temperature: 1, topP: 1, topK: 0, maxTokens: 7, seed: 2 ** 32 - 1, stop: ['END'], logprobs: { top: 3 }, ignoreEos: false });
+    expect(r.sampling).toEqual({
+      temperature: 1,
+      topP: 1,
+      topK: 0,
+      maxTokens: 7,
+      seed: 2 ** 32 - 1,
+      stop: ['END'],
+      logprobs: { top: 3 },
+      ignoreEos: false,
+    });
   });
 
   it('offers no tools with tool_choice "none"', () => {
-    expect(parseChatRequest({ ...base, tool_choice: 'none', tools: [{ type: 'function', function: { name: 'f' } }] }).tools).toEqual([]);
+    expect(
+      parseChatRequest({ ...base, tool_choice: 'none', tools: [{ type: 'function', function: { name: 'f' } }] }).tools,
+    ).toEqual([]);
   });
 
   it.each([
@@ -37,7 +56,16 @@ describe('parseChatRequest', () => {
     [{ ...base, tool_choice: 'required' }, 'tool_choice'],
     [{ ...base, stop: ['a', 'b', 'c', 'd', 'e'] }, 'stop'],
     [{ ...base, max_tokens: 0 }, 'max_tokens'],
-    [{ ...base, tools: [{ type: 'function', function: { name: 'f' } }, { type: 'function', function: { name: 'f' } }] }, 'tools[1].function.name'],
+    [
+      {
+        ...base,
+        tools: [
+          { type: 'function', function: { name: 'f' } },
+          { type: 'function', function: { name: 'f' } },
+        ],
+      },
+      'tools[1].function.name',
+    ],
     [{ ...base, response_format: { type: 'json_object' } }, 'response_format.type'],
   ])('%j is a 400 naming %s', (body, param) => {
     const f = fault(body);

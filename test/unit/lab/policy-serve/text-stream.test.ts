@@ -4,7 +4,17 @@ import { TextStream } from '../../../../electron/lab/policy-serve/text-stream';
 import { toolCallStart } from '../../../../electron/lab/policy-serve/tool-calls';
 
 // A toy vocabulary: each id is a piece of text; 99 ends the turn; 7 and 8 are the two halves of 'é' (bytes C3 A9).
-const PIECES: Record<number, string> = { 1: 'Hel', 2: 'lo', 3: ' wor', 4: 'ld', 5: ' EN', 6: 'D!', 9: '<tool_call>', 10: '{"name": "bash"}', 11: '</tool_call>' };
+const PIECES: Record<number, string> = {
+  1: 'Hel',
+  2: 'lo',
+  3: ' wor',
+  4: 'ld',
+  5: ' EN',
+  6: 'D!',
+  9: '<tool_call>',
+  10: '{"name": "bash"}',
+  11: '</tool_call>',
+};
 function decode(ids: readonly number[]): string {
   let out = '';
   for (let i = 0; i < ids.length; i++) {
@@ -16,7 +26,8 @@ function decode(ids: readonly number[]): string {
   return out;
 }
 
-const stream = (stops: string[] = [], holdFrom?: (t: string) => number) => new TextStream({ decode, stopTokenIds: new Set([99]), stops, ...(holdFrom ? { holdFrom } : {}) });
+const stream = (stops: string[] = [], holdFrom?: (t: string) => number) =>
+  new TextStream({ decode, stopTokenIds: new Set([99]), stops, ...(holdFrom ? { holdFrom } : {}) });
 
 describe('TextStream', () => {
   it('sends each token as it comes, without the end-of-turn token', () => {
@@ -44,6 +55,9 @@ describe('TextStream', () => {
   it('holds a tool call, from its tag on, for the end', () => {
     const s = stream([], toolCallStart);
     expect([1, 9, 10, 11].map((id) => s.push(id))).toEqual(['Hel', '', '', '']);
-    expect(s.finish()).toEqual({ delta: '<tool_call>{"name": "bash"}</tool_call>', text: 'Hel<tool_call>{"name": "bash"}</tool_call>' });
+    expect(s.finish()).toEqual({
+      delta: '<tool_call>{"name": "bash"}</tool_call>',
+      text: 'Hel<tool_call>{"name": "bash"}</tool_call>',
+    });
   });
 });

@@ -5,11 +5,19 @@ import { renderPrompt } from '../../../../electron/lab/policy-serve/prompt';
 import type { RequestTool } from '../../../../electron/lab/policy-serve/request';
 import { parseToolCalls, toolCallStart, toolsSystemBlock } from '../../../../electron/lab/policy-serve/tool-calls';
 
-const BASH: RequestTool = { type: 'function', function: { name: 'bash', description: 'run a command', parameters: { type: 'object', properties: { command: { type: 'string' } } } } };
+const BASH: RequestTool = {
+  type: 'function',
+  function: {
+    name: 'bash',
+    description: 'run a command',
+    parameters: { type: 'object', properties: { command: { type: 'string' } } },
+  },
+};
 
 describe('tool calls', () => {
   it('takes every well-formed call of an offered tool, and the text around them as content', () => {
-    const text = 'I will look.\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>\n<tool_call>{"name": "bash", "arguments": "{\\"command\\": \\"pwd\\"}"}</tool_call>';
+    const text =
+      'I will look.\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>\n<tool_call>{"name": "bash", "arguments": "{\\"command\\": \\"pwd\\"}"}</tool_call>';
     expect(parseToolCalls(text, [BASH])).toEqual({
       content: 'I will look.',
       calls: [
@@ -20,7 +28,9 @@ describe('tool calls', () => {
   });
 
   it('accepts a call cut before its closing tag (a stop at </tool_call>)', () => {
-    expect(parseToolCalls('<tool_call>{"name": "bash", "arguments": {}}', [BASH]).calls).toEqual([{ name: 'bash', arguments: '{}' }]);
+    expect(parseToolCalls('<tool_call>{"name": "bash", "arguments": {}}', [BASH]).calls).toEqual([
+      { name: 'bash', arguments: '{}' },
+    ]);
   });
 
   it('leaves everything as content when a call is not JSON, names a tool not offered, or no tools were offered', () => {
@@ -40,8 +50,17 @@ describe('tool calls', () => {
   });
 
   it('adds the tools block to the system message of a template that does not list tools (ChatML)', () => {
-    const withSystem = renderPrompt(chatml, [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }], [BASH]);
-    expect(withSystem).toBe(`<|im_start|>system\nBe brief.\n\n${toolsSystemBlock([BASH])}<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n`);
+    const withSystem = renderPrompt(
+      chatml,
+      [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hi' },
+      ],
+      [BASH],
+    );
+    expect(withSystem).toBe(
+      `<|im_start|>system\nBe brief.\n\n${toolsSystemBlock([BASH])}<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n`,
+    );
     const without = renderPrompt(chatml, [{ role: 'user', content: 'hi' }], [BASH]);
     expect(without.startsWith(`<|im_start|>system\n${toolsSystemBlock([BASH])}<|im_end|>\n`)).toBe(true);
   });
@@ -51,11 +70,17 @@ describe('tool calls', () => {
       chatml,
       [
         { role: 'user', content: [{ type: 'text', text: 'list' }] },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }],
+        },
         { role: 'tool', tool_call_id: 'c1', content: 'a.txt' },
       ],
       [],
     );
-    expect(text).toBe('<|im_start|>user\nlist<|im_end|>\n<|im_start|>assistant\n<tool_call>\n{"name":"bash","arguments":{"command":"ls"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\na.txt\n</tool_response><|im_end|>\n<|im_start|>assistant\n');
+    expect(text).toBe(
+      '<|im_start|>user\nlist<|im_end|>\n<|im_start|>assistant\n<tool_call>\n{"name":"bash","arguments":{"command":"ls"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\na.txt\n</tool_response><|im_end|>\n<|im_start|>assistant\n',
+    );
   });
 });

@@ -8,7 +8,8 @@ import { loadCorpus } from '../../../../electron/lab/training/corpus';
 import { isBuiltinCorpus } from '../../../../electron/lab/training/corpus/names';
 
 /** Words of 3+ characters with a digit: random spans (nouns and shell words have none). */
-const randomWords = (text: string) => new Set((text.match(/[a-z0-9_]*[0-9][a-z0-9_]*/g) ?? []).filter((w) => w.length >= 3));
+const randomWords = (text: string) =>
+  new Set((text.match(/[a-z0-9_]*[0-9][a-z0-9_]*/g) ?? []).filter((w) => w.length >= 3));
 
 describe('copy drills', () => {
   it('are the same documents for the same seed and others for another', () => {
@@ -31,7 +32,11 @@ describe('copy drills', () => {
     // the commands do not need, such as a count; allow a few).
     expect(withCopies).toBeGreaterThan(docs.length * 0.9);
     expect(docs.some((d) => d.includes('<tool_call>\n{"name":"bash"'))).toBe(true);
-    expect(docs.some((d) => d.startsWith('The list:') || d.startsWith('Items:') || d.startsWith('Names:') || d.startsWith('Paths:'))).toBe(true);
+    expect(
+      docs.some(
+        (d) => d.startsWith('The list:') || d.startsWith('Items:') || d.startsWith('Names:') || d.startsWith('Paths:'),
+      ),
+    ).toBe(true);
   });
 
   it('are a data.path entry of their own, never read as a file', async () => {

@@ -16,16 +16,34 @@ describe('a sandbox spec as an Engine API create body', () => {
 
   it('carries the limits, the network switch, explicit ulimits and the labels', () => {
     const o = createOptions(spec, ['bash', '-i'], 'n1', { 't1lab.install': 'i' }, { tty: true, stdin: true });
-    expect(o).toMatchObject({ name: 'n1', Image: 'localhost/x:1', Cmd: ['bash', '-i'], Entrypoint: [], Tty: true, OpenStdin: true, WorkingDir: '/app', User: 'agent', Labels: { 't1lab.install': 'i' } });
+    expect(o).toMatchObject({
+      name: 'n1',
+      Image: 'localhost/x:1',
+      Cmd: ['bash', '-i'],
+      Entrypoint: [],
+      Tty: true,
+      OpenStdin: true,
+      WorkingDir: '/app',
+      User: 'agent',
+      Labels: { 't1lab.install': 'i' },
+    });
     expect(o.Env).toEqual(['A=1', 'TERM=xterm-256color']);
-    expect(o.HostConfig).toMatchObject({ NetworkMode: 'none', Memory: 512 * 2 ** 20, MemorySwap: 512 * 2 ** 20, PidsLimit: 64, NanoCpus: 1.5e9 });
+    expect(o.HostConfig).toMatchObject({
+      NetworkMode: 'none',
+      Memory: 512 * 2 ** 20,
+      MemorySwap: 512 * 2 ** 20,
+      PidsLimit: 64,
+      NanoCpus: 1.5e9,
+    });
     expect(o.HostConfig?.Ulimits).toEqual([
       { Name: 'nofile', Soft: 2048, Hard: 4096 },
       { Name: 'nproc', Soft: 1024, Hard: 2048 },
       { Name: 'cpu', Soft: 30, Hard: 30 },
       { Name: 'fsize', Soft: 8 * 2 ** 20, Hard: 8 * 2 ** 20 },
     ]);
-    expect(createOptions({ ...spec, net: true }, ['true'], 'n2', {}, { tty: false, stdin: false }).HostConfig?.NetworkMode).toBe('bridge');
+    expect(
+      createOptions({ ...spec, net: true }, ['true'], 'n2', {}, { tty: false, stdin: false }).HostConfig?.NetworkMode,
+    ).toBe('bridge');
   });
 
   it('copies the bound workspace and the mounts (the engine may be elsewhere)', () => {

@@ -10,16 +10,26 @@ describe('engine host URLs', () => {
   afterAll(() => tmp.remove());
 
   it('takes a unix socket, loopback tcp, tcp with a TLS folder, and ssh', () => {
-    expect(parseHostUrl('unix:///run/podman/podman.sock')).toEqual({ transport: 'unix', socketPath: '/run/podman/podman.sock' });
+    expect(parseHostUrl('unix:///run/podman/podman.sock')).toEqual({
+      transport: 'unix',
+      socketPath: '/run/podman/podman.sock',
+    });
     expect(parseHostUrl('tcp://127.0.0.1:2375')).toEqual({ transport: 'tcp', host: '127.0.0.1', port: 2375 });
     expect(parseHostUrl('tcp://[::1]:2375')).toEqual({ transport: 'tcp', host: '::1', port: 2375 });
     expect(parseHostUrl('tcp://gpu1.lab:2376', '/certs')).toEqual({ transport: 'tls', host: 'gpu1.lab', port: 2376 });
-    expect(parseHostUrl('ssh://ana@gpu2.lab:2222')).toEqual({ transport: 'ssh', host: 'gpu2.lab', port: 2222, username: 'ana' });
+    expect(parseHostUrl('ssh://ana@gpu2.lab:2222')).toEqual({
+      transport: 'ssh',
+      host: 'gpu2.lab',
+      port: 2222,
+      username: 'ana',
+    });
     expect(parseHostUrl('ssh://gpu2.lab')).toEqual({ transport: 'ssh', host: 'gpu2.lab', port: 22 });
   });
 
   it('refuses plain tcp:// to anything but loopback, naming the URL and the fix', () => {
-    expect(() => parseHostUrl('tcp://10.0.0.5:2375')).toThrow(/'tcp:\/\/10\.0\.0\.5:2375': plain tcp:\/\/ .* refused.*--tls-dir DIR.*ssh:\/\//);
+    expect(() => parseHostUrl('tcp://10.0.0.5:2375')).toThrow(
+      /'tcp:\/\/10\.0\.0\.5:2375': plain tcp:\/\/ .* refused.*--tls-dir DIR.*ssh:\/\//,
+    );
     expect(() => parseHostUrl('tcp://gpu1.lab:2375')).toThrow(/refused/);
     expect(isLoopback('localhost')).toBe(true);
     expect(isLoopback('127.1.2.3')).toBe(true);
@@ -40,12 +50,19 @@ describe('engine host URLs', () => {
     mkdirSync(dir);
     writeFileSync(join(dir, 'ca.pem'), 'CA');
     writeFileSync(join(dir, 'cert.pem'), 'CERT');
-    expect(() => dockerOptions({ name: 'a', url: 'tcp://h:2376', slots: 1, tlsDir: dir })).toThrow(/--tls-dir '.*': cannot read key\.pem \(ENOENT\)/);
+    expect(() => dockerOptions({ name: 'a', url: 'tcp://h:2376', slots: 1, tlsDir: dir })).toThrow(
+      /--tls-dir '.*': cannot read key\.pem \(ENOENT\)/,
+    );
     writeFileSync(join(dir, 'key.pem'), 'KEY');
     const o = dockerOptions({ name: 'a', url: 'tcp://h:2376', slots: 1, tlsDir: dir });
     expect(o).toMatchObject({ protocol: 'https', host: 'h', port: 2376 });
     expect(String(o.ca)).toBe('CA');
-    expect(dockerOptions({ name: 'a', url: 'ssh://u@h', slots: 1 })).toMatchObject({ protocol: 'ssh', host: 'h', port: 22, username: 'u' });
+    expect(dockerOptions({ name: 'a', url: 'ssh://u@h', slots: 1 })).toMatchObject({
+      protocol: 'ssh',
+      host: 'h',
+      port: 22,
+      username: 'u',
+    });
     expect(dockerOptions({ name: 'a', url: 'unix:///s', slots: 1 })).toEqual({ socketPath: '/s' });
   });
 

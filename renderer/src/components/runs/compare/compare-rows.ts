@@ -23,11 +23,18 @@ export function compareRows(baseline: EpisodeRecord[], others: EpisodeRecord[][]
   const rows = ids.map((taskId) => {
     const changes = diffs.map((d) => d.find((x) => x.taskId === taskId) ?? absentFromPair(taskId));
     const known = changes.find((c) => c.a || c.b)!;
-    return { taskId, category: known.category, outcomes: [changes.find((c) => c.a)?.a ?? null, ...changes.map((c) => c.b)], changes };
+    return {
+      taskId,
+      category: known.category,
+      outcomes: [changes.find((c) => c.a)?.a ?? null, ...changes.map((c) => c.b)],
+      changes,
+    };
   });
   const resolvedMove = (r: CompareRow) => largest(r.changes.map((c) => c.delta));
   const rewardMove = (r: CompareRow) => largest(r.changes.map((c) => c.rewardDelta));
-  return rows.sort((x, y) => resolvedMove(y) - resolvedMove(x) || rewardMove(y) - rewardMove(x) || x.taskId.localeCompare(y.taskId));
+  return rows.sort(
+    (x, y) => resolvedMove(y) - resolvedMove(x) || rewardMove(y) - rewardMove(x) || x.taskId.localeCompare(y.taskId),
+  );
 }
 
 /** A task only another run (not A) holds: absent from both sides of this pair. */
@@ -38,7 +45,15 @@ function absentFromPair(taskId: string): TaskDiff {
 export type PairCounts = Record<TaskChange, number>;
 
 export function pairCounts(changes: readonly TaskDiff[]): PairCounts {
-  const counts: PairCounts = { gained: 0, lost: 0, 'reward-up': 0, 'reward-down': 0, same: 0, 'only-a': 0, 'only-b': 0 };
+  const counts: PairCounts = {
+    gained: 0,
+    lost: 0,
+    'reward-up': 0,
+    'reward-down': 0,
+    same: 0,
+    'only-a': 0,
+    'only-b': 0,
+  };
   for (const c of changes) if (c.a || c.b) counts[c.change]++;
   return counts;
 }

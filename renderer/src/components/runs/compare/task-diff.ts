@@ -41,10 +41,22 @@ function outcome(episodes: EpisodeRecord[]): TaskOutcome | null {
   const resolved = episodes.filter((e) => e.resolved).length;
   const rewards = episodes.map((e) => e.reward).filter((r) => r !== null && r !== undefined);
   const first = [...episodes].sort((x, y) => x.attempt - y.attempt)[0]!;
-  return { resolved, episodes: episodes.length, rate: resolved / episodes.length, meanFraction: mean(rewards.map((r) => r.fraction)), meanReward: mean(rewards.map((r) => r.dense)), firstKey: first.key };
+  return {
+    resolved,
+    episodes: episodes.length,
+    rate: resolved / episodes.length,
+    meanFraction: mean(rewards.map((r) => r.fraction)),
+    meanReward: mean(rewards.map((r) => r.dense)),
+    firstKey: first.key,
+  };
 }
 
-function changeOf(oa: TaskOutcome | null, ob: TaskOutcome | null, delta: number | null, rewardDelta: number | null): TaskChange {
+function changeOf(
+  oa: TaskOutcome | null,
+  ob: TaskOutcome | null,
+  delta: number | null,
+  rewardDelta: number | null,
+): TaskChange {
   if (!oa) return 'only-b';
   if (!ob) return 'only-a';
   if (delta! > EPSILON) return 'gained';
@@ -64,12 +76,22 @@ export function diffRuns(a: EpisodeRecord[], b: EpisodeRecord[]): TaskDiff[] {
     const ob = outcome(eb);
     const delta = oa && ob ? ob.rate - oa.rate : null;
     const rewardDelta = oa?.meanReward != null && ob?.meanReward != null ? ob.meanReward - oa.meanReward : null;
-    return { taskId, category: any.category, difficulty: any.difficulty, a: oa, b: ob, delta, rewardDelta, change: changeOf(oa, ob, delta, rewardDelta) };
+    return {
+      taskId,
+      category: any.category,
+      difficulty: any.difficulty,
+      a: oa,
+      b: ob,
+      delta,
+      rewardDelta,
+      change: changeOf(oa, ob, delta, rewardDelta),
+    };
   });
 }
 
 /** A change worth a reader's eye: the resolved rate or the reward moved. */
-export const isChange = (d: TaskDiff) => d.change === 'gained' || d.change === 'lost' || d.change === 'reward-up' || d.change === 'reward-down';
+export const isChange = (d: TaskDiff) =>
+  d.change === 'gained' || d.change === 'lost' || d.change === 'reward-up' || d.change === 'reward-down';
 
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
