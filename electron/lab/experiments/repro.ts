@@ -111,11 +111,12 @@ export const REPRO_FULL: ReproSettings = {
   sftDrillSamples: 0,
   lmSteps: 400,
   sftSteps: 320,
-  // Two PPO runs of 24 steps. At 12 steps of about 220 s the whole run (without avg@8) took 2 h 52 min
-  // (docs/examples/repro-full); a step of these settings now takes about 45 s on the bench's tasks (npm run
-  // bench -- ppo --recipe), so 24 steps of up to 60 s and the avg@8 evaluations fit the same 3 hours
-  // (estimated from the stage times, docs/guide/recipe-learning.md).
-  ppoSteps: 24,
+  // Two PPO runs of 16 steps. At 12 steps of about 220 s the whole run (without avg@8) took 2 h 52 min
+  // (docs/examples/repro-full). A step of these settings takes 44 s on the bench's tasks (npm run bench --
+  // ppo --recipe) but about 96 s on a probe's pool, where episodes that never submit decode their whole
+  // budget (docs/examples/copy-drills, the PPO run); 2 x 16 of those and the avg@8 evaluations at 8 at once
+  // come to about 3 hours by the stage times (docs/guide/recipe-learning.md): an estimate, not a measured run.
+  ppoSteps: 16,
   probeTasksPerFamily: 6,
   probeAttempts: 4,
   overrides: {
