@@ -114,6 +114,8 @@ describe('Training page', () => {
   });
 
   test('a click on a chart opens that step’s rollouts; a rollout is coloured by advantage, then by log-prob', async () => {
+    // The chart can sit below the fold (the toolbar wraps at this width): a click needs it on screen.
+    await chart('reward_dense').scrollIntoViewIfNeeded();
     const box = (await chart('reward_dense').locator('.u-over').boundingBox())!;
     // Step 40 of 0..62 lies at 40/62 of the plot's width.
     await page.mouse.click(box.x + (box.width * 40) / 62, box.y + box.height / 2);
