@@ -2,16 +2,15 @@
  * The environment service's container episodes on engine hosts (`env serve --hosts a,b`), through the pool
  * `eval --hosts` uses (HostPool: a slot on the live host with the most free slots, the task image copied
  * there once, a failing host left for the rest of the service's life; onHost, hostFailed). Only the
- * waiting differs: a session never waits for a slot (its client gets 429 and Retry-After instead), so the
- * slots the service holds are counted here, and a slot is taken only when one is free, where the pool's
- * acquire answers at once.
+ * waiting differs: a session never waits for a slot (its client gets 429 and Retry-After instead), so a
+ * slot is taken with the pool's tryAcquire, and the pool keeps the one count of slots taken.
  */
 import { createSandboxBackend } from '../../../native/sandbox';
 import type { HostConfig } from '../../../native/sandbox/container/api/client';
 import { needsImage, type PhaseRuntime } from '../containers/runtime';
 import type { ContainerSettings } from '../containers/settings';
 import type { Task } from '../tasks';
-import { hostFailed, isHostFailure, onHost, type HostLease, type HostPool } from '../hosts/placement';
+import { hostFailed, isHostFailure, onHost, type HostPool } from '../hosts/placement';
 
 /** A slot taken for one episode, the task's image already on its host. */
 export interface Placement {
@@ -29,25 +28,14 @@ export interface HostView {
 }
 
 export class EnvHosts {
-  private readonly held = new Map<string, number>();
-
   constructor(
     private readonly pool: HostPool,
     private readonly configs: HostConfig[],
   ) {}
 
-  /** Free slots on live hosts, leaving out `avoid`. */
-  free(avoid: ReadonlySet<string> = new Set()): number {
-    const alive = new Set(this.pool.alive);
-    return this.configs
-      .filter((h) => alive.has(h.name) && !avoid.has(h.name))
-      .reduce((n, h) => n + Math.max(0, h.slots - (this.held.get(h.name) ?? 0)), 0);
-  }
-
   /** Slots on live hosts, taken or not: the most sessions that can hold a container at once. */
   capacity(): number {
-    const alive = new Set(this.pool.alive);
-    return this.configs.filter((h) => alive.has(h.name)).reduce((n, h) => n + h.slots, 0);
+    return this.pool.capacity();
   }
 
   views(): HostView[] {
@@ -67,22 +55,12 @@ export class EnvHosts {
     const container = runtime.container;
     if (!container) throw new Error('only container episodes are placed on hosts');
     if (!this.pool.alive.some((h) => !avoid.has(h))) return 'none';
-    if (this.free(avoid) <= 0) return 'full';
-    // A slot is free on a live host, so the pool answers at once (the service is the pool's only user).
-    const lease = (await this.pool.acquire(avoid)) as HostLease | null;
-    if (!lease) return 'none';
-    this.held.set(lease.host, (this.held.get(lease.host) ?? 0) + 1);
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      this.held.set(lease.host, (this.held.get(lease.host) ?? 1) - 1);
-      lease.release();
-    };
+    const lease = this.pool.tryAcquire(avoid);
+    if (!lease) return 'full';
     try {
       await this.pool.ensureImage(lease, container.image.ref, container.engine);
     } catch (e) {
-      release();
+      lease.release();
       const message = (e as Error).message;
       if (isHostFailure(e)) this.pool.markDown(lease.host, message);
       return {
@@ -90,7 +68,7 @@ export class EnvHosts {
         error: message.includes(`host '${lease.host}'`) ? message : `host '${lease.host}': ${message}`,
       };
     }
-    return { host: lease.host, runtime: onHost(runtime, lease), release };
+    return { host: lease.host, runtime: onHost(runtime, lease), release: () => lease.release() };
   }
 
   /**

@@ -158,30 +158,46 @@ export class HostPool {
     h.probe = null;
   }
 
+  /** Live hosts with an engine, leaving out `avoid`. */
+  private usable(avoid: ReadonlySet<string>): HostState[] {
+    return this.hosts.filter((h) => !h.down && h.backend && !avoid.has(h.config.name));
+  }
+
+  /** Slots on live hosts, taken or not: the most episodes that can run at once. */
+  capacity(): number {
+    return this.usable(new Set()).reduce((n, h) => n + h.config.slots, 0);
+  }
+
+  /**
+   * A slot on the live host with the most free slots, taken now, or null when no live host outside `avoid`
+   * has one free (never waits: a caller that answers "busy, retry later" instead of queueing, like `env serve`).
+   */
+  tryAcquire(avoid: ReadonlySet<string> = new Set()): HostLease | null {
+    const h = this.usable(avoid)
+      .filter((x) => x.busy < x.config.slots)
+      .sort((a, b) => b.config.slots - b.busy - (a.config.slots - a.busy))[0];
+    if (!h) return null;
+    h.busy++;
+    this.watch(h);
+    let released = false;
+    return {
+      host: h.config.name,
+      backend: h.backend as ApiContainerBackend,
+      release: () => {
+        if (released) return;
+        released = true;
+        h.busy--;
+        this.wake();
+      },
+    };
+  }
+
   /** A slot on the live host with the most free slots (waits for one; null when every host is down or `avoid`ed). */
   async acquire(avoid: ReadonlySet<string> = new Set()): Promise<HostLease | null> {
     for (;;) {
-      const usable = this.hosts.filter((h) => !h.down && h.backend && !avoid.has(h.config.name));
-      if (!usable.length) return null;
-      const free = usable
-        .filter((h) => h.busy < h.config.slots)
-        .sort((a, b) => b.config.slots - b.busy - (a.config.slots - a.busy));
-      const h = free[0];
-      if (h) {
-        h.busy++;
-        this.watch(h);
-        let released = false;
-        return {
-          host: h.config.name,
-          backend: h.backend as ApiContainerBackend,
-          release: () => {
-            if (released) return;
-            released = true;
-            h.busy--;
-            this.wake();
-          },
-        };
-      }
+      if (!this.usable(avoid).length) return null;
+      const lease = this.tryAcquire(avoid);
+      if (lease) return lease;
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
   }

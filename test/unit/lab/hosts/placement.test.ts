@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hostFailed, runPlaced, type HostLease, type HostPool } from '../../../../electron/lab/hosts/placement';
+import { HostPool, hostFailed, runPlaced, type HostLease } from '../../../../electron/lab/hosts/placement';
 import type { PhaseRuntime } from '../../../../electron/lab/containers/runtime';
 
 type Rec = { error: { kind: string; message: string } | null; host?: string };
@@ -133,5 +137,71 @@ describe('placing an episode on a host', () => {
     expect(local.host).toBeUndefined();
     expect(hostFailed({ kind: 'sandbox', message: "host 'a' is unavailable" }, 'a')).toBe(true);
     expect(hostFailed({ kind: 'sandbox', message: 'session ended before its first prompt' }, 'a')).toBe(false);
+  });
+});
+
+/** A fake engine on a unix socket: answers version and info as podman does, and empty lists to a sweep. */
+async function fakeEngine(dir: string, name: string): Promise<{ url: string; close(): Promise<void> }> {
+  const socket = join(dir, `${name}.sock`);
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '').replace(/^\/v[\d.]+/, '').split('?')[0];
+    const body =
+      path === '/version'
+        ? { Version: '4.3.1', ApiVersion: '1.41', Components: [{ Name: 'Podman Engine' }] }
+        : path === '/info'
+          ? { NCPU: 2, MemTotal: 2 ** 30, SecurityOptions: [] }
+          : path === '/volumes'
+            ? { Volumes: [] }
+            : [];
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(socket, resolve));
+  return { url: `unix://${socket}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('the host pool', () => {
+  it('hands out slots without waiting (tryAcquire) from the same count that acquire waits on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 't1lab-pool-'));
+    const engines = [await fakeEngine(dir, 'a'), await fakeEngine(dir, 'b')];
+    const pool = new HostPool(
+      [
+        { name: 'a', url: engines[0]!.url, slots: 2 },
+        { name: 'b', url: engines[1]!.url, slots: 1 },
+      ],
+      { installId: 'test', runId: 'r' },
+    );
+    try {
+      await pool.open(() => {});
+      expect(pool.capacity()).toBe(3);
+      // The host with the most free slots first: a (2), then a or b (1 each), then none.
+      const first = pool.tryAcquire();
+      expect(first?.host).toBe('a');
+      const second = pool.tryAcquire() as HostLease;
+      const third = pool.tryAcquire() as HostLease;
+      expect([second.host, third.host].sort()).toEqual(['a', 'b']);
+      expect(pool.tryAcquire()).toBeNull();
+      // acquire waits on the same count: it answers once tryAcquire's lease is given back.
+      let waited: HostLease | null = null;
+      const waiting = pool.acquire().then((l) => (waited = l));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(waited).toBeNull();
+      third.release();
+      third.release(); // twice gives back one slot
+      await waiting;
+      expect(waited!.host).toBe(third.host);
+      expect(pool.tryAcquire()).toBeNull();
+      // avoid leaves a host out; a host marked down leaves the capacity and answers no slot.
+      first!.release();
+      expect(pool.tryAcquire(new Set(['a']))).toBeNull();
+      pool.markDown('b', 'gone');
+      expect(pool.capacity()).toBe(2);
+      expect(pool.tryAcquire()?.host).toBe('a');
+      expect(pool.tryAcquire()).toBeNull();
+      expect(await pool.acquire(new Set(['a']))).toBeNull();
+    } finally {
+      await pool.close();
+      for (const e of engines) await e.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
