@@ -7,8 +7,16 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
-import { readDone, runT1labStep, writeDone } from './cli-step';
+import {
+  evalStage,
+  ppoSection,
+  reproPipeline,
+  runStage,
+  synthStage,
+  trainStage,
+  type Json,
+  type ReproPipeline,
+} from './repro-pipeline';
 import { applyReproSettings, type ReproSettings, type ReproSettingsFile } from './repro-settings';
 import type { ReproRow, ReproTable } from './repro-table';
 import { writeReproReport } from './repro-report';
@@ -216,19 +224,10 @@ export interface ReproOptions {
   log?: (line: string) => void;
 }
 
-type Json = Record<string, unknown>;
-
 /** `[flag, value]` when the argument list has the flag, else nothing. */
 function flagOf(args: readonly string[], flag: string): string[] {
   const i = args.indexOf(flag);
   return i >= 0 && i + 1 < args.length ? [flag, args[i + 1]!] : [];
-}
-
-function setDotted(config: Json, dotted: string, value: unknown): void {
-  const parts = dotted.split('.');
-  let at = config;
-  for (const p of parts.slice(0, -1)) at = (at[p] ??= {}) as Json;
-  at[parts.at(-1)!] = value;
 }
 
 /** A pack suite cut to its first `limit` tasks (every model is evaluated on the same cut), or the suite as is. */
@@ -246,371 +245,318 @@ function evalSuite(out: string, suite: { name: string; path: string }, limit: nu
   return cut;
 }
 
+type Suite = { name: string; path: string };
+type Checkpoints = Record<ReproRow['model'], string>;
+/** Run folders by model, then by suite name. */
+type EvalDirs = Record<string, Record<string, string>>;
+
 export async function runRepro(options: ReproOptions): Promise<ReproTable> {
   const started = Date.now();
-  const log = options.log ?? (() => {});
-  const out = resolve(options.out);
-  mkdirSync(out, { recursive: true });
-  const s: ReproSettings = applyReproSettings(options.quick ? REPRO_QUICK : REPRO_FULL, options.settings);
+  const p = reproPipeline({
+    out: resolve(options.out),
+    quick: options.quick,
+    s: applyReproSettings(options.quick ? REPRO_QUICK : REPRO_FULL, options.settings),
+    log: options.log ?? (() => {}),
+  });
+  mkdirSync(p.out, { recursive: true });
   // Checked before hours of training: an unknown suite name would otherwise fail only at the evaluations.
-  const sampledSuites = s.sampledAttempts > 0 ? sampledSuitesOf(s, options.suites) : [];
-  if (options.quick)
-    log(
+  const sampledSuites = p.s.sampledAttempts > 0 ? sampledSuitesOf(p.s, options.suites) : [];
+  recordSettings(p, options.suites);
+
+  const { pack, checkpoints } = await trainModels(p);
+  const suitePaths = new Map(options.suites.map((suite) => [suite.name, evalSuite(p.out, suite, p.s.evalTasks)]));
+  const evalDirs = await evaluateGreedily(p, checkpoints, options.suites, suitePaths);
+  const sampledRuns = await evaluateSampled(p, checkpoints, sampledSuites, suitePaths);
+  writeModelOutcomes(p, evalDirs, sampledRuns.dirs);
+  const feasibility = await oracleFeasibility(p, checkpoints.sft, pack, options.suites, suitePaths);
+
+  const { rows, tests } = greedyResults(options.suites, evalDirs, feasibility);
+  const sampled = sampledResults(sampledRuns.dirs, p.s.sampledAttempts, sampledRuns.temperature);
+  const table = reproTable(p, { rows, tests, sampled, feasibility, checkpoints, durationMs: Date.now() - started });
+  table.report = writeReproReport(table);
+  writeFileSync(join(p.out, 'table.json'), `${JSON.stringify(table, null, 2)}\n`);
+  return table;
+}
+
+/** `repro.json`: the settings this reproduction runs with (and, for `--quick`, a word that it is a smoke run). */
+function recordSettings(p: ReproPipeline, suites: Suite[]): void {
+  if (p.quick)
+    p.log(
       'quick mode: every stage is cut short (see the settings in repro.json); the numbers show the pipeline works, not what the recipe can reach',
     );
-  writeFileSync(
-    join(out, 'repro.json'),
-    `${JSON.stringify({ quick: options.quick, settings: s, suites: options.suites }, null, 2)}\n`,
-  );
+  writeFileSync(join(p.out, 'repro.json'), `${JSON.stringify({ quick: p.quick, settings: p.s, suites }, null, 2)}\n`);
+}
 
-  const stage = async (name: string, args: string[]): Promise<Json> => {
-    const doneFile = join(out, `${name}.done.json`);
-    const done = readDone<Json>(doneFile);
-    if (done) {
-      log(`${name}: done before, skipped`);
-      return done;
-    }
-    const t0 = performance.now();
-    const r = await runT1labStep(args, { log: (l) => log(`${name}: ${l}`) });
-    addStageTime(out, name, (performance.now() - t0) / 1000);
-    if (r.code !== 0 || r.json === null)
-      throw new Error(
-        `stage ${name} failed (exit ${r.code}); rerun t1lab repro with the same --out to resume.\n${r.stdout.slice(-2000)}`,
-      );
-    writeDone(doneFile, r.json);
-    return r.json as Json;
-  };
-  /** A stage's run config: the preset's (`train init-config`) with `settings`, then the stage's overrides, over it. */
-  const stageConfig = async (kind: 'lm' | 'sft' | 'ppo', settings: Record<string, unknown>): Promise<Json> => {
-    const init = await runT1labStep(['train', 'init-config', '--stage', kind, '--preset', s.preset]);
-    if (init.code !== 0) throw new Error(`t1lab train init-config --stage ${kind} failed (exit ${init.code})`);
-    const config = parseToml(init.stdout) as Json;
-    for (const [k, v] of Object.entries({ ...settings, ...s.overrides[kind] })) setDotted(config, k, v);
-    return config;
-  };
-  const trainStage = async (
-    name: string,
-    kind: 'lm' | 'sft' | 'ppo',
-    extra: string[],
-    settings: Record<string, unknown>,
-  ): Promise<string> => {
-    const configFile = join(out, `${name}.toml`);
-    if (!existsSync(configFile)) {
-      const config = await stageConfig(kind, settings);
-      writeFileSync(
-        configFile,
-        `# written by t1lab repro${options.quick ? ' --quick' : ''}\n${stringifyToml(config)}\n`,
-      );
-    }
-    const runDir = join(out, name);
-    const resume = existsSync(join(runDir, 'run.json'));
-    const args = [
-      'train',
-      kind,
-      '--config',
-      configFile,
-      ...(resume ? ['--resume', runDir] : ['--out', runDir, ...extra]),
-      '--json',
-    ];
-    const result = await stage(name, args);
-    const checkpoint = result.checkpoint;
-    if (typeof checkpoint !== 'string') throw new Error(`stage ${name} printed no checkpoint`);
-    return checkpoint;
-  };
+/**
+ * Every training stage in order: a fresh model, its LM pretraining (base), the train pack, SFT on oracle
+ * episodes of it, then two PPO runs from the SFT checkpoint (dense and binary reward) on PPO's pool.
+ */
+export async function trainModels(p: ReproPipeline): Promise<{ pack: string; checkpoints: Checkpoints }> {
+  const base = await pretrainBase(p, await initModel(p));
+  const pack = join(p.out, 'train.jsonl');
+  await synthStage(p, 'synth', pack, p.s.trainTasks, p.s.seed);
+  const sft = await trainSft(p, base, await sftData(p, pack, base));
+  const ppoPack = p.s.probeTasksPerFamily > 0 ? await ppoPool(p, sft, pack) : pack;
+  const { dense, binary } = await trainPpoPair(p, sft, ppoPack);
+  return { pack, checkpoints: { base, sft, 'rl-dense': dense, 'rl-binary': binary } };
+}
 
-  /**
-   * PPO's pool: a probe pack of other train tasks of the same families, run by the SFT checkpoint at PPO's
-   * temperature and budget with several attempts; PPO draws from the families where attempts disagreed
-   * (all of the train pack, with a warning, when none did).
-   */
-  const ppoPool = async (sft: string): Promise<string> => {
-    const probePack = join(out, 'probe.jsonl');
-    const perFamily = s.probeTasksPerFamily * Math.max(1, s.families.length);
-    await stage('probe-synth', [
-      'tasks',
-      'synth',
-      '--out',
-      probePack,
-      '--count',
-      String(perFamily),
-      '--seed',
-      String(s.seed + 2),
-      '--split',
-      'train',
-      ...families,
-      '--json',
-    ]);
-    // PPO's own settings, so the probe samples as PPO will.
-    const ppo = ((await stageConfig('ppo', {})).ppo ?? {}) as Record<string, unknown>;
-    const budgetArgs = [
-      ['--max-turns', ppo.max_turns],
-      ['--max-tokens', ppo.max_tokens],
-      ['--agent-timeout', ppo.agent_timeout_sec],
-      ['--temperature', ppo.temperature],
-      ['--concurrency', ppo.concurrency],
-    ].flatMap(([flag, v]) => (v === undefined || v === null ? [] : [String(flag), String(v)]));
-    const probeDir = join(out, 'probe');
-    const resume = existsSync(join(probeDir, 'run.json'));
-    await stage(
-      'probe',
-      resume
-        ? ['eval', '--resume', probeDir, '--json']
-        : [
-            'eval',
-            '--suite',
-            probePack,
-            '--policy',
-            `onnx:${sft}`,
-            '--attempts',
-            String(s.probeAttempts),
-            ...budgetArgs,
-            '--seed',
-            String(s.seed),
-            '--out',
-            probeDir,
-            '--json',
-          ],
-    );
-    const poolPack = join(out, 'ppo-pool.jsonl');
-    const pool = await stage('pool', [
-      'tasks',
-      'pool',
-      '--probe',
-      probeDir,
-      '--suite',
-      pack,
-      '--out',
-      poolPack,
-      '--all-if-none',
-      '--json',
-    ]);
-    log(
-      `ppo pool: ${String(pool.tasks)} train tasks in ${(pool.kept as string[]).length ? (pool.kept as string[]).join(', ') : 'every family (no family had attempts that disagreed)'}`,
-    );
-    return poolPack;
-  };
-
-  const init = await stage('init', [
+/** `t1lab model init`: the preset's architecture with fresh weights; returns its folder. */
+async function initModel(p: ReproPipeline): Promise<string> {
+  const dir = join(p.out, 'init');
+  const init = await runStage(p, 'init', [
     'model',
     'init',
     '--preset',
-    s.preset,
+    p.s.preset,
     '--out',
-    join(out, 'init'),
+    dir,
     '--seed',
-    String(s.seed),
+    String(p.s.seed),
     '--json',
   ]);
-  const initDir = typeof init.path === 'string' ? init.path : join(out, 'init');
-  const base = await trainStage(
+  return typeof init.path === 'string' ? init.path : dir;
+}
+
+/** The base model: LM pretraining of the fresh model on the built-in corpus. */
+function pretrainBase(p: ReproPipeline, initDir: string): Promise<string> {
+  return trainStage(
+    p,
     'lm',
     'lm',
-    ['--model', initDir, '--steps', String(s.lmSteps), '--seed', String(s.seed)],
+    ['--model', initDir, '--steps', String(p.s.lmSteps), '--seed', String(p.s.seed)],
     {},
   );
-  const pack = join(out, 'train.jsonl');
-  const families = s.families.length ? ['--families', s.families.join(',')] : [];
-  await stage('synth', [
+}
+
+/**
+ * The SFT data files: oracle episodes of the train pack, then (when the settings ask) first turns of more
+ * train tasks and copy drills. The prompts state the evaluation's budget (turns, agent time), so training
+ * and evaluation read the same words.
+ */
+async function sftData(p: ReproPipeline, pack: string, base: string): Promise<string[]> {
+  const budget = [...flagOf(p.s.evalArgs, '--max-turns'), ...flagOf(p.s.evalArgs, '--agent-timeout')];
+  const episodes = join(p.out, 'sft.jsonl');
+  await runStage(p, 'sft-data', sftDataArgs(pack, base, episodes, budget));
+  const files = [episodes];
+  if (p.s.firstTurnTasks > 0) files.push(await sftFirstTurns(p, base, budget));
+  if (p.s.sftDrillSamples > 0) files.push(await sftDrills(p, base, episodes));
+  return files;
+}
+
+function sftDataArgs(pack: string, base: string, out: string, budget: string[], extra: string[] = []): string[] {
+  return ['tasks', 'sft-data', '--suite', pack, '--checkpoint', base, '--out', out, ...extra, ...budget, '--json'];
+}
+
+/** First-turn samples (the prompt and the first command) of `firstTurnTasks` more train tasks. */
+async function sftFirstTurns(p: ReproPipeline, base: string, budget: string[]): Promise<string> {
+  const firstPack = join(p.out, 'train-first.jsonl');
+  await synthStage(p, 'synth-first', firstPack, p.s.firstTurnTasks, p.s.seed + 1);
+  const file = join(p.out, 'sft-first.jsonl');
+  await runStage(p, 'sft-first', sftDataArgs(firstPack, base, file, budget, ['--first-turns']));
+  return file;
+}
+
+/** Copy drills laid out like the oracle episodes' samples. */
+async function sftDrills(p: ReproPipeline, base: string, like: string): Promise<string> {
+  const file = join(p.out, 'sft-drills.jsonl');
+  await runStage(p, 'sft-drills', [
     'tasks',
-    'synth',
-    '--out',
-    pack,
-    '--count',
-    String(s.trainTasks),
-    '--seed',
-    String(s.seed),
-    '--split',
-    'train',
-    ...families,
-    '--json',
-  ]);
-  // The SFT prompts state the evaluation's budget (turns, agent time), so training and evaluation read the same words.
-  const budget = [...flagOf(s.evalArgs, '--max-turns'), ...flagOf(s.evalArgs, '--agent-timeout')];
-  const sftData = join(out, 'sft.jsonl');
-  await stage('sft-data', [
-    'tasks',
-    'sft-data',
-    '--suite',
-    pack,
+    'sft-drills',
+    '--like',
+    like,
     '--checkpoint',
     base,
+    '--count',
+    String(p.s.sftDrillSamples),
     '--out',
-    sftData,
-    ...budget,
+    file,
     '--json',
   ]);
-  const sftFiles = [sftData];
-  if (s.firstTurnTasks > 0) {
-    const firstPack = join(out, 'train-first.jsonl');
-    await stage('synth-first', [
-      'tasks',
-      'synth',
-      '--out',
-      firstPack,
-      '--count',
-      String(s.firstTurnTasks),
-      '--seed',
-      String(s.seed + 1),
-      '--split',
-      'train',
-      ...families,
-      '--json',
-    ]);
-    const firstData = join(out, 'sft-first.jsonl');
-    await stage('sft-first', [
-      'tasks',
-      'sft-data',
-      '--suite',
-      firstPack,
-      '--checkpoint',
-      base,
-      '--out',
-      firstData,
-      '--first-turns',
-      ...budget,
-      '--json',
-    ]);
-    sftFiles.push(firstData);
-  }
-  if (s.sftDrillSamples > 0) {
-    const drillData = join(out, 'sft-drills.jsonl');
-    await stage('sft-drills', [
-      'tasks',
-      'sft-drills',
-      '--like',
-      sftData,
-      '--checkpoint',
-      base,
-      '--count',
-      String(s.sftDrillSamples),
-      '--out',
-      drillData,
-      '--json',
-    ]);
-    sftFiles.push(drillData);
-  }
-  const sft = await trainStage(
-    'sft',
-    'sft',
-    ['--model', base, '--steps', String(s.sftSteps), '--seed', String(s.seed)],
-    { 'data.path': sftFiles },
+  return file;
+}
+
+function trainSft(p: ReproPipeline, base: string, files: string[]): Promise<string> {
+  const args = ['--model', base, '--steps', String(p.s.sftSteps), '--seed', String(p.s.seed)];
+  return trainStage(p, 'sft', 'sft', args, { 'data.path': files });
+}
+
+/**
+ * PPO's pool: a probe pack of other train tasks of the same families, run by the SFT checkpoint at PPO's
+ * temperature and budget with several attempts; PPO draws from the families where attempts disagreed
+ * (all of the train pack, with a warning, when none did).
+ */
+async function ppoPool(p: ReproPipeline, sft: string, pack: string): Promise<string> {
+  const probePack = join(p.out, 'probe.jsonl');
+  const perFamily = p.s.probeTasksPerFamily * Math.max(1, p.s.families.length);
+  await synthStage(p, 'probe-synth', probePack, perFamily, p.s.seed + 2);
+  // PPO's own settings, so the probe samples as PPO will.
+  const budgetArgs = ppoBudgetArgs(await ppoSection(p));
+  const probeDir = await evalStage(p, 'probe', (dir) => [
+    '--suite',
+    probePack,
+    '--policy',
+    `onnx:${sft}`,
+    '--attempts',
+    String(p.s.probeAttempts),
+    ...budgetArgs,
+    '--seed',
+    String(p.s.seed),
+    '--out',
+    dir,
+  ]);
+  const poolPack = join(p.out, 'ppo-pool.jsonl');
+  const pool = await runStage(p, 'pool', [
+    'tasks',
+    'pool',
+    '--probe',
+    probeDir,
+    '--suite',
+    pack,
+    '--out',
+    poolPack,
+    '--all-if-none',
+    '--json',
+  ]);
+  const kept = pool.kept as string[];
+  p.log(
+    `ppo pool: ${String(pool.tasks)} train tasks in ${kept.length ? kept.join(', ') : 'every family (no family had attempts that disagreed)'}`,
   );
-  const ppoPack = s.probeTasksPerFamily > 0 ? await ppoPool(sft) : pack;
-  const ppoArgs = ['--model', sft, '--data', ppoPack, '--steps', String(s.ppoSteps), '--seed', String(s.seed)];
-  const rlDense = await trainStage('rl-dense', 'ppo', ppoArgs, {
+  return poolPack;
+}
+
+/** `t1lab eval` flags for PPO's episode budget and sampling (those the `[ppo]` table sets). */
+export function ppoBudgetArgs(ppo: Json): string[] {
+  return [
+    ['--max-turns', ppo.max_turns],
+    ['--max-tokens', ppo.max_tokens],
+    ['--agent-timeout', ppo.agent_timeout_sec],
+    ['--temperature', ppo.temperature],
+    ['--concurrency', ppo.concurrency],
+  ].flatMap(([flag, v]) => (v === undefined || v === null ? [] : [String(flag), String(v)]));
+}
+
+/** The two PPO runs from the SFT checkpoint, alike but for the reward: dense (assertions passed) and binary. */
+async function trainPpoPair(p: ReproPipeline, sft: string, pack: string): Promise<{ dense: string; binary: string }> {
+  const args = (steps: number) => [
+    '--model',
+    sft,
+    '--data',
+    pack,
+    '--steps',
+    String(steps),
+    '--seed',
+    String(p.s.seed),
+  ];
+  const dense = await trainStage(p, 'rl-dense', 'ppo', args(p.s.ppoSteps), {
     'ppo.reward': 'dense',
     'ppo.tito': 'exact',
     'ppo.r3': 'on',
   });
-  const binaryArgs = [
-    '--model',
-    sft,
-    '--data',
-    ppoPack,
-    '--steps',
-    String(s.binarySteps ?? s.ppoSteps),
-    '--seed',
-    String(s.seed),
-  ];
-  const rlBinary = await trainStage('rl-binary', 'ppo', binaryArgs, {
+  const binary = await trainStage(p, 'rl-binary', 'ppo', args(p.s.binarySteps ?? p.s.ppoSteps), {
     'ppo.reward': 'binary',
     'ppo.tito': 'exact',
     'ppo.r3': 'on',
   });
-  const checkpoints = { base, sft, 'rl-dense': rlDense, 'rl-binary': rlBinary };
+  return { dense, binary };
+}
 
-  const evalDirs: Record<string, Record<string, string>> = {};
-  const suitePaths = new Map(options.suites.map((suite) => [suite.name, evalSuite(out, suite, s.evalTasks)]));
-  for (const [model, checkpoint] of Object.entries(checkpoints)) {
-    for (const suite of options.suites) {
-      const dir = join(out, `eval-${model}-${suite.name}`);
-      const resume = existsSync(join(dir, 'run.json'));
-      await stage(
-        `eval-${model}-${suite.name}`,
-        resume
-          ? ['eval', '--resume', dir, '--json']
-          : [
-              'eval',
-              '--suite',
-              suitePaths.get(suite.name)!,
-              '--policy',
-              `onnx:${checkpoint}`,
-              '--out',
-              dir,
-              '--seed',
-              String(s.seed),
-              ...s.evalArgs,
-              '--json',
-            ],
+/** Every checkpoint on every suite, with the settings' evaluation arguments (greedy by default). */
+async function evaluateGreedily(
+  p: ReproPipeline,
+  checkpoints: Checkpoints,
+  suites: Suite[],
+  suitePaths: Map<string, string>,
+): Promise<EvalDirs> {
+  const dirs: EvalDirs = {};
+  for (const [model, checkpoint] of Object.entries(checkpoints))
+    for (const suite of suites)
+      (dirs[model] ??= {})[suite.name] = await evalStage(p, `eval-${model}-${suite.name}`, (dir) =>
+        evalArgs(suitePaths.get(suite.name)!, checkpoint, dir, p.s.seed, p.s.evalArgs),
       );
-      (evalDirs[model] ??= {})[suite.name] = dir;
-    }
-  }
+  return dirs;
+}
 
-  // avg@K at PPO's temperature: K attempts per task of each trained model, compared paired by task.
-  const sampledDirs: Record<string, Record<string, string>> = {};
-  let sampledTemperature = 0;
-  if (s.sampledAttempts > 0) {
-    sampledTemperature = Number(((await stageConfig('ppo', {})).ppo as Json | undefined)?.temperature ?? 1);
-    const sampledArgs = sampledEvalArgs(s.evalArgs, sampledTemperature, s.sampledAttempts);
-    for (const model of SAMPLED_MODELS) {
-      for (const suite of sampledSuites) {
-        const name = `eval-${model}-${suite.name}-avg${s.sampledAttempts}`;
-        const dir = join(out, name);
-        const resume = existsSync(join(dir, 'run.json'));
-        await stage(
-          name,
-          resume
-            ? ['eval', '--resume', dir, '--json']
-            : [
-                'eval',
-                '--suite',
-                suitePaths.get(suite.name)!,
-                '--policy',
-                `onnx:${checkpoints[model]}`,
-                '--out',
-                dir,
-                '--seed',
-                String(s.seed),
-                ...sampledArgs,
-                '--json',
-              ],
-        );
-        (sampledDirs[model] ??= {})[suite.name] = dir;
-      }
-    }
-  }
+function evalArgs(suite: string, checkpoint: string, dir: string, seed: number, extra: string[]): string[] {
+  return ['--suite', suite, '--policy', `onnx:${checkpoint}`, '--out', dir, '--seed', String(seed), ...extra];
+}
 
-  // Every model's per-task outcomes, committed beside the report: `t1lab compare outcomes.jsonl#sft outcomes.jsonl#rl-dense`.
-  // The sampled runs' lines carry the suite as `<suite>@avg<K>`, so a compare of one suite never mixes designs.
-  writeOutcomes(join(out, OUTCOMES_FILE), [
-    ...Object.entries(evalDirs).flatMap(([model, bySuite]) =>
-      Object.entries(bySuite).flatMap(([suite, runDir]) => outcomeLines({ runDir, model, suite })),
-    ),
-    ...Object.entries(sampledDirs).flatMap(([model, bySuite]) =>
-      Object.entries(bySuite).flatMap(([suite, runDir]) =>
-        outcomeLines({ runDir, model, suite: `${suite}@avg${s.sampledAttempts}` }),
-      ),
-    ),
-  ]);
+/** avg@K at PPO's temperature: K attempts per task of each trained model, compared paired by task. */
+async function evaluateSampled(
+  p: ReproPipeline,
+  checkpoints: Checkpoints,
+  suites: Suite[],
+  suitePaths: Map<string, string>,
+): Promise<{ dirs: EvalDirs; temperature: number }> {
+  const dirs: EvalDirs = {};
+  if (p.s.sampledAttempts <= 0) return { dirs, temperature: 0 };
+  const temperature = Number((await ppoSection(p)).temperature ?? 1);
+  const args = sampledEvalArgs(p.s.evalArgs, temperature, p.s.sampledAttempts);
+  for (const model of SAMPLED_MODELS)
+    for (const suite of suites)
+      (dirs[model] ??= {})[suite.name] = await evalStage(
+        p,
+        `eval-${model}-${suite.name}-avg${p.s.sampledAttempts}`,
+        (dir) => evalArgs(suitePaths.get(suite.name)!, checkpoints[model], dir, p.s.seed, args),
+      );
+  return { dirs, temperature };
+}
 
-  // What the oracle itself can finish at these budgets, in the models' tokenizer (tasks feasible).
-  const feasibilityStarted = performance.now();
-  const feasibility: ReproFeasibility[] = [];
-  for (const suite of options.suites)
-    feasibility.push(
-      await suiteFeasibility(sft, suite.name, suitePaths.get(suite.name)!, evalBudget(s.evalArgs), 'eval'),
+/**
+ * Every model's per-task outcomes, committed beside the report: `t1lab compare outcomes.jsonl#sft
+ * outcomes.jsonl#rl-dense`. The sampled runs' lines carry the suite as `<suite>@avg<K>`, so a compare of one
+ * suite never mixes designs.
+ */
+function writeModelOutcomes(p: ReproPipeline, evalDirs: EvalDirs, sampledDirs: EvalDirs): void {
+  const lines = (dirs: EvalDirs, suiteName: (suite: string) => string) =>
+    Object.entries(dirs).flatMap(([model, bySuite]) =>
+      Object.entries(bySuite).flatMap(([suite, runDir]) => outcomeLines({ runDir, model, suite: suiteName(suite) })),
     );
-  const ppoLimits = ppoBudget(join(out, 'rl-dense.toml'));
+  writeOutcomes(join(p.out, OUTCOMES_FILE), [
+    ...lines(evalDirs, (suite) => suite),
+    ...lines(sampledDirs, (suite) => `${suite}@avg${p.s.sampledAttempts}`),
+  ]);
+}
+
+/** What the oracle itself can finish at these budgets, in the models' tokenizer (tasks feasible); warns under half. */
+async function oracleFeasibility(
+  p: ReproPipeline,
+  sft: string,
+  pack: string,
+  suites: Suite[],
+  suitePaths: Map<string, string>,
+): Promise<ReproFeasibility[]> {
+  const started = performance.now();
+  const feasibility: ReproFeasibility[] = [];
+  for (const suite of suites)
+    feasibility.push(
+      await suiteFeasibility(sft, suite.name, suitePaths.get(suite.name)!, evalBudget(p.s.evalArgs), 'eval'),
+    );
+  const ppoLimits = ppoBudget(join(p.out, 'rl-dense.toml'));
   if (ppoLimits) feasibility.push(await suiteFeasibility(sft, 'train', pack, ppoLimits, 'ppo'));
   for (const f of feasibility)
     if (f.share < 0.5)
-      log(
+      p.log(
         `warning: the oracle itself can finish only ${f.feasible}/${f.tasks} tasks of ${f.suite} at ${f.maxTurns} turns x ${f.maxTokens} tokens (${f.budget} budget)`,
       );
-  addStageTime(out, 'feasibility', (performance.now() - feasibilityStarted) / 1000);
-  const feasibleShare = (suite: string) => feasibility.find((f) => f.suite === suite && f.budget === 'eval')?.share;
+  addStageTime(p.out, 'feasibility', (performance.now() - started) / 1000);
+  return feasibility;
+}
 
+/** The models compared on each suite, paired by task: each step of the recipe, and dense against binary reward. */
+const GREEDY_PAIRS = [
+  ['base', 'sft'],
+  ['sft', 'rl-dense'],
+  ['sft', 'rl-binary'],
+  ['rl-binary', 'rl-dense'],
+] as const;
+
+/** The table's rows (each model on each suite) and its paired tests, from the greedy evaluations. */
+function greedyResults(
+  suites: Suite[],
+  evalDirs: EvalDirs,
+  feasibility: ReproFeasibility[],
+): Pick<ReproTable, 'rows' | 'tests'> {
   const rows: ReproRow[] = [];
   const tests: ReproTable['tests'] = [];
   const episodes = (model: string, suite: string) => readRun(evalDirs[model]![suite]!).episodes;
@@ -620,8 +566,9 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
     if (!calls.has(key)) calls.set(key, validCallsByTask(evalDirs[model]![suite]!, episodes(model, suite)));
     return calls.get(key)!;
   };
-  for (const suite of options.suites) {
-    for (const model of Object.keys(checkpoints) as ReproRow['model'][]) {
+  const feasibleShare = (suite: string) => feasibility.find((f) => f.suite === suite && f.budget === 'eval')?.share;
+  for (const suite of suites) {
+    for (const model of Object.keys(evalDirs) as ReproRow['model'][]) {
       const st = computeStats(episodes(model, suite.name));
       const share = feasibleShare(suite.name);
       rows.push({
@@ -635,12 +582,7 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
         ...(share !== undefined ? { feasibleShare: share } : {}),
       });
     }
-    for (const [a, b] of [
-      ['base', 'sft'],
-      ['sft', 'rl-dense'],
-      ['sft', 'rl-binary'],
-      ['rl-binary', 'rl-dense'],
-    ] as const) {
+    for (const [a, b] of GREEDY_PAIRS) {
       const c = compareRuns(
         { run: a, episodes: episodes(a, suite.name) },
         { run: b, episodes: episodes(b, suite.name) },
@@ -658,31 +600,37 @@ export async function runRepro(options: ReproOptions): Promise<ReproTable> {
       });
     }
   }
-  const sampled = sampledResults(sampledDirs, s.sampledAttempts, sampledTemperature);
-  const dense = readMetrics(join(out, 'rl-dense'));
+  return { rows, tests };
+}
+
+/** The table: the results, the dense PPO run's train-inference gap and drift, and every stage's time. */
+function reproTable(
+  p: ReproPipeline,
+  r: Pick<ReproTable, 'rows' | 'tests' | 'feasibility' | 'checkpoints' | 'durationMs'> & {
+    sampled: ReproTable['sampled'] | null;
+  },
+): ReproTable {
+  const dense = readMetrics(join(p.out, 'rl-dense'));
   // Every stage's time over every invocation, a resumed run included.
-  const stages = readStageTimes(out);
-  const table: ReproTable = {
-    quick: options.quick,
-    settings: s,
-    rows,
-    tests,
-    ...(sampled ? { sampled } : {}),
-    feasibility,
+  const stages = readStageTimes(p.out);
+  return {
+    quick: p.quick,
+    settings: p.s,
+    rows: r.rows,
+    tests: r.tests,
+    ...(r.sampled ? { sampled: r.sampled } : {}),
+    feasibility: r.feasibility,
     gap: {
       r3Tito: tailMean(dense, 'train_infer_gap_r3'),
       free: tailMean(dense, 'train_infer_gap_free'),
       lossDrift: tailMean(dense, 'loss_drift'),
     },
-    checkpoints,
-    out,
-    durationMs: Date.now() - started,
+    checkpoints: r.checkpoints,
+    out: p.out,
+    durationMs: r.durationMs,
     stages,
     wallSeconds: totalWallSeconds(stages),
   };
-  table.report = writeReproReport(table);
-  writeFileSync(join(out, 'table.json'), `${JSON.stringify(table, null, 2)}\n`);
-  return table;
 }
 
 /** The suites of the sampled evaluation: those named in the settings (an unknown name is an error), else the first. */
