@@ -8,13 +8,13 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hashFile, loadCheckpoint } from '../../../native/model/checkpoint';
-import { SFT_SAMPLE_SCHEMA, type SftSample } from '../../../electron/domain/sft';
+import { loadCheckpoint } from '../../../native/model/checkpoint';
 import { parseRunConfig } from '../../../electron/lab/training/config/run-config';
 import { readMetrics, readTrainingManifest } from '../../../electron/lab/training/run-folder';
 import { startTraining } from '../../../electron/lab/training/session';
 import { trainingStatus } from '../../../electron/lab/training/status';
 import { readTfEvents } from '../../../electron/lab/tensorboard/tfevents-reader';
+import { sftSample, tokenizerSha } from '../../helpers/sft-like';
 import { TINY_TEXT, writeTinyCheckpoint } from '../../helpers/tiny-checkpoint';
 
 const root = mkdtempSync(join(tmpdir(), 't1-train-'));
@@ -90,33 +90,16 @@ describe('training stages', () => {
   });
 
   it('SFT: loss only on assistant tokens, and it goes down; held-out samples give an eval loss', async () => {
-    const ckpt = loadCheckpoint(model);
-    const tok = ckpt.tokenizer;
-    const sha = hashFile(join(model, 'tokenizer.json')).sha256;
-    const samples: SftSample[] = [];
-    for (let i = 0; i < 24; i++) {
-      const prompt = tok.encode(`<|im_start|>user\nwc -l data.csv ${i % 5}<|im_end|>\n<|im_start|>assistant\n`);
-      const reply = tok.encode(`$ cat data.csv | wc -l\n${(i % 5) * 3}<|im_end|>`);
-      const ids = [...prompt, ...reply];
-      samples.push({
-        schema: SFT_SAMPLE_SCHEMA,
-        id: `t${i}@1#0`,
-        task: `t${i % 5}`,
-        source: 'oracle',
-        tokenizer: sha,
-        ids,
-        mask: ids.map((_, j) => (j >= prompt.length ? 1 : 0)),
-        segments: [
-          { kind: 'prompt', start: 0, length: prompt.length },
-          { kind: 'sampled', start: prompt.length, length: reply.length },
-        ],
-        protocol: 'hermes',
-        reward: null,
-        resolved: true,
-        turns: 1,
-        ledger: { clean: 0, repair: 0, fork: 0, lossDrift: 0 },
-      });
-    }
+    const tok = loadCheckpoint(model).tokenizer;
+    const sha = tokenizerSha(model);
+    const samples = Array.from({ length: 24 }, (_, i) =>
+      sftSample(
+        tok.encode(`<|im_start|>user\nwc -l data.csv ${i % 5}<|im_end|>\n<|im_start|>assistant\n`),
+        tok.encode(`$ cat data.csv | wc -l\n${(i % 5) * 3}<|im_end|>`),
+        sha,
+        { id: `t${i}@1#0`, task: `t${i % 5}` },
+      ),
+    );
     const file = join(root, 'sft.jsonl');
     writeFileSync(file, samples.map((s) => JSON.stringify(s)).join('\n') + '\n');
     const out = join(root, 'sft');
@@ -135,21 +118,7 @@ describe('training stages', () => {
 
   it('SFT refuses samples made with another tokenizer, naming the sample', async () => {
     const file = join(root, 'foreign.jsonl');
-    const sample = {
-      schema: SFT_SAMPLE_SCHEMA,
-      id: 'x@1#0',
-      task: 'x',
-      source: 'oracle',
-      tokenizer: 'a'.repeat(64),
-      ids: [1, 2, 3],
-      mask: [0, 1, 1],
-      segments: [],
-      protocol: 'hermes',
-      reward: null,
-      resolved: true,
-      turns: 1,
-      ledger: { clean: 0, repair: 0, fork: 0, lossDrift: 0 },
-    };
+    const sample = sftSample([1], [2, 3], 'a'.repeat(64), { id: 'x@1#0', task: 'x' });
     writeFileSync(file, JSON.stringify(sample) + '\n');
     await expect(train({ ...base, stage: 'sft', data: { path: file } }, join(root, 'sft-foreign'))).rejects.toThrow(
       /sample x@1#0 was tokenized with another tokenizer/,
