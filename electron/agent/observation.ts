@@ -24,6 +24,8 @@ export interface CommandObservation {
   screen?: string[];
   /** bash asked for more input (an unclosed quote, bracket, here-document or loop) and the lab cancelled it. */
   incomplete?: boolean;
+  /** The command waits for typed input on the terminal and was left running. */
+  waitingForInput?: boolean;
 }
 
 export interface Formatted {
@@ -39,7 +41,9 @@ export function formatCommand(o: CommandObservation, maxChars: number): Formatte
   const cut = capHeadTail(body, maxChars);
   const truncatedChars = cut.truncatedChars + o.truncatedChars;
   let status: string;
-  if (o.timedOut)
+  if (o.waitingForInput)
+    status = `[waiting for input on the terminal after ${seconds(o.durationMs)}; it keeps running: type into it with keys (e.g. ["y", "Enter"]) or stop it with C-c]`;
+  else if (o.timedOut)
     status = `[still running after ${o.timeoutSec} s; it keeps running: send keys (e.g. C-c) to interact with or stop it]`;
   else if (o.incomplete)
     status = `[incomplete command: bash waited for more input (an unclosed quote, bracket, here-document or loop?); it was cancelled · exit code ${o.exitCode ?? 'unknown'}]`;

@@ -59,6 +59,8 @@ export const Execution = z.object({
   action: z.number().int().min(0),
   exitCode: z.number().int().nullable(),
   timedOut: z.boolean(),
+  /** The command waited for typed input on the terminal and was left running (absent: it did not). */
+  waitingForInput: z.boolean().optional(),
   durationMs: z.number().min(0),
   /** Chars cut from the middle of the output before it reached the agent. */
   truncatedChars: z.number().int().min(0),

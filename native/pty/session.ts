@@ -12,6 +12,7 @@ import { HeadTail } from '../util/head-tail';
 import { AsciicastRecorder } from './asciicast';
 import { keyBytes } from './keys';
 import { MarkerFilter, type Token } from './markers';
+import { watchInputWait } from './input-wait';
 import { HeadlessScreen } from './screen';
 import { BASH_RC, hostRcFile, NONCE_ENV, SANDBOX_RC_PATH } from './shell-rc';
 import { TextLog } from './text-log';
@@ -59,7 +60,7 @@ interface PendingRun {
   incomplete?: boolean;
   startedAt: number;
   limit: LimitName | null;
-  finish: (result: { exitCode: number | null; timedOut: boolean }) => void;
+  finish: (result: { exitCode: number | null; timedOut: boolean; waitingForInput?: boolean }) => void;
 }
 
 /** Start a sandboxed shell session; resolves once the process runs (use `ready()` to wait for the prompt). */
@@ -87,6 +88,8 @@ export class SandboxShellSession implements ShellSession {
   private readSink: HeadTail;
   private readPartial = '';
   private pending: PendingRun | null = null;
+  /** performance.now() of the terminal's last output: a command waiting for input has gone quiet. */
+  private lastOutputAt = performance.now();
   private skipPrompt = false;
   private isBusy = false;
   private isReady = false;
@@ -173,6 +176,7 @@ export class SandboxShellSession implements ShellSession {
   }
 
   private onRaw(raw: string): void {
+    this.lastOutputAt = performance.now();
     for (const token of this.filter.push(raw)) this.onToken(token);
   }
 
@@ -316,16 +320,19 @@ export class SandboxShellSession implements ShellSession {
     const maxChars = options.maxOutputChars ?? DEFAULT_OUTPUT_CHARS;
     return new Promise<CommandResult>((resolve) => {
       let timer: ReturnType<typeof setTimeout> | null = null;
+      let stopInputWatch: (() => void) | null = null;
       const pending: PendingRun = {
         acc: new HeadTail(maxChars),
         started: false,
         startedAt: started,
         limit: null,
-        finish: ({ exitCode, timedOut }) => {
+        finish: ({ exitCode, timedOut, waitingForInput }) => {
           if (timer) clearTimeout(timer);
+          stopInputWatch?.();
           const acc = pending.acc;
-          // Everything up to here counts as read: readNew continues after it.
-          if (timedOut) {
+          // Everything up to here counts as read: readNew continues after it. A command left running has
+          // printed a line it has not ended (a prompt, say): it is part of this output.
+          if (timedOut || waitingForInput) {
             acc.push(this.log.partial);
             this.readPartial = this.log.partial;
           }
@@ -339,10 +346,23 @@ export class SandboxShellSession implements ShellSession {
             truncatedChars: acc.truncatedChars,
             limit,
             ...(pending.incomplete ? { incomplete: true } : {}),
+            ...(waitingForInput ? { waitingForInput: true } : {}),
           });
         },
       };
       this.pending = pending;
+      const reader = this.proc.terminalReader?.bind(this.proc);
+      if (reader)
+        stopInputWatch = watchInputWait({
+          reader,
+          lastOutputAt: () => this.lastOutputAt,
+          judging: () => this.pending === pending && pending.started && !pending.incomplete,
+          onWaiting: () => {
+            if (this.pending !== pending) return;
+            this.pending = null;
+            pending.finish({ exitCode: null, timedOut: false, waitingForInput: true });
+          },
+        });
       timer = setTimeout(
         () => {
           if (this.pending !== pending) return;

@@ -80,11 +80,19 @@ export interface CommandResult {
   limit?: string | null;
   /** The command was incomplete (bash asked for more input: an unclosed quote, bracket or here-document) and was cancelled. */
   incomplete?: boolean;
+  /**
+   * The command is waiting for typed input (a process of it is blocked reading the terminal with its
+   * output quiet): `run` returned without waiting for the timeout, and the command keeps running.
+   */
+  waitingForInput?: boolean;
 }
 
 export interface ShellSession {
   readonly id: string;
-  /** Run a command and wait for it to finish (or give up after timeoutMs, leaving it running). */
+  /**
+   * Run a command and wait for it to finish (or give up after timeoutMs, or as soon as it waits for typed
+   * input where the backend can tell, leaving it running).
+   */
   run(command: string, options?: { timeoutMs?: number; maxOutputChars?: number }): Promise<CommandResult>;
   /** Send text and named keys verbatim, e.g. ['ls -la', 'Enter'] or ['C-c']. */
   sendKeys(keys: (string | { key: NamedKey })[]): void;

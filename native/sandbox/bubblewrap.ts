@@ -26,6 +26,7 @@ import { describeLimit, validateLimits } from './limits';
 import { decodeOutput } from './output-decoding';
 import { watchSandbox, type LimitFired } from './monitor';
 import { killTreeNow, processTree } from './proc';
+import { terminalReader } from './terminal-reader';
 import { runtimeFiles, shellRcFile } from './runtime-files';
 import { SandboxPty, type PtyExit } from './sandbox-pty';
 import type {
@@ -348,6 +349,11 @@ class BubblewrapPty extends SandboxPty {
   kill(): void {
     if (this.exited) return; // reaped: the pid may belong to someone else now
     killTreeNow(processTree(this.term.pid));
+  }
+
+  terminalReader(): number | null {
+    if (this.exited || this.gone) return null;
+    return terminalReader(processTree(this.term.pid));
   }
 }
 

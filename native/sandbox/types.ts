@@ -146,6 +146,12 @@ export interface PtyProcess {
   onGone?(listener: () => void): { dispose(): void };
   /** A limit fired and its offender was stopped while the sandbox keeps running (additive). */
   onLimit?(listener: (event: LimitEvent) => void): { dispose(): void };
+  /**
+   * The sandbox-side process blocked reading the terminal right now (a command waiting for typed input;
+   * the shell itself at its prompt too: the caller knows when a command runs), or null. Additive: backends
+   * that cannot see their processes leave it out, and a waiting command runs into its timeout.
+   */
+  terminalReader?(): number | null;
   pause(): void;
   resume(): void;
   /** Kill the whole sandbox tree. */

@@ -80,7 +80,8 @@ export async function executeAction(
       session.run(action.command, { timeoutMs: Math.ceil(timeoutSec * 1000), maxOutputChars: ctx.observationChars }),
       ctx.signal,
     );
-    const screen = result.timedOut && session.alternateScreen ? session.screen().lines : undefined;
+    const leftRunning = result.timedOut || result.waitingForInput === true;
+    const screen = leftRunning && session.alternateScreen ? session.screen().lines : undefined;
     const formatted = formatCommand(
       { ...result, timeoutSec: Math.round(timeoutSec * 100) / 100, screen },
       ctx.observationChars,
@@ -91,6 +92,7 @@ export async function executeAction(
         action: ctx.index,
         exitCode: result.exitCode,
         timedOut: result.timedOut,
+        ...(result.waitingForInput ? { waitingForInput: true } : {}),
         durationMs: result.durationMs,
         truncatedChars: formatted.truncatedChars,
         screen: !!screen,

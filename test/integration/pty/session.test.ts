@@ -109,6 +109,30 @@ describe('shell session', () => {
     expect(after.output).toBe('130\n');
   });
 
+  it('returns as soon as a command waits for typed input, leaving it running to be typed into', async () => {
+    // grep without a file reads the terminal: before, this waited out the whole timeout (timedOut: true).
+    const grep = await session.run('echo looking; grep -c word', { timeoutMs: 60_000 });
+    expect(grep).toMatchObject({ waitingForInput: true, timedOut: false, exitCode: null, output: 'looking\n' });
+    expect(session.busy).toBe(true);
+    session.sendKeys(['a word here', { key: 'Enter' }, 'none', { key: 'Enter' }, { key: 'C-d' }]);
+    await waitFor(() => !session.busy);
+    expect(session.readNew().output).toMatch(/^1$/m);
+
+    // A prompt without a newline is part of the output; the builtin `read` is the shell itself reading.
+    const read = await session.run('read -r -p \'name? \' n; echo "hi $n"', { timeoutMs: 60_000 });
+    expect(read).toMatchObject({ waitingForInput: true, timedOut: false });
+    expect(read.output.trimEnd()).toBe('name?');
+    session.sendKeys(['bob', { key: 'Enter' }]);
+    expect(await readUntil(/hi bob/)).toContain('hi bob');
+    await waitFor(() => !session.busy);
+  });
+
+  it('waits for a quiet command that reads nothing, and for input that comes from elsewhere', async () => {
+    const quiet = await session.run('echo a; sleep 2.5; echo b; printf "x\\ny\\n" | grep -c .', { timeoutMs: 60_000 });
+    expect(quiet).toMatchObject({ output: 'a\nb\n2\n', exitCode: 0, timedOut: false });
+    expect(quiet.waitingForInput).toBeUndefined();
+  });
+
   it('reads what typed keys produced since the last read', async () => {
     session.readNew();
     session.sendKeys(['echo typed', { key: 'Enter' }]);

@@ -68,6 +68,24 @@ describe('observations', () => {
     expect(text).toContain('exit code 130');
   });
 
+  it('says a command waits for typed input and how to answer it', () => {
+    const text = formatCommand(
+      {
+        output: 'Continue? [Y/n]',
+        exitCode: null,
+        timedOut: false,
+        durationMs: 1300,
+        truncatedChars: 0,
+        timeoutSec: 180,
+        waitingForInput: true,
+      },
+      1000,
+    ).text;
+    expect(text).toBe(
+      'Continue? [Y/n]\n[waiting for input on the terminal after 1.30 s; it keeps running: type into it with keys (e.g. ["y", "Enter"]) or stop it with C-c]',
+    );
+  });
+
   it('keys observations show new output or say there was none', () => {
     expect(formatKeys({ output: '', durationMs: 1, truncatedChars: 0 }, 100).text).toBe('[no new output]');
     expect(formatKeys({ output: 'x'.repeat(500), durationMs: 1, truncatedChars: 0 }, 100).truncatedChars).toBe(400);
