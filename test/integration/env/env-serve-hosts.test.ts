@@ -10,8 +10,8 @@
  * reason, where podman, mmdebstrap or root is missing.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { HostConfig } from '../../../native/sandbox/container/api/client';
@@ -249,6 +249,87 @@ describe.skipIf(skip !== null)('env serve over engine hosts (two podman services
     );
     for (const r of cancelled) expect(['a', 'b']).toContain(r.host);
   }, 300_000);
+
+  it('a session on a host that idles past its time-to-live, and one idle past its idle timeout: each ended, its container removed there, its record kept', async () => {
+    const hosts: HostConfig[] = [
+      { name: 'a', url: services[0]!.url, slots: 1 },
+      { name: 'b', url: services[1]!.url, slots: 1 },
+    ];
+    // Services of their own (their own pools on the same hosts), with short limits.
+    const short = async (name: string, ttlSec: number, idleSec: number) => {
+      const pool = await openHostPool(hosts, home, name, (l) => logs.push(l));
+      const svc = new EnvService({
+        tasks,
+        suite,
+        runDir: join(tmp.path, name),
+        adminToken: ADMIN,
+        maxSessions: 2,
+        idleSec,
+        ttlSec,
+        containers: { ...containers, hosts },
+        hosts: new EnvHosts(pool!, hosts),
+        tmpDir: tmp.path,
+        log: (l) => logs.push(l),
+      });
+      return { svc, server: await startEnvServer({ service: svc, host: '127.0.0.1', port: 0 }) };
+    };
+    const ttl = await short('env-ttl', 6, 600);
+    const idle = await short('env-idle', 600, 3);
+    const episode = async (on: { svc: EnvService; server: EnvServer }) => {
+      const post = async (path: string, token: string | null, body?: unknown) => {
+        const res = await fetch(`${on.server.url}${path}`, {
+          method: 'POST',
+          headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' },
+          body: JSON.stringify(body ?? {}),
+        });
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      };
+      const created = await post('/sessions', ADMIN);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const token = created.body.token as string;
+      const reset = await post('/reset', token, { task_id: task('alpha').id });
+      expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+      expect((await post('/step', token, { action: { command: 'echo then idle > note.txt' } })).status).toBe(200);
+      const host = (reset.body.observation as { host: string }).host;
+      const there = services[host === 'a' ? 0 : 1]!;
+      // The container is on the host while the session idles; then nothing asks, and the service ends it.
+      const ours = () =>
+        labObjects(there).filter(
+          (id) =>
+            there.cli(['inspect', '--format', '{{index .Config.Labels "t1lab.run"}}', id]).stdout.trim() ===
+            basename(on.svc.runDir),
+        );
+      expect(ours().length).toBeGreaterThan(0);
+      const idleFrom = Date.now();
+      await until(() => on.svc.activeSessions() === 0, 60_000);
+      await until(() => ours().length === 0, 60_000);
+      const [record] = await until(() => {
+        const path = join(on.svc.runDir, 'episodes.jsonl');
+        return existsSync(path) && readFileSync(path, 'utf8').trim()
+          ? readFileSync(path, 'utf8')
+              .trim()
+              .split('\n')
+              .map((l) => JSON.parse(l) as EpisodeRecord)
+          : null;
+      }, 60_000);
+      expect(record).toMatchObject({ taskId: 'echo-alpha', host, stopReason: 'cancelled', resolved: false });
+      expect((await post('/step', token, { action: { command: 'ls' } })).status).toBe(401);
+      return { host, idleMs: Date.now() - idleFrom };
+    };
+    try {
+      const [byTtl, byIdle] = await Promise.all([episode(ttl), episode(idle)]);
+      expect(logs.some((l) => /time-to-live reached/.test(l))).toBe(true);
+      expect(logs.some((l) => /idle for 3 s/.test(l))).toBe(true);
+      // Ended by the limit, not before it (the TTL counts from the session's creation), nor long after it.
+      expect(byIdle.idleMs).toBeGreaterThanOrEqual(2_500);
+      expect(byTtl.idleMs).toBeLessThan(30_000);
+      expect(byIdle.idleMs).toBeLessThan(30_000);
+    } finally {
+      await ttl.server.close();
+      await idle.server.close();
+    }
+    await noneLeft();
+  }, 180_000);
 
   it('a host that dies under an episode: a 502 naming the host, an infrastructure record, the next episode on the other host', async () => {
     const token = await session();
