@@ -1,9 +1,11 @@
 /**
  * A deterministic synthetic corpus of agent-terminal transcripts in ChatML (commands, tool calls, outputs
- * with file listings, compiler errors, JSON, blank lines), for tokenizer tests and the BPE benchmark.
+ * with file listings, compiler errors, JSON, blank lines), for tokenizer tests and the BPE benchmark. Its words
+ * and file names are the app's default corpus's (electron/lab/models/default-corpus.ts); its outputs are its own.
  */
 
 import { seededUniform } from '../../native/util/random';
+import { CODE_WORDS, PROJECT_FILES } from '../../electron/lab/models/default-corpus';
 
 /** The project's seeded generator, under the name these tests use. */
 export const seededRandom = seededUniform;
@@ -28,40 +30,8 @@ const COMMANDS = [
   'npm test',
   'tail -n 50 /var/log/app.log',
 ];
-const WORDS = [
-  'file',
-  'error',
-  'warning',
-  'test',
-  'passed',
-  'failed',
-  'data',
-  'config',
-  'server',
-  'request',
-  'value',
-  'index',
-  'result',
-  'output',
-  'module',
-  'function',
-  'return',
-  'import',
-  'class',
-  'self',
-];
-const NAMES = [
-  'main.c',
-  'utils.py',
-  'README.md',
-  'data.csv',
-  'Makefile',
-  'app.log',
-  'config.toml',
-  'index.ts',
-  'test_app.py',
-  'server.rs',
-];
+const WORDS = [...CODE_WORDS, 'self'];
+const NAMES = PROJECT_FILES;
 
 function pick<T>(rand: () => number, list: readonly T[]): T {
   return list[Math.floor(rand() * list.length)] as T;

@@ -37,7 +37,8 @@ const COMMANDS = [
   'tar -xzf archive.tar.gz',
   'jq .version package.json',
 ];
-const WORDS = [
+/** Words of code and test output: identifiers, results, keywords. */
+export const CODE_WORDS = [
   'file',
   'error',
   'warning',
@@ -57,6 +58,10 @@ const WORDS = [
   'return',
   'import',
   'class',
+];
+const WORDS = [
+  ...CODE_WORDS,
+  // Words of prose and error messages.
   'the',
   'a',
   'to',
@@ -79,7 +84,8 @@ const WORDS = [
   'run',
   'build',
 ];
-const FILES = [
+/** File names a project's sources, data and logs go by. */
+export const PROJECT_FILES = [
   'main.c',
   'utils.py',
   'README.md',
@@ -90,11 +96,8 @@ const FILES = [
   'index.ts',
   'test_app.py',
   'server.rs',
-  'run.sh',
-  'package.json',
-  'setup.cfg',
-  'Dockerfile',
 ];
+const FILES = [...PROJECT_FILES, 'run.sh', 'package.json', 'setup.cfg', 'Dockerfile'];
 
 const ONSETS = [
   '',

@@ -27,8 +27,11 @@ export function py(code: string): string {
   return `python3 -c ${shq(code)}`;
 }
 
-/** Vocabulary the families draw names from (content varies by seed; these only flavour it). */
-export const NOUNS = [
+/**
+ * Stems of names (files, keys, packages) that the core families and the LM stage's copy drills
+ * (electron/lab/training/corpus/copy-drills.ts) both draw from, so a drill's names look like a task's.
+ */
+export const NAME_STEMS = [
   'alpha',
   'orbit',
   'ledger',
@@ -45,11 +48,9 @@ export const NOUNS = [
   'tundra',
   'nimbus',
   'copper',
-  'saffron',
-  'willow',
-  'zephyr',
-  'basalt',
 ];
+/** Vocabulary the families draw names from (content varies by seed; these only flavour it). */
+export const NOUNS = [...NAME_STEMS, 'saffron', 'willow', 'zephyr', 'basalt'];
 export const SERVICES = [
   'api',
   'auth',

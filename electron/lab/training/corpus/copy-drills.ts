@@ -7,6 +7,7 @@
  * skill the nano policy lacks (recipe-learning.md: a first command holds 3-6 names copied token by token).
  * Generated deterministically from a seed; nothing here comes from the evaluation suites' seeds.
  */
+import { NAME_STEMS } from '../../../../tasks/families/core/kit';
 import { createFamilyRng } from '../../../../tasks/families/rng';
 import type { FamilyRng } from '../../../../tasks/families/types';
 import { chatml } from '../../../agent/chat/chatml';
@@ -17,32 +18,8 @@ import { shellWord } from '../../../domain/eval-command';
 /** Documents of the drill corpus: about 0.98M tokens with the nano tokenizer, as many as the builtin corpus (0.97M), so drills are half the stream. */
 export const COPY_DRILL_DOCUMENTS = 4_500;
 
-const STEMS = [
-  'alpha',
-  'orbit',
-  'ledger',
-  'harbor',
-  'cedar',
-  'falcon',
-  'quartz',
-  'meadow',
-  'signal',
-  'vector',
-  'summit',
-  'pixel',
-  'ember',
-  'tundra',
-  'nimbus',
-  'copper',
-  'notes',
-  'config',
-  'hosts',
-  'todo',
-  'motd',
-  'readme',
-  'report',
-  'data',
-];
+/** The core families' name stems, and the stems of everyday files a task names. */
+const STEMS = [...NAME_STEMS, 'notes', 'config', 'hosts', 'todo', 'motd', 'readme', 'report', 'data'];
 const EXTS = ['txt', 'cfg', 'list', 'log', 'csv', 'json', 'md', 'ini', 'conf', 'dat'];
 
 /** Shell words as `t1lab eval` command lines quote them: bare when plain, else single-quoted (the oracles always quote). */
