@@ -11,6 +11,7 @@
 import { useState } from 'react';
 import type { ModelSummary } from '../../../../electron/domain/models';
 import { PlaygroundLibrary } from './PlaygroundLibrary';
+import type { SamplingPreset } from './playground-library';
 import { PlaygroundSessions } from './PlaygroundSessions';
 import { SideBySide } from './SideBySide';
 import { sessionModels, type PlaygroundSession } from './playground-sessions';
@@ -30,20 +31,7 @@ function labelOf(c: ModelSummary): string {
 }
 
 export function Playground() {
-  const {
-    sample,
-    sampling,
-    sampleError,
-    runSample,
-    selectedTokens,
-    toggleToken,
-    clearSampleError,
-    streamed,
-    stopSample,
-    stopping,
-    sampleId,
-  } = useModels();
-  const { checkpoints, selected, select, beside, setBeside } = useModels();
+  const { runSample, sampleError, clearSampleError, checkpoints, selected, select, beside, setBeside } = useModels();
   /** What a reopened session named and is not listed now. */
   const [missing, setMissing] = useState<string[]>([]);
   /** The token whose alternatives are shown (the last one clicked). */
@@ -91,12 +79,7 @@ export function Playground() {
     await runSample(sampleRequest(settings, prompt, conversation));
     const result = useModels.getState().sample;
     if (conversation && result && !useModels.getState().sampleError) {
-      const reply = result.tokens
-        .map((t) => t.text)
-        .join('')
-        .replace(IM_END, '')
-        .trim();
-      setChat([...conversation, { role: 'assistant', content: reply }]);
+      setChat([...conversation, { role: 'assistant', content: replyText(result.tokens) }]);
       setMessage('');
     }
   };
@@ -104,44 +87,10 @@ export function Playground() {
   return (
     <div className="playground" data-testid="playground">
       <h2>Playground</h2>
-      <div className="toolbar">
-        <span className="mode-radios" role="radiogroup" aria-label="mode">
-          {(['completion', 'chat'] as const).map((m) => (
-            <label key={m}>
-              <input type="radio" name="mode" checked={mode === m} onChange={() => setMode(m)} /> {m}
-            </label>
-          ))}
-        </span>
-        <label title="a second model samples the same prompt at the same time, side by side">
-          beside{' '}
-          <select
-            className="beside-model"
-            value={beside?.path ?? ''}
-            onChange={(e) => setBeside(e.target.value || null)}
-            disabled={sampling}
-            aria-label="model beside"
-            data-testid="beside-model"
-          >
-            <option value="">none (one model)</option>
-            {usable.map((c) => (
-              <option key={c.path} value={c.path} title={c.path}>
-                {labelOf(c)}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <ModeAndBeside mode={mode} onMode={setMode} usable={usable} />
       <PlaygroundLibrary
-        settings={{
-          temperature: settings.temperature,
-          topP: settings.topP,
-          topK: settings.topK,
-          maxTokens: settings.maxTokens,
-          stop: settings.stop,
-        }}
-        onSettings={(p) =>
-          update({ temperature: p.temperature, topP: p.topP, topK: p.topK, maxTokens: p.maxTokens, stop: p.stop })
-        }
+        settings={presetOf(settings)}
+        onSettings={(p) => update(presetOf(p))}
         prompt={{ mode, prompt, system: chat[0]?.content ?? '', message }}
         onPrompt={(p) => {
           setMode(p.mode);
@@ -165,79 +114,178 @@ export function Playground() {
         />
       )}
       {mode === 'completion' ? (
-        <textarea
-          value={prompt}
-          onChange={(e) => {
-            setPrompt(e.target.value);
+        <PromptInput
+          prompt={prompt}
+          onPrompt={(p) => {
+            setPrompt(p);
             touch('prompt');
           }}
-          rows={4}
-          aria-label="prompt"
-          className={invalid('prompt')}
+          invalid={invalid('prompt')}
         />
       ) : (
         <ChatView chat={chat} message={message} onMessage={setMessage} onClear={() => setChat(chat.slice(0, 1))} />
       )}
       <div className="toolbar playground-options">
         <SamplingInputs settings={settings} update={update} invalid={invalid} />
-        <button disabled={sampling || (mode === 'chat' && !message.trim())} onClick={() => void sampleNow()}>
-          {sampling ? 'Sampling…' : 'Sample'}
-        </button>
-        {sampling && (
-          <button
-            type="button"
-            className="danger"
-            onClick={() => void stopSample()}
-            disabled={stopping}
-            data-testid="stop-sample"
-          >
-            {stopping ? 'Stopping…' : 'Stop'}
-          </button>
-        )}
+        <SampleButtons canSample={mode !== 'chat' || !!message.trim()} onSample={() => void sampleNow()} />
       </div>
-      {beside && (
-        <SideBySide
-          lanes={[
-            {
-              path: selected ?? '',
-              label: nameOf(selected ?? ''),
-              streamed,
-              streaming: sampleId !== null,
-              sample,
-              error: sampleError,
-            },
-            {
-              path: beside.path,
-              label: nameOf(beside.path),
-              streamed: beside.streamed,
-              streaming: beside.sampleId !== null,
-              sample: beside.sample,
-              error: beside.error,
-            },
-          ]}
-        />
+      <SampleOutput nameOf={nameOf} focused={focused} onFocus={setFocused} />
+    </div>
+  );
+}
+
+/** The settings a library preset holds (in the order a saved preset lists them). */
+function presetOf(s: Omit<SamplingPreset, 'name'>): Omit<SamplingPreset, 'name'> {
+  return { temperature: s.temperature, topP: s.topP, topK: s.topK, maxTokens: s.maxTokens, stop: s.stop };
+}
+
+/** A chat reply: the sampled text without its end-of-turn token. */
+function replyText(tokens: readonly { text: string }[]): string {
+  return tokens
+    .map((t) => t.text)
+    .join('')
+    .replace(IM_END, '')
+    .trim();
+}
+
+/** Completion or chat, and the model (if any) that samples the same request beside the selected one. */
+function ModeAndBeside({ mode, onMode, usable }: { mode: Mode; onMode(m: Mode): void; usable: ModelSummary[] }) {
+  const { beside, setBeside, sampling } = useModels();
+  return (
+    <div className="toolbar">
+      <span className="mode-radios" role="radiogroup" aria-label="mode">
+        {(['completion', 'chat'] as const).map((m) => (
+          <label key={m}>
+            <input type="radio" name="mode" checked={mode === m} onChange={() => onMode(m)} /> {m}
+          </label>
+        ))}
+      </span>
+      <label title="a second model samples the same prompt at the same time, side by side">
+        beside{' '}
+        <select
+          className="beside-model"
+          value={beside?.path ?? ''}
+          onChange={(e) => setBeside(e.target.value || null)}
+          disabled={sampling}
+          aria-label="model beside"
+          data-testid="beside-model"
+        >
+          <option value="">none (one model)</option>
+          {usable.map((c) => (
+            <option key={c.path} value={c.path} title={c.path}>
+              {labelOf(c)}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
+
+/** Sample (while nothing is sampling) and Stop (while something is). */
+function SampleButtons({ canSample, onSample }: { canSample: boolean; onSample(): void }) {
+  const { sampling, stopping, stopSample } = useModels();
+  return (
+    <>
+      <button disabled={sampling || !canSample} onClick={onSample}>
+        {sampling ? 'Sampling…' : 'Sample'}
+      </button>
+      {sampling && (
+        <button
+          type="button"
+          className="danger"
+          onClick={() => void stopSample()}
+          disabled={stopping}
+          data-testid="stop-sample"
+        >
+          {stopping ? 'Stopping…' : 'Stop'}
+        </button>
       )}
-      {!beside && sampling && (
+    </>
+  );
+}
+
+/**
+ * What the sampling gave: two columns when a model samples beside, else the tokens streaming in, the error,
+ * or the finished sample (clicking a token focuses it).
+ */
+function SampleOutput({
+  nameOf,
+  focused,
+  onFocus,
+}: {
+  nameOf(path: string): string;
+  focused: number | null;
+  onFocus(i: number): void;
+}) {
+  const { sample, sampling, sampleError, selectedTokens, toggleToken, clearSampleError, streamed, sampleId } =
+    useModels();
+  const { selected, beside } = useModels();
+  if (beside)
+    return (
+      <SideBySide
+        lanes={[
+          {
+            path: selected ?? '',
+            label: nameOf(selected ?? ''),
+            streamed,
+            streaming: sampleId !== null,
+            sample,
+            error: sampleError,
+          },
+          {
+            path: beside.path,
+            label: nameOf(beside.path),
+            streamed: beside.streamed,
+            streaming: beside.sampleId !== null,
+            sample: beside.sample,
+            error: beside.error,
+          },
+        ]}
+      />
+    );
+  return (
+    <>
+      {sampling && (
         <>
           <div className="muted" data-testid="stream-meta">{`${streamed.length} tokens so far…`}</div>
           <SampledTokens tokens={streamed} selected={[]} onToggle={() => {}} streaming />
         </>
       )}
-      {!beside && sampleError && (
-        <FieldError message={sampleError.message} onDismiss={clearSampleError} testId="sample-error" />
-      )}
-      {!beside && sample && !sampling && (
+      {sampleError && <FieldError message={sampleError.message} onDismiss={clearSampleError} testId="sample-error" />}
+      {sample && !sampling && (
         <SampleResult
           sample={sample}
           selected={selectedTokens}
           focused={focused}
           onToggle={(i, extend) => {
             toggleToken(i, extend);
-            setFocused(i);
+            onFocus(i);
           }}
         />
       )}
-    </div>
+    </>
+  );
+}
+
+/** The raw text a completion continues. */
+function PromptInput({
+  prompt,
+  onPrompt,
+  invalid,
+}: {
+  prompt: string;
+  onPrompt(p: string): void;
+  invalid: string | undefined;
+}) {
+  return (
+    <textarea
+      value={prompt}
+      onChange={(e) => onPrompt(e.target.value)}
+      rows={4}
+      aria-label="prompt"
+      className={invalid}
+    />
   );
 }
 
