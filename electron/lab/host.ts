@@ -17,6 +17,7 @@ import { terminalHandlers } from './terminal/handlers';
 import { WorkerRegistry } from './worker-registry';
 import { trainingHandlers } from './training/handlers';
 import { trainingViewHandlers } from './training/view-handlers';
+import { reportsHandlers } from './runs/report-handlers';
 import { sweepOrphanedTempDirs } from '../../native/util/temp-dirs';
 
 export interface LabHostOptions {
@@ -85,6 +86,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
     ...statsHandlers(ctx),
     ...trainingHandlers(ctx),
     ...trainingViewHandlers(ctx),
+    ...reportsHandlers(ctx),
   };
 
   router = createRouter(labContract, handlers, {

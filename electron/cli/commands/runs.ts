@@ -14,6 +14,7 @@ import { UsageError, WorkFailed } from '../errors';
 import { printJson, table, type Io } from '../output';
 import { registerRunsOutcomes } from './runs-outcomes';
 import { registerRunsReport } from './runs-report';
+import { registerRunsReports } from './runs-reports';
 
 function patchOrUsage(patch: unknown): RunMetaPatch {
   const parsed = RunMetaPatch.safeParse(patch);
@@ -51,6 +52,7 @@ export function registerRuns(program: Command, io: Io): void {
   const runs = program.command('runs').description('list, name, tag, annotate and remove runs (eval and training)');
   registerRunsOutcomes(runs, io);
   registerRunsReport(runs, io);
+  registerRunsReports(runs, io);
   registerRunsShow(runs, io);
 
   runs

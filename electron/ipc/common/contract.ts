@@ -18,6 +18,7 @@ import { terminalContract } from './contracts/terminal';
 import { statsContract } from './contracts/stats';
 import { trainingContract } from './contracts/training';
 import { trainingViewContract } from './contracts/training-view';
+import { reportsContract } from './contracts/reports';
 
 export const labContract = mergeContracts(
   systemContract,
@@ -28,6 +29,7 @@ export const labContract = mergeContracts(
   statsContract,
   trainingContract,
   trainingViewContract,
+  reportsContract,
 );
 export type LabContract = typeof labContract;
 export type LabMethod = MethodName<LabContract>;

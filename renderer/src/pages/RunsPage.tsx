@@ -1,6 +1,7 @@
 /**
  * Runs: start an evaluation, follow it (progress, a grid of live read-only terminals of the running
- * episodes), read its results (tables and bar charts with 95% intervals), open any episode.
+ * episodes), read its results (tables and bar charts with 95% intervals), open any episode; write reports of
+ * chosen runs and keep them under a name (`#/runs/report/ID` opens one).
  */
 import { useEffect, useState } from 'react';
 import { NewEvalForm } from '../components/runs/NewEvalForm';
@@ -10,11 +11,14 @@ import { useRuns } from '../stores/runs';
 import { useNav } from '../stores/nav';
 import { RunsTable } from '../components/runs/RunsTable';
 import { ReportForm } from '../components/runs/ReportForm';
+import { ReportsList } from '../components/runs/ReportsList';
 import type { RunListing } from '../../../electron/domain/runs';
 import { userError } from '../lab/errors';
 import './runs.css';
 
 const LIST_REFRESH_MS = 5_000;
+/** `#/runs/report/ID` is a saved report's address, not a run's. */
+const REPORT_SEGMENT = 'report';
 
 export function RunsPage() {
   const {
@@ -33,6 +37,9 @@ export function RunsPage() {
   const { params, link } = useNav();
   const [compare, setCompare] = useState<string[]>([]);
   const [reporting, setReporting] = useState(false);
+  // #/runs/report/ID: a saved report is open (no run is).
+  const reportRoute = params[0] === REPORT_SEGMENT;
+  const reportId = reportRoute ? (params[1] ?? null) : null;
   useEffect(() => {
     void refreshList();
     const off = watch();
@@ -44,6 +51,7 @@ export function RunsPage() {
   }, [refreshList, watch]);
   // The address decides what is open: #/runs/RUN[/TAB | /EPISODE[/TURN]] (run-tabs.ts).
   useEffect(() => {
+    if (params[0] === REPORT_SEGMENT) return;
     const [runId, second] = params;
     const key = second && !isRunTab(second) ? second : undefined;
     if (runId && runId !== useRuns.getState().selected)
@@ -96,17 +104,36 @@ export function RunsPage() {
         <button
           type="button"
           className="secondary"
-          onClick={() => setReporting((r) => !r)}
+          onClick={() => {
+            if (reportRoute) link('runs', []);
+            setReporting(!(reporting || reportRoute));
+          }}
           data-testid="report-open"
           title="a live report of the checked runs and chosen training runs, exported as one HTML file that opens offline"
         >
           Report…
         </button>
       </div>
-      {reporting && (
+      <ReportsList
+        openId={reportId}
+        onRemoved={(id) => {
+          if (id !== reportId) return;
+          setReporting(false);
+          link('runs', []);
+        }}
+      />
+      {(reporting || reportRoute) && (
         <ReportForm
+          key={reportId ?? ''}
           runs={compare.map((id) => runs.find((r) => r.id === id)).filter((r): r is RunListing => !!r)}
-          onClose={() => setReporting(false)}
+          checkedIds={compare}
+          reportId={reportId}
+          onClose={() => {
+            setReporting(false);
+            if (reportRoute) link('runs', []);
+          }}
+          onOpened={(report) => setCompare(report.evalRuns)}
+          onSaved={(report) => link('runs', [REPORT_SEGMENT, report.id])}
         />
       )}
       {runs.length === 0 ? (

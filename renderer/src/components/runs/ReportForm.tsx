@@ -5,8 +5,12 @@
  * charts are re-read every few seconds, so a run still training draws its new steps; the evaluation runs
  * follow the page's list. Export writes the same charts and tables as one HTML file that opens offline
  * (report-html.ts), as `t1lab runs report` does from a shell. The draft is kept in the browser's storage.
+ * Saved under a name, the report (its checked evaluation runs included) is a file of the data folder with an
+ * address of its own (`#/runs/report/ID`): opened there it shows the saved report, and Save writes the
+ * changes over it; `t1lab runs reports` lists the same reports.
  */
 import { useEffect, useMemo, useState } from 'react';
+import type { ReportContent, SavedReport } from '../../../../electron/domain/reports';
 import type { RunListing } from '../../../../electron/domain/runs';
 import type { SeriesPoints } from '../../../../electron/domain/training-metrics';
 import type { TrainingRunSummary } from '../../../../electron/domain/training-view';
@@ -16,6 +20,7 @@ import { getLabApi } from '../../lab/api';
 import { readStored, writeStored } from '../../lab/stored-list';
 import { download } from './export';
 import { loadRunsTableView } from './runs-table-view';
+import { useReports } from '../../stores/reports';
 
 /** How often an open report re-reads its training runs' metrics (and the list of training runs). */
 export const REPORT_REFRESH_MS = 2_000;
@@ -56,6 +61,15 @@ function loadDraft(): Draft {
   }
 }
 
+/** A saved report as the form edits it. */
+const draftOf = (r: SavedReport): Draft => ({
+  title: r.title,
+  notes: r.notes,
+  trainingIds: r.trainingRuns,
+  metrics: r.metrics.join(', '),
+  poolSeeds: r.poolSeeds,
+});
+
 export const parseMetrics = (text: string) => [...new Set(text.split(/[\s,]+/).filter(Boolean))];
 
 /** The training runs and the chosen ones' series, re-read every REPORT_REFRESH_MS while the report is open. */
@@ -91,12 +105,84 @@ function useTrainingSeries(ids: readonly string[], metrics: readonly string[]) {
   return { runs, series };
 }
 
-export function ReportForm({ runs, onClose }: { runs: readonly RunListing[]; onClose: () => void }) {
+interface ReportFormProps {
+  /** The checked evaluation runs (the report's) as listed, and their ids (listed or not yet). */
+  runs: readonly RunListing[];
+  checkedIds: readonly string[];
+  /** A saved report's id (its address), or null for the draft. */
+  reportId: string | null;
+  onClose: () => void;
+  /** A saved report was read: the page checks its evaluation runs. */
+  onOpened: (report: SavedReport) => void;
+  /** The draft was saved under a name: the page goes to its address. */
+  onSaved: (report: SavedReport) => void;
+}
+
+export function ReportForm({ runs, checkedIds, reportId, onClose, onOpened, onSaved }: ReportFormProps) {
   const [draft, setDraft] = useState(loadDraft);
-  useEffect(() => writeStored(DRAFT_KEY, draft), [draft]);
+  const [saved, setSaved] = useState<SavedReport | null>(null);
+  const [name, setName] = useState('');
+  const [unreadable, setUnreadable] = useState<string | null>(null);
+  const reports = useReports();
+  useEffect(() => {
+    if (!reportId) writeStored(DRAFT_KEY, draft);
+  }, [draft, reportId]);
+  // A saved report's address: read it once, then the form edits it until Save.
+  useEffect(() => {
+    if (!reportId) return;
+    let live = true;
+    setUnreadable(null);
+    void reports.get(reportId).then((r) => {
+      if (!live) return;
+      if (!r) return setUnreadable(useReports.getState().error ?? `cannot read report '${reportId}'`);
+      setSaved(r);
+      setDraft(draftOf(r));
+      onOpened(r);
+    });
+    return () => {
+      live = false;
+    };
+    // Read when the address names another report only.
+  }, [reportId]);
   const change = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const metrics = useMemo(() => parseMetrics(draft.metrics), [draft.metrics]);
   const { runs: trainingRuns, series } = useTrainingSeries(draft.trainingIds, metrics);
+  const columns = loadRunsTableView().extra;
+  const content = (): ReportContent => ({
+    title: draft.title,
+    notes: draft.notes,
+    evalRuns: [...checkedIds],
+    trainingRuns: draft.trainingIds,
+    metrics,
+    poolSeeds: draft.poolSeeds,
+    columns,
+  });
+  const savedName = saved ? (reports.reports.find((r) => r.id === saved.id)?.name ?? saved.name) : null;
+  const changed =
+    saved !== null &&
+    JSON.stringify({ ...content(), columns: [] }) !==
+      JSON.stringify({
+        title: saved.title,
+        notes: saved.notes,
+        evalRuns: saved.evalRuns,
+        trainingRuns: saved.trainingRuns,
+        metrics: saved.metrics,
+        poolSeeds: saved.poolSeeds,
+        columns: [],
+      });
+  const save = async () => {
+    if (saved) {
+      const r = await reports.update(saved.id, content());
+      if (r) setSaved(r);
+    } else {
+      const r = await reports.create(name, content());
+      if (r) {
+        setName('');
+        onSaved(r);
+      }
+    }
+  };
+  const missing = checkedIds.filter((id) => !runs.some((r) => r.id === id));
   const chosen: ReportTrainingRun[] = draft.trainingIds
     .filter((id) => series[id])
     .map((id) => {
@@ -109,7 +195,6 @@ export function ReportForm({ runs, onClose }: { runs: readonly RunListing[]; onC
       };
     });
   const charts = reportCharts(chosen, metrics, draft.poolSeeds);
-  const columns = loadRunsTableView().extra;
   const toggleRun = (id: string) =>
     change({
       trainingIds: draft.trainingIds.includes(id)
@@ -128,8 +213,36 @@ export function ReportForm({ runs, onClose }: { runs: readonly RunListing[]; onC
     });
     download(`report-${now.toISOString().slice(0, 10)}.html`, html, 'text/html');
   };
+  if (reportId && (!saved || saved.id !== reportId))
+    return (
+      <section className="report-form" data-testid="report-form" data-report="">
+        {unreadable ? (
+          <div className="error" role="alert" data-testid="report-unreadable">
+            {unreadable}
+          </div>
+        ) : (
+          <p className="muted">Reading the report…</p>
+        )}
+        <div className="toolbar">
+          <button type="button" className="secondary" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </section>
+    );
   return (
-    <section className="report-form" data-testid="report-form">
+    <section className="report-form" data-testid="report-form" data-report={saved?.id ?? ''}>
+      {savedName !== null && (
+        <p className="report-saved-name" data-testid="report-saved-name">
+          Saved report <strong>{savedName}</strong>
+          <span className="muted small">{changed ? ' · changed since saved' : ' · as saved'}</span>
+        </p>
+      )}
+      {missing.length > 0 && (
+        <p className="muted small" data-testid="report-missing">
+          Not in the runs list now (removed, or still loading): {missing.join(', ')}
+        </p>
+      )}
       <h3>{`Report: ${runs.length} checked evaluation run${runs.length === 1 ? '' : 's'}, ${draft.trainingIds.length} training run${draft.trainingIds.length === 1 ? '' : 's'}`}</h3>
       <label>
         title{' '}
@@ -212,6 +325,42 @@ export function ReportForm({ runs, onClose }: { runs: readonly RunListing[]; onC
         <button type="button" onClick={exportNow} data-testid="report-export">
           Export HTML
         </button>
+        {saved ? (
+          <button
+            type="button"
+            onClick={() => void save()}
+            disabled={!changed}
+            data-testid="report-save"
+            title="write the changes over the saved report (its name and address stay)"
+          >
+            Save
+          </button>
+        ) : (
+          <form
+            className="report-save-as"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void save();
+            }}
+          >
+            <input
+              value={name}
+              maxLength={120}
+              placeholder="name"
+              onChange={(e) => setName(e.target.value)}
+              data-testid="report-name"
+              aria-label="report name"
+            />{' '}
+            <button
+              type="submit"
+              disabled={!name.trim()}
+              data-testid="report-save"
+              title="save this report under a name: it gets an address of its own, and `t1lab runs reports` lists it"
+            >
+              Save as
+            </button>
+          </form>
+        )}
         <button type="button" className="secondary" onClick={onClose}>
           Close
         </button>
