@@ -9,6 +9,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Duplex } from 'node:stream';
 import type * as Pty from 'node-pty';
 import type Docker from 'dockerode';
+import type { ApiEngine } from './client';
 import { exitStatus } from './exit-status';
 
 type Listener<T> = (value: T) => void;
@@ -26,6 +27,7 @@ export class AttachedTerminal {
   constructor(
     private readonly container: Docker.Container,
     private readonly stream: Duplex,
+    engine: ApiEngine,
   ) {
     stream.on('data', (chunk: Buffer) => this.emit(this.decoder.write(chunk)));
     const ended = new Promise<void>((resolve) => {
@@ -35,7 +37,7 @@ export class AttachedTerminal {
     });
     void ended
       .then(() => this.emit(this.decoder.end()))
-      .then(() => exitStatus(container))
+      .then(() => exitStatus(container, engine))
       .then(
         (code) => code ?? 137,
         () => 137,

@@ -29,6 +29,7 @@ import type {
 } from '../../types';
 import { DEFAULT_CONTAINER_OUTPUT_CHARS } from '../backend';
 import { hostHardLimits, LABEL_KIND, type HardLimits } from '../engine';
+import { containerHostPid } from '../host-pid';
 import { ContainerPty } from '../pty';
 import { containerName, requireImage } from '../run-args';
 import { AttachedTerminal } from './attach-pty';
@@ -293,7 +294,7 @@ export class ApiContainerBackend implements SandboxBackend {
       if (options.signal?.aborted) onAbort();
       options.signal?.addEventListener('abort', onAbort, { once: true });
       stream.end(`\n${options.stdin ?? ''}`);
-      status = await exitStatus(container);
+      status = await exitStatus(container, this.name);
       await Promise.race([drained, new Promise((r) => setTimeout(r, OUTPUT_TAIL_MS))]);
     } catch (e) {
       hostError = e;
@@ -414,7 +415,7 @@ export class ApiContainerBackend implements SandboxBackend {
     let term: AttachedTerminal;
     try {
       const stream = await attach(this.docker, container, true);
-      term = new AttachedTerminal(container, stream);
+      term = new AttachedTerminal(container, stream, this.name);
       await container.start();
       stream.write('\n');
       await container.resize({ h: size.rows, w: size.cols }).catch(() => {});
@@ -446,6 +447,11 @@ export class ApiContainerBackend implements SandboxBackend {
         container.inspect().then(
           (i) => i.State.OOMKilled === true,
           () => false,
+        ),
+      hostPid: () =>
+        container.inspect().then(
+          (i) => containerHostPid(i.State.Pid, i.Id),
+          () => null,
         ),
     });
     this.pending.track(spec.container?.commitTo, shell.done);
