@@ -39,6 +39,7 @@ import {
   type EngineName,
   type EngineProbe,
 } from './engine';
+import { containerHostPid } from './host-pid';
 import { ContainerPty } from './pty';
 import { containerName, requireImage, runArgs } from './run-args';
 
@@ -282,6 +283,11 @@ export class ContainerBackend implements SandboxBackend {
       },
       oomKilled: async () =>
         (await engineExec(this.name, ['inspect', '--format', '{{.State.OOMKilled}}', name])).stdout.trim() === 'true',
+      hostPid: async () => {
+        const said = (await engineExec(this.name, ['inspect', '--format', '{{.State.Pid}} {{.Id}}', name])).stdout;
+        const [pid, id] = said.trim().split(' ');
+        return containerHostPid(Number(pid), id);
+      },
     });
     // From now until the shell's container is committed, a phase that starts from that state waits for it.
     this.pending.track(spec.container?.commitTo, shell.done);

@@ -4,7 +4,9 @@
  * read the saved state at once (the verifier does).
  */
 import type * as pty from 'node-pty';
+import { processTree } from '../proc';
 import { SandboxPty, type PtyExit } from '../sandbox-pty';
+import { terminalReader } from '../terminal-reader';
 
 export interface ContainerControl {
   wallSeconds: number;
@@ -12,10 +14,18 @@ export interface ContainerControl {
   /** Commit (if asked) and remove the container; returns a problem in words, or null. */
   finish(): Promise<string | null>;
   oomKilled(): Promise<boolean>;
+  /**
+   * The host pid of the container's first process, where the engine runs on this host and says (null
+   * otherwise): its processes are then read from the host's /proc like a bubblewrap sandbox's.
+   */
+  hostPid?(): Promise<number | null>;
 }
 
 export class ContainerPty extends SandboxPty {
   private resolveDone!: () => void;
+  /** The container's first process on this host: undefined until asked, then a pid or null (not visible). */
+  private rootPid: number | null | undefined;
+  private rootPidAsked = false;
   /** Resolves once the container is committed (when asked) and removed. */
   readonly done = new Promise<void>((resolve) => (this.resolveDone = resolve));
 
@@ -40,6 +50,16 @@ export class ContainerPty extends SandboxPty {
     if (exitCode > 128 && exitCode < 160) sig = exitCode - 128;
     this.resolveDone();
     return { exitCode, signal: sig, limit: this.stoppedBy };
+  }
+
+  /** The container's process blocked reading the terminal; null until the engine has said where it runs. */
+  terminalReader(): number | null {
+    if (this.exited) return null;
+    if (!this.rootPidAsked) {
+      this.rootPidAsked = true;
+      void (this.control.hostPid?.() ?? Promise.resolve(null)).catch(() => null).then((pid) => (this.rootPid = pid));
+    }
+    return this.rootPid ? terminalReader(processTree(this.rootPid)) : null;
   }
 
   /** Stop the container (every process in it); the exit follows once it is committed and removed. */

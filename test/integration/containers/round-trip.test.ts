@@ -9,6 +9,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContainerBackend, buildBaseImage, defaultLimits, inspectImage } from '../../../native/sandbox';
+import { createShellSession } from '../../../native/pty/index';
 import { sweepOrphanedContainers } from '../../../native/sandbox/container/sweep';
 import { ownerLabel } from '../../../native/sandbox/container/engine';
 import { startEvaluation } from '../../../electron/lab/runs/evaluate';
@@ -197,6 +198,36 @@ describe.skipIf(skip !== null)('the podman backend', () => {
     expect(await inspectImage('podman', `localhost/t1lab-state:dead-${deadPid}`)).toBeNull();
     expect(await inspectImage('podman', tag)).not.toBeNull(); // ours: this process is alive
     execFileSync('podman', ['rmi', '-f', tag], { stdio: 'ignore' });
+  }, 120_000);
+
+  it('a shell in a container returns as soon as a command waits for typed input', async () => {
+    const session = await createShellSession({
+      backend: new ContainerBackend('podman'),
+      spec: {
+        workspace: tmp.path,
+        workdir: '/root',
+        net: false,
+        limits: defaultLimits({ wallSeconds: 120 }),
+        container: { image: TEST_BASE_TAG },
+      },
+    });
+    try {
+      await session.ready();
+      // Read from the host's /proc through the container's pid: before, this ran into the 60 s timeout.
+      const r = await session.run('echo looking; grep -c word', { timeoutMs: 60_000 });
+      expect(r).toMatchObject({ waitingForInput: true, timedOut: false, exitCode: null, output: 'looking\n' });
+      session.sendKeys(['one word', { key: 'Enter' }, { key: 'C-d' }]);
+      const after = await session.run('echo done', { timeoutMs: 30_000 }).catch(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        return session.run('echo done', { timeoutMs: 30_000 });
+      });
+      expect(after.output).toBe('done\n');
+    } finally {
+      await session.close();
+    }
+    // The container is removed after the shell's exit is reported: give the engine its moment.
+    for (let i = 0; i < 60 && ownedByUs().length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(ownedByUs()).toEqual([]);
   }, 120_000);
 
   it('says why docker cannot be used when no Docker engine answers', async () => {

@@ -1,5 +1,6 @@
 /** Reading which sandbox process is blocked on its terminal from /proc/PID/syscall. */
 import { describe, expect, it } from 'vitest';
+import { containerHostPid } from '../../../native/sandbox/container/host-pid';
 import { parseSyscallLine, readsTerminal, terminalReader } from '../../../native/sandbox/terminal-reader';
 
 describe('terminal reader', () => {
@@ -18,5 +19,15 @@ describe('terminal reader', () => {
     expect(terminalReader([process.pid], 'mips')).toBeNull();
     expect(readsTerminal(process.pid, 'mips')).toBe(false);
     expect(terminalReader([2 ** 22 + 12345])).toBeNull();
+  });
+});
+
+describe('a container as host processes', () => {
+  it("takes the engine's pid only when that process's cgroup names the container", () => {
+    const id = 'a'.repeat(64);
+    expect(containerHostPid(process.pid, id)).toBeNull(); // this process is no container's
+    expect(containerHostPid(0, id)).toBeNull();
+    expect(containerHostPid(process.pid, 'not-an-id')).toBeNull();
+    expect(containerHostPid('12', id)).toBeNull();
   });
 });
