@@ -146,88 +146,20 @@ export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> 
   const dir = stepDir(r.runDir, r.step);
   mkdirSync(join(dir, ROLLOUT_FILES.episodeDir), { recursive: true });
   const wanted = r.tasks.length * r.groupSize;
-  const perTask = Math.ceil(r.groupSize * (1 + r.oversample));
-  const jobs: Job[] = [];
-  for (let a = 0; a < perTask; a++) {
-    r.tasks.forEach((task, i) =>
-      jobs.push({ task, attempt: a, key: rolloutKey(task.id, r.step, a), seed: mix(r.seed, r.step, i, a) }),
-    );
-  }
-  // Episodes recorded before a crash that carry no behaviour (older runs recorded them) are run again. Only
-  // this request's jobs count: with dynamic sampling a step runs several requests (rounds) into one folder.
-  const keys = new Set(jobs.map((j) => j.key));
-  const done = new Map(
-    readRolloutEpisodes(r.runDir, r.step)
-      .filter((e) => keys.has(e.key) && !infrastructureFailure(e))
-      .map((e) => [e.key, e]),
-  );
+  const jobs = rolloutJobs(r);
+  const done = recordedEpisodes(r, jobs);
   let kept = [...done.values()].filter((e) => !e.aborted).length;
   const queue = jobs.filter((j) => !done.has(j.key));
   const appender = new JsonlAppender(join(dir, ROLLOUT_FILES.episodes));
-  const cut = new AbortController();
-  let cutTimer: NodeJS.Timeout | null = null;
+  const cut = tailCut(r.abortGraceSec);
   let ran = 0;
-  const cutTail = () => {
-    if (cutTimer || cut.signal.aborted) return;
-    cutTimer = setTimeout(() => cut.abort(), r.abortGraceSec * 1000);
-  };
-  if (kept >= wanted) cutTail();
+  if (kept >= wanted) cut.start();
 
   const runOne = async (job: Job): Promise<void> => {
-    const deadline = AbortSignal.timeout(r.episodeDeadlineSec * 1000);
-    const signal = r.signal ? AbortSignal.any([r.signal, deadline]) : deadline;
-    let tries = 0;
-    const episode = async (
-      runtime: PhaseRuntime | undefined,
-    ): Promise<{ error: EpisodeOutcome['record']['error']; outcome: EpisodeOutcome | null; abs: string }> => {
-      // A try on another host (ppo.hosts) gets a folder of its own: one given up on a dead host may still write into its own later.
-      const abs = join(dir, ROLLOUT_FILES.episodeDir, tries++ === 0 ? job.key : `${job.key}-try${tries}`);
-      rmSync(abs, { recursive: true, force: true }); // a half-written folder of a killed attempt
-      mkdirSync(abs, { recursive: true });
-      const outcome = await runTaskEpisode({
-        task: job.task,
-        policy: r.policy,
-        harness: r.harness,
-        key: job.key,
-        attempt: job.attempt,
-        seed: job.seed,
-        dir: { abs, rel: relative(r.runDir, abs) },
-        signal,
-        agentStop: cut.signal,
-        sandbox: r.sandbox,
-        runtime,
-        tmpDir: r.tmpDir,
-      });
-      return { error: outcome.record.error, outcome, abs };
-    };
-    // On an engine host (ppo.hosts) when the task needs a container: a host that fails under the episode is
-    // left and the episode tried on another; with none left, no outcome (an infrastructure failure).
-    const placed = await withBackstop(
-      r.episodeDeadlineSec + BACKSTOP_GRACE_SEC,
-      job.key,
-      (async () => {
-        const runtime = await r.hosts?.runtime(job.task);
-        return runPlaced(
-          r.hosts?.pool ?? null,
-          runtime,
-          episode,
-          (reason) => ({ error: { kind: 'infrastructure' as const, message: reason }, outcome: null, abs: '' }),
-          r.log,
-        );
-      })(),
-    );
+    const placed = await placeEpisode(r, job, dir, cut.signal);
     if (r.signal?.aborted) return; // the run is stopping: this episode is run again on resume
-    const outcome = placed.outcome;
-    if (!outcome) {
-      r.log?.(`episode ${job.key} not used: ${placed.error?.message ?? 'no engine host could run it'}`);
-      return;
-    }
-    const t = outcome.trajectory;
-    if (infrastructureFailure({ stopReason: t.stopReason, turns: t.turns.length, error: t.error?.message ?? null })) {
-      // Not the policy's doing (a crashed worker, a sandbox that failed): not a sample of its behaviour.
-      r.log?.(`episode ${job.key} not used: ${outcome.trajectory.error?.message ?? outcome.trajectory.stopReason}`);
-      return;
-    }
+    const outcome = usableOutcome(r, job, placed);
+    if (!outcome) return;
     const aborted = kept >= wanted;
     if (!aborted) kept++;
     const summary = summarize(
@@ -243,24 +175,147 @@ export async function collectRollouts(r: RolloutRequest): Promise<RolloutBatch> 
     done.set(job.key, summary);
     ran++;
     r.onEpisode?.(summary);
-    if (kept >= wanted) cutTail();
+    if (kept >= wanted) cut.start();
   };
 
   try {
-    const workers = Array.from({ length: Math.max(1, Math.min(r.concurrency, queue.length)) }, async () => {
-      for (;;) {
-        if (kept >= wanted || r.signal?.aborted) return;
-        const job = queue.shift();
-        if (!job) return;
-        // An episode that fails without a trajectory is not recorded (the step trains on the others; a
-        // resume runs it again); the run goes on.
-        await runOne(job).catch((error: unknown) => r.log?.(`episode ${job.key} failed: ${(error as Error).message}`));
-      }
-    });
-    await Promise.all(workers);
+    const stopped = () => kept >= wanted || r.signal?.aborted === true;
+    await runQueue(queue, Math.max(1, Math.min(r.concurrency, queue.length)), stopped, runOne, (m) => r.log?.(m));
   } finally {
-    if (cutTimer) clearTimeout(cutTimer);
+    cut.dispose();
     appender.close();
   }
   return { step: r.step, episodes: [...done.values()], ran, wallMs: performance.now() - started };
+}
+
+/** The step's episodes to run: `groupSize x (1 + oversample)` attempts of each task, attempt by attempt, each with its own seed. */
+function rolloutJobs(r: RolloutRequest): Job[] {
+  const perTask = Math.ceil(r.groupSize * (1 + r.oversample));
+  const jobs: Job[] = [];
+  for (let a = 0; a < perTask; a++) {
+    r.tasks.forEach((task, i) =>
+      jobs.push({ task, attempt: a, key: rolloutKey(task.id, r.step, a), seed: mix(r.seed, r.step, i, a) }),
+    );
+  }
+  return jobs;
+}
+
+/**
+ * This request's episodes already in the step's episodes.jsonl (a resumed step), by key. Episodes recorded before
+ * a crash that carry no behaviour (older runs recorded them) are left out, to run again. Only this request's jobs
+ * count: with dynamic sampling a step runs several requests (rounds) into one folder.
+ */
+function recordedEpisodes(r: RolloutRequest, jobs: readonly Job[]): Map<string, RolloutEpisode> {
+  const keys = new Set(jobs.map((j) => j.key));
+  return new Map(
+    readRolloutEpisodes(r.runDir, r.step)
+      .filter((e) => keys.has(e.key) && !infrastructureFailure(e))
+      .map((e) => [e.key, e]),
+  );
+}
+
+/** Cutting the tail: once started, the agents still running are stopped `graceSec` later (their verifiers still judge them). */
+function tailCut(graceSec: number): { signal: AbortSignal; start(): void; dispose(): void } {
+  const cut = new AbortController();
+  let timer: NodeJS.Timeout | null = null;
+  return {
+    signal: cut.signal,
+    start: () => {
+      if (timer || cut.signal.aborted) return;
+      timer = setTimeout(() => cut.abort(), graceSec * 1000);
+    },
+    dispose: () => {
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
+
+type PlacedEpisode = {
+  error: EpisodeOutcome['record']['error'];
+  outcome: EpisodeOutcome | null;
+  abs: string;
+  host?: string;
+};
+
+/**
+ * One episode of a job, under the episode deadline and its backstop. On an engine host (ppo.hosts) when the task
+ * needs a container: a host that fails under the episode is left and the episode tried on another; with none
+ * left, no outcome (an infrastructure failure).
+ */
+async function placeEpisode(r: RolloutRequest, job: Job, dir: string, agentStop: AbortSignal): Promise<PlacedEpisode> {
+  const deadline = AbortSignal.timeout(r.episodeDeadlineSec * 1000);
+  const signal = r.signal ? AbortSignal.any([r.signal, deadline]) : deadline;
+  let tries = 0;
+  const episode = async (runtime: PhaseRuntime | undefined): Promise<PlacedEpisode> => {
+    // A try on another host (ppo.hosts) gets a folder of its own: one given up on a dead host may still write into its own later.
+    const abs = join(dir, ROLLOUT_FILES.episodeDir, tries++ === 0 ? job.key : `${job.key}-try${tries}`);
+    rmSync(abs, { recursive: true, force: true }); // a half-written folder of a killed attempt
+    mkdirSync(abs, { recursive: true });
+    const outcome = await runTaskEpisode({
+      task: job.task,
+      policy: r.policy,
+      harness: r.harness,
+      key: job.key,
+      attempt: job.attempt,
+      seed: job.seed,
+      dir: { abs, rel: relative(r.runDir, abs) },
+      signal,
+      agentStop,
+      sandbox: r.sandbox,
+      runtime,
+      tmpDir: r.tmpDir,
+    });
+    return { error: outcome.record.error, outcome, abs };
+  };
+  return withBackstop(
+    r.episodeDeadlineSec + BACKSTOP_GRACE_SEC,
+    job.key,
+    (async () => {
+      const runtime = await r.hosts?.runtime(job.task);
+      return runPlaced(
+        r.hosts?.pool ?? null,
+        runtime,
+        episode,
+        (reason) => ({ error: { kind: 'infrastructure' as const, message: reason }, outcome: null, abs: '' }),
+        r.log,
+      );
+    })(),
+  );
+}
+
+/** The episode's outcome when it is a sample of the policy's behaviour; null (and a log line) when it is not. */
+function usableOutcome(r: RolloutRequest, job: Job, placed: PlacedEpisode): EpisodeOutcome | null {
+  const outcome = placed.outcome;
+  if (!outcome) {
+    r.log?.(`episode ${job.key} not used: ${placed.error?.message ?? 'no engine host could run it'}`);
+    return null;
+  }
+  const t = outcome.trajectory;
+  if (infrastructureFailure({ stopReason: t.stopReason, turns: t.turns.length, error: t.error?.message ?? null })) {
+    // Not the policy's doing (a crashed worker, a sandbox that failed): not a sample of its behaviour.
+    r.log?.(`episode ${job.key} not used: ${outcome.trajectory.error?.message ?? outcome.trajectory.stopReason}`);
+    return null;
+  }
+  return outcome;
+}
+
+/** `workers` loops taking jobs off the queue until it is empty or `stopped()`. */
+async function runQueue(
+  queue: Job[],
+  workers: number,
+  stopped: () => boolean,
+  runOne: (job: Job) => Promise<void>,
+  log: (message: string) => void,
+): Promise<void> {
+  const loops = Array.from({ length: workers }, async () => {
+    for (;;) {
+      if (stopped()) return;
+      const job = queue.shift();
+      if (!job) return;
+      // An episode that fails without a trajectory is not recorded (the step trains on the others; a
+      // resume runs it again); the run goes on.
+      await runOne(job).catch((error: unknown) => log(`episode ${job.key} failed: ${(error as Error).message}`));
+    }
+  });
+  await Promise.all(loops);
 }

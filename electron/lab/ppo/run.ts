@@ -349,13 +349,6 @@ async function prepareRun(r: OpenedRun, tasks: Task[], env: PpoEnv, log: Log): P
   const rng = new ResumableRng(cursor.rng);
   const { settings, unmatched } = paramSettings(config, model);
   for (const p of unmatched) log(`warning: optimizer pattern '${p}' matches no parameter`);
-  const schedule: Schedule = {
-    kind: config.schedule.kind,
-    lr: config.optimizer.lr,
-    warmupSteps: config.schedule.warmup_steps,
-    totalSteps: config.train.steps,
-    minLrRatio: config.schedule.min_lr_ratio,
-  };
   const cache = new TrainingGraphCache(model, {
     provider: config.train.provider,
     intraOpThreads: config.train.threads || undefined,
@@ -367,7 +360,7 @@ async function prepareRun(r: OpenedRun, tasks: Task[], env: PpoEnv, log: Log): P
   const metricsLog = new MetricsLog(runDir, state.step);
   const events = new TfEventsWriter(runDir);
 
-  const { policy, version: workerVersion, swapTo } = await openPolicyWorker(r, env);
+  const { policy, version: policyVersion, swapTo } = await openPolicyWorker(r, env);
   await recordFeasibility(r, tasks, policy, log);
   const hosts = await openRolloutHosts(ppo.hosts, { dataDir: env.dataDir, runId: manifest.id, log }).catch(
     async (error: unknown) => {
@@ -375,18 +368,74 @@ async function prepareRun(r: OpenedRun, tasks: Task[], env: PpoEnv, log: Log): P
       throw error;
     },
   );
-
   const stop = new AbortController();
   env.signal?.addEventListener('abort', () => stop.abort(), { once: true });
-  const collect = (step: number, stepTasks: readonly Task[]): Promise<RolloutBatch> =>
+  const collect = rolloutCollector(r, env, { policy, policyVersion, hosts, signal: stop.signal, log });
+  return {
+    ...r,
+    env,
+    log,
+    ppo,
+    rng,
+    settings,
+    schedule: lrSchedule(config),
+    cache,
+    reference,
+    metricsLog,
+    events,
+    total: config.train.steps,
+    asyncRollouts: ppo.async && ppo.max_staleness >= 1,
+    policy,
+    hosts,
+    stop,
+    recent: new Map(),
+    history: trainedHistory(runDir, state.step),
+    valueNorm: cursor.valueNorm ?? initialValueNorm(),
+    episodesTrained: cursor.episodes,
+    lastCheckpoint: manifest.checkpoints.at(-1) ?? null,
+    lastRow: null,
+    swapTo,
+    rollouts: stepRollouts(config, tasks, collect, stop.signal, log),
+  };
+}
+
+/** The learning-rate schedule of the run's config. */
+function lrSchedule(config: TrainingRunConfig): Schedule {
+  return {
+    kind: config.schedule.kind,
+    lr: config.optimizer.lr,
+    warmupSteps: config.schedule.warmup_steps,
+    totalSteps: config.train.steps,
+    minLrRatio: config.schedule.min_lr_ratio,
+  };
+}
+
+/** Per step trained so far (a resumed run), its kept episodes: the dense-reward guard's history. */
+function trainedHistory(runDir: string, step: number): RolloutEpisode[][] {
+  const history: RolloutEpisode[][] = [];
+  for (let s = 1; s <= step; s++) history.push(readRolloutEpisodes(runDir, s).filter((e) => !e.aborted));
+  return history;
+}
+
+type CollectRollouts = (step: number, stepTasks: readonly Task[]) => Promise<RolloutBatch>;
+
+/** One batch of rollouts of some tasks, as the run's config asks them, on the policy worker's current version. */
+function rolloutCollector(
+  r: OpenedRun,
+  env: PpoEnv,
+  x: { policy: Policy; policyVersion(): number; hosts: RolloutHosts | null; signal: AbortSignal; log: Log },
+): CollectRollouts {
+  const { config, runDir } = r;
+  const ppo = config.ppo;
+  return (step, stepTasks) =>
     collectRollouts({
       runDir,
       step,
       tasks: stepTasks,
       groupSize: ppo.group_size,
       oversample: ppo.oversample,
-      policy,
-      policyVersion: workerVersion(),
+      policy: x.policy,
+      policyVersion: x.policyVersion(),
       temperature: ppo.temperature,
       harness: {
         maxTurns: ppo.max_turns,
@@ -400,13 +449,23 @@ async function prepareRun(r: OpenedRun, tasks: Task[], env: PpoEnv, log: Log): P
       abortGraceSec: ppo.abort_grace_sec,
       episodeDeadlineSec: ppo.episode_deadline_sec,
       sandbox: env.sandbox,
-      hosts,
+      hosts: x.hosts,
       tmpDir: env.tmpDir,
-      signal: stop.signal,
-      log,
+      signal: x.signal,
+      log: x.log,
     });
-  /** A step's rollouts; with dynamic sampling, in rounds until tasks_per_step groups disagree (`mixed`: the groups that train). */
-  const rollouts = async (step: number): Promise<StepRollouts> => {
+}
+
+/** A step's rollouts; with dynamic sampling, in rounds until tasks_per_step groups disagree (`mixed`: the groups that train). */
+function stepRollouts(
+  config: TrainingRunConfig,
+  tasks: Task[],
+  collect: CollectRollouts,
+  signal: AbortSignal,
+  log: Log,
+): (step: number) => Promise<StepRollouts> {
+  const ppo = config.ppo;
+  return async (step) => {
     if (ppo.dynamic_max_tasks === 0)
       return {
         ...(await collect(step, sampleTasks(tasks, ppo.tasks_per_step, ppo.sampling, config.seed, step))),
@@ -419,39 +478,10 @@ async function prepareRun(r: OpenedRun, tasks: Task[], env: PpoEnv, log: Log): P
       maxTasks: ppo.dynamic_max_tasks,
       reward: ppo.reward,
       runRound: (round) => collect(step, round),
-      signal: stop.signal,
+      signal,
       log: (m) => log(`step ${step}: ${m}`),
     });
     return { ...d.batch, dynamic: { mixed: d.mixed, tried: d.tried, rounds: d.rounds } };
-  };
-
-  const history: RolloutEpisode[][] = [];
-  for (let s = 1; s <= state.step; s++) history.push(readRolloutEpisodes(runDir, s).filter((e) => !e.aborted));
-  return {
-    ...r,
-    env,
-    log,
-    ppo,
-    rng,
-    settings,
-    schedule,
-    cache,
-    reference,
-    metricsLog,
-    events,
-    total: config.train.steps,
-    asyncRollouts: ppo.async && ppo.max_staleness >= 1,
-    policy,
-    hosts,
-    stop,
-    recent: new Map(),
-    history,
-    valueNorm: cursor.valueNorm ?? initialValueNorm(),
-    episodesTrained: cursor.episodes,
-    lastCheckpoint: manifest.checkpoints.at(-1) ?? null,
-    lastRow: null,
-    swapTo,
-    rollouts,
   };
 }
 
