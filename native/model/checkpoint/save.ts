@@ -68,19 +68,70 @@ export interface SavedCheckpoint {
 export function saveCheckpoint(dir: string, options: SaveCheckpointOptions): SavedCheckpoint {
   const target = resolve(dir);
   // 1. Check everything before writing anything.
-  let config: ModelConfig;
+  const config = checkedConfig(options.config);
+  const tokenizerJson = checkedTokenizer(options.tokenizer, config);
+  const weightsDtype = options.weightsDtype ?? 'F32';
+  const expected = expectedParameters(config);
+  const modelTensors = checkedModelTensors(options.parameters, config, expected, weightsDtype);
+  const optimizerTensors = options.optimizer ? checkedOptimizerTensors(options.optimizer, config, expected) : null;
+  const parent = resolveParent(options.parent, target);
+  if (existsSync(target) && !options.overwrite) {
+    throw new CheckpointError('EXISTS', `${target} already exists; pass overwrite to replace it`, target);
+  }
+
+  // 2. Write into a hidden sibling folder.
+  const parentDir = dirname(target);
+  mkdirSync(parentDir, { recursive: true });
+  const partial = join(parentDir, `.${basename(target)}.partial-${process.pid}-${randomBytes(4).toString('hex')}`);
+  mkdirSync(partial);
   try {
-    config = parseModelConfig(options.config, CONFIG_FILE);
+    const files = writeCheckpointFiles(partial, {
+      config,
+      tokenizerJson,
+      tokenizerConfig: options.tokenizerConfig,
+      modelTensors,
+      optimizerTensors,
+      optimizerMetadata: options.optimizer?.metadata,
+    });
+    const manifest: Manifest = {
+      format: CHECKPOINT_FORMAT,
+      format_version: CHECKPOINT_FORMAT_VERSION,
+      id: contentId(files),
+      kind: optimizerTensors ? 'training' : 'model',
+      created_at: new Date().toISOString(),
+      lab_version: options.labVersion,
+      parent,
+      parameters: [...expected.values()].reduce((n, s) => n + s.reduce((a, b) => a * b, 1), 0),
+      weights_dtype: weightsDtype,
+      metadata: options.metadata ?? {},
+      files,
+    };
+    writeFileSynced(join(partial, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
+    fsyncDir(partial);
+
+    // 3. Publish: rename into place (moving an existing checkpoint aside first when replacing it).
+    publish(partial, target);
+    return { dir: target, manifest };
+  } catch (error) {
+    rmSync(partial, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function checkedConfig(raw: ModelConfig): ModelConfig {
+  try {
+    return parseModelConfig(raw, CONFIG_FILE);
   } catch (error) {
     throw new CheckpointError('BAD_CONFIG', (error as Error).message, CONFIG_FILE);
   }
-  const tokenizerJson = typeof options.tokenizer === 'string' ? options.tokenizer : options.tokenizer.json;
+}
+
+/** The tokenizer.json text, once it loads and fits the config's vocabulary. */
+function checkedTokenizer(given: SaveCheckpointOptions['tokenizer'], config: ModelConfig): string {
+  const tokenizerJson = typeof given === 'string' ? given : given.json;
   let tokenizer: Tokenizer;
   try {
-    tokenizer =
-      typeof options.tokenizer === 'string'
-        ? loadTokenizer(tokenizerJson, { source: TOKENIZER_FILE })
-        : options.tokenizer;
+    tokenizer = typeof given === 'string' ? loadTokenizer(tokenizerJson, { source: TOKENIZER_FILE }) : given;
   } catch (error) {
     throw new CheckpointError('BAD_TOKENIZER', `${TOKENIZER_FILE}: ${(error as Error).message}`, TOKENIZER_FILE);
   }
@@ -91,11 +142,19 @@ export function saveCheckpoint(dir: string, options: SaveCheckpointOptions): Sav
       TOKENIZER_FILE,
     );
   }
-  const weightsDtype = options.weightsDtype ?? 'F32';
-  const expected = expectedParameters(config);
+  return tokenizerJson;
+}
+
+/** The weights as model.safetensors' tensors (in the stored dtype): every parameter of the config, each of its shape, no other. */
+function checkedModelTensors(
+  parameters: ReadonlyMap<string, Float32Array>,
+  config: ModelConfig,
+  expected: ReadonlyMap<string, number[]>,
+  weightsDtype: WeightsDtype,
+): [string, Tensor][] {
   const modelTensors: [string, Tensor][] = [];
   for (const [name, shape] of expected) {
-    const data = options.parameters.get(name);
+    const data = parameters.get(name);
     if (!data)
       throw new CheckpointError(
         'SHAPE_MISMATCH',
@@ -122,7 +181,7 @@ export function saveCheckpoint(dir: string, options: SaveCheckpointOptions): Sav
     modelTensors.map(([name, t]) => ({ name, dtype: t.dtype, shape: t.shape })),
     MODEL_FILE,
   );
-  for (const name of options.parameters.keys()) {
+  for (const name of parameters.keys()) {
     if (!expected.has(name))
       throw new CheckpointError(
         'SHAPE_MISMATCH',
@@ -130,76 +189,70 @@ export function saveCheckpoint(dir: string, options: SaveCheckpointOptions): Sav
         MODEL_FILE,
       );
   }
-  let optimizerTensors: [string, Tensor][] | null = null;
-  if (options.optimizer) {
-    optimizerTensors = [...options.optimizer.state].map(([name, data]) => {
-      const param = expected.get(name.slice(0, Math.max(0, name.lastIndexOf('.'))));
-      const shape = param && param.reduce((a, b) => a * b, 1) === data.length ? param : [data.length];
-      return [name, { dtype: 'F32', shape, data }];
-    });
-    checkOptimizerState(
-      config,
-      optimizerTensors.map(([name, t]) => ({ name, dtype: t.dtype, shape: t.shape })),
-      OPTIMIZER_FILE,
+  return modelTensors;
+}
+
+/** The optimizer state as optimizer.safetensors' tensors: a slot takes its parameter's shape when its size fits. */
+function checkedOptimizerTensors(
+  optimizer: OptimizerState,
+  config: ModelConfig,
+  expected: ReadonlyMap<string, number[]>,
+): [string, Tensor][] {
+  const optimizerTensors = [...optimizer.state].map(([name, data]): [string, Tensor] => {
+    const param = expected.get(name.slice(0, Math.max(0, name.lastIndexOf('.'))));
+    const shape = param && param.reduce((a, b) => a * b, 1) === data.length ? param : [data.length];
+    return [name, { dtype: 'F32', shape, data }];
+  });
+  checkOptimizerState(
+    config,
+    optimizerTensors.map(([name, t]) => ({ name, dtype: t.dtype, shape: t.shape })),
+    OPTIMIZER_FILE,
+  );
+  return optimizerTensors;
+}
+
+/** Every file but the manifest, each fsync'd, into the partial folder: what the manifest lists. */
+function writeCheckpointFiles(
+  partial: string,
+  c: {
+    config: ModelConfig;
+    tokenizerJson: string;
+    tokenizerConfig: Record<string, unknown> | undefined;
+    modelTensors: [string, Tensor][];
+    optimizerTensors: [string, Tensor][] | null;
+    optimizerMetadata: Record<string, string> | undefined;
+  },
+): Record<string, ManifestFile> {
+  const files: Record<string, ManifestFile> = {};
+  files[CONFIG_FILE] = writeFileSynced(join(partial, CONFIG_FILE), JSON.stringify(c.config, null, 2) + '\n');
+  files[TOKENIZER_FILE] = writeFileSynced(join(partial, TOKENIZER_FILE), c.tokenizerJson);
+  if (c.tokenizerConfig)
+    files[TOKENIZER_CONFIG_FILE] = writeFileSynced(
+      join(partial, TOKENIZER_CONFIG_FILE),
+      JSON.stringify(c.tokenizerConfig, null, 2) + '\n',
     );
-  }
-  const parent = resolveParent(options.parent, target);
-  if (existsSync(target) && !options.overwrite) {
-    throw new CheckpointError('EXISTS', `${target} already exists; pass overwrite to replace it`, target);
-  }
-
-  // 2. Write into a hidden sibling folder.
-  const parentDir = dirname(target);
-  mkdirSync(parentDir, { recursive: true });
-  const partial = join(parentDir, `.${basename(target)}.partial-${process.pid}-${randomBytes(4).toString('hex')}`);
-  mkdirSync(partial);
-  try {
-    const files: Record<string, ManifestFile> = {};
-    files[CONFIG_FILE] = writeFileSynced(join(partial, CONFIG_FILE), JSON.stringify(config, null, 2) + '\n');
-    files[TOKENIZER_FILE] = writeFileSynced(join(partial, TOKENIZER_FILE), tokenizerJson);
-    if (options.tokenizerConfig)
-      files[TOKENIZER_CONFIG_FILE] = writeFileSynced(
-        join(partial, TOKENIZER_CONFIG_FILE),
-        JSON.stringify(options.tokenizerConfig, null, 2) + '\n',
-      );
-    // "format": "pt" is what Hugging Face loaders look for in safetensors metadata.
-    files[MODEL_FILE] = writeSafetensors(join(partial, MODEL_FILE), modelTensors, {
-      metadata: { format: 'pt', model_type: config.model_type },
+  // "format": "pt" is what Hugging Face loaders look for in safetensors metadata.
+  files[MODEL_FILE] = writeSafetensors(join(partial, MODEL_FILE), c.modelTensors, {
+    metadata: { format: 'pt', model_type: c.config.model_type },
+  });
+  if (c.optimizerTensors)
+    files[OPTIMIZER_FILE] = writeSafetensors(join(partial, OPTIMIZER_FILE), c.optimizerTensors, {
+      metadata: c.optimizerMetadata,
     });
-    if (optimizerTensors)
-      files[OPTIMIZER_FILE] = writeSafetensors(join(partial, OPTIMIZER_FILE), optimizerTensors, {
-        metadata: options.optimizer?.metadata,
-      });
-    const manifest: Manifest = {
-      format: CHECKPOINT_FORMAT,
-      format_version: CHECKPOINT_FORMAT_VERSION,
-      id: contentId(files),
-      kind: optimizerTensors ? 'training' : 'model',
-      created_at: new Date().toISOString(),
-      lab_version: options.labVersion,
-      parent,
-      parameters: [...expected.values()].reduce((n, s) => n + s.reduce((a, b) => a * b, 1), 0),
-      weights_dtype: weightsDtype,
-      metadata: options.metadata ?? {},
-      files,
-    };
-    writeFileSynced(join(partial, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
-    fsyncDir(partial);
+  return files;
+}
 
-    // 3. Publish: rename into place (moving an existing checkpoint aside first when replacing it).
-    let aside: string | null = null;
-    if (existsSync(target)) {
-      aside = join(parentDir, `.${basename(target)}.replaced-${process.pid}-${randomBytes(4).toString('hex')}`);
-      renameSync(target, aside);
-    }
-    renameSync(partial, target);
-    fsyncDir(parentDir);
-    if (aside) rmSync(aside, { recursive: true, force: true });
-    return { dir: target, manifest };
-  } catch (error) {
-    rmSync(partial, { recursive: true, force: true });
-    throw error;
+/** The finished partial folder renamed to the target; an existing checkpoint there is moved aside first, then removed. */
+function publish(partial: string, target: string): void {
+  const parentDir = dirname(target);
+  let aside: string | null = null;
+  if (existsSync(target)) {
+    aside = join(parentDir, `.${basename(target)}.replaced-${process.pid}-${randomBytes(4).toString('hex')}`);
+    renameSync(target, aside);
   }
+  renameSync(partial, target);
+  fsyncDir(parentDir);
+  if (aside) rmSync(aside, { recursive: true, force: true });
 }
 
 function resolveParent(parent: SaveCheckpointOptions['parent'], target: string): Manifest['parent'] {
