@@ -99,27 +99,7 @@ export async function runAblation(options: AblateOptions): Promise<AblateSummary
   const log = options.log ?? (() => {});
   const out = resolve(options.out);
   const axes = parseGrid(options.grid);
-  if (!Number.isInteger(options.seeds) || options.seeds < 1)
-    throw new Error(`--seeds must be a positive integer, got ${options.seeds}`);
-  const baseToml = readFileSync(resolve(options.config), 'utf8');
-  parseToml(baseToml); // a malformed config fails here, before any run starts
-  mkdirSync(out, { recursive: true });
-  const planFile = join(out, 'ablation.json');
-  const plan = {
-    grid: options.grid,
-    seeds: options.seeds,
-    config: resolve(options.config),
-    evalSuites: options.evalSuites.map((s) => resolve(s)),
-  };
-  if (existsSync(planFile)) {
-    const before = JSON.parse(readFileSync(planFile, 'utf8')) as typeof plan;
-    if (before.grid !== plan.grid || before.seeds !== plan.seeds || before.config !== plan.config) {
-      throw new Error(
-        `${out} holds another ablation (${before.grid}, ${before.seeds} seeds, ${before.config}): choose another --out`,
-      );
-    }
-  } else writeFileSync(planFile, `${JSON.stringify({ ...plan, createdAt: new Date().toISOString() }, null, 2)}\n`);
-
+  const { plan, baseToml } = openPlan(options, out);
   const cells = gridCells(axes);
   const total = cells.length * options.seeds;
   let index = 0;
@@ -129,68 +109,12 @@ export async function runAblation(options: AblateOptions): Promise<AblateSummary
     const seeds: CellReport['seeds'] = [];
     for (let seed = 1; seed <= options.seeds; seed++) {
       index++;
-      const dir = join(out, 'cells', name, `seed-${seed}`);
-      mkdirSync(dir, { recursive: true });
-      const configFile = join(dir, 'config.toml');
-      writeFileSync(configFile, cellConfig(baseToml, cell));
-      const trainDir = join(dir, 'train');
-      log(`[${index}/${total}] ${cellLabel(cell)} seed ${seed}`);
-      const trainArgs = [
-        'train',
-        'ppo',
-        '--config',
-        configFile,
-        '--out',
-        trainDir,
-        '--seed',
-        String(seed),
-        '--json',
-        ...(options.trainArgs ?? []),
-      ];
-      const resumeArgs = existsSync(join(trainDir, 'run.json'))
-        ? ['train', 'ppo', '--config', configFile, '--resume', trainDir, '--json', ...(options.trainArgs ?? [])]
-        : null;
-      const train = (await step(
-        `train ${name} seed ${seed}`,
-        join(dir, 'train.done.json'),
-        trainArgs,
-        resumeArgs,
-        log,
-      )) as TrainDone;
-      const evals: Record<string, string> = {};
-      for (const suite of plan.evalSuites) {
-        const evalDir = join(dir, `eval-${suiteName(suite)}`);
-        const args = [
-          'eval',
-          '--suite',
-          suite,
-          '--policy',
-          `onnx:${train.checkpoint}`,
-          '--out',
-          evalDir,
-          '--seed',
-          String(seed),
-          '--json',
-          ...(options.evalArgs ?? []),
-        ];
-        const resume = existsSync(join(evalDir, 'run.json')) ? ['eval', '--resume', evalDir, '--json'] : null;
-        await step(`eval ${name} seed ${seed} on ${suiteName(suite)}`, `${evalDir}.done.json`, args, resume, log);
-        evals[suiteName(suite)] = evalDir;
-      }
-      seeds.push({ seed, trainDir: train.runDir ?? trainDir, checkpoint: train.checkpoint, evals });
+      const progress = `[${index}/${total}]`;
+      seeds.push(await runCellSeed({ out, cell, seed, progress, baseToml, evalSuites: plan.evalSuites, options, log }));
     }
     reports.push({ cell, name, seeds });
   }
-  // Per-task outcomes of every cell, its seeds pooled as attempts as the report pools them: `t1lab compare
-  // outcomes.jsonl#BASELINE outcomes.jsonl#CELL --suite SUITE` reruns a row's test from this file alone.
-  const lines = reports.flatMap((c) =>
-    c.seeds.flatMap((s, index) =>
-      Object.entries(s.evals).flatMap(([suite, runDir]) =>
-        outcomeLines({ runDir, model: c.name, suite, seed: { value: s.seed, index } }),
-      ),
-    ),
-  );
-  writeOutcomes(join(out, OUTCOMES_FILE), lines);
+  writeCellOutcomes(out, reports);
   const report = writeAblationReport(out, axes, baselineCell(axes), reports);
   const summary: AblateSummary = {
     out,
@@ -202,4 +126,119 @@ export async function runAblation(options: AblateOptions): Promise<AblateSummary
   };
   writeFileSync(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   return summary;
+}
+
+interface AblationPlan {
+  grid: string;
+  seeds: number;
+  config: string;
+  evalSuites: string[];
+}
+
+/**
+ * The ablation's plan (ablation.json), checked before any run starts: written in a new folder, and in one that
+ * holds an ablation, the same grid, seeds and config (a rerun resumes it). Returns the base config's text.
+ */
+function openPlan(options: AblateOptions, out: string): { plan: AblationPlan; baseToml: string } {
+  if (!Number.isInteger(options.seeds) || options.seeds < 1)
+    throw new Error(`--seeds must be a positive integer, got ${options.seeds}`);
+  const baseToml = readFileSync(resolve(options.config), 'utf8');
+  parseToml(baseToml); // a malformed config fails here, before any run starts
+  mkdirSync(out, { recursive: true });
+  const planFile = join(out, 'ablation.json');
+  const plan: AblationPlan = {
+    grid: options.grid,
+    seeds: options.seeds,
+    config: resolve(options.config),
+    evalSuites: options.evalSuites.map((s) => resolve(s)),
+  };
+  if (existsSync(planFile)) {
+    const before = JSON.parse(readFileSync(planFile, 'utf8')) as AblationPlan;
+    if (before.grid !== plan.grid || before.seeds !== plan.seeds || before.config !== plan.config) {
+      throw new Error(
+        `${out} holds another ablation (${before.grid}, ${before.seeds} seeds, ${before.config}): choose another --out`,
+      );
+    }
+  } else writeFileSync(planFile, `${JSON.stringify({ ...plan, createdAt: new Date().toISOString() }, null, 2)}\n`);
+  return { plan, baseToml };
+}
+
+/** One seed of one cell: its config written, a PPO run from it, its final checkpoint evaluated on every suite. */
+async function runCellSeed(x: {
+  out: string;
+  cell: Cell;
+  seed: number;
+  /** `[i/n]`: this run's place among the ablation's. */
+  progress: string;
+  baseToml: string;
+  evalSuites: string[];
+  options: AblateOptions;
+  log: (l: string) => void;
+}): Promise<CellReport['seeds'][number]> {
+  const { cell, seed, options, log } = x;
+  const name = cellName(cell);
+  const dir = join(x.out, 'cells', name, `seed-${seed}`);
+  mkdirSync(dir, { recursive: true });
+  const configFile = join(dir, 'config.toml');
+  writeFileSync(configFile, cellConfig(x.baseToml, cell));
+  const trainDir = join(dir, 'train');
+  log(`${x.progress} ${cellLabel(cell)} seed ${seed}`);
+  const trainArgs = [
+    'train',
+    'ppo',
+    '--config',
+    configFile,
+    '--out',
+    trainDir,
+    '--seed',
+    String(seed),
+    '--json',
+    ...(options.trainArgs ?? []),
+  ];
+  const resumeArgs = existsSync(join(trainDir, 'run.json'))
+    ? ['train', 'ppo', '--config', configFile, '--resume', trainDir, '--json', ...(options.trainArgs ?? [])]
+    : null;
+  const train = (await step(
+    `train ${name} seed ${seed}`,
+    join(dir, 'train.done.json'),
+    trainArgs,
+    resumeArgs,
+    log,
+  )) as TrainDone;
+  const evals: Record<string, string> = {};
+  for (const suite of x.evalSuites) {
+    const evalDir = join(dir, `eval-${suiteName(suite)}`);
+    const args = [
+      'eval',
+      '--suite',
+      suite,
+      '--policy',
+      `onnx:${train.checkpoint}`,
+      '--out',
+      evalDir,
+      '--seed',
+      String(seed),
+      '--json',
+      ...(options.evalArgs ?? []),
+    ];
+    const resume = existsSync(join(evalDir, 'run.json')) ? ['eval', '--resume', evalDir, '--json'] : null;
+    await step(`eval ${name} seed ${seed} on ${suiteName(suite)}`, `${evalDir}.done.json`, args, resume, log);
+    evals[suiteName(suite)] = evalDir;
+  }
+  return { seed, trainDir: train.runDir ?? trainDir, checkpoint: train.checkpoint, evals };
+}
+
+/**
+ * Per-task outcomes of every cell, its seeds pooled as attempts as the report pools them: `t1lab compare
+ * outcomes.jsonl#BASELINE outcomes.jsonl#CELL --suite SUITE` reruns a row's test from this file alone.
+ */
+function writeCellOutcomes(out: string, reports: CellReport[]): void {
+  const lines = reports.flatMap((c) =>
+    c.seeds.flatMap((s, index) =>
+      Object.entries(s.evals).flatMap(([suite, runDir]) =>
+        outcomeLines({ runDir, model: c.name, suite, seed: { value: s.seed, index } }),
+      ),
+    ),
+  );
+  writeOutcomes(join(out, OUTCOMES_FILE), lines);
 }

@@ -460,113 +460,171 @@ async function runEvaluation(x: {
   }
 }
 
+type StartInput = EvalRequest & { kind?: 'eval' | 'run'; only?: readonly string[] };
+
 /** `only`: keep just these task ids of the suite (t1lab run, benchmarks). */
-export async function startEvaluation(
-  input: EvalRequest & { kind?: 'eval' | 'run'; only?: readonly string[] },
-  env: EvalEnv,
-  hooks: EvalHooks = {},
-): Promise<Evaluation> {
-  const parsed = EvalRequest.parse(input);
-  // Greedy unless a temperature is asked for, whoever starts the run (shell or page); run.json records it.
-  const request: EvalRequestParsed = {
-    ...parsed,
-    policySettings: {
-      ...parsed.policySettings,
-      temperature: parsed.policySettings.temperature ?? EVAL_DEFAULTS.temperature,
-    },
-  };
+export async function startEvaluation(input: StartInput, env: EvalEnv, hooks: EvalHooks = {}): Promise<Evaluation> {
+  const request = withDefaults(EvalRequest.parse(input));
   const log = hooks.log ?? (() => {});
   const policy = await createPolicy(request.policy, request.policySettings, env.onnx);
   try {
-    const loaded = await loadSuite(request.suite, log);
-    let tasks = loaded.tasks;
-    let invalid = loaded.invalid;
     const only = input.only ?? request.only;
-    if (only) {
-      tasks = tasks.filter((t) => only.includes(t.id));
-      invalid = invalid.filter((t) => only.includes(t.task));
-    }
-    if (tasks.length + invalid.length === 0)
-      throw new LabError(
-        'NOT_FOUND',
-        `${request.suite}: no task${only ? ` ${only.map((id) => `'${id}'`).join(', ')}` : ''} found`,
-      );
-    if (request.checkFit) {
-      const unfit = promptsThatDoNotFit(
-        policy,
-        tasks.map((t) => ({ id: t.id, instruction: t.instruction, agentTimeoutSec: t.agent.timeoutSec })),
-        request.harness,
-      );
-      if (unfit.length) throw new LabError('CONFLICT', describeUnfit(unfit, tasks.length), { field: 'policy', unfit });
-    }
-    const fit = promptFitWarning(policy, tasks, request.harness.maxTurns);
-    if (fit) log(fit);
-    const feasibility = await measureFeasibility(policy, tasks, {
-      maxTurns: request.harness.maxTurns,
-      agentTimeoutSec: request.harness.agentTimeoutSec,
-    });
-    const unreachable = feasibilityWarning(feasibility, `the suite ${request.suite}`);
-    if (unreachable) log(unreachable);
+    const { tasks, invalid } = await suiteTasks(request.suite, only, log);
+    const checked = await checkPolicyOnTasks(policy, tasks, request, log);
     const kind = input.kind ?? 'eval';
-    if (kind === 'run' && tasks.length + invalid.length !== 1)
-      throw new LabError(
-        'INVALID_PARAMS',
-        `${request.suite} holds ${tasks.length} tasks: give one task folder, or a task id with --suite`,
-      );
-    if (kind === 'run' && tasks.length === 0)
-      throw new LabError('INVALID_PARAMS', `task '${invalid[0]?.task}' cannot run: ${invalid[0]?.reason}`);
+    if (kind === 'run') checkOneTask(request.suite, tasks, invalid);
     const settings = env.containers ?? containerSettings({ dataDir: env.dataDir });
     const { runtimes, skipped, containers } = await resolveRuntimes(tasks, settings, log);
     if (kind === 'run' && skipped.length)
       throw new LabError('UNAVAILABLE', skipped[0]?.reason ?? 'the task cannot run');
     const runDir = resolve(request.out ?? join(runsDir(env.dataDir), newRunId(kind, request.policy)));
     const allSkipped = [...invalid, ...skipped];
-    const config: EvalRunConfig = {
-      kind,
-      suite: resolve(request.suite),
-      policy: request.policy,
-      policySettings: request.policySettings,
-      harness: request.harness,
-      attempts: request.attempts,
-      concurrency: request.concurrency ?? availableParallelism(),
-      episodeDeadlineSec: request.episodeDeadlineSec ?? null,
-      seed: request.seed ?? randomInt(2 ** 31 - 1),
-      tasks: [
-        ...tasks.map(refOf),
-        ...invalid.map((t) => ({ id: t.task, category: 'uncategorized', difficulty: 'unknown' })),
-      ],
-      containers,
-      skipped: allSkipped,
-      ...(only ? { only: [...only] } : {}),
-    };
-    const root = appRoot();
-    const manifest: RunManifest = {
-      schema: RUN_SCHEMA,
-      id: basename(runDir),
-      createdAt: new Date().toISOString(),
-      config,
-      code: { version: appVersion(root), commit: commitOf(root) },
-      host: {
-        platform: `${process.platform}-${process.arch}`,
-        cores: availableParallelism(),
-        node: process.versions.node,
-      },
-      ...(feasibility ? { feasibility: runFeasibility(feasibility) } : {}),
-      warnings: [fit, unreachable].filter((w): w is string => w !== null),
-    };
-    const store = RunStore.create(runDir, manifest);
-    const why = new Map(allSkipped.map((t) => [t.task, t.reason]));
-    for (const ref of config.tasks) {
-      const reason = why.get(ref.id);
-      if (reason === undefined) continue;
-      for (let attempt = 0; attempt < config.attempts; attempt++)
-        await store.append(skippedRecord(ref, attempt, reason, store.prepareEpisodeDir(ref.id, attempt).rel));
-    }
+    const config = evalRunConfig(kind, request, { tasks, invalid, containers, skipped: allSkipped, only });
+    const store = RunStore.create(runDir, runManifest(runDir, config, checked));
+    await recordSkipped(store, config, allSkipped);
     const runnable = tasks.filter((t) => runtimes.has(t.id));
     return launch(store, runnable, policy, env, hooks, runtimes);
   } catch (error) {
     await policy.close().catch(() => {});
     throw error;
+  }
+}
+
+/** Greedy unless a temperature is asked for, whoever starts the run (shell or page); run.json records it. */
+function withDefaults(parsed: EvalRequestParsed): EvalRequestParsed {
+  return {
+    ...parsed,
+    policySettings: {
+      ...parsed.policySettings,
+      temperature: parsed.policySettings.temperature ?? EVAL_DEFAULTS.temperature,
+    },
+  };
+}
+
+/** The suite's tasks and those that cannot load, just `only`'s when given; none at all is an error. */
+async function suiteTasks(
+  suite: string,
+  only: readonly string[] | undefined,
+  log: (m: string) => void,
+): Promise<{ tasks: Task[]; invalid: SkippedTask[] }> {
+  const loaded = await loadSuite(suite, log);
+  let tasks = loaded.tasks;
+  let invalid = loaded.invalid;
+  if (only) {
+    tasks = tasks.filter((t) => only.includes(t.id));
+    invalid = invalid.filter((t) => only.includes(t.task));
+  }
+  if (tasks.length + invalid.length === 0)
+    throw new LabError(
+      'NOT_FOUND',
+      `${suite}: no task${only ? ` ${only.map((id) => `'${id}'`).join(', ')}` : ''} found`,
+    );
+  return { tasks, invalid };
+}
+
+interface PolicyChecks {
+  /** A prompt that may not fit the policy's context (a warning). */
+  fit: string | null;
+  feasibility: Awaited<ReturnType<typeof measureFeasibility>>;
+  /** Tasks the oracle cannot solve within the run's turns or time (a warning). */
+  unreachable: string | null;
+}
+
+/** The prompts against the policy's context (an error with `checkFit`, else a warning) and the oracle's feasibility. */
+async function checkPolicyOnTasks(
+  policy: Policy,
+  tasks: Task[],
+  request: EvalRequestParsed,
+  log: (m: string) => void,
+): Promise<PolicyChecks> {
+  if (request.checkFit) {
+    const unfit = promptsThatDoNotFit(
+      policy,
+      tasks.map((t) => ({ id: t.id, instruction: t.instruction, agentTimeoutSec: t.agent.timeoutSec })),
+      request.harness,
+    );
+    if (unfit.length) throw new LabError('CONFLICT', describeUnfit(unfit, tasks.length), { field: 'policy', unfit });
+  }
+  const fit = promptFitWarning(policy, tasks, request.harness.maxTurns);
+  if (fit) log(fit);
+  const feasibility = await measureFeasibility(policy, tasks, {
+    maxTurns: request.harness.maxTurns,
+    agentTimeoutSec: request.harness.agentTimeoutSec,
+  });
+  const unreachable = feasibilityWarning(feasibility, `the suite ${request.suite}`);
+  if (unreachable) log(unreachable);
+  return { fit, feasibility, unreachable };
+}
+
+/** `t1lab run` takes exactly one task, and one that can run. */
+function checkOneTask(suite: string, tasks: Task[], invalid: SkippedTask[]): void {
+  if (tasks.length + invalid.length !== 1)
+    throw new LabError(
+      'INVALID_PARAMS',
+      `${suite} holds ${tasks.length} tasks: give one task folder, or a task id with --suite`,
+    );
+  if (tasks.length === 0)
+    throw new LabError('INVALID_PARAMS', `task '${invalid[0]?.task}' cannot run: ${invalid[0]?.reason}`);
+}
+
+function evalRunConfig(
+  kind: 'eval' | 'run',
+  request: EvalRequestParsed,
+  x: {
+    tasks: Task[];
+    invalid: SkippedTask[];
+    containers: RunContainers;
+    skipped: SkippedTask[];
+    only: readonly string[] | undefined;
+  },
+): EvalRunConfig {
+  return {
+    kind,
+    suite: resolve(request.suite),
+    policy: request.policy,
+    policySettings: request.policySettings,
+    harness: request.harness,
+    attempts: request.attempts,
+    concurrency: request.concurrency ?? availableParallelism(),
+    episodeDeadlineSec: request.episodeDeadlineSec ?? null,
+    seed: request.seed ?? randomInt(2 ** 31 - 1),
+    tasks: [
+      ...x.tasks.map(refOf),
+      ...x.invalid.map((t) => ({ id: t.task, category: 'uncategorized', difficulty: 'unknown' })),
+    ],
+    containers: x.containers,
+    skipped: x.skipped,
+    ...(x.only ? { only: [...x.only] } : {}),
+  };
+}
+
+/** run.json: the config with the code's version and commit, the host, the oracle's feasibility and the warnings. */
+function runManifest(runDir: string, config: EvalRunConfig, checked: PolicyChecks): RunManifest {
+  const root = appRoot();
+  return {
+    schema: RUN_SCHEMA,
+    id: basename(runDir),
+    createdAt: new Date().toISOString(),
+    config,
+    code: { version: appVersion(root), commit: commitOf(root) },
+    host: {
+      platform: `${process.platform}-${process.arch}`,
+      cores: availableParallelism(),
+      node: process.versions.node,
+    },
+    ...(checked.feasibility ? { feasibility: runFeasibility(checked.feasibility) } : {}),
+    warnings: [checked.fit, checked.unreachable].filter((w): w is string => w !== null),
+  };
+}
+
+/** Every attempt of a task that cannot run, recorded as skipped with its reason before anything runs. */
+async function recordSkipped(store: RunStore, config: EvalRunConfig, skipped: SkippedTask[]): Promise<void> {
+  const why = new Map(skipped.map((t) => [t.task, t.reason]));
+  for (const ref of config.tasks) {
+    const reason = why.get(ref.id);
+    if (reason === undefined) continue;
+    for (let attempt = 0; attempt < config.attempts; attempt++)
+      await store.append(skippedRecord(ref, attempt, reason, store.prepareEpisodeDir(ref.id, attempt).rel));
   }
 }
 
