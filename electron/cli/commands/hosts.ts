@@ -40,29 +40,48 @@ export function registerHosts(program: Command, io: Io): void {
     )
     .option('--slots <n>', 'episodes the host runs at once', '2')
     .option('--tls-dir <dir>', 'tcp:// only: a folder with ca.pem, cert.pem and key.pem (the client certificate)')
+    .option(
+      '--copy-files',
+      "always copy the workspace and mounts in and out, even where the engine sees this machine's files (then they are bound)",
+    )
     .option('--json', 'print the stored host as JSON')
-    .action((name: string, url: string, opts: { slots: string; tlsDir?: string; json?: boolean }) => {
-      const host = usage(() =>
-        addHost(labDataDir(), { name, url, slots: parseSlots(opts.slots), tlsDir: opts.tlsDir }),
-      );
-      if (opts.json) printJson(io, host);
-      else
-        io.out(
-          `added host '${host.name}' (${host.url}, ${host.slots} slots); check it with \`t1lab hosts check ${host.name}\`\n`,
+    .action(
+      (name: string, url: string, opts: { slots: string; tlsDir?: string; copyFiles?: boolean; json?: boolean }) => {
+        const host = usage(() =>
+          addHost(labDataDir(), {
+            name,
+            url,
+            slots: parseSlots(opts.slots),
+            tlsDir: opts.tlsDir,
+            ...(opts.copyFiles ? { files: 'copy' as const } : {}),
+          }),
         );
-    });
+        if (opts.json) printJson(io, host);
+        else
+          io.out(
+            `added host '${host.name}' (${host.url}, ${host.slots} slots); check it with \`t1lab hosts check ${host.name}\`\n`,
+          );
+      },
+    );
   hosts
     .command('list')
     .description('the hosts in the settings file')
-    .option('--json', 'print JSON: [{name, url, slots, tlsDir?, enabled}]')
+    .option('--json', 'print JSON: [{name, url, slots, tlsDir?, enabled, files?}]')
     .action((opts: { json?: boolean }) => {
       const list = listHosts(labDataDir());
       if (opts.json) return printJson(io, list);
       if (!list.length) return io.out('no hosts; add one with `t1lab hosts add NAME URL`\n');
       io.out(
         table([
-          ['NAME', 'URL', 'SLOTS', 'TLS', 'ENABLED'],
-          ...list.map((h) => [h.name, h.url, h.slots, h.tlsDir ?? '-', h.enabled === false ? 'no' : 'yes']),
+          ['NAME', 'URL', 'SLOTS', 'TLS', 'ENABLED', 'FILES'],
+          ...list.map((h) => [
+            h.name,
+            h.url,
+            h.slots,
+            h.tlsDir ?? '-',
+            h.enabled === false ? 'no' : 'yes',
+            h.files ?? 'auto',
+          ]),
         ]),
       );
     });

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { HostUrlError, parseHostUrl, readTlsDir } from '../../../native/sandbox/container/api/host-url';
-import type { HostConfig } from '../../../native/sandbox/container/api/client';
+import type { HostConfig, HostFiles } from '../../../native/sandbox/container/api/client';
 import { LabError } from '../../ipc/common/errors';
 import { readSettings, writeSetting } from '../settings/settings-file';
 
@@ -24,6 +24,7 @@ const HostEntry = z.object({
   slots: z.number().int().min(1).max(MAX_SLOTS),
   tlsDir: z.string().optional(),
   enabled: z.boolean().optional(),
+  files: z.enum(['auto', 'copy']).optional(),
 });
 
 export function listHosts(dataDir: string): HostConfig[] {
@@ -58,7 +59,7 @@ export function parseSlots(text: string | number): number {
 /** Check a new host's fields (the URL's scheme and loopback rule, the TLS folder's files) and store it. */
 export function addHost(
   dataDir: string,
-  input: { name: string; url: string; slots?: number; tlsDir?: string },
+  input: { name: string; url: string; slots?: number; tlsDir?: string; files?: HostFiles },
 ): HostConfig {
   const name = checkHostName(input.name);
   const tlsDir = input.tlsDir ? resolve(input.tlsDir) : undefined;
@@ -81,6 +82,7 @@ export function addHost(
     slots: parseSlots(input.slots ?? DEFAULT_SLOTS),
     ...(tlsDir ? { tlsDir } : {}),
     enabled: true,
+    ...(input.files === 'copy' ? { files: 'copy' as const } : {}),
   };
   writeSetting(dataDir, HOSTS_KEY, [...hosts, entry]);
   return entry;

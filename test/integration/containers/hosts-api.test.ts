@@ -1,16 +1,22 @@
 /**
  * Engine hosts through the Docker Engine API, on a real engine: a podman API service of the test's own
  * (own socket, own storage), added, listed and checked with the CLI; an image import that podman would name
- * `:latest` lands under the tag asked; and the same service behind a TLS proxy that wants a client
- * certificate, reached with `--tls-dir`. Skipped, with the reason, where podman or root is missing.
+ * `:latest` lands under the tag asked; the workspace and mounts bound where the service sees this machine's
+ * files and copied where the host is set to copy, with the same outcome and the same state between phases;
+ * and the same service behind a TLS proxy that wants a client certificate, reached with `--tls-dir`.
+ * Skipped, with the reason, where podman or root is missing.
  */
 import { execFileSync } from 'node:child_process';
-import { createReadStream, mkdirSync, readFileSync } from 'node:fs';
+import { createReadStream, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect as netConnect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createServer as createTlsServer, type Server } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineClient } from '../../../native/sandbox/container/api/client';
+import { createShellSession } from '../../../native/pty/index';
+import { defaultLimits, type SandboxSpec } from '../../../native/sandbox/index';
+import { ApiContainerBackend } from '../../../native/sandbox/container/api/backend';
+import { EngineClient, type HostFiles } from '../../../native/sandbox/container/api/client';
+import { sharesFiles } from '../../../native/sandbox/container/api/shared-files';
 import { createClient } from '../../../electron/ipc/common/client';
 import type { LabContract } from '../../../electron/ipc/common/contract';
 import { createMemoryPair } from '../../../electron/ipc/common/memory';
@@ -86,6 +92,80 @@ describe.skipIf(skip !== null)('engine hosts through the API (podman service)', 
     expect(await client.imageId('localhost/t1lab-test-tiny:v1')).toBe(id);
     const names = service.cli(['images', '--format', '{{.Repository}}:{{.Tag}}']).stdout.split('\n').filter(Boolean);
     expect(names).toEqual(['localhost/t1lab-test-tiny:v1']);
+  }, 180_000);
+
+  it("binds the workspace and mounts where the engine sees this machine's files, copies them where told; the same state between phases", async () => {
+    const image = 'localhost/t1lab-test-tiny:v1'; // imported by the test before
+    const ctx = { installId: 'feedfeedfeedfeed', runId: 'files' };
+    const episode = async (files: HostFiles) => {
+      const client = new EngineClient({ name: `pd-${files}`, url: service.url, slots: 1, files });
+      const backend = new ApiContainerBackend(client, 'podman', ctx);
+      const ws = join(tmp.path, `ws-${files}`);
+      const tests = join(tmp.path, `tests-${files}`);
+      mkdirSync(ws);
+      mkdirSync(tests);
+      writeFileSync(join(ws, 'task.txt'), 'a task\n');
+      writeFileSync(join(tests, 't.txt'), 'from tests\n');
+      const state = `localhost/t1lab-state:files-${files}`;
+      const phase = (from: string, commit: boolean): SandboxSpec => ({
+        workspace: ws,
+        workdir: '/app',
+        net: false,
+        limits: defaultLimits({ wallSeconds: 60 }),
+        container: { image: from, bindWorkspace: true, ...(commit ? { commitTo: state } : {}) },
+      });
+      // A phase that reads a mount, writes and deletes in the workspace, and keeps state outside it.
+      const first = await backend.run(
+        { ...phase(image, true), mounts: [{ host: tests, sandbox: '/tests', readOnly: true }] },
+        [
+          'sh',
+          '-c',
+          'grep -c " /app " /proc/mounts; cat /tests/t.txt > seen.txt; rm task.txt; mkdir -p /root/keep; echo run > /root/keep/s.txt',
+        ],
+      );
+      // A shell from that state (its rc file copied in, and gone before the prompt), committed in turn.
+      const session = await createShellSession({ backend, spec: phase(state, true) });
+      await session.ready();
+      const shell = await session.run(
+        'echo shell >> /root/keep/s.txt; echo here > from-shell.txt; ls /run/t1lab 2>&1 | grep -c "No such"',
+        { timeoutMs: 30_000 },
+      );
+      await session.close();
+      await backend.settled(state);
+      // The last phase sees what both left: in the workspace and outside it.
+      const last = await backend.run(phase(state, false), [
+        'sh',
+        '-c',
+        'cat /root/keep/s.txt; ls -A /app; ls -A /run/t1lab 2>/dev/null | wc -l',
+      ]);
+      await backend.removeImage(state);
+      return {
+        shares: await sharesFiles(client, 'podman', image, ctx),
+        bound: first.stdout.split('\n')[0],
+        first: { exitCode: first.exitCode, rest: first.stdout.split('\n').slice(1).join('\n') },
+        shell: { exitCode: shell.exitCode, output: shell.output },
+        last: { exitCode: last.exitCode, stdout: last.stdout },
+        here: readdirSync(ws).sort(),
+        seen: readFileSync(join(ws, 'seen.txt'), 'utf8'),
+      };
+    };
+    const bound = await episode('auto');
+    const copied = await episode('copy');
+    expect(bound).toMatchObject({ shares: true, bound: '1' });
+    expect(copied).toMatchObject({ shares: false, bound: '0' });
+    const { shares: _a, bound: _b, ...outcome } = bound;
+    expect(outcome).toEqual({
+      first: { exitCode: 0, rest: '' },
+      shell: { exitCode: 0, output: '1\n' },
+      last: { exitCode: 0, stdout: 'run\nshell\nfrom-shell.txt\nseen.txt\n0\n' },
+      here: ['from-shell.txt', 'seen.txt'],
+      seen: 'from tests\n',
+    });
+    const { shares: _c, bound: _d, ...copiedOutcome } = copied;
+    expect(copiedOutcome).toEqual(outcome);
+    const left = service.cli(['ps', '-a', '--filter', 'label=t1lab.install=feedfeedfeedfeed', '--format', '{{.ID}}']);
+    expect(left.stdout.trim()).toBe('');
+    expect(service.cli(['images', '--format', '{{.Repository}}:{{.Tag}}']).stdout.trim()).toBe(image);
   }, 180_000);
 
   it('reaches the engine over tcp:// with TLS client certificates (--tls-dir)', async () => {

@@ -1,7 +1,8 @@
 /**
  * Container episodes over engine hosts (`eval --hosts`), on real engines: two podman API services of the
  * test's own (separate sockets and storage) and a dockerd of its own (own data root, no iptables, no
- * bridge), plus a host whose socket answers nothing. The oracle resolves every task, as on one host, each
+ * bridge), plus a host whose socket answers nothing. One podman host copies the workspace in and out
+ * (`--copy-files`); the other two bind it (they see this machine's files). The oracle resolves every task, as on one host, each
  * record names the host that ran it (all three take one), the dead host is left out with the reason, the
  * task image is loaded on the hosts that ran it, and nothing of the lab remains on them after. A container
  * left by a dead owner is swept by `t1lab hosts sweep` while a live owner's stays. Last, a podman service
@@ -59,13 +60,13 @@ describe.skipIf(skip !== null)('eval over engine hosts (two podman services)', (
       timeout: 120_000,
     });
     for (const word of ['alpha', 'beta', 'gamma']) writeTask(join(tmp.path, 'suite', `echo-${word}`), word);
-    for (const [name, url] of [
+    for (const [name, url, ...more] of [
       ['a', services[0]!.url],
-      ['b', services[1]!.url],
+      ['b', services[1]!.url, '--copy-files'],
       ['d', dockerd.url],
       ['gone', `unix://${join(tmp.path, 'nothing-here.sock')}`],
     ] as const) {
-      const r = await runT1lab(['hosts', 'add', name, url, '--slots', '1'], { env: env() });
+      const r = await runT1lab(['hosts', 'add', name, url, '--slots', '1', ...more], { env: env() });
       expect(r.code, r.stderr).toBe(0);
     }
   }, 240_000);

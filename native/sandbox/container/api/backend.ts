@@ -1,9 +1,10 @@
 /**
  * The container backend over the Docker Engine API: the contract of the CLI backend (container/backend.ts:
  * run, pty shells, limits, commit-then-remove between phases) on any engine host, local or remote. Each
- * call creates its own container, labelled for the sweep (labels.ts), copies the spec's mounts in (and the
- * writable ones back out after it stopped: files.ts), and ends with a commit to `spec.container.commitTo`
- * when asked, then the container's removal. The wall clock is a timer here that kills the container.
+ * call creates its own container, labelled for the sweep (labels.ts), gives it the spec's mounts: bound
+ * where the engine sees this machine's files (shared-files.ts), else copied in (and the writable ones back
+ * out after it stopped: files.ts), and ends with a commit to `spec.container.commitTo` when asked, then the
+ * container's removal. The wall clock is a timer here that kills the container.
  */
 import { PendingCommits } from '../pending-commits';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -20,6 +21,7 @@ import type {
   BackendStatus,
   Enforcement,
   LimitName,
+  Mount,
   PtyProcess,
   RunOptions,
   RunResult,
@@ -35,9 +37,10 @@ import { containerName, requireImage } from '../run-args';
 import { AttachedTerminal } from './attach-pty';
 import { exitStatus } from './exit-status';
 import { splitRef, type ApiEngine, type EngineClient } from './client';
-import { copiedMounts, createOptions, type CreateMode } from './create-options';
+import { createOptions, specMounts, type CreateMode } from './create-options';
 import { packFolder, unpackInto } from './files';
 import { DEADLINE_GRACE_MS, DEFAULT_LIFETIME_MS, LABEL_DEADLINE, labLabels, type LabelContext } from './labels';
+import { sharesFiles } from './shared-files';
 
 const SIGNAL_NAMES: Record<number, string> = {
   1: 'SIGHUP',
@@ -50,7 +53,10 @@ const SIGNAL_NAMES: Record<number, string> = {
   25: 'SIGXFSZ',
 };
 const SIGKILL_STATUS = 137;
-/** Where the shell's rc file goes (copied in like a mount; the commit does not keep it: it is removed first). */
+/**
+ * Where the shell's rc file goes: always copied in, also where the spec's folders are bound, since the rc
+ * removes it (so neither the agent nor a commit sees it; a read-only bind could not be removed).
+ */
 const RC_DIR = '/run/t1lab';
 /**
  * The command waits for one line on its stdin before it starts: podman's service answers the attach before
@@ -192,9 +198,21 @@ export class ApiContainerBackend implements SandboxBackend {
     return spec.limits.wallSeconds > 0 ? spec.limits.wallSeconds * 1000 + DEADLINE_GRACE_MS : DEFAULT_LIFETIME_MS;
   }
 
-  /** Create the container and copy the spec's mounts into it (it has not started). */
-  private async create(spec: SandboxSpec, argv: string[], mode: CreateMode): Promise<Docker.Container> {
+  /**
+   * Create the container with the spec's mounts (it has not started): bound when the host sees this
+   * machine's files, else copied in (`bound` says which, for the copy back); `copies` are copied in either way.
+   */
+  private async create(
+    spec: SandboxSpec,
+    argv: string[],
+    mode: CreateMode,
+    copies: Mount[] = [],
+  ): Promise<{ container: Docker.Container; bound: boolean }> {
     const name = containerName();
+    const hard = await this.hard();
+    const bound =
+      specMounts(spec).length > 0 &&
+      (await sharesFiles(this.client, this.name, requireImage(spec).image, this.labels, hard));
     let container: Docker.Container;
     try {
       container = await this.docker.createContainer(
@@ -203,8 +221,8 @@ export class ApiContainerBackend implements SandboxBackend {
           [...START_GATE, ...argv],
           name,
           labLabels(this.labels, 'sandbox', this.lifetime(spec)),
-          mode,
-          await this.hard(),
+          { ...mode, bindMounts: bound },
+          hard,
         ),
       );
     } catch (e) {
@@ -216,7 +234,7 @@ export class ApiContainerBackend implements SandboxBackend {
       );
     }
     try {
-      for (const m of copiedMounts(spec)) {
+      for (const m of [...(bound ? [] : specMounts(spec)), ...copies]) {
         const pack = packFolder(m.host, m.sandbox);
         await Promise.all([container.putArchive(pack.stream, { path: '/' }), pack.done]);
       }
@@ -227,17 +245,24 @@ export class ApiContainerBackend implements SandboxBackend {
         `host '${this.host}': could not copy the mounts into the container: ${(e as Error).message.slice(0, 500)}`,
       );
     }
-    return container;
+    return { container, bound };
   }
 
-  /** After the container stopped: writable mounts back here, the state committed when asked, the container removed. */
-  private finishContainer(container: Docker.Container, spec: SandboxSpec): Promise<string | null> {
-    return this.pending.track(spec.container?.commitTo, this.copyOutCommitRemove(container, spec));
+  /**
+   * After the container stopped: writable mounts back here (when copied), the state committed when asked,
+   * the container removed.
+   */
+  private finishContainer(container: Docker.Container, spec: SandboxSpec, bound: boolean): Promise<string | null> {
+    return this.pending.track(spec.container?.commitTo, this.copyOutCommitRemove(container, spec, bound));
   }
 
-  private async copyOutCommitRemove(container: Docker.Container, spec: SandboxSpec): Promise<string | null> {
+  private async copyOutCommitRemove(
+    container: Docker.Container,
+    spec: SandboxSpec,
+    bound: boolean,
+  ): Promise<string | null> {
     const problems: string[] = [];
-    for (const m of copiedMounts(spec).filter((x) => !x.readOnly)) {
+    for (const m of bound ? [] : specMounts(spec).filter((x) => !x.readOnly)) {
       try {
         await unpackInto(await container.getArchive({ path: m.sandbox }), m.host);
       } catch (e) {
@@ -273,7 +298,7 @@ export class ApiContainerBackend implements SandboxBackend {
   async run(spec: SandboxSpec, argv: string[], options: RunOptions = {}): Promise<RunResult> {
     await this.ready(spec);
     const started = performance.now();
-    const container = await this.create(spec, argv, { tty: false, stdin: true });
+    const { container, bound } = await this.create(spec, argv, { tty: false, stdin: true });
     const maxChars = options.maxOutputChars ?? DEFAULT_CONTAINER_OUTPUT_CHARS;
     const out = { stdout: new HeadTail(maxChars), stderr: new HeadTail(maxChars) };
     const limitsHit: LimitName[] = [];
@@ -306,7 +331,7 @@ export class ApiContainerBackend implements SandboxBackend {
       (i) => i.State.OOMKilled === true,
       () => false,
     );
-    const commitProblem = await this.finishContainer(container, spec);
+    const commitProblem = await this.finishContainer(container, spec, bound);
     if (hostError) {
       if (isHostFailure(hostError))
         throw new SandboxError(
@@ -379,7 +404,7 @@ export class ApiContainerBackend implements SandboxBackend {
     return this.startPty(spec, argv, size, []);
   }
 
-  /** The lab's interactive bash, its rc file copied to /run/t1lab/rc (removed before any commit). */
+  /** The lab's interactive bash, its rc file copied to /run/t1lab/rc (removed by the rc: never committed). */
   async spawnShell(spec: SandboxSpec, shell: ShellStart, size: { cols: number; rows: number }): Promise<PtyProcess> {
     await this.ready(spec);
     const dir = await mkdtemp(join(tmpdir(), `t1lab-rc-${process.pid}-`));
@@ -387,16 +412,9 @@ export class ApiContainerBackend implements SandboxBackend {
     const cleanUp = () => void rm(dir, { recursive: true, force: true });
     try {
       await writeFile(join(dir, 'rc'), `${shell.rc}\nrm -rf ${RC_DIR} 2>/dev/null\n`, { mode: 0o444 });
-      const withRc: SandboxSpec = {
-        ...spec,
-        mounts: [...(spec.mounts ?? []), { host: dir, sandbox: RC_DIR, readOnly: true }],
-      };
-      const shellProcess = await this.startPty(
-        withRc,
-        ['bash', '--noprofile', '--rcfile', `${RC_DIR}/rc`, '-i'],
-        size,
-        [RC_DIR],
-      );
+      const shellProcess = await this.startPty(spec, ['bash', '--noprofile', '--rcfile', `${RC_DIR}/rc`, '-i'], size, [
+        { host: dir, sandbox: RC_DIR, readOnly: true },
+      ]);
       cleanUp();
       return shellProcess;
     } catch (e) {
@@ -409,9 +427,9 @@ export class ApiContainerBackend implements SandboxBackend {
     spec: SandboxSpec,
     argv: string[],
     size: { cols: number; rows: number },
-    dropPaths: string[],
+    copies: Mount[],
   ): Promise<PtyProcess> {
-    const container = await this.create(spec, argv, { tty: true, stdin: true });
+    const { container, bound } = await this.create(spec, argv, { tty: true, stdin: true }, copies);
     let term: AttachedTerminal;
     try {
       const stream = await attach(this.docker, container, true);
@@ -438,11 +456,7 @@ export class ApiContainerBackend implements SandboxBackend {
           () => {},
           () => {},
         ),
-      finish: () =>
-        this.finishContainer(container, {
-          ...spec,
-          mounts: (spec.mounts ?? []).filter((m) => !dropPaths.includes(m.sandbox)),
-        }),
+      finish: () => this.finishContainer(container, spec, bound),
       oomKilled: () =>
         container.inspect().then(
           (i) => i.State.OOMKilled === true,

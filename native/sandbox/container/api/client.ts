@@ -20,7 +20,15 @@ export interface HostConfig {
   tlsDir?: string;
   /** Taken by `eval --hosts` when no list is given (default true). */
   enabled?: boolean;
+  /**
+   * How a container there gets the spec's folders (workspace, /tests, ...): 'auto' (the default) binds them
+   * when the engine sees this machine's files (asked once: shared-files.ts), else copies them in and out;
+   * 'copy' always copies.
+   */
+  files?: HostFiles;
 }
+
+export type HostFiles = 'auto' | 'copy';
 
 export type ApiEngine = 'podman' | 'docker';
 

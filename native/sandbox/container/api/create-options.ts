@@ -2,8 +2,9 @@
  * A SandboxSpec as an Engine API container-create body: the same contract as run-args.ts (the CLI path),
  * field for field. The image's own file system, WORKDIR, USER and ENV apply; the lab adds its environment,
  * the network switch and the limits (memory and swap, pids, CPUs, explicit ulimits: podman's API needs
- * them). Mounts are not binds: the API backend copies them in and out (files.ts), since the engine may be
- * on another machine.
+ * them). The spec's folders (the bound workspace, its mounts) are binds when the engine shares this
+ * machine's files (`bindMounts`, as the CLI path mounts them), else the API backend copies them in and out
+ * (files.ts): the engine may be on another machine.
  */
 import type Docker from 'dockerode';
 import { MIB } from '../../bwrap-args';
@@ -15,6 +16,8 @@ import { apiUlimits } from './client';
 export interface CreateMode {
   tty: boolean;
   stdin: boolean;
+  /** The spec's folders as bind mounts (the engine sees this machine's files: shared-files.ts). */
+  bindMounts?: boolean;
 }
 
 export function createOptions(
@@ -56,12 +59,15 @@ export function createOptions(
         { Name: 'cpu', Soft: l.cpuSeconds, Hard: l.cpuSeconds },
         { Name: 'fsize', Soft: l.fileSizeMb * MIB, Hard: l.fileSizeMb * MIB },
       ],
+      ...(mode.bindMounts
+        ? { Binds: specMounts(spec).map((m) => `${m.host}:${m.sandbox}:${m.readOnly ? 'ro' : 'rw'}`) }
+        : {}),
     },
   };
 }
 
-/** The folders a spec mounts, as copies: the bound workspace (when asked) and every mount. */
-export function copiedMounts(spec: SandboxSpec): Array<{ host: string; sandbox: string; readOnly: boolean }> {
+/** The folders a spec mounts (bound or copied): the bound workspace (when asked) and every mount. */
+export function specMounts(spec: SandboxSpec): Array<{ host: string; sandbox: string; readOnly: boolean }> {
   const out: Array<{ host: string; sandbox: string; readOnly: boolean }> = [];
   if (spec.container?.bindWorkspace && spec.workdir && spec.workdir !== '/')
     out.push({ host: spec.workspace, sandbox: spec.workdir, readOnly: false });

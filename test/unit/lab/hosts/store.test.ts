@@ -21,12 +21,16 @@ describe('the hosts in the settings file', () => {
     writeFileSync(join(tmp.path, 'settings.json'), JSON.stringify({ modelFolders: ['/m'] }));
     addHost(tmp.path, { name: 'local', url: 'unix:///run/podman/podman.sock', slots: 4 });
     addHost(tmp.path, { name: 'gpu-2', url: 'ssh://ana@gpu2' });
+    addHost(tmp.path, { name: 'copies', url: 'unix:///run/docker.sock', files: 'copy' });
     expect(listHosts(tmp.path)).toEqual([
       { name: 'local', url: 'unix:///run/podman/podman.sock', slots: 4, enabled: true },
       { name: 'gpu-2', url: 'ssh://ana@gpu2', slots: 2, enabled: true },
+      { name: 'copies', url: 'unix:///run/docker.sock', slots: 2, enabled: true, files: 'copy' },
     ]);
     expect(selectHosts(tmp.path, ['gpu-2']).map((h) => h.name)).toEqual(['gpu-2']);
-    expect(() => selectHosts(tmp.path, ['nope'])).toThrow(/--hosts: no host named 'nope' \(hosts: local, gpu-2\)/);
+    expect(() => selectHosts(tmp.path, ['nope'])).toThrow(
+      /--hosts: no host named 'nope' \(hosts: local, gpu-2, copies\)/,
+    );
     expect(() => addHost(tmp.path, { name: 'local', url: 'unix:///x' })).toThrow(
       /NAME 'local': a host of that name exists/,
     );

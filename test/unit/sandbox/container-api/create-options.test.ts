@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copiedMounts, createOptions } from '../../../../native/sandbox/container/api/create-options';
+import { specMounts, createOptions } from '../../../../native/sandbox/container/api/create-options';
 import { defaultLimits } from '../../../../native/sandbox';
 import type { SandboxSpec } from '../../../../native/sandbox/types';
 
@@ -46,10 +46,14 @@ describe('a sandbox spec as an Engine API create body', () => {
     ).toBe('bridge');
   });
 
-  it('copies the bound workspace and the mounts (the engine may be elsewhere)', () => {
-    expect(copiedMounts(spec)).toEqual([
+  it('copies the bound workspace and the mounts (the engine may be elsewhere), or binds them when asked', () => {
+    expect(specMounts(spec)).toEqual([
       { host: '/tmp/ws', sandbox: '/app', readOnly: false },
       { host: '/tmp/tests', sandbox: '/tests', readOnly: true },
     ]);
+    expect(createOptions(spec, ['true'], 'n3', {}, { tty: false, stdin: false }).HostConfig?.Binds).toBeUndefined();
+    expect(
+      createOptions(spec, ['true'], 'n3', {}, { tty: false, stdin: false, bindMounts: true }).HostConfig?.Binds,
+    ).toEqual(['/tmp/ws:/app:rw', '/tmp/tests:/tests:ro']);
   });
 });
