@@ -2,7 +2,7 @@
  * The Models page's data: checkpoints as the host lists them, the selected one, and the playground's last
  * sample; with a model picked to run beside it, that model's sample of the same request too.
  */
-import { create } from 'zustand';
+import { create, type StoreApi } from 'zustand';
 import type {
   ModelSummary,
   PlaygroundRequest,
@@ -11,7 +11,7 @@ import type {
 } from '../../../electron/domain/models';
 import { getLabApi } from '../lab/api';
 import { userError, type UserError } from '../lab/errors';
-import { sampleLanes, stopLanes, withToken } from './sample-lanes';
+import { sampleLanes, stopLanes, withToken, type LaneEvents } from './sample-lanes';
 
 const SAMPLE_LABELS: Record<string, string> = {
   maxTokens: 'Max tokens',
@@ -76,6 +76,9 @@ interface ModelsState {
 let nextSample = 0;
 const newSampleId = () => `sample-${Date.now()}-${++nextSample}`;
 
+type SetModels = StoreApi<ModelsState>['setState'];
+type GetModels = StoreApi<ModelsState>['getState'];
+
 export const useModels = create<ModelsState>((set, get) => ({
   checkpoints: [],
   roots: [],
@@ -89,146 +92,168 @@ export const useModels = create<ModelsState>((set, get) => ({
   streamed: [],
   sampleId: null,
   stopping: false,
-  async stopSample() {
-    const ids = [get().sampleId, get().beside?.sampleId].filter((id): id is string => !!id);
-    if (!ids.length || get().stopping) return;
-    set({ stopping: true });
-    try {
-      await stopLanes(getLabApi(), ids);
-    } catch (error) {
-      set({ sampleError: userError(error, SAMPLE_LABELS) });
-    }
-  },
   sampleError: null,
   selectedTokens: [],
   beside: null,
-  setBeside(path) {
-    set({ beside: path ? { path, sample: null, streamed: [], sampleId: null, error: null } : null });
-  },
   showSnapshots: false,
-  setShowSnapshots(showSnapshots) {
-    set({ showSnapshots });
-    void get().refresh();
-  },
-  async refresh() {
-    set({ loading: true, error: null });
-    try {
-      const lab = getLabApi();
-      const [list, { folders }] = await Promise.all([
-        lab.methods['models.list']({ snapshots: get().showSnapshots }),
-        lab.methods['models.folders']({}),
-      ]);
-      const kept = list.checkpoints.some((c) => c.path === get().selected) ? get().selected : null;
-      const selected = kept ?? list.checkpoints.find((c) => c.status === 'ok')?.path ?? null;
-      set({ checkpoints: list.checkpoints, roots: list.roots, folders, selected, loading: false });
-    } catch (error) {
-      set({ loading: false, error: userError(error).message });
-    }
-  },
-  async addFolder(path) {
-    set({ folderError: null });
-    try {
-      const { folders } = await getLabApi().methods['models.addFolder']({ path });
-      set({ folders });
-      await get().refresh();
-      return true;
-    } catch (error) {
-      set({ folderError: userError(error).message });
-      return false;
-    }
-  },
-  async removeFolder(path) {
-    try {
-      const { folders } = await getLabApi().methods['models.removeFolder']({ path });
-      set({ folders });
-      await get().refresh();
-    } catch (error) {
-      set({ folderError: userError(error).message });
-    }
-  },
-  clearFolderError() {
-    set({ folderError: null });
-  },
-  clearSampleError() {
-    set({ sampleError: null });
-  },
-  select(path) {
-    const beside = get().beside;
-    set({
-      selected: path,
-      sample: null,
-      sampleError: null,
-      selectedTokens: [],
-      beside: beside && { ...beside, sample: null, error: null },
-    });
-  },
-  async runSample(request) {
-    const path = get().selected;
-    if (!path) return;
-    const sampleId = newSampleId();
-    const besidePath = get().beside?.path ?? null;
-    const beside: BesideLane | null = besidePath
-      ? { path: besidePath, sample: null, streamed: [], sampleId: newSampleId(), error: null }
-      : null;
-    set({
-      sampling: true,
-      sample: null,
-      sampleError: null,
-      streamed: [],
-      sampleId,
-      stopping: false,
-      selectedTokens: [],
-      beside,
-    });
-    const setBesideLane = (patch: Partial<BesideLane>) =>
-      set((s) => ({ beside: s.beside && { ...s.beside, ...patch } }));
-    // Each model is done (no sample id) once it has its result or its error.
-    try {
-      await sampleLanes(
-        getLabApi(),
-        request,
-        beside
+  ...listActions(set, get),
+  ...sampleActions(set, get),
+}));
+
+/** The checkpoint list: listing (with snapshots or not), the extra folders, the selection. */
+function listActions(
+  set: SetModels,
+  get: GetModels,
+): Pick<
+  ModelsState,
+  'setShowSnapshots' | 'refresh' | 'addFolder' | 'removeFolder' | 'clearFolderError' | 'select' | 'setBeside'
+> {
+  return {
+    setBeside(path) {
+      set({ beside: path ? { path, sample: null, streamed: [], sampleId: null, error: null } : null });
+    },
+    setShowSnapshots(showSnapshots) {
+      set({ showSnapshots });
+      void get().refresh();
+    },
+    async refresh() {
+      set({ loading: true, error: null });
+      try {
+        const lab = getLabApi();
+        const [list, { folders }] = await Promise.all([
+          lab.methods['models.list']({ snapshots: get().showSnapshots }),
+          lab.methods['models.folders']({}),
+        ]);
+        const kept = list.checkpoints.some((c) => c.path === get().selected) ? get().selected : null;
+        const selected = kept ?? list.checkpoints.find((c) => c.status === 'ok')?.path ?? null;
+        set({ checkpoints: list.checkpoints, roots: list.roots, folders, selected, loading: false });
+      } catch (error) {
+        set({ loading: false, error: userError(error).message });
+      }
+    },
+    async addFolder(path) {
+      set({ folderError: null });
+      try {
+        const { folders } = await getLabApi().methods['models.addFolder']({ path });
+        set({ folders });
+        await get().refresh();
+        return true;
+      } catch (error) {
+        set({ folderError: userError(error).message });
+        return false;
+      }
+    },
+    async removeFolder(path) {
+      try {
+        const { folders } = await getLabApi().methods['models.removeFolder']({ path });
+        set({ folders });
+        await get().refresh();
+      } catch (error) {
+        set({ folderError: userError(error).message });
+      }
+    },
+    clearFolderError() {
+      set({ folderError: null });
+    },
+    select(path) {
+      const beside = get().beside;
+      set({
+        selected: path,
+        sample: null,
+        sampleError: null,
+        selectedTokens: [],
+        beside: beside && { ...beside, sample: null, error: null },
+      });
+    },
+  };
+}
+
+/** The playground: a sample of the selected model (and the one beside it), stopping it, the tokens picked in it. */
+function sampleActions(
+  set: SetModels,
+  get: GetModels,
+): Pick<ModelsState, 'stopSample' | 'clearSampleError' | 'runSample' | 'toggleToken'> {
+  return {
+    async stopSample() {
+      const ids = [get().sampleId, get().beside?.sampleId].filter((id): id is string => !!id);
+      if (!ids.length || get().stopping) return;
+      set({ stopping: true });
+      try {
+        await stopLanes(getLabApi(), ids);
+      } catch (error) {
+        set({ sampleError: userError(error, SAMPLE_LABELS) });
+      }
+    },
+    clearSampleError() {
+      set({ sampleError: null });
+    },
+    async runSample(request) {
+      const path = get().selected;
+      if (!path) return;
+      const sampleId = newSampleId();
+      const besidePath = get().beside?.path ?? null;
+      const beside: BesideLane | null = besidePath
+        ? { path: besidePath, sample: null, streamed: [], sampleId: newSampleId(), error: null }
+        : null;
+      set({
+        sampling: true,
+        sample: null,
+        sampleError: null,
+        streamed: [],
+        sampleId,
+        stopping: false,
+        selectedTokens: [],
+        beside,
+      });
+      // Each model is done (no sample id) once it has its result or its error.
+      try {
+        const lab = getLabApi();
+        const lanes = beside
           ? [
               { path, sampleId },
               { path: beside.path, sampleId: beside.sampleId! },
             ]
-          : [{ path, sampleId }],
-        {
-          token: (lane, index, token) => {
-            const s = get();
-            if (lane === 0) set({ streamed: withToken(s.streamed, index, token) });
-            else if (s.beside) set({ beside: { ...s.beside, streamed: withToken(s.beside.streamed, index, token) } });
-          },
-          result: (lane, sample) =>
-            lane === 0
-              ? set({ sample, selectedTokens: [], sampleId: null })
-              : setBesideLane({ sample, sampleId: null }),
-          error: (lane, error) =>
-            lane === 0
-              ? set({ sampleError: userError(error, SAMPLE_LABELS), sampleId: null })
-              : setBesideLane({ error: userError(error, SAMPLE_LABELS), sampleId: null }),
-        },
-      );
-    } finally {
-      set((s) => ({
-        sampling: false,
-        stopping: false,
-        sampleId: null,
-        streamed: [],
-        beside: s.beside && { ...s.beside, sampleId: null, streamed: [] },
-      }));
-    }
-    if (!get().sampleError) await get().refresh(); // the provider is known once loaded
-  },
-  toggleToken(index, extend) {
-    const current = get().selectedTokens;
-    if (extend && current.length) {
-      const last = current[current.length - 1]!;
-      const [a, b] = last < index ? [last, index] : [index, last];
-      const range = Array.from({ length: b - a + 1 }, (_, i) => a + i);
-      set({ selectedTokens: [...new Set([...current, ...range])] });
-    } else {
-      set({ selectedTokens: current.includes(index) ? current.filter((i) => i !== index) : [...current, index] });
-    }
-  },
-}));
+          : [{ path, sampleId }];
+        await sampleLanes(lab, request, lanes, laneHandlers(set, get));
+      } finally {
+        set((s) => ({
+          sampling: false,
+          stopping: false,
+          sampleId: null,
+          streamed: [],
+          beside: s.beside && { ...s.beside, sampleId: null, streamed: [] },
+        }));
+      }
+      if (!get().sampleError) await get().refresh(); // the provider is known once loaded
+    },
+    toggleToken(index, extend) {
+      const current = get().selectedTokens;
+      if (extend && current.length) {
+        const last = current[current.length - 1]!;
+        const [a, b] = last < index ? [last, index] : [index, last];
+        const range = Array.from({ length: b - a + 1 }, (_, i) => a + i);
+        set({ selectedTokens: [...new Set([...current, ...range])] });
+      } else {
+        set({ selectedTokens: current.includes(index) ? current.filter((i) => i !== index) : [...current, index] });
+      }
+    },
+  };
+}
+
+/** Where a sample's tokens, result and error go: lane 0 is the selected model, lane 1 the one beside it. */
+function laneHandlers(set: SetModels, get: GetModels): LaneEvents {
+  const setBesideLane = (patch: Partial<BesideLane>) => set((s) => ({ beside: s.beside && { ...s.beside, ...patch } }));
+  return {
+    token: (lane, index, token) => {
+      const s = get();
+      if (lane === 0) set({ streamed: withToken(s.streamed, index, token) });
+      else if (s.beside) set({ beside: { ...s.beside, streamed: withToken(s.beside.streamed, index, token) } });
+    },
+    result: (lane, sample) =>
+      lane === 0 ? set({ sample, selectedTokens: [], sampleId: null }) : setBesideLane({ sample, sampleId: null }),
+    error: (lane, error) =>
+      lane === 0
+        ? set({ sampleError: userError(error, SAMPLE_LABELS), sampleId: null })
+        : setBesideLane({ error: userError(error, SAMPLE_LABELS), sampleId: null }),
+  };
+}

@@ -4,13 +4,14 @@
  * Output is acknowledged after xterm has rendered it: the host pauses a flooding shell until we catch up.
  */
 import { Terminal } from '@xterm/xterm';
-import { create } from 'zustand';
+import { create, type StoreApi } from 'zustand';
 import type {
   LimitNameData,
   SandboxLimitsData,
   TerminalDefaults,
   TerminalInfo,
 } from '../../../electron/domain/terminal';
+import type { LabApi } from '../../../electron/ipc/common/lab-api';
 import { getLabApi, onConnectionState } from '../lab/api';
 import { userError, type UserError } from '../lab/errors';
 import { TERMINAL_STYLE } from '../components/common/terminal-style';
@@ -76,6 +77,71 @@ function limitsFromForm(form: OpenForm): Partial<SandboxLimitsData> {
   return limits;
 }
 
+function relativeWorkspace(workspace: string): UserError {
+  return {
+    message: `"${workspace}" is a relative path: give the full path of a folder on this machine, starting with /.`,
+    field: 'workspace',
+  };
+}
+
+/** The xterm.js screen of a shell just opened, rendering into an element of its own. */
+function createScreen(info: TerminalInfo): { xterm: Terminal; element: HTMLDivElement } {
+  const xterm = new Terminal({
+    ...TERMINAL_STYLE,
+    cols: info.cols,
+    rows: info.rows,
+    scrollback: 5000,
+    convertEol: false,
+  });
+  const element = document.createElement('div');
+  element.className = 'xterm-host';
+  element.dataset.testid = 'terminal-screen';
+  xterm.open(element);
+  return { xterm, element };
+}
+
+/**
+ * The shell's output written to the screen (acknowledged in chunks once rendered), its exit and limits into the
+ * store, the keys typed sent while it runs. Returns what undoes each.
+ */
+function connectScreen(
+  lab: LabApi,
+  info: TerminalInfo,
+  xterm: Terminal,
+  set: StoreApi<TerminalState>['setState'],
+  get: StoreApi<TerminalState>['getState'],
+): (() => void)[] {
+  let rendered = 0;
+  const subscriptions = [
+    lab.on('terminal.data', ({ id, data }) => {
+      if (id !== info.id) return;
+      xterm.write(data, () => {
+        rendered += data.length;
+        if (rendered >= ACK_CHUNK_CHARS) {
+          const chars = rendered;
+          rendered = 0;
+          void lab.methods['terminal.ack']({ id, chars }).catch(() => {});
+        }
+      });
+    }),
+    lab.on('terminal.exit', ({ id, exitCode, limit }) => {
+      const current = get().info;
+      if (id !== info.id || !current) return;
+      set({ info: { ...current, state: 'exited', exit: { exitCode, limit } } });
+    }),
+    lab.on('terminal.limit', ({ id, limit, message }) => {
+      if (id === info.id)
+        set({ limitEvents: [...get().limitEvents, { limit, message, at: new Date().toISOString() }] });
+    }),
+  ];
+  const input = xterm.onData((data) => {
+    if (get().info?.state === 'running' && !get().lost)
+      void lab.methods['terminal.input']({ id: info.id, data }).catch(() => {});
+  });
+  subscriptions.push(() => input.dispose());
+  return subscriptions;
+}
+
 export const useTerminal = create<TerminalState>((set, get) => ({
   defaults: null,
   form: { workspace: '', net: false, memoryMb: '', wallSeconds: '', record: false, task: null },
@@ -111,12 +177,7 @@ export const useTerminal = create<TerminalState>((set, get) => ({
     const { form } = get();
     const workspace = form.workspace.trim();
     if (workspace && !workspace.startsWith('/')) {
-      set({
-        error: {
-          message: `"${workspace}" is a relative path: give the full path of a folder on this machine, starting with /.`,
-          field: 'workspace',
-        },
-      });
+      set({ error: relativeWorkspace(workspace) });
       return;
     }
     await get().close();
@@ -137,45 +198,8 @@ export const useTerminal = create<TerminalState>((set, get) => ({
       set({ opening: false, error: userError(error, FIELD_LABELS) });
       return;
     }
-    const xterm = new Terminal({
-      ...TERMINAL_STYLE,
-      cols: info.cols,
-      rows: info.rows,
-      scrollback: 5000,
-      convertEol: false,
-    });
-    const element = document.createElement('div');
-    element.className = 'xterm-host';
-    element.dataset.testid = 'terminal-screen';
-    xterm.open(element);
-    let rendered = 0;
-    unsubscribers = [
-      lab.on('terminal.data', ({ id, data }) => {
-        if (id !== info.id) return;
-        xterm.write(data, () => {
-          rendered += data.length;
-          if (rendered >= ACK_CHUNK_CHARS) {
-            const chars = rendered;
-            rendered = 0;
-            void lab.methods['terminal.ack']({ id, chars }).catch(() => {});
-          }
-        });
-      }),
-      lab.on('terminal.exit', ({ id, exitCode, limit }) => {
-        const current = get().info;
-        if (id !== info.id || !current) return;
-        set({ info: { ...current, state: 'exited', exit: { exitCode, limit } } });
-      }),
-      lab.on('terminal.limit', ({ id, limit, message }) => {
-        if (id === info.id)
-          set({ limitEvents: [...get().limitEvents, { limit, message, at: new Date().toISOString() }] });
-      }),
-    ];
-    const input = xterm.onData((data) => {
-      if (get().info?.state === 'running' && !get().lost)
-        void lab.methods['terminal.input']({ id: info.id, data }).catch(() => {});
-    });
-    unsubscribers.push(() => input.dispose());
+    const { xterm, element } = createScreen(info);
+    unsubscribers = connectScreen(lab, info, xterm, set, get);
     set({ info, xterm, element, opening: false });
     xterm.focus();
   },
