@@ -2,7 +2,7 @@
  * The Runs page's data: the list of runs, the selected run (results, progress), live terminal bytes of its
  * running episodes, and the episode opened for inspection. Everything comes from the host through `getLabApi()`.
  */
-import { create } from 'zustand';
+import { create, type StoreApi } from 'zustand';
 import type {
   EpisodeRecord,
   EvalRequest,
@@ -151,33 +151,36 @@ export const useRuns = create<RunsState>((set, get) => ({
   closeEpisode() {
     set({ episode: null });
   },
-  watch() {
-    const api = getLabApi();
-    let detailTimer: ReturnType<typeof setTimeout> | null = null;
-    // Finished episodes change the results: refresh them, at most a few times a second.
-    const refreshSoon = () => {
-      if (detailTimer) return;
-      detailTimer = setTimeout(() => {
-        detailTimer = null;
-        void get().refreshDetail();
-        void get().refreshList();
-      }, 300);
-    };
-    const offs = [
-      api.on('runs.progress', (p) => {
-        set({ progress: { ...get().progress, [p.runId]: p } });
-        if (p.state !== 'running') refreshSoon();
-      }),
-      api.on('runs.episode', ({ runId }) => {
-        if (runId === get().selected) refreshSoon();
-      }),
-      api.on('runs.terminal', ({ runId, key, data }) => {
-        for (const l of terminalListeners.get(terminalKey(runId, key)) ?? []) l(data);
-      }),
-    ];
-    return () => {
-      if (detailTimer) clearTimeout(detailTimer);
-      for (const off of offs) off();
-    };
-  },
+  watch: () => watchRuns(set, get),
 }));
+
+/** The host's run events into the store: progress, finished episodes (a refresh soon after), terminal bytes. */
+function watchRuns(set: StoreApi<RunsState>['setState'], get: StoreApi<RunsState>['getState']): () => void {
+  const api = getLabApi();
+  let detailTimer: ReturnType<typeof setTimeout> | null = null;
+  // Finished episodes change the results: refresh them, at most a few times a second.
+  const refreshSoon = () => {
+    if (detailTimer) return;
+    detailTimer = setTimeout(() => {
+      detailTimer = null;
+      void get().refreshDetail();
+      void get().refreshList();
+    }, 300);
+  };
+  const offs = [
+    api.on('runs.progress', (p) => {
+      set({ progress: { ...get().progress, [p.runId]: p } });
+      if (p.state !== 'running') refreshSoon();
+    }),
+    api.on('runs.episode', ({ runId }) => {
+      if (runId === get().selected) refreshSoon();
+    }),
+    api.on('runs.terminal', ({ runId, key, data }) => {
+      for (const l of terminalListeners.get(terminalKey(runId, key)) ?? []) l(data);
+    }),
+  ];
+  return () => {
+    if (detailTimer) clearTimeout(detailTimer);
+    for (const off of offs) off();
+  };
+}

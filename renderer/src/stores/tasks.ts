@@ -1,5 +1,5 @@
 /** The Tasks page's data: the library listing, filters, the selected task's detail, and running audits. */
-import { create } from 'zustand';
+import { create, type StoreApi } from 'zustand';
 import type {
   AuditProgress,
   AuditReport,
@@ -106,28 +106,7 @@ export const useTasks = create<TasksState>((set, get) => ({
   },
   sourceError: null,
 
-  async addSource(path) {
-    set({ sourceError: null });
-    try {
-      await getLabApi().methods['tasks.addSource']({ path });
-    } catch (error) {
-      set({ sourceError: (error as Error).message });
-      return false;
-    }
-    await get().load(true);
-    return true;
-  },
-
-  async removeSource(path) {
-    set({ sourceError: null });
-    try {
-      await getLabApi().methods['tasks.removeSource']({ path });
-    } catch (error) {
-      set({ sourceError: (error as Error).message });
-      return;
-    }
-    await get().load(true);
-  },
+  ...sourceActions(set, get),
 
   async load(refresh = false) {
     if (get().loading) return;
@@ -167,37 +146,75 @@ export const useTasks = create<TasksState>((set, get) => ({
     }
   },
 
-  async runAudit(refs) {
-    if (get().audit || refs.length === 0) return;
-    const auditId = `audit-${Date.now()}-${++nextAudit}`;
-    controller = new AbortController();
-    set({ audit: { auditId, total: refs.length, done: 0, current: null }, auditError: null });
-    const lab = getLabApi();
-    const stop = lab.on('tasks.auditProgress', (p: AuditProgress) => {
-      if (p.auditId !== auditId) return;
-      const reports = p.report
-        ? { ...get().reports, [refKey({ source: p.report.source, id: p.report.result.id })]: p.report }
-        : get().reports;
-      set({
-        reports,
-        audit: { auditId, total: p.total, done: p.done, current: p.current ?? get().audit?.current ?? null },
-      });
-    });
-    try {
-      const result = await lab.methods['tasks.audit']({ tasks: refs, auditId }, { signal: controller.signal });
-      const reports = { ...get().reports };
-      for (const r of result.reports) reports[refKey({ source: r.source, id: r.result.id })] = r;
-      set({ reports });
-    } catch (error) {
-      set({ auditError: (error as Error).message });
-    } finally {
-      stop();
-      controller = null;
-      set({ audit: null });
-    }
-  },
-
-  cancelAudit() {
-    controller?.abort();
-  },
+  ...auditActions(set, get),
 }));
+
+type SetTasks = StoreApi<TasksState>['setState'];
+type GetTasks = StoreApi<TasksState>['getState'];
+
+/** The task folders listed besides the built-in ones: adding or removing one reloads the library. */
+function sourceActions(set: SetTasks, get: GetTasks): Pick<TasksState, 'addSource' | 'removeSource'> {
+  return {
+    async addSource(path) {
+      set({ sourceError: null });
+      try {
+        await getLabApi().methods['tasks.addSource']({ path });
+      } catch (error) {
+        set({ sourceError: (error as Error).message });
+        return false;
+      }
+      await get().load(true);
+      return true;
+    },
+
+    async removeSource(path) {
+      set({ sourceError: null });
+      try {
+        await getLabApi().methods['tasks.removeSource']({ path });
+      } catch (error) {
+        set({ sourceError: (error as Error).message });
+        return;
+      }
+      await get().load(true);
+    },
+  };
+}
+
+/** Auditing tasks: one audit at a time, its reports kept as they come, cancelled on request. */
+function auditActions(set: SetTasks, get: GetTasks): Pick<TasksState, 'runAudit' | 'cancelAudit'> {
+  return {
+    async runAudit(refs) {
+      if (get().audit || refs.length === 0) return;
+      const auditId = `audit-${Date.now()}-${++nextAudit}`;
+      controller = new AbortController();
+      set({ audit: { auditId, total: refs.length, done: 0, current: null }, auditError: null });
+      const lab = getLabApi();
+      const stop = lab.on('tasks.auditProgress', (p: AuditProgress) => {
+        if (p.auditId !== auditId) return;
+        const reports = p.report
+          ? { ...get().reports, [refKey({ source: p.report.source, id: p.report.result.id })]: p.report }
+          : get().reports;
+        set({
+          reports,
+          audit: { auditId, total: p.total, done: p.done, current: p.current ?? get().audit?.current ?? null },
+        });
+      });
+      try {
+        const result = await lab.methods['tasks.audit']({ tasks: refs, auditId }, { signal: controller.signal });
+        const reports = { ...get().reports };
+        for (const r of result.reports) reports[refKey({ source: r.source, id: r.result.id })] = r;
+        set({ reports });
+      } catch (error) {
+        set({ auditError: (error as Error).message });
+      } finally {
+        stop();
+        controller = null;
+        set({ audit: null });
+      }
+    },
+
+    cancelAudit() {
+      controller?.abort();
+    },
+  };
+}
