@@ -4,12 +4,14 @@
  * and the writable ones back after the stop (~250 ms an episode, measured on a local podman service). A
  * unix socket alone does not say it: the engine may run in a VM whose socket is forwarded here. So the host
  * is asked once: a container that binds a fresh folder of this machine reads a random token written there
- * and writes it back, and the answer is kept for the host (its EngineClient). Only a unix-socket host is
- * asked (a tcp or ssh one is taken as elsewhere: a bind there would make a folder on that machine), and a
- * host set to `files: 'copy'` never is.
+ * and writes it back, and the answer is kept for the host (its EngineClient). The file it wrote must be
+ * this process's user's too: a rootful engine under a lab that is not root would leave root's files in the
+ * workspace, which the lab could not remove (copies are unpacked as the lab's user). Only a unix-socket
+ * host is asked (a tcp or ssh one is taken as elsewhere: a bind there would make a folder on that
+ * machine), and a host set to `files: 'copy'` never is.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
@@ -95,7 +97,9 @@ async function probe(
       `the file-sharing probe took over ${PROBE_MS / 1000} s`,
     );
     if (status !== 0) return false;
-    return (await readFile(join(dir, 'out'), 'utf8').catch(() => '')).trim() === token;
+    const out = join(dir, 'out');
+    if ((await readFile(out, 'utf8').catch(() => '')).trim() !== token) return false;
+    return (await stat(out)).uid === (process.getuid?.() ?? 0);
   } finally {
     await container?.remove({ force: true, v: true }).catch(() => {});
     await rm(dir, { recursive: true, force: true });

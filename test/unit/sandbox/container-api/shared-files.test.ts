@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, readFileSync, writeFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ function body(req: IncomingMessage): Promise<string> {
  * An engine on a unix socket whose containers the test plays: `sees` says whether the container's bind shows
  * this machine's folder (it then does what the probe's script does), `create` may answer the create instead.
  */
-async function fakeEngine(sees: boolean, create?: (res: ServerResponse) => void) {
+async function fakeEngine(sees: boolean | 'as-another-user', create?: (res: ServerResponse) => void) {
   const dir = mkdtempSync(join(tmpdir(), 't1lab-share-test-'));
   const socket = join(dir, 'engine.sock');
   const asked: string[] = [];
@@ -42,6 +42,7 @@ async function fakeEngine(sees: boolean, create?: (res: ServerResponse) => void)
     if (path.endsWith('/start')) {
       const [host] = (binds[0] ?? '').split(':');
       if (sees && host) writeFileSync(join(host, 'out'), readFileSync(join(host, 'in')));
+      if (sees === 'as-another-user' && host) chownSync(join(host, 'out'), 4242, 4242);
       return res.writeHead(204).end();
     }
     if (path.endsWith('/wait')) return json(200, { StatusCode: 0 });
@@ -94,6 +95,16 @@ describe("whether an engine host sees this machine's files", () => {
     expect(engine.asked.filter((a) => a === 'POST /containers/create')).toHaveLength(1);
     expect(probes()).toEqual([]);
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "answers no where the container's root writes as another user here (a rootful engine, a lab that is not root)",
+    async () => {
+      const engine = await fakeEngine('as-another-user');
+      open.push(engine);
+      expect(await sharesFiles(client(engine.url), 'docker', 'img:1', labels)).toBe(false);
+      expect(probes()).toEqual([]);
+    },
+  );
 
   it('keeps a refused bind as no, but asks again after no answer or a missing image', async () => {
     const refused = await fakeEngine(true, (res) =>
