@@ -654,6 +654,7 @@ function turnView(turn: Turn): Record<string, unknown> {
     output: turn.observation,
     exit_code: ex?.exitCode ?? null,
     timed_out: ex?.timedOut ?? false,
+    waiting_for_input: ex?.waitingForInput ?? false,
     duration_ms: ex ? Math.round(ex.durationMs) : 0,
   };
 }

@@ -130,6 +130,13 @@ describe('t1lab env serve (OpenEnv protocol)', () => {
     expect((echo.body.observation as { output: string }).output).toContain('hello-from-env');
     expect((echo.body.observation as { exit_code: number }).exit_code).toBe(0);
     expect((echo.body.observation as { screen: string[] }).screen.join('\n')).toMatch(/[#$]/);
+    // A command that reads the terminal comes back at once, left running, and takes keystrokes.
+    const reading = await call(server, 'POST', '/step', token, { action: { command: 'cat', timeout_s: 60 } });
+    expect(reading.body.observation).toMatchObject({ waiting_for_input: true, timed_out: false, exit_code: null });
+    const typed = await call(server, 'POST', '/step', token, {
+      action: { keystrokes: ['typed-line', 'Enter', 'C-d'], duration_s: 1 },
+    });
+    expect((typed.body.observation as { output: string }).output).toContain('typed-line');
     for (const command of solutionCommands(task)) {
       const step = await call(server, 'POST', '/step', token, { action: { command, timeout_s: 60 } });
       expect(step.status, JSON.stringify(step.body)).toBe(200);
