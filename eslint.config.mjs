@@ -76,6 +76,11 @@ const LONG_FUNCTIONS = [
     'checkSamplingAgainstScoring: the sampler and the scorer run side by side, not split yet',
   ],
   ['renderer/src/components/training/MetricChart.tsx', 115, 'MetricChart: uPlot set-up and its React effects in one'],
+  [
+    'electron/cli/commands/hosts.ts',
+    114,
+    'registerHosts: grew past 100 in c715efe as this rule landed; one register per subcommand next',
+  ],
   ['electron/cli/commands/compare.ts', 114, 'registerCompare: one commander chain of options and its action'],
   ['renderer/src/components/runs/RunMetaEditor.tsx', 114, 'RunMetaEditor: the name, notes and tags editor in one'],
   [
