@@ -46,8 +46,8 @@ describe('t1lab eval samples the machine', () => {
     expect(samples.length).toBeGreaterThanOrEqual(3);
     const times = samples.map((s) => Date.parse(s.t));
     expect(times.every((t, i) => i === 0 || t >= times[i - 1]!)).toBe(true);
-    // Spread over the run: the first before any episode finished, the last once all had.
-    expect((times.at(-1)! - times[0]!) / 1000).toBeGreaterThan(0.2);
+    // Within the run. That they span it (taken while episodes ran, the last once all had ended) is asserted
+    // below by the episode counts, not by a spread in seconds, which a fast run makes small.
     expect((times.at(-1)! - times[0]!) / 1000).toBeLessThanOrEqual(summary.durationMs / 1000 + 1);
     for (const s of samples) {
       expect(s.mem_used_gb).toBeGreaterThan(0);

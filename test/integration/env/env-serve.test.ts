@@ -276,7 +276,8 @@ describe('t1lab env serve (OpenEnv protocol)', () => {
     admin.send(JSON.stringify({ type: 'state' }));
     expect(await until(() => adminReplies[0], 10_000)).toMatchObject({ type: 'state', data: { step_count: 0 } });
     admin.send(JSON.stringify({ type: 'close' }));
-    await until(() => service.activeSessions() === before, 10_000);
+    // Closing removes the session's sandbox and writes its record: seconds on a loaded machine (CI saw > 10 s).
+    await until(() => service.activeSessions() === before, 60_000);
     // A WebSocket without a valid token is refused before the upgrade.
     const bad = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, {
       headers: { authorization: 'Bearer nope-nope-nope' },
