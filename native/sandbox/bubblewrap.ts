@@ -25,6 +25,7 @@ import { SandboxError } from './errors';
 import { describeLimit, validateLimits } from './limits';
 import { decodeOutput } from './output-decoding';
 import { watchSandbox, type LimitFired } from './monitor';
+import { pidCapAvailable, pidMaxFor, RESERVED_PIDS } from './pid-cap';
 import { killTreeNow, processTree } from './proc';
 import { terminalReader } from './terminal-reader';
 import { runtimeFiles, shellRcFile } from './runtime-files';
@@ -99,6 +100,7 @@ export class BubblewrapBackend implements SandboxBackend {
     const cg = cgroupSupport({ disable: this.options.cgroups === false });
     const root = process.getuid?.() === 0;
     const withCg = cg.kind !== 'none';
+    const pidCap = !withCg && (await pidCapAvailable()) !== null;
     return {
       cgroup: cg.kind,
       cgroupReason: cg.reason,
@@ -106,7 +108,9 @@ export class BubblewrapBackend implements SandboxBackend {
         processes: withCg
           ? `${cg.kind} pids.max for the whole sandbox${root ? '' : ' and RLIMIT_NPROC'}; a tree pinned at the cap is stopped`
           : root
-            ? 'host-side monitor only: the kernel does not apply RLIMIT_NPROC to the host root user (run the lab as a normal user, or where cgroups work)'
+            ? pidCap
+              ? `the pid_max of a pid namespace around the sandbox (processes + ${RESERVED_PIDS + 3}: the kernel does not apply RLIMIT_NPROC to the host root user); the monitor stops the sandbox above the cap`
+              : 'host-side monitor only: the kernel does not apply RLIMIT_NPROC to the host root user, and this kernel has no per-namespace pid_max (Linux 6.14+; run the lab as a normal user, or where cgroups work)'
             : 'RLIMIT_NPROC inside the user namespace (counts only the sandbox); a tree pinned at the cap is stopped',
         memoryMb: withCg
           ? `${cg.kind} memory limit for the whole sandbox; an OOM kill is reported`
@@ -188,6 +192,8 @@ export class BubblewrapBackend implements SandboxBackend {
     }
     const allowance = await workspaceAllowance(workspace, limits);
     const cgroup = this.options.cgroups === false ? null : await createSandboxCgroup(limits);
+    // Root without a cgroup has no kernel cap on processes but this one (pid-cap.ts).
+    const unsharePath = cgroup === null ? await pidCapAvailable() : null;
     const shell = 'shellRc' in command;
     if (shell) argv.push('--noprofile', '--rcfile', shellRcFile(command.shellRc), '-i');
     const plan: LaunchPlan = {
@@ -208,6 +214,7 @@ export class BubblewrapBackend implements SandboxBackend {
       shell,
       cwd,
       commandAliases: aliases,
+      pidCap: unsharePath ? { unsharePath, pidMax: pidMaxFor(limits.processes) } : null,
     };
     return { plan, cgroup, status, workspaceAllowance: allowance };
   }
@@ -304,6 +311,7 @@ class BubblewrapPty extends SandboxPty {
       workspaceAllowance,
       cgroup,
       nprocEnforced: process.getuid?.() !== 0,
+      wrapperDepth: plan.pidCap ? 1 : 0,
       onFire: (e) => this.fire(e),
     });
   }
@@ -463,6 +471,7 @@ function enforceLimits(
           workspaceAllowance: allowance,
           cgroup,
           nprocEnforced: process.getuid?.() !== 0,
+          wrapperDepth: plan.pidCap ? 1 : 0,
           onFire: (e: LimitFired) => {
             run.hit(e.limit);
             if (e.action === 'sandbox' && !run.stoppedBy) run.stoppedBy = e.limit;
@@ -499,6 +508,9 @@ function checkStarted(exit: ChildEnd, stderrText: string, run: RunState): void {
   }
   if (exit.code === 125 && stderrText.startsWith('t1lab: cannot join cgroup')) {
     throw new SandboxError('START_FAILED', stderrText.trim(), 'set T1LAB_SANDBOX_CGROUPS=0 to run without cgroups');
+  }
+  if (exit.code === 125 && stderrText.startsWith('t1lab: cannot cap the sandbox pids')) {
+    throw new SandboxError('START_FAILED', stderrText.trim(), 'run the lab as a normal user, or where cgroups work');
   }
   if (exit.code === 125 && stderrText.startsWith('t1lab: cannot set limit')) {
     throw new SandboxError(

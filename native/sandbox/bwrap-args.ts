@@ -14,6 +14,7 @@
  * nothing inside can raise a hard limit (that needs CAP_SYS_RESOURCE in the host's user namespace).
  */
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { pidCapPrefix, type PidCap } from './pid-cap';
 import { SANDBOX_HOSTNAME, type RuntimeFiles } from './runtime-files';
 import { SHELL_NPROC_ENV } from './shell-start';
 import type { Mount, SandboxLimits } from './types';
@@ -55,6 +56,8 @@ export interface LaunchPlan {
   cwd?: string;
   /** name -> target links in ALIAS_DIR, which is first on PATH. */
   commandAliases?: Record<string, string>;
+  /** Root without cgroups: bwrap starts inside a pid namespace of capped size (pid-cap.ts). */
+  pidCap?: PidCap | null;
 }
 
 /** Where command aliases live inside the sandbox (on the /run tmpfs); put first on PATH when there are any. */
@@ -207,6 +210,7 @@ export function launchCommand(plan: LaunchPlan): { file: string; args: string[] 
       '--',
       ...launcherLimits(plan),
       '--',
+      ...(plan.pidCap ? pidCapPrefix(plan.pidCap) : []),
       plan.bwrapPath,
       ...bwrapArgs(plan),
     ],

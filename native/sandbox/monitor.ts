@@ -68,6 +68,11 @@ export interface MonitorTarget {
   cgroup: SandboxCgroup | null;
   /** RLIMIT_NPROC is not enforced for the host's root user: then the monitor is the only process cap. */
   nprocEnforced: boolean;
+  /**
+   * Launchers between rootPid and the outer bwrap, each the only child of the one above (pid-cap.ts puts
+   * one there); killing rootPid still ends them all.
+   */
+  wrapperDepth?: number;
   onFire(event: LimitFired): void;
 }
 
@@ -82,6 +87,8 @@ interface Watched {
   openFilesReported: boolean;
   forksRefusedReported: boolean;
   stopped: boolean;
+  /** Host pid of the outer bwrap (rootPid unless wrapped), found on the first tick. */
+  bwrapPid: number | null;
   /** Host pid of the sandbox's init (bwrap's pid 1), found on the first tick. */
   initPid: number | null;
   tmpFullReported: boolean;
@@ -106,6 +113,7 @@ export function watchSandbox(target: MonitorTarget): () => void {
     openFilesReported: false,
     forksRefusedReported: false,
     stopped: false,
+    bwrapPid: null,
     initPid: null,
     tmpFullReported: false,
   };
@@ -141,15 +149,21 @@ function tick(): void {
   // The init of sandboxes started since the last tick: bwrap's oldest child. Each sandbox is then read
   // through its own /proc (cost in proportion to the sandbox, not the host).
   let table: Map<number, ProcInfo> | null = null;
-  for (const w of watched) {
-    if (w.initPid !== null) continue;
+  const oldestChild = (parent: number): number | null => {
     let children: ProcInfo[];
-    if (hasChildrenLists()) children = childrenOf(w.target.rootPid).flatMap((pid) => readStat(pid) ?? []);
+    if (hasChildrenLists()) children = childrenOf(parent).flatMap((pid) => readStat(pid) ?? []);
     else {
       table ??= readProcessTable();
-      children = [...table.values()].filter((p) => p.ppid === w.target.rootPid);
+      children = [...table.values()].filter((p) => p.ppid === parent);
     }
-    w.initPid = children.sort((a, b) => a.startTicks - b.startTicks)[0]?.pid ?? null;
+    return children.sort((a, b) => a.startTicks - b.startTicks)[0]?.pid ?? null;
+  };
+  for (const w of watched) {
+    if (w.initPid !== null) continue;
+    let bwrap: number | null = w.target.rootPid;
+    for (let level = 0; level < (w.target.wrapperDepth ?? 0) && bwrap !== null; level++) bwrap = oldestChild(bwrap);
+    w.bwrapPid = bwrap;
+    w.initPid = bwrap === null ? null : oldestChild(bwrap);
   }
   for (const w of [...watched]) {
     if (w.initPid === null) continue;
@@ -205,14 +219,15 @@ function sandboxTree(
   table: Map<number, ProcInfo>,
   index: Map<number, number[]>,
 ): { all: number[]; spared: Set<number> } {
-  const tree = descendants(w.target.rootPid, index).slice(1);
+  const top = w.bwrapPid ?? w.target.rootPid;
+  const tree = descendants(top, index).slice(1);
   const oldest = (pids: number[] | undefined) =>
     pids?.reduce<number | undefined>(
       (best, p) =>
         best === undefined || (table.get(p)?.startTicks ?? 0) < (table.get(best)?.startTicks ?? 0) ? p : best,
       undefined,
     );
-  const init = oldest(index.get(w.target.rootPid));
+  const init = oldest(index.get(top));
   // The shell is init's oldest child; orphans reparented to init come later.
   const shell = init !== undefined ? oldest(index.get(init)) : undefined;
   const spared = new Set<number>([init, shell].filter((p): p is number => p !== undefined));
@@ -441,7 +456,7 @@ function stopProcesses(victims: Set<number>, w: Watched, spared: Set<number>, sw
   const killed = new Set<number>();
   for (let round = 0; round < 50; round++) {
     const table = readProcessTable();
-    const tree = descendants(w.target.rootPid, childrenIndex(table)).slice(1);
+    const tree = descendants(w.bwrapPid ?? w.target.rootPid, childrenIndex(table)).slice(1);
     const current = sweep
       ? tree.filter((p) => !spared.has(p))
       : tree.filter((p) => victims.has(p) || isDescendantOfAny(p, victims, table));

@@ -2,7 +2,8 @@
  * `SandboxBackend.run` against real bwrap: results for success, failure, timeouts and each limit, and the
  * errors for an unusable workspace. Each limit test checks that the limit is named.
  */
-import { existsSync, lstatSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SandboxError } from '../../../native/sandbox/index';
@@ -161,6 +162,84 @@ describe('sandbox run', () => {
     });
   }
 });
+
+describe('sandbox run as root without cgroups', () => {
+  // The kernel never applies RLIMIT_NPROC to the host root user: the pid namespace around the sandbox is the cap.
+  it('puts the sandbox in a pid namespace whose pid_max caps its tasks', async (ctx) => {
+    const { pidCapAvailable, pidMaxFor } = await import('../../../native/sandbox/pid-cap');
+    const unshare = await pidCapAvailable();
+    ctx.skip(
+      unshare === null,
+      optionalSkip(
+        'needs root and a kernel with a per-namespace pid_max (Linux 6.14+); a normal user has RLIMIT_NPROC',
+      ),
+    );
+    let seen: { nspid: string[]; pidMax: string } | null = null;
+    const stop = new AbortController();
+    const r = await backendWithoutCgroups.run(
+      specFor(ws.path, { processes: 40 }),
+      ['/bin/sh', '-c', 'echo up; sleep 20'],
+      {
+        signal: stop.signal,
+        onOutput: (_stream, text) => {
+          if (!text.includes('up') || seen) return;
+          // The outer bwrap is pid 1 of the cap namespace: its NSpid has two levels, and a process there reads that pid_max.
+          const outer = processesNamed('bwrap').find((pid) => parentComm(pid) === 'unshare' && nsPids(pid)[1] === '1');
+          const pidMax = outer
+            ? spawnSync(
+                unshare!.replace(/unshare$/, 'nsenter'),
+                ['-t', String(outer), '-p', 'cat', '/proc/sys/kernel/pid_max'],
+                {
+                  encoding: 'utf8',
+                },
+              ).stdout.trim()
+            : '';
+          const command = processesNamed('sh').find((pid) => nsPids(pid).length === 3);
+          seen = { nspid: command ? nsPids(command) : [], pidMax };
+          stop.abort();
+        },
+      },
+    );
+    expect(r.aborted).toBe(true);
+    expect(seen).not.toBeNull();
+    expect(seen!.pidMax).toBe(String(pidMaxFor(40)));
+    // the command's pid on the host, in the cap namespace and in bwrap's own
+    expect(seen!.nspid).toHaveLength(3);
+    expect((await backendWithoutCgroups.enforcement?.())?.limits.processes).toMatch(/pid_max of a pid namespace/);
+  });
+});
+
+function processesNamed(comm: string): number[] {
+  return readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .filter((n) => {
+      try {
+        return readFileSync(`/proc/${n}/comm`, 'utf8').trim() === comm;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+function parentComm(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const ppid = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+    return readFileSync(`/proc/${ppid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+function nsPids(pid: number): string[] {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^NSpid:\s*(.*)$/m);
+    return line?.[1]?.trim().split(/\s+/) ?? [];
+  } catch {
+    return [];
+  }
+}
 
 describe('sandbox errors', () => {
   it('refuses a workspace that does not exist, saying how to fix it', async () => {
