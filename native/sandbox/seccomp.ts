@@ -57,13 +57,13 @@ interface Abi {
   refuseFrom?: number;
 }
 
-const ABIS: Record<string, { native: Abi; compat: Abi }> = {
+const ABIS = {
   x64: {
     native: { arch: 0xc000003e, table: X86_64, refuseFrom: 0x40000000 },
     compat: { arch: 0x40000003, table: I386 },
   },
   arm64: { native: { arch: 0xc00000b7, table: AARCH64 }, compat: { arch: 0x40000028, table: ARM_EABI } },
-};
+} satisfies Record<string, { native: Abi; compat: Abi }>;
 
 type Label = 'allow' | 'eperm' | 'enosys' | 'ioctl' | 'clone' | 'personality' | 'socket' | 'native' | 'compat';
 type Target = Label | 'next';
@@ -76,7 +76,7 @@ interface Insn {
 
 /** The filter for this machine's architecture, or null where we have no syscall table (then bwrap runs without one). */
 export function seccompProgram(arch: string = process.arch): Buffer | null {
-  const abis = ABIS[arch];
+  const abis = (ABIS as Record<string, { native: Abi; compat: Abi } | undefined>)[arch];
   if (!abis) return null;
   return encode(assemble(buildProgram(abis.native, abis.compat)));
 }

@@ -65,8 +65,10 @@ const yTicks = async (metric: string) => {
   await poll(() => chart(metric).getAttribute('data-y-ticks')).toBeTruthy();
   return (await chart(metric).getAttribute('data-y-ticks'))!.split('|');
 };
-const yRange = async (metric: string) =>
-  ((await chart(metric).getAttribute('data-y-range')) ?? '').split(' ').map(Number);
+const yRange = async (metric: string): Promise<[number, number]> => {
+  const [min = NaN, max = NaN] = ((await chart(metric).getAttribute('data-y-range')) ?? '').split(' ').map(Number);
+  return [min, max];
+};
 
 /** The widest y label in the axes' font against the axis's width less its tick and gap. */
 async function labelRoom(metric: string): Promise<{ widest: number; room: number; labels: string[] }> {

@@ -72,7 +72,7 @@ export const buildCliTool: TaskFamily = {
     const top = [...hidden]
       .sort((a, b) => (b[num] as number) - (a[num] as number) || byCodePoint(a.name as string, b.name as string))
       .slice(0, n)
-      .map((r) => r.name);
+      .map((r) => r.name as string);
     const sumOf = hidden.reduce((s, r) => s + (r[num] as number), 0);
     const filtered = hidden
       .filter((r) => String(r[cat.name]) === catValue)

@@ -150,7 +150,7 @@ describe('red team: filesystem', () => {
         'tty',
         'urandom',
         'zero',
-      ].filter((d) => d !== 'console' || dev.includes('console')),
+      ].filter((d) => d !== 'console' || dev?.includes('console')),
     );
     expect(mknod).toMatch(/mknod: \/tmp\/sda: Operation not permitted/);
     expect(sysrq).toMatch(/No such file or directory|Read-only file system|Permission denied/);

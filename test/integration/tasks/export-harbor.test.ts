@@ -157,7 +157,7 @@ describe('tasks export --format harbor', () => {
     expect(noop.reward.reward).toBe(0);
     expect(noop.reward.total).toBe(n);
     expect(noop.reward.dense).toBeLessThan(n);
-    expect(noop.reward.fraction).toBeCloseTo(noop.reward.dense / n, 9);
+    expect(noop.reward.fraction).toBeCloseTo((noop.reward.dense ?? NaN) / n, 9);
   }, 60_000);
 
   it('a pytest task: the JUnit report of pytest gives one assertion per test, the inline assertions follow', async () => {
