@@ -12,7 +12,7 @@ export const OutcomeLine = z.object({
   /** The model (checkpoint, stage or ablation cell) the attempt was made by. */
   model: z.string().min(1),
   task: z.string().min(1),
-  /** The task's family (its category). */
+  /** The task's family: a synthesized task's own (`[metadata] family`), else its category. */
   family: z.string(),
   /** The attempt's index within the task (seeds of an ablation cell are pooled as attempts). */
   attempt: z.number().int().min(0),
