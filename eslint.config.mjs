@@ -49,11 +49,6 @@ const LONG_FUNCTIONS = [
   ],
   ['renderer/src/pages/RunsPage.tsx', 140, 'RunsPage: the page and its routes (reports, runs, the detail) in one'],
   [
-    'renderer/src/components/ExpertHeatmap.tsx',
-    132,
-    'ExpertHeatmap: canvas drawing and hover in one; its e2e needs a build',
-  ],
-  [
     'electron/cli/commands/experiments.ts',
     129,
     'registerExperiments: one commander chain of subcommands; one register per subcommand next',

@@ -1,12 +1,20 @@
-import type { PlaygroundToken } from '../../../electron/domain/models';
-import { viridis } from './models/logprob-scale';
+import { gateWeights, viridisFill, type RoutedToken } from './expert-routing';
+import { RoutingStrip } from './RoutingStrip';
 
+/** The side of a heatmap cell, in pixels. */
 const CELL = 22;
-const STRIP_CELL = 14;
+/** Where the grid starts: room for the layer labels on the left and the expert labels above. */
+const LEFT = 74;
+const TOP = 34;
+/** Stops of the legend's gradient (the viridis scale sampled evenly). */
+const SCALE_STOPS = 9;
 
-function fill(t: number): string {
-  const [r, g, b] = viridis(t);
-  return `rgb(${r} ${g} ${b})`;
+/** Where the grid and its legend sit in the SVG. */
+interface HeatmapLayout {
+  layers: number;
+  numExperts: number;
+  gridWidth: number;
+  legendX: number;
 }
 
 /**
@@ -18,131 +26,98 @@ export function ExpertHeatmap({
   tokens,
   numExperts,
 }: {
-  tokens: (Pick<PlaygroundToken, 'experts' | 'gates'> & { text?: string })[];
+  tokens: (RoutedToken & { text?: string })[];
   numExperts: number;
 }) {
-  const layers = tokens[0]?.experts?.length ?? 0;
-  const weight = Array.from({ length: layers }, () => new Array<number>(numExperts).fill(0));
-  for (const t of tokens)
-    t.experts?.forEach((ex, l) => ex.forEach((e, j) => (weight[l]![e]! += t.gates?.[l]?.[j] ?? 1)));
+  const weight = gateWeights(tokens, numExperts);
   const max = Math.max(1e-9, ...weight.flat());
-  const left = 74;
-  const top = 34;
   const gridWidth = numExperts * CELL;
-  const legendX = left + gridWidth + 24;
-  const height = top + layers * CELL + 30;
-  const top1 = (t: Pick<PlaygroundToken, 'experts' | 'gates'>, l: number) => {
-    const ex = t.experts?.[l] ?? [];
-    const gates = t.gates?.[l] ?? [];
-    let best = 0;
-    for (let j = 1; j < ex.length; j++) if ((gates[j] ?? 0) > (gates[best] ?? 0)) best = j;
-    return ex[best] ?? 0;
-  };
+  const layout: HeatmapLayout = { layers: weight.length, numExperts, gridWidth, legendX: LEFT + gridWidth + 24 };
   return (
     <figure className="heatmap" data-testid="expert-heatmap">
       <figcaption className="muted">
         Routing of {tokens.length} token{tokens.length === 1 ? '' : 's'}: gate weight per layer and expert
       </figcaption>
-      <svg width={legendX + 70} height={height} role="img" aria-label="expert heatmap">
-        <text x={left + gridWidth / 2} y={11} textAnchor="middle" className="axis-title">
-          expert
-        </text>
-        {Array.from({ length: numExperts }, (_, e) => (
-          <text key={`e${e}`} x={left + e * CELL + CELL / 2} y={top - 6} textAnchor="middle" className="axis-label">
-            {e}
-          </text>
-        ))}
-        <text
-          x={12}
-          y={top + (layers * CELL) / 2}
-          textAnchor="middle"
-          className="axis-title"
-          transform={`rotate(-90 12 ${top + (layers * CELL) / 2})`}
-        >
-          layer
-        </text>
+      <svg width={layout.legendX + 70} height={TOP + layout.layers * CELL + 30} role="img" aria-label="expert heatmap">
+        <HeatmapAxes layout={layout} />
         {weight.map((row, l) => (
-          <g key={l}>
-            <text x={left - 6} y={top + l * CELL + CELL / 2 + 4} textAnchor="end" className="axis-label">
-              {l}
-            </text>
-            {row.map((w, e) => (
-              <rect
-                key={e}
-                data-layer={l}
-                data-expert={e}
-                data-weight={w.toFixed(4)}
-                x={left + e * CELL}
-                y={top + l * CELL}
-                width={CELL - 2}
-                height={CELL - 2}
-                fill={fill(w / max)}
-              >
-                <title>{`layer ${l}, expert ${e}: gate weight ${w.toFixed(3)} (${((w / max) * 100).toFixed(0)}% of the largest)`}</title>
-              </rect>
-            ))}
-          </g>
+          <HeatmapRow key={l} layer={l} row={row} max={max} />
         ))}
-        <g data-testid="heatmap-scale">
-          <defs>
-            <linearGradient id="heat-scale" x1="0" x2="0" y1="1" y2="0">
-              {Array.from({ length: 9 }, (_, i) => (
-                <stop key={i} offset={`${(i / 8) * 100}%`} stopColor={fill(i / 8)} />
-              ))}
-            </linearGradient>
-          </defs>
-          <rect x={legendX} y={top} width={12} height={layers * CELL - 2} fill="url(#heat-scale)" />
-          <text x={legendX + 16} y={top + 9} className="axis-label">
-            {max.toFixed(2)}
-          </text>
-          <text x={legendX + 16} y={top + layers * CELL - 4} className="axis-label">
-            0
-          </text>
-          <text x={legendX} y={top - 6} className="axis-label">
-            weight
-          </text>
-        </g>
+        <HeatmapScale layout={layout} max={max} />
       </svg>
-      {tokens.length > 0 && (
-        <div className="routing-strip" data-testid="routing-strip">
-          <div className="muted small">Routing strip: the top expert of each token, per layer (colour = expert)</div>
-          <svg
-            width={left + tokens.length * STRIP_CELL + 4}
-            height={layers * STRIP_CELL + 18}
-            role="img"
-            aria-label="per-token routing strip"
-          >
-            {Array.from({ length: layers }, (_, l) => (
-              <g key={l}>
-                <text x={left - 6} y={l * STRIP_CELL + STRIP_CELL - 3} textAnchor="end" className="axis-label">
-                  layer {l}
-                </text>
-                {tokens.map((t, i) => {
-                  const e = top1(t, l);
-                  return (
-                    <rect
-                      key={i}
-                      data-token={i}
-                      data-layer={l}
-                      data-expert={e}
-                      x={left + i * STRIP_CELL}
-                      y={l * STRIP_CELL}
-                      width={STRIP_CELL - 1}
-                      height={STRIP_CELL - 1}
-                      fill={fill(numExperts > 1 ? e / (numExperts - 1) : 0)}
-                    >
-                      <title>{`token ${i} ${JSON.stringify(t.text)}, layer ${l}: expert ${e}`}</title>
-                    </rect>
-                  );
-                })}
-              </g>
-            ))}
-            <text x={left} y={layers * STRIP_CELL + 13} className="axis-label">
-              tokens →
-            </text>
-          </svg>
-        </div>
-      )}
+      {tokens.length > 0 && <RoutingStrip tokens={tokens} layers={layout.layers} numExperts={numExperts} left={LEFT} />}
     </figure>
+  );
+}
+
+/** The axis titles and the experts' labels above the grid. */
+function HeatmapAxes({ layout }: { layout: HeatmapLayout }) {
+  const middle = TOP + (layout.layers * CELL) / 2;
+  return (
+    <>
+      <text x={LEFT + layout.gridWidth / 2} y={11} textAnchor="middle" className="axis-title">
+        expert
+      </text>
+      {Array.from({ length: layout.numExperts }, (_, e) => (
+        <text key={`e${e}`} x={LEFT + e * CELL + CELL / 2} y={TOP - 6} textAnchor="middle" className="axis-label">
+          {e}
+        </text>
+      ))}
+      <text x={12} y={middle} textAnchor="middle" className="axis-title" transform={`rotate(-90 12 ${middle})`}>
+        layer
+      </text>
+    </>
+  );
+}
+
+/** One layer: its label and a cell per expert, coloured by its share of the largest weight. */
+function HeatmapRow({ layer: l, row, max }: { layer: number; row: readonly number[]; max: number }) {
+  return (
+    <g>
+      <text x={LEFT - 6} y={TOP + l * CELL + CELL / 2 + 4} textAnchor="end" className="axis-label">
+        {l}
+      </text>
+      {row.map((w, e) => (
+        <rect
+          key={e}
+          data-layer={l}
+          data-expert={e}
+          data-weight={w.toFixed(4)}
+          x={LEFT + e * CELL}
+          y={TOP + l * CELL}
+          width={CELL - 2}
+          height={CELL - 2}
+          fill={viridisFill(w / max)}
+        >
+          <title>{`layer ${l}, expert ${e}: gate weight ${w.toFixed(3)} (${((w / max) * 100).toFixed(0)}% of the largest)`}</title>
+        </rect>
+      ))}
+    </g>
+  );
+}
+
+/** The legend: the colour scale from 0 to the largest weight. */
+function HeatmapScale({ layout, max }: { layout: HeatmapLayout; max: number }) {
+  const { legendX, layers } = layout;
+  return (
+    <g data-testid="heatmap-scale">
+      <defs>
+        <linearGradient id="heat-scale" x1="0" x2="0" y1="1" y2="0">
+          {Array.from({ length: SCALE_STOPS }, (_, i) => (
+            <stop key={i} offset={`${(i / (SCALE_STOPS - 1)) * 100}%`} stopColor={viridisFill(i / (SCALE_STOPS - 1))} />
+          ))}
+        </linearGradient>
+      </defs>
+      <rect x={legendX} y={TOP} width={12} height={layers * CELL - 2} fill="url(#heat-scale)" />
+      <text x={legendX + 16} y={TOP + 9} className="axis-label">
+        {max.toFixed(2)}
+      </text>
+      <text x={legendX + 16} y={TOP + layers * CELL - 4} className="axis-label">
+        0
+      </text>
+      <text x={legendX} y={TOP - 6} className="axis-label">
+        weight
+      </text>
+    </g>
   );
 }
