@@ -132,11 +132,12 @@ describe.skipIf(skip !== null)('engine hosts through the API (podman service)', 
       );
       await session.close();
       await backend.settled(state);
-      // The last phase sees what both left: in the workspace and outside it.
+      // The last phase sees what both left: in the workspace and outside it; nothing of the read-only mount
+      // (a copy of it committed with the state would show an agent the solution, or /environment).
       const last = await backend.run(phase(state, false), [
         'sh',
         '-c',
-        'cat /root/keep/s.txt; ls -A /app; ls -A /run/t1lab 2>/dev/null | wc -l',
+        'cat /root/keep/s.txt; ls -A /app; ls -A /run/t1lab 2>/dev/null | wc -l; ls -A /tests 2>/dev/null | wc -l',
       ]);
       await backend.removeImage(state);
       return {
@@ -157,7 +158,7 @@ describe.skipIf(skip !== null)('engine hosts through the API (podman service)', 
     expect(outcome).toEqual({
       first: { exitCode: 0, rest: '' },
       shell: { exitCode: 0, output: '1\n' },
-      last: { exitCode: 0, stdout: 'run\nshell\nfrom-shell.txt\nseen.txt\n0\n' },
+      last: { exitCode: 0, stdout: 'run\nshell\nfrom-shell.txt\nseen.txt\n0\n0\n' },
       here: ['from-shell.txt', 'seen.txt'],
       seen: 'from tests\n',
     });
@@ -165,6 +166,7 @@ describe.skipIf(skip !== null)('engine hosts through the API (podman service)', 
     expect(copiedOutcome).toEqual(outcome);
     const left = service.cli(['ps', '-a', '--filter', 'label=t1lab.install=feedfeedfeedfeed', '--format', '{{.ID}}']);
     expect(left.stdout.trim()).toBe('');
+    expect(service.cli(['volume', 'ls', '--format', '{{.Name}}']).stdout.trim()).toBe('');
     expect(service.cli(['images', '--format', '{{.Repository}}:{{.Tag}}']).stdout.trim()).toBe(image);
   }, 180_000);
 

@@ -2,8 +2,9 @@
  * The container backend over the Docker Engine API: the contract of the CLI backend (container/backend.ts:
  * run, pty shells, limits, commit-then-remove between phases) on any engine host, local or remote. Each
  * call creates its own container, labelled for the sweep (labels.ts), gives it the spec's mounts: bound
- * where the engine sees this machine's files (shared-files.ts), else copied in (and the writable ones back
- * out after it stopped: files.ts), and ends with a commit to `spec.container.commitTo` when asked, then the
+ * where the engine sees this machine's files (shared-files.ts), else copied in (the read-only ones into
+ * volumes that no commit includes: read-only-volumes.ts; the writable ones back out after it stopped:
+ * files.ts), and ends with a commit to `spec.container.commitTo` when asked, then the
  * container's removal. The wall clock is a timer here that kills the container.
  */
 import { PendingCommits } from '../pending-commits';
@@ -40,6 +41,7 @@ import { splitRef, type ApiEngine, type EngineClient } from './client';
 import { createOptions, specMounts, type CreateMode } from './create-options';
 import { packFolder, unpackInto } from './files';
 import { DEADLINE_GRACE_MS, DEFAULT_LIFETIME_MS, LABEL_DEADLINE, labLabels, type LabelContext } from './labels';
+import { createReadOnlyVolumes, fillVolumes, removeVolumes, type CopiedVolume } from './read-only-volumes';
 import { sharesFiles } from './shared-files';
 
 const SIGNAL_NAMES: Record<number, string> = {
@@ -72,6 +74,15 @@ const START_GATE = [
 ];
 /** How long the output may trail the container's exit before it is taken as complete. */
 const OUTPUT_TAIL_MS = 5_000;
+
+/** A container the backend made, and what goes with it. */
+interface Made {
+  container: Docker.Container;
+  /** The spec's folders are bound (else copied: the writable ones come back after the stop). */
+  bound: boolean;
+  /** Where the copied read-only folders are: removed with the container. */
+  volumes: CopiedVolume[];
+}
 
 /** An error of the host itself (it went away, refused, timed out), as opposed to one of the task: an infrastructure error. */
 export function isHostFailure(error: unknown): boolean {
@@ -200,32 +211,37 @@ export class ApiContainerBackend implements SandboxBackend {
 
   /**
    * Create the container with the spec's mounts (it has not started): bound when the host sees this
-   * machine's files, else copied in (`bound` says which, for the copy back); `copies` are copied in either way.
+   * machine's files, else copied in (`bound` says which, for the copy back), the read-only ones into volumes
+   * of their own; `copies` are copied in either way.
    */
-  private async create(
-    spec: SandboxSpec,
-    argv: string[],
-    mode: CreateMode,
-    copies: Mount[] = [],
-  ): Promise<{ container: Docker.Container; bound: boolean }> {
+  private async create(spec: SandboxSpec, argv: string[], mode: CreateMode, copies: Mount[] = []): Promise<Made> {
     const name = containerName();
     const hard = await this.hard();
     const bound =
       specMounts(spec).length > 0 &&
       (await sharesFiles(this.client, this.name, requireImage(spec).image, this.labels, hard));
+    const copied = bound ? [] : specMounts(spec);
     let container: Docker.Container;
+    let volumes: CopiedVolume[] = [];
     try {
+      volumes = await createReadOnlyVolumes(
+        this.docker,
+        copied,
+        name,
+        labLabels(this.labels, 'files', this.lifetime(spec)),
+      );
       container = await this.docker.createContainer(
         createOptions(
           spec,
           [...START_GATE, ...argv],
           name,
           labLabels(this.labels, 'sandbox', this.lifetime(spec)),
-          { ...mode, bindMounts: bound },
+          { ...mode, bindMounts: bound, volumes },
           hard,
         ),
       );
     } catch (e) {
+      await removeVolumes(this.docker, volumes);
       if (isHostFailure(e))
         throw new SandboxError('ENGINE_UNAVAILABLE', `host '${this.host}': ${(e as Error).message}`);
       throw new SandboxError(
@@ -233,34 +249,39 @@ export class ApiContainerBackend implements SandboxBackend {
         `host '${this.host}' could not create the container: ${(e as Error).message.slice(0, 500)}`,
       );
     }
+    const made = { container, bound, volumes };
     try {
-      for (const m of [...(bound ? [] : specMounts(spec)), ...copies]) {
+      for (const m of [...copied.filter((x) => !x.readOnly), ...copies]) {
         const pack = packFolder(m.host, m.sandbox);
         await Promise.all([container.putArchive(pack.stream, { path: '/' }), pack.done]);
       }
+      await fillVolumes(container, volumes);
     } catch (e) {
-      await container.remove({ force: true, v: true }).catch(() => {});
+      await this.discard(made);
       throw new SandboxError(
         'START_FAILED',
         `host '${this.host}': could not copy the mounts into the container: ${(e as Error).message.slice(0, 500)}`,
       );
     }
-    return { container, bound };
+    return made;
+  }
+
+  /** Remove the container, then its volumes (a volume in use cannot go). */
+  private async discard({ container, volumes }: Made): Promise<void> {
+    await container.remove({ force: true, v: true }).catch(() => {});
+    await removeVolumes(this.docker, volumes);
   }
 
   /**
    * After the container stopped: writable mounts back here (when copied), the state committed when asked,
    * the container removed.
    */
-  private finishContainer(container: Docker.Container, spec: SandboxSpec, bound: boolean): Promise<string | null> {
-    return this.pending.track(spec.container?.commitTo, this.copyOutCommitRemove(container, spec, bound));
+  private finishContainer(made: Made, spec: SandboxSpec): Promise<string | null> {
+    return this.pending.track(spec.container?.commitTo, this.copyOutCommitRemove(made, spec));
   }
 
-  private async copyOutCommitRemove(
-    container: Docker.Container,
-    spec: SandboxSpec,
-    bound: boolean,
-  ): Promise<string | null> {
+  private async copyOutCommitRemove(made: Made, spec: SandboxSpec): Promise<string | null> {
+    const { container, bound } = made;
     const problems: string[] = [];
     for (const m of bound ? [] : specMounts(spec).filter((x) => !x.readOnly)) {
       try {
@@ -291,14 +312,15 @@ export class ApiContainerBackend implements SandboxBackend {
         );
       }
     }
-    await container.remove({ force: true, v: true }).catch(() => {});
+    await this.discard(made);
     return problems.length ? problems.join('; ') : null;
   }
 
   async run(spec: SandboxSpec, argv: string[], options: RunOptions = {}): Promise<RunResult> {
     await this.ready(spec);
     const started = performance.now();
-    const { container, bound } = await this.create(spec, argv, { tty: false, stdin: true });
+    const made = await this.create(spec, argv, { tty: false, stdin: true });
+    const { container } = made;
     const maxChars = options.maxOutputChars ?? DEFAULT_CONTAINER_OUTPUT_CHARS;
     const out = { stdout: new HeadTail(maxChars), stderr: new HeadTail(maxChars) };
     const limitsHit: LimitName[] = [];
@@ -331,7 +353,7 @@ export class ApiContainerBackend implements SandboxBackend {
       (i) => i.State.OOMKilled === true,
       () => false,
     );
-    const commitProblem = await this.finishContainer(container, spec, bound);
+    const commitProblem = await this.finishContainer(made, spec);
     if (hostError) {
       if (isHostFailure(hostError))
         throw new SandboxError(
@@ -429,7 +451,8 @@ export class ApiContainerBackend implements SandboxBackend {
     size: { cols: number; rows: number },
     copies: Mount[],
   ): Promise<PtyProcess> {
-    const { container, bound } = await this.create(spec, argv, { tty: true, stdin: true }, copies);
+    const made = await this.create(spec, argv, { tty: true, stdin: true }, copies);
+    const { container } = made;
     let term: AttachedTerminal;
     try {
       const stream = await attach(this.docker, container, true);
@@ -442,7 +465,7 @@ export class ApiContainerBackend implements SandboxBackend {
         () => 0,
       );
     } catch (e) {
-      await container.remove({ force: true, v: true }).catch(() => {});
+      await this.discard(made);
       const code = isHostFailure(e) ? 'ENGINE_UNAVAILABLE' : 'START_FAILED';
       throw new SandboxError(
         code,
@@ -456,7 +479,7 @@ export class ApiContainerBackend implements SandboxBackend {
           () => {},
           () => {},
         ),
-      finish: () => this.finishContainer(container, spec, bound),
+      finish: () => this.finishContainer(made, spec),
       oomKilled: () =>
         container.inspect().then(
           (i) => i.State.OOMKilled === true,

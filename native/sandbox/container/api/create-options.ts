@@ -4,7 +4,8 @@
  * the network switch and the limits (memory and swap, pids, CPUs, explicit ulimits: podman's API needs
  * them). The spec's folders (the bound workspace, its mounts) are binds when the engine shares this
  * machine's files (`bindMounts`, as the CLI path mounts them), else the API backend copies them in and out
- * (files.ts): the engine may be on another machine.
+ * (files.ts): the engine may be on another machine; the read-only ones into volumes (`volumes`), so that a
+ * commit between phases leaves them out.
  */
 import type Docker from 'dockerode';
 import { MIB } from '../../bwrap-args';
@@ -18,6 +19,11 @@ export interface CreateMode {
   stdin: boolean;
   /** The spec's folders as bind mounts (the engine sees this machine's files: shared-files.ts). */
   bindMounts?: boolean;
+  /**
+   * Volumes of the lab's own, mounted where a copied read-only folder goes: its copy lands in the volume,
+   * and a volume is never part of a commit (the bind path's read-only folders are not either).
+   */
+  volumes?: Array<{ name: string; target: string }>;
 }
 
 export function createOptions(
@@ -61,6 +67,9 @@ export function createOptions(
       ],
       ...(mode.bindMounts
         ? { Binds: specMounts(spec).map((m) => `${m.host}:${m.sandbox}:${m.readOnly ? 'ro' : 'rw'}`) }
+        : {}),
+      ...(mode.volumes?.length
+        ? { Mounts: mode.volumes.map((v) => ({ Type: 'volume' as const, Source: v.name, Target: v.target })) }
         : {}),
     },
   };

@@ -56,4 +56,11 @@ describe('a sandbox spec as an Engine API create body', () => {
       createOptions(spec, ['true'], 'n3', {}, { tty: false, stdin: false, bindMounts: true }).HostConfig?.Binds,
     ).toEqual(['/tmp/ws:/app:rw', '/tmp/tests:/tests:ro']);
   });
+
+  it("mounts the lab's volumes where copied read-only folders go (no commit includes a volume)", () => {
+    const volumes = [{ name: 't1lab-1-ab-ro0', target: '/tests' }];
+    const o = createOptions(spec, ['true'], 'n4', {}, { tty: false, stdin: false, volumes });
+    expect(o.HostConfig?.Mounts).toEqual([{ Type: 'volume', Source: 't1lab-1-ab-ro0', Target: '/tests' }]);
+    expect(createOptions(spec, ['true'], 'n5', {}, { tty: false, stdin: false }).HostConfig?.Mounts).toBeUndefined();
+  });
 });
