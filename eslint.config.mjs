@@ -44,12 +44,6 @@ const maxLines = (max) => ['error', { max, skipBlankLines: true, skipComments: t
 const LONG_FUNCTIONS = [
   ['renderer/src/pages/RunsPage.tsx', 140, 'RunsPage: the page and its routes (reports, runs, the detail) in one'],
   [
-    'electron/cli/commands/experiments.ts',
-    129,
-    'registerExperiments: one commander chain of subcommands; one register per subcommand next',
-  ],
-  ['electron/cli/commands/tasks-synth.ts', 125, 'registerSynth: one commander chain of options and its action'],
-  [
     'tasks/families/scenarios/sqlite-queries.ts',
     123,
     'generate: a split must keep the order of its rng draws (the tasks are hashed)',
@@ -66,12 +60,6 @@ const LONG_FUNCTIONS = [
     'checkSamplingAgainstScoring: the sampler and the scorer run side by side, not split yet',
   ],
   ['renderer/src/components/training/MetricChart.tsx', 115, 'MetricChart: uPlot set-up and its React effects in one'],
-  [
-    'electron/cli/commands/hosts.ts',
-    114,
-    'registerHosts: grew past 100 in c715efe as this rule landed; one register per subcommand next',
-  ],
-  ['electron/cli/commands/compare.ts', 114, 'registerCompare: one commander chain of options and its action'],
   ['renderer/src/components/runs/RunMetaEditor.tsx', 114, 'RunMetaEditor: the name, notes and tags editor in one'],
   [
     'tasks/families/core/log-report.ts',
@@ -90,7 +78,6 @@ const LONG_FUNCTIONS = [
     'RunDetailsPanel: the run details and its actions in one',
   ],
   ['renderer/src/pages/SystemPage.tsx', 111, 'SystemPage: the page and its sections in one'],
-  ['electron/cli/commands/tasks-corpus.ts', 110, 'registerCorpus: one commander chain of options and its action'],
   [
     'tasks/families/scenarios/monorepo-release.ts',
     110,

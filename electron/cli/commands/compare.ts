@@ -117,6 +117,19 @@ function fraction(name: string, value: string | undefined, { open = false } = {}
 }
 
 export function registerCompare(program: Command, io: Io): void {
+  registerCompareRuns(program, io);
+  registerPower(program, io);
+}
+
+interface CompareOptions {
+  suite?: string;
+  resamples?: string;
+  seed?: string;
+  json?: boolean;
+}
+
+/** `compare <runA> <runB>`: two evaluations paired task by task. */
+function registerCompareRuns(program: Command, io: Io): void {
   program
     .command('compare')
     .description('compare two evaluation runs task by task (paired bootstrap, McNemar exact, per category)')
@@ -126,28 +139,36 @@ export function registerCompare(program: Command, io: Io): void {
     .option('--resamples <n>', 'bootstrap resamples (default 10000)')
     .option('--seed <n>', 'bootstrap seed (default 1)')
     .option('--json', 'print the result as JSON')
-    .action(
-      (runA: string, runB: string, opts: { suite?: string; resamples?: string; seed?: string; json?: boolean }) => {
-        const resamples = opts.resamples === undefined ? undefined : Number(opts.resamples);
-        if (resamples !== undefined && (!Number.isInteger(resamples) || resamples < 100))
-          throw new UsageError(`--resamples must be an integer >= 100, got '${opts.resamples}'`);
-        const seed = opts.seed === undefined ? undefined : Number(opts.seed);
-        if (seed !== undefined && !Number.isInteger(seed))
-          throw new UsageError(`--seed must be an integer, got '${opts.seed}'`);
-        const dataDir = labDataDir();
-        const load = (ref: string) => {
-          const fromFile = parseOutcomesRef(ref);
-          if (fromFile) return outcomesRun(fromFile.file, fromFile.model, opts.suite);
-          if (opts.suite !== undefined)
-            throw new UsageError(`--suite applies to FILE#MODEL outcomes, not to the run '${ref}'`);
-          return loadRunOutcomes(dataDir, ref);
-        };
-        const result = compareRuns(load(runA), load(runB), { resamples, seed });
-        if (opts.json) printJson(io, result);
-        else io.out(formatCompare(result));
-      },
-    );
+    .action((runA: string, runB: string, opts: CompareOptions) => compareCommand(io, runA, runB, opts));
+}
 
+function compareCommand(io: Io, runA: string, runB: string, opts: CompareOptions): void {
+  const resamples = opts.resamples === undefined ? undefined : Number(opts.resamples);
+  if (resamples !== undefined && (!Number.isInteger(resamples) || resamples < 100))
+    throw new UsageError(`--resamples must be an integer >= 100, got '${opts.resamples}'`);
+  const seed = opts.seed === undefined ? undefined : Number(opts.seed);
+  if (seed !== undefined && !Number.isInteger(seed))
+    throw new UsageError(`--seed must be an integer, got '${opts.seed}'`);
+  const dataDir = labDataDir();
+  const load = (ref: string) => loadCompared(dataDir, ref, opts.suite);
+  const result = compareRuns(load(runA), load(runB), { resamples, seed });
+  if (opts.json) printJson(io, result);
+  else io.out(formatCompare(result));
+}
+
+/** One side of a comparison: a model of an outcomes file (FILE#MODEL, --suite picks the suite) or a run. */
+function loadCompared(dataDir: string, ref: string, suite: string | undefined) {
+  const fromFile = parseOutcomesRef(ref);
+  if (fromFile) return outcomesRun(fromFile.file, fromFile.model, suite);
+  if (suite !== undefined) throw new UsageError(`--suite applies to FILE#MODEL outcomes, not to the run '${ref}'`);
+  return loadRunOutcomes(dataDir, ref);
+}
+
+/** `power`'s flags as commander hands them over. */
+type PowerOptions = Record<string, string | boolean | undefined>;
+
+/** `power`: the minimum detectable difference of a benchmark, by design. */
+function registerPower(program: Command, io: Io): void {
   program
     .command('power')
     .description(
@@ -174,60 +195,72 @@ export function registerCompare(program: Command, io: Io): void {
     .option('--runs <a,b>', 'measure the discordance from two real runs (their McNemar discordant share)')
     .option('--detect <d>', 'a difference to detect: also print the tasks needed')
     .option('--json', 'print the result as JSON')
-    .action((opts: Record<string, string | boolean | undefined>) => {
-      const measured = typeof opts.run === 'string' ? measuredShares(opts.run) : null;
-      const tasks = opts.tasks === undefined && measured ? measured.tasks : Number(opts.tasks);
-      if (!Number.isInteger(tasks) || tasks < 2)
-        throw new UsageError(`--tasks must be an integer >= 2, got '${String(opts.tasks)}'`);
-      const attempts = opts.attempts === undefined ? measured?.attempts : Number(opts.attempts);
-      if (attempts !== undefined && (!Number.isInteger(attempts) || attempts < 1))
-        throw new UsageError(`--attempts must be an integer >= 1, got '${String(opts.attempts)}'`);
-      const attemptNoise = opts.attemptNoise === undefined ? measured?.attemptNoise : Number(opts.attemptNoise);
-      if (attemptNoise !== undefined && !(attemptNoise >= 0 && attemptNoise <= 1))
-        throw new UsageError(`--attempt-noise must be in [0, 1], got '${String(opts.attemptNoise)}'`);
-      const base =
-        opts.base === undefined && measured
-          ? Math.min(0.999, Math.max(0.001, measured.base))
-          : fraction('--base', opts.base as string | undefined, { open: true });
-      if (base === undefined) throw new UsageError("--base P is required (or --run DIR to take the baseline's avg@K)");
-      const rho = opts.rho === undefined ? undefined : Number(opts.rho);
-      if (rho !== undefined && !(rho >= 0 && rho < 1))
-        throw new UsageError(`--rho must be in [0, 1), got '${String(opts.rho)}'`);
-      let discordance = fraction('--discordance', opts.discordance as string | undefined);
-      let discordanceSource: string | undefined;
-      if (typeof opts.runs === 'string') {
-        if (discordance !== undefined) throw new UsageError('give --discordance or --runs, not both');
-        const [a, b, ...rest] = opts.runs.split(',');
-        if (!a || !b || rest.length)
-          throw new UsageError(`--runs takes two runs separated by a comma, got '${opts.runs}'`);
-        const dataDir = labDataDir();
-        const r = compareRuns(loadRunOutcomes(dataDir, a), loadRunOutcomes(dataDir, b), { resamples: 200 });
-        if (r.design === 'paired-task-shares')
-          throw new UsageError(
-            `runs ${a} and ${b} have several attempts per task: --runs measures the greedy design's discordance from one-attempt runs; give the baseline as --run for the avg@K design`,
-          );
-        if (!r.mcnemar || r.pairs === 0)
-          throw new UsageError(`runs ${a} and ${b} share no task: no discordance to measure`);
-        discordance = Math.max((r.mcnemar.b + r.mcnemar.c) / r.pairs, 1 / r.pairs);
-        discordanceSource = `measured: ${r.mcnemar.b + r.mcnemar.c} of ${r.pairs} attempt pairs differ between ${a} and ${b}`;
-      }
-      const result = powerAnalysis({
-        tasks,
-        base,
-        attempts,
-        attemptNoise,
-        attemptNoiseSource:
-          measured && opts.attemptNoise === undefined
-            ? `measured: ${measured.tasks} tasks x ${measured.attempts} attempts of ${measured.run}`
-            : undefined,
-        alpha: fraction('--alpha', opts.alpha as string | undefined, { open: true }),
-        power: fraction('--power', opts.power as string | undefined, { open: true }),
-        discordance,
-        discordanceSource,
-        rho,
-        detect: fraction('--detect', opts.detect as string | undefined, { open: true }),
-      });
-      if (opts.json) printJson(io, result);
-      else io.out(formatPower(result));
-    });
+    .action((opts: PowerOptions) => powerCommand(io, opts));
+}
+
+function powerCommand(io: Io, opts: PowerOptions): void {
+  const measured = typeof opts.run === 'string' ? measuredShares(opts.run) : null;
+  const { tasks, base, attempts, attemptNoise, rho } = benchmarkDesign(opts, measured);
+  const { discordance, discordanceSource } = pairedDiscordance(opts);
+  const result = powerAnalysis({
+    tasks,
+    base,
+    attempts,
+    attemptNoise,
+    attemptNoiseSource:
+      measured && opts.attemptNoise === undefined
+        ? `measured: ${measured.tasks} tasks x ${measured.attempts} attempts of ${measured.run}`
+        : undefined,
+    alpha: fraction('--alpha', opts.alpha as string | undefined, { open: true }),
+    power: fraction('--power', opts.power as string | undefined, { open: true }),
+    discordance,
+    discordanceSource,
+    rho,
+    detect: fraction('--detect', opts.detect as string | undefined, { open: true }),
+  });
+  if (opts.json) printJson(io, result);
+  else io.out(formatPower(result));
+}
+
+/** The benchmark's size, baseline rate, avg@K attempts, attempt noise and rho: from the flags, or what a --run
+ * measured where a flag leaves one out. A bad value is a usage error. */
+function benchmarkDesign(opts: PowerOptions, measured: (MeasuredShares & { run: string }) | null) {
+  const tasks = opts.tasks === undefined && measured ? measured.tasks : Number(opts.tasks);
+  if (!Number.isInteger(tasks) || tasks < 2)
+    throw new UsageError(`--tasks must be an integer >= 2, got '${String(opts.tasks)}'`);
+  const attempts = opts.attempts === undefined ? measured?.attempts : Number(opts.attempts);
+  if (attempts !== undefined && (!Number.isInteger(attempts) || attempts < 1))
+    throw new UsageError(`--attempts must be an integer >= 1, got '${String(opts.attempts)}'`);
+  const attemptNoise = opts.attemptNoise === undefined ? measured?.attemptNoise : Number(opts.attemptNoise);
+  if (attemptNoise !== undefined && !(attemptNoise >= 0 && attemptNoise <= 1))
+    throw new UsageError(`--attempt-noise must be in [0, 1], got '${String(opts.attemptNoise)}'`);
+  const base =
+    opts.base === undefined && measured
+      ? Math.min(0.999, Math.max(0.001, measured.base))
+      : fraction('--base', opts.base as string | undefined, { open: true });
+  if (base === undefined) throw new UsageError("--base P is required (or --run DIR to take the baseline's avg@K)");
+  const rho = opts.rho === undefined ? undefined : Number(opts.rho);
+  if (rho !== undefined && !(rho >= 0 && rho < 1))
+    throw new UsageError(`--rho must be in [0, 1), got '${String(opts.rho)}'`);
+  return { tasks, base, attempts, attemptNoise, rho };
+}
+
+/** The paired design's discordance: --discordance, or measured from two one-attempt runs (--runs A,B). */
+function pairedDiscordance(opts: PowerOptions): { discordance?: number; discordanceSource?: string } {
+  const discordance = fraction('--discordance', opts.discordance as string | undefined);
+  if (typeof opts.runs !== 'string') return { discordance, discordanceSource: undefined };
+  if (discordance !== undefined) throw new UsageError('give --discordance or --runs, not both');
+  const [a, b, ...rest] = opts.runs.split(',');
+  if (!a || !b || rest.length) throw new UsageError(`--runs takes two runs separated by a comma, got '${opts.runs}'`);
+  const dataDir = labDataDir();
+  const r = compareRuns(loadRunOutcomes(dataDir, a), loadRunOutcomes(dataDir, b), { resamples: 200 });
+  if (r.design === 'paired-task-shares')
+    throw new UsageError(
+      `runs ${a} and ${b} have several attempts per task: --runs measures the greedy design's discordance from one-attempt runs; give the baseline as --run for the avg@K design`,
+    );
+  if (!r.mcnemar || r.pairs === 0) throw new UsageError(`runs ${a} and ${b} share no task: no discordance to measure`);
+  return {
+    discordance: Math.max((r.mcnemar.b + r.mcnemar.c) / r.pairs, 1 / r.pairs),
+    discordanceSource: `measured: ${r.mcnemar.b + r.mcnemar.c} of ${r.pairs} attempt pairs differ between ${a} and ${b}`,
+  };
 }

@@ -27,6 +27,27 @@ export function formatReproTable(t: ReproTable): string {
 }
 
 export function registerExperiments(program: Command, io: Io): void {
+  registerAblate(program, io);
+  registerRepro(program, io);
+}
+
+interface AblateOptions {
+  config: string;
+  grid: string;
+  seeds: string;
+  out: string;
+  eval?: string;
+  steps?: string;
+  evalMaxTurns?: string;
+  evalMaxTokens?: string;
+  evalAgentTimeout?: string;
+  evalTemperature?: string;
+  evalConcurrency?: string;
+  json?: boolean;
+}
+
+/** `ablate`: a grid of PPO settings × seeds, each cell trained, evaluated and reported. */
+function registerAblate(program: Command, io: Io): void {
   program
     .command('ablate')
     .description(
@@ -50,72 +71,81 @@ export function registerExperiments(program: Command, io: Io): void {
     )
     .option('--eval-concurrency <n>', 'sandboxes at once in each evaluation')
     .option('--json', 'print the summary as JSON')
-    .action(
-      async (opts: {
-        config: string;
-        grid: string;
-        seeds: string;
-        out: string;
-        eval?: string;
-        steps?: string;
-        evalMaxTurns?: string;
-        evalMaxTokens?: string;
-        evalAgentTimeout?: string;
-        evalTemperature?: string;
-        evalConcurrency?: string;
-        json?: boolean;
-      }) => {
-        const seeds = Number(opts.seeds);
-        if (!Number.isInteger(seeds) || seeds < 1)
-          throw new UsageError(`--seeds must be a positive integer, got '${opts.seeds}'`);
-        if (opts.steps !== undefined && !/^[1-9]\d*$/.test(opts.steps))
-          throw new UsageError(`--steps must be a positive integer, got '${opts.steps}'`);
-        // Checked here, not by the first eval: a bad value would otherwise surface only after the first cell's training.
-        for (const [flag, value] of [
-          ['--eval-max-turns', opts.evalMaxTurns],
-          ['--eval-max-tokens', opts.evalMaxTokens],
-          ['--eval-agent-timeout', opts.evalAgentTimeout],
-          ['--eval-concurrency', opts.evalConcurrency],
-        ] as const) {
-          if (value !== undefined && !/^[1-9]\d*$/.test(value))
-            throw new UsageError(`${flag} must be a positive integer, got '${value}'`);
-        }
-        if (
-          opts.evalTemperature !== undefined &&
-          !(/^\d+(\.\d+)?$/.test(opts.evalTemperature) && Number(opts.evalTemperature) <= 2)
-        )
-          throw new UsageError(`--eval-temperature must be a number from 0 to 2, got '${opts.evalTemperature}'`);
-        let summary;
-        try {
-          summary = await runAblation({
-            config: opts.config,
-            grid: opts.grid,
-            seeds,
-            out: opts.out,
-            evalSuites: opts.eval ? opts.eval.split(',').filter(Boolean) : [],
-            trainArgs: opts.steps ? ['--steps', opts.steps] : [],
-            evalArgs: [
-              ...(opts.evalMaxTurns ? ['--max-turns', opts.evalMaxTurns] : []),
-              ...(opts.evalMaxTokens ? ['--max-tokens', opts.evalMaxTokens] : []),
-              ...(opts.evalAgentTimeout ? ['--agent-timeout', opts.evalAgentTimeout] : []),
-              ...(opts.evalTemperature !== undefined ? ['--temperature', opts.evalTemperature] : []),
-              ...(opts.evalConcurrency ? ['--concurrency', opts.evalConcurrency] : []),
-            ],
-            log: (l) => io.err(`t1lab ablate: ${l}\n`),
-          });
-        } catch (error) {
-          const message = (error as Error).message;
-          if (message.startsWith('--grid') || message.startsWith('--seeds')) throw new UsageError(message);
-          throw error;
-        }
-        if (opts.json) printJson(io, summary);
-        else
-          io.out(
-            `${summary.cells.length} cells × ${seeds} seed(s) done: ${summary.report.markdown}, ${summary.report.html}\n`,
-          );
-      },
-    );
+    .action((opts: AblateOptions) => ablateCommand(io, opts));
+}
 
+async function ablateCommand(io: Io, opts: AblateOptions): Promise<void> {
+  const seeds = checkAblateOptions(opts);
+  let summary;
+  try {
+    summary = await runAblation({
+      config: opts.config,
+      grid: opts.grid,
+      seeds,
+      out: opts.out,
+      evalSuites: opts.eval ? opts.eval.split(',').filter(Boolean) : [],
+      trainArgs: opts.steps ? ['--steps', opts.steps] : [],
+      evalArgs: ablationEvalArgs(opts),
+      log: (l) => io.err(`t1lab ablate: ${l}\n`),
+    });
+  } catch (error) {
+    const message = (error as Error).message;
+    if (message.startsWith('--grid') || message.startsWith('--seeds')) throw new UsageError(message);
+    throw error;
+  }
+  if (opts.json) printJson(io, summary);
+  else
+    io.out(
+      `${summary.cells.length} cells × ${seeds} seed(s) done: ${summary.report.markdown}, ${summary.report.html}\n`,
+    );
+}
+
+/** The ablation's numeric flags checked up front (a usage error, exit 2); returns the seed count. Checked here,
+ * not by the first eval: a bad value would otherwise surface only after the first cell's training. */
+function checkAblateOptions(opts: AblateOptions): number {
+  const seeds = Number(opts.seeds);
+  if (!Number.isInteger(seeds) || seeds < 1)
+    throw new UsageError(`--seeds must be a positive integer, got '${opts.seeds}'`);
+  if (opts.steps !== undefined && !/^[1-9]\d*$/.test(opts.steps))
+    throw new UsageError(`--steps must be a positive integer, got '${opts.steps}'`);
+  for (const [flag, value] of [
+    ['--eval-max-turns', opts.evalMaxTurns],
+    ['--eval-max-tokens', opts.evalMaxTokens],
+    ['--eval-agent-timeout', opts.evalAgentTimeout],
+    ['--eval-concurrency', opts.evalConcurrency],
+  ] as const) {
+    if (value !== undefined && !/^[1-9]\d*$/.test(value))
+      throw new UsageError(`${flag} must be a positive integer, got '${value}'`);
+  }
+  if (
+    opts.evalTemperature !== undefined &&
+    !(/^\d+(\.\d+)?$/.test(opts.evalTemperature) && Number(opts.evalTemperature) <= 2)
+  )
+    throw new UsageError(`--eval-temperature must be a number from 0 to 2, got '${opts.evalTemperature}'`);
+  return seeds;
+}
+
+/** The `t1lab eval` flags every cell's evaluation runs with, from the ablation's --eval-* flags. */
+function ablationEvalArgs(opts: AblateOptions): string[] {
+  return [
+    ...(opts.evalMaxTurns ? ['--max-turns', opts.evalMaxTurns] : []),
+    ...(opts.evalMaxTokens ? ['--max-tokens', opts.evalMaxTokens] : []),
+    ...(opts.evalAgentTimeout ? ['--agent-timeout', opts.evalAgentTimeout] : []),
+    ...(opts.evalTemperature !== undefined ? ['--temperature', opts.evalTemperature] : []),
+    ...(opts.evalConcurrency ? ['--concurrency', opts.evalConcurrency] : []),
+  ];
+}
+
+interface ReproOptions {
+  out: string;
+  quick?: boolean;
+  suites?: string;
+  settings?: string;
+  json?: boolean;
+}
+
+/** `repro`: the paper's table at nano scale, end to end. */
+function registerRepro(program: Command, io: Io): void {
   program
     .command('repro')
     .description(
@@ -132,28 +162,39 @@ export function registerExperiments(program: Command, io: Io): void {
       'a JSON file of settings laid over the preset (trainTasks, families, firstTurnTasks, sftDrillSamples, lmSteps, sftSteps, ppoSteps, binarySteps, probeTasksPerFamily, probeAttempts, overrides, evalTasks, evalArgs, seed, preset)',
     )
     .option('--json', 'print the table as JSON')
-    .action(async (opts: { out: string; quick?: boolean; suites?: string; settings?: string; json?: boolean }) => {
-      const suites = opts.suites
-        ? opts.suites.split(',').map((s) => {
-            const [name, path] = s.split('=');
-            if (!name || !path) throw new UsageError(`--suites: '${s}' is not NAME=PATH`);
-            return { name, path };
-          })
-        : DEFAULT_REPRO_SUITES.map((name) => ({ name, path: join(appRoot(), 'tasks', 'suites', `${name}.jsonl`) }));
-      let settings: ReproSettingsFile | undefined;
-      try {
-        settings = opts.settings ? readReproSettings(opts.settings) : undefined;
-      } catch (error) {
-        throw new UsageError((error as Error).message);
-      }
-      const t = await runRepro({
-        out: opts.out,
-        quick: !!opts.quick,
-        suites,
-        settings,
-        log: (l) => io.err(`t1lab repro: ${l}\n`),
-      });
-      if (opts.json) printJson(io, t);
-      else io.out(formatReproTable(t));
-    });
+    .action((opts: ReproOptions) => reproCommand(io, opts));
+}
+
+async function reproCommand(io: Io, opts: ReproOptions): Promise<void> {
+  const suites = reproSuites(opts.suites);
+  const settings = reproSettings(opts.settings);
+  const t = await runRepro({
+    out: opts.out,
+    quick: !!opts.quick,
+    suites,
+    settings,
+    log: (l) => io.err(`t1lab repro: ${l}\n`),
+  });
+  if (opts.json) printJson(io, t);
+  else io.out(formatReproTable(t));
+}
+
+/** --suites NAME=PATH,... or the default suites committed under tasks/suites/. */
+function reproSuites(list: string | undefined): { name: string; path: string }[] {
+  if (!list)
+    return DEFAULT_REPRO_SUITES.map((name) => ({ name, path: join(appRoot(), 'tasks', 'suites', `${name}.jsonl`) }));
+  return list.split(',').map((s) => {
+    const [name, path] = s.split('=');
+    if (!name || !path) throw new UsageError(`--suites: '${s}' is not NAME=PATH`);
+    return { name, path };
+  });
+}
+
+/** The --settings file, if given; a file that cannot be read or does not parse is a usage error. */
+function reproSettings(file: string | undefined): ReproSettingsFile | undefined {
+  try {
+    return file ? readReproSettings(file) : undefined;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }

@@ -69,30 +69,57 @@ function formatSummary(s: SynthSummary): string {
 }
 
 export function registerSynth(tasks: Command, io: Io): void {
+  registerFamilies(tasks, io);
+  registerSynthPack(tasks, io);
+}
+
+/** `tasks families`: the families the synthesizer draws from, a row each. */
+function registerFamilies(tasks: Command, io: Io): void {
   tasks
     .command('families')
     .option('--json', 'print JSON: [{name, category, difficulty, heldOut, summary}]')
     .description('list the task families the synthesizer draws from')
-    .action((opts: { json?: boolean }) => {
-      const rows = ALL_FAMILIES.map((f) => ({
-        name: f.name,
-        category: f.category,
-        difficulty: f.difficulty,
-        heldOut: f.heldOut,
-        summary: f.summary,
-      }));
-      if (opts.json) return printJson(io, rows);
-      io.out(
-        table([
-          ['family', 'category', 'difficulty', 'split', 'summary'],
-          ...rows.map((r) => [r.name, r.category, r.difficulty, r.heldOut ? 'held out' : 'train+eval', r.summary]),
-        ]),
-      );
-      io.out(
-        `${rows.length} families, ${new Set(rows.map((r) => r.category)).size} categories, ${rows.filter((r) => r.heldOut).length} held out\n`,
-      );
-    });
+    .action((opts: { json?: boolean }) => listFamilies(io, opts));
+}
 
+function listFamilies(io: Io, opts: { json?: boolean }): void {
+  const rows = ALL_FAMILIES.map((f) => ({
+    name: f.name,
+    category: f.category,
+    difficulty: f.difficulty,
+    heldOut: f.heldOut,
+    summary: f.summary,
+  }));
+  if (opts.json) return printJson(io, rows);
+  io.out(
+    table([
+      ['family', 'category', 'difficulty', 'split', 'summary'],
+      ...rows.map((r) => [r.name, r.category, r.difficulty, r.heldOut ? 'held out' : 'train+eval', r.summary]),
+    ]),
+  );
+  io.out(
+    `${rows.length} families, ${new Set(rows.map((r) => r.category)).size} categories, ${rows.filter((r) => r.heldOut).length} held out\n`,
+  );
+}
+
+interface SynthOptions {
+  out: string;
+  count: string;
+  seed: string;
+  families?: string;
+  split: string;
+  audit?: boolean;
+  auditCache?: string;
+  concurrency: string;
+  llm?: string;
+  seeds?: string;
+  minCommands?: string;
+  apiKeyEnv?: string;
+  json?: boolean;
+}
+
+/** `tasks synth`: a pack of tasks from the families (or proposed by a model), optionally audited. */
+function registerSynthPack(tasks: Command, io: Io): void {
   tasks
     .command('synth')
     .requiredOption('--out <pack>', 'the pack to write (.jsonl)')
@@ -118,80 +145,99 @@ export function registerSynth(tasks: Command, io: Io): void {
       'print JSON: {pack, count, families, categories, difficulties, rejected, distinct, audit, durationMs}',
     )
     .description('write a pack of tasks synthesized from task families (or proposed by a model), optionally audited')
-    .action(
-      async (opts: {
-        out: string;
-        count: string;
-        seed: string;
-        families?: string;
-        split: string;
-        audit?: boolean;
-        auditCache?: string;
-        concurrency: string;
-        llm?: string;
-        seeds?: string;
-        minCommands?: string;
-        apiKeyEnv?: string;
-        json?: boolean;
-      }) => {
-        if (!opts.out.endsWith('.jsonl')) throw new UsageError(`--out: ${opts.out}: a pack file name ends in .jsonl`);
-        if (opts.split !== 'train' && opts.split !== 'eval')
-          throw new UsageError(`--split: '${opts.split}' is not train or eval`);
-        const split = opts.split as Split;
-        const count = intOption('--count', opts.count, 100, 1, 10_000_000);
-        const seed = intOption('--seed', opts.seed, 1, 0, 2 ** 31 - 1);
-        const minCommands = intOption('--min-commands', opts.minCommands, 0, 0, 100_000);
-        const concurrency = intOption('--concurrency', opts.concurrency, 1, 1, 64);
-        const cache = opts.auditCache ? new AuditCache(resolve(opts.auditCache)) : AuditCache.in(labDataDir());
-        const started = performance.now();
-        const bar = opts.audit || opts.llm ? progressBar(io, opts.llm ? 'propose' : 'audit', count) : null;
-        const onProgress = (done: number, total: number, detail: string) => {
-          bar?.setTotal(total);
-          bar?.update(done, io.interactive ? detail : withEta(started, done, total, detail));
-        };
+    .action((opts: SynthOptions) => synthCommand(io, opts));
+}
 
-        let summary: SynthSummary;
-        if (opts.llm) {
-          if (!opts.seeds) throw new UsageError('--llm needs --seeds DIR (example tasks shown to the model)');
-          if (opts.families)
-            throw new UsageError('--llm and --families do not mix: the model, not the families, writes the tasks');
-          summary = await asUsage(() =>
-            proposeWithLlm({
-              spec: opts.llm!,
-              seeds: opts.seeds!,
-              count,
-              seed,
-              split,
-              out: opts.out,
-              cache,
-              concurrency,
-              apiKeyEnv: opts.apiKeyEnv,
-              onProgress,
-            }),
-          );
-        } else {
-          if (opts.seeds) throw new UsageError('--seeds is for --llm');
-          const names = opts.families
-            ? opts.families
-                .split(',')
-                .map((s) => s.trim())
-                .filter(Boolean)
-            : null;
-          const families = await asUsage(async () => chooseFamilies(ALL_FAMILIES, names, split));
-          summary = await runSynth({
-            out: opts.out,
-            count,
-            seed,
-            split,
-            families,
-            minCommands,
-            ...(opts.audit ? { audit: { cache, concurrency, onProgress } } : {}),
-          });
-        }
-        bar?.stop();
-        if (opts.json) printJson(io, summary);
-        else io.out(formatSummary(summary));
-        if (summary.count === 0) throw new WorkFailed(opts.json ? '' : 'no task was written');
-      },
-    );
+/** The numbers and the audit cache a synth run needs, checked (a usage error, exit 2). */
+interface SynthSettings {
+  split: Split;
+  count: number;
+  seed: number;
+  minCommands: number;
+  concurrency: number;
+  cache: AuditCache;
+}
+
+type OnProgress = (done: number, total: number, detail: string) => void;
+
+async function synthCommand(io: Io, opts: SynthOptions): Promise<void> {
+  const settings = synthSettings(opts);
+  const started = performance.now();
+  const bar = opts.audit || opts.llm ? progressBar(io, opts.llm ? 'propose' : 'audit', settings.count) : null;
+  const onProgress: OnProgress = (done, total, detail) => {
+    bar?.setTotal(total);
+    bar?.update(done, io.interactive ? detail : withEta(started, done, total, detail));
+  };
+  const summary = opts.llm
+    ? await proposePack(opts, opts.llm, settings, onProgress)
+    : await synthesizePack(opts, settings, onProgress);
+  bar?.stop();
+  if (opts.json) printJson(io, summary);
+  else io.out(formatSummary(summary));
+  if (summary.count === 0) throw new WorkFailed(opts.json ? '' : 'no task was written');
+}
+
+function synthSettings(opts: SynthOptions): SynthSettings {
+  if (!opts.out.endsWith('.jsonl')) throw new UsageError(`--out: ${opts.out}: a pack file name ends in .jsonl`);
+  if (opts.split !== 'train' && opts.split !== 'eval')
+    throw new UsageError(`--split: '${opts.split}' is not train or eval`);
+  const split = opts.split as Split;
+  const count = intOption('--count', opts.count, 100, 1, 10_000_000);
+  const seed = intOption('--seed', opts.seed, 1, 0, 2 ** 31 - 1);
+  const minCommands = intOption('--min-commands', opts.minCommands, 0, 0, 100_000);
+  const concurrency = intOption('--concurrency', opts.concurrency, 1, 1, 64);
+  const cache = opts.auditCache ? new AuditCache(resolve(opts.auditCache)) : AuditCache.in(labDataDir());
+  return { split, count, seed, minCommands, concurrency, cache };
+}
+
+/** --llm: a model proposes the tasks from example seeds; every one is audited. */
+async function proposePack(
+  opts: SynthOptions,
+  spec: string,
+  { split, count, seed, concurrency, cache }: SynthSettings,
+  onProgress: OnProgress,
+): Promise<SynthSummary> {
+  const seeds = opts.seeds;
+  if (!seeds) throw new UsageError('--llm needs --seeds DIR (example tasks shown to the model)');
+  if (opts.families)
+    throw new UsageError('--llm and --families do not mix: the model, not the families, writes the tasks');
+  return asUsage(() =>
+    proposeWithLlm({
+      spec,
+      seeds,
+      count,
+      seed,
+      split,
+      out: opts.out,
+      cache,
+      concurrency,
+      apiKeyEnv: opts.apiKeyEnv,
+      onProgress,
+    }),
+  );
+}
+
+/** The families (all the split allows, or --families) write the tasks; audited with --audit. */
+async function synthesizePack(
+  opts: SynthOptions,
+  { split, count, seed, minCommands, concurrency, cache }: SynthSettings,
+  onProgress: OnProgress,
+): Promise<SynthSummary> {
+  if (opts.seeds) throw new UsageError('--seeds is for --llm');
+  const names = opts.families
+    ? opts.families
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : null;
+  const families = await asUsage(async () => chooseFamilies(ALL_FAMILIES, names, split));
+  return runSynth({
+    out: opts.out,
+    count,
+    seed,
+    split,
+    families,
+    minCommands,
+    ...(opts.audit ? { audit: { cache, concurrency, onProgress } } : {}),
+  });
 }
