@@ -139,8 +139,11 @@ describe.skipIf(skip !== null)('engine hosts through the API (podman service)', 
         '-c',
         'cat /root/keep/s.txt; ls -A /app; ls -A /run/t1lab 2>/dev/null | wc -l; ls -A /tests 2>/dev/null | wc -l',
       ]);
+      // The state declares no volume (a VOLUME would give every later phase an empty one there).
+      const declared = (await client.docker.getImage(state).inspect()).Config.Volumes ?? null;
       await backend.removeImage(state);
       return {
+        declared,
         shares: await sharesFiles(client, 'podman', image, ctx),
         bound: first.stdout.split('\n')[0],
         first: { exitCode: first.exitCode, rest: first.stdout.split('\n').slice(1).join('\n') },
@@ -156,6 +159,7 @@ describe.skipIf(skip !== null)('engine hosts through the API (podman service)', 
     expect(copied).toMatchObject({ shares: false, bound: '0' });
     const { shares: _a, bound: _b, ...outcome } = bound;
     expect(outcome).toEqual({
+      declared: null,
       first: { exitCode: 0, rest: '' },
       shell: { exitCode: 0, output: '1\n' },
       last: { exitCode: 0, stdout: 'run\nshell\nfrom-shell.txt\nseen.txt\n0\n0\n' },
