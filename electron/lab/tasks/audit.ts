@@ -69,107 +69,19 @@ export function invalidAudit(bad: InvalidTask): AuditOutcome {
   };
 }
 
+/** One task's audit: its runtime resolved and checked, then its runs judged (auditRuns); its workspaces removed after. */
 export async function auditTask(task: Task, options: AuditOptions = {}): Promise<AuditOutcome> {
-  const started = performance.now();
+  const finish = outcomeRecorder(task, performance.now());
   const root = await makeOwnedTempDir('audit', options.tmpDir);
-  let n = 0;
-  const finish = (
-    verdict: AuditVerdict,
-    reason: string,
-    runs: {
-      oracle?: VerifierResult | null;
-      noop?: VerifierResult | null;
-      again?: VerifierResult | null;
-      flaky?: boolean;
-    },
-  ): AuditOutcome => ({
-    result: {
-      id: task.id,
-      oracle: count(runs.oracle ?? null),
-      noop: count(runs.noop ?? null),
-      flaky: runs.flaky ?? false,
-      verdict,
-      reason,
-    },
-    oracle: runs.oracle?.assertions ?? null,
-    noop: runs.noop?.assertions ?? null,
-    oracleAgain: runs.again?.assertions ?? null,
-    durationMs: Math.round(performance.now() - started),
-  });
-
-  /** Prepare a fresh workspace, optionally run the oracle in it, then verify it. */
-  let runtime = options.runtime;
-  const episode = async (label: string, withOracle: boolean): Promise<VerifierResult> => {
-    const name = `${++n}-${label.replace(/\W+/g, '-')}`;
-    const workspace = options.keepDir ? join(options.keepDir, task.id, name) : join(root, name);
-    try {
-      return await episodeIn(label, withOracle, workspace);
-    } finally {
-      await dropState(runtime?.container ?? null, workspace).catch(() => {});
-    }
-  };
-  const episodeIn = async (label: string, withOracle: boolean, workspace: string): Promise<VerifierResult> => {
-    options = { ...options, runtime };
-    options.onStep?.(`${label}: set-up`);
-    await prepareWorkspace(task, workspace, options);
-    if (withOracle) {
-      options.onStep?.(`${label}: solution`);
-      const step = await runOracle(task, workspace, options);
-      if (options.keepDir)
-        await writeFile(
-          `${workspace}.oracle.log`,
-          `exit ${step.exitCode ?? step.signal}${step.timedOut ? ' (timed out)' : ''}\n--- stdout\n${step.stdout}\n--- stderr\n${step.stderr}\n`,
-        );
-      const crashed = stepCrashed(step);
-      if (crashed)
-        throw new OracleFailed(
-          `the oracle solution did not finish: ${crashed} (agent timeout ${task.agent.timeoutSec} s):\n${outputTail(step, 1500)}`,
-        );
-    }
-    options.onStep?.(`${label}: verifier`);
-    return runVerifier(task, workspace, {
-      ...options,
-      keepLogsDir: options.keepDir ? `${workspace}.verifier` : undefined,
-    });
-  };
-
   try {
     if (options.keepDir) await removeTree(join(options.keepDir, task.id));
+    let runtime: PhaseOptions['runtime'];
     try {
-      if (!runtime && options.containers) {
-        options.onStep?.('image');
-        runtime = await resolvePhaseRuntime(task, options.containers);
-      }
-      await assertRunnable(task, runtime);
+      runtime = await runnableRuntime(task, options);
     } catch (error) {
       return finish('error', (error as Error).message, {});
     }
-
-    if (!task.solution) {
-      const noop = await episode('no-op', false);
-      if (noop.status === 'error')
-        return finish('error', `the verifier failed on the no-op run: ${noop.error}`, { noop });
-      return finish(
-        'no-oracle',
-        'the task has no oracle solution (solution/solve.sh), so its verifier cannot be checked',
-        { noop },
-      );
-    }
-
-    let oracle: VerifierResult;
-    try {
-      oracle = await episode('oracle', true);
-    } catch (error) {
-      if (error instanceof OracleFailed) return finish('broken-oracle', error.message, {});
-      throw error;
-    }
-    if (oracle.status === 'error')
-      return finish('error', `the verifier failed on the oracle run: ${oracle.error}`, { oracle });
-    const noop = await episode('no-op', false);
-    if (noop.status === 'error')
-      return finish('error', `the verifier failed on the no-op run: ${noop.error}`, { oracle, noop });
-    const { again, flakyNames } = await runOracleAgain(episode, oracle);
-    return judge(finish, { oracle, noop, again, flaky: flakyNames.length > 0 }, flakyNames);
+    return await auditRuns(task, episodeRunner(task, root, { ...options, runtime }), finish);
   } catch (error) {
     const message = error instanceof LabError || error instanceof Error ? error.message : String(error);
     if (error instanceof LabError && error.code === 'CANCELLED') throw error;
@@ -183,10 +95,122 @@ class OracleFailed extends Error {}
 
 type AuditRuns = { oracle: VerifierResult; noop: VerifierResult; again: VerifierResult | null; flaky: boolean };
 type Finish = (verdict: AuditVerdict, reason: string, runs: Partial<AuditRuns>) => AuditOutcome;
+/** One run of the task in a fresh workspace, the oracle in it or not, then the verifier. */
+type Episode = (label: string, withOracle: boolean) => Promise<VerifierResult>;
+
+/** The outcome of a task's audit: its verdict and reason, what the runs it got to showed, and the time since `started`. */
+function outcomeRecorder(task: Task, started: number): Finish {
+  return (verdict, reason, runs) => ({
+    result: {
+      id: task.id,
+      oracle: count(runs.oracle ?? null),
+      noop: count(runs.noop ?? null),
+      flaky: runs.flaky ?? false,
+      verdict,
+      reason,
+    },
+    oracle: runs.oracle?.assertions ?? null,
+    noop: runs.noop?.assertions ?? null,
+    oracleAgain: runs.again?.assertions ?? null,
+    durationMs: Math.round(performance.now() - started),
+  });
+}
+
+/** The runtime the task's runs use (the one given, or resolved from the container settings: its image), checked
+ * to be one the task can run in. Throws when it cannot: the audit's verdict is then an error. */
+async function runnableRuntime(task: Task, options: AuditOptions): Promise<PhaseOptions['runtime']> {
+  let runtime = options.runtime;
+  if (!runtime && options.containers) {
+    options.onStep?.('image');
+    runtime = await resolvePhaseRuntime(task, options.containers);
+  }
+  await assertRunnable(task, runtime);
+  return runtime;
+}
+
+/** The runs in order, each verdict as soon as one decides it: no oracle (the no-op alone), then the oracle, the
+ * no-op agent and the oracle again, judged together. */
+async function auditRuns(task: Task, episode: Episode, finish: Finish): Promise<AuditOutcome> {
+  if (!task.solution) {
+    const noop = await episode('no-op', false);
+    if (noop.status === 'error')
+      return finish('error', `the verifier failed on the no-op run: ${noop.error}`, { noop });
+    return finish(
+      'no-oracle',
+      'the task has no oracle solution (solution/solve.sh), so its verifier cannot be checked',
+      {
+        noop,
+      },
+    );
+  }
+  let oracle: VerifierResult;
+  try {
+    oracle = await episode('oracle', true);
+  } catch (error) {
+    if (error instanceof OracleFailed) return finish('broken-oracle', error.message, {});
+    throw error;
+  }
+  if (oracle.status === 'error')
+    return finish('error', `the verifier failed on the oracle run: ${oracle.error}`, { oracle });
+  const noop = await episode('no-op', false);
+  if (noop.status === 'error')
+    return finish('error', `the verifier failed on the no-op run: ${noop.error}`, { oracle, noop });
+  const { again, flakyNames } = await runOracleAgain(episode, oracle);
+  return judge(finish, { oracle, noop, again, flaky: flakyNames.length > 0 }, flakyNames);
+}
+
+/** Runs the task's episodes, numbered in order, each in its own workspace (under KEEP/<task id>/ with keepDir, else
+ * under `root`); a container runtime's state for the workspace is dropped after each. */
+function episodeRunner(task: Task, root: string, options: AuditOptions): Episode {
+  let n = 0;
+  return async (label, withOracle) => {
+    const name = `${++n}-${label.replace(/\W+/g, '-')}`;
+    const workspace = options.keepDir ? join(options.keepDir, task.id, name) : join(root, name);
+    try {
+      return await runEpisode(task, workspace, label, withOracle, options);
+    } finally {
+      await dropState(options.runtime?.container ?? null, workspace).catch(() => {});
+    }
+  };
+}
+
+/** Prepare a fresh workspace, optionally run the oracle in it, then verify it. */
+async function runEpisode(
+  task: Task,
+  workspace: string,
+  label: string,
+  withOracle: boolean,
+  options: AuditOptions,
+): Promise<VerifierResult> {
+  options.onStep?.(`${label}: set-up`);
+  await prepareWorkspace(task, workspace, options);
+  if (withOracle) await runOracleIn(task, workspace, label, options);
+  options.onStep?.(`${label}: verifier`);
+  return runVerifier(task, workspace, {
+    ...options,
+    keepLogsDir: options.keepDir ? `${workspace}.verifier` : undefined,
+  });
+}
+
+/** The oracle solution in the workspace (its output kept beside it with keepDir); OracleFailed if it did not finish. */
+async function runOracleIn(task: Task, workspace: string, label: string, options: AuditOptions): Promise<void> {
+  options.onStep?.(`${label}: solution`);
+  const step = await runOracle(task, workspace, options);
+  if (options.keepDir)
+    await writeFile(
+      `${workspace}.oracle.log`,
+      `exit ${step.exitCode ?? step.signal}${step.timedOut ? ' (timed out)' : ''}\n--- stdout\n${step.stdout}\n--- stderr\n${step.stderr}\n`,
+    );
+  const crashed = stepCrashed(step);
+  if (crashed)
+    throw new OracleFailed(
+      `the oracle solution did not finish: ${crashed} (agent timeout ${task.agent.timeoutSec} s):\n${outputTail(step, 1500)}`,
+    );
+}
 
 /** The oracle a second time: the assertions whose result changed (flaky), or the oracle itself when it did not finish again. */
 async function runOracleAgain(
-  episode: (label: string, withOracle: boolean) => Promise<VerifierResult>,
+  episode: Episode,
   oracle: VerifierResult,
 ): Promise<{ again: VerifierResult | null; flakyNames: string[] }> {
   let again: VerifierResult | null = null;
