@@ -3,57 +3,34 @@
  * the runs is a column, sortable, filterable (`KEY>N`) and kept by a reload; the scatter places the shown
  * runs, or only the checked ones, by two fields. Needs `npm run build`.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { closeLabInChromium, openLabInChromium } from '../helpers/browser';
-import { writeRunFolder } from '../helpers/runs';
-import type { ServeProcess } from '../helpers/serve';
-import { makeTempDir } from '../helpers/tmp';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { poll, useLabInChromium } from '../helpers/lab-suite';
+import { exportReportOffline, waitForRunRows, writeEvalRuns, type EvalRunFixture } from '../helpers/runs-page';
 
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
-
-let serve: ServeProcess;
-let browser: Browser;
-let page: Page;
-const home = makeTempDir();
-const data = join(home.path, 'data');
 const TEMPERATURE = 'config.policySettings.temperature';
 /** Three runs at temperatures 0, 0.5 and 1 that resolve 3, 2 and 1 of 4 tasks. */
-const RUNS = [
-  { id: 'run-cold', temperature: 0, resolved: 3 },
-  { id: 'run-warm', temperature: 0.5, resolved: 2 },
-  { id: 'run-hot', temperature: 1, resolved: 1 },
+const RUNS: EvalRunFixture[] = [
+  { id: 'run-cold', policySettings: { temperature: 0 }, resolved: 3 },
+  { id: 'run-warm', policySettings: { temperature: 0.5 }, resolved: 2 },
+  { id: 'run-hot', policySettings: { temperature: 1 }, resolved: 1 },
 ];
 
-beforeAll(async () => {
-  for (const [i, r] of RUNS.entries())
-    await writeRunFolder(
-      join(data, 'runs'),
-      r.id,
-      Array.from({ length: 4 }, (_, t) => ({ task: `task-${t}`, resolved: [t < r.resolved] })),
-      { policySettings: { temperature: r.temperature }, createdAt: `2026-12-01T0${i}:00:00Z` },
-    );
-  ({ serve, browser, page } = await openLabInChromium(data, { viewport: { width: 1280, height: 900 } }));
-  await page.goto(`${serve.url}#/runs`);
-  await page
-    .getByTestId('run-row')
-    .nth(RUNS.length - 1)
-    .waitFor({ timeout: 20_000 });
-}, 120_000);
-
-afterAll(async () => {
-  await closeLabInChromium({ serve, browser });
-  home.remove();
+const lab = useLabInChromium({
+  prepare: (data) => writeEvalRuns(data, RUNS),
+  page: { viewport: { width: 1280, height: 900 } },
 });
 
-const ids = () => page.getByTestId('run-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')));
-const cells = () => page.locator(`table.runs td[data-key="f:${TEMPERATURE}"]`).allTextContents();
+beforeAll(async () => {
+  await lab.page.goto(`${lab.serve.url}#/runs`);
+  await waitForRunRows(lab.page, RUNS.length);
+});
+
+const ids = () => lab.page.getByTestId('run-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')));
+const cells = () => lab.page.locator(`table.runs td[data-key="f:${TEMPERATURE}"]`).allTextContents();
 
 describe('runs table: columns of your choosing', () => {
   test('a setting as a column: shown, sorted, filtered, kept by a reload', async () => {
+    const { page } = lab;
     await page.getByTestId('runs-add-column').selectOption(TEMPERATURE);
     const header = page.locator(`table.runs th[data-sort="f:${TEMPERATURE}"]`);
     await header.waitFor();
@@ -68,14 +45,12 @@ describe('runs table: columns of your choosing', () => {
     await poll(ids).toEqual(['run-hot']);
     await page.getByTestId('runs-filter').fill('');
     await page.reload();
-    await page
-      .getByTestId('run-row')
-      .nth(RUNS.length - 1)
-      .waitFor({ timeout: 20_000 });
+    await waitForRunRows(page, RUNS.length);
     expect(await cells()).toEqual(['1', '0.5', '0']);
   });
 
   test('the scatter places the shown runs, or the checked ones, by two fields', async () => {
+    const { page } = lab;
     await page.getByTestId('runs-scatter').locator('summary').click();
     await page.getByTestId('scatter-x').selectOption(TEMPERATURE);
     await page.getByTestId('scatter-y').selectOption('summary.resolvedRate');
@@ -104,6 +79,7 @@ describe('runs table: columns of your choosing', () => {
   });
 
   test('parallel coordinates: an axis per added numeric column and result, a line per checked run', async () => {
+    const { page } = lab;
     await page.getByTestId('runs-parallel').locator('summary').click();
     const plot = page.getByTestId('parallel-plot');
     expect(await plot.getAttribute('data-axes')).toBe(`${TEMPERATURE} summary.resolvedRate summary.meanReward`);
@@ -125,20 +101,15 @@ describe('runs table: columns of your choosing', () => {
   });
 
   test('a report of the checked runs is one HTML file that opens offline', async () => {
+    const { page } = lab;
     // run-cold and run-hot are checked (the scatter test); the temperature column was added.
     await page.getByTestId('report-open').click();
     await page.getByTestId('report-title').fill('Temperature sweep');
     await page.getByTestId('report-notes').fill('# Findings\n\n- **greedy** resolves most\n- see `run-hot`');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('report-export').click()]);
+    const { download, html, offline, close } = await exportReportOffline(lab);
     expect(download.suggestedFilename()).toMatch(/^report-\d{4}-\d{2}-\d{2}\.html$/);
-    const file = join(home.path, 'report.html');
-    await download.saveAs(file);
-    const html = readFileSync(file, 'utf8');
     // Nothing to fetch: no script, no external address, no linked style or image.
     expect(html).not.toMatch(/<script|<link|\ssrc=|https?:\/\//i);
-    const context = await browser.newContext({ offline: true });
-    const offline = await context.newPage();
-    await offline.goto(pathToFileURL(file).href);
     expect(await offline.locator('h1').first().textContent()).toBe('Temperature sweep');
     expect(await offline.locator('.notes h2').textContent()).toBe('Findings');
     expect(await offline.locator('.notes li strong').textContent()).toBe('greedy');
@@ -149,6 +120,6 @@ describe('runs table: columns of your choosing', () => {
     expect(await offline.locator('table.runs th').last().textContent()).toBe(TEMPERATURE);
     expect(rows.map((r) => r.at(-1)).sort()).toEqual(['0', '1']);
     expect(await offline.locator('svg.chart g.bar').count()).toBe(2);
-    await context.close();
+    await close();
   });
 });

@@ -7,42 +7,30 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { closeLabInChromium, openLabInChromium } from '../helpers/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { poll, useLabInChromium } from '../helpers/lab-suite';
 import { writeRunFolder } from '../helpers/runs';
-import type { ServeProcess } from '../helpers/serve';
-import { makeTempDir } from '../helpers/tmp';
+import { waitForRunRows } from '../helpers/runs-page';
 import { writeTrainingRun } from '../helpers/training-run';
 
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
-
-let serve: ServeProcess;
-let browser: Browser;
-let page: Page;
-const home = makeTempDir();
-const data = join(home.path, 'data');
-const reports = join(data, 'reports');
 const TRAINING = '20261201-100000-ppo-report';
 
-beforeAll(async () => {
-  await writeRunFolder(join(data, 'runs'), 'eval-a', [{ task: 't0', resolved: [true] }], {
-    createdAt: '2026-12-01T01:00:00Z',
-  });
-  await writeRunFolder(join(data, 'runs'), 'eval-b', [{ task: 't0', resolved: [false] }], {
-    createdAt: '2026-12-01T02:00:00Z',
-  });
-  writeTrainingRun(data, TRAINING, { steps: 5, seed: 1 });
-  ({ serve, browser, page } = await openLabInChromium(data));
-  // Tabs of one browser share a context: the test opens a second one on a report's address.
-  await page.close();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-}, 120_000);
-
-afterAll(async () => {
-  await closeLabInChromium({ serve, browser });
-  home.remove();
+const lab = useLabInChromium({
+  prepare: async (data) => {
+    await writeRunFolder(join(data, 'runs'), 'eval-a', [{ task: 't0', resolved: [true] }], {
+      createdAt: '2026-12-01T01:00:00Z',
+    });
+    await writeRunFolder(join(data, 'runs'), 'eval-b', [{ task: 't0', resolved: [false] }], {
+      createdAt: '2026-12-01T02:00:00Z',
+    });
+    writeTrainingRun(data, TRAINING, { steps: 5, seed: 1 });
+  },
+  page: { viewport: { width: 1280, height: 900 } },
+  // The test opens a second tab on a report's address.
+  tabs: true,
 });
+const reports = join(lab.data, 'reports');
 
 const row = (p: Page, name: string) => p.locator(`[data-testid="saved-report"][data-name="${name}"]`);
 const listed = (p: Page) =>
@@ -51,6 +39,7 @@ const hash = async (p: Page) => decodeURIComponent(await p.evaluate<string>('loc
 
 /** Open the report form on the checked runs, set a title, save it under `name`. */
 async function saveReport(name: string, title: string, training: boolean) {
+  const { page } = lab;
   await page.getByTestId('report-open').click();
   await page.getByTestId('report-title').fill(title);
   const box = page.getByLabel(`report ${TRAINING}`);
@@ -61,8 +50,9 @@ async function saveReport(name: string, title: string, training: boolean) {
 
 describe('saved reports', () => {
   test('two reports saved by name, listed after a reload, opened by address, renamed and deleted', async () => {
+    const { page, serve, browser } = lab;
     await page.goto(`${serve.url}#/runs`);
-    await page.getByTestId('run-row').nth(1).waitFor({ timeout: 20_000 });
+    await waitForRunRows(page, 2);
     expect(await page.getByTestId('saved-reports').count()).toBe(0);
 
     await page.getByLabel('compare eval-a').check();
@@ -149,6 +139,7 @@ describe('saved reports', () => {
   });
 
   test('a damaged report file is shown by its path and field, and left as it is', async () => {
+    const { page, serve } = lab;
     const broken = join(reports, 'broken.json');
     const bytes = JSON.stringify({ schema: 't1lab.report/1', id: 'broken', name: 'Broken', title: 3 });
     writeFileSync(broken, bytes);

@@ -3,41 +3,28 @@
  * sidebar comes back from another page with one click, survives a reload, and is forgotten on request.
  * Needs `npm run build`.
  */
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { closeLabInChromium, openLabInChromium } from '../helpers/browser';
-import type { ServeProcess } from '../helpers/serve';
-import { makeTempDir } from '../helpers/tmp';
+import { describe, expect, test } from 'vitest';
+import { poll, useLabInChromium } from '../helpers/lab-suite';
 import { writeTrainingRun } from '../helpers/training-run';
 
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
-
-let serve: ServeProcess;
-let browser: Browser;
-let page: Page;
-const home = makeTempDir();
-const data = join(home.path, 'data');
 const RUN = '20261201-100000-ppo-view';
 const OTHER = '20261201-090000-ppo-other';
 
-beforeAll(async () => {
-  writeTrainingRun(data, RUN, { steps: 5, seed: 1 });
-  writeTrainingRun(data, OTHER, { steps: 5, seed: 2 });
-  ({ serve, browser, page } = await openLabInChromium(data, { viewport: { width: 1280, height: 900 } }));
-}, 120_000);
-
-afterAll(async () => {
-  await closeLabInChromium({ serve, browser });
-  home.remove();
+const lab = useLabInChromium({
+  prepare: (data) => {
+    writeTrainingRun(data, RUN, { steps: 5, seed: 1 });
+    writeTrainingRun(data, OTHER, { steps: 5, seed: 2 });
+  },
+  page: { viewport: { width: 1280, height: 900 } },
 });
 
-const chart = (metric: string) => page.locator(`[data-testid="metric-chart"][data-metric="${metric}"]`);
+const chart = (metric: string) => lab.page.locator(`[data-testid="metric-chart"][data-metric="${metric}"]`);
 const shownMetrics = () =>
-  page.getByTestId('metric-chart').evaluateAll((els) => els.map((e) => e.getAttribute('data-metric')).sort());
+  lab.page.getByTestId('metric-chart').evaluateAll((els) => els.map((e) => e.getAttribute('data-metric')).sort());
 
 describe('saved views', () => {
   test('a named view opens again from another page and after a reload', async () => {
+    const { page, serve } = lab;
     await page.goto(`${serve.url}#/training/${RUN}`);
     await chart('pg_loss').waitFor({ timeout: 20_000 });
     await page.locator(`[data-testid="training-run-row"][data-run="${OTHER}"]`).getByTestId('overlay-toggle').check();

@@ -5,29 +5,17 @@
  * the step its run writes to metrics.jsonl while the report is open, and exports to one HTML file that
  * opens offline with the charts drawn. Needs `npm run build`.
  */
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { closeLabInChromium, openLabInChromium } from '../helpers/browser';
-import { writeRunFolder } from '../helpers/runs';
-import type { ServeProcess } from '../helpers/serve';
-import { makeTempDir } from '../helpers/tmp';
-
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
-
-let serve: ServeProcess;
-let browser: Browser;
-let page: Page;
-const home = makeTempDir();
-const data = join(home.path, 'data');
+import { describe, expect, test } from 'vitest';
+import { poll, useLabInChromium } from '../helpers/lab-suite';
+import { exportReportOffline, waitForRunRows, writeEvalRuns, type EvalRunFixture } from '../helpers/runs-page';
 
 /** Eval runs: two seeds of one setting (1 and 3 of 4 resolved), and one run at another temperature. */
-const EVALS = [
-  { id: 'eval-seed1', seed: 1, temperature: 0.7, resolved: 1 },
-  { id: 'eval-seed2', seed: 2, temperature: 0.7, resolved: 3 },
-  { id: 'eval-greedy', seed: 1, temperature: 0, resolved: 2 },
+const EVALS: EvalRunFixture[] = [
+  { id: 'eval-seed1', policySettings: { temperature: 0.7, seed: 1 }, resolved: 1 },
+  { id: 'eval-seed2', policySettings: { temperature: 0.7, seed: 2 }, resolved: 3 },
+  { id: 'eval-greedy', policySettings: { temperature: 0, seed: 1 }, resolved: 2 },
 ];
 /** Training runs: seeds 1 and 2 of one config (3 and 2 steps: different lengths), and another learning rate. */
 const SEED1 = '20261201-100000-ppo-seed1';
@@ -39,6 +27,7 @@ const metricsLine = (step: number, reward: number) =>
   `${JSON.stringify({ step, tokens: step * 1000, wall_time: T0 + step, reward_dense: reward, pg_loss: 0.1 / step })}\n`;
 
 function writeTrainingRun(
+  data: string,
   id: string,
   seed: number,
   lr: number,
@@ -71,32 +60,21 @@ function writeTrainingRun(
   writeFileSync(join(dir, 'metrics.jsonl'), rewards.map((r, i) => metricsLine(i + 1, r)).join(''));
 }
 
-beforeAll(async () => {
-  for (const [i, r] of EVALS.entries())
-    await writeRunFolder(
-      join(data, 'runs'),
-      r.id,
-      Array.from({ length: 4 }, (_, t) => ({ task: `task-${t}`, resolved: [t < r.resolved] })),
-      { policySettings: { temperature: r.temperature, seed: r.seed }, createdAt: `2026-12-01T0${i}:00:00Z` },
-    );
-  writeTrainingRun(SEED1, 1, 1e-5, [1, 2, 3], 'running');
-  writeTrainingRun(SEED2, 2, 1e-5, [3, 4], 'completed');
-  writeTrainingRun(OTHER, 1, 3e-5, [0, 0, 0], 'completed');
-  ({ serve, browser, page } = await openLabInChromium(data, { viewport: { width: 1280, height: 1000 } }));
-}, 120_000);
-
-afterAll(async () => {
-  await closeLabInChromium({ serve, browser });
-  home.remove();
+const lab = useLabInChromium({
+  prepare: async (data) => {
+    await writeEvalRuns(data, EVALS);
+    writeTrainingRun(data, SEED1, 1, 1e-5, [1, 2, 3], 'running');
+    writeTrainingRun(data, SEED2, 2, 1e-5, [3, 4], 'completed');
+    writeTrainingRun(data, OTHER, 1, 3e-5, [0, 0, 0], 'completed');
+  },
+  page: { viewport: { width: 1280, height: 1000 } },
 });
 
 describe('runs pooled over seeds', () => {
   test('the runs table grouped by settings (seeds pooled): each metric as the mean over a min–max band', async () => {
+    const { page, serve } = lab;
     await page.goto(`${serve.url}#/runs`);
-    await page
-      .getByTestId('run-row')
-      .nth(EVALS.length - 1)
-      .waitFor({ timeout: 20_000 });
+    await waitForRunRows(page, EVALS.length);
     await page.getByTestId('runs-group').selectOption('seeds');
     const groups = page.getByTestId('run-group');
     await poll(() => groups.count()).toBe(2);
@@ -117,6 +95,7 @@ describe('runs pooled over seeds', () => {
   });
 
   test('the Training charts pool the runs that differ only in seed: one mean line over a shaded band', async () => {
+    const { page, serve } = lab;
     await page.goto(`${serve.url}#/training/${SEED1}/${encodeURIComponent(`o=${SEED2},${OTHER}&s=0`)}`);
     const chart = page.locator('[data-testid="metric-chart"][data-metric="reward_dense"]');
     await poll(() => chart.getAttribute('data-runs')).toBe('3');
@@ -145,11 +124,9 @@ describe('runs pooled over seeds', () => {
 
 describe('a live report', () => {
   test("a report's chart draws the step its run writes while the report is open, and exports offline with it", async () => {
+    const { page, serve, data } = lab;
     await page.goto(`${serve.url}#/runs`);
-    await page
-      .getByTestId('run-row')
-      .nth(EVALS.length - 1)
-      .waitFor({ timeout: 20_000 });
+    await waitForRunRows(page, EVALS.length);
     await page.getByLabel('compare eval-seed1').check();
     await page.getByTestId('report-open').click();
     await page.getByTestId('report-title').fill('Seeds');
@@ -169,14 +146,8 @@ describe('a live report', () => {
     await page.getByTestId('report-pool-seeds').check();
     await poll(() => page.locator('[data-testid="report-chart"] polygon.band').count()).toBe(1);
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('report-export').click()]);
-    const file = join(home.path, 'report.html');
-    await download.saveAs(file);
-    const html = readFileSync(file, 'utf8');
+    const { html, offline, close } = await exportReportOffline(lab);
     expect(html).not.toMatch(/<script|<link|\ssrc=|https?:\/\//i);
-    const context = await browser.newContext({ offline: true });
-    const offline = await context.newPage();
-    await offline.goto(pathToFileURL(file).href);
     expect(await offline.locator('h1').textContent()).toBe('Seeds');
     const exported = offline.locator('svg.metric-svg[data-metric="reward_dense"] polyline.line');
     expect(await exported.getAttribute('data-runs')).toBe(`${SEED1} ${SEED2}`);
@@ -186,6 +157,6 @@ describe('a live report', () => {
     const drawn = await exported.boundingBox();
     expect(drawn!.width).toBeGreaterThan(100);
     expect(await offline.locator('table.runs tbody tr').count()).toBe(1);
-    await context.close();
+    await close();
   });
 });
