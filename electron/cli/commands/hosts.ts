@@ -53,6 +53,7 @@ export function registerHosts(program: Command, io: Io): void {
 interface AddOptions {
   slots: string;
   tlsDir?: string;
+  knownHosts?: string;
   copyFiles?: boolean;
   json?: boolean;
 }
@@ -66,6 +67,10 @@ function registerHostsAdd(hosts: Command, io: Io): void {
     )
     .option('--slots <n>', 'episodes the host runs at once', '2')
     .option('--tls-dir <dir>', 'tcp:// only: a folder with ca.pem, cert.pem and key.pem (the client certificate)')
+    .option(
+      '--known-hosts <file>',
+      "ssh:// only: the known_hosts file the host's key must be in (default ~/.ssh/known_hosts)",
+    )
     .option(
       '--copy-files',
       "always copy the workspace and mounts in and out, even where the engine sees this machine's files (then they are bound)",
@@ -81,6 +86,7 @@ function addHostCommand(io: Io, name: string, url: string, opts: AddOptions): vo
       url,
       slots: parseSlots(opts.slots),
       tlsDir: opts.tlsDir,
+      knownHosts: opts.knownHosts,
       ...(opts.copyFiles ? { files: 'copy' as const } : {}),
     }),
   );
@@ -96,7 +102,7 @@ function registerHostsList(hosts: Command, io: Io): void {
   hosts
     .command('list')
     .description('the hosts in the settings file')
-    .option('--json', 'print JSON: [{name, url, slots, tlsDir?, enabled, files?}]')
+    .option('--json', 'print JSON: [{name, url, slots, tlsDir?, knownHosts?, enabled, files?}]')
     .action((opts: { json?: boolean }) => listHostsCommand(io, opts));
 }
 

@@ -1,6 +1,6 @@
 /**
  * Engine hosts as the lab keeps them: the `hosts` key of the settings file (a list of name, URL, slots,
- * TLS folder, enabled), and the lab's install id (`installId`), the label that tells this install's
+ * TLS folder, known_hosts file, enabled), and the lab's install id (`installId`), the label that tells this install's
  * containers from those of another lab using the same engine. Every input is checked here, and a bad
  * one names its field and value.
  */
@@ -23,6 +23,7 @@ const HostEntry = z.object({
   url: z.string().min(1),
   slots: z.number().int().min(1).max(MAX_SLOTS),
   tlsDir: z.string().optional(),
+  knownHosts: z.string().optional(),
   enabled: z.boolean().optional(),
   files: z.enum(['auto', 'copy']).optional(),
 });
@@ -59,13 +60,19 @@ export function parseSlots(text: string | number): number {
 /** Check a new host's fields (the URL's scheme and loopback rule, the TLS folder's files) and store it. */
 export function addHost(
   dataDir: string,
-  input: { name: string; url: string; slots?: number; tlsDir?: string; files?: HostFiles },
+  input: { name: string; url: string; slots?: number; tlsDir?: string; knownHosts?: string; files?: HostFiles },
 ): HostConfig {
   const name = checkHostName(input.name);
   const tlsDir = input.tlsDir ? resolve(input.tlsDir) : undefined;
+  // Kept absolute: the lab may run from another folder. It need not exist yet (ssh-keyscan fills it after).
+  const knownHosts = input.knownHosts ? resolve(input.knownHosts) : undefined;
   try {
-    parseHostUrl(input.url, tlsDir);
+    const parsed = parseHostUrl(input.url, tlsDir);
     if (tlsDir) readTlsDir(tlsDir);
+    if (knownHosts && parsed.transport !== 'ssh')
+      throw new HostUrlError(
+        `--known-hosts is for ssh:// hosts (their host key is checked against it); '${input.url}' is not ssh://`,
+      );
   } catch (e) {
     if (e instanceof HostUrlError) throw new LabError('INVALID_PARAMS', e.message);
     throw e;
@@ -81,6 +88,7 @@ export function addHost(
     url: input.url,
     slots: parseSlots(input.slots ?? DEFAULT_SLOTS),
     ...(tlsDir ? { tlsDir } : {}),
+    ...(knownHosts ? { knownHosts } : {}),
     enabled: true,
     ...(input.files === 'copy' ? { files: 'copy' as const } : {}),
   };

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import Docker from 'dockerode';
 import { DEFAULT_NOFILE, DEFAULT_NPROC, type HardLimits } from '../engine';
 import { parseHostUrl, readTlsDir, type ParsedHostUrl } from './host-url';
+import { defaultKnownHostsFile, HostKeyCheck } from './known-hosts';
 import { LABEL_INSTALL, LABEL_KIND, sweepVerdict } from './labels';
 
 export interface HostConfig {
@@ -18,6 +19,8 @@ export interface HostConfig {
   slots: number;
   /** tcp:// only: the folder with ca.pem, cert.pem, key.pem. */
   tlsDir?: string;
+  /** ssh:// only: the known_hosts file its host key must be in (else the user's ~/.ssh/known_hosts). */
+  knownHosts?: string;
   /** Taken by `eval --hosts` when no list is given (default true). */
   enabled?: boolean;
   /**
@@ -54,9 +57,16 @@ export class EngineHostError extends Error {
   }
 }
 
+/** The host key check of an ssh:// host (null for the other transports). */
+export function hostKeyCheck(config: HostConfig, parsed: ParsedHostUrl): HostKeyCheck | null {
+  if (parsed.transport !== 'ssh') return null;
+  return new HostKeyCheck(config.knownHosts ?? defaultKnownHostsFile(), parsed.host as string, parsed.port as number);
+}
+
 export function dockerOptions(
   config: HostConfig,
   parsed: ParsedHostUrl = parseHostUrl(config.url, config.tlsDir),
+  hostKeys: HostKeyCheck | null = hostKeyCheck(config, parsed),
 ): Docker.DockerOptions {
   switch (parsed.transport) {
     case 'unix':
@@ -66,12 +76,17 @@ export function dockerOptions(
     case 'tls':
       return { protocol: 'https', host: parsed.host, port: parsed.port, ...readTlsDir(config.tlsDir as string) };
     case 'ssh':
+      // docker-modem runs `docker system dial-stdio` on the host over ssh2, which takes any host key unless
+      // given a verifier: the check against known_hosts is what keeps a man in the middle out.
       return {
         protocol: 'ssh',
         host: parsed.host,
         port: parsed.port,
         ...(parsed.username ? { username: parsed.username } : {}),
-        ...(process.env.SSH_AUTH_SOCK ? { sshOptions: { agent: process.env.SSH_AUTH_SOCK } } : {}),
+        sshOptions: {
+          ...(process.env.SSH_AUTH_SOCK ? { agent: process.env.SSH_AUTH_SOCK } : {}),
+          ...(hostKeys ? { hostVerifier: hostKeys.verify, algorithms: { serverHostKey: hostKeys.algorithms() } } : {}),
+        },
       };
   }
 }
@@ -127,11 +142,14 @@ export interface SweepResult {
 export class EngineClient {
   readonly docker: Docker;
   readonly parsed: ParsedHostUrl;
+  /** ssh:// only: its host key check, whose refusal names the key and the file (ssh2's error does not). */
+  readonly hostKeys: HostKeyCheck | null;
   private info: Promise<EngineInfo> | null = null;
 
   constructor(readonly config: HostConfig) {
     this.parsed = parseHostUrl(config.url, config.tlsDir);
-    this.docker = new Docker(dockerOptions(config, this.parsed));
+    this.hostKeys = hostKeyCheck(config, this.parsed);
+    this.docker = new Docker(dockerOptions(config, this.parsed, this.hostKeys));
   }
 
   get name(): string {
@@ -151,13 +169,15 @@ export class EngineClient {
   }
 
   private async probe(): Promise<EngineInfo> {
+    if (this.hostKeys) this.hostKeys.refusal = null; // an earlier refusal is not this probe's reason
     const ask = Promise.all([this.docker.version(), this.docker.info()]);
     const [version, info] = (await withTimeout(
       ask,
       PROBE_TIMEOUT_MS,
       `no answer within ${PROBE_TIMEOUT_MS / 1000} s`,
     ).catch((e: Error) => {
-      throw new EngineHostError(this.name, `unreachable at ${this.config.url}: ${e.message}`);
+      const refused = this.hostKeys?.refusal;
+      throw new EngineHostError(this.name, refused ?? `unreachable at ${this.config.url}: ${e.message}`);
     })) as [Docker.DockerVersion & { Components?: Array<{ Name: string }> }, Record<string, unknown>];
     const podman = (version.Components ?? []).some((c) => /podman/i.test(c.Name));
     const security = (info.SecurityOptions as string[] | undefined) ?? [];
