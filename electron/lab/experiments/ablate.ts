@@ -10,6 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
+import { LabError } from '../../ipc/common/errors';
 import { readDone, runT1labStep, writeDone } from './cli-step';
 import { baselineCell, cellLabel, cellName, gridCells, parseGrid, type Cell, type GridAxis } from './grid';
 import { writeAblationReport, type CellReport } from './ablate-report';
@@ -141,9 +142,8 @@ interface AblationPlan {
  */
 function openPlan(options: AblateOptions, out: string): { plan: AblationPlan; baseToml: string } {
   if (!Number.isInteger(options.seeds) || options.seeds < 1)
-    throw new Error(`--seeds must be a positive integer, got ${options.seeds}`);
-  const baseToml = readFileSync(resolve(options.config), 'utf8');
-  parseToml(baseToml); // a malformed config fails here, before any run starts
+    throw new LabError('INVALID_PARAMS', `--seeds must be a positive integer, got ${options.seeds}`);
+  const baseToml = readConfig(resolve(options.config));
   mkdirSync(out, { recursive: true });
   const planFile = join(out, 'ablation.json');
   const plan: AblationPlan = {
@@ -153,14 +153,39 @@ function openPlan(options: AblateOptions, out: string): { plan: AblationPlan; ba
     evalSuites: options.evalSuites.map((s) => resolve(s)),
   };
   if (existsSync(planFile)) {
-    const before = JSON.parse(readFileSync(planFile, 'utf8')) as AblationPlan;
+    const before = readPlan(planFile);
     if (before.grid !== plan.grid || before.seeds !== plan.seeds || before.config !== plan.config) {
-      throw new Error(
+      throw new LabError(
+        'CONFLICT',
         `${out} holds another ablation (${before.grid}, ${before.seeds} seeds, ${before.config}): choose another --out`,
       );
     }
   } else writeFileSync(planFile, `${JSON.stringify({ ...plan, createdAt: new Date().toISOString() }, null, 2)}\n`);
   return { plan, baseToml };
+}
+
+/** The base config's text; a missing or malformed file fails here, before any run starts. */
+function readConfig(path: string): string {
+  if (!existsSync(path)) throw new LabError('NOT_FOUND', `--config: ${path} does not exist`);
+  const text = readFileSync(path, 'utf8');
+  try {
+    parseToml(text);
+  } catch (error) {
+    throw new LabError('INVALID_PARAMS', `--config ${path}: not valid TOML: ${(error as Error).message}`);
+  }
+  return text;
+}
+
+/** The plan an earlier run of this folder wrote; a damaged one is named, never written over. */
+function readPlan(planFile: string): AblationPlan {
+  try {
+    return JSON.parse(readFileSync(planFile, 'utf8')) as AblationPlan;
+  } catch (error) {
+    throw new LabError(
+      'CONFLICT',
+      `${planFile} is not an ablation plan (${(error as Error).message}): choose another --out or remove the file`,
+    );
+  }
 }
 
 /** One seed of one cell: its config written, a PPO run from it, its final checkpoint evaluated on every suite. */

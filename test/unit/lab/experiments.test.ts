@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { afterAll, describe, expect, test } from 'vitest';
 import { writeAblationReport, suiteRows } from '../../../electron/lab/experiments/ablate-report';
-import { cellConfig } from '../../../electron/lab/experiments/ablate';
+import { cellConfig, runAblation } from '../../../electron/lab/experiments/ablate';
 import { seedBand } from '../../../electron/lab/experiments/cell-results';
 import { baselineCell, cellName, gridCells, parseGrid } from '../../../electron/lab/experiments/grid';
 import { writeAblationFixture } from '../../helpers/ablation-fixture';
@@ -99,5 +99,33 @@ describe('the ablation report', () => {
     // 0 of 10 tasks: the Wilson upper bound, not the bootstrap's collapsed [0, 0].
     expect(dense.ci95[0]).toBeCloseTo(0, 12);
     expect(dense.ci95[1]).toBeCloseTo(0.2775, 3);
+  });
+});
+
+describe('ablation input', () => {
+  const base = { grid: 'reward=dense,binary', seeds: 1, evalSuites: [] as string[] };
+
+  test('a missing config, a malformed one and a damaged plan are named, before any run starts', async () => {
+    const out = join(tmp.path, 'bad-input');
+    await expect(runAblation({ ...base, config: join(tmp.path, 'none.toml'), out })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: `--config: ${join(tmp.path, 'none.toml')} does not exist`,
+    });
+    const broken = join(tmp.path, 'broken.toml');
+    writeFileSync(broken, '[ppo\nsteps = ');
+    await expect(runAblation({ ...base, config: broken, out })).rejects.toMatchObject({
+      code: 'INVALID_PARAMS',
+      message: expect.stringContaining(`--config ${broken}: not valid TOML`),
+    });
+    const good = join(tmp.path, 'good.toml');
+    writeFileSync(good, '[ppo]\nsteps = 1\n');
+    const damaged = join(tmp.path, 'damaged');
+    mkdirSync(damaged, { recursive: true });
+    writeFileSync(join(damaged, 'ablation.json'), '{"grid": ');
+    await expect(runAblation({ ...base, config: good, out: damaged })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining(`${join(damaged, 'ablation.json')} is not an ablation plan`),
+    });
+    expect(readFileSync(join(damaged, 'ablation.json'), 'utf8')).toBe('{"grid": ');
   });
 });
