@@ -52,14 +52,12 @@ const LONG_FUNCTIONS = [
     119,
     'resolveTaskImage: the image decision (declared, built, pulled), not split yet',
   ],
-  ['renderer/src/components/runs/RunDetail.tsx', 118, 'RunDetail: the run view and its sections in one'],
   [
     'native/model/check.ts',
     115,
     'checkSamplingAgainstScoring: the sampler and the scorer run side by side, not split yet',
   ],
   ['renderer/src/components/training/MetricChart.tsx', 115, 'MetricChart: uPlot set-up and its React effects in one'],
-  ['renderer/src/components/runs/RunMetaEditor.tsx', 114, 'RunMetaEditor: the name, notes and tags editor in one'],
   [
     'tasks/families/core/log-report.ts',
     114,

@@ -5,16 +5,15 @@
 import { useEffect, useRef, useState } from 'react';
 import type { RunListing, RunProgress } from '../../../../electron/domain/runs';
 import { useNav } from '../../stores/nav';
-import { useRuns } from '../../stores/runs';
-import { EpisodeViewer } from './EpisodeViewer';
-import { LiveGrid } from './LiveGrid';
+import { useRuns, type RunDetail as RunDetailData } from '../../stores/runs';
 import { PassMatrix } from './PassMatrix';
-import { RunConfigPanel } from './RunConfig';
-import { RunMetaEditor } from './RunMetaEditor';
-import { EpisodeList, RunSummary, type EpisodeFilters } from './RunResults';
+import { NoEpisodes, RunEpisodesTab } from './RunEpisodesTab';
+import { RunOverviewTab } from './RunOverviewTab';
+import type { EpisodeFilters } from './RunResults';
 import { RunStatistics } from './RunStatistics';
-import { RunSystem } from './RunSystem';
 import { parseRunView, RUN_TAB_LABELS, RUN_TABS, type RunTab } from './run-tabs';
+
+const NO_FILTERS: EpisodeFilters = { failedOnly: false, stop: '' };
 
 export function RunDetail({
   runId,
@@ -27,33 +26,15 @@ export function RunDetail({
   onRemoved: () => void;
   onChanged: () => void;
 }) {
-  const { detail, progress, episode, cancel, resume, reveal, revealed } = useRuns();
+  const { detail, progress, episode, cancel, resume } = useRuns();
   const { params, link } = useNav();
   const view = parseRunView(params[0] === runId ? params : [runId]);
-  const [filters, setFilters] = useState<EpisodeFilters>({ failedOnly: false, stop: '' });
-  const viewerRef = useRef<HTMLDivElement>(null);
-  const rootRef = useRef<HTMLDivElement>(null);
-  useEffect(() => setFilters({ failedOnly: false, stop: '' }), [runId]);
-  // An episode opened from the matrix or a link: bring the viewer (top of the episodes tab) into view.
-  useEffect(() => {
-    if (view.episodeKey) viewerRef.current?.scrollIntoView({ block: 'nearest' });
-  }, [view.episodeKey, episode?.key]);
-  // A run just started from the form sits below the form and the table: bring its progress and live
-  // terminals into view (xterm also draws nothing while it is off screen).
-  useEffect(() => {
-    if (reveal !== runId || !detail) return;
-    rootRef.current?.scrollIntoView({ block: 'start' });
-    revealed();
-  }, [reveal, runId, detail]);
+  const [filters, setFilters] = useState<EpisodeFilters>(NO_FILTERS);
+  const rootRef = useRevealedRun(runId, detail);
+  useEffect(() => setFilters(NO_FILTERS), [runId]);
 
-  const live = progress[runId];
-  const current = live ?? detail?.progress ?? null;
+  const current = progress[runId] ?? detail?.progress ?? null;
   const listing = runs.find((r) => r.id === runId);
-  // The bar says "done" only once the results hold every episode (they are read after the event).
-  const shownState =
-    current && current.state !== 'running' && detail && detail.episodes.length < current.done
-      ? 'finishing'
-      : current?.state;
   const episodes = detail?.episodes ?? [];
   const tab = (t: RunTab) => link('runs', t === 'overview' ? [runId] : [runId, t]);
   const open = (key: string) => link('runs', [runId, key]);
@@ -61,10 +42,13 @@ export function RunDetail({
     tasks: detail ? String(new Set(episodes.map((e) => e.taskId)).size) : undefined,
     episodes: detail ? String(episodes.length) : undefined,
   };
+  const finished = detail !== null && episodes.length > 0;
 
   return (
     <div className="run-detail" ref={rootRef} data-testid="run-detail" data-run={runId} data-tab={view.tab}>
-      {current && <RunProgressBar progress={current} state={shownState} onCancel={() => void cancel(runId)} />}
+      {current && (
+        <RunProgressBar progress={current} state={shownState(current, detail)} onCancel={() => void cancel(runId)} />
+      )}
       {listing?.state === 'incomplete' && current?.state !== 'running' && (
         <button onClick={() => void resume(runId)} data-testid="resume">
           Resume
@@ -73,72 +57,59 @@ export function RunDetail({
       <RunTabs selected={view.tab} counts={counts} onTab={tab} />
       <div className="run-tab-panel" role="tabpanel" aria-label={RUN_TAB_LABELS[view.tab]}>
         {view.tab === 'overview' && (
-          <>
-            {detail && (
-              <RunConfigPanel
-                manifest={detail.manifest}
-                episodes={detail.episodes}
-                running={current?.state === 'running'}
-              />
-            )}
-            {current?.state === 'running' && <RunningEpisodes runId={runId} running={current.running} />}
-            {listing && (
-              <RunMetaEditor
-                runId={listing.id}
-                name={listing.name}
-                tags={listing.tags}
-                notes={listing.notes}
-                running={listing.state === 'running' || current?.state === 'running'}
-                onChanged={onChanged}
-                onRemoved={onRemoved}
-              />
-            )}
-            {detail && episodes.length > 0 && (
-              <RunSummary stats={detail.stats} episodes={episodes} manifest={detail.manifest} />
-            )}
-            {detail && <RunSystem runId={runId} running={current?.state === 'running'} />}
-          </>
+          <RunOverviewTab
+            runId={runId}
+            detail={detail}
+            current={current}
+            listing={listing}
+            onChanged={onChanged}
+            onRemoved={onRemoved}
+          />
         )}
         {view.tab === 'tasks' &&
-          (detail && episodes.length > 0 ? (
+          (finished ? (
             <PassMatrix episodes={episodes} attempts={detail.manifest.config.attempts} onOpen={open} />
           ) : (
-            <p className="muted">No finished episode yet.</p>
+            <NoEpisodes />
           ))}
         {view.tab === 'episodes' && (
-          <>
-            <div ref={viewerRef}>
-              {episode && episode.runId === runId && view.episodeKey === episode.key && (
-                <EpisodeViewer
-                  episode={episode}
-                  turn={view.turn !== null ? view.turn - 1 : 0}
-                  onTurn={(index) => link('runs', [runId, episode.key, index + 1], { replace: true })}
-                  onClose={() => tab('episodes')}
-                />
-              )}
-            </div>
-            {detail && episodes.length > 0 ? (
-              <EpisodeList
-                episodes={episodes}
-                filters={filters}
-                onFilters={setFilters}
-                selectedKey={view.episodeKey}
-                onOpen={open}
-              />
-            ) : (
-              <p className="muted">No finished episode yet.</p>
-            )}
-          </>
+          <RunEpisodesTab
+            runId={runId}
+            detail={detail}
+            episode={episode}
+            view={view}
+            filters={filters}
+            onFilters={setFilters}
+            onOpen={open}
+            onClose={() => tab('episodes')}
+          />
         )}
         {view.tab === 'statistics' &&
-          (detail && episodes.length > 0 ? (
-            <RunStatistics runId={runId} runs={runs} stats={detail.stats} />
-          ) : (
-            <p className="muted">No finished episode yet.</p>
-          ))}
+          (finished ? <RunStatistics runId={runId} runs={runs} stats={detail.stats} /> : <NoEpisodes />)}
       </div>
     </div>
   );
+}
+
+/** The bar says "done" only once the results hold every episode (they are read after the event). */
+function shownState(current: RunProgress, detail: RunDetailData | null): string | undefined {
+  return current.state !== 'running' && detail && detail.episodes.length < current.done ? 'finishing' : current.state;
+}
+
+/**
+ * A run just started from the form sits below the form and the table: once its detail is read, bring its
+ * progress and live terminals into view (xterm also draws nothing while it is off screen). Returns the ref
+ * for the detail's root.
+ */
+function useRevealedRun(runId: string, detail: RunDetailData | null) {
+  const { reveal, revealed } = useRuns();
+  const rootRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (reveal !== runId || !detail) return;
+    rootRef.current?.scrollIntoView({ block: 'start' });
+    revealed();
+  }, [reveal, runId, detail]);
+  return rootRef;
 }
 
 /** The run's progress: episodes done and resolved, cut at the deadline, its state and message; Cancel while it runs. */
@@ -191,22 +162,5 @@ function RunTabs({
         </button>
       ))}
     </div>
-  );
-}
-
-/** The episodes running now (turn, last action) and their live terminals. */
-function RunningEpisodes({ runId, running }: { runId: string; running: RunProgress['running'] }) {
-  return (
-    <>
-      <ul className="running-list">
-        {running.map((r) => (
-          <li key={r.key}>
-            {r.key}: turn {r.turns}
-            {r.lastAction ? ` · ${r.lastAction}` : ''}
-          </li>
-        ))}
-      </ul>
-      <LiveGrid runId={runId} running={running.map((r) => r.key)} />
-    </>
   );
 }

@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { getLabApi } from '../../lab/api';
 import { userError } from '../../lab/errors';
+import { draftOfMeta, metaChanged, metaPatch, type RunMetaDraft } from './run-meta';
 
 interface Props {
   runId: string;
@@ -17,37 +18,27 @@ interface Props {
   onRemoved(): void;
 }
 
-const splitTags = (text: string) => [...new Set(text.split(/[\s,]+/).filter(Boolean))];
+/** How long "saved to meta.json" stays after a save. */
+const SAVED_NOTICE_MS = 2_000;
 
 export function RunMetaEditor({ runId, name, tags, notes, running, onChanged, onRemoved }: Props) {
-  const [draft, setDraft] = useState({ name: name ?? '', tags: tags.join(' '), notes });
+  const [draft, setDraft] = useState(() => draftOfMeta({ name, tags, notes }));
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [confirming, setConfirming] = useState(false);
   // Another run, or the same run edited elsewhere (the CLI): start from what the folder says.
   useEffect(() => {
-    setDraft({ name: name ?? '', tags: tags.join(' '), notes });
+    setDraft(draftOfMeta({ name, tags, notes }));
     setConfirming(false);
     setError(null);
   }, [runId, name, tags.join(' '), notes]);
 
-  const dirty =
-    draft.name.trim() !== (name ?? '') || splitTags(draft.tags).join(' ') !== tags.join(' ') || draft.notes !== notes;
   const save = async () => {
-    const wanted = splitTags(draft.tags);
     try {
-      await getLabApi().methods['runs.setMeta']({
-        runId,
-        patch: {
-          name: draft.name.trim() === '' ? null : draft.name.trim(),
-          addTags: wanted.filter((t) => !tags.includes(t)),
-          removeTags: tags.filter((t) => !wanted.includes(t)),
-          notes: draft.notes,
-        },
-      });
+      await getLabApi().methods['runs.setMeta']({ runId, patch: metaPatch(draft, tags) });
       setError(null);
       setSaved(true);
-      setTimeout(() => setSaved(false), 2_000);
+      setTimeout(() => setSaved(false), SAVED_NOTICE_MS);
       onChanged();
     } catch (e) {
       setError(userError(e).message);
@@ -72,35 +63,9 @@ export function RunMetaEditor({ runId, name, tags, notes, running, onChanged, on
         void save();
       }}
     >
-      <label>
-        name
-        <input
-          name="run-name"
-          value={draft.name}
-          placeholder="a name for this run"
-          onChange={(e) => setDraft({ ...draft, name: e.target.value })}
-        />
-      </label>
-      <label>
-        tags (space or comma separated)
-        <input
-          name="run-tags"
-          value={draft.tags}
-          placeholder="baseline r3:on"
-          onChange={(e) => setDraft({ ...draft, tags: e.target.value })}
-        />
-      </label>
-      <label className="notes">
-        notes
-        <textarea
-          name="run-notes"
-          value={draft.notes}
-          placeholder="what this run is for, what you saw"
-          onChange={(e) => setDraft({ ...draft, notes: e.target.value })}
-        />
-      </label>
+      <RunMetaFields draft={draft} onDraft={setDraft} />
       <div className="actions">
-        <button type="submit" disabled={!dirty} data-testid="run-meta-save">
+        <button type="submit" disabled={!metaChanged(draft, { name, tags, notes })} data-testid="run-meta-save">
           Save
         </button>
         {saved && <span className="ok">saved to meta.json</span>}
@@ -110,29 +75,85 @@ export function RunMetaEditor({ runId, name, tags, notes, running, onChanged, on
           </span>
         )}
         <span style={{ flex: 1 }} />
-        {confirming ? (
-          <>
-            <span>Delete this run and all its files?</span>
-            <button type="button" className="danger" data-testid="run-delete-confirm" onClick={() => void remove()}>
-              Delete
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Keep
-            </button>
-          </>
-        ) : (
-          <button
-            type="button"
-            className="danger"
-            data-testid="run-delete"
-            disabled={running}
-            title={running ? 'cancel the run before deleting it' : 'delete the run folder'}
-            onClick={() => setConfirming(true)}
-          >
-            Delete run…
-          </button>
-        )}
+        <RunDeleteControl
+          running={running}
+          confirming={confirming}
+          onConfirming={setConfirming}
+          onDelete={() => void remove()}
+        />
       </div>
     </form>
+  );
+}
+
+function RunMetaFields({ draft, onDraft }: { draft: RunMetaDraft; onDraft: (draft: RunMetaDraft) => void }) {
+  return (
+    <>
+      <label>
+        name
+        <input
+          name="run-name"
+          value={draft.name}
+          placeholder="a name for this run"
+          onChange={(e) => onDraft({ ...draft, name: e.target.value })}
+        />
+      </label>
+      <label>
+        tags (space or comma separated)
+        <input
+          name="run-tags"
+          value={draft.tags}
+          placeholder="baseline r3:on"
+          onChange={(e) => onDraft({ ...draft, tags: e.target.value })}
+        />
+      </label>
+      <label className="notes">
+        notes
+        <textarea
+          name="run-notes"
+          value={draft.notes}
+          placeholder="what this run is for, what you saw"
+          onChange={(e) => onDraft({ ...draft, notes: e.target.value })}
+        />
+      </label>
+    </>
+  );
+}
+
+/** Delete the run: asks first, and is disabled while the run is running. */
+function RunDeleteControl({
+  running,
+  confirming,
+  onConfirming,
+  onDelete,
+}: {
+  running: boolean;
+  confirming: boolean;
+  onConfirming: (confirming: boolean) => void;
+  onDelete: () => void;
+}) {
+  if (confirming)
+    return (
+      <>
+        <span>Delete this run and all its files?</span>
+        <button type="button" className="danger" data-testid="run-delete-confirm" onClick={onDelete}>
+          Delete
+        </button>
+        <button type="button" onClick={() => onConfirming(false)}>
+          Keep
+        </button>
+      </>
+    );
+  return (
+    <button
+      type="button"
+      className="danger"
+      data-testid="run-delete"
+      disabled={running}
+      title={running ? 'cancel the run before deleting it' : 'delete the run folder'}
+      onClick={() => onConfirming(true)}
+    >
+      Delete run…
+    </button>
   );
 }

@@ -16,12 +16,15 @@ export function isRunTab(segment: string | undefined): segment is RunTab {
   return RUN_TABS.includes(segment as RunTab);
 }
 
-/** The tab, the open episode and its turn (1-based in the address) from the params after the run id. */
-export function parseRunView(params: readonly string[]): {
+/** What a run's address shows: the tab, the open episode and its turn (1-based in the address). */
+export interface RunView {
   tab: RunTab;
   episodeKey: string | null;
   turn: number | null;
-} {
+}
+
+/** The tab, the open episode and its turn (1-based in the address) from the params after the run id. */
+export function parseRunView(params: readonly string[]): RunView {
   const [, second, third] = params;
   if (!second) return { tab: 'overview', episodeKey: null, turn: null };
   if (isRunTab(second)) return { tab: second, episodeKey: null, turn: null };
