@@ -52,11 +52,6 @@ const LONG_FUNCTIONS = [
     119,
     'resolveTaskImage: the image decision (declared, built, pulled), not split yet',
   ],
-  [
-    'native/model/check.ts',
-    115,
-    'checkSamplingAgainstScoring: the sampler and the scorer run side by side, not split yet',
-  ],
   ['renderer/src/components/training/MetricChart.tsx', 115, 'MetricChart: uPlot set-up and its React effects in one'],
   [
     'tasks/families/core/log-report.ts',
@@ -74,7 +69,6 @@ const LONG_FUNCTIONS = [
     111,
     'RunDetailsPanel: the run details and its actions in one',
   ],
-  ['renderer/src/pages/SystemPage.tsx', 111, 'SystemPage: the page and its sections in one'],
   [
     'tasks/families/scenarios/monorepo-release.ts',
     110,
