@@ -11,8 +11,12 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { utils } from 'ssh2';
+// ssh2 is the client dockerode's ssh transport (docker-modem) connects with: the same parser reads the keys.
+// A default import: ssh2 is CommonJS, and Node's ESM loader finds no named `utils` export in it.
+import ssh2 from 'ssh2';
 import { DEFAULT_SSH_PORT } from './host-url';
+
+const { utils } = ssh2;
 
 /** The user's known_hosts, read when a host names no file of its own (HOME decides, as for ssh). */
 export function defaultKnownHostsFile(): string {
