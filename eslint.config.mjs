@@ -52,11 +52,6 @@ const LONG_FUNCTIONS = [
     119,
     'resolveTaskImage: the image decision (declared, built, pulled), not split yet',
   ],
-  [
-    'native/model/check.ts',
-    115,
-    'checkSamplingAgainstScoring: the sampler and the scorer run side by side, not split yet',
-  ],
   ['renderer/src/components/training/MetricChart.tsx', 115, 'MetricChart: uPlot set-up and its React effects in one'],
   [
     'tasks/families/core/log-report.ts',
