@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 # podman, runc, mmdebstrap, uidmap (podman recommends it; bootstrap installs without recommends): the container backend (runc: crun refuses hybrid cgroup layouts) and its local Debian base image.
 # openssl: the engine-host tests make TLS client certificates (test/integration/containers/hosts-api.test.ts).
 # docker.io: dockerd as an engine host beside podman's API service (test/integration/containers/hosts-eval.test.ts starts one of its own; none is left running).
-PACKAGES=(bubblewrap chromium python3-pytest asciinema procps git sqlite3 make gcc podman runc mmdebstrap uidmap python3-jinja2 openssl docker.io)
+# openssh-server: an ssh:// engine host (test/integration/containers/hosts-ssh.test.ts starts an sshd of its own on loopback; ssh-agent, ssh-keygen, ssh-keyscan come with it). Under systemd apt also starts the system's sshd: `systemctl disable --now ssh` where that is not wanted.
+PACKAGES=(bubblewrap chromium python3-pytest asciinema procps git sqlite3 make gcc podman runc mmdebstrap uidmap python3-jinja2 openssl docker.io openssh-server)
 
 step() { printf '\n==> %s\n' "$*"; }
 as_root() {
