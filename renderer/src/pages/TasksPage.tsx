@@ -5,12 +5,12 @@ import { TaskFiles } from '../components/tasks/TaskFiles';
 import { TaskHistory } from '../components/tasks/TaskHistory';
 import { TaskSources } from '../components/tasks/TaskSources';
 import { PassRateFilter } from '../components/tasks/PassRateFilter';
+import { TaskActions } from '../components/tasks/TaskActions';
+import { taskPassSummary } from '../components/tasks/task-pass-summary';
 import { useSort } from '../components/common/sortable';
 import { difficultyRank } from '../components/common/difficulty';
 import type { TaskPassRate } from '../../../electron/domain/runs';
-import { useEvalDraft } from '../stores/eval-draft';
 import { useNav } from '../stores/nav';
-import { useTerminal } from '../stores/terminal';
 import { sortDifficulties } from '../components/common/difficulty';
 import { onRowKey } from '../components/common/row-keys';
 import type {
@@ -109,15 +109,26 @@ function AuditResultView({ report }: { report: AuditReport }) {
   );
 }
 
+/** The verifier's assertions, each with its kind, its name and what it checks (folded). */
+function TaskAssertions({ assertions }: { assertions: TaskDetail['assertions'] }) {
+  return (
+    <ul className="assertions" data-testid="assertions">
+      {assertions.map((a) => (
+        <li key={`${a.kind}-${a.name}`}>
+          <details>
+            <summary>
+              <span className="badge">{a.kind}</span> {a.name}
+            </summary>
+            <pre>{a.detail}</pre>
+          </details>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function Detail({ detail, report }: { detail: TaskDetail; report: AuditReport | null }) {
-  const { audit, runAudit, cancelAudit, auditError, listing, passRates } = useTasks();
-  const rate = passRates[detail.id];
-  const evaluate = () => {
-    const source = listing?.sources.find((s) => s.label === detail.source);
-    useEvalDraft.getState().prefill(source?.path ?? detail.source, [detail.id]);
-    useNav.getState().go('runs');
-  };
-  const auditingThis = audit && audit.current?.id === detail.id;
+  const { auditError, passRates } = useTasks();
   return (
     <section className="task-detail" data-testid="task-detail">
       <h2>{detail.id}</h2>
@@ -133,35 +144,7 @@ function Detail({ detail, report }: { detail: TaskDetail; report: AuditReport | 
           ['tags', detail.tags.join(', ') || '—'],
         ]}
       />
-      <div className="toolbar">
-        <button onClick={() => void runAudit([{ source: detail.source, id: detail.id }])} disabled={!!audit}>
-          {auditingThis ? 'Auditing…' : 'Run audit'}
-        </button>
-        {audit && (
-          <button onClick={cancelAudit} className="secondary">
-            Cancel
-          </button>
-        )}
-        {audit?.current && <span className="muted">{`${audit.current.id}: ${audit.current.step}`}</span>}
-        <button onClick={evaluate} data-testid="evaluate-task">
-          Evaluate this task…
-        </button>
-        <button
-          data-testid="shell-on-task"
-          disabled={detail.runtime.kind !== 'sandbox'}
-          title={
-            detail.runtime.kind !== 'sandbox'
-              ? 'This task needs a container image'
-              : "A sandboxed shell on a copy of the task's starting state"
-          }
-          onClick={() => {
-            useTerminal.getState().setForm({ workspace: '', task: { source: detail.source, id: detail.id } });
-            useNav.getState().go('shell');
-          }}
-        >
-          Open a shell on this task
-        </button>
-      </div>
+      <TaskActions detail={detail} />
       {auditError && (
         <div className="error" role="alert">
           {auditError}
@@ -178,18 +161,7 @@ function Detail({ detail, report }: { detail: TaskDetail; report: AuditReport | 
       <h3>Instruction</h3>
       <Markdown text={detail.instruction} testId="instruction" />
       <h3>{`Verifier assertions (${detail.assertions.length})`}</h3>
-      <ul className="assertions" data-testid="assertions">
-        {detail.assertions.map((a) => (
-          <li key={`${a.kind}-${a.name}`}>
-            <details>
-              <summary>
-                <span className="badge">{a.kind}</span> {a.name}
-              </summary>
-              <pre>{a.detail}</pre>
-            </details>
-          </li>
-        ))}
-      </ul>
+      <TaskAssertions assertions={detail.assertions} />
       <h3>Oracle solution</h3>
       {detail.solution ? (
         <pre className="solution" data-testid="solution">
@@ -201,11 +173,7 @@ function Detail({ detail, report }: { detail: TaskDetail; report: AuditReport | 
       <h3>{`Files (${detail.files.length})`}</h3>
       <TaskFiles detail={detail} />
       <h3>History across runs</h3>
-      <p data-testid="task-pass-summary">
-        {rate && rate.episodes > 0
-          ? `Resolved in ${rate.resolved} of ${rate.episodes} episodes (${Math.round((100 * rate.resolved) / rate.episodes)}%) over ${rate.runs} run${rate.runs === 1 ? '' : 's'}.`
-          : 'No evaluation run has finished an episode of this task yet.'}
-      </p>
+      <p data-testid="task-pass-summary">{taskPassSummary(passRates[detail.id])}</p>
       <TaskHistory taskId={detail.id} />
     </section>
   );
