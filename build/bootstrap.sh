@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 # podman, runc, mmdebstrap, uidmap (podman recommends it; bootstrap installs without recommends): the container backend (runc: crun refuses hybrid cgroup layouts) and its local Debian base image.
 # openssl: the engine-host tests make TLS client certificates (test/integration/containers/hosts-api.test.ts).
 # docker.io: dockerd as an engine host beside podman's API service (test/integration/containers/hosts-eval.test.ts starts one of its own; none is left running).
-# openssh-server: an ssh:// engine host (test/integration/containers/hosts-ssh.test.ts starts an sshd of its own on loopback; ssh-agent, ssh-keygen, ssh-keyscan come with it). Under systemd apt also starts the system's sshd: `systemctl disable --now ssh` where that is not wanted.
+# openssh-server: an ssh:// engine host (test/integration/containers/hosts-ssh.test.ts starts an sshd of its own on loopback; ssh-agent, ssh-keygen, ssh-keyscan come with it). The system sshd apt enables under systemd is disabled again below.
 PACKAGES=(bubblewrap chromium python3-pytest asciinema procps git sqlite3 make gcc podman runc mmdebstrap uidmap python3-jinja2 openssl docker.io openssh-server)
 
 step() { printf '\n==> %s\n' "$*"; }
@@ -31,6 +31,12 @@ if command -v dpkg-query >/dev/null; then
     step "installing system packages: ${missing[*]}"
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    # The tests start an sshd of their own; the system's, which apt enables under systemd, would open port
+    # 22 on a machine that had none: stopped and disabled again (only when bootstrap installed it).
+    if [[ " ${missing[*]} " == *" openssh-server "* ]] && [ -d /run/systemd/system ]; then
+      as_root systemctl disable --now ssh.service ssh.socket >/dev/null 2>&1 || true
+      step "openssh-server installed for the tests; the system's sshd it enabled is stopped and disabled"
+    fi
   else
     step "system packages already installed: ${PACKAGES[*]}"
   fi
