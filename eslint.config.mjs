@@ -82,7 +82,6 @@ const LONG_FUNCTIONS = [
   ],
   ['renderer/src/components/training/ChartGrid.tsx', 107, 'ChartGrid: the grid, its layout and its settings in one'],
   ['renderer/src/pages/TrainingPage.tsx', 107, 'TrainingPage: the page, its subscription and its sections in one'],
-  ['renderer/src/components/models/Playground.tsx', 104, 'SamplingInputs: the sampling settings form in one'],
   [
     'tasks/families/core/config-migrate.ts',
     101,

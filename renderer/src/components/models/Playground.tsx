@@ -22,6 +22,7 @@ import { LogprobLegend } from './LogprobLegend';
 import { TokenAlternatives } from './TokenAlternatives';
 import { rate, SampledTokens } from './SampledTokens';
 import { DEFAULT_SAMPLING, IM_END, sampleRequest, type ChatTurn, type SamplingSettings } from './playground-request';
+import { SamplingInputs } from './SamplingInputs';
 
 type Mode = 'completion' | 'chat';
 
@@ -320,118 +321,6 @@ function ChatView({
         Clear conversation
       </button>
     </div>
-  );
-}
-
-interface SamplingInputsProps {
-  settings: SamplingSettings;
-  update(patch: Partial<SamplingSettings>, field?: string): void;
-  invalid(field: string): string | undefined;
-}
-
-/** The sampling settings: max tokens, temperature, top-p, top-k, seed, provider, threads, stop sequences, alternatives. */
-function SamplingInputs({ settings: s, update, invalid }: SamplingInputsProps) {
-  return (
-    <>
-      <label>
-        max tokens{' '}
-        <input
-          type="number"
-          className={invalid('maxTokens')}
-          value={s.maxTokens}
-          onChange={(e) => update({ maxTokens: Number(e.target.value) }, 'maxTokens')}
-          aria-label="max tokens"
-        />
-      </label>
-      <label>
-        temperature{' '}
-        <input
-          type="number"
-          className={invalid('temperature')}
-          step={0.1}
-          value={s.temperature}
-          onChange={(e) => update({ temperature: Number(e.target.value) }, 'temperature')}
-          aria-label="temperature"
-        />
-      </label>
-      <label>
-        top-p{' '}
-        <input
-          type="number"
-          className={invalid('topP')}
-          step={0.05}
-          value={s.topP}
-          onChange={(e) => update({ topP: Number(e.target.value) }, 'topP')}
-          aria-label="top-p"
-        />
-      </label>
-      <label>
-        top-k{' '}
-        <input
-          type="number"
-          className={invalid('topK')}
-          value={s.topK}
-          onChange={(e) => update({ topK: Number(e.target.value) }, 'topK')}
-          aria-label="top-k"
-          title="0: off"
-        />
-      </label>
-      <label>
-        seed{' '}
-        <input
-          value={s.seed}
-          placeholder="random"
-          onChange={(e) => update({ seed: e.target.value.replace(/\D/g, '') })}
-          size={10}
-          aria-label="seed"
-        />
-      </label>
-      <label>
-        provider{' '}
-        <select
-          value={s.provider}
-          onChange={(e) => update({ provider: e.target.value as 'auto' })}
-          aria-label="provider"
-        >
-          <option value="auto">auto</option>
-          <option value="cpu">cpu</option>
-          <option value="cuda">cuda</option>
-        </select>
-      </label>
-      <label>
-        threads{' '}
-        <input
-          value={s.threads}
-          placeholder="default"
-          className={invalid('threads')}
-          onChange={(e) => update({ threads: e.target.value.replace(/\D/g, '') }, 'threads')}
-          size={6}
-          aria-label="threads"
-        />
-      </label>
-      <label className="stop-label">
-        stop sequences{' '}
-        <textarea
-          value={s.stop}
-          onChange={(e) => update({ stop: e.target.value })}
-          rows={1}
-          placeholder="one per line"
-          aria-label="stop sequences"
-        />
-      </label>
-      <label title="the most likely tokens shown, with log-probs, at each sampled position (0: none)">
-        alternatives{' '}
-        <input
-          type="number"
-          min={0}
-          max={20}
-          className={invalid('alternatives')}
-          value={s.alternatives}
-          onChange={(e) => update({ alternatives: Number(e.target.value) }, 'alternatives')}
-          aria-label="alternatives"
-        />
-      </label>
-    </>
   );
 }
 
