@@ -65,11 +65,6 @@ const LONG_FUNCTIONS = [
     'generate: a split must keep the order of its rng draws (the tasks are hashed)',
   ],
   [
-    'renderer/src/components/training/RunDetailsPanel.tsx',
-    111,
-    'RunDetailsPanel: the run details and its actions in one',
-  ],
-  [
     'tasks/families/scenarios/monorepo-release.ts',
     110,
     'generate: a split must keep the order of its rng draws (the tasks are hashed)',
