@@ -76,7 +76,6 @@ const LONG_FUNCTIONS = [
     'generate: a split must keep the order of its rng draws (the tasks are hashed)',
   ],
   ['renderer/src/components/training/ChartGrid.tsx', 107, 'ChartGrid: the grid, its layout and its settings in one'],
-  ['renderer/src/pages/TrainingPage.tsx', 107, 'TrainingPage: the page, its subscription and its sections in one'],
   [
     'tasks/families/core/config-migrate.ts',
     101,

@@ -18,12 +18,11 @@ import { RolloutEpisodePanel } from '../components/training/RolloutEpisodePanel'
 import { RunDetailsPanel } from '../components/training/RunDetailsPanel';
 import { askNotificationPermission, notificationPermission } from '../lab/notifications';
 import { getLabApi } from '../lab/api';
-import { startWhenReady } from '../lab/start-when-ready';
 import { useTraining } from '../stores/training';
 import { useNav } from '../stores/nav';
 import { RunMetaEditor } from '../components/runs/RunMetaEditor';
 import './runs.css';
-import { decodeTrainingState, encodeTrainingState } from '../components/training/url-state';
+import { useTrainingAddress } from '../components/training/use-training-address';
 import './training.css';
 
 const LIST_REFRESH_MS = 3_000;
@@ -77,44 +76,8 @@ function Rollouts() {
   );
 }
 
-export function TrainingPage() {
-  const { runs, primary, error, refreshRuns, watch, checkpoints } = useTraining();
-  const current = runs.find((r) => r.id === primary) ?? null;
-  // The New-run form: open while there is no run, then as the user leaves it; closed once a run starts.
-  const [formOpen, setFormOpen] = useState<boolean | null>(null);
-  const live = current !== null && ['running', 'starting', 'paused', 'stopping'].includes(current.state);
-  // The held-out curve is re-read when an evaluation of a checkpoint starts or ends.
-  const evalVersion = checkpoints.flatMap((c) => c.evalRuns.map((r) => `${r.runId}:${r.state}`)).join(',');
-  // The view lives in the address (#/training/RUN/STATE): restore it first, then keep it written.
-  useEffect(() => {
-    const [run, state] = useNav.getState().page === 'training' ? useNav.getState().params : [];
-    const restored = run ? useTraining.getState().restore(decodeTrainingState(run, state)) : Promise.resolve();
-    let last = '';
-    const write = (s: ReturnType<typeof useTraining.getState>) => {
-      if (!s.primary || useNav.getState().page !== 'training') return;
-      const encoded = encodeTrainingState({
-        overlays: s.charted.filter((r) => r !== s.primary),
-        xAxis: s.xAxis,
-        smoothing: s.smoothing,
-        logScale: s.logScale,
-        panelFilter: s.panelFilter,
-        pinned: s.pinned,
-        combined: s.combined,
-        showConstant: s.showConstant,
-        poolSeeds: s.poolSeeds,
-        rolloutStep: s.rolloutStep?.step ?? null,
-        rolloutKey: s.rollout?.key ?? null,
-      });
-      const key = `${s.primary}\n${encoded}`;
-      if (key === last) return;
-      last = key;
-      useNav.getState().link('training', encoded ? [s.primary, encoded] : [s.primary], { replace: true });
-    };
-    return startWhenReady(restored, () => {
-      write(useTraining.getState());
-      return useTraining.subscribe(write);
-    });
-  }, []);
+/** Read the training runs now, every LIST_REFRESH_MS and on the host's run events, while mounted. */
+function useTrainingRunsRefresh(refreshRuns: () => Promise<void>, watch: () => () => void): void {
   useEffect(() => {
     void refreshRuns();
     const off = watch();
@@ -124,21 +87,40 @@ export function TrainingPage() {
       clearInterval(timer);
     };
   }, [refreshRuns, watch]);
+}
+
+/** The New-run form, folded: `open` says whether it is shown; a click on its summary asks for the other. */
+function NewRunSection({ open, onOpen }: { open: boolean; onOpen: (open: boolean) => void }) {
+  return (
+    <details className="new-run" open={open} data-testid="new-run">
+      {/* Controlled: only the user's click decides (a toggle event also fires when the default changes). */}
+      <summary
+        onClick={(e) => {
+          e.preventDefault();
+          onOpen(!open);
+        }}
+      >
+        New run
+      </summary>
+      <NewRunForm onStarted={() => onOpen(false)} />
+    </details>
+  );
+}
+
+export function TrainingPage() {
+  const { runs, primary, error, refreshRuns, watch, checkpoints } = useTraining();
+  const current = runs.find((r) => r.id === primary) ?? null;
+  // The New-run form: open while there is no run, then as the user leaves it; closed once a run starts.
+  const [formOpen, setFormOpen] = useState<boolean | null>(null);
+  const live = current !== null && ['running', 'starting', 'paused', 'stopping'].includes(current.state);
+  // The held-out curve is re-read when an evaluation of a checkpoint starts or ends.
+  const evalVersion = checkpoints.flatMap((c) => c.evalRuns.map((r) => `${r.runId}:${r.state}`)).join(',');
+  useTrainingAddress();
+  useTrainingRunsRefresh(refreshRuns, watch);
 
   return (
     <section data-testid="page-training" className="training-page">
-      <details className="new-run" open={formOpen ?? runs.length === 0} data-testid="new-run">
-        {/* Controlled: only the user's click decides (a toggle event also fires when the default changes). */}
-        <summary
-          onClick={(e) => {
-            e.preventDefault();
-            setFormOpen(!(formOpen ?? runs.length === 0));
-          }}
-        >
-          New run
-        </summary>
-        <NewRunForm onStarted={() => setFormOpen(false)} />
-      </details>
+      <NewRunSection open={formOpen ?? runs.length === 0} onOpen={setFormOpen} />
       <div className="toolbar">
         <NotifyButton />
       </div>

@@ -59,7 +59,7 @@ function useTrainingRunDetails(runId: string, live: boolean) {
 }
 
 /** The hyperparameters whose key and value hold every word of the filter (any case). */
-export function filterHyperparameters(
+function filterHyperparameters(
   rows: TrainingRunDetails['hyperparameters'],
   filter: string,
 ): TrainingRunDetails['hyperparameters'] {
