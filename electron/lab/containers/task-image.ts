@@ -13,7 +13,7 @@ import type { EngineName } from '../../../native/sandbox/container';
 import { LABEL_KIND } from '../../../native/sandbox/container';
 import { makeOwnedTempDir } from '../../../native/util/temp-dirs';
 import { LabError } from '../../ipc/common/errors';
-import { decodeText, filesUnder, findFile, type Task } from '../tasks/model';
+import { decodeText, filesUnder, findFile, type Task, type TaskFile, type TaskImageSource } from '../tasks/model';
 import { removeTree } from '../tasks/snapshot';
 import { writeFiles } from '../tasks/write-folder';
 import { fromLines, rewriteDockerfile } from './dockerfile-rewrite';
@@ -76,66 +76,110 @@ export function imageTagFor(taskId: string, hash: string): string {
   return `localhost/t1lab-task-${name}:${hash.slice(0, 16)}`;
 }
 
+/** What the resolution decided, before the image is inspected for its WORKDIR and USER. */
+type ImageChoice = Pick<ResolvedImage, 'ref' | 'source' | 'substitutions' | 'taskImage'>;
+
+const MAPPED = 'mapped by the base-image map';
+
 export async function resolveTaskImage(
   task: Task,
   settings: ContainerSettings,
   hooks: ResolveHooks = {},
 ): Promise<ResolvedImage> {
   const started = performance.now();
-  const engine = settings.engine;
-  const done = async (
-    ref: string,
-    source: ResolvedImage['source'],
-    substitutions: Substitution[],
-    taskImage: boolean,
-  ): Promise<ResolvedImage> => {
-    const info = await inspectImage(engine, ref);
-    if (!info) throw new LabError('UNAVAILABLE', `image ${ref} is missing after it was resolved`);
-    return {
-      ref,
-      source,
-      substitutions,
-      workdir: info.workdir,
-      user: info.user,
-      durationMs: Math.round(performance.now() - started),
-      taskImage,
-    };
-  };
   const source = task.environment.image ?? null;
   if (source?.problem)
     throw new LabError('UNAVAILABLE', `task '${task.id}' cannot run in a container: ${source.problem}`);
-  if (!source) {
-    const base = settings.baseImages['*'] ?? DEFAULT_BASE_TAG;
-    if (!(await inspectImage(engine, base))) {
-      throw new LabError(
-        'UNAVAILABLE',
-        `task '${task.id}' has no image of its own and the base image ${base} is missing; build it with \`t1lab images base\` (or map "*" to a local image)`,
-      );
-    }
-    return done(base, 'base', [], false);
+  const choice = !source
+    ? await baseImageChoice(task, settings)
+    : ((await declaredImageChoice(task, source, settings, hooks)) ??
+      (await dockerfileImageChoice(task, source, settings, hooks)));
+  return describeImage(settings.engine, choice, started);
+}
+
+/** The chosen image with its WORKDIR and USER, and how long the resolution took. */
+async function describeImage(engine: EngineName, choice: ImageChoice, started: number): Promise<ResolvedImage> {
+  const info = await inspectImage(engine, choice.ref);
+  if (!info) throw new LabError('UNAVAILABLE', `image ${choice.ref} is missing after it was resolved`);
+  return {
+    ref: choice.ref,
+    source: choice.source,
+    substitutions: choice.substitutions,
+    workdir: info.workdir,
+    user: info.user,
+    durationMs: Math.round(performance.now() - started),
+    taskImage: choice.taskImage,
+  };
+}
+
+/** A task without an image of its own runs on the base image (`*` in the map, else the lab's base). */
+async function baseImageChoice(task: Task, settings: ContainerSettings): Promise<ImageChoice> {
+  const base = settings.baseImages['*'] ?? DEFAULT_BASE_TAG;
+  if (!(await inspectImage(settings.engine, base))) {
+    throw new LabError(
+      'UNAVAILABLE',
+      `task '${task.id}' has no image of its own and the base image ${base} is missing; build it with \`t1lab images base\` (or map "*" to a local image)`,
+    );
   }
-  if (source.dockerImage) {
-    hooks.onStage?.(`looking for ${source.dockerImage}`);
-    const mapped = settings.baseImages[source.dockerImage];
-    const have = mapped ? null : await availableLocally(engine, source.dockerImage, settings);
-    if (have?.ok) return done(source.dockerImage, have.pulled ? 'pulled' : 'local', [], true);
-    if (!source.dockerfile) {
-      if (mapped)
-        return done(
-          mapped,
-          'local',
-          [{ from: source.dockerImage, to: mapped, why: 'mapped by the base-image map' }],
-          true,
-        );
-      throw new LabError(
-        'UNAVAILABLE',
-        `task '${task.id}': image ${source.dockerImage} is not here, cannot be pulled, and the task ships no Dockerfile to build it from`,
-      );
-    }
-  }
+  return { ref: base, source: 'base', substitutions: [], taskImage: false };
+}
+
+/**
+ * The task's `docker_image` when it is local or pullable (or, without a Dockerfile, its mapping in the
+ * base-image map); null when the Dockerfile is to be built instead.
+ */
+async function declaredImageChoice(
+  task: Task,
+  source: TaskImageSource,
+  settings: ContainerSettings,
+  hooks: ResolveHooks,
+): Promise<ImageChoice | null> {
+  if (!source.dockerImage) return null;
+  hooks.onStage?.(`looking for ${source.dockerImage}`);
+  const mapped = settings.baseImages[source.dockerImage];
+  const have = mapped ? null : await availableLocally(settings.engine, source.dockerImage, settings);
+  if (have?.ok)
+    return { ref: source.dockerImage, source: have.pulled ? 'pulled' : 'local', substitutions: [], taskImage: true };
+  if (source.dockerfile) return null;
+  if (mapped)
+    return {
+      ref: mapped,
+      source: 'local',
+      substitutions: [{ from: source.dockerImage, to: mapped, why: MAPPED }],
+      taskImage: true,
+    };
+  throw new LabError(
+    'UNAVAILABLE',
+    `task '${task.id}': image ${source.dockerImage} is not here, cannot be pulled, and the task ships no Dockerfile to build it from`,
+  );
+}
+
+/** The task's Dockerfile built (its FROM images substituted where needed), or found built under its content hash. */
+async function dockerfileImageChoice(
+  task: Task,
+  source: TaskImageSource,
+  settings: ContainerSettings,
+  hooks: ResolveHooks,
+): Promise<ImageChoice> {
   const dockerfilePath = source.dockerfile as string;
   const dockerfile = decodeText(findFile(task, dockerfilePath)?.data ?? new Uint8Array()) ?? '';
-  // FROM images: mapped ones are substituted; others must be local or pullable, else "*" stands in.
+  const { replace, substitutions } = await substituteFromImages(task, dockerfilePath, dockerfile, settings, hooks);
+  const text = rewriteDockerfile(dockerfile, replace, { verifierLayer: true });
+  const context = contextFiles(task, source.contextDir);
+  const tag = imageTagFor(task.id, await buildHash(settings.engine, text, replace, context));
+  if (await inspectImage(settings.engine, tag)) return { ref: tag, source: 'cached', substitutions, taskImage: true };
+  await buildTaskImage(task, settings.engine, { tag, text, context, dockerfilePath, substitutions }, hooks);
+  return { ref: tag, source: 'built', substitutions, taskImage: true };
+}
+
+/** FROM images: mapped ones are substituted; others must be local or pullable, else "*" stands in. */
+async function substituteFromImages(
+  task: Task,
+  dockerfilePath: string,
+  dockerfile: string,
+  settings: ContainerSettings,
+  hooks: ResolveHooks,
+): Promise<{ replace: Map<string, string>; substitutions: Substitution[] }> {
   const substitutions: Substitution[] = [];
   const replace = new Map<string, string>();
   for (const f of fromLines(dockerfile)) {
@@ -143,11 +187,11 @@ export async function resolveTaskImage(
     const mapped = settings.baseImages[f.image];
     if (mapped) {
       replace.set(f.image, mapped);
-      substitutions.push({ from: f.image, to: mapped, why: 'mapped by the base-image map' });
+      substitutions.push({ from: f.image, to: mapped, why: MAPPED });
       continue;
     }
     hooks.onStage?.(`looking for ${f.image}`);
-    const have = await availableLocally(engine, f.image, settings);
+    const have = await availableLocally(settings.engine, f.image, settings);
     if (have.ok) continue;
     const fallback = settings.baseImages['*'];
     if (!fallback) {
@@ -159,8 +203,16 @@ export async function resolveTaskImage(
     replace.set(f.image, fallback);
     substitutions.push({ from: f.image, to: fallback, why: `${have.detail}; "*" in the base-image map` });
   }
-  const text = rewriteDockerfile(dockerfile, replace, { verifierLayer: true });
-  const context = contextFiles(task, source.contextDir);
+  return { replace, substitutions };
+}
+
+/** The content hash a build is cached under: the rewritten Dockerfile, its substituted bases (by image id) and the context. */
+async function buildHash(
+  engine: EngineName,
+  text: string,
+  replace: Map<string, string>,
+  context: TaskFile[],
+): Promise<string> {
   const hash = createHash('sha256').update(BUILD_FORMAT).update('\0').update(text).update('\0');
   for (const [to] of replace) hash.update(`${to}\0`);
   for (const to of new Set(replace.values())) hash.update(`${(await inspectImage(engine, to))?.id ?? to}\0`);
@@ -169,17 +221,25 @@ export async function resolveTaskImage(
       .update(`${f.path}\0${f.executable ? 1 : 0}\0`)
       .update(f.data)
       .update('\0');
-  const tag = imageTagFor(task.id, hash.digest('hex'));
-  if (await inspectImage(engine, tag)) return done(tag, 'cached', substitutions, true);
+  return hash.digest('hex');
+}
 
+/** Builds the rewritten Dockerfile over the context in a temporary folder; a failed build throws its log's tail. */
+async function buildTaskImage(
+  task: Task,
+  engine: EngineName,
+  build: { tag: string; text: string; context: TaskFile[]; dockerfilePath: string; substitutions: Substitution[] },
+  hooks: ResolveHooks,
+): Promise<void> {
+  const { tag, substitutions } = build;
   hooks.onStage?.(`building ${tag}`);
   const dir = await makeOwnedTempDir('context');
   try {
     await mkdir(join(dir, 'ctx'));
-    await writeFiles(join(dir, 'ctx'), context);
+    await writeFiles(join(dir, 'ctx'), build.context);
     const built = await buildImage(engine, {
       contextDir: join(dir, 'ctx'),
-      dockerfile: text,
+      dockerfile: build.text,
       tag,
       labels: { [LABEL_KIND]: 'task', 't1lab.task': task.id },
       onOutput: hooks.onOutput,
@@ -188,17 +248,16 @@ export async function resolveTaskImage(
       const tail = built.log.trim().split('\n').slice(-15).join('\n');
       throw new LabError(
         'UNAVAILABLE',
-        `task '${task.id}': building ${dockerfilePath} failed${substitutions.length ? ` (with ${substitutions.map((s) => `${s.from} -> ${s.to}`).join(', ')})` : ''}:\n${tail}`,
+        `task '${task.id}': building ${build.dockerfilePath} failed${substitutions.length ? ` (with ${substitutions.map((s) => `${s.from} -> ${s.to}`).join(', ')})` : ''}:\n${tail}`,
         { log: built.log },
       );
     }
   } finally {
     await removeTree(dir);
   }
-  return done(tag, 'built', substitutions, true);
 }
 
 /** The build context: every task file under `contextDir` ('' = the task root, TB1), with paths relative to it. */
-function contextFiles(task: Task, contextDir: string) {
+function contextFiles(task: Task, contextDir: string): TaskFile[] {
   return contextDir ? filesUnder(task, contextDir) : task.files;
 }
