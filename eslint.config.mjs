@@ -70,7 +70,6 @@ const LONG_FUNCTIONS = [
     108,
     'generate: a split must keep the order of its rng draws (the tasks are hashed)',
   ],
-  ['renderer/src/components/training/ChartGrid.tsx', 107, 'ChartGrid: the grid, its layout and its settings in one'],
   [
     'tasks/families/core/config-migrate.ts',
     101,

@@ -11,21 +11,12 @@ import {
   type RunSeries,
 } from '../../../../electron/domain/training-metrics';
 import { useTraining } from '../../stores/training';
-import { MetricChart, shortId, type ChartRun } from './MetricChart';
-import { categoryColour, RUN_DASHES, runColour, stableRunColour } from './palette';
+import { MetricChart, type ChartRun } from './MetricChart';
+import { RUN_DASHES } from './palette';
 import { useState } from 'react';
-import {
-  combinedPanel,
-  COMBINE_SEPARATOR,
-  isConstantPanel,
-  panelMatcher,
-  parseCombined,
-  toPanels,
-  yRangeFor,
-  type Panel,
-} from './panels';
-import { arrangePanels, nearestRolloutStep, xExtentOf } from './panel-layout';
-import { poolSeries, seedGroups } from './seed-pool';
+import { combinedPanel, COMBINE_SEPARATOR, panelMatcher, parseCombined, yRangeFor, type Panel } from './panels';
+import { arrangePanels, nearestRolloutStep, type xExtentOf } from './panel-layout';
+import { gridPanels } from './grid-panels';
 import type { TrainingRunSummary } from '../../../../electron/domain/training-view';
 
 export function ChartToolbar() {
@@ -154,79 +145,34 @@ function CombineInput() {
 }
 
 export function ChartGrid() {
-  const {
-    runs,
-    charted,
-    series,
-    xAxis,
-    logScale,
-    setLog,
-    hiddenGroups,
-    openStep,
-    rolloutSteps,
-    panelFilter,
-    pinned,
-    togglePin,
-    showConstant,
-    setShowConstant,
-    combined,
-    removeCombined,
-    poolSeeds,
-  } = useTraining();
+  const { runs, charted, series, hiddenGroups, panelFilter, pinned, showConstant, setShowConstant } = useTraining();
+  const { combined, removeCombined, poolSeeds, xAxis } = useTraining();
   const loaded = charted.filter((r) => series[r]);
   if (!loaded.length) return <p className="muted">No metrics yet.</p>;
-  const colourOf = (runId: string) =>
-    runs.some((r) => r.id === runId) ? stableRunColour(runId, runs) : runColour(charted.indexOf(runId));
-  const keys = [...new Set(loaded.flatMap((r) => Object.keys(series[r]!.series)))];
-  const matcher = panelMatcher(panelFilter);
-  const matching = toPanels(keys).filter((p) => matcher.test(p.id) || pinned.includes(p.id));
-  // One x range for every panel: the extent of every charted run's x values, all metrics.
-  const xExtent = xExtentOf(
-    loaded.map((r) => series[r]!),
+  const grid = gridPanels({
+    runs,
+    charted,
+    loaded,
+    series,
     xAxis,
+    panelFilter,
+    pinned,
+    combined,
+    poolSeeds,
+    showConstant,
+  });
+  const { colourOf, matching, combinedPanels, pools, constant, panels } = grid;
+  const chartFor = (panel: Panel, onRemove?: () => void) => (
+    <PanelChart
+      key={panel.id}
+      panel={panel}
+      lines={grid.panelLines.get(panel.id)!}
+      xExtent={grid.xExtent}
+      loaded={loaded}
+      colourOf={colourOf}
+      onRemove={onRemove}
+    />
   );
-  // Charts of several metrics the user made (their own section, never hidden by the search or as constant).
-  const combinedPanels = combined.map((id) => combinedPanel(id, keys)).filter((p): p is Panel => !!p);
-  const pools = poolSeeds ? seedGroups(loaded, runs) : loaded.map((r) => [r]);
-  const panelLines = new Map(
-    [...matching, ...combinedPanels].map((p) => [p.id, linesOf(p, loaded, series, colourOf, pools)]),
-  );
-  // A panel that holds one value throughout (lr without schedule, a drift that stays 0) is hidden unless asked
-  // for or pinned.
-  const constant = matching.filter(
-    (p) => !pinned.includes(p.id) && isConstantPanel(panelLines.get(p.id)!.map((l) => l.points.raw)),
-  );
-  const panels = showConstant ? matching : matching.filter((p) => !constant.includes(p));
-
-  const chartFor = (panel: Panel, onRemove?: () => void) => {
-    const lines = panelLines.get(panel.id)!;
-    const y = yRangeFor(
-      panel.id,
-      lines.flatMap((l) => l.points.raw),
-    );
-    return (
-      <MetricChart
-        key={panel.id}
-        metric={panel.id}
-        runs={lines}
-        xAxis={xAxis}
-        log={logScale[panel.id] ?? prefersLogScale(panel.id)}
-        onLog={(on) => setLog(panel.id, on)}
-        onPickStep={rolloutSteps.length ? (step) => void openStep(nearestRolloutStep(rolloutSteps, step)) : undefined}
-        yRange={y}
-        xExtent={xExtent}
-        pinned={pinned.includes(panel.id)}
-        onPin={() => togglePin(panel.id)}
-        onRemove={onRemove}
-        runKey={
-          panel.family
-            ? loaded.map((r, ri) => ({ runId: r, colour: colourOf(r), dash: RUN_DASHES[ri % RUN_DASHES.length] }))
-            : undefined
-        }
-      />
-    );
-  };
-
   const { pinnedPanels, groups } = arrangePanels(panels, pinned, hiddenGroups);
   const bad = loaded.flatMap((r) => series[r]!.badLines.map((b) => `${r}: metrics.jsonl line ${b.line}: ${b.problem}`));
   return (
@@ -267,55 +213,48 @@ export function ChartGrid() {
   );
 }
 
-/**
- * A panel's lines: for a family, a line per category per run (colour: category, dashes: run); else one per
- * pool of runs in its first run's colour: a run alone as logged, runs pooled over seeds as their mean over
- * a min–max band.
- */
-function linesOf(
-  panel: Panel,
-  loaded: string[],
-  series: Record<string, RunSeries>,
-  colourOf: (runId: string) => string,
-  pools: string[][],
-): ChartRun[] {
-  const lines: ChartRun[] = [];
-  if (panel.family) {
-    loaded.forEach((r, ri) =>
-      panel.lines.forEach((line, li) => {
-        const points = series[r]!.series[line.key];
-        if (points)
-          lines.push({
-            runId: r,
-            label: loaded.length > 1 ? `${line.label} · ${shortId(r)}` : line.label,
-            colour: categoryColour(li),
-            dash: RUN_DASHES[ri % RUN_DASHES.length],
-            showRaw: false,
-            points,
-          });
-      }),
-    );
-  } else {
-    for (const pool of pools) {
-      const members = pool.filter((r) => series[r]!.series[panel.id]);
-      if (members.length === 1)
-        lines.push({
-          runId: members[0]!,
-          colour: colourOf(members[0]!),
-          points: series[members[0]!]!.series[panel.id]!,
-        });
-      if (members.length < 2) continue;
-      const pooled = poolSeries(members.map((r) => series[r]!.series[panel.id]!));
-      lines.push({
-        runId: members[0]!,
-        label: `${shortId(members[0]!)} +${members.length - 1} (mean)`,
-        colour: colourOf(pool[0]!),
-        points: pooled.points,
-        band: { lo: pooled.lo, hi: pooled.hi, n: pooled.n, runs: members },
-      });
-    }
-  }
-  return lines;
+/** One panel's chart: its lines, y range and log scale, a click opening the nearest rollout step, its pin. */
+function PanelChart({
+  panel,
+  lines,
+  xExtent,
+  loaded,
+  colourOf,
+  onRemove,
+}: {
+  panel: Panel;
+  lines: ChartRun[];
+  xExtent: ReturnType<typeof xExtentOf>;
+  loaded: string[];
+  colourOf: (runId: string) => string;
+  /** A combined chart's remove button. */
+  onRemove: (() => void) | undefined;
+}) {
+  const { xAxis, logScale, setLog, openStep, rolloutSteps, pinned, togglePin } = useTraining();
+  const y = yRangeFor(
+    panel.id,
+    lines.flatMap((l) => l.points.raw),
+  );
+  return (
+    <MetricChart
+      metric={panel.id}
+      runs={lines}
+      xAxis={xAxis}
+      log={logScale[panel.id] ?? prefersLogScale(panel.id)}
+      onLog={(on) => setLog(panel.id, on)}
+      onPickStep={rolloutSteps.length ? (step) => void openStep(nearestRolloutStep(rolloutSteps, step)) : undefined}
+      yRange={y}
+      xExtent={xExtent}
+      pinned={pinned.includes(panel.id)}
+      onPin={() => togglePin(panel.id)}
+      onRemove={onRemove}
+      runKey={
+        panel.family
+          ? loaded.map((r, ri) => ({ runId: r, colour: colourOf(r), dash: RUN_DASHES[ri % RUN_DASHES.length] }))
+          : undefined
+      }
+    />
+  );
 }
 
 /** Which charted runs each pooled line stands for (runs alone are left out), and their seeds. */
