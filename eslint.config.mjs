@@ -53,7 +53,6 @@ const LONG_FUNCTIONS = [
     114,
     'generate: a split must keep the order of its rng draws (the tasks are hashed)',
   ],
-  ['native/model/gguf/from-hf.ts', 113, 'exportGgufFromHf: the tensor map and the file writing in one, not split yet'],
   [
     'tasks/families/scenarios/ledger-reconcile.ts',
     113,

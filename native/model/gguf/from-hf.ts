@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { isMoeLayer } from '../config';
+import { isMoeLayer, type ModelConfig } from '../config';
 import { openSafetensors, toFloat32 } from '../safetensors/index';
 import { readHfModel, weightFiles, HfCheckpointError } from '../hf/hf-checkpoint';
 import type { HfFamily } from '../hf/hf-config';
@@ -203,6 +203,22 @@ export function exportGgufFromHf(
   const dir = resolve(dirArg);
   const { family, config: c, raw } = readHfModel(dir);
   const arch = GGUF_ARCH[family];
+  refuseWhatLlamaCppComputesOtherwise(dir, family, c);
+  const tok = tokenizerMeta(dir, c.vocab_size, generationEosIds(dir));
+  const meta = new Map<string, GgufValue>();
+  meta.set('general.architecture', { type: 'string', value: arch });
+  meta.set('general.name', { type: 'string', value: options.name ?? String(raw._name_or_path ?? family) });
+  meta.set('general.file_type', { type: 'u32', value: options.dtype === 'f32' ? 0 : 1 });
+  setModelMetadata(meta, family, c);
+  setTokenizerMetadata(meta, family, tok);
+  const ordered = ggufTensors(dir, c, arch, options.dtype);
+  const written = writeGguf(outPath, meta, ordered);
+  return { bytes: written.bytes, tensors: ordered.length, architecture: arch };
+}
+
+/** What llama.cpp's architecture would compute differently from the checkpoint is refused, naming the key. */
+function refuseWhatLlamaCppComputesOtherwise(dir: string, family: HfFamily, c: ModelConfig): void {
+  const arch = GGUF_ARCH[family];
   const refuse = (what: string) => {
     throw new GgufExportError(
       `${join(dir, 'config.json')}: ${what}; llama.cpp's ${arch} would compute something else, so no GGUF is written`,
@@ -218,21 +234,21 @@ export function exportGgufFromHf(
   if (c.rope_scaling && c.rope_scaling.rope_type !== 'default' && c.rope_scaling.rope_type !== 'linear')
     refuse(`"rope_scaling" ${c.rope_scaling.rope_type} is not written by this export`);
   if (c.attention_out_bias && family !== 'llama') refuse('"attention_bias" (an output-projection bias)');
+}
 
-  const eosIds = (() => {
-    const p = join(dir, 'generation_config.json');
-    if (!existsSync(p)) return [];
-    const e = (JSON.parse(readFileSync(p, 'utf8')) as { eos_token_id?: number | number[] }).eos_token_id;
-    return e === undefined ? [] : Array.isArray(e) ? e : [e];
-  })();
-  const tok = tokenizerMeta(dir, c.vocab_size, eosIds);
+/** generation_config.json's eos_token_id as a list (empty without the file or the key). */
+function generationEosIds(dir: string): number[] {
+  const p = join(dir, 'generation_config.json');
+  if (!existsSync(p)) return [];
+  const e = (JSON.parse(readFileSync(p, 'utf8')) as { eos_token_id?: number | number[] }).eos_token_id;
+  return e === undefined ? [] : Array.isArray(e) ? e : [e];
+}
 
-  const meta = new Map<string, GgufValue>();
+/** The architecture's hyperparameters as `<arch>.*` keys, as llama.cpp's converter writes them. */
+function setModelMetadata(meta: Map<string, GgufValue>, family: HfFamily, c: ModelConfig): void {
+  const arch = GGUF_ARCH[family];
   const u32 = (k: string, v: number) => meta.set(k, { type: 'u32', value: v });
   const f32 = (k: string, v: number) => meta.set(k, { type: 'f32', value: v });
-  meta.set('general.architecture', { type: 'string', value: arch });
-  meta.set('general.name', { type: 'string', value: options.name ?? String(raw._name_or_path ?? family) });
-  u32('general.file_type', options.dtype === 'f32' ? 0 : 1);
   u32(`${arch}.context_length`, c.max_position_embeddings);
   u32(`${arch}.embedding_length`, c.hidden_size);
   u32(`${arch}.block_count`, c.num_hidden_layers);
@@ -262,6 +278,11 @@ export function exportGgufFromHf(
     if (c.shared_expert_intermediate_size)
       u32(`${arch}.expert_shared_feed_forward_length`, c.shared_expert_intermediate_size);
   }
+}
+
+/** The tokenizer as `tokenizer.ggml.*` keys (and its chat template). */
+function setTokenizerMetadata(meta: Map<string, GgufValue>, family: HfFamily, tok: TokenizerMeta): void {
+  const u32 = (k: string, v: number) => meta.set(k, { type: 'u32', value: v });
   meta.set('tokenizer.ggml.model', { type: 'string', value: 'gpt2' });
   meta.set('tokenizer.ggml.pre', { type: 'string', value: GGUF_PRE[family] });
   meta.set('tokenizer.ggml.tokens', { type: 'string[]', value: tok.tokens });
@@ -272,13 +293,29 @@ export function exportGgufFromHf(
   if (tok.pad !== null) u32('tokenizer.ggml.padding_token_id', tok.pad);
   meta.set('tokenizer.ggml.add_bos_token', { type: 'bool', value: false });
   if (tok.template) meta.set('tokenizer.chat_template', { type: 'string', value: tok.template });
+}
 
-  const published = readPublished(dir);
+/** Every published tensor under its GGUF name, experts stacked, in llama.cpp's order (embedding, then block by block). */
+function ggufTensors(dir: string, c: ModelConfig, arch: string, dtype: ExportGgufOptions['dtype']): GgufTensor[] {
+  const dtypeOf = (name: string, rank: number): 'f32' | 'f16' =>
+    dtype === 'f16' && rank >= 2 && !name.endsWith('ffn_gate_inp.weight') ? 'f16' : 'f32';
+  const { tensors, stacked } = renamedTensors(dir, c, arch, dtypeOf);
+  for (const [name, s] of stacked) tensors.set(name, stackExperts(dir, name, s, c.num_experts, dtypeOf));
+  return [...tensors.values()].sort((a, b) => order(a.name) - order(b.name) || a.name.localeCompare(b.name));
+}
+
+type DtypeOf = (name: string, rank: number) => 'f32' | 'f16';
+
+/** The published tensors renamed (Llama's q/k rows permuted), and the expert slots of each stacked tensor. */
+function renamedTensors(
+  dir: string,
+  c: ModelConfig,
+  arch: string,
+  dtypeOf: DtypeOf,
+): { tensors: Map<string, GgufTensor>; stacked: Map<string, { slots: (Published | undefined)[] }> } {
   const tensors = new Map<string, GgufTensor>();
   const stacked = new Map<string, { slots: (Published | undefined)[] }>();
-  const dtypeOf = (name: string, rank: number): 'f32' | 'f16' =>
-    options.dtype === 'f16' && rank >= 2 && !name.endsWith('ffn_gate_inp.weight') ? 'f16' : 'f32';
-  for (const [name, t] of published) {
+  for (const [name, t] of readPublished(dir)) {
     if (name === 'lm_head.weight' && c.tie_word_embeddings) continue;
     const target = ggufName(name);
     if (!target) throw new HfCheckpointError(`${dir}: tensor "${name}" has no GGUF name in the ${arch} layout`);
@@ -297,19 +334,25 @@ export function exportGgufFromHf(
     if (target.name.endsWith('ffn_gate_inp_shexp.weight')) shape = [shape.reduce((a, b) => a * b, 1)];
     tensors.set(target.name, { name: target.name, shape, data, dtype: dtypeOf(target.name, shape.length) });
   }
-  for (const [name, s] of stacked) {
-    const first = s.slots.find(Boolean);
-    const missing = s.slots.findIndex((x) => !x);
-    if (!first || missing >= 0)
-      throw new HfCheckpointError(`${dir}: expert ${Math.max(missing, 0)} of ${name} is missing`);
-    const slot = first.data.length;
-    const data = new Float32Array(slot * c.num_experts);
-    s.slots.forEach((t, e) => data.set(t!.data, e * slot));
-    tensors.set(name, { name, shape: [c.num_experts, ...first.shape], data, dtype: dtypeOf(name, 3) });
-  }
-  const ordered = [...tensors.values()].sort((a, b) => order(a.name) - order(b.name) || a.name.localeCompare(b.name));
-  const written = writeGguf(outPath, meta, ordered);
-  return { bytes: written.bytes, tensors: ordered.length, architecture: arch };
+  return { tensors, stacked };
+}
+
+/** One `ffn_*_exps` tensor: every expert's matrix, in expert order, as one [experts, ...] tensor. */
+function stackExperts(
+  dir: string,
+  name: string,
+  s: { slots: (Published | undefined)[] },
+  experts: number,
+  dtypeOf: DtypeOf,
+): GgufTensor {
+  const first = s.slots.find(Boolean);
+  const missing = s.slots.findIndex((x) => !x);
+  if (!first || missing >= 0)
+    throw new HfCheckpointError(`${dir}: expert ${Math.max(missing, 0)} of ${name} is missing`);
+  const slot = first.data.length;
+  const data = new Float32Array(slot * experts);
+  s.slots.forEach((t, e) => data.set(t!.data, e * slot));
+  return { name, shape: [experts, ...first.shape], data, dtype: dtypeOf(name, 3) };
 }
 
 function order(name: string): number {
