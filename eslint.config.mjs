@@ -63,7 +63,6 @@ const LONG_FUNCTIONS = [
     110,
     'generate: a split must keep the order of its rng draws (the tasks are hashed)',
   ],
-  ['native/model/hf/hf-config.ts', 109, 'parseHfConfig: one field mapping per Hugging Face config key, not split yet'],
   [
     'tasks/families/scenarios/rename-refactor.ts',
     108,

@@ -192,6 +192,20 @@ function ropeScaling(raw: Raw, source: string): RopeScaling | undefined {
 
 /** Read a Hugging Face config.json object; `source` (the path) is named in every error. */
 export function parseHfConfig(raw: Raw, source = 'config.json'): HfModel {
+  const arch = hfArchitecture(raw, source);
+  const family = FAMILY[arch];
+  refuseUnknownKeys(raw, source, arch);
+  refuseUncomputedOptions(raw, source, family, arch);
+  const candidate = modelCandidate(raw, source, family);
+  try {
+    return { family, architecture: arch, config: parseModelConfig(candidate, source), raw };
+  } catch (error) {
+    throw new HfConfigError((error as Error).message);
+  }
+}
+
+/** The one supported entry of "architectures". */
+function hfArchitecture(raw: Raw, source: string): HfArchitecture {
   const archs = raw.architectures;
   const architecture = Array.isArray(archs) && archs.length === 1 ? archs[0] : archs;
   if (typeof architecture !== 'string' || !(HF_ARCHITECTURES as readonly string[]).includes(architecture)) {
@@ -199,8 +213,11 @@ export function parseHfConfig(raw: Raw, source = 'config.json'): HfModel {
       `${source}: "architectures": ${JSON.stringify(archs)} is not supported (one of ${HF_ARCHITECTURES.join(', ')})`,
     );
   }
-  const arch = architecture as HfArchitecture;
-  const family = FAMILY[arch];
+  return architecture as HfArchitecture;
+}
+
+/** Every key is either understood or inert; any other (a quantization config among them) is refused by name. */
+function refuseUnknownKeys(raw: Raw, source: string, arch: HfArchitecture): void {
   for (const key of Object.keys(raw)) {
     if (!INERT.has(key) && !key.startsWith('_')) {
       if (key === 'quantization_config')
@@ -210,6 +227,10 @@ export function parseHfConfig(raw: Raw, source = 'config.json'): HfModel {
       );
     }
   }
+}
+
+/** Understood keys whose values the engine does not compute (activation, biases, windows, rope layouts, qk norm). */
+function refuseUncomputedOptions(raw: Raw, source: string, family: HfFamily, arch: HfArchitecture): void {
   const act = raw.hidden_act ?? 'silu';
   if (act !== 'silu') refuse(source, 'hidden_act', act, 'silu');
   if (bool(raw, 'mlp_bias', false)) refuse(source, 'mlp_bias', true, 'MLPs without biases');
@@ -229,26 +250,16 @@ export function parseHfConfig(raw: Raw, source = 'config.json'): HfModel {
     raw.use_qk_norm !== (family === 'qwen3_moe' || family === 'qwen3' || family === 'olmoe')
   )
     refuse(source, 'use_qk_norm', raw.use_qk_norm, `the ${arch} default`);
+}
 
+/** The lab's model config (before its own validation), option by option from the published keys. */
+function modelCandidate(raw: Raw, source: string, family: HfFamily): Record<string, unknown> {
   const H = num(raw, 'hidden_size', source);
   const heads = num(raw, 'num_attention_heads', source);
   const layers = num(raw, 'num_hidden_layers', source);
   const moe = family === 'qwen3_moe' || family === 'qwen2_moe' || family === 'olmoe' || family === 'mixtral';
   const experts = moe ? num(raw, family === 'mixtral' ? 'num_local_experts' : 'num_experts', source) : 0;
-  const attentionBias = bool(raw, 'attention_bias', false);
-  let mlpOnly: number[] = [];
-  if (family === 'qwen3_moe' || family === 'qwen2_moe') {
-    const step = num(raw, 'decoder_sparse_step', source, 1);
-    const listed = raw.mlp_only_layers ?? [];
-    if (!Array.isArray(listed) || !listed.every((l) => Number.isInteger(l)))
-      refuse(source, 'mlp_only_layers', listed, 'a list of layer indices');
-    // transformers: sparse when not in mlp_only_layers and num_experts > 0 and (l + 1) % decoder_sparse_step == 0.
-    for (let l = 0; l < layers; l++)
-      if ((listed as number[]).includes(l) || step <= 0 || (l + 1) % step !== 0) mlpOnly.push(l);
-  }
-  if (!moe) mlpOnly = [];
-  const denseWidth = raw.intermediate_size;
-  const needsDense = !moe || mlpOnly.length > 0;
+  const mlpOnly = moe ? mlpOnlyLayers(raw, source, family, layers) : [];
   const candidate: Record<string, unknown> = {
     model_type: MODEL_TYPE,
     format_version: CONFIG_FORMAT_VERSION,
@@ -271,25 +282,62 @@ export function parseHfConfig(raw: Raw, source = 'config.json'): HfModel {
     max_position_embeddings: num(raw, 'max_position_embeddings', source),
     initializer_range: num(raw, 'initializer_range', source, 0.02),
   };
+  setAttentionOptions(candidate, raw, source, family);
+  if (moe) setExpertOptions(candidate, raw, source, family);
+  setDenseLayers(candidate, raw, source, moe, mlpOnly);
+  const scaling = ropeScaling(raw, source);
+  if (scaling) candidate.rope_scaling = scaling;
+  return candidate;
+}
+
+/** Qwen MoE layers that stay dense: in mlp_only_layers, or off the decoder_sparse_step (none for the other families). */
+function mlpOnlyLayers(raw: Raw, source: string, family: HfFamily, layers: number): number[] {
+  const mlpOnly: number[] = [];
+  if (family !== 'qwen3_moe' && family !== 'qwen2_moe') return mlpOnly;
+  const step = num(raw, 'decoder_sparse_step', source, 1);
+  const listed = raw.mlp_only_layers ?? [];
+  if (!Array.isArray(listed) || !listed.every((l) => Number.isInteger(l)))
+    refuse(source, 'mlp_only_layers', listed, 'a list of layer indices');
+  // transformers: sparse when not in mlp_only_layers and num_experts > 0 and (l + 1) % decoder_sparse_step == 0.
+  for (let l = 0; l < layers; l++)
+    if ((listed as number[]).includes(l) || step <= 0 || (l + 1) % step !== 0) mlpOnly.push(l);
+  return mlpOnly;
+}
+
+/** The query/key norm and the attention biases each family has. */
+function setAttentionOptions(candidate: Record<string, unknown>, raw: Raw, source: string, family: HfFamily): void {
   if (family === 'qwen3_moe' || family === 'qwen3') candidate.qk_norm = 'head';
   if (family === 'olmoe') candidate.qk_norm = 'projection';
   // Qwen2 families always have q/k/v biases (and no o bias); Llama, Qwen3 and OLMoE follow attention_bias for all four.
   if (family === 'qwen2' || family === 'qwen2_moe') candidate.attention_qkv_bias = bool(raw, 'qkv_bias', true);
-  else if (attentionBias) {
+  else if (bool(raw, 'attention_bias', false)) {
     if (family === 'mixtral') refuse(source, 'attention_bias', true, 'Mixtral without attention biases');
     candidate.attention_qkv_bias = true;
     candidate.attention_out_bias = true;
   }
-  if (moe) {
-    // Mixtral: softmax over the top-k logits, the same as renormalized top-k probabilities.
-    const defaultNorm = family === 'mixtral';
-    candidate.norm_topk_prob = family === 'mixtral' ? true : bool(raw, 'norm_topk_prob', defaultNorm);
-  }
+}
+
+/** The router's top-k renormalisation and Qwen2-MoE's shared expert. */
+function setExpertOptions(candidate: Record<string, unknown>, raw: Raw, source: string, family: HfFamily): void {
+  // Mixtral: softmax over the top-k logits, the same as renormalized top-k probabilities.
+  const defaultNorm = family === 'mixtral';
+  candidate.norm_topk_prob = family === 'mixtral' ? true : bool(raw, 'norm_topk_prob', defaultNorm);
   if (family === 'qwen2_moe') {
     const shared = num(raw, 'shared_expert_intermediate_size', source, 0);
     if (shared > 0) candidate.shared_expert_intermediate_size = shared;
   }
-  if (needsDense) {
+}
+
+/** The dense MLP width, required where any layer is dense, and which MoE layers are. */
+function setDenseLayers(
+  candidate: Record<string, unknown>,
+  raw: Raw,
+  source: string,
+  moe: boolean,
+  mlpOnly: number[],
+): void {
+  const denseWidth = raw.intermediate_size;
+  if (!moe || mlpOnly.length > 0) {
     if (typeof denseWidth !== 'number')
       throw new HfConfigError(
         `${source}: "intermediate_size" is required (the dense MLP width${moe ? ` of layers ${mlpOnly.join(', ')}` : ''})`,
@@ -297,11 +345,4 @@ export function parseHfConfig(raw: Raw, source = 'config.json'): HfModel {
     candidate.intermediate_size = denseWidth;
   }
   if (mlpOnly.length > 0) candidate.mlp_only_layers = mlpOnly;
-  const scaling = ropeScaling(raw, source);
-  if (scaling) candidate.rope_scaling = scaling;
-  try {
-    return { family, architecture: arch, config: parseModelConfig(candidate, source), raw };
-  } catch (error) {
-    throw new HfConfigError((error as Error).message);
-  }
 }
