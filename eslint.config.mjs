@@ -47,7 +47,6 @@ const LONG_FUNCTIONS = [
     123,
     'generate: a split must keep the order of its rng draws (the tasks are hashed)',
   ],
-  ['renderer/src/components/training/MetricChart.tsx', 115, 'MetricChart: uPlot set-up and its React effects in one'],
   [
     'tasks/families/core/log-report.ts',
     114,

@@ -4,7 +4,7 @@
  * zoom, double-click to reset, on every chart at once). A click (not a drag) picks the nearest step of the
  * primary run, which opens that step's rollouts.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type MutableRefObject, type RefObject } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { SeriesPoints, XAxis } from '../../../../electron/domain/training-metrics';
@@ -187,81 +187,18 @@ export function MetricChart({
 }: MetricChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const figure = useRef<HTMLElement>(null);
-  const yRangeRef = useRef(yRange);
-  yRangeRef.current = yRange;
-  const extentRef = useRef(xExtent);
-  extentRef.current = xExtent;
-  const plot = useRef<uPlot | null>(null);
-  const pick = useRef(onPickStep);
-  pick.current = onPickStep;
-  const runsRef = useRef(runs);
-  runsRef.current = runs;
   // The scale follows the data (all zeros so far cannot take a log); a new kind or threshold rebuilds the chart.
   const plan = planYScale(rawValues(runs), log);
-  const planRef = useRef(plan);
-  planRef.current = plan;
-  const shape = `${plan.kind}:${plan.linthresh}|${runs.map((r) => `${r.runId}:${r.label ?? ''}:${r.colour}:${(r.dash ?? []).join('.')}:${r.showRaw !== false}:${r.band ? 'band' : ''}`).join(',')}|${log}|${xAxis}`;
-
-  // (Re)create when the series or scales change shape; otherwise only the data changes (below).
-  useEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const drawn: Drawn = { xTicks: [], yTicks: [], yAxisPx: 0, zoomed: false };
-    const opts = chartOptions({
-      width: Math.max(240, el.clientWidth),
-      runs: runsRef.current,
-      xAxis,
-      plan: planRef.current,
-      drawn,
-      figure: () => figure.current,
-      yRange: () => yRangeRef.current,
-      extent: () => extentRef.current,
-    });
-    const u = new uPlot(opts, buildData(runsRef.current, xAxis), el);
-    plot.current = u;
-    const leaveZoom = joinZoom(u, drawn, () => extentRef.current);
-    pickOnClick(
-      u,
-      xAxis,
-      () => runsRef.current[0]?.points,
-      () => pick.current,
-    );
-    const resize = new ResizeObserver(() => u.setSize({ width: Math.max(240, el.clientWidth), height: HEIGHT }));
-    resize.observe(el);
-    return () => {
-      resize.disconnect();
-      leaveZoom();
-      u.destroy();
-      plot.current = null;
-    };
-  }, [shape, log, xAxis]);
-
-  // Charts scrolled out of view skip live updates (a page has ~40 of them) and catch up when seen.
-  const visible = useRef(true);
-  const stale = useRef(false);
-  const [seen, setSeen] = useState(0);
-  useEffect(() => {
-    const el = box.current;
-    if (!el || typeof IntersectionObserver === 'undefined') return;
-    const io = new IntersectionObserver(([entry]) => {
-      visible.current = !!entry?.isIntersecting;
-      if (visible.current && stale.current) setSeen((n) => n + 1);
-    });
-    io.observe(el);
-    return () => io.disconnect();
-  }, []);
-
-  // New points (live rows, another smoothing): same shape, new data; keep the zoom.
-  useEffect(() => {
-    const u = plot.current;
-    if (!u) return;
-    if (!visible.current) {
-      stale.current = true;
-      return;
-    }
-    stale.current = false;
-    showData(u, buildData(runs, xAxis), xExtent);
-  }, [runs, xAxis, seen, xExtent?.min, xExtent?.max]);
+  const latest = {
+    runs: useLatest(runs),
+    plan: useLatest(plan),
+    yRange: useLatest(yRange),
+    extent: useLatest(xExtent),
+    pick: useLatest(onPickStep),
+  };
+  const plot = usePlot(box, figure, chartShape(runs, plan, log, xAxis), log, xAxis, latest);
+  const onScreen = useOnScreen(box);
+  useLiveData(plot, onScreen, runs, xAxis, xExtent);
 
   const last = runs[0]?.points;
   return (
@@ -293,6 +230,120 @@ export function MetricChart({
       <div ref={box} className="chart-box" />
     </figure>
   );
+}
+
+/** A ref that always holds the latest value: the chart's callbacks read it without the chart being rebuilt. */
+function useLatest<T>(value: T): MutableRefObject<T> {
+  const ref = useRef(value);
+  ref.current = value;
+  return ref;
+}
+
+/** What the chart is built from (its series, their styles, the scale): the chart is rebuilt when this changes. */
+function chartShape(runs: ChartRun[], plan: YScalePlan, log: boolean, xAxis: XAxis): string {
+  return `${plan.kind}:${plan.linthresh}|${runs.map((r) => `${r.runId}:${r.label ?? ''}:${r.colour}:${(r.dash ?? []).join('.')}:${r.showRaw !== false}:${r.band ? 'band' : ''}`).join(',')}|${log}|${xAxis}`;
+}
+
+/** The latest props the uPlot chart's callbacks read. */
+interface LatestProps {
+  runs: MutableRefObject<ChartRun[]>;
+  plan: MutableRefObject<YScalePlan>;
+  yRange: MutableRefObject<[number, number] | null>;
+  extent: MutableRefObject<{ min: number; max: number } | null>;
+  pick: MutableRefObject<((step: number) => void) | undefined>;
+}
+
+/**
+ * The uPlot chart in `box`: (re)created when the series or scales change shape (otherwise only the data
+ * changes, useLiveData), joined to the shared zoom, picking a step on click, resized with its box.
+ */
+function usePlot(
+  box: RefObject<HTMLDivElement | null>,
+  figure: RefObject<HTMLElement | null>,
+  shape: string,
+  log: boolean,
+  xAxis: XAxis,
+  latest: LatestProps,
+): MutableRefObject<uPlot | null> {
+  const plot = useRef<uPlot | null>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const drawn: Drawn = { xTicks: [], yTicks: [], yAxisPx: 0, zoomed: false };
+    const opts = chartOptions({
+      width: Math.max(240, el.clientWidth),
+      runs: latest.runs.current,
+      xAxis,
+      plan: latest.plan.current,
+      drawn,
+      figure: () => figure.current,
+      yRange: () => latest.yRange.current,
+      extent: () => latest.extent.current,
+    });
+    const u = new uPlot(opts, buildData(latest.runs.current, xAxis), el);
+    plot.current = u;
+    const leaveZoom = joinZoom(u, drawn, () => latest.extent.current);
+    pickOnClick(
+      u,
+      xAxis,
+      () => latest.runs.current[0]?.points,
+      () => latest.pick.current,
+    );
+    const resize = new ResizeObserver(() => u.setSize({ width: Math.max(240, el.clientWidth), height: HEIGHT }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      leaveZoom();
+      u.destroy();
+      plot.current = null;
+    };
+  }, [shape, log, xAxis]);
+  return plot;
+}
+
+/** Whether the chart is on screen, whether it missed data while it was not, and a count bumped when it comes back. */
+interface OnScreen {
+  visible: MutableRefObject<boolean>;
+  stale: MutableRefObject<boolean>;
+  seen: number;
+}
+
+/** Charts scrolled out of view skip live updates (a page has ~40 of them) and catch up when seen. */
+function useOnScreen(box: RefObject<HTMLDivElement | null>): OnScreen {
+  const visible = useRef(true);
+  const stale = useRef(false);
+  const [seen, setSeen] = useState(0);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const io = new IntersectionObserver(([entry]) => {
+      visible.current = !!entry?.isIntersecting;
+      if (visible.current && stale.current) setSeen((n) => n + 1);
+    });
+    io.observe(el);
+    return () => io.disconnect();
+  }, []);
+  return { visible, stale, seen };
+}
+
+/** New points (live rows, another smoothing): same shape, new data; the zoom is kept. */
+function useLiveData(
+  plot: MutableRefObject<uPlot | null>,
+  { visible, stale, seen }: OnScreen,
+  runs: ChartRun[],
+  xAxis: XAxis,
+  xExtent: { min: number; max: number } | null,
+): void {
+  useEffect(() => {
+    const u = plot.current;
+    if (!u) return;
+    if (!visible.current) {
+      stale.current = true;
+      return;
+    }
+    stale.current = false;
+    showData(u, buildData(runs, xAxis), xExtent);
+  }, [runs, xAxis, seen, xExtent?.min, xExtent?.max]);
 }
 
 /** What the chart last drew (its tick labels and y axis width, read back into the figure's data attributes), and whether the user zoomed. */
