@@ -5,7 +5,6 @@
  * a lost host connection shown as live, raw schema messages, and relative shell workspaces.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -14,6 +13,7 @@ import { closeLabInChromium, launchChromium, openLabInChromium } from '../helper
 import { startServe, type ServeProcess } from '../helpers/serve';
 import { writeTask } from '../helpers/tasks';
 import { makeTempDir } from '../helpers/tmp';
+import { freePort } from '../helpers/ports';
 
 let serve: ServeProcess;
 let browser: Browser;
@@ -356,15 +356,4 @@ function findFile(dir: string, name: string): string | null {
     }
   }
   return null;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -6,10 +6,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { stopEngine } from './engine-service';
 import { missingProgram, optionalSkip } from './skip';
+import { freePort } from './ports';
 
 /** sshd must be started by its absolute path (it re-executes itself for each connection). */
 const SSHD = ['/usr/sbin/sshd', '/usr/local/sbin/sshd'].find((p) => existsSync(p));
@@ -52,17 +52,6 @@ export function otherHostKey(dir: string): string {
 }
 
 const publicLine = (pub: string) => readFileSync(pub, 'utf8').trim().split(/\s+/).slice(0, 2).join(' ');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves when `child` writes `line` to stderr; throws with its output when it exits first or `ms` pass. */
 function waitForLine(child: ChildProcess, line: RegExp, what: string, ms: number): Promise<void> {
