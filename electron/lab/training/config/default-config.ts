@@ -228,6 +228,8 @@ reward = "dense"
 reward_norm = "none"
 # "gae" (with the critic) or "group" (GRPO-style, no critic).
 advantage = "${s.ppo.advantage}"
+# Group advantages: reward minus the group mean, over the group's std ("std", GRPO) or not ("none", Dr. GRPO).
+group_scale = "std"
 gamma = 1.0
 lambda = 1.0
 # Whiten GAE advantages over the batch ("group" advantages are already a z-score within each group).

@@ -29,11 +29,18 @@ export const PpoSection = z
     reward_norm: z.enum(['none', 'batch', 'group']).default('none'),
     /** `gae` (critic) or `group` (GRPO-style, no critic). */
     advantage: z.enum(['gae', 'group']).default('gae'),
+    /**
+     * Group advantages: `std` divides reward minus the group mean by the group's standard deviation (GRPO), so
+     * a group whose episodes differ by one assertion of a dense reward trains as hard as one that differs by
+     * success; `none` keeps the centred reward (Dr. GRPO), an update as large as the reward difference.
+     */
+    group_scale: z.enum(['std', 'none']).default('std'),
     gamma: z.number().min(0).max(1).default(1),
     lambda: z.number().min(0).max(1).default(1),
     /**
-     * Whiten GAE advantages over the batch's loss tokens. Group advantages are already normalised within
-     * their group (reward minus the group mean, over the group std) and are not whitened again.
+     * Whiten GAE advantages over the batch's loss tokens. Group advantages are never whitened: they are
+     * relative to their own group already (`group_scale`), and whitening over tokens would reweight groups
+     * by their episodes' lengths.
      */
     normalize_advantages: z.boolean().default(true),
     /**
