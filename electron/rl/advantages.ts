@@ -67,25 +67,40 @@ export function maskedGae(
 }
 
 /**
- * Group-relative advantages (GRPO-style, no critic): each episode's reward minus the mean of its group (the
- * G episodes of one task), divided by the group's standard deviation when `scale` (plus eps). A group of
- * one, or one whose rewards are all equal, gives 0: nothing to learn from it.
+ * How a group's centred rewards are scaled: `group` divides by the group's standard deviation (GRPO), `batch`
+ * by the standard deviation of the centred rewards over every episode of a group that is not flat (one
+ * number for the batch, so groups keep their reward differences' proportions and the update its size), `none`
+ * not at all (Dr. GRPO).
+ */
+export type GroupScale = 'group' | 'batch' | 'none';
+
+/**
+ * Group-relative advantages (no critic): each episode's reward minus the mean of its group (the G episodes of
+ * one task), scaled as `scale` says (plus eps). A group of one, or one whose rewards are all equal, gives 0:
+ * nothing to learn from it.
  */
 export function groupAdvantages(
   rewards: readonly number[],
   groups: readonly string[],
-  options: { scale: boolean; eps?: number } = { scale: true },
+  options: { scale: GroupScale; eps?: number } = { scale: 'group' },
 ): number[] {
   const eps = options.eps ?? 1e-6;
   const byGroup = new Map<string, number[]>();
   groups.forEach((g, i) => byGroup.set(g, [...(byGroup.get(g) ?? []), i]));
   const out = new Array<number>(rewards.length).fill(0);
+  const moving: number[] = [];
   for (const members of byGroup.values()) {
     const xs = members.map((i) => rewards[i]!);
     const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
     const std = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / xs.length);
+    if (std > 0) moving.push(...members);
     for (const i of members)
-      out[i] = !options.scale ? rewards[i]! - mean : std + eps > 0 ? (rewards[i]! - mean) / (std + eps) : 0;
+      out[i] = options.scale === 'group' ? (std + eps > 0 ? (rewards[i]! - mean) / (std + eps) : 0) : rewards[i]! - mean;
+  }
+  if (options.scale === 'batch' && moving.length > 0) {
+    // The centred rewards have mean 0 within each group, so their spread over the moving episodes is their RMS.
+    const std = Math.sqrt(moving.reduce((a, i) => a + out[i]! ** 2, 0) / moving.length);
+    for (const i of moving) out[i] = out[i]! / (std + eps);
   }
   return out;
 }

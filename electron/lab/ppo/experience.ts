@@ -329,7 +329,7 @@ function advantagesAndReturns(
   const returns = rows.map((r) => new Float64Array(r.lossMask.length));
   if (x.ppo.advantage === 'group') {
     const groups = trainable.map((e) => e.group);
-    const adv = groupAdvantages([...rewards], groups, { scale: x.ppo.group_scale === 'std' });
+    const adv = groupAdvantages([...rewards], groups, { scale: x.ppo.group_scale });
     const singles = singletonGroups(groups).filter(Boolean).length;
     a.metrics.singleton_group_share = trainable.length ? singles / trainable.length : 0;
     if (singles > 0)

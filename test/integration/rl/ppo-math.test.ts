@@ -153,7 +153,7 @@ describe('PPO math (issue 21)', () => {
       { key: 'd', group: 'g2', reward: 4, prompt: ids(3), sampled: ids(3) },
     ];
     const exp = await experience(eps, ppoSection({ ...FAST, advantage: 'group' }));
-    const want = groupAdvantages([0, 2, 1, 4], ['g1', 'g1', 'g2', 'g2'], { scale: true });
+    const want = groupAdvantages([0, 2, 1, 4], ['g1', 'g1', 'g2', 'g2'], { scale: 'group' });
     exp.sequences.forEach(
       (s, i) =>
         s.tokenInputs.loss_mask!.length &&
@@ -164,21 +164,28 @@ describe('PPO math (issue 21)', () => {
   });
 
   // group_scale = "none" (Dr. GRPO): the centred reward, not divided by the group's std, so a dense
-  // group whose episodes differ by a fraction of an assertion trains by that fraction.
-  it('group mode with group_scale = "none": each token carries its reward minus the group mean', async () => {
+  // group whose episodes differ by a fraction of an assertion trains by that fraction; "batch": the same over
+  // one std of the batch's moving episodes.
+  it('group mode with group_scale = "none" / "batch": tokens carry the centred reward, unscaled / over one std', async () => {
     const eps: HandEpisode[] = [
       { key: 'a', group: 'g1', reward: 0.5, prompt: ids(3), sampled: ids(2) },
       { key: 'b', group: 'g1', reward: 0.6, prompt: ids(3), sampled: ids(6) },
       { key: 'c', group: 'g2', reward: 0, prompt: ids(3), sampled: ids(4) },
       { key: 'd', group: 'g2', reward: 1, prompt: ids(3), sampled: ids(3) },
     ];
-    const exp = await experience(eps, ppoSection({ ...FAST, advantage: 'group', group_scale: 'none' }));
-    const want = [-0.05, 0.05, -0.5, 0.5];
-    exp.sequences.forEach((s, i) => {
-      const adv = Array.from(s.tokenInputs.advantages!).filter((_, t) => s.tokenInputs.loss_mask![t] === 1);
-      expect(adv.length).toBeGreaterThan(0);
-      adv.forEach((a) => expect(a).toBeCloseTo(want[i]!, 5));
-    });
+    const centred = [-0.05, 0.05, -0.5, 0.5];
+    const rms = Math.sqrt(centred.reduce((a, c) => a + c * c, 0) / 4);
+    for (const [scale, want] of [
+      ['none', centred],
+      ['batch', centred.map((c) => c / rms)],
+    ] as const) {
+      const exp = await experience(eps, ppoSection({ ...FAST, advantage: 'group', group_scale: scale }));
+      exp.sequences.forEach((s, i) => {
+        const adv = Array.from(s.tokenInputs.advantages!).filter((_, t) => s.tokenInputs.loss_mask![t] === 1);
+        expect(adv.length).toBeGreaterThan(0);
+        adv.forEach((a) => expect(a).toBeCloseTo(want[i]!, 5));
+      });
+    }
   });
 
   // Deviation 4: the trainer scored temperature-1 log-probs against a sampler that drew at T: the gap and

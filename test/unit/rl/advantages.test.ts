@@ -71,10 +71,22 @@ describe('GAE over sampled tokens', () => {
 
 describe('group-relative advantages and normalisation', () => {
   it('subtracts the group mean and divides by the group std', () => {
-    const a = groupAdvantages([1, 3, 5, 5], ['a', 'a', 'b', 'b'], { scale: true, eps: 0 });
+    const a = groupAdvantages([1, 3, 5, 5], ['a', 'a', 'b', 'b'], { scale: 'group', eps: 0 });
     expect(a.slice(0, 2)).toEqual([-1, 1]);
     expect(a.slice(2)).toEqual([0, 0]);
-    expect(groupAdvantages([1, 3, 2], ['a', 'a', 'c'], { scale: false })).toEqual([-1, 1, 0]);
+    expect(groupAdvantages([1, 3, 2], ['a', 'a', 'c'], { scale: 'none' })).toEqual([-1, 1, 0]);
+  });
+
+  it("'batch' divides every group's centred rewards by one std over the moving episodes, keeping proportions", () => {
+    // Group a differs by 0.2 (one assertion of a dense reward), group b by 2 (success), group c is flat.
+    const a = groupAdvantages([0.4, 0.6, 0, 2, 1, 1], ['a', 'a', 'b', 'b', 'c', 'c'], { scale: 'batch', eps: 0 });
+    const rms = Math.sqrt((0.1 ** 2 * 2 + 1 ** 2 * 2) / 4);
+    [-0.1, 0.1, -1, 1].forEach((c, i) => expect(a[i]).toBeCloseTo(c / rms, 12));
+    expect(a.slice(4)).toEqual([0, 0]);
+    expect(a[3]! / a[1]!).toBeCloseTo(10, 12);
+    // Per group, both groups would have been +-1: the one-assertion difference trained as hard as success.
+    expect(groupAdvantages([0.4, 0.6, 0, 2], ['a', 'a', 'b', 'b'], { scale: 'group', eps: 0 })).toEqual([-1, 1, -1, 1]);
+    expect(groupAdvantages([1, 1], ['c', 'c'], { scale: 'batch' })).toEqual([0, 0]);
   });
 
   it('whitens advantages over loss tokens only', () => {

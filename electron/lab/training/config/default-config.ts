@@ -228,8 +228,9 @@ reward = "dense"
 reward_norm = "none"
 # "gae" (with the critic) or "group" (GRPO-style, no critic).
 advantage = "${s.ppo.advantage}"
-# Group advantages: reward minus the group mean, over the group's std ("std", GRPO) or not ("none", Dr. GRPO).
-group_scale = "std"
+# Group advantages: reward minus the group mean, over the group's std ("group", GRPO), over one std of the
+# batch's moving episodes ("batch": groups keep their reward differences' proportions) or as is ("none").
+group_scale = "group"
 gamma = 1.0
 lambda = 1.0
 # Whiten GAE advantages over the batch ("group" advantages are already a z-score within each group).

@@ -30,11 +30,12 @@ export const PpoSection = z
     /** `gae` (critic) or `group` (GRPO-style, no critic). */
     advantage: z.enum(['gae', 'group']).default('gae'),
     /**
-     * Group advantages: `std` divides reward minus the group mean by the group's standard deviation (GRPO), so
-     * a group whose episodes differ by one assertion of a dense reward trains as hard as one that differs by
-     * success; `none` keeps the centred reward (Dr. GRPO), an update as large as the reward difference.
+     * Group advantages are the reward minus the group's mean, then divided by the group's std (`group`, GRPO:
+     * a dense group whose episodes differ by one assertion trains as hard as one that differs by success), by
+     * one std over the batch's moving episodes (`batch`: groups keep the proportions of their reward
+     * differences, the update its size), or not at all (`none`, Dr. GRPO: the update scales with the reward).
      */
-    group_scale: z.enum(['std', 'none']).default('std'),
+    group_scale: z.enum(['group', 'batch', 'none']).default('group'),
     gamma: z.number().min(0).max(1).default(1),
     lambda: z.number().min(0).max(1).default(1),
     /**
