@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../electron/cli/main';
+import { defaultConfigToml } from '../../../electron/lab/training/config/default-config';
 import { REPO_ROOT } from '../../helpers/cli';
 import {
   checkCommands,
@@ -51,6 +52,14 @@ describe('documentation', () => {
     expect(readme.split('\n').length).toBeLessThanOrEqual(300);
     expect(readme).toContain('npm run bootstrap && npm start');
     expect(readme).toContain('npm run bootstrap && npm test');
+  });
+
+  // The reference showed a PPO file with an old learning rate, concurrency and temperature for weeks.
+  it("shows the whole default PPO file exactly as 'train init-config --stage ppo' prints it", () => {
+    const doc = readFileSync(join(REPO_ROOT, 'docs', 'reference', 'config.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('### The `[ppo]` section'));
+    const block = /```toml\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(block).toBe(defaultConfigToml({ stage: 'ppo', preset: 'nano' }));
   });
 });
 
