@@ -53,7 +53,9 @@ export function registerTrainPpo(train: Command, io: Io): void {
             `${o.config}: stage is "${config.stage}", not "ppo": use \`t1lab train ${config.stage}\``,
           );
       } else if (o.config || o.model || o.data || o.seed)
-        log('--resume continues the run as it was configured (run.json)');
+        log('--resume continues the run as it was configured (run.json); only --steps may change');
+      // A resumed run may be given more (or fewer) steps than it was configured with, as lm and sft runs may.
+      const resumeSteps = o.resume ? overridesOf(o).steps : undefined;
       let bar: ReturnType<typeof progressBar> | null = null;
       const workers = new WorkerRegistry(forkLauncher);
       const stop = new AbortController();
@@ -63,7 +65,13 @@ export function registerTrainPpo(train: Command, io: Io): void {
       });
       try {
         const result = await runPpo(
-          { config: config!, configSource: o.config ? resolve(o.config) : null, out: o.out, resume: o.resume },
+          {
+            config: config!,
+            configSource: o.config ? resolve(o.config) : null,
+            out: o.out,
+            resume: o.resume,
+            ...(resumeSteps !== undefined ? { steps: resumeSteps } : {}),
+          },
           {
             dataDir: labDataDir(),
             workers,

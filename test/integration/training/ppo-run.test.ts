@@ -177,5 +177,16 @@ describe('t1lab train ppo', () => {
     s.lossMask.forEach((m, p) => {
       if (m === 1) expect(Math.abs(s.trainerLogprobs[p]! - s.samplerLogprobs[p]!)).toBeLessThan(1e-4);
     });
-  }, 300_000);
+
+    // A finished run given more steps continues from its last checkpoint (--steps was ignored on resume).
+    const extended = await runT1lab(['train', 'ppo', '--resume', runDir, '--steps', '3', '--json'], {
+      env,
+      timeoutMs: 240_000,
+    });
+    expect(extended.code, extended.stderr).toBe(0);
+    expect(parseJsonOutput(extended)).toMatchObject({ stage: 'ppo', steps: 3, episodes: 12 });
+    const rows3 = lines(join(runDir, 'metrics.jsonl')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows3.map((r) => r.step)).toEqual([1, 2, 3]);
+    expect(existsSync(join(runDir, 'checkpoints', 'step-0000003', 'manifest.json'))).toBe(true);
+  }, 480_000);
 });
