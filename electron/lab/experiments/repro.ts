@@ -119,11 +119,9 @@ export const REPRO_FULL: ReproSettings = {
   sftDrillSamples: 0,
   lmSteps: 400,
   sftSteps: 320,
-  // Two PPO runs of 16 steps. At 12 steps of about 220 s the whole run (without avg@8) took 2 h 52 min
-  // (docs/examples/repro-full). A step of these settings takes 44 s on the bench's tasks (npm run bench --
-  // ppo --recipe) but about 96 s on a probe's pool, where episodes that never submit decode their whole
-  // budget (docs/examples/copy-drills, the PPO run); 2 x 16 of those and the avg@8 evaluations at 8 at once
-  // come to about 3 hours by the stage times (docs/guide/recipe-learning.md): an estimate, not a measured run.
+  // Two PPO runs of 16 steps: the whole run, avg@8 included, took 1 h 33 min and 1 h 28 min for seeds 1 and 2
+  // (docs/examples/repro-default, repro-seed2; 55 s a PPO step on the pool). 40 steps of the dense run
+  // (seed 1) resolved what its first 16 did, avg@8 6.7% both (docs/examples/group-scale).
   ppoSteps: 16,
   probeTasksPerFamily: 6,
   probeAttempts: 4,
