@@ -95,7 +95,8 @@ export function groupAdvantages(
     const std = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / xs.length);
     if (std > 0) moving.push(...members);
     for (const i of members)
-      out[i] = options.scale === 'group' ? (std + eps > 0 ? (rewards[i]! - mean) / (std + eps) : 0) : rewards[i]! - mean;
+      out[i] =
+        options.scale === 'group' ? (std + eps > 0 ? (rewards[i]! - mean) / (std + eps) : 0) : rewards[i]! - mean;
   }
   if (options.scale === 'batch' && moving.length > 0) {
     // The centred rewards have mean 0 within each group, so their spread over the moving episodes is their RMS.
