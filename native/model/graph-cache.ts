@@ -26,6 +26,8 @@ export interface TrainingShape {
   headPositions?: boolean;
   /** Causal attention in query blocks (default: on unless T1LAB_FULL_ATTENTION=1; a number: that block size; see TrainingGraphOptions). */
   causalBlocks?: boolean | number;
+  /** Shared prompt prefixes: prefix rows and their padded length (see TrainingGraphOptions.sharedPrefix). */
+  sharedPrefix?: { groups: number; length: number };
 }
 
 /** Set to 1 to build training graphs with the full [T, T] attention product (the benchmark's previous path). */
@@ -69,7 +71,7 @@ export class TrainingGraphCache {
     const expertCompute = shape.expertCompute ?? TRAINING_EXPERT_COMPUTE;
     const blocks = shape.causalBlocks ?? process.env[FULL_ATTENTION_ENV] !== '1';
     const heads = (shape.headPositions ?? false) && process.env[FULL_HEAD_ENV] !== '1';
-    const key = `B${shape.batch}-T${length}-${dtype}-${expertCompute}-${shape.forcedRouting ? 'forced' : 'topk'}-${shape.loss?.name ?? 'score'}${(shape.temperature ?? 1) === 1 ? '' : `-t${shape.temperature}`}${heads ? '-heads' : ''}${blocks === true ? '' : blocks === false ? '-fullattn' : `-blocks${blocks}`}`;
+    const key = `B${shape.batch}-T${length}-${dtype}-${expertCompute}-${shape.forcedRouting ? 'forced' : 'topk'}-${shape.loss?.name ?? 'score'}${(shape.temperature ?? 1) === 1 ? '' : `-t${shape.temperature}`}${heads ? '-heads' : ''}${blocks === true ? '' : blocks === false ? '-fullattn' : `-blocks${blocks}`}${shape.sharedPrefix ? `-prefix${shape.sharedPrefix.groups}x${shape.sharedPrefix.length}` : ''}`;
     const known = this.entries.get(key);
     if (known) {
       this.stats.hits++;
@@ -95,7 +97,8 @@ export class TrainingGraphCache {
 
   private async create(
     key: string,
-    shape: Required<Omit<TrainingShape, 'loss'>> & { loss: LossDefinition | null },
+    shape: Required<Omit<TrainingShape, 'loss' | 'sharedPrefix'>> &
+      Pick<TrainingShape, 'sharedPrefix'> & { loss: LossDefinition | null },
   ): Promise<CachedGraph> {
     const { bytes, ...graph } = buildTrainingGraph(this.config, {
       batch: shape.batch,
@@ -107,6 +110,7 @@ export class TrainingGraphCache {
       temperature: shape.temperature,
       headPositions: shape.headPositions,
       causalBlocks: shape.causalBlocks,
+      sharedPrefix: shape.sharedPrefix,
     });
     const placement = await createPlacedSession(bytes, {
       choice: this.options.provider,

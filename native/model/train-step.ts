@@ -20,6 +20,26 @@ export interface TrainingBatch {
   headPositions?: BigInt64Array;
   /** The loss definition's inputs by name ([B, T] or scalars), already in the graph's layout. */
   lossInputs: Record<string, HostTensor>;
+  /** Shared prompt prefixes forwarded once, for graphs built with `sharedPrefix` (see TrainingGraphOptions). */
+  prefix?: SharedPrefixBatch;
+}
+
+export interface SharedPrefixBatch {
+  groups: number;
+  /** Padded prefix length P. */
+  length: number;
+  /** [G, P] ids, right-padded. */
+  ids: BigInt64Array;
+  /** [G, P] how many rows read each prefix token (0 at padding). */
+  weights: Float32Array | Float64Array;
+  /** [B] the prefix row of each row. */
+  rowPrefix: BigInt64Array;
+  /** [B] how many prefix positions each row reads (0: no prefix). */
+  prefixLength: BigInt64Array;
+  /** [B, T] each row's absolute positions. */
+  positions: BigInt64Array;
+  /** [L, G, P, k] R3's experts of the prefix tokens. */
+  forcedExperts?: BigInt64Array;
 }
 
 export interface TrainingStepResult {
@@ -57,6 +77,12 @@ export async function runTrainingStep(
       dims: [config.num_hidden_layers, B, T, config.num_experts_per_tok],
       data: batch.forcedExperts,
     };
+  const names = entry.graph.inputNames;
+  if (names.includes('prefix_ids') !== !!batch.prefix)
+    throw new Error(
+      `training graph ${entry.key} ${batch.prefix ? 'has no shared-prefix inputs, and the batch has a prefix' : 'reads shared prefixes, and the batch has none'}`,
+    );
+  if (batch.prefix) Object.assign(feeds, prefixFeeds(config, batch.prefix, B, T, dtype, names));
   for (const p of parameterSpecs(config)) {
     const data = params.get(p.name);
     if (!data) throw new Error(`parameter '${p.name}' is missing`);
@@ -79,4 +105,31 @@ export async function runTrainingStep(
     auxLoss: scalar('aux_loss'),
     gradients,
   };
+}
+
+function prefixFeeds(
+  config: ModelConfig,
+  p: SharedPrefixBatch,
+  B: number,
+  T: number,
+  dtype: 'float32' | 'float64',
+  names: readonly string[],
+): Record<string, HostTensor> {
+  const { groups: G, length: P } = p;
+  const feeds: Record<string, HostTensor> = {
+    prefix_ids: { dtype: 'int64', dims: [G, P], data: p.ids },
+    prefix_weights: { dtype, dims: [G, P], data: p.weights },
+    row_prefix: { dtype: 'int64', dims: [B], data: p.rowPrefix },
+    prefix_length: { dtype: 'int64', dims: [B], data: p.prefixLength },
+    positions: { dtype: 'int64', dims: [B, T], data: p.positions },
+  };
+  if (names.includes('prefix_forced_experts')) {
+    if (!p.forcedExperts) throw new Error('the training graph replays the prefix routing, and the batch has none');
+    feeds.prefix_forced_experts = {
+      dtype: 'int64',
+      dims: [config.num_hidden_layers, G, P, config.num_experts_per_tok],
+      data: p.forcedExperts,
+    };
+  }
+  return feeds;
 }

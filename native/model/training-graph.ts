@@ -13,6 +13,7 @@ import { AutoDiff, type Value } from '../onnx/autodiff';
 import type { FloatType } from '../onnx/proto';
 import { moeLayers, paramName, parameterSpecs, type ModelConfig } from './config';
 import type { LossDefinition, TokenTerms } from './losses';
+import { sharedPrefixForward } from './prefix-forward';
 import { loadBalance, transformerForward, type ExpertCompute, type LayerRouting } from './transformer';
 
 export interface TrainingGraphOptions {
@@ -40,6 +41,14 @@ export interface TrainingGraphOptions {
   headPositions?: boolean;
   /** Causal attention in query blocks (`attentionBlock(T)`, or this many positions), exact; false: the full [T, T] product. Default true. */
   causalBlocks?: boolean | number;
+  /**
+   * Shared prompt prefixes forwarded once (prefix-forward.ts): `groups` prefix rows of `length` positions, and
+   * the [B, T] rows hold what follows each prefix. Adds the inputs prefix_ids [G, P] int64, prefix_weights
+   * [G, P] (how many rows read each prefix token, 0 at padding: the load-balancing loss counts a token as
+   * often as the unshared rows would), row_prefix [B] int64, prefix_length [B] int64, positions [B, T] int64
+   * and, with forced routing, prefix_forced_experts [L, G, P, k]. Prefix positions carry no loss.
+   */
+  sharedPrefix?: { groups: number; length: number };
 }
 
 export interface BuiltGraph {
@@ -73,31 +82,45 @@ export function buildTrainingGraph(config: ModelConfig, options: TrainingGraphOp
   const ad = new AutoDiff(dtype);
   const g = ad.graph;
   const { params, paramList, ids, targets, tokenMask, forced, lossInputs } = trainingInputs(ad, config, options);
-  const { positions, attentionMask } = staticPositions(ad, B, T);
-  const fwd = transformerForward(ad, {
-    config,
-    params,
-    ids,
-    positions,
-    attentionMask,
-    forcedExperts: forced,
-    expertCompute: options.expertCompute,
-    attentionChunk:
-      typeof options.causalBlocks === 'number'
-        ? options.causalBlocks
-        : options.causalBlocks !== false
-          ? attentionBlock(T)
-          : undefined,
-    batch: B,
-    length: T,
-  });
+  const chunkAt = (length: number) =>
+    typeof options.causalBlocks === 'number'
+      ? options.causalBlocks
+      : options.causalBlocks !== false
+        ? attentionBlock(length)
+        : undefined;
+  const shared = options.sharedPrefix ? prefixInputs(ad, config, options, options.sharedPrefix) : null;
+  const fwd = shared
+    ? sharedPrefixForward(ad, {
+        config,
+        params,
+        expertCompute: options.expertCompute,
+        attentionChunk: chunkAt,
+        prefix: { ...shared.prefix, forcedExperts: shared.prefixForced },
+        rows: { ...shared.rows, ids, forcedExperts: forced, batch: B, length: T },
+      })
+    : transformerForward(ad, {
+        config,
+        params,
+        ids,
+        ...staticPositions(ad, B, T),
+        forcedExperts: forced,
+        expertCompute: options.expertCompute,
+        attentionChunk: chunkAt(T),
+        batch: B,
+        length: T,
+      });
   const temperature = options.temperature ?? 1;
   const scored = scoreTargets(ad, config, params, fwd.hidden, targets, tokenMask, options);
   const values = ad.reshape(
     ad.add(ad.matmul(fwd.hidden, params.get(paramName.valueHead)!), params.get(paramName.valueBias)!),
     [B, T],
   );
-  const { balance, aux } = routerBalance(ad, config, fwd.routing, tokenMask, B * T);
+  // With shared prefixes the routing covers the prefix tokens first, each weighted by the rows that read it.
+  const routedTokens = shared ? shared.prefixTokens + B * T : B * T;
+  const balanceWeights = shared
+    ? ad.concat([ad.reshape(shared.weights, [shared.prefixTokens]), ad.reshape(tokenMask, [B * T])], 0)
+    : tokenMask;
+  const { balance, aux } = routerBalance(ad, config, fwd.routing, balanceWeights, routedTokens);
   let entropy: Value | null = null;
   const terms: TokenTerms = {
     batch: B,
@@ -114,10 +137,10 @@ export function buildTrainingGraph(config: ModelConfig, options: TrainingGraphOp
   ad.output(scored.logprobs, 'logprobs');
   ad.output(values, 'values');
   ad.output(aux, 'aux_loss');
-  addRoutingOutputs(ad, config, fwd.routing, balance, B, T);
+  addRoutingOutputs(ad, config, fwd.routing, balance, B, T, shared?.prefixTokens ?? 0);
   if (options.loss) addLossAndGradients(ad, options.loss, terms, lossInputs, paramList);
   const bytes = g.toModel({
-    docString: `t1-moe training graph B=${B} T=${T} ${dtype} ${options.expertCompute}${options.forcedRouting ? ' forced' : ''} loss=${options.loss?.name ?? 'none'}${temperature === 1 ? '' : ` temperature=${temperature}`}`,
+    docString: `t1-moe training graph B=${B} T=${T} ${dtype} ${options.expertCompute}${options.forcedRouting ? ' forced' : ''} loss=${options.loss?.name ?? 'none'}${temperature === 1 ? '' : ` temperature=${temperature}`}${shared ? ` prefix=${shared.prefix.groups}x${shared.prefix.length}` : ''}`,
   });
   return {
     bytes,
@@ -166,6 +189,35 @@ function trainingInputs(ad: AutoDiff, config: ModelConfig, options: TrainingGrap
     );
   }
   return { params, paramList, ids, targets, tokenMask, forced, lossInputs };
+}
+
+/** The shared-prefix inputs (see TrainingGraphOptions.sharedPrefix). */
+function prefixInputs(
+  ad: AutoDiff,
+  config: ModelConfig,
+  options: TrainingGraphOptions,
+  shape: { groups: number; length: number },
+) {
+  const { batch: B, length: T } = options;
+  const { groups: G, length: P } = shape;
+  if (!(G >= 1 && P >= 1)) throw new Error(`shared prefix ${G}x${P}: needs at least one prefix row and position`);
+  if (P + T > config.max_position_embeddings)
+    throw new Error(
+      `a prefix of ${P} and rows of ${T} exceed max_position_embeddings ${config.max_position_embeddings}`,
+    );
+  return {
+    prefix: { ids: ad.input('prefix_ids', [G, P], 'int64'), groups: G, length: P },
+    prefixForced: options.forcedRouting
+      ? ad.input('prefix_forced_experts', [config.num_hidden_layers, G, P, config.num_experts_per_tok], 'int64')
+      : undefined,
+    weights: ad.input('prefix_weights', [G, P]),
+    prefixTokens: G * P,
+    rows: {
+      prefixOf: ad.input('row_prefix', [B], 'int64'),
+      prefixLength: ad.input('prefix_length', [B], 'int64'),
+      positions: ad.input('positions', [B, T], 'int64'),
+    },
+  };
 }
 
 /** Positions 0..T-1 in every row and the causal [T, T] mask, as constants (right padding needs no more). */
@@ -242,6 +294,7 @@ function addRoutingOutputs(
   balance: { load: Value }[],
   B: number,
   T: number,
+  prefixTokens: number,
 ): void {
   const g = ad.graph;
   const L = config.num_hidden_layers;
@@ -250,8 +303,17 @@ function addRoutingOutputs(
     const parts = vs.map((v) => g.op('Unsqueeze', [v.name, g.ints([0])]));
     return ad.wrap(g.op('Concat', parts, { axis: 0 }), shape, dtypeOut);
   };
+  // The rows' experts only: shared prefix tokens (routed first) have no [B, T] place.
+  const rowsOf = (topk: Value) =>
+    prefixTokens
+      ? ad.wrap(
+          g.op('Slice', [topk.name, g.ints([prefixTokens]), g.ints([prefixTokens + B * T]), g.ints([0])]),
+          [B * T, k],
+          'int64',
+        )
+      : topk;
   const experts = stack(
-    routing.map((r) => r.topk),
+    routing.map((r) => rowsOf(r.topk)),
     [L, B * T, k],
     'int64',
   );

@@ -65,6 +65,12 @@ export interface ForwardInputs {
    * that is 4/7 of the scores, softmax and their gradients of the full [T, T] product, with the same result.
    */
   attentionChunk?: number;
+  /**
+   * Keys and values every row attends to before its own (a shared prompt prefix computed once, see
+   * prefix-forward.ts): per layer [B, kv_heads, length, head_dim], already rotated at their positions; the
+   * mask then covers length + S keys. Static lengths without a cache only.
+   */
+  prefix?: { length: number; at(layer: number): { key: Value; value: Value } };
   /** Known sizes: numbers in the static training graph, names in the dynamic sampling graph. */
   batch: Dim;
   length: Dim;
@@ -110,9 +116,11 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
  * blocks: attention (fused ops or their composition) and the feed-forward (a dense MLP or the experts).
  * The routing and the cache of the layers built so far are collected as they are built.
  */
-class LayerBuilder {
+export class LayerBuilder {
   readonly routing: LayerRouting[] = [];
   readonly present: { key: Value; value: Value }[] = [];
+  /** Per layer built so far (composed attention without a cache): the rotated keys and the values, [B, kv_heads, S, head_dim]. */
+  readonly attended: { key: Value; value: Value }[] = [];
   private readonly c: ModelConfig;
   private readonly g: AutoDiff['graph'];
   private readonly hd: number;
@@ -363,6 +371,13 @@ class LayerBuilder {
     const q = this.rope(this.headNorm(this.heads(qLin, nh), paramName.qNorm(l))); // [B, nh, S, hd]
     let key = this.rope(this.headNorm(this.heads(kLin, nkv), paramName.kNorm(l))); // [B, nkv, S, hd]
     let value = this.heads(this.bias(ad.matmul(h, this.param(paramName.wv(l))), paramName.bv(l), qkvBias), nkv);
+    this.attended.push({ key, value });
+    const prefix = this.inp.prefix;
+    if (prefix) {
+      const before = prefix.at(l);
+      key = ad.concat([before.key, key], 2);
+      value = ad.concat([before.value, value], 2);
+    }
     const past = this.inp.past?.[l];
     if (past) {
       // The cache is never differentiated: plain Concat nodes.
@@ -376,13 +391,14 @@ class LayerBuilder {
     }
     // Grouped heads: queries [B, nkv, groups, S, hd] against keys [B, nkv, 1, T, hd] (broadcast over groups).
     const q5 = ad.reshape(q, [bDim, nkv, nh / nkv, sDim === 0 ? -1 : sDim, hd]);
-    const k5 = ad.reshape(key, [bDim, nkv, 1, past ? -1 : sDim, hd]);
-    const v5 = ad.reshape(value, [bDim, nkv, 1, past ? -1 : sDim, hd]);
+    const keyLength = past ? -1 : prefix ? prefix.length + sDim : sDim;
+    const k5 = ad.reshape(key, [bDim, nkv, 1, keyLength, hd]);
+    const v5 = ad.reshape(value, [bDim, nkv, 1, keyLength, hd]);
     // Scaling the queries, not the scores: the same product on [S, hd] instead of [S, T].
     const chunk = this.inp.attentionChunk;
     const ctx5 =
       chunk && !past && typeof S === 'number' && S > chunk && S % chunk === 0
-        ? causalBlocks(ad, ad.mul(q5, this.scale), k5, v5, this.maskBias, S, chunk) // [B, nkv, groups, S, hd]
+        ? causalBlocks(ad, ad.mul(q5, this.scale), k5, v5, this.maskBias, S, chunk, prefix?.length ?? 0) // [B, nkv, groups, S, hd]
         : ad.matmul(
             ad.softmax(ad.add(ad.matmul(ad.mul(q5, this.scale), ad.transpose(k5, [0, 1, 2, 4, 3])), this.maskBias), -1),
             v5,
@@ -456,16 +472,29 @@ function halfTable(full: Float32Array | Float64Array, positions: number, hd: num
 /**
  * Attention over query blocks of `chunk` positions: block c's queries against keys and values [0, end of c),
  * with the mask's matching corner. Exact: the keys a block leaves out are the ones its causal mask zeroes.
+ * With `offset` keys before the queries' own (a shared prefix), every block also reads those.
  */
-function causalBlocks(ad: AutoDiff, q5: Value, k5: Value, v5: Value, maskBias: Value, S: number, chunk: number): Value {
+function causalBlocks(
+  ad: AutoDiff,
+  q5: Value,
+  k5: Value,
+  v5: Value,
+  maskBias: Value,
+  S: number,
+  chunk: number,
+  offset = 0,
+): Value {
   const blocks = ad.split(q5, 3, S / chunk).map((qc, c) => {
-    const end = (c + 1) * chunk;
+    const end = offset + (c + 1) * chunk;
     const keys = ad.slice(k5, 3, 0, end);
     const values = ad.slice(v5, 3, 0, end);
     const g = ad.graph;
-    const [bias] = ad.nondiff('Slice', [maskBias, g.ints([c * chunk, 0]), g.ints([end, end]), g.ints([3, 4])], {}, [
-      { shape: [...maskBias.shape.slice(0, 3), chunk, end], dtype: ad.dtype },
-    ]);
+    const [bias] = ad.nondiff(
+      'Slice',
+      [maskBias, g.ints([c * chunk, 0]), g.ints([(c + 1) * chunk, end]), g.ints([3, 4])],
+      {},
+      [{ shape: [...maskBias.shape.slice(0, 3), chunk, end], dtype: ad.dtype }],
+    );
     const attn = ad.softmax(ad.add(ad.matmul(qc, ad.transpose(keys, [0, 1, 2, 4, 3])), bias!), -1);
     return ad.matmul(attn, values);
   });

@@ -4,7 +4,8 @@
  * bundled SFT checkpoint, on a train pack of the families that checkpoint resolves part of the time, in real
  * bubblewrap sandboxes. Measured twice in the same run with the same seed: as the lab runs now, and on the
  * previous path (glibc's default allocator, the vocabulary head on every position, the full [T, T] attention,
- * 2 episodes at a time, the next step's rollouts overlapping this step's update). Prints each step's split,
+ * every sequence forwarded whole with its prompt, 2 episodes at a time, the next step's rollouts overlapping
+ * this step's update). Prints each step's split,
  * the update's FLOPs per trained token and its rate as a share of the GEMM roofline measured in this run, and
  * the step time against the previous path's.
  */
@@ -17,6 +18,7 @@ import { forwardFlopsPerToken, measureGemmRoofline } from '../../native/model/be
 import { ALLOCATOR_ENV } from '../../native/onnx/allocator-env';
 import { REPRO_FULL } from '../../electron/lab/experiments/repro';
 import { FULL_ATTENTION_ENV, FULL_HEAD_ENV } from '../../native/model/graph-cache';
+import { UNSHARED_PREFIX_ENV } from '../../electron/lab/ppo/update';
 import { REPO_ROOT, runT1lab } from '../helpers/cli';
 import type { BenchReporter } from './reporter';
 
@@ -35,6 +37,7 @@ interface Row {
   time_environment_sum: number;
   time: { data: number; fwd_bwd: number };
   update_loss_tokens?: number;
+  update_trained_tokens?: number;
   update_forwarded_tokens?: number;
   update_computed_tokens?: number;
   episode_tokens: number;
@@ -130,6 +133,7 @@ export async function runRecipeBench(report: BenchReporter, quick: boolean): Pro
       [ALLOCATOR_ENV]: 'system',
       [FULL_HEAD_ENV]: '1',
       [FULL_ATTENTION_ENV]: '1',
+      [UNSHARED_PREFIX_ENV]: '1',
     });
     const roofAfter = await measureGemmRoofline(undefined, quick);
     const peak = Math.max(roof.gflops, roofAfter.gflops);
@@ -174,16 +178,18 @@ export async function runRecipeBench(report: BenchReporter, quick: boolean): Pro
         ratio: v / stepNow,
       });
     }
-    // The update's useful FLOPs: forward + backward (3x the forward) at the mean attention context, with the
-    // vocabulary head counted at the loss positions only (where it runs now).
+    // The update's useful FLOPs: forward + backward (3x the forward) of the positions it forwards (a shared
+    // prompt once) at the mean attention context of the sequences, with the vocabulary head counted at the loss
+    // positions only (where it runs now).
     const forwarded = mean(now.rows.map((r) => r.update_forwarded_tokens ?? 0));
+    const trained = mean(now.rows.map((r) => r.update_trained_tokens ?? r.update_forwarded_tokens ?? 0));
     const lossShare = mean(
       now.rows.map((r) => (r.update_loss_tokens ?? 0) / Math.max(1, r.update_forwarded_tokens ?? 0)),
     );
     const context = mean(
       now.rows.map(
         (r) =>
-          (r.update_forwarded_tokens ?? 0) /
+          (r.update_trained_tokens ?? r.update_forwarded_tokens ?? 0) /
           2 /
           Math.max(
             1,
@@ -198,8 +204,18 @@ export async function runRecipeBench(report: BenchReporter, quick: boolean): Pro
     const update = mean(now.rows.map((r) => r.time.fwd_bwd));
     const rate = (forwarded * flopsPerToken) / update / 1e9;
     report.note(
-      `update: ${forwarded.toFixed(0)} forwarded positions a step (${(lossShare * 100).toFixed(0)}% carry a loss; ${mean(now.rows.map((r) => r.update_computed_tokens ?? 0)).toFixed(0)} computed with padding), mean context ${context.toFixed(0)}`,
+      `update: ${trained.toFixed(0)} positions of sequences a step, ${forwarded.toFixed(0)} forwarded (shared prompts once; ${(lossShare * 100).toFixed(0)}% carry a loss; ${mean(now.rows.map((r) => r.update_computed_tokens ?? 0)).toFixed(0)} computed with padding), mean context ${context.toFixed(0)}`,
     );
+    report.figure({
+      name: 'update positions forwarded (shared prompts once)',
+      value: forwarded,
+      unit: 'positions',
+      baseline: {
+        name: 'previous path, whole sequences',
+        value: mean(before.rows.map((r) => r.update_forwarded_tokens ?? 0)),
+      },
+      ratio: forwarded / Math.max(1, mean(before.rows.map((r) => r.update_forwarded_tokens ?? 0))),
+    });
     report.figure({ name: 'update FLOPs per trained token (fwd + bwd)', value: flopsPerToken / 1e6, unit: 'MFLOP' });
     report.figure({
       name: 'update rate (share of the GEMM roofline)',

@@ -591,7 +591,7 @@ async function score(run: PpoRun, step: number, trained: RolloutEpisode[]): Prom
 /** Update: the PPO epochs over the experience (the critic alone during the warm-up); no sequence, no update. */
 async function update(run: PpoRun, exp: Experience, lr: number, criticOnly: boolean): Promise<UpdateResult> {
   if (!exp.sequences.length)
-    return { metrics: {}, optimizerSteps: 0, trainedTokens: 0, lossTokens: 0, computedTokens: 0 };
+    return { metrics: {}, optimizerSteps: 0, trainedTokens: 0, forwardedTokens: 0, lossTokens: 0, computedTokens: 0 };
   const { config } = run;
   return ppoUpdate({
     model: run.model,

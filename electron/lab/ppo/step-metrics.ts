@@ -91,9 +91,11 @@ export function ppoMetricsRow(x: StepMetricsInput): MetricsRow {
     grad_clipped_share: upd.metrics.grad_clipped_share ?? null,
     skipped_steps: upd.metrics.skipped_steps ?? 0,
     optimizer_steps: upd.optimizerSteps,
-    // What the update cost in positions, over its epochs: carrying a loss, forwarded (real), computed (with padding).
+    // What the update cost in positions, over its epochs: carrying a loss, trained (real positions of the
+    // sequences), forwarded (real positions computed: a shared prompt prefix once), computed (with padding).
     update_loss_tokens: upd.lossTokens,
-    update_forwarded_tokens: upd.trainedTokens,
+    update_trained_tokens: upd.trainedTokens,
+    update_forwarded_tokens: upd.forwardedTokens,
     update_computed_tokens: upd.computedTokens,
     critic_warmup: x.criticOnly ? 1 : 0,
     policy_version: step,

@@ -52,7 +52,9 @@ export interface UpdateResult {
   trainedTokens: number;
   /** Positions the loss covers (sampled tokens), summed over epochs: the tokens that carry a gradient. */
   lossTokens: number;
-  /** Positions computed, padding included (rows x padded length), summed over epochs. */
+  /** Real positions forwarded, summed over epochs: trainedTokens less what shared prompt prefixes saved. */
+  forwardedTokens: number;
+  /** Positions computed, padding included (rows x padded length, and the prefix rows), summed over epochs. */
   computedTokens: number;
 }
 
@@ -68,6 +70,7 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
   let steps = 0;
   let trainedTokens = 0;
   let lossTokenSum = 0;
+  let forwardedTokens = 0;
   let computedTokens = 0;
   const forced = u.ppo.r3 === 'on' && u.sequences.some((s) => s.forcedExperts);
   for (let epoch = 0; epoch < u.ppo.epochs; epoch++) {
@@ -91,8 +94,9 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
         kl_coef: u.criticOnly ? 0 : u.ppo.kl_coef,
         aux_coef: u.criticOnly ? 0 : u.auxCoef,
       };
-      const { grads, metrics: mb, tokens, computed } = await minibatchGradients(u, members, scalars, forced);
+      const { grads, metrics: mb, tokens, forwarded, computed } = await minibatchGradients(u, members, scalars, forced);
       trainedTokens += tokens;
+      forwardedTokens += forwarded;
       lossTokenSum += lossTokens;
       computedTokens += computed;
       const norm = globalGradNorm(grads, trainable);
@@ -117,7 +121,7 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
   metrics.grad_norm = gradNormSum / Math.max(steps, 1);
   metrics.grad_clipped_share = steps ? clipped / steps : 0;
   metrics.skipped_steps = skipped;
-  return { metrics, optimizerSteps: steps, trainedTokens, lossTokens: lossTokenSum, computedTokens };
+  return { metrics, optimizerSteps: steps, trainedTokens, forwardedTokens, lossTokens: lossTokenSum, computedTokens };
 }
 
 /**
@@ -129,23 +133,36 @@ export async function minibatchGradients(
   members: readonly TokenSequence[],
   scalars: Readonly<Record<string, number>>,
   forced: boolean,
-): Promise<{ grads: Map<string, Float64Array>; metrics: Record<string, number>; tokens: number; computed: number }> {
+): Promise<{
+  grads: Map<string, Float64Array>;
+  metrics: Record<string, number>;
+  tokens: number;
+  forwarded: number;
+  computed: number;
+}> {
   const lossTokens = 1 / scalars.inv_tokens!;
   let grads: Map<string, Float64Array> | null = null;
   const mb: Record<string, number> = {};
   let tokens = 0;
+  let forwarded = 0;
   let computed = 0;
-  for (const group of planMicroBatches(members, u.rows)) {
+  const packing = {
+    loss: ppoLoss,
+    scalars,
+    maxLength: u.maxLength,
+    layers: u.model.num_hidden_layers,
+    topK: u.model.num_experts_per_tok,
+    sharePrefixes: sharePrefixes(),
+  };
+  for (const group of planMicroBatches(members, u.rows, packing)) {
     const share =
       group.reduce((n, s) => n + Array.from(s.tokenInputs.loss_mask!).reduce((a, b) => a + b, 0), 0) / lossTokens;
     const pack = packMicroBatch(group, {
+      ...packing,
       rows: u.rows,
-      loss: ppoLoss,
       scalars: { ...scalars, aux_coef: scalars.aux_coef! * share },
-      maxLength: u.maxLength,
-      layers: u.model.num_hidden_layers,
-      topK: u.model.num_experts_per_tok,
     });
+    const prefix = pack.batch.prefix;
     const entry = await u.cache.get({
       batch: pack.rows,
       length: pack.length,
@@ -153,10 +170,12 @@ export async function minibatchGradients(
       loss: ppoLoss,
       temperature: u.temperature ?? 1,
       headPositions: true,
+      ...(prefix ? { sharedPrefix: { groups: prefix.groups, length: prefix.length } } : {}),
     });
     const out = await runTrainingStep(u.model, entry, u.params, pack.batch);
     tokens += pack.tokens;
-    computed += pack.rows * pack.length;
+    forwarded += pack.forwarded;
+    computed += pack.computed;
     mb.loss = (mb.loss ?? 0) + out.loss;
     for (const [k, v] of Object.entries(out.metrics)) mb[k] = (mb[k] ?? 0) + (k === 'aux_loss' ? v * share : v);
     grads ??= new Map([...out.gradients].map(([k, g]) => [k, new Float64Array(g.length)]));
@@ -166,5 +185,12 @@ export async function minibatchGradients(
     }
   }
   if (!grads) throw new Error('a minibatch without sequences');
-  return { grads, metrics: mb, tokens, computed };
+  return { grads, metrics: mb, tokens, forwarded, computed };
+}
+
+/** Set to 1 to forward every sequence whole, shared prompt prefixes included (the benchmark's previous path). */
+export const UNSHARED_PREFIX_ENV = 'T1LAB_UNSHARED_PREFIX';
+
+function sharePrefixes(): boolean {
+  return process.env[UNSHARED_PREFIX_ENV] !== '1';
 }

@@ -10,6 +10,7 @@ import type { LossDefinition } from '../../../native/model/losses';
 import type { TrainingBatch } from '../../../native/model/train-step';
 import { lengthBucket } from '../../../native/model/training-graph';
 import type { HostTensor } from '../../../native/onnx/runtime';
+import { prefixBatch, prefixClusters, promptKey, type SharedLayout } from './prefix-sharing';
 
 export interface TokenSequence {
   ids: readonly number[];
@@ -26,6 +27,10 @@ export interface PackedMicroBatch {
   length: number;
   /** Real positions. */
   tokens: number;
+  /** Real positions forwarded: `tokens` less what shared prefixes save (each shared prefix counts once). */
+  forwarded: number;
+  /** Positions computed, padding included: rows x length, plus the prefix rows' G x P. */
+  computed: number;
   /** Sum of loss_mask (or real positions when the loss has none): the weight of this micro-batch. */
   lossTokens: number;
 }
@@ -39,6 +44,11 @@ export interface PackOptions {
   topK?: number;
   /** The longest padded length allowed (the model's window). */
   maxLength: number;
+  /**
+   * Forward a prompt prefix that several sequences share once (prefix-sharing.ts), where that computes fewer
+   * positions than padding each sequence whole. The loss, metrics and gradients are the same.
+   */
+  sharePrefixes?: boolean;
 }
 
 /**
@@ -75,9 +85,49 @@ export function packMicroBatch(sequences: readonly TokenSequence[], o: PackOptio
   if (longest < 1) throw new Error('a training sequence needs at least 2 tokens');
   if (longest > o.maxLength)
     throw new Error(`a sequence of ${longest + 1} tokens exceeds the window of ${o.maxLength}`);
-  const coarse = trainingBucket(longest);
-  const T = coarse <= o.maxLength ? coarse : lengthBucket(longest);
   const B = microBatchRows(sequences.length, o.rows);
+  const T = paddedLength(longest, o.maxLength);
+  const shared = o.sharePrefixes ? sharedLayout(sequences, o, B, B * T) : null;
+  return fillMicroBatch(sequences, o, B, shared?.rowLength ?? T, shared);
+}
+
+/** The micro-batch's padded length for its longest sequence of `longest` positions. */
+function paddedLength(longest: number, maxLength: number): number {
+  const coarse = trainingBucket(longest);
+  return coarse <= maxLength ? coarse : lengthBucket(longest);
+}
+
+/** The shared-prefix layout, when it computes fewer positions than `plainCost`; else null. */
+function sharedLayout(
+  sequences: readonly TokenSequence[],
+  o: PackOptions,
+  B: number,
+  plainCost: number,
+): SharedLayout | null {
+  const clusters = prefixClusters(sequences);
+  if (!clusters.length) return null;
+  const clusterOf = sequences.map(() => -1);
+  const offsets = sequences.map(() => 0);
+  clusters.forEach((c, ci) =>
+    c.members.forEach((m) => {
+      clusterOf[m] = ci;
+      offsets[m] = c.length;
+    }),
+  );
+  const prefixLength = lengthBucket(Math.max(...clusters.map((c) => c.length)));
+  const rowLength = paddedLength(Math.max(...sequences.map((s, i) => s.ids.length - 1 - offsets[i]!)), o.maxLength);
+  if (prefixLength + rowLength > o.maxLength) return null;
+  if (clusters.length * prefixLength + B * rowLength >= plainCost) return null;
+  return { clusters, clusterOf, offsets, prefixLength, rowLength };
+}
+
+function fillMicroBatch(
+  sequences: readonly TokenSequence[],
+  o: PackOptions,
+  B: number,
+  T: number,
+  shared: SharedLayout | null,
+): PackedMicroBatch {
   const inputIds = new BigInt64Array(B * T);
   const targets = new BigInt64Array(B * T);
   const mask = new Float32Array(B * T);
@@ -96,11 +146,13 @@ export function packMicroBatch(sequences: readonly TokenSequence[], o: PackOptio
   let tokens = 0;
   for (const [r, s] of sequences.entries()) {
     const n = s.ids.length - 1;
+    // With a shared prefix the row holds positions off..n-1; the prefix row holds the rest once.
+    const off = shared?.offsets[r] ?? 0;
     tokens += n;
-    for (let t = 0; t < n; t++) {
-      inputIds[r * T + t] = BigInt(s.ids[t]!);
-      targets[r * T + t] = BigInt(s.ids[t + 1]!);
-      mask[r * T + t] = 1;
+    for (let t = off; t < n; t++) {
+      inputIds[r * T + t - off] = BigInt(s.ids[t]!);
+      targets[r * T + t - off] = BigInt(s.ids[t + 1]!);
+      mask[r * T + t - off] = 1;
     }
     for (const i of perToken) {
       const values = s.tokenInputs[i.name];
@@ -109,17 +161,17 @@ export function packMicroBatch(sequences: readonly TokenSequence[], o: PackOptio
         throw new Error(`per-token input '${i.name}' has ${values.length} values for ${n} positions`);
       const fl = floatInputs.get(i.name);
       const it = intInputs.get(i.name);
-      for (let t = 0; t < n; t++) {
-        if (fl) fl[r * T + t] = values[t]!;
-        else it![r * T + t] = BigInt(values[t]!);
+      for (let t = off; t < n; t++) {
+        if (fl) fl[r * T + t - off] = values[t]!;
+        else it![r * T + t - off] = BigInt(values[t]!);
       }
     }
     if (forced && s.forcedExperts) {
       const L = o.layers!;
       const k = o.topK!;
-      for (let t = 0; t < n; t++)
+      for (let t = off; t < n; t++)
         for (let l = 0; l < L; l++)
-          for (let j = 0; j < k; j++) forced[((l * B + r) * T + t) * k + j] = BigInt(s.forcedExperts[t]![l]![j]!);
+          for (let j = 0; j < k; j++) forced[((l * B + r) * T + t - off) * k + j] = BigInt(s.forcedExperts[t]![l]![j]!);
     }
   }
   for (const [name, data] of floatInputs) lossInputs[name] = { dtype: 'float32', dims: [B, T], data };
@@ -137,6 +189,11 @@ export function packMicroBatch(sequences: readonly TokenSequence[], o: PackOptio
     for (const v of lm) lossTokens += v;
   }
   const headPositions = headPositionsOf(lm ?? mask);
+  const prefix = shared
+    ? prefixBatch(sequences, shared, B, T, forced ? { layers: o.layers!, k: o.topK! } : null)
+    : null;
+  const prefixPositions = shared ? shared.clusters.reduce((n, c) => n + c.length, 0) : 0;
+  const skipped = shared ? shared.offsets.reduce((a, b) => a + b, 0) : 0;
   return {
     batch: {
       inputIds,
@@ -145,10 +202,13 @@ export function packMicroBatch(sequences: readonly TokenSequence[], o: PackOptio
       headPositions,
       ...(forced ? { forcedExperts: forced } : {}),
       lossInputs,
+      ...(prefix ? { prefix } : {}),
     },
     rows: B,
     length: T,
     tokens,
+    forwarded: tokens - skipped + prefixPositions,
+    computed: B * T + (shared ? shared.clusters.length * shared.prefixLength : 0),
     lossTokens,
   };
 }
@@ -167,9 +227,41 @@ export function headPositionsOf(weights: ArrayLike<number>): BigInt64Array {
  * Split a step's sequences into micro-batches of at most `rows`, grouping similar lengths together
  * (sorted by length, stable) so that padding stays small.
  */
-export function planMicroBatches(sequences: readonly TokenSequence[], rows: number): TokenSequence[][] {
-  const order = sequences.map((s, i) => ({ s, i })).sort((a, b) => a.s.ids.length - b.s.ids.length || a.i - b.i);
+export function planMicroBatches(
+  sequences: readonly TokenSequence[],
+  rows: number,
+  sharing?: Omit<PackOptions, 'rows'>,
+): TokenSequence[][] {
+  const byLength = chunks(
+    sequences.map((s, i) => ({ s, i })).sort((a, b) => a.s.ids.length - b.s.ids.length || a.i - b.i),
+    rows,
+  );
+  if (!sharing?.sharePrefixes) return byLength;
+  // Sequences of one prompt side by side (then by length), so that a micro-batch shares its prompt; taken
+  // only where that computes fewer positions than the length order's padding.
+  const byPrompt = chunks(
+    sequences
+      .map((s, i) => ({ s, i, prompt: promptKey(s) }))
+      .sort(
+        (a, b) =>
+          (a.prompt < b.prompt ? -1 : a.prompt > b.prompt ? 1 : 0) || a.s.ids.length - b.s.ids.length || a.i - b.i,
+      ),
+    rows,
+  );
+  const cost = (plan: TokenSequence[][]) => plan.reduce((n, m) => n + microBatchCost(m, { ...sharing, rows }), 0);
+  return cost(byPrompt) < cost(byLength) ? byPrompt : byLength;
+}
+
+function chunks(order: readonly { s: TokenSequence }[], rows: number): TokenSequence[][] {
   const out: TokenSequence[][] = [];
   for (let i = 0; i < order.length; i += rows) out.push(order.slice(i, i + rows).map((x) => x.s));
   return out;
+}
+
+/** Positions a micro-batch computes, padding and prefix rows included (what packMicroBatch would lay out). */
+export function microBatchCost(sequences: readonly TokenSequence[], o: PackOptions): number {
+  const B = microBatchRows(sequences.length, o.rows);
+  const T = paddedLength(Math.max(...sequences.map((s) => s.ids.length - 1)), o.maxLength);
+  const shared = o.sharePrefixes ? sharedLayout(sequences, o, B, B * T) : null;
+  return shared ? shared.clusters.length * shared.prefixLength + B * shared.rowLength : B * T;
 }

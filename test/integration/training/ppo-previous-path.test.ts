@@ -1,6 +1,7 @@
 /**
  * The faster update changes no number a run reports: `t1lab train ppo` with synchronous rollouts, run as the
- * lab runs now and on the previous path (glibc's default allocator, the vocabulary head on every position, the full [T, T] attention),
+ * lab runs now and on the previous path (glibc's default allocator, the vocabulary head on every position, the full [T, T] attention,
+ * every sequence forwarded whole with its prompt),
  * from the same seed, samples the same tokens in every episode of both steps and reports losses within 1e-5.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Trajectory } from '../../../electron/domain/trajectory';
 import { FULL_ATTENTION_ENV, FULL_HEAD_ENV } from '../../../native/model/graph-cache';
+import { UNSHARED_PREFIX_ENV } from '../../../electron/lab/ppo/update';
 import { ALLOCATOR_ENV } from '../../../native/onnx/allocator-env';
 import { runT1lab } from '../../helpers/cli';
 import { writeTinyPpoSetup } from '../../helpers/ppo-setup';
@@ -66,7 +68,12 @@ describe('the PPO update against its previous path', () => {
       return { rows, sampled };
     };
     const now = await run('now', {});
-    const before = await run('before', { [ALLOCATOR_ENV]: 'system', [FULL_HEAD_ENV]: '1', [FULL_ATTENTION_ENV]: '1' });
+    const before = await run('before', {
+      [ALLOCATOR_ENV]: 'system',
+      [FULL_HEAD_ENV]: '1',
+      [FULL_ATTENTION_ENV]: '1',
+      [UNSHARED_PREFIX_ENV]: '1',
+    });
     expect(now.rows).toHaveLength(STEPS);
     for (let i = 0; i < STEPS; i++) {
       expect(Object.keys(now.sampled[i]!).length).toBeGreaterThan(0);
@@ -77,6 +84,10 @@ describe('the PPO update against its previous path', () => {
       expect(now.rows[i]!.update_loss_tokens).toBeGreaterThan(0);
       expect(now.rows[i]!.update_loss_tokens).toBeLessThan(now.rows[i]!.update_forwarded_tokens!);
       expect(now.rows[i]!.update_computed_tokens).toBeGreaterThanOrEqual(now.rows[i]!.update_forwarded_tokens!);
+      // A group's episodes share their prompt, forwarded once now and with every episode before.
+      expect(now.rows[i]!.update_trained_tokens).toBe(before.rows[i]!.update_trained_tokens);
+      expect(before.rows[i]!.update_forwarded_tokens).toBe(before.rows[i]!.update_trained_tokens);
+      expect(now.rows[i]!.update_forwarded_tokens).toBeLessThan(now.rows[i]!.update_trained_tokens!);
     }
   }, 600_000);
 });

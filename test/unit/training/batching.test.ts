@@ -4,6 +4,7 @@ import { sftLoss } from '../../../native/model/losses';
 import { lengthBucket } from '../../../native/model/training-graph';
 import {
   bucketFloor,
+  microBatchCost,
   microBatchRows,
   packMicroBatch,
   planMicroBatches,
@@ -105,5 +106,33 @@ describe('batching', () => {
       [10, 12],
       [90, 100],
     ]);
+  });
+
+  it('puts sequences of one prompt into one micro-batch where sharing it computes fewer positions', () => {
+    // Two prompts of 300 inputs, four episodes each, whose lengths interleave: the length order mixes prompts.
+    const episode = (prompt: number, n: number) => ({
+      ids: [...Array<number>(300).fill(prompt), ...Array<number>(n - 300).fill(9)],
+      tokenInputs: { loss_mask: Array.from({ length: n - 1 }, (_, t) => (t >= 300 ? 1 : 0)) },
+    });
+    const seqs = [400, 420, 440, 460].flatMap((n) => [episode(1, n), episode(2, n + 5)]);
+    const options = { loss: sftLoss, scalars: { aux_coef: 0 }, maxLength: 1024 };
+    const plain = planMicroBatches(seqs, 4);
+    expect(plain.map((m) => m.map((s) => s.ids[0]))).toEqual([
+      [1, 2, 1, 2],
+      [1, 2, 1, 2],
+    ]);
+    const shared = planMicroBatches(seqs, 4, { ...options, sharePrefixes: true });
+    expect(shared.map((m) => m.map((s) => s.ids[0]))).toEqual([
+      [1, 1, 1, 1],
+      [2, 2, 2, 2],
+    ]);
+    const cost = (plan: typeof plain) =>
+      plan.reduce((n, m) => n + microBatchCost(m, { ...options, rows: 4, sharePrefixes: true }), 0);
+    expect(cost(shared)).toBeLessThan(cost(plain));
+    // Packed, each micro-batch forwards its prompt once: 3 x 300 positions fewer.
+    const packed = packMicroBatch(shared[0]!, { ...options, rows: 4, sharePrefixes: true });
+    expect(packed.tokens - packed.forwarded).toBe(3 * 300);
+    // Without the option, the length order whatever the prompts.
+    expect(planMicroBatches(seqs, 4, { ...options, sharePrefixes: false })).toEqual(plain);
   });
 });

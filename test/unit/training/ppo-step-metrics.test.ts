@@ -21,7 +21,14 @@ const episode = (taskId: string, dense: number, o: Partial<RolloutEpisode> = {})
     ...o,
   }) as unknown as RolloutEpisode;
 
-const noUpdate = { metrics: {}, optimizerSteps: 0, trainedTokens: 0, lossTokens: 0, computedTokens: 0 };
+const noUpdate = {
+  metrics: {},
+  optimizerSteps: 0,
+  trainedTokens: 0,
+  forwardedTokens: 0,
+  lossTokens: 0,
+  computedTokens: 0,
+};
 const times = { start: 0, rolloutsDone: 2000, scored: 2500, trained: 4000, checkpointSeconds: 0.25, end: 4500 };
 
 function episodes(
