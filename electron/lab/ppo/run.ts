@@ -353,7 +353,9 @@ async function prepareRun(r: OpenedRun, tasks: Task[], env: PpoEnv, log: Log): P
     provider: config.train.provider,
     intraOpThreads: config.train.threads || undefined,
     interOpThreads: 1,
-    capacity: 10,
+    // A step's micro-batches make a dozen or so shapes (rows x length bucket, with or without a shared
+    // prompt), scoring's more; a session evicted is a session made again (about a second) the next step.
+    capacity: 24,
     log,
   });
   const reference = ppo.kl_coef > 0 ? loadCheckpoint(manifest.init.path).parameters : null;

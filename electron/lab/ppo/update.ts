@@ -19,7 +19,7 @@ import { clipScale, globalGradNorm } from '../../rl/grad-clip';
 import type { ParamSettings } from '../../rl/param-groups';
 import { PPO_METRICS, ppoLoss } from '../../rl/ppo-loss';
 import type { ResumableRng } from '../../rl/rng';
-import { packMicroBatch, planMicroBatches, type TokenSequence } from '../training/batching';
+import { packMicroBatch, planMicroBatches, prefixBucket, type TokenSequence } from '../training/batching';
 import type { PpoSection } from '../training/config/ppo';
 
 export const VALUE_HEAD_PATTERN = /^value_head\./;
@@ -42,6 +42,8 @@ export interface UpdateInput {
   sequences: readonly TokenSequence[];
   /** The sampling temperature of the sequences (the trainer's log-probs are of the same tempered policy). */
   temperature?: number;
+  /** Shared prompts' padded length (default: `prefixBucket` of the sequences: one prefix shape a step). */
+  prefixLength?: number;
   log?(message: string): void;
 }
 
@@ -73,6 +75,7 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
   let forwardedTokens = 0;
   let computedTokens = 0;
   const forced = u.ppo.r3 === 'on' && u.sequences.some((s) => s.forcedExperts);
+  const prefixLength = u.prefixLength ?? prefixBucket(u.sequences);
   for (let epoch = 0; epoch < u.ppo.epochs; epoch++) {
     const order = u.rng.shuffle(u.sequences.map((_, i) => i));
     const parts = Math.min(u.ppo.minibatches, order.length);
@@ -94,7 +97,13 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
         kl_coef: u.criticOnly ? 0 : u.ppo.kl_coef,
         aux_coef: u.criticOnly ? 0 : u.auxCoef,
       };
-      const { grads, metrics: mb, tokens, forwarded, computed } = await minibatchGradients(u, members, scalars, forced);
+      const {
+        grads,
+        metrics: mb,
+        tokens,
+        forwarded,
+        computed,
+      } = await minibatchGradients({ ...u, prefixLength }, members, scalars, forced);
       trainedTokens += tokens;
       forwardedTokens += forwarded;
       lossTokenSum += lossTokens;
@@ -129,7 +138,7 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
  * inv_tokens; the load-balancing term gets aux_coef x the micro-batch's share of the loss tokens.
  */
 export async function minibatchGradients(
-  u: Pick<UpdateInput, 'model' | 'cache' | 'params' | 'rows' | 'maxLength' | 'temperature'>,
+  u: Pick<UpdateInput, 'model' | 'cache' | 'params' | 'rows' | 'maxLength' | 'temperature' | 'prefixLength'>,
   members: readonly TokenSequence[],
   scalars: Readonly<Record<string, number>>,
   forced: boolean,
@@ -153,6 +162,7 @@ export async function minibatchGradients(
     layers: u.model.num_hidden_layers,
     topK: u.model.num_experts_per_tok,
     sharePrefixes: sharePrefixes(),
+    prefixLength: u.prefixLength ?? prefixBucket(members),
   };
   for (const group of planMicroBatches(members, u.rows, packing)) {
     const share =

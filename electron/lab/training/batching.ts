@@ -10,7 +10,7 @@ import type { LossDefinition } from '../../../native/model/losses';
 import type { TrainingBatch } from '../../../native/model/train-step';
 import { lengthBucket } from '../../../native/model/training-graph';
 import type { HostTensor } from '../../../native/onnx/runtime';
-import { prefixBatch, prefixClusters, promptKey, type SharedLayout } from './prefix-sharing';
+import { prefixBatch, prefixClusters, promptKey, shareableLength, type SharedLayout } from './prefix-sharing';
 
 export interface TokenSequence {
   ids: readonly number[];
@@ -49,6 +49,12 @@ export interface PackOptions {
    * positions than padding each sequence whole. The loss, metrics and gradients are the same.
    */
   sharePrefixes?: boolean;
+  /**
+   * The prefix rows' padded length, when a caller fixes one for all its micro-batches (see `prefixBucket`):
+   * each new (rows, length, prefix) shape costs a graph and a session. Default: the bucket of the longest
+   * shared prefix. A micro-batch whose prefix does not fit it is packed whole.
+   */
+  prefixLength?: number;
 }
 
 /**
@@ -91,6 +97,14 @@ export function packMicroBatch(sequences: readonly TokenSequence[], o: PackOptio
   return fillMicroBatch(sequences, o, B, shared?.rowLength ?? T, shared);
 }
 
+/**
+ * One prefix length for a whole update: the bucket of the longest prompt of its sequences (the inputs before
+ * their first sampled token). A step's micro-batches then make one prefix shape, not one per prompt length.
+ */
+export function prefixBucket(sequences: readonly TokenSequence[]): number {
+  return lengthBucket(Math.max(1, ...sequences.map(shareableLength)));
+}
+
 /** The micro-batch's padded length for its longest sequence of `longest` positions. */
 function paddedLength(longest: number, maxLength: number): number {
   const coarse = trainingBucket(longest);
@@ -114,7 +128,9 @@ function sharedLayout(
       offsets[m] = c.length;
     }),
   );
-  const prefixLength = lengthBucket(Math.max(...clusters.map((c) => c.length)));
+  const longestPrefix = Math.max(...clusters.map((c) => c.length));
+  const prefixLength = o.prefixLength ?? lengthBucket(longestPrefix);
+  if (longestPrefix > prefixLength) return null;
   const rowLength = paddedLength(Math.max(...sequences.map((s, i) => s.ids.length - 1 - offsets[i]!)), o.maxLength);
   if (prefixLength + rowLength > o.maxLength) return null;
   if (clusters.length * prefixLength + B * rowLength >= plainCost) return null;

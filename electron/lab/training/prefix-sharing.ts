@@ -31,7 +31,7 @@ export interface SharedLayout {
 }
 
 /** Positions before the first loss position (at most n - 1, so that a row keeps at least one of its own). */
-function shareableLength(s: TokenSequence): number {
+export function shareableLength(s: TokenSequence): number {
   const n = s.ids.length - 1;
   const mask = s.tokenInputs.loss_mask;
   let t = 0;

@@ -8,6 +8,7 @@ import {
   microBatchRows,
   packMicroBatch,
   planMicroBatches,
+  prefixBucket,
   trainingBucket,
 } from '../../../electron/lab/training/batching';
 
@@ -134,5 +135,13 @@ describe('batching', () => {
     expect(packed.tokens - packed.forwarded).toBe(3 * 300);
     // Without the option, the length order whatever the prompts.
     expect(planMicroBatches(seqs, 4, { ...options, sharePrefixes: false })).toEqual(plain);
+    // One prefix shape for an update: the bucket of its longest prompt; a prompt longer than a fixed one is not shared.
+    expect(prefixBucket(seqs)).toBe(320);
+    expect(
+      packMicroBatch(shared[0]!, { ...options, rows: 4, sharePrefixes: true, prefixLength: 320 }).batch.prefix!.length,
+    ).toBe(320);
+    expect(
+      packMicroBatch(shared[0]!, { ...options, rows: 4, sharePrefixes: true, prefixLength: 256 }).batch.prefix,
+    ).toBeUndefined();
   });
 });
