@@ -17,7 +17,7 @@ import { runTrainingStep } from '../../../native/model/train-step';
 import { adamwStep, type AdamWHyper, type OptimizerState } from '../../rl/adamw';
 import { clipScale, globalGradNorm } from '../../rl/grad-clip';
 import type { ParamSettings } from '../../rl/param-groups';
-import { PPO_METRICS, ppoLoss } from '../../rl/ppo-loss';
+import { PPO_METRICS, ppoLoss, ppoLossEntropyMetric } from '../../rl/ppo-loss';
 import type { ResumableRng } from '../../rl/rng';
 import { packMicroBatch, planMicroBatches, prefixBucket, type TokenSequence } from '../training/batching';
 import type { PpoSection } from '../training/config/ppo';
@@ -155,8 +155,10 @@ export async function minibatchGradients(
   let tokens = 0;
   let forwarded = 0;
   let computed = 0;
+  // Without an entropy bonus the entropy's gradient is 0: the graph keeps it as a metric only.
+  const loss = scalars.ent_coef === 0 ? ppoLossEntropyMetric : ppoLoss;
   const packing = {
-    loss: ppoLoss,
+    loss,
     scalars,
     maxLength: u.maxLength,
     layers: u.model.num_hidden_layers,
@@ -177,7 +179,7 @@ export async function minibatchGradients(
       batch: pack.rows,
       length: pack.length,
       forcedRouting: forced,
-      loss: ppoLoss,
+      loss,
       temperature: u.temperature ?? 1,
       headPositions: true,
       ...(prefix ? { sharedPrefix: { groups: prefix.groups, length: prefix.length } } : {}),
