@@ -37,7 +37,16 @@ export interface RuntimeSessionOptions {
    * caches a dozen of them, so they release their activations after each run instead.
    */
   memoryArena?: boolean;
+  /**
+   * Write onnxruntime's profile (a Chrome-trace JSON of every kernel's time) to `<prefix>_<date>.json` when
+   * the session is released. Default: the `T1LAB_ORT_PROFILE` environment variable, so that any command's
+   * sessions can be profiled without a flag of its own.
+   */
+  profilePrefix?: string;
 }
+
+/** Set to a path prefix to profile every onnxruntime session a process makes (see `profilePrefix`). */
+export const ORT_PROFILE_ENV = 'T1LAB_ORT_PROFILE';
 
 export function onnxruntimeVersion(): string {
   return ort.env.versions.node ?? ort.env.versions.common;
@@ -73,6 +82,7 @@ export class RuntimeSession {
 
   /** A model as bytes, or the path of a .onnx file (needed when its weights are external data beside it). */
   static async create(model: Uint8Array | string, options: RuntimeSessionOptions): Promise<RuntimeSession> {
+    const profile = options.profilePrefix ?? (process.env[ORT_PROFILE_ENV] || undefined);
     const sessionOptions: ort.InferenceSession.SessionOptions = {
       executionProviders: options.providers.map((p) => (p === 'cuda' ? { name: 'cuda' } : { name: 'cpu' })),
       intraOpNumThreads: options.intraOpThreads ?? 0,
@@ -81,6 +91,7 @@ export class RuntimeSession {
       logSeverityLevel: options.logSeverity ?? 3,
       ...(options.executionMode ? { executionMode: options.executionMode } : {}),
       ...(options.memoryArena === false ? { enableCpuMemArena: false, enableMemPattern: false } : {}),
+      ...(profile ? { enableProfiling: true, profileFilePrefix: profile } : {}),
       // Session config entries (onnxruntime_session_options_config_keys.h), flattened by the binding.
       ...(options.spinning === false
         ? { extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } } }
