@@ -12,7 +12,7 @@
  */
 import type { AutoDiff, Value } from '../onnx/autodiff';
 import { paramName, type ModelConfig } from './config';
-import { LayerBuilder, type ExpertCompute, type LayerRouting } from './transformer';
+import { causalMask, LayerBuilder, staticPositions, type ExpertCompute, type LayerRouting } from './transformer';
 
 export interface PrefixForwardInputs {
   config: ModelConfig;
@@ -58,16 +58,7 @@ export function sharedPrefixForward(ad: AutoDiff, inp: PrefixForwardInputs): Pre
   const { batch: B, length: T } = inp.rows;
   const H = config.hidden_size;
   const N = G * P + B * T;
-  const prefixPositions = ad.wrap(
-    g.constant(
-      'int64',
-      [G, P],
-      Array.from({ length: G * P }, (_, i) => i % P),
-    ),
-    [G, P],
-    'int64',
-  );
-  const prefixCausal = causalMask(ad, P);
+  const { positions: prefixPositions, attentionMask: prefixCausal } = staticPositions(ad, G, P);
   const prefixLayers = new LayerBuilder(ad, {
     config,
     params,
@@ -122,12 +113,6 @@ export function sharedPrefixForward(ad: AutoDiff, inp: PrefixForwardInputs): Pre
     rows = ad.add(rows, ad.reshape(ad.slice(ff, 0, G * P, N), [B, T, H]));
   }
   return { hidden: rowLayers.norm(rows, params.get(paramName.finalNorm)!), routing: tokenLayers.routing };
-}
-
-/** [1, 1, 1, L, L] bool, query i may read key j <= i. */
-function causalMask(ad: AutoDiff, L: number): Value {
-  const causal = Array.from({ length: L * L }, (_, i) => (i % L <= Math.floor(i / L) ? 1 : 0));
-  return ad.wrap(ad.graph.constant('bool', [1, 1, 1, L, L], causal), [1, 1, 1, L, L], 'bool');
 }
 
 /** [B, 1, 1, T, P + T] bool: row b's query t reads its prefix's first prefixLength[b] keys and its own keys up to t. */

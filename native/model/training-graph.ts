@@ -14,7 +14,7 @@ import type { FloatType } from '../onnx/proto';
 import { moeLayers, paramName, parameterSpecs, type ModelConfig } from './config';
 import type { LossDefinition, TokenTerms } from './losses';
 import { sharedPrefixForward } from './prefix-forward';
-import { loadBalance, transformerForward, type ExpertCompute, type LayerRouting } from './transformer';
+import { loadBalance, staticPositions, transformerForward, type ExpertCompute, type LayerRouting } from './transformer';
 
 export interface TrainingGraphOptions {
   batch: number;
@@ -218,23 +218,6 @@ function prefixInputs(
       positions: ad.input('positions', [B, T], 'int64'),
     },
   };
-}
-
-/** Positions 0..T-1 in every row and the causal [T, T] mask, as constants (right padding needs no more). */
-function staticPositions(ad: AutoDiff, B: number, T: number): { positions: Value; attentionMask: Value } {
-  const g = ad.graph;
-  const positions = ad.wrap(
-    g.constant(
-      'int64',
-      [B, T],
-      Array.from({ length: B * T }, (_, i) => i % T),
-    ),
-    [B, T],
-    'int64',
-  );
-  const causal = Array.from({ length: T * T }, (_, i) => (i % T <= Math.floor(i / T) ? 1 : 0));
-  const attentionMask = ad.wrap(g.constant('bool', [1, 1, 1, T, T], causal), [1, 1, 1, T, T], 'bool');
-  return { positions, attentionMask };
 }
 
 /**

@@ -111,6 +111,26 @@ export function transformerForward(ad: AutoDiff, inp: ForwardInputs): ForwardRes
   };
 }
 
+/** [1, 1, 1, L, L] bool, query i may read key j <= i: the causal mask of a static-length graph. */
+export function causalMask(ad: AutoDiff, L: number): Value {
+  const causal = Array.from({ length: L * L }, (_, i) => (i % L <= Math.floor(i / L) ? 1 : 0));
+  return ad.wrap(ad.graph.constant('bool', [1, 1, 1, L, L], causal), [1, 1, 1, L, L], 'bool');
+}
+
+/** Positions 0..T-1 in every row and the causal [T, T] mask, as constants (right padding needs no more). */
+export function staticPositions(ad: AutoDiff, B: number, T: number): { positions: Value; attentionMask: Value } {
+  const positions = ad.wrap(
+    ad.graph.constant(
+      'int64',
+      [B, T],
+      Array.from({ length: B * T }, (_, i) => i % T),
+    ),
+    [B, T],
+    'int64',
+  );
+  return { positions, attentionMask: causalMask(ad, T) };
+}
+
 /**
  * The values every layer shares (rotary tables, the mask as a bias, the fused ops' tables) and each layer's
  * blocks: attention (fused ops or their composition) and the feed-forward (a dense MLP or the experts).
