@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { TrainingGraphCache } from '../../../native/model/graph-cache';
 import { runTrainingStep } from '../../../native/model/train-step';
-import type { HostTensor } from '../../../native/onnx/runtime';
 import { headPositionsOf } from '../../../electron/lab/training/batching';
-import { PPO_SCALAR_INPUTS, PPO_TOKEN_INPUTS, ppoLoss, ppoLossEntropyMetric } from '../../../electron/rl/ppo-loss';
+import { ppoLoss, ppoLossEntropyMetric } from '../../../electron/rl/ppo-loss';
 import { seededRandom } from '../../helpers/gradcheck';
+import { gradientGaps, PPO_TEST_COEFFICIENTS, ppoLossInputs } from '../../helpers/ppo-inputs';
 import { tinyConfig, tinyWeights } from '../../helpers/tiny-model';
 
 const config = tinyConfig();
@@ -22,27 +22,7 @@ function batch(entCoef: number) {
   const targets = BigInt64Array.from({ length: B * T }, (_, i) => inputIds[(i + 1) % (B * T)]!);
   const attentionMask = Float64Array.from({ length: B * T }, (_, i) => (i >= B * T - 3 ? 0 : 1));
   const lossMask = Float64Array.from({ length: B * T }, (_, i) => (i % T > 4 && attentionMask[i] === 1 ? 1 : 0));
-  const lossInputs: Record<string, HostTensor> = {};
-  for (const name of PPO_TOKEN_INPUTS) {
-    const data =
-      name === 'loss_mask'
-        ? lossMask
-        : Float64Array.from({ length: B * T }, () => (name === 'tis_weights' ? 1 : -1.5 + random()));
-    lossInputs[name] = { dtype: 'float64', dims: [B, T], data };
-  }
-  const scalars: Record<string, number> = {
-    inv_tokens: 1 / lossMask.reduce((a, b) => a + b, 0),
-    pg_coef: 1,
-    eps_low: 0.2,
-    eps_high: 0.28,
-    vf_clip: 0.2,
-    vf_coef: 0.5,
-    ent_coef: entCoef,
-    kl_coef: 0.1,
-    aux_coef: 0.01,
-  };
-  for (const name of PPO_SCALAR_INPUTS)
-    lossInputs[name] = { dtype: 'float64', dims: [], data: Float64Array.of(scalars[name]!) };
+  const lossInputs = ppoLossInputs(random, B, T, lossMask, { ...PPO_TEST_COEFFICIENTS, ent_coef: entCoef });
   return { inputIds, targets, attentionMask, lossInputs, headPositions: headPositionsOf(lossMask) };
 }
 
@@ -53,14 +33,8 @@ describe('the PPO loss with the entropy as a metric', () => {
     const shape = { batch: B, length: T, forcedRouting: false, dtype: 'float64' as const, headPositions: true };
     const full = await cache.get({ ...shape, loss: ppoLoss });
     const metric = await cache.get({ ...shape, loss: ppoLossEntropyMetric });
-    const worstDiff = (a: Map<string, Float32Array | Float64Array>, b: Map<string, Float32Array | Float64Array>) => {
-      let worst = 0;
-      for (const [name, g] of a) {
-        const h = b.get(name)!;
-        for (let i = 0; i < g.length; i++) worst = Math.max(worst, Math.abs(g[i]! - h[i]!));
-      }
-      return worst;
-    };
+    const worstDiff = (a: Map<string, ArrayLike<number>>, b: Map<string, ArrayLike<number>>) =>
+      Math.max(...gradientGaps(a, b).values());
 
     const a = await runTrainingStep(config, full, params, batch(0));
     const b = await runTrainingStep(config, metric, params, batch(0));

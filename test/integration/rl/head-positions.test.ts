@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { TrainingGraphCache } from '../../../native/model/graph-cache';
 import { runTrainingStep } from '../../../native/model/train-step';
-import type { HostTensor } from '../../../native/onnx/runtime';
 import { headPositionsOf } from '../../../electron/lab/training/batching';
-import { PPO_SCALAR_INPUTS, PPO_TOKEN_INPUTS, ppoLoss } from '../../../electron/rl/ppo-loss';
+import { ppoLoss } from '../../../electron/rl/ppo-loss';
 import { seededRandom } from '../../helpers/gradcheck';
+import { gradientGaps, ppoLossInputs } from '../../helpers/ppo-inputs';
 import { tinyConfig, tinyWeights } from '../../helpers/tiny-model';
 
 const config = tinyConfig();
@@ -28,27 +28,7 @@ describe('the vocabulary head at the loss positions', () => {
     const lossMask = Float64Array.from({ length: B * T }, (_, i) =>
       [3, 4, 5, 9, 10].includes(i % T) && attentionMask[i] === 1 ? 1 : 0,
     );
-    const lossInputs: Record<string, HostTensor> = {};
-    for (const name of PPO_TOKEN_INPUTS) {
-      const data =
-        name === 'loss_mask'
-          ? lossMask
-          : Float64Array.from({ length: B * T }, () => (name === 'tis_weights' ? 1 : -1.5 + random()));
-      lossInputs[name] = { dtype: 'float64', dims: [B, T], data };
-    }
-    const scalars: Record<string, number> = {
-      inv_tokens: 1 / lossMask.reduce((a, b) => a + b, 0),
-      pg_coef: 1,
-      eps_low: 0.2,
-      eps_high: 0.28,
-      vf_clip: 0.2,
-      vf_coef: 0.5,
-      ent_coef: 0.05,
-      kl_coef: 0.1,
-      aux_coef: 0.01,
-    };
-    for (const name of PPO_SCALAR_INPUTS)
-      lossInputs[name] = { dtype: 'float64', dims: [], data: Float64Array.of(scalars[name]!) };
+    const lossInputs = ppoLossInputs(random, B, T, lossMask);
     const batch = { inputIds, targets, attentionMask, lossInputs };
 
     const full = await runTrainingStep(
@@ -71,12 +51,7 @@ describe('the vocabulary head at the loss positions', () => {
 
     expect(head.loss).toBeCloseTo(full.loss, 12);
     for (const [name, value] of Object.entries(full.metrics)) expect(head.metrics[name], name).toBeCloseTo(value, 12);
-    for (const [name, g] of full.gradients) {
-      const h = head.gradients.get(name)!;
-      let worst = 0;
-      for (let i = 0; i < g.length; i++) worst = Math.max(worst, Math.abs(g[i]! - h[i]!));
-      expect(worst, name).toBeLessThan(1e-12);
-    }
+    for (const [name, worst] of gradientGaps(full.gradients, head.gradients)) expect(worst, name).toBeLessThan(1e-12);
     // Log-probs where the head ran are the full head's; elsewhere 0.
     for (const p of positions) expect(head.logprobs[Number(p)]).toBeCloseTo(full.logprobs[Number(p)]!, 12);
 

@@ -12,22 +12,13 @@ import type { HostTensor } from '../../../native/onnx/runtime';
 import { packMicroBatch, type TokenSequence } from '../../../electron/lab/training/batching';
 import { PPO_TOKEN_INPUTS, ppoLoss } from '../../../electron/rl/ppo-loss';
 import { seededRandom } from '../../helpers/gradcheck';
+import { gradientGaps, PPO_TEST_COEFFICIENTS } from '../../helpers/ppo-inputs';
 import { tinyConfig, tinyWeights } from '../../helpers/tiny-model';
 
 const config = tinyConfig({ max_position_embeddings: 512 });
 const L = config.num_hidden_layers;
 const K = config.num_experts_per_tok;
-const SCALARS = {
-  inv_tokens: 1 / 50,
-  pg_coef: 1,
-  eps_low: 0.2,
-  eps_high: 0.28,
-  vf_clip: 0.2,
-  vf_coef: 0.5,
-  ent_coef: 0.05,
-  kl_coef: 0.1,
-  aux_coef: 0.01,
-};
+const SCALARS = { inv_tokens: 1 / 50, ...PPO_TEST_COEFFICIENTS };
 
 /** Three episodes of one prompt (40 shared input positions) and one of another, with sampled spans after it. */
 function sequences(): TokenSequence[] {
@@ -115,12 +106,7 @@ describe('shared prompt prefixes forwarded once', () => {
       expect(b.loss).toBeCloseTo(a.loss, 10);
       for (const [name, value] of Object.entries(a.metrics)) expect(b.metrics[name], name).toBeCloseTo(value, 10);
       expect(b.auxLoss).toBeCloseTo(a.auxLoss, 10);
-      for (const [name, g] of a.gradients) {
-        const h = b.gradients.get(name)!;
-        let worst = 0;
-        for (let i = 0; i < g.length; i++) worst = Math.max(worst, Math.abs(g[i]! - h[i]!));
-        expect(worst, name).toBeLessThan(1e-10);
-      }
+      for (const [name, worst] of gradientGaps(a.gradients, b.gradients)) expect(worst, name).toBeLessThan(1e-10);
 
       // A prefix row that is not the rows' prompt: the rows read it, so the loss moves.
       const wrong = asFloat64(shared.batch);
