@@ -1,6 +1,8 @@
 // Pure in-context copy: nats per token on the second half of 64 held-out lists of random paths written twice
 // ("Paths: ... Again: ..."), after PAD tokens of filler (0: near the start; 300: past the LM's 256-token windows).
 // `sure`: share of copied tokens whose probability is above 1/2 (greedy certain to pick them).
+// `firstNats`: nats per token on the first writing of the same lists, which no copy can predict: a model that
+// does not copy scores about the same on both.
 // usage: npx tsx docs/examples/copy-drills/copy-nats.ts CHECKPOINT [PAD]
 import { openCheckpoint } from '../../../native/model/policy-checkpoint';
 import { parameterSpecs } from '../../../native/model/config';
@@ -17,7 +19,7 @@ const tok = ck.tokenizer!;
 const T = 512,
   B = 4;
 const filler = 'ls -la /var/log\n'.repeat(200);
-const docs: { ids: number[]; from: number }[] = [];
+const docs: { ids: number[]; from: number; list: number; listLength: number }[] = [];
 for (let d = 0; d < 64; d++) {
   const r = createFamilyRng(900000 + d);
   const items = Array.from(
@@ -27,8 +29,15 @@ for (let d = 0; d < 64; d++) {
   const head = tok.encode(filler).slice(0, pad);
   const first = tok.encode(`Paths:\n${items.join('\n')}\nAgain:\n`);
   const second = tok.encode(items.join('\n'));
-  docs.push({ ids: [...head, ...first, ...second].slice(0, T + 1), from: head.length + first.length });
+  docs.push({
+    ids: [...head, ...first, ...second].slice(0, T + 1),
+    from: head.length + first.length,
+    list: head.length + tok.encode('Paths:\n').length,
+    listLength: second.length,
+  });
 }
+let firstNll = 0,
+  firstN = 0;
 let nll = 0,
   n = 0,
   sure = 0;
@@ -64,6 +73,10 @@ for (let at = 0; at < docs.length; at += B) {
     feeds[p.name] = { dtype: 'float32', dims: p.shape, data: ck.weights.get(p.name)! };
   const lp = (await session.session.run(feeds, ['logprobs'])).logprobs!.data as Float32Array;
   batch.forEach((r, b) => {
+    for (let t = r.list; t < Math.min(r.list + r.listLength, r.from); t++) {
+      firstNll -= lp[b * T + t - 1]!;
+      firstN++;
+    }
     for (let t = r.from; t < r.ids.length; t++) {
       const x = -lp[b * T + t - 1]!;
       nll += x;
@@ -73,5 +86,12 @@ for (let at = 0; at < docs.length; at += B) {
   });
 }
 console.log(
-  JSON.stringify({ checkpoint: dir, pad, copyNats: +(nll / n).toFixed(3), tokens: n, sure: +(sure / n).toFixed(3) }),
+  JSON.stringify({
+    checkpoint: dir,
+    pad,
+    copyNats: +(nll / n).toFixed(3),
+    firstNats: +(firstNll / firstN).toFixed(3),
+    tokens: n,
+    sure: +(sure / n).toFixed(3),
+  }),
 );
