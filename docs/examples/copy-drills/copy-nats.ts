@@ -3,7 +3,10 @@
 // `sure`: share of copied tokens whose probability is above 1/2 (greedy certain to pick them).
 // `firstNats`: nats per token on the first writing of the same lists, which no copy can predict: a model that
 // does not copy scores about the same on both.
-// usage: npx tsx docs/examples/copy-drills/copy-nats.ts CHECKPOINT [PAD]
+// LISTS `words`: lists of 24 whole vocabulary tokens (letters, digits, `_./ -`, two characters or more) instead
+// of paths, each token's earlier occurrence naming the one after it (copying a path needs matches of several
+// characters, a list of tokens only one).
+// usage: npx tsx docs/examples/copy-drills/copy-nats.ts CHECKPOINT [PAD] [paths|words]
 import { openCheckpoint } from '../../../native/model/policy-checkpoint';
 import { parameterSpecs } from '../../../native/model/config';
 import { createPlacedSession } from '../../../native/model/providers';
@@ -11,7 +14,7 @@ import { buildTrainingGraph } from '../../../native/model/training-graph';
 import type { HostTensor } from '../../../native/onnx/runtime';
 import { createFamilyRng } from '../../../tasks/families/rng';
 
-const [dir, padArg] = process.argv.slice(2);
+const [dir, padArg, lists = 'paths'] = process.argv.slice(2);
 const pad = Number(padArg ?? 0);
 const ck = openCheckpoint(dir!, { verifyHashes: false });
 if (ck.kind !== 't1-moe') throw new Error('t1-moe');
@@ -19,16 +22,25 @@ const tok = ck.tokenizer!;
 const T = 512,
   B = 4;
 const filler = 'ls -la /var/log\n'.repeat(200);
+const words: string[] = [];
+for (let id = 0; id < ck.config.vocab_size; id++) {
+  const w = tok.decode([id]);
+  if (/^[A-Za-z0-9_./ -]{2,}$/.test(w) && tok.encode(w).length === 1) words.push(w);
+}
+const sep = lists === 'words' ? '' : '\n';
 const docs: { ids: number[]; from: number; list: number; listLength: number }[] = [];
 for (let d = 0; d < 64; d++) {
   const r = createFamilyRng(900000 + d);
-  const items = Array.from(
-    { length: 6 },
-    () => `${r.pick(['cedar', 'ember', 'notes', 'pixel'])}/${r.word(5)}/${r.word(3)}_${r.word(3)}.txt`,
-  );
+  const items =
+    lists === 'words'
+      ? Array.from({ length: 24 }, () => r.pick(words))
+      : Array.from(
+          { length: 6 },
+          () => `${r.pick(['cedar', 'ember', 'notes', 'pixel'])}/${r.word(5)}/${r.word(3)}_${r.word(3)}.txt`,
+        );
   const head = tok.encode(filler).slice(0, pad);
-  const first = tok.encode(`Paths:\n${items.join('\n')}\nAgain:\n`);
-  const second = tok.encode(items.join('\n'));
+  const first = tok.encode(`Paths:\n${items.join(sep)}\nAgain:\n`);
+  const second = tok.encode(items.join(sep));
   docs.push({
     ids: [...head, ...first, ...second].slice(0, T + 1),
     from: head.length + first.length,
@@ -89,6 +101,7 @@ console.log(
   JSON.stringify({
     checkpoint: dir,
     pad,
+    lists,
     copyNats: +(nll / n).toFixed(3),
     firstNats: +(firstNll / firstN).toFixed(3),
     tokens: n,
