@@ -1,8 +1,10 @@
 /**
- * Where the PPO update's padding comes from, on recorded steps of a real run: the micro-batches the update plans
- * (2 epochs x 2 minibatches drawn as it draws them, whole sequences), their positions against the sequences' own:
- * the length spread inside a micro-batch, the rows padded to a power of two, the length buckets (now, and
- * multiples of 128 throughout). Usage: npx tsx docs/examples/ppo-step/padding.ts RUN_DIR STEP[,STEP...]
+ * Where the PPO update's padding comes from, on recorded steps of a real run: the micro-batches the update
+ * plans (its epochs and minibatches, drawn by the update's own `epochMinibatches`, whole sequences), their
+ * positions against the sequences' own: the length spread inside a micro-batch, the rows padded to a power
+ * of two, the length buckets (now, and multiples of 128 throughout). Usage:
+ *
+ *   npx tsx docs/examples/ppo-step/padding.ts RUN_DIR STEP[,STEP...]
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +12,7 @@ import { loadCheckpoint } from '../../../native/model/checkpoint/load';
 import { TrainingGraphCache } from '../../../native/model/graph-cache';
 import { buildExperience } from '../../../electron/lab/ppo/experience';
 import { readRolloutEpisodes } from '../../../electron/lab/ppo/rollout-files';
+import { epochMinibatches } from '../../../electron/lab/ppo/update';
 import { planMicroBatches, trainingBucket, microBatchRows } from '../../../electron/lab/training/batching';
 import { ResumableRng } from '../../../electron/rl/rng';
 import type { TrainingRunConfig } from '../../../electron/lab/training/config/run-config';
@@ -38,10 +41,8 @@ for (const step of stepsArg!.split(',').map(Number)) {
   for (const rows of [4, 8]) {
     const rng = new ResumableRng(7);
     const t = { ideal: 0, rows: 0, exact: 0, bucket: 0, b128: 0 };
-    for (let epoch = 0; epoch < 2; epoch++) {
-      const order = rng.shuffle(seqs.map((_, i) => i));
-      for (let m = 0; m < 2; m++) {
-        const members = order.filter((_, i) => i % 2 === m).map((i) => seqs[i]!);
+    for (let epoch = 0; epoch < config.ppo.epochs; epoch++) {
+      for (const members of epochMinibatches(seqs, config.ppo.minibatches, rng)) {
         for (const g of planMicroBatches(members, rows)) {
           const L = g.map((s) => s.ids.length - 1);
           const longest = Math.max(...L);

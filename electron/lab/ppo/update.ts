@@ -60,6 +60,13 @@ export interface UpdateResult {
   computedTokens: number;
 }
 
+/** One epoch's minibatches: the items shuffled by `rng`, dealt in turn into `minibatches` parts (at most one per item). */
+export function epochMinibatches<T>(items: readonly T[], minibatches: number, rng: ResumableRng): T[][] {
+  const order = rng.shuffle(items.map((_, i) => i));
+  const parts = Math.min(minibatches, order.length);
+  return Array.from({ length: parts }, (_, m) => order.filter((_, i) => i % parts === m).map((i) => items[i]!));
+}
+
 export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
   const settings = u.criticOnly
     ? new Map([...u.settings].map(([n, s]) => [n, { ...s, frozen: s.frozen || !VALUE_HEAD_PATTERN.test(n) }]))
@@ -77,10 +84,7 @@ export async function ppoUpdate(u: UpdateInput): Promise<UpdateResult> {
   const forced = u.ppo.r3 === 'on' && u.sequences.some((s) => s.forcedExperts);
   const prefixLength = u.prefixLength ?? prefixBucket(u.sequences);
   for (let epoch = 0; epoch < u.ppo.epochs; epoch++) {
-    const order = u.rng.shuffle(u.sequences.map((_, i) => i));
-    const parts = Math.min(u.ppo.minibatches, order.length);
-    for (let m = 0; m < parts; m++) {
-      const members = order.filter((_, i) => i % parts === m).map((i) => u.sequences[i]!);
+    for (const [m, members] of epochMinibatches(u.sequences, u.ppo.minibatches, u.rng).entries()) {
       const lossTokens = members.reduce(
         (n, s) => n + Array.from(s.tokenInputs.loss_mask!).reduce((a, b) => a + b, 0),
         0,
