@@ -59,7 +59,7 @@ export function forwardFlopsPerToken(c: ModelConfig, context: number): number {
 const now = () => performance.now();
 
 /** The best time of `repeats` runs after `warmup`: the machine is shared, the minimum is the code's own cost. */
-async function timeIt(fn: () => Promise<unknown>, repeats: number, warmup = 1): Promise<number> {
+export async function timeIt(fn: () => Promise<unknown>, repeats: number, warmup = 1): Promise<number> {
   for (let i = 0; i < warmup; i++) await fn();
   let best = Infinity;
   for (let i = 0; i < repeats; i++) {

@@ -8,7 +8,7 @@
  *
  *   npx tsx docs/examples/ppo-step/gemm-shapes.ts
  */
-import { measureGemmRoofline } from '../../../native/model/bench';
+import { measureGemmRoofline, timeIt } from '../../../native/model/bench';
 import { GraphBuilder } from '../../../native/onnx/graph';
 import { RuntimeSession } from '../../../native/onnx/runtime';
 
@@ -28,13 +28,7 @@ async function rate(batch: number, M: number, K: number, N: number): Promise<num
     A: { dtype: 'float32' as const, dims: a, data: values(batch * M * K, 104729) },
     B: { dtype: 'float32' as const, dims: b, data: values(batch * K * N, 7919) },
   };
-  for (let i = 0; i < 3; i++) await s.run(feeds);
-  let ms = Infinity;
-  for (let i = 0; i < 40; i++) {
-    const t = performance.now();
-    await s.run(feeds);
-    ms = Math.min(ms, performance.now() - t);
-  }
+  const ms = await timeIt(() => s.run(feeds), 40, 3);
   await s.release();
   return (2 * batch * M * K * N) / ms / 1e6;
 }
