@@ -13,6 +13,7 @@ import { createPlacedSession } from '../../../native/model/providers';
 import { buildTrainingGraph } from '../../../native/model/training-graph';
 import type { HostTensor } from '../../../native/onnx/runtime';
 import { createFamilyRng } from '../../../tasks/families/rng';
+import { wholeWords } from '../copy-formation/whole-words';
 
 const [dir, padArg, lists = 'paths'] = process.argv.slice(2);
 const pad = Number(padArg ?? 0);
@@ -22,11 +23,7 @@ const tok = ck.tokenizer!;
 const T = 512,
   B = 4;
 const filler = 'ls -la /var/log\n'.repeat(200);
-const words: string[] = [];
-for (let id = 0; id < ck.config.vocab_size; id++) {
-  const w = tok.decode([id]);
-  if (/^[A-Za-z0-9_./ -]{2,}$/.test(w) && tok.encode(w).length === 1) words.push(w);
-}
+const words = wholeWords(tok, ck.config.vocab_size);
 const sep = lists === 'words' ? '' : '\n';
 const docs: { ids: number[]; from: number; list: number; listLength: number }[] = [];
 for (let d = 0; d < 64; d++) {

@@ -12,6 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import { openCheckpoint } from '../../../native/model/policy-checkpoint';
 import { createFamilyRng } from '../../../tasks/families/rng';
+import { wholeWords } from './whole-words';
 
 const [kind, out, docsArg, checkpoint] = process.argv.slice(2);
 if ((kind !== 'paths' && kind !== 'words') || !out)
@@ -37,13 +38,7 @@ function words(): string[] {
   if (!checkpoint) throw new Error('words: give the CHECKPOINT whose tokenizer names the tokens');
   const ck = openCheckpoint(checkpoint, { verifyHashes: false });
   if (ck.kind !== 't1-moe') throw new Error(`${checkpoint}: not a t1-moe checkpoint`);
-  const tok = ck.tokenizer!;
-  const found: string[] = [];
-  for (let id = 0; id < ck.config.vocab_size; id++) {
-    const w = tok.decode([id]);
-    if (/^[A-Za-z0-9_./ -]{2,}$/.test(w) && tok.encode(w).length === 1) found.push(w);
-  }
-  return found;
+  return wholeWords(ck.tokenizer!, ck.config.vocab_size);
 }
 
 const vocabulary = kind === 'words' ? words() : [];
